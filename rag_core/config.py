@@ -1,0 +1,454 @@
+"""`PipelineConfig`: every knob of the pipeline, validated, JSON round-trippable.
+
+A config is a tree of frozen dataclasses, one per stage. Every field is
+validated in ``__post_init__`` and a bad value raises ``ValueError`` naming the
+field (``retrieval.k``), the value and the valid choices. Configs are built
+from JSON (``PipelineConfig.from_dict``), from presets A–F
+(``preset("E")``) and from ``key=value`` overrides as the CLI's ``--set`` and
+the app's URL query string give them (``config.with_overrides({...})``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any, get_type_hints
+
+#: Bumped whenever a change alters what an index holds (see ``IndexStamp``).
+PIPELINE_VERSION = "1"
+
+CHUNK_STRATEGIES = ("blind", "boundaries", "tokens", "html")
+RETRIEVAL_METHODS = ("bm25", "tfidf", "dense")
+ANALYZERS = ("ascii", "unicode", "whitespace", "char", "kiwi")
+BM25_VARIANTS = ("okapi", "l", "plus", "lucene")
+FUSION_METHODS = ("rrf", "minmax", "zscore", "weighted")
+RERANK_METHODS = ("none", "overlap", "mmr", "maxsim", "llm-judge", "cross-encoder")
+CONTEXT_POLICIES = ("pack", "hard-cut")
+CONTEXT_ORDERINGS = ("rank", "ends", "document")
+
+#: Tokens reserved for the fixed instructions + chat template of the prompt.
+#: A budget below this cannot hold the instructions, whatever the sources.
+#: (tests/test_context.py checks the real system text fits under it.)
+RESERVED_INSTRUCTION_TOKENS = 160
+
+#: Presets A–F of the seed's chunking study (target 512 characters).
+PRESETS: dict[str, dict[str, Any]] = {
+    "A": {"strategy": "blind", "overlap": 0, "header": False},
+    "B": {"strategy": "blind", "overlap": 64, "header": False},
+    "C": {"strategy": "boundaries", "overlap": 0, "header": False},
+    "D": {"strategy": "boundaries", "overlap": 64, "header": False},
+    "E": {"strategy": "boundaries", "overlap": 0, "header": True},
+    "F": {"strategy": "boundaries", "overlap": 64, "header": True},
+}
+PRESET_LABELS: dict[str, str] = {
+    "A": "A · blind 512",
+    "B": "B · blind 512 + overlap 64",
+    "C": "C · boundaries 512",
+    "D": "D · boundaries 512 + overlap 64",
+    "E": "E · boundaries 512 + header",
+    "F": "F · boundaries 512 + header + overlap 64",
+}
+
+
+def _choice(path: str, value: Any, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ValueError(f"{path} = {value!r} is not valid; valid choices: {', '.join(choices)}")
+
+
+def _int_range(path: str, value: Any, low: int, high: int | None = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{path} = {value!r} must be an integer")
+    if value < low or (high is not None and value > high):
+        bound = f">= {low}" if high is None else f"between {low} and {high}"
+        raise ValueError(f"{path} = {value!r} is out of range; it must be {bound}")
+
+
+def _float_range(
+    path: str, value: Any, low: float, high: float | None = None, *, low_open: bool = False
+) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"{path} = {value!r} must be a finite number")
+    too_low = value <= low if low_open else value < low
+    if too_low or (high is not None and value > high):
+        lo = f"> {low}" if low_open else f">= {low}"
+        bound = lo if high is None else f"{lo} and <= {high}"
+        raise ValueError(f"{path} = {value!r} is out of range; it must be {bound}")
+
+
+def _bool(path: str, value: Any) -> None:
+    if not isinstance(value, bool):
+        raise ValueError(f"{path} = {value!r} must be true or false")
+
+
+def _name(path: str, value: Any) -> None:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{path} = {value!r} must be a non-empty model name, hub id or path")
+
+
+@dataclass(frozen=True)
+class ChunkerConfig:
+    """How documents are cut into chunks.
+
+    ``target`` and ``overlap`` count characters, except for the ``tokens``
+    strategy where they count embedding-tokenizer tokens.
+    """
+
+    strategy: str = "boundaries"
+    target: int = 512
+    overlap: int = 0
+    header: bool = False
+    min_chars: int = 40
+
+    def __post_init__(self) -> None:
+        _choice("chunker.strategy", self.strategy, CHUNK_STRATEGIES)
+        _int_range("chunker.target", self.target, 16, 100_000)
+        _int_range("chunker.overlap", self.overlap, 0)
+        if self.overlap >= self.target:
+            raise ValueError(
+                f"chunker.overlap = {self.overlap} must be smaller than chunker.target = {self.target}"
+            )
+        _bool("chunker.header", self.header)
+        _int_range("chunker.min_chars", self.min_chars, 0, 100_000)
+
+    @property
+    def signature(self) -> str:
+        """Stable name of this chunking, used in chunk ids and index stamps."""
+        parts = [self.strategy, f"t{self.target}"]
+        if self.overlap:
+            parts.append(f"o{self.overlap}")
+        if self.header:
+            parts.append("h")
+        if self.strategy == "html":
+            parts.append(f"m{self.min_chars}")
+        return "-".join(parts)
+
+
+@dataclass(frozen=True)
+class RetrievalConfig:
+    """Which retrievers run, how sparse text is analysed, and the depth ``k``.
+
+    A method may carry its own analyzer as ``"bm25:char"``; a bare method uses
+    ``analyzer``. ``dense`` ignores analyzers.
+    """
+
+    methods: tuple[str, ...] = ("bm25",)
+    analyzer: str = "unicode"
+    k: int = 8
+    bm25_variant: str = "lucene"
+    k1: float = 1.2
+    b: float = 0.75
+    delta: float = 0.5
+    epsilon: float = 0.25
+    ngram_min: int = 2
+    ngram_max: int = 4
+    dense_model: str = "minilm"
+
+    def __post_init__(self) -> None:
+        methods = self.methods
+        if isinstance(methods, str):
+            methods = tuple(m.strip() for m in methods.split(",") if m.strip())
+            object.__setattr__(self, "methods", methods)
+        elif isinstance(methods, list):
+            object.__setattr__(self, "methods", tuple(methods))
+        if not self.methods:
+            raise ValueError(
+                f"retrieval.methods is empty; choose one or more of: {', '.join(RETRIEVAL_METHODS)}"
+            )
+        for spec in self.methods:
+            method, _, analyzer = str(spec).partition(":")
+            _choice("retrieval.methods", method, RETRIEVAL_METHODS)
+            if analyzer:
+                if method == "dense":
+                    raise ValueError(
+                        f"retrieval.methods = {spec!r}: dense retrieval takes no analyzer"
+                    )
+                _choice(f"retrieval.methods ({spec})", analyzer, ANALYZERS)
+        if len(set(self.method_specs)) != len(self.method_specs):
+            raise ValueError(f"retrieval.methods = {list(self.methods)!r} lists a retriever twice")
+        _choice("retrieval.analyzer", self.analyzer, ANALYZERS)
+        _int_range("retrieval.k", self.k, 1, 10_000)
+        _choice("retrieval.bm25_variant", self.bm25_variant, BM25_VARIANTS)
+        _float_range("retrieval.k1", self.k1, 0.0)
+        _float_range("retrieval.b", self.b, 0.0, 1.0)
+        _float_range("retrieval.delta", self.delta, 0.0)
+        _float_range("retrieval.epsilon", self.epsilon, 0.0)
+        _int_range("retrieval.ngram_min", self.ngram_min, 1, 10)
+        _int_range("retrieval.ngram_max", self.ngram_max, 1, 10)
+        if self.ngram_max < self.ngram_min:
+            raise ValueError(
+                f"retrieval.ngram_max = {self.ngram_max} must be >= retrieval.ngram_min = {self.ngram_min}"
+            )
+        _name("retrieval.dense_model", self.dense_model)
+
+    @property
+    def method_specs(self) -> tuple[tuple[str, str | None], ...]:
+        """``(method, analyzer)`` per retriever; analyzer is None for dense."""
+        out = []
+        for spec in self.methods:
+            method, _, analyzer = spec.partition(":")
+            out.append((method, None if method == "dense" else (analyzer or self.analyzer)))
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class FusionConfig:
+    """How several retrievers' lists become one (ignored with one retriever).
+
+    ``alpha`` weighs the first list in ``weighted`` (``α·s₁ + (1−α)·s₂`` over
+    min-max normalised scores).
+    """
+
+    method: str = "rrf"
+    rrf_k: int = 60
+    alpha: float = 0.5
+
+    def __post_init__(self) -> None:
+        _choice("fusion.method", self.method, FUSION_METHODS)
+        _int_range("fusion.rrf_k", self.rrf_k, 0, 100_000)
+        _float_range("fusion.alpha", self.alpha, 0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class RerankConfig:
+    """Reorder the top ``shortlist`` candidates; the rest keep their order."""
+
+    method: str = "none"
+    shortlist: int = 20
+    mmr_lambda: float = 0.7
+    model: str = ""
+
+    def __post_init__(self) -> None:
+        _choice("rerank.method", self.method, RERANK_METHODS)
+        _int_range("rerank.shortlist", self.shortlist, 1, 1000)
+        _float_range("rerank.mmr_lambda", self.mmr_lambda, 0.0, 1.0)
+        if not isinstance(self.model, str):
+            raise ValueError(f"rerank.model = {self.model!r} must be a string")
+        if self.method == "cross-encoder" and not self.model.strip():
+            raise ValueError(
+                "rerank.model is empty: the cross-encoder reranker needs a hub id or a local "
+                "path (e.g. cross-encoder/ms-marco-MiniLM-L-6-v2)"
+            )
+
+
+@dataclass(frozen=True)
+class GateConfig:
+    """Keep at most ``max_kept`` candidates that pass the threshold.
+
+    ``max_distance`` applies to the cosine distance (1 − cos) a dense model
+    gives a candidate; ``min_score`` to the final score when no distance is
+    known. ``None`` disables a threshold. When nothing passes, the pipeline
+    refuses without calling the model.
+    """
+
+    max_distance: float | None = None
+    min_score: float | None = None
+    max_kept: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.max_distance is not None:
+            _float_range("gate.max_distance", self.max_distance, 0.0, 2.0)
+        if self.min_score is not None:
+            _float_range("gate.min_score", self.min_score, -1e9)
+        if self.max_kept is not None:
+            _int_range("gate.max_kept", self.max_kept, 1, 10_000)
+
+
+@dataclass(frozen=True)
+class ContextConfig:
+    """How kept candidates become the prompt's numbered sources."""
+
+    budget_tokens: int = 1024
+    policy: str = "pack"
+    ordering: str = "rank"
+    dedup: bool = True
+    dedup_threshold: float = 0.8
+    max_source_chars: int = 1500
+
+    def __post_init__(self) -> None:
+        _int_range("context.budget_tokens", self.budget_tokens, 1, 1_000_000)
+        if self.budget_tokens < RESERVED_INSTRUCTION_TOKENS:
+            raise ValueError(
+                f"context.budget_tokens = {self.budget_tokens} is smaller than the "
+                f"{RESERVED_INSTRUCTION_TOKENS} tokens reserved for the instructions; "
+                f"it must be >= {RESERVED_INSTRUCTION_TOKENS}"
+            )
+        _choice("context.policy", self.policy, CONTEXT_POLICIES)
+        _choice("context.ordering", self.ordering, CONTEXT_ORDERINGS)
+        _bool("context.dedup", self.dedup)
+        _float_range("context.dedup_threshold", self.dedup_threshold, 0.0, 1.0, low_open=True)
+        _int_range("context.max_source_chars", self.max_source_chars, 50, 1_000_000)
+
+
+@dataclass(frozen=True)
+class GenerationConfig:
+    """The local generator; ``model = "none"`` skips generation."""
+
+    model: str = "qwen2.5-coder-0.5b"
+    max_new_tokens: int = 64
+
+    def __post_init__(self) -> None:
+        _name("generation.model", self.model)
+        _int_range("generation.max_new_tokens", self.max_new_tokens, 1, 2048)
+
+
+@dataclass(frozen=True)
+class SupportConfig:
+    """Thresholds of the per-claim support check (see ``rag_core.support``)."""
+
+    min_overlap: float = 0.5
+    min_cosine: float = 0.6
+    judge: bool = False
+
+    def __post_init__(self) -> None:
+        _float_range("support.min_overlap", self.min_overlap, 0.0, 1.0)
+        _float_range("support.min_cosine", self.min_cosine, -1.0, 1.0)
+        _bool("support.judge", self.judge)
+
+
+SECTIONS: dict[str, type] = {
+    "chunker": ChunkerConfig,
+    "retrieval": RetrievalConfig,
+    "fusion": FusionConfig,
+    "rerank": RerankConfig,
+    "gate": GateConfig,
+    "context": ContextConfig,
+    "generation": GenerationConfig,
+    "support": SupportConfig,
+}
+
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    """Every knob of one pipeline run."""
+
+    chunker: ChunkerConfig = field(default_factory=ChunkerConfig)
+    retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
+    fusion: FusionConfig = field(default_factory=FusionConfig)
+    rerank: RerankConfig = field(default_factory=RerankConfig)
+    gate: GateConfig = field(default_factory=GateConfig)
+    context: ContextConfig = field(default_factory=ContextConfig)
+    generation: GenerationConfig = field(default_factory=GenerationConfig)
+    support: SupportConfig = field(default_factory=SupportConfig)
+
+    def __post_init__(self) -> None:
+        for name, cls in SECTIONS.items():
+            if not isinstance(getattr(self, name), cls):
+                raise ValueError(f"{name} must be a {cls.__name__}")
+
+    # -- serialisation -------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["retrieval"]["methods"] = list(self.retrieval.methods)
+        return out
+
+    def to_json(self, **kwargs: Any) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, **kwargs)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> PipelineConfig:
+        """Build from a nested dict; unknown sections or keys are errors."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a pipeline config must be a JSON object, not {type(data).__name__}")
+        unknown = sorted(set(data) - set(SECTIONS))
+        if unknown:
+            raise ValueError(
+                f"unknown config section(s) {', '.join(unknown)}; valid sections: {', '.join(SECTIONS)}"
+            )
+        parts = {}
+        for name, sec_cls in SECTIONS.items():
+            values = data.get(name, {})
+            if not isinstance(values, dict):
+                raise ValueError(f"config section {name} must be an object, not {values!r}")
+            valid = [f.name for f in fields(sec_cls)]
+            bad = sorted(set(values) - set(valid))
+            if bad:
+                raise ValueError(
+                    f"unknown key(s) {', '.join(f'{name}.{b}' for b in bad)}; "
+                    f"valid keys: {', '.join(f'{name}.{v}' for v in valid)}"
+                )
+            parts[name] = sec_cls(**values)
+        return cls(**parts)
+
+    @classmethod
+    def from_json(cls, text: str) -> PipelineConfig:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"config is not valid JSON: {exc}") from None
+        return cls.from_dict(data)
+
+    # -- overrides -----------------------------------------------------
+    def with_overrides(self, overrides: dict[str, Any]) -> PipelineConfig:
+        """Return a copy with ``{"section.key": value}`` applied.
+
+        String values (from the CLI or a URL) are parsed by the field's type:
+        ``"none"``/``""`` → None for optional fields, ``true``/``false`` for
+        booleans, comma lists for ``retrieval.methods``.
+        """
+        sections = {name: dict(asdict(getattr(self, name))) for name in SECTIONS}
+        for key, raw in overrides.items():
+            section, _, name = key.partition(".")
+            if section not in SECTIONS or not name:
+                raise ValueError(
+                    f"unknown config key {key!r}; keys look like section.key with sections: "
+                    f"{', '.join(SECTIONS)}"
+                )
+            hints = get_type_hints(SECTIONS[section])
+            if name not in hints:
+                valid = ", ".join(f"{section}.{f.name}" for f in fields(SECTIONS[section]))
+                raise ValueError(f"unknown config key {key!r}; valid keys: {valid}")
+            sections[section][name] = parse_value(key, raw, hints[name])
+        return PipelineConfig(**{n: SECTIONS[n](**v) for n, v in sections.items()})
+
+    def flat(self) -> dict[str, Any]:
+        """``{"section.key": value}`` for every field (the URL/CLI form)."""
+        out: dict[str, Any] = {}
+        for name in SECTIONS:
+            for f in fields(SECTIONS[name]):
+                value = getattr(getattr(self, name), f.name)
+                out[f"{name}.{f.name}"] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def replace(self, **sections: Any) -> PipelineConfig:
+        return replace(self, **sections)
+
+
+def parse_value(key: str, raw: Any, hint: Any) -> Any:
+    """Parse a ``--set``/URL string into the field's type; non-strings pass through."""
+    if not isinstance(raw, str):
+        return tuple(raw) if isinstance(raw, list) else raw
+    text = raw.strip()
+    hint_s = str(hint)
+    optional = "None" in hint_s
+    if optional and text.lower() in ("", "none", "null", "off"):
+        return None
+    if "tuple" in hint_s:
+        return tuple(p.strip() for p in text.split(",") if p.strip())
+    if hint is bool:
+        if text.lower() in ("true", "1", "yes", "on"):
+            return True
+        if text.lower() in ("false", "0", "no", "off"):
+            return False
+        raise ValueError(f"{key} = {raw!r} must be true or false")
+    if hint is int or hint_s.startswith("int"):
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"{key} = {raw!r} must be an integer") from None
+    if hint is float or hint_s.startswith("float"):
+        try:
+            return float(text)
+        except ValueError:
+            raise ValueError(f"{key} = {raw!r} must be a number") from None
+    return text
+
+
+def preset(name: str, base: PipelineConfig | None = None) -> PipelineConfig:
+    """The seed's chunking presets A–F (target 512), on top of ``base``."""
+    key = name.strip().upper()
+    if key not in PRESETS:
+        raise ValueError(f"unknown preset {name!r}; valid choices: {', '.join(PRESETS)}")
+    base = base or PipelineConfig()
+    chunker = ChunkerConfig(target=512, **PRESETS[key])
+    return replace(base, chunker=chunker)

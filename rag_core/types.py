@@ -1,0 +1,472 @@
+"""Data contracts shared by every stage: documents, chunks, hits, stage results.
+
+All results are frozen dataclasses that serialise to JSON through
+:func:`to_jsonable`. Offsets (``start``, ``end``, ``own_start``) always refer
+to :attr:`Document.text`, the canonical text (NFC, ``\\n`` newlines), so that
+``doc.text[chunk.start:chunk.end] == chunk.content`` holds everywhere.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+StageStatus = Literal["ok", "skipped", "unavailable", "error"]
+
+
+def to_jsonable(obj: Any) -> Any:
+    """Convert dataclasses, mappings, tuples and numpy scalars to JSON types.
+
+    Non-finite floats become ``None`` (JSON has no NaN/inf).
+    """
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, Mapping):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [to_jsonable(v) for v in obj]
+    if isinstance(obj, bool) or obj is None or isinstance(obj, str):
+        return obj
+    if isinstance(obj, int):
+        return int(obj)
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    # numpy scalars and arrays without importing numpy here
+    if hasattr(obj, "item") and hasattr(obj, "dtype"):
+        if getattr(obj, "ndim", 0) == 0:
+            return to_jsonable(obj.item())
+        return to_jsonable(obj.tolist())
+    if hasattr(obj, "to_dict"):
+        return to_jsonable(obj.to_dict())
+    raise TypeError(f"cannot serialise {type(obj).__name__} to JSON")
+
+
+def dumps(obj: Any, **kwargs: Any) -> str:
+    """``json.dumps(to_jsonable(obj))`` keeping non-ASCII text readable."""
+    return json.dumps(to_jsonable(obj), ensure_ascii=False, **kwargs)
+
+
+# ---------------------------------------------------------------- documents
+
+
+@dataclass(frozen=True)
+class Block:
+    """A paragraph-like element of a document's canonical text.
+
+    For HTML these are the visible block elements (``p``, ``li``, ``td``,
+    ``h2`` …); for Markdown/text the paragraphs and heading lines.
+    """
+
+    start: int
+    end: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class Document:
+    """One loaded document. ``text`` is canonical; every offset refers to it."""
+
+    doc_id: str
+    title: str
+    text: str
+    source: str = ""
+    version: str = ""
+    path: str = ""
+    format: str = "txt"
+    blocks: tuple[Block, ...] = ()
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FailedDocument:
+    """A file (or row) that could not be loaded, and why."""
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class LoadReport:
+    """What a load produced: documents, failures, and computed counts."""
+
+    documents: tuple[Document, ...]
+    failed: tuple[FailedDocument, ...] = ()
+
+    @property
+    def n_documents(self) -> int:
+        return len(self.documents)
+
+    @property
+    def n_chars(self) -> int:
+        return sum(len(d.text) for d in self.documents)
+
+
+# ---------------------------------------------------------------- questions
+
+
+@dataclass(frozen=True)
+class Needle:
+    """Gold evidence: an exact string of one document that answers a question.
+
+    ``start``/``end`` are set for labeled spans; a needle from a question set
+    is found in the document text (it occurs exactly once).
+    """
+
+    doc_id: str
+    text: str
+    start: int | None = None
+    end: int | None = None
+    grade: int = 1
+    origin: str = "needle"  # needle (shipped) | label (manual)
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question of a question set (``sample_corpus/questions/*.jsonl``)."""
+
+    id: str
+    lang: str
+    question: str
+    phrasings: tuple[str, ...] = ()
+    needles: tuple[Needle, ...] = ()
+    answerable: bool = True
+    tags: tuple[str, ...] = ()
+
+
+# ------------------------------------------------------------------- chunks
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A span of one document.
+
+    ``content`` is the document's own words (what is quoted and cited);
+    ``text`` is what is embedded/indexed (``header + content``).
+    ``own_start`` is where this chunk's own words begin: with overlap,
+    ``start < own_start`` and ``doc.text[start:own_start]`` was copied from the
+    previous chunk.
+    """
+
+    chunk_id: str
+    doc_id: str
+    ordinal: int
+    start: int
+    end: int
+    own_start: int
+    content: str
+    text: str
+    section: str = ""
+    header: str = ""
+    tokens: int | None = None
+
+
+@dataclass(frozen=True)
+class NeedleLoss:
+    """A gold needle that no chunk contains entirely, and the cut that broke it."""
+
+    doc_id: str
+    needle: str
+    start: int | None
+    end: int | None
+    cut_at: tuple[int, ...] = ()
+    reason: str = "split"
+
+
+@dataclass(frozen=True)
+class ChunkingDiagnostics:
+    """Facts about one chunking of a corpus (see DESIGN.md, stage 1)."""
+
+    n_chunks: int
+    n_documents: int
+    chars_min: int
+    chars_mean: float
+    chars_max: int
+    tokens_min: int | None
+    tokens_mean: float | None
+    tokens_max: int | None
+    encoder_window: int
+    over_window: tuple[str, ...]
+    header_tokens: int | None
+    total_tokens: int | None
+    header_token_share: float | None
+    destroyed: tuple[NeedleLoss, ...] = ()
+    n_needles: int = 0
+
+
+# --------------------------------------------------------------- retrieval
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One candidate in one ranked list.
+
+    ``rank`` is 1-based. Stage-specific facts ride along: ``distance`` (cosine
+    distance 1 − cos when a dense model scored the chunk), ``list_ranks`` and
+    ``contributions`` (fusion: the chunk's rank in, and contribution from,
+    each input list), ``prev_rank``/``retrieval_score`` (rerank).
+    """
+
+    chunk_id: str
+    doc_id: str
+    rank: int
+    score: float
+    distance: float | None = None
+    list_ranks: Mapping[str, int] = field(default_factory=dict)
+    contributions: Mapping[str, float] = field(default_factory=dict)
+    prev_rank: int | None = None
+    retrieval_score: float | None = None
+    tied: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class TermStat:
+    """One query term as the index sees it (the analyzer view)."""
+
+    term: str
+    qtf: int
+    df: int
+    idf: float | None
+
+    @property
+    def unknown(self) -> bool:
+        return self.df == 0
+
+
+@dataclass(frozen=True)
+class AnalyzerView:
+    """The query as an analyzer cuts it, with each term's df/idf."""
+
+    analyzer: str
+    idf_form: str
+    n_docs: int
+    terms: tuple[TermStat, ...]
+
+    @property
+    def zero_df_terms(self) -> tuple[str, ...]:
+        return tuple(t.term for t in self.terms if t.df == 0)
+
+
+@dataclass(frozen=True)
+class RetrieverList:
+    """One retriever's ranked list for one query."""
+
+    name: str
+    method: str
+    analyzer: str | None
+    hits: tuple[Hit, ...]
+    n_candidates: int
+    status: StageStatus = "ok"
+    message: str = ""
+    model: str | None = None
+    analyzer_view: AnalyzerView | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FusionResult:
+    """Several lists fused into one; ``union`` = distinct candidates seen."""
+
+    method: str
+    hits: tuple[Hit, ...]
+    union: int
+    inputs: tuple[str, ...]
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RetrievalStage:
+    lists: tuple[RetrieverList, ...]
+    fused: FusionResult | None
+    hits: tuple[Hit, ...]  # what the next stage receives (fused, or the single list)
+
+
+@dataclass(frozen=True)
+class RerankStage:
+    method: str
+    label: str
+    status: StageStatus
+    hits: tuple[Hit, ...]
+    shortlist: int
+    message: str = ""
+    model: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GateStage:
+    """Threshold + max-kept. ``refused`` when nothing passes."""
+
+    metric: Literal["distance", "score", "none"]
+    threshold: float | None
+    max_kept: int | None
+    kept: tuple[Hit, ...]
+    rejected: tuple[Hit, ...]
+    refused: bool
+    reason: str = ""
+    status: StageStatus = "ok"
+
+
+# ----------------------------------------------------------------- context
+
+
+@dataclass(frozen=True)
+class Source:
+    """One candidate as the context stage treated it."""
+
+    n: int | None  # the [n] it is cited as, None when not included
+    chunk_id: str
+    doc_id: str
+    title: str
+    section: str
+    start: int
+    end: int
+    locator: str  # "#char=start,end"
+    quote: str  # the text placed in the prompt (content, possibly capped/cut)
+    tokens: int
+    status: Literal["included", "cut", "dropped"]
+    reason: str = ""  # budget | duplicate | gate | cap
+    cut_at: int | None = None  # char offset in the document where the quote was cut
+
+
+@dataclass(frozen=True)
+class ContextStage:
+    status: StageStatus
+    policy: str
+    ordering: str
+    budget_tokens: int
+    sources: tuple[Source, ...]
+    system_text: str = ""
+    user_text: str = ""
+    prompt_text: str = ""
+    tokens_before: int | None = None
+    tokens_after: int | None = None
+    truncated: bool = False
+    question_cut: bool = False
+    actual_input_text: str = ""
+    input_ids: tuple[int, ...] = ()
+    full_ids: tuple[int, ...] = ()
+    prompt_sha256: str | None = None
+    ids_sha256: str | None = None
+    tokenizer: str | None = None
+    message: str = ""
+
+
+# -------------------------------------------------------------- generation
+
+
+@dataclass(frozen=True)
+class GenerationStage:
+    """Greedy generation. Skipped/unavailable runs carry nulls, never zeros."""
+
+    status: StageStatus
+    model: str | None
+    answer: str | None = None
+    seconds: float | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    model_sha256: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    cached: bool = False
+    message: str = ""
+
+
+# ----------------------------------------------------------------- support
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """The best-matching sentence of one source for one claim."""
+
+    n: int
+    chunk_id: str
+    sentence: str
+    start: int
+    end: int
+    overlap: float
+    cosine: float | None
+    score: float
+    missing_numbers: tuple[str, ...] = ()
+    judge: float | None = None
+
+
+@dataclass(frozen=True)
+class Claim:
+    text: str
+    start: int
+    end: int
+    citations: tuple[int, ...]
+    verdict: Literal[
+        "supported", "supported-elsewhere", "unsupported", "uncited", "invalid-citation"
+    ]
+    evidence: tuple[Evidence, ...]
+    numbers: tuple[str, ...] = ()
+    numbers_in_no_source: tuple[str, ...] = ()
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class SupportStage:
+    status: StageStatus
+    claims: tuple[Claim, ...] = ()
+    params: Mapping[str, Any] = field(default_factory=dict)
+    message: str = ""
+
+
+# ------------------------------------------------------------------- trace
+
+
+@dataclass(frozen=True)
+class IndexStamp:
+    """What an index was built from; querying with another model is an error."""
+
+    pipeline_version: str
+    chunker_signature: str
+    corpus_fingerprint: str
+    n_documents: int
+    n_chunks: int
+    embedding_model: str | None = None
+    dimension: int | None = None
+    normalized: bool | None = None
+
+
+@dataclass(frozen=True)
+class GoldView:
+    """Where the gold evidence is at each stage (for the verdict line)."""
+
+    needles: tuple[Needle, ...]
+    in_corpus: tuple[bool, ...]
+    chunk_ids: tuple[tuple[str, ...], ...]  # per needle: chunks wholly containing it
+    stage_ranks: Mapping[str, tuple[int | None, ...]]  # stage -> per needle best rank (None = absent)
+    lost_at: str  # first stage where gold was lost, or "" when it reached the answer
+    explanation: str = ""
+
+
+@dataclass(frozen=True)
+class Trace:
+    """Everything one question did in one pipeline run."""
+
+    question: str
+    config: Mapping[str, Any]
+    index_stamp: IndexStamp
+    chunking: ChunkingDiagnostics
+    retrieval: RetrievalStage
+    rerank: RerankStage
+    gate: GateStage
+    context: ContextStage
+    generation: GenerationStage
+    support: SupportStage
+    chunks: Mapping[str, Chunk]
+    timings_ms: Mapping[str, float]
+    gold: GoldView | None = None
+    warnings: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return to_jsonable(self)
+
+    def to_json(self, **kwargs: Any) -> str:
+        return dumps(self, **kwargs)
