@@ -1,0 +1,121 @@
+"""PipelineConfig: validation messages, JSON round trip, overrides, presets."""
+
+import json
+import re
+
+import pytest
+
+from rag_core.config import (
+    ANALYZERS,
+    CHUNK_STRATEGIES,
+    PRESETS,
+    RESERVED_INSTRUCTION_TOKENS,
+    ChunkerConfig,
+    PipelineConfig,
+    RetrievalConfig,
+    preset,
+)
+
+
+def test_default_round_trips_through_json():
+    cfg = PipelineConfig()
+    assert PipelineConfig.from_json(cfg.to_json()) == cfg
+
+
+def test_non_default_round_trips_through_json():
+    cfg = PipelineConfig().with_overrides(
+        {
+            "chunker.strategy": "blind",
+            "chunker.overlap": "64",
+            "retrieval.methods": "bm25:char,dense",
+            "gate.max_distance": "0.55",
+            "gate.max_kept": "4",
+            "context.policy": "hard-cut",
+        }
+    )
+    again = PipelineConfig.from_json(json.dumps(json.loads(cfg.to_json())))
+    assert again == cfg
+    assert again.retrieval.method_specs == (("bm25", "char"), ("dense", None))
+
+
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        ({"retrieval.k": "0"}, "retrieval.k = 0 is out of range; it must be between 1 and 10000"),
+        ({"retrieval.k": "-3"}, "retrieval.k = -3 is out of range"),
+        ({"chunker.overlap": "512"}, "chunker.overlap = 512 must be smaller than chunker.target = 512"),
+        (
+            {"chunker.strategy": "semantic"},
+            f"chunker.strategy = 'semantic' is not valid; valid choices: {', '.join(CHUNK_STRATEGIES)}",
+        ),
+        (
+            {"retrieval.analyzer": "porter"},
+            f"retrieval.analyzer = 'porter' is not valid; valid choices: {', '.join(ANALYZERS)}",
+        ),
+        (
+            {"retrieval.methods": "bm25,splade"},
+            "retrieval.methods = 'splade' is not valid; valid choices: bm25, tfidf, dense",
+        ),
+        ({"retrieval.methods": "dense:char"}, "retrieval.methods = 'dense:char': dense retrieval takes no analyzer"),
+        (
+            {"context.budget_tokens": "100"},
+            f"context.budget_tokens = 100 is smaller than the {RESERVED_INSTRUCTION_TOKENS} tokens "
+            "reserved for the instructions",
+        ),
+        ({"retrieval.b": "1.5"}, "retrieval.b = 1.5 is out of range; it must be >= 0.0 and <= 1.0"),
+        ({"fusion.method": "borda"}, "fusion.method = 'borda' is not valid; valid choices: rrf, minmax, zscore, weighted"),
+        ({"chunker.header": "maybe"}, "chunker.header = 'maybe' must be true or false"),
+        ({"retrieval.k": "ten"}, "retrieval.k = 'ten' must be an integer"),
+        ({"gate.max_distance": "3"}, "gate.max_distance = 3.0 is out of range"),
+        ({"rerank.method": "cross-encoder"}, "rerank.model is empty: the cross-encoder reranker needs"),
+    ],
+)
+def test_bad_values_name_field_value_and_choices(overrides, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        PipelineConfig().with_overrides(overrides)
+
+
+def test_unknown_keys_and_sections_are_errors():
+    with pytest.raises(ValueError, match=re.escape("unknown config key 'retrieval.depth'; valid keys: retrieval.methods")):
+        PipelineConfig().with_overrides({"retrieval.depth": "3"})
+    with pytest.raises(ValueError, match=re.escape("unknown config section(s) index")):
+        PipelineConfig.from_dict({"index": {}})
+    with pytest.raises(ValueError, match=re.escape("unknown key(s) chunker.size")):
+        PipelineConfig.from_dict({"chunker": {"size": 3}})
+    with pytest.raises(ValueError, match="not valid JSON"):
+        PipelineConfig.from_json("{chunker:")
+
+
+def test_optional_fields_parse_none():
+    cfg = PipelineConfig().with_overrides({"gate.max_distance": "0.6"})
+    assert cfg.with_overrides({"gate.max_distance": "none"}).gate.max_distance is None
+
+
+def test_presets_match_the_seed_study():
+    assert [preset(p).chunker.signature for p in "ABCDEF"] == [
+        "blind-t512",
+        "blind-t512-o64",
+        "boundaries-t512",
+        "boundaries-t512-o64",
+        "boundaries-t512-h",
+        "boundaries-t512-o64-h",
+    ]
+    with pytest.raises(ValueError, match=re.escape(f"unknown preset 'G'; valid choices: {', '.join(PRESETS)}")):
+        preset("G")
+
+
+def test_flat_keys_are_accepted_by_with_overrides():
+    cfg = preset("F").with_overrides({"retrieval.methods": "bm25,dense", "gate.max_kept": "3"})
+    flat = {k: (",".join(v) if isinstance(v, list) else ("none" if v is None else str(v))) for k, v in cfg.flat().items()}
+    assert PipelineConfig().with_overrides(flat) == cfg
+
+
+def test_method_specs_default_analyzer():
+    r = RetrievalConfig(methods=("bm25", "tfidf:char", "dense"), analyzer="kiwi")
+    assert r.method_specs == (("bm25", "kiwi"), ("tfidf", "char"), ("dense", None))
+    with pytest.raises(ValueError, match="lists a retriever twice"):
+        RetrievalConfig(methods=("bm25", "bm25"))
+
+
+def test_chunker_signature_html_includes_min_chars():
+    assert ChunkerConfig(strategy="html", min_chars=40).signature == "html-t512-m40"
