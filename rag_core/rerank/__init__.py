@@ -1,0 +1,153 @@
+"""Rerankers: reorder the top ``shortlist`` hits of retrieval.
+
+A reranker is a function registered in :data:`RERANKERS`::
+
+    @RERANKERS.register("my-method")
+    def my_method(query: str, hits: Sequence[Hit], chunks: Mapping[str, Chunk],
+                  **params) -> Reranked: ...
+
+It receives only the shortlisted hits (in retrieval order) and returns a
+:class:`Reranked`: the new order as indices into those hits, the reranker's
+score for each position, optional per-hit notes and an info dict.
+:func:`rerank` does the rest the same way for every method: hits beyond the
+shortlist keep their order after the reranked ones, every output hit gets its
+new ``rank``, ``prev_rank``, ``retrieval_score`` (its incoming score), the
+reranker ``score``, and ``tied=True`` when its score equals a neighbour's.
+
+Built in: ``none`` (identity), ``overlap`` (:mod:`.overlap`), ``mmr``
+(:mod:`.mmr`). Model-based rerankers register themselves the same way from
+their own modules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rag_core.registry import Registry
+from rag_core.types import Chunk, Hit
+
+
+@dataclass(frozen=True)
+class Reranked:
+    """What a reranker function returns for the shortlist it was given.
+
+    Attributes:
+        order: Indices into the given hits, best first (a permutation).
+        scores: The reranker score of the hit at each position of ``order``.
+        notes: Optional per-position text (e.g. which query words matched).
+        info: Method facts for the trace (parameters, query words, ...).
+    """
+
+    order: tuple[int, ...]
+    scores: tuple[float, ...]
+    notes: tuple[str, ...] = ()
+    info: Mapping[str, Any] = field(default_factory=dict)
+
+
+RerankFn = Callable[..., Reranked]
+
+RERANKERS: Registry[RerankFn] = Registry("rerank method")
+
+
+@RERANKERS.register("none")
+def rerank_none(
+    query: str, hits: Sequence[Hit], chunks: Mapping[str, Chunk], **_: Any
+) -> Reranked:
+    """Keep retrieval order; the score stays the retrieval score."""
+    return Reranked(order=tuple(range(len(hits))), scores=tuple(h.score for h in hits))
+
+
+def _check_result(method: str, result: Reranked, n: int) -> None:
+    if sorted(result.order) != list(range(n)):
+        raise ValueError(
+            f"reranker {method!r} returned order {list(result.order)}, "
+            f"which is not a permutation of the {n} shortlisted hits"
+        )
+    if len(result.scores) != n:
+        raise ValueError(f"reranker {method!r} returned {len(result.scores)} scores for {n} hits")
+    if result.notes and len(result.notes) != n:
+        raise ValueError(f"reranker {method!r} returned {len(result.notes)} notes for {n} hits")
+
+
+def rerank(
+    method: str,
+    query: str,
+    hits: Sequence[Hit],
+    chunks: Mapping[str, Chunk],
+    *,
+    shortlist: int,
+    **params: Any,
+) -> tuple[tuple[Hit, ...], dict[str, Any]]:
+    """Rerank the first ``shortlist`` hits with ``method``; the rest follow unchanged.
+
+    Args:
+        method: A name in :data:`RERANKERS`.
+        query: The question text.
+        hits: Retrieval hits in rank order.
+        chunks: chunk_id -> Chunk for (at least) the shortlisted hits.
+        shortlist: How many of the top hits are reranked (>= 1).
+        **params: Passed to the reranker (e.g. ``mmr_lambda``).
+
+    Returns:
+        ``(hits, info)``: all hits in their new order, ranks 1..n; ``info``
+        holds ``method``, ``shortlist``, ``reranked`` (how many were) and the
+        method's own facts.
+
+    Raises:
+        ValueError: Unknown method (lists the valid ones), bad ``shortlist``,
+            a shortlisted chunk missing from ``chunks``, or a reranker that
+            returns something other than a permutation.
+    """
+    fn = RERANKERS.get(method)
+    if isinstance(shortlist, bool) or not isinstance(shortlist, int) or shortlist < 1:
+        raise ValueError(f"shortlist = {shortlist!r} must be an integer >= 1")
+    short, rest = list(hits[:shortlist]), list(hits[shortlist:])
+    result = fn(query, short, chunks, **params)
+    _check_result(method, result, len(short))
+
+    scores = result.scores
+    out: list[Hit] = []
+    for pos, (j, score) in enumerate(zip(result.order, scores, strict=True)):
+        h = short[j]
+        tied = (pos > 0 and scores[pos - 1] == score) or (
+            pos + 1 < len(scores) and scores[pos + 1] == score
+        )
+        out.append(
+            replace(
+                h,
+                rank=pos + 1,
+                score=float(score),
+                prev_rank=h.rank,
+                retrieval_score=h.score,
+                tied=bool(tied),
+                note=result.notes[pos] if result.notes else h.note,
+            )
+        )
+    for i, h in enumerate(rest, start=len(out) + 1):
+        out.append(
+            replace(
+                h,
+                rank=i,
+                prev_rank=h.rank,
+                retrieval_score=h.score,
+                tied=False,
+                note="beyond the shortlist: not reranked",
+            )
+        )
+    info: dict[str, Any] = {"method": method, "shortlist": shortlist, "reranked": len(short)}
+    info.update(result.info)
+    return tuple(out), info
+
+
+def rerank_methods() -> tuple[str, ...]:
+    """Registered rerank method names."""
+    return RERANKERS.names()
+
+
+# Built-in rerankers register themselves on import.
+from rag_core.rerank import overlap as _overlap  # noqa: E402,F401
+from rag_core.rerank import mmr as _mmr  # noqa: E402,F401  (after overlap: registry order)
+
+__all__ = ["RERANKERS", "RerankFn", "Reranked", "rerank", "rerank_methods"]

@@ -1,0 +1,199 @@
+"""Analyzers: how text becomes the terms a sparse index counts.
+
+Every analyzer is a function ``str -> list[str]`` registered under one of the
+names in :data:`rag_core.config.ANALYZERS`. Input text is expected to be NFC
+already (the loaders canonicalise it), so no Unicode normalisation happens here.
+
+- ``ascii``: lowercase, then the runs of ``[a-z0-9]+`` — every non-ASCII
+  letter (Korean included) is a separator, so Korean text yields no terms.
+- ``unicode``: lowercase, then the runs of ``\\w+`` (Unicode word characters):
+  punctuation is dropped but a Korean particle stays glued to its noun
+  (``한라산의`` is one term, different from ``한라산은``).
+- ``whitespace``: lowercase, then ``str.split()``: punctuation stays glued.
+- ``char``: character n-grams, ``ngram_min``..``ngram_max`` (default 2–4),
+  taken inside each lowercased whitespace token (no n-gram crosses a space);
+  a token shorter than ``ngram_min`` is kept whole. This is the definition
+  used for the peer rows of ``shared/datasets/BASELINES.md``.
+- ``kiwi``: Korean morphemes from kiwipiepy (Kim 2024, https://github.com/bab2min/Kiwi),
+  forms lowercased, keeping the content tags in :data:`KIWI_CONTENT_TAGS`
+  (nouns, pronouns, numerals, verb/adjective stems, roots, foreign words,
+  numbers, hanja, adverbs, determiners); particles and endings are dropped,
+  so ``한라산의`` and ``한라산은`` both yield ``한라산``.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
+from typing import Any
+
+from rag_core.registry import Registry
+
+Analyzer = Callable[[str], list[str]]
+
+#: Kiwi part-of-speech tags kept by the ``kiwi`` analyzer (Sejong tag set as
+#: kiwipiepy reports it). Irregular/regular stem marks (``VV-I``, ``VA-R``)
+#: count as their base tag.
+KIWI_CONTENT_TAGS = frozenset(
+    {"NNG", "NNP", "NNB", "NR", "NP", "VV", "VA", "XR", "SL", "SN", "SH", "MAG", "MM"}
+)
+
+_ASCII_RE = re.compile(r"[a-z0-9]+")
+_WORD_RE = re.compile(r"\w+")
+
+#: A factory per analyzer name: ``factory(ngram_min=..., ngram_max=...) -> Analyzer``.
+ANALYZER_FACTORIES: Registry[Callable[..., Analyzer]] = Registry("analyzer")
+
+
+def ascii_terms(text: str) -> list[str]:
+    """Lowercased runs of ``[a-z0-9]+``."""
+    return _ASCII_RE.findall(text.lower())
+
+
+def unicode_terms(text: str) -> list[str]:
+    """Lowercased runs of Unicode word characters ``\\w+``."""
+    return _WORD_RE.findall(text.lower())
+
+
+def whitespace_terms(text: str) -> list[str]:
+    """Lowercased ``str.split()`` tokens (punctuation stays attached)."""
+    return text.lower().split()
+
+
+def char_ngrams(text: str, ngram_min: int = 2, ngram_max: int = 4) -> list[str]:
+    """All n-grams, ``ngram_min <= n <= ngram_max``, inside each lowercased whitespace token.
+
+    A token shorter than ``ngram_min`` is kept whole, so a one-letter word
+    still counts. For each token the n-grams are listed by n, then by position.
+
+    Args:
+        text: The text to cut.
+        ngram_min: Shortest n-gram (>= 1).
+        ngram_max: Longest n-gram (>= ``ngram_min``).
+
+    Returns:
+        The n-grams with repetitions (term frequencies are meaningful).
+    """
+    out: list[str] = []
+    for tok in text.lower().split():
+        size = len(tok)
+        if size < ngram_min:
+            out.append(tok)
+            continue
+        for n in range(ngram_min, min(ngram_max, size) + 1):
+            out.extend(tok[i : i + n] for i in range(size - n + 1))
+    return out
+
+
+# ------------------------------------------------------------------ kiwi
+
+_KIWI: Any = None
+_KIWI_LOCK = threading.Lock()
+
+
+def _kiwi() -> Any:
+    """The process-wide Kiwi instance (created once; the model ships in kiwipiepy_model)."""
+    global _KIWI
+    if _KIWI is None:
+        with _KIWI_LOCK:
+            if _KIWI is None:
+                try:
+                    from kiwipiepy import Kiwi
+                except ImportError as exc:  # pragma: no cover - depends on the install
+                    raise ValueError(
+                        "the kiwi analyzer needs kiwipiepy and kiwipiepy_model "
+                        f"(pip install kiwipiepy kiwipiepy_model): {exc}"
+                    ) from None
+                _KIWI = Kiwi(num_workers=1)
+    return _KIWI
+
+
+def _kiwi_keep(tag: str) -> bool:
+    return tag.partition("-")[0] in KIWI_CONTENT_TAGS
+
+
+def _kiwi_forms(tokens: Iterable[Any]) -> list[str]:
+    return [t.form.lower() for t in tokens if _kiwi_keep(t.tag)]
+
+
+def kiwi_terms(text: str) -> list[str]:
+    """Lowercased forms of the content morphemes Kiwi finds in ``text``."""
+    if not text.strip():
+        return []
+    kiwi = _kiwi()
+    with _KIWI_LOCK:  # one analysis at a time on the shared instance
+        tokens = kiwi.tokenize(text)
+    return _kiwi_forms(tokens)
+
+
+def kiwi_terms_many(texts: Sequence[str]) -> list[list[str]]:
+    """:func:`kiwi_terms` for many texts in one batched Kiwi call (faster for indexing)."""
+    kiwi = _kiwi()
+    out: list[list[str]] = [[] for _ in texts]
+    todo = [i for i, t in enumerate(texts) if t.strip()]
+    if not todo:
+        return out
+    with _KIWI_LOCK:
+        results = list(kiwi.tokenize([texts[i] for i in todo]))
+    for i, tokens in zip(todo, results, strict=True):
+        out[i] = _kiwi_forms(tokens)
+    return out
+
+
+# -------------------------------------------------------------- registry
+
+ANALYZER_FACTORIES.add("ascii", lambda **_: ascii_terms)
+ANALYZER_FACTORIES.add("unicode", lambda **_: unicode_terms)
+ANALYZER_FACTORIES.add("whitespace", lambda **_: whitespace_terms)
+ANALYZER_FACTORIES.add(
+    "char",
+    lambda ngram_min=2, ngram_max=4, **_: partial(
+        char_ngrams, ngram_min=ngram_min, ngram_max=ngram_max
+    ),
+)
+ANALYZER_FACTORIES.add("kiwi", lambda **_: kiwi_terms)
+
+
+def _check_ngrams(ngram_min: int, ngram_max: int) -> None:
+    for name, value in (("ngram_min", ngram_min), ("ngram_max", ngram_max)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} = {value!r} must be an integer >= 1")
+    if ngram_max < ngram_min:
+        raise ValueError(f"ngram_max = {ngram_max} must be >= ngram_min = {ngram_min}")
+
+
+def get_analyzer(name: str, *, ngram_min: int = 2, ngram_max: int = 4) -> Analyzer:
+    """The analyzer registered under ``name``.
+
+    Args:
+        name: One of :data:`rag_core.config.ANALYZERS`.
+        ngram_min: Shortest n-gram (``char`` only).
+        ngram_max: Longest n-gram (``char`` only).
+
+    Raises:
+        ValueError: Unknown name (the message lists the valid ones) or bad n-gram sizes.
+    """
+    factory = ANALYZER_FACTORIES.get(name)
+    _check_ngrams(ngram_min, ngram_max)
+    return factory(ngram_min=ngram_min, ngram_max=ngram_max)
+
+
+def analyze_many(
+    name: str, texts: Sequence[str], *, ngram_min: int = 2, ngram_max: int = 4
+) -> list[list[str]]:
+    """Analyse many texts; ``kiwi`` runs as one batched call.
+
+    Returns:
+        One term list per text, in order; ``analyze_many(n, ts)[i] == get_analyzer(n)(ts[i])``.
+    """
+    analyzer = get_analyzer(name, ngram_min=ngram_min, ngram_max=ngram_max)
+    if name == "kiwi":
+        return kiwi_terms_many(list(texts))
+    return [analyzer(t) for t in texts]
+
+
+def analyzer_names() -> tuple[str, ...]:
+    """Registered analyzer names, in registration order."""
+    return ANALYZER_FACTORIES.names()

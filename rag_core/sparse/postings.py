@@ -1,0 +1,161 @@
+"""Postings shared by the sparse indexes: vocabulary, df, per-(term, doc) tf.
+
+The matrix is stored term-major (CSR with one row per term, columns = docs),
+so a query touches only its terms' rows: ``indices[indptr[t]:indptr[t+1]]``
+are the documents containing term ``t`` (ascending, each once) and ``tf`` the
+counts there. Building is vectorised (one dictionary pass to map terms to ids,
+then numpy/scipy), as bm25s does.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from numpy.typing import NDArray
+
+from rag_core.types import TermStat
+
+
+@dataclass(frozen=True)
+class Postings:
+    """Term-major postings of a tokenised corpus.
+
+    Attributes:
+        vocab: term -> row id.
+        indptr: row pointers (length ``V + 1``).
+        docs: document ids of each posting (ascending within a row).
+        tf: term frequency of each posting.
+        doc_len: terms per document (with repetitions).
+    """
+
+    vocab: dict[str, int]
+    indptr: NDArray[np.int64]
+    docs: NDArray[np.int32]
+    tf: NDArray[np.float64]
+    doc_len: NDArray[np.float64]
+
+    @property
+    def n_docs(self) -> int:
+        return int(self.doc_len.shape[0])
+
+    @property
+    def df(self) -> NDArray[np.int64]:
+        """Document frequency per term id."""
+        return np.diff(self.indptr)
+
+    @property
+    def term_of_posting(self) -> NDArray[np.intp]:
+        """The term id of each posting (``np.repeat(arange(V), df)``)."""
+        return np.repeat(np.arange(len(self.vocab)), self.df)
+
+
+def build_postings(token_lists: Sequence[Sequence[str]]) -> Postings:
+    """Count every term of every document.
+
+    Args:
+        token_lists: One list of terms per document (may be empty lists).
+
+    Raises:
+        ValueError: When there are no documents, or a document is a bare string
+            (a common slip: it would be read as a list of characters).
+    """
+    n_docs = len(token_lists)
+    if n_docs == 0:
+        raise ValueError("cannot build a sparse index over 0 documents; give at least one")
+    for i, toks in enumerate(token_lists):
+        if isinstance(toks, str):
+            raise ValueError(
+                f"document {i} is a string, not a list of terms; run an analyzer first "
+                "(rag_core.sparse.analyze_many)"
+            )
+    lengths = np.fromiter((len(t) for t in token_lists), dtype=np.int64, count=n_docs)
+    vocab: dict[str, int] = {}
+    setdefault = vocab.setdefault
+    total = int(lengths.sum())
+    term_ids = np.fromiter(
+        (setdefault(tok, len(vocab)) for toks in token_lists for tok in toks),
+        dtype=np.int64,
+        count=total,
+    )
+    doc_ids = np.repeat(np.arange(n_docs, dtype=np.int32), lengths)
+    mat = sp.csr_matrix(
+        (np.ones(total, dtype=np.float64), (term_ids, doc_ids)), shape=(len(vocab), n_docs)
+    )
+    mat.sum_duplicates()  # also sorts each row's doc ids
+    return Postings(
+        vocab=vocab,
+        indptr=mat.indptr.astype(np.int64, copy=False),
+        docs=mat.indices.astype(np.int32, copy=False),
+        tf=mat.data,
+        doc_len=lengths.astype(np.float64),
+    )
+
+
+def query_term_counts(
+    vocab: dict[str, int], query_tokens: Sequence[str]
+) -> tuple[list[tuple[str, int]], list[tuple[int, int]]]:
+    """Distinct query terms with their counts, and the known ones as ``(term id, qtf)``.
+
+    A term repeated in the query counts repeatedly (as rank-bm25's
+    ``get_scores`` loops over the query). Order is first appearance.
+    """
+    if isinstance(query_tokens, str):
+        raise ValueError(
+            "query_tokens is a string, not a list of terms; run an analyzer first "
+            "(rag_core.sparse.get_analyzer)"
+        )
+    counts = Counter(query_tokens)
+    known = [(vocab[t], c) for t, c in counts.items() if t in vocab]
+    return list(counts.items()), known
+
+
+def term_stats(
+    vocab: dict[str, int],
+    df: NDArray[np.int64],
+    idf: NDArray[np.float64],
+    query_tokens: Sequence[str],
+) -> tuple[TermStat, ...]:
+    """One :class:`TermStat` per distinct query term (df 0 and idf None when unknown)."""
+    items, _ = query_term_counts(vocab, query_tokens)
+    out = []
+    for term, qtf in items:
+        tid = vocab.get(term)
+        if tid is None:
+            out.append(TermStat(term=term, qtf=qtf, df=0, idf=None))
+        else:
+            out.append(TermStat(term=term, qtf=qtf, df=int(df[tid]), idf=float(idf[tid])))
+    return tuple(out)
+
+
+def top_k(
+    scores: NDArray[np.float64], candidates: NDArray[np.bool_], k: int
+) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
+    """The ``k`` best candidates by score, ties broken by document order (stable).
+
+    Args:
+        scores: Score per document.
+        candidates: Which documents may be returned.
+        k: How many at most (``k >= 1``).
+
+    Returns:
+        ``(doc indices, scores)``, best first; shorter than ``k`` when there are
+        fewer candidates, empty when there are none.
+    """
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"k = {k!r} must be an integer >= 1")
+    idx = np.flatnonzero(candidates)
+    if idx.size == 0:
+        return idx, np.empty(0, dtype=np.float64)
+    vals = scores[idx]
+    if idx.size > k:
+        # k-th best value via a partial sort, then keep everything at least that
+        # good so that ties at the cut are resolved by document order below.
+        kth = -np.partition(-vals, k - 1)[k - 1]
+        keep = vals >= kth
+        idx, vals = idx[keep], vals[keep]
+    order = np.lexsort((idx, -vals))[:k]
+    return idx[order], vals[order]

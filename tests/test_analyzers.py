@@ -1,0 +1,86 @@
+"""Analyzers: each name of config.ANALYZERS, the char n-gram rule, Kiwi content tags."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rag_core.config import ANALYZERS
+from rag_core.sparse.analyzers import analyze_many, analyzer_names, char_ngrams, get_analyzer
+
+
+def test_registry_has_exactly_the_config_names():
+    assert analyzer_names() == ANALYZERS
+
+
+def test_unknown_analyzer_lists_valid_names():
+    with pytest.raises(
+        ValueError,
+        match=re.escape("unknown analyzer 'snowball'; valid choices: " + ", ".join(ANALYZERS)),
+    ):
+        get_analyzer("snowball")
+
+
+def test_bad_ngram_sizes():
+    with pytest.raises(ValueError, match=re.escape("ngram_max = 1 must be >= ngram_min = 2")):
+        get_analyzer("char", ngram_min=2, ngram_max=1)
+    with pytest.raises(ValueError, match=re.escape("ngram_min = 0 must be an integer >= 1")):
+        get_analyzer("char", ngram_min=0)
+
+
+def test_ascii_drops_non_ascii_letters():
+    assert get_analyzer("ascii")("Error E17, 한라산 GPU-Cache!") == ["error", "e17", "gpu", "cache"]
+
+
+def test_unicode_keeps_particles_glued_and_drops_punctuation():
+    assert get_analyzer("unicode")("한라산의 높이는? KV-Cache") == ["한라산의", "높이는", "kv", "cache"]
+
+
+def test_whitespace_keeps_punctuation():
+    assert get_analyzer("whitespace")("인물은?  KV-Cache\n끝") == ["인물은?", "kv-cache", "끝"]
+
+
+def test_char_ngrams_definition():
+    # "abcd": 2-grams ab bc cd, 3-grams abc bcd, 4-gram abcd; "x" is shorter than 2: kept whole
+    assert char_ngrams("ABCD x", 2, 4) == ["ab", "bc", "cd", "abc", "bcd", "abcd", "x"]
+    # no n-gram crosses the space
+    assert "bx" not in char_ngrams("ab xy")
+    # a 3-letter token yields its 2-grams and itself, nothing of length 4
+    assert char_ngrams("한라산") == ["한라", "라산", "한라산"]
+    # the registered analyzer passes the sizes through
+    assert get_analyzer("char", ngram_min=3, ngram_max=3)("abcd ab") == ["abc", "bcd", "ab"]
+
+
+def test_char_counts_match_formula():
+    tok = "abcdefg"
+    grams = char_ngrams(tok, 2, 4)
+    assert len(grams) == sum(len(tok) - n + 1 for n in range(2, 5))
+
+
+@pytest.mark.parametrize("name", ["ascii", "unicode", "whitespace", "char"])
+def test_analyze_many_equals_one_by_one(name):
+    texts = ["Hello, World 42", "", "한라산은 높다", "a b  c"]
+    one = get_analyzer(name)
+    assert analyze_many(name, texts) == [one(t) for t in texts]
+
+
+def test_kiwi_strips_particles_and_endings():
+    kiwi = get_analyzer("kiwi")
+    a = kiwi("한라산의 높이")
+    b = kiwi("한라산은 높다")
+    assert "한라산" in a and "한라산" in b
+    assert "의" not in a and "은" not in b  # particles dropped
+    assert kiwi("") == []
+
+
+def test_kiwi_batch_equals_single():
+    texts = ["한라산은 제주도에 있다.", "", "GPU 메모리가 24GB 필요하다", "빨리 걸었다"]
+    kiwi = get_analyzer("kiwi")
+    assert analyze_many("kiwi", texts) == [kiwi(t) for t in texts]
+
+
+def test_kiwi_keeps_irregular_stems_and_lowercases_foreign_words():
+    out = get_analyzer("kiwi")("그는 빨리 걸었다. GPU를 샀다")
+    assert "걷" in out  # VV-I (irregular verb stem) counts as VV
+    assert "gpu" in out and "GPU" not in out
