@@ -11,7 +11,7 @@ import pytest
 import rank_bm25
 
 from rag_core.config import BM25_VARIANTS
-from rag_core.sparse import BM25Index, analyze_many, build_sparse_index, get_analyzer
+from rag_core.sparse import BM25Index, SparseIndex, analyze_many, build_sparse_index, get_analyzer
 from rag_core.sparse.scoring import (
     BM25_VARIANTS as VARIANT_REGISTRY,
 )
@@ -281,6 +281,7 @@ def test_plus_scores_every_doc_but_candidates_need_a_term():
     assert np.all(scores > 0)  # rank-bm25's BM25+ gives idf·δ to every document
     idx, _ = index.top(["song"], k=10)
     assert list(idx) == [4]
+    assert index.candidates(["song"]).tolist() == [False, False, False, False, True, False]
 
 
 def test_repeated_query_terms_count_repeatedly():
@@ -302,7 +303,8 @@ def test_term_stats_and_facts():
 
 
 def test_factory():
-    assert isinstance(build_sparse_index("bm25", HAND, variant="okapi"), BM25Index)
+    index = build_sparse_index("bm25", HAND, variant="okapi")
+    assert isinstance(index, BM25Index) and isinstance(index, SparseIndex)
     with pytest.raises(ValueError, match=re.escape("unknown sparse method 'dense'; valid choices: bm25, tfidf")):
         build_sparse_index("dense", HAND)
     with pytest.raises(ValueError, match=re.escape("unknown bm25 parameter(s) alpha")):

@@ -1,8 +1,9 @@
 """Rerankers: reorder the top ``shortlist`` hits of retrieval.
 
-A reranker is a function registered in :data:`RERANKERS`::
+A reranker is a function registered in :data:`RERANKERS` (with its UI label in
+:data:`RERANK_LABELS`) by :func:`register_reranker`::
 
-    @RERANKERS.register("my-method")
+    @register_reranker("my-method", "my method (what it does)")
     def my_method(query: str, hits: Sequence[Hit], chunks: Mapping[str, Chunk],
                   **params) -> Reranked: ...
 
@@ -16,7 +17,7 @@ reranker ``score``, and ``tied=True`` when its score equals a neighbour's.
 
 Built in: ``none`` (identity), ``overlap`` (:mod:`.overlap`), ``mmr``
 (:mod:`.mmr`). Model-based rerankers register themselves the same way from
-their own modules.
+their own modules; import such a module at the bottom of this file.
 """
 
 from __future__ import annotations
@@ -50,8 +51,22 @@ RerankFn = Callable[..., Reranked]
 
 RERANKERS: Registry[RerankFn] = Registry("rerank method")
 
+#: method name -> human label shown in the UI (a method without one shows its name).
+RERANK_LABELS: dict[str, str] = {}
 
-@RERANKERS.register("none")
+
+def register_reranker(name: str, label: str) -> Callable[[RerankFn], RerankFn]:
+    """Decorator: register a reranker function under ``name`` with its UI ``label``."""
+
+    def deco(fn: RerankFn) -> RerankFn:
+        RERANKERS.add(name, fn)
+        RERANK_LABELS[name] = label
+        return fn
+
+    return deco
+
+
+@register_reranker("none", "none (retrieval order)")
 def rerank_none(
     query: str, hits: Sequence[Hit], chunks: Mapping[str, Chunk], **_: Any
 ) -> Reranked:
@@ -150,4 +165,12 @@ def rerank_methods() -> tuple[str, ...]:
 from rag_core.rerank import overlap as _overlap  # noqa: E402,F401
 from rag_core.rerank import mmr as _mmr  # noqa: E402,F401  (after overlap: registry order)
 
-__all__ = ["RERANKERS", "RerankFn", "Reranked", "rerank", "rerank_methods"]
+__all__ = [
+    "RERANKERS",
+    "RERANK_LABELS",
+    "RerankFn",
+    "Reranked",
+    "register_reranker",
+    "rerank",
+    "rerank_methods",
+]

@@ -24,7 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from rag_core.rerank import RERANKERS, Reranked
+from rag_core.rerank import Reranked, register_reranker
 from rag_core.sparse.analyzers import get_analyzer
 from rag_core.sparse.tfidf import TfidfIndex
 from rag_core.types import Chunk, Hit
@@ -110,7 +110,7 @@ def tfidf_vectoriser(
     return qrow, {c.chunk_id: rows[i] for i, c in enumerate(chunks)}
 
 
-@RERANKERS.register("mmr")
+@register_reranker("mmr", "MMR (relevance − redundancy)")
 def rerank_mmr(
     query: str,
     hits: Sequence[Hit],

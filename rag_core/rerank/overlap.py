@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rag_core.rerank import RERANKERS, Reranked
+from rag_core.rerank import Reranked, register_reranker
 from rag_core.sparse.analyzers import unicode_terms
 from rag_core.types import Chunk, Hit
 
@@ -43,7 +43,7 @@ def _chunk(chunks: Mapping[str, Chunk], chunk_id: str) -> Chunk:
         raise ValueError(f"chunk {chunk_id!r} of the hits is not in the chunk table") from None
 
 
-@RERANKERS.register("overlap")
+@register_reranker("overlap", "token overlap (baseline)")
 def rerank_overlap(
     query: str, hits: Sequence[Hit], chunks: Mapping[str, Chunk], **_: Any
 ) -> Reranked:

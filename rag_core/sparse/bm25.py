@@ -182,11 +182,21 @@ class BM25Index:
         module docstring). No candidates gives two empty arrays.
         """
         matched, constant = self._matched_scores(query_tokens)
-        if constant:
-            # BM25+: every doc got the constant; only docs with a term are candidates
-            candidates = (matched > 0) & (matched + constant > 0)
-            return top_k(matched + constant, candidates, k)
-        return top_k(matched, matched > 0, k)
+        return top_k(matched + constant, self._candidates(matched, constant), k)
+
+    @staticmethod
+    def _candidates(matched: NDArray[np.float64], constant: float) -> NDArray[np.bool_]:
+        # BM25+ gives every doc the constant; only docs with a query term are candidates
+        return (matched > 0) & (matched + constant > 0)
+
+    def candidates(self, query_tokens: Sequence[str]) -> NDArray[np.bool_]:
+        """Which documents :meth:`top` may return (contain a query term, score > 0).
+
+        Use ``candidates(q).sum()`` to count candidates: with ``plus``,
+        ``(scores(q) > 0).sum()`` would count every document.
+        """
+        matched, constant = self._matched_scores(query_tokens)
+        return self._candidates(matched, constant)
 
     def term_stats(self, query_tokens: Sequence[str]) -> tuple[TermStat, ...]:
         """Each distinct query term with its query count, df and the idf in use."""

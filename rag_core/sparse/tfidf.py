@@ -93,6 +93,10 @@ class TfidfIndex:
         scores = self.scores(query_tokens)
         return top_k(scores, scores > 0, k)
 
+    def candidates(self, query_tokens: Sequence[str]) -> NDArray[np.bool_]:
+        """Which documents :meth:`top` may return (cosine > 0)."""
+        return self.scores(query_tokens) > 0
+
     def term_stats(self, query_tokens: Sequence[str]) -> tuple[TermStat, ...]:
         """Each distinct query term with its query count, df and smooth idf."""
         return term_stats(self.vocab, self.df, self.idf, query_tokens)
