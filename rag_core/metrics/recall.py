@@ -1,0 +1,30 @@
+"""Recall@k: the share of the relevant items found in the top k.
+
+    Recall@k = |{d in top-k : rel(d) > 0}| / |{d : rel(d) > 0}|
+
+trec_eval ``recall_k`` / ir_measures ``R@k``. A query with no relevant item
+has no recall (0/0): it is *not judged*, and we return ``None``, never 0
+(trec_eval reports 0 there and so drags the mean down).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ._common import check_k, check_ranking, is_relevant, n_relevant, top
+
+
+def recall(ranking: Sequence[str], qrels: Mapping[str, int], k: int | None = None) -> float | None:
+    """Return the fraction of relevant ids in the first ``k``, or ``None`` if none is relevant.
+
+    Args:
+        ranking: distinct ids, best first.
+        qrels: id → grade; grade > 0 is relevant.
+        k: cutoff (``None``: the whole ranking).
+    """
+    check_k(k)
+    check_ranking(ranking)
+    total = n_relevant(qrels)
+    if total == 0:
+        return None
+    return sum(1 for d in top(ranking, k) if is_relevant(qrels, d)) / total
