@@ -195,6 +195,7 @@ class ChunkingDiagnostics:
     header_token_share: float | None
     destroyed: tuple[NeedleLoss, ...] = ()
     n_needles: int = 0
+    n_skipped_blocks: int = 0  # html strategy: blocks under min_chars that became no chunk
 
 
 # --------------------------------------------------------------- retrieval

