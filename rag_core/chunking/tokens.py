@@ -1,0 +1,68 @@
+"""``tokens``: windows of ``target`` embedding tokens overlapping by ``overlap`` tokens.
+
+Windows are cut over the embedding tokenizer's tokens (no special tokens);
+each chunk's char span runs from its first token's start to its last token's
+end as the tokenizer's offset mapping gives them (never from decode).
+"""
+
+from __future__ import annotations
+
+from ..config import ChunkerConfig
+from ..types import Document
+from .base import CHUNKERS, SectionIndex, Span
+
+
+def token_windows(n_tokens: int, window: int, overlap: int) -> list[tuple[int, int]]:
+    """Token windows ``[start, end)`` with ``step = window - overlap``.
+
+    Windows start at ``0, step, 2·step, …`` while the previous window did not
+    reach the end, so there are ``ceil((n - overlap) / step)`` of them for
+    ``n > window`` (1 for ``0 < n <= window``, 0 for ``n = 0``), and the tokens
+    indexed (with repeats) sum to ``Σ (end - start)``.
+
+    Raises:
+        ValueError: ``n_tokens < 0``, ``window < 1`` or not ``0 <= overlap < window``.
+    """
+    for name, value in (("n_tokens", n_tokens), ("window", window), ("overlap", overlap)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{name} = {value!r} must be an integer")
+    if n_tokens < 0:
+        raise ValueError(f"n_tokens = {n_tokens} must be >= 0")
+    if window < 1:
+        raise ValueError(f"window = {window} must be >= 1")
+    if not 0 <= overlap < window:
+        raise ValueError(f"overlap = {overlap} must be >= 0 and smaller than window = {window}")
+    step = window - overlap
+    out: list[tuple[int, int]] = []
+    start = 0
+    while n_tokens > 0:
+        end = min(start + window, n_tokens)
+        out.append((start, end))
+        if end >= n_tokens:
+            break
+        start += step
+    return out
+
+
+@CHUNKERS.register("tokens")
+def token_spans(doc: Document, cfg: ChunkerConfig) -> list[Span]:
+    """One span per token window; ``cfg.target``/``cfg.overlap`` count tokens.
+
+    ``own_start`` is the char start of the first token not shared with the
+    previous window. Jamo word-pieces of one Hangul syllable share its char
+    span, so a window edge inside a syllable makes neighbouring chunks share
+    that character.
+    """
+    from ..tokenizer import token_offsets
+
+    offsets = token_offsets(doc.text)
+    index = SectionIndex(doc.text)
+    out: list[Span] = []
+    prev_end = 0
+    for i, (s, e) in enumerate(token_windows(len(offsets), cfg.target, cfg.overlap)):
+        start = offsets[s][0]
+        end = offsets[e - 1][1]
+        own = start if i == 0 else offsets[prev_end][0]
+        prev_end = e
+        out.append(Span(own, end, index.title_at(own), start=start))
+    return out
