@@ -68,6 +68,7 @@ def evaluate_config(
     question_of: dict[str, str] = {}
     tags: dict[str, tuple[str, ...]] = {}
     destroyed: list[str] = []
+    units: dict[str, list[set[str]]] = {}
     jobs = [(q, qid, text) for q in answerable for qid, text in queries_of(q, phrasings)]
     for i, (q, qid, text) in enumerate(jobs):
         per_needle = relevant_chunk_ids(chunking.chunks, q.needles, corpus.docs)
@@ -75,6 +76,7 @@ def evaluate_config(
         for needle, ids in zip(q.needles, per_needle):
             for cid in ids:
                 grades[cid] = max(grades.get(cid, 0), needle.grade)
+        units[qid] = [set(ids) for ids in per_needle]
         if all(not ids for ids in per_needle):
             destroyed.append(qid)
         trace = run(cfg, text, corpus, stop_after="gate")
@@ -85,7 +87,9 @@ def evaluate_config(
         tags[qid] = (f"lang:{q.lang}",) + tuple(q.tags)
         if progress:
             progress(i + 1, len(jobs))
-    result = evaluate_queries(rankings, gold, ks, gain=gain, allow_empty_gold=True)
+    # Every answerable question is judged: one whose needles the chunking
+    # destroyed scores 0 (its recall ceiling) instead of leaving the means.
+    result = evaluate_queries(rankings, gold, ks, gain=gain, judged=set(rankings), units=units)
     return ConfigEvaluation(
         config=cfg.to_dict(),
         chunker_signature=chunking.signature,

@@ -21,7 +21,9 @@ from .metrics import (
     METRICS,
     evaluate_ranking,
     first_relevant_rank,
+    metric_key,
     metric_keys,
+    unit_recall,
     parse_metric_key,
 )
 from .stats import (
@@ -88,6 +90,7 @@ def evaluate_queries(
     *,
     judged: Collection[str] | None = None,
     interval: str = "wilson",
+    units: Mapping[str, Sequence[Collection[str]]] | None = None,
 ) -> EvalResult:
     """Evaluate per-query rankings against per-query chunk grades.
 
@@ -102,6 +105,10 @@ def evaluate_queries(
             (answers destroyed): they score 0 rather than being not judged.
             ``None``: judged means at least one relevant chunk.
         interval: ``wilson`` (default) or ``bootstrap`` for the means.
+        units: qid → per gold needle the chunk ids containing it. When given
+            for a judged qid, ``recall@k`` counts needles found (see
+            :func:`rag_core.metrics.recall.unit_recall`) instead of chunks, so
+            Recall@k differs from Hit@k only for multi-evidence questions.
 
     Returns:
         An :class:`EvalResult`; queries are ordered as in ``gold``, then any
@@ -122,6 +129,9 @@ def evaluate_queries(
         values = evaluate_ranking(
             ranking, grades, ks, gain, judged=True if qid in judged_set else None
         )
+        if units is not None and qid in units and values[keys[0]] is not None:
+            for k in sorted(set(ks)):
+                values[metric_key("recall", k)] = unit_recall(ranking, units[qid], k)
         per_query[qid] = values
         if values[keys[0]] is None:
             not_judged.append(qid)

@@ -33,7 +33,7 @@ from .destroyed import answers_destroyed, destroyed_needles
 from .hit import hit
 from .ndcg import GAINS, ndcg
 from .precision import precision
-from .recall import recall
+from .recall import recall, unit_recall
 from .rr import first_relevant_rank, reciprocal_rank
 
 METRICS: Registry[MetricFn] = Registry("metric")
