@@ -139,7 +139,7 @@ def retrieve(
         index = corpus.sparse(config.chunker, method, analyzer, rcfg)
         q_tokens = get_analyzer(analyzer, ngram_min=rcfg.ngram_min, ngram_max=rcfg.ngram_max)(question)
         idx, scores = index.top(q_tokens, rcfg.k)
-        n_candidates = int((index.scores(q_tokens) > 0).sum()) if len(idx) else 0
+        n_candidates = int(index.candidates(q_tokens).sum()) if len(idx) else 0
         hits = tuple(
             Hit(
                 chunk_id=chunking.chunks[int(i)].chunk_id,
@@ -271,11 +271,6 @@ def model_stages(
     timings: dict[str, float] | None = None,
 ) -> tuple[ContextStage, GenerationStage, SupportStage]:
     """Context, generation and support for the kept candidates."""
-    from .context import build_context
-    from .generation import generate
-    from .models import ModelUnavailable, get_embedder, get_generator
-    from .support import check_support
-
     timings = timings if timings is not None else {}
     if gate.refused:
         reason = f"gate refused: {gate.reason}"
@@ -284,6 +279,11 @@ def model_stages(
             _skipped_generation(config, reason + " — the model was not called"),
             SupportStage("skipped", message="no answer to check"),
         )
+    from .context import build_context
+    from .generation import generate
+    from .models import ModelUnavailable, get_embedder, get_generator
+    from .support import check_support
+
     chunking = corpus.chunking(config.chunker)
     generator = None
     gen_problem = ""

@@ -1,0 +1,62 @@
+"""Shared fixtures: a tiny inline corpus for fast pipeline tests."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+TINY_DOCS = {
+    "jeju.md": """---
+title: 제주의 자연
+source: test fixture
+version: 1
+lang: ko
+---
+# 제주의 자연
+
+## 지형
+
+한라산은 제주도 한가운데 솟은 화산이며 해발 1,947m로 남한에서 가장 높은 산이다. 정상에는 백록담이라는 화구호가 있다.
+
+## 동물
+
+한라산에는 노루가 많이 산다. 한라산을 오르면 노루를 자주 만난다.
+""",
+    "kv.md": """---
+title: Inference
+source: test fixture
+version: 1
+lang: en
+---
+# Inference
+
+## The KV cache
+
+During decode the model reuses the keys and values of earlier tokens. The KV cache grows with every generated token.
+
+## Error codes
+
+Error E17 means the door latch did not close. Error E21 means the water inlet is blocked.
+""",
+}
+
+
+@pytest.fixture()
+def tiny_corpus_dir(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name, text in TINY_DOCS.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.fixture()
+def tiny_corpus(tiny_corpus_dir):
+    from rag_core.index import load_corpus_index
+
+    return load_corpus_index(tiny_corpus_dir, questions=[])
