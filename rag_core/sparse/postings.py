@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import chain
 from dataclasses import dataclass
 
 import numpy as np
@@ -72,15 +73,13 @@ def build_postings(token_lists: Sequence[Sequence[str]]) -> Postings:
                 f"document {i} is a string, not a list of terms; run an analyzer first "
                 "(rag_core.sparse.analyze_many)"
             )
-    lengths = np.fromiter((len(t) for t in token_lists), dtype=np.int64, count=n_docs)
-    vocab: dict[str, int] = {}
-    setdefault = vocab.setdefault
+    lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=n_docs)
     total = int(lengths.sum())
-    term_ids = np.fromiter(
-        (setdefault(tok, len(vocab)) for toks in token_lists for tok in toks),
-        dtype=np.int64,
-        count=total,
-    )
+    flat = list(chain.from_iterable(token_lists))
+    # term ids in order of first appearance; map() keeps the per-token work in C
+    vocab = {term: i for i, term in enumerate(dict.fromkeys(flat))}
+    term_ids = np.fromiter(map(vocab.__getitem__, flat), dtype=np.int64, count=total)
+    del flat
     doc_ids = np.repeat(np.arange(n_docs, dtype=np.int32), lengths)
     mat = sp.csr_matrix(
         (np.ones(total, dtype=np.float64), (term_ids, doc_ids)), shape=(len(vocab), n_docs)

@@ -1,0 +1,254 @@
+"""Our BM25 on real BEIR-layout sets, beside the peer figures of BASELINES.md.
+
+Datasets (read in place, never copied): ``../shared/datasets/scifact`` (English)
+and ``../shared/datasets/autorag_ko`` (Korean). Document text = ``title + " " + text``
+(just ``text`` when the title is empty); only queries with qrels are used;
+top 100 per query; scored with pytrec_eval (``ndcg_cut.10``, ``recall.10``,
+``recall.100``), binary relevance, mean over judged queries.
+
+Ours: ``BM25Index`` lucene, k1 = 1.2, b = 0.75, once per analyzer (ascii,
+unicode, whitespace, char 2–4 on both sets; kiwi and char 2–2 on the Korean set),
+plus ``okapi`` k1 = 1.5 with ``unicode`` tokens to compare with rank-bm25, and
+on the Korean set Kiwi with the peer's exact-tag rule (see ``KIWI_CONTENT_TAGS``).
+Our lucene scores equal bm25s' × (k1 + 1) (bm25s omits that constant), so the
+rankings — and the metrics — should equal the bm25s rows with the same tokens.
+
+Peers re-run here (same machine, same run): bm25s lucene with our ``unicode``
+tokens on both sets, bm25s with English stopwords + Snowball stemmer on SciFact
+(BASELINES' main row), rank-bm25 ``BM25Okapi`` with ``unicode`` tokens on both.
+
+Run: ``.venv/bin/python bench/beir.py [--data DIR]`` (about 1–2 minutes on 2 cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import pytrec_eval  # noqa: E402
+
+from rag_core.sparse import BM25Index, analyze_many  # noqa: E402
+from rag_core.sparse.analyzers import _KIWI_LOCK, KIWI_CONTENT_TAGS, kiwi_instance  # noqa: E402
+
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+DEPTH = 100
+MEASURES = ("ndcg_cut_10", "recall_10", "recall_100")
+
+# Peer figures (nDCG@10, Recall@10, Recall@100) copied from
+# ../shared/datasets/BASELINES.md (measured there on a 2-vCPU machine,
+# bm25s 0.3.16 lucene k1=1.2 b=0.75 with the named tokens unless said otherwise).
+PEERS: dict[tuple[str, str], tuple[str, tuple[float, float, float]]] = {
+    ("scifact", "unicode"): ("bm25s unicode", (0.6634, 0.7876, 0.8826)),
+    ("scifact", "ascii"): ("bm25s ascii", (0.6622, 0.7843, 0.8826)),
+    ("scifact", "char"): ("bm25s char 2–4", (0.6678, 0.7868, 0.9280)),
+    ("scifact", "okapi-unicode"): ("rank-bm25 Okapi unicode", (0.6519, 0.7740, 0.8731)),
+    ("scifact", "stem+stop"): ("bm25s stopwords+Snowball", (0.6791, 0.8078, 0.9127)),
+    ("autorag_ko", "whitespace"): ("bm25s whitespace", (0.7600, 0.8596, 0.9298)),
+    ("autorag_ko", "unicode"): ("bm25s unicode", (0.8102, 0.9123, 0.9825)),
+    ("autorag_ko", "char"): ("bm25s char 2–4", (0.9166, 0.9912, 0.9912)),
+    ("autorag_ko", "char2"): ("bm25s char 2-grams", (0.9184, 0.9825, 1.0000)),
+    ("autorag_ko", "kiwi"): ("bm25s Kiwi content tags", (0.9314, 1.0000, 1.0000)),
+    ("autorag_ko", "okapi-unicode"): ("rank-bm25 Okapi unicode", (0.8095, 0.9211, 0.9825)),
+}
+
+
+def load_beir(folder: Path) -> tuple[list[str], list[str], dict[str, str], dict[str, dict[str, int]]]:
+    """Doc ids, doc texts, {qid: query} (judged only) and qrels of a BEIR folder."""
+    ids, texts = [], []
+    with open(folder / "corpus.jsonl", encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                row = json.loads(line)
+                title, text = row.get("title") or "", row.get("text") or ""
+                ids.append(str(row["_id"]))
+                texts.append(f"{title} {text}" if title else text)
+    qrels: dict[str, dict[str, int]] = {}
+    with open(folder / "qrels.tsv", encoding="utf-8") as fh:
+        next(fh)  # header
+        for line in fh:
+            if line.strip():
+                qid, did, score = line.rstrip("\n").split("\t")
+                qrels.setdefault(qid, {})[did] = int(score)
+    queries = {}
+    with open(folder / "queries.jsonl", encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                row = json.loads(line)
+                if str(row["_id"]) in qrels:
+                    queries[str(row["_id"])] = row["text"]
+    return ids, texts, queries, qrels
+
+
+def evaluate(run: dict[str, dict[str, float]], qrels: dict[str, dict[str, int]]) -> tuple[float, ...]:
+    """Mean ``MEASURES`` over all judged queries (a query missing from the run counts 0)."""
+    ev = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "recall.10", "recall.100"})
+    per_q = ev.evaluate(run)
+    return tuple(sum(per_q.get(q, {}).get(m, 0.0) for q in qrels) / len(qrels) for m in MEASURES)
+
+
+def run_ours(ids, doc_tokens, query_tokens, **params) -> tuple[dict, float, float]:
+    t = time.perf_counter()
+    index = BM25Index.build(doc_tokens, **params)
+    build = time.perf_counter() - t
+    run = {}
+    t = time.perf_counter()
+    for qid, q in query_tokens.items():
+        idx, scores = index.top(q, DEPTH)
+        run[qid] = {ids[i]: float(s) for i, s in zip(idx, scores)}
+    per_q = (time.perf_counter() - t) * 1000 / len(query_tokens)
+    return run, build, per_q
+
+
+def run_bm25s(ids, doc_tokens, query_tokens) -> tuple[dict, float, float]:
+    import bm25s
+
+    t = time.perf_counter()
+    model = bm25s.BM25(k1=1.2, b=0.75, method="lucene")
+    model.index(doc_tokens, show_progress=False)
+    build = time.perf_counter() - t
+    run = {}
+    k = min(DEPTH, len(ids))
+    t = time.perf_counter()
+    for qid, q in query_tokens.items():
+        scores = model.get_scores(model.get_tokens_ids(q)) if q else np.zeros(len(ids))
+        top = np.argsort(-scores, kind="stable")[:k]
+        run[qid] = {ids[i]: float(scores[i]) for i in top if scores[i] > 0}
+    per_q = (time.perf_counter() - t) * 1000 / len(query_tokens)
+    return run, build, per_q
+
+
+def run_rank_bm25(ids, doc_tokens, query_tokens) -> tuple[dict, float, float]:
+    import rank_bm25
+
+    t = time.perf_counter()
+    model = rank_bm25.BM25Okapi(doc_tokens)
+    build = time.perf_counter() - t
+    run = {}
+    t = time.perf_counter()
+    for qid, q in query_tokens.items():
+        scores = model.get_scores(q)
+        top = np.argsort(-scores, kind="stable")[:DEPTH]
+        run[qid] = {ids[i]: float(scores[i]) for i in top}
+    per_q = (time.perf_counter() - t) * 1000 / len(query_tokens)
+    return run, build, per_q
+
+
+def stem_stop_tokens(texts: list[str]) -> list[list[str]]:
+    import bm25s
+    import Stemmer
+
+    return bm25s.tokenize(
+        texts, stopwords="en", stemmer=Stemmer.Stemmer("english"), return_ids=False,
+        show_progress=False,
+    )
+
+
+def kiwi_exact_tags(texts: list[str]) -> list[list[str]]:
+    """Kiwi forms, lowercased, keeping a tag only when it is *exactly* one of the content tags.
+
+    The rule of BASELINES.md's peer row; it drops stems kiwipiepy marks ``VV-I``,
+    ``VA-I``, ``VV-R`` …, which our ``kiwi`` analyzer keeps.
+    """
+    with _KIWI_LOCK:
+        results = list(kiwi_instance().tokenize(texts))
+    return [[t.form.lower() for t in r if t.tag in KIWI_CONTENT_TAGS] for r in results]
+
+
+def bench_dataset(name: str, folder: Path, analyzers: list[tuple[str, str, dict]]) -> list[tuple]:
+    ids, texts, queries, qrels = load_beir(folder)
+    print(f"\n== {name}: {len(ids):,} docs, {len(queries)} judged queries ==")
+    rows = []
+    unicode_cache = None
+    for label, analyzer, kw in analyzers:
+        if analyzer == "kiwi":
+            t = time.perf_counter()
+            kiwi_instance()
+            print(f"  kiwi model load {time.perf_counter() - t:.1f} s (not counted in index time)")
+        t = time.perf_counter()
+        doc_tokens = analyze_many(analyzer, texts, **kw)
+        tok = time.perf_counter() - t
+        q_tokens = dict(zip(queries, analyze_many(analyzer, list(queries.values()), **kw)))
+        if label == "unicode":
+            unicode_cache = (doc_tokens, q_tokens)
+        run, build, per_q = run_ours(ids, doc_tokens, q_tokens, variant="lucene", k1=1.2, b=0.75)
+        zero = sum(1 for r in run.values() if not r)
+        rows.append((name, f"ours lucene {label}", label, evaluate(run, qrels), tok + build, per_q, zero))
+        print(f"  ours {label}: tokenize {tok:.1f} s + index {build:.2f} s, {per_q:.2f} ms/query")
+    if any(analyzer == "kiwi" for _, analyzer, _ in analyzers):
+        t = time.perf_counter()
+        doc_tokens = kiwi_exact_tags(texts)
+        tok = time.perf_counter() - t
+        q_tokens = dict(zip(queries, kiwi_exact_tags(list(queries.values()))))
+        run, build, per_q = run_ours(ids, doc_tokens, q_tokens, variant="lucene", k1=1.2, b=0.75)
+        rows.append((name, "ours lucene, kiwi exact tags (peer's rule)", "kiwi", evaluate(run, qrels),
+                     tok + build, per_q, None))
+    if unicode_cache is not None:
+        doc_tokens, q_tokens = unicode_cache
+        run, build, per_q = run_ours(ids, doc_tokens, q_tokens, variant="okapi", k1=1.5, b=0.75,
+                                     epsilon=0.25)
+        rows.append((name, "ours okapi k1=1.5 unicode", "okapi-unicode", evaluate(run, qrels),
+                     build, per_q, None))
+        run, build, per_q = run_bm25s(ids, doc_tokens, q_tokens)
+        rows.append((name, "bm25s lucene unicode (re-run)", "unicode", evaluate(run, qrels), build,
+                     per_q, None))
+        run, build, per_q = run_rank_bm25(ids, doc_tokens, q_tokens)
+        rows.append((name, "rank-bm25 Okapi unicode (re-run)", "okapi-unicode", evaluate(run, qrels),
+                     build, per_q, None))
+    if name == "scifact":
+        t = time.perf_counter()
+        doc_tokens = stem_stop_tokens(texts)
+        q_tokens = dict(zip(queries, stem_stop_tokens(list(queries.values()))))
+        tok = time.perf_counter() - t
+        run, build, per_q = run_ours(ids, doc_tokens, q_tokens, variant="lucene", k1=1.2, b=0.75)
+        rows.append((name, "ours lucene, bm25s stopwords+Snowball tokens", "stem+stop",
+                     evaluate(run, qrels), tok + build, per_q, None))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    args = parser.parse_args()
+    t0 = time.perf_counter()
+    sets = {
+        "scifact": [("ascii", "ascii", {}), ("unicode", "unicode", {}),
+                    ("whitespace", "whitespace", {}), ("char", "char", {})],
+        "autorag_ko": [("ascii", "ascii", {}), ("unicode", "unicode", {}),
+                       ("whitespace", "whitespace", {}), ("char", "char", {}),
+                       ("char2", "char", {"ngram_min": 2, "ngram_max": 2}), ("kiwi", "kiwi", {})],
+    }
+    rows = []
+    for name, analyzers in sets.items():
+        folder = args.data / name
+        if not (folder / "corpus.jsonl").exists():
+            print(f"skip {name}: {folder} has no corpus.jsonl")
+            continue
+        rows.extend(bench_dataset(name, folder, analyzers))
+
+    print("\nnDCG@10 / Recall@10 / Recall@100 (ours vs peer from BASELINES.md; Δ = ours − peer)")
+    head = (f"{'dataset':<11} {'system':<46} {'nDCG@10':>8} {'R@10':>7} {'R@100':>7}  "
+            f"{'peer (BASELINES.md)':<26} {'peer nDCG':>9} {'Δ nDCG':>8} {'Δ R@100':>8} "
+            f"{'index s':>8} {'ms/q':>6}")
+    print(head)
+    print("-" * len(head))
+    for name, system, key, (ndcg, r10, r100), build, per_q, zero in rows:
+        peer_name, peer = PEERS.get((name, key), ("—", None))
+        # round first, then + 0.0 turns -0.0 into 0.0 so equal figures print as +0.0000
+        d_ndcg = f"{round(ndcg - peer[0], 4) + 0.0:+.4f}" if peer else "—"
+        d_r100 = f"{round(r100 - peer[2], 4) + 0.0:+.4f}" if peer else "—"
+        p_ndcg = f"{peer[0]:.4f}" if peer else "—"
+        print(f"{name:<11} {system:<46} {ndcg:>8.4f} {r10:>7.4f} {r100:>7.4f}  {peer_name:<26} "
+              f"{p_ndcg:>9} {d_ndcg:>8} {d_r100:>8} {build:>8.2f} {per_q:>6.2f}"
+              + (f"  ({zero} queries with 0 candidates)" if zero else ""))
+    print(f"\ntotal wall time {time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

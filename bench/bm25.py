@@ -1,0 +1,164 @@
+"""Speed and equality of our BM25 against rank-bm25 and bm25s on synthetic corpora.
+
+Corpora: 10k and 100k chunks, words drawn from a Zipfian vocabulary
+(50,000 words, exponent 1.1), chunk lengths uniform in 60..120 tokens,
+queries of 2..6 words from the same distribution (fixed seeds).
+
+Compared, per corpus size:
+- ours ``okapi`` (k1=1.5, b=0.75, ε=0.25) vs rank-bm25 ``BM25Okapi`` (same
+  parameters, same idf): scores must agree to 1e-6.
+- ours ``lucene`` (k1=1.2, b=0.75) vs bm25s ``BM25(method="lucene")``: bm25s
+  drops the constant (k1 + 1) factor of the tf part and scores in float32, so
+  we compare ours against bm25s × (k1 + 1) with a float32 tolerance.
+- time per query, one query at a time, top-10: ours ``top``; rank-bm25
+  ``get_scores`` + stable argsort; bm25s ``get_scores`` + its numpy top-k
+  (the core) and bm25s ``retrieve`` (its public API, one query per call).
+
+Targets (issue 2): ≥ 10× faster than rank-bm25 at 10k chunks, within 1.5× of bm25s.
+
+Run: ``.venv/bin/python bench/bm25.py`` (about 1–2 minutes on 2 cores).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import bm25s  # noqa: E402
+import bm25s.selection  # noqa: E402
+import rank_bm25  # noqa: E402
+
+from rag_core.sparse import BM25Index  # noqa: E402
+
+VOCAB = 50_000
+ZIPF_S = 1.1
+TOP_K = 10
+
+
+def make_corpus(n_docs: int, n_queries: int, seed: int) -> tuple[list[list[str]], list[list[str]]]:
+    """Zipfian synthetic chunks and queries from a seeded local generator."""
+    rng = np.random.default_rng(seed)
+    p = 1.0 / np.arange(1, VOCAB + 1) ** ZIPF_S
+    p /= p.sum()
+    words = np.array([f"w{i}" for i in range(VOCAB)], dtype=object)
+    lengths = rng.integers(60, 121, size=n_docs)
+    flat = words[rng.choice(VOCAB, size=int(lengths.sum()), p=p)].tolist()
+    bounds = np.concatenate([[0], np.cumsum(lengths)])
+    docs = [flat[bounds[i] : bounds[i + 1]] for i in range(n_docs)]
+    q_lens = rng.integers(2, 7, size=n_queries)
+    queries = [words[rng.choice(VOCAB, size=int(n), p=p)].tolist() for n in q_lens]
+    return docs, queries
+
+
+def per_query_ms(fn, queries) -> tuple[float, list]:
+    out = []
+    t = time.perf_counter()
+    for q in queries:
+        out.append(fn(q))
+    return (time.perf_counter() - t) * 1000 / len(queries), out
+
+
+def bench(n_docs: int, n_queries: int, n_rank_bm25: int, seed: int) -> dict[str, float]:
+    print(f"\n== {n_docs:,} chunks, {n_queries} queries (rank-bm25: first {n_rank_bm25}) ==")
+    t = time.perf_counter()
+    docs, queries = make_corpus(n_docs, n_queries, seed)
+    n_tokens = sum(map(len, docs))
+    print(f"corpus: {n_tokens:,} tokens, generated in {time.perf_counter() - t:.1f} s")
+
+    builds = {}
+    t = time.perf_counter()
+    ours_okapi = BM25Index.build(docs, variant="okapi", k1=1.5, b=0.75, epsilon=0.25)
+    builds["ours okapi"] = time.perf_counter() - t
+    t = time.perf_counter()
+    ours_lucene = BM25Index.build(docs, variant="lucene", k1=1.2, b=0.75)
+    builds["ours lucene"] = time.perf_counter() - t
+    t = time.perf_counter()
+    ref_rank = rank_bm25.BM25Okapi(docs, k1=1.5, b=0.75, epsilon=0.25)
+    builds["rank-bm25"] = time.perf_counter() - t
+    t = time.perf_counter()
+    ref_s = bm25s.BM25(k1=1.2, b=0.75, method="lucene")
+    ref_s.index(docs, show_progress=False)
+    builds["bm25s"] = time.perf_counter() - t
+    print("index build: " + ", ".join(f"{k} {v:.2f} s" for k, v in builds.items()))
+    print(f"vocabulary: {ours_lucene.vocabulary_size:,} terms")
+
+    # ---- equality
+    rq = queries[:n_rank_bm25]
+    ours_scores = [ours_okapi.scores(q) for q in rq]
+    t = time.perf_counter()
+    ref_scores = [ref_rank.get_scores(q) for q in rq]
+    rank_only_scoring = (time.perf_counter() - t) * 1000 / len(rq)
+    diff_okapi = max(float(np.max(np.abs(a - b))) for a, b in zip(ours_scores, ref_scores))
+    diff_lucene_abs, diff_lucene_rel = 0.0, 0.0
+    for q in queries:
+        ours = ours_lucene.scores(q)
+        ref = ref_s.get_scores(q).astype(np.float64) * (1.2 + 1)
+        diff_lucene_abs = max(diff_lucene_abs, float(np.max(np.abs(ours - ref))))
+        diff_lucene_rel = max(
+            diff_lucene_rel, float(np.max(np.abs(ours - ref) / np.maximum(np.abs(ours), 1e-12)))
+        )
+    print(f"okapi vs rank-bm25: max |diff| = {diff_okapi:.2e}")
+    print(
+        f"lucene vs bm25s×(k1+1): max |diff| = {diff_lucene_abs:.2e}, "
+        f"max relative = {diff_lucene_rel:.2e} (bm25s scores in float32)"
+    )
+    if diff_okapi > 1e-6:
+        raise SystemExit("FAIL: okapi scores differ from rank-bm25 by more than 1e-6")
+    if diff_lucene_rel > 1e-5:
+        raise SystemExit("FAIL: lucene scores differ from bm25s beyond float32 precision")
+
+    # ---- timing (top-10, one query at a time)
+    def rank_top(q):
+        s = ref_rank.get_scores(q)
+        return np.argsort(-s, kind="stable")[:TOP_K]
+
+    def bm25s_core(q):
+        ids = ref_s.get_tokens_ids(q)
+        s = ref_s.get_scores_from_ids(ids)
+        return bm25s.selection.topk(s, k=TOP_K, backend="numpy", sorted=True)
+
+    def bm25s_retrieve(q):
+        return ref_s.retrieve([q], k=TOP_K, show_progress=False, n_threads=1)
+
+    for warm in queries[:5]:  # warm caches once for each engine
+        ours_lucene.top(warm, TOP_K), bm25s_core(warm), bm25s_retrieve(warm)
+    times = {}
+    times["ours okapi"], ours_top = per_query_ms(lambda q: ours_okapi.top(q, TOP_K), queries)
+    times["ours lucene"], _ = per_query_ms(lambda q: ours_lucene.top(q, TOP_K), queries)
+    times["rank-bm25"], rank_tops = per_query_ms(rank_top, rq)
+    times["bm25s core"], _ = per_query_ms(bm25s_core, queries)
+    times["bm25s retrieve"], _ = per_query_ms(bm25s_retrieve, queries)
+    same_top = sum(
+        list(a[0]) == [int(i) for i in b[: len(a[0])]] for a, b in zip(ours_top, rank_tops)
+    )
+    print(f"okapi top-10 identical to rank-bm25's stable argsort: {same_top}/{len(rq)} queries")
+    print(f"rank-bm25 get_scores alone: {rank_only_scoring:.2f} ms/query")
+    print("per query (ms): " + ", ".join(f"{k} {v:.3f}" for k, v in times.items()))
+    r_rank = times["rank-bm25"] / times["ours okapi"]
+    r_core = times["ours lucene"] / times["bm25s core"]
+    r_api = times["ours lucene"] / times["bm25s retrieve"]
+    print(f"speed-up vs rank-bm25 (okapi): {r_rank:.1f}×")
+    print(f"ours lucene / bm25s core: {r_core:.2f}   ours lucene / bm25s retrieve: {r_api:.2f}")
+    return {"rank": r_rank, "core": r_core, "api": r_api}
+
+
+def main() -> None:
+    t0 = time.perf_counter()
+    r10 = bench(10_000, 200, 200, seed=10)
+    r100 = bench(100_000, 200, 20, seed=100)
+    print("\n== targets ==")
+    print(f"10k: {r10['rank']:.1f}× faster than rank-bm25 (target ≥ 10×): "
+          f"{'met' if r10['rank'] >= 10 else 'MISSED'}")
+    for name, r in (("10k", r10), ("100k", r100)):
+        print(f"{name}: {r['core']:.2f}× bm25s core time, {r['api']:.2f}× bm25s retrieve time "
+              f"(target ≤ 1.5×): {'met' if r['core'] <= 1.5 else 'MISSED'}")
+    print(f"total wall time {time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
