@@ -15,7 +15,7 @@ position of the first input list that contains it, (3) ``chunk_id``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rag_core.registry import Registry

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 from numpy.typing import NDArray
 
 from rag_core.sparse.postings import build_postings, query_term_counts, term_stats, top_k
@@ -101,10 +102,8 @@ class TfidfIndex:
         """Each distinct query term with its query count, df and smooth idf."""
         return term_stats(self.vocab, self.df, self.idf, query_tokens)
 
-    def doc_vectors(self) -> "scipy.sparse.csr_matrix":  # noqa: F821 - documented type
+    def doc_vectors(self) -> sp.csr_matrix:
         """Documents × terms CSR matrix of the unit TF-IDF vectors (for MMR and similar)."""
-        import scipy.sparse as sp
-
         mat = sp.csr_matrix(
             (self.weights, self.docs, self.indptr), shape=(self.vocabulary_size, self.n_docs)
         )
