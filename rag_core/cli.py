@@ -185,7 +185,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         res_b = evaluate_config(cfg_b, questions, corpus, ks=ks, phrasings=args.phrasings)
         out["b"] = res_b
         out["comparison"] = compare_configs(res_a, res_b)
-    _emit(out, args.json, _eval_summary(out))
+    data = {key: (value.to_dict() if hasattr(value, "to_dict") else to_jsonable(value)) for key, value in out.items()}
+    _emit(data, args.json, "" if args.json else _eval_summary(data))
     return 0
 
 
@@ -194,12 +195,16 @@ def _eval_summary(out: dict[str, Any]) -> str:
     for side in ("a", "b"):
         if side not in out:
             continue
-        res = to_jsonable(out[side])
-        lines.append(f"[{side}] {res['n_queries']} queries")
+        res = out[side]
+        lines.append(
+            f"[{side}] {res['chunker_signature']}: {res['n_queries']} queries, "
+            f"{res['answers_destroyed']} answers destroyed"
+        )
         for key, m in res["means"].items():
-            lines.append(f"  {key:>10} {m['mean']:.3f}  [{m['low']:.3f}, {m['high']:.3f}]")
+            if m is not None:
+                lines.append(f"  {key:>10} {m['mean']:.3f}  [{m['low']:.3f}, {m['high']:.3f}]")
     if "comparison" in out:
-        for key, c in to_jsonable(out["comparison"]).items():
+        for key, c in out["comparison"].items():
             lines.append(f"  {key:>10} +{c['wins']}/-{c['losses']} (={c['ties']}) p={c['p']:.4g}")
     return "\n".join(lines)
 

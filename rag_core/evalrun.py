@@ -40,6 +40,34 @@ class ConfigEvaluation:
     def means(self) -> Any:
         return self.result.means
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: means with intervals, per-query rows, answers destroyed."""
+        from .types import to_jsonable
+
+        res = self.result
+        per_query = {
+            qid: {
+                "question_id": self.question_of[qid],
+                "text": self.query_text[qid],
+                "first_gold_rank": res.first_gold_rank.get(qid),
+                "destroyed": qid in self.destroyed,
+                **res.per_query[qid],
+            }
+            for qid in res.per_query
+        }
+        return {
+            "config": self.config,
+            "chunker_signature": self.chunker_signature,
+            "ks": list(self.ks),
+            "n_questions": self.n_questions,
+            "n_queries": self.n_queries,
+            "interval": res.interval,
+            "means": to_jsonable(res.means),
+            "answers_destroyed": len(self.destroyed),
+            "destroyed": list(self.destroyed),
+            "per_query": per_query,
+        }
+
 
 def evaluate_config(
     config: PipelineConfig,
