@@ -299,11 +299,13 @@ class SupportConfig:
     min_overlap: float = 0.5
     min_cosine: float = 0.6
     judge: bool = False
+    judge_threshold: float = 0.5
 
     def __post_init__(self) -> None:
         _float_range("support.min_overlap", self.min_overlap, 0.0, 1.0)
         _float_range("support.min_cosine", self.min_cosine, -1.0, 1.0)
         _bool("support.judge", self.judge)
+        _float_range("support.judge_threshold", self.judge_threshold, 0.0, 1.0)
 
 
 SECTIONS: dict[str, type] = {

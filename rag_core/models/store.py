@@ -1,0 +1,44 @@
+"""A small persistent key → JSON store in SQLite (generation and judge caches).
+
+Writes are single transactions (atomic; safe across threads and processes
+with a fresh connection per call and a WAL journal).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+
+class JsonStore:
+    """``get(key)`` / ``put(key, value)`` with JSON values in one SQLite file."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with closing(self._connect()) as con, con:
+            con.execute("PRAGMA journal_mode=WAL")
+            con.execute("CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+
+    def _connect(self) -> sqlite3.Connection:
+        return sqlite3.connect(self.path, timeout=60)
+
+    def get(self, key: str) -> Any | None:
+        """The stored value, or None."""
+        with closing(self._connect()) as con:
+            row = con.execute("SELECT value FROM kv WHERE key = ?", [key]).fetchone()
+        if row is None:
+            return None
+        try:
+            return json.loads(row[0])
+        except ValueError:
+            return None
+
+    def put(self, key: str, value: Any) -> None:
+        """Store ``value`` (JSON-serialisable) under ``key``, replacing any old value."""
+        text = json.dumps(value, ensure_ascii=False)
+        with closing(self._connect()) as con, con:
+            con.execute("INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", [key, text])

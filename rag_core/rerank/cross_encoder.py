@@ -1,0 +1,57 @@
+"""Cross-encoder reranker: ``sentence_transformers.CrossEncoder`` scores (question, chunk) pairs.
+
+No cross-encoder weights are bundled (none exist offline here): the user
+names a hub id (e.g. ``cross-encoder/ms-marco-MiniLM-L-6-v2``) or a local
+folder in ``rerank.model``; when its files are absent the stage is
+``unavailable`` with the reason (:class:`rag_core.models.ModelUnavailable`).
+The score is the model's raw output for the pair (a logit for the MS MARCO
+models; higher is more relevant). The chunk side is its ``content``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rag_core.models import get_cross_encoder
+from rag_core.rerank import Reranked, register_reranker
+from rag_core.types import Chunk, Hit
+
+LABEL = "cross-encoder (sentence-transformers CrossEncoder on question–chunk pairs)"
+
+
+@register_reranker("cross-encoder", LABEL)
+def rerank_cross_encoder(
+    query: str,
+    hits: Sequence[Hit],
+    chunks: Mapping[str, Chunk],
+    *,
+    model: Any = "",
+    **_: Any,
+) -> Reranked:
+    """Order the shortlist by the cross-encoder's score; ties keep retrieval order.
+
+    Args:
+        model: A hub id or local folder, or a loaded ``CrossEncoderModel``.
+    """
+    if isinstance(model, str):
+        if not model.strip():
+            raise ValueError(
+                "rerank.model is empty: the cross-encoder reranker needs a hub id or a local path "
+                "(e.g. cross-encoder/ms-marco-MiniLM-L-6-v2)"
+            )
+        model = get_cross_encoder(model)
+    passages = []
+    for h in hits:
+        try:
+            passages.append(chunks[h.chunk_id].content)
+        except KeyError:
+            raise ValueError(f"chunk {h.chunk_id!r} of the hits is not in the chunk table") from None
+    scores = model.score(query, passages)
+    order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
+    return Reranked(
+        order=tuple(order),
+        scores=tuple(scores[i] for i in order),
+        notes=tuple(f"cross-encoder {scores[i]:.3f}" for i in order),
+        info={"label": LABEL, "model": model.model_id},
+    )

@@ -1,0 +1,110 @@
+"""Pointwise LLM relevance: ``P("yes")`` from the generator for a fixed yes/no question.
+
+For each shortlisted chunk the generator reads :data:`JUDGE_SYSTEM` and a
+user turn holding the question and the chunk content, and the score is
+``P(yes) = Σ p(yes-spellings) / (Σ p(yes-spellings) + Σ p(no-spellings))``
+from its next-token distribution after the assistant turn opens
+(:meth:`rag_core.models.Generator.yes_probability`; the pointwise
+"yes/no" relevance prompt of Nogueira et al. 2020, monoT5,
+https://arxiv.org/abs/2003.06713, applied to a chat model).
+
+One forward pass per chunk (seconds each with the bundled 0.5B model on a
+CPU), hence the default shortlist of :data:`DEFAULT_SHORTLIST`. Scores are
+cached on disk by ``(model id, weights sha256, sha256 of the prompt ids)``
+so a repeated question costs nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rag_core.context import ids_sha256
+from rag_core.models import DEFAULT_GENERATOR, get_generator
+from rag_core.models._files import cache_root
+from rag_core.models.store import JsonStore
+from rag_core.rerank import Reranked, register_reranker
+from rag_core.types import Chunk, Hit
+
+DEFAULT_SHORTLIST = 8
+LABEL = "llm-judge (generator's P(yes) for 'does this passage answer the question?')"
+JUDGE_SYSTEM = "You judge search results. Reply with one word: yes or no."
+_STORES: dict[Path, JsonStore] = {}
+
+
+def judge_prompt(question: str, passage: str) -> str:
+    """The user turn of the relevance question."""
+    return (
+        f"Question: {question}\n\nPassage:\n{passage}\n\n"
+        "Does the passage contain the answer to the question? Answer yes or no."
+    )
+
+
+def _store(cache_dir: str | Path | None) -> JsonStore:
+    db = (Path(cache_dir) if cache_dir is not None else cache_root()) / "judge.sqlite"
+    if db not in _STORES:
+        _STORES[db] = JsonStore(db)
+    return _STORES[db]
+
+
+def judge_scores(
+    generator: Any, question: str, passages: Sequence[str], *, cache_dir: str | Path | None = None
+) -> tuple[list[float], int]:
+    """``P(yes)`` per passage and how many came from the cache."""
+    store = _store(cache_dir)
+    out, hits = [], 0
+    for p in passages:
+        ids = generator.prompt_ids(JUDGE_SYSTEM, judge_prompt(question, p))
+        key = hashlib.sha256(
+            json.dumps([generator.model_id, generator.file_sha256, ids_sha256(ids)]).encode()
+        ).hexdigest()
+        cached = store.get(key)
+        if cached is not None:
+            out.append(float(cached))
+            hits += 1
+            continue
+        prob = generator.yes_probability(ids)
+        store.put(key, prob)
+        out.append(prob)
+    return out, hits
+
+
+@register_reranker("llm-judge", LABEL)
+def rerank_llm_judge(
+    query: str,
+    hits: Sequence[Hit],
+    chunks: Mapping[str, Chunk],
+    *,
+    generator: Any = None,
+    cache_dir: str | Path | None = None,
+    **_: Any,
+) -> Reranked:
+    """Order the shortlist by the judge's ``P(yes)``; ties keep retrieval order.
+
+    Args:
+        generator: A loaded generator or its name (default the bundled Qwen);
+            ``none`` is refused (the judge needs a model).
+        cache_dir: Folder of ``judge.sqlite`` (default: the user cache).
+    """
+    if generator is None or isinstance(generator, str):
+        name = generator or DEFAULT_GENERATOR
+        if name == "none":
+            name = DEFAULT_GENERATOR
+        generator = get_generator(name)
+    passages = []
+    for h in hits:
+        try:
+            passages.append(chunks[h.chunk_id].content)
+        except KeyError:
+            raise ValueError(f"chunk {h.chunk_id!r} of the hits is not in the chunk table") from None
+    scores, cached = judge_scores(generator, query, passages, cache_dir=cache_dir)
+    order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
+    return Reranked(
+        order=tuple(order),
+        scores=tuple(scores[i] for i in order),
+        notes=tuple(f"P(yes) = {scores[i]:.3f}" for i in order),
+        info={"label": LABEL, "model": generator.model_id, "cached": cached, "prompt": JUDGE_SYSTEM},
+    )
