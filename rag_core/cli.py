@@ -217,6 +217,339 @@ def cmd_corpus(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+# ------------------------------------------------------------ labels / sweep
+
+
+def _annotator(value: str | None) -> str:
+    """``--annotator``, else ``$RAG_INSPECTOR_ANNOTATOR``, else anonymous (``""``)."""
+    return value if value is not None else os.environ.get("RAG_INSPECTOR_ANNOTATOR", "")
+
+
+def _store(path: str | None):
+    from .labels import LabelStore
+
+    return LabelStore(path)
+
+
+def _corpus_docs(path: str | None) -> dict[str, Any]:
+    """``{doc_id: Document}`` of a corpus directory (default: the sample corpus)."""
+    from .index import SAMPLE_CORPUS
+    from .loaders import load_corpus
+
+    report = load_corpus(Path(path) if path else SAMPLE_CORPUS)
+    if not report.documents:
+        raise UsageError(f"--corpus {path or SAMPLE_CORPUS}: no loadable document")
+    return {d.doc_id: d for d in report.documents}
+
+
+def _question_files(files: Sequence[str] | None, corpus: str | None) -> list[Path]:
+    """The ``--questions`` files, else every ``questions/*.jsonl`` of the corpus."""
+    from .index import SAMPLE_CORPUS
+
+    if files:
+        return [Path(f) for f in files]
+    qdir = (Path(corpus) if corpus else SAMPLE_CORPUS) / "questions"
+    found = sorted(qdir.glob("*.jsonl")) if qdir.is_dir() else []
+    if not found:
+        raise UsageError(f"no question set: give --questions FILE (nothing in {qdir})")
+    return found
+
+
+def _write_output(text: str, output: str | None) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        return
+    from .trec import _write_atomic
+
+    try:
+        _write_atomic(output, text)
+    except OSError as exc:
+        raise UsageError(f"--output {output}: {exc.strerror or exc}") from None
+
+
+def cmd_labels_add(args: argparse.Namespace) -> int:
+    from .labels import check_grade, check_span, question_set_name
+    from .questions import load_questions
+
+    questions = load_questions(args.questions)
+    ids = [q.id for q in questions]
+    if args.question_id not in ids:
+        sample = ", ".join(ids[:5]) + (", …" if len(ids) > 5 else "")
+        raise UsageError(
+            f"--question-id {args.question_id!r} is not in {args.questions} "
+            f"({len(ids)} questions: {sample})"
+        )
+    docs = _corpus_docs(args.corpus)
+    doc = docs.get(args.doc_id)
+    if doc is None:
+        sample = ", ".join(sorted(docs)[:5]) + (", …" if len(docs) > 5 else "")
+        raise UsageError(
+            f"--doc-id {args.doc_id!r} is not in the corpus ({len(docs)} documents: {sample})"
+        )
+    text = args.text if args.text is not None else doc.text[max(args.start, 0) : max(args.end, 0)]
+    check_span(args.doc_id, args.start, args.end, text, doc)
+    check_grade(args.grade)
+    question_set = args.question_set or question_set_name(args.questions)
+    store = _store(args.store)
+    label = store.add(
+        question_set, args.question_id, args.doc_id, args.start, args.end, args.grade,
+        text=text, note=args.note, annotator=_annotator(args.annotator), doc=doc,
+    )
+    _emit(
+        label,
+        args.json,
+        f"labeled {label.question_set}/{label.question_id} "
+        f"{label.doc_id}[{label.start}:{label.end}] grade {label.grade} "
+        f"(label {label.label_id}, store {store.path})",
+    )
+    return 0
+
+
+def cmd_labels_export(args: argparse.Namespace) -> int:
+    if args.format == "jsonl":
+        _write_output(_store(args.store).export_jsonl(args.question_set), args.output)
+        return 0
+    from .index import load_corpus_index
+    from .labels import qrels_for, question_set_name
+    from .questions import load_questions
+    from .trec import format_qrels
+
+    cfg = _load_config(args.config, args.preset, args.set or [])
+    files = _question_files(args.questions, args.corpus)
+    corpus = load_corpus_index(args.corpus, questions=[])
+    chunks = corpus.chunking(cfg.chunker).chunks
+    labels = _store(args.store).current()
+    qrels: dict[str, dict[str, int]] = {}
+    for f in files:
+        name = args.question_set or question_set_name(f)
+        part = qrels_for(
+            chunks, load_questions(f), corpus.docs, labels,
+            question_set=name, phrasings=args.phrasings,
+        )
+        clash = sorted(set(part) & set(qrels))
+        if clash:
+            raise UsageError(f"query id {clash[0]!r} of {f} is also in another question set")
+        qrels.update(part)
+    _write_output(format_qrels(qrels, escape=args.escape), args.output)
+    return 0
+
+
+def cmd_labels_import(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise UsageError(f"{path}: file not found") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path} is a directory, not a labels file") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    docs = _corpus_docs(args.corpus) if args.corpus else None
+    store = _store(args.store)
+    rep = store.import_jsonl(text, docs=docs, source=path.name)
+    _emit(
+        rep,
+        args.json,
+        f"imported {rep.n_lines} labels into {store.path}: {rep.added} added, "
+        f"{rep.changed} changed, {rep.unchanged} unchanged",
+    )
+    return 0
+
+
+def cmd_labels_undo(args: argparse.Namespace) -> int:
+    if args.label_id is None and args.annotator is None:
+        raise UsageError("labels undo: give --label-id or --annotator (whose last event to revert)")
+    event = _store(args.store).undo(label_id=args.label_id, annotator=args.annotator)
+    _emit(
+        event,
+        args.json,
+        f"undid {event.kind} #{event.event_id} of label {event.label_id} "
+        f"({event.question_set}/{event.question_id} {event.doc_id}[{event.start}:{event.end}] "
+        f"grade {event.grade}, by {event.annotator or 'anonymous'})",
+    )
+    return 0
+
+
+def cmd_labels_list(args: argparse.Namespace) -> int:
+    store = _store(args.store)
+    if args.history:
+        events = store.history(args.question_set, args.question_id)
+        lines = [
+            f"#{e.event_id} {e.created_at} {e.kind:<6} {e.label_id} "
+            f"{e.question_set}/{e.question_id} {e.doc_id}[{e.start}:{e.end}] "
+            f"grade {e.grade} {e.annotator or '-'}"
+            + (f" (undone by #{e.undone_by})" if e.undone_by else "")
+            for e in events
+        ]
+        _emit(events, args.json, "\n".join(lines) or "no label events")
+        return 0
+    labels = store.current(args.question_set, args.question_id)
+    lines = [
+        f"{lab.label_id} {lab.question_set}/{lab.question_id} {lab.doc_id}[{lab.start}:{lab.end}] "
+        f"grade {lab.grade} {lab.annotator or '-'} {lab.text[:50]!r}"
+        for lab in labels
+    ]
+    _emit(labels, args.json, "\n".join(lines) or "no labels")
+    return 0
+
+
+def _labels_usage(args: argparse.Namespace) -> int:
+    raise UsageError("python -m rag_core labels: choose one of add, export, import, undo, list")
+
+
+def _max_kept(text: str) -> int | None:
+    if text.strip().lower() in ("none", "0", "off"):
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"--max-kept {text!r}: expected a positive integer or none") from None
+    if value < 0:
+        raise UsageError(f"--max-kept {text!r}: expected a positive integer or none")
+    return value
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from . import sweep
+    from .labels import question_set_name
+    from .questions import load_questions
+    from .stats import parse_range
+
+    questions = load_questions(args.queries)
+    cfg = _load_config(args.config, args.preset, args.set or [])
+    max_kept = _max_kept(args.max_kept)
+    thresholds = parse_range(args.thresholds) if args.thresholds else None
+    labels = _store(args.store).current() if args.use_labels else ()
+    corpus = _corpus(args.corpus)
+    data = sweep.collect(
+        cfg, questions, corpus, phrasings=args.phrasings, labels=labels,
+        question_set=question_set_name(args.queries), metric=args.metric,
+    )
+    rep = sweep.report(data, thresholds, max_kept)
+    out: dict[str, Any] = {"report": rep}
+    if args.candidates:
+        out["data"] = data
+    _emit(out, args.json, "" if args.json else _sweep_summary(rep))
+    return 0
+
+
+def _sweep_summary(rep: Any) -> str:
+    d = rep.distribution
+    cmp = "≥" if rep.higher_is_better else "≤"
+    lines = [
+        f"{rep.n_queries} queries ({rep.n_answerable} answerable, "
+        f"{rep.n_unanswerable} unanswerable), {rep.chunker_signature}, "
+        f"collected in {rep.seconds_collect:.2f} s",
+        f"gate: {rep.metric} {cmp} threshold, keep at most {rep.max_kept or 'all'}",
+        *(f"note: {w}" for w in rep.warnings),
+        f"worst answerable best {rep.metric}: {d.worst_answerable} ({d.worst_answerable_id}); "
+        f"best unanswerable: {d.best_unanswerable} ({d.best_unanswerable_id}); "
+        f"separable: {d.separable}",
+        f"{'threshold':>10} {'gold':>5} {'no-gold':>7} {'refused':>7} {'bluffed':>7} "
+        f"{'refused-un':>10}",
+    ]
+    for row in (rep.no_threshold, *rep.rows):
+        t = "none" if row.threshold is None else f"{row.threshold:.4g}"
+        lines.append(
+            f"{t:>10} {row.answered_with_gold:>5} {row.answered_without_gold:>7} "
+            f"{row.refused_answerable:>7} {row.bluffed:>7} {row.refused_unanswerable:>10}"
+        )
+    return "\n".join(lines)
+
+
+def _add_label_commands(sub: Any) -> None:
+    store_help = (
+        "label store (default: $RAG_INSPECTOR_DATA/labels.sqlite3, "
+        "else ~/.local/share/rag-inspector/labels.sqlite3)"
+    )
+    lb = sub.add_parser("labels", help="gold labels: add, export, import, undo, list")
+    lb.set_defaults(fn=_labels_usage)
+    lsub = lb.add_subparsers(dest="labels_command", parser_class=_Parser)
+
+    a = lsub.add_parser("add", help="label a document span for a question")
+    a.add_argument("--questions", required=True, help="question set file (.jsonl)")
+    a.add_argument("--question-id", required=True)
+    a.add_argument("--doc-id", required=True)
+    a.add_argument("--start", type=int, required=True)
+    a.add_argument("--end", type=int, required=True)
+    a.add_argument("--grade", type=int, required=True, help="0 (not relevant) to 3")
+    a.add_argument("--text", default=None, help="expected span text (checked against the document)")
+    a.add_argument("--question-set", default=None, help="set name (default: the file's stem)")
+    a.add_argument("--annotator", default=None)
+    a.add_argument("--note", default="")
+    a.add_argument("--store", default=None, help=store_help)
+    a.add_argument("--corpus", default=None)
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(fn=cmd_labels_add)
+
+    x = lsub.add_parser("export", help="export labels as JSONL spans or TREC qrels")
+    x.add_argument("--format", choices=("jsonl", "qrels"), default="jsonl")
+    x.add_argument("--question-set", default=None)
+    x.add_argument("--questions", action="append", help="question set file(s) for qrels")
+    x.add_argument("--preset", default=None, help="chunking preset A–F (qrels)")
+    x.add_argument("--config", default=None, help="JSON config file or preset letter (qrels)")
+    x.add_argument("--set", action="append", metavar="KEY=VALUE")
+    x.add_argument(
+        "--phrasings", default="all", help="query ids as eval writes them: all | question | 0 | 1"
+    )
+    x.add_argument("--escape", action="store_true", help="percent-encode whitespace in ids")
+    x.add_argument("--output", default=None, help="write to FILE (atomically) instead of stdout")
+    x.add_argument("--store", default=None, help=store_help)
+    x.add_argument("--corpus", default=None)
+    x.set_defaults(fn=cmd_labels_export)
+
+    i = lsub.add_parser("import", help="import a labels JSONL file (all or nothing)")
+    i.add_argument("file")
+    i.add_argument("--store", default=None, help=store_help)
+    i.add_argument("--corpus", default=None, help="check every span against this corpus")
+    i.add_argument("--json", action="store_true")
+    i.set_defaults(fn=cmd_labels_import)
+
+    u = lsub.add_parser("undo", help="revert the latest event of a label or an annotator")
+    u.add_argument("--label-id", default=None)
+    u.add_argument("--annotator", default=None)
+    u.add_argument("--store", default=None, help=store_help)
+    u.add_argument("--json", action="store_true")
+    u.set_defaults(fn=cmd_labels_undo)
+
+    ls = lsub.add_parser("list", help="current labels (or the full history)")
+    ls.add_argument("--question-set", default=None)
+    ls.add_argument("--question-id", default=None)
+    ls.add_argument("--history", action="store_true")
+    ls.add_argument("--store", default=None, help=store_help)
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(fn=cmd_labels_list)
+
+
+def _add_sweep_command(sub: Any) -> None:
+    s = sub.add_parser("sweep", help="refusal-threshold sweep over a question set")
+    s.add_argument(
+        "--queries", required=True, help="question set with answerable and unanswerable questions"
+    )
+    s.add_argument("--corpus", default=None)
+    s.add_argument("--config", default=None, help="JSON config file or preset letter")
+    s.add_argument("--preset", default=None, help="chunking preset A–F")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE")
+    s.add_argument(
+        "--thresholds",
+        default=None,
+        help="start:stop:step or a,b,c (default: 0.45:0.8:0.025 for distances, "
+        "the observed range for scores)",
+    )
+    s.add_argument("--max-kept", default="4", help="keep at most M under the cut (none: no limit)")
+    s.add_argument("--phrasings", default="all", help="all | question | 0 | 1")
+    s.add_argument("--metric", default="auto", choices=("auto", "distance", "score"))
+    s.add_argument(
+        "--use-labels", action="store_true", help="merge manual labels from the store into gold"
+    )
+    s.add_argument("--store", default=None)
+    s.add_argument(
+        "--candidates", action="store_true", help="include every query's candidates in --json"
+    )
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(fn=cmd_sweep)
+
+
 # ------------------------------------------------------------------ parser
 
 
@@ -269,6 +602,9 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("dir", nargs="?", default=None)
     chk.add_argument("--json", action="store_true")
     chk.set_defaults(fn=cmd_corpus)
+
+    _add_label_commands(sub)
+    _add_sweep_command(sub)
     return p
 
 
@@ -281,7 +617,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if not getattr(args, "fn", None):
             raise UsageError(
-                "python -m rag_core: choose a command: chunk, query, metrics, eval, corpus check"
+                "python -m rag_core: choose a command: chunk, query, metrics, eval, corpus check, "
+                "labels, sweep"
             )
         return args.fn(args)
     except UsageError as exc:
