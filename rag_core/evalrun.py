@@ -78,8 +78,15 @@ def evaluate_config(
     phrasings: str = "all",
     gain: str = "binary",
     progress: Callable[[int, int], None] | None = None,
+    labels: Sequence[Any] = (),
+    question_set: str | None = None,
 ) -> ConfigEvaluation:
-    """Score the retrieval of every answerable question (each phrasing a query)."""
+    """Score the retrieval of every answerable question (each phrasing a query).
+
+    ``labels`` (from :class:`rag_core.labels.LabelStore`) add to or override
+    the shipped needles (see :func:`rag_core.labels.gold_for`); graded labels
+    give graded relevance.
+    """
     from .evaluation import evaluate_queries
     from .pipeline import run
     from .relevance import relevant_chunk_ids
@@ -87,6 +94,13 @@ def evaluate_config(
     depth = max(ks)
     cfg = replace(config, retrieval=replace(config.retrieval, k=max(depth, config.retrieval.k)))
     chunking = corpus.chunking(cfg.chunker)
+    if labels:
+        from .labels import gold_for
+
+        questions = [
+            replace(q, needles=gold_for(q, labels, corpus.docs, question_set=question_set))
+            for q in questions
+        ]
     answerable = [q for q in questions if q.answerable and q.needles]
     if not answerable:
         raise ValueError("the question set has no answerable question with gold needles to score")

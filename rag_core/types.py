@@ -121,7 +121,7 @@ class Needle:
     start: int | None = None
     end: int | None = None
     grade: int = 1
-    origin: str = "needle"  # needle (shipped) | label (manual)
+    origin: str = "needle"  # needle (shipped) | label (manual) | needle+label (label overrides grade)
 
 
 @dataclass(frozen=True)
