@@ -1,0 +1,87 @@
+"""Inspect: one question through every stage, gold marked wherever it appears."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui import cache, render, sidebar
+from ui.html import show, style
+from ui.i18n import t
+
+ctx = sidebar.context(__file__)
+lang = ctx.lang
+show(style())
+st.title(t("page.inspect", lang))
+
+res = cache.get_trace(ctx.corpus, ctx.corpus_key, ctx.config, ctx.question, ctx.gold,
+                      progress_label=t("ins.running", lang))
+if res.trace is None:
+    st.error(t("ins.no_trace", lang, error=res.error))
+    if res.crash:
+        with st.expander(t("ins.crash", lang)):
+            st.code(res.crash, language=None)
+    st.stop()
+trace = res.trace
+
+st.markdown(f"**{t('ins.question', lang)}** {render._md(trace.question)}")
+for w in trace.warnings:
+    st.warning(w)
+render.verdict(trace, lang)
+render.flow(trace, lang)
+
+st.download_button(
+    t("ins.download", lang),
+    data=cache.trace_json(cache.trace_key(ctx.corpus_key, ctx.config, ctx.question, ctx.gold), trace),
+    file_name="trace.json",
+    mime="application/json",
+    key="ins.download",
+    icon=":material/download:",
+    on_click="ignore",
+)
+
+# 1 · chunking -------------------------------------------------------------
+st.header(t("ins.h.chunking", lang), anchor="chunking")
+d = trace.chunking
+c1, c2, c3, c4 = st.columns(4)
+c1.metric(t("chk.chunks", lang), d.n_chunks)
+c2.metric(t("chk.over_window", lang, window=d.encoder_window), len(d.over_window))
+c3.metric(t("chk.destroyed", lang), f"{len(d.destroyed)} / {d.n_needles}")
+c4.metric(t("chk.header_share", lang),
+          f"{d.header_token_share:.1%}" if d.header_token_share is not None else "—")
+st.caption(t("ins.signature", lang, sig=trace.index_stamp.chunker_signature, fp=trace.index_stamp.corpus_fingerprint))
+if trace.gold is not None:
+    mine = [x for x in d.destroyed if any(x.doc_id == n.doc_id and x.needle == n.text for n in trace.gold.needles)]
+    for loss in mine:
+        st.error(t("ins.needle_destroyed", lang, needle=loss.needle, cuts=", ".join(map(str, loss.cut_at)) or "—"))
+st.page_link(sidebar.page_path("chunks"), label=t("ins.open_chunks", lang), icon=":material/view_agenda:")
+
+# 2 · retrieval --------------------------------------------------------------
+st.header(t("ins.h.retrieval", lang), anchor="retrieval")
+lists = trace.retrieval.lists
+for col, lst in zip(st.columns(len(lists)), lists):
+    with col:
+        render.retriever_column(lst, trace, lang)
+
+# 3 · fusion -----------------------------------------------------------------
+st.header(t("ins.h.fusion", lang), anchor="fusion")
+render.fusion_table(trace, lang)
+
+# 4 · rerank -----------------------------------------------------------------
+st.header(t("ins.h.rerank", lang), anchor="rerank")
+render.rerank_section(trace, lang, key="ins.bump")
+
+# 5 · gate -------------------------------------------------------------------
+st.header(t("ins.h.gate", lang), anchor="gate")
+render.gate_section(trace, lang, key="ins.gate")
+
+# 6 · context ----------------------------------------------------------------
+st.header(t("ins.h.context", lang), anchor="context")
+render.context_section(trace, lang, cache.token_pieces(trace))
+
+# 7 · generation + support ---------------------------------------------------
+st.header(t("ins.h.answer", lang), anchor="answer")
+render.generation_section(trace, lang)
+render.answer_and_sources(trace, lang, key="ins.claim")
+
+st.caption(t("ins.timings", lang, total=trace.timings_ms.get("total", 0.0),
+             cached=t("ins.cached", lang) if res.cached else ""))

@@ -1,0 +1,483 @@
+"""The lecture gallery: each failure mode of DESIGN.md as one loadable scenario.
+
+Pure data plus two helpers, no Streamlit. A :class:`Scenario` names a question
+(from the bundled question sets, or free text), a configuration as
+``section.key`` overrides on top of ``PipelineConfig()`` (the CLI's ``--set``
+form; ``chunker.preset`` expands to a preset A–F), optionally a second
+configuration B for the Compare page, the page that tells the story, and what
+to look at in Korean and English. ``expect`` / ``expect_b`` state the claim
+in a small vocabulary (:data:`EXPECT_KEYS`) that :func:`check_expectation`
+verifies against a ``Trace`` — the tests on the shipped corpus and models use
+it, so a card never promises what the app does not show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .config import PRESETS, PipelineConfig, preset
+
+PAGES = ("inspect", "compare", "chunks")
+
+#: What an expectation may state about a Trace.
+EXPECT_KEYS = (
+    "lost_at",  # GoldView.lost_at equals this ("" = gold reached the answer)
+    "refused",  # the gate refused (bool)
+    "zero_candidates",  # the retriever list named (e.g. "bm25:unicode") has no hit
+    "some_candidates",  # the retriever list named has at least one hit
+    "destroyed",  # chunking destroyed at least one needle of this question (bool)
+    "over_window",  # at least one chunk exceeds the encoder window (bool)
+    "gold_over_window",  # some chunk holding a gold needle exceeds the encoder window (bool)
+    "overlapping_hits",  # two ranked candidates (after rerank) share document text (bool)
+    "gold_rank_at_most",  # {stage key of GoldView.stage_ranks: rank}: gold at or above
+    "gold_absent",  # stage key of GoldView.stage_ranks where no needle is ranked
+    "duplicates_dropped",  # some context source was dropped as a duplicate (bool)
+    "numbers_in_no_source",  # some claim carries a number no source contains (bool)
+    "question_cut",  # the budget cut into the question (bool)
+)
+
+
+def parse_overrides(text: str) -> tuple[dict[str, str], list[str]]:
+    """Parse ``key=value`` items separated by newlines or ``;``.
+
+    Blank items and ``#`` comments are skipped. Returns the overrides (later
+    keys win) and one message per item without ``=``.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"overrides must be text, not {type(text).__name__}")
+    out: dict[str, str] = {}
+    errors: list[str] = []
+    for raw in text.replace(";", "\n").splitlines():
+        item = raw.split("#", 1)[0].strip()
+        if not item:
+            continue
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            errors.append(f"{item!r} is not key=value (e.g. retrieval.analyzer=char)")
+            continue
+        out[key.strip()] = value.strip()
+    return out, errors
+
+
+def apply_overrides(base: PipelineConfig, overrides: Mapping[str, Any]) -> PipelineConfig:
+    """``base.with_overrides`` plus the pseudo-key ``chunker.preset`` (A–F).
+
+    The preset is applied first, so ``chunker.preset=B`` with
+    ``chunker.overlap=32`` means "B, but overlap 32".
+    """
+    rest = dict(overrides)
+    name = rest.pop("chunker.preset", None)
+    config = base
+    if name is not None:
+        letter = str(name).strip().upper()
+        if letter not in PRESETS:
+            raise ValueError(f"chunker.preset = {name!r} is not valid; valid choices: {', '.join(PRESETS)}")
+        config = preset(letter, base)  # replaces the whole chunker section
+    return config.with_overrides(rest) if rest else config
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One card of the gallery.
+
+    Attributes:
+        id: stable slug (used in tests and the URL).
+        mode: the failure mode's number in DESIGN.md (1–10).
+        title / explanation / look_at: ``{"ko": …, "en": …}``.
+        overrides: config A as ``section.key`` → value on ``PipelineConfig()``.
+        question_id: a question of the bundled question sets, or
+        question: free text when no set question fits.
+        compare: config B as overrides on top of A (the Compare page).
+        page: where the click lands: ``inspect``, ``compare`` or ``chunks``.
+        expect / expect_b: the claim, checked by :func:`check_expectation`.
+    """
+
+    id: str
+    mode: int
+    title: Mapping[str, str]
+    explanation: Mapping[str, str]
+    look_at: Mapping[str, str]
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    question_id: str | None = None
+    question: str | None = None
+    compare: Mapping[str, Any] | None = None
+    page: str = "inspect"
+    expect: Mapping[str, Any] = field(default_factory=dict)
+    expect_b: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.page not in PAGES:
+            raise ValueError(f"scenario {self.id}: page = {self.page!r} is not valid; valid choices: {', '.join(PAGES)}")
+        if (self.question_id is None) == (self.question is None):
+            raise ValueError(f"scenario {self.id}: give exactly one of question_id or question")
+        for lang in ("ko", "en"):
+            for name in ("title", "explanation", "look_at"):
+                if not str(getattr(self, name).get(lang, "")).strip():
+                    raise ValueError(f"scenario {self.id}: {name} lacks the {lang!r} text")
+        for name in ("expect", "expect_b"):
+            bad = sorted(set(getattr(self, name)) - set(EXPECT_KEYS))
+            if bad:
+                raise ValueError(
+                    f"scenario {self.id}: {name} has unknown key(s) {', '.join(bad)}; valid: {', '.join(EXPECT_KEYS)}"
+                )
+        if self.expect_b and self.compare is None:
+            raise ValueError(f"scenario {self.id}: expect_b needs a compare configuration")
+
+    def config(self, base: PipelineConfig | None = None) -> PipelineConfig:
+        """Configuration A (overrides on ``base``, default ``PipelineConfig()``)."""
+        return apply_overrides(base or PipelineConfig(), self.overrides)
+
+    def config_b(self, base: PipelineConfig | None = None) -> PipelineConfig | None:
+        """Configuration B = A + ``compare``, or None when the scenario has no pair."""
+        if self.compare is None:
+            return None
+        return apply_overrides(self.config(base), self.compare)
+
+
+def check_expectation(trace: Any, expect: Mapping[str, Any]) -> list[str]:
+    """Messages for every part of ``expect`` the trace does not meet (empty = met)."""
+    problems: list[str] = []
+    gold = trace.gold
+    lists = {lst.name: lst for lst in trace.retrieval.lists}
+    for key, want in expect.items():
+        if key == "lost_at":
+            got = gold.lost_at if gold is not None else None
+            if got != want:
+                problems.append(f"lost_at: expected {want!r}, got {got!r}")
+        elif key == "refused":
+            if trace.gate.refused != want:
+                problems.append(f"refused: expected {want}, got {trace.gate.refused}")
+        elif key in ("zero_candidates", "some_candidates"):
+            lst = lists.get(want)
+            if lst is None:
+                problems.append(f"{key}: no retriever list named {want!r} (have {', '.join(lists)})")
+            elif (key == "zero_candidates") != (len(lst.hits) == 0):
+                problems.append(f"{key}: {want} has {len(lst.hits)} hits")
+        elif key == "destroyed":
+            ids = {n.doc_id for n in gold.needles} if gold is not None else set()
+            texts = {n.text for n in gold.needles} if gold is not None else set()
+            got = any(d.doc_id in ids and d.needle in texts for d in trace.chunking.destroyed)
+            if got != want:
+                problems.append(f"destroyed: expected {want}, got {got}")
+        elif key == "over_window":
+            got = bool(trace.chunking.over_window)
+            if got != want:
+                problems.append(f"over_window: expected {want}, got {got}")
+        elif key == "gold_over_window":
+            over = set(trace.chunking.over_window)
+            got = gold is not None and any(cid in over for ids in gold.chunk_ids for cid in ids)
+            if got != want:
+                problems.append(f"gold_over_window: expected {want}, got {got}")
+        elif key == "overlapping_hits":
+            got = bool(overlapping_hits(trace))
+            if got != want:
+                problems.append(f"overlapping_hits: expected {want}, got {got}")
+        elif key == "gold_rank_at_most":
+            for stage, rank in want.items():
+                ranks = gold.stage_ranks.get(stage) if gold is not None else None
+                best = min((r for r in ranks or () if r is not None), default=None)
+                if best is None or best > rank:
+                    problems.append(f"gold rank at {stage}: expected <= {rank}, got {best}")
+        elif key == "gold_absent":
+            ranks = gold.stage_ranks.get(want) if gold is not None else None
+            if ranks is None or any(r is not None for r in ranks):
+                problems.append(f"gold_absent: gold is ranked at {want} ({ranks})")
+        elif key == "duplicates_dropped":
+            got = any(s.status == "dropped" and s.reason == "duplicate" for s in trace.context.sources)
+            if got != want:
+                problems.append(f"duplicates_dropped: expected {want}, got {got}")
+        elif key == "numbers_in_no_source":
+            got = any(c.numbers_in_no_source for c in trace.support.claims)
+            if got != want:
+                problems.append(f"numbers_in_no_source: expected {want}, got {got}")
+        elif key == "question_cut":
+            if trace.context.question_cut != want:
+                problems.append(f"question_cut: expected {want}, got {trace.context.question_cut}")
+        else:  # pragma: no cover - guarded by Scenario.__post_init__
+            problems.append(f"unknown expectation {key!r}")
+    return problems
+
+
+def overlapping_hits(trace: Any) -> list[tuple[str, str]]:
+    """Pairs of ranked candidates (``trace.rerank.hits``) from one document whose spans overlap.
+
+    Two chunks overlap when ``a.start < b.end`` and ``b.start < a.end`` — the
+    same document words counted twice, as overlap chunking produces.
+    """
+    chunks = [trace.chunks[h.chunk_id] for h in trace.rerank.hits if h.chunk_id in trace.chunks]
+    return [
+        (a.chunk_id, b.chunk_id)
+        for i, a in enumerate(chunks)
+        for b in chunks[i + 1 :]
+        if a.doc_id == b.doc_id and a.start < b.end and b.start < a.end
+    ]
+
+
+SCENARIOS: tuple[Scenario, ...] = (
+    Scenario(
+        id="blind-cut",
+        mode=1,
+        title={"ko": "고정 길이 청킹이 정답 문장을 자른다", "en": "A blind cut splits the answer sentence"},
+        explanation={
+            "ko": "프리셋 A는 문장과 문단을 보지 않고 512자마다 자릅니다. 세한도를 그린 해가 적힌 문장이 두 청크에 "
+            "반씩 나뉘어, 어느 청크도 정답 문장을 통째로 갖지 못합니다. 이때 검색기가 무엇이든 재현율의 상한은 0입니다. "
+            "B(겹침 64자)로 바꾸면 경계 앞의 글이 다음 청크에 복사되어 문장이 되살아납니다.",
+            "en": "Preset A cuts every 512 characters without looking at sentences or paragraphs. The sentence that "
+            "dates the painting is split across two chunks, so no chunk holds the answer whole and no retriever can "
+            "find it: the recall ceiling is zero. Preset B (64 characters of overlap) copies the text before each "
+            "boundary into the next chunk and the sentence survives.",
+        },
+        look_at={
+            "ko": "청크 페이지: 빨간 정답 근거와 그것을 가르는 ✂ 경계. 비교 페이지: A의 판정 '청킹이 정답을 잘라 없앰', B에서는 검색 순위가 생김.",
+            "en": "Chunks page: the red needle and the ✂ boundary inside it. Compare page: A's verdict 'destroyed by "
+            "chunking'; in B the gold gets a retrieval rank.",
+        },
+        overrides={"chunker.preset": "A", "retrieval.analyzer": "char"},
+        question_id="ko-11",
+        compare={"chunker.preset": "B"},
+        page="chunks",
+        expect={"lost_at": "chunking", "destroyed": True},
+        expect_b={"destroyed": False, "gold_rank_at_most": {"retrieval:bm25:char": 3}},
+    ),
+    Scenario(
+        id="header-window",
+        mode=2,
+        title={"ko": "맥락 헤더는 순위를 올리지만 인코더 창을 넘긴다", "en": "A header lifts ranking but overflows the encoder window"},
+        explanation={
+            "ko": "프리셋 E는 청크마다 '[제목 > 절]' 헤더를 붙여 색인합니다. 질문의 단어가 헤더에도 있으면 정답 청크의 순위가 "
+            "오릅니다. 그러나 헤더 토큰이 더해져 정답 청크가 임베딩 인코더의 창(256 토큰)을 넘고, 넘친 끝부분은 아무 경고 "
+            "없이 잘린 채 임베딩됩니다.",
+            "en": "Preset E indexes each chunk with a '[Title > Section]' header. When the question's words are in the "
+            "header too, the gold chunk ranks higher. But the header's tokens push the gold chunk past the embedding "
+            "encoder's window (256 tokens), and whatever spills over is embedded as if it were not there — silently.",
+        },
+        look_at={
+            "ko": "비교 요약의 '창을 넘는 청크'와 정답 순위(A: C, B: E). 청크 페이지의 길이 분포에서 256 선 오른쪽의 청크와 빨간 토큰 수.",
+            "en": "The compare summary: gold rank and 'chunks over the window' (A: C, B: E). On the Chunks page, the "
+            "chunks right of the 256 line and the red token counts.",
+        },
+        overrides={"chunker.preset": "C"},
+        question_id="en-emb-06",
+        compare={"chunker.preset": "E"},
+        page="compare",
+        expect={"gold_over_window": False},
+        expect_b={"gold_over_window": True, "gold_rank_at_most": {"retrieval:bm25:unicode": 3}},
+    ),
+    Scenario(
+        id="korean-particle",
+        mode=3,
+        title={"ko": "조사 하나에 단어 검색의 후보가 0개가 된다", "en": "One Korean particle leaves word search with zero candidates"},
+        explanation={
+            "ko": "유니코드 단어 분석기는 '한라산의'와 '높이는'을 그대로 색인어로 씁니다. 문서에는 '한라산은', '높이' 같은 다른 "
+            "꼴만 있어 두 질의어의 문서 빈도(df)가 0이고, BM25는 후보를 하나도 내지 못합니다. 분석기를 문자 n-gram으로 "
+            "바꾸는 한 줄이면 '한라', '라산' 같은 조각이 맞아 후보가 생깁니다.",
+            "en": "The Unicode word analyzer keeps '한라산의' (Hallasan + possessive particle) and '높이는' as whole "
+            "terms. The documents only have other forms, so both terms have df = 0 and BM25 returns no candidate at "
+            "all. The one-line change to char n-grams matches pieces such as '한라' and '라산', and candidates appear.",
+        },
+        look_at={
+            "ko": "검색 열의 '후보 0개' 상자와 분석기 보기에서 df = 0으로 표시된 질의어. B에서는 같은 자리에 후보 목록.",
+            "en": "The '0 candidates' box and the analyzer view with its df = 0 terms; in B the same column lists candidates.",
+        },
+        overrides={"retrieval.analyzer": "unicode"},
+        question_id="ko-01",
+        compare={"retrieval.analyzer": "char"},
+        page="compare",
+        expect={"zero_candidates": "bm25:unicode", "lost_at": "retrieval"},
+        expect_b={"some_candidates": "bm25:char"},
+    ),
+    Scenario(
+        id="irrelevant-sources",
+        mode=4,
+        title={"ko": "후보는 생겼지만 엉뚱한 문단이다", "en": "Candidates appear, but they are the wrong paragraphs"},
+        explanation={
+            "ko": "문자 n-gram이 찾아 준 후보는 '한라'라는 글자를 공유할 뿐, 높이가 아니라 동식물과 식생을 다루는 문단입니다. "
+            "정답 문단은 상위 k 안에 없고, 모델은 이 출처만 보고 답합니다. 답변에 어느 출처에도 없는 수가 들어 있으면 "
+            "근거 검사가 그 수를 빨간색으로 표시합니다 — 인용 [n]이 붙어 있어도 마찬가지입니다.",
+            "en": "The candidates char n-grams found share the letters of '한라' but talk about animals and vegetation "
+            "zones, not the height. The gold paragraph is not in the top k, and the model answers from these sources "
+            "alone. If the answer carries a number that no source contains, the support check marks it red — even "
+            "when a citation [n] is attached.",
+        },
+        look_at={
+            "ko": "판정 '검색되지 않음', 출처 목록의 문서와 절 이름, 답변에서 빨간 수와 주장별 판정(뒷받침 없음).",
+            "en": "The verdict 'not retrieved', the documents and sections of the sources, red numbers in the answer "
+            "and each claim's verdict.",
+        },
+        overrides={"retrieval.analyzer": "char"},
+        question_id="ko-01",
+        expect={"lost_at": "retrieval", "some_candidates": "bm25:char"},
+    ),
+    Scenario(
+        id="rerank-wrong-paragraph",
+        mode=5,
+        title={"ko": "정답은 후보에 있었지만 재순위가 다른 문단을 넘긴다", "en": "Gold is a candidate, but rerank passes another paragraph"},
+        explanation={
+            "ko": "BM25는 E17 문단을 1위로 찾습니다. 토큰 겹침 재순위는 질문 단어를 더 많이 가진 다른 문단들을 위로 올리고, "
+            "게이트는 상위 2개만 남기므로 정답 문단은 모델에 닿지 못합니다. 재순위를 끄면(B) 정답이 그대로 1위로 남습니다.",
+            "en": "BM25 ranks the E17 paragraph first. The token-overlap reranker lifts other paragraphs that share more "
+            "question words, the gate keeps only the top two, and the gold paragraph never reaches the model. Without "
+            "the reranker (B) the gold stays at rank 1.",
+        },
+        look_at={
+            "ko": "재순위의 순위 이동 그래프(금색 선이 1위에서 아래로), 게이트의 '임계값 아래로 떨어진 후보'와 그 이유.",
+            "en": "The rerank bump chart (the amber line falls from rank 1) and the gate's 'what fell below the line' with its reason.",
+        },
+        overrides={"rerank.method": "overlap", "gate.max_kept": 2},
+        question_id="man-en-02",
+        compare={"rerank.method": "none"},
+        page="inspect",
+        expect={"lost_at": "rerank"},
+        expect_b={"gold_rank_at_most": {"gate": 1}},
+    ),
+    Scenario(
+        id="budget-cut",
+        mode=6,
+        title={"ko": "예산이 근거를 (순진하게 자르면 질문을) 잘라낸다", "en": "The budget cuts the evidence (or, naively, the question)"},
+        explanation={
+            "ko": "정답 청크는 검색 4위입니다. 예산 400 토큰의 pack 정책은 지시문과 질문을 지키고 출처를 순위대로 채우다가 "
+            "자리가 없으면 나머지를 뺍니다. 그래서 정답 출처가 빠집니다. 같은 예산의 hard-cut(B)은 프롬프트를 400번째 토큰에서 "
+            "그대로 자르므로, 맨 뒤에 있는 질문까지 잘려 나갑니다.",
+            "en": "The gold chunk is the fourth candidate. With 400 tokens, the pack policy keeps the instructions and "
+            "the question, fills sources in rank order and drops what no longer fits — the gold source among them. "
+            "Hard-cut (B) with the same budget slices the prompt at token 400, and the question, which comes last, "
+            "is cut off with it.",
+        },
+        look_at={
+            "ko": "컨텍스트의 출처 표(제외 · 예산 초과), 토큰 보기에서 '✂ 예산 끝' 표시와 회색 토큰, B의 '질문까지 잘렸습니다' 경고.",
+            "en": "The context's source table (dropped · over the budget), the '✂ budget ends' mark and greyed tokens "
+            "in the token view, and B's 'the budget cut the question' warning.",
+        },
+        overrides={"context.budget_tokens": 400},
+        question_id="en-emb-06",
+        compare={"context.policy": "hard-cut"},
+        page="compare",
+        expect={"lost_at": "context", "gold_absent": "context"},
+        expect_b={"question_cut": True},
+    ),
+    Scenario(
+        id="exact-code",
+        mode=7,
+        title={"ko": "dense 검색은 정확한 코드(E17 대 E21)를 흐린다", "en": "Dense retrieval blurs an exact code (E17 vs E21)"},
+        explanation={
+            "ko": "임베딩은 'E21'과 'E17'을 거의 같은 뜻으로 봅니다. dense만 쓰면 상위 3개에 다른 오류 코드와 비슷한 문단이 "
+            "들어오고 E21 문단은 빠집니다. BM25는 'e21'이라는 색인어를 그대로 맞히므로 1위로 찾고, 두 목록을 RRF로 융합한 "
+            "하이브리드(B)가 정답을 되찾습니다.",
+            "en": "To an embedding, 'E21' and 'E17' mean almost the same. Dense alone fills its top 3 with other codes "
+            "and look-alike paragraphs and misses the E21 one. BM25 matches the term 'e21' exactly and ranks it "
+            "first; the hybrid (B), fusing both lists with RRF, recovers the gold.",
+        },
+        look_at={
+            "ko": "A의 dense 열(코사인 거리, 정답 ★ 없음). B의 두 열과 융합 표에서 목록별 RRF 기여.",
+            "en": "A's dense column (cosine distances, no gold ★). In B, both columns and the fusion table's per-list RRF contributions.",
+        },
+        overrides={"retrieval.methods": "dense", "retrieval.k": 3},
+        question_id="man-en-01",
+        compare={"retrieval.methods": "bm25,dense"},
+        page="compare",
+        expect={"lost_at": "retrieval"},
+        expect_b={"gold_rank_at_most": {"fusion": 1}},
+    ),
+    Scenario(
+        id="no-threshold",
+        mode=8,
+        title={"ko": "임계값이 없으면 코퍼스 밖 질문에도 자신 있게 답한다", "en": "Without a threshold, out-of-domain questions get confident answers"},
+        explanation={
+            "ko": "스페인 여권 갱신은 코퍼스 어디에도 없습니다. 그래도 검색은 언제나 가장 가까운 k개를 돌려주므로, 임계값이 "
+            "없으면 세탁기 설명서 문단이 출처가 되어 모델에 들어갑니다. 코사인 거리 0.6의 게이트(B)를 두면 통과하는 후보가 "
+            "없어 모델을 부르지 않고 거절합니다.",
+            "en": "Renewing a Spanish passport is nowhere in the corpus. Retrieval still returns the k nearest chunks, "
+            "so without a threshold washing-machine paragraphs become sources and go to the model. A gate at cosine "
+            "distance 0.6 (B) lets nothing through, and the system refuses without calling the model.",
+        },
+        look_at={
+            "ko": "게이트 그래프의 빨간 임계값 선과 그 위의 막대들, B의 '거절' 상자와 건너뛴 생성 단계.",
+            "en": "The gate chart's red threshold line with every bar above it, B's refusal box and the skipped generation.",
+        },
+        overrides={"retrieval.methods": "dense"},
+        question_id="en-oot-20",
+        compare={"gate.max_distance": 0.6},
+        page="compare",
+        expect={"refused": False},
+        expect_b={"refused": True},
+    ),
+    Scenario(
+        id="near-miss",
+        mode=9,
+        title={"ko": "가까운 오답: 같은 단어, 다른 대상 (KV 캐시 대 프롬프트 캐시)", "en": "Near miss: same words, different thing (KV cache vs prompt cache)"},
+        explanation={
+            "ko": "'프롬프트 캐싱으로 얼마나 아끼나'는 코퍼스에 답이 없지만, 추론 장의 KV 캐시 문단이 '캐시', 'prompt' 같은 "
+            "단어를 많이 공유합니다. 그래서 거리 0.6의 게이트를 통과하고, 모델은 다른 대상에 관한 출처를 받습니다. "
+            "임계값은 주제가 먼 질문은 막지만 이런 가까운 오답은 막지 못합니다.",
+            "en": "'How much does prompt caching save' has no answer in the corpus, but the inference chapter's KV-cache "
+            "paragraphs share many of its words ('cache', 'prompt'). They pass the 0.6 distance gate and the model "
+            "receives sources about a different thing. A threshold stops far-off questions, not near misses like this one.",
+        },
+        look_at={
+            "ko": "게이트 그래프에서 임계값 아래의 막대들, 출처의 절 이름(KV 캐시), 답변이 그 출처로 무엇을 말하는지.",
+            "en": "The bars under the threshold in the gate chart, the sources' section names (KV cache), and what the "
+            "answer makes of them.",
+        },
+        overrides={"retrieval.methods": "dense", "gate.max_distance": 0.6},
+        question_id="en-oot-01",
+        page="inspect",
+        expect={"refused": False},
+    ),
+    Scenario(
+        id="literal-match",
+        mode=9,
+        title={"ko": "글자는 맞지만 답은 없다", "en": "A literal match without an answer"},
+        explanation={
+            "ko": "'프랑스의 수도'라는 글자는 강의 예시 문장에 그대로 나오므로 BM25는 그 청크를 자신 있게 1위로 올립니다. 하지만 "
+            "그 문장은 답이 아니라 예시일 뿐입니다. dense 거리 게이트(B)는 이 질문을 코퍼스 밖으로 보고 거절합니다.",
+            "en": "The words 'capital of France' appear verbatim in an example sentence of the course, so BM25 puts that "
+            "chunk first with confidence. The sentence is an example, not an answer. The dense distance gate (B) sees "
+            "the question as out of domain and refuses.",
+        },
+        look_at={
+            "ko": "BM25 열의 1위 청크 내용과 분석기 보기의 df, B의 게이트 그래프와 거절.",
+            "en": "The BM25 column's first chunk and the analyzer view's df; B's gate chart and refusal.",
+        },
+        overrides={"retrieval.methods": "bm25"},
+        question_id="en-oot-23",
+        compare={"retrieval.methods": "dense", "gate.max_distance": 0.6},
+        page="compare",
+        expect={"refused": False, "some_candidates": "bm25:unicode"},
+        expect_b={"refused": True},
+    ),
+    Scenario(
+        id="overlap-duplicates",
+        mode=10,
+        title={"ko": "겹침으로 생긴 중복이 상위 k와 예산을 차지한다", "en": "Overlap duplicates crowd the top k and the budget"},
+        explanation={
+            "ko": "512자 청크에 384자 겹침을 주면 이웃 청크가 글의 4분의 3을 공유합니다. 같은 문단이 조금씩 밀린 채 상위 후보를 "
+            "여러 자리 차지하고, 예산도 같은 글을 여러 번 담는 데 씁니다. 거의 같은 출처 제거(B, 유사도 0.5)는 중복을 "
+            "빼고 그 자리를 다른 출처에 줍니다.",
+            "en": "Chunks of 512 characters with 384 of overlap share three quarters of their text with their "
+            "neighbours. The same passage, shifted a little, takes several of the top places, and the budget pays for "
+            "the same words again and again. Near-duplicate removal (B, similarity 0.5) drops the copies and gives "
+            "their room to other sources.",
+        },
+        look_at={
+            "ko": "검색 열에서 같은 문서의 연속된 청크 번호, 컨텍스트 표의 '거의 같은 출처'로 제외된 행(B).",
+            "en": "Consecutive chunk numbers of one document in the retrieval column; rows dropped as near-duplicate in "
+            "the context table (B).",
+        },
+        overrides={"chunker.strategy": "blind", "chunker.target": 512, "chunker.overlap": 384, "context.dedup": False},
+        question_id="en-eval-05",
+        compare={"context.dedup": True, "context.dedup_threshold": 0.5},
+        page="compare",
+        expect={"overlapping_hits": True},
+        expect_b={"duplicates_dropped": True},
+    ),
+)
+
+
+def scenario(scenario_id: str) -> Scenario:
+    """The scenario with this id; ``ValueError`` lists the valid ids."""
+    for s in SCENARIOS:
+        if s.id == scenario_id:
+            return s
+    raise ValueError(f"unknown scenario {scenario_id!r}; valid choices: {', '.join(s.id for s in SCENARIOS)}")

@@ -1,0 +1,257 @@
+"""Every page through Streamlit's ``AppTest`` (no browser): render, k, scenarios, URL, uploads.
+
+Generation is off (``RAG_APP_SET=generation.model=none``) so a run takes
+milliseconds once the sample corpus is chunked.
+
+Why a wrapper entry: ``AppTest`` resets Streamlit's legacy ``pages/``-folder
+detection before every run, so with ``app.py`` itself as the script a rerun
+executes the page file alone (the legacy mode), not through
+``st.navigation``. The wrapper lives in a temporary folder without a
+``pages/`` sibling and runs the real ``app.py`` with ``runpy``, which is
+what ``streamlit run app.py`` does after its first run.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from rag_core.config import PipelineConfig
+from rag_core.scenarios import SCENARIOS, scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 300
+ROW = re.compile(r"<tr[ >]")
+
+
+@pytest.fixture(scope="module")
+def entry(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("app") / "entry.py"
+    path.write_text(
+        "import runpy, sys\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        f"runpy.run_path({str(ROOT / 'app.py')!r}, run_name='__main__')\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.fixture(autouse=True)
+def no_generation(monkeypatch):
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=none")
+
+
+def make(entry: Path, query: dict[str, str] | None = None, page: str | None = None) -> AppTest:
+    at = AppTest.from_file(str(entry), default_timeout=TIMEOUT)
+    if query:
+        at.query_params.update(query)
+    if page:
+        at.switch_page(str(ROOT / "pages" / f"{page}.py"))
+    return at.run()
+
+
+def ok(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def rows_of(at: AppTest, list_name: str) -> int | None:
+    """Body rows of the table (or zero box) tagged ``data-list="<name>"``; None when absent."""
+    for h in at.html:
+        body = h.value
+        if f'data-list="{list_name}"' not in body:
+            continue
+        if "ri-zero" in body:
+            return 0
+        tbody = body.split("<tbody>", 1)[1]
+        return len(ROW.findall(tbody))
+    return None
+
+
+def registered_pages() -> list[str]:
+    import app as _app  # noqa: F401  (imports streamlit only; main() needs a script run)
+
+    return [name for _, name in _app.PAGES if (ROOT / "pages" / f"{name}.py").is_file()]
+
+
+# ------------------------------------------------------------------------ pages
+
+
+def test_every_page_file_is_registered():
+    assert sorted(p.stem for p in (ROOT / "pages").glob("*.py")) == sorted(registered_pages())
+
+
+@pytest.mark.parametrize("page", ["inspect", "chunks", "compare", "scenarios"])
+def test_page_renders_with_the_default_config(entry, page):
+    at = make(entry, page=page)
+    ok(at)
+    titles = {"inspect": "검사", "chunks": "청크", "compare": "비교", "scenarios": "시나리오"}
+    assert [x.value for x in at.title] == [titles[page]]
+
+
+def test_registered_later_pages_render(entry):
+    """Label / Evaluate / Threshold (issue 6) render too, once their files exist."""
+    for page in registered_pages():
+        if page in ("inspect", "chunks", "compare", "scenarios"):
+            continue
+        ok(make(entry, page=page))
+
+
+def test_inspect_shows_every_stage_heading(entry):
+    at = make(entry, {"lang": "en"})
+    ok(at)
+    assert [h.value for h in at.header] == [
+        "① Chunking", "② Retrieval", "③ Fusion", "④ Rerank", "⑤ Gate", "⑥ Context", "⑦ Answer | sources",
+    ]
+    assert at.get("download_button")[0].label == "Download the Trace (JSON)"
+
+
+def test_changing_k_changes_the_candidate_lists(entry):
+    at = make(entry, {"retrieval.methods": "bm25,tfidf:char"})
+    ok(at)
+    default_k = PipelineConfig().retrieval.k
+    assert rows_of(at, "bm25:unicode") == default_k
+    assert rows_of(at, "tfidf:char") == default_k
+    at.slider(key="retrieval.k").set_value(3).run()
+    ok(at)
+    assert rows_of(at, "bm25:unicode") == 3
+    assert rows_of(at, "tfidf:char") == 3
+    assert at.query_params["retrieval.k"] == "3"
+
+
+def test_zero_candidates_is_shown_as_such(entry):
+    at = make(entry, {"qset": "ko", "qid": "ko-01", "lang": "en"})
+    ok(at)
+    assert rows_of(at, "bm25:unicode") == 0
+    assert any("0 candidates" in h.value for h in at.html)
+
+
+def test_a_url_restores_the_view(entry):
+    query = {
+        "retrieval.methods": "bm25,tfidf:char",
+        "retrieval.k": "5",
+        "chunker.strategy": "blind",
+        "chunker.overlap": "64",
+        "gate.min_score": "0.5",
+        "context.policy": "hard-cut",
+        "lang": "en",
+        "corpus": "sample",
+        "qset": "ko",
+        "qid": "ko-03",
+        "ph": "1",
+    }
+    at = make(entry, query)
+    ok(at)
+    assert at.slider(key="retrieval.k").value == 5
+    assert at.multiselect(key="retrieval.methods").value == ["bm25", "tfidf"]
+    assert at.toggle(key="retrieval.per_method").value is True
+    assert at.selectbox(key="retrieval.analyzer_for.tfidf").value == "char"
+    assert at.selectbox(key="chunker.preset").value == "B"  # blind 512 + overlap 64 is preset B
+    assert at.selectbox(key="q.id").value == "ko-03"
+    assert at.selectbox(key="q.phrasing").value == 1
+    assert at.number_input(key="gate.min_score").value == 0.5
+    assert [x.value for x in at.title] == ["Inspect"]
+    # the URL written back is the URL read, plus what the environment's start config changed
+    assert dict(at.query_params) == {**query, "generation.model": "none"}
+
+
+def test_bad_url_values_are_reported_and_the_rest_loads(entry):
+    at = make(entry, {"retrieval.k": "abc", "retrieval.analyzer": "char", "lang": "en"})
+    assert not at.exception
+    warnings = [w.value for w in at.warning]
+    assert any("retrieval.k = 'abc' must be an integer" in w for w in warnings)
+    assert at.selectbox(key="retrieval.analyzer").value == "char"
+    assert rows_of(at, "bm25:char") == PipelineConfig().retrieval.k
+
+
+def test_a_bad_widget_combination_keeps_the_previous_config(entry):
+    at = make(entry, {"chunker.strategy": "blind", "chunker.target": "300", "lang": "en"})
+    before = at.session_state["_cfg"]
+    at.number_input(key="chunker.overlap").set_value(400).run()
+    assert not at.exception
+    assert any("chunker.overlap = 400 must be smaller than chunker.target = 300" in e.value for e in at.error)
+    assert at.session_state["_cfg"] == before
+    assert [h.value for h in at.header][0] == "① Chunking"  # the page still renders with the last good config
+
+
+def test_a_bad_upload_shows_its_reason_while_the_rest_loads(entry):
+    at = make(entry, {"corpus": "upload", "lang": "en"})
+    ok(at)
+    files = [
+        ("notes.md", "# Notes\n\nThe zebrafish tank holds 42 litres of water.\n".encode(), "text/markdown"),
+        ("blob.txt", b"\x00\x01\x02binary", "text/plain"),
+        ("empty.csv", b"", "text/csv"),
+        ("page.html", b"<html><body><p>Hallasan rises 1,947 metres above the sea.</p></body></html>", "text/html"),
+    ]
+    at.file_uploader(key="uploads").set_value(files).run()
+    assert not at.exception
+    labels = [e.label for e in at.expander]
+    assert "2 files could not be loaded" in labels
+    text = " ".join(m.value for m in at.markdown)
+    assert "binary file" in text and "empty" in text
+    assert any("Indexed 2 documents" in s.value for s in at.success)
+    at.radio(key="q.mode").set_value("free").run()
+    at.text_area(key="q.text").set_value("How many litres does the zebrafish tank hold?").run()
+    ok(at)
+    ctx = at.session_state["_ctx"]
+    assert sorted(ctx.corpus.docs) == ["notes", "page"]
+    assert rows_of(at, "bm25:unicode") >= 1
+
+
+def test_an_upload_with_nothing_loadable_keeps_the_previous_corpus(entry):
+    at = make(entry, {"corpus": "upload", "lang": "en"})
+    at.file_uploader(key="uploads").set_value([("blob.txt", b"\x00\x00", "text/plain")]).run()
+    assert not at.exception
+    assert any("No loadable document" in w.value for w in at.warning)
+    assert at.session_state["_ctx"].corpus.name == "sample_corpus"
+
+
+def test_a_missing_model_is_a_message_and_the_rest_works(entry):
+    at = make(entry, {"retrieval.methods": "bm25,dense", "retrieval.dense_model": "/no/such/model", "lang": "en"})
+    ok(at)
+    assert any("unavailable" in w.value for w in at.warning)
+    assert rows_of(at, "bm25:unicode") == PipelineConfig().retrieval.k
+
+
+# -------------------------------------------------------------------- scenarios
+
+
+def test_a_scenario_click_sets_the_configuration(entry):
+    s = scenario("korean-particle")
+    at = make(entry, page="scenarios")
+    ok(at)
+    at.button(key=f"scn.{s.id}.compare").click().run()
+    ok(at)
+    base = PipelineConfig().with_overrides({"generation.model": "none"})
+    assert at.session_state["_cfg"] == s.config(base)
+    assert at.session_state["q.id"] == s.question_id
+    assert [x.value for x in at.title] == ["비교"]
+    assert at.text_area(key="compare.b.w").value == "retrieval.analyzer=char"
+    assert at.query_params["b"] == "retrieval.analyzer=char"
+    assert rows_of(at, "bm25:unicode") == 0  # A: word search finds nothing
+    assert rows_of(at, "bm25:char") == PipelineConfig().retrieval.k  # B: char n-grams do
+
+
+def test_a_scenario_opens_its_chunks_page_on_the_gold_document(entry):
+    s = scenario("blind-cut")
+    at = make(entry, page="scenarios")
+    at.button(key=f"scn.{s.id}.chunks").click().run()
+    assert not at.exception
+    assert [x.value for x in at.title] == ["청크"]
+    # the destroyed needle is announced with the boundary that cut it
+    assert any("1844년" in e.value and "자른 경계" in e.value for e in at.error)
+    assert at.selectbox(key="chunker.preset").value == "A"
+    assert at.selectbox(key="chunks.doc.w").value == "ko-jeju-04-history"
+    assert any("ri-cut" in h.value and "ri-lost" in h.value for h in at.html)
+
+
+def test_every_scenario_has_its_buttons(entry):
+    at = make(entry, page="scenarios", query={"lang": "en"})
+    ok(at)
+    keys = {b.key for b in at.button}
+    for s in SCENARIOS:
+        assert f"scn.{s.id}.{s.page}" in keys
+        assert (f"scn.{s.id}.compare" in keys) == (s.compare is not None)

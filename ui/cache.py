@@ -1,0 +1,300 @@
+"""Streamlit caches around ``rag_core``: corpora, question sets, Traces.
+
+* Corpora are ``CorpusIndex`` objects in ``st.cache_resource`` (shared by
+  every session; a ``CorpusIndex`` only ever adds memo entries under a lock,
+  so sharing is safe). Chunkings, sparse and dense indexes are memoised inside
+  it, so a model-free change (k, threshold, budget) reruns only the cheap
+  stages.
+* Traces are kept in a bounded, lock-protected LRU held by
+  ``st.cache_resource``, keyed by (corpus, config JSON, question, gold id).
+  Not ``st.cache_data``: a miss runs the pipeline with a progress callback
+  that writes into a status box created outside the function, which
+  ``st.cache_data``'s element replay forbids. Traces are frozen dataclasses
+  and are never mutated.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+import traceback
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from rag_core.config import PipelineConfig
+from rag_core.index import SAMPLE_CORPUS, CorpusIndex, load_corpus_index
+from rag_core.types import FailedDocument, LoadReport, Question, Trace
+
+#: Where the bundled corpora live, by sidebar choice.
+CORPUS_DIRS = {"sample": SAMPLE_CORPUS, "sample-html": SAMPLE_CORPUS / "html"}
+TRACE_ENTRIES = 64
+
+
+def _question_files(kind: str) -> list[Path]:
+    return sorted((SAMPLE_CORPUS / "questions").glob("*.jsonl"))
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def question_sets(kind: str) -> dict[str, tuple[Question, ...]]:
+    """``{set name: questions}`` of the bundled question sets (both editions share them)."""
+    from rag_core.questions import load_questions
+
+    out: dict[str, tuple[Question, ...]] = {}
+    for f in _question_files(kind):
+        out[f.stem] = load_questions(f)
+    return out
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def sample_index(kind: str) -> CorpusIndex:
+    """The bundled corpus (``sample``: Markdown/text edition, ``sample-html``: HTML edition)."""
+    root = CORPUS_DIRS[kind]
+    if kind == "sample":
+        return load_corpus_index(root)
+    qs = tuple(q for qset in question_sets("sample").values() for q in qset)
+    return load_corpus_index(root, questions=qs)
+
+
+def upload_digest(files: Sequence[tuple[str, bytes]]) -> str:
+    h = hashlib.sha256()
+    for name, data in files:
+        h.update(name.encode("utf-8", "replace"))
+        h.update(b"\0")
+        h.update(hashlib.sha256(data).digest())
+    return "upload:" + h.hexdigest()[:16]
+
+
+def merge_reports(reports: Sequence[LoadReport]) -> LoadReport:
+    """Concatenate per-file reports; a doc id seen before becomes a failure (first wins)."""
+    docs = []
+    failed: list[FailedDocument] = []
+    seen: set[str] = set()
+    for r in reports:
+        failed.extend(r.failed)
+        for d in r.documents:
+            if d.doc_id in seen:
+                failed.append(FailedDocument(d.path or d.doc_id, f"duplicate doc_id {d.doc_id!r}"))
+                continue
+            seen.add(d.doc_id)
+            docs.append(d)
+    return LoadReport(documents=tuple(docs), failed=tuple(failed))
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _upload_build(key: str, _files: tuple[tuple[str, bytes], ...]) -> tuple[CorpusIndex | None, LoadReport]:
+    from rag_core.loaders import load_bytes
+
+    report = merge_reports([load_bytes(name, data) for name, data in _files])
+    if not report.documents:
+        return None, report
+    return CorpusIndex(report, name="upload"), report
+
+
+def upload_index(files: Sequence[tuple[str, bytes]]) -> tuple[CorpusIndex | None, LoadReport, str]:
+    """Load uploaded files (each with ``rag_core.loaders.load_bytes``); failures are listed, not fatal."""
+    key = upload_digest(files)
+    index, report = _upload_build(key, tuple(files))
+    if index is not None:
+        key = f"{key}:{index.fingerprint}"
+        _remember_upload(key, index)
+    return index, report, key
+
+
+_uploads_lock = threading.Lock()
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def _upload_registry() -> OrderedDict[str, CorpusIndex]:
+    return OrderedDict()
+
+
+def _remember_upload(key: str, index: CorpusIndex) -> None:
+    reg = _upload_registry()
+    with _uploads_lock:
+        reg[key] = index
+        reg.move_to_end(key)
+        while len(reg) > 4:
+            reg.popitem(last=False)
+
+
+def upload_lookup(key: str) -> CorpusIndex | None:
+    """A previously loaded upload corpus (kept when a later upload fails entirely)."""
+    return _upload_registry().get(key)
+
+
+# ------------------------------------------------------------------ traces
+
+
+class TraceLRU:
+    """A small thread-safe LRU of Traces."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._data: OrderedDict[tuple[str, ...], Trace] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, ...]) -> Trace | None:
+        with self._lock:
+            value = self._data.get(key)
+            if value is not None:
+                self._data.move_to_end(key)
+            return value
+
+    def put(self, key: tuple[str, ...], value: Trace) -> None:
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def trace_store() -> TraceLRU:
+    return TraceLRU(TRACE_ENTRIES)
+
+
+@dataclass(frozen=True)
+class TraceResult:
+    """A Trace, or why there is none (bad question: ``error``; a bug: ``crash``)."""
+
+    trace: Trace | None
+    error: str = ""
+    crash: str = ""
+    cached: bool = False
+    seconds: float = 0.0
+
+
+def trace_key(corpus_key: str, config: PipelineConfig, question: str, gold: Question | None) -> tuple[str, ...]:
+    return (corpus_key, config.to_json(sort_keys=True), question, gold.id if gold is not None else "")
+
+
+class _Progress:
+    """Feeds ``pipeline.run``'s ``(message, fraction)`` callback into an ``st.status`` box.
+
+    The box is created at the first call, so a run that loads nothing shows nothing.
+    """
+
+    def __init__(self, slot: Any, label: str) -> None:
+        self.slot = slot
+        self.label = label
+        self.box: Any = None
+        self.bar: Any = None
+
+    def __call__(self, message: str, fraction: float) -> None:
+        if self.slot is None:
+            return
+        if self.box is None:
+            self.box = self.slot.status(self.label, expanded=True)
+            self.bar = self.box.progress(0.0)
+        frac = min(max(float(fraction), 0.0), 1.0)
+        self.bar.progress(frac, text=message)
+        self.box.update(label=f"{self.label} — {message}")
+
+    def done(self) -> None:
+        if self.box is not None:
+            self.slot.empty()
+
+
+def get_trace(
+    corpus: CorpusIndex,
+    corpus_key: str,
+    config: PipelineConfig,
+    question: str,
+    gold: Question | None,
+    *,
+    progress_label: str = "…",
+    slot: Any = None,
+    runner: Callable[..., Trace] | None = None,
+) -> TraceResult:
+    """The Trace of one question (from the LRU, or run with visible progress)."""
+    from rag_core.pipeline import run
+
+    key = trace_key(corpus_key, config, question, gold)
+    store = trace_store()
+    hit = store.get(key)
+    if hit is not None:
+        return TraceResult(hit, cached=True)
+    progress = _Progress(slot if slot is not None else st.empty(), progress_label)
+    t0 = time.perf_counter()
+    try:
+        trace = (runner or run)(config, question, corpus, gold=gold, progress=progress)
+    except ValueError as exc:
+        progress.done()
+        return TraceResult(None, error=str(exc))
+    except Exception as exc:  # a bug in a stage must not take the page down
+        progress.done()
+        return TraceResult(None, error=f"{type(exc).__name__}: {exc}", crash=traceback.format_exc())
+    progress.done()
+    store.put(key, trace)
+    return TraceResult(trace, seconds=time.perf_counter() - t0)
+
+
+def get_chunking(corpus: CorpusIndex, chunker: Any, *, progress_label: str = "…") -> Any:
+    """``corpus.chunking(chunker)`` with visible progress; None (and an on-page error) on failure."""
+    progress = _Progress(st.empty(), progress_label)
+    try:
+        return corpus.chunking(chunker, progress)
+    except ValueError as exc:
+        st.error(str(exc))
+        return None
+    finally:
+        progress.done()
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def trace_json(key: tuple[str, ...], _trace: Trace) -> str:
+    """The Trace as indented JSON (for the download button), cached per trace key."""
+    return _trace.to_json(indent=2)
+
+
+
+def token_pieces(trace: Trace) -> tuple[list[str], int] | None:
+    """The prompt as token pieces and the index of the first token not sent.
+
+    The Trace holds the ids, not their text spans, so the prompt text is
+    tokenised again with the tokenizer the context stage named (the
+    generator's, or the fallback) and used only when it reproduces the
+    recorded ids exactly — otherwise nothing is shown rather than wrong
+    pieces. ``hard-cut`` prompts match ``full_ids`` (the cut is at
+    ``len(input_ids)``); ``pack`` prompts match ``input_ids`` (nothing beyond).
+    """
+    ctx = trace.context
+    if not ctx.prompt_text or not (ctx.full_ids or ctx.input_ids):
+        return None
+    model = str(trace.config.get("generation", {}).get("model", "none"))
+    return _pieces(model, ctx.tokenizer or "", ctx.prompt_text, tuple(ctx.full_ids), tuple(ctx.input_ids))
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _pieces(
+    model: str, label: str, prompt: str, full_ids: tuple[int, ...], input_ids: tuple[int, ...]
+) -> tuple[list[str], int] | None:
+    try:
+        from rag_core.models import fallback_prompt_tokenizer, get_generator
+
+        tok = fallback_prompt_tokenizer() if "fallback" in label or model == "none" else get_generator(model)
+        ids, offsets = tok.encode_offsets(prompt)
+    except Exception:  # no tokenizer here: the page says so and shows counts and hashes
+        return None
+    ids_t = tuple(ids)
+    if ids_t == full_ids:
+        cut = len(input_ids)
+    elif ids_t == input_ids:
+        cut = len(ids_t)
+    else:
+        return None
+    starts = [s for s, _ in offsets]
+    pieces = []
+    for i, s in enumerate(starts):
+        end = starts[i + 1] if i + 1 < len(starts) else len(prompt)
+        pieces.append(prompt[s:max(end, s)])
+    return pieces, cut

@@ -1,0 +1,547 @@
+"""Rendering pieces shared by Inspect and Compare: each takes Trace parts and draws them.
+
+Nothing here ranks, scores, gates or budgets: every number shown comes from
+the ``Trace``. HTML is built with ``ui.html`` (escaped); charts with plotly,
+whose labels get the same escaping.
+"""
+
+from __future__ import annotations
+
+import html as _html
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from rag_core.types import Chunk, ContextStage, GateStage, Hit, RetrieverList, Source, SupportStage, Trace
+
+from .html import Mark, Markup, esc, join, marked_text, show, snippet, span, table, tag
+from .i18n import t, tv
+
+STAGES = ("chunking", "retrieval", "fusion", "rerank", "gate", "context", "generation", "support")
+VERDICTS = ("supported", "supported-elsewhere", "uncited", "unsupported", "invalid-citation")
+
+
+def gold_ids(trace: Trace) -> set[str]:
+    """Chunk ids that wholly contain some gold needle (from ``trace.gold``)."""
+    if trace.gold is None:
+        return set()
+    return {cid for ids in trace.gold.chunk_ids for cid in ids}
+
+
+def chunk_label(chunk: Chunk | None, chunk_id: str) -> str:
+    if chunk is None:
+        return chunk_id
+    return f"{chunk.doc_id} #{chunk.ordinal}"
+
+
+def fmt(value: float | None, digits: int = 4) -> str:
+    if value is None:
+        return "—"
+    return f"{value:.{digits}f}"
+
+
+def star(is_gold: bool, lang: str) -> Markup:
+    return span("★", "ri-star", t("ins.gold_here", lang)) if is_gold else Markup("")
+
+
+# ------------------------------------------------------------------ verdict
+
+
+def verdict(trace: Trace, lang: str) -> None:
+    """The verdict line: the first stage where gold was lost, and why."""
+    gold = trace.gold
+    if gold is None:
+        show(tag("div", t("ins.verdict.nogold", lang), cls="ri-verdict none"))
+        return
+    if gold.lost_at:
+        head = t("ins.verdict.lost", lang, stage=tv("stage", gold.lost_at, lang), loss=tv("loss", gold.lost_at, lang))
+        cls = "ri-verdict lost"
+    elif trace.generation.status == "ok":
+        head = t("ins.verdict.used", lang)
+        cls = "ri-verdict kept"
+    else:
+        head = t("ins.verdict.prompt", lang)
+        cls = "ri-verdict kept"
+    body = tag("strong", head)
+    if gold.explanation:
+        body = body + tag("div", t("ins.verdict.detail", lang, text=gold.explanation), cls="ri-muted")
+    show(tag("div", body, cls=cls))
+    gold_path(trace, lang)
+
+
+def gold_path(trace: Trace, lang: str) -> None:
+    """Per needle: where it is at each stage (rank, or — when absent)."""
+    gold = trace.gold
+    if gold is None or not gold.needles:
+        return
+    stages = list(gold.stage_ranks)
+    cols = [t("ins.needle", lang), t("stage.corpus", lang), t("stage.chunking", lang)]
+    cols += [_stage_column(s, lang) for s in stages]
+    rows = []
+    for i, n in enumerate(gold.needles):
+        row: list[object] = [tag("span", snippet(n.text, 60), title=n.doc_id)]
+        row.append(_cell(gold.in_corpus[i], lang))
+        row.append(_cell(bool(gold.chunk_ids[i]), lang, t("ins.chunks_n", lang, n=len(gold.chunk_ids[i]))))
+        for s in stages:
+            r = gold.stage_ranks[s][i]
+            label = ("[" + str(r) + "]") if s == "context" and r is not None else (str(r) if r is not None else "—")
+            row.append(span(label, "ri-num" if r is not None else "ri-muted"))
+        rows.append(row)
+    show(table(cols, rows))
+
+
+def _stage_column(key: str, lang: str) -> str:
+    if key.startswith("retrieval:"):
+        return key.split(":", 1)[1]
+    return tv("stage", key, lang)
+
+
+def _cell(ok: bool, lang: str, detail: str = "") -> Markup:
+    if ok:
+        return span("✓ " + detail if detail else "✓", "ri-num")
+    return span("✗ " + t("ins.absent", lang), "ri-chip lost")
+
+
+def flow(trace: Trace, lang: str) -> None:
+    """One chip per stage: status, milliseconds, and where the gold ranks."""
+    ranks = trace.gold.stage_ranks if trace.gold else {}
+    tm = trace.timings_ms
+    statuses: dict[str, str] = {
+        "chunking": "ok",
+        "retrieval": "ok" if all(lst.status == "ok" for lst in trace.retrieval.lists) else "unavailable",
+        "fusion": "ok" if trace.retrieval.fused is not None else "skipped",
+        "rerank": trace.rerank.status,
+        "gate": "lost" if trace.gate.refused else trace.gate.status,
+        "context": trace.context.status,
+        "generation": trace.generation.status,
+        "support": trace.support.status,
+    }
+    chips = []
+    for stage in STAGES:
+        status = statuses[stage]
+        label = tv("stage", stage, lang)
+        ms = tm.get(stage)
+        text = label + (f" · {ms:.0f} ms" if ms is not None and ms >= 1 else "")
+        if trace.gold is not None:
+            if stage == "retrieval":
+                values = [r for k, v in ranks.items() if k.startswith("retrieval:") for r in v]
+                text += " · ★" + _rank_text(_best(values), False)
+            elif stage in ranks:
+                text += " · ★" + _rank_text(_best(ranks[stage]), stage == "context")
+        chips.append(span(text, f"ri-chip {status}", tv("status", status, lang)))
+        chips.append(span("→", "ri-arrow"))
+    show(tag("div", join(chips[:-1]), cls="ri-flow"))
+
+
+def _rank_text(rank: int | None, source: bool) -> str:
+    if rank is None:
+        return "—"
+    return f"[{rank}]" if source else str(rank)
+
+
+def _best(values: Iterable[int | None] | None) -> int | None:
+    vals = [v for v in values or () if v is not None]
+    return min(vals) if vals else None
+
+
+# ---------------------------------------------------------------- hit tables
+
+
+def hits_table(
+    hits: Sequence[Hit],
+    trace: Trace,
+    lang: str,
+    *,
+    score_label: str | None = None,
+    distance: bool = False,
+    extra: Sequence[tuple[str, Any]] = (),
+    mark: set[str] | None = None,
+    dim: set[str] | None = None,
+    list_name: str = "",
+) -> Markup:
+    """Rank, score (or cosine distance), doc, section, snippet; gold rows marked.
+
+    ``extra`` adds ``(header, fn(hit) -> cell)`` columns; ``mark`` ids get the
+    "differs" tint (Compare), ``dim`` ids are greyed.
+    """
+    gids = gold_ids(trace)
+    cols = ["#", "", score_label or t("ins.score", lang)]
+    if distance:
+        cols.append(t("ins.distance", lang))
+    cols += [h for h, _ in extra] + [t("ins.doc", lang), t("ins.section", lang), t("ins.snippet", lang)]
+    rows, classes = [], []
+    for h in hits:
+        c = trace.chunks.get(h.chunk_id)
+        row: list[object] = [span(h.rank, "ri-num"), star(h.chunk_id in gids, lang), span(fmt(h.score), "ri-num")]
+        if distance:
+            row.append(span(fmt(h.distance, 3), "ri-num"))
+        row += [fn(h) for _, fn in extra]
+        row += [
+            span(chunk_label(c, h.chunk_id), "ri-mono", h.chunk_id),
+            c.section if c else "",
+            snippet(c.content, 140) if c else "",
+        ]
+        rows.append(row)
+        if mark and h.chunk_id in mark:
+            classes.append("ri-diff")
+        elif h.chunk_id in gids:
+            classes.append("ri-goldrow")
+        elif dim and h.chunk_id in dim:
+            classes.append("ri-dim")
+        else:
+            classes.append("")
+    return table(cols, rows, row_classes=classes, attrs={"data-list": list_name} if list_name else None)
+
+
+def retriever_column(lst: RetrieverList, trace: Trace, lang: str, *, mark: set[str] | None = None) -> None:
+    """One retriever's list: header, status, hits or "0 candidates", analyzer view."""
+    st.markdown(f"**{_md(lst.name)}**")
+    facts = [t("ins.candidates", lang, n=lst.n_candidates)]
+    if lst.model:
+        facts.append(lst.model)
+    if lst.params:
+        facts.append(", ".join(f"{k}={v}" for k, v in lst.params.items()))
+    if trace.gold is not None:
+        r = _best(trace.gold.stage_ranks.get(f"retrieval:{lst.name}"))
+        facts.append(t("ins.gold_rank", lang, rank=r if r is not None else "—"))
+    st.caption(" · ".join(facts))
+    if lst.status != "ok":
+        st.warning(t("ins.unavailable", lang, name=lst.name, message=lst.message))
+        return
+    if not lst.hits:
+        show(tag("div", t("ins.zero", lang), cls="ri-zero", attrs={"data-list": lst.name, "data-count": 0}))
+    else:
+        show(hits_table(lst.hits, trace, lang, distance=lst.method == "dense", mark=mark, list_name=lst.name,
+                        score_label=t("ins.cosine", lang) if lst.method == "dense" else None))
+    if lst.analyzer_view is not None:
+        view = lst.analyzer_view
+        zero = view.zero_df_terms
+        title = t("ins.analyzer_view", lang, analyzer=tv("analyzer", view.analyzer, lang), n=len(view.terms))
+        if zero:
+            title += " · " + t("ins.zero_df", lang, n=len(zero))
+        with st.expander(title, expanded=bool(zero) and not lst.hits):
+            st.caption(t("ins.idf_form", lang, form=view.idf_form, n=view.n_docs))
+            rows, classes = [], []
+            for term in view.terms:
+                rows.append([span(term.term, "ri-mono"), term.qtf, term.df, fmt(term.idf, 3),
+                             span("df = 0", "ri-chip lost") if term.df == 0 else ""])
+                classes.append("ri-bad" if term.df == 0 else "")
+            show(table([t("ins.term", lang), "qtf", "df", "idf", ""], rows, row_classes=classes,
+                       empty=t("ins.no_terms", lang)))
+
+
+def fusion_table(trace: Trace, lang: str, *, mark: set[str] | None = None) -> None:
+    fused = trace.retrieval.fused
+    if fused is None:
+        st.caption(t("ins.no_fusion", lang))
+        return
+    st.caption(t("ins.fusion_facts", lang, method=tv("fusion", fused.method, lang), union=fused.union,
+                 params=", ".join(f"{k}={v}" for k, v in fused.params.items()) or "—"))
+    extra = []
+    for name in fused.inputs:
+        extra.append((name, _contrib(name)))
+    show(hits_table(fused.hits, trace, lang, extra=extra, mark=mark, score_label=t("ins.fused_score", lang),
+                    list_name="fused"))
+
+
+def _contrib(name: str):
+    def cell(h: Hit) -> Markup:
+        r = h.list_ranks.get(name)
+        c = h.contributions.get(name)
+        if r is None and c is None:
+            return span("—", "ri-muted")
+        return span(f"#{r if r is not None else '—'} · +{fmt(c, 4)}", "ri-num")
+
+    return cell
+
+
+# ------------------------------------------------------------------ rerank
+
+
+def _plot_text(text: str) -> str:
+    """Plotly renders a subset of HTML in labels; escape so document text stays text."""
+    return _html.escape(text, quote=True)
+
+
+def bump_chart(trace: Trace, lang: str) -> go.Figure:
+    """Rank before (retrieval) → after (rerank), one line per candidate; gold in amber."""
+    gids = gold_ids(trace)
+    fig = go.Figure()
+    hits = [h for h in trace.rerank.hits if h.prev_rank is not None]
+    for h in hits:
+        c = trace.chunks.get(h.chunk_id)
+        label = _plot_text(chunk_label(c, h.chunk_id))
+        is_gold = h.chunk_id in gids
+        color = "#d4a72c" if is_gold else "#8c959f"
+        fig.add_trace(
+            go.Scatter(
+                x=[0, 1],
+                y=[h.prev_rank, h.rank],
+                mode="lines+markers+text",
+                text=[label, ("★ " if is_gold else "") + label],
+                textposition=["middle left", "middle right"],
+                textfont={"color": "#1f2328" if is_gold else "#57606a", "size": 11},
+                hovertext=[_plot_text(snippet(c.content, 80)) if c else label] * 2,
+                hoverinfo="text",
+                line={"width": 4 if is_gold else 1.5, "color": color},
+                marker={"size": 9 if is_gold else 6, "color": color},
+                cliponaxis=False,
+                showlegend=False,
+            )
+        )
+    n = max([h.rank for h in hits] + [h.prev_rank or 0 for h in hits] + [1])
+    fig.update_xaxes(tickvals=[0, 1], ticktext=[_plot_text(t("ins.before_rerank", lang)),
+                                                _plot_text(t("ins.after_rerank", lang))],
+                     range=[-0.75, 1.75], showgrid=False, zeroline=False)
+    fig.update_yaxes(autorange=False, title=t("ins.rank", lang), dtick=1, range=[n + 0.5, 0.5])
+    fig.update_layout(height=max(260, 26 * n + 60), margin={"l": 40, "r": 20, "t": 10, "b": 30})
+    return fig
+
+
+def rerank_section(trace: Trace, lang: str, *, key: str) -> None:
+    rr = trace.rerank
+    st.caption(t("ins.rerank_facts", lang, label=rr.label, shortlist=rr.shortlist,
+                 status=tv("status", rr.status, lang)) + (f" · {rr.model}" if rr.model else ""))
+    if rr.status != "ok":
+        st.warning(t("ins.rerank_unavailable", lang, message=rr.message))
+    elif rr.message:
+        st.caption(rr.message)
+    if rr.method == "none":
+        st.caption(t("ins.rerank_none", lang))
+        return
+    if rr.hits:
+        st.plotly_chart(bump_chart(trace, lang), key=key, config={"displayModeBar": False})
+        moved = [("Δ", lambda h: span(_delta(h), "ri-num")),
+                 (t("ins.before", lang), lambda h: span(h.prev_rank if h.prev_rank is not None else "—", "ri-num")),
+                 (t("ins.retrieval_score", lang), lambda h: span(fmt(h.retrieval_score), "ri-num"))]
+        show(hits_table(rr.hits, trace, lang, extra=moved, score_label=t("ins.rerank_score", lang),
+                        list_name="rerank"))
+
+
+def _delta(h: Hit) -> str:
+    if h.prev_rank is None:
+        return "—"
+    d = h.prev_rank - h.rank
+    return f"▲{d}" if d > 0 else (f"▼{-d}" if d < 0 else "=")
+
+
+# -------------------------------------------------------------------- gate
+
+
+def gate_chart(gate: GateStage, trace: Trace, lang: str) -> go.Figure | None:
+    """Each candidate's distance (or score) in rank order, the threshold as a line."""
+    hits = sorted([*gate.kept, *gate.rejected], key=lambda h: h.rank)
+    if not hits:
+        return None
+    use_distance = gate.metric == "distance" or (gate.metric == "none" and all(h.distance is not None for h in hits))
+    values = [h.distance if use_distance else h.score for h in hits]
+    kept = {h.chunk_id for h in gate.kept}
+    gids = gold_ids(trace)
+    labels = [_plot_text(chunk_label(trace.chunks.get(h.chunk_id), h.chunk_id)) for h in hits]
+    colors = ["#d4a72c" if h.chunk_id in gids else ("#4ac26b" if h.chunk_id in kept else "#ff8182") for h in hits]
+    fig = go.Figure(go.Bar(x=[f"#{h.rank}" for h in hits], y=values, marker_color=colors, hovertext=labels,
+                           hoverinfo="text+y"))
+    if gate.threshold is not None:
+        fig.add_hline(y=gate.threshold, line_dash="dash", line_color="#cf222e",
+                      annotation_text=_plot_text(t("ins.threshold_line", lang, value=f"{gate.threshold:.3f}")))
+    fig.update_layout(height=240, margin={"l": 40, "r": 20, "t": 10, "b": 30},
+                      yaxis_title=t("ins.distance" if use_distance else "ins.score", lang))
+    return fig
+
+
+def gate_section(trace: Trace, lang: str, *, key: str) -> None:
+    gate = trace.gate
+    facts = t("ins.gate_facts", lang, metric=tv("gate.metric", gate.metric, lang),
+              threshold=fmt(gate.threshold, 3) if gate.threshold is not None else t("side.off", lang),
+              max_kept=gate.max_kept if gate.max_kept is not None else t("side.off", lang),
+              kept=len(gate.kept), rejected=len(gate.rejected))
+    st.caption(facts)
+    if gate.refused:
+        show(tag("div", tag("strong", t("ins.refused", lang)) + tag("div", gate.reason), cls="ri-refusal"))
+    elif gate.reason:
+        st.info(gate.reason)
+    fig = gate_chart(gate, trace, lang) if gate.metric != "none" else None
+    if gate.metric == "none":
+        st.caption(t("ins.gate_none", lang))
+    if fig is not None:
+        st.plotly_chart(fig, key=key, config={"displayModeBar": False})
+    if gate.rejected:
+        st.markdown(t("ins.below", lang))
+        show(hits_table(gate.rejected, trace, lang, distance=gate.metric == "distance",
+                        extra=[(t("ins.why", lang), lambda h: h.note)]))
+
+
+# ----------------------------------------------------------------- context
+
+
+def sources_table(ctx: ContextStage, trace: Trace, lang: str) -> Markup:
+    gids = gold_ids(trace)
+    rows, classes = [], []
+    for s in ctx.sources:
+        rows.append([
+            span(f"[{s.n}]" if s.n else "—", "ri-num"),
+            star(s.chunk_id in gids, lang),
+            span(tv("source", s.status, lang), f"ri-chip {'ok' if s.status == 'included' else 'lost'}"),
+            tv("reason", s.reason, lang) if s.reason else "",
+            span(f"{s.doc_id} {s.locator}", "ri-mono", s.chunk_id),
+            s.section,
+            span(s.tokens, "ri-num"),
+            span(s.cut_at if s.cut_at is not None else "", "ri-num"),
+        ])
+        classes.append("ri-goldrow" if s.chunk_id in gids and s.status != "dropped" else
+                       ("ri-dim" if s.status == "dropped" else ""))
+    cols = ["[n]", "", t("ins.status", lang), t("ins.why", lang), t("ins.doc", lang), t("ins.section", lang),
+            t("ins.tokens", lang), t("ins.cut_at", lang)]
+    return table(cols, rows, row_classes=classes, empty=t("ins.no_sources", lang), attrs={"data-list": "sources"})
+
+
+def token_strip(pieces: Sequence[str], cut: int, lang: str) -> Markup:
+    """The prompt as tokens; a marker at ``cut`` and the tokens beyond it greyed."""
+    out: list[Markup] = []
+    for i, p in enumerate(pieces):
+        if i == cut:
+            out.append(span(t("ins.cut_here", lang), "ri-trunc"))
+        out.append(span(p, "ri-tok ri-beyond" if i >= cut else "ri-tok", str(i)))
+    return tag("div", join(out), cls="ri-tokens")
+
+
+def context_section(trace: Trace, lang: str, pieces: tuple[Sequence[str], int] | None) -> None:
+    ctx = trace.context
+    if ctx.status == "skipped":
+        st.info(t("ins.context_skipped", lang, message=ctx.message))
+        return
+    if ctx.status != "ok":
+        st.warning(ctx.message)
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric(t("ins.budget", lang), ctx.budget_tokens)
+    c2.metric(t("ins.tokens_before", lang), ctx.tokens_before if ctx.tokens_before is not None else "—")
+    c3.metric(t("ins.tokens_after", lang), ctx.tokens_after if ctx.tokens_after is not None else "—")
+    c4.metric(t("ins.sources_in", lang), sum(1 for s in ctx.sources if s.status != "dropped"))
+    notes = [tv("policy", ctx.policy, lang), tv("ordering", ctx.ordering, lang)]
+    if ctx.tokenizer:
+        notes.append(t("ins.tokenizer", lang, name=ctx.tokenizer))
+    st.caption(" · ".join(notes))
+    if ctx.truncated:
+        st.warning(t("ins.truncated", lang))
+    if ctx.question_cut:
+        st.error(t("ins.question_cut", lang))
+    if ctx.message:
+        st.caption(ctx.message)
+    show(sources_table(ctx, trace, lang))
+    with st.expander(t("ins.prompt_tokens", lang, n=len(ctx.full_ids) or len(ctx.input_ids)), expanded=ctx.truncated):
+        if pieces:
+            show(token_strip(pieces[0], pieces[1], lang))
+        else:
+            st.caption(t("ins.no_pieces", lang))
+    with st.expander(t("ins.actual_input", lang)):
+        st.caption(t("ins.actual_input_help", lang))
+        st.code(ctx.actual_input_text or "", language=None, wrap_lines=True)
+    st.caption(t("ins.hashes", lang, prompt=ctx.prompt_sha256 or "—", ids=ctx.ids_sha256 or "—"))
+
+
+# -------------------------------------------------------------- generation
+
+
+def generation_section(trace: Trace, lang: str) -> None:
+    g = trace.generation
+    if g.status == "skipped":
+        st.info(t("ins.gen_skipped", lang, message=g.message))
+        return
+    if g.status == "unavailable":
+        st.warning(t("ins.gen_unavailable", lang, model=g.model or "—", message=g.message))
+        return
+    if g.status == "error":
+        st.error(g.message)
+        return
+    facts = [g.model or "", t("ins.gen_facts", lang, seconds=fmt(g.seconds, 2), tin=g.input_tokens if g.input_tokens is not None else "—",
+                              tout=g.output_tokens if g.output_tokens is not None else "—")]
+    if g.cached:
+        facts.append(t("ins.cached", lang))
+    st.caption(" · ".join(f for f in facts if f))
+
+
+def claim_marks(answer: str, support: SupportStage, selected: int | None) -> list[Mark]:
+    """Marks for claims (by verdict) and for their numbers found in no source."""
+    marks: list[Mark] = []
+    for i, c in enumerate(support.claims):
+        cls = f"ri-claim ri-v-{c.verdict}" + (" ri-sel" if i == selected else "")
+        marks.append(Mark(c.start, c.end, cls, c.verdict))
+        for num in c.numbers_in_no_source:
+            j = answer.find(num, c.start, c.end)
+            if j >= 0:
+                marks.append(Mark(j, j + len(num), "ri-nonum", "number in no source"))
+    return marks
+
+
+def answer_and_sources(trace: Trace, lang: str, *, key: str) -> None:
+    """Answer with claims coloured | sources with evidence and gold highlighted."""
+    g, sup, ctx = trace.generation, trace.support, trace.context
+    if g.status != "ok" or g.answer is None:
+        st.caption(t("ins.no_answer", lang))
+        return
+    legend = join(span(tv("verdict", v, lang), f"ri-claim ri-v-{v}") + " " for v in VERDICTS)
+    show(tag("div", legend + span(t("ins.nonum", lang), "ri-nonum"), cls="ri-legend"))
+    selected: int | None = None
+    if sup.status == "ok" and sup.claims:
+        options = list(range(len(sup.claims)))
+        selected = st.radio(
+            t("ins.pick_claim", lang), options, key=key, horizontal=False,
+            format_func=lambda i: f"{i + 1}. [{tv('verdict', sup.claims[i].verdict, lang)}] {snippet(sup.claims[i].text, 70)}",
+        )
+    elif sup.status != "ok":
+        st.caption(t("ins.support_status", lang, status=tv("status", sup.status, lang), message=sup.message))
+    left, right = st.columns(2)
+    with left:
+        st.markdown(f"**{t('ins.answer', lang)}**")
+        show(marked_text(g.answer, claim_marks(g.answer, sup, selected)))
+        if selected is not None:
+            claim = sup.claims[selected]
+            st.markdown(t("ins.claim_detail", lang, verdict=tv("verdict", claim.verdict, lang),
+                          cites=", ".join(f"[{n}]" for n in claim.citations) or "—"))
+            if claim.reason:
+                st.caption(claim.reason)
+            if claim.numbers_in_no_source:
+                st.error(t("ins.numbers_missing", lang, numbers=", ".join(claim.numbers_in_no_source)))
+            rows = [[f"[{e.n}]", e.sentence, fmt(e.overlap, 2), fmt(e.cosine, 2), fmt(e.score, 2),
+                     ", ".join(e.missing_numbers)] for e in claim.evidence]
+            show(table(["[n]", t("ins.evidence", lang), t("ins.overlap", lang), "cos", t("ins.score", lang),
+                        t("ins.missing_numbers", lang)], rows, empty=t("ins.no_evidence", lang)))
+    with right:
+        st.markdown(f"**{t('ins.sources', lang)}**")
+        _sources_panel(trace, lang, selected)
+
+
+def _sources_panel(trace: Trace, lang: str, selected: int | None) -> None:
+    ctx, sup = trace.context, trace.support
+    needles = trace.gold.needles if trace.gold else ()
+    for s in ctx.sources:
+        if s.status == "dropped" or s.n is None:
+            continue
+        marks: list[Mark] = []
+        for nd in needles:
+            if nd.doc_id == s.doc_id:
+                j = s.quote.find(nd.text)
+                if j >= 0:
+                    marks.append(Mark(j, j + len(nd.text), "ri-gold", t("ins.gold_needle", lang)))
+        if selected is not None:
+            claim = sup.claims[selected]
+            best = max((e.score for e in claim.evidence), default=None)
+            for e in claim.evidence:
+                if e.n != s.n:
+                    continue
+                cls = "ri-ev-sel" if e.score == best else "ri-ev"
+                # evidence offsets are document offsets; the quote starts at s.start
+                marks.append(Mark(e.start - s.start, e.end - s.start, cls, t("ins.evidence_of", lang, n=selected + 1)))
+        head = tag("div", f"[{s.n}] {s.title} › {s.section}  {s.locator} · {tv('source', s.status, lang)}",
+                   cls="ri-src-h")
+        show(tag("div", head + marked_text(s.quote, marks), cls="ri-src"))
+
+
+def _md(text: str) -> str:
+    return "".join("\\" + ch if ch in "\\`*_{}[]()#+-.!|<>~$" else ch for ch in text)
+
+
+def source_by_n(sources: Sequence[Source]) -> Mapping[int, Source]:
+    return {s.n: s for s in sources if s.n is not None}

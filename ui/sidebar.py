@@ -1,0 +1,491 @@
+"""The shared sidebar: language, question, corpus and every pipeline knob.
+
+Rendered by ``app.py`` on every run (so its widgets survive page switches).
+Widget values live in ``st.session_state`` under explicit keys (see
+``ui.state``); the last valid config is kept in ``_cfg`` so a bad
+combination (overlap ≥ target) shows its message without losing the view;
+every run mirrors the view into ``st.query_params``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+from rag_core.config import (
+    ANALYZERS,
+    BM25_VARIANTS,
+    CHUNK_STRATEGIES,
+    CONTEXT_ORDERINGS,
+    CONTEXT_POLICIES,
+    FUSION_METHODS,
+    PRESET_LABELS,
+    PRESETS,
+    RERANK_METHODS,
+    RESERVED_INSTRUCTION_TOKENS,
+    RETRIEVAL_METHODS,
+    PipelineConfig,
+)
+from rag_core.scenarios import apply_overrides, parse_overrides
+
+from . import cache
+from .i18n import t
+from .state import (
+    CORPORA,
+    CUSTOM,
+    K_ANALYZER_FOR,
+    K_CHUNKS_DOC,
+    K_COMPARE_B,
+    K_CORPUS,
+    K_LANG,
+    K_METHODS,
+    K_PER_METHOD,
+    K_PRESET,
+    K_QID,
+    K_QMODE,
+    K_QPHRASING,
+    K_QSET,
+    K_QTEXT,
+    K_UPLOADS,
+    LANGS,
+    QUESTION_MODES,
+    SPARSE_METHODS,
+    Context,
+    config_from_query,
+    config_from_widgets,
+    query_from_config,
+    query_from_view,
+    single_values,
+    view_from_query,
+    widgets_from_config,
+)
+
+#: Environment variable with ``key=value;…`` overrides for a fresh session's
+#: starting config (tests set ``generation.model=none``). A URL still wins.
+ENV_SET = "RAG_APP_SET"
+
+GENERATORS = ("qwen2.5-coder-0.5b", "smollm2-135m", "none")
+DENSE_MODELS = ("minilm", "e5-small")
+
+_CFG = "_cfg"
+_INIT = "_init"
+_PROBLEMS = "_url_problems"
+_CTX = "_ctx"
+_FRESH = "_ctx_fresh"  # set by render(), consumed by context(): "the sidebar ran in this script run"
+_GOTO = "_goto"
+_HOPPED = "_hopped"  # the legacy-folder hand-over to app.py happened (once per session)  # a page name a callback asks to switch to (scenario buttons)
+_SHADOW = "_shadow"  # page widgets mirrored in the URL (Compare's B, Chunks' document)
+_LAST_CORPUS = "_last_corpus"
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_QUESTION = {"ko": "한라산의 높이는 얼마인가요?", "en": "How tall is Hallasan?"}
+
+
+def start_config() -> tuple[PipelineConfig, list[str]]:
+    """``PipelineConfig()`` with the :data:`ENV_SET` overrides applied."""
+    text = os.environ.get(ENV_SET, "")
+    overrides, errors = parse_overrides(text)
+    try:
+        return apply_overrides(PipelineConfig(), overrides), errors
+    except ValueError as exc:
+        return PipelineConfig(), [*errors, f"{ENV_SET}: {exc}"]
+
+
+def _init_session() -> None:
+    ss = st.session_state
+    if ss.get(_INIT):
+        return
+    params = single_values(st.query_params.to_dict())
+    base, problems = start_config()
+    config, errors = config_from_query(params, base)
+    values = widgets_from_config(config)
+    view = view_from_query(params)
+    values.update(view)
+    values.setdefault(K_LANG, "ko")
+    values.setdefault(K_CORPUS, "sample")
+    values.setdefault(K_QMODE, "set")
+    for k, v in values.items():
+        if k not in (K_COMPARE_B, K_CHUNKS_DOC):
+            ss[k] = v
+    ss[_SHADOW] = {k: view[k] for k in (K_COMPARE_B, K_CHUNKS_DOC) if k in view}
+    ss[_CFG] = config
+    ss[_PROBLEMS] = [*problems, *errors]
+    ss[_INIT] = True
+
+
+def _seed(values: Mapping[str, Any]) -> None:
+    """Give every widget key without a value the value of the last good config."""
+    ss = st.session_state
+    for k, v in values.items():
+        if k not in ss:
+            ss[k] = v
+
+
+def shadow_get(key: str, default: Any = "") -> Any:
+    return st.session_state.get(_SHADOW, {}).get(key, default)
+
+
+def shadow_set(key: str, value: Any) -> None:
+    st.session_state.setdefault(_SHADOW, {})[key] = value
+
+
+def load_view(config: PipelineConfig, view: Mapping[str, Any]) -> None:
+    """Put a config and view keys into the widgets (for callbacks: scenario buttons).
+
+    Must run before the sidebar renders (an ``on_click`` callback does).
+    """
+    ss = st.session_state
+    for k, v in widgets_from_config(config).items():
+        ss[k] = v
+    for k, v in view.items():
+        if k in (K_COMPARE_B, K_CHUNKS_DOC):
+            shadow_set(k, v)
+        else:
+            ss[k] = v
+    ss[_CFG] = config
+
+
+def context(page_file: str | None = None) -> Context:
+    """The context the sidebar resolved in this script run (every page starts with this).
+
+    ``app.py`` renders the sidebar before running the page. Streamlit can
+    also run a page file on its own: with a ``pages/`` folder next to the
+    entrypoint it starts in its legacy folder mode until ``st.navigation``
+    has run once in the process, so a shared URL such as ``/compare?…``
+    opened first on a fresh server runs ``pages/compare.py`` without
+    ``app.py``. Then (once per session) the page hands over to ``app.py``
+    with the same query string and asks to come back (``page_file``), so
+    navigation and layout are the app's own; failing that, the page renders
+    the sidebar itself.
+    """
+    ss = st.session_state
+    if ss.pop(_FRESH, False) and _CTX in ss:
+        return ss[_CTX]
+    if page_file and not ss.get(_HOPPED):
+        ss[_HOPPED] = True
+        ss[_GOTO] = Path(page_file).stem
+        try:
+            st.switch_page(str(ROOT / "app.py"), query_params=st.query_params.to_dict())
+        except StreamlitAPIException:  # app.py is not a page here (the page was run on its own)
+            ss.pop(_GOTO, None)
+    return render()
+
+
+def current_lang() -> str:
+    """The UI language before the sidebar renders (session, else the URL, else Korean)."""
+    lang = st.session_state.get(K_LANG) or st.query_params.get("lang")
+    return lang if lang in LANGS else "ko"
+
+
+def page_path(name: str) -> str:
+    """Absolute path of ``pages/<name>.py`` (what ``st.Page``, ``st.page_link`` and ``st.switch_page`` get)."""
+    return str(ROOT / "pages" / f"{name}.py")
+
+
+def request_page(name: str) -> None:
+    """From a callback: switch to ``pages/<name>.py`` at the start of the next run."""
+    st.session_state[_GOTO] = name
+
+
+# ---------------------------------------------------------------- widgets
+
+
+def _number(label: str, key: str, lang: str, help_key: str | None = None, **kw: Any) -> Any:
+    return st.number_input(label, key=key, help=t(help_key, lang) if help_key else None, **kw)
+
+
+def _question(lang: str, corpus: Any, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any]:
+    ss = st.session_state
+    modes = QUESTION_MODES if qsets else ("free",)
+    if ss.get(K_QMODE) not in modes:
+        ss[K_QMODE] = modes[0]
+    st.radio(
+        t("side.qmode", lang), modes, key=K_QMODE, horizontal=True,
+        format_func=lambda m: t(f"side.qmode.{m}", lang),
+    )
+    if ss[K_QMODE] == "free":
+        if not ss.get(K_QTEXT):
+            ss[K_QTEXT] = DEFAULT_QUESTION.get(lang, DEFAULT_QUESTION["en"])
+        text = st.text_area(t("side.question", lang), key=K_QTEXT, height=90, help=t("help.question", lang))
+        return text, None
+    names = list(qsets)
+    if ss.get(K_QSET) not in names:
+        ss[K_QSET] = names[0]
+    st.selectbox(t("side.qset", lang), names, key=K_QSET)
+    questions = qsets[ss[K_QSET]]
+    ids = [q.id for q in questions]
+    by_id = {q.id: q for q in questions}
+    if ss.get(K_QID) not in by_id:
+        ss[K_QID] = ids[0]
+    st.selectbox(
+        t("side.qid", lang), ids, key=K_QID,
+        format_func=lambda i: f"{i} · {by_id[i].question[:60]}",
+        help=t("help.qid", lang),
+    )
+    q = by_id[ss[K_QID]]
+    options = list(range(len(q.phrasings))) if q.phrasings else [0]
+    if ss.get(K_QPHRASING) not in options:
+        ss[K_QPHRASING] = options[0]
+    if q.phrasings:
+        st.selectbox(
+            t("side.phrasing", lang), options, key=K_QPHRASING,
+            format_func=lambda i: f"{i}: {q.phrasings[i][:60]}",
+        )
+        text = q.phrasings[ss[K_QPHRASING]]
+    else:
+        text = q.question
+    st.caption(t("side.asked", lang, q=text))
+    if q.needles:
+        lines = "\n".join(f"- `{n.doc_id}` — {_md_quote(n.text)}" for n in q.needles)
+        st.markdown(t("side.needles", lang) + "\n" + lines)
+    elif not q.answerable:
+        st.caption(t("side.unanswerable", lang))
+    return text, q
+
+
+def _md_quote(text: str) -> str:
+    """Plain text inside markdown: escape markdown syntax characters (no HTML is enabled)."""
+    out = []
+    for ch in text:
+        if ch in "\\`*_{}[]()#+-.!|<>~$":
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], list[str]]:
+    """The chosen corpus (falls back to the last good one), its key, question sets, problems."""
+    ss = st.session_state
+    problems: list[str] = []
+    st.selectbox(t("side.corpus", lang), CORPORA, key=K_CORPUS, format_func=lambda c: t(f"corpus.{c}", lang))
+    choice = ss[K_CORPUS]
+    if choice == "upload":
+        files = st.file_uploader(
+            t("side.upload", lang),
+            type=["md", "markdown", "txt", "html", "htm", "csv", "json", "jsonl"],
+            accept_multiple_files=True,
+            key=K_UPLOADS,
+            help=t("help.upload", lang),
+        )
+        payload = tuple((f.name, f.getvalue()) for f in files or ())
+        if not payload:
+            st.info(t("side.upload.none", lang))
+        else:
+            index, report, key = cache.upload_index(payload)
+            if report.failed:
+                with st.expander(t("side.upload.failed", lang, n=len(report.failed)), expanded=True):
+                    for f in report.failed:
+                        st.markdown(f"- **{_md_quote(f.path)}** — {_md_quote(f.reason)}")
+            if index is not None:
+                st.success(t("side.upload.ok", lang, n=report.n_documents))
+                ss[_LAST_CORPUS] = ("upload", key)
+                return index, key, {}, problems
+            problems.append(t("side.upload.empty", lang))
+    elif choice == "sample-html":
+        try:
+            index = cache.sample_index("sample-html")
+            ss[_LAST_CORPUS] = ("sample-html", "sample-html")
+            return index, f"sample-html:{index.fingerprint}", cache.question_sets("sample-html"), problems
+        except ValueError as exc:
+            problems.append(t("side.corpus.missing", lang, reason=str(exc)))
+    elif choice == "sample":
+        index = cache.sample_index("sample")
+        ss[_LAST_CORPUS] = ("sample", "sample")
+        return index, f"sample:{index.fingerprint}", cache.question_sets("sample"), problems
+    # fall back: the last corpus that loaded, else the sample
+    kind, key = ss.get(_LAST_CORPUS, ("sample", "sample"))
+    if kind == "upload":
+        index = cache.upload_lookup(key)
+        if index is not None:
+            problems.append(t("side.corpus.kept", lang))
+            return index, key, {}, problems
+    index = cache.sample_index("sample")
+    problems.append(t("side.corpus.fallback", lang))
+    return index, f"sample:{index.fingerprint}", cache.question_sets("sample"), problems
+
+
+def _chunker(lang: str) -> None:
+    ss = st.session_state
+    st.selectbox(
+        t("side.preset", lang), [*PRESETS, CUSTOM], key=K_PRESET,
+        format_func=lambda p: PRESET_LABELS.get(p, t("side.custom", lang)),
+        help=t("help.preset", lang),
+    )
+    if ss[K_PRESET] == CUSTOM:
+        st.selectbox(t("side.strategy", lang), CHUNK_STRATEGIES, key="chunker.strategy",
+                     format_func=lambda s: t(f"strategy.{s}", lang))
+        c1, c2 = st.columns(2)
+        unit = t("side.unit.tokens" if ss.get("chunker.strategy") == "tokens" else "side.unit.chars", lang)
+        with c1:
+            _number(t("side.target", lang, unit=unit), "chunker.target", lang, min_value=16, max_value=100_000, step=32)
+        with c2:
+            _number(t("side.overlap", lang, unit=unit), "chunker.overlap", lang, min_value=0, max_value=99_999, step=16)
+        st.toggle(t("side.header", lang), key="chunker.header", help=t("help.header", lang))
+        if ss.get("chunker.strategy") == "html":
+            _number(t("side.min_chars", lang), "chunker.min_chars", lang, min_value=0, max_value=100_000, step=10)
+
+
+def _retrieval(lang: str) -> None:
+    ss = st.session_state
+    st.multiselect(t("side.methods", lang), RETRIEVAL_METHODS, key=K_METHODS,
+                   format_func=lambda m: t(f"method.{m}", lang), help=t("help.methods", lang))
+    st.selectbox(t("side.analyzer", lang), ANALYZERS, key="retrieval.analyzer",
+                 format_func=lambda a: t(f"analyzer.{a}", lang), help=t("help.analyzer", lang))
+    sparse = [m for m in ss.get(K_METHODS) or [] if m in SPARSE_METHODS]
+    if len(sparse) >= 1:
+        st.toggle(t("side.per_method", lang), key=K_PER_METHOD, help=t("help.per_method", lang))
+        if ss.get(K_PER_METHOD):
+            for m in sparse:
+                st.selectbox(t("side.analyzer_for", lang, method=t(f"method.{m}", lang)), ANALYZERS,
+                             key=K_ANALYZER_FOR + m, format_func=lambda a: t(f"analyzer.{a}", lang))
+    k_max = max(50, int(ss.get("retrieval.k") or 1))
+    st.slider(t("side.k", lang), 1, k_max, key="retrieval.k", help=t("help.k", lang))
+    if len(ss.get(K_METHODS) or []) > 1:
+        st.selectbox(t("side.fusion", lang), FUSION_METHODS, key="fusion.method",
+                     format_func=lambda f: t(f"fusion.{f}", lang), help=t("help.fusion", lang))
+        if ss.get("fusion.method") == "rrf":
+            _number(t("side.rrf_k", lang), "fusion.rrf_k", lang, "help.rrf_k", min_value=0, max_value=100_000, step=10)
+        if ss.get("fusion.method") == "weighted":
+            st.slider(t("side.alpha", lang), 0.0, 1.0, key="fusion.alpha", step=0.05, help=t("help.alpha", lang))
+    with st.expander(t("side.advanced_retrieval", lang)):
+        st.selectbox(t("side.bm25_variant", lang), BM25_VARIANTS, key="retrieval.bm25_variant",
+                     help=t("help.bm25_variant", lang))
+        c1, c2 = st.columns(2)
+        with c1:
+            _number("k1", "retrieval.k1", lang, min_value=0.0, max_value=10.0, step=0.1, format="%.2f")
+        with c2:
+            _number("b", "retrieval.b", lang, min_value=0.0, max_value=1.0, step=0.05, format="%.2f")
+        if ss.get("retrieval.bm25_variant") in ("l", "plus"):
+            _number("δ (delta)", "retrieval.delta", lang, min_value=0.0, max_value=10.0, step=0.1, format="%.2f")
+        if ss.get("retrieval.bm25_variant") == "okapi":
+            _number("ε (epsilon)", "retrieval.epsilon", lang, min_value=0.0, max_value=10.0, step=0.05, format="%.2f")
+        c1, c2 = st.columns(2)
+        with c1:
+            _number(t("side.ngram_min", lang), "retrieval.ngram_min", lang, min_value=1, max_value=10)
+        with c2:
+            _number(t("side.ngram_max", lang), "retrieval.ngram_max", lang, min_value=1, max_value=10)
+        models = list(DENSE_MODELS)
+        if ss.get("retrieval.dense_model") not in models:
+            models.append(ss["retrieval.dense_model"])
+        st.selectbox(t("side.dense_model", lang), models, key="retrieval.dense_model", help=t("help.dense_model", lang))
+
+
+def _rerank_gate(lang: str) -> None:
+    ss = st.session_state
+    st.selectbox(t("side.rerank", lang), RERANK_METHODS, key="rerank.method",
+                 format_func=lambda m: t(f"rerank.{m}", lang), help=t("help.rerank", lang))
+    if ss.get("rerank.method") != "none":
+        _number(t("side.shortlist", lang), "rerank.shortlist", lang, "help.shortlist", min_value=1, max_value=1000)
+    if ss.get("rerank.method") == "mmr":
+        st.slider("λ (MMR)", 0.0, 1.0, key="rerank.mmr_lambda", step=0.05, help=t("help.mmr_lambda", lang))
+    if ss.get("rerank.method") == "cross-encoder":
+        st.text_input(t("side.rerank_model", lang), key="rerank.model", help=t("help.rerank_model", lang))
+    st.markdown(f"**{t('side.gate', lang)}**")
+    _number(t("side.max_distance", lang), "gate.max_distance", lang, "help.max_distance",
+            min_value=0.0, max_value=2.0, step=0.01, format="%.3f", placeholder=t("side.off", lang))
+    _number(t("side.min_score", lang), "gate.min_score", lang, "help.min_score",
+            step=0.1, format="%.3f", placeholder=t("side.off", lang))
+    _number(t("side.max_kept", lang), "gate.max_kept", lang, "help.max_kept",
+            min_value=1, max_value=10_000, placeholder=t("side.off", lang))
+
+
+def _context_generation(lang: str) -> None:
+    ss = st.session_state
+    _number(t("side.budget", lang), "context.budget_tokens", lang, "help.budget",
+            min_value=RESERVED_INSTRUCTION_TOKENS, max_value=1_000_000, step=64)
+    st.selectbox(t("side.policy", lang), CONTEXT_POLICIES, key="context.policy",
+                 format_func=lambda p: t(f"policy.{p}", lang), help=t("help.policy", lang))
+    st.selectbox(t("side.ordering", lang), CONTEXT_ORDERINGS, key="context.ordering",
+                 format_func=lambda o: t(f"ordering.{o}", lang), help=t("help.ordering", lang))
+    with st.expander(t("side.advanced_context", lang)):
+        st.toggle(t("side.dedup", lang), key="context.dedup", help=t("help.dedup", lang))
+        st.slider(t("side.dedup_threshold", lang), 0.05, 1.0, key="context.dedup_threshold", step=0.05)
+        _number(t("side.max_source_chars", lang), "context.max_source_chars", lang, min_value=50,
+                max_value=1_000_000, step=100)
+    models = list(GENERATORS)
+    if ss.get("generation.model") not in models:
+        models.append(ss["generation.model"])
+    st.selectbox(t("side.generator", lang), models, key="generation.model",
+                 format_func=lambda m: t("side.generator.none", lang) if m == "none" else m,
+                 help=t("help.generator", lang))
+    _number(t("side.max_new_tokens", lang), "generation.max_new_tokens", lang, min_value=1, max_value=2048, step=16)
+    with st.expander(t("side.support", lang)):
+        st.slider(t("side.min_overlap", lang), 0.0, 1.0, key="support.min_overlap", step=0.05,
+                  help=t("help.min_overlap", lang))
+        st.slider(t("side.min_cosine", lang), -1.0, 1.0, key="support.min_cosine", step=0.05,
+                  help=t("help.min_cosine", lang))
+        st.toggle(t("side.judge", lang), key="support.judge", help=t("help.judge", lang))
+
+
+def render() -> Context:
+    """Render the sidebar, resolve the context, mirror it into the URL."""
+    ss = st.session_state
+    goto = ss.pop(_GOTO, None)
+    if goto:
+        st.switch_page(page_path(goto), query_params=st.query_params.to_dict())
+    _init_session()
+    _seed(widgets_from_config(ss[_CFG]))
+    sb = st.sidebar
+    with sb:
+        st.segmented_control(
+            "🌐", LANGS, key=K_LANG, format_func=lambda x: {"ko": "한국어", "en": "English"}[x],
+            label_visibility="collapsed", required=True,
+        )
+        lang = ss.get(K_LANG) or "ko"
+        problems = list(ss.get(_PROBLEMS, []))
+        with st.expander(t("side.section.corpus", lang), expanded=False):
+            corpus, corpus_key, qsets, corpus_problems = _corpus(lang)
+        problems.extend(corpus_problems)
+        with st.expander(t("side.section.question", lang), expanded=True):
+            question, gold = _question(lang, corpus, qsets)
+        with st.expander(t("side.section.chunking", lang)):
+            _chunker(lang)
+        with st.expander(t("side.section.retrieval", lang), expanded=True):
+            _retrieval(lang)
+        with st.expander(t("side.section.rerank_gate", lang)):
+            _rerank_gate(lang)
+        with st.expander(t("side.section.context", lang)):
+            _context_generation(lang)
+        try:
+            config = config_from_widgets(ss)
+            ss[_CFG] = config
+        except ValueError as exc:
+            config = ss[_CFG]
+            st.error(t("side.bad_config", lang, error=str(exc)))
+        for p in problems:
+            st.warning(p)
+        if ss.get(_PROBLEMS) and st.button(t("side.dismiss", lang), key="side.dismiss"):
+            ss[_PROBLEMS] = []
+    view = {
+        K_LANG: lang,
+        K_CORPUS: ss.get(K_CORPUS),
+        K_QSET: ss.get(K_QSET) if gold is not None else None,
+        K_QID: gold.id if gold is not None else None,
+        K_QPHRASING: ss.get(K_QPHRASING) if gold is not None and ss.get(K_QPHRASING) else None,
+        K_QTEXT: question if gold is None else None,
+        K_COMPARE_B: shadow_get(K_COMPARE_B) or None,
+        K_CHUNKS_DOC: shadow_get(K_CHUNKS_DOC) or None,
+    }
+    params = {**query_from_config(config), **query_from_view(view)}
+    if single_values(st.query_params.to_dict()) != params:
+        st.query_params.from_dict(params)
+    ctx = Context(
+        lang=lang,
+        config=config,
+        corpus=corpus,
+        corpus_key=corpus_key,
+        question=question,
+        gold=gold,
+        question_sets=qsets,
+        compare_b=shadow_get(K_COMPARE_B),
+        chunks_doc=shadow_get(K_CHUNKS_DOC),
+        problems=tuple(problems),
+    )
+    ss[_CTX] = ctx
+    ss[_FRESH] = True
+    return ctx

@@ -1,0 +1,284 @@
+"""Shared configuration: sidebar widgets ↔ ``PipelineConfig`` ↔ URL query string.
+
+Three representations of one view, and pure functions between them (no
+Streamlit import here, so they are unit-tested directly):
+
+* **widget values** — ``{widget key: value}`` as ``st.session_state`` holds
+  them. Keys of one-to-one fields are the config's flat keys
+  (``retrieval.k``); a few keys are UI-only (:data:`K_PRESET`,
+  :data:`K_METHODS`, :data:`K_PER_METHOD`, ``retrieval.analyzer_for.<m>``).
+* **config** — a validated :class:`~rag_core.config.PipelineConfig`.
+* **query string** — ``{name: str}``. Config keys appear as their flat
+  ``section.key`` names (the CLI's ``--set`` form) and only when they differ
+  from ``PipelineConfig()``; view keys (:data:`VIEW_KEYS`) carry the language,
+  corpus, question and page extras.
+
+Session flow (``ui.sidebar``): on the first run of a session the query string
+seeds the widget values; afterwards the widgets are the truth and every run
+writes the query string back, so the address bar always reopens this view.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from rag_core.config import (
+    PRESETS,
+    RETRIEVAL_METHODS,
+    SECTIONS,
+    ChunkerConfig,
+    PipelineConfig,
+)
+from rag_core.scenarios import apply_overrides, parse_overrides
+
+LANGS = ("ko", "en")
+CORPORA = ("sample", "sample-html", "upload")
+
+K_LANG = "lang"
+K_CORPUS = "corpus"
+K_UPLOADS = "uploads"
+K_PRESET = "chunker.preset"
+K_METHODS = "retrieval.methods"
+K_PER_METHOD = "retrieval.per_method"
+K_ANALYZER_FOR = "retrieval.analyzer_for."
+K_QMODE = "q.mode"
+K_QSET = "q.set"
+K_QID = "q.id"
+K_QPHRASING = "q.phrasing"
+K_QTEXT = "q.text"
+K_COMPARE_B = "compare.b"
+K_CHUNKS_DOC = "chunks.doc"
+
+CUSTOM = "custom"
+SPARSE_METHODS = tuple(m for m in RETRIEVAL_METHODS if m != "dense")
+CHUNKER_FIELDS = tuple(f"chunker.{f.name}" for f in fields(ChunkerConfig))
+QUESTION_MODES = ("set", "free")
+
+#: Query-string names that are not config keys (config keys contain a dot).
+VIEW_KEYS = {
+    "lang": K_LANG,
+    "corpus": K_CORPUS,
+    "qset": K_QSET,
+    "qid": K_QID,
+    "ph": K_QPHRASING,
+    "q": K_QTEXT,
+    "b": K_COMPARE_B,
+    "doc": K_CHUNKS_DOC,
+}
+
+#: Widget keys whose value is exactly the config field of the same flat key.
+DIRECT_KEYS: tuple[str, ...] = tuple(
+    k for k in PipelineConfig().flat() if not k.startswith("chunker.") and k != "retrieval.methods"
+)
+
+
+def preset_of(chunker: ChunkerConfig) -> str:
+    """The preset letter whose chunker equals ``chunker``, or :data:`CUSTOM`."""
+    for letter, values in PRESETS.items():
+        if chunker == ChunkerConfig(target=512, **values):
+            return letter
+    return CUSTOM
+
+
+def widgets_from_config(config: PipelineConfig) -> dict[str, Any]:
+    """Widget values that show ``config`` (inverse of :func:`config_from_widgets`)."""
+    flat = config.flat()
+    out: dict[str, Any] = {k: flat[k] for k in DIRECT_KEYS}
+    out[K_PRESET] = preset_of(config.chunker)
+    for key in CHUNKER_FIELDS:
+        out[key] = flat[key]
+    rc = config.retrieval
+    methods: list[str] = []
+    per_method = False
+    analyzer_for = {m: rc.analyzer for m in SPARSE_METHODS}
+    for spec in rc.methods:
+        method, _, analyzer = spec.partition(":")
+        methods.append(method)
+        if analyzer:
+            per_method = True
+            analyzer_for[method] = analyzer
+    out[K_METHODS] = methods
+    out[K_PER_METHOD] = per_method
+    for m, a in analyzer_for.items():
+        out[K_ANALYZER_FOR + m] = a
+    return out
+
+
+def config_from_widgets(values: Mapping[str, Any]) -> PipelineConfig:
+    """Build the config the widgets show; raises ``ValueError`` for a bad combination."""
+    sections: dict[str, dict[str, Any]] = {name: {} for name in SECTIONS}
+    for key in DIRECT_KEYS:
+        if key in values:
+            section, _, name = key.partition(".")
+            sections[section][name] = values[key]
+    preset = values.get(K_PRESET, CUSTOM)
+    if preset != CUSTOM:
+        if preset not in PRESETS:
+            raise ValueError(f"chunker preset {preset!r} is not valid; valid choices: {', '.join(PRESETS)}, custom")
+        sections["chunker"] = {"target": 512, **PRESETS[preset]}
+    else:
+        for key in CHUNKER_FIELDS:
+            if key in values:
+                sections["chunker"][key.partition(".")[2]] = values[key]
+    methods = list(values.get(K_METHODS) or [])
+    analyzer = sections["retrieval"].get("analyzer", "unicode")
+    specs: list[str] = []
+    for m in methods:
+        per = values.get(K_ANALYZER_FOR + m) if values.get(K_PER_METHOD) else None
+        specs.append(f"{m}:{per}" if m in SPARSE_METHODS and per and per != analyzer else m)
+    sections["retrieval"]["methods"] = tuple(specs)
+    for section, values_ in sections.items():
+        for name, value in list(values_.items()):
+            values_[name] = _normalise_number(SECTIONS[section], name, value)
+    return PipelineConfig(**{name: cls(**sections[name]) for name, cls in SECTIONS.items()})
+
+
+def _normalise_number(cls: type, name: str, value: Any) -> Any:
+    """Widgets return floats for whole numbers sometimes; fields say which."""
+    hint = {f.name: f.type for f in fields(cls)}.get(name)
+    if isinstance(value, float) and hint in ("int", "int | None") and value.is_integer():
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and hint in ("float", "float | None"):
+        return float(value)
+    return value
+
+
+# ---------------------------------------------------------------- URL form
+
+
+def format_value(value: Any) -> str:
+    """A config value as the URL/CLI writes it (parsed back by ``with_overrides``)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else "none"
+    return str(value)
+
+
+def query_from_config(config: PipelineConfig, base: PipelineConfig | None = None) -> dict[str, str]:
+    """``{flat key: value}`` for every field that differs from ``base`` (default ``PipelineConfig()``)."""
+    ref = (base or PipelineConfig()).flat()
+    return {k: format_value(v) for k, v in config.flat().items() if v != ref[k]}
+
+
+def config_from_query(
+    params: Mapping[str, str], base: PipelineConfig | None = None
+) -> tuple[PipelineConfig, list[str]]:
+    """Apply the query string's config keys to ``base``; bad keys are reported, not fatal.
+
+    Returns the config and one message per ignored key (its key, value and why).
+    """
+    base = base or PipelineConfig()
+    overrides = {k: v for k, v in params.items() if k not in VIEW_KEYS}
+    try:
+        return apply_overrides(base, overrides), []
+    except ValueError:
+        pass
+    # One by one, so one bad value loses only itself.
+    errors: list[str] = []
+    config = base
+    pending = dict(overrides)
+    for _ in range(2):  # a second pass lets an order-dependent pair settle (overlap < target)
+        for key in list(pending):
+            try:
+                config = apply_overrides(config, {key: pending[key]})
+                del pending[key]
+            except ValueError:
+                continue
+    for key, value in pending.items():
+        try:
+            apply_overrides(config, {key: value})
+        except ValueError as exc:
+            errors.append(str(exc))
+    return config, errors
+
+
+def query_from_view(view: Mapping[str, Any]) -> dict[str, str]:
+    """The view keys (language, corpus, question, page extras) as query parameters."""
+    out: dict[str, str] = {}
+    for name, key in VIEW_KEYS.items():
+        value = view.get(key)
+        if value in (None, "", [], ()):
+            continue
+        out[name] = str(value)
+    return out
+
+
+def view_from_query(params: Mapping[str, str]) -> dict[str, Any]:
+    """Widget values of the view keys present in the query string."""
+    out: dict[str, Any] = {}
+    for name, key in VIEW_KEYS.items():
+        if name in params and params[name] != "":
+            out[key] = params[name]
+    if out.get(K_LANG) not in LANGS:
+        out.pop(K_LANG, None)
+    if out.get(K_CORPUS) not in CORPORA:
+        out.pop(K_CORPUS, None)
+    if K_QTEXT in out and K_QID not in out:
+        out[K_QMODE] = "free"
+    elif K_QID in out:
+        out[K_QMODE] = "set"
+    if K_QPHRASING in out:
+        try:
+            out[K_QPHRASING] = int(out[K_QPHRASING])
+        except ValueError:
+            out.pop(K_QPHRASING)
+    return out
+
+
+def single_values(params: Mapping[str, Any]) -> dict[str, str]:
+    """``st.query_params`` gives the last value of a repeated key; mirror that for dicts of lists."""
+    out: dict[str, str] = {}
+    for k, v in params.items():
+        if isinstance(v, (list, tuple)):
+            if not v:
+                continue
+            v = v[-1]
+        out[str(k)] = str(v)
+    return out
+
+
+# --------------------------------------------------------------- context
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the sidebar resolved this run; pages read it with ``ui.sidebar.context()``."""
+
+    lang: str
+    config: PipelineConfig
+    corpus: Any  # rag_core.index.CorpusIndex
+    corpus_key: str
+    question: str
+    gold: Any = None  # rag_core.types.Question when picked from a set
+    question_sets: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    compare_b: str = ""
+    chunks_doc: str = ""
+    problems: tuple[str, ...] = ()
+
+
+def compare_config(a: PipelineConfig, text: str) -> tuple[PipelineConfig, list[str]]:
+    """Config B = A with the ``key=value`` lines of ``text`` (``;`` also separates).
+
+    Returns B and the messages of lines that could not be applied.
+    """
+    overrides, errors = parse_overrides(text)
+    if not overrides:
+        return a, errors
+    try:
+        return apply_overrides(a, overrides), errors
+    except ValueError as exc:
+        return a, [*errors, str(exc)]
+
+
+def overrides_text(overrides: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> str:
+    """``key=value`` joined by ``;`` — the compact form the URL and the Compare box use."""
+    items = overrides.items() if isinstance(overrides, Mapping) else overrides
+    return "; ".join(f"{k}={format_value(v) if not isinstance(v, str) else v}" for k, v in items)
