@@ -1,10 +1,12 @@
 """Context assembly: kept candidates → numbered sources → the exact ids the model gets.
 
-Each candidate becomes a source ``[n]`` that quotes the chunk's ``content``
-(never its contextual header), followed by a line naming the document, the
-section and the locator ``#char=start,end`` of the quoted text (placed after
-the quote: the small bundled model otherwise tends to echo the label line
-as its answer). The system text
+Each candidate becomes a source ``n`` (cited ``[n]``) that quotes the
+chunk's ``content`` (never its contextual header) under a line naming the
+document, the section and the locator ``#char=start,end`` of the quoted
+text: ``Source 1 — Title › Section (doc_id #char=120,560):``. (Lines that
+begin with ``[1]`` made the bundled 0.5B model echo them as its answer; with
+this layout it answers and cites, and refuses when the sources lack the
+answer — checked on the sample corpus.) The system text
 (:data:`SYSTEM_TEXT`) marks sources as untrusted data, asks for ``[n]`` on
 every claim and for a plain refusal (:data:`REFUSAL_TEXT`) when the sources
 do not hold the answer.
@@ -175,14 +177,14 @@ class _Cand:
         return self.chunk.start + len(self.quote) if self.reason else None
 
     def label(self, n: int) -> str:
-        """The line under the quote: ``(source n: Title › Section, doc_id #char=a,b)``."""
+        """The line above the quote: ``Source n — Title › Section (doc_id #char=a,b):``."""
         where = self.title + (f" › {self.chunk.section}" if self.chunk.section else "")
-        return f"(source {n}: {where}, {self.chunk.doc_id} {self.locator})"
+        return f"Source {n} — {where} ({self.chunk.doc_id} {self.locator}):"
 
     def block(self, n: int) -> tuple[str, int]:
         """The source as placed in the prompt and the offset of the quote inside it."""
-        head = f"[{n}] "
-        return f"{head}{self.quote}\n{self.label(n)}\n\n", len(head)
+        head = self.label(n) + "\n"
+        return f"{head}{self.quote}\n\n", len(head)
 
 
 @dataclass(frozen=True)

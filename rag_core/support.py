@@ -56,9 +56,9 @@ _WORD = re.compile(r"\w+")
 #: A number or code: optional letters glued in front (``E17``), digits with
 #: thousands commas or a decimal part, then an optional unit.
 NUMBER = re.compile(
-    r"(?<![\w.])([A-Za-z]{0,4})(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?"
-    r"(\s?(?:%|km|cm|mm|m|kg|g|ms|s|GB|MB|KB|TB|°C|℃|미터|킬로미터|년|월|일|시간|분|초|개|명|원|배|퍼센트))?"
-    r"(?![\w])",
+    r"(?<![A-Za-z0-9.,\-_#=/])([A-Za-z]{0,4}-?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?"
+    r"(\s?(?:%|km|cm|mm|m|kg|g|ms|s|GB|MB|KB|TB|KiB|MiB|GiB|°C|℃|미터|킬로미터|년|월|일|시간|분|초|개|명|원|배|퍼센트))?"
+    r"(?![A-Za-z0-9\-])",
 )
 
 REFUSAL_PATTERNS = (
@@ -86,7 +86,11 @@ Verdict = str
 
 
 def normalise_number(letters: str, digits: str, decimals: str | None) -> str:
-    """``("E", "17", None) -> "e17"``; ``("", "1,947", None) -> "1947"``; ``("", "2", ".50") -> "2.5"``."""
+    """``("E", "17", None) -> "e17"``; ``("", "1,947", None) -> "1947"``; ``("", "2", ".50") -> "2.5"``.
+
+    A letter prefix (a code such as ``E17`` or ``WD-8412``) stays part of the
+    number, lowercased, so ``E17`` never matches ``E21`` or a bare ``17``.
+    """
     num = digits.replace(",", "")
     if decimals:
         frac = decimals.rstrip("0")

@@ -301,7 +301,7 @@ class CrossEncoderModel:
         self._lock = threading.RLock()
 
     def score(self, query: str, passages: list[str], batch_size: int = 16) -> list[float]:
-        """Raw relevance scores ``f(query, passage)`` (higher = more relevant)."""
+        """``CrossEncoder.predict`` scores of ``(query, passage)`` (sigmoid of the logit for one label)."""
         if not passages:
             return []
         with self._lock:

@@ -4,8 +4,9 @@ No cross-encoder weights are bundled (none exist offline here): the user
 names a hub id (e.g. ``cross-encoder/ms-marco-MiniLM-L-6-v2``) or a local
 folder in ``rerank.model``; when its files are absent the stage is
 ``unavailable`` with the reason (:class:`rag_core.models.ModelUnavailable`).
-The score is the model's raw output for the pair (a logit for the MS MARCO
-models; higher is more relevant). The chunk side is its ``content``.
+The score is ``CrossEncoder.predict``'s output for the pair — for a
+single-label model the sigmoid of its logit, in (0, 1); higher is more
+relevant. The chunk side is its ``content``.
 """
 
 from __future__ import annotations

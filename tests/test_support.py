@@ -1,0 +1,149 @@
+"""Per-claim support: claims, citations, numbers, evidence offsets and the five verdicts."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from rag_core.config import SupportConfig
+from rag_core.support import (
+    check_support,
+    citations_in,
+    is_refusal,
+    normalise_number,
+    numbers_in,
+    split_claims,
+    terms,
+)
+from rag_core.types import ContextStage, Source
+
+DOC = (
+    "Hallasan is the highest mountain in South Korea. It rises 1,947 m above sea level.\n\n"
+    "Error E17 means the disk is full. Error E21 means the network is down.\n\n"
+    "한라산에는 노루가 많이 산다. 노루는 풀과 나뭇잎을 먹는다."
+)
+
+
+def source(n: int | None, quote: str, status: str = "included") -> Source:
+    start = DOC.index(quote)
+    return Source(
+        n=n, chunk_id=f"d::{start}", doc_id="d", title="T", section="", start=start,
+        end=start + len(quote), locator=f"#char={start},{start + len(quote)}", quote=quote,
+        tokens=len(quote), status=status,  # type: ignore[arg-type]
+    )
+
+
+P1, P2, P3 = DOC.split("\n\n")
+CTX = ContextStage(
+    "ok", "pack", "rank", 1024,
+    (source(1, P1), source(2, P2), source(3, P3), source(None, P1[:20], "dropped")),
+)
+CFG = SupportConfig(min_overlap=0.5, min_cosine=0.3)
+
+
+def verdicts(answer: str, cfg: SupportConfig = CFG, embedder=None):
+    st = check_support(answer, CTX, cfg, embedder=embedder)
+    return st, [(c.text, c.verdict) for c in st.claims]
+
+
+def test_numbers_are_normalised_and_codes_kept_whole():
+    assert normalise_number("", "1,947", None) == "1947"
+    assert normalise_number("E", "17", None) == "e17"
+    assert normalise_number("", "2", ".50") == "2.5"
+    text = "해발 1,947m로 높다. Error E17, not E21; 2.50 GB in 2024년 [3]."
+    assert numbers_in(text) == [
+        ("1,947m", "1947"), ("E17", "e17"), ("E21", "e21"), ("2.50 GB", "2.5"), ("2024년", "2024"),
+    ]
+    assert numbers_in("ko-jeju-01-geography #char=2157,2568") == []
+
+
+def test_claims_split_on_sentences_and_trailing_citations_attach_backwards():
+    a = "Hallasan is 1,947 m high. [1] It is in Korea [1, 2]. E17 means a full disk [2][7].\n[3]"
+    spans = split_claims(a)
+    assert [a[x:y] for x, y in spans] == [
+        "Hallasan is 1,947 m high. [1]",
+        "It is in Korea [1, 2].",
+        "E17 means a full disk [2][7].\n[3]",
+    ]
+    assert [citations_in(a[x:y]) for x, y in spans] == [(1,), (1, 2), (2, 7, 3)]
+
+
+def test_leading_citation_style_keeps_citations_with_the_sentence_they_open():
+    a = "[1] Hallasan is 1,947 m high. [3] 노루는 풀을 먹는다."
+    assert [a[x:y] for x, y in split_claims(a)] == ["[1] Hallasan is 1,947 m high.", "[3] 노루는 풀을 먹는다."]
+
+
+def test_korean_terms_drop_particles():
+    assert "한라산" in terms("한라산의 높이", "kiwi") and "한라산" in terms("한라산은 높다", "kiwi")
+    assert terms("The KV cache is large", "unicode") == {"kv", "cache", "large"}
+
+
+def test_five_verdicts_overlap_only():
+    st, got = verdicts(
+        "Hallasan rises 1,947 m above sea level [1]. "  # supported by its citation
+        "Error E21 means the network is down [1]. "  # [1] does not, [2] does
+        "Hallasan rises 2,100 m above sea level [1]. "  # number in no source
+        "Error E17 means the disk is full. "  # true but uncited
+        "Error E17 means the disk is full [9]."  # [9] is not a source
+    )
+    assert [v for _t, v in got] == [
+        "supported", "supported-elsewhere", "unsupported", "uncited", "invalid-citation",
+    ]
+    c = st.claims[2]
+    assert c.numbers == ("2,100 m",) and c.numbers_in_no_source == ("2,100 m",)
+    assert c.evidence[0].missing_numbers == ("2,100 m",)
+    assert st.params["score"] == "overlap"
+
+
+def test_uncited_and_unsupported_is_unsupported():
+    _st, got = verdicts("Jeju has 99 volcanoes.")
+    assert got == [("Jeju has 99 volcanoes.", "unsupported")]
+
+
+def test_evidence_is_the_best_sentence_with_document_offsets():
+    st, _ = verdicts("노루는 풀과 나뭇잎을 먹는다 [3].")
+    claim = st.claims[0]
+    assert claim.verdict == "supported"
+    ev = {e.n: e for e in claim.evidence}[3]
+    assert ev.sentence == "노루는 풀과 나뭇잎을 먹는다."
+    assert DOC[ev.start : ev.end] == ev.sentence
+    claim_terms = terms("노루는 풀과 나뭇잎을 먹는다", "kiwi")
+    assert ev.overlap == round(len(claim_terms & terms(ev.sentence, "kiwi")) / len(claim_terms), 4)
+    assert [e.n for e in claim.evidence] == [1, 2, 3]  # only sources placed in the prompt
+
+
+def test_refusal_is_not_a_claim_and_empty_answer_is_skipped():
+    st = check_support("The sources do not contain the answer.", CTX, CFG)
+    assert st.status == "ok" and st.claims == () and "refusal" in st.message
+    assert is_refusal("출처에 그 내용이 포함되어 있지 않습니다.")
+    assert check_support("  ", CTX, CFG).status == "skipped"
+    assert check_support(None, CTX, CFG).status == "skipped"
+
+
+class FakeEmbedder:
+    """Bag-of-letters vectors: a deterministic stand-in with a known cosine."""
+
+    model_id = "letters"
+
+    def encode_queries(self, texts):
+        out = np.zeros((len(texts), 26), dtype=np.float32)
+        for i, t in enumerate(texts):
+            for ch in t.lower():
+                if "a" <= ch <= "z":
+                    out[i, ord(ch) - 97] += 1
+        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+
+
+def test_cosine_part_of_the_score_is_the_embedder_cosine():
+    emb = FakeEmbedder()
+    st = check_support("Error E17 means the disk is full [2].", CTX, CFG, embedder=emb)
+    ev = {e.n: e for e in st.claims[0].evidence}[2]
+    v = emb.encode_queries(["Error E17 means the disk is full", ev.sentence])
+    assert ev.cosine == pytest.approx(float(v[0] @ v[1]), abs=1e-4)
+    assert ev.score == pytest.approx((ev.overlap + ev.cosine) / 2, abs=1e-4)
+    strict = SupportConfig(min_overlap=0.5, min_cosine=1.0)
+    st2 = check_support("Error E17 means the disk is nearly full [2].", CTX, strict, embedder=emb)
+    assert st2.claims[0].verdict == "unsupported"
+    assert re.search(r"needs overlap ≥ 0.5, cos ≥ 1.0", st2.claims[0].reason)
