@@ -438,7 +438,7 @@ def render() -> Context:
         )
         lang = ss.get(K_LANG) or "ko"
         problems = list(ss.get(_PROBLEMS, []))
-        with st.expander(t("side.section.corpus", lang), expanded=False):
+        with st.expander(t("side.section.corpus", lang), expanded=ss.get(K_CORPUS) == "upload"):
             corpus, corpus_key, qsets, corpus_problems = _corpus(lang)
         problems.extend(corpus_problems)
         with st.expander(t("side.section.question", lang), expanded=True):
