@@ -69,7 +69,7 @@ for n in ctx.corpus.needles:
     loss = losses.get((n.doc_id, n.text))
     mine = n.text in gold_texts
     label = t("chk.needle_lost" if loss else "chk.needle_ok", lang) + (" · " + t("chk.this_question", lang) if mine else "")
-    needles.append(NeedleMark(span_[0], span_[1], loss is not None, loss.cut_at if loss else (), label))
+    needles.append(NeedleMark(span_[0], span_[1], loss is not None, loss.cut_at if loss else (), label, mine))
 
 n_lost = sum(1 for x in needles if x.destroyed)
 st.subheader(t("chk.h.document", lang, doc=doc_id))
@@ -82,14 +82,16 @@ legend = join([
     span("✂ " + t("chk.legend.cut", lang), "ri-cut"), " ", span(t("chk.legend.gap", lang), "ri-gap"),
 ])
 show(tag("div", legend, cls="ri-legend"))
-for x in needles:
-    if x.destroyed:
-        st.error(t("chk.lost_line", lang, needle=snippet(doc.text[x.start:x.end], 90), start=x.start, end=x.end,
-                   cuts=", ".join(map(str, x.cut_at)) or "—"))
 boxes = [ChunkBox(c.ordinal, c.start, c.own_start, c.end, c.header, c.tokens, c.chunk_id in over) for c in doc_chunks]
 labels = {"overlap": t("chk.legend.overlap", lang), "gap": t("chk.legend.gap", lang),
           "boundary": t("chk.legend.boundary", lang), "header": t("chk.legend.header", lang),
           "cut": t("chk.legend.cut", lang)}
+for x in needles:
+    if x.destroyed:
+        st.error(t("chk.lost_line", lang, needle=snippet(doc.text[x.start:x.end], 90), start=x.start, end=x.end,
+                   cuts=", ".join(map(str, x.cut_at)) or "—"))
+        # the cut up close: the needle and its surroundings, before the whole document below
+        show(chunk_map(doc.text, boxes, needles, labels=labels, window=(x.start - 160, x.end + 160)))
 show(chunk_map(doc.text, boxes, needles, labels=labels))
 
 # token-length histogram ------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from rag_core.scenarios import SCENARIOS, Scenario
-from ui import sidebar
+from ui import cache, sidebar
 from ui.html import show, style
 from ui.i18n import t
 from ui.state import (
@@ -28,12 +28,13 @@ st.caption(t("scn.intro", lang))
 
 
 def _set_of(question_id: str) -> str | None:
-    from ui import cache
-
     for name, questions in cache.question_sets("sample").items():
         if any(q.id == question_id for q in questions):
             return name
     return None
+
+
+QUESTIONS = {q.id: q for qs in cache.question_sets("sample").values() for q in qs}
 
 
 def load(s: Scenario, page: str) -> None:
@@ -59,7 +60,8 @@ for i, s in enumerate(SCENARIOS):
         st.markdown(f"##### {s.mode}. {s.title[lang]}")
         st.write(s.explanation[lang])
         st.markdown(f"**{t('scn.look', lang)}** {s.look_at[lang]}")
-        question = s.question_id or s.question
+        q = QUESTIONS.get(s.question_id or "")
+        question = f"{s.question_id} “{q.question}”" if q is not None else (s.question or s.question_id)
         st.caption(t("scn.setup", lang, question=question, a=overrides_text(s.overrides) or "—",
                      b=overrides_text(s.compare) if s.compare else "—"))
         buttons = st.columns(3)

@@ -33,6 +33,7 @@ EXPECT_KEYS = (
     "overlapping_hits",  # two ranked candidates (after rerank) share document text (bool)
     "gold_rank_at_most",  # {stage key of GoldView.stage_ranks: rank}: gold at or above
     "gold_absent",  # stage key of GoldView.stage_ranks where no needle is ranked
+    "top_doc",  # {retriever list name: doc id of its rank-1 hit}
     "duplicates_dropped",  # some context source was dropped as a duplicate (bool)
     "numbers_in_no_source",  # some claim carries a number no source contains (bool)
     "question_cut",  # the budget cut into the question (bool)
@@ -184,6 +185,12 @@ def check_expectation(trace: Any, expect: Mapping[str, Any]) -> list[str]:
             ranks = gold.stage_ranks.get(want) if gold is not None else None
             if ranks is None or any(r is not None for r in ranks):
                 problems.append(f"gold_absent: gold is ranked at {want} ({ranks})")
+        elif key == "top_doc":
+            for name, doc_id in want.items():
+                lst = lists.get(name)
+                got = lst.hits[0].doc_id if lst is not None and lst.hits else None
+                if got != doc_id:
+                    problems.append(f"top_doc of {name}: expected {doc_id!r}, got {got!r}")
         elif key == "duplicates_dropped":
             got = any(s.status == "dropped" and s.reason == "duplicate" for s in trace.context.sources)
             if got != want:
@@ -308,7 +315,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         },
         overrides={"retrieval.analyzer": "char"},
         question_id="ko-01",
-        expect={"lost_at": "retrieval", "some_candidates": "bm25:char"},
+        expect={"lost_at": "retrieval", "some_candidates": "bm25:char", "top_doc": {"bm25:char": "ko-jeju-03-nature"}},
     ),
     Scenario(
         id="rerank-wrong-paragraph",
@@ -322,8 +329,8 @@ SCENARIOS: tuple[Scenario, ...] = (
             "the reranker (B) the gold stays at rank 1.",
         },
         look_at={
-            "ko": "재순위의 순위 이동 그래프(금색 선이 1위에서 아래로), 게이트의 '임계값 아래로 떨어진 후보'와 그 이유.",
-            "en": "The rerank bump chart (the amber line falls from rank 1) and the gate's 'what fell below the line' with its reason.",
+            "ko": "재순위의 순위 이동 그래프(금색 선이 1위에서 아래로), 게이트가 뺀 후보 목록과 그 이유(최대 유지 수 초과).",
+            "en": "The rerank bump chart (the amber line falls from rank 1) and what the gate let go, with its reason (beyond max kept).",
         },
         overrides={"rerank.method": "overlap", "gate.max_kept": 2},
         question_id="man-en-02",
@@ -386,10 +393,10 @@ SCENARIOS: tuple[Scenario, ...] = (
         title={"ko": "임계값이 없으면 코퍼스 밖 질문에도 자신 있게 답한다", "en": "Without a threshold, out-of-domain questions get confident answers"},
         explanation={
             "ko": "스페인 여권 갱신은 코퍼스 어디에도 없습니다. 그래도 검색은 언제나 가장 가까운 k개를 돌려주므로, 임계값이 "
-            "없으면 세탁기 설명서 문단이 출처가 되어 모델에 들어갑니다. 코사인 거리 0.6의 게이트(B)를 두면 통과하는 후보가 "
+            "없으면 세탁건조기 고객지원·반품 문단이 출처가 되어 모델에 들어갑니다. 코사인 거리 0.6의 게이트(B)를 두면 통과하는 후보가 "
             "없어 모델을 부르지 않고 거절합니다.",
             "en": "Renewing a Spanish passport is nowhere in the corpus. Retrieval still returns the k nearest chunks, "
-            "so without a threshold washing-machine paragraphs become sources and go to the model. A gate at cosine "
+            "so without a threshold the washer-dryer's support and refund paragraphs become sources and go to the model. A gate at cosine "
             "distance 0.6 (B) lets nothing through, and the system refuses without calling the model.",
         },
         look_at={
@@ -423,7 +430,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         overrides={"retrieval.methods": "dense", "gate.max_distance": 0.6},
         question_id="en-oot-01",
         page="inspect",
-        expect={"refused": False},
+        expect={"refused": False, "top_doc": {"dense:minilm": "en-course-04-inference"}},
     ),
     Scenario(
         id="literal-match",
@@ -444,7 +451,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         question_id="en-oot-23",
         compare={"retrieval.methods": "dense", "gate.max_distance": 0.6},
         page="compare",
-        expect={"refused": False, "some_candidates": "bm25:unicode"},
+        expect={"refused": False, "top_doc": {"bm25:unicode": "en-course-05-reasoning"}},
         expect_b={"refused": True},
     ),
     Scenario(

@@ -319,3 +319,15 @@ def test_apply_overrides_preset_first_then_keys():
     assert config.chunker == preset("A").chunker.__class__(strategy="blind", target=512, overlap=32, header=False)
     with pytest.raises(ValueError, match=re.escape("chunker.preset = 'Z' is not valid; valid choices: A, B, C, D, E, F")):
         apply_overrides(PipelineConfig(), {"chunker.preset": "Z"})
+
+
+def test_chunk_map_window_shows_only_the_excerpt_and_the_current_needle_stronger():
+    text = "a" * 50 + "NEEDLE" + "b" * 50
+    boxes = [ChunkBox(0, 0, 0, 53), ChunkBox(1, 53, 53, len(text))]
+    needle = NeedleMark(50, 56, destroyed=True, cut_at=(53,), label="x", mine=True)
+    out = chunk_map(text, boxes, [needle], window=(45, 61))
+    assert out.startswith('<div class="ri-doc ri-excerpt"><span class="ri-muted">… </span>')
+    assert out.endswith('<span class="ri-muted"> …</span></div>')
+    visible = re.sub(r"<[^>]+>", "", out)
+    assert visible == "… aaaaaNEE#1✂DLEbbbbb …"  # chunk 1 opens at 53, where the cut is
+    assert 'class="ri-c0 ri-lost ri-mine"' in out

@@ -164,6 +164,7 @@ class NeedleMark:
     destroyed: bool
     cut_at: tuple[int, ...] = ()
     label: str = ""
+    mine: bool = False  # the current question's needle (drawn stronger)
 
 
 def chunk_map(
@@ -172,8 +173,9 @@ def chunk_map(
     needles: Sequence[NeedleMark] = (),
     *,
     labels: dict[str, str] | None = None,
+    window: tuple[int, int] | None = None,
 ) -> Markup:
-    """The document with its chunk boundaries drawn.
+    """The document with its chunk boundaries drawn (or only ``window = (start, end)`` of it).
 
     Own words of chunk *i* get tint ``ri-c0``/``ri-c1`` by parity, words copied
     from the previous chunk (``[start, own_start)``) the overlap tint
@@ -192,7 +194,8 @@ def chunk_map(
             marks.append(Mark(c.start, c.own_start, "ri-ov", labels.get("overlap", "overlap")))
         marks.append(Mark(c.own_start, c.end, tint, f"#{c.ordinal}"))
     for nd in needles:
-        marks.append(Mark(nd.start, nd.end, "ri-lost" if nd.destroyed else "ri-gold", nd.label))
+        cls = ("ri-lost" if nd.destroyed else "ri-gold") + (" ri-mine" if nd.mine else "")
+        marks.append(Mark(nd.start, nd.end, cls, nd.label))
     covered = sorted((c.start, c.end) for c in ordered)
     pos = 0
     for s, e in covered:
@@ -216,11 +219,14 @@ def chunk_map(
         for cut in nd.cut_at:
             inserts.setdefault(cut, []).append(span("✂", "ri-cut", labels.get("cut", "this boundary cut the needle")))
 
-    edges = sorted({0, n, *inserts, *(max(0, min(m.start, n)) for m in marks), *(max(0, min(m.end, n)) for m in marks)})
-    pieces: list[Markup] = []
+    lo, hi = (0, n) if window is None else (max(0, window[0]), min(n, window[1]))
+    edges = sorted({lo, hi, *inserts, *(max(0, min(m.start, n)) for m in marks), *(max(0, min(m.end, n)) for m in marks)})
+    edges = [e for e in edges if lo <= e <= hi]
+    pieces: list[Markup] = [span("… ", "ri-muted")] if lo > 0 else []
     for a, b in zip(edges, edges[1:] + [None]):
         for box in inserts.get(a, ()):
-            pieces.append(box)
+            if a < hi or hi == n:
+                pieces.append(box)
         if b is None or b <= a:
             continue
         covering = [m for m in marks if m.start <= a and b <= m.end]
@@ -230,7 +236,9 @@ def chunk_map(
             pieces.append(span(text[a:b], classes, title or None))
         else:
             pieces.append(esc(text[a:b]))
-    return div(join(pieces), "ri-doc")
+    if hi < n:
+        pieces.append(span(" …", "ri-muted"))
+    return div(join(pieces), "ri-doc" if window is None else "ri-doc ri-excerpt")
 
 
 # ------------------------------------------------------------- rendering
@@ -262,12 +270,14 @@ CSS = """
 .ri-refusal{border:2px solid #9a6700;border-radius:6px;padding:10px;background:#fff8c5;margin:4px 0}
 .ri-text{white-space:pre-wrap;line-height:1.55;font-size:0.86rem}
 .ri-doc{white-space:pre-wrap;line-height:1.8;font-size:0.86rem;border:1px solid #d0d7de;border-radius:6px;padding:8px;max-height:640px;overflow:auto}
+.ri-excerpt{max-height:none;margin-bottom:8px}
 .ri-c0{background:#ddf4ff}
 .ri-c1{background:#dafbe1}
 .ri-ov{background:#fbefff;text-decoration:underline dotted #8250df}
 .ri-gap{color:#8c959f}
 .ri-gold{outline:2px solid #d4a72c;background:#fff4c2}
 .ri-lost{outline:2px solid #cf222e;background:#ffcecb}
+.ri-mine{outline-width:3px;box-shadow:0 0 0 3px rgba(191,135,0,0.35)}
 .ri-cut{color:#fff;background:#cf222e;border-radius:3px;padding:0 3px;font-weight:700;margin:0 1px}
 .ri-bnd{display:inline-block;font-size:0.68rem;background:#57606a;color:#fff;border-radius:3px;padding:0 4px;margin:0 2px;line-height:1.3;vertical-align:middle;white-space:nowrap}
 .ri-bnd-t{margin-left:4px;opacity:0.85}

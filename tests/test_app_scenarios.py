@@ -1,0 +1,94 @@
+"""Scenario expectations: ``check_expectation`` on inline corpora, and every gallery card on the shipped corpus."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_core.config import PipelineConfig
+from rag_core.index import CorpusIndex, load_corpus_index
+from rag_core.pipeline import run
+from rag_core.scenarios import SCENARIOS, apply_overrides, check_expectation, overlapping_hits
+from rag_core.types import Document, LoadReport, Needle, Question
+
+OFF = {"generation.model": "none"}
+
+
+def _corpus(*docs: tuple[str, str], questions=()) -> CorpusIndex:
+    report = LoadReport(tuple(Document(doc_id=i, title=i, text=text) for i, text in docs))
+    return CorpusIndex(report, name="inline", questions=questions)
+
+
+@pytest.fixture(scope="module")
+def jeju() -> tuple[CorpusIndex, Question]:
+    q = Question(id="q1", lang="ko", question="한라산의 높이는?",
+                 needles=(Needle(doc_id="mountain", text="한라산은 높이가 1,947m이다."),))
+    corpus = _corpus(
+        ("mountain", "한라산은 높이가 1,947m이다. 정상에는 백록담이 있다."),
+        ("animals", "노루는 한라산 숲에 산다. 오소리와 족제비도 산다."),
+        questions=(q,),
+    )
+    return corpus, q
+
+
+def test_particle_question_zero_then_some_candidates(jeju):
+    corpus, q = jeju
+    word = run(apply_overrides(PipelineConfig(), OFF), q.question, corpus, gold=q)
+    assert check_expectation(word, {"zero_candidates": "bm25:unicode", "lost_at": "retrieval", "refused": True}) == []
+    char = run(apply_overrides(PipelineConfig(), {**OFF, "retrieval.analyzer": "char"}), q.question, corpus, gold=q)
+    assert check_expectation(char, {"some_candidates": "bm25:char", "top_doc": {"bm25:char": "mountain"}}) == []
+
+
+def test_unmet_expectations_say_what_was_found(jeju):
+    corpus, q = jeju
+    word = run(apply_overrides(PipelineConfig(), OFF), q.question, corpus, gold=q)
+    problems = check_expectation(word, {
+        "some_candidates": "bm25:unicode",
+        "zero_candidates": "bm25:char",
+        "lost_at": "",
+        "refused": False,
+        "top_doc": {"bm25:unicode": "mountain"},
+    })
+    assert problems == [
+        "some_candidates: bm25:unicode has 0 hits",
+        "zero_candidates: no retriever list named 'bm25:char' (have bm25:unicode)",
+        "lost_at: expected '', got 'retrieval'",
+        "refused: expected False, got True",
+        "top_doc of bm25:unicode: expected 'mountain', got None",
+    ]
+
+
+def test_overlapping_hits_finds_shared_text():
+    text = " ".join(f"zebra{i} stripes" for i in range(60))
+    corpus = _corpus(("z", text))
+    config = apply_overrides(PipelineConfig(), {**OFF, "chunker.strategy": "blind", "chunker.target": 120,
+                                                "chunker.overlap": 60, "retrieval.k": 4})
+    trace = run(config, "zebra stripes", corpus)
+    pairs = overlapping_hits(trace)
+    assert pairs
+    for a, b in pairs:
+        ca, cb = trace.chunks[a], trace.chunks[b]
+        assert ca.start < cb.end and cb.start < ca.end
+    plain = run(apply_overrides(config, {"chunker.overlap": 0}), "zebra stripes", corpus)
+    assert overlapping_hits(plain) == []
+    assert check_expectation(plain, {"overlapping_hits": False}) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("s", SCENARIOS, ids=[s.id for s in SCENARIOS])
+def test_every_card_shows_what_it_claims(s):
+    """On the shipped corpus (dense scenarios load MiniLM); generation off — no card's claim needs it."""
+    corpus = _shipped()
+    q = {x.id: x for x in corpus.questions}[s.question_id]
+    base = PipelineConfig().with_overrides(OFF)
+    assert check_expectation(run(s.config(base), q.question, corpus, gold=q), s.expect) == []
+    if s.compare is not None:
+        assert check_expectation(run(s.config_b(base), q.question, corpus, gold=q), s.expect_b) == []
+
+
+_CACHE: dict[str, CorpusIndex] = {}
+
+
+def _shipped() -> CorpusIndex:
+    if "sample" not in _CACHE:
+        _CACHE["sample"] = load_corpus_index()
+    return _CACHE["sample"]
