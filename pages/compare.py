@@ -96,6 +96,10 @@ def _facts(trace: Trace) -> dict[str, str]:
     out[t("chk.over_window", lang, window=d.encoder_window)] = str(len(d.over_window))
     mine = [x for x in d.destroyed if g is not None and any(x.doc_id == n.doc_id and x.needle == n.text for n in g.needles)]
     out[t("cmp.row.destroyed", lang)] = str(len(mine)) if g is not None else "—"
+    over = set(d.over_window)
+    if g is not None:
+        gold_over = any(cid in over for ids in g.chunk_ids for cid in ids)
+        out[t("cmp.row.gold_over", lang, window=d.encoder_window)] = t("cmp.yes" if gold_over else "cmp.no", lang)
     for lst in trace.retrieval.lists:
         status = "" if lst.status == "ok" else f" ({tv('status', lst.status, lang)})"
         out[t("cmp.row.list", lang, name=lst.name)] = f"{len(lst.hits)} / {lst.n_candidates}{status} · ★ {_gold(trace, 'retrieval:' + lst.name)}"
@@ -109,6 +113,7 @@ def _facts(trace: Trace) -> dict[str, str]:
     n_in = sum(1 for s in c.sources if s.status != "dropped")
     out[t("cmp.row.context", lang)] = (f"{tv('status', c.status, lang)}" if c.status != "ok" else
                                        f"{n_in} · {c.tokens_after}/{c.budget_tokens} tok") + f" · ★ {_gold(trace, 'context')}"
+    out[t("cmp.row.question_cut", lang)] = t("cmp.yes" if c.question_cut else "cmp.no", lang)
     gen = trace.generation
     out[t("cmp.row.answer", lang)] = gen.answer if gen.status == "ok" and gen.answer else tv("status", gen.status, lang)
     if trace.support.status == "ok":
@@ -197,6 +202,8 @@ for col, trace in ((c1, a), (c2, b)):
         if trace.context.status == "skipped":
             st.info(t("ins.context_skipped", lang, message=trace.context.message))
         else:
+            if trace.context.question_cut:
+                st.error(t("ins.question_cut", lang))
             show(render.sources_table(trace.context, trace, lang))
             st.caption(t("cmp.tokens", lang, before=trace.context.tokens_before, after=trace.context.tokens_after,
                          budget=trace.context.budget_tokens))

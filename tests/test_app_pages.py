@@ -255,3 +255,14 @@ def test_every_scenario_has_its_buttons(entry):
     for s in SCENARIOS:
         assert f"scn.{s.id}.{s.page}" in keys
         assert (f"scn.{s.id}.compare" in keys) == (s.compare is not None)
+
+
+def test_the_html_edition_offers_only_its_own_questions(entry):
+    at = make(entry, {"corpus": "sample-html", "lang": "en"})
+    ok(at)
+    ctx = at.session_state["_ctx"]
+    assert sorted(ctx.corpus.docs) == ["ko-jeju-05-admin-tourism"]
+    for questions in ctx.question_sets.values():
+        for q in questions:
+            assert all(n.doc_id in ctx.corpus.docs for n in q.needles)
+    assert sum(len(qs) for qs in ctx.question_sets.values()) > 0

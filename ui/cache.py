@@ -42,12 +42,24 @@ def _question_files(kind: str) -> list[Path]:
 
 @st.cache_data(max_entries=4, show_spinner=False)
 def question_sets(kind: str) -> dict[str, tuple[Question, ...]]:
-    """``{set name: questions}`` of the bundled question sets (both editions share them)."""
+    """``{set name: questions}`` of the bundled question sets.
+
+    The HTML edition holds only some documents: there a set keeps the
+    questions whose needles all lie in its documents, plus the unanswerable
+    ones; sets left empty are omitted.
+    """
     from rag_core.questions import load_questions
 
     out: dict[str, tuple[Question, ...]] = {}
     for f in _question_files(kind):
         out[f.stem] = load_questions(f)
+    if kind != "sample":
+        docs = set(sample_index(kind).docs)
+        out = {
+            name: kept
+            for name, qs in out.items()
+            if (kept := tuple(q for q in qs if all(n.doc_id in docs for n in q.needles)))
+        }
     return out
 
 
@@ -57,7 +69,9 @@ def sample_index(kind: str) -> CorpusIndex:
     root = CORPUS_DIRS[kind]
     if kind == "sample":
         return load_corpus_index(root)
-    qs = tuple(q for qset in question_sets("sample").values() for q in qset)
+    from rag_core.questions import load_questions
+
+    qs = tuple(q for f in _question_files("sample") for q in load_questions(f))
     return load_corpus_index(root, questions=qs)
 
 
