@@ -47,6 +47,10 @@ from rag_core.context import REFUSAL_TEXT, sentence_spans
 from rag_core.types import Claim, ContextStage, Evidence, Source, SupportStage
 
 CITATION_GROUP = re.compile(r"(?:\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\])+")
+#: "Source 2" written out, or a source's whole label line echoed by the model
+#: ("Source 1 — Title › Section (doc #char=a,b):") — a reference to source n.
+SOURCE_REF = re.compile(r"\b[Ss]ource\s+(\d+)\b(?:\s+—[^\n]*?\([^()\n]*#char=\d+,\d+\))?:?")
+_SOURCE_WORD = re.compile(r"\b[Ss]ources?\s*:?\s*(?=\[\s*\d)")  # "Source [1]"
 _CITE_NUM = re.compile(r"\d+")
 _LEADING_CITE = re.compile(r"^\s*((?:\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]\s*)+)")
 _ONLY_CITES = re.compile(r"^[\s\[\]\d,;.!?。]*$")
@@ -100,18 +104,25 @@ def normalise_number(letters: str, digits: str, decimals: str | None) -> str:
 
 def numbers_in(text: str) -> list[tuple[str, str]]:
     """``(as written, normalised)`` for each number or code in ``text`` (citations removed)."""
-    clean = CITATION_GROUP.sub(" ", text)
+    clean = strip_citations(text)
     out = []
     for m in NUMBER.finditer(clean):
         out.append((m.group(0).strip(), normalise_number(m.group(1), m.group(2), m.group(3))))
     return out
 
 
+def strip_citations(text: str) -> str:
+    """``text`` without ``[n]`` groups and ``Source n`` references (each replaced by a space)."""
+    return SOURCE_REF.sub(" ", CITATION_GROUP.sub(" ", _SOURCE_WORD.sub(" ", text)))
+
+
 def citations_in(text: str) -> tuple[int, ...]:
-    """Every ``n`` of ``[n]``/``[n, m]`` groups in ``text``, in order, without repeats."""
+    """Every cited ``n`` — ``[n]``, ``[n, m]``, ``Source n`` — in order of appearance, without repeats."""
+    found = [(g.start(), _CITE_NUM.findall(g.group(0))) for g in CITATION_GROUP.finditer(text)]
+    found += [(m.start(), [m.group(1)]) for m in SOURCE_REF.finditer(text)]
     nums: list[int] = []
-    for g in CITATION_GROUP.finditer(text):
-        for n in _CITE_NUM.findall(g.group(0)):
+    for _pos, group in sorted(found):
+        for n in group:
             if int(n) not in nums:
                 nums.append(int(n))
     return tuple(nums)
@@ -119,7 +130,7 @@ def citations_in(text: str) -> tuple[int, ...]:
 
 def terms(text: str, analyzer: str) -> set[str]:
     """Distinct terms of ``text`` under ``analyzer`` (``kiwi`` or ``unicode`` minus stopwords)."""
-    text = CITATION_GROUP.sub(" ", text)
+    text = strip_citations(text)
     if analyzer == "kiwi":
         from rag_core.sparse.analyzers import kiwi_terms
 
@@ -202,7 +213,14 @@ def check_support(
             "ok", (), params, "; ".join(notes) or "the answer makes no claim to check"
         )
 
-    claim_texts = [CITATION_GROUP.sub(" ", answer[a:b]).strip() for a, b in spans]
+    cleaned = [(a, b, " ".join(strip_citations(answer[a:b]).split())) for a, b in spans]
+    bare = [answer[a:b] for a, b, t in cleaned if not _WORD.search(t)]
+    if bare:
+        notes.append(f"citation-only text not checked: {' '.join(bare)!r}")
+    spans = [(a, b) for a, b, t in cleaned if _WORD.search(t)]
+    claim_texts = [t for _a, _b, t in cleaned if _WORD.search(t)]
+    if not spans:
+        return SupportStage("ok", (), params, "; ".join(notes))
     sent_rows: list[tuple[Source, int, int, str]] = []
     for s in sources:
         sent_rows.extend((s, a, b, t) for a, b, t in _source_sentences(s))

@@ -147,3 +147,14 @@ def test_cosine_part_of_the_score_is_the_embedder_cosine():
     st2 = check_support("Error E17 means the disk is nearly full [2].", CTX, strict, embedder=emb)
     assert st2.claims[0].verdict == "unsupported"
     assert re.search(r"needs overlap ≥ 0.5, cos ≥ 1.0", st2.claims[0].reason)
+
+
+def test_written_out_source_references_are_citations_not_numbers():
+    label = "Source 1 — T (d #char=0,82):"
+    a = f"Source 2 explains that E21 means the network is down. {label} Error E17 means the disk is full [2].\n[1] {label}"
+    st = check_support(a, CTX, CFG)
+    assert [(c.citations, c.verdict, c.numbers) for c in st.claims] == [
+        ((2,), "supported", ("E21",)),
+        ((1, 2), "supported", ("E17",)),
+    ]
+    assert "citation-only text not checked" in st.message
