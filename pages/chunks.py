@@ -7,7 +7,7 @@ import streamlit as st
 
 from rag_core.relevance import locate
 from ui import cache, sidebar
-from ui.html import ChunkBox, NeedleMark, chunk_map, esc, join, show, snippet, span, style, table, tag
+from ui.html import ChunkBox, NeedleMark, chunk_map, esc, join, md, show, snippet, span, style, table, tag
 from ui.i18n import t, tv
 from ui.state import K_CHUNKS_DOC
 
@@ -88,8 +88,8 @@ labels = {"overlap": t("chk.legend.overlap", lang), "gap": t("chk.legend.gap", l
           "cut": t("chk.legend.cut", lang)}
 for x in needles:
     if x.destroyed:
-        st.error(t("chk.lost_line", lang, needle=snippet(doc.text[x.start:x.end], 90), start=x.start, end=x.end,
-                   cuts=", ".join(map(str, x.cut_at)) or "—"))
+        st.error(md(t("chk.lost_line", lang, needle=snippet(doc.text[x.start:x.end], 90), start=x.start, end=x.end,
+                   cuts=", ".join(map(str, x.cut_at)) or "—")))
         # the cut up close: the needle and its surroundings, before the whole document below
         show(chunk_map(doc.text, boxes, needles, labels=labels, window=(x.start - 160, x.end + 160)))
 show(chunk_map(doc.text, boxes, needles, labels=labels))

@@ -6,7 +6,7 @@ import streamlit as st
 
 from rag_core.types import Trace
 from ui import cache, render, sidebar
-from ui.html import show, span, style, table
+from ui.html import md, show, span, style, table
 from ui.i18n import t, tv
 from ui.state import K_COMPARE_B, compare_config, format_value
 
@@ -50,7 +50,7 @@ for i, (label, text) in enumerate(EXAMPLES):
 config_a = ctx.config
 config_b, problems = compare_config(config_a, st.session_state[W])
 for p in problems:
-    st.warning(t("cmp.bad_line", lang, error=p))
+    st.warning(md(t("cmp.bad_line", lang, error=p)))
 
 flat_a, flat_b = config_a.flat(), config_b.flat()
 diff = [k for k in flat_a if flat_a[k] != flat_b[k]]
@@ -67,11 +67,11 @@ res_b = cache.get_trace(ctx.corpus, ctx.corpus_key, config_b, ctx.question, ctx.
                         progress_label=t("cmp.running", lang, side="B"))
 for side, res in (("A", res_a), ("B", res_b)):
     if res.trace is None:
-        st.error(t("cmp.no_trace", lang, side=side, error=res.error))
+        st.error(md(t("cmp.no_trace", lang, side=side, error=res.error)))
 if res_a.trace is None or res_b.trace is None:
     st.stop()
 a, b = res_a.trace, res_b.trace
-st.markdown(f"**{t('ins.question', lang)}** {render._md(a.question)}")
+st.markdown(f"**{t('ins.question', lang)}** {md(a.question)}")
 
 
 # summary: one row per stage fact, differing rows marked -----------------------------
@@ -200,7 +200,7 @@ c1, c2 = st.columns(2)
 for col, trace in ((c1, a), (c2, b)):
     with col:
         if trace.context.status == "skipped":
-            st.info(t("ins.context_skipped", lang, message=trace.context.message))
+            st.info(md(t("ins.context_skipped", lang, message=trace.context.message)))
         else:
             if trace.context.question_cut:
                 st.error(t("ins.question_cut", lang))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import cache, render, sidebar
-from ui.html import show, style
+from ui.html import md, show, style
 from ui.i18n import t
 
 ctx = sidebar.context(__file__)
@@ -16,16 +16,16 @@ st.title(t("page.inspect", lang))
 res = cache.get_trace(ctx.corpus, ctx.corpus_key, ctx.config, ctx.question, ctx.gold,
                       progress_label=t("ins.running", lang))
 if res.trace is None:
-    st.error(t("ins.no_trace", lang, error=res.error))
+    st.error(md(t("ins.no_trace", lang, error=res.error)))
     if res.crash:
         with st.expander(t("ins.crash", lang)):
             st.code(res.crash, language=None)
     st.stop()
 trace = res.trace
 
-st.markdown(f"**{t('ins.question', lang)}** {render._md(trace.question)}")
+st.markdown(f"**{t('ins.question', lang)}** {md(trace.question)}")
 for w in trace.warnings:
-    st.warning(w)
+    st.warning(md(w))
 render.verdict(trace, lang)
 render.flow(trace, lang)
 
@@ -52,7 +52,7 @@ st.caption(t("ins.signature", lang, sig=trace.index_stamp.chunker_signature, fp=
 if trace.gold is not None:
     mine = [x for x in d.destroyed if any(x.doc_id == n.doc_id and x.needle == n.text for n in trace.gold.needles)]
     for loss in mine:
-        st.error(t("ins.needle_destroyed", lang, needle=loss.needle, cuts=", ".join(map(str, loss.cut_at)) or "—"))
+        st.error(md(t("ins.needle_destroyed", lang, needle=loss.needle, cuts=", ".join(map(str, loss.cut_at)) or "—")))
 st.page_link(sidebar.page_path("chunks"), label=t("ins.open_chunks", lang), icon=":material/view_agenda:")
 
 # 2 · retrieval --------------------------------------------------------------

@@ -58,6 +58,11 @@ def ok(at: AppTest) -> None:
     assert not at.error, [e.value for e in at.error]
 
 
+def plain(markdown: str) -> str:
+    """The text a Markdown element shows (the app backslash-escapes untrusted text)."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
 def rows_of(at: AppTest, list_name: str) -> int | None:
     """Body rows of the table (or zero box) tagged ``data-list="<name>"``; None when absent."""
     for h in at.html:
@@ -161,7 +166,7 @@ def test_a_url_restores_the_view(entry):
 def test_bad_url_values_are_reported_and_the_rest_loads(entry):
     at = make(entry, {"retrieval.k": "abc", "retrieval.analyzer": "char", "lang": "en"})
     assert not at.exception
-    warnings = [w.value for w in at.warning]
+    warnings = [plain(w.value) for w in at.warning]
     assert any("retrieval.k = 'abc' must be an integer" in w for w in warnings)
     assert at.selectbox(key="retrieval.analyzer").value == "char"
     assert rows_of(at, "bm25:char") == PipelineConfig().retrieval.k
@@ -172,7 +177,7 @@ def test_a_bad_widget_combination_keeps_the_previous_config(entry):
     before = at.session_state["_cfg"]
     at.number_input(key="chunker.overlap").set_value(400).run()
     assert not at.exception
-    assert any("chunker.overlap = 400 must be smaller than chunker.target = 300" in e.value for e in at.error)
+    assert any("chunker.overlap = 400 must be smaller than chunker.target = 300" in plain(e.value) for e in at.error)
     assert at.session_state["_cfg"] == before
     assert [h.value for h in at.header][0] == "① Chunking"  # the page still renders with the last good config
 
@@ -190,7 +195,7 @@ def test_a_bad_upload_shows_its_reason_while_the_rest_loads(entry):
     assert not at.exception
     labels = [e.label for e in at.expander]
     assert "2 files could not be loaded" in labels
-    text = " ".join(m.value for m in at.markdown)
+    text = plain(" ".join(m.value for m in at.markdown))
     assert "binary file" in text and "empty" in text
     assert any("Indexed 2 documents" in s.value for s in at.success)
     at.radio(key="q.mode").set_value("free").run()
@@ -205,14 +210,14 @@ def test_an_upload_with_nothing_loadable_keeps_the_previous_corpus(entry):
     at = make(entry, {"corpus": "upload", "lang": "en"})
     at.file_uploader(key="uploads").set_value([("blob.txt", b"\x00\x00", "text/plain")]).run()
     assert not at.exception
-    assert any("No loadable document" in w.value for w in at.warning)
+    assert any("No loadable document" in plain(w.value) for w in at.warning)
     assert at.session_state["_ctx"].corpus.name == "sample_corpus"
 
 
 def test_a_missing_model_is_a_message_and_the_rest_works(entry):
     at = make(entry, {"retrieval.methods": "bm25,dense", "retrieval.dense_model": "/no/such/model", "lang": "en"})
     ok(at)
-    assert any("unavailable" in w.value for w in at.warning)
+    assert any("unavailable" in plain(w.value) for w in at.warning)
     assert rows_of(at, "bm25:unicode") == PipelineConfig().retrieval.k
 
 
@@ -242,7 +247,7 @@ def test_a_scenario_opens_its_chunks_page_on_the_gold_document(entry):
     assert not at.exception
     assert [x.value for x in at.title] == ["청크"]
     # the destroyed needle is announced with the boundary that cut it
-    assert any("1844년" in e.value and "자른 경계" in e.value for e in at.error)
+    assert any("1844년" in plain(e.value) and "자른 경계" in plain(e.value) for e in at.error)
     assert at.selectbox(key="chunker.preset").value == "A"
     assert at.selectbox(key="chunks.doc.w").value == "ko-jeju-04-history"
     assert any("ri-cut" in h.value and "ri-lost" in h.value for h in at.html)

@@ -16,7 +16,7 @@ import pytest
 from rag_core.config import PRESETS, PipelineConfig, preset
 from rag_core.scenarios import EXPECT_KEYS, SCENARIOS, Scenario, apply_overrides, parse_overrides, scenario
 from ui import state
-from ui.html import ChunkBox, Markup, NeedleMark, chunk_map, esc, marked_text, Mark, span, table, tag
+from ui.html import ChunkBox, Markup, NeedleMark, chunk_map, esc, marked_text, Mark, md, span, table, tag
 from ui.i18n import TEXT, fields_of, t, tv
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -331,3 +331,12 @@ def test_chunk_map_window_shows_only_the_excerpt_and_the_current_needle_stronger
     visible = re.sub(r"<[^>]+>", "", out)
     assert visible == "… aaaaaNEE#1✂DLEbbbbb …"  # chunk 1 opens at 53, where the cut is
     assert 'class="ri-c0 ri-lost ri-mine"' in out
+
+
+def test_md_escapes_every_markdown_directive():
+    text = "[x](javascript:alert(1)) **b** :red[r] :material/home: `c` # h <b>"
+    escaped = md(text)
+    # every special character is preceded by a backslash, so Markdown shows it as typed
+    assert re.sub(r"\\(.)", r"\1", escaped) == text
+    for ch in "[]()*:`#<>":
+        assert ch not in re.sub(r"\\.", "", escaped)

@@ -111,10 +111,14 @@ def test_script_payloads_in_documents_and_question_never_run(server, browser, tm
     page = browser.new_page(viewport={"width": 1400, "height": 1600})
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    question = "zebrafish tank <script>window.__xss=1</script> <img src=x onerror=window.__xss=1>"
+    question = ("zebrafish tank <script>window.__xss=1</script> <img src=x onerror=window.__xss=1> "
+                "[click me](javascript:window.__xss=1)")
     from urllib.parse import urlencode
 
-    page.goto(f"{server}/inspect?" + urlencode({"corpus": "upload", "q": question, "lang": "en"}))
+    # a bad config value carrying a payload comes back in a warning: shown as text too
+    bad = "<img src=x onerror=window.__xss=1>"
+    page.goto(f"{server}/inspect?" + urlencode({"corpus": "upload", "q": question, "lang": "en",
+                                                "retrieval.analyzer": bad}))
     _idle(page)
     page.locator("[data-testid=stSidebar] input[type=file]").set_input_files(
         [str(p) for p in sorted(docs.iterdir())]
@@ -127,6 +131,8 @@ def test_script_payloads_in_documents_and_question_never_run(server, browser, tm
     assert page.locator("[data-testid=stMain] script").count() == 0
     assert page.locator("[data-testid=stMain] img[src=x]").count() == 0
     assert page.locator("[data-testid=stMain] svg[onload]").count() == 0
+    assert page.locator("a[href^='javascript']").count() == 0
+    assert page.get_by_text("onerror=window.__xss=1", exact=False).count() >= 1  # the warning, as text
 
     page.get_by_role("link", name="Chunks").click()
     page.get_by_role("heading", name="Chunks").wait_for(timeout=WAIT_MS)

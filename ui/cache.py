@@ -31,6 +31,8 @@ from rag_core.config import PipelineConfig
 from rag_core.index import SAMPLE_CORPUS, CorpusIndex, load_corpus_index
 from rag_core.types import FailedDocument, LoadReport, Question, Trace
 
+from .html import md
+
 #: Where the bundled corpora live, by sidebar choice.
 CORPUS_DIRS = {"sample": SAMPLE_CORPUS, "sample-html": SAMPLE_CORPUS / "html"}
 TRACE_ENTRIES = 64
@@ -258,7 +260,7 @@ def get_chunking(corpus: CorpusIndex, chunker: Any, *, progress_label: str = "â€
     try:
         return corpus.chunking(chunker, progress)
     except ValueError as exc:
-        st.error(str(exc))
+        st.error(md(str(exc)))
         return None
     finally:
         progress.done()

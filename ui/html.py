@@ -98,6 +98,17 @@ def table(
     return tag("table", tag("thead", tag("tr", head)) + tag("tbody", join(body)), cls=cls, attrs=attrs)
 
 
+_MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$:=")
+
+
+def md(text: object) -> str:
+    """Plain text for a Markdown-rendering element (caption, warning…): every
+    Markdown/Streamlit directive character is backslash-escaped, so ``[x](…)``,
+    ``**``, ``:red[…]`` or ``:material/…:`` in document, model or URL text shows
+    as typed. (HTML there is already shown as text by Streamlit.)"""
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in str(text))
+
+
 def snippet(text: str, limit: int = 160) -> str:
     """First ``limit`` characters on one line (plain text; escape when inserting)."""
     flat = " ".join(text.split())

@@ -8,15 +8,15 @@ whose labels get the same escaping.
 from __future__ import annotations
 
 import html as _html
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
 
-from rag_core.types import Chunk, ContextStage, GateStage, Hit, RetrieverList, Source, SupportStage, Trace
+from rag_core.types import Chunk, ContextStage, GateStage, Hit, RetrieverList, SupportStage, Trace
 
-from .html import Mark, Markup, esc, join, marked_text, show, snippet, span, table, tag
+from .html import Mark, Markup, join, md, marked_text, show, snippet, span, table, tag
 from .i18n import t, tv
 
 STAGES = ("chunking", "retrieval", "fusion", "rerank", "gate", "context", "generation", "support")
@@ -197,7 +197,7 @@ def hits_table(
 
 def retriever_column(lst: RetrieverList, trace: Trace, lang: str, *, mark: set[str] | None = None) -> None:
     """One retriever's list: header, status, hits or "0 candidates", analyzer view."""
-    st.markdown(f"**{_md(lst.name)}**")
+    st.markdown(f"**{md(lst.name)}**")
     facts = [t("ins.candidates", lang, n=lst.n_candidates)]
     if lst.model:
         facts.append(lst.model)
@@ -206,9 +206,9 @@ def retriever_column(lst: RetrieverList, trace: Trace, lang: str, *, mark: set[s
     if trace.gold is not None:
         r = _best(trace.gold.stage_ranks.get(f"retrieval:{lst.name}"))
         facts.append(t("ins.gold_rank", lang, rank=r if r is not None else "—"))
-    st.caption(" · ".join(facts))
+    st.caption(md(" · ".join(facts)))
     if lst.status != "ok":
-        st.warning(t("ins.unavailable", lang, name=lst.name, message=lst.message))
+        st.warning(md(t("ins.unavailable", lang, name=lst.name, message=lst.message)))
         return
     if not lst.hits:
         show(tag("div", t("ins.zero", lang), cls="ri-zero", attrs={"data-list": lst.name, "data-count": 0}))
@@ -222,7 +222,7 @@ def retriever_column(lst: RetrieverList, trace: Trace, lang: str, *, mark: set[s
         if zero:
             title += " · " + t("ins.zero_df", lang, n=len(zero))
         with st.expander(title, expanded=bool(zero) and not lst.hits):
-            st.caption(t("ins.idf_form", lang, form=view.idf_form, n=view.n_docs))
+            st.caption(md(t("ins.idf_form", lang, form=view.idf_form, n=view.n_docs)))
             rows, classes = [], []
             for term in view.terms:
                 rows.append([span(term.term, "ri-mono"), term.qtf, term.df, fmt(term.idf, 3),
@@ -237,8 +237,8 @@ def fusion_table(trace: Trace, lang: str, *, mark: set[str] | None = None) -> No
     if fused is None:
         st.caption(t("ins.no_fusion", lang))
         return
-    st.caption(t("ins.fusion_facts", lang, method=tv("fusion", fused.method, lang), union=fused.union,
-                 params=", ".join(f"{k}={v}" for k, v in fused.params.items()) or "—"))
+    st.caption(md(t("ins.fusion_facts", lang, method=tv("fusion", fused.method, lang), union=fused.union,
+                 params=", ".join(f"{k}={v}" for k, v in fused.params.items()) or "—")))
     extra = []
     for name in fused.inputs:
         extra.append((name, _contrib(name)))
@@ -302,12 +302,12 @@ def bump_chart(trace: Trace, lang: str) -> go.Figure:
 
 def rerank_section(trace: Trace, lang: str, *, key: str) -> None:
     rr = trace.rerank
-    st.caption(t("ins.rerank_facts", lang, label=rr.label, shortlist=rr.shortlist,
-                 status=tv("status", rr.status, lang)) + (f" · {rr.model}" if rr.model else ""))
+    st.caption(md(t("ins.rerank_facts", lang, label=rr.label, shortlist=rr.shortlist,
+                 status=tv("status", rr.status, lang)) + (f" · {rr.model}" if rr.model else "")))
     if rr.status != "ok":
-        st.warning(t("ins.rerank_unavailable", lang, message=rr.message))
+        st.warning(md(t("ins.rerank_unavailable", lang, message=rr.message)))
     elif rr.message:
-        st.caption(rr.message)
+        st.caption(md(rr.message))
     if rr.method == "none":
         st.caption(t("ins.rerank_none", lang))
         return
@@ -357,11 +357,11 @@ def gate_section(trace: Trace, lang: str, *, key: str) -> None:
               threshold=fmt(gate.threshold, 3) if gate.threshold is not None else t("side.off", lang),
               max_kept=gate.max_kept if gate.max_kept is not None else t("side.off", lang),
               kept=len(gate.kept), rejected=len(gate.rejected))
-    st.caption(facts)
+    st.caption(md(facts))
     if gate.refused:
         show(tag("div", tag("strong", t("ins.refused", lang)) + tag("div", gate.reason), cls="ri-refusal"))
     elif gate.reason:
-        st.info(gate.reason)
+        st.info(md(gate.reason))
     fig = gate_chart(gate, trace, lang) if gate.metric != "none" else None
     if gate.metric == "none":
         st.caption(t("ins.gate_none", lang))
@@ -410,10 +410,10 @@ def token_strip(pieces: Sequence[str], cut: int, lang: str) -> Markup:
 def context_section(trace: Trace, lang: str, pieces: tuple[Sequence[str], int] | None) -> None:
     ctx = trace.context
     if ctx.status == "skipped":
-        st.info(t("ins.context_skipped", lang, message=ctx.message))
+        st.info(md(t("ins.context_skipped", lang, message=ctx.message)))
         return
     if ctx.status != "ok":
-        st.warning(ctx.message)
+        st.warning(md(ctx.message))
     c1, c2, c3, c4 = st.columns(4)
     c1.metric(t("ins.budget", lang), ctx.budget_tokens)
     c2.metric(t("ins.tokens_before", lang), ctx.tokens_before if ctx.tokens_before is not None else "—")
@@ -422,13 +422,13 @@ def context_section(trace: Trace, lang: str, pieces: tuple[Sequence[str], int] |
     notes = [tv("policy", ctx.policy, lang), tv("ordering", ctx.ordering, lang)]
     if ctx.tokenizer:
         notes.append(t("ins.tokenizer", lang, name=ctx.tokenizer))
-    st.caption(" · ".join(notes))
+    st.caption(md(" · ".join(notes)))
     if ctx.truncated:
         st.warning(t("ins.truncated", lang))
     if ctx.question_cut:
         st.error(t("ins.question_cut", lang))
     if ctx.message:
-        st.caption(ctx.message)
+        st.caption(md(ctx.message))
     show(sources_table(ctx, trace, lang))
     with st.expander(t("ins.prompt_tokens", lang, n=len(ctx.full_ids) or len(ctx.input_ids)), expanded=ctx.truncated):
         if pieces:
@@ -447,19 +447,19 @@ def context_section(trace: Trace, lang: str, pieces: tuple[Sequence[str], int] |
 def generation_section(trace: Trace, lang: str) -> None:
     g = trace.generation
     if g.status == "skipped":
-        st.info(t("ins.gen_skipped", lang, message=g.message))
+        st.info(md(t("ins.gen_skipped", lang, message=g.message)))
         return
     if g.status == "unavailable":
-        st.warning(t("ins.gen_unavailable", lang, model=g.model or "—", message=g.message))
+        st.warning(md(t("ins.gen_unavailable", lang, model=g.model or "—", message=g.message)))
         return
     if g.status == "error":
-        st.error(g.message)
+        st.error(md(g.message))
         return
     facts = [g.model or "", t("ins.gen_facts", lang, seconds=fmt(g.seconds, 2), tin=g.input_tokens if g.input_tokens is not None else "—",
                               tout=g.output_tokens if g.output_tokens is not None else "—")]
     if g.cached:
         facts.append(t("ins.cached", lang))
-    st.caption(" · ".join(f for f in facts if f))
+    st.caption(md(" · ".join(f for f in facts if f)))
 
 
 def claim_marks(answer: str, support: SupportStage, selected: int | None) -> list[Mark]:
@@ -488,10 +488,10 @@ def answer_and_sources(trace: Trace, lang: str, *, key: str) -> None:
         options = list(range(len(sup.claims)))
         selected = st.radio(
             t("ins.pick_claim", lang), options, key=key, horizontal=False,
-            format_func=lambda i: f"{i + 1}. [{tv('verdict', sup.claims[i].verdict, lang)}] {snippet(sup.claims[i].text, 70)}",
+            format_func=lambda i: md(f"{i + 1}. [{tv('verdict', sup.claims[i].verdict, lang)}] {snippet(sup.claims[i].text, 70)}"),
         )
     elif sup.status != "ok":
-        st.caption(t("ins.support_status", lang, status=tv("status", sup.status, lang), message=sup.message))
+        st.caption(md(t("ins.support_status", lang, status=tv("status", sup.status, lang), message=sup.message)))
     left, right = st.columns(2)
     with left:
         st.markdown(f"**{t('ins.answer', lang)}**")
@@ -501,9 +501,9 @@ def answer_and_sources(trace: Trace, lang: str, *, key: str) -> None:
             st.markdown(t("ins.claim_detail", lang, verdict=tv("verdict", claim.verdict, lang),
                           cites=", ".join(f"[{n}]" for n in claim.citations) or "—"))
             if claim.reason:
-                st.caption(claim.reason)
+                st.caption(md(claim.reason))
             if claim.numbers_in_no_source:
-                st.error(t("ins.numbers_missing", lang, numbers=", ".join(claim.numbers_in_no_source)))
+                st.error(md(t("ins.numbers_missing", lang, numbers=", ".join(claim.numbers_in_no_source))))
             rows = [[f"[{e.n}]", e.sentence, fmt(e.overlap, 2), fmt(e.cosine, 2), fmt(e.score, 2),
                      ", ".join(e.missing_numbers)] for e in claim.evidence]
             show(table(["[n]", t("ins.evidence", lang), t("ins.overlap", lang), "cos", t("ins.score", lang),
@@ -538,10 +538,3 @@ def _sources_panel(trace: Trace, lang: str, selected: int | None) -> None:
                    cls="ri-src-h")
         show(tag("div", head + marked_text(s.quote, marks), cls="ri-src"))
 
-
-def _md(text: str) -> str:
-    return "".join("\\" + ch if ch in "\\`*_{}[]()#+-.!|<>~$" else ch for ch in text)
-
-
-def source_by_n(sources: Sequence[Source]) -> Mapping[int, Source]:
-    return {s.n: s for s in sources if s.n is not None}

@@ -34,6 +34,7 @@ from rag_core.config import (
 from rag_core.scenarios import apply_overrides, parse_overrides
 
 from . import cache
+from .html import md
 from .i18n import t
 from .state import (
     CORPORA,
@@ -198,7 +199,7 @@ def _number(label: str, key: str, lang: str, help_key: str | None = None, **kw: 
     return st.number_input(label, key=key, help=t(help_key, lang) if help_key else None, **kw)
 
 
-def _question(lang: str, corpus: Any, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any]:
+def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any]:
     ss = st.session_state
     modes = QUESTION_MODES if qsets else ("free",)
     if ss.get(K_QMODE) not in modes:
@@ -238,24 +239,13 @@ def _question(lang: str, corpus: Any, qsets: Mapping[str, tuple[Any, ...]]) -> t
         text = q.phrasings[ss[K_QPHRASING]]
     else:
         text = q.question
-    st.caption(t("side.asked", lang, q=text))
+    st.caption(md(t("side.asked", lang, q=text)))
     if q.needles:
-        lines = "\n".join(f"- `{n.doc_id}` — {_md_quote(n.text)}" for n in q.needles)
+        lines = "\n".join(f"- `{n.doc_id}` — {md(n.text)}" for n in q.needles)
         st.markdown(t("side.needles", lang) + "\n" + lines)
     elif not q.answerable:
         st.caption(t("side.unanswerable", lang))
     return text, q
-
-
-def _md_quote(text: str) -> str:
-    """Plain text inside markdown: escape markdown syntax characters (no HTML is enabled)."""
-    out = []
-    for ch in text:
-        if ch in "\\`*_{}[]()#+-.!|<>~$":
-            out.append("\\" + ch)
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], list[str]]:
@@ -280,7 +270,7 @@ def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], list[str]]
             if report.failed:
                 with st.expander(t("side.upload.failed", lang, n=len(report.failed)), expanded=True):
                     for f in report.failed:
-                        st.markdown(f"- **{_md_quote(f.path)}** — {_md_quote(f.reason)}")
+                        st.markdown(f"- **{md(f.path)}** — {md(f.reason)}")
             if index is not None:
                 st.success(t("side.upload.ok", lang, n=report.n_documents))
                 ss[_LAST_CORPUS] = ("upload", key)
@@ -442,7 +432,7 @@ def render() -> Context:
             corpus, corpus_key, qsets, corpus_problems = _corpus(lang)
         problems.extend(corpus_problems)
         with st.expander(t("side.section.question", lang), expanded=True):
-            question, gold = _question(lang, corpus, qsets)
+            question, gold = _question(lang, qsets)
         with st.expander(t("side.section.chunking", lang)):
             _chunker(lang)
         with st.expander(t("side.section.retrieval", lang), expanded=True):
@@ -456,9 +446,9 @@ def render() -> Context:
             ss[_CFG] = config
         except ValueError as exc:
             config = ss[_CFG]
-            st.error(t("side.bad_config", lang, error=str(exc)))
+            st.error(md(t("side.bad_config", lang, error=str(exc))))
         for p in problems:
-            st.warning(p)
+            st.warning(md(p))
         if ss.get(_PROBLEMS) and st.button(t("side.dismiss", lang), key="side.dismiss"):
             ss[_PROBLEMS] = []
     view = {
