@@ -158,3 +158,30 @@ def test_written_out_source_references_are_citations_not_numbers():
         ((1, 2), "supported", ("E17",)),
     ]
     assert "citation-only text not checked" in st.message
+
+
+class ConstJudge:
+    """A judge that always answers P(supported) = p (counts its calls)."""
+
+    def __init__(self, p: float) -> None:
+        self.p, self.calls = p, 0
+
+    def prompt_ids(self, system: str, user: str) -> list[int]:
+        assert "Does the source support the claim?" in user
+        return [1, 2, 3]
+
+    def yes_probability(self, ids) -> float:
+        self.calls += 1
+        return self.p
+
+
+def test_optional_judge_must_also_agree():
+    answer = "Hallasan rises 1,947 m above sea level [1]."
+    on = SupportConfig(min_overlap=0.5, min_cosine=0.3, judge=True, judge_threshold=0.5)
+    low, high = ConstJudge(0.1), ConstJudge(0.9)
+    assert check_support(answer, CTX, on, judge=high).claims[0].verdict == "supported"
+    st = check_support(answer, CTX, on, judge=low)
+    assert st.claims[0].verdict == "unsupported" and "judge 0.10" in st.claims[0].reason
+    assert low.calls == 3 and [e.judge for e in st.claims[0].evidence] == [0.1, 0.1, 0.1]
+    off = check_support(answer, CTX, CFG, judge=low)  # cfg.judge is False: the judge is not asked
+    assert off.claims[0].verdict == "supported" and low.calls == 3
