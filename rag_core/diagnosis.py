@@ -54,10 +54,11 @@ def gold_view(
     """Follow every needle through the stages; see :data:`LOSSES`."""
     from .relevance import locate, relevant_chunk_ids
 
-    in_corpus = []
+    spans: list[tuple[int, int] | None] = []
     for n in needles:
         doc = corpus.docs.get(n.doc_id)
-        in_corpus.append(doc is not None and locate(doc.text, n) is not None)
+        spans.append(locate(doc.text, n) if doc is not None else None)
+    in_corpus = [sp is not None for sp in spans]
     chunk_ids = relevant_chunk_ids(chunking.chunks, needles, corpus.docs)
     stage_ranks: dict[str, list[int | None]] = {}
     for lst in retrieval.lists:
@@ -73,11 +74,13 @@ def gold_view(
     stage_ranks["context"] = source_n
 
     losses: list[str] = []
+    reasons: list[str] = []
     explanations: list[str] = []
     for i, n in enumerate(needles):
-        loss, why = _needle_loss(i, n, in_corpus[i], chunk_ids[i], stage_ranks, retrieval, rerank, gate,
+        loss, why = _needle_loss(i, n, spans[i], chunk_ids[i], stage_ranks, retrieval, rerank, gate,
                                  context, generation, support)
         losses.append(loss)
+        reasons.append(why)
         if loss:
             explanations.append(f"needle {i + 1} ({n.text[:40]!r}…): {why}")
     lost = [l for l in losses if l]
@@ -96,13 +99,15 @@ def gold_view(
         stage_ranks={k: tuple(v) for k, v in stage_ranks.items()},
         lost_at=lost_at,
         explanation=explanation,
+        needle_losses=tuple(losses),
+        needle_reasons=tuple(reasons),
     )
 
 
 def _needle_loss(
     i: int,
     needle: Needle,
-    in_corpus: bool,
+    span: tuple[int, int] | None,
     chunk_ids: Sequence[str],
     ranks: dict[str, list[int | None]],
     retrieval: RetrievalStage,
@@ -112,7 +117,7 @@ def _needle_loss(
     generation: GenerationStage,
     support: SupportStage,
 ) -> tuple[str, str]:
-    if not in_corpus:
+    if span is None:
         return "corpus", "its text is not in the document"
     if not chunk_ids:
         return "chunking", "no chunk contains it whole (a boundary cut it)"
@@ -136,7 +141,11 @@ def _needle_loss(
         src = [s for s in context.sources if s.chunk_id in set(chunk_ids)]
         reason = src[0].reason if src else "not selected"
         return "context", f"its source was dropped ({reason})"
-    if context.actual_input_text and needle.text not in context.actual_input_text:
+    if span is not None and not any(
+        s.doc_id == needle.doc_id and s.start <= span[0] and span[1] <= s.start + len(s.quote)
+        for s in context.sources
+        if s.n is not None and s.status != "dropped"
+    ):
         return "context", "its source was cut before the needle (the model never saw it)"
     if generation.status != "ok" or support.status != "ok":
         return "", ""

@@ -446,6 +446,8 @@ class GoldView:
     stage_ranks: Mapping[str, tuple[int | None, ...]]  # stage -> per needle best rank (None = absent)
     lost_at: str  # first stage where gold was lost, or "" when it reached the answer
     explanation: str = ""
+    needle_losses: tuple[str, ...] = ()  # per needle: stage code where it was lost, "" if not
+    needle_reasons: tuple[str, ...] = ()  # per needle: the English reason behind the code
 
 
 @dataclass(frozen=True)
