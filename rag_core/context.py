@@ -243,7 +243,8 @@ def _cap(content: str, cap: int) -> tuple[str, bool]:
 
 def _resolve_tokenizer(generator: Any) -> tuple[Any, str]:
     if generator is not None:
-        return generator, f"{generator.model_id} ({generator.template_label})"
+        label = getattr(generator, "template_label", "chat template")
+        return generator, f"{generator.model_id} ({label})"
     from rag_core.models import fallback_prompt_tokenizer
 
     tok = fallback_prompt_tokenizer()
@@ -376,7 +377,8 @@ def build_context(
             cut_char = len(full.prompt)
         else:
             input_ids = list(full_ids[:budget])
-            cut_char = full_offsets[budget - 1][1] if budget > 0 else 0
+            # the furthest character any kept token reaches (special tokens may carry (0, 0))
+            cut_char = max((e for _s, e in full_offsets[:budget]), default=0)
             question_cut = cut_char < full.question[1]
             if cut_char < len(full.prompt.rstrip()):
                 notes.append(f"hard cut after token {budget}: everything after character {cut_char} of the prompt is lost")

@@ -138,7 +138,7 @@ def generate(
         params=params,
         cached=False,
         message=(
-            f"{len(new_ids)} tokens in {seconds:.1f} s ({len(new_ids) / seconds:.1f} tokens/s)"
+            f"{len(new_ids)} tokens in {seconds:.1f} s ({len(new_ids) / max(seconds, 1e-9):.1f} tokens/s)"
             + ("" if stopped else f"; stopped at max_new_tokens = {cfg.max_new_tokens}")
         ),
     )
