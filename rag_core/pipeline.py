@@ -221,6 +221,9 @@ def rerank_stage(
     rc = config.rerank
     label = RERANK_LABELS.get(rc.method, rc.method)
     chunking = corpus.chunking(config.chunker)
+    extra: dict[str, Any] = {}
+    if rc.method == "mmr" and dense_index is not None:
+        extra["vectoriser"] = _dense_vectoriser(dense_index)
     try:
         out, info = rerank(
             rc.method,
@@ -234,6 +237,7 @@ def rerank_stage(
             dense_index=dense_index,
             corpus=corpus,
             chunker=config.chunker,
+            **extra,
         )
     except ModelUnavailable as exc:
         kept = tuple(replace(h, prev_rank=h.rank, retrieval_score=h.score) for h in hits)
@@ -248,6 +252,17 @@ def rerank_stage(
         model=info.get("model"),
         params={k: v for k, v in info.items() if k not in ("label", "message", "model")},
     )
+
+
+def _dense_vectoriser(dense_index: Any) -> Callable[[str, Sequence[Any]], tuple[Any, dict[str, Any]]]:
+    """MMR vectors from the dense index (instead of TF-IDF) when dense retrieval ran."""
+    row = {cid: i for i, cid in enumerate(dense_index.chunk_ids)}
+
+    def dense_vectors(query: str, chunks: Sequence[Any]) -> tuple[Any, dict[str, Any]]:
+        return dense_index.query_vector(query), {c.chunk_id: dense_index.vectors[row[c.chunk_id]] for c in chunks}
+
+    dense_vectors.__name__ = f"dense ({dense_index.stamp.embedding_model})"
+    return dense_vectors
 
 
 # ------------------------------------------------------------- model stages

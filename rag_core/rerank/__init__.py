@@ -174,3 +174,8 @@ __all__ = [
     "rerank",
     "rerank_methods",
 ]
+
+# Model-backed rerankers (their models load lazily, on first use).
+from rag_core.rerank import maxsim as _maxsim  # noqa: E402,F401
+from rag_core.rerank import llm_judge as _llm_judge  # noqa: E402,F401
+from rag_core.rerank import cross_encoder as _cross_encoder  # noqa: E402,F401
