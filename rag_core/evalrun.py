@@ -153,3 +153,126 @@ def compare_configs(a: ConfigEvaluation, b: ConfigEvaluation) -> dict[str, Any]:
     from .evaluation import compare_results
 
     return compare_results(a.result, b.result)
+
+
+# ------------------------------------------------------ page and download helpers
+
+#: Groups of question tags for the per-tag breakdown.
+TAG_GROUPS: tuple[str, ...] = ("language", "failure mode", "query type")
+
+
+def ranking_config(config: PipelineConfig) -> PipelineConfig:
+    """``config`` with every section after rerank reset to its default.
+
+    The ranked candidates that :func:`evaluate_config` scores and that
+    :func:`rag_core.sweep.collect` replays depend only on the chunker,
+    retrieval, fusion and rerank sections (both stop at the gate, and the
+    sweep clears the gate), so two configs with equal ``ranking_config``
+    give equal results — a sound cache key.
+    """
+    from .config import ContextConfig, GateConfig, GenerationConfig, SupportConfig
+
+    if not isinstance(config, PipelineConfig):
+        raise ValueError(f"expected a PipelineConfig; got {type(config).__name__}")
+    return replace(
+        config,
+        gate=GateConfig(),
+        context=ContextConfig(),
+        generation=GenerationConfig(),
+        support=SupportConfig(),
+    )
+
+
+def tag_group(tag: str) -> str:
+    """Which :data:`TAG_GROUPS` entry a tag belongs to.
+
+    ``lang:…`` (added by :func:`evaluate_config`) is the language, ``fmN-…``
+    a failure mode of DESIGN.md (``fm1-blind-cut``), anything else a query
+    type (``numeric``, ``paraphrase``…).
+    """
+    if not isinstance(tag, str) or not tag:
+        raise ValueError(f"a tag must be a non-empty string; got {tag!r}")
+    if tag.startswith("lang:"):
+        return "language"
+    head, sep, _ = tag.partition("-")
+    if sep and head.startswith("fm") and head[2:].isdigit():
+        return "failure mode"
+    return "query type"
+
+
+def question_rows(
+    a: ConfigEvaluation, b: ConfigEvaluation | None = None
+) -> list[dict[str, Any]]:
+    """One row per query: ids, text, tags, destroyed, and the rank of the first gold chunk per config.
+
+    ``first_gold_a``/``first_gold_b`` are 1-based ranks within the scored
+    depth (``max(ks)``), ``None`` when no gold chunk was retrieved. With
+    ``b`` only the queries both evaluated are listed.
+    """
+    rows = []
+    for qid in a.result.per_query:
+        if b is not None and qid not in b.result.per_query:
+            continue
+        row: dict[str, Any] = {
+            "query_id": qid,
+            "question_id": a.question_of[qid],
+            "text": a.query_text[qid],
+            "tags": ", ".join(a.tags.get(qid, ())),
+            "destroyed_a": qid in a.destroyed,
+            "first_gold_a": a.result.first_gold_rank.get(qid),
+        }
+        if b is not None:
+            row["destroyed_b"] = qid in b.destroyed
+            row["first_gold_b"] = b.result.first_gold_rank.get(qid)
+        rows.append(row)
+    return rows
+
+
+def per_query_table(evaluations: dict[str, ConfigEvaluation]) -> list[dict[str, Any]]:
+    """Per-query metric rows of several configs (``config`` column first) for a CSV download."""
+    from .evaluation import per_query_rows
+
+    out = []
+    for name, ev in evaluations.items():
+        for row in per_query_rows(ev.result):
+            qid = row["qid"]
+            out.append(
+                {
+                    "config": name,
+                    "query_id": qid,
+                    "question_id": ev.question_of.get(qid, ""),
+                    "text": ev.query_text.get(qid, ""),
+                    "destroyed": qid in ev.destroyed,
+                    **{k: v for k, v in row.items() if k != "qid"},
+                }
+            )
+    return out
+
+
+def rows_csv(rows: Sequence[dict[str, Any]]) -> str:
+    """CSV text of dict rows (columns in first-seen order; ``None`` written empty)."""
+    import csv
+    import io
+
+    columns: list[str] = []
+    for row in rows:
+        for key in row:
+            if key not in columns:
+                columns.append(key)
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: ("" if row.get(k) is None else row.get(k)) for k in columns})
+    return buf.getvalue()
+
+
+def report_dict(a: ConfigEvaluation, b: ConfigEvaluation | None = None) -> dict[str, Any]:
+    """The JSON the ``eval`` CLI prints: ``a``, and with ``b`` also ``b`` and ``comparison``."""
+    from .types import to_jsonable
+
+    out: dict[str, Any] = {"a": a.to_dict()}
+    if b is not None:
+        out["b"] = b.to_dict()
+        out["comparison"] = to_jsonable(compare_configs(a, b))
+    return out

@@ -391,6 +391,19 @@ def default_thresholds(data: SweepData, n: int = 21) -> tuple[float, ...]:
     return tuple(dict.fromkeys(float(f"{lo + (hi - lo) * i / (n - 1):.4g}") for i in range(n)))
 
 
+def value_range(data: SweepData) -> tuple[float, float] | None:
+    """``(lowest, highest)`` value over every candidate of every query; None when there are none.
+
+    A threshold at the permissive end of this range lets every candidate
+    pass, one beyond the strict end refuses every query: the span a
+    threshold slider needs.
+    """
+    values = [c.value for q in data.queries for c in q.candidates]
+    if not values:
+        return None
+    return min(values), max(values)
+
+
 def report(
     data: SweepData,
     thresholds: Sequence[float] | None = None,
@@ -567,4 +580,6 @@ __all__ = [
     "passes",
     "rate",
     "report",
+    "sweep_table",
+    "value_range",
 ]
