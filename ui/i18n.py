@@ -496,6 +496,544 @@ TEXT: dict[str, tuple[str, str]] = {
     "scn.open.compare": ("비교에서 열기", "Open in Compare"),
     "scn.open.chunks": ("청크에서 열기", "Open in Chunks"),
     "scn.loaded": ("이 사례를 불러왔습니다.", "This scenario is loaded."),
+    # ---------------------------------------------------------------- measuring pages (shared)
+    "meas.crash": ("예상하지 못한 오류: {error}. 다른 페이지는 그대로 동작합니다.", "Unexpected error: {error}. The other pages keep working."),
+    # ---------------------------------------------------------------- label
+    "lab.intro": (
+        "질문마다 정답 근거를 문서 구간(span)으로 표시합니다. 여러 검색기의 상위 후보를 합친 풀(pool)에서 후보를 열고, "
+        "청크·문장·글자 범위를 골라 0–3 등급을 매기세요. 라벨은 문서의 글자 구간이라 청킹을 바꿔도 그대로 쓰입니다. "
+        "판정하지 않은 것은 0이 아니라 '미판정'입니다.",
+        "Label the gold evidence of each question as document spans. Open a candidate from the pool (the top "
+        "candidates of several retrievers together), pick a chunk, a sentence or an exact character range, and grade "
+        "it 0–3. Labels are character spans of the document, so they survive any re-chunking. What you have not "
+        "judged stays 'not judged' — never 0.",
+    ),
+    "lab.no_sets": (
+        "이 코퍼스에는 질문 세트가 없습니다(올린 파일). 사이드바에서 내장 샘플 코퍼스를 고르세요.",
+        "This corpus has no question sets (uploaded files). Choose the bundled sample corpus in the sidebar.",
+    ),
+    "lab.store": ("**라벨 저장소:** {path}", "**Label store:** {path}"),
+    "lab.store_in_tree": (
+        "저장소가 소스 트리 안에 있습니다: 체크아웃이나 정리 명령에 라벨이 휩쓸릴 수 있습니다. 소스 밖의 데이터 디렉터리를 쓰세요.",
+        "The store lies inside the source tree, where a checkout or a clean-up can sweep the labels away. Use a data "
+        "directory outside it.",
+    ),
+    "lab.store_change": ("저장소 바꾸기", "Change the store"),
+    "lab.store_path": ("저장소 파일 (SQLite)", "Store file (SQLite)"),
+    "help.lab.store_path": (
+        "소스 트리 밖의 데이터 디렉터리에 둡니다. 기본값: $RAG_INSPECTOR_DATA/labels.sqlite3, 없으면 "
+        "~/.local/share/rag-inspector/labels.sqlite3. 없는 파일은 새로 만듭니다.",
+        "Kept in a data directory outside the source tree. Default: $RAG_INSPECTOR_DATA/labels.sqlite3, else "
+        "~/.local/share/rag-inspector/labels.sqlite3. A missing file is created.",
+    ),
+    "lab.store_use": ("이 저장소 쓰기", "Use this store"),
+    "lab.store_error": ("라벨 저장소를 열 수 없습니다: {error}", "The label store cannot be opened: {error}"),
+    "lab.annotator": ("라벨러 이름", "Annotator"),
+    "lab.annotator_ph": ("예: 김민지", "e.g. Ada"),
+    "help.lab.annotator": (
+        "기록(누가 언제 무엇을 했는지)에 남는 이름입니다. 이름을 넣어야 라벨을 저장할 수 있습니다.",
+        "The name the history records (who labeled what and when). Labels are saved only with a name.",
+    ),
+    "help.lab.qid": (
+        "✓ 이 저장소에 라벨이 하나라도 있는 질문 · ○ 아직 판정하지 않은 질문",
+        "✓ has at least one label in this store · ○ not judged yet",
+    ),
+    "lab.progress": ("{set}: {total}개 중 {judged}개 판정", "{set}: {judged} of {total} judged"),
+    "lab.next": ("다음 미판정 질문", "Next not judged"),
+    "lab.q_judged": ("✓ 판정함 (라벨 {n}개)", "✓ judged ({n} labels)"),
+    "lab.q_not_judged": ("○ 아직 판정하지 않음", "○ not judged yet"),
+    "lab.answerable": ("답할 수 있는 질문", "answerable"),
+    "lab.unanswerable": ("답할 수 없는 질문(코퍼스 밖)", "unanswerable (out of domain)"),
+    "lab.tags": ("태그: {tags}", "tags: {tags}"),
+    "lab.h.gold": ("정답 근거", "Gold evidence"),
+    "lab.col.origin": ("출처", "origin"),
+    "lab.col.span": ("구간", "span"),
+    "lab.col.grade": ("등급", "grade"),
+    "lab.col.text": ("글", "text"),
+    "lab.no_gold": ("정답 근거가 없습니다.", "No gold evidence."),
+    "lab.not_in_corpus": ("이 코퍼스에 없음", "not in this corpus"),
+    "lab.gold_help": (
+        "needle: 질문 세트에 들어 있는 근거 · 라벨: 여기서 붙인 근거 · needle+라벨: 라벨이 needle의 등급을 덮어씀 · "
+        "관련 없음(0): 보고 나서 관련 없다고 판정한 구간(정답 아님 — needle 위의 0등급 라벨은 그 needle을 지웁니다).",
+        "needle: evidence shipped with the question set · label: evidence labeled here · needle+label: a label "
+        "overrides the needle's grade · not relevant (0): a span judged not relevant (not gold; a grade-0 label on "
+        "a needle removes that needle).",
+    ),
+    "lab.origin.needle": ("needle (세트)", "needle (shipped)"),
+    "lab.origin.label": ("라벨", "label"),
+    "lab.origin.needle+label": ("needle+라벨", "needle+label"),
+    "lab.origin.zero": ("관련 없음 (0)", "not relevant (0)"),
+    "lab.h.pool": ("후보 풀", "Candidate pool"),
+    "lab.pool.retrievers": ("풀에 넣을 검색기", "Pooled retrievers"),
+    "help.lab.pool.retrievers": (
+        "TREC 방식: 각 검색기가 질문의 각 표현으로 찾은 상위 d개의 합집합입니다. 단어·문자 n-gram·dense를 섞을수록 "
+        "한 방식이 놓친 근거도 풀에 들어옵니다.",
+        "TREC-style: the union of the top d of each retriever for each phrasing of the question. Mixing words, "
+        "character n-grams and dense brings in evidence one method alone misses.",
+    ),
+    "lab.pool.depth": ("깊이 d", "Depth d"),
+    "help.lab.pool.depth": ("검색기마다 상위 몇 개를 풀에 넣을지.", "How many of each retriever's top candidates enter the pool."),
+    "lab.pool.order": ("순서", "Order"),
+    "lab.pool.order.rank": ("순위순", "by rank"),
+    "lab.pool.order.shuffle": ("섞기", "shuffled"),
+    "help.lab.pool.order": (
+        "섞기(시드 고정)는 순위와 검색기를 숨겨, 판정이 순위에 끌려가지 않게 합니다.",
+        "Shuffled (seeded) hides ranks and retrievers, so that judgements are not pulled by the ranking.",
+    ),
+    "lab.pool.seed": ("시드", "Seed"),
+    "lab.pool.none": ("검색기를 하나 이상 고르세요.", "Choose at least one retriever."),
+    "lab.pool.running": ("후보 풀을 만드는 중…", "Pooling candidates…"),
+    "lab.pool.unavailable": ("풀에서 빠진 검색기 — {message}", "Left out of the pool — {message}"),
+    "lab.col.best": ("최고 순위", "best rank"),
+    "lab.col.runs": ("찾은 실행#순위", "found by (run#rank)"),
+    "lab.col.judged": ("판정", "judged"),
+    "lab.judged_grade": ("등급 {grade}", "grade {grade}"),
+    "lab.not_judged": ("미판정", "not judged"),
+    "lab.pool.facts": (
+        "풀: 후보 {n}개 (실행 {runs}개 × 깊이 {depth}의 합집합) · 청킹 {sig}. 노란 행: 정답 근거를 담은 청크.",
+        "Pool: {n} candidates (union of {runs} runs × depth {depth}) · chunking {sig}. Yellow rows hold gold evidence.",
+    ),
+    "lab.pool.empty": ("풀이 비었습니다: 어느 검색기도 후보를 내지 못했습니다.", "The pool is empty: no retriever returned a candidate."),
+    "lab.pool.blind": (
+        "섞은 순서에서는 순위와 검색기를 숨깁니다.", "In shuffled order, ranks and retrievers are hidden.",
+    ),
+    "lab.h.span": ("문서와 구간", "Document and span"),
+    "lab.cand": ("풀 후보 열기", "Open a pooled candidate"),
+    "lab.doc": ("문서", "Document"),
+    "help.lab.doc": ("풀에 없는 문서도 열 수 있습니다.", "Any document can be opened, pooled or not."),
+    "lab.mode": ("구간 단위", "Span as"),
+    "lab.mode.chunk": ("청크", "chunk"),
+    "lab.mode.sentence": ("문장", "sentence"),
+    "lab.mode.range": ("글자 범위", "character range"),
+    "help.lab.mode": (
+        "라벨은 문서의 글자 구간으로 저장됩니다. 청크: 현재 청킹의 경계, 문장: 문장 분리기, 글자 범위: 직접 지정 "
+        "(근거 글을 붙여 넣으면 위치를 찾아 줍니다).",
+        "A label is stored as a character span of the document. Chunk: the current chunking's boundaries; "
+        "sentence: the sentence splitter; character range: exact offsets (paste the evidence text to find them).",
+    ),
+    "lab.no_chunks": ("이 문서에는 현재 청킹의 청크가 없습니다.", "This document has no chunk under the current chunking."),
+    "lab.chunk": ("청크", "Chunk"),
+    "lab.no_sentences": ("이 문서에서 문장을 찾지 못했습니다.", "No sentence found in this document."),
+    "lab.sentence": ("문장", "Sentence"),
+    "lab.find": ("근거 글로 찾기", "Find by evidence text"),
+    "help.lab.find": (
+        "문서에 있는 글을 그대로 붙여 넣으면 그 위치로 범위를 맞춥니다. 여러 번 나오면 위치를 고를 수 있습니다.",
+        "Paste text exactly as it is in the document; the range jumps to it. When it occurs several times, pick one.",
+    ),
+    "lab.find_none": (
+        "이 문서에 그 글이 없습니다 (공백과 따옴표까지 똑같아야 합니다).",
+        "This document does not contain that text (spaces and quotes must match exactly).",
+    ),
+    "lab.find_many": ("{n}곳에서 찾았습니다 — 위치 고르기", "Found {n} times — pick one"),
+    "lab.start": ("시작 (글자)", "Start (character)"),
+    "lab.end": ("끝 (글자, 미포함)", "End (character, exclusive)"),
+    "lab.bad_span": (
+        "구간 {start}–{end}는 쓸 수 없습니다: 0 ≤ 시작 < 끝 ≤ {n}이어야 합니다.",
+        "Span {start}–{end} cannot be labeled: it needs 0 ≤ start < end ≤ {n}.",
+    ),
+    "lab.mark_label": ("라벨 등급 {grade} ({who})", "label grade {grade} ({who})"),
+    "lab.mark_pick": ("선택한 구간", "selected span"),
+    "lab.whole": ("문서 전체 보기", "Show the whole document"),
+    "lab.legend.pick": ("선택한 구간", "selected span"),
+    "lab.legend.gold": ("정답 근거", "gold evidence"),
+    "lab.selected": ("**선택:** {doc} · 글자 {start}–{end} ({n}자)", "**Selected:** {doc} · characters {start}–{end} ({n} chars)"),
+    "lab.span_not_judged": (
+        "이 구간은 아직 판정하지 않았습니다 (미판정은 0이 아닙니다).",
+        "This span is not judged yet (not judged is not 0).",
+    ),
+    "lab.span_judged": (
+        "이 구간의 라벨: 등급 {grade} · {who} · {when} ({kind})",
+        "This span's label: grade {grade} · {who} · {when} ({kind})",
+    ),
+    "lab.grade": ("등급", "Grade"),
+    "lab.grade.0": ("0 · 관련 없음", "0 · not relevant"),
+    "lab.grade.1": ("1 · 관련 있음", "1 · relevant"),
+    "lab.grade.2": ("2 · 매우 관련", "2 · highly relevant"),
+    "lab.grade.3": ("3 · 완전한 답", "3 · the complete answer"),
+    "help.lab.grade": (
+        "0은 '보고 나서 관련 없다고 판정함'입니다. 판정하지 않은 후보는 0이 아니라 미판정으로 남습니다. "
+        "평가에서는 등급 1 이상이 정답입니다.",
+        "0 means 'looked at it, not relevant'. A candidate you do not judge stays not judged, never 0. "
+        "Evaluation counts grade 1 and above as gold.",
+    ),
+    "lab.note": ("메모", "Note"),
+    "lab.need_annotator": ("라벨을 저장하려면 위에 이름을 넣으세요.", "Enter your name above to save labels."),
+    "lab.save": ("라벨 저장", "Save label"),
+    "lab.change": ("라벨 바꾸기", "Change label"),
+    "lab.undo_this": ("이 라벨의 내 마지막 변경 취소", "Undo my last change here"),
+    "lab.undo_mine": ("내 마지막 작업 취소", "Undo my last action"),
+    "lab.saved": ("저장했습니다: 글자 {start}–{end}, 등급 {grade}.", "Saved: characters {start}–{end}, grade {grade}."),
+    "lab.unchanged": ("등급과 메모가 그대로라 바꾼 것이 없습니다.", "Grade and note are the same: nothing changed."),
+    "lab.changed": ("라벨을 바꿨습니다: 등급 {grade}.", "Label changed: grade {grade}."),
+    "lab.undone": ("취소했습니다: {kind} 이벤트 ({doc} {start}–{end}).", "Undone: the {kind} event ({doc} {start}–{end})."),
+    "lab.h.labels": ("이 질문의 라벨", "Labels of this question"),
+    "lab.col.who": ("누가", "who"),
+    "lab.col.when": ("언제 (UTC)", "when (UTC)"),
+    "lab.col.kind": ("종류", "kind"),
+    "lab.col.undone": ("취소한 이벤트", "undone by"),
+    "lab.none_yet": ("아직 라벨이 없습니다.", "No labels yet."),
+    "lab.pick": ("라벨 고르기", "Pick a label"),
+    "lab.open": ("편집기에서 열기", "Open in the editor"),
+    "lab.h.history": ("기록 (누가 언제 무엇을)", "History (who labeled what and when)"),
+    "lab.kind.add": ("추가", "add"),
+    "lab.kind.change": ("변경", "change"),
+    "lab.kind.import": ("가져오기", "import"),
+    "lab.kind.undo": ("취소", "undo"),
+    "lab.h.progress": ("질문 세트별 진행", "Progress per question set"),
+    "lab.col.total": ("전체", "total"),
+    "lab.progress_help": (
+        "질문에 이 저장소의 라벨이 하나라도 있으면 판정한 것으로 봅니다(등급 0 포함). 질문 세트의 needle은 판정으로 세지 않습니다.",
+        "A question is judged when it has at least one label in this store (grade 0 included). Shipped needles do "
+        "not count as judgements.",
+    ),
+    "lab.stale": (
+        "문서가 바뀌어 글이 맞지 않는 라벨 {n}개: {ids}",
+        "{n} labels no longer match their document's text: {ids}",
+    ),
+    "lab.h.io": ("내보내기 · 가져오기", "Export · import"),
+    "lab.h.export": ("내보내기", "Export"),
+    "lab.h.import": ("가져오기", "Import"),
+    "lab.exp.scope": ("범위", "Scope"),
+    "lab.exp.scope.set": ("이 세트 ({set})", "this set ({set})"),
+    "lab.exp.scope.all": ("모든 세트", "all sets"),
+    "lab.exp.jsonl": ("라벨 JSONL 받기 (구간)", "Download labels (JSONL spans)"),
+    "lab.exp.chunking": ("qrels용 청킹", "Chunking for the qrels"),
+    "lab.exp.sidebar": ("사이드바의 청킹 ({sig})", "The sidebar's chunking ({sig})"),
+    "help.lab.exp.chunking": (
+        "qrels는 청크 id로 씁니다. 같은 라벨이라도 청킹마다 관련 청크가 다릅니다 (그 구간을 통째로 담은 청크).",
+        "qrels name chunk ids: the same labels give different relevant chunks under each chunking (those that "
+        "contain the span whole).",
+    ),
+    "lab.exp.phrasings": ("질의 id", "Query ids"),
+    "lab.exp.phrasings.all": ("표현마다 (q#0, q#1)", "per phrasing (q#0, q#1)"),
+    "lab.exp.phrasings.question": ("질문마다 (q)", "per question (q)"),
+    "lab.exp.escape": ("공백이 든 id는 %-인코딩", "Percent-encode ids with spaces"),
+    "help.lab.exp.escape": (
+        "TREC 형식의 id에는 공백을 쓸 수 없습니다. 켜면 공백과 %를 %20, %25로 씁니다(읽을 때 되돌리세요). 끄면 "
+        "공백이 든 id를 오류로 알려 줍니다.",
+        "TREC ids cannot hold spaces. On: spaces and % are written as %20 and %25 (unescape when reading). Off: an "
+        "id with a space is reported as an error.",
+    ),
+    "lab.exp.qrels": ("TREC qrels 받기 ({sig})", "Download TREC qrels ({sig})"),
+    "lab.exp.qrels_help": (
+        "판정이 있는 질의 {n}개. 판정이 없는 질의는 빠집니다(미판정).",
+        "{n} queries have judgements; queries without any are left out (not judged).",
+    ),
+    "lab.imp.file": ("라벨 JSONL 파일", "Labels JSONL file"),
+    "help.lab.imp.file": (
+        "이 페이지나 CLI(labels export)가 내보낸 형식입니다. 한 줄이라도 잘못되면 아무것도 저장하지 않습니다.",
+        "The format this page and the CLI (labels export) write. One bad line and nothing is stored.",
+    ),
+    "lab.imp.check": ("열린 코퍼스와 구간 글 대조", "Check every span against the open corpus"),
+    "help.lab.imp.check": (
+        "끄면 이 코퍼스에 없는 문서의 라벨도 가져옵니다.",
+        "Off: labels of documents outside this corpus are imported too.",
+    ),
+    "lab.imp.go": ("가져오기", "Import"),
+    "lab.imp.bad": ("가져오지 않았습니다 — {reason}. 저장소는 그대로입니다.", "Nothing imported — {reason}. The store is unchanged."),
+    "lab.imp.ok": (
+        "{lines}줄을 읽었습니다: 새 라벨 {added}, 바뀐 라벨 {changed}, 이미 같은 라벨 {unchanged}.",
+        "Read {lines} lines: {added} new labels, {changed} changed, {unchanged} already equal.",
+    ),
+    # ---------------------------------------------------------------- evaluate
+    "ev.intro": (
+        "질문 세트를 설정 A(사이드바)와, 원하면 B로 돌려 검색 지표를 잽니다. 모든 값에 95% Wilson 구간이 붙고, A와 B의 "
+        "차이는 질의별 짝 비교(부호 검정)로 읽습니다. 생성 모델은 부르지 않습니다.",
+        "Runs a question set through configuration A (the sidebar) and optionally B, and measures retrieval. Every "
+        "value carries its 95% Wilson interval; A against B is read from a paired per-query comparison (sign test). "
+        "No generation model is called.",
+    ),
+    "ev.no_sets": (
+        "이 코퍼스에는 질문 세트가 없습니다(올린 파일). 사이드바에서 내장 샘플 코퍼스를 고르세요.",
+        "This corpus has no question sets (uploaded files). Choose the bundled sample corpus in the sidebar.",
+    ),
+    "ev.phrasings": ("질의", "Queries"),
+    "ev.phrasings.all": ("두 표현 모두", "both phrasings"),
+    "ev.phrasings.0": ("첫째 표현", "first phrasing"),
+    "ev.phrasings.1": ("둘째 표현", "second phrasing"),
+    "ev.phrasings.question": ("질문 필드", "question field"),
+    "help.ev.phrasings": (
+        "질문마다 표현이 둘(정식/구어)입니다. 둘 다 쓰면 질의 수가 두 배가 되지만, 같은 질문의 두 질의는 서로 독립이 아닙니다.",
+        "Each question has two phrasings (formal and casual). Both doubles the queries, but a question's two queries "
+        "are not independent.",
+    ),
+    "ev.ks": ("k 목록", "Cutoffs k"),
+    "help.ev.ks": (
+        "Hit@k, Recall@k, P@k, nDCG@k를 잴 k. 가장 큰 k까지 순위를 받습니다.",
+        "The k of Hit@k, Recall@k, P@k and nDCG@k. Rankings are taken to the largest k.",
+    ),
+    "ev.labels": ("직접 붙인 라벨 쓰기", "Use manual labels"),
+    "help.ev.labels": (
+        "켜면 라벨 저장소의 라벨이 needle에 더해지거나 needle을 덮어씁니다. 라벨이 바뀌면 다시 계산합니다.",
+        "On: labels from the store add to or override the shipped needles. A label change recomputes.",
+    ),
+    "ev.config_a": ("A (사이드바):", "A (sidebar):"),
+    "ev.default": ("기본 설정", "the default configuration"),
+    "ev.b_mode": ("설정 B", "Configuration B"),
+    "ev.b_mode.none": ("없음", "none"),
+    "ev.b_mode.preset": ("청킹 프리셋", "chunking preset"),
+    "ev.b_mode.overrides": ("A + 덮어쓰기", "A + overrides"),
+    "ev.b_mode.json": ("JSON", "JSON"),
+    "ev.b_mode.url": ("URL", "URL"),
+    "help.ev.b_mode": (
+        "프리셋: A에서 청킹만 프리셋 A–F로. 덮어쓰기: 비교 페이지처럼 key=value 줄. JSON: CLI --config와 같은 전체 설정. "
+        "URL: 이 앱의 공유 주소.",
+        "Preset: A with the chunking set to preset A–F. Overrides: key=value lines as on the Compare page. JSON: a "
+        "whole config as the CLI's --config takes it. URL: a shared address of this app.",
+    ),
+    "ev.b_preset": ("B의 청킹 프리셋", "Chunking preset of B"),
+    "ev.b_json": ("B 설정 (JSON)", "Configuration B (JSON)"),
+    "help.ev.b_json": (
+        "PipelineConfig JSON. 빠진 섹션과 키는 기본값이고, 모르는 키는 오류로 알려 줍니다.",
+        "PipelineConfig JSON. Missing sections and keys take their defaults; unknown keys are reported.",
+    ),
+    "ev.b_url": ("B 설정이 담긴 URL", "URL holding configuration B"),
+    "help.ev.b_url": (
+        "다른 탭에서 복사한 이 앱의 주소. 쿼리 문자열의 설정 키만 씁니다(기본값과 다른 것만 들어 있습니다).",
+        "An address of this app copied from another tab. Only its query string's config keys are used (it holds "
+        "what differs from the defaults).",
+    ),
+    "ev.b_bad": ("B: {error}", "B: {error}"),
+    "ev.b_empty": ("B를 입력하세요. 비워 두면 A만 평가합니다.", "Enter B; left empty, only A is evaluated."),
+    "ev.b_same_ranking": (
+        "A와 B는 순위에 영향이 없는 항목(게이트·컨텍스트·생성)만 다르므로 검색 지표가 같습니다.",
+        "A and B differ only where rankings are not affected (gate, context, generation): retrieval metrics are equal.",
+    ),
+    "ev.no_store": (
+        "라벨 저장소({path})를 열 수 없어 질문 세트의 needle만 씁니다.",
+        "The label store ({path}) cannot be opened: only the shipped needles are used.",
+    ),
+    "ev.no_ks": ("k를 하나 이상 고르세요.", "Choose at least one k."),
+    "ev.run": ("평가 실행", "Run the evaluation"),
+    "ev.running": ("{side} 평가 중 ({set})", "Evaluating {side} on {set}"),
+    "ev.press_run": (
+        "'평가 실행'을 누르면 결과가 여기에 나옵니다. 같은 설정·세트·라벨 버전의 결과는 캐시에서 바로 나옵니다.",
+        "Press 'Run the evaluation' to see results here. A result for the same configuration, set and label "
+        "version comes straight from the cache.",
+    ),
+    "ev.stale": (
+        "아래 결과는 이전 설정의 것입니다(설정, 세트, k 또는 라벨이 바뀜). 다시 실행하면 갱신됩니다.",
+        "The results below belong to earlier settings (configuration, set, k or labels changed). Run again to update.",
+    ),
+    "ev.h.summary": ("요약", "Summary"),
+    "ev.facts": (
+        "세트 {set}: 질문 {questions}개, 질의 {queries}개 ({phrasings}) · {labels} · 시간 {seconds}",
+        "Set {set}: {questions} questions, {queries} queries ({phrasings}) · {labels} · time {seconds}",
+    ),
+    "ev.cached": ("{side} 캐시에서 (계산에 {seconds}초 걸림)", "{side} from the cache (computed in {seconds} s)"),
+    "ev.labels_used": ("라벨 {n}개 (저장소 버전 {version})", "{n} manual labels (store version {version})"),
+    "ev.needles_only": ("needle만", "shipped needles only"),
+    "ev.destroyed": (
+        "청킹이 파괴한 답: 질의 {total}개 중 {n}개 (이 질의들의 recall 상한은 0)",
+        "Answers destroyed by the chunking: {n} of {total} queries (their recall ceiling is 0)",
+    ),
+    "ev.stage_problem": (
+        "설정대로 돌지 못한 단계: {problem}. 그 순위는 나머지 검색기로 만든 것(또는 빈 목록)입니다.",
+        "A stage could not run as configured: {problem}. The rankings come from the other retrievers (or are empty).",
+    ),
+    "ev.not_judged": ("정답 근거가 없어 빠진 질의 {n}개", "{n} queries left out: no gold evidence"),
+    "ev.h.metrics": ("지표 (95% Wilson 구간)", "Metrics (95% Wilson interval)"),
+    "ev.col.metric": ("지표", "metric"),
+    "ev.col.ci": ("평균 [95% 구간]", "mean [95% interval]"),
+    "ev.col.wins": ("A가 나음", "A better"),
+    "ev.col.losses": ("A가 못함", "A worse"),
+    "ev.col.ties": ("같음", "tied"),
+    "ev.col.reading": ("해석", "reading"),
+    "ev.metrics_help": (
+        "n = {n}개 질의. 구간은 질의별 값의 합에 씌운 Wilson 점수 구간입니다. 구간이 겹치면 차이를 단정하지 마세요. "
+        "파란 행: 부호 검정에서 p < 0.05.",
+        "n = {n} queries. Intervals are Wilson score intervals over the sum of per-query values; overlapping "
+        "intervals are no evidence of a difference. Blue rows: sign test p < 0.05.",
+    ),
+    "ev.h.reading": ("한 줄 해석", "In plain words"),
+    "ev.sign_help": (
+        "부호 검정: 두 설정의 값이 다른 질의만 세어(같은 질의 제외) 확률 1/2의 이항분포로 정확한 양측 p를 구합니다. "
+        "p가 크면 평균이 달라 보여도 '이 질의들로는 구별할 수 없음'입니다.",
+        "Sign test: only the queries where the two configs differ count (ties dropped); the exact two-sided p comes "
+        "from Binomial(n, 1/2). A large p reads 'not distinguishable on these queries', whatever the means say.",
+    ),
+    "ev.h.curve": ("k에 따른 지표 (95% 구간 띠)", "Metric at k (95% interval band)"),
+    "ev.curve_metric": ("지표", "Metric"),
+    "ev.h.breakdown": ("태그별", "By tag"),
+    "ev.col.group": ("묶음", "group"),
+    "ev.col.tag": ("태그", "tag"),
+    "ev.group.language": ("언어", "language"),
+    "ev.group.failure_mode": ("실패 유형", "failure mode"),
+    "ev.group.query_type": ("질의 유형", "query type"),
+    "ev.breakdown_help": (
+        "질의는 가진 태그마다 한 번씩 셉니다. n이 작은 태그의 구간은 넓습니다.",
+        "A query counts under every tag it carries. Tags with a small n have wide intervals.",
+    ),
+    "ev.h.questions": ("질문별", "Per question"),
+    "ev.filter": ("보기", "Show"),
+    "ev.filter.all": ("전부", "all"),
+    "ev.filter.miss_a": ("A가 놓친 질의", "missed by A"),
+    "ev.filter.miss_b": ("B가 놓친 질의", "missed by B"),
+    "ev.filter.differ": ("A와 B가 다른 질의", "A and B differ"),
+    "ev.col.query": ("질의", "query"),
+    "ev.col.text": ("질의 글", "query text"),
+    "ev.col.destroyed": ("{side} 파괴", "{side} destroyed"),
+    "ev.col.first_gold": ("{side} 첫 정답 순위", "{side} first gold rank"),
+    "ev.questions_help": (
+        "질의 {n}개. 첫 정답 순위: 상위 {depth}개 안에서 정답 청크가 처음 나온 순위(None: 못 찾음). 열 머리를 누르면 정렬됩니다.",
+        "{n} queries. First gold rank: where the first gold chunk appears within the top {depth} (None: not found). "
+        "Click a column header to sort.",
+    ),
+    "ev.open": ("열 질의", "Query to open"),
+    "ev.h.downloads": ("받기", "Downloads"),
+    "ev.dl.csv": ("질의별 CSV", "Per-query CSV"),
+    "ev.dl.json": ("JSON (CLI eval 형식)", "JSON (as the eval CLI)"),
+    "ev.dl.run": ("TREC run ({side})", "TREC run ({side})"),
+    "ev.dl.qrels": ("TREC qrels ({sig})", "TREC qrels ({sig})"),
+    "ev.dl_help": (
+        "run과 qrels를 trec_eval이나 ir-measures로 다시 재면 같은 값이 나와야 합니다. "
+        "python -m rag_core eval --queries … --json 도 같은 수를 냅니다.",
+        "Scoring the run against the qrels with trec_eval or ir-measures gives the same values; so does "
+        "python -m rag_core eval --queries … --json.",
+    ),
+    # ---------------------------------------------------------------- threshold
+    "thr.intro": (
+        "거절 임계값 정하기: 답할 수 있는 질문과 답할 수 없는(코퍼스 밖) 질문에서 최상위 후보가 얼마나 가까운지 보고, "
+        "임계값과 최대 유지 수를 움직이며 결과를 셉니다. 게이트는 생성 모델을 부르기 전에 거절합니다.",
+        "Setting a refusal threshold: see how close the best candidate is for answerable and for unanswerable "
+        "(out-of-domain) questions, move the threshold and the max kept, and count what happens. The gate refuses "
+        "before the generation model is called.",
+    ),
+    "thr.metric": ("게이트가 보는 값", "Value the gate compares"),
+    "thr.metric.auto": ("자동", "auto"),
+    "thr.metric.distance": ("코사인 거리", "cosine distance"),
+    "thr.metric.score": ("점수", "score"),
+    "help.thr.metric": (
+        "자동: dense 검색이 있으면 코사인 거리(1 − cos, 낮을수록 가까움), 없으면 최종 점수(높을수록 좋음, 척도는 검색기마다 다름).",
+        "Auto: the cosine distance (1 − cos, lower is closer) when dense retrieval runs, else the final score "
+        "(higher is better; its scale depends on the retriever).",
+    ),
+    "thr.config": (
+        "검색기 {methods} · 질의마다 후보 {k}개 (사이드바의 k) · 재순위 {rerank} · 청킹 {sig}",
+        "retrievers {methods} · {k} candidates per query (the sidebar's k) · rerank {rerank} · chunking {sig}",
+    ),
+    "thr.no_dense": (
+        "사이드바에 dense 검색이 없어 희소 검색 점수로 잽니다. 점수의 척도는 질의와 코퍼스마다 달라 임계값을 옮겨 쓰기 어렵고, "
+        "코사인 거리는 옮겨 쓸 수 있습니다.",
+        "No dense retrieval in the sidebar: the gate compares sparse scores, whose scale varies with query and "
+        "corpus, so a score threshold does not carry over; a cosine distance does.",
+    ),
+    "thr.add_dense": ("dense 검색 추가", "Add dense retrieval"),
+    "thr.running": ("후보 모으는 중 ({set})", "Collecting candidates ({set})"),
+    "thr.score_note": ("임계값은 최종 점수(높을수록 좋음)에 적용됩니다: {which}", "Thresholds apply to the final score (higher is better): {which}"),
+    "thr.score.fused": ("융합 점수", "the fused score"),
+    "thr.score.single": ("검색기의 점수", "the retriever's score"),
+    "thr.score.rerank": ("(재순위 {method} 뒤)", "(after rerank {method})"),
+    "thr.line": ("임계값 {value}", "threshold {value}"),
+    "thr.note": ("참고: {note}", "Note: {note}"),
+    "thr.what.distance": (
+        "최상위 후보의 코사인 거리 (1 − cos, 낮을수록 가까움)", "best hit's cosine distance (1 − cos; lower is closer)",
+    ),
+    "thr.what.score": ("최상위 후보의 점수 (높을수록 좋음)", "best hit's score (higher is better)"),
+    "thr.facts": (
+        "질의 {n}개: 답할 수 있음 {ans}, 답할 수 없음 {una} · 질의마다 후보 {depth}개 · 값: {what} · 모으기 {seconds}초",
+        "{n} queries: {ans} answerable, {una} unanswerable · {depth} candidates each · value: {what} · "
+        "collected in {seconds} s",
+    ),
+    "thr.one_group": (
+        "이 세트에는 한쪽 묶음만 있습니다. 허세(답할 수 없는데 답함)나 정답 손실 중 하나는 잴 수 없습니다.",
+        "This set has only one group: either bluffs or lost answers cannot be measured.",
+    ),
+    "thr.no_candidates": ("어느 질의에도 후보가 없습니다.", "No query has any candidate."),
+    "thr.threshold": ("임계값 (통과: 값 {op} 임계값)", "Threshold (passes: value {op} threshold)"),
+    "help.thr.threshold": (
+        "순위대로 보면서 임계값을 통과하지 못한 후보는 버리고, 통과한 후보를 최대 유지 수까지 남깁니다. 하나도 남지 않으면 거절합니다.",
+        "In rank order, candidates that fail the threshold are dropped and passing ones are kept up to the max kept. "
+        "Nothing kept means a refusal.",
+    ),
+    "help.thr.max_kept": (
+        "통과한 후보 중 몇 개까지 모델에 넘길지(M).", "How many passing candidates reach the model (M).",
+    ),
+    "thr.off": ("임계값 없음", "No threshold"),
+    "help.thr.off": (
+        "임계값 없이 최대 유지 수만 적용합니다: 후보가 있는 질의에는 모두 답합니다.",
+        "Only the max kept applies: every query with a candidate is answered.",
+    ),
+    "thr.out.answered_with_gold": ("정답과 함께 답함", "answered, gold kept"),
+    "thr.out.answered_without_gold": ("정답 없이 답함", "answered, no gold"),
+    "thr.out.refused_answerable": ("답할 수 있는데 거절", "refused, answerable"),
+    "thr.out.bluffed": ("허세", "bluffed"),
+    "thr.out.refused_unanswerable": ("옳게 거절", "refused, unanswerable"),
+    "help.thr.out.answered_with_gold": (
+        "답할 수 있는 질의: 유지된 후보 중에 정답 청크가 있음.", "Answerable: a kept candidate is a gold chunk.",
+    ),
+    "help.thr.out.answered_without_gold": (
+        "답할 수 있는 질의: 답은 하지만 유지된 후보에 정답이 없음(모델이 지어낼 위험).",
+        "Answerable: answered, but no kept candidate holds the gold (the model may make it up).",
+    ),
+    "help.thr.out.refused_answerable": (
+        "답할 수 있는 질의인데 아무 후보도 통과하지 못함.", "Answerable, yet no candidate passed.",
+    ),
+    "help.thr.out.bluffed": (
+        "허세: 코퍼스 밖 질문인데 후보가 통과해 답하게 됨.",
+        "Bluffed: out of domain, yet a candidate passed and the system answers.",
+    ),
+    "help.thr.out.refused_unanswerable": (
+        "코퍼스 밖 질문을 거절함 (바라는 결과).", "Out of domain and refused (the wanted outcome).",
+    ),
+    "thr.of": ("/ {n}", "of {n}"),
+    "thr.rates": (
+        "정답과 함께 답한 비율: {gold} · 허세 비율: {bluff} (95% Wilson 구간)",
+        "Answered with gold: {gold} · bluffed: {bluff} (95% Wilson intervals)",
+    ),
+    "thr.apply": ("이 설정을 파이프라인에 쓰기", "Use these settings in the pipeline"),
+    "help.thr.apply": (
+        "사이드바의 게이트에 임계값과 최대 유지 수를 넣습니다(검사·비교 페이지에 적용).",
+        "Puts the threshold and max kept into the sidebar's gate (used by Inspect and Compare).",
+    ),
+    "thr.applied": ("사이드바 게이트에 넣었습니다.", "Put into the sidebar's gate."),
+    "thr.h.hist": ("최상위 후보의 분포", "Best hit per query"),
+    "thr.answerable": ("답할 수 있음", "answerable"),
+    "thr.unanswerable": ("답할 수 없음", "unanswerable"),
+    "thr.queries": ("질의 수", "queries"),
+    "thr.worst": ("가장 먼 답할 수 있는 질의: {value} ({id})", "worst answerable: {value} ({id})"),
+    "thr.best_un": ("가장 가까운 답할 수 없는 질의: {value} ({id})", "best unanswerable: {value} ({id})"),
+    "thr.separable": (
+        "두 묶음이 갈립니다: 둘 다 맞히는 임계값이 있습니다.", "The groups separate: some threshold gets both right.",
+    ),
+    "thr.overlap": (
+        "두 묶음이 {low}–{high}에서 겹칩니다: 어떤 임계값도 둘 다 맞히지 못합니다.",
+        "The groups overlap between {low} and {high}: no threshold gets both right.",
+    ),
+    "thr.none_best": (
+        "후보가 없는 질의(항상 거절): 답할 수 있음 {a}, 답할 수 없음 {u}",
+        "queries with no candidate (always refused): {a} answerable, {u} unanswerable",
+    ),
+    "thr.h.sweep": ("임계값 훑기", "Threshold sweep"),
+    "thr.range": ("임계값 (시작:끝:간격)", "Thresholds (start:stop:step)"),
+    "thr.range_ph": ("비우면 기본값 (거리: 0.45:0.8:0.025)", "empty: the default (distance: 0.45:0.8:0.025)"),
+    "help.thr.range": (
+        "예: 0.45:0.8:0.025. 점수일 때 기본값은 관측된 최상위 점수의 범위를 20칸으로 나눈 것입니다.",
+        "E.g. 0.45:0.8:0.025. For scores the default splits the range of observed best scores into 20 steps.",
+    ),
+    "thr.none": ("없음", "none"),
+    "thr.col.threshold": ("임계값", "threshold"),
+    "thr.col.gold_rate": ("정답과 함께 답함 [95%]", "answered with gold [95%]"),
+    "thr.col.bluff_rate": ("허세 [95%]", "bluffed [95%]"),
+    "thr.sweep_help": (
+        "최대 유지 {m}개에서. 노란 행이 지금 슬라이더에 가장 가까운 임계값이고, 첫 행은 임계값 없음입니다.",
+        "At max kept {m}. The yellow row is the threshold nearest the slider; the first row has no threshold.",
+    ),
+    "thr.monotone": (
+        "주의: 최대 유지 수가 있으면 '정답과 함께 답함'은 임계값에 대해 단조롭지 않을 수 있습니다. 하이브리드(융합) 순위는 "
+        "거리 순서와 달라서, 임계값을 느슨하게 하면 정답보다 앞 순위의 다른 청크가 통과해 M개 자리를 먼저 차지할 수 있습니다.",
+        "Note: with a max kept, 'answered, gold kept' need not grow as the threshold loosens. Under hybrid (fused) "
+        "ranking the rank order is not the distance order, so a looser threshold can admit a higher-ranked non-gold "
+        "chunk that takes one of the M places before the gold.",
+    ),
+    "thr.h.queries": ("질의별 결과", "Per-query outcomes"),
+    "thr.filter": ("결과 고르기", "Outcomes"),
+    "thr.col.best": ("최상위 값", "best value"),
+    "thr.col.kept": ("유지", "kept"),
+    "thr.col.first_gold": ("첫 정답 순위", "first gold rank"),
+    "thr.col.outcome": ("결과", "outcome"),
+    "thr.dl.json": ("훑기 JSON (CLI sweep 형식)", "Sweep JSON (as the sweep CLI)"),
+    "thr.dl.csv": ("훑기 CSV", "Sweep CSV"),
 
 }
 

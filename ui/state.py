@@ -282,3 +282,21 @@ def overrides_text(overrides: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> 
     """``key=value`` joined by ``;`` — the compact form the URL and the Compare box use."""
     items = overrides.items() if isinstance(overrides, Mapping) else overrides
     return "; ".join(f"{k}={format_value(v) if not isinstance(v, str) else v}" for k, v in items)
+
+
+def config_from_url(url: str, base: PipelineConfig | None = None) -> tuple[PipelineConfig, list[str]]:
+    """The config a shared app address encodes (the whole URL, or only its query string).
+
+    View keys (language, question…) are ignored; config keys go through
+    :func:`config_from_query`, so a bad key is reported and loses only itself.
+    """
+    from urllib.parse import parse_qsl, urlsplit
+
+    if not isinstance(url, str) or not url.strip():
+        raise ValueError("the URL is empty: paste an address of this app, e.g. http://…/evaluate?retrieval.k=5")
+    text = url.strip()
+    query = urlsplit(text).query if ("://" in text or text.startswith(("/", "?"))) else text
+    params: dict[str, str] = {}
+    for key, value in parse_qsl(query, keep_blank_values=True):
+        params[key] = value  # the last of a repeated key wins, as st.query_params does
+    return config_from_query(params, base)

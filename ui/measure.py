@@ -1,0 +1,213 @@
+"""Caches and shared state of the Label, Evaluate and Threshold pages.
+
+* The label store is a ``LabelStore`` in ``st.cache_resource`` keyed by its
+  path (it opens a connection per operation, so one object serves every
+  session). The path is the session's choice (``label.store.path``, set on
+  the Label page), else :func:`rag_core.labels.default_store_path`
+  (``$RAG_INSPECTOR_DATA`` …), outside the source tree.
+* Evaluations, sweep collections and pools are ``st.cache_data`` entries
+  keyed by (corpus, ranking config, question set, options, label-store
+  path and version): a label written anywhere bumps the version, so no
+  stale result is served. Each miss shows a progress bar made *inside* the
+  cached function (``st.cache_data`` replays it, already emptied, on a hit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from rag_core.config import PipelineConfig
+from rag_core.labels import LabelStore, LabelStoreError, default_store_path
+
+from .html import Markup, md
+from .i18n import t
+
+K_STORE_PATH = "label.store.path"
+
+
+# ------------------------------------------------------------------ store
+
+
+def store_path() -> Path:
+    """The label store this session uses."""
+    chosen = st.session_state.get(K_STORE_PATH)
+    return Path(chosen) if chosen else default_store_path()
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _store(path: str) -> LabelStore:
+    return LabelStore(path)
+
+
+def open_store(lang: str, *, quiet: bool = False) -> LabelStore | None:
+    """The session's label store, or None with the reason on the page."""
+    path = store_path()
+    try:
+        return _store(str(path))
+    except (LabelStoreError, OSError) as exc:
+        if not quiet:
+            st.error(md(t("lab.store_error", lang, error=str(exc))))
+        return None
+
+
+def labels_state(store: LabelStore | None, question_set: str | None) -> tuple[tuple[Any, ...], str, int]:
+    """``(current labels of the set, store path, store version)``: what results depend on."""
+    if store is None:
+        return (), "", 0
+    return store.current(question_set), str(store.path), store.version()
+
+
+# --------------------------------------------------------------- progress
+
+
+class _Bar:
+    """A progress bar made inside a cached function; updated at most ~50 times, emptied at the end."""
+
+    def __init__(self, label: str) -> None:
+        self.slot = st.empty()
+        self.label = label
+        self.bar = self.slot.progress(0.0, text=md(label))
+        self.last = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        step = max(total // 50, 1)
+        if done != total and done - self.last < step:
+            return
+        self.last = done
+        self.bar.progress(min(done / max(total, 1), 1.0), text=md(f"{self.label} {done}/{total}"))
+
+    def close(self) -> None:
+        self.slot.empty()
+
+
+# ------------------------------------------------------------- computations
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def evaluate(
+    corpus_key: str,
+    config_json: str,
+    question_set: str,
+    phrasings: str,
+    ks: tuple[int, ...],
+    labels_key: tuple[str, int],
+    _label: str,
+    _corpus: Any,
+    _questions: Sequence[Any],
+    _labels: Sequence[Any],
+) -> Any:
+    """``(evaluate_config(...), seconds it took)`` for one ranking config (cached; progress on a miss)."""
+    import time
+
+    from rag_core.evalrun import evaluate_config
+
+    bar = _Bar(_label)
+    t0 = time.perf_counter()
+    try:
+        result = evaluate_config(
+            PipelineConfig.from_json(config_json), _questions, _corpus, ks=ks, phrasings=phrasings,
+            labels=_labels, question_set=question_set, progress=bar,
+        )
+    finally:
+        bar.close()
+    return result, time.perf_counter() - t0
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def collect(
+    corpus_key: str,
+    config_json: str,
+    question_set: str,
+    phrasings: str,
+    metric: str,
+    labels_key: tuple[str, int],
+    _label: str,
+    _corpus: Any,
+    _questions: Sequence[Any],
+    _labels: Sequence[Any],
+) -> Any:
+    """``rag_core.sweep.collect`` for one ranking config (cached; progress on a miss)."""
+    from rag_core.sweep import collect as collect_
+
+    bar = _Bar(_label)
+    try:
+        return collect_(
+            PipelineConfig.from_json(config_json), _questions, _corpus, phrasings=phrasings,
+            labels=_labels, question_set=question_set, metric=metric, progress=bar,
+        )
+    finally:
+        bar.close()
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def pool(
+    corpus_key: str,
+    config_json: str,
+    question_key: tuple[str, str],
+    retrievers: tuple[str, ...],
+    depth: int,
+    order: str,
+    seed: int,
+    _corpus: Any,
+    _question: Any,
+) -> Any:
+    """``rag_core.pooling.pool_question`` (cached per corpus, chunking, question and pool settings)."""
+    from rag_core.pooling import pool_question
+
+    return pool_question(
+        PipelineConfig.from_json(config_json), _question, _corpus,
+        retrievers=retrievers, depth=depth, order=order, seed=seed,
+    )
+
+
+def run_guarded(fn: Callable[[], Any], lang: str) -> Any | None:
+    """Call ``fn``; a ``ValueError`` becomes an on-page error (None), anything else an error with details."""
+    import traceback
+
+    try:
+        return fn()
+    except ValueError as exc:
+        st.error(md(str(exc)))
+    except Exception as exc:  # a bug must not take the page down; say what happened
+        st.error(md(t("meas.crash", lang, error=f"{type(exc).__name__}: {exc}")))
+        with st.expander(t("ins.crash", lang)):
+            st.code(traceback.format_exc(), language=None)
+    return None
+
+
+# ------------------------------------------------------------------ styling
+
+#: Extra classes of the measuring pages (no document text in here).
+CSS = """
+.ri-pick{outline:2px solid #0969da;background:#ddf4ff}
+.ri-lab{border-bottom:3px solid #8c959f}
+.ri-lab.ri-g0{border-bottom-color:#8c959f;text-decoration:line-through #8c959f}
+.ri-lab.ri-g1{border-bottom-color:#4ac26b}
+.ri-lab.ri-g2{border-bottom-color:#1a7f37}
+.ri-lab.ri-g3{border-bottom-color:#116329;border-bottom-width:4px}
+.ri-chip.ri-g0{background:#f6f8fa;color:#57606a}
+.ri-chip.ri-g1{background:#dafbe1;border-color:#4ac26b}
+.ri-chip.ri-g2{background:#aceebb;border-color:#1a7f37}
+.ri-chip.ri-g3{background:#4ac26b;border-color:#116329;color:#fff}
+.ri-chip.ri-o-needle{background:#fff4c2;border-color:#d4a72c}
+.ri-chip.ri-o-label{background:#dafbe1;border-color:#1a7f37}
+.ri-chip.ri-o-needle-label{background:#fff4c2;border-color:#1a7f37;border-width:2px}
+.ri-chip.ri-o-zero{background:#f6f8fa;color:#57606a;text-decoration:line-through}
+.ri-reading{border-left:4px solid #0969da;padding:2px 8px;margin:2px 0 6px 0;font-size:0.88rem}
+.ri-reading.ri-sig{border-left-color:#1a7f37}
+.ri-ci{color:#57606a;font-size:0.76rem}
+"""
+
+
+def style() -> Markup:
+    """The measuring pages' stylesheet (a constant; no document text)."""
+    return Markup(f"<style>{CSS}</style>")
+
+
+def origin_class(origin: str) -> str:
+    """Chip classes for a gold origin (``needle``, ``label``, ``needle+label``) or ``zero`` (judged not relevant)."""
+    return "ri-chip ri-o-" + origin.replace("+", "-")
