@@ -35,6 +35,9 @@ class ConfigEvaluation:
     question_of: dict[str, str]
     tags: dict[str, tuple[str, ...]]
     destroyed: tuple[str, ...]  # query ids whose every gold needle is destroyed
+    #: One line per stage that could not run as configured (a missing model):
+    #: its ranking came from the other retrievers, or is empty.
+    warnings: tuple[str, ...] = ()
 
     @property
     def means(self) -> Any:
@@ -65,6 +68,7 @@ class ConfigEvaluation:
             "means": to_jsonable(res.means),
             "answers_destroyed": len(self.destroyed),
             "destroyed": list(self.destroyed),
+            "warnings": list(self.warnings),
             "per_query": per_query,
         }
 
@@ -111,6 +115,7 @@ def evaluate_config(
     tags: dict[str, tuple[str, ...]] = {}
     destroyed: list[str] = []
     units: dict[str, list[set[str]]] = {}
+    problems: dict[str, str] = {}
     jobs = [(q, qid, text) for q in answerable for qid, text in queries_of(q, phrasings)]
     for i, (q, qid, text) in enumerate(jobs):
         per_needle = relevant_chunk_ids(chunking.chunks, q.needles, corpus.docs)
@@ -122,6 +127,11 @@ def evaluate_config(
         if all(not ids for ids in per_needle):
             destroyed.append(qid)
         trace = run(cfg, text, corpus, stop_after="gate")
+        for lst in trace.retrieval.lists:
+            if lst.status != "ok":
+                problems.setdefault(lst.name, f"{lst.name} {lst.status}: {lst.message}".rstrip(": "))
+        if trace.rerank.status not in ("ok", "skipped"):
+            problems.setdefault("rerank", f"rerank {trace.rerank.label} {trace.rerank.status}: {trace.rerank.message}")
         rankings[qid] = tuple(h.chunk_id for h in trace.rerank.hits[:depth])
         gold[qid] = grades
         texts[qid] = text
@@ -145,6 +155,7 @@ def evaluate_config(
         question_of=question_of,
         tags=tags,
         destroyed=tuple(destroyed),
+        warnings=tuple(problems.values()),
     )
 
 

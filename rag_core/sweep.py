@@ -404,6 +404,27 @@ def value_range(data: SweepData) -> tuple[float, float] | None:
     return min(values), max(values)
 
 
+def midpoint_threshold(data: SweepData) -> float | None:
+    """A starting threshold: halfway between the median best value of each group.
+
+        t₀ = (median(best of answerable) + median(best of unanswerable)) / 2
+
+    Queries without candidates are left out. None when either group has no
+    query with a candidate. A place to start moving the slider from, not a
+    recommendation: the right point depends on what a bluff costs.
+    """
+    from statistics import median
+
+    hib = data.higher_is_better
+    groups = [
+        [v for q in data.queries if q.answerable is wanted if (v := best_value(q.candidates, hib)) is not None]
+        for wanted in (True, False)
+    ]
+    if not all(groups):
+        return None
+    return (median(groups[0]) + median(groups[1])) / 2
+
+
 def report(
     data: SweepData,
     thresholds: Sequence[float] | None = None,
@@ -576,6 +597,7 @@ __all__ = [
     "default_thresholds",
     "distribution",
     "kept_candidates",
+    "midpoint_threshold",
     "outcomes",
     "passes",
     "rate",

@@ -163,3 +163,34 @@ def test_value_range_of_no_candidates_is_none():
     empty = sweep.SweepData(metric="score", higher_is_better=True, queries=(), n_answerable=0, n_unanswerable=0,
                             depth=8, phrasings="all", chunker_signature="x", config={}, seconds=0.0)
     assert sweep.value_range(empty) is None
+
+
+def _query(qid, values, answerable=True):
+    cands = tuple(sweep.Candidate(f"{qid}-{i}", "d", i, v, False) for i, v in enumerate(values, 1))
+    return sweep.QueryCandidates(qid, qid, qid, answerable, cands, False)
+
+
+def _data(queries, metric="distance"):
+    return sweep.SweepData(metric=metric, higher_is_better=metric == "score", queries=tuple(queries),
+                           n_answerable=sum(q.answerable for q in queries),
+                           n_unanswerable=sum(not q.answerable for q in queries), depth=8, phrasings="all",
+                           chunker_signature="x", config={}, seconds=0.0)
+
+
+def test_midpoint_threshold_is_halfway_between_the_group_medians():
+    qs = [_query("a1", [0.3, 0.5]), _query("a2", [0.6, 0.4]), _query("a3", [0.7]), _query("a4", []),
+          _query("u1", [0.8], False), _query("u2", [0.9, 0.65], False)]
+    # best distance per query: a1 0.3, a2 0.4, a3 0.7 (a4 has none); u1 0.8, u2 0.65
+    assert sweep.midpoint_threshold(_data(qs)) == pytest.approx((0.4 + (0.8 + 0.65) / 2) / 2)
+    # scores: the best is the highest value
+    assert sweep.midpoint_threshold(_data(qs, "score")) == pytest.approx((0.6 + (0.8 + 0.9) / 2) / 2)
+    assert sweep.midpoint_threshold(_data(qs[:4])) is None  # no unanswerable query
+    assert sweep.midpoint_threshold(_data([_query("a", []), _query("u", [0.5], False)])) is None
+
+
+def test_evaluate_config_says_when_a_model_is_missing(tiny_corpus):
+    cfg = PipelineConfig().with_overrides({"retrieval.methods": "bm25,dense", "retrieval.dense_model": "/no/such/model"})
+    ev = evaluate_config(cfg, QUESTIONS, tiny_corpus, ks=(1, 3))
+    assert len(ev.warnings) == 1 and ev.warnings[0].startswith("dense:/no/such/model unavailable: ")
+    assert ev.to_dict()["warnings"] == list(ev.warnings)
+    assert evaluate_config(PipelineConfig(), QUESTIONS, tiny_corpus, ks=(1, 3)).warnings == ()
