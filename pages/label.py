@@ -11,7 +11,7 @@ from rag_core.pooling import DEFAULT_POOL_RETRIEVERS, POOL_ORDERS
 from rag_core.relevance import locate, relevant_chunk_ids
 from rag_core.spans import label_on, labels_within, occurrences, sentence_containing, sentence_spans
 from ui import measure, sidebar
-from ui.html import Mark, join, marked_text, md, show, snippet, span, style, table
+from ui.html import Mark, div, join, marked_text, md, show, snippet, span, style, table
 from ui.i18n import t
 from ui.state import K_QID, K_QMODE, K_QPHRASING, K_QSET
 
@@ -191,9 +191,7 @@ else:
 
 # ------------------------------------------------------------------ document + span
 st.header(t("lab.h.span", lang))
-flash = ss.pop("label.flash", None)
-if flash:
-    st.success(md(flash))
+flash = ss.pop("label.flash", None)  # shown next to the buttons that caused it
 doc_ids = list(docs)
 pool_chunks = {e.position: chunking.by_id[e.item] for e in entries}
 
@@ -329,8 +327,8 @@ else:
     lo, hi = max(0, (start if ok_span else 0) - 500), min(len(doc.text), (end if ok_span else 0) + 500)
 excerpt = marked_text(doc.text[lo:hi], marks, base=lo, cls="ri-doc ri-text")
 show(excerpt)
-show(join([span(t("lab.legend.pick", lang), "ri-pick"), span(t("lab.legend.gold", lang), "ri-gold"),
-           *(span(t("lab.judged_grade", lang, grade=g), f"ri-lab ri-g{g}") for g in GRADES)], " "))
+show(div(join([span(t("lab.legend.pick", lang), "ri-pick"), span(t("lab.legend.gold", lang), "ri-gold"),
+               *(span(t("lab.judged_grade", lang, grade=g), f"ri-lab ri-g{g}") for g in GRADES)], " "), "ri-legend"))
 
 if ok_span:
     st.markdown(t("lab.selected", lang, doc=md(doc.doc_id), start=start, end=end, n=end - start))
@@ -338,7 +336,7 @@ if ok_span:
         st.caption(t("lab.span_not_judged", lang))
     else:
         st.caption(md(t("lab.span_judged", lang, grade=existing.grade, who=existing.annotator or "—",
-                        when=existing.created_at, kind=existing.kind)))
+                        when=existing.created_at, kind=t(f"lab.kind.{existing.kind}", lang))))
 c1, c2 = st.columns([2, 3])
 with c1:
     if ss.get("label.grade") not in GRADES:
@@ -356,6 +354,8 @@ with c2:
                           width="stretch")
     undo_mine = b3.button(t("lab.undo_mine", lang), key="label.undo_mine", disabled=not annotator,
                           width="stretch")
+    if flash:
+        st.success(md(flash))
 grade, note = int(ss["label.grade"]), ss.get("label.note") or ""
 if save:
     try:

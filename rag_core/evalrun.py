@@ -129,9 +129,12 @@ def evaluate_config(
         trace = run(cfg, text, corpus, stop_after="gate")
         for lst in trace.retrieval.lists:
             if lst.status != "ok":
-                problems.setdefault(lst.name, f"{lst.name} {lst.status}: {lst.message}".rstrip(": "))
-        if trace.rerank.status not in ("ok", "skipped"):
-            problems.setdefault("rerank", f"rerank {trace.rerank.label} {trace.rerank.status}: {trace.rerank.message}")
+                problems.setdefault(
+                    lst.name, f"{lst.name} {lst.status}: {lst.message}".rstrip(": ")
+                )
+        rr = trace.rerank
+        if rr.status not in ("ok", "skipped"):
+            problems.setdefault("rerank", f"rerank {rr.label} {rr.status}: {rr.message}".rstrip(": "))
         rankings[qid] = tuple(h.chunk_id for h in trace.rerank.hits[:depth])
         gold[qid] = grades
         texts[qid] = text
@@ -214,7 +217,7 @@ def tag_group(tag: str) -> str:
 def question_rows(
     a: ConfigEvaluation, b: ConfigEvaluation | None = None
 ) -> list[dict[str, Any]]:
-    """One row per query: ids, text, tags, destroyed, and the rank of the first gold chunk per config.
+    """One row per query: ids, text, tags, destroyed, and each config's first gold rank.
 
     ``first_gold_a``/``first_gold_b`` are 1-based ranks within the scored
     depth (``max(ks)``), ``None`` when no gold chunk was retrieved. With

@@ -82,7 +82,9 @@ def _check_depth(depth: Any) -> int:
 
 def _check_order(order: Any) -> str:
     if order not in POOL_ORDERS:
-        raise ValueError(f"pool order = {order!r} is not valid; valid choices: {', '.join(POOL_ORDERS)}")
+        raise ValueError(
+            f"pool order = {order!r} is not valid; valid choices: {', '.join(POOL_ORDERS)}"
+        )
     return order
 
 

@@ -18,7 +18,9 @@ from .context import sentence_spans
 MAX_OCCURRENCES = 50
 
 
-def occurrences(text: str, fragment: str, limit: int = MAX_OCCURRENCES) -> tuple[tuple[int, int], ...]:
+def occurrences(
+    text: str, fragment: str, limit: int = MAX_OCCURRENCES
+) -> tuple[tuple[int, int], ...]:
     """``(start, end)`` of every occurrence of ``fragment`` in ``text`` (overlapping ones too).
 
     At most ``limit`` are returned, in document order. An empty fragment
@@ -39,7 +41,7 @@ def occurrences(text: str, fragment: str, limit: int = MAX_OCCURRENCES) -> tuple
 
 
 def sentence_containing(text: str, offset: int) -> int | None:
-    """Index into :func:`sentence_spans` of the sentence holding ``offset``, else the first one after it.
+    """Index (into :func:`sentence_spans`) of the sentence holding ``offset``, else the next one.
 
     None when no sentence starts at or after ``offset`` and none holds it.
     """

@@ -416,10 +416,8 @@ def midpoint_threshold(data: SweepData) -> float | None:
     from statistics import median
 
     hib = data.higher_is_better
-    groups = [
-        [v for q in data.queries if q.answerable is wanted if (v := best_value(q.candidates, hib)) is not None]
-        for wanted in (True, False)
-    ]
+    bests = [(q.answerable, best_value(q.candidates, hib)) for q in data.queries]
+    groups = [[v for a, v in bests if a is wanted and v is not None] for wanted in (True, False)]
     if not all(groups):
         return None
     return (median(groups[0]) + median(groups[1])) / 2
