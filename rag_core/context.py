@@ -1,12 +1,14 @@
 """Context assembly: kept candidates → numbered sources → the exact ids the model gets.
 
 Each candidate becomes a source ``n`` (cited ``[n]``) that quotes the
-chunk's ``content`` (never its contextual header) under a line naming the
-document, the section and the locator ``#char=start,end`` of the quoted
-text: ``Source 1 — Title › Section (doc_id #char=120,560):``. (Lines that
-begin with ``[1]`` made the bundled 0.5B model echo them as its answer; with
-this layout it answers and cites, and refuses when the sources lack the
-answer — checked on the sample corpus.) The system text
+chunk's ``content`` (never its contextual header) inside a tag naming the
+document and section: ``<source id="1" title="Title › Section">…</source>``.
+The locator ``#char=start,end`` of the quoted text stays in the Trace
+(``Source.locator``): the server, not the model, attaches documents and
+offsets to citations. (Layouts tried on the sample corpus with the bundled
+0.5B model: lines beginning ``[1]`` or ``Source 1 — …`` labels were echoed
+back as the "answer"; with tagged sources it answers in one sentence with a
+citation, and refuses when the sources lack the answer.) The system text
 (:data:`SYSTEM_TEXT`) marks sources as untrusted data, asks for ``[n]`` on
 every claim and for a plain refusal (:data:`REFUSAL_TEXT`) when the sources
 do not hold the answer.
@@ -40,6 +42,7 @@ so: the numbers are then an estimate, never the generator's.
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -177,14 +180,14 @@ class _Cand:
         return self.chunk.start + len(self.quote) if self.reason else None
 
     def label(self, n: int) -> str:
-        """The line above the quote: ``Source n — Title › Section (doc_id #char=a,b):``."""
+        """The opening tag: ``<source id="n" title="Title › Section">`` (attribute escaped)."""
         where = self.title + (f" › {self.chunk.section}" if self.chunk.section else "")
-        return f"Source {n} — {where} ({self.chunk.doc_id} {self.locator}):"
+        return f'<source id="{n}" title="{html.escape(where, quote=True)}">'
 
     def block(self, n: int) -> tuple[str, int]:
         """The source as placed in the prompt and the offset of the quote inside it."""
         head = self.label(n) + "\n"
-        return f"{head}{self.quote}\n\n", len(head)
+        return f"{head}{self.quote}\n</source>\n", len(head)
 
 
 @dataclass(frozen=True)

@@ -341,7 +341,9 @@ def model_stages(
             embedder = get_embedder("minilm")
         except ModelUnavailable:
             embedder = None
-        support = check_support(generation.answer, context, config.support, embedder=embedder)
+        support = check_support(
+            generation.answer, context, config.support, embedder=embedder, question=question
+        )
     else:
         support = SupportStage("skipped", message=f"no answer to check (generation {generation.status})")
     timings["support"] = (time.perf_counter() - t) * 1000

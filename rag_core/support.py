@@ -11,16 +11,19 @@
 2. **Evidence.** For each claim and each source placed in the prompt, the
    source sentence with the highest score, where
 
-   - ``overlap = |T(claim) ∩ T(sentence)| / |T(claim)|`` over distinct terms
-     ``T``: Kiwi content morphemes when the claim contains Hangul (particles
-     dropped, so ``한라산의`` meets ``한라산은``), else lowercase ``\\w+``
-     words minus :data:`STOPWORDS`;
+   - ``overlap = |A ∩ T(sentence)| / |A|`` where ``A = T(claim) − T(question)``
+     (the claim's *answer* terms; all its terms when it only restates the
+     question) over distinct terms ``T``: Kiwi content morphemes when the
+     claim contains Hangul (particles dropped, so ``한라산의`` meets
+     ``한라산은``), else lowercase ``\\w+`` words minus :data:`STOPWORDS`;
+     ``missing_terms`` lists the answer terms the best sentence lacks;
    - ``cosine`` = cosine of the embedder's vectors of claim and sentence
      (None without an embedder);
    - ``score = (overlap + cosine) / 2`` (``overlap`` alone without cosine).
 
    ``missing_numbers`` lists the claim's numbers and codes that the whole
-   source quote lacks (``1,947`` = ``1947``; ``E17`` is one code, ≠ ``E21``).
+   source quote lacks (``1,947`` = ``1947``; ``E17`` is one code, ≠ ``E21``;
+   with units on both sides the units must agree: ``4,000미터`` ≠ ``4,000종``).
 3. **Verdict.** A source *supports* a claim when its best sentence has
    ``overlap >= min_overlap`` and ``cosine >= min_cosine`` (when known), no
    claim number is missing from it, and — with the optional judge — the
@@ -61,9 +64,18 @@ _WORD = re.compile(r"\w+")
 #: thousands commas or a decimal part, then an optional unit.
 NUMBER = re.compile(
     r"(?<![A-Za-z0-9.,\-_#=/])([A-Za-z]{0,4}-?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?"
-    r"(\s?(?:%|km|cm|mm|m|kg|g|ms|s|GB|MB|KB|TB|KiB|MiB|GiB|°C|℃|미터|킬로미터|년|월|일|시간|분|초|개|명|원|배|퍼센트))?"
+    r"(\s?(?:%|km|cm|mm|m|kg|g|ms|s|GB|MB|KB|TB|KiB|MiB|GiB|°C|℃|㎞|㎢|"
+    r"킬로미터|센티미터|밀리미터|제곱킬로미터|미터|킬로그램|그램|헥타르|리터|톤|퍼센트|"
+    r"시간|년|월|일|분|초|개|명|원|배|종|마리|그루|곳|회|권|호|층|번|가지|차례|세|살|도))?"
     r"(?![A-Za-z0-9\-])",
 )
+
+#: Units written differently that name the same unit (for comparing quantities).
+UNIT_ALIASES = {
+    "미터": "m", "킬로미터": "km", "㎞": "km", "센티미터": "cm", "밀리미터": "mm",
+    "제곱킬로미터": "km²", "㎢": "km²", "킬로그램": "kg", "그램": "g", "퍼센트": "%",
+    "℃": "°C", "도": "°C",
+}
 
 REFUSAL_PATTERNS = (
     REFUSAL_TEXT.lower().rstrip("."),
@@ -100,6 +112,27 @@ def normalise_number(letters: str, digits: str, decimals: str | None) -> str:
         frac = decimals.rstrip("0")
         num += frac if frac != "." else ""
     return (letters.lower() + num) if letters else num
+
+
+def quantities_in(text: str) -> list[tuple[str, str, str | None]]:
+    """``(as written, normalised value, canonical unit or None)`` per number (citations removed).
+
+    ``4,000미터`` and ``4,000종`` have the same value but different units: a
+    claim of 4,000 metres is not backed by a source counting 4,000 species.
+    """
+    clean = strip_citations(text)
+    out = []
+    for m in NUMBER.finditer(clean):
+        unit = (m.group(4) or "").strip() or None
+        if unit is not None:
+            unit = UNIT_ALIASES.get(unit, unit)
+        out.append((m.group(0).strip(), normalise_number(m.group(1), m.group(2), m.group(3)), unit))
+    return out
+
+
+def quantity_in(value: str, unit: str | None, found: set[tuple[str, str | None]]) -> bool:
+    """Is ``value unit`` among ``found``? A unit-less number on either side matches any unit."""
+    return any(v == value and (unit is None or u is None or u == unit) for v, u in found)
 
 
 def numbers_in(text: str) -> list[tuple[str, str]]:
@@ -180,6 +213,7 @@ def check_support(
     *,
     embedder: Any = None,
     judge: Any = None,
+    question: str = "",
 ) -> SupportStage:
     """Split ``answer`` into claims and give each a verdict with its evidence (module docstring).
 
@@ -189,6 +223,10 @@ def check_support(
         cfg: ``min_overlap``, ``min_cosine``, ``judge``, ``judge_threshold``.
         embedder: For the cosine part of the score (None: overlap only).
         judge: A generator asked ``P(supported)`` when ``cfg.judge`` is on.
+        question: The question; terms a claim merely repeats from it carry no
+            evidence ("The capital of France is Paris" over a source that only
+            *asks* "what is the capital of France" has answer term ``paris``,
+            found nowhere), so the overlap counts the claim's other terms.
     """
     params: dict[str, Any] = {
         "min_overlap": cfg.min_overlap,
@@ -229,14 +267,17 @@ def check_support(
         cvec = embedder.encode_queries(claim_texts)
         svec = embedder.encode_queries([t for *_x, t in sent_rows])
         cos = np.asarray(cvec @ svec.T, dtype=np.float64)
-    src_numbers = {s.n: {norm for _w, norm in numbers_in(s.quote)} for s in sources}
+    src_numbers = {s.n: {(v, u) for _w, v, u in quantities_in(s.quote)} for s in sources}
     all_numbers = set().union(*src_numbers.values()) if src_numbers else set()
 
     claims: list[Claim] = []
     for ci, ((a, b), ctext) in enumerate(zip(spans, claim_texts, strict=True)):
         analyzer = "kiwi" if _HANGUL.search(ctext) else "unicode"
         cterms = terms(ctext, analyzer)
-        nums = numbers_in(ctext)
+        novel = cterms - terms(question, analyzer) if question else cterms
+        if novel:  # a claim that only restates the question keeps all its terms
+            cterms = novel
+        nums = quantities_in(ctext)
         evidence: list[Evidence] = []
         supports: dict[int, bool] = {}
         for s in sources:
@@ -249,16 +290,17 @@ def check_support(
                 score = (ov + c) / 2 if c is not None else ov
                 if best is None or score > best.score:
                     best = Evidence(s.n, s.chunk_id, stext, sa, sb, ov, c, score)
+                    best_terms = cterms - terms(stext, analyzer)
             if best is None:
                 continue
-            missing = tuple(w for w, norm in nums if norm not in src_numbers[s.n])
+            missing = tuple(w for w, v, u in nums if not quantity_in(v, u, src_numbers[s.n]))
             jp = None
             if cfg.judge and judge is not None:
                 jp = judge_support(judge, ctext, s.quote)
             best = Evidence(
                 best.n, best.chunk_id, best.sentence, best.start, best.end,
                 round(best.overlap, 4), None if best.cosine is None else round(best.cosine, 4),
-                round(best.score, 4), missing, jp,
+                round(best.score, 4), missing, jp, tuple(sorted(best_terms)),
             )
             evidence.append(best)
             supports[s.n] = (
@@ -277,8 +319,8 @@ def check_support(
                 citations=cites,
                 verdict=verdict,  # type: ignore[arg-type]
                 evidence=tuple(evidence),
-                numbers=tuple(w for w, _n in nums),
-                numbers_in_no_source=tuple(w for w, norm in nums if norm not in all_numbers),
+                numbers=tuple(w for w, _v, _u in nums),
+                numbers_in_no_source=tuple(w for w, v, u in nums if not quantity_in(v, u, all_numbers)),
                 reason=reason,
             )
         )

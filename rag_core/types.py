@@ -394,6 +394,7 @@ class Evidence:
     score: float
     missing_numbers: tuple[str, ...] = ()
     judge: float | None = None
+    missing_terms: tuple[str, ...] = ()  # the claim's answer terms this sentence lacks
 
 
 @dataclass(frozen=True)

@@ -97,10 +97,7 @@ def user_text(question: str, quotes: list[tuple[str, str]]) -> str:
     body = ""
     for n, (cid, quote) in enumerate(quotes, start=1):
         ch = CHUNKS[cid]
-        body += (
-            f"Source {n} — Jeju facts › Facts (jeju #char={ch.start},{ch.start + len(quote)}):\n"
-            f"{quote}\n\n"
-        )
+        body += f'<source id="{n}" title="Jeju facts › Facts">\n{quote}\n</source>\n'
     head = SOURCES_HEADING + "\n\n" if quotes else ""
     return head + body + QUESTION_LABEL + question + ANSWER_HINT
 
@@ -181,7 +178,7 @@ def test_pack_keeps_whole_sources_then_cuts_one_at_sentence_then_drops():
     full = TOK.prompt_text(SYSTEM_TEXT, user_text(Q, [(c, CHUNKS[c].content) for c in IDS]))
     assert ctx.tokens_before == len(full)
     # tokens of a source = the characters of its block in the prompt
-    block = f"Source 1 — Jeju facts › Facts (jeju #char=0,{len(PARAS[0])}):\n{PARAS[0]}\n\n"
+    block = f'<source id="1" title="Jeju facts › Facts">\n{PARAS[0]}\n</source>\n'
     assert ctx.sources[0].tokens == len(block)
 
 

@@ -185,3 +185,29 @@ def test_optional_judge_must_also_agree():
     assert low.calls == 3 and [e.judge for e in st.claims[0].evidence] == [0.1, 0.1, 0.1]
     off = check_support(answer, CTX, CFG, judge=low)  # cfg.judge is False: the judge is not asked
     assert off.claims[0].verdict == "supported" and low.calls == 3
+
+
+def test_a_number_with_another_unit_is_not_support():
+    from rag_core.support import quantities_in, quantity_in
+
+    src = {(v, u) for _w, v, u in quantities_in("동물은 4,000종 가까이 기록되었고 해발 1,947m이다.")}
+    assert quantities_in("높이는 4,000미터입니다") == [("4,000미터", "4000", "m")]
+    assert not quantity_in("4000", "m", src)  # 4,000 species are not 4,000 metres
+    assert quantity_in("1947", "m", src)  # 1,947m = 1,947 미터
+    assert quantity_in("4000", None, src)  # a bare number matches any unit
+    assert quantity_in("1947", "m", {("1947", None)})
+
+
+def test_terms_repeated_from_the_question_are_not_evidence():
+    from rag_core.types import ContextStage, Source
+
+    quote = "A lookup such as what is the capital of France needs no reasoning at all."
+    src = Source(1, "c1", "d", "T", "S", 0, len(quote), f"#char=0,{len(quote)}", quote, 20, "included")
+    ctx = ContextStage("ok", "pack", "rank", 512, (src,))
+    q = "What is the capital of France?"
+    st = check_support("The capital of France is Paris [1].", ctx, CFG, question=q)
+    (claim,) = st.claims
+    assert claim.verdict == "unsupported"
+    assert claim.evidence[0].overlap == 0.0 and claim.evidence[0].missing_terms == ("paris",)
+    # without the question the restated words would look like support
+    assert check_support("The capital of France is Paris [1].", ctx, CFG).claims[0].verdict == "supported"
