@@ -271,3 +271,13 @@ def test_the_html_edition_offers_only_its_own_questions(entry):
         for q in questions:
             assert all(n.doc_id in ctx.corpus.docs for n in q.needles)
     assert sum(len(qs) for qs in ctx.question_sets.values()) > 0
+
+
+def test_the_language_survives_a_scenario_click(entry):
+    s = scenario("korean-particle")
+    at = make(entry, page="scenarios", query={"lang": "en"})
+    ok(at)
+    at.button(key=f"scn.{s.id}.inspect").click().run()
+    ok(at)
+    assert [x.value for x in at.title] == ["Inspect"]
+    assert at.query_params["lang"] == "en"

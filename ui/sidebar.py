@@ -75,6 +75,7 @@ DENSE_MODELS = ("minilm", "e5-small")
 
 _CFG = "_cfg"
 _INIT = "_init"
+_LANG_SHADOW = "_ui_lang_shadow"  # survives page switches (widget state may not)
 _PROBLEMS = "_url_problems"
 _CTX = "_ctx"
 _FRESH = "_ctx_fresh"  # set by render(), consumed by context(): "the sidebar ran in this script run"
@@ -420,6 +421,8 @@ def render() -> Context:
         st.switch_page(page_path(goto), query_params=st.query_params.to_dict())
     _init_session()
     _seed(widgets_from_config(ss[_CFG]))
+    if ss.get(K_LANG) not in LANGS:  # a page switch before the widget rendered dropped its state
+        ss[K_LANG] = ss.get(_LANG_SHADOW) if ss.get(_LANG_SHADOW) in LANGS else current_lang()
     sb = st.sidebar
     with sb:
         st.segmented_control(
@@ -427,6 +430,7 @@ def render() -> Context:
             label_visibility="collapsed", required=True,
         )
         lang = ss.get(K_LANG) or "ko"
+        ss[_LANG_SHADOW] = lang
         problems = list(ss.get(_PROBLEMS, []))
         with st.expander(t("side.section.corpus", lang), expanded=ss.get(K_CORPUS) == "upload"):
             corpus, corpus_key, qsets, corpus_problems = _corpus(lang)
