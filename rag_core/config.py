@@ -26,6 +26,7 @@ FUSION_METHODS = ("rrf", "minmax", "zscore", "weighted")
 RERANK_METHODS = ("none", "overlap", "mmr", "maxsim", "llm-judge", "cross-encoder")
 CONTEXT_POLICIES = ("pack", "hard-cut")
 CONTEXT_ORDERINGS = ("rank", "ends", "document")
+CONTEXT_INSTRUCTIONS = ("strict", "minimal")
 
 #: Tokens reserved for the fixed instructions + chat template of the prompt.
 #: A budget below this cannot hold the instructions, whatever the sources.
@@ -256,7 +257,12 @@ class GateConfig:
 
 @dataclass(frozen=True)
 class ContextConfig:
-    """How kept candidates become the prompt's numbered sources."""
+    """How kept candidates become the prompt's numbered sources.
+
+    ``instructions``: ``strict`` (sources are untrusted data, cite every
+    claim, refuse when the sources lack the answer) or ``minimal`` (cite, no
+    refusal clause — what many tutorials ship; a lecture foil).
+    """
 
     budget_tokens: int = 1024
     policy: str = "pack"
@@ -264,6 +270,7 @@ class ContextConfig:
     dedup: bool = True
     dedup_threshold: float = 0.8
     max_source_chars: int = 1500
+    instructions: str = "strict"
 
     def __post_init__(self) -> None:
         _int_range("context.budget_tokens", self.budget_tokens, 1, 1_000_000)
@@ -278,6 +285,7 @@ class ContextConfig:
         _bool("context.dedup", self.dedup)
         _float_range("context.dedup_threshold", self.dedup_threshold, 0.0, 1.0, low_open=True)
         _int_range("context.max_source_chars", self.max_source_chars, 50, 1_000_000)
+        _choice("context.instructions", self.instructions, CONTEXT_INSTRUCTIONS)
 
 
 @dataclass(frozen=True)
