@@ -282,6 +282,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "ins.verdict.used": ("정답 근거가 프롬프트에 들어갔고, 그것을 인용한 주장이 뒷받침됩니다.", "The gold evidence reached the prompt and a claim citing it is supported."),
     "ins.verdict.prompt": ("정답 근거가 프롬프트까지 도달했습니다 (생성된 답변은 없음).", "The gold evidence reached the prompt (no answer was generated to check)."),
     "ins.verdict.detail": ("근거: {text}", "Why: {text}"),
+    "ins.verdict.needle": ("정답 근거 {i}: {loss} — {why}", "Needle {i}: {loss} — {why}"),
     "ins.needle": ("정답 근거", "Gold needle"),
     "ins.absent": ("없음", "absent"),
     "ins.chunks_n": ("청크 {n}개", "{n} chunks"),

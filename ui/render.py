@@ -65,7 +65,13 @@ def verdict(trace: Trace, lang: str) -> None:
         head = t("ins.verdict.prompt", lang)
         cls = "ri-verdict kept"
     body = tag("strong", head)
-    if gold.explanation:
+    lost = [(i, code, why) for i, (code, why) in enumerate(zip(gold.needle_losses, gold.needle_reasons)) if code]
+    if lost:
+        for i, code, why in lost:
+            body = body + tag(
+                "div", t("ins.verdict.needle", lang, i=i + 1, loss=tv("loss", code, lang), why=why), cls="ri-muted"
+            )
+    elif gold.explanation and lang == "en":
         body = body + tag("div", t("ins.verdict.detail", lang, text=gold.explanation), cls="ri-muted")
     show(tag("div", body, cls=cls))
     gold_path(trace, lang)
