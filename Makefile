@@ -36,7 +36,7 @@ run: $(STAMP)
 	$(PY) -m streamlit run app.py --server.headless true --server.port $(PORT)
 
 test: setup
-	$(PY) -m pytest -q
+	RAG_REQUIRE_BROWSER=1 $(PY) -m pytest -q
 
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -m "not slow and not browser"
@@ -44,6 +44,9 @@ test-fast: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/bm25.py
 	$(PY) bench/beir.py
+	$(PY) bench/corpus_index.py
+	$(PY) bench/models.py
+	$(PY) bench/app.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

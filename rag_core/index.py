@@ -70,8 +70,9 @@ class CorpusIndex:
         self.failed: tuple[FailedDocument, ...] = report.failed
         self.docs: dict[str, Document] = {d.doc_id: d for d in report.documents}
         self.questions: tuple[Question, ...] = tuple(questions)
+        # distinct gold needles (two questions may share one) for the chunking diagnostics
         self.needles: tuple[Needle, ...] = tuple(
-            n for q in self.questions for n in q.needles if n.doc_id in self.docs
+            {(n.doc_id, n.text): n for q in self.questions for n in q.needles if n.doc_id in self.docs}.values()
         )
         self.fingerprint = corpus_fingerprint(self.documents)
         self._memo: dict[Any, Any] = {}
