@@ -23,19 +23,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ui.apptest import write_entry  # noqa: E402
+
 TARGET_MS = 300.0
-
-
-def _entry(folder: Path) -> Path:
-    # a folder without a pages/ sibling: AppTest then runs app.py through st.navigation on every rerun
-    path = folder / "entry.py"
-    path.write_text(
-        "import runpy, sys\n"
-        f"sys.path.insert(0, {str(ROOT)!r})\n"
-        f"runpy.run_path({str(ROOT / 'app.py')!r}, run_name='__main__')\n",
-        encoding="utf-8",
-    )
-    return path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,11 +38,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--repeats must be between 1 and 40")
     os.environ["RAG_APP_SET"] = "generation.model=none"
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    sys.path.insert(0, str(ROOT))
     from streamlit.testing.v1 import AppTest
 
     with tempfile.TemporaryDirectory() as tmp:
-        at = AppTest.from_file(str(_entry(Path(tmp))), default_timeout=600)
+        at = AppTest.from_file(str(write_entry(Path(tmp))), default_timeout=600)
         at.query_params.update({"retrieval.methods": "bm25,tfidf:char", "lang": "en"})
         t0 = time.perf_counter()
         at.run()

@@ -60,3 +60,11 @@ def tiny_corpus(tiny_corpus_dir):
     from rag_core.index import load_corpus_index
 
     return load_corpus_index(tiny_corpus_dir, questions=[])
+
+
+@pytest.fixture(scope="module")
+def entry(tmp_path_factory):
+    """The AppTest entry script (runs app.py through st.navigation)."""
+    from ui.apptest import write_entry
+
+    return write_entry(tmp_path_factory.mktemp("app"))

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from apphelpers import ROOT, make_app, html, ok, plain
+
 from rag_core.config import PipelineConfig
 from rag_core.index import load_corpus_index
 from rag_core.labels import LabelStore, label_id_for
@@ -21,21 +23,8 @@ from rag_core.pooling import DEFAULT_POOL_RETRIEVERS, pool_question
 from rag_core.questions import load_questions
 from rag_core.relevance import locate
 
-ROOT = Path(__file__).resolve().parent.parent
-TIMEOUT = 300
 EN = load_questions(ROOT / "sample_corpus" / "questions" / "en.jsonl")
 
-
-@pytest.fixture(scope="module")
-def entry(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("app") / "entry.py"
-    path.write_text(
-        "import runpy, sys\n"
-        f"sys.path.insert(0, {str(ROOT)!r})\n"
-        f"runpy.run_path({str(ROOT / 'app.py')!r}, run_name='__main__')\n",
-        encoding="utf-8",
-    )
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -51,23 +40,7 @@ def store_file(monkeypatch, tmp_path) -> Path:
 
 
 def make(entry: Path, query: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(str(entry), default_timeout=TIMEOUT)
-    at.query_params.update({"lang": "en", **(query or {})})
-    at.switch_page(str(ROOT / "pages" / "label.py"))
-    return at.run()
-
-
-def ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
-def plain(markdown: str) -> str:
-    return re.sub(r"\\(.)", r"\1", markdown)
-
-
-def html(at: AppTest) -> str:
-    return "\n".join(h.value for h in at.html)
+    return make_app(entry, {"lang": "en", **(query or {})}, page="label")
 
 
 def named(at: AppTest, annotator: str = "tester") -> AppTest:

@@ -19,24 +19,13 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from apphelpers import ROOT, TIMEOUT, make_app, ok, plain
+
 from rag_core.config import PipelineConfig
 from rag_core.scenarios import SCENARIOS, scenario
 
-ROOT = Path(__file__).resolve().parent.parent
-TIMEOUT = 300
 ROW = re.compile(r"<tr[ >]")
 
-
-@pytest.fixture(scope="module")
-def entry(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("app") / "entry.py"
-    path.write_text(
-        "import runpy, sys\n"
-        f"sys.path.insert(0, {str(ROOT)!r})\n"
-        f"runpy.run_path({str(ROOT / 'app.py')!r}, run_name='__main__')\n",
-        encoding="utf-8",
-    )
-    return path
 
 
 @pytest.fixture(autouse=True)
@@ -44,23 +33,7 @@ def no_generation(monkeypatch):
     monkeypatch.setenv("RAG_APP_SET", "generation.model=none")
 
 
-def make(entry: Path, query: dict[str, str] | None = None, page: str | None = None) -> AppTest:
-    at = AppTest.from_file(str(entry), default_timeout=TIMEOUT)
-    if query:
-        at.query_params.update(query)
-    if page:
-        at.switch_page(str(ROOT / "pages" / f"{page}.py"))
-    return at.run()
-
-
-def ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
-def plain(markdown: str) -> str:
-    """The text a Markdown element shows (the app backslash-escapes untrusted text)."""
-    return re.sub(r"\\(.)", r"\1", markdown)
+make = make_app
 
 
 def rows_of(at: AppTest, list_name: str) -> int | None:

@@ -12,26 +12,15 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from apphelpers import ROOT, make_app, ok, plain
+
 from rag_core import sweep
 from rag_core.config import PipelineConfig
 from rag_core.index import load_corpus_index
 from rag_core.questions import load_questions
 
-ROOT = Path(__file__).resolve().parent.parent
-TIMEOUT = 300
 SETS = {name: load_questions(ROOT / "sample_corpus" / "questions" / f"{name}.jsonl") for name in ("en", "ko")}
 
-
-@pytest.fixture(scope="module")
-def entry(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("app") / "entry.py"
-    path.write_text(
-        "import runpy, sys\n"
-        f"sys.path.insert(0, {str(ROOT)!r})\n"
-        f"runpy.run_path({str(ROOT / 'app.py')!r}, run_name='__main__')\n",
-        encoding="utf-8",
-    )
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -46,19 +35,7 @@ def env(monkeypatch, tmp_path):
 
 
 def make(entry: Path, query: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(str(entry), default_timeout=TIMEOUT)
-    at.query_params.update({"lang": "en", **(query or {})})
-    at.switch_page(str(ROOT / "pages" / "threshold.py"))
-    return at.run()
-
-
-def ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
-def plain(markdown: str) -> str:
-    return re.sub(r"\\(.)", r"\1", markdown)
+    return make_app(entry, {"lang": "en", **(query or {})}, page="threshold")
 
 
 def counts_on_page(at: AppTest) -> tuple[int, ...]:

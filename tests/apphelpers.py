@@ -1,0 +1,37 @@
+"""Helpers shared by the AppTest test files (see ui/apptest.py for the entry wrapper)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 300
+
+
+def make_app(entry: Path, query: dict[str, str] | None = None, page: str | None = None) -> AppTest:
+    """Run the app once with ``query`` in the URL, switched to ``pages/<page>.py``."""
+    at = AppTest.from_file(str(entry), default_timeout=TIMEOUT)
+    if query:
+        at.query_params.update(query)
+    if page:
+        at.switch_page(str(ROOT / "pages" / f"{page}.py"))
+    return at.run()
+
+
+def ok(at: AppTest) -> None:
+    """No exception and no error element on the page."""
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def plain(markdown: str) -> str:
+    """The text a Markdown element shows (the app backslash-escapes untrusted text)."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def html(at: AppTest) -> str:
+    """All ``st.html`` bodies of the page, joined."""
+    return "\n".join(h.value for h in at.html)
