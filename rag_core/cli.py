@@ -164,7 +164,7 @@ def cmd_metrics(args: argparse.Namespace) -> int:
     qrels = read_qrels(args.qrels)
     run_ = read_run(args.run)
     ks = _ks(args.k)
-    result = evaluate_run(run_, qrels, ks)
+    result = evaluate_run(run_, qrels, ks, gain=args.gain)
     _emit(result, args.json, json.dumps(result["mean"], indent=2))
     return 0
 
@@ -178,11 +178,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     questions = load_questions(args.queries)
     ks = _ks(args.k)
     cfg_a = _load_config(args.config, None, args.set or [])
-    res_a = evaluate_config(cfg_a, questions, corpus, ks=ks, phrasings=args.phrasings)
+    res_a = evaluate_config(cfg_a, questions, corpus, ks=ks, phrasings=args.phrasings, gain=args.gain)
     out: dict[str, Any] = {"a": res_a}
     if args.compare:
         cfg_b = _load_config(args.compare, None, args.set or [])
-        res_b = evaluate_config(cfg_b, questions, corpus, ks=ks, phrasings=args.phrasings)
+        res_b = evaluate_config(cfg_b, questions, corpus, ks=ks, phrasings=args.phrasings, gain=args.gain)
         out["b"] = res_b
         out["comparison"] = compare_configs(res_a, res_b)
     data = {key: (value.to_dict() if hasattr(value, "to_dict") else to_jsonable(value)) for key, value in out.items()}
@@ -582,6 +582,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--qrels", required=True)
     m.add_argument("--run", required=True)
     m.add_argument("--k", default="10")
+    m.add_argument("--gain", default="binary", choices=("binary", "exp", "linear"),
+                   help="nDCG gain: binary (rel>0 → 1), exp (2^rel − 1) or linear (rel)")
     m.add_argument("--json", action="store_true")
     m.set_defaults(fn=cmd_metrics)
 
@@ -593,6 +595,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--set", action="append", metavar="KEY=VALUE", help="applied to both configs")
     e.add_argument("--k", default="1,4,8,20")
     e.add_argument("--phrasings", default="all", help="all | question | 0 | 1")
+    e.add_argument("--gain", default="binary", choices=("binary", "exp", "linear"),
+                   help="nDCG gain for graded labels")
     e.add_argument("--json", action="store_true")
     e.set_defaults(fn=cmd_eval)
 
