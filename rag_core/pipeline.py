@@ -450,5 +450,3 @@ def final_ranking(trace: Trace) -> list[str]:
     """The ranked chunk ids the metrics score: after rerank, before the gate."""
     return [h.chunk_id for h in trace.rerank.hits]
 
-
-ProgressFn = Callable[[str, float], None]

@@ -8,7 +8,6 @@ executes the real ``app.py`` (see tests/test_app_pages.py for why).
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest

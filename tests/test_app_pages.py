@@ -14,12 +14,11 @@ what ``streamlit run app.py`` does after its first run.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from apphelpers import ROOT, TIMEOUT, make_app, ok, plain
+from apphelpers import ROOT, make_app, ok, plain
 
 from rag_core.config import PipelineConfig
 from rag_core.scenarios import SCENARIOS, scenario

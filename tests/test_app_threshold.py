@@ -6,7 +6,6 @@ the same config and question set (what the ``sweep`` CLI prints).
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest

@@ -483,7 +483,7 @@ def claim_marks(answer: str, support: SupportStage, selected: int | None) -> lis
 
 def answer_and_sources(trace: Trace, lang: str, *, key: str) -> None:
     """Answer with claims coloured | sources with evidence and gold highlighted."""
-    g, sup, ctx = trace.generation, trace.support, trace.context
+    g, sup = trace.generation, trace.support
     if g.status != "ok" or g.answer is None:
         st.caption(t("ins.no_answer", lang))
         return

@@ -197,6 +197,7 @@ def evaluate_run(
 
 
 __all__ = [
+    "unit_recall",
     "CUT_METRICS",
     "GAINS",
     "METRICS",

@@ -125,8 +125,8 @@ def _missing_reason(name: str, exc: BaseException) -> str:
     if downloads_allowed():
         return f"it could not be downloaded or loaded ({type(exc).__name__}: {exc})"
     return (
-        f"it is not installed here and the hub is offline; put its files in a folder and give "
-        f"the folder's path (or set RAG_INSPECTOR_ALLOW_DOWNLOAD=1 where a network exists)"
+        "it is not installed here and the hub is offline; put its files in a folder and give "
+        "the folder's path (or set RAG_INSPECTOR_ALLOW_DOWNLOAD=1 where a network exists)"
     )
 
 
