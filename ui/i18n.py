@@ -374,6 +374,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "ins.claim_detail": ("판정: **{verdict}** · 인용: {cites}", "Verdict: **{verdict}** · citations: {cites}"),
     "ins.numbers_missing": ("어느 출처에도 없는 수: {numbers}", "Numbers in no source: {numbers}"),
     "ins.evidence": ("가장 가까운 문장", "best sentence"),
+    "ins.missing_terms": ("문장에 없는 답 단어", "answer words the sentence lacks"),
     "ins.overlap": ("겹침", "overlap"),
     "ins.missing_numbers": ("없는 수", "missing numbers"),
     "ins.no_evidence": ("근거 문장 없음", "no evidence sentence"),

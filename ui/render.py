@@ -511,9 +511,10 @@ def answer_and_sources(trace: Trace, lang: str, *, key: str) -> None:
             if claim.numbers_in_no_source:
                 st.error(md(t("ins.numbers_missing", lang, numbers=", ".join(claim.numbers_in_no_source))))
             rows = [[f"[{e.n}]", e.sentence, fmt(e.overlap, 2), fmt(e.cosine, 2), fmt(e.score, 2),
-                     ", ".join(e.missing_numbers)] for e in claim.evidence]
+                     ", ".join(e.missing_terms), ", ".join(e.missing_numbers)] for e in claim.evidence]
             show(table(["[n]", t("ins.evidence", lang), t("ins.overlap", lang), "cos", t("ins.score", lang),
-                        t("ins.missing_numbers", lang)], rows, empty=t("ins.no_evidence", lang)))
+                        t("ins.missing_terms", lang), t("ins.missing_numbers", lang)], rows,
+                       empty=t("ins.no_evidence", lang)))
     with right:
         st.markdown(f"**{t('ins.sources', lang)}**")
         _sources_panel(trace, lang, selected)
