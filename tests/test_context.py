@@ -98,7 +98,7 @@ def user_text(question: str, quotes: list[tuple[str, str]]) -> str:
     for n, (cid, quote) in enumerate(quotes, start=1):
         ch = CHUNKS[cid]
         body += f'<source id="{n}" title="Jeju facts › Facts">\n{quote}\n</source>\n'
-    head = SOURCES_HEADING + "\n\n" if quotes else ""
+    head = SOURCES_HEADING + "\n\n" if quotes and SOURCES_HEADING else ""
     return head + body + QUESTION_LABEL + question + ANSWER_HINT
 
 
@@ -119,6 +119,18 @@ def test_system_text_marks_untrusted_asks_citations_and_refusal():
     assert "untrusted" in SYSTEM_TEXT
     assert "[1]" in SYSTEM_TEXT
     assert REFUSAL_TEXT in SYSTEM_TEXT
+
+
+def test_layout_constants_shape_the_user_turn(monkeypatch):
+    import rag_core.context as context
+
+    monkeypatch.setattr(context, "SOURCES_HEADING", "Sources:")
+    monkeypatch.setattr(context, "SOURCE_WHERE", "{section}")
+    ctx = build_context(Q, hits(IDS[:1]), CHUNKS, DOCS, cfg(), generator=TOK)
+    block = f'<source id="1" title="Facts">\n{PARAS[0]}\n</source>\n'
+    assert ctx.user_text == "Sources:\n\n" + block + QUESTION_LABEL + Q + ANSWER_HINT
+    s = ctx.sources[0]
+    assert ctx.prompt_text[ctx.prompt_text.index(PARAS[0]) :].startswith(s.quote)
 
 
 def test_ordering_ends_puts_best_at_both_ends():
@@ -250,7 +262,7 @@ def test_real_instructions_fit_the_reserved_tokens_with_qwen():
     from rag_core.models import get_generator
 
     gen = get_generator("qwen2.5-coder-0.5b")
-    framing = SOURCES_HEADING + "\n\n" + QUESTION_LABEL + ANSWER_HINT
+    framing = (SOURCES_HEADING + "\n\n" if SOURCES_HEADING else "") + QUESTION_LABEL + ANSWER_HINT
     n = len(gen.prompt_ids(SYSTEM_TEXT, framing))
     assert n <= RESERVED_INSTRUCTION_TOKENS
     ctx = build_context(Q, hits(IDS[:3]), CHUNKS, DOCS, cfg(budget_tokens=1024), generator=gen)
