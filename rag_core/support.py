@@ -61,13 +61,16 @@ _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _WORD = re.compile(r"\w+")
 
 #: A number or code: optional letters glued in front (``E17``), digits with
-#: thousands commas or a decimal part, then an optional unit.
+#: thousands commas or a decimal part, then an optional unit. A hyphen and a
+#: word may follow (``2-year``, ``65-billion-parameter``: the number counts);
+#: a hyphen and a digit may not (``15-17`` and ids such as ``jeju-01-geo``
+#: stay out).
 NUMBER = re.compile(
     r"(?<![A-Za-z0-9.,\-_#=/])([A-Za-z]{0,4}-?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?"
     r"(\s?(?:%|km|cm|mm|m|kg|g|ms|s|GB|MB|KB|TB|KiB|MiB|GiB|°C|℃|㎞|㎢|"
     r"킬로미터|센티미터|밀리미터|제곱킬로미터|미터|킬로그램|그램|헥타르|리터|톤|퍼센트|"
     r"시간|년|월|일|분|초|개|명|원|배|종|마리|그루|곳|회|권|호|층|번|가지|차례|세|살|도))?"
-    r"(?![A-Za-z0-9\-])",
+    r"(?![A-Za-z0-9]|-\d)",
 )
 
 #: Units written differently that name the same unit (for comparing quantities).

@@ -59,6 +59,12 @@ def test_numbers_are_normalised_and_codes_kept_whole():
     assert numbers_in("ko-jeju-01-geography #char=2157,2568") == []
 
 
+def test_a_number_hyphenated_to_a_word_counts_but_not_to_a_digit():
+    # "2-year" states the 2 of "2 years" (a calibration pair was missed without it)
+    assert numbers_in("a 2-year warranty for a 65-billion-parameter model") == [("2", "2"), ("65", "65")]
+    assert numbers_in("15-17 and 2024-05-01") == []
+
+
 def test_claims_split_on_sentences_and_trailing_citations_attach_backwards():
     a = "Hallasan is 1,947 m high. [1] It is in Korea [1, 2]. E17 means a full disk [2][7].\n[3]"
     spans = split_claims(a)
