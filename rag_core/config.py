@@ -308,7 +308,7 @@ class SupportConfig:
     (docs/MODELS.md, "Per-claim support").
     """
 
-    min_overlap: float = 0.55
+    min_overlap: float = 0.40
     min_cosine: float = 0.15
     judge: bool = False
     judge_threshold: float = 0.5
