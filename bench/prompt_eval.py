@@ -114,106 +114,49 @@ RULES_CITE_SYSTEM = RULES_SYSTEM.replace(
 #: TAG_SYSTEM with a "do not guess" refusal clause.
 NOGUESS_SYSTEM = TAG_SYSTEM.replace("reply only:", "do not guess; reply only:")
 
+TITLE = "{title} › {section}"
+SECTION = "{section}"
+SHORT = "\nAnswer in one short sentence."
+
+
+def _v(label: str, system: str, heading: str, where: str, hint: str, **extra: str) -> tuple[str, dict[str, str]]:
+    """A variant: its description and the constants it sets."""
+    constants = {"SYSTEM_TEXT": system, "SOURCES_HEADING": heading, "SOURCE_WHERE": where, "ANSWER_HINT": hint}
+    return label, {**constants, **extra}
+
+
 #: name -> (what it changes, constants of rag_core.context to swap in).
 VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
-    "v0": (
-        "before this study: heading line, title = document › section",
-        {"SYSTEM_TEXT": OLD_SYSTEM, "SOURCES_HEADING": OLD_HEADING, "SOURCE_WHERE": "{title} › {section}",
-         "ANSWER_HINT": OLD_HINT},
-    ),
-    "v1": (
-        "no heading, title = section only",
-        {"SYSTEM_TEXT": OLD_SYSTEM, "SOURCES_HEADING": "", "SOURCE_WHERE": "{section}", "ANSWER_HINT": OLD_HINT},
-    ),
-    "v2": (
-        "no heading, title = document › section",
-        {"SYSTEM_TEXT": OLD_SYSTEM, "SOURCES_HEADING": "", "SOURCE_WHERE": "{title} › {section}",
-         "ANSWER_HINT": OLD_HINT},
-    ),
-    "v3": (
-        "heading 'Sources:', title = section only",
-        {"SYSTEM_TEXT": OLD_SYSTEM, "SOURCES_HEADING": "Sources:", "SOURCE_WHERE": "{section}",
-         "ANSWER_HINT": OLD_HINT},
-    ),
-    "v4": (
-        "v1 with a system text that names the <source> tags",
-        {"SYSTEM_TEXT": TAG_SYSTEM, "SOURCES_HEADING": "", "SOURCE_WHERE": "{section}", "ANSWER_HINT": OLD_HINT},
-    ),
-    "v5": (
-        "v4 with a shorter hint after the question",
-        {"SYSTEM_TEXT": TAG_SYSTEM, "SOURCES_HEADING": "", "SOURCE_WHERE": "{section}",
-         "ANSWER_HINT": "\nAnswer briefly with citations like [1]."},
-    ),
-    "v6": (
-        "v2 with nothing after the question",
-        {"SYSTEM_TEXT": OLD_SYSTEM, "SOURCES_HEADING": "", "SOURCE_WHERE": "{title} › {section}", "ANSWER_HINT": ""},
-    ),
-    "v7": (
-        "v2 with a hint that shows no citation",
-        {"SYSTEM_TEXT": OLD_SYSTEM, "SOURCES_HEADING": "", "SOURCE_WHERE": "{title} › {section}",
-         "ANSWER_HINT": "\nAnswer in one short sentence."},
-    ),
-    "v8": (
-        "v7 with the system text that names the <source> tags",
-        {"SYSTEM_TEXT": TAG_SYSTEM, "SOURCES_HEADING": "", "SOURCE_WHERE": "{title} › {section}",
-         "ANSWER_HINT": "\nAnswer in one short sentence."},
-    ),
-    "v9": (
-        "v8 with a hint that asks for the source id in words",
-        {"SYSTEM_TEXT": TAG_SYSTEM, "SOURCES_HEADING": "", "SOURCE_WHERE": "{title} › {section}",
-         "ANSWER_HINT": "\nAnswer in one short sentence and cite its source id."},
-    ),
-    "v10": (
-        "v8 with the refusal repeated in the hint",
-        {"SYSTEM_TEXT": TAG_SYSTEM, "SOURCES_HEADING": "", "SOURCE_WHERE": "{title} › {section}",
-         "ANSWER_HINT": "\nAnswer in one short sentence. If the sources do not say, reply: "
-         "The sources do not contain the answer."},
-    ),
-    "v11": (
-        "v8 with a hint asking for the id in brackets",
-        {"SYSTEM_TEXT": TAG_SYSTEM, "SOURCES_HEADING": "", "SOURCE_WHERE": "{title} › {section}",
-         "ANSWER_HINT": "\nAnswer in one short sentence with its source id in brackets."},
-    ),
-    "v12": (
-        "v8 with the instructions as a list of rules",
-        {"SYSTEM_TEXT": RULES_SYSTEM, "SOURCES_HEADING": "", "SOURCE_WHERE": "{title} › {section}",
-         "ANSWER_HINT": "\nAnswer in one short sentence."},
-    ),
-    "v13": (
-        "v8 with 'do not guess' in the refusal clause",
-        {"SYSTEM_TEXT": NOGUESS_SYSTEM, "SOURCES_HEADING": "", "SOURCE_WHERE": "{title} › {section}",
-         "ANSWER_HINT": "\nAnswer in one short sentence."},
-    ),
-    "v14": (
-        "v12 with the hint of v0",
-        {"SYSTEM_TEXT": RULES_SYSTEM, "SOURCES_HEADING": "", "SOURCE_WHERE": "{title} › {section}",
-         "ANSWER_HINT": OLD_HINT},
-    ),
-    "v15": (
-        "v12 with the citation rule spelled out",
-        {"SYSTEM_TEXT": RULES_CITE_SYSTEM, "SOURCES_HEADING": "", "SOURCE_WHERE": "{title} › {section}",
-         "ANSWER_HINT": "\nAnswer in one short sentence."},
-    ),
-    "v16": (
-        "v12 with 'and cite the source' in the hint",
-        {"SYSTEM_TEXT": RULES_SYSTEM, "SOURCES_HEADING": "", "SOURCE_WHERE": "{title} › {section}",
-         "ANSWER_HINT": "\nAnswer in one short sentence and cite the source."},
-    ),
-    "v17": (
-        "v15 with a hint asking for the id in brackets after the sentence",
-        {"SYSTEM_TEXT": RULES_CITE_SYSTEM, "SOURCES_HEADING": "", "SOURCE_WHERE": "{title} › {section}",
-         "ANSWER_HINT": "\nAnswer in one short sentence, then its source id in brackets."},
-    ),
-    "v18": (
-        "v15 with the id written as a citation inside the tag",
-        {"SYSTEM_TEXT": RULES_CITE_SYSTEM, "SOURCES_HEADING": "", "SOURCE_WHERE": "{title} › {section}",
-         "SOURCE_TAG": '<source id="[{n}]" title="{where}">', "ANSWER_HINT": "\nAnswer in one short sentence."},
-    ),
-    "v19": (
-        "v15 with a hint that names [n]",
-        {"SYSTEM_TEXT": RULES_CITE_SYSTEM, "SOURCES_HEADING": "", "SOURCE_WHERE": "{title} › {section}",
-         "ANSWER_HINT": "\nAnswer in one short sentence and end it with [n], the id of its source."},
-    ),
+    "v0": _v("before this study: heading line, title = document › section",
+             OLD_SYSTEM, OLD_HEADING, TITLE, OLD_HINT),
+    "v1": _v("no heading, title = section only", OLD_SYSTEM, "", SECTION, OLD_HINT),
+    "v2": _v("no heading, title = document › section", OLD_SYSTEM, "", TITLE, OLD_HINT),
+    "v3": _v("heading 'Sources:', title = section only", OLD_SYSTEM, "Sources:", SECTION, OLD_HINT),
+    "v4": _v("v1 with a system text that names the <source> tags", TAG_SYSTEM, "", SECTION, OLD_HINT),
+    "v5": _v("v4 with a shorter hint after the question", TAG_SYSTEM, "", SECTION,
+             "\nAnswer briefly with citations like [1]."),
+    "v6": _v("v2 with nothing after the question", OLD_SYSTEM, "", TITLE, ""),
+    "v7": _v("v2 with a hint that shows no citation", OLD_SYSTEM, "", TITLE, SHORT),
+    "v8": _v("v7 with the system text that names the <source> tags", TAG_SYSTEM, "", TITLE, SHORT),
+    "v9": _v("v8 with a hint that asks for the source id in words", TAG_SYSTEM, "", TITLE,
+             "\nAnswer in one short sentence and cite its source id."),
+    "v10": _v("v8 with the refusal repeated in the hint", TAG_SYSTEM, "", TITLE,
+              "\nAnswer in one short sentence. If the sources do not say, reply: "
+              "The sources do not contain the answer."),
+    "v11": _v("v8 with a hint asking for the id in brackets", TAG_SYSTEM, "", TITLE,
+              "\nAnswer in one short sentence with its source id in brackets."),
+    "v12": _v("v8 with the instructions as a list of rules", RULES_SYSTEM, "", TITLE, SHORT),
+    "v13": _v("v8 with 'do not guess' in the refusal clause", NOGUESS_SYSTEM, "", TITLE, SHORT),
+    "v14": _v("v12 with the hint of v0", RULES_SYSTEM, "", TITLE, OLD_HINT),
+    "v15": _v("v12 with the citation rule spelled out", RULES_CITE_SYSTEM, "", TITLE, SHORT),
+    "v16": _v("v12 with 'and cite the source' in the hint", RULES_SYSTEM, "", TITLE,
+              "\nAnswer in one short sentence and cite the source."),
+    "v17": _v("v15 with a hint asking for the id in brackets after the sentence", RULES_CITE_SYSTEM, "", TITLE,
+              "\nAnswer in one short sentence, then its source id in brackets."),
+    "v18": _v("v15 with the id written as a citation inside the tag", RULES_CITE_SYSTEM, "", TITLE, SHORT,
+              SOURCE_TAG='<source id="[{n}]" title="{where}">'),
+    "v19": _v("v15 with a hint that names [n]", RULES_CITE_SYSTEM, "", TITLE,
+              "\nAnswer in one short sentence and end it with [n], the id of its source."),
 }
 
 OUTCOMES = ("correct", "refused", "hallucinated", "echo", "other")
