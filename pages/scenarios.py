@@ -42,7 +42,8 @@ def load(s: Scenario, page: str) -> None:
     base, _ = sidebar.start_config()
     view: dict[str, object] = {K_CORPUS: "sample", K_COMPARE_B: overrides_text(s.compare) if s.compare else ""}
     if s.question_id is not None:
-        view.update({K_QMODE: "set", K_QSET: _set_of(s.question_id), K_QID: s.question_id, K_QPHRASING: 0})
+        view.update({K_QMODE: "set", K_QSET: _set_of(s.question_id), K_QID: s.question_id,
+                     K_QPHRASING: s.phrasing})
     else:
         view.update({K_QMODE: "free", K_QTEXT: s.question})
     view[K_CHUNKS_DOC] = ""  # the Chunks page opens on the question's gold document
@@ -61,7 +62,7 @@ for i, s in enumerate(SCENARIOS):
         st.write(s.explanation[lang])
         st.markdown(f"**{t('scn.look', lang)}** {s.look_at[lang]}")
         q = QUESTIONS.get(s.question_id or "")
-        question = f"{s.question_id} “{q.question}”" if q is not None else (s.question or s.question_id)
+        question = f"{s.question_id} “{s.question_text(q)}”" if q is not None else (s.question or s.question_id)
         st.caption(t("scn.setup", lang, question=question, a=overrides_text(s.overrides) or "—",
                      b=overrides_text(s.compare) if s.compare else "—"))
         buttons = st.columns(3)

@@ -90,6 +90,7 @@ class Scenario:
         overrides: config A as ``section.key`` → value on ``PipelineConfig()``.
         question_id: a question of the bundled question sets, or
         question: free text when no set question fits.
+        phrasing: which phrasing of ``question_id`` is asked (0: the corpus' wording).
         compare: config B as overrides on top of A (the Compare page).
         page: where the click lands: ``inspect``, ``compare`` or ``chunks``.
         expect / expect_b: the claim, checked by :func:`check_expectation`.
@@ -103,6 +104,7 @@ class Scenario:
     overrides: Mapping[str, Any] = field(default_factory=dict)
     question_id: str | None = None
     question: str | None = None
+    phrasing: int = 0
     compare: Mapping[str, Any] | None = None
     page: str = "inspect"
     expect: Mapping[str, Any] = field(default_factory=dict)
@@ -125,6 +127,14 @@ class Scenario:
                 )
         if self.expect_b and self.compare is None:
             raise ValueError(f"scenario {self.id}: expect_b needs a compare configuration")
+
+    def question_text(self, question: Any = None) -> str:
+        """What is asked: the free text, or phrasing ``phrasing`` of the set question given."""
+        if self.question is not None:
+            return self.question
+        if question is None or question.id != self.question_id:
+            raise ValueError(f"scenario {self.id}: pass question {self.question_id!r} to get its text")
+        return question.phrasings[self.phrasing] if question.phrasings else question.question
 
     def config(self, base: PipelineConfig | None = None) -> PipelineConfig:
         """Configuration A (overrides on ``base``, default ``PipelineConfig()``)."""
@@ -300,22 +310,27 @@ SCENARIOS: tuple[Scenario, ...] = (
         mode=4,
         title={"ko": "후보는 생겼지만 엉뚱한 문단이다", "en": "Candidates appear, but they are the wrong paragraphs"},
         explanation={
-            "ko": "문자 n-gram이 찾아 준 후보는 '한라'라는 글자를 공유할 뿐, 높이가 아니라 동식물과 식생을 다루는 문단입니다. "
-            "정답 문단은 상위 k 안에 없고, 모델은 이 출처만 보고 답합니다. 답변에 어느 출처에도 없는 수가 들어 있으면 "
-            "근거 검사가 그 수를 빨간색으로 표시합니다 — 인용 [n]이 붙어 있어도 마찬가지입니다.",
-            "en": "The candidates char n-grams found share the letters of '한라' but talk about animals and vegetation "
-            "zones, not the height. The gold paragraph is not in the top k, and the model answers from these sources "
-            "alone. If the answer carries a number that no source contains, the support check marks it red — even "
-            "when a citation [n] is attached.",
+            "ko": "'한라산의 높이는 몇미터인가요?'에 문자 n-gram이 찾아 준 후보는 글자만 공유할 뿐, 세탁건조기 FAQ와 "
+            "한라산의 식생·동물 문단입니다. 높이 문단은 7위라 게이트(최대 3개)를 넘지 못하고, 모델은 이 출처만 보고 "
+            "'1,300,000 meters'라고 답합니다. 근거 검사는 어느 출처에도 없는 그 수를 빨간색으로 표시하고 주장을 "
+            "'뒷받침 없음'으로 판정합니다. (같은 조건에서 '한라산의 높이는?'에는 모델이 거절합니다 — 지시문의 거절 조항은 "
+            "확률적인 부탁일 뿐입니다.)",
+            "en": "For '한라산의 높이는 몇미터인가요?' (how many metres is Hallasan?) the candidates char n-grams find share "
+            "letters only: a washer-dryer FAQ and Hallasan's vegetation and animal paragraphs. The height paragraph "
+            "ranks 7th, beyond the gate's three kept, and the model answers from these sources alone: '1,300,000 "
+            "meters'. The support check marks that number red — it is in no source — and the claim unsupported. "
+            "(Under the same settings the model refuses '한라산의 높이는?': the refusal clause of the instructions is a "
+            "probabilistic request, not a guarantee.)",
         },
         look_at={
-            "ko": "판정 '검색되지 않음', 출처 목록의 문서와 절 이름, 답변에서 빨간 수와 주장별 판정(뒷받침 없음).",
-            "en": "The verdict 'not retrieved', the documents and sections of the sources, red numbers in the answer "
-            "and each claim's verdict.",
+            "ko": "판정 '게이트에서 잃음', 출처 목록의 문서와 절 이름, 답변의 빨간 수와 주장 판정(뒷받침 없음).",
+            "en": "The verdict 'gated', the documents and sections of the sources, the red number in the answer and "
+            "the claim's verdict (unsupported).",
         },
-        overrides={"retrieval.analyzer": "char"},
+        overrides={"retrieval.analyzer": "char", "gate.max_kept": 3},
         question_id="ko-01",
-        expect={"lost_at": "retrieval", "some_candidates": "bm25:char", "top_doc": {"bm25:char": "ko-jeju-03-nature"}},
+        phrasing=2,
+        expect={"lost_at": "gate", "some_candidates": "bm25:char", "top_doc": {"bm25:char": "man-support-faq-ko"}},
     ),
     Scenario(
         id="rerank-wrong-paragraph",

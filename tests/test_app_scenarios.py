@@ -79,10 +79,11 @@ def test_every_card_shows_what_it_claims(s):
     """On the shipped corpus (dense scenarios load MiniLM); generation off — no card's claim needs it."""
     corpus = _shipped()
     q = {x.id: x for x in corpus.questions}[s.question_id]
+    text = s.question_text(q)
     base = PipelineConfig().with_overrides(OFF)
-    assert check_expectation(run(s.config(base), q.question, corpus, gold=q), s.expect) == []
+    assert check_expectation(run(s.config(base), text, corpus, gold=q), s.expect) == []
     if s.compare is not None:
-        assert check_expectation(run(s.config_b(base), q.question, corpus, gold=q), s.expect_b) == []
+        assert check_expectation(run(s.config_b(base), text, corpus, gold=q), s.expect_b) == []
 
 
 _CACHE: dict[str, CorpusIndex] = {}

@@ -139,3 +139,19 @@ def test_unexpected_script_and_missing_models_are_messages_not_crashes():
 def test_default_config_is_the_documented_one():
     cfg = PipelineConfig()
     assert cfg.generation.model == "qwen2.5-coder-0.5b" and cfg.retrieval.dense_model == "minilm"
+
+
+def test_fm4_char_candidates_without_the_height_and_an_invented_number(corpus):
+    """The lecture case: sources without the height, a number in no source, flagged unsupported."""
+    from rag_core.scenarios import scenario
+
+    s = scenario("irrelevant-sources")
+    q = question(corpus, s.question_id)
+    t = run(s.config(), s.question_text(q), corpus, gold=q)
+    sent = [x for x in t.context.sources if x.n is not None]
+    assert sent and not any("1,947" in x.quote for x in sent)  # no source holds the height
+    assert t.generation.status == "ok"
+    invented = [c for c in t.support.claims if c.numbers_in_no_source]
+    assert invented, f"answer {t.generation.answer!r} has no number missing from the sources"
+    assert all(c.verdict == "unsupported" for c in invented)
+    assert t.gold.lost_at == "gate"
