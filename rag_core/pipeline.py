@@ -138,8 +138,7 @@ def retrieve(
             continue
         index = corpus.sparse(config.chunker, method, analyzer, rcfg)
         q_tokens = get_analyzer(analyzer, ngram_min=rcfg.ngram_min, ngram_max=rcfg.ngram_max)(question)
-        idx, scores = index.top(q_tokens, rcfg.k)
-        n_candidates = int(index.candidates(q_tokens).sum()) if len(idx) else 0
+        idx, scores, n_candidates = index.search(q_tokens, rcfg.k)
         hits = tuple(
             Hit(
                 chunk_id=chunking.chunks[int(i)].chunk_id,

@@ -51,6 +51,10 @@ class SparseIndex(Protocol):
 
     def candidates(self, query_tokens: Sequence[str]) -> NDArray[np.bool_]: ...
 
+    def search(
+        self, query_tokens: Sequence[str], k: int
+    ) -> tuple[NDArray[np.intp], NDArray[np.float64], int]: ...
+
     def term_stats(self, query_tokens: Sequence[str]) -> tuple[TermStat, ...]: ...
 
 

@@ -181,8 +181,17 @@ class BM25Index:
         A candidate contains at least one query term and scores > 0 (see the
         module docstring). No candidates gives two empty arrays.
         """
+        idx, scores, _ = self.search(query_tokens, k)
+        return idx, scores
+
+    def search(
+        self, query_tokens: Sequence[str], k: int
+    ) -> tuple[NDArray[np.intp], NDArray[np.float64], int]:
+        """:meth:`top` plus the number of candidates, from one scoring pass."""
         matched, constant = self._matched_scores(query_tokens)
-        return top_k(matched + constant, self._candidates(matched, constant), k)
+        cands = self._candidates(matched, constant)
+        idx, scores = top_k(matched + constant, cands, k)
+        return idx, scores, int(cands.sum())
 
     @staticmethod
     def _candidates(matched: NDArray[np.float64], constant: float) -> NDArray[np.bool_]:

@@ -91,8 +91,17 @@ class TfidfIndex:
         self, query_tokens: Sequence[str], k: int
     ) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
         """The ``k`` best documents with cosine > 0, ties by document order."""
+        idx, scores, _ = self.search(query_tokens, k)
+        return idx, scores
+
+    def search(
+        self, query_tokens: Sequence[str], k: int
+    ) -> tuple[NDArray[np.intp], NDArray[np.float64], int]:
+        """:meth:`top` plus the number of candidates, from one scoring pass."""
         scores = self.scores(query_tokens)
-        return top_k(scores, scores > 0, k)
+        cands = scores > 0
+        idx, top_scores = top_k(scores, cands, k)
+        return idx, top_scores, int(cands.sum())
 
     def candidates(self, query_tokens: Sequence[str]) -> NDArray[np.bool_]:
         """Which documents :meth:`top` may return (cosine > 0)."""
