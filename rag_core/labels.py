@@ -35,6 +35,7 @@ The store lives in a data directory outside the source tree:
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -266,43 +267,21 @@ def _short(text: str, limit: int = 60) -> str:
     return repr(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
+#: Dataclass field → column where the names differ.
+_COLUMN = {"start": "span_start", "end": "span_end"}
+
+
+def _from_row(cls: type, row: sqlite3.Row) -> Any:
+    """Build ``cls`` (Label or LabelEvent) from a row holding a column for each of its fields."""
+    return cls(**{f.name: row[_COLUMN.get(f.name, f.name)] for f in dataclasses.fields(cls)})
+
+
 def _label(row: sqlite3.Row) -> Label:
-    return Label(
-        label_id=row["label_id"],
-        question_set=row["question_set"],
-        question_id=row["question_id"],
-        doc_id=row["doc_id"],
-        start=row["span_start"],
-        end=row["span_end"],
-        text=row["text"],
-        grade=row["grade"],
-        note=row["note"],
-        annotator=row["annotator"],
-        created_at=row["created_at"],
-        event_id=row["event_id"],
-        kind=row["kind"],
-    )
+    return _from_row(Label, row)
 
 
 def _event(row: sqlite3.Row) -> LabelEvent:
-    return LabelEvent(
-        event_id=row["event_id"],
-        kind=row["kind"],
-        label_id=row["label_id"],
-        question_set=row["question_set"],
-        question_id=row["question_id"],
-        doc_id=row["doc_id"],
-        start=row["span_start"],
-        end=row["span_end"],
-        text=row["text"],
-        grade=row["grade"],
-        note=row["note"],
-        annotator=row["annotator"],
-        created_at=row["created_at"],
-        recorded_at=row["recorded_at"],
-        target=row["target"],
-        undone_by=row["undone_by"],
-    )
+    return _from_row(LabelEvent, row)
 
 
 def _sort_key(label: Label) -> tuple[str, str, str, int, int]:
