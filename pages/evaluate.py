@@ -28,7 +28,6 @@ from ui import measure, sidebar
 from ui.html import Markup, md, show, span, style, table, tag
 from ui.i18n import t
 from ui.state import (
-    K_LANG,
     K_QID,
     K_QMODE,
     K_QPHRASING,
@@ -336,7 +335,6 @@ if qrows:
             view[K_COMPARE_B] = res["b_text"]
             ss["compare.b.w"] = res["b_text"]
         sidebar.load_view(res["config_a"], view)
-        ss[K_LANG] = lang  # set in the callback, so the page switch keeps it (a widget value would be dropped)
         sidebar.request_page(page)
 
     c1, c2, c3 = st.columns([3, 1, 1])
