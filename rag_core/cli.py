@@ -78,10 +78,18 @@ def _ks(text: str) -> tuple[int, ...]:
     return ks
 
 
-def _corpus(path: str | None):
+def _warn_load(lines: Sequence[str]) -> None:
+    """Each file or row the corpus load skipped, one ``warning:`` line on stderr."""
+    for line in lines:
+        print(f"warning: {line}", file=sys.stderr)
+
+
+def _corpus(path: str | None, **kwargs: Any):
     from .index import load_corpus_index
 
-    return load_corpus_index(path)
+    corpus = load_corpus_index(path, **kwargs)
+    _warn_load(corpus.load_warnings)
+    return corpus
 
 
 # ---------------------------------------------------------------- commands
@@ -90,12 +98,14 @@ def _corpus(path: str | None):
 def cmd_chunk(args: argparse.Namespace) -> int:
     from .chunking import chunk_document
     from .config import ChunkerConfig
+    from .index import load_warnings
     from .loaders import load_file
 
     report = load_file(args.doc)
     if not report.documents:
         reason = report.failed[0].reason if report.failed else "no document in file"
         raise UsageError(f"--doc {args.doc}: {reason}")
+    _warn_load(load_warnings(report))
     doc = report.documents[0]
     if args.title:
         from dataclasses import replace
@@ -233,10 +243,11 @@ def _store(path: str | None):
 
 def _corpus_docs(path: str | None) -> dict[str, Any]:
     """``{doc_id: Document}`` of a corpus directory (default: the sample corpus)."""
-    from .index import SAMPLE_CORPUS
+    from .index import SAMPLE_CORPUS, load_warnings
     from .loaders import load_corpus
 
     report = load_corpus(Path(path) if path else SAMPLE_CORPUS)
+    _warn_load(load_warnings(report))
     if not report.documents:
         raise UsageError(f"--corpus {path or SAMPLE_CORPUS}: no loadable document")
     return {d.doc_id: d for d in report.documents}
@@ -309,14 +320,13 @@ def cmd_labels_export(args: argparse.Namespace) -> int:
     if args.format == "jsonl":
         _write_output(_store(args.store).export_jsonl(args.question_set), args.output)
         return 0
-    from .index import load_corpus_index
     from .labels import qrels_for, question_set_name
     from .questions import load_questions
     from .trec import format_qrels
 
     cfg = _load_config(args.config, args.preset, args.set or [])
     files = _question_files(args.questions, args.corpus)
-    corpus = load_corpus_index(args.corpus, questions=[])
+    corpus = _corpus(args.corpus, questions=[])
     chunks = corpus.chunking(cfg.chunker).chunks
     labels = _store(args.store).current()
     qrels: dict[str, dict[str, int]] = {}

@@ -49,6 +49,11 @@ def corpus_fingerprint(documents: Sequence[Document]) -> str:
     return h.hexdigest()[:16]
 
 
+def load_warnings(report: LoadReport) -> tuple[str, ...]:
+    """``"not loaded: <path>: <reason>"`` for every failed file or row of a load."""
+    return tuple(f"not loaded: {f.path}: {f.reason}" for f in report.failed)
+
+
 class CorpusIndex:
     """Documents of one corpus and every index built over them."""
 
@@ -75,6 +80,8 @@ class CorpusIndex:
             {(n.doc_id, n.text): n for q in self.questions for n in q.needles if n.doc_id in self.docs}.values()
         )
         self.fingerprint = corpus_fingerprint(self.documents)
+        #: One line per file or row that did not load (shown with every Trace of this corpus).
+        self.load_warnings: tuple[str, ...] = load_warnings(report)
         self._memo: dict[Any, Any] = {}
         self._locks: dict[Any, threading.Lock] = {}
         self._guard = threading.Lock()

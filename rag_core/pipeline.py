@@ -376,6 +376,8 @@ def run(
     if stop_after not in ("gate", "support"):
         raise ValueError(f"stop_after = {stop_after!r} is not valid; valid choices: gate, support")
     question, warnings = validate_question(question)
+    # files and rows the corpus load skipped are listed with every answer over it
+    warnings = warnings + tuple(getattr(corpus, "load_warnings", ()))
     timings: dict[str, float] = {}
 
     t = time.perf_counter()

@@ -90,11 +90,29 @@ class FailedDocument:
 
 
 @dataclass(frozen=True)
+class LoadedFile:
+    """One file of a load: how its bytes were decoded and what it gave.
+
+    ``encoding`` is the codec the text was decoded with (``""`` when the file
+    was refused before decoding); ``notes`` are non-fatal remarks a reader
+    should see (e.g. an encoding chosen over another that also decodes).
+    """
+
+    path: str
+    encoding: str = ""
+    n_documents: int = 0
+    n_failed: int = 0
+    seconds: float = 0.0
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class LoadReport:
-    """What a load produced: documents, failures, and computed counts."""
+    """What a load produced: documents, failures, per-file details, and counts."""
 
     documents: tuple[Document, ...]
     failed: tuple[FailedDocument, ...] = ()
+    files: tuple[LoadedFile, ...] = ()
 
     @property
     def n_documents(self) -> int:
