@@ -27,7 +27,6 @@ import re
 import threading
 import time
 import unicodedata
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from html.parser import HTMLParser
 from pathlib import Path
@@ -67,10 +66,12 @@ class _Budget:
         self.seconds = seconds
         self.start = time.perf_counter()
         self.deadline = None if seconds is None else self.start + seconds
+        self._calls = 63  # the first check reads the clock
 
     def check(self) -> None:
-        """Raise :class:`LoadError` once the deadline has passed."""
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        """Raise :class:`LoadError` once the deadline has passed (the clock is read every 64th call)."""
+        self._calls += 1
+        if self.deadline is not None and not self._calls & 63 and time.perf_counter() > self.deadline:
             raise LoadError(
                 f"took longer than the {self.seconds:g} s loading budget "
                 f"({time.perf_counter() - self.start:.1f} s so far)"
@@ -299,7 +300,7 @@ class _VisibleText(HTMLParser):
         super().__init__(convert_charrefs=True)
         self._budget = budget
         self._dropped = HTML_DROPPED - {"nav"} if keep_nav else HTML_DROPPED
-        self._open: Counter[str] = Counter()  # tag -> how many are on the stack
+        self._open: dict[str, int] = {}  # tag -> how many are on the stack
         self.unclosed_nav = False
         self.paragraphs: list[tuple[str, str]] = []
         self.title_parts: list[str] = []
@@ -318,6 +319,8 @@ class _VisibleText(HTMLParser):
         return self._kinds[-1] if self._kinds else "div"
 
     def _flush(self, kind: str | None = None) -> None:
+        if not self._buf:
+            return
         raw = "".join(self._buf)
         self._buf = []
         kind = kind or self._current_kind()
@@ -354,7 +357,7 @@ class _VisibleText(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._budget.check()
         if tag in HTML_ENDS_NAV:
-            while self._open["nav"]:
+            while self._open.get("nav"):
                 self.handle_endtag("nav")
         if tag == "meta":
             d = {k: (v or "") for k, v in attrs}
@@ -362,7 +365,7 @@ class _VisibleText(HTMLParser):
             if name in ("source", "version") and "content" in d:
                 self.meta[name] = d["content"].strip()
             return
-        if tag == "title" and not self._open["svg"]:
+        if tag == "title" and not self._open.get("svg"):
             self._in_title = True
         skipping = tag in self._dropped or _is_hidden(attrs)
         if tag in HTML_VOID:
@@ -370,7 +373,7 @@ class _VisibleText(HTMLParser):
                 self._text("\n" if self._pre else " ")
             return
         self._stack.append((tag, skipping))
-        self._open[tag] += 1
+        self._open[tag] = self._open.get(tag, 0) + 1
         if skipping:
             self._skip += 1
             return
@@ -400,7 +403,7 @@ class _VisibleText(HTMLParser):
             self._in_title = False
         if tag in HTML_VOID:
             return
-        if not self._open[tag]:
+        if not self._open.get(tag):
             return  # stray end tag
         while self._stack:
             open_tag = self._pop()
@@ -456,7 +459,7 @@ class _VisibleText(HTMLParser):
 
     def close(self) -> None:
         super().close()
-        self.unclosed_nav = self._open["nav"] > 0 and "nav" in self._dropped
+        self.unclosed_nav = self._open.get("nav", 0) > 0 and "nav" in self._dropped
         while self._stack:
             self._pop()
         self._close_row()
@@ -481,11 +484,23 @@ def parse_html(text: str, stem: str, *, path: str = "") -> Document:
     return _parse_html(text, stem, path=path)[0]
 
 
+def _escape_open_tail(text: str) -> str:
+    """Write every ``<`` after the last ``>`` as ``&lt;``.
+
+    With no ``>`` left, each ``<`` there opens a construct that never ends; the
+    stdlib parser (before CPython 3.12.11 / 3.13.4, CVE-2025-6069) rescans to
+    the end of the text for each of them — quadratic — and then emits them as
+    text anyway. Escaping them up front gives the same text in one pass.
+    """
+    first = text.find("<", text.rfind(">") + 1)
+    return text if first < 0 else text[:first] + text[first:].replace("<", "&lt;")
+
+
 def _parse_html(
     text: str, stem: str, *, path: str = "", budget: _Budget = _NO_BUDGET
 ) -> tuple[Document, tuple[str, ...]]:
     """:func:`parse_html` with a time budget; also returns notes for the load report."""
-    text = canonicalize(text)
+    text = _escape_open_tail(canonicalize(text))
     notes: tuple[str, ...] = ()
     parser = _VisibleText(budget)
     parser.feed(text)

@@ -166,7 +166,7 @@ def test_a_bad_upload_shows_its_reason_while_the_rest_loads(entry):
     at.file_uploader(key="uploads").set_value(files).run()
     assert not at.exception
     labels = [e.label for e in at.expander]
-    assert "2 files could not be loaded" in labels
+    assert "2 files or rows not loaded" in labels
     text = plain(" ".join(m.value for m in at.markdown))
     assert "binary file" in text and "empty" in text
     assert any("Indexed 2 documents" in s.value for s in at.success)

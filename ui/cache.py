@@ -29,7 +29,7 @@ import streamlit as st
 
 from rag_core.config import PipelineConfig
 from rag_core.index import SAMPLE_CORPUS, CorpusIndex, load_corpus_index
-from rag_core.types import FailedDocument, LoadReport, Question, Trace
+from rag_core.types import LoadReport, Question, Trace
 
 from .html import md
 
@@ -86,27 +86,11 @@ def upload_digest(files: Sequence[tuple[str, bytes]]) -> str:
     return "upload:" + h.hexdigest()[:16]
 
 
-def merge_reports(reports: Sequence[LoadReport]) -> LoadReport:
-    """Concatenate per-file reports; a doc id seen before becomes a failure (first wins)."""
-    docs = []
-    failed: list[FailedDocument] = []
-    seen: set[str] = set()
-    for r in reports:
-        failed.extend(r.failed)
-        for d in r.documents:
-            if d.doc_id in seen:
-                failed.append(FailedDocument(d.path or d.doc_id, f"duplicate doc_id {d.doc_id!r}"))
-                continue
-            seen.add(d.doc_id)
-            docs.append(d)
-    return LoadReport(documents=tuple(docs), failed=tuple(failed))
-
-
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _upload_build(key: str, _files: tuple[tuple[str, bytes], ...]) -> tuple[CorpusIndex | None, LoadReport]:
-    from rag_core.loaders import load_bytes
+    from rag_core.loaders import load_batch
 
-    report = merge_reports([load_bytes(name, data) for name, data in _files])
+    report = load_batch(_files)
     if not report.documents:
         return None, report
     return CorpusIndex(report, name="upload"), report

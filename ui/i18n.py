@@ -1036,6 +1036,14 @@ TEXT: dict[str, tuple[str, str]] = {
     "thr.col.outcome": ("결과", "outcome"),
     "thr.dl.json": ("훑기 JSON (CLI sweep 형식)", "Sweep JSON (as the sweep CLI)"),
     "thr.dl.csv": ("훑기 CSV", "Sweep CSV"),
+    # --- h-13l: upload report (encodings per file, skipped files and rows) ---
+    "upload.skipped": ("읽지 못한 파일·행 {n}개", "{n} files or rows not loaded"),
+    "upload.files": ("파일 {n}개: 인코딩과 결과", "{n} files: encoding and result"),
+    "upload.file": (
+        "**{path}** — 인코딩 `{encoding}`, 문서 {n}개, 실패 {failed}개, {seconds}초",
+        "**{path}** — encoding `{encoding}`, {n} documents, {failed} failed, {seconds} s",
+    ),
+    "upload.not_decoded": ("읽기 전에 거부됨", "refused before decoding"),
 
 }
 

@@ -36,6 +36,7 @@ from rag_core.scenarios import apply_overrides, parse_overrides
 from . import cache
 from .html import md
 from .i18n import t
+from .upload_report import render_upload_report
 from .state import (
     CORPORA,
     CUSTOM,
@@ -268,10 +269,7 @@ def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], list[str]]
             st.info(t("side.upload.none", lang))
         else:
             index, report, key = cache.upload_index(payload)
-            if report.failed:
-                with st.expander(t("side.upload.failed", lang, n=len(report.failed)), expanded=True):
-                    for f in report.failed:
-                        st.markdown(f"- **{md(f.path)}** — {md(f.reason)}")
+            render_upload_report(report, lang)
             if index is not None:
                 st.success(t("side.upload.ok", lang, n=report.n_documents))
                 ss[_LAST_CORPUS] = ("upload", key)
