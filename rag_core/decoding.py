@@ -33,7 +33,7 @@ BINARY_PROBE = 8192
 #: How many characters the character-frequency vote looks at.
 VOTE_SAMPLE = 20_000
 
-class LoadError(Exception):
+class LoadError(ValueError):
     """A whole file (or row) cannot be loaded; the message is the one-line reason."""
 
 

@@ -14,8 +14,18 @@ Formats:
   with ``id``/``text`` (optional ``title``, ``source``, ``version``), or a BEIR
   ``corpus.jsonl`` row with ``_id``/``title``/``text``.
 
+Bytes are decoded by :mod:`rag_core.decoding` (BOMs, UTF-8, CP949, then
+``charset-normalizer``); the encoding used is reported per file in
+``LoadReport.files``.
+
 A file (or row) that cannot be loaded becomes a :class:`FailedDocument` with a
-reason; it never stops the other files. Counts are computed from what loaded.
+one-line reason; it never stops the other files, and no exception leaves
+:func:`load_bytes` / :func:`load_file` for bad content: JSON nesting deeper than
+:data:`MAX_JSON_DEPTH` and integers longer than :data:`MAX_INT_DIGITS` digits
+are refused before parsing, the ``csv`` field limit is raised to the file's
+size, a file over its time budget (:data:`DEFAULT_TIME_BUDGET_S`) fails, and
+anything unexpected is caught at the file boundary and named. Counts are
+computed from what loaded.
 """
 
 from __future__ import annotations
@@ -935,7 +945,7 @@ def _parse(
     decoded = decode(data)
     notes = decoded.notes
     if is_blank(decoded.text):
-        raise _Refused("empty", decoded.encoding)
+        raise _Refused("empty: only whitespace or invisible characters (NBSP, zero-width)", decoded.encoding)
     stem = _stem(name)
     try:
         if ext in TEXT_EXTENSIONS:
