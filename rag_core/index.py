@@ -49,9 +49,13 @@ def corpus_fingerprint(documents: Sequence[Document]) -> str:
     return h.hexdigest()[:16]
 
 
+#: How a Trace warning about a file or row the corpus load skipped begins.
+LOAD_WARNING_PREFIX = "not loaded: "
+
+
 def load_warnings(report: LoadReport) -> tuple[str, ...]:
     """``"not loaded: <path>: <reason>"`` for every failed file or row of a load."""
-    return tuple(f"not loaded: {f.path}: {f.reason}" for f in report.failed)
+    return tuple(f"{LOAD_WARNING_PREFIX}{f.path}: {f.reason}" for f in report.failed)
 
 
 class CorpusIndex:

@@ -31,7 +31,6 @@ computed from what loaded.
 from __future__ import annotations
 
 import csv
-import io
 import json
 import re
 import threading

@@ -23,6 +23,9 @@ def test_upload_report_names_each_encoding_and_every_skipped_row(entry):
     assert not at.exception
     labels = [e.label for e in at.expander]
     assert "3 files or rows not loaded" in labels and "7 files: encoding and result" in labels
+    # the Inspect page's Trace lists the same three once, in one box (not one warning each)
+    assert "3 files or rows of this corpus were not loaded" in labels
+    assert not any("not loaded:" in plain(w.value) for w in at.warning)
     text = plain(" ".join(m.value for m in at.markdown))
     for shown in ("**zh.txt** — encoding `gb18030`", "**u16.md** — encoding `utf-16-le (BOM)`",
                   "**w.txt** — encoding `cp1252`",

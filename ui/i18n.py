@@ -1044,6 +1044,7 @@ TEXT: dict[str, tuple[str, str]] = {
         "**{path}** — encoding `{encoding}`, {n} documents, {failed} failed, {seconds} s",
     ),
     "upload.not_decoded": ("읽기 전에 거부됨", "refused before decoding"),
+    "ins.not_loaded": ("이 코퍼스에서 읽지 못한 파일·행 {n}개", "{n} files or rows of this corpus were not loaded"),
 
 }
 
