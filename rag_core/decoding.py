@@ -165,6 +165,9 @@ def decode(data: bytes) -> Decoded:
             if _frequency_share(rival, language) > _frequency_share(korean, "Korean"):
                 return Decoded(rival, m.encoding,
                                (f"also decodes as cp949; {m.encoding} chosen by character frequency",))
+            if m is matches[0]:  # the detector preferred it: say so rather than choose silently
+                return Decoded(korean, "cp949", (f"the detector suggests {m.encoding}; cp949 kept "
+                                                 "(no more frequent characters in that reading)",))
             break
         return Decoded(korean, "cp949")
     if not matches:

@@ -1139,8 +1139,8 @@ def load_beir(
         ``(corpus report, {query id: text}, {query id: {doc id: grade}})``.
         ``qrels.tsv`` has a header line and ``query-id\\tcorpus-id\\tscore``
         rows (ids may contain spaces). When ``qrels/test.tsv`` exists instead,
-        it is used. The corpus is loaded without the size cap (a BEIR corpus
-        is chosen on purpose, not uploaded).
+        it is used. The corpus is loaded without the size cap and the time
+        budget (a BEIR corpus is chosen on purpose, not uploaded).
 
     Raises:
         ValueError: a missing file or a malformed query / qrels line (named).
@@ -1154,7 +1154,7 @@ def load_beir(
     for p in (corpus, queries_path, qrels_path):
         if not p.is_file():
             raise ValueError(f"BEIR folder {str(root)!r} lacks {p.name}")
-    report = load_file(corpus, max_bytes=max(DEFAULT_MAX_BYTES, corpus.stat().st_size))
+    report = load_file(corpus, max_bytes=max(DEFAULT_MAX_BYTES, corpus.stat().st_size), time_budget_s=None)
     queries: dict[str, str] = {}
     query_lines = decode_bytes(queries_path.read_bytes()).lstrip("\ufeff").split("\n")
     for no, line in enumerate(query_lines, 1):

@@ -164,6 +164,15 @@ def test_gbk_chinese_that_also_decodes_as_cp949_is_not_mojibake():
     assert report.files[0].notes == ("also decodes as cp949; gb18030 chosen by character frequency",)
 
 
+def test_too_short_to_tell_keeps_cp949_but_says_what_the_detector_saw():
+    # three GBK characters: both readings are plausible; CP949 stays (the Korean rule), with a note
+    report = load_bytes("zh.txt", "我爱你".encode("gbk"))
+    assert report.files[0].encoding == "cp949"
+    assert report.files[0].notes == (
+        "the detector suggests big5; cp949 kept (no more frequent characters in that reading)",
+    )
+
+
 def test_short_korean_stays_cp949():
     for text in ("한라산의 높이는 1,947m이다.", "똠방각하: 확장 완성형 글자.", "제주"):
         report = load_bytes("k.txt", text.encode("cp949"))
