@@ -41,16 +41,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from .decoding import BINARY, BINARY_PROBE, UNDECODABLE, LoadError, decode, decode_bytes, is_blank
+# BINARY, BINARY_PROBE, UNDECODABLE, LoadError and decode_bytes are re-exported for callers
+from .decoding import BINARY, BINARY_PROBE, UNDECODABLE, LoadError, decode, decode_bytes, is_blank  # noqa: F401
 from .types import Block, Document, FailedDocument, LoadedFile, LoadReport
 
-__all__ = [
-    "BINARY", "BINARY_PROBE", "DEFAULT_MAX_BYTES", "DEFAULT_TIME_BUDGET_S", "MAX_INT_DIGITS",
-    "MAX_JSON_DEPTH", "MB", "SUPPORTED_EXTENSIONS", "UNDECODABLE", "LoadError", "canonicalize",
-    "decode_bytes", "load_batch", "load_beir", "load_bytes", "load_corpus", "load_directory",
-    "load_file", "load_paths", "markdown_blocks", "parse_front_matter", "parse_html",
-    "parse_markdown", "parse_rows",
-]
 
 MB = 1024 * 1024
 #: Default size cap per file.
@@ -487,8 +481,9 @@ def parse_html(text: str, stem: str, *, path: str = "") -> Document:
     tag. Markup is parsed with the forgiving stdlib :class:`html.parser.HTMLParser`:
     unclosed elements end at their parent's end tag or at the end of the file,
     stray end tags are ignored, optional end tags (``</head>``, ``</p>``,
-    ``</li>``) may be left out. A ``nav`` still open at the end of the file
-    swallowed the page, so it is parsed again with its text kept.
+    ``</li>``) may be left out. A ``<main>`` start tag ends an open ``nav``
+    (HTML5 allows no ``main`` inside one); a ``nav`` still open at the end of
+    the file swallowed the page, so it is parsed again with its text kept.
     """
     return _parse_html(text, stem, path=path)[0]
 
@@ -497,9 +492,10 @@ def _escape_open_tail(text: str) -> str:
     """Write every ``<`` after the last ``>`` as ``&lt;``.
 
     With no ``>`` left, each ``<`` there opens a construct that never ends; the
-    stdlib parser (before CPython 3.12.11 / 3.13.4, CVE-2025-6069) rescans to
-    the end of the text for each of them — quadratic — and then emits them as
-    text anyway. Escaping them up front gives the same text in one pass.
+    stdlib parser of CPython 3.11 rescans to the end of the text for each of
+    them — quadratic (``"<a " * 70_000`` took over 9 s of CPU; later CPython
+    releases fixed such cases, CVE-2025-6069) — and then emits them as text
+    anyway. Escaping them up front gives the same text in one pass.
     """
     first = text.find("<", text.rfind(">") + 1)
     return text if first < 0 else text[:first] + text[first:].replace("<", "&lt;")
