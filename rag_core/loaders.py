@@ -37,6 +37,7 @@ import threading
 import time
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -922,7 +923,10 @@ def _finish(
             continue
         seen[doc.doc_id] = doc
     documents = tuple(sorted(seen.values(), key=lambda d: d.doc_id))
-    return LoadReport(documents=documents, failed=tuple(failures), files=tuple(files))
+    infos = tuple(files)
+    if len(infos) == 1:  # one file: its counts are the report's, duplicates included
+        infos = (replace(infos[0], n_documents=len(documents), n_failed=len(failures)),)
+    return LoadReport(documents=documents, failed=tuple(failures), files=infos)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -1044,11 +1048,25 @@ def load_batch(
 
 
 def merge_reports(reports: Sequence[LoadReport]) -> LoadReport:
-    """Concatenate reports in order; a doc id seen before becomes a failure (first wins)."""
+    """Concatenate reports in order; a doc id seen before becomes a failure (first wins).
+
+    A one-file report's counts move a document dropped as a duplicate from
+    loaded to failed, so the per-file lines add up to the whole.
+    """
+    seen: set[str] = set()
+    files: list[LoadedFile] = []
+    for r in reports:
+        dup = sum(d.doc_id in seen for d in r.documents)
+        seen.update(d.doc_id for d in r.documents)
+        if dup and len(r.files) == 1:
+            f = r.files[0]
+            files.append(replace(f, n_documents=f.n_documents - dup, n_failed=f.n_failed + dup))
+        else:
+            files.extend(r.files)
     return _finish(
         [d for r in reports for d in r.documents],
         [f for r in reports for f in r.failed],
-        [f for r in reports for f in r.files],
+        files,
     )
 
 

@@ -325,3 +325,18 @@ def test_cli_chunk_on_a_hostile_file_never_tracebacks(tmp_path, capsys, content,
     assert "Traceback" not in out.err and code in (0, 2)
     if code == 2:
         assert out.err.startswith("error: --doc") and len(out.err.strip().splitlines()) == 1
+
+
+def test_per_file_counts_add_up_with_duplicates():
+    filler = "".join(f"f{i},row {i}\n" for i in range(1500)).encode()
+    report = load_batch([
+        ("a.jsonl", b'{"id": "x", "text": "1"}\n{"id": "x", "text": "2"}\n{"id": "y", "text": "3"}'),
+        ("x.md", b"again x"),
+        ("z.csv", b"id,text\n" + filler + b"w,one,cell too many\nv,fine\n"),
+    ])
+    assert [(f.path, f.n_documents, f.n_failed) for f in report.files] == [
+        ("a.jsonl", 2, 1), ("x.md", 0, 1), ("z.csv", 1500 + 1, 1),
+    ]
+    assert sum(f.n_documents for f in report.files) == report.n_documents == 2 + 1501
+    assert sum(f.n_failed for f in report.files) == len(report.failed) == 3
+    assert f"z.csv line {1 + 1500 + 1}: 3 cells but the header has 2 columns" in [f.reason for f in report.failed]
