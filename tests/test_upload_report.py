@@ -27,8 +27,8 @@ def test_upload_report_names_each_encoding_and_every_skipped_row(entry):
     assert "3 files or rows of this corpus were not loaded" in labels
     assert not any("not loaded:" in plain(w.value) for w in at.warning)
     text = plain(" ".join(m.value for m in at.markdown))
-    for shown in ("**zh.txt** — encoding `gb18030`", "**u16.md** — encoding `utf-16-le (BOM)`",
-                  "**w.txt** — encoding `cp1252`",
+    for shown in ("**zh.txt** — encoding gb18030", "**u16.md** — encoding utf-16-le (BOM)",
+                  "**w.txt** — encoding cp1252",
                   "also decodes as cp949; gb18030 chosen by character frequency",
                   "rows.csv line 2: unterminated or malformed quote",
                   "deep.json line 1: JSON nested deeper than 64 levels",
@@ -37,3 +37,18 @@ def test_upload_report_names_each_encoding_and_every_skipped_row(entry):
     assert any("Indexed 5 documents" in s.value for s in at.success)
     docs = at.session_state["_ctx"].corpus.docs
     assert docs["zh"].text == GBK and docs["stray"].text == "stray text" and docs["b"].text == "second row"
+
+
+def test_file_lines_escape_markdown_in_names_reasons_and_notes():
+    from rag_core.loaders import load_batch
+    from ui.html import md
+    from ui.upload_report import file_lines
+
+    name = "[idlink](https://evil.example/id) ![p](http://127.0.0.1:8799/x.png).html"
+    report = load_batch([(name, b"<body><nav>menu :red[x] <p>text")])
+    lines = file_lines(report, "en")
+    assert lines == [
+        f"- **{md(name)}** — encoding {md('utf-8')}, 1 documents, 0 failed, {report.files[0].seconds:.2f} s",
+        f"    - {md('a <nav> is never closed: its text is kept as page text')}",
+    ]
+    assert r"\[idlink\]\(https\://evil" in lines[0] and "](" not in lines[0]

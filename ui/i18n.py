@@ -1040,8 +1040,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "upload.skipped": ("읽지 못한 파일·행 {n}개", "{n} files or rows not loaded"),
     "upload.files": ("파일 {n}개: 인코딩과 결과", "{n} files: encoding and result"),
     "upload.file": (
-        "**{path}** — 인코딩 `{encoding}`, 문서 {n}개, 실패 {failed}개, {seconds}초",
-        "**{path}** — encoding `{encoding}`, {n} documents, {failed} failed, {seconds} s",
+        "**{path}** — 인코딩 {encoding}, 문서 {n}개, 실패 {failed}개, {seconds}초",
+        "**{path}** — encoding {encoding}, {n} documents, {failed} failed, {seconds} s",
     ),
     "upload.not_decoded": ("읽기 전에 거부됨", "refused before decoding"),
     "ins.not_loaded": ("이 코퍼스에서 읽지 못한 파일·행 {n}개", "{n} files or rows of this corpus were not loaded"),
