@@ -69,9 +69,11 @@ class CorpusIndex:
         questions: Sequence[Question] = (),
     ) -> None:
         if not report.documents:
+            shown = "; ".join(f"{f.path}: {f.reason}" for f in report.failed[:3])
+            more = f"; and {len(report.failed) - 3} more" if len(report.failed) > 3 else ""
             raise ValueError(
                 f"corpus {name!r} has no loadable document"
-                + (f" ({len(report.failed)} failed to load)" if report.failed else "")
+                + (f" ({len(report.failed)} failed to load: {shown}{more})" if report.failed else "")
             )
         self.name = name
         self.report = report

@@ -340,3 +340,16 @@ def test_per_file_counts_add_up_with_duplicates():
     assert sum(f.n_documents for f in report.files) == report.n_documents == 2 + 1501
     assert sum(f.n_failed for f in report.files) == len(report.failed) == 3
     assert f"z.csv line {1 + 1500 + 1}: 3 cells but the header has 2 columns" in [f.reason for f in report.failed]
+
+
+def test_cli_query_on_a_corpus_with_nothing_loadable_names_the_reason(tmp_path, capsys):
+    p = tmp_path / "deep.json"
+    p.write_bytes(b"[" * 100_000)
+    code = main(["query", "x", "--corpus", str(p), "--set", "generation.model=none"])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    assert err.strip().splitlines() == [
+        f"error: corpus 'deep.json' has no loadable document (1 failed to load: {p}: "
+        f"deep.json line 1: JSON nested deeper than {MAX_JSON_DEPTH} levels)"
+    ]
+
