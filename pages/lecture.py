@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, sidebar, slides
-from ui.html import Markup, md, show, style
+from ui import cache, render, sidebar, slides
+from ui.html import Markup, show, style
 from ui.i18n import t
 from ui.lecture import STEPS, lecture_style, lecture_view, parse_step, selected_claim
-from ui.render import claim_label
 from ui.state import K_LEC_BIG, K_LEC_STEP
 
 #: The page keeps Streamlit's chrome small so the panes fill a 1280×720 screen;
@@ -26,15 +25,9 @@ lang = ctx.lang
 st.set_page_config(initial_sidebar_state="collapsed")  # the projector needs the width; the ☰ reopens it
 show(style() + lecture_style() + PAGE_CSS)
 
-res = cache.get_trace(ctx.corpus, ctx.corpus_key, ctx.config, ctx.question, ctx.gold,
-                      progress_label=t("ins.running", lang))
-if res.trace is None:
-    st.error(md(t("ins.no_trace", lang, error=res.error)))
-    if res.crash:
-        with st.expander(t("ins.crash", lang)):
-            st.code(res.crash, language=None)
-    st.stop()
+res = render.page_trace(ctx)
 trace = res.trace
+pieces = cache.token_pieces(trace)
 
 step = parse_step(sidebar.shadow_get(K_LEC_STEP, ""))
 large = sidebar.shadow_get(K_LEC_BIG, "") == "1"
@@ -64,11 +57,11 @@ with st.container(horizontal=True, vertical_alignment="center", gap="small"):
         sup = trace.support
         selected = st.selectbox(
             t("lec.claim", lang), list(range(len(sup.claims))), key="lec.claim.w", index=selected,
-            format_func=lambda i: claim_label(sup, i, lang, limit=36), label_visibility="collapsed", width=300,
+            format_func=lambda i: render.claim_label(sup, i, lang, limit=36), label_visibility="collapsed", width=300,
         )
     st.toggle(t("lec.big", lang), key="lec.big.w", on_change=_big)
-    view_for_export = lecture_view(trace, lang, step=step, selected=selected, pieces=cache.token_pieces(trace),
-                                   large=large, height="100%")
+    view_for_export = lecture_view(trace, lang, step=step, selected=selected, pieces=pieces, large=large,
+                                   height="100%")
     document = slides.slide_html(view_for_export, lang, trace.question)
     st.download_button(t("lec.export_html", lang), data=document, file_name=f"lecture-{lang}.html",
                        mime="text/html", key="lec.html", icon=":material/download:", on_click="ignore",
@@ -79,5 +72,4 @@ with st.container(horizontal=True, vertical_alignment="center", gap="small"):
                        on_click="ignore", disabled=not png_ok,
                        help=t("lec.export_help", lang) if png_ok else t("lec.png_missing", lang, path=slides.CHROMIUM))
 
-show(lecture_view(trace, lang, step=step, selected=selected, pieces=cache.token_pieces(trace), large=large,
-                  height=GRID_HEIGHT))
+show(lecture_view(trace, lang, step=step, selected=selected, pieces=pieces, large=large, height=GRID_HEIGHT))

@@ -16,8 +16,10 @@ import streamlit as st
 
 from rag_core.types import Chunk, Claim, ContextStage, GateStage, Hit, RetrieverList, SupportStage, Trace
 
+from . import cache
 from .html import Mark, Markup, join, md, marked_text, show, snippet, span, table, tag
 from .i18n import t, tv
+from .state import Context
 
 STAGES = ("chunking", "retrieval", "fusion", "rerank", "gate", "context", "generation", "support")
 VERDICTS = ("supported", "supported-elsewhere", "uncited", "unsupported", "invalid-citation")
@@ -44,6 +46,21 @@ def fmt(value: float | None, digits: int = 4) -> str:
 
 def star(is_gold: bool, lang: str) -> Markup:
     return span("★", "ri-star", t("ins.gold_here", lang)) if is_gold else Markup("")
+
+
+def page_trace(ctx: Context) -> cache.TraceResult:
+    """The Trace of the sidebar's question and config; when the pipeline cannot run it, the
+    reason on the page (and a bug's traceback in an expander), then ``st.stop()``."""
+    lang = ctx.lang
+    res = cache.get_trace(ctx.corpus, ctx.corpus_key, ctx.config, ctx.question, ctx.gold,
+                          progress_label=t("ins.running", lang))
+    if res.trace is None:
+        st.error(md(t("ins.no_trace", lang, error=res.error)))
+        if res.crash:
+            with st.expander(t("ins.crash", lang)):
+                st.code(res.crash, language=None)
+        st.stop()
+    return res
 
 
 # ------------------------------------------------------------------ verdict
