@@ -57,19 +57,21 @@ with st.container(horizontal=True, vertical_alignment="center", gap="small"):
         sup = trace.support
         selected = st.selectbox(
             t("lec.claim", lang), list(range(len(sup.claims))), key="lec.claim.w", index=selected,
-            format_func=lambda i: render.claim_label(sup, i, lang, limit=36), label_visibility="collapsed", width=300,
+            format_func=lambda i: render.claim_label(sup, i, lang, limit=36), label_visibility="collapsed", width=240,
         )
     st.toggle(t("lec.big", lang), key="lec.big.w", on_change=_big)
-    view_for_export = lecture_view(trace, lang, step=step, selected=selected, pieces=pieces, large=large,
-                                   height="100%")
-    document = slides.slide_html(view_for_export, lang, trace.question)
-    st.download_button(t("lec.export_html", lang), data=document, file_name=f"lecture-{lang}.html",
-                       mime="text/html", key="lec.html", icon=":material/download:", on_click="ignore",
-                       help=t("lec.export_help", lang))
-    png_ok = slides.chromium_available()
-    st.download_button(t("lec.export_png", lang), data=lambda: slides.slide_png(document),
-                       file_name=f"lecture-{lang}.png", mime="image/png", key="lec.png", icon=":material/image:",
-                       on_click="ignore", disabled=not png_ok,
-                       help=t("lec.export_help", lang) if png_ok else t("lec.png_missing", lang, path=slides.CHROMIUM))
+    with st.popover(t("lec.export", lang), icon=":material/download:"):
+        view_for_export = lecture_view(trace, lang, step=step, selected=selected, pieces=pieces, large=large,
+                                       height="100%")
+        document = slides.slide_html(view_for_export, lang, trace.question)
+        st.caption(t("lec.export_help", lang))
+        st.download_button(t("lec.export_html", lang), data=document, file_name=f"lecture-{lang}.html",
+                           mime="text/html", key="lec.html", icon=":material/code:", on_click="ignore")
+        png_ok = slides.chromium_available()
+        st.download_button(t("lec.export_png", lang), data=lambda: slides.slide_png(document),
+                           file_name=f"lecture-{lang}.png", mime="image/png", key="lec.png", icon=":material/image:",
+                           on_click="ignore", disabled=not png_ok)
+        if not png_ok:
+            st.caption(t("lec.png_missing", lang, path=slides.CHROMIUM))
 
 show(lecture_view(trace, lang, step=step, selected=selected, pieces=pieces, large=large, height=GRID_HEIGHT))

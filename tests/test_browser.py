@@ -268,6 +268,7 @@ def test_lecture_from_a_scenario_card_fits_and_exports(server_gen, browser, tmp_
     url = page.url
     _lecture_on_every_screen(page, url, "scenario")
     # the slide exports: HTML without script, PNG from headless chromium
+    page.get_by_role("button", name="Save as slide").click()
     with page.expect_download() as dl:
         page.get_by_role("button", name="HTML slide").click()
     document = Path(dl.value.path()).read_text(encoding="utf-8")

@@ -531,6 +531,7 @@ TEXT: dict[str, tuple[str, str]] = {
                       "→ key: next stage, ← key: back. The step is kept in the address, so a link opens at it."),
     "lec.claim": ("주장", "Claim"),
     "lec.big": ("큰 글씨", "Large text"),
+    "lec.export": ("슬라이드로 저장", "Save as slide"),
     "lec.export_html": ("HTML 슬라이드", "HTML slide"),
     "lec.export_png": ("PNG 슬라이드", "PNG slide"),
     "lec.export_help": ("지금 보이는 강의 화면 그대로 (스크립트 없는 HTML, 또는 1280×720 화면을 1.5배로 찍은 PNG).",
