@@ -249,3 +249,15 @@ def test_every_scenario_card_offers_the_lecture_view(entry, no_generation):
     labels = {b.key: b.label for b in at.button}
     for s in SCENARIOS:
         assert labels[f"scn.{s.id}.lecture"] == t("scn.open.lecture", "ko")
+
+
+def test_a_refusal_greys_every_candidate_with_the_gates_reason(tiny_corpus):
+    trace = run(_config(**{"gate.min_score": 1000.0}), "Error E17 door latch", tiny_corpus)
+    assert trace.gate.refused and trace.gate.rejected
+    cols = lecture.flow_columns(trace, "en")
+    assert cols[-1].key == "kept" and cols[-1].hits == ()
+    assert cols[-2].drop == {h.chunk_id: h.note for h in trace.gate.rejected}
+    assert all(note.startswith("score ") for note in cols[-2].drop.values())
+    view = lecture.lecture_view(trace, "en")
+    assert t("ins.context_skipped", "en", message=trace.context.message) in view
+    assert "ri-lec-note info" in view  # the answer pane says why no answer was made
