@@ -45,6 +45,8 @@ def _big() -> None:
 
 st.session_state["lec.big.w"] = large
 selected = selected_claim(trace, st.session_state.get("lec.claim.w", 0))
+if st.session_state.get("lec.claim.w") != selected:  # another question's claim index: start at the first
+    st.session_state.pop("lec.claim.w", None)
 with st.container(horizontal=True, vertical_alignment="center", gap="small"):
     st.button(t("lec.back", lang), key="lec.back", on_click=_go, args=(step - 1,),
               disabled=step <= 1, shortcut="Left")

@@ -261,3 +261,11 @@ def test_a_refusal_greys_every_candidate_with_the_gates_reason(tiny_corpus):
     view = lecture.lecture_view(trace, "en")
     assert t("ins.context_skipped", "en", message=trace.context.message) in view
     assert "ri-lec-note info" in view  # the answer pane says why no answer was made
+
+
+def test_a_claim_index_from_another_question_falls_back_to_the_first(payload_trace):
+    assert lecture.selected_claim(payload_trace, 1) == 1
+    assert lecture.selected_claim(payload_trace, 7) == 0
+    assert lecture.selected_claim(payload_trace, "x") == 0
+    no_claims = replace(payload_trace, support=SupportStage("skipped", message="off"))
+    assert lecture.selected_claim(no_claims, 1) is None
