@@ -14,14 +14,7 @@ lang = ctx.lang
 show(style())
 st.title(t("page.inspect", lang))
 
-res = cache.get_trace(ctx.corpus, ctx.corpus_key, ctx.config, ctx.question, ctx.gold,
-                      progress_label=t("ins.running", lang))
-if res.trace is None:
-    st.error(md(t("ins.no_trace", lang, error=res.error)))
-    if res.crash:
-        with st.expander(t("ins.crash", lang)):
-            st.code(res.crash, language=None)
-    st.stop()
+res = render.page_trace(ctx)
 trace = res.trace
 
 st.markdown(f"**{t('ins.question', lang)}** {md(trace.question)}")

@@ -56,6 +56,7 @@ from .state import (
     K_UPLOADS,
     LANGS,
     QUESTION_MODES,
+    SHADOW_KEYS,
     SPARSE_METHODS,
     Context,
     config_from_query,
@@ -112,9 +113,9 @@ def _init_session() -> None:
     values.setdefault(K_CORPUS, "sample")
     values.setdefault(K_QMODE, "set")
     for k, v in values.items():
-        if k not in (K_COMPARE_B, K_CHUNKS_DOC):
+        if k not in SHADOW_KEYS:
             ss[k] = v
-    ss[_SHADOW] = {k: view[k] for k in (K_COMPARE_B, K_CHUNKS_DOC) if k in view}
+    ss[_SHADOW] = {k: view[k] for k in SHADOW_KEYS if k in view}
     ss[_CFG] = config
     ss[_PROBLEMS] = [*problems, *errors]
     ss[_INIT] = True
@@ -145,7 +146,7 @@ def load_view(config: PipelineConfig, view: Mapping[str, Any]) -> None:
     for k, v in widgets_from_config(config).items():
         ss[k] = v
     for k, v in view.items():
-        if k in (K_COMPARE_B, K_CHUNKS_DOC):
+        if k in SHADOW_KEYS:
             shadow_set(k, v)
         else:
             ss[k] = v
@@ -460,8 +461,7 @@ def render() -> Context:
         K_QID: gold.id if gold is not None else None,
         K_QPHRASING: ss.get(K_QPHRASING) if gold is not None and ss.get(K_QPHRASING) else None,
         K_QTEXT: question if gold is None else None,
-        K_COMPARE_B: shadow_get(K_COMPARE_B) or None,
-        K_CHUNKS_DOC: shadow_get(K_CHUNKS_DOC) or None,
+        **{k: shadow_get(k) or None for k in SHADOW_KEYS},
     }
     params = {**query_from_config(config), **query_from_view(view)}
     if single_values(st.query_params.to_dict()) != params:

@@ -51,6 +51,8 @@ K_QPHRASING = "q.phrasing"
 K_QTEXT = "q.text"
 K_COMPARE_B = "compare.b"
 K_CHUNKS_DOC = "chunks.doc"
+K_LEC_STEP = "lecture.step"
+K_LEC_BIG = "lecture.big"
 
 CUSTOM = "custom"
 SPARSE_METHODS = tuple(m for m in RETRIEVAL_METHODS if m != "dense")
@@ -67,7 +69,13 @@ VIEW_KEYS = {
     "q": K_QTEXT,
     "b": K_COMPARE_B,
     "doc": K_CHUNKS_DOC,
+    "step": K_LEC_STEP,
+    "big": K_LEC_BIG,
 }
+
+#: View keys held by page widgets, not sidebar widgets: the sidebar keeps them
+#: in its shadow state (page-local widget state is lost on page switches).
+SHADOW_KEYS: tuple[str, ...] = (K_COMPARE_B, K_CHUNKS_DOC, K_LEC_STEP, K_LEC_BIG)
 
 #: Widget keys whose value is exactly the config field of the same flat key.
 DIRECT_KEYS: tuple[str, ...] = tuple(
