@@ -170,3 +170,35 @@ def test_smoke_inspect_shows_every_stage(server, browser, tmp_path):
     if os.environ.get("RAG_SCREENSHOT_DIR"):
         shutil.copy(shot, Path(os.environ["RAG_SCREENSHOT_DIR"]) / "inspect.png")
     page.close()
+
+
+def test_inspect_shows_a_qdrant_list(server, browser, tmp_path):
+    """A Qdrant collection (embedded local mode) of the sample corpus shows as its own retriever list."""
+    from urllib.parse import urlencode
+
+    from rag_core import qdrant as rq
+    from rag_core.config import PipelineConfig
+    from rag_core.index import load_corpus_index
+
+    corpus = load_corpus_index()
+    chunker = PipelineConfig().chunker
+    chunking = corpus.chunking(chunker)
+    dense = corpus.dense(chunker, "minilm")
+    path = tmp_path / "qdrant"
+    rq.build_collection(rq.QdrantTarget(path=str(path)), "sample", chunking.chunks, dense.vectors,
+                        model_id=dense.stamp.embedding_model, chunker_signature=chunking.signature)
+    rq.close_all()  # the app's process opens the folder next (local mode locks it)
+
+    page = browser.new_page(viewport={"width": 1400, "height": 2000})
+    page.goto(f"{server}/inspect?" + urlencode({
+        "lang": "en", "q": "What is the meaning of E21?", "retrieval.methods": "bm25,qdrant",
+        "retrieval.qdrant_path": str(path), "retrieval.qdrant_collection": "sample",
+    }))
+    _idle(page)
+    page.get_by_role("heading", name="② Retrieval").wait_for(timeout=WAIT_MS)
+    table = page.locator("[data-list='qdrant:sample']")
+    table.wait_for(timeout=WAIT_MS)
+    assert table.locator("tbody tr").count() >= 1
+    assert page.get_by_text("Qdrant score (Cosine)", exact=False).count() >= 1
+    assert page.locator("[data-list='bm25:unicode']").count() == 1  # beside our own list
+    page.close()
