@@ -163,13 +163,14 @@ def cmd_query(args: argparse.Namespace) -> int:
 def cmd_index_qdrant(args: argparse.Namespace) -> int:
     """Chunk and embed the loaded corpus, then write it to a Qdrant collection."""
     from .models import ModelUnavailable
-    from .qdrant import QdrantTarget, build_collection
+    from .qdrant import QdrantTarget, build_collection, check_writable
 
     if bool(args.path) == bool(args.url):
         raise UsageError("index qdrant: give exactly one of --path DIR (embedded local mode) or --url URL (a server)")
     target = QdrantTarget(url=args.url or "", path=args.path or "")
     cfg = _load_config(args.config, args.preset, args.set or [])
     model = args.model or cfg.retrieval.qdrant_model
+    check_writable(target, args.collection, recreate=args.recreate)  # fail before any embedding work
     corpus = _corpus(args.corpus)
     chunking = corpus.chunking(cfg.chunker)
     try:

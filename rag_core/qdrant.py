@@ -23,6 +23,7 @@ sentence saying what and how to fix it.
 
 from __future__ import annotations
 
+import atexit
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -98,6 +99,7 @@ class CollectionFacts:
 
 _clients: dict[tuple[str, str], Any] = {}
 _clients_lock = threading.Lock()
+_close_registered = False
 
 
 def connect(target: QdrantTarget, *, create: bool = False) -> Any:
@@ -140,6 +142,12 @@ def connect(target: QdrantTarget, *, create: bool = False) -> Any:
                 )
             client = QdrantClient(url=target.url, timeout=TIMEOUT_S, check_compatibility=False)
         _clients[key] = client
+        global _close_registered
+        if not _close_registered:
+            # close before interpreter teardown: a local-mode client closed by its
+            # __del__ during shutdown prints a traceback (qdrant-client 1.20)
+            atexit.register(close_all)
+            _close_registered = True
         return client
 
 
@@ -284,6 +292,24 @@ def higher_is_better(facts: CollectionFacts) -> bool:
     return facts.distance in _SIMILARITIES
 
 
+def check_writable(target: QdrantTarget, collection: str, *, recreate: bool = False) -> bool:
+    """Check that ``collection`` can be written (before any embedding work); True when it exists.
+
+    Raises:
+        QdrantError: Unreachable server, or the collection exists and
+            ``recreate`` is false.
+    """
+    client = connect(target, create=True)
+    exists = bool(_call(target, "listing collections", lambda: client.collection_exists(collection)))
+    if exists and not recreate:
+        n = _call(target, "counting points", lambda: client.count(collection, exact=True).count)
+        raise QdrantError(
+            f"collection {collection!r} already exists at {target.where} ({n} points); pass --recreate to "
+            "replace it"
+        )
+    return exists
+
+
 def build_collection(
     target: QdrantTarget,
     collection: str,
@@ -311,14 +337,7 @@ def build_collection(
     if vectors.ndim != 2 or vectors.shape[0] != len(chunks):
         raise ValueError(f"{len(chunks)} chunks but vectors of shape {vectors.shape}; give one row per chunk")
     client = connect(target, create=True)
-    exists = _call(target, "listing collections", lambda: client.collection_exists(collection))
-    if exists and not recreate:
-        n = _call(target, "counting points", lambda: client.count(collection, exact=True).count)
-        raise QdrantError(
-            f"collection {collection!r} already exists at {target.where} ({n} points); pass --recreate to "
-            "replace it"
-        )
-    if exists:
+    if check_writable(target, collection, recreate=recreate):
         _call(target, "deleting the old collection", lambda: client.delete_collection(collection))
     _call(
         target,
