@@ -106,7 +106,9 @@ def connect(target: QdrantTarget, *, create: bool = False) -> Any:
     """A ``QdrantClient`` for ``target``, one per server URL or folder per process.
 
     Local mode locks its folder against other processes, so the client is kept
-    and shared (thread-safe for reads) rather than opened per query.
+    and shared rather than opened per query; calls to a local-mode client are
+    serialised (see :func:`_call`), as its in-process storage is not made for
+    concurrent threads (Streamlit sessions are threads).
 
     Args:
         target: Server URL or local folder.
@@ -159,9 +161,15 @@ def close_all() -> None:
         _clients.clear()
 
 
+_local_lock = threading.Lock()
+
+
 def _call(target: QdrantTarget, what: str, fn: Callable[[], Any]) -> Any:
-    """Run one client call; a connection failure becomes one clear ``QdrantError``."""
+    """Run one client call (one at a time in local mode); a failure becomes one clear ``QdrantError``."""
     try:
+        if target.path:
+            with _local_lock:
+                return fn()
         return fn()
     except QdrantError:
         raise

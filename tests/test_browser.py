@@ -3,7 +3,8 @@
 What ``AppTest`` cannot see: the HTML the browser builds. One test uploads
 documents full of script payloads and renders Inspect and Chunks, asserting
 nothing ran; one smoke test screenshots Inspect and checks the stage
-headings are on screen. Both serve the real ``app.py`` with
+headings are on screen; one opens a Qdrant collection (embedded local mode)
+of the sample corpus and finds its list beside BM25's. All serve the real ``app.py`` with
 ``streamlit run`` on a free port (generation off, to stay fast).
 """
 
