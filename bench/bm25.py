@@ -24,7 +24,7 @@ Compared, per corpus size:
 Targets (issue 2): ≥ 10× faster than rank-bm25 at 10k chunks, within 1.5× of
 bm25s; (issue 9) within 1.2× of bm25s core at 100k.
 
-Run: ``.venv/bin/python bench/bm25.py`` (about 11 minutes on 2 busy cores, ~5 GiB
+Run: ``.venv/bin/python bench/bm25.py`` (5–11 minutes on 2 shared cores, ~5 GiB
 peak for the 1M row; ``--skip-1m``: about 2 minutes).
 """
 
