@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rag_core.config import ANALYZERS, PRESET_LABELS, PRESETS, RETRIEVAL_METHODS, preset
+from rag_core.config import ANALYZERS, PRESET_LABELS, PRESETS, RETRIEVAL_METHODS, VECTOR_METHODS, preset
 from rag_core.evalrun import ranking_config
 from rag_core.labels import GRADES, LabelStore, LabelStoreError, gold_for, stale_labels
 from rag_core.pooling import DEFAULT_POOL_RETRIEVERS, POOL_ORDERS
@@ -136,7 +136,7 @@ st.caption(t("lab.gold_help", lang))
 
 # ------------------------------------------------------------------ pool
 st.header(t("lab.h.pool", lang))
-specs = [f"{m}:{a}" for m in RETRIEVAL_METHODS if m != "dense" for a in ANALYZERS] + ["dense"]
+specs = [f"{m}:{a}" for m in RETRIEVAL_METHODS if m not in VECTOR_METHODS for a in ANALYZERS] + ["dense"]
 if "label.pool.retrievers" not in ss:
     ss["label.pool.retrievers"] = list(DEFAULT_POOL_RETRIEVERS)
 c1, c2, c3, c4 = st.columns([3, 2, 2, 1])

@@ -86,6 +86,73 @@ def _list_name(method: str, analyzer: str | None, model: str) -> str:
     return f"dense:{model}" if method == "dense" else f"{method}:{analyzer}"
 
 
+def qdrant_list(config: PipelineConfig, question: str, chunking: Any) -> RetrieverList:
+    """The Qdrant collection's top ``k`` for ``question``, as one retriever list.
+
+    Hits keep Qdrant's scores; a ``Cosine`` collection also gives each hit its
+    cosine distance ``1 − score`` (so the gate can use it). Hits are matched
+    to the loaded chunks by chunk id; hits that are not chunks of the loaded
+    corpus (another corpus or chunker built the collection) are left out and
+    counted in the message. Any problem — no server, no collection, a missing
+    payload field, a dimension mismatch, a missing model — gives a list with
+    status ``unavailable``/``error`` and the reason; other retrievers run on.
+    """
+    from .models import ModelUnavailable, get_embedder
+    from .qdrant import (
+        QdrantError,
+        QdrantTarget,
+        check_dimension,
+        check_model,
+        collection_facts,
+        connect,
+        distance_of,
+        higher_is_better,
+        search,
+    )
+
+    rcfg = config.retrieval
+    name = f"qdrant:{rcfg.qdrant_collection}"
+    try:
+        target = QdrantTarget(url=rcfg.qdrant_url, path=rcfg.qdrant_path)
+        facts = collection_facts(connect(target), target, rcfg.qdrant_collection)
+        embedder = get_embedder(rcfg.qdrant_model)
+        check_dimension(facts, embedder)
+        found, facts = search(
+            target, rcfg.qdrant_collection, embedder.encode_queries([question])[0], rcfg.k,
+            text_field=rcfg.qdrant_text_field, doc_field=rcfg.qdrant_doc_field, facts=facts,
+        )
+        check_model(found, rcfg.qdrant_collection, embedder)
+    except QdrantError as exc:
+        return RetrieverList(name, "qdrant", None, (), 0, status=exc.kind, message=str(exc),  # type: ignore[arg-type]
+                             model=rcfg.qdrant_model)
+    except ModelUnavailable as exc:
+        return RetrieverList(name, "qdrant", None, (), 0, status="unavailable", message=str(exc),
+                             model=rcfg.qdrant_model)
+    params: dict[str, Any] = {"where": target.where, "distance": facts.distance, "points": facts.points,
+                              "dimension": facts.dimension}
+    hits: list[Hit] = []
+    foreign = [h for h in found if h.chunk_id not in chunking.by_id]
+    for h in found:
+        if h.chunk_id in chunking.by_id:
+            hits.append(Hit(chunk_id=h.chunk_id, doc_id=h.doc_id, rank=len(hits) + 1, score=h.score,
+                            distance=distance_of(facts, h.score)))
+    message = "" if hits else "0 candidates: the collection returned no point"
+    if foreign:
+        message = (
+            f"{len(foreign)} of {len(found)} hits are not chunks of the loaded corpus with chunker "
+            f"{chunking.signature} (e.g. {foreign[0].chunk_id!r}) and were left out: build the collection "
+            "from this corpus and chunker (python -m rag_core index qdrant …)"
+        )
+    if hits and not higher_is_better(facts):
+        message = " ".join(filter(None, (message, (
+            f"scores are Qdrant's {facts.distance} distances (lower is better, as Qdrant ranks them); "
+            "score-based fusion and gate.min_score read them as similarities: prefer fusion.method = rrf")))
+        )
+    status = "error" if foreign and not hits else "ok"
+    return RetrieverList(name, "qdrant", None, tuple(hits), facts.points, status=status, message=message,
+                         model=embedder.model_id, params=params)
+
+
 def retrieve(
     config: PipelineConfig,
     question: str,
@@ -135,6 +202,9 @@ def retrieve(
                 RetrieverList(name, method, None, hits, len(chunking.chunks), model=dense_index.stamp.embedding_model,
                               params={"similarity": "cosine", "normalized": True})
             )
+            continue
+        if method == "qdrant":
+            lists.append(qdrant_list(config, question, chunking))
             continue
         index = corpus.sparse(config.chunker, method, analyzer, rcfg)
         q_tokens = get_analyzer(analyzer, ngram_min=rcfg.ngram_min, ngram_max=rcfg.ngram_max)(question)

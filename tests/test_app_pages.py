@@ -253,3 +253,18 @@ def test_the_language_survives_a_scenario_click(entry):
     ok(at)
     assert [x.value for x in at.title] == ["Inspect"]
     assert at.query_params["lang"] == "en"
+
+
+def test_unreachable_qdrant_is_one_warning_and_bm25_still_shows(entry):
+    import socket
+
+    with socket.socket() as s:  # a free port: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{s.getsockname()[1]}"
+    at = make(entry, {"lang": "en", "retrieval.methods": "bm25,qdrant", "retrieval.qdrant_url": url})
+    assert not at.exception, [e.value for e in at.exception]
+    assert rows_of(at, "bm25:unicode") == PipelineConfig().retrieval.k
+    warnings = [plain(w.value) for w in at.warning if "qdrant:rag-inspector" in plain(w.value)]
+    assert len(warnings) == 1
+    assert f"Qdrant at {url} is unreachable or failed while listing collections" in warnings[0]
+    assert at.text_input(key="retrieval.qdrant_url").value == url  # the sidebar shows where it looked

@@ -3,10 +3,12 @@
 What ``AppTest`` cannot see: the HTML the browser builds. One test uploads
 documents full of script payloads and renders Inspect and Chunks, asserting
 nothing ran; one smoke test screenshots Inspect and checks the stage
-headings are on screen. Both serve the real ``app.py`` with
-``streamlit run`` on a free port (generation off, to stay fast). The lecture
-tests (also ``slow``) serve the default configuration, real generator
-included, and measure the four panes against 1280×720 and 1920×1080 screens.
+headings are on screen; one opens a Qdrant collection (embedded local mode)
+of the sample corpus and finds its list beside BM25's. These serve the real
+``app.py`` with ``streamlit run`` on a free port (generation off, to stay
+fast). The lecture tests (also ``slow``) serve the default configuration, real
+generator included, and measure the four panes against 1280×720 and 1920×1080
+screens.
 """
 
 from __future__ import annotations
@@ -182,6 +184,41 @@ def test_smoke_inspect_shows_every_stage(server, browser, tmp_path):
     assert shot.stat().st_size > 20_000
     if os.environ.get("RAG_SCREENSHOT_DIR"):
         shutil.copy(shot, Path(os.environ["RAG_SCREENSHOT_DIR"]) / "inspect.png")
+    page.close()
+
+
+def test_inspect_shows_a_qdrant_list(server, browser, tmp_path):
+    """A Qdrant collection (embedded local mode) of the sample corpus shows as its own retriever list."""
+    from urllib.parse import urlencode
+
+    from rag_core import qdrant as rq
+    from rag_core.config import PipelineConfig
+    from rag_core.index import load_corpus_index
+
+    corpus = load_corpus_index()
+    chunker = PipelineConfig().chunker
+    chunking = corpus.chunking(chunker)
+    dense = corpus.dense(chunker, "minilm")
+    path = tmp_path / "qdrant"
+    rq.build_collection(rq.QdrantTarget(path=str(path)), "sample", chunking.chunks, dense.vectors,
+                        model_id=dense.stamp.embedding_model, chunker_signature=chunking.signature)
+    rq.close_all()  # the app's process opens the folder next (local mode locks it)
+
+    page = browser.new_page(viewport={"width": 1400, "height": 2000})
+    page.goto(f"{server}/inspect?" + urlencode({
+        "lang": "en", "q": "What is the meaning of E21?", "retrieval.methods": "bm25,qdrant",
+        "retrieval.qdrant_path": str(path), "retrieval.qdrant_collection": "sample",
+    }))
+    _idle(page)
+    page.get_by_role("heading", name="② Retrieval").wait_for(timeout=WAIT_MS)
+    table = page.locator("[data-list='qdrant:sample']")
+    table.wait_for(timeout=WAIT_MS)
+    assert table.locator("tbody tr").count() >= 1
+    assert page.get_by_text("Qdrant score (Cosine)", exact=False).count() >= 1
+    assert page.locator("[data-list='bm25:unicode']").count() == 1  # beside our own list
+    if os.environ.get("RAG_SCREENSHOT_DIR"):
+        table.scroll_into_view_if_needed()
+        page.screenshot(path=str(Path(os.environ["RAG_SCREENSHOT_DIR"]) / "inspect-qdrant.png"))
     page.close()
 
 

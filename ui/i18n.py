@@ -1087,6 +1087,24 @@ TEXT: dict[str, tuple[str, str]] = {
     "upload.not_decoded": ("읽기 전에 거부됨", "refused before decoding"),
     "ins.not_loaded": ("이 코퍼스에서 읽지 못한 파일·행 {n}개", "{n} files or rows of this corpus were not loaded"),
 
+    # --- h-9b: Qdrant retriever ---
+    "method.qdrant": ("Qdrant (외부 벡터 DB)", "Qdrant (external vector DB)"),
+    "side.qdrant": ("Qdrant 연결", "Qdrant connection"),
+    "side.qdrant_url": ("서버 URL", "Server URL"),
+    "help.qdrant_url": (
+        "실행 중인 Qdrant 서버 (예: http://localhost:6333). 서버 실행은 사용자 몫이고 여기서는 연결만 합니다. 폴더와 둘 중 하나만.",
+        "A running Qdrant server (e.g. http://localhost:6333). Running it is up to you; we only connect. Set this or the folder, not both.",
+    ),
+    "side.qdrant_path": ("로컬 폴더 (내장 모드)", "Local folder (embedded mode)"),
+    "help.qdrant_path": (
+        "qdrant-client 내장 로컬 모드의 폴더. `python -m rag_core index qdrant --path 폴더 --collection 이름`으로 만듭니다.",
+        "A folder of qdrant-client's embedded local mode; build one with `python -m rag_core index qdrant --path DIR --collection NAME`.",
+    ),
+    "side.qdrant_collection": ("컬렉션", "Collection"),
+    "side.qdrant_text_field": ("본문 payload 필드", "Text payload field"),
+    "side.qdrant_doc_field": ("문서 ID payload 필드", "Doc id payload field"),
+    "side.qdrant_model": ("질문 임베딩 모델 (컬렉션과 같아야 함)", "Question embedder (must be the collection's)"),
+    "ins.qdrant_score": ("Qdrant 점수 ({distance})", "Qdrant score ({distance})"),
 }
 
 

@@ -236,8 +236,8 @@ def retriever_column(lst: RetrieverList, trace: Trace, lang: str, *, mark: set[s
     if not lst.hits:
         show(tag("div", t("ins.zero", lang), cls="ri-zero", attrs={"data-list": lst.name, "data-count": 0}))
     else:
-        show(hits_table(lst.hits, trace, lang, distance=lst.method == "dense", mark=mark, list_name=lst.name,
-                        score_label=t("ins.cosine", lang) if lst.method == "dense" else None))
+        show(hits_table(lst.hits, trace, lang, distance=_has_distance(lst), mark=mark, list_name=lst.name,
+                        score_label=_score_label(lst, lang)))
     if lst.analyzer_view is not None:
         view = lst.analyzer_view
         zero = view.zero_df_terms
@@ -253,6 +253,19 @@ def retriever_column(lst: RetrieverList, trace: Trace, lang: str, *, mark: set[s
                 classes.append("ri-bad" if term.df == 0 else "")
             show(table([t("ins.term", lang), "qtf", "df", "idf", ""], rows, row_classes=classes,
                        empty=t("ins.no_terms", lang)))
+
+
+def _has_distance(lst: RetrieverList) -> bool:
+    return lst.method == "dense" or (lst.method == "qdrant" and any(h.distance is not None for h in lst.hits))
+
+
+def _score_label(lst: RetrieverList, lang: str) -> str | None:
+    """Dense: cosine; Qdrant: its score as Qdrant returns it, named by the collection's distance."""
+    if lst.method == "dense":
+        return t("ins.cosine", lang)
+    if lst.method == "qdrant":
+        return t("ins.qdrant_score", lang, distance=lst.params.get("distance", "?"))
+    return None
 
 
 def fusion_table(trace: Trace, lang: str, *, mark: set[str] | None = None) -> None:

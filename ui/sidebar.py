@@ -363,6 +363,27 @@ def _retrieval(lang: str) -> None:
         if ss.get("retrieval.dense_model") not in models:
             models.append(ss["retrieval.dense_model"])
         st.selectbox(t("side.dense_model", lang), models, key="retrieval.dense_model", help=t("help.dense_model", lang))
+    if "qdrant" in (ss.get(K_METHODS) or []):
+        _qdrant(lang)
+
+
+def _qdrant(lang: str) -> None:
+    """Where the Qdrant collection lives and how to read it (shown when Qdrant is a retriever)."""
+    ss = st.session_state
+    with st.expander(t("side.qdrant", lang), expanded=True):
+        st.text_input(t("side.qdrant_url", lang), key="retrieval.qdrant_url", placeholder="http://localhost:6333",
+                      help=t("help.qdrant_url", lang))
+        st.text_input(t("side.qdrant_path", lang), key="retrieval.qdrant_path", help=t("help.qdrant_path", lang))
+        st.text_input(t("side.qdrant_collection", lang), key="retrieval.qdrant_collection")
+        c1, c2 = st.columns(2)
+        with c1:
+            st.text_input(t("side.qdrant_text_field", lang), key="retrieval.qdrant_text_field")
+        with c2:
+            st.text_input(t("side.qdrant_doc_field", lang), key="retrieval.qdrant_doc_field")
+        models = list(DENSE_MODELS)
+        if ss.get("retrieval.qdrant_model") not in models:
+            models.append(ss["retrieval.qdrant_model"])
+        st.selectbox(t("side.qdrant_model", lang), models, key="retrieval.qdrant_model")
 
 
 def _rerank_gate(lang: str) -> None:

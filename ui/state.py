@@ -29,6 +29,7 @@ from rag_core.config import (
     PRESETS,
     RETRIEVAL_METHODS,
     SECTIONS,
+    VECTOR_METHODS,
     ChunkerConfig,
     PipelineConfig,
 )
@@ -55,7 +56,7 @@ K_LEC_STEP = "lecture.step"
 K_LEC_BIG = "lecture.big"
 
 CUSTOM = "custom"
-SPARSE_METHODS = tuple(m for m in RETRIEVAL_METHODS if m != "dense")
+SPARSE_METHODS = tuple(m for m in RETRIEVAL_METHODS if m not in VECTOR_METHODS)
 CHUNKER_FIELDS = tuple(f"chunker.{f.name}" for f in fields(ChunkerConfig))
 QUESTION_MODES = ("set", "free")
 
