@@ -152,7 +152,8 @@ clicked = st.button(t("ev.run", lang), key="eval.run", type="primary", disabled=
 if clicked:
     def job(js: str, side: str):
         return measure.evaluate(ctx.corpus_key, js, qset, phrasings, ks, (store_path, version),
-                                t("ev.running", lang, side=side, set=qset), ctx.corpus, questions, labels)
+                                t("ev.running", lang, side=side, set=qset), ctx.corpus, questions, labels,
+                                _runs=ctx.runs, _doc_qrels=ctx.dataset_qrels.get(qset))
 
     def timed(js: str, side: str):
         """``(evaluation, seconds now, seconds when computed)``; now ≪ computed means a cache hit."""
@@ -193,6 +194,9 @@ cols = st.columns(len(sides))
 for col, (side, ev) in zip(cols, sides.items()):
     with col:
         st.markdown(f"**{side}** · {md(ev.chunker_signature)} · " + md(", ".join(ev.config["retrieval"]["methods"])))
+        if ev.level == "document":
+            share = sum(ev.judged_share.values()) / max(len(ev.judged_share), 1)
+            st.caption(md(t("ev.doc_level", lang, share=f"{share:.2f}")))
         n_destroyed = len(ev.destroyed)
         msg = t("ev.destroyed", lang, n=n_destroyed, total=ev.n_queries)
         (st.warning if n_destroyed else st.caption)(md(msg))
