@@ -386,15 +386,19 @@ def cmd_labels_export(args: argparse.Namespace) -> int:
     from .trec import format_qrels
 
     cfg = _load_config(args.config, args.preset, args.set or [])
-    files = _question_files(args.questions, args.corpus)
-    corpus = load_corpus_index(args.corpus, questions=[])
+    corpus, qset = _dataset(args)
+    if qset is not None:  # a BEIR/TREC set: its judged documents plus any span labels
+        sets: list[tuple[Any, str, Any]] = [(qset.name, args.question_set or qset.name, qset.questions)]
+    else:
+        corpus = load_corpus_index(args.corpus, questions=[])
+        sets = [(f, args.question_set or question_set_name(f), None)
+                for f in _question_files(args.questions, args.corpus)]
     chunks = corpus.chunking(cfg.chunker).chunks
     labels = _store(args.store).current()
     qrels: dict[str, dict[str, int]] = {}
-    for f in files:
-        name = args.question_set or question_set_name(f)
+    for f, name, questions in sets:
         part = qrels_for(
-            chunks, load_questions(f), corpus.docs, labels,
+            chunks, questions if questions is not None else load_questions(f), corpus.docs, labels,
             question_set=name, phrasings=args.phrasings,
         )
         clash = sorted(set(part) & set(qrels))
@@ -573,6 +577,9 @@ def _add_label_commands(sub: Any) -> None:
     )
     x.add_argument("--escape", action="store_true", help="percent-encode whitespace in ids")
     x.add_argument("--output", default=None, help="write to FILE (atomically) instead of stdout")
+    x.add_argument("--beir", default=None, metavar="DIR",
+                   help="a BEIR folder: its qrels (every chunk of a judged document) plus span labels")
+    x.add_argument("--split", default="test", help="BEIR qrels split (default: test)")
     x.add_argument("--store", default=None, help=store_help)
     x.add_argument("--corpus", default=None)
     x.set_defaults(fn=cmd_labels_export)

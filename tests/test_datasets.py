@@ -213,3 +213,25 @@ def test_product_path_equals_the_bench_kernel(name):
     ev = evaluate_config(cfg, qset.questions, corpus, ks=(10,), doc_qrels=qset.qrels)
     assert ev.n_queries == len(qrels)
     assert ev.means["ndcg@10"].mean == pytest.approx(kernel_ndcg, abs=1e-4)
+
+
+def test_span_labels_on_a_beir_set_export_as_qrels(tmp_path, capsys):
+    from rag_core.labels import LabelStore
+
+    root = write_beir(tmp_path / "mini")
+    qset = load_beir_set(root)
+    doc = {d.doc_id: d for d in qset.report.documents}["d4"]  # a document the qrels never judged
+    start = doc.text.index("many deer")
+    store = LabelStore(tmp_path / "labels.sqlite3")
+    store.add("mini", "q2", "d4", start, start + 9, 2, text="many deer", doc=doc)
+    code, out, err = run_cli(capsys, "labels", "export", "--format", "qrels", "--beir", str(root),
+                             "--set", "chunker.target=120", "--store", str(tmp_path / "labels.sqlite3"))
+    assert code == 0, err
+    rows = [line.split() for line in out.splitlines()]
+    corpus = CorpusIndex(qset.report, name="mini")
+    chunks = corpus.chunking(small_chunks().chunker).chunks
+    q2 = {cid: int(g) for qid, _, cid, g in rows if qid == "q2"}
+    d4_with_span = [c.chunk_id for c in chunks if c.doc_id == "d4" and c.start <= start and start + 9 <= c.end]
+    assert d4_with_span and all(q2[cid] == 2 for cid in d4_with_span)  # the span label
+    assert all(q2[c.chunk_id] == 1 for c in chunks if c.doc_id == "d1")  # every chunk of a judged doc
+    assert all(q2[c.chunk_id] == 2 for c in chunks if c.doc_id == "d2")
