@@ -170,6 +170,7 @@ def kiwi_exact_tags(texts: list[str]) -> list[list[str]]:
     return [[t.form.lower() for t in r if t.tag in KIWI_CONTENT_TAGS] for r in results]
 
 
+REPEATS = 3
 #: Config of the product path (one chunk per document, the kernel's BM25 settings).
 PRODUCT_SET = {
     "chunker.strategy": "blind", "chunker.target": "100000", "retrieval.analyzer": "unicode",
@@ -182,7 +183,8 @@ def product_path(folder: Path) -> tuple[float, float, float, float, int]:
     """``eval --beir`` code on ``folder``: (nDCG@10, ms/query product, kernel, kernel+tokenize, n).
 
     The index is built (and one query run) before timing; then each path runs
-    every judged query once, in the same process, one after another.
+    every judged query, in the same process, interleaved; the best of ``REPEATS``
+    passes is kept for each.
     """
     from rag_core.config import PipelineConfig
     from rag_core.datasets import load_beir_set
@@ -201,17 +203,19 @@ def product_path(folder: Path) -> tuple[float, float, float, float, int]:
     index = corpus.sparse(cfg.chunker, "bm25", "unicode", cfg.retrieval)
     analyze = get_analyzer("unicode")
     q_tokens = [analyze(q.question) for q in questions]
-    t = time.perf_counter()
-    for toks in q_tokens:
-        index.top(toks, DEPTH)
-    kernel = (time.perf_counter() - t) * 1000 / len(questions)
-    t = time.perf_counter()
-    for q in questions:
-        index.top(analyze(q.question), DEPTH)
-    kernel_tok = (time.perf_counter() - t) * 1000 / len(questions)
-    t = time.perf_counter()
-    ev = evaluate_config(cfg, questions, corpus, ks=(1, 10, DEPTH), doc_qrels=qset.qrels)
-    product = (time.perf_counter() - t) * 1000 / len(questions)
+    kernel = kernel_tok = product = float("inf")
+    for _ in range(REPEATS):  # interleaved, best of REPEATS: the machine is shared
+        t = time.perf_counter()
+        for toks in q_tokens:
+            index.top(toks, DEPTH)
+        kernel = min(kernel, (time.perf_counter() - t) * 1000 / len(questions))
+        t = time.perf_counter()
+        for q in questions:
+            index.top(analyze(q.question), DEPTH)
+        kernel_tok = min(kernel_tok, (time.perf_counter() - t) * 1000 / len(questions))
+        t = time.perf_counter()
+        ev = evaluate_config(cfg, questions, corpus, ks=(1, 10, DEPTH), doc_qrels=qset.qrels)
+        product = min(product, (time.perf_counter() - t) * 1000 / len(questions))
     return ev.means["ndcg@10"].mean, product, kernel, kernel_tok, len(questions)
 
 

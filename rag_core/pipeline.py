@@ -59,7 +59,11 @@ def validate_question(question: Any) -> tuple[str, tuple[str, ...]]:
             "characters (paste a question, not a document)"
         )
     warnings: list[str] = []
-    scripts = Counter(_script(ch) for ch in q if ch.isalnum())
+    if q.isascii():  # the common case, counted in C: digits and Latin letters only
+        digits, alnum = sum(map(str.isdigit, q)), sum(map(str.isalnum, q))
+        scripts = Counter({k: v for k, v in (("LATIN", alnum - digits), ("DIGIT", digits)) if v})
+    else:
+        scripts = Counter(_script(ch) for ch in q if ch.isalnum())
     if not scripts:
         warnings.append("the question has no letters or digits: word analyzers will find nothing")
     else:
@@ -187,14 +191,10 @@ def retrieve(
         index = corpus.sparse(config.chunker, method, analyzer, rcfg)
         q_tokens = get_analyzer(analyzer, ngram_min=rcfg.ngram_min, ngram_max=rcfg.ngram_max)(question)
         idx, scores, n_candidates = index.search(q_tokens, rcfg.k)
+        table = chunking.chunks
         hits = tuple(
-            Hit(
-                chunk_id=chunking.chunks[int(i)].chunk_id,
-                doc_id=chunking.chunks[int(i)].doc_id,
-                rank=r,
-                score=float(s),
-            )
-            for r, (i, s) in enumerate(zip(idx, scores), 1)
+            Hit(c.chunk_id, c.doc_id, r, s)
+            for r, (c, s) in enumerate(zip(map(table.__getitem__, list(map(int, idx))), map(float, scores)), 1)
         )
         view = AnalyzerView(
             analyzer=analyzer,
@@ -496,12 +496,10 @@ def run(
     if gview:
         for ids in gview.chunk_ids:
             referenced.update(ids)
-    after = len(chunking.position)
-    order = {cid: after + i for i, cid in enumerate(extra)}
-    chunks = {
-        cid: table[cid]
-        for cid in sorted(referenced, key=lambda c: chunking.position.get(c, order.get(c, after)))
-    }
+    position: Mapping[str, int] = chunking.position
+    if extra:
+        position = ChainMap({cid: len(chunking.position) + i for i, cid in enumerate(extra)}, position)
+    chunks = {cid: table[cid] for cid in sorted(referenced, key=position.__getitem__)}
 
     stamp = corpus.stamp(config.chunker, dense_index.stamp if dense_index is not None else None)
     timings["total"] = sum(v for k, v in timings.items() if k != "total")
