@@ -144,7 +144,8 @@ def evaluate_config(
     """
     if doc_qrels is not None:
         return _evaluate_documents(
-            config, questions, corpus, doc_qrels, ks=ks, gain=gain, progress=progress, runs=runs
+            config, questions, corpus, doc_qrels, ks=ks, gain=gain, progress=progress, runs=runs,
+            labels=labels, question_set=question_set,
         )
     from .evaluation import evaluate_queries
     from .pipeline import run
@@ -230,8 +231,15 @@ def _evaluate_documents(
     gain: str,
     progress: Callable[[int, int], None] | None,
     runs: Mapping[str, Any] | None,
+    labels: Sequence[Any] = (),
+    question_set: str | None = None,
 ) -> ConfigEvaluation:
-    """Document-level evaluation of every judged question (see :func:`evaluate_config`)."""
+    """Document-level evaluation of every judged question (see :func:`evaluate_config`).
+
+    Span labels judge their document: its grade becomes the highest of the
+    qrels grade and the labels' grades (a grade-0 label marks an unjudged
+    document as judged not relevant).
+    """
     from .evaluation import evaluate_queries
     from .pipeline import run
 
@@ -251,6 +259,9 @@ def _evaluate_documents(
         _note_problems(trace, problems)
         ranking = doc_ranking(trace.rerank.hits, depth)
         grades = {str(d): int(g) for d, g in qrels[q.id].items()}
+        for lab in labels:
+            if lab.question_id == q.id and (question_set is None or lab.question_set == question_set):
+                grades[lab.doc_id] = max(grades.get(lab.doc_id, lab.grade), lab.grade)
         rankings[q.id] = ranking
         gold[q.id] = grades
         top = ranking[:JUDGED_AT]

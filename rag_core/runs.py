@@ -268,7 +268,10 @@ def _span_chunk(doc: Any, start: int, end: int, chunk_id: str) -> Chunk:
                  own_start=start, content=content, text=content)
 
 
-def _chunk_for(rh: RunHit, chunking: Any, docs: Mapping[str, Any], doc_chunks: Mapping[str, Sequence[str]]) -> tuple[Chunk, str]:
+def _chunk_for(
+    rh: RunHit, chunking: Any, docs: Mapping[str, Any], doc_chunks: Mapping[str, Sequence[str]]
+) -> tuple[Chunk, str]:
+    """The chunk a run hit names and a note (rules in the module docstring)."""
     if rh.kind != "doc" and rh.ref in chunking.by_id:
         return chunking.by_id[rh.ref], ""
     doc = docs.get(rh.ref) if rh.kind != "chunk" else None
@@ -276,7 +279,8 @@ def _chunk_for(rh: RunHit, chunking: Any, docs: Mapping[str, Any], doc_chunks: M
         if rh.text:
             i = doc.text.find(rh.text)
             if i >= 0:
-                return _span_chunk(doc, i, i + len(rh.text), f"{doc.doc_id}::span::{i}-{i + len(rh.text)}"), ""
+                end = i + len(rh.text)
+                return _span_chunk(doc, i, end, f"{doc.doc_id}::span::{i}-{end}"), ""
         ids = doc_chunks.get(doc.doc_id, ())
         if len(ids) == 1:
             return chunking.by_id[ids[0]], ""

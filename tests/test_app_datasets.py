@@ -89,10 +89,11 @@ def test_an_imported_run_is_a_retriever_list_and_a_bad_run_is_a_message(entry, t
 def test_evaluate_on_a_beir_set_is_document_level(entry, tmp_path):
     at = on_beir(entry, write_beir(tmp_path / "mini"), page="evaluate")
     ok(at)
+    at.radio(key="eval.gain").set_value("linear").run()
     at.button(key="eval.run").click().run()
     ok(at)
     ev = at.session_state["eval.result"]["a"]
-    assert ev.level == "document" and ev.n_queries == 3
+    assert ev.level == "document" and ev.n_queries == 3 and ev.result.gain == "linear"
     assert any("rank of its best chunk (MaxP)" in plain(c.value) for c in at.caption)
 
 

@@ -235,3 +235,22 @@ def test_span_labels_on_a_beir_set_export_as_qrels(tmp_path, capsys):
     assert d4_with_span and all(q2[cid] == 2 for cid in d4_with_span)  # the span label
     assert all(q2[c.chunk_id] == 1 for c in chunks if c.doc_id == "d1")  # every chunk of a judged doc
     assert all(q2[c.chunk_id] == 2 for c in chunks if c.doc_id == "d2")
+
+
+def test_span_labels_judge_their_document_in_document_level_evaluation(tmp_path):
+    from rag_core.labels import LabelStore
+
+    qset = load_beir_set(write_beir(tmp_path / "mini"))
+    corpus = CorpusIndex(qset.report, name="mini", questions=qset.questions)
+    doc = {d.doc_id: d for d in qset.report.documents}["d4"]
+    store = LabelStore(tmp_path / "labels.sqlite3")
+    store.add("mini", "q2", "d4", 0, 4, 3, text=doc.text[:4], doc=doc)
+    store.add("mini", "q3", "d4", 0, 4, 0, text=doc.text[:4], doc=doc)
+    kw = dict(ks=(5,), gain="linear", doc_qrels=qset.qrels)
+    before = evaluate_config(small_chunks(), qset.questions, corpus, **kw)
+    after = evaluate_config(small_chunks(), qset.questions, corpus, **kw, labels=store.current(),
+                            question_set="mini")
+    assert after.gold["q2"] == {"d2": 2, "d1": 1, "d4": 3}
+    assert after.gold["q3"] == {"d2": 0, "d4": 0}  # a grade-0 label: judged, not relevant
+    assert "d4" in after.rankings["q2"]  # retrieved ("deer on the mountain"), now the best-graded document
+    assert after.result.per_query["q2"]["ndcg@5"] != before.result.per_query["q2"]["ndcg@5"]

@@ -172,3 +172,13 @@ def test_cli_run_bad_input_is_one_line_exit_2(tmp_path, capsys):
     sets = sorted((SAMPLE_CORPUS / "questions").glob("*.jsonl"))
     code, out, err = run_cli(capsys, "eval", "--queries", str(sets[0]), "--run", str(unknown))
     assert code == 2 and err.count("\n") == 1 and "references 1 query id(s)" in err
+
+
+def test_a_hit_text_found_in_its_document_is_that_span(tiny_corpus):
+    text = "The KV cache grows with every generated token."
+    runs = parse_run_bytes("e.jsonl", _jsonl([{"qid": "q1", "hits": [{"doc_id": "kv", "score": 2, "text": text}]}]))
+    trace = run(cfg(**{"retrieval.methods": "run:e"}), "KV cache", tiny_corpus, runs=runs, query_id="q1")
+    hit = trace.retrieval.lists[0].hits[0]
+    start = tiny_corpus.docs["kv"].text.index(text)
+    assert hit.chunk_id == f"kv::span::{start}-{start + len(text)}"
+    assert trace.chunks[hit.chunk_id].content == text and trace.chunks[hit.chunk_id].start == start

@@ -1070,6 +1070,14 @@ TEXT: dict[str, tuple[str, str]] = {
     "side.runs.use": ("사용할 run", "Runs to use"),
     "side.runs.failed": ("run을 읽지 못했습니다: {reason}", "Run not loaded: {reason}"),
     "side.runs.ok": ("run {tag}: 질의 {n}개", "run {tag}: {n} queries"),
+    "ev.gain": ("nDCG 이득(gain)", "nDCG gain"),
+    "ev.gain.binary": ("이진 (등급>0 → 1)", "binary (grade>0 → 1)"),
+    "ev.gain.linear": ("선형 (등급, trec_eval)", "linear (grade, as trec_eval)"),
+    "ev.gain.exp": ("지수 (2^등급 − 1)", "exponential (2^grade − 1)"),
+    "help.ev.gain": (
+        "등급 있는 qrels가 nDCG에 들어가는 방식. trec_eval/pytrec_eval의 ndcg_cut은 선형입니다.",
+        "How graded qrels enter nDCG. trec_eval/pytrec_eval's ndcg_cut is linear.",
+    ),
     "lab.origin.qrels": ("qrels (문서 단위)", "qrels (document)"),
     "reason.text-unavailable": ("텍스트 없음 (코퍼스에도 run에도 없음)", "text unavailable (not in the corpus, not in the run)"),
     "ev.doc_level": (

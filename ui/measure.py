@@ -101,6 +101,7 @@ def evaluate(
     _labels: Sequence[Any],
     _runs: Any = None,
     _doc_qrels: Any = None,
+    gain: str = "binary",
 ) -> Any:
     """``(evaluate_config(...), seconds it took)`` for one ranking config (cached; progress on a miss).
 
@@ -116,7 +117,7 @@ def evaluate(
     try:
         result = evaluate_config(
             PipelineConfig.from_json(config_json), _questions, _corpus, ks=ks, phrasings=phrasings,
-            labels=_labels, question_set=question_set, progress=bar, runs=_runs, doc_qrels=_doc_qrels,
+            labels=_labels, question_set=question_set, progress=bar, runs=_runs, doc_qrels=_doc_qrels, gain=gain,
         )
     finally:
         bar.close()
