@@ -78,6 +78,8 @@ def test_an_imported_run_is_a_retriever_list_and_a_bad_run_is_a_message(entry, t
     ctx = at.session_state["_ctx"]
     assert "run:prod" in ctx.config.retrieval.methods and "|runs:" in ctx.corpus_key
     assert rows_of(at, "run:prod") == 3
+    page = "\n".join(h.value for h in at.html)
+    assert "text unavailable — kept out of the prompt" in page  # 'elsewhere' has no text anywhere
     assert rows_of(at, "bm25:unicode") >= 1  # our retriever keeps working beside it
     unknown = b"nope Q0 d5 1 3.5 other\n"
     at.file_uploader(key="runs.files").set_value([("prod.run", good, "text/plain"),

@@ -1078,6 +1078,7 @@ TEXT: dict[str, tuple[str, str]] = {
         "등급 있는 qrels가 nDCG에 들어가는 방식. trec_eval/pytrec_eval의 ndcg_cut은 선형입니다.",
         "How graded qrels enter nDCG. trec_eval/pytrec_eval's ndcg_cut is linear.",
     ),
+    "ins.text_unavailable": ("텍스트 없음 — 프롬프트에서 제외", "text unavailable — kept out of the prompt"),
     "lab.origin.qrels": ("qrels (문서 단위)", "qrels (document)"),
     "reason.text-unavailable": ("텍스트 없음 (코퍼스에도 run에도 없음)", "text unavailable (not in the corpus, not in the run)"),
     "ev.doc_level": (

@@ -187,7 +187,8 @@ def hits_table(
         row += [
             span(chunk_label(c, h.chunk_id), "ri-mono", h.chunk_id),
             c.section if c else "",
-            snippet(c.content, 140) if c else "",
+            snippet(c.content, 140) if c and c.content else
+            (span(t("ins.text_unavailable", lang), "ri-muted") if c else ""),
         ]
         rows.append(row)
         if mark and h.chunk_id in mark:
@@ -219,8 +220,10 @@ def retriever_column(lst: RetrieverList, trace: Trace, lang: str, *, mark: set[s
     if not lst.hits:
         show(tag("div", t("ins.zero", lang), cls="ri-zero", attrs={"data-list": lst.name, "data-count": 0}))
     else:
+        run_notes = [(t("ins.why", lang), lambda h: h.note)] if lst.method == "run" else []
         show(hits_table(lst.hits, trace, lang, distance=lst.method == "dense", mark=mark, list_name=lst.name,
-                        score_label=t("ins.cosine", lang) if lst.method == "dense" else None))
+                        score_label=t("ins.cosine", lang) if lst.method == "dense" else None,
+                        extra=run_notes))
     if lst.analyzer_view is not None:
         view = lst.analyzer_view
         zero = view.zero_df_terms
