@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+from functools import lru_cache
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, get_type_hints
 
@@ -22,6 +23,9 @@ CHUNK_STRATEGIES = ("blind", "boundaries", "tokens", "html")
 RETRIEVAL_METHODS = ("bm25", "tfidf", "dense", "qdrant")
 #: Retrievers that embed the question (no analyzer).
 VECTOR_METHODS = ("dense", "qdrant")
+#: Retriever lists that come from outside the in-memory index, written
+#: ``"run:TAG"`` in ``retrieval.methods``: an imported run (``rag_core.runs``).
+EXTERNAL_METHODS = ("run",)
 ANALYZERS = ("ascii", "unicode", "whitespace", "char", "kiwi")
 BM25_VARIANTS = ("okapi", "l", "plus", "lucene")
 FUSION_METHODS = ("rrf", "minmax", "zscore", "weighted")
@@ -172,7 +176,14 @@ class RetrievalConfig:
             )
         for spec in self.methods:
             method, _, analyzer = str(spec).partition(":")
-            _choice("retrieval.methods", method, RETRIEVAL_METHODS)
+            if method in EXTERNAL_METHODS:
+                if not analyzer or any(ch.isspace() or ch == "," for ch in analyzer):
+                    raise ValueError(
+                        f"retrieval.methods = {spec!r}: an imported run is written run:TAG "
+                        "(its tag, without spaces or commas)"
+                    )
+                continue
+            _choice("retrieval.methods", method, RETRIEVAL_METHODS + EXTERNAL_METHODS)
             if analyzer:
                 if method in VECTOR_METHODS:
                     raise ValueError(
@@ -219,10 +230,13 @@ class RetrievalConfig:
 
     @property
     def method_specs(self) -> tuple[tuple[str, str | None], ...]:
-        """``(method, analyzer)`` per retriever; analyzer is None for dense and qdrant."""
+        """``(method, analyzer)`` per retriever; analyzer is None for dense and qdrant, the tag for ``run``."""
         out = []
         for spec in self.methods:
             method, _, analyzer = spec.partition(":")
+            if method in EXTERNAL_METHODS:
+                out.append((method, analyzer))
+                continue
             out.append((method, None if method in VECTOR_METHODS else (analyzer or self.analyzer)))
         return tuple(out)
 
@@ -387,9 +401,8 @@ class PipelineConfig:
 
     # -- serialisation -------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["retrieval"]["methods"] = list(self.retrieval.methods)
-        return out
+        """A fresh nested dict (from a memoised JSON form: every Trace stores one)."""
+        return json.loads(_config_json(self))
 
     def to_json(self, **kwargs: Any) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, **kwargs)
@@ -461,6 +474,13 @@ class PipelineConfig:
 
     def replace(self, **sections: Any) -> PipelineConfig:
         return replace(self, **sections)
+
+
+@lru_cache(maxsize=256)
+def _config_json(config: PipelineConfig) -> str:
+    out = asdict(config)
+    out["retrieval"]["methods"] = list(config.retrieval.methods)
+    return json.dumps(out, ensure_ascii=False)
 
 
 def parse_value(key: str, raw: Any, hint: Any) -> Any:

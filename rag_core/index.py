@@ -81,9 +81,15 @@ class CorpusIndex:
         self.failed: tuple[FailedDocument, ...] = report.failed
         self.docs: dict[str, Document] = {d.doc_id: d for d in report.documents}
         self.questions: tuple[Question, ...] = tuple(questions)
-        # distinct gold needles (two questions may share one) for the chunking diagnostics
+        # distinct gold needles (two questions may share one) for the chunking diagnostics;
+        # document-level judgements (qrels) cannot be destroyed by a chunking and are left out
         self.needles: tuple[Needle, ...] = tuple(
-            {(n.doc_id, n.text): n for q in self.questions for n in q.needles if n.doc_id in self.docs}.values()
+            {
+                (n.doc_id, n.text): n
+                for q in self.questions
+                for n in q.needles
+                if n.doc_id in self.docs and n.origin != "qrels"
+            }.values()
         )
         self.fingerprint = corpus_fingerprint(self.documents)
         #: One line per file or row that did not load (shown with every Trace of this corpus).
@@ -129,6 +135,17 @@ class CorpusIndex:
             )
 
         return self._once(("chunking", cfg), build)
+
+    def doc_chunk_ids(self, cfg: ChunkerConfig) -> dict[str, tuple[str, ...]]:
+        """``{doc_id: chunk ids in order}`` of one chunking (memoised)."""
+
+        def build() -> dict[str, tuple[str, ...]]:
+            out: dict[str, list[str]] = {}
+            for c in self.chunking(cfg).chunks:
+                out.setdefault(c.doc_id, []).append(c.chunk_id)
+            return {d: tuple(ids) for d, ids in out.items()}
+
+        return self._once(("doc_chunks", cfg), build)
 
     # -- sparse --------------------------------------------------------------
     def tokens(self, chunker: ChunkerConfig, analyzer: str, rcfg: RetrievalConfig) -> list[list[str]]:

@@ -1144,31 +1144,68 @@ def load_corpus(directory: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) ->
     return load_directory(root, max_bytes=max_bytes)
 
 
+def beir_qrels_path(root: Path, split: str = "test") -> Path:
+    """``qrels/<split>.tsv`` when it exists, else ``qrels.tsv`` (both BEIR layouts)."""
+    if not isinstance(split, str) or not split.strip() or "/" in split or "\\" in split:
+        raise ValueError(f"split = {split!r} must be a name like test, dev or train")
+    nested = root / "qrels" / f"{split}.tsv"
+    if nested.is_file():
+        return nested
+    flat = root / "qrels.tsv"
+    if flat.is_file():
+        return flat
+    splits = sorted(p.stem for p in (root / "qrels").glob("*.tsv")) if (root / "qrels").is_dir() else []
+    found = f"; splits present: {', '.join(splits)}" if splits else ""
+    raise ValueError(f"BEIR folder {str(root)!r} lacks qrels/{split}.tsv and qrels.tsv{found}")
+
+
+def _with_title(doc: Document) -> Document:
+    """``title + "\n\n" + text`` as the document text (Pyserini's BEIR "flat" contents).
+
+    A row without a title gets its doc id as title (see :func:`_row_document`);
+    such a document keeps its text as is.
+    """
+    if not doc.title or doc.title == doc.doc_id:
+        return doc
+    text = f"{doc.title}\n\n{doc.text}"
+    return Document(
+        doc_id=doc.doc_id, title=doc.title, text=text, source=doc.source, version=doc.version,
+        path=doc.path, format=doc.format, blocks=markdown_blocks(text), metadata=doc.metadata,
+    )
+
+
 def load_beir(
     directory: str | Path,
+    *,
+    split: str = "test",
+    title_in_text: bool = False,
 ) -> tuple[LoadReport, dict[str, str], dict[str, dict[str, int]]]:
-    """Load a BEIR folder: ``corpus.jsonl``, ``queries.jsonl``, ``qrels.tsv``.
+    """Load a BEIR folder: ``corpus.jsonl``, ``queries.jsonl``, ``qrels/<split>.tsv`` or ``qrels.tsv``.
 
     Returns:
         ``(corpus report, {query id: text}, {query id: {doc id: grade}})``.
-        ``qrels.tsv`` has a header line and ``query-id\\tcorpus-id\\tscore``
-        rows (ids may contain spaces). When ``qrels/test.tsv`` exists instead,
-        it is used. The corpus is loaded without the size cap and the time
-        budget (a BEIR corpus is chosen on purpose, not uploaded).
+        The qrels file has a header line and ``query-id\tcorpus-id\tscore``
+        rows (ids may contain spaces). ``qrels/<split>.tsv`` is used when it
+        exists, else ``qrels.tsv``. The corpus is loaded without the size cap
+        and the time budget (a BEIR corpus is chosen on purpose, not uploaded).
+        With ``title_in_text`` a document's text is ``title + "\n\n" + text``
+        (what BEIR's and Pyserini's BM25 baselines index; offsets refer to it).
 
     Raises:
-        ValueError: a missing file or a malformed query / qrels line (named).
+        ValueError: a missing folder or file, or a malformed query / qrels line (named).
     """
     root = Path(directory)
+    if not root.is_dir():
+        raise ValueError(f"BEIR folder {str(root)!r} does not exist or is not a folder")
     corpus = root / "corpus.jsonl"
     queries_path = root / "queries.jsonl"
-    qrels_path = root / "qrels.tsv"
-    if not qrels_path.is_file() and (root / "qrels" / "test.tsv").is_file():
-        qrels_path = root / "qrels" / "test.tsv"
-    for p in (corpus, queries_path, qrels_path):
+    for p in (corpus, queries_path):
         if not p.is_file():
             raise ValueError(f"BEIR folder {str(root)!r} lacks {p.name}")
+    qrels_path = beir_qrels_path(root, split)
     report = load_file(corpus, max_bytes=max(DEFAULT_MAX_BYTES, corpus.stat().st_size), time_budget_s=None)
+    if title_in_text:
+        report = LoadReport(tuple(_with_title(d) for d in report.documents), report.failed, report.files)
     queries: dict[str, str] = {}
     query_lines = decode_bytes(queries_path.read_bytes()).lstrip("\ufeff").split("\n")
     for no, line in enumerate(query_lines, 1):

@@ -348,7 +348,7 @@ class Source:
     quote: str  # the text placed in the prompt (content, possibly capped/cut)
     tokens: int
     status: Literal["included", "cut", "dropped"]
-    reason: str = ""  # budget | duplicate | gate | cap
+    reason: str = ""  # budget | duplicate | gate | cap | text-unavailable (an imported hit without text)
     cut_at: int | None = None  # char offset in the document where the quote was cut
     duplicate_of: str | None = None  # chunk id of the kept source it near-duplicates
 

@@ -128,6 +128,67 @@ def upload_lookup(key: str) -> CorpusIndex | None:
     return _upload_registry().get(key)
 
 
+# --- h-9a: datasets with qrels (BEIR folders / zips) ---
+
+
+def _beir_stamp(root: Path, split: str) -> tuple[Any, ...]:
+    """What a BEIR folder's cache entry depends on: its files' sizes and mtimes."""
+    out = []
+    for name in ("corpus.jsonl", "queries.jsonl", "qrels.tsv", f"qrels/{split}.tsv"):
+        p = root / name
+        if p.is_file():
+            st_ = p.stat()
+            out.append((name, st_.st_size, st_.st_mtime_ns))
+    return tuple(out)
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _beir_build(root: str, split: str, _stamp: tuple[Any, ...]) -> tuple[CorpusIndex, Any]:
+    from rag_core.datasets import load_beir_set
+
+    qset = load_beir_set(root, split)
+    return CorpusIndex(qset.report, name=qset.name, questions=qset.questions), qset
+
+
+def beir_index(path: str, split: str) -> tuple[CorpusIndex, Any, str]:
+    """A BEIR folder as ``(CorpusIndex, QrelsSet, key)``; ``ValueError`` says what is wrong."""
+    root = Path(path.strip()).expanduser()
+    if not path.strip():
+        raise ValueError("give the path of a BEIR folder (corpus.jsonl, queries.jsonl, qrels)")
+    if not root.is_dir():
+        raise ValueError(f"BEIR folder {str(root)!r} does not exist or is not a folder")
+    stamp = _beir_stamp(root, split)
+    index, qset = _beir_build(str(root.resolve()), split, stamp)
+    return index, qset, f"beir:{root.resolve()}:{split}:{index.fingerprint}"
+
+
+@st.cache_resource(max_entries=2, show_spinner=False)
+def _beir_zip_build(digest: str, split: str, _data: bytes) -> tuple[CorpusIndex, Any]:
+    import tempfile
+
+    from rag_core.datasets import load_beir_set, safe_extract_zip
+
+    with tempfile.TemporaryDirectory(prefix="rag-inspector-beir-") as tmp:
+        folder = safe_extract_zip(_data, tmp)
+        qset = load_beir_set(folder, split)  # everything is read into memory here
+    return CorpusIndex(qset.report, name=qset.name, questions=qset.questions), qset
+
+
+def beir_zip_index(data: bytes, split: str) -> tuple[CorpusIndex, Any, str]:
+    """An uploaded BEIR zip (unpacked safely into a temporary folder, then removed)."""
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    index, qset = _beir_zip_build(digest, split, data)
+    return index, qset, f"beirzip:{digest}:{split}:{index.fingerprint}"
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def parse_run(name: str, data: bytes) -> dict[str, Any]:
+    """``rag_core.runs.parse_run_bytes`` (cached by content); ``ValueError`` names the bad line."""
+    from rag_core.runs import parse_run_bytes
+
+    return parse_run_bytes(name, data)
+
+
 # ------------------------------------------------------------------ traces
 
 
@@ -174,6 +235,7 @@ class TraceResult:
 
 
 def trace_key(corpus_key: str, config: PipelineConfig, question: str, gold: Question | None) -> tuple[str, ...]:
+    """The LRU key; imported runs are part of ``corpus_key`` (see ``ui.sidebar``)."""
     return (corpus_key, config.to_json(sort_keys=True), question, gold.id if gold is not None else "")
 
 
@@ -214,8 +276,12 @@ def get_trace(
     progress_label: str = "…",
     slot: Any = None,
     runner: Callable[..., Trace] | None = None,
+    runs: Any = None,
 ) -> TraceResult:
-    """The Trace of one question (from the LRU, or run with visible progress)."""
+    """The Trace of one question (from the LRU, or run with visible progress).
+
+    ``runs``: imported runs by tag for ``run:TAG`` retrievers (read at ``gold.id``).
+    """
     from rag_core.pipeline import run
 
     key = trace_key(corpus_key, config, question, gold)
@@ -226,7 +292,8 @@ def get_trace(
     progress = _Progress(slot if slot is not None else st.empty(), progress_label)
     t0 = time.perf_counter()
     try:
-        trace = (runner or run)(config, question, corpus, gold=gold, progress=progress)
+        extra = {"runs": runs} if runs else {}
+        trace = (runner or run)(config, question, corpus, gold=gold, progress=progress, **extra)
     except ValueError as exc:
         progress.done()
         return TraceResult(None, error=str(exc))

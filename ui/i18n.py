@@ -1105,6 +1105,57 @@ TEXT: dict[str, tuple[str, str]] = {
     "side.qdrant_doc_field": ("문서 ID payload 필드", "Doc id payload field"),
     "side.qdrant_model": ("질문 임베딩 모델 (컬렉션과 같아야 함)", "Question embedder (must be the collection's)"),
     "ins.qdrant_score": ("Qdrant 점수 ({distance})", "Qdrant score ({distance})"),
+    # --- h-9a: datasets with qrels and imported runs ---
+    "corpus.beir": ("BEIR 데이터셋 (qrels 포함)", "BEIR dataset (with qrels)"),
+    "side.beir.path": ("BEIR 폴더 경로", "BEIR folder path"),
+    "help.beir.path": (
+        "corpus.jsonl, queries.jsonl, qrels/<split>.tsv(또는 qrels.tsv)가 있는 폴더. 문서 텍스트는 제목 + 본문입니다.",
+        "A folder with corpus.jsonl, queries.jsonl and qrels/<split>.tsv (or qrels.tsv). Document text = title + text.",
+    ),
+    "side.beir.split": ("qrels 분할", "qrels split"),
+    "side.beir.zip": ("또는 BEIR 폴더 zip 올리기", "or upload a BEIR folder as a zip"),
+    "side.beir.none": ("폴더 경로를 적거나 zip을 올리세요.", "Type a folder path or upload a zip."),
+    "side.beir.ok": (
+        "문서 {docs}개, 판정된 질의 {queries}개, 판정 {judgements}개를 읽었습니다.",
+        "Loaded {docs} documents, {queries} judged queries, {judgements} judgements.",
+    ),
+    "side.beir.unknown": (
+        "qrels가 코퍼스에 없는 문서 {n}개를 판정합니다 (정답에서 빠짐).",
+        "The qrels judge {n} documents the corpus lacks (left out of the gold).",
+    ),
+    "side.beir.failed": ("BEIR 데이터셋을 읽지 못했습니다: {reason}", "The BEIR dataset could not be loaded: {reason}"),
+    "side.doc_level": (
+        "문서 단위 정답(qrels): 문서의 순위 = 그 문서에서 가장 높은 청크의 순위. 판정 안 된 문서는 '판정 없음'입니다.",
+        "Document-level gold (qrels): a document's rank is the rank of its best chunk. Unjudged documents are \"not judged\".",
+    ),
+    "side.runs": ("외부 검색 결과(run) 가져오기", "Import runs from another engine"),
+    "help.runs": (
+        "TREC run(qid Q0 docid rank score tag) 또는 JSONL {qid, hits:[{doc_id|chunk_id, score, text?}]}. "
+        "각 run은 run:TAG 검색기 목록이 되어 융합·재순위·게이트·컨텍스트를 그대로 거칩니다.",
+        "A TREC run (qid Q0 docid rank score tag) or JSONL {qid, hits:[{doc_id|chunk_id, score, text?}]}. "
+        "Each run becomes the retriever list run:TAG and goes through fusion, rerank, gate and context like ours.",
+    ),
+    "side.runs.use": ("사용할 run", "Runs to use"),
+    "side.runs.failed": ("run을 읽지 못했습니다: {reason}", "Run not loaded: {reason}"),
+    "side.runs.ok": ("run {tag}: 질의 {n}개", "run {tag}: {n} queries"),
+    "ev.gain": ("nDCG 이득(gain)", "nDCG gain"),
+    "ev.gain.binary": ("이진 (등급>0 → 1)", "binary (grade>0 → 1)"),
+    "ev.gain.linear": ("선형 (등급, trec_eval)", "linear (grade, as trec_eval)"),
+    "ev.gain.exp": ("지수 (2^등급 − 1)", "exponential (2^grade − 1)"),
+    "help.ev.gain": (
+        "등급 있는 qrels가 nDCG에 들어가는 방식. trec_eval/pytrec_eval의 ndcg_cut은 선형입니다.",
+        "How graded qrels enter nDCG. trec_eval/pytrec_eval's ndcg_cut is linear.",
+    ),
+    "ins.text_unavailable": ("텍스트 없음 — 프롬프트에서 제외", "text unavailable — kept out of the prompt"),
+    "lab.origin.qrels": ("qrels (문서 단위)", "qrels (document)"),
+    "reason.text-unavailable": ("텍스트 없음 (코퍼스에도 run에도 없음)", "text unavailable (not in the corpus, not in the run)"),
+    "ev.doc_level": (
+        "문서 단위 평가: 문서의 순위 = 가장 높은 청크의 순위 (MaxP). 판정 안 된 문서는 trec_eval처럼 관련 없음으로 계산되며, "
+        "상위 10개 중 판정된 비율(judged@10) 평균은 {share}입니다.",
+        "Document-level evaluation: a document's rank is the rank of its best chunk (MaxP). Unjudged documents count "
+        "as not relevant, as in trec_eval; the mean share of judged documents in the top 10 (judged@10) is {share}.",
+    ),
+
 }
 
 

@@ -53,7 +53,7 @@ def page_trace(ctx: Context) -> cache.TraceResult:
     reason on the page (and a bug's traceback in an expander), then ``st.stop()``."""
     lang = ctx.lang
     res = cache.get_trace(ctx.corpus, ctx.corpus_key, ctx.config, ctx.question, ctx.gold,
-                          progress_label=t("ins.running", lang))
+                          progress_label=t("ins.running", lang), runs=ctx.runs)
     if res.trace is None:
         st.error(md(t("ins.no_trace", lang, error=res.error)))
         if res.crash:
@@ -204,7 +204,8 @@ def hits_table(
         row += [
             span(chunk_label(c, h.chunk_id), "ri-mono", h.chunk_id),
             c.section if c else "",
-            snippet(c.content, 140) if c else "",
+            snippet(c.content, 140) if c and c.content else
+            (span(t("ins.text_unavailable", lang), "ri-muted") if c else ""),
         ]
         rows.append(row)
         if mark and h.chunk_id in mark:
@@ -236,8 +237,9 @@ def retriever_column(lst: RetrieverList, trace: Trace, lang: str, *, mark: set[s
     if not lst.hits:
         show(tag("div", t("ins.zero", lang), cls="ri-zero", attrs={"data-list": lst.name, "data-count": 0}))
     else:
+        run_notes = [(t("ins.why", lang), lambda h: h.note)] if lst.method == "run" else []
         show(hits_table(lst.hits, trace, lang, distance=_has_distance(lst), mark=mark, list_name=lst.name,
-                        score_label=_score_label(lst, lang)))
+                        score_label=_score_label(lst, lang), extra=run_notes))
     if lst.analyzer_view is not None:
         view = lst.analyzer_view
         zero = view.zero_df_terms

@@ -53,6 +53,11 @@ from .state import (
     K_QPHRASING,
     K_QSET,
     K_QTEXT,
+    K_BEIR_PATH,
+    K_BEIR_SPLIT,
+    K_BEIR_ZIP,
+    K_RUN_FILES,
+    K_RUNS,
     K_UPLOADS,
     LANGS,
     QUESTION_MODES,
@@ -251,8 +256,8 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
     return text, q
 
 
-def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], list[str]]:
-    """The chosen corpus (falls back to the last good one), its key, question sets, problems."""
+def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], dict[str, Any], list[str]]:
+    """The chosen corpus (falls back to the last good one), its key, question sets, their qrels, problems."""
     ss = st.session_state
     problems: list[str] = []
     st.selectbox(t("side.corpus", lang), CORPORA, key=K_CORPUS, format_func=lambda c: t(f"corpus.{c}", lang))
@@ -274,29 +279,72 @@ def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], list[str]]
             if index is not None:
                 st.success(t("side.upload.ok", lang, n=report.n_documents))
                 ss[_LAST_CORPUS] = ("upload", key)
-                return index, key, {}, problems
+                return index, key, {}, {}, problems
             problems.append(t("side.upload.empty", lang))
+    elif choice == "beir":
+        loaded = _beir(lang, problems)
+        if loaded is not None:
+            index, qset, key = loaded
+            ss[_LAST_CORPUS] = ("beir", loaded)
+            return index, key, *_beir_sets(qset), problems
     elif choice == "sample-html":
         try:
             index = cache.sample_index("sample-html")
             ss[_LAST_CORPUS] = ("sample-html", "sample-html")
-            return index, f"sample-html:{index.fingerprint}", cache.question_sets("sample-html"), problems
+            return index, f"sample-html:{index.fingerprint}", cache.question_sets("sample-html"), {}, problems
         except ValueError as exc:
             problems.append(t("side.corpus.missing", lang, reason=str(exc)))
     elif choice == "sample":
         index = cache.sample_index("sample")
         ss[_LAST_CORPUS] = ("sample", "sample")
-        return index, f"sample:{index.fingerprint}", cache.question_sets("sample"), problems
+        return index, f"sample:{index.fingerprint}", cache.question_sets("sample"), {}, problems
     # fall back: the last corpus that loaded, else the sample
     kind, key = ss.get(_LAST_CORPUS, ("sample", "sample"))
     if kind == "upload":
         index = cache.upload_lookup(key)
         if index is not None:
             problems.append(t("side.corpus.kept", lang))
-            return index, key, {}, problems
+            return index, key, {}, {}, problems
+    if kind == "beir":  # the last BEIR set that loaded stays (nothing loaded before is lost)
+        index, qset, bkey = key
+        problems.append(t("side.corpus.kept", lang))
+        return index, bkey, *_beir_sets(qset), problems
     index = cache.sample_index("sample")
     problems.append(t("side.corpus.fallback", lang))
-    return index, f"sample:{index.fingerprint}", cache.question_sets("sample"), problems
+    return index, f"sample:{index.fingerprint}", cache.question_sets("sample"), {}, problems
+
+
+def _beir_sets(qset: Any) -> tuple[dict[str, tuple[Any, ...]], dict[str, Any]]:
+    """The question set of a loaded BEIR collection and its qrels, under one name."""
+    name = f"{qset.name} ({qset.split})"
+    return {name: qset.questions}, {name: qset.qrels}
+
+
+def _beir(lang: str, problems: list[str]) -> tuple[Any, Any, str] | None:
+    """The BEIR folder (path or zip) the widgets name, or None with a problem said."""
+    ss = st.session_state
+    st.text_input(t("side.beir.path", lang), key=K_BEIR_PATH, help=t("help.beir.path", lang))
+    st.text_input(t("side.beir.split", lang), key=K_BEIR_SPLIT, placeholder="test")
+    upload = st.file_uploader(t("side.beir.zip", lang), type=["zip"], key=K_BEIR_ZIP)
+    split = (ss.get(K_BEIR_SPLIT) or "test").strip() or "test"
+    try:
+        if upload is not None:
+            loaded = cache.beir_zip_index(upload.getvalue(), split)
+        elif (ss.get(K_BEIR_PATH) or "").strip():
+            loaded = cache.beir_index(ss[K_BEIR_PATH], split)
+        else:
+            st.info(t("side.beir.none", lang))
+            return None
+    except ValueError as exc:
+        problems.append(t("side.beir.failed", lang, reason=str(exc)))
+        return None
+    qset = loaded[1]
+    st.success(t("side.beir.ok", lang, docs=len(qset.report.documents), queries=len(qset.questions),
+                 judgements=qset.n_judgements))
+    if qset.unknown_docs:
+        st.caption(t("side.beir.unknown", lang, n=len(qset.unknown_docs)))
+    st.caption(t("side.doc_level", lang))
+    return loaded
 
 
 def _chunker(lang: str) -> None:
@@ -318,6 +366,38 @@ def _chunker(lang: str) -> None:
         st.toggle(t("side.header", lang), key="chunker.header", help=t("help.header", lang))
         if ss.get("chunker.strategy") == "html":
             _number(t("side.min_chars", lang), "chunker.min_chars", lang, min_value=0, max_value=100_000, step=10)
+
+
+def _runs(lang: str, known: set[str], problems: list[str]) -> dict[str, Any]:
+    """Imported runs (uploaded TREC/JSONL files) by tag; a bad file is a message and is left out."""
+    from rag_core.runs import check_queries
+
+    ss = st.session_state
+    files = st.file_uploader(t("side.runs", lang), accept_multiple_files=True, key=K_RUN_FILES,
+                             help=t("help.runs", lang))
+    runs: dict[str, Any] = {}
+    for f in files or ():
+        try:
+            parsed = cache.parse_run(f.name, f.getvalue())
+            check_queries(parsed, known)
+        except ValueError as exc:
+            problems.append(t("side.runs.failed", lang, reason=str(exc)))
+            continue
+        for tag, r in parsed.items():
+            if tag in runs:
+                problems.append(t("side.runs.failed", lang, reason=f"{f.name}: tag {tag!r} is already loaded"))
+                continue
+            runs[tag] = r
+            st.caption(md(t("side.runs.ok", lang, tag=tag, n=len(r.hits))))
+    options = sorted(set(runs) | set(ss.get(K_RUNS) or []))
+    if options:
+        st.multiselect(t("side.runs.use", lang), options, key=K_RUNS, format_func=lambda x: f"run:{x}")
+    return runs
+
+
+def _known_query_ids(qsets: Mapping[str, tuple[Any, ...]]) -> set[str]:
+    return {qid for qs in qsets.values() for q in qs
+            for qid in (q.id, *(f"{q.id}#{i}" for i in range(len(q.phrasings))))}
 
 
 def _retrieval(lang: str) -> None:
@@ -452,8 +532,8 @@ def render() -> Context:
         lang = ss.get(K_LANG) or "ko"
         ss[_LANG_SHADOW] = lang
         problems = list(ss.get(_PROBLEMS, []))
-        with st.expander(t("side.section.corpus", lang), expanded=ss.get(K_CORPUS) == "upload"):
-            corpus, corpus_key, qsets, corpus_problems = _corpus(lang)
+        with st.expander(t("side.section.corpus", lang), expanded=ss.get(K_CORPUS) in ("upload", "beir")):
+            corpus, corpus_key, qsets, dataset_qrels, corpus_problems = _corpus(lang)
         problems.extend(corpus_problems)
         with st.expander(t("side.section.question", lang), expanded=True):
             question, gold = _question(lang, qsets)
@@ -461,6 +541,7 @@ def render() -> Context:
             _chunker(lang)
         with st.expander(t("side.section.retrieval", lang), expanded=True):
             _retrieval(lang)
+            runs = _runs(lang, _known_query_ids(qsets), problems)
         with st.expander(t("side.section.rerank_gate", lang)):
             _rerank_gate(lang)
         with st.expander(t("side.section.context", lang)):
@@ -487,11 +568,16 @@ def render() -> Context:
     params = {**query_from_config(config), **query_from_view(view)}
     if single_values(st.query_params.to_dict()) != params:
         st.query_params.from_dict(params)
+    used = {tag: runs[tag] for tag in ss.get(K_RUNS) or [] if tag in runs}
+    if used:  # every cache keyed by the corpus also depends on the runs in use
+        corpus_key = f"{corpus_key}|runs:{','.join(r.fingerprint for r in used.values())}"
     ctx = Context(
         lang=lang,
         config=config,
         corpus=corpus,
         corpus_key=corpus_key,
+        runs=used,
+        dataset_qrels=dataset_qrels,
         question=question,
         gold=gold,
         question_sets=qsets,

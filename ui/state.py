@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from rag_core.config import (
+    EXTERNAL_METHODS,
     PRESETS,
     RETRIEVAL_METHODS,
     SECTIONS,
@@ -36,7 +37,7 @@ from rag_core.config import (
 from rag_core.scenarios import apply_overrides, parse_overrides
 
 LANGS = ("ko", "en")
-CORPORA = ("sample", "sample-html", "upload")
+CORPORA = ("sample", "sample-html", "upload", "beir")
 
 K_LANG = "lang"
 K_CORPUS = "corpus"
@@ -54,6 +55,13 @@ K_COMPARE_B = "compare.b"
 K_CHUNKS_DOC = "chunks.doc"
 K_LEC_STEP = "lecture.step"
 K_LEC_BIG = "lecture.big"
+# --- h-9a: datasets with qrels and imported runs ---
+K_BEIR_PATH = "beir.path"
+K_BEIR_SPLIT = "beir.split"
+K_BEIR_ZIP = "beir.zip"
+K_RUN_FILES = "runs.files"
+#: Tags of the imported runs used as retrievers (``run:TAG`` in ``retrieval.methods``).
+K_RUNS = "retrieval.runs"
 
 CUSTOM = "custom"
 SPARSE_METHODS = tuple(m for m in RETRIEVAL_METHODS if m not in VECTOR_METHODS)
@@ -103,13 +111,18 @@ def widgets_from_config(config: PipelineConfig) -> dict[str, Any]:
     methods: list[str] = []
     per_method = False
     analyzer_for = {m: rc.analyzer for m in SPARSE_METHODS}
+    runs: list[str] = []
     for spec in rc.methods:
         method, _, analyzer = spec.partition(":")
+        if method in EXTERNAL_METHODS:
+            runs.append(analyzer)
+            continue
         methods.append(method)
         if analyzer:
             per_method = True
             analyzer_for[method] = analyzer
     out[K_METHODS] = methods
+    out[K_RUNS] = runs
     out[K_PER_METHOD] = per_method
     for m, a in analyzer_for.items():
         out[K_ANALYZER_FOR + m] = a
@@ -138,6 +151,7 @@ def config_from_widgets(values: Mapping[str, Any]) -> PipelineConfig:
     for m in methods:
         per = values.get(K_ANALYZER_FOR + m) if values.get(K_PER_METHOD) else None
         specs.append(f"{m}:{per}" if m in SPARSE_METHODS and per and per != analyzer else m)
+    specs.extend(f"run:{tag}" for tag in values.get(K_RUNS) or [])
     sections["retrieval"]["methods"] = tuple(specs)
     for section, values_ in sections.items():
         for name, value in list(values_.items()):
@@ -271,6 +285,10 @@ class Context:
     compare_b: str = ""
     chunks_doc: str = ""
     problems: tuple[str, ...] = ()
+    #: Imported runs by tag (``rag_core.runs.ExternalRun``); their fingerprints are in ``corpus_key``.
+    runs: Mapping[str, Any] = field(default_factory=dict)
+    #: Question set name → document-level qrels, for sets loaded from a BEIR/TREC collection.
+    dataset_qrels: Mapping[str, Mapping[str, Mapping[str, int]]] = field(default_factory=dict)
 
 
 def compare_config(a: PipelineConfig, text: str) -> tuple[PipelineConfig, list[str]]:
