@@ -249,8 +249,10 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
         return text, None
     names = list(qsets)
     if ss.get(K_QSET) not in names:
-        ss[K_QSET] = names[0]
-        url_notice("qset", t("url.shown.set", lang, set=names[0]), lang)
+        # a question id without its set (an older address): the set that holds it, else the first
+        holder = [n for n in names if any(q.id == ss.get(K_QID) for q in qsets[n])]
+        ss[K_QSET] = (holder or names)[0]
+        url_notice("qset", t("url.shown.set", lang, set=ss[K_QSET]), lang)
     url_honoured("qset")
     st.selectbox(t("side.qset", lang), names, key=K_QSET)
     questions = qsets[ss[K_QSET]]
