@@ -25,6 +25,10 @@ from .questions import queries_of
 from .types import Question
 
 
+#: The words a warning about a needle absent from the corpus carries.
+NOT_IN_CORPUS = "needle not in corpus"
+
+
 @dataclass(frozen=True)
 class ConfigEvaluation:
     """One config over one question set."""
@@ -126,7 +130,7 @@ def evaluate_config(
         if present:
             answerable.append(replace(q, needles=present) if absent else q)
     miss_lines = [
-        f"question {qid}: needle not in corpus ({len(v)}: "
+        f"question {qid}: {NOT_IN_CORPUS} ({len(v)}: "
         + ", ".join(f"{d} {t[:40]!r}" for d, t in v[:3]) + (", …" if len(v) > 3 else "") + ")"
         + ("" if any(q.id == qid for q in answerable) else "; question not scored")
         for qid, v in missing.items()

@@ -287,7 +287,7 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
         text = q.question
     st.caption(md(t("side.asked", lang, q=text)))
     if q.needles:
-        lines = "\n".join(f"- `{n.doc_id}` — {md(n.text)}" for n in q.needles)
+        lines = "\n".join(f"- {md(n.doc_id)} — {md(n.text)}" for n in q.needles)
         st.markdown(t("side.needles", lang) + "\n" + lines)
     elif not q.answerable:
         st.caption(t("side.unanswerable", lang))
