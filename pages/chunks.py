@@ -81,7 +81,7 @@ for n in ctx.corpus.needles:
     needles.append(NeedleMark(span_[0], span_[1], loss is not None, loss.cut_at if loss else (), label, mine))
 
 n_lost = sum(1 for x in needles if x.destroyed)
-st.subheader(t("chk.h.document", lang, doc=md(doc_id)))
+st.subheader(t("chk.h.document", lang, doc=md(doc_id)), anchor=False)
 st.caption(t("chk.doc_facts", lang, chunks=len(doc_chunks), over=sum(1 for c in doc_chunks if c.chunk_id in over),
              needles=len(needles), lost=n_lost))
 legend = join([
