@@ -88,7 +88,9 @@ c1, c2 = st.columns([1, 3])
 c1.selectbox(t("side.qset", lang), names, key="label.qset", on_change=_follow)
 c2.selectbox(
     t("side.qid", lang), list(by_id), key="label.qid", on_change=_follow,
-    format_func=lambda i: f"{'✓' if i in judged_set else '○'} {i} · {by_id[i].question[:70]}",
+    # the labels must not change with a save: Streamlit derives the widget's identity from them, and a
+    # new identity resets the browser's value to the first question at the next interaction
+    format_func=lambda i: f"{i} · {by_id[i].question[:70]}",
     help=t("help.lab.qid", lang),
 )
 q = by_id[ss["label.qid"]]
