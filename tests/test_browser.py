@@ -54,6 +54,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+#: The running servers by base URL (bench/sessions.py reads their memory).
+SERVERS: dict[str, subprocess.Popen] = {}
+
+
 @contextmanager
 def serve(log: Path, **env: str) -> Iterator[str]:
     """``streamlit run app.py`` on a free port (generation off); yields the base URL."""
@@ -76,8 +80,10 @@ def serve(log: Path, **env: str) -> Iterator[str]:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"streamlit did not start:\n{log.read_text()}") from None
                 time.sleep(0.5)
+        SERVERS[f"http://127.0.0.1:{port}"] = proc
         yield f"http://127.0.0.1:{port}"
     finally:
+        SERVERS.pop(f"http://127.0.0.1:{port}", None)
         proc.terminate()
         try:
             proc.wait(15)

@@ -148,12 +148,28 @@ def upload_lookup(key: str) -> CorpusIndex | None:
 
 
 class TraceLRU:
-    """A small thread-safe LRU of Traces."""
+    """A small thread-safe LRU of Traces, with one build lock per key (:meth:`building`)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
         self._data: OrderedDict[tuple[str, ...], Trace] = OrderedDict()
         self._lock = threading.Lock()
+        self._building: dict[tuple[str, ...], threading.Lock] = {}
+
+    def building(self, key: tuple[str, ...]) -> threading.Lock:
+        """The lock a session holds while it runs the pipeline for ``key``.
+
+        Sessions asking for the same Trace at once (8 tabs opening one shared
+        address) wait for the first run instead of each running the pipeline.
+        """
+        with self._lock:
+            lock = self._building.get(key)
+            if lock is None:
+                if len(self._building) > 4 * self.size:  # forget idle locks of long-gone keys
+                    for k in [k for k, v in self._building.items() if not v.locked()]:
+                        del self._building[k]
+                lock = self._building[key] = threading.Lock()
+            return lock
 
     def get(self, key: tuple[str, ...]) -> Trace | None:
         with self._lock:
@@ -231,14 +247,25 @@ def get_trace(
     slot: Any = None,
     runner: Callable[..., Trace] | None = None,
 ) -> TraceResult:
-    """The Trace of one question (from the LRU, or run with visible progress)."""
-    from rag_core.pipeline import run
-
+    """The Trace of one question (from the LRU, or run with visible progress; one run per key at a time)."""
     key = trace_key(corpus_key, config, question, gold)
     store = trace_store()
     hit = store.get(key)
     if hit is not None:
         return TraceResult(hit, cached=True)
+    with store.building(key):
+        hit = store.get(key)  # another session finished it while this one waited
+        if hit is not None:
+            return TraceResult(hit, cached=True)
+        return _run_trace(store, key, corpus, config, question, gold, progress_label, slot, runner)
+
+
+def _run_trace(
+    store: TraceLRU, key: tuple[str, ...], corpus: CorpusIndex, config: PipelineConfig, question: str,
+    gold: Question | None, progress_label: str, slot: Any, runner: Callable[..., Trace] | None,
+) -> TraceResult:
+    from rag_core.pipeline import run
+
     progress = _Progress(slot if slot is not None else st.empty(), progress_label)
     t0 = time.perf_counter()
     try:
