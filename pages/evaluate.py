@@ -10,6 +10,7 @@ import streamlit as st
 
 from rag_core.config import PRESET_LABELS, PRESETS, PipelineConfig
 from rag_core.evalrun import (
+    NOT_IN_CORPUS,
     TAG_GROUPS,
     compare_configs,
     per_query_table,
@@ -210,7 +211,7 @@ for col, (side, ev) in zip(cols, sides.items()):
         if n_destroyed:
             st.caption(md(", ".join(ev.destroyed)))
         for w in ev.warnings:
-            st.warning(md(t("ev.stage_problem", lang, problem=w)))
+            st.warning(md(w if NOT_IN_CORPUS in w else t("ev.stage_problem", lang, problem=w)))
         if ev.result.not_judged:
             st.caption(md(t("ev.not_judged", lang, n=len(ev.result.not_judged))))
 

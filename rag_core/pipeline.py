@@ -42,6 +42,15 @@ MAX_QUESTION_CHARS = 2000
 _KNOWN_SCRIPTS = {"LATIN", "HANGUL", "DIGIT"}
 
 
+def no_chunks_message(n_documents: int, signature: str) -> str:
+    """What to say when a chunking of a loaded corpus holds no chunk at all (nothing to search)."""
+    return (
+        f"the chunker {signature} made no chunk from the {n_documents} loaded document(s): "
+        "their text is only heading lines (never chunk content) or blocks the rule drops; "
+        "there is nothing to search — upload documents with body text, or pick another chunker"
+    )
+
+
 def validate_question(question: Any) -> tuple[str, tuple[str, ...]]:
     """Clean a question; raise ``ValueError`` for unusable input.
 
@@ -515,6 +524,8 @@ def run(
     t = time.perf_counter()
     chunking = corpus.chunking(config.chunker, progress)
     timings["chunking"] = (time.perf_counter() - t) * 1000
+    if not chunking.chunks:
+        raise ValueError(no_chunks_message(len(corpus.documents), chunking.signature))
 
     if query_id is None and isinstance(gold, Question):
         query_id = gold.id

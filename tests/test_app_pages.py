@@ -186,7 +186,8 @@ def test_an_upload_with_nothing_loadable_keeps_the_previous_corpus(entry):
     assert at.session_state["_ctx"].corpus.name == "sample_corpus"
 
 
-def test_a_missing_model_is_a_message_and_the_rest_works(entry):
+def test_a_missing_model_is_a_message_and_the_rest_works(entry, monkeypatch):
+    monkeypatch.setenv("RAG_INSPECTOR_MODELS", "/no")  # a path from the URL must lie in the allow-listed folder
     at = make(entry, {"retrieval.methods": "bm25,dense", "retrieval.dense_model": "/no/such/model", "lang": "en"})
     ok(at)
     assert any("unavailable" in plain(w.value) for w in at.warning)

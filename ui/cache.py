@@ -193,12 +193,28 @@ def parse_run(name: str, data: bytes) -> dict[str, Any]:
 
 
 class TraceLRU:
-    """A small thread-safe LRU of Traces."""
+    """A small thread-safe LRU of Traces, with one build lock per key (:meth:`building`)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
         self._data: OrderedDict[tuple[str, ...], Trace] = OrderedDict()
         self._lock = threading.Lock()
+        self._building: dict[tuple[str, ...], threading.Lock] = {}
+
+    def building(self, key: tuple[str, ...]) -> threading.Lock:
+        """The lock a session holds while it runs the pipeline for ``key``.
+
+        Sessions asking for the same Trace at once (8 tabs opening one shared
+        address) wait for the first run instead of each running the pipeline.
+        """
+        with self._lock:
+            lock = self._building.get(key)
+            if lock is None:
+                if len(self._building) > 4 * self.size:  # forget idle locks of long-gone keys
+                    for k in [k for k, v in self._building.items() if not v.locked()]:
+                        del self._building[k]
+                lock = self._building[key] = threading.Lock()
+            return lock
 
     def get(self, key: tuple[str, ...]) -> Trace | None:
         with self._lock:
@@ -278,17 +294,29 @@ def get_trace(
     runner: Callable[..., Trace] | None = None,
     runs: Any = None,
 ) -> TraceResult:
-    """The Trace of one question (from the LRU, or run with visible progress).
+    """The Trace of one question (from the LRU, or run with visible progress; one run per key at a time).
 
     ``runs``: imported runs by tag for ``run:TAG`` retrievers (read at ``gold.id``).
     """
-    from rag_core.pipeline import run
-
     key = trace_key(corpus_key, config, question, gold)
     store = trace_store()
     hit = store.get(key)
     if hit is not None:
         return TraceResult(hit, cached=True)
+    with store.building(key):
+        hit = store.get(key)  # another session finished it while this one waited
+        if hit is not None:
+            return TraceResult(hit, cached=True)
+        return _run_trace(store, key, corpus, config, question, gold, progress_label, slot, runner, runs)
+
+
+def _run_trace(
+    store: TraceLRU, key: tuple[str, ...], corpus: CorpusIndex, config: PipelineConfig, question: str,
+    gold: Question | None, progress_label: str, slot: Any, runner: Callable[..., Trace] | None,
+    runs: Any = None,
+) -> TraceResult:
+    from rag_core.pipeline import run
+
     progress = _Progress(slot if slot is not None else st.empty(), progress_label)
     t0 = time.perf_counter()
     try:

@@ -1155,6 +1155,36 @@ TEXT: dict[str, tuple[str, str]] = {
         "Document-level evaluation: a document's rank is the rank of its best chunk (MaxP). Unjudged documents count "
         "as not relevant, as in trec_eval; the mean share of judged documents in the top 10 (judged@10) is {share}.",
     ),
+    # --- h-13u: URL notices, empty question, needles not in corpus, hard cuts, stale edits ---
+    "url.not_honoured": ("주소의 {param}={value} 은(는) 보여 줄 수 없어 대신 {shown} 을(를) 보여 줍니다.",
+                         "The address asked for {param}={value}, which cannot be shown; showing {shown} instead."),
+    "url.shown.default_question": ("기본 질문 “{q}”", "the default question “{q}”"),
+    "url.shown.free": ("직접 입력한 질문 (이 코퍼스에는 질문 세트가 없음)",
+                       "a typed question (this corpus has no question set)"),
+    "url.shown.set": ("질문 세트 {set}", "question set {set}"),
+    "url.shown.qid": ("세트 {set}의 질문 {qid}", "question {qid} of set {set}"),
+    "url.shown.ph": ("표현 0 (이 질문의 표현은 {n}개, 0번부터)",
+                     "phrasing 0 (this question has {n} phrasing(s), numbered from 0)"),
+    "url.shown.set_question": ("질문 세트의 질문 {qid}", "question {qid} of the question set"),
+    "side.question_empty": ("질문이 비어 있습니다: 질문을 입력하세요 (기본 질문을 대신 실행하지 않습니다).",
+                            "The question is empty: type one (the default question is not run in its place)."),
+    "chk.not_in_corpus": ("코퍼스에 없는 정답 {n}개는 청킹 손실로 세지 않았습니다: {ids}",
+                          "{n} gold needle(s) are not in this corpus and are not counted as chunking losses: {ids}"),
+    "chk.hard_cuts": ("청크 {n}개는 목표 길이에 경계가 없어 단어 중간에서 잘렸습니다 (공백 없는 줄). "
+                      "인코더는 100자가 넘는 단어를 [UNK] 하나로 봅니다.",
+                      "{n} chunk(s) were cut mid-word: the text had no boundary at the target (a line without "
+                      "spaces). The encoder sees a word over 100 characters as a single [UNK]."),
+    "upload.no_chunks": ("문서 {n}개를 읽었지만 청커({sig})가 청크를 하나도 만들지 못했습니다 "
+                         "(예: 제목 줄만 있는 문서 — 제목 줄은 청크 내용이 되지 않습니다). 검색할 것이 없습니다.",
+                         "Loaded {n} document(s), but the chunker ({sig}) made no chunk from them (e.g. headings "
+                         "only — heading lines are never chunk content). There is nothing to search."),
+    "lab.stale_edit": ("다른 탭/세션이 이 스팬의 라벨을 바꿨습니다 (보던 것: 등급 {seen}, 지금: 등급 {now}, {who}). "
+                       "덮어쓸까요?",
+                       "Another tab or session changed this span's label since it was shown (you saw grade {seen}; "
+                       "it is now grade {now}, by {who}). Overwrite it?"),
+    "lab.stale_overwrite": ("덮어쓰기", "Overwrite"),
+    "lab.stale_keep": ("지금 라벨 유지", "Keep the current label"),
+    "lab.stale_kept": ("지금 라벨(등급 {grade})을 유지했습니다.", "Kept the current label (grade {grade})."),
 
 }
 

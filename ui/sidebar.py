@@ -9,6 +9,7 @@ every run mirrors the view into ``st.query_params``.
 
 from __future__ import annotations
 
+import contextvars
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -90,6 +91,10 @@ _GOTO = "_goto"
 _HOPPED = "_hopped"  # the legacy-folder hand-over to app.py happened (once per session)  # a page name a callback asks to switch to (scenario buttons)
 _SHADOW = "_shadow"  # page widgets mirrored in the URL (Compare's B, Chunks' document)
 _LAST_CORPUS = "_last_corpus"
+_URL_ASKED = "_url_asked"  # view parameters of the first address, until honoured or noticed (issue 15.9)
+#: This script run's upload line (slot, documents), filled by render() once the config is known.
+#: A ContextVar: each session's script thread sees its own.
+_UPLOAD_NOTE: contextvars.ContextVar[tuple[Any, int] | None] = contextvars.ContextVar("upload_note", default=None)
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_QUESTION = {"ko": "한라산의 높이는 얼마인가요?", "en": "How tall is Hallasan?"}
 
@@ -123,7 +128,28 @@ def _init_session() -> None:
     ss[_SHADOW] = {k: view[k] for k in SHADOW_KEYS if k in view}
     ss[_CFG] = config
     ss[_PROBLEMS] = [*problems, *errors]
+    ss[_URL_ASKED] = {name: params[name] for name in ("qset", "qid", "ph", "q", "doc") if name in params}
     ss[_INIT] = True
+
+
+def url_notice(name: str, shown: str, lang: str) -> str | None:
+    """Once per session: the address asked for ``name=…`` and it could not be honoured.
+
+    Adds one line (parameter, value asked, what is shown instead) to the
+    sidebar's notices; a value that was honoured is simply forgotten.
+    """
+    asked = st.session_state.get(_URL_ASKED, {})
+    if name not in asked:
+        return None
+    value = asked.pop(name)
+    message = t("url.not_honoured", lang, param=name, value=value[:80], shown=shown)
+    st.session_state.setdefault(_PROBLEMS, []).append(message)
+    return message
+
+
+def url_honoured(name: str) -> None:
+    """The address's ``name=…`` was shown as asked: no notice for it."""
+    st.session_state.get(_URL_ASKED, {}).pop(name, None)
 
 
 def _seed(values: Mapping[str, Any]) -> None:
@@ -209,6 +235,7 @@ def _number(label: str, key: str, lang: str, help_key: str | None = None, **kw: 
 
 def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any]:
     ss = st.session_state
+    asked = ss.get(_URL_ASKED, {})
     modes = QUESTION_MODES if qsets else ("free",)
     if ss.get(K_QMODE) not in modes:
         ss[K_QMODE] = modes[0]
@@ -217,19 +244,31 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
         format_func=lambda m: t(f"side.qmode.{m}", lang),
     )
     if ss[K_QMODE] == "free":
-        if not ss.get(K_QTEXT):
+        if K_QTEXT not in ss:  # first time only: a box the user cleared stays empty (issue 15.10)
             ss[K_QTEXT] = DEFAULT_QUESTION.get(lang, DEFAULT_QUESTION["en"])
+            url_notice("q", t("url.shown.default_question", lang, q=ss[K_QTEXT]), lang)
         text = st.text_area(t("side.question", lang), key=K_QTEXT, height=90, help=t("help.question", lang))
+        if not (text or "").strip():
+            st.caption(t("side.question_empty", lang))
+        url_honoured("q")
+        for name in ("qset", "qid", "ph"):
+            url_notice(name, t("url.shown.free", lang), lang)
         return text, None
     names = list(qsets)
     if ss.get(K_QSET) not in names:
-        ss[K_QSET] = names[0]
+        # a question id without its set (an older address): the set that holds it, else the first
+        holder = [n for n in names if any(q.id == ss.get(K_QID) for q in qsets[n])]
+        ss[K_QSET] = (holder or names)[0]
+        url_notice("qset", t("url.shown.set", lang, set=ss[K_QSET]), lang)
+    url_honoured("qset")
     st.selectbox(t("side.qset", lang), names, key=K_QSET)
     questions = qsets[ss[K_QSET]]
     ids = [q.id for q in questions]
     by_id = {q.id: q for q in questions}
     if ss.get(K_QID) not in by_id:
         ss[K_QID] = ids[0]
+        url_notice("qid", t("url.shown.qid", lang, qid=ids[0], set=ss[K_QSET]), lang)
+    url_honoured("qid")
     st.selectbox(
         t("side.qid", lang), ids, key=K_QID,
         format_func=lambda i: f"{i} · {by_id[i].question[:60]}",
@@ -239,6 +278,12 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
     options = list(range(len(q.phrasings))) if q.phrasings else [0]
     if ss.get(K_QPHRASING) not in options:
         ss[K_QPHRASING] = options[0]
+        url_notice("ph", t("url.shown.ph", lang, n=len(options)), lang)
+    elif "ph" in asked and str(ss[K_QPHRASING]) != asked["ph"].strip():
+        url_notice("ph", t("url.shown.ph", lang, n=len(options)), lang)
+    url_honoured("ph")
+    if "q" in asked:
+        url_notice("q", t("url.shown.set_question", lang, qid=q.id), lang)
     if q.phrasings:
         st.selectbox(
             t("side.phrasing", lang), options, key=K_QPHRASING,
@@ -249,7 +294,7 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
         text = q.question
     st.caption(md(t("side.asked", lang, q=text)))
     if q.needles:
-        lines = "\n".join(f"- `{n.doc_id}` — {md(n.text)}" for n in q.needles)
+        lines = "\n".join(f"- {md(n.doc_id)} — {md(n.text)}" for n in q.needles)
         st.markdown(t("side.needles", lang) + "\n" + lines)
     elif not q.answerable:
         st.caption(t("side.unanswerable", lang))
@@ -257,7 +302,11 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
 
 
 def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], dict[str, Any], list[str]]:
-    """The chosen corpus (falls back to the last good one), its key, question sets, their qrels, problems."""
+    """The chosen corpus (falls back to the last good one), its key, question sets, their qrels, problems.
+
+    An upload's "indexed" line goes into a slot that :func:`render` fills once
+    the config is known (a corpus the chunker turns into no chunk says so instead).
+    """
     ss = st.session_state
     problems: list[str] = []
     st.selectbox(t("side.corpus", lang), CORPORA, key=K_CORPUS, format_func=lambda c: t(f"corpus.{c}", lang))
@@ -277,7 +326,7 @@ def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], dict[str, 
             index, report, key = cache.upload_index(payload)
             render_upload_report(report, lang)
             if index is not None:
-                st.success(t("side.upload.ok", lang, n=report.n_documents))
+                _UPLOAD_NOTE.set((st.empty(), report.n_documents))
                 ss[_LAST_CORPUS] = ("upload", key)
                 return index, key, {}, {}, problems
             problems.append(t("side.upload.empty", lang))
@@ -513,9 +562,27 @@ def _context_generation(lang: str) -> None:
         st.toggle(t("side.judge", lang), key="support.judge", help=t("help.judge", lang))
 
 
+def _upload_line(corpus: Any, config: PipelineConfig, lang: str) -> None:
+    """Fill this run's upload slot: documents indexed, or that the chunker made no chunk of them."""
+    note = _UPLOAD_NOTE.get()
+    if note is None:
+        return
+    _UPLOAD_NOTE.set(None)
+    slot, n_docs = note
+    try:
+        chunking = corpus.chunking(config.chunker)
+    except ValueError:
+        chunking = None
+    if chunking is not None and not chunking.chunks:
+        slot.warning(md(t("upload.no_chunks", lang, n=n_docs, sig=chunking.signature)))
+    else:
+        slot.success(t("side.upload.ok", lang, n=n_docs))
+
+
 def render() -> Context:
     """Render the sidebar, resolve the context, mirror it into the URL."""
     ss = st.session_state
+    _UPLOAD_NOTE.set(None)
     goto = ss.pop(_GOTO, None)
     if goto:
         st.switch_page(page_path(goto), query_params=st.query_params.to_dict())
@@ -531,12 +598,11 @@ def render() -> Context:
         )
         lang = ss.get(K_LANG) or "ko"
         ss[_LANG_SHADOW] = lang
-        problems = list(ss.get(_PROBLEMS, []))
         with st.expander(t("side.section.corpus", lang), expanded=ss.get(K_CORPUS) in ("upload", "beir")):
             corpus, corpus_key, qsets, dataset_qrels, corpus_problems = _corpus(lang)
-        problems.extend(corpus_problems)
         with st.expander(t("side.section.question", lang), expanded=True):
             question, gold = _question(lang, qsets)
+        problems = [*ss.get(_PROBLEMS, []), *corpus_problems]
         with st.expander(t("side.section.chunking", lang)):
             _chunker(lang)
         with st.expander(t("side.section.retrieval", lang), expanded=True):
@@ -552,6 +618,7 @@ def render() -> Context:
         except ValueError as exc:
             config = ss[_CFG]
             st.error(md(t("side.bad_config", lang, error=str(exc))))
+        _upload_line(corpus, config, lang)
         for p in problems:
             st.warning(md(p))
         if ss.get(_PROBLEMS) and st.button(t("side.dismiss", lang), key="side.dismiss"):
