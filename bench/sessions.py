@@ -17,13 +17,22 @@ press "Save label" together; each save is timed from the click to its
 confirmation on screen (target ≤ 2 s: one SQLite insert plus the page's
 rerun, never behind pipeline work).
 
-Usage: ``.venv/bin/python bench/sessions.py [--sessions 8] [--pages label,inspect]``
-(needs /usr/bin/chromium and Playwright, as tests/test_browser.py).
+Two clients: ``--client ws`` (default) drives N headless sessions over
+Streamlit's own websocket protocol (``bench/wsclient.py``): no browser, so
+the figure is the server's: a session is ready at the run's
+``script_finished`` (FINISHED_SUCCESSFULLY), a save is timed from sending
+the button's trigger to the end of the run that shows "Saved". ``--client
+browser`` opens N headless chromium tabs: the end-to-end figure, where on a
+2-core machine the N renderers compete with the server for the cores.
+
+Usage: ``.venv/bin/python bench/sessions.py [--client ws|browser] [--sessions 8] [--pages label,inspect]``
+(the browser client needs /usr/bin/chromium and Playwright, as tests/test_browser.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import statistics
 import sys
 import tempfile
@@ -33,6 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from test_browser import CHROMIUM, CHROMIUM_ARGS, SERVERS, serve  # noqa: E402
 
@@ -113,15 +123,66 @@ def save_together(pages, base: str) -> list[float]:
     return out
 
 
+QUERY = {"label": ("label", "lang=en"), "inspect": ("inspect", "lang=en")}
+
+
+async def ws_open(base: str, page: str, n: int) -> tuple[list[float], list]:
+    """N websocket sessions request ``page`` at the same moment; seconds until each run finished."""
+    from wsclient import Session
+
+    sessions = [Session(base) for _ in range(n)]
+    await asyncio.gather(*(s.connect() for s in sessions))
+    name, query = QUERY[page]
+    t0 = time.perf_counter()
+
+    async def one(s):
+        await s.run(name, query)
+        return time.perf_counter() - t0
+
+    return list(await asyncio.gather(*(one(s) for s in sessions))), sessions
+
+
+async def ws_save(base: str, n: int) -> list[float]:
+    """N new sessions each open their own question (the URL's ``qid`` is read when a session starts, as a
+    browser's new page) and name an annotator, one by one, not timed; then all press Save together:
+    seconds from each trigger to the end of the run that shows its confirmation."""
+    from wsclient import Session
+
+    sessions = [Session(base) for _ in range(n)]
+    buttons = []
+    for i, s in enumerate(sessions):
+        await s.connect()
+        query = f"lang=en&qset=en&qid=en-eval-{i + 1:02d}"
+        run = await s.run("label", query)
+        s.set_text(run.widgets["Annotator"][1], f"bench-{i}")
+        run = await s.run("label")
+        buttons.append((query, run.widgets["Save label"][1]))
+
+    async def one(s, query, button):
+        run = await s.run("label", trigger=button)
+        if not any(text.startswith("Saved") for text in run.texts):
+            raise RuntimeError(f"no save confirmation for {query}: {[x for x in run.texts if len(x) < 300][:60]}")
+        return run.seconds
+
+    try:
+        return list(await asyncio.gather(*(one(s, q, b) for s, (q, b) in zip(sessions, buttons))))
+    finally:
+        await asyncio.gather(*(s.close() for s in sessions))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=8)
     parser.add_argument("--pages", default="label,inspect")
+    parser.add_argument("--client", choices=("ws", "browser"), default="ws",
+                        help="ws: headless websocket sessions (the server's time); browser: chromium tabs (end to end)")
     args = parser.parse_args(argv)
     pages = [p.strip() for p in args.pages.split(",") if p.strip()]
     bad = [p for p in pages if p not in READY]
     if bad or not 2 <= args.sessions <= 16:
         parser.error(f"--pages must be among {', '.join(READY)}; --sessions between 2 and 16")
+    if args.client == "ws":
+        return ws_main(pages, args.sessions)
     from playwright.sync_api import sync_playwright
 
     ok = True
@@ -155,6 +216,38 @@ def main(argv: list[str] | None = None) -> int:
                 for page in opened:
                     page.context.close()
         browser.close()
+    return 0 if ok else 1
+
+
+def ws_main(pages: list[str], n: int) -> int:
+    """The websocket variant of main(): same servers, same figures, no browser."""
+    ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in pages:
+            with serve(Path(tmp) / f"{name}-1.log", RAG_INSPECTOR_DATA=f"{tmp}/{name}-1") as base:
+                (one,), solo = asyncio.run(ws_open(base, name, 1))
+            with serve(Path(tmp) / f"{name}-n.log", RAG_INSPECTOR_DATA=f"{tmp}/{name}-n") as base:
+
+                async def scenario(base=base, name=name):
+                    before, cpu0 = rss_mb(base), cpu_s(base)
+                    times, sessions = await ws_open(base, name, n)
+                    after, cpu = rss_mb(base), cpu_s(base) - cpu0
+                    await asyncio.gather(*(s.close() for s in sessions))
+                    saves = await ws_save(base, n) if name == "label" else None
+                    return times, before, after, cpu, saves
+
+                times, before, after, cpu, saves = asyncio.run(scenario())
+                ratio = max(times) / one
+                ok &= ratio <= TARGET_RATIO
+                print(f"{name} (websocket sessions): one session ready in {one:.1f} s; {n} sessions together: "
+                      f"median {statistics.median(times):.1f} s, slowest {max(times):.1f} s -> ratio {ratio:.2f} "
+                      f"(target <= {TARGET_RATIO:.0f}); server RSS {before:.0f} -> {after:.0f} MiB, "
+                      f"server CPU {cpu:.1f} s", flush=True)
+                if saves is not None:
+                    ok &= max(saves) <= TARGET_SAVE_S
+                    print(f"label saves, {n} sessions pressing Save together: median {statistics.median(saves):.2f} s, "
+                          f"slowest {max(saves):.2f} s (target <= {TARGET_SAVE_S:.0f} s); "
+                          f"server RSS {rss_mb(base):.0f} MiB", flush=True)
     return 0 if ok else 1
 
 
