@@ -339,6 +339,54 @@ if ok_span:
     else:
         st.caption(md(t("lab.span_judged", lang, grade=existing.grade, who=existing.annotator or "—",
                         when=existing.created_at, kind=t(f"lab.kind.{existing.kind}", lang))))
+
+
+def _write(key: tuple, doc, existing, grade: int, note: str, who: str, expected: int | None) -> None:
+    """Add or change the label of span ``key`` = (set, question, doc, start, end), expecting its version to be
+    ``expected`` (else StaleLabel)."""
+    name, qid, doc_id, lo, hi = key
+    if existing is None:
+        lab = store.add(name, qid, doc_id, lo, hi, grade, text=doc.text[lo:hi], note=note,
+                        annotator=who, doc=doc, expected_event=expected)
+        ss["label.flash"] = t("lab.saved", lang, grade=lab.grade, start=lo, end=hi)
+    elif (existing.grade, existing.note) == (grade, note):
+        ss["label.flash"] = t("lab.unchanged", lang)
+    else:
+        lab = store.change(existing.label_id, grade=grade, note=note, annotator=who, expected_event=expected)
+        ss["label.flash"] = t("lab.changed", lang, grade=lab.grade)
+
+
+def _on_save(key: tuple, doc) -> None:
+    """Save button callback: the span's label as stored now, the grade/note/annotator as sent with the click.
+
+    A label changed elsewhere since this session showed it is not overwritten: the run asks (issue 15.3).
+    """
+    now = label_on(store.current(key[0], key[1]), key[2], key[3], key[4])
+    now_ev = now.event_id if now is not None else None
+    seen_ = ss.get("label._seen")
+    seen_ev = seen_[1] if seen_ and seen_[0] == key else now_ev
+    g, n = int(ss["label.grade"]), ss.get("label.note") or ""
+    if seen_ev != now_ev:
+        ss["label._stale"] = (key, g, n)
+        return
+    try:
+        _write(key, doc, now, g, n, (ss.get("label.annotator") or "").strip(), seen_ev)
+    except StaleLabel:  # written elsewhere between the read and the write: ask
+        ss["label._stale"] = (key, g, n)
+        ss["label._seen"] = (key, seen_ev)
+    except ValueError as exc:
+        ss["label.save_error"] = str(exc)
+    else:
+        ss.pop("label._seen", None)
+
+
+def _keep_current(lab_grade: int, lab_note: str) -> None:
+    ss["label.grade"], ss["label.note"] = lab_grade, lab_note
+    ss.pop("label._stale", None)
+    ss["label.flash"] = t("lab.stale_kept", lang, grade=lab_grade)
+
+
+span_key = (qset, q.id, doc.doc_id, start, end)
 c1, c2 = st.columns([2, 3])
 with c1:
     if ss.get("label.grade") not in GRADES:
@@ -350,43 +398,24 @@ with c2:
     if not annotator:
         st.warning(t("lab.need_annotator", lang))
     b1, b2, b3 = st.columns(3)
-    save = b1.button(t("lab.change" if existing else "lab.save", lang), key="label.save", type="primary",
-                     disabled=not (annotator and ok_span), width="stretch")
+    # the save runs in the button's callback, before the next run: that one run shows the stored label and
+    # its confirmation (one run per save, not a run and an st.rerun; issue 13.5)
+    b1.button(t("lab.change" if existing else "lab.save", lang), key="label.save", type="primary",
+              disabled=not (annotator and ok_span), width="stretch", on_click=_on_save, args=(span_key, doc))
     undo_this = b2.button(t("lab.undo_this", lang), key="label.undo_this", disabled=not (annotator and existing),
                           width="stretch")
     undo_mine = b3.button(t("lab.undo_mine", lang), key="label.undo_mine", disabled=not annotator,
                           width="stretch")
     if flash:
         st.success(md(flash))
+    save_error = ss.pop("label.save_error", None)
+    if save_error:
+        st.error(md(save_error))
 grade, note = int(ss["label.grade"]), ss.get("label.note") or ""
-span_key = (qset, q.id, doc.doc_id, start, end)
 now_event = existing.event_id if existing is not None else None
 seen = ss.get("label._seen")  # (span, label version) as the previous run showed them (issue 15.3)
 seen_event = seen[1] if seen and seen[0] == span_key else now_event
-
-
-def _write(expected: int | None) -> None:
-    """Add or change this span's label, expecting its version to be ``expected`` (else StaleLabel)."""
-    if existing is None:
-        lab = store.add(qset, q.id, doc.doc_id, start, end, grade, text=doc.text[start:end], note=note,
-                        annotator=annotator, doc=doc, expected_event=expected)
-        ss["label.flash"] = t("lab.saved", lang, grade=lab.grade, start=start, end=end)
-    elif (existing.grade, existing.note) == (grade, note):
-        ss["label.flash"] = t("lab.unchanged", lang)
-    else:
-        lab = store.change(existing.label_id, grade=grade, note=note, annotator=annotator, expected_event=expected)
-        ss["label.flash"] = t("lab.changed", lang, grade=lab.grade)
-
-
-def _keep_current(lab_grade: int, lab_note: str) -> None:
-    ss["label.grade"], ss["label.note"] = lab_grade, lab_note
-    ss.pop("label._stale", None)
-    ss["label.flash"] = t("lab.stale_kept", lang, grade=lab_grade)
-
-
-if save:
-    # the label changed (another tab or session) since this page showed it: ask, never overwrite silently
-    ss["label._stale"] = (span_key, grade, note) if seen_event != now_event else None
+save = False  # a plain save ran in _on_save; an overwrite after the question below saves here
 stale = ss.get("label._stale")
 if stale and stale[0] == span_key:
     grade, note = stale[1], stale[2]
@@ -406,7 +435,7 @@ elif stale:
     ss.pop("label._stale", None)
 if save:
     try:
-        _write(seen_event)
+        _write(span_key, doc, existing, grade, note, annotator, seen_event)
     except StaleLabel:  # written elsewhere between this run's read and the write: ask again
         ss["label._stale"] = (span_key, grade, note)
         ss["label._seen"] = (span_key, seen_event)
