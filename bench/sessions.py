@@ -1,9 +1,9 @@
-"""Many browser sessions at once: time to ready, save latency, server memory (issue 13.4/13.5).
+"""Many sessions at once: time to ready, save latency, server memory (issue 13.4/13.5).
 
 For each page (Label, Inspect) a fresh ``streamlit run app.py`` (generation
-off, a temporary label store) is opened by ONE headless chromium session and
-timed until the page is ready (script idle, no skeleton, the page's own
-control on screen); then a second fresh server is opened by N sessions at
+off, a temporary label store) is opened by ONE headless session and
+timed until the page is ready (browser: script idle, no skeleton, the page's own
+control on screen; websocket: the run's script_finished); then a second fresh server is opened by N sessions at
 the same moment, each timed the same way. Shared work (corpus, chunking,
 indexes, pools, Traces) is computed once per corpus and configuration, so
 the ratio ``slowest of N / one session`` is the figure (target ≤ 2). The
@@ -14,8 +14,8 @@ cores with the server, and this says how much of the wall time was the app.
 
 On the N-session Label server, every session then names an annotator and all
 press "Save label" together; each save is timed from the click to its
-confirmation on screen (target ≤ 2 s: one SQLite insert plus the page's
-rerun, never behind pipeline work).
+confirmation on screen (target ≤ 2 s: one SQLite insert in the button's
+callback plus one page run, never behind pipeline work).
 
 Two clients: ``--client ws`` (default) drives N headless sessions over
 Streamlit's own websocket protocol (``bench/wsclient.py``): no browser, so

@@ -106,7 +106,8 @@ class Session:
             await self.ws.close()
 
     async def run(self, page: str, query: str | None = None, trigger: str | None = None, timeout_s: float = 900) -> Run:
-        """Request a run of ``page`` (URL path) with ``query`` (default: the URL as the app last set it); with ``trigger`` (a widget id) press that button.
+        """Request a run of ``page`` (URL path) with ``query`` (default: the URL as the app last set it);
+        with ``trigger`` (a widget id), press that button.
 
         Returns when the server reports a complete run (``FINISHED_SUCCESSFULLY``),
         after any ``st.rerun`` in between; the texts and widgets are those of that final run.
