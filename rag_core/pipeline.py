@@ -108,16 +108,17 @@ def retrieve(
     lists: list[RetrieverList] = []
     dense_index = None
     dense_cos = None
+    dense_model, dense_reason = corpus.dense_choice(rcfg.dense_model)
     for method, analyzer in rcfg.method_specs:
-        name = _list_name(method, analyzer, rcfg.dense_model)
+        name = _list_name(method, analyzer, dense_model)
         if method == "dense":
             try:
-                dense_index = corpus.dense(config.chunker, rcfg.dense_model, progress)
+                dense_index = corpus.dense(config.chunker, dense_model, progress)
                 dense_cos = dense_index.cosines(question)
             except ModelUnavailable as exc:
                 lists.append(
                     RetrieverList(name, method, None, (), 0, status="unavailable", message=str(exc),
-                                  model=rcfg.dense_model)
+                                  model=dense_model, params={"model_choice": dense_reason})
                 )
                 continue
             order = _top_indices(dense_cos, rcfg.k)
@@ -133,7 +134,7 @@ def retrieve(
             )
             lists.append(
                 RetrieverList(name, method, None, hits, len(chunking.chunks), model=dense_index.stamp.embedding_model,
-                              params={"similarity": "cosine", "normalized": True})
+                              params={"similarity": "cosine", "normalized": True, "model_choice": dense_reason})
             )
             continue
         index = corpus.sparse(config.chunker, method, analyzer, rcfg)
