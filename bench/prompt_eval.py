@@ -458,23 +458,30 @@ def main(argv: Sequence[str] | None = None) -> None:
         wanted = {x.strip() for x in args.only.split(",")}
         items = [it for it in items if it.id in wanted]
     corpus = load_corpus_index()
-    results = {
-        (f"{n}/{m}" if len(modes) > 1 else n): run_variant(n, items, corpus, citations=m)
-        for n in names
-        for m in modes
-    }
+    runs = [(n, m) for n in names for m in modes]
+    results: dict[str, list[Scored]] = {(f"{n}/{m}" if len(modes) > 1 else n): [] for n, m in runs}
+    # item by item, every run of an item before the next item: a stopped run leaves paired results
+    for item in items:
+        for (n, m), rows in zip(runs, results.values(), strict=True):
+            rows.extend(run_variant(n, [item], corpus, citations=m))
+        if args.json:
+            write_json(Path(args.json), results)
     print_tables(results, args.answers)
     if len(modes) > 1 or modes != ["free"]:
         print_citation_table(results)
-    if args.json:
-        data = {
-            n: [{"id": r.item.id, "expect": r.item.expect, "outcome": r.outcome, "answer": r.answer,
-                 "gold_in_sources": r.gold_in_sources, "copy": r.copy, "cited": r.cited,
-                 "invented": list(r.invented), "cite_checks": [list(c) for c in r.cite_checks]}
-                for r in rows]
-            for n, rows in results.items()
-        }
-        Path(args.json).write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+def write_json(path: Path, results: Mapping[str, Sequence[Scored]]) -> None:
+    """The scored answers so far, per run."""
+    data = {
+        n: [{"id": r.item.id, "expect": r.item.expect, "outcome": r.outcome, "answer": r.answer,
+             "gold_in_sources": r.gold_in_sources, "copy": r.copy, "cited": r.cited,
+             "invented": list(r.invented), "cite_checks": [list(c) for c in r.cite_checks],
+             "seconds": r.seconds, "cached": r.cached}
+            for r in rows]
+        for n, rows in results.items()
+    }
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ show(style())
 st.title(t("page.inspect", lang))
 
 res = cache.get_trace(ctx.corpus, ctx.corpus_key, ctx.config, ctx.question, ctx.gold,
-                      progress_label=t("ins.running", lang))
+                      progress_label=t("ins.running", lang), stream=render.stream_view(lang))
 if res.trace is None:
     st.error(md(t("ins.no_trace", lang, error=res.error)))
     if res.crash:

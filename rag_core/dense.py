@@ -39,6 +39,11 @@ def hangul_share(text: str) -> float:
     return ko / len(letters)
 
 
+def korean_documents(texts: Sequence[str]) -> int:
+    """How many of ``texts`` are Korean (``hangul_share >= KOREAN_SHARE``)."""
+    return sum(1 for t in texts if hangul_share(t) >= KOREAN_SHARE)
+
+
 def choose_dense_model(texts: Sequence[str]) -> tuple[str, str]:
     """``(model, reason)`` for ``dense_model = auto``.
 
@@ -47,7 +52,7 @@ def choose_dense_model(texts: Sequence[str]) -> tuple[str, str]:
     English MiniLM maps Korean text to unrelated neighbours); an English-only
     corpus keeps :data:`AUTO_ENGLISH` (MiniLM).
     """
-    n_ko = sum(1 for t in texts if hangul_share(t) >= KOREAN_SHARE)
+    n_ko = korean_documents(texts)
     if n_ko:
         return AUTO_MULTILINGUAL, (
             f"{n_ko} of {len(texts)} documents are Korean: the multilingual {AUTO_MULTILINGUAL} "

@@ -177,7 +177,8 @@ def generate(
             "error", generator.model_id, params=params, model_sha256=generator.file_sha256,
             message=f"generation failed: {type(exc).__name__}: {exc}",
         )
-    store.put(key, {"answer": answer, "seconds": seconds, "output_tokens": len(new_ids), "new_ids": new_ids})
+    store.put(key, {"answer": answer, "seconds": seconds, "output_tokens": len(new_ids), "new_ids": new_ids,
+                    "input_tokens": len(ids), "model_id": generator.model_id, "citations": mode})
     stopped = bool(new_ids) and new_ids[-1] in getattr(generator, "eos_ids", ())
     return GenerationStage(
         "ok",
@@ -195,3 +196,30 @@ def generate(
             *notes,
         ]),
     )
+
+
+#: How many of the latest generations calibrate :func:`estimate_seconds`.
+ESTIMATE_RUNS = 20
+
+
+def estimate_seconds(
+    prompt_tokens: int, model_id: str, *, cache_dir: str | Path | None = None, runs: int = ESTIMATE_RUNS
+) -> tuple[float, int] | None:
+    """``(seconds, n_runs)``: the expected generation time for a prompt of ``prompt_tokens``.
+
+    Ratio estimator over this machine's latest ``runs`` generations of
+    ``model_id`` (as stored in the generation cache): ``Σ seconds / Σ
+    input_tokens × prompt_tokens``. Prefill dominates on CPU (a 931-token
+    prompt costs ~10 s on 2 cores, docs/MODELS.md), so time grows with the
+    prompt. None when no generation of this model was measured yet.
+    """
+    if isinstance(prompt_tokens, bool) or not isinstance(prompt_tokens, int) or prompt_tokens < 0:
+        raise ValueError(f"prompt_tokens = {prompt_tokens!r} must be an integer >= 0")
+    rows = [
+        r for r in _store(cache_dir).recent(runs * 5)
+        if isinstance(r, dict) and r.get("model_id") == model_id and r.get("input_tokens") and r.get("seconds")
+    ][:runs]
+    if not rows:
+        return None
+    rate = sum(float(r["seconds"]) for r in rows) / sum(int(r["input_tokens"]) for r in rows)
+    return rate * prompt_tokens, len(rows)

@@ -152,6 +152,12 @@ class CorpusIndex:
         )
 
     # -- dense ---------------------------------------------------------------
+    def korean_documents(self) -> int:
+        """How many documents are Korean (``rag_core.dense.korean_documents``)."""
+        from .dense import korean_documents
+
+        return self._once(("korean_documents",), lambda: korean_documents([d.text for d in self.docs.values()]))
+
     def dense_choice(self, model: str) -> tuple[str, str]:
         """``(model, reason)``: ``auto`` resolved by the corpus' languages (``rag_core.dense.choose_dense_model``)."""
         if model != "auto":

@@ -15,6 +15,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from .config import PipelineConfig
@@ -33,6 +34,9 @@ from .types import (
     SupportStage,
     Trace,
 )
+
+#: ``listener(event, value)``: see :func:`run`.
+Listener = Callable[[str, Any], None]
 
 #: Longest question accepted (characters). Longer input is an error, not a prompt.
 MAX_QUESTION_CHARS = 2000
@@ -154,6 +158,7 @@ def retrieve(
             idf_form=index.idf_form,
             n_docs=index.n_docs,
             terms=tuple(index.term_stats(q_tokens)),
+            segments=_auto_segments(question) if analyzer == "auto" else (),
         )
         params: dict[str, Any] = {}
         if method == "bm25":
@@ -190,6 +195,12 @@ def retrieve(
         if fused is not None:
             fused = replace(fused, hits=final)
     return RetrievalStage(lists=tuple(lists), fused=fused, hits=final), dense_index
+
+
+def _auto_segments(question: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    from .sparse.analyzers import auto_segments
+
+    return tuple((run.strip(), name, tuple(terms)) for run, name, terms in auto_segments(question))
 
 
 def _top_indices(scores: Any, k: int) -> list[int]:
@@ -284,8 +295,9 @@ def model_stages(
     corpus: CorpusIndex,
     progress: Progress | None = None,
     timings: dict[str, float] | None = None,
+    listener: Listener | None = None,
 ) -> tuple[ContextStage, GenerationStage, SupportStage]:
-    """Context, generation and support for the kept candidates."""
+    """Context, generation and support for the kept candidates (``listener``: see :func:`run`)."""
     timings = timings if timings is not None else {}
     if gate.refused:
         reason = f"gate refused: {gate.reason}"
@@ -332,7 +344,11 @@ def model_stages(
     else:
         if progress:
             progress(f"generating with {config.generation.model}", 0.5)
-        generation = generate(context, config.generation, generator=generator)
+        on_text = None
+        if listener is not None:
+            listener("prompt", {"tokens": len(context.input_ids), "model_id": generator.model_id})
+            on_text = partial(listener, "text")
+        generation = generate(context, config.generation, generator=generator, on_text=on_text)
     timings["generation"] = (time.perf_counter() - t) * 1000
 
     t = time.perf_counter()
@@ -361,6 +377,7 @@ def run(
     gold: Question | Sequence[Needle] | None = None,
     progress: Progress | None = None,
     stop_after: str = "support",
+    listener: Listener | None = None,
 ) -> Trace:
     """Run one question through every stage and return the full ``Trace``.
 
@@ -371,6 +388,9 @@ def run(
         gold: a question-set entry (or needles) to mark gold at every stage.
         progress: optional ``(message, fraction)`` callback for long work.
         stop_after: ``"gate"`` to skip context/generation/support (evaluation).
+        listener: optional ``listener(event, value)`` told ``("prompt", {"tokens": n,
+            "model_id": id})`` just before the model is called and ``("text", piece)``
+            for each piece of a freshly generated answer (a cache replay sends none).
     """
     from .diagnosis import gold_view
 
@@ -403,7 +423,7 @@ def run(
         generation = _skipped_generation(config, reason)
         support = SupportStage("skipped", message=reason)
     else:
-        context, generation, support = model_stages(config, question, gate, corpus, progress, timings)
+        context, generation, support = model_stages(config, question, gate, corpus, progress, timings, listener)
 
     needles: tuple[Needle, ...] = ()
     if isinstance(gold, Question):

@@ -1037,6 +1037,41 @@ TEXT: dict[str, tuple[str, str]] = {
     "thr.dl.json": ("훑기 JSON (CLI sweep 형식)", "Sweep JSON (as the sweep CLI)"),
     "thr.dl.csv": ("훑기 CSV", "Sweep CSV"),
 
+    # --- h-11: enforced citations, auto analyzer / dense model, latency estimate and streaming ---
+    "analyzer.auto": ("자동 (한글: Kiwi 형태소, 그 밖: 유니코드 단어)", "Auto (Hangul: Kiwi morphemes, the rest: Unicode words)"),
+    "side.dense_auto.ko": (
+        "임베딩 모델 (자동): **{model}** — 문서 {n}개 중 {n_ko}개가 한국어라 다국어 모델을 씁니다 (영어 MiniLM은 한국어를 읽지 못함).",
+        "Embedding model (auto): **{model}** — {n_ko} of {n} documents are Korean, so the multilingual model "
+        "(the English MiniLM does not read Korean).",
+    ),
+    "side.dense_auto.en": (
+        "임베딩 모델 (자동): **{model}** — 문서 {n}개에 한국어 문서가 없어 영어 모델을 씁니다.",
+        "Embedding model (auto): **{model}** — none of the {n} documents is Korean, so the English model.",
+    ),
+    "side.dense_fixed": ("임베딩 모델: **{model}** (직접 고름)", "Embedding model: **{model}** (chosen)"),
+    "side.citations": ("인용", "Citations"),
+    "citations.free": ("자유 (모델이 알아서)", "Free (as the model chooses)"),
+    "citations.enforced": ("강제 (제약 디코딩)", "Enforced (constrained decoding)"),
+    "help.citations": (
+        "강제: 디코딩을 제약해 답이 거절 문장 그대로이거나, 문장마다 보낸 출처 번호 [n]으로 끝나게 합니다. "
+        "어느 n인지는 모델이 고르고 근거 검사가 판정합니다.",
+        "Enforced: decoding is constrained so the answer is the exact refusal sentence or sentences that each end "
+        "with [n] over the sources sent. The model picks which n; the support check judges it.",
+    ),
+    "ins.citations_enforced": ("인용은 제약 디코딩으로 강제됨", "citations enforced by constrained decoding"),
+    "ins.citations_free": ("인용 자유 (모델이 원할 때만 인용)", "citations free (the model cites only if it chooses to)"),
+    "ins.analyzer_runs": ("자동 분석기가 한 일 (문자 종류별 구간)", "What the auto analyzer did (runs by script)"),
+    "ins.run": ("구간", "run"),
+    "ins.run_analyzer": ("분석기", "analyzer"),
+    "ins.estimate": (
+        "프롬프트 {n} 토큰 → 생성에 ≈ {seconds} 초 예상 (이 컴퓨터의 최근 {runs}회 실행으로 보정)",
+        "≈ {seconds} s for {n} prompt tokens (calibrated on this machine's last {runs} runs)",
+    ),
+    "ins.estimate_none": (
+        "프롬프트 {n} 토큰 → 이 컴퓨터에서 아직 측정된 생성이 없어 시간을 추정하지 못합니다",
+        "{n} prompt tokens → no generation measured on this machine yet, so no time estimate",
+    ),
+    "ins.streaming": ("답변 생성 중 (토큰 단위로 표시)…", "Generating the answer (shown token by token)…"),
 }
 
 

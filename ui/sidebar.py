@@ -21,6 +21,7 @@ from rag_core.config import (
     ANALYZERS,
     BM25_VARIANTS,
     CHUNK_STRATEGIES,
+    CITATION_MODES,
     CONTEXT_ORDERINGS,
     CONTEXT_POLICIES,
     FUSION_METHODS,
@@ -71,7 +72,7 @@ from .state import (
 ENV_SET = "RAG_APP_SET"
 
 GENERATORS = ("qwen2.5-coder-0.5b", "smollm2-135m", "none")
-DENSE_MODELS = ("minilm", "e5-small")
+DENSE_MODELS = ("auto", "minilm", "e5-small")
 
 _CFG = "_cfg"
 _INIT = "_init"
@@ -85,6 +86,11 @@ _SHADOW = "_shadow"  # page widgets mirrored in the URL (Compare's B, Chunks' do
 _LAST_CORPUS = "_last_corpus"
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_QUESTION = {"ko": "한라산의 높이는 얼마인가요?", "en": "How tall is Hallasan?"}
+#: The question a fresh session opens on (set, id) when the URL names none: with the
+#: default configuration and the bundled models its gold is retrieved, kept and
+#: sent, and the answer's claim is supported by the source it cites
+#: (tests/test_first_screen.py checks it with the real model).
+FIRST_QUESTION = ("en", "en-emb-01")
 
 
 def start_config() -> tuple[PipelineConfig, list[str]]:
@@ -110,6 +116,9 @@ def _init_session() -> None:
     values.setdefault(K_LANG, "ko")
     values.setdefault(K_CORPUS, "sample")
     values.setdefault(K_QMODE, "set")
+    if K_QID not in view and K_QTEXT not in view:
+        values.setdefault(K_QSET, FIRST_QUESTION[0])
+        values.setdefault(K_QID, FIRST_QUESTION[1])
     for k, v in values.items():
         if k not in (K_COMPARE_B, K_CHUNKS_DOC):
             ss[k] = v
@@ -321,10 +330,20 @@ def _chunker(lang: str) -> None:
             _number(t("side.min_chars", lang), "chunker.min_chars", lang, min_value=0, max_value=100_000, step=10)
 
 
-def _retrieval(lang: str) -> None:
+def dense_model_note(corpus: Any, model: str, lang: str) -> str:
+    """Which embedding model dense retrieval uses on ``corpus`` and why (``auto`` names its reason)."""
+    if model != "auto":
+        return t("side.dense_fixed", lang, model=model)
+    chosen, _reason = corpus.dense_choice("auto")
+    n_ko = corpus.korean_documents()
+    return t("side.dense_auto.ko" if n_ko else "side.dense_auto.en", lang, model=chosen, n=len(corpus.docs), n_ko=n_ko)
+
+
+def _retrieval(lang: str, corpus: Any) -> None:
     ss = st.session_state
     st.multiselect(t("side.methods", lang), RETRIEVAL_METHODS, key=K_METHODS,
                    format_func=lambda m: t(f"method.{m}", lang), help=t("help.methods", lang))
+    st.caption(dense_model_note(corpus, ss.get("retrieval.dense_model") or "auto", lang))
     st.selectbox(t("side.analyzer", lang), ANALYZERS, key="retrieval.analyzer",
                  format_func=lambda a: t(f"analyzer.{a}", lang), help=t("help.analyzer", lang))
     sparse = [m for m in ss.get(K_METHODS) or [] if m in SPARSE_METHODS]
@@ -405,6 +424,8 @@ def _context_generation(lang: str) -> None:
                  format_func=lambda m: t("side.generator.none", lang) if m == "none" else m,
                  help=t("help.generator", lang))
     _number(t("side.max_new_tokens", lang), "generation.max_new_tokens", lang, min_value=1, max_value=2048, step=16)
+    st.selectbox(t("side.citations", lang), CITATION_MODES, key="generation.citations",
+                 format_func=lambda m: t(f"citations.{m}", lang), help=t("help.citations", lang))
     with st.expander(t("side.support", lang)):
         st.slider(t("side.min_overlap", lang), 0.0, 1.0, key="support.min_overlap", step=0.05,
                   help=t("help.min_overlap", lang))
@@ -440,7 +461,7 @@ def render() -> Context:
         with st.expander(t("side.section.chunking", lang)):
             _chunker(lang)
         with st.expander(t("side.section.retrieval", lang), expanded=True):
-            _retrieval(lang)
+            _retrieval(lang, corpus)
         with st.expander(t("side.section.rerank_gate", lang)):
             _rerank_gate(lang)
         with st.expander(t("side.section.context", lang)):

@@ -227,6 +227,7 @@ def auto_terms_many(texts: Sequence[str], hangul: str = AUTO_HANGUL) -> list[lis
 
 # -------------------------------------------------------------- registry
 
+ANALYZER_FACTORIES.add("auto", lambda **_: auto_terms)
 ANALYZER_FACTORIES.add("ascii", lambda **_: ascii_terms)
 ANALYZER_FACTORIES.add("unicode", lambda **_: unicode_terms)
 ANALYZER_FACTORIES.add("whitespace", lambda **_: whitespace_terms)
@@ -237,7 +238,6 @@ ANALYZER_FACTORIES.add(
     ),
 )
 ANALYZER_FACTORIES.add("kiwi", lambda **_: kiwi_terms)
-ANALYZER_FACTORIES.add("auto", lambda **_: auto_terms)
 
 
 def _check_ngrams(ngram_min: int, ngram_max: int) -> None:
