@@ -204,3 +204,37 @@ def test_streamer_hands_the_answer_over_piece_by_piece_without_the_prompt():
         streamer.put(torch.tensor([i]))
     streamer.end()
     assert len(pieces) >= 2 and "".join(pieces).split() == ["hallasan", "is", "high"]
+
+
+def test_streamed_run_draws_events_on_the_script_thread():
+    """ui.cache._run_streamed: the pipeline runs in a worker; estimate and pieces reach the page."""
+    from streamlit.testing.v1 import AppTest
+
+    def script():
+        import streamlit as st
+
+        import rag_core.pipeline as pl
+        from ui import cache
+
+        calls = []
+
+        def fake_run(config, question, corpus, *, gold=None, progress=None, listener=None):
+            progress("chunking", 0.1)
+            listener("prompt", {"tokens": 931, "model_id": "m"})
+            for piece in ("Hallasan ", "is ", "1,947 m [1]."):
+                listener("text", piece)
+            return "TRACE"
+
+        real, pl.run = pl.run, fake_run
+        try:
+            box = st.container()
+            view = cache.StreamView(box, lambda n, m: calls.append((n, m)) or f"≈ 10 s for {n} prompt tokens",
+                                    "streaming")
+            out = cache._run_streamed(None, "q", None, None, cache._Progress(st.empty(), "run"), view)
+        finally:
+            pl.run = real  # the module is shared with the rest of the test session
+        st.session_state["out"] = (out, calls)
+
+    at = AppTest.from_function(script, default_timeout=60).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["out"] == ("TRACE", [(931, "m")])
