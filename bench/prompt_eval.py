@@ -442,6 +442,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--only", default="", help="comma-separated item ids (default: the whole set)")
     ap.add_argument("--answers", action="store_true", help="print every answer")
     ap.add_argument("--json", default="", help="write the scored answers to this file")
+    ap.add_argument("--spread", action="store_true",
+                    help="take items round-robin from three groups (English answerable, Korean answerable, "
+                         "unanswerable), so a run stopped early still covers all three")
     ap.add_argument("--citations", default="free",
                     help="comma-separated generation.citations modes to run each variant in (free, enforced)")
     args = ap.parse_args(argv)
@@ -457,6 +460,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.only:
         wanted = {x.strip() for x in args.only.split(",")}
         items = [it for it in items if it.id in wanted]
+    if args.spread:
+        items = spread(items)
     corpus = load_corpus_index()
     runs = [(n, m) for n in names for m in modes]
     results: dict[str, list[Scored]] = {(f"{n}/{m}" if len(modes) > 1 else n): [] for n, m in runs}
@@ -469,6 +474,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     print_tables(results, args.answers)
     if len(modes) > 1 or modes != ["free"]:
         print_citation_table(results)
+
+
+def spread(items: Sequence[EvalItem]) -> list[EvalItem]:
+    """Round-robin over English answerable, Korean answerable and unanswerable items (file order inside each)."""
+    groups = [
+        [it for it in items if it.expect == "answer" and it.question.lang != "ko"],
+        [it for it in items if it.expect == "answer" and it.question.lang == "ko"],
+        [it for it in items if it.expect != "answer"],
+    ]
+    out: list[EvalItem] = []
+    for i in range(max(len(g) for g in groups)):
+        out.extend(g[i] for g in groups if i < len(g))
+    return out
 
 
 def write_json(path: Path, results: Mapping[str, Sequence[Scored]]) -> None:
