@@ -149,7 +149,12 @@ def allowed_ids(
     remaining: int | None = None,
     refusal: str = REFUSAL_TEXT,
 ) -> frozenset[int] | None:
-    """The ids allowed next after ``text``; None = every id but the brackets' (plain text).
+    """The ids allowed next after ``text``; None = plain text.
+
+    Plain text is every id but the bracket tokens; the processor also masks
+    end-of-sequence unless a cited sentence has just ended
+    (:func:`eos_allowed`) and sentence-end tokens while the current
+    sentence is still empty (no claim of bare punctuation).
 
     Args:
         text: The answer decoded so far.
