@@ -322,6 +322,18 @@ def _evaluate_documents(
     )
 
 
+def needles_in_corpus(needles: Sequence[Any], docs: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """``(needles found in the corpus, needles not in it)``: unknown document or text not found."""
+    from .relevance import locate
+
+    present, absent = [], []
+    for n in needles:
+        doc = docs.get(n.doc_id)
+        text = doc if isinstance(doc, str) else getattr(doc, "text", None)
+        (present if text is not None and locate(text, n) is not None else absent).append(n)
+    return tuple(present), tuple(absent)
+
+
 def compare_configs(a: ConfigEvaluation, b: ConfigEvaluation) -> dict[str, Any]:
     """Paired sign test per metric over the queries both evaluated."""
     from .evaluation import compare_results
