@@ -58,7 +58,7 @@ def test_paths_inside_the_models_folder_pass_and_nothing_escapes_it(tmp_path, mo
     assert errors == [] and rel.retrieval.dense_model == "mini"
     for probe in (str(models / ".." / "x"), "../x", str(models / "out" / "passwd"), "/etc", str(models)):
         cfg, errors = config_from_query({"retrieval.dense_model": probe})
-        assert cfg.retrieval.dense_model == "minilm" and len(errors) == 1, probe
+        assert cfg.retrieval.dense_model == PipelineConfig().retrieval.dense_model and len(errors) == 1, probe
         assert "a path inside $RAG_INSPECTOR_MODELS" in errors[0]
 
 
@@ -67,7 +67,7 @@ def test_compare_b_and_pasted_addresses_are_visitor_input_too():
     assert b.retrieval.k == 3 and b.generation.model == PipelineConfig().generation.model
     assert len(errors) == 1 and "generation.model" in errors[0]
     cfg, errors = config_from_url("http://host/evaluate?retrieval.dense_model=/etc&retrieval.k=7")
-    assert cfg.retrieval.k == 7 and cfg.retrieval.dense_model == "minilm" and len(errors) == 1
+    assert cfg.retrieval.k == 7 and cfg.retrieval.dense_model == PipelineConfig().retrieval.dense_model and len(errors) == 1
 
 
 def test_the_app_never_loads_a_model_path_from_the_url(entry, monkeypatch):
@@ -85,7 +85,7 @@ def test_the_app_never_loads_a_model_path_from_the_url(entry, monkeypatch):
     warnings = [plain(w.value) for w in at.warning]
     assert any("retrieval.dense_model: this value is not accepted from the address" in w for w in warnings)
     assert "/etc" not in " ".join(warnings)
-    assert at.session_state["_ctx"].config.retrieval.dense_model == "minilm"
+    assert at.session_state["_ctx"].config.retrieval.dense_model == PipelineConfig().retrieval.dense_model
     assert "/etc" not in asked
 
 

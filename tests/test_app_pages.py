@@ -264,7 +264,7 @@ def test_unreachable_qdrant_is_one_warning_and_bm25_still_shows(entry):
         url = f"http://127.0.0.1:{s.getsockname()[1]}"
     at = make(entry, {"lang": "en", "retrieval.methods": "bm25,qdrant", "retrieval.qdrant_url": url})
     assert not at.exception, [e.value for e in at.exception]
-    assert rows_of(at, "bm25:unicode") == PipelineConfig().retrieval.k
+    assert rows_of(at, "bm25:auto") == PipelineConfig().retrieval.k
     warnings = [plain(w.value) for w in at.warning if "qdrant:rag-inspector" in plain(w.value)]
     assert len(warnings) == 1
     assert f"Qdrant at {url} is unreachable or failed while listing collections" in warnings[0]
