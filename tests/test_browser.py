@@ -97,8 +97,9 @@ def serve(log: Path, app_set: str | None = "generation.model=none", **env: str) 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[str]:
-    """The app with generation off (fast)."""
-    with serve(tmp_path_factory.mktemp("server") / "streamlit.log") as url:
+    """The app with generation off (fast); Qdrant folders under pytest's temporary root may be named in the URL."""
+    with serve(tmp_path_factory.mktemp("server") / "streamlit.log",
+               RAG_INSPECTOR_QDRANT=str(tmp_path_factory.getbasetemp())) as url:
         yield url
 
 
