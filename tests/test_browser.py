@@ -17,6 +17,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -53,12 +54,13 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[str]:
+@contextmanager
+def streamlit_server(log: Path, app_set: str | None) -> Iterator[str]:
+    """``streamlit run app.py`` on a free port (``RAG_APP_SET=app_set`` when given); yields its URL."""
     port = _free_port()
-    log = tmp_path_factory.mktemp("server") / "streamlit.log"
-    env = dict(os.environ, RAG_APP_SET="generation.model=none", HF_HUB_OFFLINE="1",
-               STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    env = dict(os.environ, HF_HUB_OFFLINE="1", STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    if app_set is not None:
+        env["RAG_APP_SET"] = app_set
     with log.open("w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
@@ -82,6 +84,12 @@ def server(tmp_path_factory) -> Iterator[str]:
             proc.wait(15)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[str]:
+    with streamlit_server(tmp_path_factory.mktemp("server") / "streamlit.log", "generation.model=none") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
