@@ -13,11 +13,11 @@ on) and is scored on its answer:
   citation; **hallucinated numbers** (numbers of the answer found in no
   source); **context utilisation** (share of gold needles in the prompt
   that a supported claim rests on);
-* per failed answerable question, the **single loss stage** (:data:`LOSS_STAGES`):
-  the first stage of :func:`rag_core.diagnosis.gold_view` that lost the gold,
-  else ``unused`` (gold in the prompt, no supported claim rests on it), else
-  ``unsupported`` (a supported claim rests on the gold, yet the answer does
-  not state its key content).
+* per failed answerable question, the **single loss stage** (:data:`LOSS_STAGES`,
+  :func:`loss_stage`): the first stage of :func:`rag_core.diagnosis.gold_view`
+  that lost the gold, else ``unused`` (gold in the prompt, no supported claim
+  rests on it), else ``unsupported`` (a supported claim rests on the gold, yet
+  the answer does not state its key content).
 
 Every rate carries its ``k``, ``n`` and a 95% Wilson interval; a rate over no
 item is ``None``, never 0. Generations are cached by prompt ids
@@ -65,8 +65,9 @@ LOSS_STAGES: tuple[str, ...] = (
     "unsupported",  # answered, a supported claim rests on the gold, key content missing
 )
 
-#: Claim verdict shares (RAGChecker-style). ``supported`` pools the two
-#: supported verdicts; ``supported_cited`` is the cited source backing it.
+#: Claim verdict shares (RAGChecker-style). ``supported`` pools every verdict
+#: a source backs (:data:`SUPPORTED_VERDICTS`); ``supported_cited`` is the
+#: cited source backing it.
 CLAIM_SHARES: tuple[str, ...] = (
     "supported",
     "supported_cited",
@@ -205,26 +206,75 @@ def outcome(answerable: bool, is_refused: bool, correct: bool) -> str:
     return "correct_refusal" if is_refused else "bluff"
 
 
+#: Verdicts of a claim some source in the prompt supports (cited or not).
+SUPPORTED_VERDICTS = ("supported", "supported-elsewhere", "uncited")
+
+
+def backing_sources(trace: Trace) -> set[int]:
+    """The source numbers ``[n]`` that back at least one supported claim of the answer.
+
+    A claim with a verdict in :data:`SUPPORTED_VERDICTS` rests on each source
+    whose evidence passes the support rule recorded in the support stage's
+    params (:func:`rag_core.support.check_support`: ``overlap ≥ min_overlap``,
+    ``cosine ≥ min_cosine`` when measured, no missing number, judge ≥ its
+    threshold when asked) — read from the verdicts, so the free and the
+    enforced citation modes count alike.
+    """
+    sup = trace.support
+    if sup.status != "ok":
+        return set()
+    p = sup.params
+    out: set[int] = set()
+    for c in sup.claims:
+        if c.verdict not in SUPPORTED_VERDICTS:
+            continue
+        for e in c.evidence:
+            if (
+                e.overlap >= p.get("min_overlap", 0.0)
+                and (e.cosine is None or e.cosine >= p.get("min_cosine", -1.0))
+                and not e.missing_numbers
+                and (e.judge is None or e.judge >= p.get("judge_threshold", 0.0))
+            ):
+                out.add(e.n)
+    return out
+
+
+def gold_in_prompt(trace: Trace) -> list[tuple[int, bool]]:
+    """Per gold needle that reached the prompt: ``(source n, a supported claim rests on it)``."""
+    gv = trace.gold
+    if gv is None or trace.context.status != "ok":
+        return []
+    used = backing_sources(trace)
+    ns = gv.stage_ranks.get("context", ())
+    out = []
+    for loss, n in zip(gv.needle_losses, ns):
+        if loss in ("", "answer") and n is not None:
+            out.append((n, n in used))
+    return out
+
+
 def loss_stage(trace: Trace) -> str:
     """The one stage of :data:`LOSS_STAGES` where a failed answerable query lost its gold.
 
-    The earliest loss of :func:`rag_core.diagnosis.gold_view` when it names
-    one (``answer`` there is ``unused`` here); a refusing gate with the gold
-    still ranked is ``gate``; otherwise the gold reached the prompt and a
-    supported claim rests on it, so the answer is ``unsupported`` (its key
-    content is missing or wrong).
+    The earliest retrieval-side loss of :func:`rag_core.diagnosis.gold_view`
+    when it names one (corpus … context); a refusing gate with the gold still
+    ranked is ``gate``; once every needle reached the prompt: ``unused`` when
+    some needle's source backs no supported claim (:func:`gold_in_prompt`, or
+    no answer was generated), else ``unsupported`` — the answer rests on the
+    gold yet misses its key content.
     """
     gv = trace.gold
     if gv is None:
         raise ValueError("loss_stage needs a trace run with gold needles (run(..., gold=question))")
     lost = gv.lost_at
-    if lost == "answer":
-        return "unused"
-    if lost:
+    if lost and lost != "answer":
         return lost
     if trace.gate.refused:
         return "gate"
     if trace.generation.status != "ok" or trace.context.status != "ok":
+        return "unused"
+    gold = gold_in_prompt(trace)
+    if not gold or not all(used for _n, used in gold):
         return "unused"
     return "unsupported"
 
@@ -234,8 +284,9 @@ def claim_counts(trace: Trace) -> dict[str, int]:
 
     Read generically from the support verdicts, so free and enforced
     citation modes count the same way: ``supported_cited`` is the verdict
-    ``supported`` (a cited source backs the claim), ``supported`` adds
-    ``supported-elsewhere``.
+    ``supported`` (a cited source backs the claim); ``supported`` adds
+    ``supported-elsewhere`` and ``uncited`` (a source backs it, the citation
+    is wrong or missing).
     """
     claims = trace.support.claims if trace.support.status == "ok" else ()
     verdicts = [c.verdict for c in claims]
@@ -243,7 +294,7 @@ def claim_counts(trace: Trace) -> dict[str, int]:
     n_halluc = sum(len(c.numbers_in_no_source) for c in claims)
     out = {
         "claims": len(claims),
-        "supported": sum(v in ("supported", "supported-elsewhere") for v in verdicts),
+        "supported": sum(v in SUPPORTED_VERDICTS for v in verdicts),
         "supported_cited": verdicts.count("supported"),
         "uncited": verdicts.count("uncited"),
         "unsupported": verdicts.count("unsupported"),
@@ -251,15 +302,9 @@ def claim_counts(trace: Trace) -> dict[str, int]:
         "numbers": n_numbers,
         "numbers_in_no_source": n_halluc,
     }
-    gv = trace.gold
-    in_prompt = used = 0
-    if gv is not None and trace.generation.status == "ok" and trace.support.status == "ok":
-        for loss in gv.needle_losses:
-            if loss in ("", "answer"):
-                in_prompt += 1
-                used += loss == ""
-    out["gold_in_prompt"] = in_prompt
-    out["gold_used"] = used
+    gold = gold_in_prompt(trace) if trace.generation.status == "ok" and trace.support.status == "ok" else []
+    out["gold_in_prompt"] = len(gold)
+    out["gold_used"] = sum(used for _n, used in gold)
     return out
 
 
