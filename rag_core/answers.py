@@ -50,7 +50,7 @@ RULE_VERSION = "answers-1"
 #: Share of a needle's content terms the answer must state (non-numeric needles).
 #: Calibrated on ``sample_corpus/calibration/answer_labels.jsonl`` with
 #: ``bench/calibrate_answers.py`` (docs/MODELS.md, "Answered correctly").
-MIN_TERM_RECALL = 0.5
+MIN_TERM_RECALL = 0.65
 
 #: Loss stages in pipeline order; every failed answerable question gets exactly one.
 LOSS_STAGES: tuple[str, ...] = (
