@@ -247,7 +247,7 @@ def _answers_summary(out: dict[str, Any]) -> str:
             f"  loss stages ({sum(losses.values())} = {res['summary']['n_failed']} failed): "
             + ", ".join(f"{k} {v}" for k, v in losses.items() if v)
         )
-    if "comparison" in out:
+    if "comparison" in out and "difference" in out["comparison"]:
         c = out["comparison"]
         lines.append(
             f"  A vs B answered correctly: diff {c['difference']:+.3f} [{c['low']:+.3f}, {c['high']:+.3f}], "

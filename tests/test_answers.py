@@ -321,3 +321,20 @@ def test_cli_eval_answers_without_a_generator_falls_back(capsys, tmp_path):
     out = capsys.readouterr()
     assert code == 0
     assert "generator unavailable (generation.model = none): retrieval metrics only" in out.out
+
+
+def test_cli_eval_answers_compare_prints_the_paired_reading(capsys, fake, tmp_path):
+    from pathlib import Path
+
+    from rag_core.cli import main
+
+    root = Path(__file__).resolve().parent.parent
+    qfile = tmp_path / "q.jsonl"
+    qfile.write_text("\n".join(root.joinpath("sample_corpus/questions/manual.jsonl").read_text(
+        encoding="utf-8").splitlines()[:2]) + "\n", encoding="utf-8")
+    code = main(["eval", "--queries", str(qfile), "--answers", "--set", "generation.model=fake",
+                 "--compare", "C"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert re.search(r"A vs B answered correctly: diff [+-]\d\.\d{3} \[[+-]\d\.\d{3}, [+-]\d\.\d{3}\], "
+                     r"McNemar p=[\d.]+, MDE \d\.\d{3}", out)

@@ -39,7 +39,7 @@ def test_evaluate_page_shows_answer_metrics_and_the_loss_stage_chart(server, tmp
         _idle(page)
         page.get_by_text("Evaluate answers too (generation, slow)").click()
         _idle(page)
-        box = page.get_by_label("Questions (from the start of the set)")
+        box = page.get_by_role("spinbutton", name="Questions (from the start of the set)")
         box.fill("3")
         box.press("Enter")
         _idle(page)
