@@ -101,7 +101,8 @@ def _run(ctx: Any, lang: str, chosen: list[Any], sides: dict[str, Any], live: di
                 gen = None
             out[side] = assemble(cfg, chosen, ctx.corpus, live["rows"][side], gen, status="partial")
             continue
-        st.button(t("ans.cancel", lang), key=f"eval.ans.cancel.{side}", on_click=_cancel, icon=":material/stop:")
+        slot = st.empty()
+        slot.button(t("ans.cancel", lang), key=f"eval.ans.cancel.{side}", on_click=_cancel, icon=":material/stop:")
         bar = st.progress(0.0, text=t("ans.running", lang, side=side, done=0, n=len(chosen)))
         live["rows"][side] = []
 
@@ -116,6 +117,7 @@ def _run(ctx: Any, lang: str, chosen: list[Any], sides: dict[str, Any], live: di
             ss.pop("eval.ans.live", None)
             return
         bar.empty()
+        slot.empty()
         live["done"][side] = ev
         out[side] = ev
     cmp = None

@@ -1068,7 +1068,7 @@ TEXT: dict[str, tuple[str, str]] = {
         "{side}: the generator is unavailable ({reason}); showing retrieval metrics only.",
     ),
     "ans.retrieval_only": ("검색 지표 (답변 없음)", "retrieval metrics (no answers)"),
-    "ans.hash": ("{side}: 결과 해시 `{hash}` · 생성기 {model}", "{side}: result hash `{hash}` · generator {model}"),
+    "ans.hash": ("{side}: 결과 해시 {hash} · 생성기 {model}", "{side}: result hash {hash} · generator {model}"),
     "ans.no_items": ("해당 항목 없음 (n = 0)", "no item (n = 0)"),
     "ans.col.value": ("값", "value"),
     "ans.col.outcome": ("결과", "outcome"),
