@@ -197,7 +197,8 @@ def _eval_answers(args: argparse.Namespace, cfg_a: PipelineConfig, questions: An
     """``eval --answers``: answer-level evaluation of A (and B with a paired comparison).
 
     The JSON is :meth:`rag_core.answers.AnswerEvaluation.to_dict` per side
-    (no timings: two runs give identical bytes); seconds go to stderr.
+    (no timings: two runs give identical bytes); seconds go to stderr. Ctrl-C
+    finishes the current query and prints the rows done, ``status: partial``.
     """
     import time
 
@@ -209,12 +210,26 @@ def _eval_answers(args: argparse.Namespace, cfg_a: PipelineConfig, questions: An
         if args.progress:
             print(f"{done}/{total}", file=sys.stderr, flush=True)
 
+    import signal
+
+    stop = {"asked": False}
+
+    def on_interrupt(signum: int, frame: Any) -> None:  # Ctrl-C: finish this query, report partial
+        stop["asked"] = True
+        print("interrupted: finishing the current query, then reporting partial results", file=sys.stderr)
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
     t = time.perf_counter()
-    out: dict[str, Any] = {"a": evaluate_answers(cfg_a, questions, corpus, phrasings=phrasings, progress=progress)}
-    if args.compare:
-        cfg_b = _load_config(args.compare, None, args.set or [])
-        out["b"] = evaluate_answers(cfg_b, questions, corpus, phrasings=phrasings, progress=progress)
-        out["comparison"] = compare_answers(out["a"], out["b"])
+    try:
+        out: dict[str, Any] = {"a": evaluate_answers(cfg_a, questions, corpus, phrasings=phrasings, progress=progress,
+                                                     should_stop=lambda: stop["asked"])}
+        if args.compare and not stop["asked"]:
+            cfg_b = _load_config(args.compare, None, args.set or [])
+            out["b"] = evaluate_answers(cfg_b, questions, corpus, phrasings=phrasings, progress=progress,
+                                        should_stop=lambda: stop["asked"])
+            out["comparison"] = compare_answers(out["a"], out["b"])
+    finally:
+        signal.signal(signal.SIGINT, previous)
     seconds = time.perf_counter() - t
     data = {k: (v.to_dict() if hasattr(v, "to_dict") else to_jsonable(v)) for k, v in out.items()}
     if args.json:

@@ -338,3 +338,30 @@ def test_cli_eval_answers_compare_prints_the_paired_reading(capsys, fake, tmp_pa
     assert code == 0
     assert re.search(r"A vs B answered correctly: diff [+-]\d\.\d{3} \[[+-]\d\.\d{3}, [+-]\d\.\d{3}\], "
                      r"McNemar p=[\d.]+, MDE \d\.\d{3}", out)
+
+
+def test_cli_ctrl_c_reports_partial_results(capsys, fake, tmp_path):
+    import os
+    import signal
+    from pathlib import Path
+
+    from rag_core.cli import main
+
+    root = Path(__file__).resolve().parent.parent
+    qfile = tmp_path / "q.jsonl"
+    qfile.write_text("\n".join(root.joinpath("sample_corpus/questions/manual.jsonl").read_text(
+        encoding="utf-8").splitlines()[:4]) + "\n", encoding="utf-8")
+    real = fake.generate_ids
+
+    def interrupting(ids, max_new_tokens):
+        os.kill(os.getpid(), signal.SIGINT)  # the user presses Ctrl-C during the first generation
+        return real(ids, max_new_tokens)
+
+    fake.generate_ids = interrupting
+    fake.answers = {"": "Check the fluff filter [1]."}
+    code = main(["eval", "--queries", str(qfile), "--answers", "--set", "generation.model=fake", "--json"])
+    out = capsys.readouterr()
+    a = json.loads(out.out)["a"]
+    assert code == 0 and "interrupted" in out.err
+    assert a["status"] == "partial" and 1 <= a["n_done"] < a["n_planned"] == 4
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
