@@ -25,6 +25,7 @@ PAGES: tuple[tuple[str, str], ...] = (
     ("diagnose", "chunks"),
     ("diagnose", "compare"),
     ("diagnose", "scenarios"),
+    ("diagnose", "lecture"),
     ("measure", "label"),
     ("measure", "evaluate"),
     ("measure", "threshold"),
@@ -34,6 +35,7 @@ ICONS = {
     "chunks": ":material/view_agenda:",
     "compare": ":material/compare:",
     "scenarios": ":material/school:",
+    "lecture": ":material/co_present:",
     "label": ":material/label:",
     "evaluate": ":material/monitoring:",
     "threshold": ":material/tune:",
@@ -59,7 +61,8 @@ def build_pages(lang: str) -> dict[str, list[st.Page]]:
 
 
 def main() -> None:
-    st.set_page_config(page_title="RAG Stage Inspector", page_icon=":material/troubleshoot:", layout="wide")
+    # an emoji favicon is an inline SVG; a :material/…: one is fetched from fonts.gstatic.com (no network at run time)
+    st.set_page_config(page_title="RAG Stage Inspector", page_icon="🔎", layout="wide")
     show(style())
     lang = sidebar.current_lang()
     nav = st.navigation(build_pages(lang), position="sidebar")

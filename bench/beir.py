@@ -17,12 +17,22 @@ Peers re-run here (same machine, same run): bm25s lucene with our ``unicode``
 tokens on both sets, bm25s with English stopwords + Snowball stemmer on SciFact
 (BASELINES' main row), rank-bm25 ``BM25Okapi`` with ``unicode`` tokens on both.
 
-Run: ``.venv/bin/python bench/beir.py [--data DIR]`` (about 1–2 minutes on 2 cores).
+Product path: the same sets through ``python -m rag_core eval --beir DIR``'s code
+(:func:`rag_core.datasets.load_beir_set` + :func:`rag_core.evalrun.evaluate_config`
+with ``doc_qrels``), BM25 lucene k1 = 1.2, b = 0.75, ``unicode`` analyzer, one chunk
+per document (``chunker.strategy = blind``, ``chunker.target = 100000``; checked), so
+its nDCG@10 must equal the kernel row "ours lucene unicode". Reported per query:
+the kernel (``BM25Index.top`` on pre-tokenized queries), the kernel plus query
+tokenization, and the product path (question validation, analysis, the pipeline to
+the gate with its Trace, document ranking and metrics), and the ratio product / kernel.
+
+Run: ``.venv/bin/python bench/beir.py [--data DIR] [--only-product]`` (about 1–2 minutes on 2 cores).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import time
@@ -161,6 +171,65 @@ def kiwi_exact_tags(texts: list[str]) -> list[list[str]]:
     return [[t.form.lower() for t in r if t.tag in KIWI_CONTENT_TAGS] for r in results]
 
 
+REPEATS = 3
+#: Config of the product path (one chunk per document, the kernel's BM25 settings).
+PRODUCT_SET = {
+    "chunker.strategy": "blind", "chunker.target": "100000", "retrieval.analyzer": "unicode",
+    "retrieval.bm25_variant": "lucene", "retrieval.k1": "1.2", "retrieval.b": "0.75",
+    "generation.model": "none",
+}
+
+
+@functools.lru_cache(maxsize=2)
+def _product_corpus(folder: Path) -> tuple[object, object]:
+    """The BEIR set and its ``CorpusIndex`` (loaded once for every depth)."""
+    from rag_core.datasets import load_beir_set
+    from rag_core.index import CorpusIndex
+
+    qset = load_beir_set(folder)
+    return qset, CorpusIndex(qset.report, name=qset.name, questions=qset.questions)
+
+
+def product_path(folder: Path, depth: int = DEPTH) -> tuple[float, float, float, float, int]:
+    """``eval --beir`` code on ``folder``: (nDCG@10, ms/query product, kernel, kernel+tokenize, n).
+
+    ``depth``: candidates per query on both paths (the product path evaluates
+    cutoffs 1, 10 and ``depth``; the kernel returns the top ``depth``).
+
+    The index is built (and one query run) before timing; then each path runs
+    every judged query, in the same process, interleaved; the best of ``REPEATS``
+    passes is kept for each.
+    """
+    from rag_core.config import PipelineConfig
+    from rag_core.evalrun import evaluate_config
+    from rag_core.sparse.analyzers import get_analyzer
+
+    qset, corpus = _product_corpus(folder)
+    cfg = PipelineConfig().with_overrides(PRODUCT_SET)
+    chunking = corpus.chunking(cfg.chunker)
+    if len(chunking.chunks) != len(corpus.documents):
+        raise SystemExit(f"product path: {len(chunking.chunks)} chunks for {len(corpus.documents)} docs")
+    questions = [q for q in qset.questions if q.id in qset.qrels]
+    evaluate_config(cfg, questions[:1], corpus, ks=(10,), doc_qrels=qset.qrels)  # build + warm
+    index = corpus.sparse(cfg.chunker, "bm25", "unicode", cfg.retrieval)
+    analyze = get_analyzer("unicode")
+    q_tokens = [analyze(q.question) for q in questions]
+    kernel = kernel_tok = product = float("inf")
+    for _ in range(REPEATS):  # interleaved, best of REPEATS: the machine is shared
+        t = time.perf_counter()
+        for toks in q_tokens:
+            index.top(toks, depth)
+        kernel = min(kernel, (time.perf_counter() - t) * 1000 / len(questions))
+        t = time.perf_counter()
+        for q in questions:
+            index.top(analyze(q.question), depth)
+        kernel_tok = min(kernel_tok, (time.perf_counter() - t) * 1000 / len(questions))
+        t = time.perf_counter()
+        ev = evaluate_config(cfg, questions, corpus, ks=tuple(sorted({1, 10, depth})), doc_qrels=qset.qrels)
+        product = min(product, (time.perf_counter() - t) * 1000 / len(questions))
+    return ev.means["ndcg@10"].mean, product, kernel, kernel_tok, len(questions)
+
+
 def bench_dataset(name: str, folder: Path, analyzers: list[tuple[str, str, dict]]) -> list[tuple]:
     ids, texts, queries, qrels = load_beir(folder)
     print(f"\n== {name}: {len(ids):,} docs, {len(queries)} judged queries ==")
@@ -215,6 +284,8 @@ def bench_dataset(name: str, folder: Path, analyzers: list[tuple[str, str, dict]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--only-product", action="store_true",
+                        help="only the product path and its kernel (skip the analyzer and peer rows)")
     args = parser.parse_args()
     t0 = time.perf_counter()
     sets = {
@@ -225,12 +296,28 @@ def main() -> None:
                        ("char2", "char", {"ngram_min": 2, "ngram_max": 2}), ("kiwi", "kiwi", {})],
     }
     rows = []
+    product = {}
     for name, analyzers in sets.items():
         folder = args.data / name
         if not (folder / "corpus.jsonl").exists():
             print(f"skip {name}: {folder} has no corpus.jsonl")
             continue
-        rows.extend(bench_dataset(name, folder, analyzers))
+        if not args.only_product:
+            rows.extend(bench_dataset(name, folder, analyzers))
+        for depth in (DEPTH, 10):
+            product[(name, depth)] = product_path(folder, depth)
+
+    if product:
+        print("\nProduct path (eval --beir, unicode, one chunk per document) vs kernel, same process")
+        head = (f"{'dataset':<11} {'depth':>5} {'queries':>7} {'nDCG@10':>8} {'kernel row':>10} {'kernel ms/q':>11} "
+                f"{'+tokenize':>9} {'product ms/q':>12} {'product/kernel':>14} {'/(kernel+tok)':>13}")
+        print(head)
+        print("-" * len(head))
+        for (name, depth), (ndcg, prod, kern, kern_tok, n) in product.items():
+            kernel_row = next((r[3][0] for r in rows if r[0] == name and r[1] == "ours lucene unicode"), None)
+            shown = f"{kernel_row:.4f}" if kernel_row is not None else "—"
+            print(f"{name:<11} {depth:>5} {n:>7} {ndcg:>8.4f} {shown:>10} {kern:>11.3f} {kern_tok:>9.3f} {prod:>12.3f} "
+                  f"{prod / kern:>13.2f}x {prod / kern_tok:>12.2f}x")
 
     print("\nnDCG@10 / Recall@10 / Recall@100 (ours vs peer from BASELINES.md; Δ = ours − peer)")
     head = (f"{'dataset':<11} {'system':<46} {'nDCG@10':>8} {'R@10':>7} {'R@100':>7}  "

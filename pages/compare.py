@@ -62,9 +62,9 @@ else:
                row_classes=["ri-diff"] * len(diff)))
 
 res_a = cache.get_trace(ctx.corpus, ctx.corpus_key, config_a, ctx.question, ctx.gold,
-                        progress_label=t("cmp.running", lang, side="A"))
+                        progress_label=t("cmp.running", lang, side="A"), runs=ctx.runs)
 res_b = cache.get_trace(ctx.corpus, ctx.corpus_key, config_b, ctx.question, ctx.gold,
-                        progress_label=t("cmp.running", lang, side="B"))
+                        progress_label=t("cmp.running", lang, side="B"), runs=ctx.runs)
 for side, res in (("A", res_a), ("B", res_b)):
     if res.trace is None:
         st.error(md(t("cmp.no_trace", lang, side=side, error=res.error)))

@@ -10,6 +10,7 @@ import streamlit as st
 
 from rag_core.config import PRESET_LABELS, PRESETS, PipelineConfig
 from rag_core.evalrun import (
+    NOT_IN_CORPUS,
     TAG_GROUPS,
     compare_configs,
     per_query_table,
@@ -54,6 +55,7 @@ if not qsets:
 
 KS = (1, 2, 3, 4, 5, 8, 10, 15, 20, 30, 50, 100)
 PHRASINGS = ("all", "0", "1", "question")
+GAINS = ("binary", "linear", "exp")
 NAMES = {"hit": "Hit", "recall": "Recall", "p": "P", "ndcg": "nDCG", "rr": "MRR", "ap": "MAP"}
 
 
@@ -80,6 +82,12 @@ questions = qsets[qset]
 phrasings = ss.get("eval.phrasings") or "all"
 ks = tuple(sorted(int(k) for k in ss.get("eval.ks") or ()))
 use_labels = bool(ss.get("eval.labels", True))
+doc_qrels = ctx.dataset_qrels.get(qset)
+gain = "binary"
+if doc_qrels is not None:  # graded document-level qrels: the nDCG gain is a choice
+    st.radio(t("ev.gain", lang), GAINS, key="eval.gain", horizontal=True, persist_state="session",
+             format_func=lambda g: t(f"ev.gain.{g}", lang), help=t("help.ev.gain", lang))
+    gain = ss.get("eval.gain") or "binary"
 
 # ------------------------------------------------------------------ configurations
 config_a = ctx.config
@@ -145,14 +153,15 @@ if use_labels and store is None:
 labels, store_path, version = measure.labels_state(store, qset)
 json_a = ranking_config(config_a).to_json(sort_keys=True)
 json_b = ranking_config(config_b).to_json(sort_keys=True) if config_b is not None else None
-key = (ctx.corpus_key, json_a, json_b, qset, phrasings, ks, store_path, version)
+key = (ctx.corpus_key, json_a, json_b, qset, phrasings, ks, store_path, version, gain)
 if not ks:
     st.warning(t("ev.no_ks", lang))
 clicked = st.button(t("ev.run", lang), key="eval.run", type="primary", disabled=not ks, icon=":material/play_arrow:")
 if clicked:
     def job(js: str, side: str):
         return measure.evaluate(ctx.corpus_key, js, qset, phrasings, ks, (store_path, version),
-                                t("ev.running", lang, side=side, set=qset), ctx.corpus, questions, labels)
+                                t("ev.running", lang, side=side, set=qset), ctx.corpus, questions, labels,
+                                _runs=ctx.runs, _doc_qrels=doc_qrels, gain=gain)
 
     def timed(js: str, side: str):
         """``(evaluation, seconds now, seconds when computed)``; now ≪ computed means a cache hit."""
@@ -201,13 +210,16 @@ cols = st.columns(len(sides))
 for col, (side, ev) in zip(cols, sides.items()):
     with col:
         st.markdown(f"**{side}** · {md(ev.chunker_signature)} · " + md(", ".join(ev.config["retrieval"]["methods"])))
+        if ev.level == "document":
+            share = sum(ev.judged_share.values()) / max(len(ev.judged_share), 1)
+            st.caption(md(t("ev.doc_level", lang, share=f"{share:.2f}")))
         n_destroyed = len(ev.destroyed)
         msg = t("ev.destroyed", lang, n=n_destroyed, total=ev.n_queries)
         (st.warning if n_destroyed else st.caption)(md(msg))
         if n_destroyed:
             st.caption(md(", ".join(ev.destroyed)))
         for w in ev.warnings:
-            st.warning(md(t("ev.stage_problem", lang, problem=w)))
+            st.warning(md(w if NOT_IN_CORPUS in w else t("ev.stage_problem", lang, problem=w)))
         if ev.result.not_judged:
             st.caption(md(t("ev.not_judged", lang, n=len(ev.result.not_judged))))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from rag_core.index import LOAD_WARNING_PREFIX
 from ui import cache, render, sidebar
 from ui.html import md, show, style
 from ui.i18n import t
@@ -13,19 +14,17 @@ lang = ctx.lang
 show(style())
 st.title(t("page.inspect", lang))
 
-res = cache.get_trace(ctx.corpus, ctx.corpus_key, ctx.config, ctx.question, ctx.gold,
-                      progress_label=t("ins.running", lang))
-if res.trace is None:
-    st.error(md(t("ins.no_trace", lang, error=res.error)))
-    if res.crash:
-        with st.expander(t("ins.crash", lang)):
-            st.code(res.crash, language=None)
-    st.stop()
+res = render.page_trace(ctx)
 trace = res.trace
 
 st.markdown(f"**{t('ins.question', lang)}** {md(trace.question)}")
+skipped = [w for w in trace.warnings if w.startswith(LOAD_WARNING_PREFIX)]
 for w in trace.warnings:
-    st.warning(md(w))
+    if not w.startswith(LOAD_WARNING_PREFIX):
+        st.warning(md(w))
+if skipped:  # one box for the corpus load, however many files or rows it skipped
+    with st.expander(t("ins.not_loaded", lang, n=len(skipped))):
+        st.markdown("\n".join(f"- {md(w)}" for w in skipped))
 render.verdict(trace, lang)
 render.flow(trace, lang)
 

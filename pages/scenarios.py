@@ -12,6 +12,7 @@ from ui.state import (
     K_CHUNKS_DOC,
     K_COMPARE_B,
     K_CORPUS,
+    K_LEC_STEP,
     K_QID,
     K_QMODE,
     K_QPHRASING,
@@ -47,9 +48,11 @@ def load(s: Scenario, page: str) -> None:
     else:
         view.update({K_QMODE: "free", K_QTEXT: s.question})
     view[K_CHUNKS_DOC] = ""  # the Chunks page opens on the question's gold document
+    view[K_LEC_STEP] = "1" if page == "lecture" else ""  # the lecture starts with the candidates only
     sidebar.load_view(s.config(base), view)
     st.session_state["compare.b.w"] = view[K_COMPARE_B]
     st.session_state.pop("chunks.doc.w", None)
+    st.session_state.pop("lec.claim.w", None)
     st.session_state["scn.loaded"] = s.id
     sidebar.request_page(page)
 
@@ -72,5 +75,7 @@ for i, s in enumerate(SCENARIOS):
                 t(f"scn.open.{page}", lang), key=f"scn.{s.id}.{page}", on_click=load, args=(s, page),
                 type="primary" if j == 0 else "secondary", width="stretch",
             )
+        st.button(t("scn.open.lecture", lang), key=f"scn.{s.id}.lecture", on_click=load, args=(s, "lecture"),
+                  icon=":material/co_present:", type="tertiary")
         if loaded == s.id:
             st.success(t("scn.loaded", lang))

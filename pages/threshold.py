@@ -82,7 +82,8 @@ if use_labels and store is None:
 labels, store_path, version = measure.labels_state(store, qset)
 data = measure.run_guarded(lambda: measure.collect(
     ctx.corpus_key, ranking_config(config).to_json(sort_keys=True), qset, phrasings, metric,
-    (store_path, version), t("thr.running", lang, set=qset), ctx.corpus, questions, labels), lang)
+    (store_path, version), t("thr.running", lang, set=qset), ctx.corpus, questions, labels,
+    _runs=ctx.runs), lang)
 if data is None:
     st.stop()
 if data.metric == "score":  # say which score in the UI's language (rag_core's note is English)

@@ -1,4 +1,4 @@
-"""Command line: ``python -m rag_core {chunk,query,metrics,eval,corpus,sweep,labels} …``.
+"""Command line: ``python -m rag_core {chunk,query,metrics,eval,corpus,sweep,labels,index} …``.
 
 Every command prints one JSON document on stdout with ``--json`` (a short
 human summary otherwise). Bad arguments print one clear line on stderr and
@@ -78,10 +78,59 @@ def _ks(text: str) -> tuple[int, ...]:
     return ks
 
 
-def _corpus(path: str | None):
+def _warn_load(lines: Sequence[str]) -> None:
+    """Each file or row the corpus load skipped, one ``warning:`` line on stderr."""
+    for line in lines:
+        print(f"warning: {line}", file=sys.stderr)
+
+
+def _corpus(path: str | None, **kwargs: Any):
     from .index import load_corpus_index
 
-    return load_corpus_index(path)
+    corpus = load_corpus_index(path, **kwargs)
+    _warn_load(corpus.load_warnings)
+    return corpus
+
+
+def _dataset(args: argparse.Namespace) -> tuple[Any, Any]:
+    """``(CorpusIndex, QrelsSet)`` of ``--beir DIR`` or ``--topics``/``--qrels``; ``(None, None)`` without."""
+    from .datasets import load_beir_set, load_trec_set
+    from .index import CorpusIndex
+
+    beir = getattr(args, "beir", None)
+    topics, qrels = getattr(args, "topics", None), getattr(args, "qrels", None)
+    if beir:
+        qset = load_beir_set(beir, args.split)
+    elif topics or qrels:
+        if not (topics and qrels and args.corpus):
+            raise UsageError("a TREC set needs --corpus DIR, --topics FILE and --qrels FILE together")
+        qset = load_trec_set(args.corpus, topics, qrels)
+    else:
+        return None, None
+    return CorpusIndex(qset.report, name=qset.name, questions=qset.questions), qset
+
+
+def _runs(files: Sequence[str] | None, known_queries: Any = None) -> dict[str, Any]:
+    """Runs of every ``--run FILE`` by tag; a run naming unknown query ids is an error."""
+    from .runs import check_queries, read_run_file
+
+    runs: dict[str, Any] = {}
+    for f in files or ():
+        for tag, r in read_run_file(f).items():
+            if tag in runs:
+                raise UsageError(f"--run {f}: tag {tag!r} is already loaded from {runs[tag].source}")
+            runs[tag] = r
+    if runs and known_queries is not None:
+        check_queries(runs, known_queries)
+    return runs
+
+
+def _with_runs(cfg: PipelineConfig, runs: dict[str, Any]) -> PipelineConfig:
+    """Add every run as a ``run:TAG`` retriever unless the config already names a run."""
+    methods = cfg.retrieval.methods
+    if not runs or any(m.startswith("run:") for m in methods):
+        return cfg
+    return cfg.with_overrides({"retrieval.methods": list(methods) + [f"run:{t}" for t in runs]})
 
 
 # ---------------------------------------------------------------- commands
@@ -90,12 +139,14 @@ def _corpus(path: str | None):
 def cmd_chunk(args: argparse.Namespace) -> int:
     from .chunking import chunk_document
     from .config import ChunkerConfig
+    from .index import load_warnings
     from .loaders import load_file
 
     report = load_file(args.doc)
     if not report.documents:
         reason = report.failed[0].reason if report.failed else "no document in file"
         raise UsageError(f"--doc {args.doc}: {reason}")
+    _warn_load(load_warnings(report))
     doc = report.documents[0]
     if args.title:
         from dataclasses import replace
@@ -131,7 +182,9 @@ def cmd_query(args: argparse.Namespace) -> int:
     from .pipeline import run
 
     cfg = _load_config(args.config, args.preset, args.set or [])
-    corpus = _corpus(args.corpus)
+    corpus, qset = _dataset(args)
+    if corpus is None:
+        corpus = _corpus(args.corpus)
     gold = None
     if args.question_id:
         matches = [q for q in corpus.questions if q.id == args.question_id]
@@ -140,10 +193,20 @@ def cmd_query(args: argparse.Namespace) -> int:
         gold = matches[0]
     question = args.question
     if question is None:
-        if gold is None:
+        if gold is None and qset is not None and args.question_id in qset.queries:
+            question = qset.queries[args.question_id]  # a query without judgements
+        elif gold is None:
             raise UsageError("give a QUESTION or --question-id")
-        question = gold.question
-    trace = run(cfg, question, corpus, gold=gold)
+        else:
+            question = gold.question
+    query_id = args.query_id or args.question_id or "q1"
+    runs = _runs(args.run)
+    cfg = _with_runs(cfg, runs)
+    trace = run(cfg, question, corpus, gold=gold, runs=runs, query_id=query_id)
+    if args.trec_run:
+        from .runs import export_trec
+
+        _write_output(export_trec(trace.retrieval.lists, query_id), args.trec_run)
     gen = trace.generation
     summary = "\n".join(
         [
@@ -154,6 +217,59 @@ def cmd_query(args: argparse.Namespace) -> int:
         ]
     )
     _emit(trace, args.json, summary)
+    failed = [lst for lst in trace.retrieval.lists if lst.method == "qdrant" and lst.status != "ok"]
+    for lst in failed:  # the Trace is printed (the other retrievers ran); the failure is one line, exit 2
+        print(f"error: {lst.name}: {lst.message}", file=sys.stderr)
+    return EXIT_USAGE if failed else 0
+
+
+def cmd_index_qdrant(args: argparse.Namespace) -> int:
+    """Chunk and embed the loaded corpus, then write it to a Qdrant collection."""
+    from .models import ModelUnavailable
+    from .qdrant import QdrantTarget, build_collection, check_writable
+
+    if bool(args.path) == bool(args.url):
+        raise UsageError("index qdrant: give exactly one of --path DIR (embedded local mode) or --url URL (a server)")
+    target = QdrantTarget(url=args.url or "", path=args.path or "")
+    cfg = _load_config(args.config, args.preset, args.set or [])
+    model = args.model or cfg.retrieval.qdrant_model
+    check_writable(target, args.collection, recreate=args.recreate)  # fail before any embedding work
+    corpus = _corpus(args.corpus)
+    chunking = corpus.chunking(cfg.chunker)
+    try:
+        dense = corpus.dense(cfg.chunker, model)
+    except ModelUnavailable as exc:
+        raise UsageError(f"index qdrant: embedder {model!r} is unavailable: {exc}") from None
+    facts = build_collection(
+        target,
+        args.collection,
+        chunking.chunks,
+        dense.vectors,
+        model_id=dense.stamp.embedding_model,
+        chunker_signature=chunking.signature,
+        recreate=args.recreate,
+    )
+    out = {
+        "where": target.where,
+        "collection": facts.name,
+        "points": facts.points,
+        "dimension": facts.dimension,
+        "distance": facts.distance,
+        "embedding_model": dense.stamp.embedding_model,
+        "chunker_signature": chunking.signature,
+        "corpus_fingerprint": corpus.fingerprint,
+        "query_with": {
+            "retrieval.methods": "qdrant",
+            ("retrieval.qdrant_path" if args.path else "retrieval.qdrant_url"): args.path or args.url,
+            "retrieval.qdrant_collection": facts.name,
+            "retrieval.qdrant_model": model,
+        },
+    }
+    summary = (
+        f"{facts.points} chunks ({chunking.signature}) embedded with {dense.stamp.embedding_model} "
+        f"({facts.dimension}-d, {facts.distance}) written to collection {facts.name!r} at {target.where}"
+    )
+    _emit(out, args.json, summary)
     return 0
 
 
@@ -171,21 +287,32 @@ def cmd_metrics(args: argparse.Namespace) -> int:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     from .evalrun import evaluate_config, compare_configs
-
-    corpus = _corpus(args.corpus)
     from .questions import load_questions
 
-    questions = load_questions(args.queries)
-    ks = _ks(args.k)
-    cfg_a = _load_config(args.config, None, args.set or [])
+    corpus, qset = _dataset(args)
+    if qset is not None:
+        questions = qset.questions
+        doc_qrels = qset.qrels
+        known: Any = qset.queries
+    else:
+        if not args.queries:
+            raise UsageError("give --queries FILE, --beir DIR, or --corpus/--topics/--qrels")
+        corpus = _corpus(args.corpus)
+        questions = load_questions(args.queries)
+        doc_qrels = None
+        known = {qid for q in questions for qid in (q.id, *(f"{q.id}#{i}" for i in range(len(q.phrasings))))}
+    ks = _ks(args.k or ("1,10,100" if qset is not None else "1,4,8,20"))
+    runs = _runs(args.run, known)
+    kw: dict[str, Any] = dict(ks=ks, phrasings=args.phrasings or "all", gain=args.gain, doc_qrels=doc_qrels,
+                              runs=runs)
+    cfg_a = _with_runs(_load_config(args.config, None, args.set or []), runs)
     if args.answers:
         return _eval_answers(args, cfg_a, questions, corpus)
-    phrasings = args.phrasings or "all"
-    res_a = evaluate_config(cfg_a, questions, corpus, ks=ks, phrasings=phrasings, gain=args.gain)
+    res_a = evaluate_config(cfg_a, questions, corpus, **kw)
     out: dict[str, Any] = {"a": res_a}
     if args.compare:
-        cfg_b = _load_config(args.compare, None, args.set or [])
-        res_b = evaluate_config(cfg_b, questions, corpus, ks=ks, phrasings=phrasings, gain=args.gain)
+        cfg_b = _with_runs(_load_config(args.compare, None, args.set or []), runs)
+        res_b = evaluate_config(cfg_b, questions, corpus, **kw)
         out["b"] = res_b
         out["comparison"] = compare_configs(res_a, res_b)
     data = {key: (value.to_dict() if hasattr(value, "to_dict") else to_jsonable(value)) for key, value in out.items()}
@@ -277,10 +404,17 @@ def _eval_summary(out: dict[str, Any]) -> str:
         if side not in out:
             continue
         res = out[side]
-        lines.append(
-            f"[{side}] {res['chunker_signature']}: {res['n_queries']} queries, "
-            f"{res['answers_destroyed']} answers destroyed"
-        )
+        if res.get("level") == "document":
+            lines.append(
+                f"[{side}] {res['chunker_signature']}: {res['n_queries']} judged queries, "
+                "document level (a document's rank = the rank of its best chunk; "
+                "unjudged documents count as not relevant, as in trec_eval)"
+            )
+        else:
+            lines.append(
+                f"[{side}] {res['chunker_signature']}: {res['n_queries']} queries, "
+                f"{res['answers_destroyed']} answers destroyed"
+            )
         for key, m in res["means"].items():
             if m is not None:
                 lines.append(f"  {key:>10} {m['mean']:.3f}  [{m['low']:.3f}, {m['high']:.3f}]")
@@ -314,10 +448,11 @@ def _store(path: str | None):
 
 def _corpus_docs(path: str | None) -> dict[str, Any]:
     """``{doc_id: Document}`` of a corpus directory (default: the sample corpus)."""
-    from .index import SAMPLE_CORPUS
+    from .index import SAMPLE_CORPUS, load_warnings
     from .loaders import load_corpus
 
     report = load_corpus(Path(path) if path else SAMPLE_CORPUS)
+    _warn_load(load_warnings(report))
     if not report.documents:
         raise UsageError(f"--corpus {path or SAMPLE_CORPUS}: no loadable document")
     return {d.doc_id: d for d in report.documents}
@@ -390,21 +525,24 @@ def cmd_labels_export(args: argparse.Namespace) -> int:
     if args.format == "jsonl":
         _write_output(_store(args.store).export_jsonl(args.question_set), args.output)
         return 0
-    from .index import load_corpus_index
     from .labels import qrels_for, question_set_name
     from .questions import load_questions
     from .trec import format_qrels
 
     cfg = _load_config(args.config, args.preset, args.set or [])
-    files = _question_files(args.questions, args.corpus)
-    corpus = load_corpus_index(args.corpus, questions=[])
+    corpus, qset = _dataset(args)
+    if qset is not None:  # a BEIR/TREC set: its judged documents plus any span labels
+        sets: list[tuple[Any, str, Any]] = [(qset.name, args.question_set or qset.name, qset.questions)]
+    else:
+        corpus = _corpus(args.corpus, questions=[])
+        sets = [(f, args.question_set or question_set_name(f), None)
+                for f in _question_files(args.questions, args.corpus)]
     chunks = corpus.chunking(cfg.chunker).chunks
     labels = _store(args.store).current()
     qrels: dict[str, dict[str, int]] = {}
-    for f in files:
-        name = args.question_set or question_set_name(f)
+    for f, name, questions in sets:
         part = qrels_for(
-            chunks, load_questions(f), corpus.docs, labels,
+            chunks, questions if questions is not None else load_questions(f), corpus.docs, labels,
             question_set=name, phrasings=args.phrasings,
         )
         clash = sorted(set(part) & set(qrels))
@@ -496,15 +634,23 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from .questions import load_questions
     from .stats import parse_range
 
-    questions = load_questions(args.queries)
-    cfg = _load_config(args.config, args.preset, args.set or [])
+    corpus, qset = _dataset(args)
+    if qset is not None:
+        questions, set_name, known = qset.questions, qset.name, qset.queries
+    elif args.queries:
+        questions, set_name = load_questions(args.queries), question_set_name(args.queries)
+        known = {qid for q in questions for qid in (q.id, *(f"{q.id}#{i}" for i in range(len(q.phrasings))))}
+        corpus = _corpus(args.corpus)
+    else:
+        raise UsageError("give --queries FILE, --beir DIR, or --corpus/--topics/--qrels")
+    runs = _runs(args.run, known)
+    cfg = _with_runs(_load_config(args.config, args.preset, args.set or []), runs)
     max_kept = _max_kept(args.max_kept)
     thresholds = parse_range(args.thresholds) if args.thresholds else None
     labels = _store(args.store).current() if args.use_labels else ()
-    corpus = _corpus(args.corpus)
     data = sweep.collect(
         cfg, questions, corpus, phrasings=args.phrasings, labels=labels,
-        question_set=question_set_name(args.queries), metric=args.metric,
+        question_set=set_name, metric=args.metric, runs=runs,
     )
     rep = sweep.report(data, thresholds, max_kept)
     out: dict[str, Any] = {"report": rep}
@@ -575,6 +721,9 @@ def _add_label_commands(sub: Any) -> None:
     )
     x.add_argument("--escape", action="store_true", help="percent-encode whitespace in ids")
     x.add_argument("--output", default=None, help="write to FILE (atomically) instead of stdout")
+    x.add_argument("--beir", default=None, metavar="DIR",
+                   help="a BEIR folder: its qrels (every chunk of a judged document) plus span labels")
+    x.add_argument("--split", default="test", help="BEIR qrels split (default: test)")
     x.add_argument("--store", default=None, help=store_help)
     x.add_argument("--corpus", default=None)
     x.set_defaults(fn=cmd_labels_export)
@@ -605,9 +754,10 @@ def _add_label_commands(sub: Any) -> None:
 def _add_sweep_command(sub: Any) -> None:
     s = sub.add_parser("sweep", help="refusal-threshold sweep over a question set")
     s.add_argument(
-        "--queries", required=True, help="question set with answerable and unanswerable questions"
+        "--queries", default=None, help="question set with answerable and unanswerable questions"
     )
     s.add_argument("--corpus", default=None)
+    _add_dataset_args(s)
     s.add_argument("--config", default=None, help="JSON config file or preset letter")
     s.add_argument("--preset", default=None, help="chunking preset A–F")
     s.add_argument("--set", action="append", metavar="KEY=VALUE")
@@ -634,6 +784,17 @@ def _add_sweep_command(sub: Any) -> None:
 # ------------------------------------------------------------------ parser
 
 
+def _add_dataset_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--beir", default=None, metavar="DIR",
+                   help="a BEIR folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv or qrels.tsv)")
+    p.add_argument("--split", default="test", help="BEIR qrels split (default: test)")
+    p.add_argument("--topics", default=None, help="TREC topics (SGML <top> or qid<TAB>query) with --corpus")
+    p.add_argument("--qrels", default=None, help="TREC qrels (qid 0 docid grade) with --corpus and --topics")
+    p.add_argument("--run", action="append", metavar="FILE",
+                   help="import a run (TREC 'qid Q0 docid rank score tag' or JSONL {qid, hits}) as the "
+                   "retriever list run:TAG; added to retrieval.methods unless it already names a run")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m rag_core", description="RAG Stage Inspector core")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
@@ -656,6 +817,11 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--config", default=None, help="JSON config file (or a preset letter)")
     q.add_argument("--set", action="append", metavar="KEY=VALUE")
     q.add_argument("--question-id", default=None, help="a question id from the corpus' question sets")
+    _add_dataset_args(q)
+    q.add_argument("--query-id", default=None,
+                   help="query id the runs are read at and --trec-run writes (default: --question-id, else q1)")
+    q.add_argument("--trec-run", default=None, metavar="FILE",
+                   help="write every retriever list as a TREC run (qid Q0 chunk_id rank score tag)")
     q.add_argument("--json", action="store_true")
     q.set_defaults(fn=cmd_query)
 
@@ -669,12 +835,13 @@ def build_parser() -> argparse.ArgumentParser:
     m.set_defaults(fn=cmd_metrics)
 
     e = sub.add_parser("eval", help="evaluate a config (and compare another) on a question set")
-    e.add_argument("--queries", required=True)
+    e.add_argument("--queries", default=None, help="our question set (.jsonl)")
     e.add_argument("--corpus", default=None)
+    _add_dataset_args(e)
     e.add_argument("--config", default=None, help="config A: preset letter or JSON file")
     e.add_argument("--compare", default=None, help="config B: preset letter or JSON file")
     e.add_argument("--set", action="append", metavar="KEY=VALUE", help="applied to both configs")
-    e.add_argument("--k", default="1,4,8,20")
+    e.add_argument("--k", default=None, help="cutoffs (default 1,4,8,20; with qrels 1,10,100)")
     e.add_argument("--phrasings", default=None,
                    help="all | question | 0 | 1 (default: all; question with --answers)")
     e.add_argument("--answers", action="store_true",
@@ -692,6 +859,21 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("--json", action="store_true")
     chk.set_defaults(fn=cmd_corpus)
 
+    ix = sub.add_parser("index", help="write the loaded corpus to an external index")
+    isub = ix.add_subparsers(dest="index_command", parser_class=_Parser)
+    iq = isub.add_parser("qdrant", help="chunk + embed the corpus into a Qdrant collection")
+    iq.add_argument("--path", default=None, help="folder for qdrant-client's embedded local mode")
+    iq.add_argument("--url", default=None, help="a running Qdrant server, e.g. http://localhost:6333")
+    iq.add_argument("--collection", required=True)
+    iq.add_argument("--corpus", default=None, help="corpus folder (default: the bundled sample)")
+    iq.add_argument("--preset", default=None, help="chunking preset A–F")
+    iq.add_argument("--config", default=None, help="JSON config file (or a preset letter)")
+    iq.add_argument("--set", action="append", metavar="KEY=VALUE")
+    iq.add_argument("--model", default=None, help="embedder (default: retrieval.qdrant_model)")
+    iq.add_argument("--recreate", action="store_true", help="replace the collection if it exists")
+    iq.add_argument("--json", action="store_true")
+    iq.set_defaults(fn=cmd_index_qdrant)
+
     _add_label_commands(sub)
     _add_sweep_command(sub)
     return p
@@ -707,7 +889,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "fn", None):
             raise UsageError(
                 "python -m rag_core: choose a command: chunk, query, metrics, eval, corpus check, "
-                "labels, sweep"
+                "labels, sweep, index qdrant"
             )
         return args.fn(args)
     except UsageError as exc:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+from functools import lru_cache
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, get_type_hints
 
@@ -19,7 +20,12 @@ from typing import Any, get_type_hints
 PIPELINE_VERSION = "1"
 
 CHUNK_STRATEGIES = ("blind", "boundaries", "tokens", "html")
-RETRIEVAL_METHODS = ("bm25", "tfidf", "dense")
+RETRIEVAL_METHODS = ("bm25", "tfidf", "dense", "qdrant")
+#: Retrievers that embed the question (no analyzer).
+VECTOR_METHODS = ("dense", "qdrant")
+#: Retriever lists that come from outside the in-memory index, written
+#: ``"run:TAG"`` in ``retrieval.methods``: an imported run (``rag_core.runs``).
+EXTERNAL_METHODS = ("run",)
 ANALYZERS = ("ascii", "unicode", "whitespace", "char", "kiwi")
 BM25_VARIANTS = ("okapi", "l", "plus", "lucene")
 FUSION_METHODS = ("rrf", "minmax", "zscore", "weighted")
@@ -130,7 +136,13 @@ class RetrievalConfig:
     """Which retrievers run, how sparse text is analysed, and the depth ``k``.
 
     A method may carry its own analyzer as ``"bm25:char"``; a bare method uses
-    ``analyzer``. ``dense`` ignores analyzers.
+    ``analyzer``. ``dense`` and ``qdrant`` ignore analyzers.
+
+    ``qdrant`` searches a live Qdrant collection (``rag_core.qdrant``): a
+    server at ``qdrant_url`` or the client's embedded local mode in the folder
+    ``qdrant_path`` (one of the two), the collection ``qdrant_collection``,
+    its payload fields holding the text and the document id, and the embedder
+    ``qdrant_model`` that encodes the question (it must be the collection's).
     """
 
     methods: tuple[str, ...] = ("bm25",)
@@ -144,6 +156,12 @@ class RetrievalConfig:
     ngram_min: int = 2
     ngram_max: int = 4
     dense_model: str = "minilm"
+    qdrant_url: str = ""
+    qdrant_path: str = ""
+    qdrant_collection: str = "rag-inspector"
+    qdrant_text_field: str = "text"
+    qdrant_doc_field: str = "doc_id"
+    qdrant_model: str = "minilm"
 
     def __post_init__(self) -> None:
         methods = self.methods
@@ -158,11 +176,18 @@ class RetrievalConfig:
             )
         for spec in self.methods:
             method, _, analyzer = str(spec).partition(":")
-            _choice("retrieval.methods", method, RETRIEVAL_METHODS)
-            if analyzer:
-                if method == "dense":
+            if method in EXTERNAL_METHODS:
+                if not analyzer or any(ch.isspace() or ch == "," for ch in analyzer):
                     raise ValueError(
-                        f"retrieval.methods = {spec!r}: dense retrieval takes no analyzer"
+                        f"retrieval.methods = {spec!r}: an imported run is written run:TAG "
+                        "(its tag, without spaces or commas)"
+                    )
+                continue
+            _choice("retrieval.methods", method, RETRIEVAL_METHODS + EXTERNAL_METHODS)
+            if analyzer:
+                if method in VECTOR_METHODS:
+                    raise ValueError(
+                        f"retrieval.methods = {spec!r}: {method} retrieval takes no analyzer"
                     )
                 _choice(f"retrieval.methods ({spec})", analyzer, ANALYZERS)
         if len(set(self.method_specs)) != len(self.method_specs):
@@ -181,14 +206,38 @@ class RetrievalConfig:
                 f"retrieval.ngram_max = {self.ngram_max} must be >= retrieval.ngram_min = {self.ngram_min}"
             )
         _name("retrieval.dense_model", self.dense_model)
+        self._check_qdrant()
+
+    def _check_qdrant(self) -> None:
+        for key in ("qdrant_url", "qdrant_path"):
+            if not isinstance(getattr(self, key), str):
+                raise ValueError(f"retrieval.{key} = {getattr(self, key)!r} must be a string")
+        if self.qdrant_url and self.qdrant_path:
+            raise ValueError(
+                "retrieval.qdrant_url and retrieval.qdrant_path are both set; set one: a server URL "
+                "or a folder for the embedded local mode"
+            )
+        if self.qdrant_url and not self.qdrant_url.startswith(("http://", "https://")):
+            raise ValueError(
+                f"retrieval.qdrant_url = {self.qdrant_url!r} must start with http:// or https:// "
+                "(e.g. http://localhost:6333)"
+            )
+        for key in ("qdrant_collection", "qdrant_text_field", "qdrant_doc_field"):
+            value = getattr(self, key)
+            if not isinstance(value, str) or not value.strip():
+                raise ValueError(f"retrieval.{key} = {value!r} must be a non-empty name")
+        _name("retrieval.qdrant_model", self.qdrant_model)
 
     @property
     def method_specs(self) -> tuple[tuple[str, str | None], ...]:
-        """``(method, analyzer)`` per retriever; analyzer is None for dense."""
+        """``(method, analyzer)`` per retriever; analyzer is None for dense and qdrant, the tag for ``run``."""
         out = []
         for spec in self.methods:
             method, _, analyzer = spec.partition(":")
-            out.append((method, None if method == "dense" else (analyzer or self.analyzer)))
+            if method in EXTERNAL_METHODS:
+                out.append((method, analyzer))
+                continue
+            out.append((method, None if method in VECTOR_METHODS else (analyzer or self.analyzer)))
         return tuple(out)
 
 
@@ -352,9 +401,8 @@ class PipelineConfig:
 
     # -- serialisation -------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["retrieval"]["methods"] = list(self.retrieval.methods)
-        return out
+        """A fresh nested dict (from a memoised JSON form: every Trace stores one)."""
+        return json.loads(_config_json(self))
 
     def to_json(self, **kwargs: Any) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, **kwargs)
@@ -426,6 +474,13 @@ class PipelineConfig:
 
     def replace(self, **sections: Any) -> PipelineConfig:
         return replace(self, **sections)
+
+
+@lru_cache(maxsize=256)
+def _config_json(config: PipelineConfig) -> str:
+    out = asdict(config)
+    out["retrieval"]["methods"] = list(config.retrieval.methods)
+    return json.dumps(out, ensure_ascii=False)
 
 
 def parse_value(key: str, raw: Any, hint: Any) -> Any:

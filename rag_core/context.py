@@ -101,6 +101,9 @@ _SENT_END = re.compile(r"[.!?。！？]+[\"'”’)\]]*(?=\s|$)|\n")
 # ------------------------------------------------------------------ text helpers
 
 
+#: Why an imported run's hit without any text is kept out of the prompt.
+NO_TEXT_REASON = "text-unavailable"
+
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of each sentence of ``text``, whitespace trimmed.
 
@@ -378,6 +381,10 @@ def build_context(
     kept_shingles: list[tuple[frozenset[str], str]] = []
     for i, h in enumerate(hits):
         c = cand_of(i, h)
+        if not c.chunk.content.strip():
+            # an imported run's hit whose text is neither in the corpus nor in the run
+            dup_sources.append(dropped(c, NO_TEXT_REASON))
+            continue
         if cfg.dedup:
             sh = shingles(c.chunk.content)
             dup = next(
@@ -524,8 +531,11 @@ def build_context(
     }
     summary = (
         f"{counts['included'] + counts['cut']} of {len(hits)} candidates sent "
-        f"({counts['cut']} cut); dropped: {len(budget_sources)} budget, {len(dup_sources)} duplicate, "
-        f"{len(gate_sources)} gate"
+        f"({counts['cut']} cut); dropped: {len(budget_sources)} budget, "
+        f"{sum(s.reason == 'duplicate' for s in dup_sources)} duplicate, "
+        + (f"{sum(s.reason == NO_TEXT_REASON for s in dup_sources)} text unavailable, "
+           if any(s.reason == NO_TEXT_REASON for s in dup_sources) else "")
+        + f"{len(gate_sources)} gate"
     )
     message = "; ".join(x for x in [summary, *notes, fallback_note] if x)
     return ContextStage(

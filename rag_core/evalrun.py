@@ -5,18 +5,28 @@ to the gate (``stop_after="gate"``) and the ranked list after rerank is scored
 against the gold chunks — the chunks whose content contains a gold needle
 entirely. Answers destroyed by the chunking are counted separately: for those
 questions the recall ceiling is 0 whatever the retriever.
+
+A needle that does not occur in the corpus at all (unknown document, or text
+not found in it) is no chunking loss: it is reported as "needle not in
+corpus" (``not_in_corpus`` and ``warnings``) and left out of the gold. A
+question left with no needle in the corpus is not scored (it would lower
+every mean without any stage being at fault).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .config import PipelineConfig
 from .index import CorpusIndex
 from .questions import queries_of
 from .types import Question
+
+
+#: The words a warning about a needle absent from the corpus carries.
+NOT_IN_CORPUS = "needle not in corpus"
 
 
 @dataclass(frozen=True)
@@ -36,8 +46,18 @@ class ConfigEvaluation:
     tags: dict[str, tuple[str, ...]]
     destroyed: tuple[str, ...]  # query ids whose every gold needle is destroyed
     #: One line per stage that could not run as configured (a missing model):
-    #: its ranking came from the other retrievers, or is empty.
+    #: its ranking came from the other retrievers, or is empty; and one line
+    #: per question with a needle that is not in the corpus.
     warnings: tuple[str, ...] = ()
+    #: ``chunk`` (gold = chunks holding a needle) or ``document`` (qrels: a
+    #: document's rank is the rank of its best chunk).
+    level: str = "chunk"
+    #: Document level: per query, the share of the top ``JUDGED_AT`` documents
+    #: that carry a judgement (ir_measures' ``Judged@10``). Unjudged documents
+    #: count as not relevant in the metrics, as in trec_eval; this says how many there were.
+    judged_share: dict[str, float] = field(default_factory=dict)
+    #: Question ids with at least one needle not in the corpus (``(doc_id, text)`` each).
+    not_in_corpus: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
     @property
     def means(self) -> Any:
@@ -54,6 +74,7 @@ class ConfigEvaluation:
                 "text": self.query_text[qid],
                 "first_gold_rank": res.first_gold_rank.get(qid),
                 "destroyed": qid in self.destroyed,
+                **({f"judged@{JUDGED_AT}": self.judged_share.get(qid)} if self.level == "document" else {}),
                 **res.per_query[qid],
             }
             for qid in res.per_query
@@ -69,8 +90,42 @@ class ConfigEvaluation:
             "answers_destroyed": len(self.destroyed),
             "destroyed": list(self.destroyed),
             "warnings": list(self.warnings),
+            "level": self.level,
+            "needles_not_in_corpus": {q: [list(x) for x in v] for q, v in self.not_in_corpus.items()},
             "per_query": per_query,
         }
+
+
+#: Depth of the judged-share figure for document-level evaluation.
+JUDGED_AT = 10
+
+
+def doc_ranking(chunk_hits: Sequence[Any], depth: int) -> tuple[str, ...]:
+    """Documents in the order of their best chunk (max-pooling, "MaxP"), first ``depth``.
+
+    A document's rank is the rank of its best-ranked chunk (Dai & Callan 2019,
+    "Deeper Text Understanding for IR with Contextual Neural Language Modeling":
+    MaxP passage aggregation). Hits are read in rank order.
+    """
+    seen: dict[str, None] = {}
+    for h in chunk_hits:
+        if h.doc_id not in seen:
+            seen[h.doc_id] = None
+            if len(seen) >= depth:
+                break
+    return tuple(seen)
+
+
+def doc_level_depth(corpus: CorpusIndex, chunker: Any, depth: int) -> int:
+    """Chunks to retrieve so that ``depth`` distinct documents are reachable.
+
+    ``depth × (most chunks of one document)``, at most 10,000 (the
+    ``retrieval.k`` limit): ``n`` chunks always span at least ``n / max`` documents.
+    """
+    from collections import Counter
+
+    per_doc = Counter(c.doc_id for c in corpus.chunking(chunker).chunks)
+    return min(10_000, depth * max(per_doc.values(), default=1))
 
 
 def evaluate_config(
@@ -84,13 +139,28 @@ def evaluate_config(
     progress: Callable[[int, int], None] | None = None,
     labels: Sequence[Any] = (),
     question_set: str | None = None,
+    doc_qrels: Mapping[str, Mapping[str, int]] | None = None,
+    runs: Mapping[str, Any] | None = None,
 ) -> ConfigEvaluation:
     """Score the retrieval of every answerable question (each phrasing a query).
 
     ``labels`` (from :class:`rag_core.labels.LabelStore`) add to or override
     the shipped needles (see :func:`rag_core.labels.gold_for`); graded labels
     give graded relevance.
+
+    ``doc_qrels`` (a BEIR/TREC set's qrels, see :mod:`rag_core.datasets`)
+    switches to document-level evaluation: every judged question is a query,
+    its ranking is :func:`doc_ranking` of the chunks after rerank, and the
+    grades are the qrels themselves (as trec_eval reads them: a retrieved
+    document without a judgement gains 0; :attr:`ConfigEvaluation.judged_share`
+    says how many were unjudged). ``runs`` are imported runs
+    (:class:`rag_core.runs.ExternalRun` by tag) for ``run:TAG`` retrievers.
     """
+    if doc_qrels is not None:
+        return _evaluate_documents(
+            config, questions, corpus, doc_qrels, ks=ks, gain=gain, progress=progress, runs=runs,
+            labels=labels, question_set=question_set,
+        )
     from .evaluation import evaluate_queries
     from .pipeline import run
     from .relevance import relevant_chunk_ids
@@ -105,9 +175,27 @@ def evaluate_config(
             replace(q, needles=gold_for(q, labels, corpus.docs, question_set=question_set))
             for q in questions
         ]
-    answerable = [q for q in questions if q.answerable and q.needles]
+    missing: dict[str, tuple[tuple[str, str], ...]] = {}
+    answerable = []
+    for q in questions:
+        if not (q.answerable and q.needles):
+            continue
+        present, absent = needles_in_corpus(q.needles, corpus.docs)
+        if absent:
+            missing[q.id] = tuple((n.doc_id, n.text) for n in absent)
+        if present:
+            answerable.append(replace(q, needles=present) if absent else q)
+    miss_lines = [
+        f"question {qid}: {NOT_IN_CORPUS} ({len(v)}: "
+        + ", ".join(f"{d} {t[:40]!r}" for d, t in v[:3]) + (", …" if len(v) > 3 else "") + ")"
+        + ("" if any(q.id == qid for q in answerable) else "; question not scored")
+        for qid, v in missing.items()
+    ]
     if not answerable:
-        raise ValueError("the question set has no answerable question with gold needles to score")
+        raise ValueError(
+            "the question set has no answerable question with gold needles in this corpus to score"
+            + (f" ({len(missing)} question(s) have needles not in the corpus)" if missing else "")
+        )
     rankings: dict[str, tuple[str, ...]] = {}
     gold: dict[str, dict[str, int]] = {}
     texts: dict[str, str] = {}
@@ -126,15 +214,8 @@ def evaluate_config(
         units[qid] = [set(ids) for ids in per_needle]
         if all(not ids for ids in per_needle):
             destroyed.append(qid)
-        trace = run(cfg, text, corpus, stop_after="gate")
-        for lst in trace.retrieval.lists:
-            if lst.status != "ok":
-                problems.setdefault(
-                    lst.name, f"{lst.name} {lst.status}: {lst.message}".rstrip(": ")
-                )
-        rr = trace.rerank
-        if rr.status not in ("ok", "skipped"):
-            problems.setdefault("rerank", f"rerank {rr.label} {rr.status}: {rr.message}".rstrip(": "))
+        trace = run(cfg, text, corpus, stop_after="gate", runs=runs, query_id=qid)
+        _note_problems(trace, problems)
         rankings[qid] = tuple(h.chunk_id for h in trace.rerank.hits[:depth])
         gold[qid] = grades
         texts[qid] = text
@@ -158,8 +239,99 @@ def evaluate_config(
         question_of=question_of,
         tags=tags,
         destroyed=tuple(destroyed),
-        warnings=tuple(problems.values()),
+        warnings=tuple(problems.values()) + tuple(miss_lines),
+        not_in_corpus=missing,
     )
+
+
+def _note_problems(trace: Any, problems: dict[str, str]) -> None:
+    """Record (once per stage) a retriever or reranker that did not run as configured."""
+    for lst in trace.retrieval.lists:
+        if lst.status != "ok":
+            problems.setdefault(lst.name, f"{lst.name} {lst.status}: {lst.message}".rstrip(": "))
+    rr = trace.rerank
+    if rr.status not in ("ok", "skipped"):
+        problems.setdefault("rerank", f"rerank {rr.label} {rr.status}: {rr.message}".rstrip(": "))
+
+
+def _evaluate_documents(
+    config: PipelineConfig,
+    questions: Sequence[Question],
+    corpus: CorpusIndex,
+    qrels: Mapping[str, Mapping[str, int]],
+    *,
+    ks: Sequence[int],
+    gain: str,
+    progress: Callable[[int, int], None] | None,
+    runs: Mapping[str, Any] | None,
+    labels: Sequence[Any] = (),
+    question_set: str | None = None,
+) -> ConfigEvaluation:
+    """Document-level evaluation of every judged question (see :func:`evaluate_config`).
+
+    Span labels judge their document: its grade becomes the highest of the
+    qrels grade and the labels' grades (a grade-0 label marks an unjudged
+    document as judged not relevant).
+    """
+    from .evaluation import evaluate_queries
+    from .pipeline import run
+
+    depth = max(ks)
+    chunk_depth = max(doc_level_depth(corpus, config.chunker, depth), config.retrieval.k)
+    cfg = replace(config, retrieval=replace(config.retrieval, k=chunk_depth))
+    chunking = corpus.chunking(cfg.chunker)
+    judged = [q for q in questions if q.id in qrels]
+    if not judged:
+        raise ValueError("no question of the set has a qrels judgement: nothing to score")
+    rankings: dict[str, tuple[str, ...]] = {}
+    gold: dict[str, dict[str, int]] = {}
+    share: dict[str, float] = {}
+    problems: dict[str, str] = {}
+    for i, q in enumerate(judged):
+        trace = run(cfg, q.question, corpus, stop_after="gate", runs=runs, query_id=q.id)
+        _note_problems(trace, problems)
+        ranking = doc_ranking(trace.rerank.hits, depth)
+        grades = {str(d): int(g) for d, g in qrels[q.id].items()}
+        for lab in labels:
+            if lab.question_id == q.id and (question_set is None or lab.question_set == question_set):
+                grades[lab.doc_id] = max(grades.get(lab.doc_id, lab.grade), lab.grade)
+        rankings[q.id] = ranking
+        gold[q.id] = grades
+        top = ranking[:JUDGED_AT]
+        share[q.id] = sum(d in grades for d in top) / len(top) if top else 0.0
+        if progress:
+            progress(i + 1, len(judged))
+    # every judged query counts (one without a relevant document scores 0, as in trec_eval -c)
+    result = evaluate_queries(rankings, gold, ks, gain=gain, judged=set(rankings))
+    return ConfigEvaluation(
+        config=cfg.to_dict(),
+        chunker_signature=chunking.signature,
+        ks=tuple(ks),
+        n_questions=len(judged),
+        n_queries=len(judged),
+        result=result,
+        rankings=rankings,
+        gold=gold,
+        query_text={q.id: q.question for q in judged},
+        question_of={q.id: q.id for q in judged},
+        tags={q.id: tuple(q.tags) for q in judged},
+        destroyed=(),
+        warnings=tuple(problems.values()),
+        level="document",
+        judged_share=share,
+    )
+
+
+def needles_in_corpus(needles: Sequence[Any], docs: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """``(needles found in the corpus, needles not in it)``: unknown document or text not found."""
+    from .relevance import locate
+
+    present, absent = [], []
+    for n in needles:
+        doc = docs.get(n.doc_id)
+        text = doc if isinstance(doc, str) else getattr(doc, "text", None)
+        (present if text is not None and locate(text, n) is not None else absent).append(n)
+    return tuple(present), tuple(absent)
 
 
 def compare_configs(a: ConfigEvaluation, b: ConfigEvaluation) -> dict[str, Any]:

@@ -49,6 +49,15 @@ def corpus_fingerprint(documents: Sequence[Document]) -> str:
     return h.hexdigest()[:16]
 
 
+#: How a Trace warning about a file or row the corpus load skipped begins.
+LOAD_WARNING_PREFIX = "not loaded: "
+
+
+def load_warnings(report: LoadReport) -> tuple[str, ...]:
+    """``"not loaded: <path>: <reason>"`` for every failed file or row of a load."""
+    return tuple(f"{LOAD_WARNING_PREFIX}{f.path}: {f.reason}" for f in report.failed)
+
+
 class CorpusIndex:
     """Documents of one corpus and every index built over them."""
 
@@ -60,9 +69,11 @@ class CorpusIndex:
         questions: Sequence[Question] = (),
     ) -> None:
         if not report.documents:
+            shown = "; ".join(f"{f.path}: {f.reason}" for f in report.failed[:3])
+            more = f"; and {len(report.failed) - 3} more" if len(report.failed) > 3 else ""
             raise ValueError(
                 f"corpus {name!r} has no loadable document"
-                + (f" ({len(report.failed)} failed to load)" if report.failed else "")
+                + (f" ({len(report.failed)} failed to load: {shown}{more})" if report.failed else "")
             )
         self.name = name
         self.report = report
@@ -70,11 +81,19 @@ class CorpusIndex:
         self.failed: tuple[FailedDocument, ...] = report.failed
         self.docs: dict[str, Document] = {d.doc_id: d for d in report.documents}
         self.questions: tuple[Question, ...] = tuple(questions)
-        # distinct gold needles (two questions may share one) for the chunking diagnostics
+        # distinct gold needles (two questions may share one) for the chunking diagnostics;
+        # document-level judgements (qrels) cannot be destroyed by a chunking and are left out
         self.needles: tuple[Needle, ...] = tuple(
-            {(n.doc_id, n.text): n for q in self.questions for n in q.needles if n.doc_id in self.docs}.values()
+            {
+                (n.doc_id, n.text): n
+                for q in self.questions
+                for n in q.needles
+                if n.doc_id in self.docs and n.origin != "qrels"
+            }.values()
         )
         self.fingerprint = corpus_fingerprint(self.documents)
+        #: One line per file or row that did not load (shown with every Trace of this corpus).
+        self.load_warnings: tuple[str, ...] = load_warnings(report)
         self._memo: dict[Any, Any] = {}
         self._locks: dict[Any, threading.Lock] = {}
         self._guard = threading.Lock()
@@ -116,6 +135,17 @@ class CorpusIndex:
             )
 
         return self._once(("chunking", cfg), build)
+
+    def doc_chunk_ids(self, cfg: ChunkerConfig) -> dict[str, tuple[str, ...]]:
+        """``{doc_id: chunk ids in order}`` of one chunking (memoised)."""
+
+        def build() -> dict[str, tuple[str, ...]]:
+            out: dict[str, list[str]] = {}
+            for c in self.chunking(cfg).chunks:
+                out.setdefault(c.doc_id, []).append(c.chunk_id)
+            return {d: tuple(ids) for d, ids in out.items()}
+
+        return self._once(("doc_chunks", cfg), build)
 
     # -- sparse --------------------------------------------------------------
     def tokens(self, chunker: ChunkerConfig, analyzer: str, rcfg: RetrievalConfig) -> list[list[str]]:

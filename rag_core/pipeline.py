@@ -13,7 +13,8 @@ from __future__ import annotations
 import time
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections import ChainMap
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -21,6 +22,7 @@ from .config import PipelineConfig
 from .gate import apply_gate
 from .index import CorpusIndex, Progress
 from .types import (
+    Chunk,
     ContextStage,
     GateStage,
     GenerationStage,
@@ -40,6 +42,15 @@ MAX_QUESTION_CHARS = 2000
 _KNOWN_SCRIPTS = {"LATIN", "HANGUL", "DIGIT"}
 
 
+def no_chunks_message(n_documents: int, signature: str) -> str:
+    """What to say when a chunking of a loaded corpus holds no chunk at all (nothing to search)."""
+    return (
+        f"the chunker {signature} made no chunk from the {n_documents} loaded document(s): "
+        "their text is only heading lines (never chunk content) or blocks the rule drops; "
+        "there is nothing to search — upload documents with body text, or pick another chunker"
+    )
+
+
 def validate_question(question: Any) -> tuple[str, tuple[str, ...]]:
     """Clean a question; raise ``ValueError`` for unusable input.
 
@@ -57,7 +68,11 @@ def validate_question(question: Any) -> tuple[str, tuple[str, ...]]:
             "characters (paste a question, not a document)"
         )
     warnings: list[str] = []
-    scripts = Counter(_script(ch) for ch in q if ch.isalnum())
+    if q.isascii():  # the common case, counted in C: digits and Latin letters only
+        digits, alnum = sum(map(str.isdigit, q)), sum(map(str.isalnum, q))
+        scripts = Counter({k: v for k, v in (("LATIN", alnum - digits), ("DIGIT", digits)) if v})
+    else:
+        scripts = Counter(_script(ch) for ch in q if ch.isalnum())
     if not scripts:
         warnings.append("the question has no letters or digits: word analyzers will find nothing")
     else:
@@ -86,17 +101,124 @@ def _list_name(method: str, analyzer: str | None, model: str) -> str:
     return f"dense:{model}" if method == "dense" else f"{method}:{analyzer}"
 
 
+def qdrant_list(config: PipelineConfig, question: str, chunking: Any) -> RetrieverList:
+    """The Qdrant collection's top ``k`` for ``question``, as one retriever list.
+
+    Hits keep Qdrant's scores; a ``Cosine`` collection also gives each hit its
+    cosine distance ``1 − score`` (so the gate can use it). Hits are matched
+    to the loaded chunks by chunk id; hits that are not chunks of the loaded
+    corpus (another corpus or chunker built the collection) are left out and
+    counted in the message. Any problem — no server, no collection, a missing
+    payload field, a dimension mismatch, a missing model — gives a list with
+    status ``unavailable``/``error`` and the reason; other retrievers run on.
+    """
+    from .models import ModelUnavailable, get_embedder
+    from .qdrant import (
+        QdrantError,
+        QdrantTarget,
+        check_dimension,
+        check_model,
+        collection_facts,
+        connect,
+        distance_of,
+        higher_is_better,
+        search,
+    )
+
+    rcfg = config.retrieval
+    name = f"qdrant:{rcfg.qdrant_collection}"
+    try:
+        target = QdrantTarget(url=rcfg.qdrant_url, path=rcfg.qdrant_path)
+        facts = collection_facts(connect(target), target, rcfg.qdrant_collection)
+        embedder = get_embedder(rcfg.qdrant_model)
+        check_dimension(facts, embedder)
+        found, facts = search(
+            target, rcfg.qdrant_collection, embedder.encode_queries([question])[0], rcfg.k,
+            text_field=rcfg.qdrant_text_field, doc_field=rcfg.qdrant_doc_field, facts=facts,
+        )
+        check_model(found, rcfg.qdrant_collection, embedder)
+    except QdrantError as exc:
+        return RetrieverList(name, "qdrant", None, (), 0, status=exc.kind, message=str(exc),  # type: ignore[arg-type]
+                             model=rcfg.qdrant_model)
+    except ModelUnavailable as exc:
+        return RetrieverList(name, "qdrant", None, (), 0, status="unavailable", message=str(exc),
+                             model=rcfg.qdrant_model)
+    params: dict[str, Any] = {"where": target.where, "distance": facts.distance, "points": facts.points,
+                              "dimension": facts.dimension}
+    hits: list[Hit] = []
+    foreign = [h for h in found if h.chunk_id not in chunking.by_id]
+    for h in found:
+        if h.chunk_id in chunking.by_id:
+            hits.append(Hit(chunk_id=h.chunk_id, doc_id=h.doc_id, rank=len(hits) + 1, score=h.score,
+                            distance=distance_of(facts, h.score)))
+    message = "" if hits else "0 candidates: the collection returned no point"
+    if foreign:
+        message = (
+            f"{len(foreign)} of {len(found)} hits are not chunks of the loaded corpus with chunker "
+            f"{chunking.signature} (e.g. {foreign[0].chunk_id!r}) and were left out: build the collection "
+            "from this corpus and chunker (python -m rag_core index qdrant …)"
+        )
+    if hits and not higher_is_better(facts):
+        message = " ".join(filter(None, (message, (
+            f"scores are Qdrant's {facts.distance} distances (lower is better, as Qdrant ranks them); "
+            "score-based fusion and gate.min_score read them as similarities: prefer fusion.method = rrf")))
+        )
+    status = "error" if foreign and not hits else "ok"
+    return RetrieverList(name, "qdrant", None, tuple(hits), facts.points, status=status, message=message,
+                         model=embedder.model_id, params=params)
+def _run_list(
+    name: str,
+    tag: str,
+    config: PipelineConfig,
+    corpus: CorpusIndex,
+    chunking: Any,
+    runs: Mapping[str, Any] | None,
+    query_id: str | None,
+    extra: dict[str, Chunk],
+) -> RetrieverList:
+    """The retriever list of an imported run (``run:TAG``), see :mod:`rag_core.runs`."""
+    from .runs import resolve_hits
+
+    run_ = (runs or {}).get(tag)
+    if run_ is None:
+        loaded = ", ".join(sorted(runs or {})) or "none"
+        return RetrieverList(name, "run", None, (), 0, status="unavailable",
+                             message=f"no run tagged {tag!r} is loaded (loaded: {loaded})")
+    run_hits = run_.for_query(query_id)
+    if run_hits is None:
+        why = "this question has no query id" if query_id is None else f"query id {query_id!r}"
+        return RetrieverList(name, "run", None, (), 0, status="unavailable",
+                             message=f"run {tag!r} has no hits for {why}", params={"source": run_.source})
+    hits, more = resolve_hits(run_hits, config.retrieval.k, chunking, corpus.docs,
+                              corpus.doc_chunk_ids(config.chunker))
+    extra.update(more)
+    outside = sum(1 for h in hits if h.chunk_id in more)
+    no_text = sum(1 for h in hits if h.note == "text unavailable")
+    params: dict[str, Any] = {"source": run_.source, "tag": tag}
+    if outside:
+        params["outside_chunking"] = outside
+    if no_text:
+        params["text_unavailable"] = no_text
+    message = "" if hits else f"run {tag!r} lists no hit for this query"
+    return RetrieverList(name, "run", None, hits, len(run_hits), message=message, params=params)
+
+
 def retrieve(
     config: PipelineConfig,
     question: str,
     corpus: CorpusIndex,
     *,
     progress: Progress | None = None,
+    runs: Mapping[str, Any] | None = None,
+    query_id: str | None = None,
+    extra: dict[str, Chunk] | None = None,
 ) -> tuple[RetrievalStage, Any]:
     """Run every configured retriever and fuse their lists.
 
     Returns the stage and the dense index (or None) so later stages can
-    attach a cosine distance to any candidate.
+    attach a cosine distance to any candidate. ``run:TAG`` retrievers read
+    ``runs[TAG]`` at ``query_id``; the chunks their hits name that the
+    chunking lacks (whole documents, external texts) are added to ``extra``.
     """
     from .fusion import fuse
     from .models import ModelUnavailable
@@ -108,8 +230,12 @@ def retrieve(
     lists: list[RetrieverList] = []
     dense_index = None
     dense_cos = None
+    extra = extra if extra is not None else {}
     for method, analyzer in rcfg.method_specs:
         name = _list_name(method, analyzer, rcfg.dense_model)
+        if method == "run":
+            lists.append(_run_list(name, str(analyzer), config, corpus, chunking, runs, query_id, extra))
+            continue
         if method == "dense":
             try:
                 dense_index = corpus.dense(config.chunker, rcfg.dense_model, progress)
@@ -136,17 +262,16 @@ def retrieve(
                               params={"similarity": "cosine", "normalized": True})
             )
             continue
+        if method == "qdrant":
+            lists.append(qdrant_list(config, question, chunking))
+            continue
         index = corpus.sparse(config.chunker, method, analyzer, rcfg)
         q_tokens = get_analyzer(analyzer, ngram_min=rcfg.ngram_min, ngram_max=rcfg.ngram_max)(question)
         idx, scores, n_candidates = index.search(q_tokens, rcfg.k)
+        table = chunking.chunks
         hits = tuple(
-            Hit(
-                chunk_id=chunking.chunks[int(i)].chunk_id,
-                doc_id=chunking.chunks[int(i)].doc_id,
-                rank=r,
-                score=float(s),
-            )
-            for r, (i, s) in enumerate(zip(idx, scores), 1)
+            Hit(c.chunk_id, c.doc_id, r, s)
+            for r, (c, s) in enumerate(zip(map(table.__getitem__, list(map(int, idx))), map(float, scores)), 1)
         )
         view = AnalyzerView(
             analyzer=analyzer,
@@ -184,7 +309,10 @@ def retrieve(
         final = usable[0].hits if usable else ()
     if dense_cos is not None:
         final = tuple(
-            replace(h, distance=float(1.0 - dense_cos[chunking.position[h.chunk_id]])) for h in final
+            replace(h, distance=float(1.0 - dense_cos[chunking.position[h.chunk_id]]))
+            if h.chunk_id in chunking.position
+            else h  # a run's whole document or external text: no vector in the dense index
+            for h in final
         )
         if fused is not None:
             fused = replace(fused, hits=final)
@@ -212,23 +340,30 @@ def rerank_stage(
     hits: Sequence[Hit],
     corpus: CorpusIndex,
     dense_index: Any = None,
+    chunks: Mapping[str, Chunk] | None = None,
 ) -> RerankStage:
-    """Reorder the top ``rerank.shortlist`` candidates with the configured reranker."""
+    """Reorder the top ``rerank.shortlist`` candidates with the configured reranker.
+
+    ``chunks``: the chunk table (default: the chunking's; with imported runs
+    also their whole documents and external texts).
+    """
     from .models import ModelUnavailable
     from .rerank import RERANK_LABELS, rerank
 
     rc = config.rerank
     label = RERANK_LABELS.get(rc.method, rc.method)
     chunking = corpus.chunking(config.chunker)
+    table = chunks if chunks is not None else chunking.by_id
     extra: dict[str, Any] = {}
-    if rc.method == "mmr" and dense_index is not None:
+    in_index = all(h.chunk_id in chunking.position for h in hits[: rc.shortlist])
+    if rc.method == "mmr" and dense_index is not None and in_index:
         extra["vectoriser"] = _dense_vectoriser(dense_index)
     try:
         out, info = rerank(
             rc.method,
             question,
             hits,
-            chunking.by_id,
+            table,
             shortlist=rc.shortlist,
             mmr_lambda=rc.mmr_lambda,
             model=rc.model,
@@ -283,8 +418,9 @@ def model_stages(
     corpus: CorpusIndex,
     progress: Progress | None = None,
     timings: dict[str, float] | None = None,
+    chunks: Mapping[str, Chunk] | None = None,
 ) -> tuple[ContextStage, GenerationStage, SupportStage]:
-    """Context, generation and support for the kept candidates."""
+    """Context, generation and support for the kept candidates (``chunks``: see :func:`rerank_stage`)."""
     timings = timings if timings is not None else {}
     if gate.refused:
         reason = f"gate refused: {gate.reason}"
@@ -315,7 +451,7 @@ def model_stages(
     context = build_context(
         question,
         gate.kept,
-        chunking.by_id,
+        chunks if chunks is not None else chunking.by_id,
         corpus.docs,
         config.context,
         generator=generator,
@@ -360,6 +496,8 @@ def run(
     gold: Question | Sequence[Needle] | None = None,
     progress: Progress | None = None,
     stop_after: str = "support",
+    runs: Mapping[str, Any] | None = None,
+    query_id: str | None = None,
 ) -> Trace:
     """Run one question through every stage and return the full ``Trace``.
 
@@ -370,24 +508,37 @@ def run(
         gold: a question-set entry (or needles) to mark gold at every stage.
         progress: optional ``(message, fraction)`` callback for long work.
         stop_after: ``"gate"`` to skip context/generation/support (evaluation).
+        runs: imported runs by tag (:class:`rag_core.runs.ExternalRun`) for
+            the ``run:TAG`` retrievers of ``config``.
+        query_id: the query id those runs are read at (default: ``gold.id``).
     """
     from .diagnosis import gold_view
 
     if stop_after not in ("gate", "support"):
         raise ValueError(f"stop_after = {stop_after!r} is not valid; valid choices: gate, support")
     question, warnings = validate_question(question)
+    # files and rows the corpus load skipped are listed with every answer over it
+    warnings = warnings + tuple(getattr(corpus, "load_warnings", ()))
     timings: dict[str, float] = {}
 
     t = time.perf_counter()
     chunking = corpus.chunking(config.chunker, progress)
     timings["chunking"] = (time.perf_counter() - t) * 1000
+    if not chunking.chunks:
+        raise ValueError(no_chunks_message(len(corpus.documents), chunking.signature))
 
+    if query_id is None and isinstance(gold, Question):
+        query_id = gold.id
     t = time.perf_counter()
-    retrieval, dense_index = retrieve(config, question, corpus, progress=progress)
+    extra: dict[str, Chunk] = {}
+    retrieval, dense_index = retrieve(
+        config, question, corpus, progress=progress, runs=runs, query_id=query_id, extra=extra
+    )
     timings["retrieval"] = (time.perf_counter() - t) * 1000
+    table: Mapping[str, Chunk] = ChainMap(extra, chunking.by_id) if extra else chunking.by_id
 
     t = time.perf_counter()
-    rerank = rerank_stage(config, question, retrieval.hits, corpus, dense_index)
+    rerank = rerank_stage(config, question, retrieval.hits, corpus, dense_index, table)
     timings["rerank"] = (time.perf_counter() - t) * 1000
 
     t = time.perf_counter()
@@ -402,15 +553,18 @@ def run(
         generation = _skipped_generation(config, reason)
         support = SupportStage("skipped", message=reason)
     else:
-        context, generation, support = model_stages(config, question, gate, corpus, progress, timings)
+        context, generation, support = model_stages(
+            config, question, gate, corpus, progress, timings, table
+        )
 
     needles: tuple[Needle, ...] = ()
     if isinstance(gold, Question):
         needles = gold.needles
     elif gold:
         needles = tuple(gold)
+    gold_chunks = _WithExtra(chunking.chunks + tuple(extra.values())) if extra else chunking
     gview = (
-        gold_view(needles, corpus, chunking, retrieval, rerank, gate, context, generation, support)
+        gold_view(needles, corpus, gold_chunks, retrieval, rerank, gate, context, generation, support)
         if needles
         else None
     )
@@ -423,7 +577,10 @@ def run(
     if gview:
         for ids in gview.chunk_ids:
             referenced.update(ids)
-    chunks = {cid: chunking.by_id[cid] for cid in sorted(referenced, key=chunking.position.__getitem__)}
+    position: Mapping[str, int] = chunking.position
+    if extra:
+        position = ChainMap({cid: len(chunking.position) + i for i, cid in enumerate(extra)}, position)
+    chunks = {cid: table[cid] for cid in sorted(referenced, key=position.__getitem__)}
 
     stamp = corpus.stamp(config.chunker, dense_index.stamp if dense_index is not None else None)
     timings["total"] = sum(v for k, v in timings.items() if k != "total")
@@ -443,6 +600,13 @@ def run(
         gold=gview,
         warnings=warnings,
     )
+
+
+class _WithExtra:
+    """A chunk list for :func:`rag_core.diagnosis.gold_view` (``.chunks``) with a run's extra chunks."""
+
+    def __init__(self, chunks: tuple[Chunk, ...]) -> None:
+        self.chunks = chunks
 
 
 def final_ranking(trace: Trace) -> list[str]:

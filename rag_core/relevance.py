@@ -9,6 +9,10 @@ spans, so they survive re-chunking.
 Chunks are indexed per document and sorted by ``start``; a needle's
 candidates are found by bisection, so a whole question set against a corpus'
 chunks takes milliseconds.
+
+Document-level gold (qrels of a BEIR/TREC set, ``Needle.origin == "qrels"``)
+names a whole document: its span is the whole text and *every* chunk of the
+document is relevant (a document is found when any of its chunks is).
 """
 
 from __future__ import annotations
@@ -21,6 +25,15 @@ from dataclasses import dataclass
 from .types import Chunk, Document, Needle
 
 
+#: ``Needle.origin`` of document-level gold (a qrels judgement).
+DOC_LEVEL = "qrels"
+
+
+def is_document_level(needle: Needle) -> bool:
+    """True for a qrels judgement of a whole document (not a text span)."""
+    return needle.origin == DOC_LEVEL
+
+
 def locate(doc_text: str, needle: Needle) -> tuple[int, int] | None:
     """The needle's ``(start, end)`` in ``doc_text``, or None when absent.
 
@@ -29,6 +42,8 @@ def locate(doc_text: str, needle: Needle) -> tuple[int, int] | None:
     of a question set must occur exactly once — when it occurs several times
     the first occurrence is returned (the corpus validator reports it).
     """
+    if is_document_level(needle):
+        return 0, len(doc_text)
     if needle.start is not None and needle.end is not None:
         s, e = needle.start, needle.end
         if 0 <= s <= e <= len(doc_text) and doc_text[s:e] == needle.text:
@@ -66,6 +81,11 @@ class ChunkLookup:
                 [c.start for c in lst], lst, max(c.end - c.start for c in lst)
             )
 
+    def of_doc(self, doc_id: str) -> list[Chunk]:
+        """Every chunk of ``doc_id`` (in start order)."""
+        entry = self._docs.get(doc_id)
+        return list(entry.chunks) if entry else []
+
     def containing(self, doc_id: str, start: int, end: int) -> list[Chunk]:
         """Chunks of ``doc_id`` whose ``[start, end)`` holds ``[start, end)`` of the needle."""
         entry = self._docs.get(doc_id)
@@ -85,7 +105,8 @@ def relevant_chunk_ids(
 ) -> tuple[tuple[str, ...], ...]:
     """Per needle, the ids of the chunks whose content contains it entirely.
 
-    A needle whose document is unknown or whose text is not found gets ``()``.
+    A document-level needle (:func:`is_document_level`) gets every chunk of
+    its document. A needle whose document is unknown or whose text is not found gets ``()``.
     """
     lookup = ChunkLookup(chunks)
     out: list[tuple[str, ...]] = []
@@ -95,7 +116,8 @@ def relevant_chunk_ids(
         if span is None:
             out.append(())
             continue
-        hits = sorted(lookup.containing(n.doc_id, *span), key=lambda c: c.ordinal)
+        found = lookup.of_doc(n.doc_id) if is_document_level(n) else lookup.containing(n.doc_id, *span)
+        hits = sorted(found, key=lambda c: c.ordinal)
         out.append(tuple(c.chunk_id for c in hits))
     return tuple(out)
 

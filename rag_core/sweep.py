@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -464,6 +464,7 @@ def collect(
     question_set: str | None = None,
     metric: str = "auto",
     progress: Callable[[int, int], None] | None = None,
+    runs: Mapping[str, Any] | None = None,
 ) -> SweepData:
     """Run every query with the gate open and record its ranked candidates.
 
@@ -480,6 +481,7 @@ def collect(
         metric: ``auto`` (distance when every candidate carries a cosine
             distance, else score), ``distance`` or ``score``.
         progress: ``(done, total)`` callback.
+        runs: imported runs by tag for ``run:TAG`` retrievers (read at each query id).
     """
     from .config import GateConfig
     from .labels import gold_for
@@ -508,7 +510,7 @@ def collect(
             )
             per_needle = relevant_chunk_ids(chunking.chunks, needles, corpus.docs)
             gold_ids = frozenset(cid for ids in per_needle for cid in ids)
-        trace = run(cfg, text, corpus, stop_after="gate")
+        trace = run(cfg, text, corpus, stop_after="gate", runs=runs, query_id=qid)
         for lst in trace.retrieval.lists:
             if lst.method == "dense" and lst.status != "ok":
                 dense_messages.add(lst.message or f"dense retrieval {lst.status}")

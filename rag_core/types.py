@@ -90,11 +90,29 @@ class FailedDocument:
 
 
 @dataclass(frozen=True)
+class LoadedFile:
+    """One file of a load: how its bytes were decoded and what it gave.
+
+    ``encoding`` is the codec the text was decoded with (``""`` when the file
+    was refused before decoding); ``notes`` are non-fatal remarks a reader
+    should see (e.g. an encoding chosen over another that also decodes).
+    """
+
+    path: str
+    encoding: str = ""
+    n_documents: int = 0
+    n_failed: int = 0
+    seconds: float = 0.0
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class LoadReport:
-    """What a load produced: documents, failures, and computed counts."""
+    """What a load produced: documents, failures, per-file details, and counts."""
 
     documents: tuple[Document, ...]
     failed: tuple[FailedDocument, ...] = ()
+    files: tuple[LoadedFile, ...] = ()
 
     @property
     def n_documents(self) -> int:
@@ -162,6 +180,9 @@ class Chunk:
     section: str = ""
     header: str = ""
     tokens: int | None = None
+    #: The chunk ends mid-word: its text had no boundary at the target (a
+    #: spaceless line), so the chunker cut it there.
+    hard_cut: bool = False
 
 
 @dataclass(frozen=True)
@@ -196,6 +217,10 @@ class ChunkingDiagnostics:
     destroyed: tuple[NeedleLoss, ...] = ()
     n_needles: int = 0
     n_skipped_blocks: int = 0  # html strategy: blocks under min_chars that became no chunk
+    #: Needles whose document is unknown or whose text is not found: no chunking
+    #: loss (not in ``destroyed``, not in ``n_needles``), reported on their own.
+    not_in_corpus: tuple[NeedleLoss, ...] = ()
+    n_hard_cuts: int = 0  # chunks ending where no boundary was found at the target (cut mid-word)
 
 
 # --------------------------------------------------------------- retrieval
@@ -330,7 +355,7 @@ class Source:
     quote: str  # the text placed in the prompt (content, possibly capped/cut)
     tokens: int
     status: Literal["included", "cut", "dropped"]
-    reason: str = ""  # budget | duplicate | gate | cap
+    reason: str = ""  # budget | duplicate | gate | cap | text-unavailable (an imported hit without text)
     cut_at: int | None = None  # char offset in the document where the quote was cut
     duplicate_of: str | None = None  # chunk id of the kept source it near-duplicates
 

@@ -10,6 +10,13 @@ from streamlit.testing.v1 import AppTest
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 300
 
+#: Document lines that would run script if any page inserted them as HTML.
+PAYLOAD_LINES = (
+    "<script>window.__xss = 1; alert('script')</script>",
+    '<img src=x onerror="window.__xss = 1; alert(\'img\')">',
+    '<svg onload="window.__xss = 1; alert(\'svg\')"><circle r="4"/></svg>',
+)
+
 
 def make_app(entry: Path, query: dict[str, str] | None = None, page: str | None = None) -> AppTest:
     """Run the app once with ``query`` in the URL, switched to ``pages/<page>.py``."""
@@ -28,8 +35,9 @@ def ok(at: AppTest) -> None:
 
 
 def plain(markdown: str) -> str:
-    """The text a Markdown element shows (the app backslash-escapes untrusted text)."""
-    return re.sub(r"\\(.)", r"\1", markdown)
+    """The text a Markdown element shows (the app backslash-escapes untrusted text and
+    puts an invisible word joiner, U+2060, into would-be autolinks)."""
+    return re.sub(r"\\(.)", r"\1", markdown).replace("\u2060", "")
 
 
 def html(at: AppTest) -> str:

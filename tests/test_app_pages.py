@@ -166,7 +166,7 @@ def test_a_bad_upload_shows_its_reason_while_the_rest_loads(entry):
     at.file_uploader(key="uploads").set_value(files).run()
     assert not at.exception
     labels = [e.label for e in at.expander]
-    assert "2 files could not be loaded" in labels
+    assert "2 files or rows not loaded" in labels
     text = plain(" ".join(m.value for m in at.markdown))
     assert "binary file" in text and "empty" in text
     assert any("Indexed 2 documents" in s.value for s in at.success)
@@ -186,7 +186,8 @@ def test_an_upload_with_nothing_loadable_keeps_the_previous_corpus(entry):
     assert at.session_state["_ctx"].corpus.name == "sample_corpus"
 
 
-def test_a_missing_model_is_a_message_and_the_rest_works(entry):
+def test_a_missing_model_is_a_message_and_the_rest_works(entry, monkeypatch):
+    monkeypatch.setenv("RAG_INSPECTOR_MODELS", "/no")  # a path from the URL must lie in the allow-listed folder
     at = make(entry, {"retrieval.methods": "bm25,dense", "retrieval.dense_model": "/no/such/model", "lang": "en"})
     ok(at)
     assert any("unavailable" in plain(w.value) for w in at.warning)
@@ -253,3 +254,18 @@ def test_the_language_survives_a_scenario_click(entry):
     ok(at)
     assert [x.value for x in at.title] == ["Inspect"]
     assert at.query_params["lang"] == "en"
+
+
+def test_unreachable_qdrant_is_one_warning_and_bm25_still_shows(entry):
+    import socket
+
+    with socket.socket() as s:  # a free port: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{s.getsockname()[1]}"
+    at = make(entry, {"lang": "en", "retrieval.methods": "bm25,qdrant", "retrieval.qdrant_url": url})
+    assert not at.exception, [e.value for e in at.exception]
+    assert rows_of(at, "bm25:unicode") == PipelineConfig().retrieval.k
+    warnings = [plain(w.value) for w in at.warning if "qdrant:rag-inspector" in plain(w.value)]
+    assert len(warnings) == 1
+    assert f"Qdrant at {url} is unreachable or failed while listing collections" in warnings[0]
+    assert at.text_input(key="retrieval.qdrant_url").value == url  # the sidebar shows where it looked

@@ -131,7 +131,8 @@ def test_apply_puts_the_setting_into_the_sidebar_gate(entry):
     assert any("sidebar's gate" in s.value for s in at.success)
 
 
-def test_distance_without_dense_is_a_message_with_a_way_out(entry):
+def test_distance_without_dense_is_a_message_with_a_way_out(entry, monkeypatch):
+    monkeypatch.setenv("RAG_INSPECTOR_MODELS", "/no")  # a path from the URL must lie in the allow-listed folder
     at = make(entry, {"retrieval.dense_model": "/no/such/model"})
     at.radio(key="thr.metric").set_value("distance").run()
     assert not at.exception

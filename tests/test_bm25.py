@@ -12,6 +12,7 @@ import rank_bm25
 
 from rag_core.config import BM25_VARIANTS
 from rag_core.sparse import BM25Index, SparseIndex, analyze_many, build_sparse_index, get_analyzer
+from rag_core.sparse.postings import top_k
 from rag_core.sparse.scoring import (
     BM25_VARIANTS as VARIANT_REGISTRY,
 )
@@ -243,6 +244,50 @@ def test_top_ties_keep_document_order_even_at_the_cut():
     assert len(set(scores.tolist())) == 1
     idx, _ = index.top(["x"], k=10)
     assert list(idx) == [0, 2, 3, 4]
+
+
+def _stable_top(scores, candidates, k):
+    """Reference: a stable sort of every candidate by descending score."""
+    idx = np.flatnonzero(candidates)
+    order = idx[np.argsort(-scores[idx], kind="stable")][:k]
+    return order, scores[order]
+
+
+@pytest.mark.parametrize("layout", ["random", "ascending", "descending", "ties", "few-sampled"])
+@pytest.mark.parametrize("k", [1, 10, 100])
+def test_top_k_sampled_bound_equals_a_full_stable_sort(layout, k):
+    # above postings._DIRECT_TOP_K candidates the sampled lower bound path runs
+    rng = np.random.default_rng(7)
+    n = 20_000
+    scores = rng.random(n)
+    candidates = rng.random(n) < 0.6
+    if layout == "ascending":  # best scores at the end: the strided sample sees few of them
+        scores = np.sort(scores)
+    elif layout == "descending":
+        scores = np.sort(scores)[::-1].copy()
+    elif layout == "ties":  # a handful of distinct values: long runs of ties at the cut
+        scores = rng.integers(0, 4, n).astype(np.float64)
+    elif layout == "few-sampled":  # candidates only between sample points
+        candidates = np.zeros(n, dtype=bool)
+        candidates[1::5] = True
+    idx, vals = top_k(scores, candidates, k)
+    ref_idx, ref_vals = _stable_top(scores, candidates, k)
+    np.testing.assert_array_equal(idx, ref_idx)
+    np.testing.assert_array_equal(vals, ref_vals)
+
+
+def test_bm25_search_equals_full_sort_on_a_large_corpus():
+    # many candidates per query, so search() takes the sampled top-k path
+    docs, queries = random_corpus(3, 5000, vocab=40, max_len=12)
+    for variant in ("okapi", "l", "plus", "lucene"):
+        index = BM25Index.build(docs, variant=variant)
+        for q in queries:
+            idx, vals, n_cands = index.search(q, 10)
+            cands = index.candidates(q)
+            ref_idx, ref_vals = _stable_top(index.scores(q), cands, 10)
+            np.testing.assert_array_equal(idx, ref_idx)
+            np.testing.assert_array_equal(vals, ref_vals)
+            assert n_cands == int(cands.sum())
 
 
 def test_top_no_candidates_is_empty():

@@ -3,13 +3,18 @@
 What ``AppTest`` cannot see: the HTML the browser builds. One test uploads
 documents full of script payloads and renders Inspect and Chunks, asserting
 nothing ran; one smoke test screenshots Inspect and checks the stage
-headings are on screen. Both serve the real ``app.py`` with
-``streamlit run`` on a free port (generation off, to stay fast).
+headings are on screen; one opens a Qdrant collection (embedded local mode)
+of the sample corpus and finds its list beside BM25's. These serve the real
+``app.py`` with ``streamlit run`` on a free port (generation off, to stay
+fast). The lecture tests (also ``slow``) serve the default configuration, real
+generator included, and measure the four panes against 1280×720 and 1920×1080
+screens.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -21,13 +26,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from apphelpers import PAYLOAD_LINES
+
+from ui.slides import CHROMIUM, CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]
 IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
 WAIT_MS = 240_000
 
@@ -41,11 +44,6 @@ pytestmark = [
     pytest.mark.skipif(_MISSING, reason="Debian chromium is not installed (make browser)"),
 ]
 
-PAYLOAD_LINES = (
-    "<script>window.__xss = 1; alert('script')</script>",
-    '<img src=x onerror="window.__xss = 1; alert(\'img\')">',
-    '<svg onload="window.__xss = 1; alert(\'svg\')"><circle r="4"/></svg>',
-)
 
 
 def _free_port() -> int:
@@ -54,11 +52,20 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+#: The running servers by base URL (bench/sessions.py reads their memory).
+SERVERS: dict[str, subprocess.Popen] = {}
+
+
 @contextmanager
-def streamlit_server(log: Path, app_set: str | None) -> Iterator[str]:
-    """``streamlit run app.py`` on a free port (``RAG_APP_SET=app_set`` when given); yields its URL."""
+def serve(log: Path, app_set: str | None = "generation.model=none", **env: str) -> Iterator[str]:
+    """``streamlit run app.py`` on a free port; yields the base URL.
+
+    ``app_set``: the RAG_APP_SET overrides (default: generation off), None for
+    the app's defaults; ``env``: more environment variables for the server.
+    """
     port = _free_port()
-    env = dict(os.environ, HF_HUB_OFFLINE="1", STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    env = dict(os.environ, HF_HUB_OFFLINE="1", STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", **env)
+    env.pop("RAG_APP_SET", None)
     if app_set is not None:
         env["RAG_APP_SET"] = app_set
     with log.open("w") as out:
@@ -77,8 +84,10 @@ def streamlit_server(log: Path, app_set: str | None) -> Iterator[str]:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"streamlit did not start:\n{log.read_text()}") from None
                 time.sleep(0.5)
+        SERVERS[f"http://127.0.0.1:{port}"] = proc
         yield f"http://127.0.0.1:{port}"
     finally:
+        SERVERS.pop(f"http://127.0.0.1:{port}", None)
         proc.terminate()
         try:
             proc.wait(15)
@@ -88,7 +97,15 @@ def streamlit_server(log: Path, app_set: str | None) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[str]:
-    with streamlit_server(tmp_path_factory.mktemp("server") / "streamlit.log", "generation.model=none") as url:
+    """The app with generation off (fast)."""
+    with serve(tmp_path_factory.mktemp("server") / "streamlit.log") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def server_gen(tmp_path_factory) -> Iterator[str]:
+    """The app with its default configuration: the real generator (answers replay from the cache after the first run)."""
+    with serve(tmp_path_factory.mktemp("server-gen") / "streamlit.log", None) as url:
         yield url
 
 
@@ -177,4 +194,136 @@ def test_smoke_inspect_shows_every_stage(server, browser, tmp_path):
     assert shot.stat().st_size > 20_000
     if os.environ.get("RAG_SCREENSHOT_DIR"):
         shutil.copy(shot, Path(os.environ["RAG_SCREENSHOT_DIR"]) / "inspect.png")
+    page.close()
+
+
+def test_inspect_shows_a_qdrant_list(server, browser, tmp_path):
+    """A Qdrant collection (embedded local mode) of the sample corpus shows as its own retriever list."""
+    from urllib.parse import urlencode
+
+    from rag_core import qdrant as rq
+    from rag_core.config import PipelineConfig
+    from rag_core.index import load_corpus_index
+
+    corpus = load_corpus_index()
+    chunker = PipelineConfig().chunker
+    chunking = corpus.chunking(chunker)
+    dense = corpus.dense(chunker, "minilm")
+    path = tmp_path / "qdrant"
+    rq.build_collection(rq.QdrantTarget(path=str(path)), "sample", chunking.chunks, dense.vectors,
+                        model_id=dense.stamp.embedding_model, chunker_signature=chunking.signature)
+    rq.close_all()  # the app's process opens the folder next (local mode locks it)
+
+    page = browser.new_page(viewport={"width": 1400, "height": 2000})
+    page.goto(f"{server}/inspect?" + urlencode({
+        "lang": "en", "q": "What is the meaning of E21?", "retrieval.methods": "bm25,qdrant",
+        "retrieval.qdrant_path": str(path), "retrieval.qdrant_collection": "sample",
+    }))
+    _idle(page)
+    page.get_by_role("heading", name="② Retrieval").wait_for(timeout=WAIT_MS)
+    table = page.locator("[data-list='qdrant:sample']")
+    table.wait_for(timeout=WAIT_MS)
+    assert table.locator("tbody tr").count() >= 1
+    assert page.get_by_text("Qdrant score (Cosine)", exact=False).count() >= 1
+    assert page.locator("[data-list='bm25:unicode']").count() == 1  # beside our own list
+    if os.environ.get("RAG_SCREENSHOT_DIR"):
+        table.scroll_into_view_if_needed()
+        page.screenshot(path=str(Path(os.environ["RAG_SCREENSHOT_DIR"]) / "inspect-qdrant.png"))
+    page.close()
+
+
+# ------------------------------------------------------------------ lecture view
+
+LECTURE_PANES = ("candidates", "prompt", "answer", "claims")
+SCREENS = ((1280, 720), (1920, 1080))
+
+
+def _fits_one_screen(page, where: str) -> None:
+    """Every pane's bounding box lies inside the viewport, and nothing scrolls the page."""
+    vw, vh = page.viewport_size["width"], page.viewport_size["height"]
+    for name in LECTURE_PANES:
+        box = page.locator(f"[data-pane={name}]").bounding_box()
+        assert box is not None, (where, name)
+        assert box["x"] >= 0 and box["y"] >= 0, (where, name, box)
+        assert box["x"] + box["width"] <= vw and box["y"] + box["height"] <= vh, (where, name, box, vw, vh)
+        assert box["width"] >= vw / 8, (where, name, box)  # side by side, each a real column
+    overflow = page.evaluate(
+        "[...document.querySelectorAll('[data-testid=stMain], html, body')]"
+        ".map(e => e.scrollHeight - e.clientHeight)"
+    )
+    assert max(overflow) <= 1, (where, overflow)
+
+
+def _shown(page) -> list[str]:
+    return [page.locator(f"[data-pane={n}]").get_attribute("data-shown") for n in LECTURE_PANES]
+
+
+def _lecture_on_every_screen(page, url: str, where: str) -> None:
+    """``url`` in Korean and in English at 1280×720 and 1920×1080: the four panes fit."""
+    for lang in ("ko", "en"):
+        for width, height in SCREENS:
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(re.sub(r"([?&])lang=\w+", rf"\1lang={lang}", url))
+            _idle(page)
+            page.locator("[data-pane=claims]").wait_for(timeout=WAIT_MS)
+            _fits_one_screen(page, f"{where} {lang} {width}x{height}")
+
+
+@pytest.mark.slow
+def test_lecture_default_question_fits_one_screen_and_steps_in_order(server_gen, browser, tmp_path):
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    _lecture_on_every_screen(page, f"{server_gen}/lecture?lang=en", "default")
+    assert _shown(page) == ["1", "1", "1", "1"]
+    # step-through: a prepared link opens at step 1; → and the button reveal the panes in pipeline order
+    page.goto(f"{server_gen}/lecture?lang=en&step=1")
+    _idle(page)
+    assert _shown(page) == ["1", "0", "0", "0"]
+    assert page.get_by_text("What will the model say?").count() == 1
+    page.keyboard.press("ArrowRight")
+    _idle(page)
+    assert _shown(page) == ["1", "1", "0", "0"]
+    assert "step=2" in page.url
+    page.get_by_role("button", name="Next stage").click()
+    _idle(page)
+    assert _shown(page) == ["1", "1", "1", "0"]
+    assert "step=3" in page.url
+    page.keyboard.press("ArrowRight")
+    _idle(page)
+    assert _shown(page) == ["1", "1", "1", "1"]
+    assert "step=" not in page.url
+    page.keyboard.press("ArrowLeft")
+    _idle(page)
+    assert _shown(page) == ["1", "1", "1", "0"]
+    _fits_one_screen(page, "step 3")
+    page.close()
+
+
+@pytest.mark.slow
+def test_lecture_from_a_scenario_card_fits_and_exports(server_gen, browser, tmp_path):
+    page = browser.new_page(viewport={"width": 1280, "height": 720}, accept_downloads=True)
+    page.goto(f"{server_gen}/scenarios?lang=en")
+    _idle(page)
+    page.locator(".st-key-scn-irrelevant-sources-lecture button").click()
+    page.locator("[data-pane=claims]").wait_for(timeout=WAIT_MS)
+    _idle(page)
+    assert "/lecture" in page.url and "step=1" in page.url and "qid=ko-01" in page.url
+    assert _shown(page) == ["1", "0", "0", "0"]
+    for expected in (["1", "1", "0", "0"], ["1", "1", "1", "0"], ["1", "1", "1", "1"]):
+        page.get_by_role("button", name="Next stage").click()
+        _idle(page)
+        assert _shown(page) == expected
+    url = page.url
+    _lecture_on_every_screen(page, url, "scenario")
+    # the slide exports: HTML without script, PNG from headless chromium
+    page.get_by_role("button", name="Save as slide").click()
+    with page.expect_download() as dl:
+        page.get_by_role("button", name="HTML slide").click()
+    document = Path(dl.value.path()).read_text(encoding="utf-8")
+    assert "<script" not in document.lower() and 'data-pane="claims"' in document
+    with page.expect_download(timeout=WAIT_MS) as dl:
+        page.get_by_role("button", name="PNG slide").click()
+    png = Path(dl.value.path()).read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    if os.environ.get("RAG_SCREENSHOT_DIR"):
+        Path(os.environ["RAG_SCREENSHOT_DIR"], "lecture.png").write_bytes(png)
     page.close()

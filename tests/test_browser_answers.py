@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from test_browser import CHROMIUM, CHROMIUM_ARGS, IDLE, _MISSING, _idle, streamlit_server
+from test_browser import CHROMIUM, CHROMIUM_ARGS, IDLE, _MISSING, _idle, serve
 
 pytestmark = [
     pytest.mark.browser,
@@ -25,7 +25,7 @@ RUN_MS = 1_500_000  # generation of 3 answers on a loaded 2-core machine
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[str]:
-    with streamlit_server(tmp_path_factory.mktemp("server") / "streamlit.log", None) as url:
+    with serve(tmp_path_factory.mktemp("server") / "streamlit.log", None) as url:
         yield url
 
 

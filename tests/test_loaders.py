@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from rag_core.loaders import (
+    BINARY,
     DEFAULT_MAX_BYTES,
     MB,
     SUPPORTED_EXTENSIONS,
@@ -257,12 +258,13 @@ def test_cp949_file_on_disk(tmp_path):
 
 
 def test_failure_reasons():
-    assert only_reason(load_bytes("x.txt", b"abc\x00def")) == "binary file"
+    assert only_reason(load_bytes("x.txt", b"abc\x00def")) == BINARY
     assert only_reason(load_bytes("x.txt", b"")) == "empty"
     assert only_reason(load_bytes("x.md", b" \n\t\r\n")) == "empty"
     assert only_reason(load_bytes("x.md", b"---\ntitle: t\n---\n\n")) == "empty"
-    assert only_reason(load_bytes("x.txt", b"caf\xe9 au lait")) == UNDECODABLE
-    assert UNDECODABLE == "not text in UTF-8, UTF-8-BOM or CP949/EUC-KR"
+    assert BINARY.startswith("binary file")
+    assert only_doc(load_bytes("x.txt", b"caf\xe9 au lait")).text == "café au lait"  # CP1252 (issue 13)
+    assert only_reason(load_bytes("x.txt", bytes(range(0x80, 0x100)) * 8)) == UNDECODABLE
     assert only_reason(load_bytes("x.xyz", b"hello")) == (
         f"unsupported file type .xyz; supported: {', '.join(SUPPORTED_EXTENSIONS)}"
     )
@@ -290,7 +292,7 @@ def test_a_failure_never_stops_other_files(tmp_path):
     assert report.n_documents == len(report.documents) == 2
     assert report.n_chars == sum(len(d.text) for d in report.documents)
     by_path = {Path(f.path).relative_to(tmp_path).as_posix(): f.reason for f in report.failed}
-    assert by_path["bin.txt"] == "binary file"
+    assert by_path["bin.txt"] == BINARY
     assert by_path["empty.txt"] == "empty"
     assert by_path["pic.png"].startswith("unsupported file type .png")
     assert by_path["sub/good.txt"] == (

@@ -29,7 +29,7 @@ import streamlit as st
 
 from rag_core.config import PipelineConfig
 from rag_core.index import SAMPLE_CORPUS, CorpusIndex, load_corpus_index
-from rag_core.types import FailedDocument, LoadReport, Question, Trace
+from rag_core.types import LoadReport, Question, Trace
 
 from .html import md
 
@@ -86,27 +86,11 @@ def upload_digest(files: Sequence[tuple[str, bytes]]) -> str:
     return "upload:" + h.hexdigest()[:16]
 
 
-def merge_reports(reports: Sequence[LoadReport]) -> LoadReport:
-    """Concatenate per-file reports; a doc id seen before becomes a failure (first wins)."""
-    docs = []
-    failed: list[FailedDocument] = []
-    seen: set[str] = set()
-    for r in reports:
-        failed.extend(r.failed)
-        for d in r.documents:
-            if d.doc_id in seen:
-                failed.append(FailedDocument(d.path or d.doc_id, f"duplicate doc_id {d.doc_id!r}"))
-                continue
-            seen.add(d.doc_id)
-            docs.append(d)
-    return LoadReport(documents=tuple(docs), failed=tuple(failed))
-
-
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _upload_build(key: str, _files: tuple[tuple[str, bytes], ...]) -> tuple[CorpusIndex | None, LoadReport]:
-    from rag_core.loaders import load_bytes
+    from rag_core.loaders import load_batch
 
-    report = merge_reports([load_bytes(name, data) for name, data in _files])
+    report = load_batch(_files)
     if not report.documents:
         return None, report
     return CorpusIndex(report, name="upload"), report
@@ -144,16 +128,93 @@ def upload_lookup(key: str) -> CorpusIndex | None:
     return _upload_registry().get(key)
 
 
+# --- h-9a: datasets with qrels (BEIR folders / zips) ---
+
+
+def _beir_stamp(root: Path, split: str) -> tuple[Any, ...]:
+    """What a BEIR folder's cache entry depends on: its files' sizes and mtimes."""
+    out = []
+    for name in ("corpus.jsonl", "queries.jsonl", "qrels.tsv", f"qrels/{split}.tsv"):
+        p = root / name
+        if p.is_file():
+            st_ = p.stat()
+            out.append((name, st_.st_size, st_.st_mtime_ns))
+    return tuple(out)
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _beir_build(root: str, split: str, _stamp: tuple[Any, ...]) -> tuple[CorpusIndex, Any]:
+    from rag_core.datasets import load_beir_set
+
+    qset = load_beir_set(root, split)
+    return CorpusIndex(qset.report, name=qset.name, questions=qset.questions), qset
+
+
+def beir_index(path: str, split: str) -> tuple[CorpusIndex, Any, str]:
+    """A BEIR folder as ``(CorpusIndex, QrelsSet, key)``; ``ValueError`` says what is wrong."""
+    root = Path(path.strip()).expanduser()
+    if not path.strip():
+        raise ValueError("give the path of a BEIR folder (corpus.jsonl, queries.jsonl, qrels)")
+    if not root.is_dir():
+        raise ValueError(f"BEIR folder {str(root)!r} does not exist or is not a folder")
+    stamp = _beir_stamp(root, split)
+    index, qset = _beir_build(str(root.resolve()), split, stamp)
+    return index, qset, f"beir:{root.resolve()}:{split}:{index.fingerprint}"
+
+
+@st.cache_resource(max_entries=2, show_spinner=False)
+def _beir_zip_build(digest: str, split: str, _data: bytes) -> tuple[CorpusIndex, Any]:
+    import tempfile
+
+    from rag_core.datasets import load_beir_set, safe_extract_zip
+
+    with tempfile.TemporaryDirectory(prefix="rag-inspector-beir-") as tmp:
+        folder = safe_extract_zip(_data, tmp)
+        qset = load_beir_set(folder, split)  # everything is read into memory here
+    return CorpusIndex(qset.report, name=qset.name, questions=qset.questions), qset
+
+
+def beir_zip_index(data: bytes, split: str) -> tuple[CorpusIndex, Any, str]:
+    """An uploaded BEIR zip (unpacked safely into a temporary folder, then removed)."""
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    index, qset = _beir_zip_build(digest, split, data)
+    return index, qset, f"beirzip:{digest}:{split}:{index.fingerprint}"
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def parse_run(name: str, data: bytes) -> dict[str, Any]:
+    """``rag_core.runs.parse_run_bytes`` (cached by content); ``ValueError`` names the bad line."""
+    from rag_core.runs import parse_run_bytes
+
+    return parse_run_bytes(name, data)
+
+
 # ------------------------------------------------------------------ traces
 
 
 class TraceLRU:
-    """A small thread-safe LRU of Traces."""
+    """A small thread-safe LRU of Traces, with one build lock per key (:meth:`building`)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
         self._data: OrderedDict[tuple[str, ...], Trace] = OrderedDict()
         self._lock = threading.Lock()
+        self._building: dict[tuple[str, ...], threading.Lock] = {}
+
+    def building(self, key: tuple[str, ...]) -> threading.Lock:
+        """The lock a session holds while it runs the pipeline for ``key``.
+
+        Sessions asking for the same Trace at once (8 tabs opening one shared
+        address) wait for the first run instead of each running the pipeline.
+        """
+        with self._lock:
+            lock = self._building.get(key)
+            if lock is None:
+                if len(self._building) > 4 * self.size:  # forget idle locks of long-gone keys
+                    for k in [k for k, v in self._building.items() if not v.locked()]:
+                        del self._building[k]
+                lock = self._building[key] = threading.Lock()
+            return lock
 
     def get(self, key: tuple[str, ...]) -> Trace | None:
         with self._lock:
@@ -190,6 +251,7 @@ class TraceResult:
 
 
 def trace_key(corpus_key: str, config: PipelineConfig, question: str, gold: Question | None) -> tuple[str, ...]:
+    """The LRU key; imported runs are part of ``corpus_key`` (see ``ui.sidebar``)."""
     return (corpus_key, config.to_json(sort_keys=True), question, gold.id if gold is not None else "")
 
 
@@ -230,19 +292,36 @@ def get_trace(
     progress_label: str = "…",
     slot: Any = None,
     runner: Callable[..., Trace] | None = None,
+    runs: Any = None,
 ) -> TraceResult:
-    """The Trace of one question (from the LRU, or run with visible progress)."""
-    from rag_core.pipeline import run
+    """The Trace of one question (from the LRU, or run with visible progress; one run per key at a time).
 
+    ``runs``: imported runs by tag for ``run:TAG`` retrievers (read at ``gold.id``).
+    """
     key = trace_key(corpus_key, config, question, gold)
     store = trace_store()
     hit = store.get(key)
     if hit is not None:
         return TraceResult(hit, cached=True)
+    with store.building(key):
+        hit = store.get(key)  # another session finished it while this one waited
+        if hit is not None:
+            return TraceResult(hit, cached=True)
+        return _run_trace(store, key, corpus, config, question, gold, progress_label, slot, runner, runs)
+
+
+def _run_trace(
+    store: TraceLRU, key: tuple[str, ...], corpus: CorpusIndex, config: PipelineConfig, question: str,
+    gold: Question | None, progress_label: str, slot: Any, runner: Callable[..., Trace] | None,
+    runs: Any = None,
+) -> TraceResult:
+    from rag_core.pipeline import run
+
     progress = _Progress(slot if slot is not None else st.empty(), progress_label)
     t0 = time.perf_counter()
     try:
-        trace = (runner or run)(config, question, corpus, gold=gold, progress=progress)
+        extra = {"runs": runs} if runs else {}
+        trace = (runner or run)(config, question, corpus, gold=gold, progress=progress, **extra)
     except ValueError as exc:
         progress.done()
         return TraceResult(None, error=str(exc))

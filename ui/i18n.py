@@ -498,6 +498,47 @@ TEXT: dict[str, tuple[str, str]] = {
     "scn.open.compare": ("비교에서 열기", "Open in Compare"),
     "scn.open.chunks": ("청크에서 열기", "Open in Chunks"),
     "scn.loaded": ("이 사례를 불러왔습니다.", "This scenario is loaded."),
+    # --- h-14: lecture view (issue 14) ---
+    "page.lecture": ("강의", "Lecture"),
+    "lec.pane.candidates": ("① 단계별 후보", "① Candidates per stage"),
+    "lec.pane.prompt": ("② 보낸 프롬프트 토큰", "② Prompt tokens as sent"),
+    "lec.pane.answer": ("③ 답변", "③ Answer"),
+    "lec.pane.claims": ("④ 주장과 근거", "④ Claims and evidence"),
+    "lec.ask.candidates": ("어떤 청크가 검색될까요?", "Which chunks will be retrieved?"),
+    "lec.ask.prompt": ("모델은 무엇을 읽게 될까요?", "What will the model get to read?"),
+    "lec.ask.answer": ("모델은 뭐라고 답할까요?", "What will the model say?"),
+    "lec.ask.claims": ("주장마다 근거가 있을까요?", "Is each claim backed by a source?"),
+    "lec.col.fused": ("융합", "fused"),
+    "lec.col.rerank": ("재순위", "reranked"),
+    "lec.col.kept": ("유지", "kept"),
+    "lec.why.fusion": ("융합 상위 k 밖", "below the fused top k"),
+    "lec.why.shortlist": ("재순위 후보 밖", "beyond the rerank shortlist"),
+    "lec.why.gate": ("게이트에서 제외", "rejected by the gate"),
+    "lec.why.context": ("컨텍스트에서 빠짐: {reason}", "left out of the context: {reason}"),
+    "lec.fate.prompt": ("프롬프트의 [{n}] ({status})", "in the prompt as [{n}] ({status})"),
+    "lec.fate.dropped": ("{stage}에서 빠짐: {why}", "dropped at {stage}: {why}"),
+    "lec.fate.kept": ("유지됨", "kept"),
+    "lec.no_candidates": ("후보가 없습니다.", "No candidates."),
+    "lec.no_claims": ("답변에서 주장을 찾지 못했습니다.", "No claims were found in the answer."),
+    "lec.claim_head": ("주장 {i}: {verdict} · 인용 {cites}", "Claim {i}: {verdict} · citations {cites}"),
+    "lec.ev_score": ("점수 {score} · 겹침 {overlap}", "score {score} · overlap {overlap}"),
+    "lec.config": ("기본값과 다른 설정: {changes}", "settings changed from the defaults: {changes}"),
+    "lec.next": ("다음 단계", "Next stage"),
+    "lec.back": ("이전", "Back"),
+    "lec.all": ("모두 보기", "Show all"),
+    "lec.step": ("단계 {n}/{total}", "step {n}/{total}"),
+    "lec.step_help": ("→ 키: 다음 단계, ← 키: 이전 단계. 단계는 주소에 남아 링크로 그 단계를 열 수 있습니다.",
+                      "→ key: next stage, ← key: back. The step is kept in the address, so a link opens at it."),
+    "lec.claim": ("주장", "Claim"),
+    "lec.big": ("큰 글씨", "Large text"),
+    "lec.export": ("슬라이드로 저장", "Save as slide"),
+    "lec.export_html": ("HTML 슬라이드", "HTML slide"),
+    "lec.export_png": ("PNG 슬라이드", "PNG slide"),
+    "lec.export_help": ("지금 보이는 강의 화면 그대로 (스크립트 없는 HTML, 또는 1280×720 화면을 1.5배로 찍은 PNG).",
+                        "The lecture view as shown now (HTML without scripts, or a PNG of a 1280×720 screen at 1.5×)."),
+    "lec.png_missing": ("PNG를 만들 Chromium({path})이 없습니다: make browser", "Chromium ({path}) is not installed to make the PNG: make browser"),
+    "scn.open.lecture": ("강의 화면에서 열기", "Open in Lecture view"),
+    # --- end h-14 ---
     # ---------------------------------------------------------------- measuring pages (shared)
     "meas.crash": ("예상하지 못한 오류: {error}. 다른 페이지는 그대로 동작합니다.", "Unexpected error: {error}. The other pages keep working."),
     # ---------------------------------------------------------------- label
@@ -1143,6 +1184,114 @@ TEXT: dict[str, tuple[str, str]] = {
         "Current setting: coverage {coverage}, risk {risk}",
     ),
     "thr.rc.export": ("이 운영점 내보내기 (JSON)", "Export this operating point (JSON)"),
+    # --- h-13l: upload report (encodings per file, skipped files and rows) ---
+    "upload.skipped": ("읽지 못한 파일·행 {n}개", "{n} files or rows not loaded"),
+    "upload.files": ("파일 {n}개: 인코딩과 결과", "{n} files: encoding and result"),
+    "upload.file": (
+        "**{path}** — 인코딩 {encoding}, 문서 {n}개, 실패 {failed}개, {seconds}초",
+        "**{path}** — encoding {encoding}, {n} documents, {failed} failed, {seconds} s",
+    ),
+    "upload.not_decoded": ("읽기 전에 거부됨", "refused before decoding"),
+    "ins.not_loaded": ("이 코퍼스에서 읽지 못한 파일·행 {n}개", "{n} files or rows of this corpus were not loaded"),
+
+    # --- h-9b: Qdrant retriever ---
+    "method.qdrant": ("Qdrant (외부 벡터 DB)", "Qdrant (external vector DB)"),
+    "side.qdrant": ("Qdrant 연결", "Qdrant connection"),
+    "side.qdrant_url": ("서버 URL", "Server URL"),
+    "help.qdrant_url": (
+        "실행 중인 Qdrant 서버 (예: http://localhost:6333). 서버 실행은 사용자 몫이고 여기서는 연결만 합니다. 폴더와 둘 중 하나만.",
+        "A running Qdrant server (e.g. http://localhost:6333). Running it is up to you; we only connect. Set this or the folder, not both.",
+    ),
+    "side.qdrant_path": ("로컬 폴더 (내장 모드)", "Local folder (embedded mode)"),
+    "help.qdrant_path": (
+        "qdrant-client 내장 로컬 모드의 폴더. `python -m rag_core index qdrant --path 폴더 --collection 이름`으로 만듭니다.",
+        "A folder of qdrant-client's embedded local mode; build one with `python -m rag_core index qdrant --path DIR --collection NAME`.",
+    ),
+    "side.qdrant_collection": ("컬렉션", "Collection"),
+    "side.qdrant_text_field": ("본문 payload 필드", "Text payload field"),
+    "side.qdrant_doc_field": ("문서 ID payload 필드", "Doc id payload field"),
+    "side.qdrant_model": ("질문 임베딩 모델 (컬렉션과 같아야 함)", "Question embedder (must be the collection's)"),
+    "ins.qdrant_score": ("Qdrant 점수 ({distance})", "Qdrant score ({distance})"),
+    # --- h-9a: datasets with qrels and imported runs ---
+    "corpus.beir": ("BEIR 데이터셋 (qrels 포함)", "BEIR dataset (with qrels)"),
+    "side.beir.path": ("BEIR 폴더 경로", "BEIR folder path"),
+    "help.beir.path": (
+        "corpus.jsonl, queries.jsonl, qrels/<split>.tsv(또는 qrels.tsv)가 있는 폴더. 문서 텍스트는 제목 + 본문입니다.",
+        "A folder with corpus.jsonl, queries.jsonl and qrels/<split>.tsv (or qrels.tsv). Document text = title + text.",
+    ),
+    "side.beir.split": ("qrels 분할", "qrels split"),
+    "side.beir.zip": ("또는 BEIR 폴더 zip 올리기", "or upload a BEIR folder as a zip"),
+    "side.beir.none": ("폴더 경로를 적거나 zip을 올리세요.", "Type a folder path or upload a zip."),
+    "side.beir.ok": (
+        "문서 {docs}개, 판정된 질의 {queries}개, 판정 {judgements}개를 읽었습니다.",
+        "Loaded {docs} documents, {queries} judged queries, {judgements} judgements.",
+    ),
+    "side.beir.unknown": (
+        "qrels가 코퍼스에 없는 문서 {n}개를 판정합니다 (정답에서 빠짐).",
+        "The qrels judge {n} documents the corpus lacks (left out of the gold).",
+    ),
+    "side.beir.failed": ("BEIR 데이터셋을 읽지 못했습니다: {reason}", "The BEIR dataset could not be loaded: {reason}"),
+    "side.doc_level": (
+        "문서 단위 정답(qrels): 문서의 순위 = 그 문서에서 가장 높은 청크의 순위. 판정 안 된 문서는 '판정 없음'입니다.",
+        "Document-level gold (qrels): a document's rank is the rank of its best chunk. Unjudged documents are \"not judged\".",
+    ),
+    "side.runs": ("외부 검색 결과(run) 가져오기", "Import runs from another engine"),
+    "help.runs": (
+        "TREC run(qid Q0 docid rank score tag) 또는 JSONL {qid, hits:[{doc_id|chunk_id, score, text?}]}. "
+        "각 run은 run:TAG 검색기 목록이 되어 융합·재순위·게이트·컨텍스트를 그대로 거칩니다.",
+        "A TREC run (qid Q0 docid rank score tag) or JSONL {qid, hits:[{doc_id|chunk_id, score, text?}]}. "
+        "Each run becomes the retriever list run:TAG and goes through fusion, rerank, gate and context like ours.",
+    ),
+    "side.runs.use": ("사용할 run", "Runs to use"),
+    "side.runs.failed": ("run을 읽지 못했습니다: {reason}", "Run not loaded: {reason}"),
+    "side.runs.ok": ("run {tag}: 질의 {n}개", "run {tag}: {n} queries"),
+    "ev.gain": ("nDCG 이득(gain)", "nDCG gain"),
+    "ev.gain.binary": ("이진 (등급>0 → 1)", "binary (grade>0 → 1)"),
+    "ev.gain.linear": ("선형 (등급, trec_eval)", "linear (grade, as trec_eval)"),
+    "ev.gain.exp": ("지수 (2^등급 − 1)", "exponential (2^grade − 1)"),
+    "help.ev.gain": (
+        "등급 있는 qrels가 nDCG에 들어가는 방식. trec_eval/pytrec_eval의 ndcg_cut은 선형입니다.",
+        "How graded qrels enter nDCG. trec_eval/pytrec_eval's ndcg_cut is linear.",
+    ),
+    "ins.text_unavailable": ("텍스트 없음 — 프롬프트에서 제외", "text unavailable — kept out of the prompt"),
+    "lab.origin.qrels": ("qrels (문서 단위)", "qrels (document)"),
+    "reason.text-unavailable": ("텍스트 없음 (코퍼스에도 run에도 없음)", "text unavailable (not in the corpus, not in the run)"),
+    "ev.doc_level": (
+        "문서 단위 평가: 문서의 순위 = 가장 높은 청크의 순위 (MaxP). 판정 안 된 문서는 trec_eval처럼 관련 없음으로 계산되며, "
+        "상위 10개 중 판정된 비율(judged@10) 평균은 {share}입니다.",
+        "Document-level evaluation: a document's rank is the rank of its best chunk (MaxP). Unjudged documents count "
+        "as not relevant, as in trec_eval; the mean share of judged documents in the top 10 (judged@10) is {share}.",
+    ),
+    # --- h-13u: URL notices, empty question, needles not in corpus, hard cuts, stale edits ---
+    "url.not_honoured": ("주소의 {param}={value} 은(는) 보여 줄 수 없어 대신 {shown} 을(를) 보여 줍니다.",
+                         "The address asked for {param}={value}, which cannot be shown; showing {shown} instead."),
+    "url.shown.default_question": ("기본 질문 “{q}”", "the default question “{q}”"),
+    "url.shown.free": ("직접 입력한 질문 (이 코퍼스에는 질문 세트가 없음)",
+                       "a typed question (this corpus has no question set)"),
+    "url.shown.set": ("질문 세트 {set}", "question set {set}"),
+    "url.shown.qid": ("세트 {set}의 질문 {qid}", "question {qid} of set {set}"),
+    "url.shown.ph": ("표현 0 (이 질문의 표현은 {n}개, 0번부터)",
+                     "phrasing 0 (this question has {n} phrasing(s), numbered from 0)"),
+    "url.shown.set_question": ("질문 세트의 질문 {qid}", "question {qid} of the question set"),
+    "side.question_empty": ("질문이 비어 있습니다: 질문을 입력하세요 (기본 질문을 대신 실행하지 않습니다).",
+                            "The question is empty: type one (the default question is not run in its place)."),
+    "chk.not_in_corpus": ("코퍼스에 없는 정답 {n}개는 청킹 손실로 세지 않았습니다: {ids}",
+                          "{n} gold needle(s) are not in this corpus and are not counted as chunking losses: {ids}"),
+    "chk.hard_cuts": ("청크 {n}개는 목표 길이에 경계가 없어 단어 중간에서 잘렸습니다 (공백 없는 줄). "
+                      "인코더는 100자가 넘는 단어를 [UNK] 하나로 봅니다.",
+                      "{n} chunk(s) were cut mid-word: the text had no boundary at the target (a line without "
+                      "spaces). The encoder sees a word over 100 characters as a single [UNK]."),
+    "upload.no_chunks": ("문서 {n}개를 읽었지만 청커({sig})가 청크를 하나도 만들지 못했습니다 "
+                         "(예: 제목 줄만 있는 문서 — 제목 줄은 청크 내용이 되지 않습니다). 검색할 것이 없습니다.",
+                         "Loaded {n} document(s), but the chunker ({sig}) made no chunk from them (e.g. headings "
+                         "only — heading lines are never chunk content). There is nothing to search."),
+    "lab.stale_edit": ("다른 탭/세션이 이 스팬의 라벨을 바꿨습니다 (보던 것: 등급 {seen}, 지금: 등급 {now}, {who}). "
+                       "덮어쓸까요?",
+                       "Another tab or session changed this span's label since it was shown (you saw grade {seen}; "
+                       "it is now grade {now}, by {who}). Overwrite it?"),
+    "lab.stale_overwrite": ("덮어쓰기", "Overwrite"),
+    "lab.stale_keep": ("지금 라벨 유지", "Keep the current label"),
+    "lab.stale_kept": ("지금 라벨(등급 {grade})을 유지했습니다.", "Kept the current label (grade {grade})."),
 
 }
 

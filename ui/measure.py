@@ -99,8 +99,15 @@ def evaluate(
     _corpus: Any,
     _questions: Sequence[Any],
     _labels: Sequence[Any],
+    _runs: Any = None,
+    _doc_qrels: Any = None,
+    gain: str = "binary",
 ) -> Any:
-    """``(evaluate_config(...), seconds it took)`` for one ranking config (cached; progress on a miss)."""
+    """``(evaluate_config(...), seconds it took)`` for one ranking config (cached; progress on a miss).
+
+    ``_runs`` (imported runs) and ``_doc_qrels`` (a BEIR/TREC set's qrels: document-level
+    evaluation) are keyed by ``corpus_key`` and ``question_set`` (see ``ui.sidebar``).
+    """
     import time
 
     from rag_core.evalrun import evaluate_config
@@ -110,7 +117,7 @@ def evaluate(
     try:
         result = evaluate_config(
             PipelineConfig.from_json(config_json), _questions, _corpus, ks=ks, phrasings=phrasings,
-            labels=_labels, question_set=question_set, progress=bar,
+            labels=_labels, question_set=question_set, progress=bar, runs=_runs, doc_qrels=_doc_qrels, gain=gain,
         )
     finally:
         bar.close()
@@ -129,15 +136,16 @@ def collect(
     _corpus: Any,
     _questions: Sequence[Any],
     _labels: Sequence[Any],
+    _runs: Any = None,
 ) -> Any:
-    """``rag_core.sweep.collect`` for one ranking config (cached; progress on a miss)."""
+    """``rag_core.sweep.collect`` for one ranking config (cached; progress on a miss; ``_runs`` keyed by ``corpus_key``)."""
     from rag_core.sweep import collect as collect_
 
     bar = _Bar(_label)
     try:
         return collect_(
             PipelineConfig.from_json(config_json), _questions, _corpus, phrasings=phrasings,
-            labels=_labels, question_set=question_set, metric=metric, progress=bar,
+            labels=_labels, question_set=question_set, metric=metric, progress=bar, runs=_runs,
         )
     finally:
         bar.close()
@@ -196,6 +204,7 @@ CSS = """
 .ri-chip.ri-o-needle{background:#fff4c2;border-color:#d4a72c}
 .ri-chip.ri-o-label{background:#dafbe1;border-color:#1a7f37}
 .ri-chip.ri-o-needle-label{background:#fff4c2;border-color:#1a7f37;border-width:2px}
+.ri-chip.ri-o-qrels{background:#ddf4ff;border-color:#0969da}
 .ri-chip.ri-o-zero{background:#f6f8fa;color:#57606a;text-decoration:line-through}
 .ri-reading{border-left:4px solid #0969da;padding:2px 8px;margin:2px 0 6px 0;font-size:0.88rem}
 .ri-reading.ri-sig{border-left-color:#1a7f37}

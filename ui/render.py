@@ -14,10 +14,12 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from rag_core.types import Chunk, ContextStage, GateStage, Hit, RetrieverList, SupportStage, Trace
+from rag_core.types import Chunk, Claim, ContextStage, GateStage, Hit, RetrieverList, SupportStage, Trace
 
+from . import cache
 from .html import Mark, Markup, join, md, marked_text, show, snippet, span, table, tag
 from .i18n import t, tv
+from .state import Context
 
 STAGES = ("chunking", "retrieval", "fusion", "rerank", "gate", "context", "generation", "support")
 VERDICTS = ("supported", "supported-elsewhere", "uncited", "unsupported", "invalid-citation")
@@ -44,6 +46,21 @@ def fmt(value: float | None, digits: int = 4) -> str:
 
 def star(is_gold: bool, lang: str) -> Markup:
     return span("★", "ri-star", t("ins.gold_here", lang)) if is_gold else Markup("")
+
+
+def page_trace(ctx: Context) -> cache.TraceResult:
+    """The Trace of the sidebar's question and config; when the pipeline cannot run it, the
+    reason on the page (and a bug's traceback in an expander), then ``st.stop()``."""
+    lang = ctx.lang
+    res = cache.get_trace(ctx.corpus, ctx.corpus_key, ctx.config, ctx.question, ctx.gold,
+                          progress_label=t("ins.running", lang), runs=ctx.runs)
+    if res.trace is None:
+        st.error(md(t("ins.no_trace", lang, error=res.error)))
+        if res.crash:
+            with st.expander(t("ins.crash", lang)):
+                st.code(res.crash, language=None)
+        st.stop()
+    return res
 
 
 # ------------------------------------------------------------------ verdict
@@ -187,7 +204,8 @@ def hits_table(
         row += [
             span(chunk_label(c, h.chunk_id), "ri-mono", h.chunk_id),
             c.section if c else "",
-            snippet(c.content, 140) if c else "",
+            snippet(c.content, 140) if c and c.content else
+            (span(t("ins.text_unavailable", lang), "ri-muted") if c else ""),
         ]
         rows.append(row)
         if mark and h.chunk_id in mark:
@@ -219,8 +237,9 @@ def retriever_column(lst: RetrieverList, trace: Trace, lang: str, *, mark: set[s
     if not lst.hits:
         show(tag("div", t("ins.zero", lang), cls="ri-zero", attrs={"data-list": lst.name, "data-count": 0}))
     else:
-        show(hits_table(lst.hits, trace, lang, distance=lst.method == "dense", mark=mark, list_name=lst.name,
-                        score_label=t("ins.cosine", lang) if lst.method == "dense" else None))
+        run_notes = [(t("ins.why", lang), lambda h: h.note)] if lst.method == "run" else []
+        show(hits_table(lst.hits, trace, lang, distance=_has_distance(lst), mark=mark, list_name=lst.name,
+                        score_label=_score_label(lst, lang), extra=run_notes))
     if lst.analyzer_view is not None:
         view = lst.analyzer_view
         zero = view.zero_df_terms
@@ -236,6 +255,19 @@ def retriever_column(lst: RetrieverList, trace: Trace, lang: str, *, mark: set[s
                 classes.append("ri-bad" if term.df == 0 else "")
             show(table([t("ins.term", lang), "qtf", "df", "idf", ""], rows, row_classes=classes,
                        empty=t("ins.no_terms", lang)))
+
+
+def _has_distance(lst: RetrieverList) -> bool:
+    return lst.method == "dense" or (lst.method == "qdrant" and any(h.distance is not None for h in lst.hits))
+
+
+def _score_label(lst: RetrieverList, lang: str) -> str | None:
+    """Dense: cosine; Qdrant: its score as Qdrant returns it, named by the collection's distance."""
+    if lst.method == "dense":
+        return t("ins.cosine", lang)
+    if lst.method == "qdrant":
+        return t("ins.qdrant_score", lang, distance=lst.params.get("distance", "?"))
+    return None
 
 
 def fusion_table(trace: Trace, lang: str, *, mark: set[str] | None = None) -> None:
@@ -450,22 +482,26 @@ def context_section(trace: Trace, lang: str, pieces: tuple[Sequence[str], int] |
 # -------------------------------------------------------------- generation
 
 
-def generation_section(trace: Trace, lang: str) -> None:
+def generation_status(trace: Trace, lang: str) -> tuple[str, str]:
+    """``(kind, text)`` of the generation stage: kind is ``info``/``warning``/``error`` when
+    no answer was made (the text says why), ``ok`` with the model, timing and token facts."""
     g = trace.generation
     if g.status == "skipped":
-        st.info(md(t("ins.gen_skipped", lang, message=g.message)))
-        return
+        return "info", t("ins.gen_skipped", lang, message=g.message)
     if g.status == "unavailable":
-        st.warning(md(t("ins.gen_unavailable", lang, model=g.model or "—", message=g.message)))
-        return
+        return "warning", t("ins.gen_unavailable", lang, model=g.model or "—", message=g.message)
     if g.status == "error":
-        st.error(md(g.message))
-        return
+        return "error", g.message
     facts = [g.model or "", t("ins.gen_facts", lang, seconds=fmt(g.seconds, 2), tin=g.input_tokens if g.input_tokens is not None else "—",
                               tout=g.output_tokens if g.output_tokens is not None else "—")]
     if g.cached:
         facts.append(t("ins.cached", lang))
-    st.caption(md(" · ".join(f for f in facts if f)))
+    return "ok", " · ".join(f for f in facts if f)
+
+
+def generation_section(trace: Trace, lang: str) -> None:
+    kind, text = generation_status(trace, lang)
+    {"info": st.info, "warning": st.warning, "error": st.error, "ok": st.caption}[kind](md(text))
 
 
 def claim_marks(answer: str, support: SupportStage, selected: int | None) -> list[Mark]:
@@ -481,20 +517,40 @@ def claim_marks(answer: str, support: SupportStage, selected: int | None) -> lis
     return marks
 
 
+def verdict_legend(lang: str) -> Markup:
+    """One coloured chip per support verdict, and the number-in-no-source mark."""
+    legend = join(span(tv("verdict", v, lang), f"ri-claim ri-v-{v}") + " " for v in VERDICTS)
+    return tag("div", legend + span(t("ins.nonum", lang), "ri-nonum"), cls="ri-legend")
+
+
+def claim_label(support: SupportStage, i: int, lang: str, limit: int = 70) -> str:
+    """``"2. [verdict] claim text…"`` (plain text) for pickers."""
+    c = support.claims[i]
+    return f"{i + 1}. [{tv('verdict', c.verdict, lang)}] {snippet(c.text, limit)}"
+
+
+def evidence_table(claim: Claim, lang: str) -> Markup:
+    """Each source's best sentence for ``claim`` with its overlap, cosine and score."""
+    rows = [[f"[{e.n}]", e.sentence, fmt(e.overlap, 2), fmt(e.cosine, 2), fmt(e.score, 2),
+             ", ".join(e.missing_terms), ", ".join(e.missing_numbers)] for e in claim.evidence]
+    return table(["[n]", t("ins.evidence", lang), t("ins.overlap", lang), "cos", t("ins.score", lang),
+                  t("ins.missing_terms", lang), t("ins.missing_numbers", lang)], rows,
+                 empty=t("ins.no_evidence", lang))
+
+
 def answer_and_sources(trace: Trace, lang: str, *, key: str) -> None:
     """Answer with claims coloured | sources with evidence and gold highlighted."""
     g, sup = trace.generation, trace.support
     if g.status != "ok" or g.answer is None:
         st.caption(t("ins.no_answer", lang))
         return
-    legend = join(span(tv("verdict", v, lang), f"ri-claim ri-v-{v}") + " " for v in VERDICTS)
-    show(tag("div", legend + span(t("ins.nonum", lang), "ri-nonum"), cls="ri-legend"))
+    show(verdict_legend(lang))
     selected: int | None = None
     if sup.status == "ok" and sup.claims:
         options = list(range(len(sup.claims)))
         selected = st.radio(
             t("ins.pick_claim", lang), options, key=key, horizontal=False,
-            format_func=lambda i: md(f"{i + 1}. [{tv('verdict', sup.claims[i].verdict, lang)}] {snippet(sup.claims[i].text, 70)}"),
+            format_func=lambda i: md(claim_label(sup, i, lang)),
         )
     elif sup.status != "ok":
         st.caption(md(t("ins.support_status", lang, status=tv("status", sup.status, lang), message=sup.message)))
@@ -510,11 +566,7 @@ def answer_and_sources(trace: Trace, lang: str, *, key: str) -> None:
                 st.caption(md(claim.reason))
             if claim.numbers_in_no_source:
                 st.error(md(t("ins.numbers_missing", lang, numbers=", ".join(claim.numbers_in_no_source))))
-            rows = [[f"[{e.n}]", e.sentence, fmt(e.overlap, 2), fmt(e.cosine, 2), fmt(e.score, 2),
-                     ", ".join(e.missing_terms), ", ".join(e.missing_numbers)] for e in claim.evidence]
-            show(table(["[n]", t("ins.evidence", lang), t("ins.overlap", lang), "cos", t("ins.score", lang),
-                        t("ins.missing_terms", lang), t("ins.missing_numbers", lang)], rows,
-                       empty=t("ins.no_evidence", lang)))
+            show(evidence_table(claim, lang))
     with right:
         st.markdown(f"**{t('ins.sources', lang)}**")
         _sources_panel(trace, lang, selected)

@@ -9,6 +9,7 @@ every run mirrors the view into ``st.query_params``.
 
 from __future__ import annotations
 
+import contextvars
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -36,6 +37,7 @@ from rag_core.scenarios import apply_overrides, parse_overrides
 from . import cache
 from .html import md
 from .i18n import t
+from .upload_report import render_upload_report
 from .state import (
     CORPORA,
     CUSTOM,
@@ -52,9 +54,15 @@ from .state import (
     K_QPHRASING,
     K_QSET,
     K_QTEXT,
+    K_BEIR_PATH,
+    K_BEIR_SPLIT,
+    K_BEIR_ZIP,
+    K_RUN_FILES,
+    K_RUNS,
     K_UPLOADS,
     LANGS,
     QUESTION_MODES,
+    SHADOW_KEYS,
     SPARSE_METHODS,
     Context,
     config_from_query,
@@ -83,6 +91,10 @@ _GOTO = "_goto"
 _HOPPED = "_hopped"  # the legacy-folder hand-over to app.py happened (once per session)  # a page name a callback asks to switch to (scenario buttons)
 _SHADOW = "_shadow"  # page widgets mirrored in the URL (Compare's B, Chunks' document)
 _LAST_CORPUS = "_last_corpus"
+_URL_ASKED = "_url_asked"  # view parameters of the first address, until honoured or noticed (issue 15.9)
+#: This script run's upload line (slot, documents), filled by render() once the config is known.
+#: A ContextVar: each session's script thread sees its own.
+_UPLOAD_NOTE: contextvars.ContextVar[tuple[Any, int] | None] = contextvars.ContextVar("upload_note", default=None)
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_QUESTION = {"ko": "한라산의 높이는 얼마인가요?", "en": "How tall is Hallasan?"}
 
@@ -111,12 +123,33 @@ def _init_session() -> None:
     values.setdefault(K_CORPUS, "sample")
     values.setdefault(K_QMODE, "set")
     for k, v in values.items():
-        if k not in (K_COMPARE_B, K_CHUNKS_DOC):
+        if k not in SHADOW_KEYS:
             ss[k] = v
-    ss[_SHADOW] = {k: view[k] for k in (K_COMPARE_B, K_CHUNKS_DOC) if k in view}
+    ss[_SHADOW] = {k: view[k] for k in SHADOW_KEYS if k in view}
     ss[_CFG] = config
     ss[_PROBLEMS] = [*problems, *errors]
+    ss[_URL_ASKED] = {name: params[name] for name in ("qset", "qid", "ph", "q", "doc") if name in params}
     ss[_INIT] = True
+
+
+def url_notice(name: str, shown: str, lang: str) -> str | None:
+    """Once per session: the address asked for ``name=…`` and it could not be honoured.
+
+    Adds one line (parameter, value asked, what is shown instead) to the
+    sidebar's notices; a value that was honoured is simply forgotten.
+    """
+    asked = st.session_state.get(_URL_ASKED, {})
+    if name not in asked:
+        return None
+    value = asked.pop(name)
+    message = t("url.not_honoured", lang, param=name, value=value[:80], shown=shown)
+    st.session_state.setdefault(_PROBLEMS, []).append(message)
+    return message
+
+
+def url_honoured(name: str) -> None:
+    """The address's ``name=…`` was shown as asked: no notice for it."""
+    st.session_state.get(_URL_ASKED, {}).pop(name, None)
 
 
 def _seed(values: Mapping[str, Any]) -> None:
@@ -144,7 +177,7 @@ def load_view(config: PipelineConfig, view: Mapping[str, Any]) -> None:
     for k, v in widgets_from_config(config).items():
         ss[k] = v
     for k, v in view.items():
-        if k in (K_COMPARE_B, K_CHUNKS_DOC):
+        if k in SHADOW_KEYS:
             shadow_set(k, v)
         else:
             ss[k] = v
@@ -202,6 +235,7 @@ def _number(label: str, key: str, lang: str, help_key: str | None = None, **kw: 
 
 def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any]:
     ss = st.session_state
+    asked = ss.get(_URL_ASKED, {})
     modes = QUESTION_MODES if qsets else ("free",)
     if ss.get(K_QMODE) not in modes:
         ss[K_QMODE] = modes[0]
@@ -210,19 +244,31 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
         format_func=lambda m: t(f"side.qmode.{m}", lang),
     )
     if ss[K_QMODE] == "free":
-        if not ss.get(K_QTEXT):
+        if K_QTEXT not in ss:  # first time only: a box the user cleared stays empty (issue 15.10)
             ss[K_QTEXT] = DEFAULT_QUESTION.get(lang, DEFAULT_QUESTION["en"])
+            url_notice("q", t("url.shown.default_question", lang, q=ss[K_QTEXT]), lang)
         text = st.text_area(t("side.question", lang), key=K_QTEXT, height=90, help=t("help.question", lang))
+        if not (text or "").strip():
+            st.caption(t("side.question_empty", lang))
+        url_honoured("q")
+        for name in ("qset", "qid", "ph"):
+            url_notice(name, t("url.shown.free", lang), lang)
         return text, None
     names = list(qsets)
     if ss.get(K_QSET) not in names:
-        ss[K_QSET] = names[0]
+        # a question id without its set (an older address): the set that holds it, else the first
+        holder = [n for n in names if any(q.id == ss.get(K_QID) for q in qsets[n])]
+        ss[K_QSET] = (holder or names)[0]
+        url_notice("qset", t("url.shown.set", lang, set=ss[K_QSET]), lang)
+    url_honoured("qset")
     st.selectbox(t("side.qset", lang), names, key=K_QSET)
     questions = qsets[ss[K_QSET]]
     ids = [q.id for q in questions]
     by_id = {q.id: q for q in questions}
     if ss.get(K_QID) not in by_id:
         ss[K_QID] = ids[0]
+        url_notice("qid", t("url.shown.qid", lang, qid=ids[0], set=ss[K_QSET]), lang)
+    url_honoured("qid")
     st.selectbox(
         t("side.qid", lang), ids, key=K_QID,
         format_func=lambda i: f"{i} · {by_id[i].question[:60]}",
@@ -232,6 +278,12 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
     options = list(range(len(q.phrasings))) if q.phrasings else [0]
     if ss.get(K_QPHRASING) not in options:
         ss[K_QPHRASING] = options[0]
+        url_notice("ph", t("url.shown.ph", lang, n=len(options)), lang)
+    elif "ph" in asked and str(ss[K_QPHRASING]) != asked["ph"].strip():
+        url_notice("ph", t("url.shown.ph", lang, n=len(options)), lang)
+    url_honoured("ph")
+    if "q" in asked:
+        url_notice("q", t("url.shown.set_question", lang, qid=q.id), lang)
     if q.phrasings:
         st.selectbox(
             t("side.phrasing", lang), options, key=K_QPHRASING,
@@ -242,15 +294,19 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
         text = q.question
     st.caption(md(t("side.asked", lang, q=text)))
     if q.needles:
-        lines = "\n".join(f"- `{n.doc_id}` — {md(n.text)}" for n in q.needles)
+        lines = "\n".join(f"- {md(n.doc_id)} — {md(n.text)}" for n in q.needles)
         st.markdown(t("side.needles", lang) + "\n" + lines)
     elif not q.answerable:
         st.caption(t("side.unanswerable", lang))
     return text, q
 
 
-def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], list[str]]:
-    """The chosen corpus (falls back to the last good one), its key, question sets, problems."""
+def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], dict[str, Any], list[str]]:
+    """The chosen corpus (falls back to the last good one), its key, question sets, their qrels, problems.
+
+    An upload's "indexed" line goes into a slot that :func:`render` fills once
+    the config is known (a corpus the chunker turns into no chunk says so instead).
+    """
     ss = st.session_state
     problems: list[str] = []
     st.selectbox(t("side.corpus", lang), CORPORA, key=K_CORPUS, format_func=lambda c: t(f"corpus.{c}", lang))
@@ -268,36 +324,76 @@ def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], list[str]]
             st.info(t("side.upload.none", lang))
         else:
             index, report, key = cache.upload_index(payload)
-            if report.failed:
-                with st.expander(t("side.upload.failed", lang, n=len(report.failed)), expanded=True):
-                    for f in report.failed:
-                        st.markdown(f"- **{md(f.path)}** — {md(f.reason)}")
+            render_upload_report(report, lang)
             if index is not None:
-                st.success(t("side.upload.ok", lang, n=report.n_documents))
+                _UPLOAD_NOTE.set((st.empty(), report.n_documents))
                 ss[_LAST_CORPUS] = ("upload", key)
-                return index, key, {}, problems
+                return index, key, {}, {}, problems
             problems.append(t("side.upload.empty", lang))
+    elif choice == "beir":
+        loaded = _beir(lang, problems)
+        if loaded is not None:
+            index, qset, key = loaded
+            ss[_LAST_CORPUS] = ("beir", loaded)
+            return index, key, *_beir_sets(qset), problems
     elif choice == "sample-html":
         try:
             index = cache.sample_index("sample-html")
             ss[_LAST_CORPUS] = ("sample-html", "sample-html")
-            return index, f"sample-html:{index.fingerprint}", cache.question_sets("sample-html"), problems
+            return index, f"sample-html:{index.fingerprint}", cache.question_sets("sample-html"), {}, problems
         except ValueError as exc:
             problems.append(t("side.corpus.missing", lang, reason=str(exc)))
     elif choice == "sample":
         index = cache.sample_index("sample")
         ss[_LAST_CORPUS] = ("sample", "sample")
-        return index, f"sample:{index.fingerprint}", cache.question_sets("sample"), problems
+        return index, f"sample:{index.fingerprint}", cache.question_sets("sample"), {}, problems
     # fall back: the last corpus that loaded, else the sample
     kind, key = ss.get(_LAST_CORPUS, ("sample", "sample"))
     if kind == "upload":
         index = cache.upload_lookup(key)
         if index is not None:
             problems.append(t("side.corpus.kept", lang))
-            return index, key, {}, problems
+            return index, key, {}, {}, problems
+    if kind == "beir":  # the last BEIR set that loaded stays (nothing loaded before is lost)
+        index, qset, bkey = key
+        problems.append(t("side.corpus.kept", lang))
+        return index, bkey, *_beir_sets(qset), problems
     index = cache.sample_index("sample")
     problems.append(t("side.corpus.fallback", lang))
-    return index, f"sample:{index.fingerprint}", cache.question_sets("sample"), problems
+    return index, f"sample:{index.fingerprint}", cache.question_sets("sample"), {}, problems
+
+
+def _beir_sets(qset: Any) -> tuple[dict[str, tuple[Any, ...]], dict[str, Any]]:
+    """The question set of a loaded BEIR collection and its qrels, under one name."""
+    name = f"{qset.name} ({qset.split})"
+    return {name: qset.questions}, {name: qset.qrels}
+
+
+def _beir(lang: str, problems: list[str]) -> tuple[Any, Any, str] | None:
+    """The BEIR folder (path or zip) the widgets name, or None with a problem said."""
+    ss = st.session_state
+    st.text_input(t("side.beir.path", lang), key=K_BEIR_PATH, help=t("help.beir.path", lang))
+    st.text_input(t("side.beir.split", lang), key=K_BEIR_SPLIT, placeholder="test")
+    upload = st.file_uploader(t("side.beir.zip", lang), type=["zip"], key=K_BEIR_ZIP)
+    split = (ss.get(K_BEIR_SPLIT) or "test").strip() or "test"
+    try:
+        if upload is not None:
+            loaded = cache.beir_zip_index(upload.getvalue(), split)
+        elif (ss.get(K_BEIR_PATH) or "").strip():
+            loaded = cache.beir_index(ss[K_BEIR_PATH], split)
+        else:
+            st.info(t("side.beir.none", lang))
+            return None
+    except ValueError as exc:
+        problems.append(t("side.beir.failed", lang, reason=str(exc)))
+        return None
+    qset = loaded[1]
+    st.success(t("side.beir.ok", lang, docs=len(qset.report.documents), queries=len(qset.questions),
+                 judgements=qset.n_judgements))
+    if qset.unknown_docs:
+        st.caption(t("side.beir.unknown", lang, n=len(qset.unknown_docs)))
+    st.caption(t("side.doc_level", lang))
+    return loaded
 
 
 def _chunker(lang: str) -> None:
@@ -319,6 +415,38 @@ def _chunker(lang: str) -> None:
         st.toggle(t("side.header", lang), key="chunker.header", help=t("help.header", lang))
         if ss.get("chunker.strategy") == "html":
             _number(t("side.min_chars", lang), "chunker.min_chars", lang, min_value=0, max_value=100_000, step=10)
+
+
+def _runs(lang: str, known: set[str], problems: list[str]) -> dict[str, Any]:
+    """Imported runs (uploaded TREC/JSONL files) by tag; a bad file is a message and is left out."""
+    from rag_core.runs import check_queries
+
+    ss = st.session_state
+    files = st.file_uploader(t("side.runs", lang), accept_multiple_files=True, key=K_RUN_FILES,
+                             help=t("help.runs", lang))
+    runs: dict[str, Any] = {}
+    for f in files or ():
+        try:
+            parsed = cache.parse_run(f.name, f.getvalue())
+            check_queries(parsed, known)
+        except ValueError as exc:
+            problems.append(t("side.runs.failed", lang, reason=str(exc)))
+            continue
+        for tag, r in parsed.items():
+            if tag in runs:
+                problems.append(t("side.runs.failed", lang, reason=f"{f.name}: tag {tag!r} is already loaded"))
+                continue
+            runs[tag] = r
+            st.caption(md(t("side.runs.ok", lang, tag=tag, n=len(r.hits))))
+    options = sorted(set(runs) | set(ss.get(K_RUNS) or []))
+    if options:
+        st.multiselect(t("side.runs.use", lang), options, key=K_RUNS, format_func=lambda x: f"run:{x}")
+    return runs
+
+
+def _known_query_ids(qsets: Mapping[str, tuple[Any, ...]]) -> set[str]:
+    return {qid for qs in qsets.values() for q in qs
+            for qid in (q.id, *(f"{q.id}#{i}" for i in range(len(q.phrasings))))}
 
 
 def _retrieval(lang: str) -> None:
@@ -364,6 +492,27 @@ def _retrieval(lang: str) -> None:
         if ss.get("retrieval.dense_model") not in models:
             models.append(ss["retrieval.dense_model"])
         st.selectbox(t("side.dense_model", lang), models, key="retrieval.dense_model", help=t("help.dense_model", lang))
+    if "qdrant" in (ss.get(K_METHODS) or []):
+        _qdrant(lang)
+
+
+def _qdrant(lang: str) -> None:
+    """Where the Qdrant collection lives and how to read it (shown when Qdrant is a retriever)."""
+    ss = st.session_state
+    with st.expander(t("side.qdrant", lang), expanded=True):
+        st.text_input(t("side.qdrant_url", lang), key="retrieval.qdrant_url", placeholder="http://localhost:6333",
+                      help=t("help.qdrant_url", lang))
+        st.text_input(t("side.qdrant_path", lang), key="retrieval.qdrant_path", help=t("help.qdrant_path", lang))
+        st.text_input(t("side.qdrant_collection", lang), key="retrieval.qdrant_collection")
+        c1, c2 = st.columns(2)
+        with c1:
+            st.text_input(t("side.qdrant_text_field", lang), key="retrieval.qdrant_text_field")
+        with c2:
+            st.text_input(t("side.qdrant_doc_field", lang), key="retrieval.qdrant_doc_field")
+        models = list(DENSE_MODELS)
+        if ss.get("retrieval.qdrant_model") not in models:
+            models.append(ss["retrieval.qdrant_model"])
+        st.selectbox(t("side.qdrant_model", lang), models, key="retrieval.qdrant_model")
 
 
 def _rerank_gate(lang: str) -> None:
@@ -413,9 +562,27 @@ def _context_generation(lang: str) -> None:
         st.toggle(t("side.judge", lang), key="support.judge", help=t("help.judge", lang))
 
 
+def _upload_line(corpus: Any, config: PipelineConfig, lang: str) -> None:
+    """Fill this run's upload slot: documents indexed, or that the chunker made no chunk of them."""
+    note = _UPLOAD_NOTE.get()
+    if note is None:
+        return
+    _UPLOAD_NOTE.set(None)
+    slot, n_docs = note
+    try:
+        chunking = corpus.chunking(config.chunker)
+    except ValueError:
+        chunking = None
+    if chunking is not None and not chunking.chunks:
+        slot.warning(md(t("upload.no_chunks", lang, n=n_docs, sig=chunking.signature)))
+    else:
+        slot.success(t("side.upload.ok", lang, n=n_docs))
+
+
 def render() -> Context:
     """Render the sidebar, resolve the context, mirror it into the URL."""
     ss = st.session_state
+    _UPLOAD_NOTE.set(None)
     goto = ss.pop(_GOTO, None)
     if goto:
         st.switch_page(page_path(goto), query_params=st.query_params.to_dict())
@@ -431,16 +598,16 @@ def render() -> Context:
         )
         lang = ss.get(K_LANG) or "ko"
         ss[_LANG_SHADOW] = lang
-        problems = list(ss.get(_PROBLEMS, []))
-        with st.expander(t("side.section.corpus", lang), expanded=ss.get(K_CORPUS) == "upload"):
-            corpus, corpus_key, qsets, corpus_problems = _corpus(lang)
-        problems.extend(corpus_problems)
+        with st.expander(t("side.section.corpus", lang), expanded=ss.get(K_CORPUS) in ("upload", "beir")):
+            corpus, corpus_key, qsets, dataset_qrels, corpus_problems = _corpus(lang)
         with st.expander(t("side.section.question", lang), expanded=True):
             question, gold = _question(lang, qsets)
+        problems = [*ss.get(_PROBLEMS, []), *corpus_problems]
         with st.expander(t("side.section.chunking", lang)):
             _chunker(lang)
         with st.expander(t("side.section.retrieval", lang), expanded=True):
             _retrieval(lang)
+            runs = _runs(lang, _known_query_ids(qsets), problems)
         with st.expander(t("side.section.rerank_gate", lang)):
             _rerank_gate(lang)
         with st.expander(t("side.section.context", lang)):
@@ -451,6 +618,7 @@ def render() -> Context:
         except ValueError as exc:
             config = ss[_CFG]
             st.error(md(t("side.bad_config", lang, error=str(exc))))
+        _upload_line(corpus, config, lang)
         for p in problems:
             st.warning(md(p))
         if ss.get(_PROBLEMS) and st.button(t("side.dismiss", lang), key="side.dismiss"):
@@ -462,17 +630,21 @@ def render() -> Context:
         K_QID: gold.id if gold is not None else None,
         K_QPHRASING: ss.get(K_QPHRASING) if gold is not None and ss.get(K_QPHRASING) else None,
         K_QTEXT: question if gold is None else None,
-        K_COMPARE_B: shadow_get(K_COMPARE_B) or None,
-        K_CHUNKS_DOC: shadow_get(K_CHUNKS_DOC) or None,
+        **{k: shadow_get(k) or None for k in SHADOW_KEYS},
     }
     params = {**query_from_config(config), **query_from_view(view)}
     if single_values(st.query_params.to_dict()) != params:
         st.query_params.from_dict(params)
+    used = {tag: runs[tag] for tag in ss.get(K_RUNS) or [] if tag in runs}
+    if used:  # every cache keyed by the corpus also depends on the runs in use
+        corpus_key = f"{corpus_key}|runs:{','.join(r.fingerprint for r in used.values())}"
     ctx = Context(
         lang=lang,
         config=config,
         corpus=corpus,
         corpus_key=corpus_key,
+        runs=used,
+        dataset_qrels=dataset_qrels,
         question=question,
         gold=gold,
         question_sets=qsets,

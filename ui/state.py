@@ -26,16 +26,19 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from rag_core.config import (
+    EXTERNAL_METHODS,
     PRESETS,
     RETRIEVAL_METHODS,
     SECTIONS,
+    VECTOR_METHODS,
     ChunkerConfig,
     PipelineConfig,
 )
+from rag_core.modelnames import restrict
 from rag_core.scenarios import apply_overrides, parse_overrides
 
 LANGS = ("ko", "en")
-CORPORA = ("sample", "sample-html", "upload")
+CORPORA = ("sample", "sample-html", "upload", "beir")
 
 K_LANG = "lang"
 K_CORPUS = "corpus"
@@ -51,9 +54,18 @@ K_QPHRASING = "q.phrasing"
 K_QTEXT = "q.text"
 K_COMPARE_B = "compare.b"
 K_CHUNKS_DOC = "chunks.doc"
+K_LEC_STEP = "lecture.step"
+K_LEC_BIG = "lecture.big"
+# --- h-9a: datasets with qrels and imported runs ---
+K_BEIR_PATH = "beir.path"
+K_BEIR_SPLIT = "beir.split"
+K_BEIR_ZIP = "beir.zip"
+K_RUN_FILES = "runs.files"
+#: Tags of the imported runs used as retrievers (``run:TAG`` in ``retrieval.methods``).
+K_RUNS = "retrieval.runs"
 
 CUSTOM = "custom"
-SPARSE_METHODS = tuple(m for m in RETRIEVAL_METHODS if m != "dense")
+SPARSE_METHODS = tuple(m for m in RETRIEVAL_METHODS if m not in VECTOR_METHODS)
 CHUNKER_FIELDS = tuple(f"chunker.{f.name}" for f in fields(ChunkerConfig))
 QUESTION_MODES = ("set", "free")
 
@@ -67,7 +79,13 @@ VIEW_KEYS = {
     "q": K_QTEXT,
     "b": K_COMPARE_B,
     "doc": K_CHUNKS_DOC,
+    "step": K_LEC_STEP,
+    "big": K_LEC_BIG,
 }
+
+#: View keys held by page widgets, not sidebar widgets: the sidebar keeps them
+#: in its shadow state (page-local widget state is lost on page switches).
+SHADOW_KEYS: tuple[str, ...] = (K_COMPARE_B, K_CHUNKS_DOC, K_LEC_STEP, K_LEC_BIG)
 
 #: Widget keys whose value is exactly the config field of the same flat key.
 DIRECT_KEYS: tuple[str, ...] = tuple(
@@ -94,13 +112,18 @@ def widgets_from_config(config: PipelineConfig) -> dict[str, Any]:
     methods: list[str] = []
     per_method = False
     analyzer_for = {m: rc.analyzer for m in SPARSE_METHODS}
+    runs: list[str] = []
     for spec in rc.methods:
         method, _, analyzer = spec.partition(":")
+        if method in EXTERNAL_METHODS:
+            runs.append(analyzer)
+            continue
         methods.append(method)
         if analyzer:
             per_method = True
             analyzer_for[method] = analyzer
     out[K_METHODS] = methods
+    out[K_RUNS] = runs
     out[K_PER_METHOD] = per_method
     for m, a in analyzer_for.items():
         out[K_ANALYZER_FOR + m] = a
@@ -129,6 +152,7 @@ def config_from_widgets(values: Mapping[str, Any]) -> PipelineConfig:
     for m in methods:
         per = values.get(K_ANALYZER_FOR + m) if values.get(K_PER_METHOD) else None
         specs.append(f"{m}:{per}" if m in SPARSE_METHODS and per and per != analyzer else m)
+    specs.extend(f"run:{tag}" for tag in values.get(K_RUNS) or [])
     sections["retrieval"]["methods"] = tuple(specs)
     for section, values_ in sections.items():
         for name, value in list(values_.items()):
@@ -174,15 +198,17 @@ def config_from_query(
     """Apply the query string's config keys to ``base``; bad keys are reported, not fatal.
 
     Returns the config and one message per ignored key (its key, value and why).
+    Model names are a visitor's input here: only bundled names and paths under
+    ``$RAG_INSPECTOR_MODELS`` pass (``rag_core.modelnames``).
     """
     base = base or PipelineConfig()
-    overrides = {k: v for k, v in params.items() if k not in VIEW_KEYS}
+    overrides, refused = restrict({k: v for k, v in params.items() if k not in VIEW_KEYS})
     try:
-        return apply_overrides(base, overrides), []
+        return apply_overrides(base, overrides), refused
     except ValueError:
         pass
     # One by one, so one bad value loses only itself.
-    errors: list[str] = []
+    errors: list[str] = list(refused)
     config = base
     pending = dict(overrides)
     for _ in range(2):  # a second pass lets an order-dependent pair settle (overlap < target)
@@ -262,14 +288,22 @@ class Context:
     compare_b: str = ""
     chunks_doc: str = ""
     problems: tuple[str, ...] = ()
+    #: Imported runs by tag (``rag_core.runs.ExternalRun``); their fingerprints are in ``corpus_key``.
+    runs: Mapping[str, Any] = field(default_factory=dict)
+    #: Question set name → document-level qrels, for sets loaded from a BEIR/TREC collection.
+    dataset_qrels: Mapping[str, Mapping[str, Mapping[str, int]]] = field(default_factory=dict)
 
 
 def compare_config(a: PipelineConfig, text: str) -> tuple[PipelineConfig, list[str]]:
     """Config B = A with the ``key=value`` lines of ``text`` (``;`` also separates).
 
-    Returns B and the messages of lines that could not be applied.
+    Returns B and the messages of lines that could not be applied. The text
+    may come from the address (``b=``): model names are restricted as in
+    :func:`config_from_query`.
     """
-    overrides, errors = parse_overrides(text)
+    parsed, errors = parse_overrides(text)
+    overrides, refused = restrict(parsed)
+    errors = [*errors, *refused]
     if not overrides:
         return a, errors
     try:

@@ -23,7 +23,7 @@ their own modules; import such a module at the bottom of this file.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from rag_core.registry import Registry
@@ -86,6 +86,13 @@ def _check_result(method: str, result: Reranked, n: int) -> None:
         raise ValueError(f"reranker {method!r} returned {len(result.notes)} notes for {n} hits")
 
 
+def _moved(h: Hit, rank: int, score: float, tied: bool, note: str) -> Hit:
+    """``h`` at its new rank with its retrieval rank/score kept (``dataclasses.replace``, built directly:
+    a rerank of 100 hits per query is on the evaluation's hot path)."""
+    return Hit(h.chunk_id, h.doc_id, rank, score, h.distance, h.list_ranks, h.contributions,
+               h.rank, h.score, tied, note)
+
+
 def rerank(
     method: str,
     query: str,
@@ -130,27 +137,10 @@ def rerank(
             pos + 1 < len(scores) and scores[pos + 1] == score
         )
         out.append(
-            replace(
-                h,
-                rank=pos + 1,
-                score=float(score),
-                prev_rank=h.rank,
-                retrieval_score=h.score,
-                tied=bool(tied),
-                note=result.notes[pos] if result.notes else h.note,
-            )
+            _moved(h, pos + 1, float(score), bool(tied), result.notes[pos] if result.notes else h.note)
         )
     for i, h in enumerate(rest, start=len(out) + 1):
-        out.append(
-            replace(
-                h,
-                rank=i,
-                prev_rank=h.rank,
-                retrieval_score=h.score,
-                tied=False,
-                note="beyond the shortlist: not reranked",
-            )
-        )
+        out.append(_moved(h, i, h.score, False, "beyond the shortlist: not reranked"))
     info: dict[str, Any] = {"method": method, "shortlist": shortlist, "reranked": len(short)}
     info.update(result.info)
     return tuple(out), info

@@ -154,11 +154,10 @@ class BM25Index:
         indptr, docs, weights = self.indptr, self.docs, self.weights
         for tid, qtf in known:
             start, end = indptr[tid], indptr[tid + 1]
-            # a row lists each document once, so fancy-index += is exact
-            if qtf == 1:
-                scores[docs[start:end]] += weights[start:end]
-            else:
-                scores[docs[start:end]] += qtf * weights[start:end]
+            # a row lists each document once, so each document gets one addition
+            # per term, in query order (np.add.at: unbuffered, no index copy)
+            row = weights[start:end] if qtf == 1 else qtf * weights[start:end]
+            np.add.at(scores, docs[start:end], row)
             constant += qtf * float(self.unmatched[tid])
         return scores, constant
 
@@ -190,12 +189,15 @@ class BM25Index:
         """:meth:`top` plus the number of candidates, from one scoring pass."""
         matched, constant = self._matched_scores(query_tokens)
         cands = self._candidates(matched, constant)
-        idx, scores = top_k(matched + constant, cands, k)
-        return idx, scores, int(cands.sum())
+        total = matched + constant if constant else matched
+        idx, scores = top_k(total, cands, k)
+        return idx, scores, int(np.count_nonzero(cands))
 
     @staticmethod
     def _candidates(matched: NDArray[np.float64], constant: float) -> NDArray[np.bool_]:
         # BM25+ gives every doc the constant; only docs with a query term are candidates
+        if not constant:
+            return matched > 0
         return (matched > 0) & (matched + constant > 0)
 
     def candidates(self, query_tokens: Sequence[str]) -> NDArray[np.bool_]:

@@ -130,10 +130,24 @@ def term_stats(
     return tuple(out)
 
 
+#: Candidate counts up to this are ranked directly; above it a sampled lower
+#: bound on the k-th best score first cuts the candidates down.
+_DIRECT_TOP_K = 2048
+#: Size of the strided sample that gives that lower bound.
+_SAMPLE = 4096
+
+
 def top_k(
     scores: NDArray[np.float64], candidates: NDArray[np.bool_], k: int
 ) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
     """The ``k`` best candidates by score, ties broken by document order (stable).
+
+    With many candidates, the ``k``-th best score of a strided sample of them
+    is a lower bound ``t`` on the ``k``-th best score overall (the sample is a
+    subset), so every member of the top ``k`` — ties at the cut included —
+    has score ``>= t``; only those are ranked. The result is the same as a
+    stable sort of all candidates, without the full sort (or a partition of
+    every document, as ``numpy.argpartition`` top-k selection does).
 
     Args:
         scores: Score per document.
@@ -146,10 +160,22 @@ def top_k(
     """
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
         raise ValueError(f"k = {k!r} must be an integer >= 1")
-    idx = np.flatnonzero(candidates)
-    if idx.size == 0:
-        return idx, np.empty(0, dtype=np.float64)
-    vals = scores[idx]
+    n_cands = int(np.count_nonzero(candidates))
+    if n_cands == 0:
+        return np.empty(0, dtype=np.intp), np.empty(0, dtype=np.float64)
+    if n_cands <= max(k, _DIRECT_TOP_K):
+        idx = np.flatnonzero(candidates)
+        vals = scores[idx]
+    else:
+        masked = np.where(candidates, scores, -np.inf)
+        sample = masked[:: max(1, masked.size // _SAMPLE)]
+        bound = -np.inf
+        if sample.size >= k:
+            bound = np.partition(sample, sample.size - k)[sample.size - k]
+        if bound == -np.inf:  # fewer than k candidates sampled: the exact k-th best
+            bound = np.partition(masked, masked.size - k)[masked.size - k]
+        idx = np.flatnonzero(masked >= bound)
+        vals = masked[idx]
     if idx.size > k:
         # k-th best value via a partial sort, then keep everything at least that
         # good so that ties at the cut are resolved by document order below.
