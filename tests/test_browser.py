@@ -151,7 +151,7 @@ def test_script_payloads_in_documents_and_question_never_run(server, browser, tm
     page.goto(f"{server}/inspect?" + urlencode({"corpus": "upload", "q": question, "lang": "en",
                                                 "retrieval.analyzer": bad}))
     _idle(page)
-    page.locator("[data-testid=stSidebar] input[type=file]").set_input_files(
+    page.locator(".st-key-uploads input[type=file]").set_input_files(
         [str(p) for p in sorted(docs.iterdir())]
     )
     page.get_by_text("Indexed 3 documents").wait_for(timeout=WAIT_MS, state="attached")
