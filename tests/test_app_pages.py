@@ -256,12 +256,13 @@ def test_the_language_survives_a_scenario_click(entry):
     assert at.query_params["lang"] == "en"
 
 
-def test_unreachable_qdrant_is_one_warning_and_bm25_still_shows(entry):
+def test_unreachable_qdrant_is_one_warning_and_bm25_still_shows(entry, monkeypatch):
     import socket
 
     with socket.socket() as s:  # a free port: nothing listens there
         s.bind(("127.0.0.1", 0))
         url = f"http://127.0.0.1:{s.getsockname()[1]}"
+    monkeypatch.setenv("RAG_INSPECTOR_QDRANT_URLS", url)  # a server address from the URL must be allow-listed
     at = make(entry, {"lang": "en", "retrieval.methods": "bm25,qdrant", "retrieval.qdrant_url": url})
     assert not at.exception, [e.value for e in at.exception]
     assert rows_of(at, "bm25:auto") == PipelineConfig().retrieval.k
