@@ -180,6 +180,14 @@ if clicked:
             "labels": (store_path, version, len(labels)),
         }
 
+# ------------------------------------------------------------------ answers (full pipeline, generation on)
+st.toggle(t("ans.toggle", lang), key="eval.answers", persist_state="session", help=t("help.ans.toggle", lang))
+if ss.get("eval.answers"):
+    from ui import answers_view
+
+    answers_view.render(ctx, lang, questions, qset, config_a, config_b)
+    st.divider()
+
 res = ss.get("eval.result")
 if res is None:
     st.info(t("ev.press_run", lang))

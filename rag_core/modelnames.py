@@ -14,6 +14,14 @@ such a value is accepted only when it is
 Anything else is refused with one message built from the key and the
 allowed names only: never from the file system, so it reads the same whether
 the path exists or not. Pure functions; no model is loaded here.
+
+The Qdrant retriever's location is a visitor's input too: a local-mode
+folder (``retrieval.qdrant_path``) makes the server open (and create files
+in) a path, and a server address (``retrieval.qdrant_url``) makes it connect
+to a host. From the address a folder is accepted only inside
+``$RAG_INSPECTOR_QDRANT`` (unset: none) and a server only when it is listed
+in ``$RAG_INSPECTOR_QDRANT_URLS`` (comma-separated; default
+``http://localhost:6333``).
 """
 
 from __future__ import annotations
@@ -28,9 +36,16 @@ MODELS_ENV = "RAG_INSPECTOR_MODELS"
 #: The bundled choices of each config key that names a model (``""``: no model).
 BUNDLED: dict[str, tuple[str, ...]] = {
     "generation.model": ("qwen2.5-coder-0.5b", "smollm2-135m", "none"),
-    "retrieval.dense_model": ("minilm", "e5-small"),
+    "retrieval.dense_model": ("auto", "minilm", "e5-small"),
     "rerank.model": ("",),
+    "retrieval.qdrant_model": ("minilm", "e5-small"),
 }
+
+#: Environment variable naming the one folder under which visitors may name Qdrant local-mode folders.
+QDRANT_PATH_ENV = "RAG_INSPECTOR_QDRANT"
+#: Environment variable listing the Qdrant server addresses visitors may name (comma-separated).
+QDRANT_URLS_ENV = "RAG_INSPECTOR_QDRANT_URLS"
+DEFAULT_QDRANT_URLS = ("http://localhost:6333",)
 
 
 def models_folder(env: Mapping[str, str] | None = None) -> str | None:
@@ -39,22 +54,53 @@ def models_folder(env: Mapping[str, str] | None = None) -> str | None:
     return os.path.realpath(os.path.expanduser(value)) if value else None
 
 
+def _inside(folder: str | None, text: str) -> bool:
+    """Whether ``text`` names a path strictly inside ``folder`` once ``..`` and symlinks are resolved."""
+    if folder is None or not text:
+        return False
+    resolved = os.path.realpath(os.path.join(folder, os.path.expanduser(text)))
+    return resolved != folder and resolved.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _qdrant_refusal(key: str, text: str, env: Mapping[str, str]) -> str | None:
+    """Why a visitor may not point the Qdrant retriever at ``text`` (None: allowed or empty)."""
+    if not text:
+        return None
+    if key == "retrieval.qdrant_path":
+        value = env.get(QDRANT_PATH_ENV, "").strip()
+        folder = os.path.realpath(os.path.expanduser(value)) if value else None
+        if _inside(folder, text):
+            return None
+        where = f"a folder inside ${QDRANT_PATH_ENV}" if folder else f"${QDRANT_PATH_ENV} is not set, so no folder"
+    else:
+        listed = env.get(QDRANT_URLS_ENV)
+        urls = tuple(u.strip().rstrip("/") for u in listed.split(",") if u.strip()) if listed is not None \
+            else DEFAULT_QDRANT_URLS
+        if text.rstrip("/") in urls:
+            return None
+        where = f"the servers listed in ${QDRANT_URLS_ENV}: {', '.join(urls) or 'none'}"
+    return (
+        f"{key}: this value is not accepted from the address (allowed: {where}); the default is kept. "
+        "An operator can choose it in the sidebar or the CLI."
+    )
+
+
 def refusal(key: str, value: Any, env: Mapping[str, str] | None = None) -> str | None:
-    """Why a visitor may not set ``key = value`` (None when allowed or ``key`` names no model).
+    """Why a visitor may not set ``key = value`` (None when allowed or ``key`` names no model or place).
 
     The message depends on ``key`` and the allow-list only, never on whether
     ``value`` exists on disk.
     """
+    text = (value if isinstance(value, str) else str(value)).strip()
+    if key in ("retrieval.qdrant_path", "retrieval.qdrant_url"):
+        return _qdrant_refusal(key, text, os.environ if env is None else env)
     if key not in BUNDLED:
         return None
-    text = value if isinstance(value, str) else str(value)
-    if text.strip() in BUNDLED[key]:
+    if text in BUNDLED[key]:
         return None
     folder = models_folder(env)
-    if folder is not None and text.strip():
-        resolved = os.path.realpath(os.path.join(folder, os.path.expanduser(text.strip())))
-        if resolved != folder and resolved.startswith(folder.rstrip(os.sep) + os.sep):
-            return None
+    if _inside(folder, text):
+        return None
     names = ", ".join(repr(n) for n in BUNDLED[key] if n) or "none bundled"
     where = f"a path inside ${MODELS_ENV}" if folder is not None else f"${MODELS_ENV} is not set, so no path"
     return (

@@ -271,6 +271,8 @@ class AnalyzerView:
     idf_form: str
     n_docs: int
     terms: tuple[TermStat, ...]
+    #: ``auto`` only: ``(run of the query, analyzer used on it, its terms)`` per script run.
+    segments: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
     @property
     def zero_df_terms(self) -> tuple[str, ...]:

@@ -22,6 +22,8 @@ PROBES = ("../../etc/passwd", "/etc", "/etc/passwd", "/no/such/folder", "~/.ssh"
 def no_generation(monkeypatch):
     monkeypatch.setenv("RAG_APP_SET", "generation.model=none")
     monkeypatch.delenv(modelnames.MODELS_ENV, raising=False)
+    monkeypatch.delenv(modelnames.QDRANT_PATH_ENV, raising=False)
+    monkeypatch.delenv(modelnames.QDRANT_URLS_ENV, raising=False)
 
 
 # ------------------------------------------------------------------ 15.2 model names
@@ -58,8 +60,38 @@ def test_paths_inside_the_models_folder_pass_and_nothing_escapes_it(tmp_path, mo
     assert errors == [] and rel.retrieval.dense_model == "mini"
     for probe in (str(models / ".." / "x"), "../x", str(models / "out" / "passwd"), "/etc", str(models)):
         cfg, errors = config_from_query({"retrieval.dense_model": probe})
-        assert cfg.retrieval.dense_model == "minilm" and len(errors) == 1, probe
+        assert cfg.retrieval.dense_model == PipelineConfig().retrieval.dense_model and len(errors) == 1, probe
         assert "a path inside $RAG_INSPECTOR_MODELS" in errors[0]
+
+
+def test_qdrant_folders_and_servers_from_the_url_are_allow_listed(tmp_path, monkeypatch):
+    """A Qdrant local-mode folder opens (and creates files in) a path; a server URL makes the
+    server connect to a host: from the address both follow an allow-list, one message each."""
+    messages = set()
+    for probe in PROBES:
+        cfg, errors = config_from_query({"retrieval.qdrant_path": probe})
+        assert cfg == PipelineConfig() and len(errors) == 1, probe
+        messages.add(errors[0])
+    assert len(messages) == 1 and "RAG_INSPECTOR_QDRANT is not set" in next(iter(messages))
+    for probe in ("http://169.254.169.254", "http://127.0.0.1:22", "https://evil.example:6333"):
+        cfg, errors = config_from_query({"retrieval.qdrant_url": probe})
+        assert cfg == PipelineConfig() and len(errors) == 1, probe
+        assert probe not in errors[0] and "http://localhost:6333" in errors[0]
+    cfg, errors = config_from_query({"retrieval.qdrant_url": "http://localhost:6333/"})
+    assert errors == [] and cfg.retrieval.qdrant_url == "http://localhost:6333/"
+    root = tmp_path / "qdrant"
+    (root / "sample").mkdir(parents=True)
+    monkeypatch.setenv(modelnames.QDRANT_PATH_ENV, str(root))
+    monkeypatch.setenv(modelnames.QDRANT_URLS_ENV, "http://qdrant.internal:6333")
+    cfg, errors = config_from_query({"retrieval.qdrant_path": str(root / "sample")})
+    assert errors == [] and cfg.retrieval.qdrant_path == str(root / "sample")
+    for probe in (str(root / ".." / "x"), "/etc", str(root)):
+        cfg, errors = config_from_query({"retrieval.qdrant_path": probe})
+        assert cfg.retrieval.qdrant_path != probe and len(errors) == 1, probe
+    cfg, errors = config_from_query({"retrieval.qdrant_url": "http://localhost:6333"})
+    assert len(errors) == 1  # the list replaces the default
+    cfg, errors = config_from_query({"retrieval.qdrant_url": "http://qdrant.internal:6333"})
+    assert errors == []
 
 
 def test_compare_b_and_pasted_addresses_are_visitor_input_too():
@@ -67,7 +99,7 @@ def test_compare_b_and_pasted_addresses_are_visitor_input_too():
     assert b.retrieval.k == 3 and b.generation.model == PipelineConfig().generation.model
     assert len(errors) == 1 and "generation.model" in errors[0]
     cfg, errors = config_from_url("http://host/evaluate?retrieval.dense_model=/etc&retrieval.k=7")
-    assert cfg.retrieval.k == 7 and cfg.retrieval.dense_model == "minilm" and len(errors) == 1
+    assert cfg.retrieval.k == 7 and cfg.retrieval.dense_model == PipelineConfig().retrieval.dense_model and len(errors) == 1
 
 
 def test_the_app_never_loads_a_model_path_from_the_url(entry, monkeypatch):
@@ -85,7 +117,7 @@ def test_the_app_never_loads_a_model_path_from_the_url(entry, monkeypatch):
     warnings = [plain(w.value) for w in at.warning]
     assert any("retrieval.dense_model: this value is not accepted from the address" in w for w in warnings)
     assert "/etc" not in " ".join(warnings)
-    assert at.session_state["_ctx"].config.retrieval.dense_model == "minilm"
+    assert at.session_state["_ctx"].config.retrieval.dense_model == PipelineConfig().retrieval.dense_model
     assert "/etc" not in asked
 
 

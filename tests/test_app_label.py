@@ -39,7 +39,8 @@ def store_file(monkeypatch, tmp_path) -> Path:
 
 
 def make(entry: Path, query: dict[str, str] | None = None) -> AppTest:
-    return make_app(entry, {"lang": "en", **(query or {})}, page="label")
+    # the page opens on the en set's first question (the app's own first question is en-emb-01)
+    return make_app(entry, {"lang": "en", "qset": "en", "qid": EN[0].id, **(query or {})}, page="label")
 
 
 def named(at: AppTest, annotator: str = "tester") -> AppTest:

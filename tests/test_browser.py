@@ -97,8 +97,9 @@ def serve(log: Path, app_set: str | None = "generation.model=none", **env: str) 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[str]:
-    """The app with generation off (fast)."""
-    with serve(tmp_path_factory.mktemp("server") / "streamlit.log") as url:
+    """The app with generation off (fast); Qdrant folders under pytest's temporary root may be named in the URL."""
+    with serve(tmp_path_factory.mktemp("server") / "streamlit.log",
+               RAG_INSPECTOR_QDRANT=str(tmp_path_factory.getbasetemp())) as url:
         yield url
 
 
@@ -150,7 +151,7 @@ def test_script_payloads_in_documents_and_question_never_run(server, browser, tm
     page.goto(f"{server}/inspect?" + urlencode({"corpus": "upload", "q": question, "lang": "en",
                                                 "retrieval.analyzer": bad}))
     _idle(page)
-    page.locator("[data-testid=stSidebar] input[type=file]").set_input_files(
+    page.locator(".st-key-uploads input[type=file]").set_input_files(
         [str(p) for p in sorted(docs.iterdir())]
     )
     page.get_by_text("Indexed 3 documents").wait_for(timeout=WAIT_MS, state="attached")

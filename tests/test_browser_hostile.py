@@ -100,7 +100,7 @@ def test_document_markdown_is_text_and_nothing_is_fetched(hserver, browser, tmp_
     question = "zebrafish tank https://evil.example/q [ql](https://evil.example/ql)"
     page.goto(f"{hserver}/inspect?" + urlencode({"corpus": "upload", "q": question, "lang": "en"}))
     _idle(page)
-    page.locator("[data-testid=stSidebar] input[type=file]").set_input_files(paths)
+    page.locator(".st-key-uploads input[type=file]").set_input_files(paths)
     page.get_by_text("Indexed 3 documents").wait_for(timeout=WAIT_MS, state="attached")
     _idle(page)
     page.get_by_role("heading", name="② Retrieval").wait_for(timeout=WAIT_MS)

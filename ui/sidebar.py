@@ -22,6 +22,7 @@ from rag_core.config import (
     ANALYZERS,
     BM25_VARIANTS,
     CHUNK_STRATEGIES,
+    CITATION_MODES,
     CONTEXT_ORDERINGS,
     CONTEXT_POLICIES,
     FUSION_METHODS,
@@ -79,7 +80,7 @@ from .state import (
 ENV_SET = "RAG_APP_SET"
 
 GENERATORS = ("qwen2.5-coder-0.5b", "smollm2-135m", "none")
-DENSE_MODELS = ("minilm", "e5-small")
+DENSE_MODELS = ("auto", "minilm", "e5-small")
 
 _CFG = "_cfg"
 _INIT = "_init"
@@ -97,6 +98,11 @@ _URL_ASKED = "_url_asked"  # view parameters of the first address, until honoure
 _UPLOAD_NOTE: contextvars.ContextVar[tuple[Any, int] | None] = contextvars.ContextVar("upload_note", default=None)
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_QUESTION = {"ko": "한라산의 높이는 얼마인가요?", "en": "How tall is Hallasan?"}
+#: The question a fresh session opens on (set, id) when the URL names none: with the
+#: default configuration and the bundled models its gold is retrieved, kept and
+#: sent, and the answer's claim is supported by the source it cites
+#: (tests/test_first_screen.py checks it with the real model).
+FIRST_QUESTION = ("en", "en-emb-01")
 
 
 def start_config() -> tuple[PipelineConfig, list[str]]:
@@ -122,6 +128,9 @@ def _init_session() -> None:
     values.setdefault(K_LANG, "ko")
     values.setdefault(K_CORPUS, "sample")
     values.setdefault(K_QMODE, "set")
+    if K_QID not in view and K_QTEXT not in view:
+        values.setdefault(K_QSET, FIRST_QUESTION[0])
+        values.setdefault(K_QID, FIRST_QUESTION[1])
     for k, v in values.items():
         if k not in SHADOW_KEYS:
             ss[k] = v
@@ -417,6 +426,15 @@ def _chunker(lang: str) -> None:
             _number(t("side.min_chars", lang), "chunker.min_chars", lang, min_value=0, max_value=100_000, step=10)
 
 
+def dense_model_note(corpus: Any, model: str, lang: str) -> str:
+    """Which embedding model dense retrieval uses on ``corpus`` and why (``auto`` names its reason)."""
+    if model != "auto":
+        return t("side.dense_fixed", lang, model=model)
+    chosen, _reason = corpus.dense_choice("auto")
+    n_ko = corpus.korean_documents()
+    return t("side.dense_auto.ko" if n_ko else "side.dense_auto.en", lang, model=chosen, n=len(corpus.docs), n_ko=n_ko)
+
+
 def _runs(lang: str, known: set[str], problems: list[str]) -> dict[str, Any]:
     """Imported runs (uploaded TREC/JSONL files) by tag; a bad file is a message and is left out."""
     from rag_core.runs import check_queries
@@ -449,10 +467,11 @@ def _known_query_ids(qsets: Mapping[str, tuple[Any, ...]]) -> set[str]:
             for qid in (q.id, *(f"{q.id}#{i}" for i in range(len(q.phrasings))))}
 
 
-def _retrieval(lang: str) -> None:
+def _retrieval(lang: str, corpus: Any) -> None:
     ss = st.session_state
     st.multiselect(t("side.methods", lang), RETRIEVAL_METHODS, key=K_METHODS,
                    format_func=lambda m: t(f"method.{m}", lang), help=t("help.methods", lang))
+    st.caption(dense_model_note(corpus, ss.get("retrieval.dense_model") or "auto", lang))
     st.selectbox(t("side.analyzer", lang), ANALYZERS, key="retrieval.analyzer",
                  format_func=lambda a: t(f"analyzer.{a}", lang), help=t("help.analyzer", lang))
     sparse = [m for m in ss.get(K_METHODS) or [] if m in SPARSE_METHODS]
@@ -509,7 +528,7 @@ def _qdrant(lang: str) -> None:
             st.text_input(t("side.qdrant_text_field", lang), key="retrieval.qdrant_text_field")
         with c2:
             st.text_input(t("side.qdrant_doc_field", lang), key="retrieval.qdrant_doc_field")
-        models = list(DENSE_MODELS)
+        models = [m for m in DENSE_MODELS if m != "auto"]  # the collection's own embedder, never a guess
         if ss.get("retrieval.qdrant_model") not in models:
             models.append(ss["retrieval.qdrant_model"])
         st.selectbox(t("side.qdrant_model", lang), models, key="retrieval.qdrant_model")
@@ -554,6 +573,8 @@ def _context_generation(lang: str) -> None:
                  format_func=lambda m: t("side.generator.none", lang) if m == "none" else m,
                  help=t("help.generator", lang))
     _number(t("side.max_new_tokens", lang), "generation.max_new_tokens", lang, min_value=1, max_value=2048, step=16)
+    st.selectbox(t("side.citations", lang), CITATION_MODES, key="generation.citations",
+                 format_func=lambda m: t(f"citations.{m}", lang), help=t("help.citations", lang))
     with st.expander(t("side.support", lang)):
         st.slider(t("side.min_overlap", lang), 0.0, 1.0, key="support.min_overlap", step=0.05,
                   help=t("help.min_overlap", lang))
@@ -606,7 +627,7 @@ def render() -> Context:
         with st.expander(t("side.section.chunking", lang)):
             _chunker(lang)
         with st.expander(t("side.section.retrieval", lang), expanded=True):
-            _retrieval(lang)
+            _retrieval(lang, corpus)
             runs = _runs(lang, _known_query_ids(qsets), problems)
         with st.expander(t("side.section.rerank_gate", lang)):
             _rerank_gate(lang)
