@@ -365,12 +365,14 @@ def _on_save(key: tuple, doc) -> None:
     now_ev = now.event_id if now is not None else None
     seen_ = ss.get("label._seen")
     seen_ev = seen_[1] if seen_ and seen_[0] == key else now_ev
-    g, n = int(ss["label.grade"]), ss.get("label.note") or ""
+    g, n, who = int(ss["label.grade"]), ss.get("label.note") or "", (ss.get("label.annotator") or "").strip()
+    if not who:  # the name was cleared with this click: nothing is saved, the page asks for it
+        return
     if seen_ev != now_ev:
         ss["label._stale"] = (key, g, n)
         return
     try:
-        _write(key, doc, now, g, n, (ss.get("label.annotator") or "").strip(), seen_ev)
+        _write(key, doc, now, g, n, who, seen_ev)
     except StaleLabel:  # written elsewhere between the read and the write: ask
         ss["label._stale"] = (key, g, n)
         ss["label._seen"] = (key, seen_ev)
