@@ -16,6 +16,7 @@ from collections import Counter
 from collections import ChainMap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from itertools import count
 from typing import Any
 
 from .config import PipelineConfig
@@ -260,10 +261,11 @@ def retrieve(
         q_tokens = get_analyzer(analyzer, ngram_min=rcfg.ngram_min, ngram_max=rcfg.ngram_max)(question)
         idx, scores, n_candidates = index.search(q_tokens, rcfg.k)
         table = chunking.chunks
-        hits = tuple(
+        # tolist(): Python ints and floats in one C call each (as int()/float() per element)
+        hits = tuple([
             Hit(c.chunk_id, c.doc_id, r, s)
-            for r, (c, s) in enumerate(zip(map(table.__getitem__, list(map(int, idx))), map(float, scores)), 1)
-        )
+            for r, c, s in zip(count(1), map(table.__getitem__, idx.tolist()), scores.tolist())
+        ])
         view = AnalyzerView(
             analyzer=analyzer,
             idf_form=index.idf_form,

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import count
 from typing import Any
 
 from rag_core.registry import Registry
@@ -130,17 +131,18 @@ def rerank(
     _check_result(method, result, len(short))
 
     scores = result.scores
-    out: list[Hit] = []
-    for pos, (j, score) in enumerate(zip(result.order, scores, strict=True)):
-        h = short[j]
-        tied = (pos > 0 and scores[pos - 1] == score) or (
-            pos + 1 < len(scores) and scores[pos + 1] == score
-        )
-        out.append(
-            _moved(h, pos + 1, float(score), bool(tied), result.notes[pos] if result.notes else h.note)
-        )
-    for i, h in enumerate(rest, start=len(out) + 1):
-        out.append(_moved(h, i, h.score, False, "beyond the shortlist: not reranked"))
+    # tied: the score equals its left or its right neighbour's
+    same_as_next = [a == b for a, b in zip(scores, scores[1:])]
+    tied = [bool(left or right) for left, right in zip([False, *same_as_next], [*same_as_next, False])]
+    del tied[len(scores):]  # no scores: no flags
+    moved = list(map(short.__getitem__, result.order))
+    notes = result.notes or [h.note for h in moved]
+    out = [
+        _moved(h, pos, float(score), t, note)
+        for pos, h, score, t, note in zip(count(1), moved, scores, tied, notes)  # lengths: _check_result
+    ]
+    beyond = "beyond the shortlist: not reranked"
+    out.extend(_moved(h, i, h.score, False, beyond) for i, h in enumerate(rest, start=len(out) + 1))
     info: dict[str, Any] = {"method": method, "shortlist": shortlist, "reranked": len(short)}
     info.update(result.info)
     return tuple(out), info
