@@ -16,7 +16,9 @@ from collections import Counter
 from collections import ChainMap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from itertools import count
+from operator import attrgetter
 from typing import Any
 
 from .config import PipelineConfig
@@ -77,7 +79,9 @@ def validate_question(question: Any) -> tuple[str, tuple[str, ...]]:
     return q, tuple(warnings)
 
 
+@lru_cache(maxsize=65536)
 def _script(ch: str) -> str:
+    """The Unicode script word of ``ch``'s name (``HANGUL``, ``LATIN``…), memoised per character."""
     if ch.isdigit():
         return "DIGIT"
     try:
@@ -560,18 +564,23 @@ def run(
         else None
     )
 
+    chunk_id = attrgetter("chunk_id")
     referenced: set[str] = set()
     for lst in retrieval.lists:
-        referenced.update(h.chunk_id for h in lst.hits)
-    referenced.update(h.chunk_id for h in retrieval.hits)
-    referenced.update(s.chunk_id for s in context.sources)
+        referenced.update(map(chunk_id, lst.hits))
+    referenced.update(map(chunk_id, retrieval.hits))
+    referenced.update(map(chunk_id, context.sources))
     if gview:
         for ids in gview.chunk_ids:
             referenced.update(ids)
-    position: Mapping[str, int] = chunking.position
     if extra:
-        position = ChainMap({cid: len(chunking.position) + i for i, cid in enumerate(extra)}, position)
-    chunks = {cid: table[cid] for cid in sorted(referenced, key=position.__getitem__)}
+        position: Mapping[str, int] = ChainMap(
+            {cid: len(chunking.position) + i for i, cid in enumerate(extra)}, chunking.position
+        )
+        chunks = {cid: table[cid] for cid in sorted(referenced, key=position.__getitem__)}
+    else:  # chunking order: sort the positions (ints) and read the chunks there
+        in_order = map(chunking.chunks.__getitem__, sorted(map(chunking.position.__getitem__, referenced)))
+        chunks = {c.chunk_id: c for c in in_order}
 
     stamp = corpus.stamp(config.chunker, dense_index.stamp if dense_index is not None else None)
     timings["total"] = sum(v for k, v in timings.items() if k != "total")

@@ -229,9 +229,10 @@ class Hit:
     each input list), ``prev_rank``/``retrieval_score`` (rerank).
 
     The constructor is the dataclass one written out: it fills the instance
-    dict in one step instead of one frozen ``__setattr__`` per field (about
-    3× faster; every stage builds one Hit per candidate per query, so an
-    evaluation builds hundreds per query).
+    dict in one step, with only the fields given a non-default value, instead
+    of one frozen ``__setattr__`` per field (about 3× faster; every stage
+    builds one Hit per candidate per query, so an evaluation builds hundreds
+    per query).
     """
 
     chunk_id: str
@@ -260,13 +261,32 @@ class Hit:
         tied: bool = False,
         note: str = "",
     ) -> None:
-        # ``None`` for the two mappings means a fresh empty dict (the fields' default_factory)
-        object.__setattr__(self, "__dict__", {
-            "chunk_id": chunk_id, "doc_id": doc_id, "rank": rank, "score": score, "distance": distance,
-            "list_ranks": {} if list_ranks is None else list_ranks,
-            "contributions": {} if contributions is None else contributions,
-            "prev_rank": prev_rank, "retrieval_score": retrieval_score, "tied": tied, "note": note,
-        })
+        # Only the fields that differ from their default go in the instance
+        # dict; a default is read from the class (``_HIT_DEFAULTS`` below).
+        d = {"chunk_id": chunk_id, "doc_id": doc_id, "rank": rank, "score": score}
+        if distance is not None:
+            d["distance"] = distance
+        if list_ranks:
+            d["list_ranks"] = list_ranks
+        if contributions:
+            d["contributions"] = contributions
+        if prev_rank is not None:
+            d["prev_rank"] = prev_rank
+        if retrieval_score is not None:
+            d["retrieval_score"] = retrieval_score
+        if tied:
+            d["tied"] = tied
+        if note:
+            d["note"] = note
+        object.__setattr__(self, "__dict__", d)
+
+
+#: Class-level values of Hit's two mapping fields when a hit has none (the
+#: other defaults are class attributes already). Read-only like every Hit
+#: field: the dataclass is frozen and nothing writes into a hit's mappings.
+_HIT_DEFAULTS: dict[str, Any] = {"list_ranks": {}, "contributions": {}}
+for _name, _value in _HIT_DEFAULTS.items():
+    setattr(Hit, _name, _value)
 
 
 @dataclass(frozen=True)

@@ -87,13 +87,6 @@ def _check_result(method: str, result: Reranked, n: int) -> None:
         raise ValueError(f"reranker {method!r} returned {len(result.notes)} notes for {n} hits")
 
 
-def _moved(h: Hit, rank: int, score: float, tied: bool, note: str) -> Hit:
-    """``h`` at its new rank with its retrieval rank/score kept (``dataclasses.replace``, built directly:
-    a rerank of 100 hits per query is on the evaluation's hot path)."""
-    return Hit(h.chunk_id, h.doc_id, rank, score, h.distance, h.list_ranks, h.contributions,
-               h.rank, h.score, tied, note)
-
-
 def rerank(
     method: str,
     query: str,
@@ -137,12 +130,19 @@ def rerank(
     del tied[len(scores):]  # no scores: no flags
     moved = list(map(short.__getitem__, result.order))
     notes = result.notes or [h.note for h in moved]
+    # each hit at its new rank, its retrieval rank and score kept as prev_rank
+    # and retrieval_score (dataclasses.replace written out: on the evaluation's hot path)
     out = [
-        _moved(h, pos, float(score), t, note)
+        Hit(h.chunk_id, h.doc_id, pos, float(score), h.distance, h.list_ranks, h.contributions,
+            h.rank, h.score, t, note)
         for pos, h, score, t, note in zip(count(1), moved, scores, tied, notes)  # lengths: _check_result
     ]
     beyond = "beyond the shortlist: not reranked"
-    out.extend(_moved(h, i, h.score, False, beyond) for i, h in enumerate(rest, start=len(out) + 1))
+    out += [
+        Hit(h.chunk_id, h.doc_id, pos, h.score, h.distance, h.list_ranks, h.contributions,
+            h.rank, h.score, False, beyond)
+        for pos, h in zip(count(len(out) + 1), rest)
+    ]
     info: dict[str, Any] = {"method": method, "shortlist": shortlist, "reranked": len(short)}
     info.update(result.info)
     return tuple(out), info
