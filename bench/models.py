@@ -111,7 +111,7 @@ def main() -> None:
     hits = [Hit(c.chunk_id, c.doc_id, r, 1.0) for r, c in enumerate(chunks[:3], start=1)]
     ctx = build_context("What does this section explain?", hits, chunking.by_id, corpus.docs,
                         ContextConfig(budget_tokens=1024), generator=gen)
-    cfg = GenerationConfig(max_new_tokens=args.new_tokens)
+    cfg = GenerationConfig(max_new_tokens=args.new_tokens, citations="free")  # the peer is plain greedy generate
     ids = torch.tensor([list(ctx.input_ids)])
     mask = torch.ones_like(ids)
 

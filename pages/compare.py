@@ -115,7 +115,10 @@ def _facts(trace: Trace) -> dict[str, str]:
                                        f"{n_in} · {c.tokens_after}/{c.budget_tokens} tok") + f" · ★ {_gold(trace, 'context')}"
     out[t("cmp.row.question_cut", lang)] = t("cmp.yes" if c.question_cut else "cmp.no", lang)
     gen = trace.generation
-    out[t("cmp.row.answer", lang)] = gen.answer if gen.status == "ok" and gen.answer else tv("status", gen.status, lang)
+    out[t("cmp.row.answer", lang)] = (
+        f"{gen.answer} ({render.citation_mode_label(gen, lang)})" if gen.status == "ok" and gen.answer
+        else tv("status", gen.status, lang)
+    )
     if trace.support.status == "ok":
         counts: dict[str, int] = {}
         for cl in trace.support.claims:

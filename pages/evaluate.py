@@ -10,6 +10,7 @@ import streamlit as st
 
 from rag_core.config import PRESET_LABELS, PRESETS, PipelineConfig
 from rag_core.evalrun import (
+    NOT_IN_CORPUS,
     TAG_GROUPS,
     compare_configs,
     per_query_table,
@@ -179,6 +180,14 @@ if clicked:
             "labels": (store_path, version, len(labels)),
         }
 
+# ------------------------------------------------------------------ answers (full pipeline, generation on)
+st.toggle(t("ans.toggle", lang), key="eval.answers", persist_state="session", help=t("help.ans.toggle", lang))
+if ss.get("eval.answers"):
+    from ui import answers_view
+
+    answers_view.render(ctx, lang, questions, qset, config_a, config_b)
+    st.divider()
+
 res = ss.get("eval.result")
 if res is None:
     st.info(t("ev.press_run", lang))
@@ -210,7 +219,7 @@ for col, (side, ev) in zip(cols, sides.items()):
         if n_destroyed:
             st.caption(md(", ".join(ev.destroyed)))
         for w in ev.warnings:
-            st.warning(md(t("ev.stage_problem", lang, problem=w)))
+            st.warning(md(w if NOT_IN_CORPUS in w else t("ev.stage_problem", lang, problem=w)))
         if ev.result.not_judged:
             st.caption(md(t("ev.not_judged", lang, n=len(ev.result.not_judged))))
 

@@ -14,7 +14,7 @@ lang = ctx.lang
 show(style())
 st.title(t("page.inspect", lang))
 
-res = render.page_trace(ctx)
+res = render.page_trace(ctx, stream=True)
 trace = res.trace
 
 st.markdown(f"**{t('ins.question', lang)}** {md(trace.question)}")

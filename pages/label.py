@@ -6,7 +6,7 @@ import streamlit as st
 
 from rag_core.config import ANALYZERS, PRESET_LABELS, PRESETS, RETRIEVAL_METHODS, VECTOR_METHODS, preset
 from rag_core.evalrun import ranking_config
-from rag_core.labels import GRADES, LabelStore, LabelStoreError, gold_for, stale_labels
+from rag_core.labels import GRADES, LabelStore, LabelStoreError, StaleLabel, gold_for, stale_labels
 from rag_core.pooling import DEFAULT_POOL_RETRIEVERS, POOL_ORDERS
 from rag_core.relevance import locate, relevant_chunk_ids
 from rag_core.spans import label_on, labels_within, occurrences, sentence_containing, sentence_spans
@@ -88,7 +88,9 @@ c1, c2 = st.columns([1, 3])
 c1.selectbox(t("side.qset", lang), names, key="label.qset", on_change=_follow)
 c2.selectbox(
     t("side.qid", lang), list(by_id), key="label.qid", on_change=_follow,
-    format_func=lambda i: f"{'✓' if i in judged_set else '○'} {i} · {by_id[i].question[:70]}",
+    # the labels must not change with a save: Streamlit derives the widget's identity from them, and a
+    # new identity resets the browser's value to the first question at the next interaction
+    format_func=lambda i: f"{i} · {by_id[i].question[:70]}",
     help=t("help.lab.qid", lang),
 )
 q = by_id[ss["label.qid"]]
@@ -357,20 +359,62 @@ with c2:
     if flash:
         st.success(md(flash))
 grade, note = int(ss["label.grade"]), ss.get("label.note") or ""
+span_key = (qset, q.id, doc.doc_id, start, end)
+now_event = existing.event_id if existing is not None else None
+seen = ss.get("label._seen")  # (span, label version) as the previous run showed them (issue 15.3)
+seen_event = seen[1] if seen and seen[0] == span_key else now_event
+
+
+def _write(expected: int | None) -> None:
+    """Add or change this span's label, expecting its version to be ``expected`` (else StaleLabel)."""
+    if existing is None:
+        lab = store.add(qset, q.id, doc.doc_id, start, end, grade, text=doc.text[start:end], note=note,
+                        annotator=annotator, doc=doc, expected_event=expected)
+        ss["label.flash"] = t("lab.saved", lang, grade=lab.grade, start=start, end=end)
+    elif (existing.grade, existing.note) == (grade, note):
+        ss["label.flash"] = t("lab.unchanged", lang)
+    else:
+        lab = store.change(existing.label_id, grade=grade, note=note, annotator=annotator, expected_event=expected)
+        ss["label.flash"] = t("lab.changed", lang, grade=lab.grade)
+
+
+def _keep_current(lab_grade: int, lab_note: str) -> None:
+    ss["label.grade"], ss["label.note"] = lab_grade, lab_note
+    ss.pop("label._stale", None)
+    ss["label.flash"] = t("lab.stale_kept", lang, grade=lab_grade)
+
+
+if save:
+    # the label changed (another tab or session) since this page showed it: ask, never overwrite silently
+    ss["label._stale"] = (span_key, grade, note) if seen_event != now_event else None
+stale = ss.get("label._stale")
+if stale and stale[0] == span_key:
+    grade, note = stale[1], stale[2]
+    st.warning(md(t("lab.stale_edit", lang, seen="—" if seen is None or seen_event is None else next(
+        (str(e.grade) for e in store.history(qset, q.id) if e.event_id == seen_event), "—"),
+        now=existing.grade if existing else "—", who=(existing.annotator or "—") if existing else "—")))
+    s1, s2 = st.columns(2)
+    overwrite = s1.button(t("lab.stale_overwrite", lang), key="label.stale.overwrite", type="primary")
+    s2.button(t("lab.stale_keep", lang), key="label.stale.keep", on_click=_keep_current,
+              args=(existing.grade if existing else 1, existing.note if existing else ""))
+    if overwrite:
+        ss.pop("label._stale", None)
+        save, seen_event = True, now_event
+    else:
+        save = False
+elif stale:
+    ss.pop("label._stale", None)
 if save:
     try:
-        if existing is None:
-            lab = store.add(qset, q.id, doc.doc_id, start, end, grade, text=doc.text[start:end], note=note,
-                            annotator=annotator, doc=doc)
-            ss["label.flash"] = t("lab.saved", lang, grade=lab.grade, start=start, end=end)
-        elif (existing.grade, existing.note) == (grade, note):
-            ss["label.flash"] = t("lab.unchanged", lang)
-        else:
-            lab = store.change(existing.label_id, grade=grade, note=note, annotator=annotator)
-            ss["label.flash"] = t("lab.changed", lang, grade=lab.grade)
+        _write(seen_event)
+    except StaleLabel:  # written elsewhere between this run's read and the write: ask again
+        ss["label._stale"] = (span_key, grade, note)
+        ss["label._seen"] = (span_key, seen_event)
+        st.rerun()
     except ValueError as exc:
         st.error(md(str(exc)))
     else:
+        ss.pop("label._seen", None)
         st.rerun()
 if undo_this or undo_mine:
     try:
@@ -380,6 +424,8 @@ if undo_this or undo_mine:
     else:
         ss["label.flash"] = t("lab.undone", lang, kind=ev.kind, doc=ev.doc_id, start=ev.start, end=ev.end)
         st.rerun()
+
+ss["label._seen"] = (span_key, now_event) if not ss.get("label._stale") else ss.get("label._seen")
 
 # ------------------------------------------------------------------ labels and history
 st.header(t("lab.h.labels", lang))

@@ -17,8 +17,10 @@ from rag_core.sweep import (
     default_thresholds,
     distribution,
     midpoint_threshold,
+    operating_point,
     outcomes,
     report,
+    risk_coverage_at,
     value_range,
 )
 from rag_core.types import dumps
@@ -231,6 +233,46 @@ if threshold is not None:
 fig.update_layout(height=320, margin={"l": 40, "r": 20, "t": 30, "b": 40}, xaxis_title=what,
                   yaxis_title=t("thr.queries", lang), legend={"orientation": "h", "y": 1.2})
 st.plotly_chart(fig, key="thr.sweep", config={"displayModeBar": False})
+
+# ------------------------------------------------------------------ risk–coverage
+st.header(t("thr.h.rc", lang))
+rc_rows = [risk_coverage_at(r) for r in rep.rows]
+rc_rows = [r for r in rc_rows if r["coverage"] is not None and r["risk"] is not None]
+rc_now = operating_point(data, threshold, max_kept)
+fig = go.Figure()
+if rc_rows:
+    xs = [r["coverage"]["rate"] for r in rc_rows]
+    fig.add_trace(go.Scatter(x=xs + xs[::-1], y=[r["risk"]["high"] for r in rc_rows]
+                             + [r["risk"]["low"] for r in rc_rows][::-1], fill="toself",
+                             fillcolor="rgba(207,34,46,0.12)", line={"width": 0}, hoverinfo="skip",
+                             name=t("thr.rc.risk", lang) + " 95%"))
+    fig.add_trace(go.Scatter(
+        x=xs, y=[r["risk"]["rate"] for r in rc_rows], mode="lines+markers", name=t("thr.rc.risk", lang),
+        line={"color": "#cf222e"},
+        error_x={"type": "data", "symmetric": False,
+                 "array": [r["coverage"]["high"] - r["coverage"]["rate"] for r in rc_rows],
+                 "arrayminus": [r["coverage"]["rate"] - r["coverage"]["low"] for r in rc_rows],
+                 "thickness": 1, "color": "rgba(31,35,40,0.35)"},
+        customdata=[[r["threshold"]] for r in rc_rows],
+        hovertemplate="t=%{customdata[0]:.3f}: coverage %{x:.2f}, risk %{y:.2f}<extra></extra>"))
+if rc_now["coverage"] is not None and rc_now["risk"] is not None:
+    fig.add_trace(go.Scatter(x=[rc_now["coverage"]["rate"]], y=[rc_now["risk"]["rate"]], mode="markers",
+                             marker={"size": 14, "color": "#1f2328", "symbol": "diamond"},
+                             name=t("thr.rc.current", lang)))
+fig.update_layout(height=320, margin={"l": 40, "r": 20, "t": 30, "b": 40}, xaxis={"range": [-0.02, 1.02]},
+                  yaxis={"range": [-0.02, 1.02]}, xaxis_title=t("thr.rc.coverage", lang),
+                  yaxis_title=t("thr.rc.risk", lang), legend={"orientation": "h", "y": 1.2})
+st.plotly_chart(fig, key="thr.rc", config={"displayModeBar": False})
+st.caption(t("thr.rc.help", lang))
+
+
+def _rc_text(r) -> str:
+    return "—" if r is None else f"{r['k']}/{r['n']} = {r['rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}]"
+
+
+st.markdown(md(t("thr.rc.point", lang, coverage=_rc_text(rc_now["coverage"]), risk=_rc_text(rc_now["risk"]))))
+st.download_button(t("thr.rc.export", lang), data=dumps(rc_now, indent=2), file_name=f"operating-point-{qset}.json",
+                   mime="application/json", key="thr.rc.dl", icon=":material/download:", on_click="ignore")
 
 # ------------------------------------------------------------------ per query
 with st.expander(t("thr.h.queries", lang)):

@@ -303,8 +303,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         known = {qid for q in questions for qid in (q.id, *(f"{q.id}#{i}" for i in range(len(q.phrasings))))}
     ks = _ks(args.k or ("1,10,100" if qset is not None else "1,4,8,20"))
     runs = _runs(args.run, known)
-    kw: dict[str, Any] = dict(ks=ks, phrasings=args.phrasings, gain=args.gain, doc_qrels=doc_qrels, runs=runs)
+    kw: dict[str, Any] = dict(ks=ks, phrasings=args.phrasings or "all", gain=args.gain, doc_qrels=doc_qrels,
+                              runs=runs)
     cfg_a = _with_runs(_load_config(args.config, None, args.set or []), runs)
+    if args.answers:
+        return _eval_answers(args, cfg_a, questions, corpus)
     res_a = evaluate_config(cfg_a, questions, corpus, **kw)
     out: dict[str, Any] = {"a": res_a}
     if args.compare:
@@ -315,6 +318,84 @@ def cmd_eval(args: argparse.Namespace) -> int:
     data = {key: (value.to_dict() if hasattr(value, "to_dict") else to_jsonable(value)) for key, value in out.items()}
     _emit(data, args.json, "" if args.json else _eval_summary(data))
     return 0
+
+
+def _eval_answers(args: argparse.Namespace, cfg_a: PipelineConfig, questions: Any, corpus: Any) -> int:
+    """``eval --answers``: answer-level evaluation of A (and B with a paired comparison).
+
+    The JSON is :meth:`rag_core.answers.AnswerEvaluation.to_dict` per side
+    (no timings: two runs give identical bytes); seconds go to stderr. Ctrl-C
+    finishes the current query and prints the rows done, ``status: partial``.
+    """
+    import time
+
+    from .answers import compare_answers, evaluate_answers
+
+    phrasings = args.phrasings or "question"
+
+    def progress(done: int, total: int) -> None:
+        if args.progress:
+            print(f"{done}/{total}", file=sys.stderr, flush=True)
+
+    import signal
+
+    stop = {"asked": False}
+
+    def on_interrupt(signum: int, frame: Any) -> None:  # Ctrl-C: finish this query, report partial
+        stop["asked"] = True
+        print("interrupted: finishing the current query, then reporting partial results", file=sys.stderr)
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    t = time.perf_counter()
+    try:
+        out: dict[str, Any] = {"a": evaluate_answers(cfg_a, questions, corpus, phrasings=phrasings, progress=progress,
+                                                     should_stop=lambda: stop["asked"])}
+        if args.compare and not stop["asked"]:
+            cfg_b = _load_config(args.compare, None, args.set or [])
+            out["b"] = evaluate_answers(cfg_b, questions, corpus, phrasings=phrasings, progress=progress,
+                                        should_stop=lambda: stop["asked"])
+            out["comparison"] = compare_answers(out["a"], out["b"])
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    seconds = time.perf_counter() - t
+    data = {k: (v.to_dict() if hasattr(v, "to_dict") else to_jsonable(v)) for k, v in out.items()}
+    if args.json:
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, sort_keys=True) + "\n")
+    else:
+        sys.stdout.write(_answers_summary(data) + "\n")
+    print(f"eval --answers: {seconds:.1f} s", file=sys.stderr)
+    return 0
+
+
+def _fmt_rate(r: dict[str, Any] | None) -> str:
+    if r is None:
+        return "n = 0 (not measured)"
+    return f"{r['rate']:.3f}  [{r['low']:.3f}, {r['high']:.3f}]  ({r['k']}/{r['n']})"
+
+
+def _answers_summary(out: dict[str, Any]) -> str:
+    lines = []
+    for side in ("a", "b"):
+        if side not in out:
+            continue
+        res = out[side]
+        lines.append(f"[{side}] {res['status']} {res['n_done']}/{res['n_planned']} queries, hash {res['result_hash']}")
+        if res["status"] == "retrieval_only":
+            lines.append(f"  generator unavailable ({res['message']}): retrieval metrics only")
+        for key, r in res["summary"]["rates"].items():
+            lines.append(f"  {key:>34} {_fmt_rate(r)}")
+        losses = res["summary"]["loss_stages"]
+        lines.append(
+            f"  loss stages ({sum(losses.values())} = {res['summary']['n_failed']} failed): "
+            + ", ".join(f"{k} {v}" for k, v in losses.items() if v)
+        )
+    if "comparison" in out and "difference" in out["comparison"]:
+        c = out["comparison"]
+        lines.append(
+            f"  A vs B answered correctly: diff {c['difference']:+.3f} [{c['low']:+.3f}, {c['high']:+.3f}], "
+            f"McNemar p={c['p']:.4g}, MDE {c['mde']:.3f}"
+        )
+    return "\n".join(lines)
 
 
 def _eval_summary(out: dict[str, Any]) -> str:
@@ -761,7 +842,11 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--compare", default=None, help="config B: preset letter or JSON file")
     e.add_argument("--set", action="append", metavar="KEY=VALUE", help="applied to both configs")
     e.add_argument("--k", default=None, help="cutoffs (default 1,4,8,20; with qrels 1,10,100)")
-    e.add_argument("--phrasings", default="all", help="all | question | 0 | 1")
+    e.add_argument("--phrasings", default=None,
+                   help="all | question | 0 | 1 (default: all; question with --answers)")
+    e.add_argument("--answers", action="store_true",
+                   help="answer-level evaluation: full pipeline with generation on every query")
+    e.add_argument("--progress", action="store_true", help="print done/total on stderr")
     e.add_argument("--gain", default="binary", choices=("binary", "exp", "linear"),
                    help="nDCG gain for graded labels")
     e.add_argument("--json", action="store_true")

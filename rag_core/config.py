@@ -26,13 +26,14 @@ VECTOR_METHODS = ("dense", "qdrant")
 #: Retriever lists that come from outside the in-memory index, written
 #: ``"run:TAG"`` in ``retrieval.methods``: an imported run (``rag_core.runs``).
 EXTERNAL_METHODS = ("run",)
-ANALYZERS = ("ascii", "unicode", "whitespace", "char", "kiwi")
+ANALYZERS = ("auto", "ascii", "unicode", "whitespace", "char", "kiwi")
 BM25_VARIANTS = ("okapi", "l", "plus", "lucene")
 FUSION_METHODS = ("rrf", "minmax", "zscore", "weighted")
 RERANK_METHODS = ("none", "overlap", "mmr", "maxsim", "llm-judge", "cross-encoder")
 CONTEXT_POLICIES = ("pack", "hard-cut")
 CONTEXT_ORDERINGS = ("rank", "ends", "document")
 CONTEXT_INSTRUCTIONS = ("strict", "minimal")
+CITATION_MODES = ("free", "enforced")
 
 #: Tokens reserved for the fixed instructions + chat template of the prompt.
 #: A budget below this cannot hold the instructions, whatever the sources.
@@ -136,7 +137,10 @@ class RetrievalConfig:
     """Which retrievers run, how sparse text is analysed, and the depth ``k``.
 
     A method may carry its own analyzer as ``"bm25:char"``; a bare method uses
-    ``analyzer``. ``dense`` and ``qdrant`` ignore analyzers.
+    ``analyzer``. ``dense`` and ``qdrant`` ignore analyzers. ``analyzer = auto`` analyses
+    Hangul runs with Kiwi and the rest as ``unicode``; ``dense_model = auto``
+    is ``e5-small`` for a corpus with Korean documents, else ``minilm``
+    (``rag_core.dense.choose_dense_model``).
 
     ``qdrant`` searches a live Qdrant collection (``rag_core.qdrant``): a
     server at ``qdrant_url`` or the client's embedded local mode in the folder
@@ -146,7 +150,7 @@ class RetrievalConfig:
     """
 
     methods: tuple[str, ...] = ("bm25",)
-    analyzer: str = "unicode"
+    analyzer: str = "auto"
     k: int = 8
     bm25_variant: str = "lucene"
     k1: float = 1.2
@@ -155,7 +159,7 @@ class RetrievalConfig:
     epsilon: float = 0.25
     ngram_min: int = 2
     ngram_max: int = 4
-    dense_model: str = "minilm"
+    dense_model: str = "auto"
     qdrant_url: str = ""
     qdrant_path: str = ""
     qdrant_collection: str = "rag-inspector"
@@ -339,14 +343,22 @@ class ContextConfig:
 
 @dataclass(frozen=True)
 class GenerationConfig:
-    """The local generator; ``model = "none"`` skips generation."""
+    """The local generator; ``model = "none"`` skips generation.
+
+    ``citations``: ``free`` (the model cites when it chooses to) or
+    ``enforced`` (constrained decoding: the exact refusal sentence, or
+    sentences each ending with ``[n]`` over the sources sent; see
+    ``rag_core.citations``).
+    """
 
     model: str = "qwen2.5-coder-0.5b"
     max_new_tokens: int = 64
+    citations: str = "enforced"
 
     def __post_init__(self) -> None:
         _name("generation.model", self.model)
         _int_range("generation.max_new_tokens", self.max_new_tokens, 1, 2048)
+        _choice("generation.citations", self.citations, CITATION_MODES)
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,44 @@ from rag_core.models.embedders import Embedder, l2_normalise
 from rag_core.types import Chunk, IndexStamp
 
 
+#: ``retrieval.dense_model = auto`` picks one of these by the corpus' languages.
+AUTO_MULTILINGUAL = "e5-small"
+AUTO_ENGLISH = "minilm"
+#: A document counts as Korean when at least this share of its letters is Hangul.
+KOREAN_SHARE = 0.3
+
+
+def hangul_share(text: str) -> float:
+    """Hangul syllables and jamo / all letters of ``text`` (0 when it has no letter)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    if not letters:
+        return 0.0
+    ko = sum(1 for ch in letters if "\uac00" <= ch <= "\ud7a3" or "\u1100" <= ch <= "\u11ff" or "\u3130" <= ch <= "\u318f")
+    return ko / len(letters)
+
+
+def korean_documents(texts: Sequence[str]) -> int:
+    """How many of ``texts`` are Korean (``hangul_share >= KOREAN_SHARE``)."""
+    return sum(1 for t in texts if hangul_share(t) >= KOREAN_SHARE)
+
+
+def choose_dense_model(texts: Sequence[str]) -> tuple[str, str]:
+    """``(model, reason)`` for ``dense_model = auto``.
+
+    A corpus with at least one Korean document (``hangul_share >= KOREAN_SHARE``)
+    gets the multilingual :data:`AUTO_MULTILINGUAL` (multilingual-e5-small; the
+    English MiniLM maps Korean text to unrelated neighbours); an English-only
+    corpus keeps :data:`AUTO_ENGLISH` (MiniLM).
+    """
+    n_ko = korean_documents(texts)
+    if n_ko:
+        return AUTO_MULTILINGUAL, (
+            f"{n_ko} of {len(texts)} documents are Korean: the multilingual {AUTO_MULTILINGUAL} "
+            f"(the English {AUTO_ENGLISH} does not read Korean)"
+        )
+    return AUTO_ENGLISH, f"no Korean document among {len(texts)}: the English {AUTO_ENGLISH}"
+
+
 def _fingerprint(chunks: Sequence[Chunk]) -> str:
     """sha256 over ``chunk_id`` and embedded ``text`` of every chunk, in order."""
     h = hashlib.sha256()

@@ -5,6 +5,12 @@ to the gate (``stop_after="gate"``) and the ranked list after rerank is scored
 against the gold chunks — the chunks whose content contains a gold needle
 entirely. Answers destroyed by the chunking are counted separately: for those
 questions the recall ceiling is 0 whatever the retriever.
+
+A needle that does not occur in the corpus at all (unknown document, or text
+not found in it) is no chunking loss: it is reported as "needle not in
+corpus" (``not_in_corpus`` and ``warnings``) and left out of the gold. A
+question left with no needle in the corpus is not scored (it would lower
+every mean without any stage being at fault).
 """
 
 from __future__ import annotations
@@ -19,6 +25,10 @@ from .config import PipelineConfig
 from .index import CorpusIndex
 from .questions import queries_of
 from .types import Question
+
+
+#: The words a warning about a needle absent from the corpus carries.
+NOT_IN_CORPUS = "needle not in corpus"
 
 
 @dataclass(frozen=True)
@@ -38,7 +48,8 @@ class ConfigEvaluation:
     tags: dict[str, tuple[str, ...]]
     destroyed: tuple[str, ...]  # query ids whose every gold needle is destroyed
     #: One line per stage that could not run as configured (a missing model):
-    #: its ranking came from the other retrievers, or is empty.
+    #: its ranking came from the other retrievers, or is empty; and one line
+    #: per question with a needle that is not in the corpus.
     warnings: tuple[str, ...] = ()
     #: ``chunk`` (gold = chunks holding a needle) or ``document`` (qrels: a
     #: document's rank is the rank of its best chunk).
@@ -47,6 +58,8 @@ class ConfigEvaluation:
     #: that carry a judgement (ir_measures' ``Judged@10``). Unjudged documents
     #: count as not relevant in the metrics, as in trec_eval; this says how many there were.
     judged_share: dict[str, float] = field(default_factory=dict)
+    #: Question ids with at least one needle not in the corpus (``(doc_id, text)`` each).
+    not_in_corpus: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
     @property
     def means(self) -> Any:
@@ -80,6 +93,7 @@ class ConfigEvaluation:
             "destroyed": list(self.destroyed),
             "warnings": list(self.warnings),
             "level": self.level,
+            "needles_not_in_corpus": {q: [list(x) for x in v] for q, v in self.not_in_corpus.items()},
             "per_query": per_query,
         }
 
@@ -158,9 +172,27 @@ def evaluate_config(
             replace(q, needles=gold_for(q, labels, corpus.docs, question_set=question_set))
             for q in questions
         ]
-    answerable = [q for q in questions if q.answerable and q.needles]
+    missing: dict[str, tuple[tuple[str, str], ...]] = {}
+    answerable = []
+    for q in questions:
+        if not (q.answerable and q.needles):
+            continue
+        present, absent = needles_in_corpus(q.needles, corpus.docs)
+        if absent:
+            missing[q.id] = tuple((n.doc_id, n.text) for n in absent)
+        if present:
+            answerable.append(replace(q, needles=present) if absent else q)
+    miss_lines = [
+        f"question {qid}: {NOT_IN_CORPUS} ({len(v)}: "
+        + ", ".join(f"{d} {t[:40]!r}" for d, t in v[:3]) + (", …" if len(v) > 3 else "") + ")"
+        + ("" if any(q.id == qid for q in answerable) else "; question not scored")
+        for qid, v in missing.items()
+    ]
     if not answerable:
-        raise ValueError("the question set has no answerable question with gold needles to score")
+        raise ValueError(
+            "the question set has no answerable question with gold needles in this corpus to score"
+            + (f" ({len(missing)} question(s) have needles not in the corpus)" if missing else "")
+        )
     rankings: dict[str, tuple[str, ...]] = {}
     gold: dict[str, dict[str, int]] = {}
     texts: dict[str, str] = {}
@@ -204,7 +236,8 @@ def evaluate_config(
         question_of=question_of,
         tags=tags,
         destroyed=tuple(destroyed),
-        warnings=tuple(problems.values()),
+        warnings=tuple(problems.values()) + tuple(miss_lines),
+        not_in_corpus=missing,
     )
 
 
@@ -284,6 +317,18 @@ def _evaluate_documents(
         level="document",
         judged_share=share,
     )
+
+
+def needles_in_corpus(needles: Sequence[Any], docs: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """``(needles found in the corpus, needles not in it)``: unknown document or text not found."""
+    from .relevance import locate
+
+    present, absent = [], []
+    for n in needles:
+        doc = docs.get(n.doc_id)
+        text = doc if isinstance(doc, str) else getattr(doc, "text", None)
+        (present if text is not None and locate(text, n) is not None else absent).append(n)
+    return tuple(present), tuple(absent)
 
 
 def compare_configs(a: ConfigEvaluation, b: ConfigEvaluation) -> dict[str, Any]:

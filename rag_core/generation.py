@@ -6,8 +6,16 @@ seconds, tokens and hashes are None, never 0), ``unavailable`` (the model's
 files are missing; the reason is in ``message``) and ``error`` (anything
 else that went wrong, with its message).
 
+With ``cfg.citations = enforced`` decoding is constrained by
+:class:`rag_core.citations.CitationLogitsProcessor` over the numbers of the
+sources sent; a generator that cannot take a logits processor (not a local
+transformers model) falls back to ``free`` and ``message`` says so
+(``params["citations"]`` is the mode actually used).
+
 Results are stored under the key ``sha256(model id, weights sha256, ids
-sha256, max_new_tokens, "greedy")`` in ``<cache>/generations.sqlite``;
+sha256, max_new_tokens, "greedy")`` plus, when enforced, ``"enforced"`` and the
+source numbers, in
+``<cache>/generations.sqlite``;
 greedy decoding is deterministic, so a replay returns the stored answer
 instantly with ``cached=True`` (``seconds`` stays the original
 generate-only time).
@@ -18,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +49,30 @@ def _store(cache_dir: str | Path | None) -> JsonStore:
     return _STORES[db]
 
 
-def cache_key(model_id: str, file_sha256: str | None, ids_hash: str, max_new_tokens: int) -> str:
-    """``sha256`` of the JSON list ``[model_id, file_sha256, ids_hash, max_new_tokens, "greedy"]``."""
-    payload = json.dumps([model_id, file_sha256, ids_hash, max_new_tokens, DECODING])
+def cache_key(
+    model_id: str,
+    file_sha256: str | None,
+    ids_hash: str,
+    max_new_tokens: int,
+    citations: str = "free",
+    sources: Sequence[int] = (),
+) -> str:
+    """``sha256`` of ``[model_id, file_sha256, ids_hash, max_new_tokens, "greedy"]`` + the citation mode.
+
+    ``enforced`` appends ``"enforced"`` and the source numbers a citation may
+    use; ``free`` appends nothing, so its keys are those written before the
+    mode existed and earlier free generations still replay.
+    """
+    if citations not in ("free", "enforced"):
+        raise ValueError(f"citations = {citations!r} is not valid; valid choices: free, enforced")
+    cite = [citations, list(sources)] if citations == "enforced" else []
+    payload = json.dumps([model_id, file_sha256, ids_hash, max_new_tokens, DECODING, *cite])
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def supports_enforced(generator: Any) -> bool:
+    """Can ``generator`` constrain its decoding (a local transformers model with a citation processor)?"""
+    return callable(getattr(generator, "citation_processor", None))
 
 
 def generate(
@@ -53,17 +82,21 @@ def generate(
     generator: Any = None,
     cache_dir: str | Path | None = None,
     use_cache: bool = True,
+    on_text: Callable[[str], None] | None = None,
 ) -> GenerationStage:
     """Generate an answer from ``context.input_ids`` (see module docstring).
 
     Args:
         context: The built context; its ``input_ids`` are sent as they are.
-        cfg: ``model`` and ``max_new_tokens``.
+        cfg: ``model``, ``max_new_tokens`` and ``citations``.
         generator: A loaded generator; None loads ``cfg.model``.
         cache_dir: Folder of ``generations.sqlite`` (default: the user cache).
         use_cache: False forces a fresh generation (the result is still stored).
+        on_text: Receives the answer's text piece by piece while a fresh
+            generation runs (not called on a cache replay).
     """
-    params = {"max_new_tokens": cfg.max_new_tokens, "decoding": DECODING}
+    params: dict[str, Any] = {"max_new_tokens": cfg.max_new_tokens, "decoding": DECODING,
+                              "citations": cfg.citations}
     if cfg.model == "none":
         return GenerationStage("skipped", None, params=params, message="generation is off (generation.model = none)")
     if context.status != "ok" or not context.input_ids:
@@ -93,6 +126,18 @@ def generate(
                 "tokenizer; rebuild the context with this generator so its ids are the model's"
             ),
         )
+    notes: list[str] = []
+    mode = cfg.citations
+    if mode == "enforced" and not supports_enforced(generator):
+        mode = "free"
+        params["citations"] = "free"
+        notes.append(
+            f"generation.citations = enforced needs a local transformers model; {generator.model_id} cannot "
+            "constrain its decoding, so citations are free (the model cites only if it chooses to)"
+        )
+    sources = sorted({s.n for s in context.sources if s.n is not None})
+    if mode == "enforced":
+        params["cite_sources"] = sources
     ids = list(context.input_ids)
     ids_hash = ids_sha256(ids)
     if ids_hash != context.ids_sha256:
@@ -100,7 +145,7 @@ def generate(
             "error", generator.model_id, params=params,
             message="the context's input ids do not match its ids_sha256; the context was altered",
         )
-    key = cache_key(generator.model_id, generator.file_sha256, ids_hash, cfg.max_new_tokens)
+    key = cache_key(generator.model_id, generator.file_sha256, ids_hash, cfg.max_new_tokens, mode, sources)
     store = _store(cache_dir)
     if use_cache:
         t0 = time.perf_counter()
@@ -116,16 +161,24 @@ def generate(
                 model_sha256=generator.file_sha256,
                 params={**params, "replay_ms": round((time.perf_counter() - t0) * 1000, 2)},
                 cached=True,
-                message=f"replayed from the cache (generated in {hit['seconds']:.1f} s the first time)",
+                message="; ".join(
+                    [f"replayed from the cache (generated in {hit['seconds']:.1f} s the first time)", *notes]
+                ),
             )
+    kwargs: dict[str, Any] = {}
+    if mode == "enforced":
+        kwargs["cite_sources"] = sources
+    if on_text is not None and supports_enforced(generator):
+        kwargs["on_text"] = on_text
     try:
-        answer, new_ids, seconds = generator.generate_ids(ids, cfg.max_new_tokens)
+        answer, new_ids, seconds = generator.generate_ids(ids, cfg.max_new_tokens, **kwargs)
     except Exception as exc:  # noqa: BLE001 - a failed generation is a stage result, not a crash
         return GenerationStage(
             "error", generator.model_id, params=params, model_sha256=generator.file_sha256,
             message=f"generation failed: {type(exc).__name__}: {exc}",
         )
-    store.put(key, {"answer": answer, "seconds": seconds, "output_tokens": len(new_ids), "new_ids": new_ids})
+    store.put(key, {"answer": answer, "seconds": seconds, "output_tokens": len(new_ids), "new_ids": new_ids,
+                    "input_tokens": len(ids), "model_id": generator.model_id, "citations": mode})
     stopped = bool(new_ids) and new_ids[-1] in getattr(generator, "eos_ids", ())
     return GenerationStage(
         "ok",
@@ -137,8 +190,36 @@ def generate(
         model_sha256=generator.file_sha256,
         params=params,
         cached=False,
-        message=(
+        message="; ".join([
             f"{len(new_ids)} tokens in {seconds:.1f} s ({len(new_ids) / max(seconds, 1e-9):.1f} tokens/s)"
-            + ("" if stopped else f"; stopped at max_new_tokens = {cfg.max_new_tokens}")
-        ),
+            + ("" if stopped else f"; stopped at max_new_tokens = {cfg.max_new_tokens}"),
+            *notes,
+        ]),
     )
+
+
+#: How many of the latest generations calibrate :func:`estimate_seconds`.
+ESTIMATE_RUNS = 20
+
+
+def estimate_seconds(
+    prompt_tokens: int, model_id: str, *, cache_dir: str | Path | None = None, runs: int = ESTIMATE_RUNS
+) -> tuple[float, int] | None:
+    """``(seconds, n_runs)``: the expected generation time for a prompt of ``prompt_tokens``.
+
+    Ratio estimator over this machine's latest ``runs`` generations of
+    ``model_id`` (as stored in the generation cache): ``Σ seconds / Σ
+    input_tokens × prompt_tokens``. Prefill dominates on CPU (a 931-token
+    prompt costs ~10 s on 2 cores, docs/MODELS.md), so time grows with the
+    prompt. None when no generation of this model was measured yet.
+    """
+    if isinstance(prompt_tokens, bool) or not isinstance(prompt_tokens, int) or prompt_tokens < 0:
+        raise ValueError(f"prompt_tokens = {prompt_tokens!r} must be an integer >= 0")
+    rows = [
+        r for r in _store(cache_dir).recent(runs * 5)
+        if isinstance(r, dict) and r.get("model_id") == model_id and r.get("input_tokens") and r.get("seconds")
+    ][:runs]
+    if not rows:
+        return None
+    rate = sum(float(r["seconds"]) for r in rows) / sum(int(r["input_tokens"]) for r in rows)
+    return rate * prompt_tokens, len(rows)

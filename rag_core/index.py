@@ -182,9 +182,25 @@ class CorpusIndex:
         )
 
     # -- dense ---------------------------------------------------------------
+    def korean_documents(self) -> int:
+        """How many documents are Korean (``rag_core.dense.korean_documents``)."""
+        from .dense import korean_documents
+
+        return self._once(("korean_documents",), lambda: korean_documents([d.text for d in self.docs.values()]))
+
+    def dense_choice(self, model: str) -> tuple[str, str]:
+        """``(model, reason)``: ``auto`` resolved by the corpus' languages (``rag_core.dense.choose_dense_model``)."""
+        if model != "auto":
+            return model, f"{model} (set explicitly)"
+        from .dense import choose_dense_model
+
+        return self._once(("dense_choice",), lambda: choose_dense_model([d.text for d in self.docs.values()]))
+
     def dense(self, chunker: ChunkerConfig, model: str, progress: Progress | None = None) -> Any:
         """A dense exact-cosine index (raises ``ModelUnavailable`` if the model is missing)."""
         from .dense import DenseIndex
+
+        model = self.dense_choice(model)[0]
         from .embcache import default_cache
         from .models import get_embedder
 

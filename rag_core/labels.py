@@ -106,6 +106,27 @@ class LabelStoreError(ValueError):
     """The store cannot be opened or written (a clear one-line reason)."""
 
 
+class StaleLabel(ValueError):
+    """A write expected a label's state that another writer has since replaced (nothing written).
+
+    ``current`` is the label as it is now (None: no current label).
+    """
+
+    def __init__(self, label_id: str, expected: int | None, current: Label | None) -> None:
+        now = current.event_id if current is not None else None
+        super().__init__(
+            f"label {label_id!r} changed since it was shown (expected event {expected}, now {now}); "
+            "nothing was written"
+        )
+        self.label_id = label_id
+        self.expected = expected
+        self.current = current
+
+
+#: ``expected_event`` default of :meth:`LabelStore.add` / :meth:`LabelStore.change`: no check.
+ANY_EVENT = -1
+
+
 # ------------------------------------------------------------------ records
 
 
@@ -560,15 +581,19 @@ class LabelStore:
         note: str = "",
         annotator: str = "",
         doc: Document | str | None = None,
+        expected_event: int | None = ANY_EVENT,
     ) -> Label:
         """Label ``doc_id[start:end]`` for a question with ``grade`` (0–3).
 
         Labeling a span that already has a label records a new event for
         the same ``label_id`` (its grade/note now win). With ``doc`` the
-        span is checked against the document text.
+        span is checked against the document text. ``expected_event`` is the
+        span's label version the writer saw (its ``event_id``; None: not
+        labelled); when the store holds another, nothing is written.
 
         Raises:
             ValueError: bad ids, span, text or grade (nothing is written).
+            StaleLabel: ``expected_event`` is not the current version.
         """
         _name(question_set, "question_set")
         _name(question_id, "question_id")
@@ -577,11 +602,21 @@ class LabelStore:
         _text_field(note, "note")
         _text_field(annotator, "annotator")
         with self._tx(write=True) as con:
+            if expected_event != ANY_EVENT:
+                lid = label_id_for(question_set, question_id, doc_id, start, end)
+                self._check_expected(con, lid, expected_event)
             event_id = self._insert(
                 con, "add", question_set, question_id, doc_id, start, end, text, grade, note,
                 annotator, _now(),
             )
             return self._fetch_label(con, event_id)
+
+    def _check_expected(self, con: sqlite3.Connection, label_id: str, expected: int | None) -> None:
+        """Raise :class:`StaleLabel` when ``label_id``'s current event is not ``expected`` (inside the write lock)."""
+        row = self._current_of(self._rows(con, label_id=label_id)).get(label_id)
+        now = row["event_id"] if row is not None else None
+        if now != expected:
+            raise StaleLabel(label_id, expected, _label(row) if row is not None else None)
 
     def change(
         self,
@@ -590,8 +625,13 @@ class LabelStore:
         note: str | None = None,
         *,
         annotator: str = "",
+        expected_event: int | None = ANY_EVENT,
     ) -> Label:
-        """Change the grade and/or note of a current label (a new event)."""
+        """Change the grade and/or note of a current label (a new event).
+
+        With ``expected_event`` (the version the writer saw) a label changed
+        meanwhile raises :class:`StaleLabel` and nothing is written.
+        """
         if grade is None and note is None:
             raise ValueError("change needs a new grade or a new note (both are None)")
         if grade is not None:
@@ -600,6 +640,8 @@ class LabelStore:
             _text_field(note, "note")
         _text_field(annotator, "annotator")
         with self._tx(write=True) as con:
+            if expected_event != ANY_EVENT:
+                self._check_expected(con, label_id, expected_event)
             row = self._current_of(self._rows(con, label_id=label_id)).get(label_id)
             if row is None:
                 raise ValueError(

@@ -16,7 +16,7 @@ from collections import Counter
 from collections import ChainMap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import count
 from operator import attrgetter
 from typing import Any
@@ -39,10 +39,22 @@ from .types import (
     Trace,
 )
 
+#: ``listener(event, value)``: see :func:`run`.
+Listener = Callable[[str, Any], None]
+
 #: Longest question accepted (characters). Longer input is an error, not a prompt.
 MAX_QUESTION_CHARS = 2000
 
 _KNOWN_SCRIPTS = {"LATIN", "HANGUL", "DIGIT"}
+
+
+def no_chunks_message(n_documents: int, signature: str) -> str:
+    """What to say when a chunking of a loaded corpus holds no chunk at all (nothing to search)."""
+    return (
+        f"the chunker {signature} made no chunk from the {n_documents} loaded document(s): "
+        "their text is only heading lines (never chunk content) or blocks the rule drops; "
+        "there is nothing to search — upload documents with body text, or pick another chunker"
+    )
 
 
 def validate_question(question: Any) -> tuple[str, tuple[str, ...]]:
@@ -227,19 +239,20 @@ def retrieve(
     dense_index = None
     dense_cos = None
     extra = extra if extra is not None else {}
+    dense_model, dense_reason = corpus.dense_choice(rcfg.dense_model)
     for method, analyzer in rcfg.method_specs:
-        name = _list_name(method, analyzer, rcfg.dense_model)
+        name = _list_name(method, analyzer, dense_model)
         if method == "run":
             lists.append(_run_list(name, str(analyzer), config, corpus, chunking, runs, query_id, extra))
             continue
         if method == "dense":
             try:
-                dense_index = corpus.dense(config.chunker, rcfg.dense_model, progress)
+                dense_index = corpus.dense(config.chunker, dense_model, progress)
                 dense_cos = dense_index.cosines(question)
             except ModelUnavailable as exc:
                 lists.append(
                     RetrieverList(name, method, None, (), 0, status="unavailable", message=str(exc),
-                                  model=rcfg.dense_model)
+                                  model=dense_model, params={"model_choice": dense_reason})
                 )
                 continue
             order = _top_indices(dense_cos, rcfg.k)
@@ -255,7 +268,7 @@ def retrieve(
             )
             lists.append(
                 RetrieverList(name, method, None, hits, len(chunking.chunks), model=dense_index.stamp.embedding_model,
-                              params={"similarity": "cosine", "normalized": True})
+                              params={"similarity": "cosine", "normalized": True, "model_choice": dense_reason})
             )
             continue
         if method == "qdrant":
@@ -275,6 +288,7 @@ def retrieve(
             idf_form=index.idf_form,
             n_docs=index.n_docs,
             terms=tuple(index.term_stats(q_tokens)),
+            segments=_auto_segments(question) if analyzer == "auto" else (),
         )
         params: dict[str, Any] = {}
         if method == "bm25":
@@ -314,6 +328,12 @@ def retrieve(
         if fused is not None:
             fused = replace(fused, hits=final)
     return RetrievalStage(lists=tuple(lists), fused=fused, hits=final), dense_index
+
+
+def _auto_segments(question: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    from .sparse.analyzers import auto_segments
+
+    return tuple((run.strip(), name, tuple(terms)) for run, name, terms in auto_segments(question))
 
 
 def _top_indices(scores: Any, k: int) -> list[int]:
@@ -416,8 +436,12 @@ def model_stages(
     progress: Progress | None = None,
     timings: dict[str, float] | None = None,
     chunks: Mapping[str, Chunk] | None = None,
+    listener: Listener | None = None,
 ) -> tuple[ContextStage, GenerationStage, SupportStage]:
-    """Context, generation and support for the kept candidates (``chunks``: see :func:`rerank_stage`)."""
+    """Context, generation and support for the kept candidates.
+
+    ``chunks``: see :func:`rerank_stage`; ``listener``: see :func:`run`.
+    """
     timings = timings if timings is not None else {}
     if gate.refused:
         reason = f"gate refused: {gate.reason}"
@@ -464,7 +488,11 @@ def model_stages(
     else:
         if progress:
             progress(f"generating with {config.generation.model}", 0.5)
-        generation = generate(context, config.generation, generator=generator)
+        on_text = None
+        if listener is not None:
+            listener("prompt", {"tokens": len(context.input_ids), "model_id": generator.model_id})
+            on_text = partial(listener, "text")
+        generation = generate(context, config.generation, generator=generator, on_text=on_text)
     timings["generation"] = (time.perf_counter() - t) * 1000
 
     t = time.perf_counter()
@@ -493,6 +521,7 @@ def run(
     gold: Question | Sequence[Needle] | None = None,
     progress: Progress | None = None,
     stop_after: str = "support",
+    listener: Listener | None = None,
     runs: Mapping[str, Any] | None = None,
     query_id: str | None = None,
 ) -> Trace:
@@ -505,6 +534,9 @@ def run(
         gold: a question-set entry (or needles) to mark gold at every stage.
         progress: optional ``(message, fraction)`` callback for long work.
         stop_after: ``"gate"`` to skip context/generation/support (evaluation).
+        listener: optional ``listener(event, value)`` told ``("prompt", {"tokens": n,
+            "model_id": id})`` just before the model is called and ``("text", piece)``
+            for each piece of a freshly generated answer (a cache replay sends none).
         runs: imported runs by tag (:class:`rag_core.runs.ExternalRun`) for
             the ``run:TAG`` retrievers of ``config``.
         query_id: the query id those runs are read at (default: ``gold.id``).
@@ -521,6 +553,8 @@ def run(
     t = time.perf_counter()
     chunking = corpus.chunking(config.chunker, progress)
     timings["chunking"] = (time.perf_counter() - t) * 1000
+    if not chunking.chunks:
+        raise ValueError(no_chunks_message(len(corpus.documents), chunking.signature))
 
     if query_id is None and isinstance(gold, Question):
         query_id = gold.id
@@ -549,7 +583,7 @@ def run(
         support = SupportStage("skipped", message=reason)
     else:
         context, generation, support = model_stages(
-            config, question, gate, corpus, progress, timings, table
+            config, question, gate, corpus, progress, timings, table, listener
         )
 
     needles: tuple[Needle, ...] = ()

@@ -87,7 +87,10 @@ class Scenario:
         id: stable slug (used in tests and the URL).
         mode: the failure mode's number in DESIGN.md (1–10).
         title / explanation / look_at: ``{"ko": …, "en": …}``.
-        overrides: config A as ``section.key`` → value on ``PipelineConfig()``.
+        overrides: config A as ``section.key`` → value on ``PipelineConfig()``. Scenarios
+            built around one embedding model or analyzer name it (the dense
+            ones ``retrieval.dense_model = minilm``, the particle one
+            ``retrieval.analyzer = unicode``), so a new default cannot undo them.
         question_id: a question of the bundled question sets, or
         question: free text when no set question fits.
         phrasing: which phrasing of ``question_id`` is asked (0: the corpus' wording).
@@ -280,7 +283,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         compare={"chunker.preset": "E"},
         page="compare",
         expect={"gold_over_window": False},
-        expect_b={"gold_over_window": True, "gold_rank_at_most": {"retrieval:bm25:unicode": 3}},
+        expect_b={"gold_over_window": True, "gold_rank_at_most": {"retrieval:bm25:auto": 3}},
     ),
     Scenario(
         id="korean-particle",
@@ -395,7 +398,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             "ko": "A의 dense 열(코사인 거리, 정답 ★ 없음). B의 두 열과 융합 표에서 목록별 RRF 기여.",
             "en": "A's dense column (cosine distances, no gold ★). In B, both columns and the fusion table's per-list RRF contributions.",
         },
-        overrides={"retrieval.methods": "dense", "retrieval.k": 3},
+        overrides={"retrieval.methods": "dense", "retrieval.k": 3, "retrieval.dense_model": "minilm"},
         question_id="man-en-01",
         compare={"retrieval.methods": "bm25,dense"},
         page="compare",
@@ -418,7 +421,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             "ko": "게이트 그래프의 빨간 임계값 선과 그 위의 막대들, B의 '거절' 상자와 건너뛴 생성 단계.",
             "en": "The gate chart's red threshold line with every bar above it, B's refusal box and the skipped generation.",
         },
-        overrides={"retrieval.methods": "dense"},
+        overrides={"retrieval.methods": "dense", "retrieval.dense_model": "minilm"},
         question_id="en-oot-20",
         compare={"gate.max_distance": 0.6},
         page="compare",
@@ -442,7 +445,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             "en": "The bars under the threshold in the gate chart, the sources' section names (KV cache), and what the "
             "answer makes of them.",
         },
-        overrides={"retrieval.methods": "dense", "gate.max_distance": 0.6},
+        overrides={"retrieval.methods": "dense", "gate.max_distance": 0.6, "retrieval.dense_model": "minilm"},
         question_id="en-oot-01",
         page="inspect",
         expect={"refused": False, "top_doc": {"dense:minilm": "en-course-04-inference"}},
@@ -462,11 +465,11 @@ SCENARIOS: tuple[Scenario, ...] = (
             "ko": "BM25 열의 1위 청크 내용과 분석기 보기의 df, B의 게이트 그래프와 거절.",
             "en": "The BM25 column's first chunk and the analyzer view's df; B's gate chart and refusal.",
         },
-        overrides={"retrieval.methods": "bm25"},
+        overrides={"retrieval.methods": "bm25", "retrieval.dense_model": "minilm"},
         question_id="en-oot-23",
         compare={"retrieval.methods": "dense", "gate.max_distance": 0.6},
         page="compare",
-        expect={"refused": False, "top_doc": {"bm25:unicode": "en-course-05-reasoning"}},
+        expect={"refused": False, "top_doc": {"bm25:auto": "en-course-05-reasoning"}},
         expect_b={"refused": True},
     ),
     Scenario(

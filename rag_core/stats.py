@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -511,4 +511,183 @@ __all__ = [
     "threshold_sweep",
     "wilson_interval",
     "z_value",
+]
+
+
+# ------------------------------------------- paired proportions (answers, issue 10)
+
+
+def mcnemar_exact(b: int, c: int) -> float:
+    """Exact McNemar test on the discordant counts of a paired 2×2 table.
+
+    ``b`` = pairs where only A succeeds, ``c`` = only B succeeds. Under H0
+    (equal success rates) ``b ~ Binomial(b + c, 1/2)``, so the exact test is
+    the sign test on the discordant pairs (McNemar, Psychometrika 12, 1947;
+    the "exact" variant of ``statsmodels.stats.contingency_tables.mcnemar``)::
+
+        p = min(1, 2 · P(X ≤ min(b, c))),  X ~ Binomial(b + c, 1/2)
+
+    equal to ``scipy.stats.binomtest(b, b + c, 0.5).pvalue``.
+    """
+    return sign_test(b, c)
+
+
+@dataclass(frozen=True)
+class PairedProportions:
+    """A vs B on the same items, each scored success (1) or failure (0).
+
+    ``difference = p_A − p_B = (b − c) / n`` with its Wald interval for paired
+    proportions; ``p`` the exact McNemar p-value; ``mde`` the minimum
+    detectable difference (see :func:`minimum_detectable_effect`).
+    """
+
+    n: int
+    both: int  # a
+    only_a: int  # b
+    only_b: int  # c
+    neither: int  # d
+    p_a: float
+    p_b: float
+    difference: float
+    low: float
+    high: float
+    p: float
+    mde: float
+    confidence: float = 0.95
+
+
+def paired_difference_interval(
+    only_a: int, only_b: int, n: int, confidence: float = 0.95
+) -> tuple[float, float, float]:
+    """``(d, low, high)`` for ``d = p_A − p_B = (b − c) / n`` on ``n`` paired items.
+
+    Wald interval for the difference of paired proportions (Agresti,
+    *Categorical Data Analysis*, 3rd ed., §11.1.1; statsmodels' ``mcnemar``
+    companion ``confint_paired``-style)::
+
+        se = sqrt((b + c) − (b − c)² / n) / n
+        d ± z · se, clipped to [−1, 1]
+    """
+    _check_confidence(confidence)
+    for name, v in (("only_a", only_a), ("only_b", only_b), ("n", n)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"{name} must be a non-negative integer; got {v!r}")
+    if n == 0 or only_a + only_b > n:
+        raise ValueError(f"need 0 < n and only_a + only_b ≤ n; got n={n}, {only_a}+{only_b}")
+    d = (only_a - only_b) / n
+    se = math.sqrt(max(0.0, (only_a + only_b) - (only_a - only_b) ** 2 / n)) / n
+    z = z_value(confidence)
+    return d, max(-1.0, d - z * se), min(1.0, d + z * se)
+
+
+def minimum_detectable_effect(
+    n: int, discordant: int, alpha: float = ALPHA, power: float = 0.8
+) -> float:
+    """Smallest difference of paired proportions a two-sided test at ``alpha`` finds with ``power``.
+
+    Connor's sample size for McNemar's test (Biometrics 43, 1987),
+    ``n = (z_{1−α/2}·sqrt(ψ) + z_{power}·sqrt(ψ − δ²))² / δ²`` with discordance
+    ``ψ = discordant / n``, solved for ``δ`` with ``δ² ≪ ψ``::
+
+        δ = (z_{1−α/2} + z_{power}) · sqrt(ψ / n)
+
+    "With n paired questions and this discordance, a difference smaller than
+    δ cannot be told apart from noise." ``discordant = 0`` gives the bound for
+    one discordant pair (ψ = 1/n), since an observed 0 does not prove 0.
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be a positive integer; got {n!r}")
+    if isinstance(discordant, bool) or not isinstance(discordant, int) or not 0 <= discordant <= n:
+        raise ValueError(f"discordant must be an integer in [0, n={n}]; got {discordant!r}")
+    if not 0.0 < alpha < 1.0 or not 0.0 < power < 1.0:
+        raise ValueError(f"alpha and power must lie strictly between 0 and 1; got {alpha!r}, {power!r}")
+    psi = max(discordant, 1) / n
+    z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
+    return z * math.sqrt(psi / n)
+
+
+def paired_proportions(
+    a: Mapping[str, bool], b: Mapping[str, bool], confidence: float = 0.95
+) -> PairedProportions:
+    """Paired comparison of per-item successes of A and B over the items both scored."""
+    common = [k for k in a if k in b]
+    if not common:
+        raise ValueError("no item in common between A and B: nothing to compare")
+    both = sum(bool(a[k]) and bool(b[k]) for k in common)
+    only_a = sum(bool(a[k]) and not b[k] for k in common)
+    only_b = sum(not a[k] and bool(b[k]) for k in common)
+    n = len(common)
+    d, low, high = paired_difference_interval(only_a, only_b, n, confidence)
+    return PairedProportions(
+        n=n,
+        both=both,
+        only_a=only_a,
+        only_b=only_b,
+        neither=n - both - only_a - only_b,
+        p_a=(both + only_a) / n,
+        p_b=(both + only_b) / n,
+        difference=d,
+        low=low,
+        high=high,
+        p=mcnemar_exact(only_a, only_b),
+        mde=minimum_detectable_effect(n, only_a + only_b, 1 - confidence),
+        confidence=confidence,
+    )
+
+
+def holm(pvalues: Mapping[str, float] | Sequence[float]) -> Any:
+    """Holm's step-down adjusted p-values (Holm, Scand. J. Statist. 6, 1979).
+
+    Sort ``p_(1) ≤ … ≤ p_(m)``; ``p̃_(i) = max_{j ≤ i} min(1, (m − j + 1) · p_(j))``.
+    Equal to ``statsmodels.stats.multitest.multipletests(p, method="holm")[1]``.
+    Returns the same shape as given (a dict or a list).
+    """
+    keys = list(pvalues) if isinstance(pvalues, Mapping) else list(range(len(pvalues)))
+    values = [pvalues[k] for k in keys]  # type: ignore[index]
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= v <= 1.0:
+            raise ValueError(f"p-values must be numbers in [0, 1]; got {v!r}")
+    m = len(values)
+    order = sorted(range(m), key=lambda i: (values[i], i))
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * values[i]))
+        adjusted[i] = running
+    if isinstance(pvalues, Mapping):
+        return dict(zip(keys, adjusted))
+    return adjusted
+
+
+# ----------------------------------------------------- risk–coverage (issue 10)
+
+
+def risk_coverage(
+    n_total: int, n_answered: int, n_answered_wrong: int
+) -> dict[str, dict[str, float] | None]:
+    """Coverage = answered / all, risk = wrong-or-bluffed / answered, each with Wilson 95%.
+
+    Geifman & El-Yaniv, "Selective classification for deep neural networks"
+    (NeurIPS 2017): the risk–coverage trade-off of a reject option. A rate
+    over no item is None.
+    """
+    out: dict[str, dict[str, float] | None] = {}
+    for name, k, n in (("coverage", n_answered, n_total), ("risk", n_answered_wrong, n_answered)):
+        if n == 0:
+            out[name] = None
+            continue
+        if not 0 <= k <= n:
+            raise ValueError(f"{name}: need 0 ≤ k ≤ n; got k={k}, n={n}")
+        low, high = wilson_interval(k, n)
+        out[name] = {"k": k, "n": n, "rate": k / n, "low": low, "high": high}
+    return out
+
+__all__ += [
+    "PairedProportions",
+    "holm",
+    "mcnemar_exact",
+    "minimum_detectable_effect",
+    "paired_difference_interval",
+    "paired_proportions",
+    "risk_coverage",
 ]

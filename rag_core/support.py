@@ -306,12 +306,7 @@ def check_support(
                 round(best.score, 4), missing, jp, tuple(sorted(best_terms)),
             )
             evidence.append(best)
-            supports[s.n] = (
-                best.overlap >= cfg.min_overlap
-                and (best.cosine is None or best.cosine >= cfg.min_cosine)
-                and not missing
-                and (jp is None or jp >= cfg.judge_threshold)
-            )
+            supports[s.n] = evidence_supports(best, cfg)
         cites = citations_in(answer[a:b])
         verdict, reason = _verdict(cites, by_n, supports, evidence, cfg)
         claims.append(
@@ -332,6 +327,16 @@ def check_support(
         counts[c.verdict] = counts.get(c.verdict, 0) + 1
     summary = ", ".join(f"{v} {k}" for k, v in counts.items())
     return SupportStage("ok", tuple(claims), params, "; ".join([f"{len(claims)} claims: {summary}", *notes]))
+
+
+def evidence_supports(e: Evidence, cfg: SupportConfig) -> bool:
+    """Does this source's best sentence support the claim (the rule of step 3 of the module docstring)?"""
+    return (
+        e.overlap >= cfg.min_overlap
+        and (e.cosine is None or e.cosine >= cfg.min_cosine)
+        and not e.missing_numbers
+        and (e.judge is None or e.judge >= cfg.judge_threshold)
+    )
 
 
 def _fmt(e: Evidence) -> str:

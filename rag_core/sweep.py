@@ -605,3 +605,44 @@ __all__ = [
     "sweep_table",
     "value_range",
 ]
+
+
+# ------------------------------------------------------ risk–coverage (issue 10)
+
+
+def risk_coverage_at(counts: GateCounts) -> dict[str, Any]:
+    """Coverage and risk of the gate at one setting, each with its Wilson 95% interval.
+
+    coverage = answered / all queries, where answered = the gate passed at
+    least one candidate to the generator (``answered_with_gold +
+    answered_without_gold + bluffed``); risk = (``answered_without_gold +
+    bluffed``) / answered — answers the generator must give without the gold
+    in its prompt. This is the retrieval-level risk of the reject option
+    (Geifman & El-Yaniv 2017, see :func:`rag_core.stats.risk_coverage`); the
+    answer-level risk needs generated answers (:mod:`rag_core.answers`).
+    """
+    from .stats import risk_coverage
+
+    answered = counts.answered_with_gold + counts.answered_without_gold + counts.bluffed
+    wrong = counts.answered_without_gold + counts.bluffed
+    rc = risk_coverage(counts.n_answerable + counts.n_unanswerable, answered, wrong)
+    return {"threshold": counts.threshold, "max_kept": counts.max_kept, **rc}
+
+
+def operating_point(data: SweepData, threshold: float | None, max_kept: int | None) -> dict[str, Any]:
+    """"Export this operating point": the setting and its expected coverage and risk (JSON-ready)."""
+    counts = counts_at(data, threshold, max_kept)
+    return {
+        "metric": data.metric,
+        "higher_is_better": data.higher_is_better,
+        **risk_coverage_at(counts),
+        "n_answerable": counts.n_answerable,
+        "n_unanswerable": counts.n_unanswerable,
+        "phrasings": data.phrasings,
+        "chunker_signature": data.chunker_signature,
+        "config": data.config,
+        "interval": "wilson 95%",
+    }
+
+
+__all__ += ["operating_point", "risk_coverage_at"]

@@ -107,3 +107,32 @@ def token_offsets(text: str, *, name: str = "minilm") -> list[tuple[int, int]]:
         verbose=False,
     )
     return [(int(a), int(b)) for a, b in enc["offset_mapping"]]
+
+
+def max_word_chars(name: str = "minilm") -> int:
+    """Longest word (in chars) WordPiece splits; a longer one becomes one ``[UNK]`` (BERT's 100)."""
+    tok = embedding_tokenizer(name)
+    try:
+        import json
+
+        model = json.loads(tok.backend_tokenizer.model.__getstate__())
+        return int(model.get("max_input_chars_per_word", 100))
+    except Exception:  # an older tokenizers build without the state: BERT's documented default
+        return 100
+
+
+def piece_offsets(pieces: Sequence[str], *, name: str = "minilm") -> list[list[tuple[int, int]]]:
+    """:func:`token_offsets` of several strings in one batch call."""
+    if not pieces:
+        return []
+    tok = embedding_tokenizer(name)
+    enc = tok(
+        list(pieces),
+        add_special_tokens=False,
+        truncation=False,
+        return_offsets_mapping=True,
+        return_attention_mask=False,
+        return_token_type_ids=False,
+        verbose=False,
+    )
+    return [[(int(a), int(b)) for a, b in m] for m in enc["offset_mapping"]]

@@ -180,6 +180,9 @@ class Chunk:
     section: str = ""
     header: str = ""
     tokens: int | None = None
+    #: The chunk ends mid-word: its text had no boundary at the target (a
+    #: spaceless line), so the chunker cut it there.
+    hard_cut: bool = False
 
 
 @dataclass(frozen=True)
@@ -214,6 +217,10 @@ class ChunkingDiagnostics:
     destroyed: tuple[NeedleLoss, ...] = ()
     n_needles: int = 0
     n_skipped_blocks: int = 0  # html strategy: blocks under min_chars that became no chunk
+    #: Needles whose document is unknown or whose text is not found: no chunking
+    #: loss (not in ``destroyed``, not in ``n_needles``), reported on their own.
+    not_in_corpus: tuple[NeedleLoss, ...] = ()
+    n_hard_cuts: int = 0  # chunks ending where no boundary was found at the target (cut mid-word)
 
 
 # --------------------------------------------------------------- retrieval
@@ -311,6 +318,8 @@ class AnalyzerView:
     idf_form: str
     n_docs: int
     terms: tuple[TermStat, ...]
+    #: ``auto`` only: ``(run of the query, analyzer used on it, its terms)`` per script run.
+    segments: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
     @property
     def zero_df_terms(self) -> tuple[str, ...]:

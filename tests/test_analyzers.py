@@ -84,3 +84,36 @@ def test_kiwi_keeps_irregular_stems_and_lowercases_foreign_words():
     out = get_analyzer("kiwi")("그는 빨리 걸었다. GPU를 샀다")
     assert "걷" in out  # VV-I (irregular verb stem) counts as VV
     assert "gpu" in out and "GPU" not in out
+
+
+# ------------------------------------------------------------------ auto (h-11)
+
+
+def test_auto_runs_by_script_and_english_equals_unicode():
+    from rag_core.sparse.analyzers import auto_segments, auto_terms, auto_terms_many, script_runs
+
+    text = "한라산의 높이는 1,947m? What is BM25"
+    assert "".join(r for r, _h in script_runs(text)) == text
+    segs = auto_segments(text)
+    assert [(r.strip(), name) for r, name, _t in segs] == [
+        ("한라산의", "kiwi"), ("높이는", "kiwi"), ("1,947m? What is BM25", "unicode")]
+    assert auto_terms(text) == ["한라산", "높이", "1", "947m", "what", "is", "bm25"]
+    english = "The KV cache grows with every token, k1 = 1.2."
+    assert auto_terms(english) == get_analyzer("unicode")(english)
+    assert auto_terms("한라산의 높이", "bigram") == ["한라", "라산", "산의", "높이"]
+    texts = ["한라산은 높다", "E21 error", "", "노루"]
+    assert auto_terms_many(texts) == [auto_terms(x) for x in texts]
+    assert analyze_many("auto", texts) == [get_analyzer("auto")(x) for x in texts]
+    with pytest.raises(ValueError, match="valid choices: kiwi, bigram"):
+        auto_segments("x", "porter")
+
+
+def test_dense_auto_picks_e5_for_a_corpus_with_korean_documents():
+    from rag_core.dense import choose_dense_model, hangul_share
+
+    assert hangul_share("한라산 abc") == pytest.approx(3 / 6)
+    assert hangul_share("1, 2, 3") == 0.0
+    model, why = choose_dense_model(["The KV cache.", "한라산은 제주도에 있다."])
+    assert model == "e5-small" and "1 of 2 documents are Korean" in why
+    model, why = choose_dense_model(["The KV cache.", "BM25 (Robertson) with 한 word"])
+    assert model == "minilm" and "no Korean document" in why

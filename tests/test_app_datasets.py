@@ -45,7 +45,7 @@ def test_a_beir_folder_is_a_corpus_with_a_document_level_question_set(entry, tmp
     assert ctx.corpus.name == "mini" and list(ctx.question_sets) == ["mini (test)"]
     assert ctx.gold is not None and ctx.gold.needles[0].origin == "qrels"
     assert any("rank of its best chunk" in c.value for c in at.caption)
-    assert rows_of(at, "bm25:unicode") >= 1
+    assert rows_of(at, "bm25:auto") >= 1
 
 
 def test_a_missing_folder_or_bad_qrels_is_a_message_and_keeps_the_loaded_set(entry, tmp_path):
@@ -80,7 +80,7 @@ def test_an_imported_run_is_a_retriever_list_and_a_bad_run_is_a_message(entry, t
     assert rows_of(at, "run:prod") == 3
     page = "\n".join(h.value for h in at.html)
     assert "text unavailable — kept out of the prompt" in page  # 'elsewhere' has no text anywhere
-    assert rows_of(at, "bm25:unicode") >= 1  # our retriever keeps working beside it
+    assert rows_of(at, "bm25:auto") >= 1  # our retriever keeps working beside it
     unknown = b"nope Q0 d5 1 3.5 other\n"
     at.file_uploader(key="runs.files").set_value([("prod.run", good, "text/plain"),
                                                    ("other.run", unknown, "text/plain")]).run()

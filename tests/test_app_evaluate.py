@@ -187,7 +187,8 @@ def test_a_second_run_comes_from_the_cache(entry):
     assert any(re.search(r"A from the cache \(computed in \d+\.\d\d s\)", plain(c.value)) for c in at.caption)
 
 
-def test_a_missing_model_is_a_message(entry):
+def test_a_missing_model_is_a_message(entry, monkeypatch):
+    monkeypatch.setenv("RAG_INSPECTOR_MODELS", "/no")  # a path from the URL must lie in the allow-listed folder
     at = on_manual(make(entry, {"retrieval.methods": "bm25,dense", "retrieval.dense_model": "/no/such/model"}))
     at.button(key="eval.run").click().run()
     assert not at.exception

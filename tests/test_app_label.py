@@ -39,7 +39,8 @@ def store_file(monkeypatch, tmp_path) -> Path:
 
 
 def make(entry: Path, query: dict[str, str] | None = None) -> AppTest:
-    return make_app(entry, {"lang": "en", **(query or {})}, page="label")
+    # the page opens on the en set's first question (the app's own first question is en-emb-01)
+    return make_app(entry, {"lang": "en", "qset": "en", "qid": EN[0].id, **(query or {})}, page="label")
 
 
 def named(at: AppTest, annotator: str = "tester") -> AppTest:
@@ -257,3 +258,42 @@ def test_a_store_inside_the_source_tree_is_flagged(entry, monkeypatch, tmp_path)
         import shutil
 
         shutil.rmtree(inside, ignore_errors=True)
+
+
+def test_a_stale_change_from_a_second_session_asks_before_overwriting(entry, store_file):
+    # issue 15.3: tab A saves grade 2; tab B still shows the older label and presses "Change label" with 3
+    a, b = named(make(entry), "ann-a"), named(make(entry), "ann-b")
+    a.button(key="label.save").click().run()  # grade 1, both tabs will show it
+    b.run()
+    assert b.button(key="label.save").label == "Change label"
+    b.radio(key="label.grade").set_value(3).run()  # B picks 3 while it shows grade 1 ...
+    a.radio(key="label.grade").set_value(2).run()
+    a.button(key="label.save").click().run()  # ... A saves 2 meanwhile ...
+    ok(a)
+    assert [x.grade for x in LabelStore(store_file).current()] == [2]
+    b.button(key="label.save").click().run()
+    assert not b.exception
+    assert [x.grade for x in LabelStore(store_file).current()] == [2]  # nothing overwritten
+    asks = [plain(w.value) for w in b.warning if "changed this span's label" in plain(w.value)]
+    assert asks and "you saw grade 1; it is now grade 2, by ann-a" in asks[0]
+    b.button(key="label.stale.overwrite").click().run()
+    ok(b)
+    current = LabelStore(store_file).current()
+    assert [(x.grade, x.annotator) for x in current] == [(3, "ann-b")]
+    kinds = [e.kind for e in LabelStore(store_file).history()]
+    assert kinds == ["add", "change", "change"]  # append-only: every event kept
+
+
+def test_keeping_the_current_label_writes_nothing(entry, store_file):
+    a, b = named(make(entry), "ann-a"), named(make(entry), "ann-b")
+    a.button(key="label.save").click().run()
+    b.run()
+    b.radio(key="label.grade").set_value(3).run()
+    a.radio(key="label.grade").set_value(2).run()
+    a.button(key="label.save").click().run()
+    b.button(key="label.save").click().run()
+    b.button(key="label.stale.keep").click().run()
+    ok(b)
+    assert b.session_state["label.grade"] == 2
+    assert [e.kind for e in LabelStore(store_file).history()] == ["add", "change"]
+    assert any("Kept the current label (grade 2)." in plain(s.value) for s in b.success)

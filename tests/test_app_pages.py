@@ -90,17 +90,17 @@ def test_changing_k_changes_the_candidate_lists(entry):
     at = make(entry, {"retrieval.methods": "bm25,tfidf:char"})
     ok(at)
     default_k = PipelineConfig().retrieval.k
-    assert rows_of(at, "bm25:unicode") == default_k
+    assert rows_of(at, "bm25:auto") == default_k
     assert rows_of(at, "tfidf:char") == default_k
     at.slider(key="retrieval.k").set_value(3).run()
     ok(at)
-    assert rows_of(at, "bm25:unicode") == 3
+    assert rows_of(at, "bm25:auto") == 3
     assert rows_of(at, "tfidf:char") == 3
     assert at.query_params["retrieval.k"] == "3"
 
 
 def test_zero_candidates_is_shown_as_such(entry):
-    at = make(entry, {"qset": "ko", "qid": "ko-01", "lang": "en"})
+    at = make(entry, {"qset": "ko", "qid": "ko-01", "lang": "en", "retrieval.analyzer": "unicode"})
     ok(at)
     assert rows_of(at, "bm25:unicode") == 0
     assert any("0 candidates" in h.value for h in at.html)
@@ -175,7 +175,7 @@ def test_a_bad_upload_shows_its_reason_while_the_rest_loads(entry):
     ok(at)
     ctx = at.session_state["_ctx"]
     assert sorted(ctx.corpus.docs) == ["notes", "page"]
-    assert rows_of(at, "bm25:unicode") >= 1
+    assert rows_of(at, "bm25:auto") >= 1
 
 
 def test_an_upload_with_nothing_loadable_keeps_the_previous_corpus(entry):
@@ -186,11 +186,12 @@ def test_an_upload_with_nothing_loadable_keeps_the_previous_corpus(entry):
     assert at.session_state["_ctx"].corpus.name == "sample_corpus"
 
 
-def test_a_missing_model_is_a_message_and_the_rest_works(entry):
+def test_a_missing_model_is_a_message_and_the_rest_works(entry, monkeypatch):
+    monkeypatch.setenv("RAG_INSPECTOR_MODELS", "/no")  # a path from the URL must lie in the allow-listed folder
     at = make(entry, {"retrieval.methods": "bm25,dense", "retrieval.dense_model": "/no/such/model", "lang": "en"})
     ok(at)
     assert any("unavailable" in plain(w.value) for w in at.warning)
-    assert rows_of(at, "bm25:unicode") == PipelineConfig().retrieval.k
+    assert rows_of(at, "bm25:auto") == PipelineConfig().retrieval.k
 
 
 # -------------------------------------------------------------------- scenarios
@@ -255,15 +256,16 @@ def test_the_language_survives_a_scenario_click(entry):
     assert at.query_params["lang"] == "en"
 
 
-def test_unreachable_qdrant_is_one_warning_and_bm25_still_shows(entry):
+def test_unreachable_qdrant_is_one_warning_and_bm25_still_shows(entry, monkeypatch):
     import socket
 
     with socket.socket() as s:  # a free port: nothing listens there
         s.bind(("127.0.0.1", 0))
         url = f"http://127.0.0.1:{s.getsockname()[1]}"
+    monkeypatch.setenv("RAG_INSPECTOR_QDRANT_URLS", url)  # a server address from the URL must be allow-listed
     at = make(entry, {"lang": "en", "retrieval.methods": "bm25,qdrant", "retrieval.qdrant_url": url})
     assert not at.exception, [e.value for e in at.exception]
-    assert rows_of(at, "bm25:unicode") == PipelineConfig().retrieval.k
+    assert rows_of(at, "bm25:auto") == PipelineConfig().retrieval.k
     warnings = [plain(w.value) for w in at.warning if "qdrant:rag-inspector" in plain(w.value)]
     assert len(warnings) == 1
     assert f"Qdrant at {url} is unreachable or failed while listing collections" in warnings[0]

@@ -11,6 +11,7 @@ from rag_core.scenarios import SCENARIOS, apply_overrides, check_expectation, ov
 from rag_core.types import Document, LoadReport, Needle, Question
 
 OFF = {"generation.model": "none"}
+WORD = {**OFF, "retrieval.analyzer": "unicode"}  # the analyzer of failure mode 3 (the default was unicode before auto)
 
 
 def _corpus(*docs: tuple[str, str], questions=()) -> CorpusIndex:
@@ -32,15 +33,25 @@ def jeju() -> tuple[CorpusIndex, Question]:
 
 def test_particle_question_zero_then_some_candidates(jeju):
     corpus, q = jeju
-    word = run(apply_overrides(PipelineConfig(), OFF), q.question, corpus, gold=q)
+    word = run(apply_overrides(PipelineConfig(), WORD), q.question, corpus, gold=q)
     assert check_expectation(word, {"zero_candidates": "bm25:unicode", "lost_at": "retrieval", "refused": True}) == []
     char = run(apply_overrides(PipelineConfig(), {**OFF, "retrieval.analyzer": "char"}), q.question, corpus, gold=q)
     assert check_expectation(char, {"some_candidates": "bm25:char", "top_doc": {"bm25:char": "mountain"}}) == []
 
 
+def test_default_auto_analyzer_finds_the_particle_question(jeju):
+    """The new default analyses Hangul runs with Kiwi: '한라산의' meets '한라산은'."""
+    corpus, q = jeju
+    auto = run(apply_overrides(PipelineConfig(), OFF), q.question, corpus, gold=q)
+    assert check_expectation(auto, {"some_candidates": "bm25:auto", "top_doc": {"bm25:auto": "mountain"}}) == []
+    view = auto.retrieval.lists[0].analyzer_view
+    assert [(run_, name) for run_, name, _terms in view.segments] == [("한라산의", "kiwi"), ("높이는", "kiwi")]
+    assert {t.term for t in view.terms} == {"한라산", "높이"}
+
+
 def test_unmet_expectations_say_what_was_found(jeju):
     corpus, q = jeju
-    word = run(apply_overrides(PipelineConfig(), OFF), q.question, corpus, gold=q)
+    word = run(apply_overrides(PipelineConfig(), WORD), q.question, corpus, gold=q)
     problems = check_expectation(word, {
         "some_candidates": "bm25:unicode",
         "zero_candidates": "bm25:char",

@@ -55,7 +55,7 @@ def test_threshold_page_renders_with_the_default_config(entry, lang, title):
     ok(at)
     assert [x.value for x in at.title] == [title]
     assert len(at.metric) == len(sweep.OUTCOMES)
-    assert len(at.get("plotly_chart")) == 2  # the histograms and the sweep plot
+    assert len(at.get("plotly_chart")) == 3  # the histograms, the sweep plot and risk–coverage
 
 
 def test_a_threshold_slider_change_changes_the_counts(entry, data_en):
@@ -73,6 +73,18 @@ def test_a_threshold_slider_change_changes_the_counts(entry, data_en):
     value = at.slider(key="thr.t.score").value
     assert counts_on_page(at) == expected(data_en, value, m)
     assert counts_on_page(at) != before
+
+
+def test_risk_coverage_reports_the_current_operating_point(entry, data_en):
+    at = make(entry)
+    ok(at)
+    value, m = at.slider(key="thr.t.score").value, at.slider(key="thr.m").value
+    point = sweep.operating_point(data_en, value, m)
+    cov, risk = point["coverage"], point["risk"]
+    text = next(plain(x.value) for x in at.markdown if "Current setting" in plain(x.value))
+    assert f"{cov['k']}/{cov['n']} = {cov['rate']:.1%} [{cov['low']:.1%}, {cov['high']:.1%}]" in text
+    assert f"{risk['k']}/{risk['n']} = {risk['rate']:.1%}" in text
+    assert (point["threshold"], point["max_kept"]) == (value, m)
 
 
 def test_max_kept_and_no_threshold_drive_the_counts(entry, data_en):
@@ -104,7 +116,7 @@ def test_a_bad_range_is_a_message_and_the_default_sweep_stays(entry):
     at.text_input(key="thr.range").set_value("0.8:0.4").run()
     assert not at.exception
     assert at.error and "0.8:0.4" in plain(at.error[0].value)
-    assert len(at.get("plotly_chart")) == 2
+    assert len(at.get("plotly_chart")) == 3
 
 
 def test_apply_puts_the_setting_into_the_sidebar_gate(entry):
@@ -119,7 +131,8 @@ def test_apply_puts_the_setting_into_the_sidebar_gate(entry):
     assert any("sidebar's gate" in s.value for s in at.success)
 
 
-def test_distance_without_dense_is_a_message_with_a_way_out(entry):
+def test_distance_without_dense_is_a_message_with_a_way_out(entry, monkeypatch):
+    monkeypatch.setenv("RAG_INSPECTOR_MODELS", "/no")  # a path from the URL must lie in the allow-listed folder
     at = make(entry, {"retrieval.dense_model": "/no/such/model"})
     at.radio(key="thr.metric").set_value("distance").run()
     assert not at.exception

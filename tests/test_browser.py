@@ -52,11 +52,19 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+#: The running servers by base URL (bench/sessions.py reads their memory).
+SERVERS: dict[str, subprocess.Popen] = {}
+
+
 @contextmanager
-def _serve(log: Path, app_set: str | None) -> Iterator[str]:
-    """``streamlit run app.py`` on a free port (``app_set``: the RAG_APP_SET overrides, None: the defaults)."""
+def serve(log: Path, app_set: str | None = "generation.model=none", **env: str) -> Iterator[str]:
+    """``streamlit run app.py`` on a free port; yields the base URL.
+
+    ``app_set``: the RAG_APP_SET overrides (default: generation off), None for
+    the app's defaults; ``env``: more environment variables for the server.
+    """
     port = _free_port()
-    env = dict(os.environ, HF_HUB_OFFLINE="1", STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    env = dict(os.environ, HF_HUB_OFFLINE="1", STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", **env)
     env.pop("RAG_APP_SET", None)
     if app_set is not None:
         env["RAG_APP_SET"] = app_set
@@ -76,8 +84,10 @@ def _serve(log: Path, app_set: str | None) -> Iterator[str]:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"streamlit did not start:\n{log.read_text()}") from None
                 time.sleep(0.5)
+        SERVERS[f"http://127.0.0.1:{port}"] = proc
         yield f"http://127.0.0.1:{port}"
     finally:
+        SERVERS.pop(f"http://127.0.0.1:{port}", None)
         proc.terminate()
         try:
             proc.wait(15)
@@ -87,15 +97,16 @@ def _serve(log: Path, app_set: str | None) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[str]:
-    """The app with generation off (fast)."""
-    with _serve(tmp_path_factory.mktemp("server") / "streamlit.log", "generation.model=none") as url:
+    """The app with generation off (fast); Qdrant folders under pytest's temporary root may be named in the URL."""
+    with serve(tmp_path_factory.mktemp("server") / "streamlit.log",
+               RAG_INSPECTOR_QDRANT=str(tmp_path_factory.getbasetemp())) as url:
         yield url
 
 
 @pytest.fixture(scope="module")
 def server_gen(tmp_path_factory) -> Iterator[str]:
     """The app with its default configuration: the real generator (answers replay from the cache after the first run)."""
-    with _serve(tmp_path_factory.mktemp("server-gen") / "streamlit.log", None) as url:
+    with serve(tmp_path_factory.mktemp("server-gen") / "streamlit.log", None) as url:
         yield url
 
 
@@ -140,7 +151,7 @@ def test_script_payloads_in_documents_and_question_never_run(server, browser, tm
     page.goto(f"{server}/inspect?" + urlencode({"corpus": "upload", "q": question, "lang": "en",
                                                 "retrieval.analyzer": bad}))
     _idle(page)
-    page.locator("[data-testid=stSidebar] input[type=file]").set_input_files(
+    page.locator(".st-key-uploads input[type=file]").set_input_files(
         [str(p) for p in sorted(docs.iterdir())]
     )
     page.get_by_text("Indexed 3 documents").wait_for(timeout=WAIT_MS, state="attached")

@@ -195,6 +195,28 @@ def reference_boundaries(doc: Document, target: int, overlap: int = 0, header: b
             yield i, j
             i = j
 
+    def units(s: int, e: int):
+        # issue 15.7: inside a sentence, a run of non-space chars longer than target is cut every target chars
+        for ss, se in sentences(s, e):
+            pos = ss
+            i = ss
+            while i < se:
+                if text[i].isspace():
+                    i += 1
+                    continue
+                j = i
+                while j < se and not text[j].isspace():
+                    j += 1
+                if j - i > target:
+                    if i > pos:
+                        yield pos, i
+                    for p in range(i, j, target):
+                        yield p, min(p + target, j)
+                    pos = j
+                i = j
+            if se > pos:
+                yield pos, se
+
     pieces = []  # (span start, span end, section)
     for title, body in secs:
         paras: list[list[int]] = []
@@ -215,7 +237,7 @@ def reference_boundaries(doc: Document, target: int, overlap: int = 0, header: b
                     pieces.append((*open_chunk, title))
                     open_chunk = None
                 sent_open = None
-                for ss, se in sentences(ps, pe):
+                for ss, se in units(ps, pe):
                     if sent_open is None:
                         sent_open = [ss, se]
                     elif se - sent_open[0] <= target:
@@ -328,8 +350,8 @@ def test_boundaries_rule_details():
     assert chunks[1].start == text.index("Para one.")
 
 
-def test_boundaries_long_paragraph_splits_into_sentences_never_cuts_one():
-    long_sentence = "w" * 70 + "."
+def test_boundaries_long_paragraph_splits_into_sentences_keeps_a_long_sentence_with_spaces():
+    long_sentence = "word " * 14 + "end."
     para = "First short. Second short! " + long_sentence + " Tail?"
     doc = doc_of("## S\n" + para + "\n\nNext paragraph.")
     chunks = chunk_document(doc, ChunkerConfig(strategy="boundaries", target=30), count_tokens=False)
@@ -339,6 +361,47 @@ def test_boundaries_long_paragraph_splits_into_sentences_never_cuts_one():
         "Tail?",
         "Next paragraph.",
     ]
+    assert not any(c.hard_cut for c in chunks)
+
+
+def test_boundaries_hard_cuts_a_word_longer_than_target():
+    # issue 15.7: a spaceless run has no boundary at the target: cut every target chars, marked
+    word = "w" * 70 + "."
+    para = "First short. Second short! " + word + " Tail?"
+    doc = doc_of("## S\n" + para + "\n\nNext paragraph.")
+    chunks = chunk_document(doc, ChunkerConfig(strategy="boundaries", target=30), count_tokens=False)
+    assert [(c.content, c.hard_cut) for c in chunks] == [
+        ("First short. Second short!", False),
+        ("w" * 30, True),
+        ("w" * 30, True),
+        ("w" * 10 + ". Tail?", False),
+        ("Next paragraph.", False),
+    ]
+    assert max(len(c.content) for c in chunks) <= 30
+
+
+@pytest.mark.parametrize("cfg", [ChunkerConfig(target=512), ChunkerConfig(strategy="tokens", target=256, overlap=0)],
+                         ids=["boundaries-512", "tokens-256"])
+def test_spaceless_line_is_split_and_hard_cuts_are_counted(cfg):
+    # issue 15.7: 200,000 chars without a space were one chunk counted as 3 tokens ([CLS] [UNK] [SEP])
+    n = 200_000
+    doc = doc_of("x" * n + "\n")
+    chunks = chunk_document(doc, cfg)
+    assert len(chunks) > 1
+    assert "".join(doc.text[c.own_start:c.end] for c in chunks) == "x" * n  # nothing lost, nothing repeated
+    if cfg.strategy == "boundaries":
+        assert max(len(c.content) for c in chunks) == 512
+        assert len(chunks) == -(-n // 512)
+    else:
+        # every window holds `target` word-pieces of the cut word (the encoder would see each piece)
+        assert max(len(c.content) for c in chunks) < 2_000
+    assert sum(c.hard_cut for c in chunks) == len(chunks) - 1  # all but the last end mid-word
+    diag = diagnose([doc], chunks)
+    assert diag.n_hard_cuts == len(chunks) - 1
+    # the counts are what the encoder receives for each chunk's text, never truncated
+    from rag_core.tokenizer import count_tokens
+
+    assert [c.tokens for c in chunks] == count_tokens([c.text for c in chunks])
 
 
 def test_boundaries_header_and_overlap():
@@ -505,11 +568,14 @@ def test_diagnose_finds_needle_split_by_blind_cut_and_overlap_keeps_it():
     assert diagnose([doc], chunks_b, needles=[needle]).destroyed == ()
 
 
-def test_diagnose_not_in_corpus():
-    doc, _ = _needle_doc()
+def test_diagnose_not_in_corpus_is_no_chunking_loss():
+    # issue 15.5: a needle absent from the corpus is reported on its own, not as destroyed
+    doc, needle = _needle_doc()
     chunks = chunk_document(doc, ChunkerConfig(strategy="blind"), count_tokens=False)
-    lost = diagnose([doc], chunks, needles=[Needle("jeju", "no such words"), Needle("other", "x")]).destroyed
-    assert [n.reason for n in lost] == ["not in corpus", "not in corpus"]
+    diag = diagnose([doc], chunks, needles=[needle, Needle("jeju", "no such words"), Needle("other", "x")])
+    assert [n.reason for n in diag.not_in_corpus] == ["not in corpus", "not in corpus"]
+    assert all(x.reason != "not in corpus" for x in diag.destroyed)
+    assert diag.n_needles == 1
 
 
 def test_diagnose_counts_and_window():

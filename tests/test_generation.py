@@ -116,13 +116,14 @@ def test_failure_is_an_error_stage_and_tokenizer_mismatch_is_refused(tmp_path):
 
 @pytest.mark.slow
 def test_qwen_greedy_equals_plain_generate_and_replay_is_instant(tmp_path):
+    """Free citations: the peer is plain greedy `model.generate` (enforced adds a logits processor)."""
     import torch
 
     from rag_core.models import get_generator
 
     gen = get_generator("qwen2.5-coder-0.5b")
     ctx = context(gen)
-    stage = generate(ctx, GenerationConfig(max_new_tokens=12), generator=gen, cache_dir=tmp_path)
+    stage = generate(ctx, GenerationConfig(max_new_tokens=12, citations="free"), generator=gen, cache_dir=tmp_path)
     assert stage.status == "ok" and stage.model_sha256 == gen.file_sha256
     with torch.inference_mode():
         plain = gen.model.generate(
@@ -133,6 +134,6 @@ def test_qwen_greedy_equals_plain_generate_and_replay_is_instant(tmp_path):
     assert stage.output_tokens == len(new)
     assert stage.answer == gen.tokenizer.decode(new, skip_special_tokens=True).strip()
     t0 = time.perf_counter()
-    again = generate(ctx, GenerationConfig(max_new_tokens=12), generator=gen, cache_dir=tmp_path)
+    again = generate(ctx, GenerationConfig(max_new_tokens=12, citations="free"), generator=gen, cache_dir=tmp_path)
     assert again.cached and again.answer == stage.answer
     assert time.perf_counter() - t0 < 0.05

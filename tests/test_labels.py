@@ -413,3 +413,19 @@ def test_kill_9_during_writes_keeps_every_committed_label(tmp_path):
     assert store.integrity() == "ok"
     n = len(store.current())
     assert reported <= n <= reported + 1  # at most the one commit it had no time to report
+
+
+def test_a_write_expecting_an_older_version_raises_stale_and_writes_nothing(tmp_path):
+    from rag_core.labels import StaleLabel
+
+    store = LabelStore(tmp_path / "s.sqlite3")
+    text = "Hallasan is 1,947 m high."
+    first = store.add("en", "q1", "jeju", 0, 9, 1, text=text[:9], expected_event=None)
+    second = store.change(first.label_id, grade=2, expected_event=first.event_id)
+    with pytest.raises(StaleLabel) as info:
+        store.change(first.label_id, grade=3, expected_event=first.event_id)
+    assert info.value.current.grade == 2 and info.value.current.event_id == second.event_id
+    with pytest.raises(StaleLabel):
+        store.add("en", "q1", "jeju", 0, 9, 3, text=text[:9], expected_event=None)  # it is labelled now
+    assert [e.kind for e in store.history()] == ["add", "change"]
+    assert store.change(first.label_id, grade=3, expected_event=second.event_id).grade == 3

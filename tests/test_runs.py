@@ -139,8 +139,8 @@ def _downstream(t: dict) -> dict:
 
 
 @pytest.mark.parametrize("methods, reimport", [
-    ("bm25", "run:bm25-unicode"),
-    ("bm25,tfidf:char", "run:bm25-unicode,run:tfidf-char"),
+    ("bm25", "run:bm25-auto"),
+    ("bm25,tfidf:char", "run:bm25-auto,run:tfidf-char"),
 ])
 def test_exported_run_reimports_to_identical_downstream_stages(tmp_path, capsys, methods, reimport):
     out_run = tmp_path / "ours.run"

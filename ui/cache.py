@@ -193,12 +193,28 @@ def parse_run(name: str, data: bytes) -> dict[str, Any]:
 
 
 class TraceLRU:
-    """A small thread-safe LRU of Traces."""
+    """A small thread-safe LRU of Traces, with one build lock per key (:meth:`building`)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
         self._data: OrderedDict[tuple[str, ...], Trace] = OrderedDict()
         self._lock = threading.Lock()
+        self._building: dict[tuple[str, ...], threading.Lock] = {}
+
+    def building(self, key: tuple[str, ...]) -> threading.Lock:
+        """The lock a session holds while it runs the pipeline for ``key``.
+
+        Sessions asking for the same Trace at once (8 tabs opening one shared
+        address) wait for the first run instead of each running the pipeline.
+        """
+        with self._lock:
+            lock = self._building.get(key)
+            if lock is None:
+                if len(self._building) > 4 * self.size:  # forget idle locks of long-gone keys
+                    for k in [k for k, v in self._building.items() if not v.locked()]:
+                        del self._building[k]
+                lock = self._building[key] = threading.Lock()
+            return lock
 
     def get(self, key: tuple[str, ...]) -> Trace | None:
         with self._lock:
@@ -277,23 +293,43 @@ def get_trace(
     slot: Any = None,
     runner: Callable[..., Trace] | None = None,
     runs: Any = None,
+    stream: StreamView | None = None,
 ) -> TraceResult:
-    """The Trace of one question (from the LRU, or run with visible progress).
+    """The Trace of one question (from the LRU, or run with visible progress; one run per key at a time).
+
+    With ``stream`` a fresh run shows the prompt-token count and the time
+    estimate before the model is called and the answer token by token while
+    it is generated (a cached Trace returns at once, as always).
 
     ``runs``: imported runs by tag for ``run:TAG`` retrievers (read at ``gold.id``).
     """
-    from rag_core.pipeline import run
-
     key = trace_key(corpus_key, config, question, gold)
     store = trace_store()
     hit = store.get(key)
     if hit is not None:
         return TraceResult(hit, cached=True)
+    with store.building(key):
+        hit = store.get(key)  # another session finished it while this one waited
+        if hit is not None:
+            return TraceResult(hit, cached=True)
+        return _run_trace(store, key, corpus, config, question, gold, progress_label, slot, runner, runs, stream)
+
+
+def _run_trace(
+    store: TraceLRU, key: tuple[str, ...], corpus: CorpusIndex, config: PipelineConfig, question: str,
+    gold: Question | None, progress_label: str, slot: Any, runner: Callable[..., Trace] | None,
+    runs: Any = None, stream: StreamView | None = None,
+) -> TraceResult:
+    from rag_core.pipeline import run
+
     progress = _Progress(slot if slot is not None else st.empty(), progress_label)
     t0 = time.perf_counter()
     try:
         extra = {"runs": runs} if runs else {}
-        trace = (runner or run)(config, question, corpus, gold=gold, progress=progress, **extra)
+        if stream is not None and runner is None and not runs:
+            trace = _run_streamed(config, question, corpus, gold, progress, stream)
+        else:
+            trace = (runner or run)(config, question, corpus, gold=gold, progress=progress, **extra)
     except ValueError as exc:
         progress.done()
         return TraceResult(None, error=str(exc))
@@ -303,6 +339,86 @@ def get_trace(
     progress.done()
     store.put(key, trace)
     return TraceResult(trace, seconds=time.perf_counter() - t0)
+
+
+@dataclass(frozen=True)
+class StreamView:
+    """Where a streamed generation is shown: a container and the texts of its two captions."""
+
+    slot: Any
+    estimate: Callable[[int, str], str]  # (prompt tokens, model id) -> the estimate line
+    label: str
+
+
+_DONE = object()
+
+
+def _run_streamed(
+    config: PipelineConfig, question: str, corpus: CorpusIndex, gold: Question | None, progress: _Progress,
+    view: StreamView,
+) -> Trace:
+    """``pipeline.run`` in a worker thread; its events are drawn here, on the script thread.
+
+    The worker never touches Streamlit: progress, the prompt size and the
+    answer's pieces travel through a queue (what transformers'
+    ``TextIteratorStreamer`` does), and ``st.write_stream`` draws the pieces.
+    """
+    import queue
+
+    from rag_core.pipeline import run
+
+    events: queue.Queue[tuple[str, Any]] = queue.Queue()
+    result: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            result["trace"] = run(
+                config, question, corpus, gold=gold,
+                progress=lambda m, f: events.put(("progress", (m, f))),
+                listener=lambda kind, value: events.put((kind, value)),
+            )
+        except BaseException as exc:  # noqa: BLE001 - re-raised on the script thread
+            result["error"] = exc
+        finally:
+            events.put(("done", _DONE))
+
+    worker = threading.Thread(target=work, name="rag-trace", daemon=True)
+    worker.start()
+    box = view.slot.container()
+    pending: list[tuple[str, Any]] = []
+
+    def pieces() -> Any:
+        while True:
+            kind, value = pending.pop(0) if pending else events.get()
+            if kind == "text":
+                yield value
+            elif kind in ("done", "prompt"):
+                pending.append((kind, value))
+                return
+            elif kind == "progress":
+                progress(*value)
+
+    streamed = False
+    while True:
+        kind, value = pending.pop(0) if pending else events.get()
+        if kind == "done":
+            break
+        if kind == "progress":
+            progress(*value)
+        elif kind == "prompt":
+            box.caption(view.estimate(int(value["tokens"]), str(value["model_id"])))
+            box.caption(view.label)
+            box.write_stream(pieces())
+            streamed = True
+        elif kind == "text":  # pieces before the prompt event cannot happen; keep them anyway
+            pending.insert(0, (kind, value))
+            box.write_stream(pieces())
+    worker.join()
+    if streamed:
+        view.slot.empty()
+    if "error" in result:
+        raise result["error"]
+    return result["trace"]
 
 
 def get_chunking(corpus: CorpusIndex, chunker: Any, *, progress_label: str = "…") -> Any:

@@ -12,6 +12,7 @@ functions only lay out offsets that the ``Trace`` and the chunking carry.
 from __future__ import annotations
 
 import html as _html
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -99,14 +100,30 @@ def table(
 
 
 _MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$:=")
+#: U+2060 WORD JOINER: invisible, and it breaks GFM's autolink literals.
+WORD_JOINER = "\u2060"
+_AUTOLINKS = (
+    (re.compile(r"(?i)([a-z][a-z0-9+.-]*):(?=//)"), "\\1:" + WORD_JOINER),  # scheme://
+    (re.compile(r"(?i)\bwww\."), "www" + WORD_JOINER + "."),  # www.host
+    (re.compile("@"), WORD_JOINER + "@"),  # name@host (and mailto:/xmpp:)
+)
 
 
 def md(text: object) -> str:
     """Plain text for a Markdown-rendering element (caption, warning…): every
     Markdown/Streamlit directive character is backslash-escaped, so ``[x](…)``,
     ``**``, ``:red[…]`` or ``:material/…:`` in document, model or URL text shows
-    as typed. (HTML there is already shown as text by Streamlit.)"""
-    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in str(text))
+    as typed. (HTML there is already shown as text by Streamlit.)
+
+    GFM also links bare ``https://…``, ``www.…`` and ``name@host`` text, and
+    Streamlit's renderer (remark-gfm) finds them in the text *after* escapes
+    are resolved, so escaping cannot stop it: an invisible word joiner
+    (U+2060) goes after such a scheme's colon, between ``www`` and its dot and
+    before ``@``, which the autolink patterns do not match across."""
+    out = str(text)
+    for pattern, repl in _AUTOLINKS:
+        out = pattern.sub(repl, out)
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in out)
 
 
 def snippet(text: str, limit: int = 160) -> str:

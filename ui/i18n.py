@@ -1077,6 +1077,113 @@ TEXT: dict[str, tuple[str, str]] = {
     "thr.col.outcome": ("결과", "outcome"),
     "thr.dl.json": ("훑기 JSON (CLI sweep 형식)", "Sweep JSON (as the sweep CLI)"),
     "thr.dl.csv": ("훑기 CSV", "Sweep CSV"),
+    # --- h-10: answer-level evaluation (Evaluate) and risk–coverage (Threshold) ---
+    "ans.toggle": ("답변까지 평가 (생성, 느림)", "Evaluate answers too (generation, slow)"),
+    "help.ans.toggle": (
+        "질문마다 생성을 포함한 전체 파이프라인을 돌려, 사용자가 실제로 보는 답변을 채점합니다. 2코어 CPU에서는 질문당 수십 초가 걸리고, 같은 프롬프트는 캐시에서 다시 재생됩니다.",
+        "Runs the full pipeline with generation on every question and scores the answer users would see. "
+        "On 2 CPU cores this takes tens of seconds per question; the same prompt replays from the cache.",
+    ),
+    "ans.h": ("답변 평가", "Answer evaluation"),
+    "ans.intro": (
+        "정답 여부, 잘못된 거절, 허세 답변, 주장 단위 지지율과 실패한 질문마다 정답 근거를 잃은 단계 하나. 모든 비율에 n과 95% 윌슨 구간을 붙입니다.",
+        "Answered correctly, false refusals, bluffs, claim-level support and, for each failed question, the one "
+        "stage where the gold was lost. Every rate carries its n and a 95% Wilson interval.",
+    ),
+    "ans.n": ("질문 수 (세트의 앞에서부터)", "Questions (from the start of the set)"),
+    "help.ans.n": (
+        "세트 파일 순서대로 앞의 N개 질문을 돌립니다. 질문마다 생성 1회(질문 필드).",
+        "Runs the first N questions of the set in file order, one generation each (the question field).",
+    ),
+    "ans.plan": ("질문 {n}개 (답할 수 있는 질문 {answerable}개) × 설정 {sides}개", "{n} questions ({answerable} answerable) × {sides} configuration(s)"),
+    "ans.run": ("답변 평가 실행", "Run the answer evaluation"),
+    "ans.cancel": ("취소 (지금까지의 결과는 남깁니다)", "Cancel (keeps the results so far)"),
+    "ans.running": ("{side}: 질문 {done}/{n} 생성·채점 중", "{side}: generating and scoring {done}/{n}"),
+    "ans.press_run": ("‘답변 평가 실행’을 누르세요.", "Press “Run the answer evaluation”."),
+    "ans.partial": (
+        "{side}: 취소됨 — 부분 결과 (질문 {done}/{n}개). 아래 수치는 끝난 질문만 셉니다.",
+        "{side}: cancelled — partial results ({done} of {n} questions). The figures below count only the questions done.",
+    ),
+    "ans.fallback": (
+        "{side}: 생성기를 쓸 수 없어 ({reason}) 검색 지표만 보여 줍니다.",
+        "{side}: the generator is unavailable ({reason}); showing retrieval metrics only.",
+    ),
+    "ans.retrieval_only": ("검색 지표 (답변 없음)", "retrieval metrics (no answers)"),
+    "ans.hash": ("{side}: 결과 해시 {hash} · 생성기 {model}", "{side}: result hash {hash} · generator {model}"),
+    "ans.no_items": ("해당 항목 없음 (n = 0)", "no item (n = 0)"),
+    "ans.col.value": ("값", "value"),
+    "ans.col.outcome": ("결과", "outcome"),
+    "ans.col.loss": ("잃은 단계", "lost at"),
+    "ans.col.answer": ("답변", "answer"),
+    "ans.col.claims": ("주장 판정", "claim verdicts"),
+    "ans.col.only_a": ("A만 성공", "only A right"),
+    "ans.col.only_b": ("B만 성공", "only B right"),
+    "ans.col.diff": ("차이 A−B (%p, 95%)", "difference A−B (points, 95%)"),
+    "ans.rate.answered_correctly": ("정답 답변", "answered correctly"),
+    "ans.rate.false_refusal": ("잘못된 거절", "false refusal"),
+    "ans.rate.bluff": ("허세 답변 (답 없는 질문에 답함)", "bluff (answered an unanswerable question)"),
+    "ans.rate.correct_refusal": ("올바른 거절", "correct refusal"),
+    "ans.rate.claims_supported": ("주장: 출처가 뒷받침", "claims: supported"),
+    "ans.rate.claims_supported_cited": ("주장: 인용한 출처가 뒷받침", "claims: supported and cited"),
+    "ans.rate.claims_uncited": ("주장: 인용 없음", "claims: uncited"),
+    "ans.rate.claims_unsupported": ("주장: 뒷받침 없음", "claims: unsupported"),
+    "ans.rate.claims_invalid_citation": ("주장: 없는 출처 인용", "claims: invalid citation"),
+    "ans.rate.hallucinated_numbers": ("어느 출처에도 없는 숫자", "numbers in no source"),
+    "ans.rate.answers_with_hallucinated_number": ("없는 숫자가 든 답변", "answers with a number in no source"),
+    "ans.rate.context_utilisation": ("컨텍스트 활용 (프롬프트 속 정답 근거 중 쓰인 비율)", "context utilisation (gold in the prompt that a supported claim uses)"),
+    "ans.rates_help": (
+        "정답·잘못된 거절은 답할 수 있는 질문, 허세·올바른 거절은 답할 수 없는 질문, 주장 비율은 모든 주장 위의 비율입니다 (한 답변의 주장들은 독립이 아니라 구간이 낙관적입니다). n = 0인 지표는 계산하지 않습니다.",
+        "Answered correctly and false refusal are over answerable questions, bluff and correct refusal over "
+        "unanswerable ones, claim shares over all claims (claims of one answer are not independent, so those "
+        "intervals are optimistic). A metric over n = 0 items is not computed.",
+    ),
+    "ans.h.loss": ("정답 근거를 잃은 단계: 질문에서 정답 답변까지", "Where the gold was lost: from asked to answered correctly"),
+    "ans.loss_sum": (
+        "실패한 답할 수 있는 질문 {failed}개 = 단계별 손실 합 {total}개 (답할 수 있는 질문 {n}개 중).",
+        "{failed} failed answerable questions = {total} losses summed over the stages (of {n} answerable).",
+    ),
+    "ans.stage.asked": ("질문함", "asked"),
+    "ans.stage.corpus": ("코퍼스에 없음", "not in corpus"),
+    "ans.stage.chunking": ("청킹이 훼손", "destroyed by chunking"),
+    "ans.stage.retrieval": ("검색되지 않음", "not retrieved"),
+    "ans.stage.fusion": ("융합에서 탈락", "fused out"),
+    "ans.stage.rerank": ("재순위에서 탈락", "reranked out"),
+    "ans.stage.gate": ("게이트가 거름", "gated"),
+    "ans.stage.context": ("예산에 잘림", "cut by the budget"),
+    "ans.stage.unused": ("프롬프트에 있었으나 쓰이지 않음", "in the prompt but unused"),
+    "ans.stage.unsupported": ("답했으나 핵심 내용이 틀림/빠짐", "answered but key content missing"),
+    "ans.stage.answered_correctly": ("정답 답변", "answered correctly"),
+    "ans.outcome.correct": ("정답", "correct"),
+    "ans.outcome.wrong": ("오답", "wrong"),
+    "ans.outcome.false_refusal": ("잘못된 거절", "false refusal"),
+    "ans.outcome.bluff": ("허세 답변", "bluff"),
+    "ans.outcome.correct_refusal": ("올바른 거절", "correct refusal"),
+    "ans.h.compare": ("A 대 B (질문별 짝지은 비교)", "A vs B (paired per question)"),
+    "ans.verdict.a_better": ("A가 낫습니다 (홈 보정 후)", "A is better (after Holm)"),
+    "ans.verdict.b_better": ("B가 낫습니다 (홈 보정 후)", "B is better (after Holm)"),
+    "ans.verdict.not_distinguishable": ("이 질문들로는 구별할 수 없습니다", "not distinguishable on these questions"),
+    "ans.mde": (
+        "{metric}: 짝지은 질문 n = {n}개, 불일치 {discordant}개에서는 {mde}%p보다 작은 차이를 잡음과 구별할 수 없습니다 (α = 0.05, 검정력 80%).",
+        "{metric}: with n = {n} paired questions and {discordant} discordant, a difference smaller than {mde} "
+        "points cannot be told apart from noise (α = 0.05, power 80%).",
+    ),
+    "ans.h.rows": ("질문별 답변", "Answers per question"),
+    "ans.side": ("설정", "Configuration"),
+    "ans.dl": ("답변 평가 JSON", "Answer evaluation JSON"),
+    "thr.h.rc": ("위험–커버리지", "Risk–coverage"),
+    "thr.rc.help": (
+        "커버리지 = 게이트가 후보를 넘긴 질의 비율, 위험 = 그중 정답 근거 없이 답하게 되는 비율 (허세 + 근거 없는 답). 띠는 95% 윌슨 구간, 점은 지금 슬라이더 위치입니다.",
+        "Coverage = share of queries the gate lets through, risk = share of those answered without the gold "
+        "(bluffs + answers without gold). Bands are 95% Wilson intervals; the dot is the current slider setting.",
+    ),
+    "thr.rc.coverage": ("커버리지 (답한 비율)", "coverage (share answered)"),
+    "thr.rc.risk": ("위험 (답한 것 중 틀릴 위험)", "risk (share of answered that are wrong or bluffs)"),
+    "thr.rc.current": ("현재 설정", "current setting"),
+    "thr.rc.point": (
+        "현재 설정: 커버리지 {coverage}, 위험 {risk}",
+        "Current setting: coverage {coverage}, risk {risk}",
+    ),
+    "thr.rc.export": ("이 운영점 내보내기 (JSON)", "Export this operating point (JSON)"),
     # --- h-13l: upload report (encodings per file, skipped files and rows) ---
     "upload.skipped": ("읽지 못한 파일·행 {n}개", "{n} files or rows not loaded"),
     "upload.files": ("파일 {n}개: 인코딩과 결과", "{n} files: encoding and result"),
@@ -1155,7 +1262,72 @@ TEXT: dict[str, tuple[str, str]] = {
         "Document-level evaluation: a document's rank is the rank of its best chunk (MaxP). Unjudged documents count "
         "as not relevant, as in trec_eval; the mean share of judged documents in the top 10 (judged@10) is {share}.",
     ),
+    # --- h-13u: URL notices, empty question, needles not in corpus, hard cuts, stale edits ---
+    "url.not_honoured": ("주소의 {param}={value} 은(는) 보여 줄 수 없어 대신 {shown} 을(를) 보여 줍니다.",
+                         "The address asked for {param}={value}, which cannot be shown; showing {shown} instead."),
+    "url.shown.default_question": ("기본 질문 “{q}”", "the default question “{q}”"),
+    "url.shown.free": ("직접 입력한 질문 (이 코퍼스에는 질문 세트가 없음)",
+                       "a typed question (this corpus has no question set)"),
+    "url.shown.set": ("질문 세트 {set}", "question set {set}"),
+    "url.shown.qid": ("세트 {set}의 질문 {qid}", "question {qid} of set {set}"),
+    "url.shown.ph": ("표현 0 (이 질문의 표현은 {n}개, 0번부터)",
+                     "phrasing 0 (this question has {n} phrasing(s), numbered from 0)"),
+    "url.shown.set_question": ("질문 세트의 질문 {qid}", "question {qid} of the question set"),
+    "side.question_empty": ("질문이 비어 있습니다: 질문을 입력하세요 (기본 질문을 대신 실행하지 않습니다).",
+                            "The question is empty: type one (the default question is not run in its place)."),
+    "chk.not_in_corpus": ("코퍼스에 없는 정답 {n}개는 청킹 손실로 세지 않았습니다: {ids}",
+                          "{n} gold needle(s) are not in this corpus and are not counted as chunking losses: {ids}"),
+    "chk.hard_cuts": ("청크 {n}개는 목표 길이에 경계가 없어 단어 중간에서 잘렸습니다 (공백 없는 줄). "
+                      "인코더는 100자가 넘는 단어를 [UNK] 하나로 봅니다.",
+                      "{n} chunk(s) were cut mid-word: the text had no boundary at the target (a line without "
+                      "spaces). The encoder sees a word over 100 characters as a single [UNK]."),
+    "upload.no_chunks": ("문서 {n}개를 읽었지만 청커({sig})가 청크를 하나도 만들지 못했습니다 "
+                         "(예: 제목 줄만 있는 문서 — 제목 줄은 청크 내용이 되지 않습니다). 검색할 것이 없습니다.",
+                         "Loaded {n} document(s), but the chunker ({sig}) made no chunk from them (e.g. headings "
+                         "only — heading lines are never chunk content). There is nothing to search."),
+    "lab.stale_edit": ("다른 탭/세션이 이 스팬의 라벨을 바꿨습니다 (보던 것: 등급 {seen}, 지금: 등급 {now}, {who}). "
+                       "덮어쓸까요?",
+                       "Another tab or session changed this span's label since it was shown (you saw grade {seen}; "
+                       "it is now grade {now}, by {who}). Overwrite it?"),
+    "lab.stale_overwrite": ("덮어쓰기", "Overwrite"),
+    "lab.stale_keep": ("지금 라벨 유지", "Keep the current label"),
+    "lab.stale_kept": ("지금 라벨(등급 {grade})을 유지했습니다.", "Kept the current label (grade {grade})."),
 
+    # --- h-11: enforced citations, auto analyzer / dense model, latency estimate and streaming ---
+    "analyzer.auto": ("자동 (한글: Kiwi 형태소, 그 밖: 유니코드 단어)", "Auto (Hangul: Kiwi morphemes, the rest: Unicode words)"),
+    "side.dense_auto.ko": (
+        "임베딩 모델 (자동): **{model}** — 문서 {n}개 중 {n_ko}개가 한국어라 다국어 모델을 씁니다 (영어 MiniLM은 한국어를 읽지 못함).",
+        "Embedding model (auto): **{model}** — {n_ko} of {n} documents are Korean, so the multilingual model "
+        "(the English MiniLM does not read Korean).",
+    ),
+    "side.dense_auto.en": (
+        "임베딩 모델 (자동): **{model}** — 문서 {n}개에 한국어 문서가 없어 영어 모델을 씁니다.",
+        "Embedding model (auto): **{model}** — none of the {n} documents is Korean, so the English model.",
+    ),
+    "side.dense_fixed": ("임베딩 모델: **{model}** (직접 고름)", "Embedding model: **{model}** (chosen)"),
+    "side.citations": ("인용", "Citations"),
+    "citations.free": ("자유 (모델이 알아서)", "Free (as the model chooses)"),
+    "citations.enforced": ("강제 (제약 디코딩)", "Enforced (constrained decoding)"),
+    "help.citations": (
+        "강제: 디코딩을 제약해 답이 거절 문장 그대로이거나, 문장마다 보낸 출처 번호 [n]으로 끝나게 합니다. "
+        "어느 n인지는 모델이 고르고 근거 검사가 판정합니다.",
+        "Enforced: decoding is constrained so the answer is the exact refusal sentence or sentences that each end "
+        "with [n] over the sources sent. The model picks which n; the support check judges it.",
+    ),
+    "ins.citations_enforced": ("인용은 제약 디코딩으로 강제됨", "citations enforced by constrained decoding"),
+    "ins.citations_free": ("인용 자유 (모델이 원할 때만 인용)", "citations free (the model cites only if it chooses to)"),
+    "ins.analyzer_runs": ("자동 분석기가 한 일 (문자 종류별 구간)", "What the auto analyzer did (runs by script)"),
+    "ins.run": ("구간", "run"),
+    "ins.run_analyzer": ("분석기", "analyzer"),
+    "ins.estimate": (
+        "프롬프트 {n} 토큰 → 생성에 ≈ {seconds} 초 예상 (이 컴퓨터의 최근 {runs}회 실행으로 보정)",
+        "≈ {seconds} s for {n} prompt tokens (calibrated on this machine's last {runs} runs)",
+    ),
+    "ins.estimate_none": (
+        "프롬프트 {n} 토큰 → 이 컴퓨터에서 아직 측정된 생성이 없어 시간을 추정하지 못합니다",
+        "{n} prompt tokens → no generation measured on this machine yet, so no time estimate",
+    ),
+    "ins.streaming": ("답변 생성 중 (토큰 단위로 표시)…", "Generating the answer (shown token by token)…"),
 }
 
 

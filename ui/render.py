@@ -48,12 +48,16 @@ def star(is_gold: bool, lang: str) -> Markup:
     return span("★", "ri-star", t("ins.gold_here", lang)) if is_gold else Markup("")
 
 
-def page_trace(ctx: Context) -> cache.TraceResult:
+def page_trace(ctx: Context, *, stream: bool = False) -> cache.TraceResult:
     """The Trace of the sidebar's question and config; when the pipeline cannot run it, the
-    reason on the page (and a bug's traceback in an expander), then ``st.stop()``."""
+    reason on the page (and a bug's traceback in an expander), then ``st.stop()``.
+
+    ``stream``: a fresh generation shows its prompt size, time estimate and
+    answer token by token (:func:`stream_view`)."""
     lang = ctx.lang
     res = cache.get_trace(ctx.corpus, ctx.corpus_key, ctx.config, ctx.question, ctx.gold,
-                          progress_label=t("ins.running", lang), runs=ctx.runs)
+                          progress_label=t("ins.running", lang), runs=ctx.runs,
+                          stream=stream_view(lang) if stream else None)
     if res.trace is None:
         st.error(md(t("ins.no_trace", lang, error=res.error)))
         if res.crash:
@@ -255,6 +259,11 @@ def retriever_column(lst: RetrieverList, trace: Trace, lang: str, *, mark: set[s
                 classes.append("ri-bad" if term.df == 0 else "")
             show(table([t("ins.term", lang), "qtf", "df", "idf", ""], rows, row_classes=classes,
                        empty=t("ins.no_terms", lang)))
+            if view.segments:
+                st.caption(t("ins.analyzer_runs", lang))
+                show(table([t("ins.run", lang), t("ins.run_analyzer", lang), t("ins.term", lang)],
+                           [[span(run, "ri-mono"), tv("analyzer", name, lang), span(" · ".join(terms), "ri-mono")]
+                            for run, name, terms in view.segments]))
 
 
 def _has_distance(lst: RetrieverList) -> bool:
@@ -492,7 +501,7 @@ def generation_status(trace: Trace, lang: str) -> tuple[str, str]:
         return "warning", t("ins.gen_unavailable", lang, model=g.model or "—", message=g.message)
     if g.status == "error":
         return "error", g.message
-    facts = [g.model or "", t("ins.gen_facts", lang, seconds=fmt(g.seconds, 2), tin=g.input_tokens if g.input_tokens is not None else "—",
+    facts = [g.model or "", citation_mode_label(g, lang), t("ins.gen_facts", lang, seconds=fmt(g.seconds, 2), tin=g.input_tokens if g.input_tokens is not None else "—",
                               tout=g.output_tokens if g.output_tokens is not None else "—")]
     if g.cached:
         facts.append(t("ins.cached", lang))
@@ -502,6 +511,34 @@ def generation_status(trace: Trace, lang: str) -> tuple[str, str]:
 def generation_section(trace: Trace, lang: str) -> None:
     kind, text = generation_status(trace, lang)
     {"info": st.info, "warning": st.warning, "error": st.error, "ok": st.caption}[kind](md(text))
+    g = trace.generation
+    if g.status == "ok" and g.message and "generation.citations = enforced needs" in g.message:
+        st.warning(md(g.message))
+
+
+def estimate_text(prompt_tokens: int, model_id: str, lang: str) -> str:
+    """"≈ 10 s for 931 prompt tokens", calibrated on this machine's latest generations of the model."""
+    from rag_core.generation import estimate_seconds
+
+    est = estimate_seconds(prompt_tokens, model_id)
+    if est is None:
+        return t("ins.estimate_none", lang, n=prompt_tokens)
+    return t("ins.estimate", lang, seconds=f"{est[0]:.0f}", n=prompt_tokens, runs=est[1])
+
+
+def stream_view(lang: str) -> Any:
+    """Where a fresh generation streams on a page: an empty slot, the estimate line, the label."""
+    from functools import partial
+
+    from .cache import StreamView
+
+    return StreamView(st.empty(), partial(estimate_text, lang=lang), t("ins.streaming", lang))
+
+
+def citation_mode_label(g: Any, lang: str) -> str:
+    """"citations enforced by constrained decoding" or "citations free", from the mode the generation used."""
+    mode = (g.params or {}).get("citations")
+    return t(f"ins.citations_{mode}", lang) if mode in ("free", "enforced") else ""
 
 
 def claim_marks(answer: str, support: SupportStage, selected: int | None) -> list[Mark]:
@@ -557,6 +594,9 @@ def answer_and_sources(trace: Trace, lang: str, *, key: str) -> None:
     left, right = st.columns(2)
     with left:
         st.markdown(f"**{t('ins.answer', lang)}**")
+        mode = citation_mode_label(g, lang)
+        if mode:
+            st.caption(mode)
         show(marked_text(g.answer, claim_marks(g.answer, sup, selected)))
         if selected is not None:
             claim = sup.claims[selected]

@@ -9,6 +9,7 @@ every run mirrors the view into ``st.query_params``.
 
 from __future__ import annotations
 
+import contextvars
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -21,6 +22,7 @@ from rag_core.config import (
     ANALYZERS,
     BM25_VARIANTS,
     CHUNK_STRATEGIES,
+    CITATION_MODES,
     CONTEXT_ORDERINGS,
     CONTEXT_POLICIES,
     FUSION_METHODS,
@@ -78,7 +80,7 @@ from .state import (
 ENV_SET = "RAG_APP_SET"
 
 GENERATORS = ("qwen2.5-coder-0.5b", "smollm2-135m", "none")
-DENSE_MODELS = ("minilm", "e5-small")
+DENSE_MODELS = ("auto", "minilm", "e5-small")
 
 _CFG = "_cfg"
 _INIT = "_init"
@@ -90,8 +92,17 @@ _GOTO = "_goto"
 _HOPPED = "_hopped"  # the legacy-folder hand-over to app.py happened (once per session)  # a page name a callback asks to switch to (scenario buttons)
 _SHADOW = "_shadow"  # page widgets mirrored in the URL (Compare's B, Chunks' document)
 _LAST_CORPUS = "_last_corpus"
+_URL_ASKED = "_url_asked"  # view parameters of the first address, until honoured or noticed (issue 15.9)
+#: This script run's upload line (slot, documents), filled by render() once the config is known.
+#: A ContextVar: each session's script thread sees its own.
+_UPLOAD_NOTE: contextvars.ContextVar[tuple[Any, int] | None] = contextvars.ContextVar("upload_note", default=None)
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_QUESTION = {"ko": "한라산의 높이는 얼마인가요?", "en": "How tall is Hallasan?"}
+#: The question a fresh session opens on (set, id) when the URL names none: with the
+#: default configuration and the bundled models its gold is retrieved, kept and
+#: sent, and the answer's claim is supported by the source it cites
+#: (tests/test_first_screen.py checks it with the real model).
+FIRST_QUESTION = ("en", "en-emb-01")
 
 
 def start_config() -> tuple[PipelineConfig, list[str]]:
@@ -117,13 +128,37 @@ def _init_session() -> None:
     values.setdefault(K_LANG, "ko")
     values.setdefault(K_CORPUS, "sample")
     values.setdefault(K_QMODE, "set")
+    if K_QID not in view and K_QTEXT not in view:
+        values.setdefault(K_QSET, FIRST_QUESTION[0])
+        values.setdefault(K_QID, FIRST_QUESTION[1])
     for k, v in values.items():
         if k not in SHADOW_KEYS:
             ss[k] = v
     ss[_SHADOW] = {k: view[k] for k in SHADOW_KEYS if k in view}
     ss[_CFG] = config
     ss[_PROBLEMS] = [*problems, *errors]
+    ss[_URL_ASKED] = {name: params[name] for name in ("qset", "qid", "ph", "q", "doc") if name in params}
     ss[_INIT] = True
+
+
+def url_notice(name: str, shown: str, lang: str) -> str | None:
+    """Once per session: the address asked for ``name=…`` and it could not be honoured.
+
+    Adds one line (parameter, value asked, what is shown instead) to the
+    sidebar's notices; a value that was honoured is simply forgotten.
+    """
+    asked = st.session_state.get(_URL_ASKED, {})
+    if name not in asked:
+        return None
+    value = asked.pop(name)
+    message = t("url.not_honoured", lang, param=name, value=value[:80], shown=shown)
+    st.session_state.setdefault(_PROBLEMS, []).append(message)
+    return message
+
+
+def url_honoured(name: str) -> None:
+    """The address's ``name=…`` was shown as asked: no notice for it."""
+    st.session_state.get(_URL_ASKED, {}).pop(name, None)
 
 
 def _seed(values: Mapping[str, Any]) -> None:
@@ -209,6 +244,7 @@ def _number(label: str, key: str, lang: str, help_key: str | None = None, **kw: 
 
 def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any]:
     ss = st.session_state
+    asked = ss.get(_URL_ASKED, {})
     modes = QUESTION_MODES if qsets else ("free",)
     if ss.get(K_QMODE) not in modes:
         ss[K_QMODE] = modes[0]
@@ -217,19 +253,31 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
         format_func=lambda m: t(f"side.qmode.{m}", lang),
     )
     if ss[K_QMODE] == "free":
-        if not ss.get(K_QTEXT):
+        if K_QTEXT not in ss:  # first time only: a box the user cleared stays empty (issue 15.10)
             ss[K_QTEXT] = DEFAULT_QUESTION.get(lang, DEFAULT_QUESTION["en"])
+            url_notice("q", t("url.shown.default_question", lang, q=ss[K_QTEXT]), lang)
         text = st.text_area(t("side.question", lang), key=K_QTEXT, height=90, help=t("help.question", lang))
+        if not (text or "").strip():
+            st.caption(t("side.question_empty", lang))
+        url_honoured("q")
+        for name in ("qset", "qid", "ph"):
+            url_notice(name, t("url.shown.free", lang), lang)
         return text, None
     names = list(qsets)
     if ss.get(K_QSET) not in names:
-        ss[K_QSET] = names[0]
+        # a question id without its set (an older address): the set that holds it, else the first
+        holder = [n for n in names if any(q.id == ss.get(K_QID) for q in qsets[n])]
+        ss[K_QSET] = (holder or names)[0]
+        url_notice("qset", t("url.shown.set", lang, set=ss[K_QSET]), lang)
+    url_honoured("qset")
     st.selectbox(t("side.qset", lang), names, key=K_QSET)
     questions = qsets[ss[K_QSET]]
     ids = [q.id for q in questions]
     by_id = {q.id: q for q in questions}
     if ss.get(K_QID) not in by_id:
         ss[K_QID] = ids[0]
+        url_notice("qid", t("url.shown.qid", lang, qid=ids[0], set=ss[K_QSET]), lang)
+    url_honoured("qid")
     st.selectbox(
         t("side.qid", lang), ids, key=K_QID,
         format_func=lambda i: f"{i} · {by_id[i].question[:60]}",
@@ -239,6 +287,12 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
     options = list(range(len(q.phrasings))) if q.phrasings else [0]
     if ss.get(K_QPHRASING) not in options:
         ss[K_QPHRASING] = options[0]
+        url_notice("ph", t("url.shown.ph", lang, n=len(options)), lang)
+    elif "ph" in asked and str(ss[K_QPHRASING]) != asked["ph"].strip():
+        url_notice("ph", t("url.shown.ph", lang, n=len(options)), lang)
+    url_honoured("ph")
+    if "q" in asked:
+        url_notice("q", t("url.shown.set_question", lang, qid=q.id), lang)
     if q.phrasings:
         st.selectbox(
             t("side.phrasing", lang), options, key=K_QPHRASING,
@@ -249,7 +303,7 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
         text = q.question
     st.caption(md(t("side.asked", lang, q=text)))
     if q.needles:
-        lines = "\n".join(f"- `{n.doc_id}` — {md(n.text)}" for n in q.needles)
+        lines = "\n".join(f"- {md(n.doc_id)} — {md(n.text)}" for n in q.needles)
         st.markdown(t("side.needles", lang) + "\n" + lines)
     elif not q.answerable:
         st.caption(t("side.unanswerable", lang))
@@ -257,7 +311,11 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
 
 
 def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], dict[str, Any], list[str]]:
-    """The chosen corpus (falls back to the last good one), its key, question sets, their qrels, problems."""
+    """The chosen corpus (falls back to the last good one), its key, question sets, their qrels, problems.
+
+    An upload's "indexed" line goes into a slot that :func:`render` fills once
+    the config is known (a corpus the chunker turns into no chunk says so instead).
+    """
     ss = st.session_state
     problems: list[str] = []
     st.selectbox(t("side.corpus", lang), CORPORA, key=K_CORPUS, format_func=lambda c: t(f"corpus.{c}", lang))
@@ -277,7 +335,7 @@ def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], dict[str, 
             index, report, key = cache.upload_index(payload)
             render_upload_report(report, lang)
             if index is not None:
-                st.success(t("side.upload.ok", lang, n=report.n_documents))
+                _UPLOAD_NOTE.set((st.empty(), report.n_documents))
                 ss[_LAST_CORPUS] = ("upload", key)
                 return index, key, {}, {}, problems
             problems.append(t("side.upload.empty", lang))
@@ -368,6 +426,15 @@ def _chunker(lang: str) -> None:
             _number(t("side.min_chars", lang), "chunker.min_chars", lang, min_value=0, max_value=100_000, step=10)
 
 
+def dense_model_note(corpus: Any, model: str, lang: str) -> str:
+    """Which embedding model dense retrieval uses on ``corpus`` and why (``auto`` names its reason)."""
+    if model != "auto":
+        return t("side.dense_fixed", lang, model=model)
+    chosen, _reason = corpus.dense_choice("auto")
+    n_ko = corpus.korean_documents()
+    return t("side.dense_auto.ko" if n_ko else "side.dense_auto.en", lang, model=chosen, n=len(corpus.docs), n_ko=n_ko)
+
+
 def _runs(lang: str, known: set[str], problems: list[str]) -> dict[str, Any]:
     """Imported runs (uploaded TREC/JSONL files) by tag; a bad file is a message and is left out."""
     from rag_core.runs import check_queries
@@ -400,10 +467,11 @@ def _known_query_ids(qsets: Mapping[str, tuple[Any, ...]]) -> set[str]:
             for qid in (q.id, *(f"{q.id}#{i}" for i in range(len(q.phrasings))))}
 
 
-def _retrieval(lang: str) -> None:
+def _retrieval(lang: str, corpus: Any) -> None:
     ss = st.session_state
     st.multiselect(t("side.methods", lang), RETRIEVAL_METHODS, key=K_METHODS,
                    format_func=lambda m: t(f"method.{m}", lang), help=t("help.methods", lang))
+    st.caption(dense_model_note(corpus, ss.get("retrieval.dense_model") or "auto", lang))
     st.selectbox(t("side.analyzer", lang), ANALYZERS, key="retrieval.analyzer",
                  format_func=lambda a: t(f"analyzer.{a}", lang), help=t("help.analyzer", lang))
     sparse = [m for m in ss.get(K_METHODS) or [] if m in SPARSE_METHODS]
@@ -460,7 +528,7 @@ def _qdrant(lang: str) -> None:
             st.text_input(t("side.qdrant_text_field", lang), key="retrieval.qdrant_text_field")
         with c2:
             st.text_input(t("side.qdrant_doc_field", lang), key="retrieval.qdrant_doc_field")
-        models = list(DENSE_MODELS)
+        models = [m for m in DENSE_MODELS if m != "auto"]  # the collection's own embedder, never a guess
         if ss.get("retrieval.qdrant_model") not in models:
             models.append(ss["retrieval.qdrant_model"])
         st.selectbox(t("side.qdrant_model", lang), models, key="retrieval.qdrant_model")
@@ -505,6 +573,8 @@ def _context_generation(lang: str) -> None:
                  format_func=lambda m: t("side.generator.none", lang) if m == "none" else m,
                  help=t("help.generator", lang))
     _number(t("side.max_new_tokens", lang), "generation.max_new_tokens", lang, min_value=1, max_value=2048, step=16)
+    st.selectbox(t("side.citations", lang), CITATION_MODES, key="generation.citations",
+                 format_func=lambda m: t(f"citations.{m}", lang), help=t("help.citations", lang))
     with st.expander(t("side.support", lang)):
         st.slider(t("side.min_overlap", lang), 0.0, 1.0, key="support.min_overlap", step=0.05,
                   help=t("help.min_overlap", lang))
@@ -513,9 +583,27 @@ def _context_generation(lang: str) -> None:
         st.toggle(t("side.judge", lang), key="support.judge", help=t("help.judge", lang))
 
 
+def _upload_line(corpus: Any, config: PipelineConfig, lang: str) -> None:
+    """Fill this run's upload slot: documents indexed, or that the chunker made no chunk of them."""
+    note = _UPLOAD_NOTE.get()
+    if note is None:
+        return
+    _UPLOAD_NOTE.set(None)
+    slot, n_docs = note
+    try:
+        chunking = corpus.chunking(config.chunker)
+    except ValueError:
+        chunking = None
+    if chunking is not None and not chunking.chunks:
+        slot.warning(md(t("upload.no_chunks", lang, n=n_docs, sig=chunking.signature)))
+    else:
+        slot.success(t("side.upload.ok", lang, n=n_docs))
+
+
 def render() -> Context:
     """Render the sidebar, resolve the context, mirror it into the URL."""
     ss = st.session_state
+    _UPLOAD_NOTE.set(None)
     goto = ss.pop(_GOTO, None)
     if goto:
         st.switch_page(page_path(goto), query_params=st.query_params.to_dict())
@@ -531,16 +619,15 @@ def render() -> Context:
         )
         lang = ss.get(K_LANG) or "ko"
         ss[_LANG_SHADOW] = lang
-        problems = list(ss.get(_PROBLEMS, []))
         with st.expander(t("side.section.corpus", lang), expanded=ss.get(K_CORPUS) in ("upload", "beir")):
             corpus, corpus_key, qsets, dataset_qrels, corpus_problems = _corpus(lang)
-        problems.extend(corpus_problems)
         with st.expander(t("side.section.question", lang), expanded=True):
             question, gold = _question(lang, qsets)
+        problems = [*ss.get(_PROBLEMS, []), *corpus_problems]
         with st.expander(t("side.section.chunking", lang)):
             _chunker(lang)
         with st.expander(t("side.section.retrieval", lang), expanded=True):
-            _retrieval(lang)
+            _retrieval(lang, corpus)
             runs = _runs(lang, _known_query_ids(qsets), problems)
         with st.expander(t("side.section.rerank_gate", lang)):
             _rerank_gate(lang)
@@ -552,6 +639,7 @@ def render() -> Context:
         except ValueError as exc:
             config = ss[_CFG]
             st.error(md(t("side.bad_config", lang, error=str(exc))))
+        _upload_line(corpus, config, lang)
         for p in problems:
             st.warning(md(p))
         if ss.get(_PROBLEMS) and st.button(t("side.dismiss", lang), key="side.dismiss"):

@@ -34,6 +34,7 @@ from rag_core.config import (
     ChunkerConfig,
     PipelineConfig,
 )
+from rag_core.modelnames import restrict
 from rag_core.scenarios import apply_overrides, parse_overrides
 
 LANGS = ("ko", "en")
@@ -197,15 +198,17 @@ def config_from_query(
     """Apply the query string's config keys to ``base``; bad keys are reported, not fatal.
 
     Returns the config and one message per ignored key (its key, value and why).
+    Model names are a visitor's input here: only bundled names and paths under
+    ``$RAG_INSPECTOR_MODELS`` pass (``rag_core.modelnames``).
     """
     base = base or PipelineConfig()
-    overrides = {k: v for k, v in params.items() if k not in VIEW_KEYS}
+    overrides, refused = restrict({k: v for k, v in params.items() if k not in VIEW_KEYS})
     try:
-        return apply_overrides(base, overrides), []
+        return apply_overrides(base, overrides), refused
     except ValueError:
         pass
     # One by one, so one bad value loses only itself.
-    errors: list[str] = []
+    errors: list[str] = list(refused)
     config = base
     pending = dict(overrides)
     for _ in range(2):  # a second pass lets an order-dependent pair settle (overlap < target)
@@ -294,9 +297,13 @@ class Context:
 def compare_config(a: PipelineConfig, text: str) -> tuple[PipelineConfig, list[str]]:
     """Config B = A with the ``key=value`` lines of ``text`` (``;`` also separates).
 
-    Returns B and the messages of lines that could not be applied.
+    Returns B and the messages of lines that could not be applied. The text
+    may come from the address (``b=``): model names are restricted as in
+    :func:`config_from_query`.
     """
-    overrides, errors = parse_overrides(text)
+    parsed, errors = parse_overrides(text)
+    overrides, refused = restrict(parsed)
+    errors = [*errors, *refused]
     if not overrides:
         return a, errors
     try:

@@ -73,6 +73,7 @@ def _build(doc: Document, cfg: ChunkerConfig) -> list[Chunk]:
                 section=span.section,
                 header=header,
                 tokens=None,
+                hard_cut=span.hard_cut,
             )
         )
     return out

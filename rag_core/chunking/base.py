@@ -31,6 +31,30 @@ class Span:
     end: int
     section: str = ""
     start: int | None = None
+    hard_cut: bool = False  # ends mid-word: no boundary at the target
+
+
+def hard_pieces(text: str, start: int, end: int, limit: int) -> list[tuple[int, int, bool]]:
+    """``text[start:end]`` with every word (run of non-whitespace) longer than
+    ``limit`` chars cut into ``limit``-char pieces.
+
+    Returns ``(start, end, hard)`` pieces covering the span in order; ``hard``
+    marks a piece that ends mid-word. Text without such a word is one piece.
+    """
+    if limit < 1:
+        raise ValueError(f"limit = {limit} must be >= 1")
+    out: list[tuple[int, int, bool]] = []
+    pos = start
+    for m in re.finditer(r"\S{%d,}" % (limit + 1), text[start:end]):
+        ws, we = start + m.start(), start + m.end()
+        if ws > pos:
+            out.append((pos, ws, False))
+        for p in range(ws, we, limit):
+            out.append((p, min(p + limit, we), p + limit < we))
+        pos = we
+    if end > pos:
+        out.append((pos, end, False))
+    return out
 
 
 Chunker = Callable[[Document, ChunkerConfig], list[Span]]

@@ -24,7 +24,7 @@ import re
 
 from ..config import ChunkerConfig
 from ..types import Document
-from .base import CHUNKERS, Span, sections
+from .base import CHUNKERS, Span, hard_pieces, sections
 
 #: A maximal run of non-empty lines.
 PARAGRAPH = re.compile(r"[^\n]+(?:\n[^\n]+)*")
@@ -54,8 +54,13 @@ def sentence_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [m.span() for m in SENTENCE.finditer(text, start, end) if m.end() > m.start()]
 
 
-def section_spans(text: str, start: int, end: int, target: int) -> list[tuple[int, int]]:
-    """Packed (untrimmed) spans of one section body ``text[start:end]``."""
+def section_spans(
+    text: str, start: int, end: int, target: int, hard: set[int] | None = None
+) -> list[tuple[int, int]]:
+    """Packed (untrimmed) spans of one section body ``text[start:end]``.
+
+    ``hard`` collects the ends of hard-cut pieces (a span ending there was cut mid-word).
+    """
     out: list[tuple[int, int]] = []
     open_units: list[tuple[int, int]] = []
     for m in PARAGRAPH.finditer(text, start, end):
@@ -63,7 +68,16 @@ def section_spans(text: str, start: int, end: int, target: int) -> list[tuple[in
         if e - s > target:
             out.extend(pack(open_units, target))
             open_units = []
-            out.extend(pack(sentence_spans(text, s, e), target))
+            units: list[tuple[int, int]] = []
+            for a, b in sentence_spans(text, s, e):
+                if b - a <= target:
+                    units.append((a, b))
+                    continue
+                for pa, pb, cut in hard_pieces(text, a, b, target):
+                    units.append((pa, pb))
+                    if cut and hard is not None:
+                        hard.add(pb)
+            out.extend(pack(units, target))
         else:
             open_units.append((s, e))
     out.extend(pack(open_units, target))
@@ -75,12 +89,14 @@ def boundary_spans(doc: Document, cfg: ChunkerConfig) -> list[Span]:
     """Spans of the boundaries rule (module docstring), trimmed of whitespace."""
     text = doc.text
     out: list[Span] = []
+    hard: set[int] = set()
     for sec in sections(text):
-        for s, e in section_spans(text, sec.body_start, sec.end, cfg.target):
+        for s, e in section_spans(text, sec.body_start, sec.end, cfg.target, hard):
+            cut = e in hard
             while s < e and text[s].isspace():
                 s += 1
             while e > s and text[e - 1].isspace():
                 e -= 1
             if s < e:
-                out.append(Span(s, e, sec.title))
+                out.append(Span(s, e, sec.title, hard_cut=cut))
     return out

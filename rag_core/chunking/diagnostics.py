@@ -13,8 +13,11 @@
   boundaries (``own_start``/``end``) strictly inside the needle (``cut_at``).
   Reasons: ``split`` (chunks overlap the needle but none holds it whole),
   ``skipped`` (no chunk touches it: a block the html rule dropped for
-  ``min_chars``, or a heading line, which boundaries never chunks),
-  ``not in corpus`` (unknown document, or text not found in it);
+  ``min_chars``, or a heading line, which boundaries never chunks);
+- ``not_in_corpus``: needles whose document is unknown or whose text is not
+  found — no chunking loss, so neither in ``destroyed`` nor in ``n_needles``;
+- ``n_hard_cuts``: chunks a chunker ended mid-word because the text had no
+  boundary at the target (a spaceless line; see ``Chunk.hard_cut``);
 - ``n_skipped_blocks``: for the html strategy, paragraph-like blocks shorter
   than ``min_chars`` that became no chunk.
 """
@@ -108,11 +111,13 @@ def diagnose(
         per_doc[c.doc_id].append(c)
     for lst in per_doc.values():
         lst.sort(key=lambda c: (c.start, c.end))
-    destroyed = tuple(
+    losses = [
         loss
         for n in needles
         if (loss := needle_loss(by_id.get(n.doc_id), n, per_doc.get(n.doc_id, []))) is not None
-    )
+    ]
+    destroyed = tuple(x for x in losses if x.reason != "not in corpus")
+    missing = tuple(x for x in losses if x.reason == "not in corpus")
     return ChunkingDiagnostics(
         n_chunks=len(chunks),
         n_documents=len(by_id),
@@ -128,6 +133,8 @@ def diagnose(
         total_tokens=total_tokens,
         header_token_share=share,
         destroyed=destroyed,
-        n_needles=len(needles),
+        n_needles=len(needles) - len(missing),
         n_skipped_blocks=_skipped_block_count(by_id, chunks),
+        not_in_corpus=missing,
+        n_hard_cuts=sum(1 for c in chunks if c.hard_cut),
     )

@@ -3,6 +3,12 @@
 Windows are cut over the embedding tokenizer's tokens (no special tokens);
 each chunk's char span runs from its first token's start to its last token's
 end as the tokenizer's offset mapping gives them (never from decode).
+
+WordPiece maps a word longer than ``max_input_chars_per_word`` (100 for
+MiniLM) to a single ``[UNK]`` spanning the whole word — a 2 MB line without
+spaces would be one token and one chunk. Such a word is cut into pieces of
+that many characters, each tokenized on its own (:func:`split_long_words`);
+a window ending inside it is a *hard cut* (``Chunk.hard_cut``).
 """
 
 from __future__ import annotations
@@ -10,6 +16,31 @@ from __future__ import annotations
 from ..config import ChunkerConfig
 from ..types import Document
 from .base import CHUNKERS, SectionIndex, Span
+
+
+def split_long_words(
+    text: str, offsets: list[tuple[int, int]], max_chars: int, tokenize: object
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Offsets with every token longer than ``max_chars`` chars re-tokenized in ``max_chars`` pieces.
+
+    ``tokenize(pieces)`` returns each piece's offsets relative to the piece.
+    Returns the new offsets and the ``(start, end)`` of every word so split
+    (a window ending strictly inside one cuts that word: a hard cut).
+    """
+    if all(e - s <= max_chars for s, e in offsets):
+        return offsets, []
+    out: list[tuple[int, int]] = []
+    words: list[tuple[int, int]] = []
+    for s, e in offsets:
+        if e - s <= max_chars:
+            out.append((s, e))
+            continue
+        words.append((s, e))
+        starts = list(range(s, e, max_chars))
+        pieces = [text[a:min(a + max_chars, e)] for a in starts]
+        for a, rel in zip(starts, tokenize(pieces)):  # type: ignore[operator]
+            out.extend((a + x, a + y) for x, y in rel if y > x)
+    return out, words
 
 
 def token_windows(n_tokens: int, window: int, overlap: int) -> list[tuple[int, int]]:
@@ -53,9 +84,17 @@ def token_spans(doc: Document, cfg: ChunkerConfig) -> list[Span]:
     span, so a window edge inside a syllable makes neighbouring chunks share
     that character.
     """
-    from ..tokenizer import token_offsets
+    from ..tokenizer import max_word_chars, piece_offsets, token_offsets
 
-    offsets = token_offsets(doc.text)
+    import bisect
+
+    offsets, words = split_long_words(doc.text, token_offsets(doc.text), max_word_chars(), piece_offsets)
+    word_starts = [w[0] for w in words]
+
+    def inside_word(pos: int) -> bool:
+        i = bisect.bisect_right(word_starts, pos) - 1
+        return i >= 0 and words[i][0] < pos < words[i][1]
+
     index = SectionIndex(doc.text)
     out: list[Span] = []
     prev_end = 0
@@ -64,5 +103,5 @@ def token_spans(doc: Document, cfg: ChunkerConfig) -> list[Span]:
         end = offsets[e - 1][1]
         own = start if i == 0 else offsets[prev_end][0]
         prev_end = e
-        out.append(Span(own, end, index.title_at(own), start=start))
+        out.append(Span(own, end, index.title_at(own), start=start, hard_cut=inside_word(end)))
     return out

@@ -80,6 +80,22 @@ class _TokenizerMixin:
             return self.tokenizer.decode(list(ids), skip_special_tokens=skip_special_tokens)
 
 
+def _CallbackStreamer(tokenizer: Any, on_text: Any) -> Any:  # noqa: N802 - a class factory
+    """A transformers ``TextStreamer`` that hands each finished piece of text to ``on_text``.
+
+    ``TextStreamer`` decodes the new tokens and releases text at word
+    boundaries (so multi-byte characters are never split); the prompt is skipped.
+    """
+    from transformers import TextStreamer
+
+    class CallbackStreamer(TextStreamer):
+        def on_finalized_text(self, text: str, stream_end: bool = False) -> None:
+            if text:
+                on_text(text)
+
+    return CallbackStreamer(tokenizer, skip_prompt=True, skip_special_tokens=True)
+
+
 class FallbackPromptTokenizer(_TokenizerMixin):
     """Counts prompt tokens with another model's tokenizer when no generator is loaded.
 
@@ -167,8 +183,43 @@ class Generator(_TokenizerMixin):
                 out.append(int(ids[0]))
         return tuple(out)
 
-    def generate_ids(self, ids: Sequence[int], max_new_tokens: int) -> tuple[str, list[int], float]:
+    def citation_vocab(self) -> Any:
+        """This tokenizer's :class:`rag_core.citations.CitationVocab` (built once, a few seconds)."""
+        from rag_core.citations import CitationVocab
+
+        with self._lock:
+            if getattr(self, "_citation_vocab", None) is None:
+                self._citation_vocab = CitationVocab.from_tokenizer(self.tokenizer, self.eos_ids)
+            return self._citation_vocab
+
+    def citation_processor(self, sources: Sequence[int], prompt_length: int, max_new_tokens: int) -> Any:
+        """A :class:`rag_core.citations.CitationLogitsProcessor` for one generation."""
+        from rag_core.citations import CitationLogitsProcessor
+
+        return CitationLogitsProcessor(
+            self.citation_vocab(), sources, prompt_length,
+            decode=lambda new: self.tokenizer.decode(new, skip_special_tokens=True),
+            max_new_tokens=max_new_tokens,
+        )
+
+    def generate_ids(
+        self,
+        ids: Sequence[int],
+        max_new_tokens: int,
+        *,
+        cite_sources: Sequence[int] | None = None,
+        on_text: Any = None,
+    ) -> tuple[str, list[int], float]:
         """Greedy decoding from exactly ``ids``.
+
+        Args:
+            ids: The prompt ids.
+            max_new_tokens: Generation limit.
+            cite_sources: When given, decoding is constrained so that every
+                sentence ends with ``[n]`` over these numbers (or the answer is
+                the exact refusal; ``rag_core.citations``).
+            on_text: ``on_text(piece)`` receives the answer's text as it is
+                generated (transformers' ``TextStreamer`` protocol, word by word).
 
         Returns:
             ``(text, new_ids, seconds)``: the new tokens decoded without
@@ -183,6 +234,15 @@ class Generator(_TokenizerMixin):
             raise ValueError(f"max_new_tokens = {max_new_tokens!r} must be an integer >= 1")
         input_ids = torch.tensor([list(ids)], dtype=torch.long)
         mask = torch.ones_like(input_ids)
+        extra: dict[str, Any] = {}
+        if cite_sources is not None:
+            from transformers import LogitsProcessorList
+
+            extra["logits_processor"] = LogitsProcessorList(
+                [self.citation_processor(cite_sources, len(ids), max_new_tokens)]
+            )
+        if on_text is not None:
+            extra["streamer"] = _CallbackStreamer(self.tokenizer, on_text)
         with self._lock, torch.inference_mode():
             t0 = time.perf_counter()
             out = self.model.generate(
@@ -195,6 +255,7 @@ class Generator(_TokenizerMixin):
                 top_k=None,
                 eos_token_id=self.eos_ids,
                 pad_token_id=self.pad_id,
+                **extra,
             )
             seconds = time.perf_counter() - t0
         new_ids = [int(i) for i in out[0, input_ids.shape[1] :].tolist()]

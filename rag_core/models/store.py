@@ -42,3 +42,15 @@ class JsonStore:
         text = json.dumps(value, ensure_ascii=False)
         with closing(self._connect()) as con, con:
             con.execute("INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", [key, text])
+
+    def recent(self, n: int) -> list[Any]:
+        """The ``n`` values written last, newest first (a replaced key counts as written anew)."""
+        with closing(self._connect()) as con:
+            rows = con.execute("SELECT value FROM kv ORDER BY rowid DESC LIMIT ?", [int(n)]).fetchall()
+        out = []
+        for (text,) in rows:
+            try:
+                out.append(json.loads(text))
+            except ValueError:
+                continue
+        return out

@@ -19,6 +19,11 @@ already (the loaders canonicalise it), so no Unicode normalisation happens here.
   (nouns, pronouns, numerals, verb/adjective stems, roots, foreign words,
   numbers, hanja, adverbs, determiners, irregular stems included); particles
   and endings are dropped, so ``한라산의`` and ``한라산은`` both yield ``한라산``.
+- ``auto`` (the default): the text is cut into runs of Hangul and runs of
+  everything else (:func:`script_runs`); Hangul runs go to
+  :data:`AUTO_HANGUL` (``kiwi`` morphemes, chosen over character 2-grams by
+  measurement: ``bench/korean_default.py``, docs/MODELS.md), the rest to
+  ``unicode``. English text therefore gets exactly the ``unicode`` terms.
 """
 
 from __future__ import annotations
@@ -45,6 +50,10 @@ KIWI_CONTENT_TAGS = frozenset(
 )
 
 _ASCII_RE = re.compile(r"[a-z0-9]+")
+#: Hangul syllables, jamo and compatibility jamo.
+_HANGUL_RUN = re.compile(r"[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]+")
+#: What ``auto`` does with Hangul runs: ``kiwi`` or ``bigram`` (character 2-grams).
+AUTO_HANGUL = "kiwi"
 _WORD_RE = re.compile(r"\w+")
 
 #: A factory per analyzer name: ``factory(ngram_min=..., ngram_max=...) -> Analyzer``.
@@ -150,8 +159,75 @@ def kiwi_terms_many(texts: Sequence[str]) -> list[list[str]]:
     return out
 
 
+# ------------------------------------------------------------------ auto
+
+
+def script_runs(text: str) -> list[tuple[str, bool]]:
+    """``(run, is_hangul)`` pieces of ``text`` in order; their concatenation is ``text``."""
+    out: list[tuple[str, bool]] = []
+    pos = 0
+    for m in _HANGUL_RUN.finditer(text):
+        if m.start() > pos:
+            out.append((text[pos : m.start()], False))
+        out.append((m.group(0), True))
+        pos = m.end()
+    if pos < len(text):
+        out.append((text[pos:], False))
+    return out
+
+
+def hangul_bigrams(run: str) -> list[str]:
+    """Character 2-grams of one Hangul run (a one-character run is kept whole)."""
+    run = run.lower()
+    return [run] if len(run) < 2 else [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def auto_segments(text: str, hangul: str = AUTO_HANGUL) -> list[tuple[str, str, list[str]]]:
+    """What ``auto`` does, run by run: ``(run, analyzer used, terms)``.
+
+    Hangul runs: ``hangul`` (``kiwi`` morphemes or ``bigram``); every other
+    run: ``unicode``. Runs that yield no term (spaces, punctuation) are omitted.
+    """
+    if hangul not in ("kiwi", "bigram"):
+        raise ValueError(f"hangul = {hangul!r} is not valid; valid choices: kiwi, bigram")
+    runs = script_runs(text)
+    ko = [r for r, h in runs if h]
+    ko_terms = kiwi_terms_many(ko) if hangul == "kiwi" and ko else [hangul_bigrams(r) for r in ko]
+    out: list[tuple[str, str, list[str]]] = []
+    j = 0
+    for run, is_ko in runs:
+        if is_ko:
+            terms, name = ko_terms[j], hangul
+            j += 1
+        else:
+            terms, name = unicode_terms(run), "unicode"
+        if terms:
+            out.append((run, name, terms))
+    return out
+
+
+def auto_terms(text: str, hangul: str = AUTO_HANGUL) -> list[str]:
+    """The ``auto`` analyzer: every run's terms, in order (see :func:`auto_segments`)."""
+    return [t for _run, _name, terms in auto_segments(text, hangul) for t in terms]
+
+
+def auto_terms_many(texts: Sequence[str], hangul: str = AUTO_HANGUL) -> list[list[str]]:
+    """:func:`auto_terms` for many texts, with one batched Kiwi call over all Hangul runs."""
+    runs = [script_runs(t) for t in texts]
+    ko = [r for rs in runs for r, h in rs if h]
+    if hangul == "kiwi":
+        ko_terms = kiwi_terms_many(ko) if ko else []
+    elif hangul == "bigram":
+        ko_terms = [hangul_bigrams(r) for r in ko]
+    else:
+        raise ValueError(f"hangul = {hangul!r} is not valid; valid choices: kiwi, bigram")
+    it = iter(ko_terms)
+    return [[t for r, h in rs for t in (next(it) if h else unicode_terms(r))] for rs in runs]
+
+
 # -------------------------------------------------------------- registry
 
+ANALYZER_FACTORIES.add("auto", lambda **_: auto_terms)
 ANALYZER_FACTORIES.add("ascii", lambda **_: ascii_terms)
 ANALYZER_FACTORIES.add("unicode", lambda **_: unicode_terms)
 ANALYZER_FACTORIES.add("whitespace", lambda **_: whitespace_terms)
@@ -199,6 +275,8 @@ def analyze_many(
     analyzer = get_analyzer(name, ngram_min=ngram_min, ngram_max=ngram_max)
     if name == "kiwi":
         return kiwi_terms_many(list(texts))
+    if name == "auto":
+        return auto_terms_many(list(texts))
     return [analyzer(t) for t in texts]
 
 

@@ -1,0 +1,162 @@
+"""Many browser sessions at once: time to ready, save latency, server memory (issue 13.4/13.5).
+
+For each page (Label, Inspect) a fresh ``streamlit run app.py`` (generation
+off, a temporary label store) is opened by ONE headless chromium session and
+timed until the page is ready (script idle, no skeleton, the page's own
+control on screen); then a second fresh server is opened by N sessions at
+the same moment, each timed the same way. Shared work (corpus, chunking,
+indexes, pools, Traces) is computed once per corpus and configuration, so
+the ratio ``slowest of N / one session`` is the figure (target ≤ 2). The
+server's resident memory (``/proc/<pid>/status`` VmRSS) is read before the
+sessions open and after they are ready, and the server's CPU seconds
+(``/proc/<pid>/stat``) in between: on a small machine the browsers share the
+cores with the server, and this says how much of the wall time was the app.
+
+On the N-session Label server, every session then names an annotator and all
+press "Save label" together; each save is timed from the click to its
+confirmation on screen (target ≤ 2 s: one SQLite insert plus the page's
+rerun, never behind pipeline work).
+
+Usage: ``.venv/bin/python bench/sessions.py [--sessions 8] [--pages label,inspect]``
+(needs /usr/bin/chromium and Playwright, as tests/test_browser.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
+
+from test_browser import CHROMIUM, CHROMIUM_ARGS, SERVERS, serve  # noqa: E402
+
+TARGET_RATIO = 2.0
+TARGET_SAVE_S = 2.0
+#: Per page: the address and a JS test that the page is ready.
+READY = {
+    "label": ("/label?lang=en", "[...document.querySelectorAll('button')].some(b => /^(Save|Change) label$/.test(b.innerText.trim()))"),
+    "inspect": ("/inspect?lang=en", "[...document.querySelectorAll('h2')].some(h => h.innerText.includes('⑥'))"),
+}
+IDLE_JS = ("!!document.querySelector('[data-testid=stApp][data-test-script-state=notRunning]')"
+           " && !document.querySelector('[data-testid=stSkeleton]')")
+
+
+def rss_mb(url: str) -> float:
+    """Resident memory of the server process (MiB)."""
+    pid = SERVERS[url].pid
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def cpu_s(url: str) -> float:
+    """CPU seconds (user + system) the server process has used so far."""
+    import os
+
+    fields = Path(f"/proc/{SERVERS[url].pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def open_together(browser, url: str, n: int, ready_js: str, timeout_s: float = 900) -> tuple[list[float], list]:
+    """Open ``url`` in ``n`` new contexts at once; seconds until each is ready (polled every 0.25 s)."""
+    pages = []
+    for _ in range(n):
+        page = browser.new_context(viewport={"width": 1400, "height": 1600}).new_page()
+        pages.append(page)
+    t0 = time.perf_counter()
+    for page in pages:
+        page.goto(url, wait_until="commit")
+    done: dict[int, float] = {}
+    while len(done) < n:
+        if time.perf_counter() - t0 > timeout_s:
+            raise RuntimeError(f"{n - len(done)} session(s) not ready after {timeout_s:.0f} s")
+        for i, page in enumerate(pages):
+            if i in done:
+                continue
+            if page.evaluate(f"({IDLE_JS}) && ({ready_js})"):
+                page.wait_for_timeout(300)  # still ready a moment later: not between two runs
+                if page.evaluate(f"({IDLE_JS}) && ({ready_js})"):
+                    done[i] = time.perf_counter() - t0
+        time.sleep(0.25)
+    return [done[i] for i in range(n)], pages
+
+
+def save_together(pages, base: str) -> list[float]:
+    """Every session opens its own question (two sessions saving one span would be a stale edit,
+    rightly asked about) and names an annotator; then all press Save at once. Seconds from each
+    click to its confirmation on screen."""
+    for i, page in enumerate(pages):
+        page.goto(f"{base}/label?lang=en&qset=en&qid=en-eval-{i + 1:02d}")
+    for i, page in enumerate(pages):
+        page.wait_for_function(f"({IDLE_JS}) && ({READY['label'][1]})", timeout=900_000)
+        box = page.get_by_role("textbox", name="Annotator", exact=True)
+        box.fill(f"bench-{i}")
+        box.press("Enter")
+    for page in pages:
+        page.wait_for_function(IDLE_JS + " && [...document.querySelectorAll('button')].some(b => "
+                               "b.innerText.trim() === 'Save label' && !b.disabled)", timeout=600_000)
+    starts = []
+    for page in pages:
+        starts.append(time.perf_counter())
+        page.get_by_role("button", name="Save label").click(no_wait_after=True)
+    out = []
+    for page, t0 in zip(pages, starts):
+        page.get_by_text("Saved: characters", exact=False).wait_for(timeout=600_000)
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=8)
+    parser.add_argument("--pages", default="label,inspect")
+    args = parser.parse_args(argv)
+    pages = [p.strip() for p in args.pages.split(",") if p.strip()]
+    bad = [p for p in pages if p not in READY]
+    if bad or not 2 <= args.sessions <= 16:
+        parser.error(f"--pages must be among {', '.join(READY)}; --sessions between 2 and 16")
+    from playwright.sync_api import sync_playwright
+
+    ok = True
+    with sync_playwright() as pw, tempfile.TemporaryDirectory() as tmp:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for name in pages:
+            path, ready_js = READY[name]
+            with serve(Path(tmp) / f"{name}-1.log", RAG_INSPECTOR_DATA=f"{tmp}/{name}-1") as base:
+                (one,), solo = open_together(browser, base + path, 1, ready_js)
+                solo[0].context.close()
+            with serve(Path(tmp) / f"{name}-n.log", RAG_INSPECTOR_DATA=f"{tmp}/{name}-n") as base:
+                before, cpu0 = rss_mb(base), cpu_s(base)
+                times, opened = open_together(browser, base + path, args.sessions, ready_js)
+                after, cpu = rss_mb(base), cpu_s(base) - cpu0
+                ratio = max(times) / one
+                ok &= ratio <= TARGET_RATIO
+                print(f"{name}: one session ready in {one:.1f} s; {args.sessions} sessions together: "
+                      f"median {statistics.median(times):.1f} s, slowest {max(times):.1f} s "
+                      f"-> ratio {ratio:.2f} (target <= {TARGET_RATIO:.0f}); "
+                      f"server RSS {before:.0f} -> {after:.0f} MiB, server CPU {cpu:.1f} s "
+                      "(the rest of the wall time is the browsers, on the same cores)", flush=True)
+                if name == "label":
+                    cpu0 = cpu_s(base)
+                    saves = save_together(opened, base)
+                    cpu = cpu_s(base) - cpu0
+                    ok &= max(saves) <= TARGET_SAVE_S
+                    print(f"label saves, {args.sessions} sessions pressing Save together: "
+                          f"median {statistics.median(saves):.2f} s, slowest {max(saves):.2f} s "
+                          f"(target <= {TARGET_SAVE_S:.0f} s); server RSS {rss_mb(base):.0f} MiB, server CPU for the "
+                          f"question switches and saves {cpu:.1f} s", flush=True)
+                for page in opened:
+                    page.context.close()
+        browser.close()
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

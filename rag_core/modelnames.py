@@ -1,0 +1,122 @@
+"""Which model names a *visitor* may ask for (the app's URL, pasted addresses, Compare's B).
+
+The CLI and the operator's own sidebar text field accept any local path or
+hub id (``rag_core.models``). A value that arrives from outside — a query
+string such as ``/?generation.model=../../etc/passwd`` — must not make the
+server open arbitrary paths, nor tell the visitor whether a path exists. So
+such a value is accepted only when it is
+
+* a bundled name (:data:`BUNDLED`), or
+* a path that lies, after resolving ``..`` and symlinks, inside the folder
+  named by the environment variable :data:`MODELS_ENV` (unset: no folder is
+  allowed).
+
+Anything else is refused with one message built from the key and the
+allowed names only: never from the file system, so it reads the same whether
+the path exists or not. Pure functions; no model is loaded here.
+
+The Qdrant retriever's location is a visitor's input too: a local-mode
+folder (``retrieval.qdrant_path``) makes the server open (and create files
+in) a path, and a server address (``retrieval.qdrant_url``) makes it connect
+to a host. From the address a folder is accepted only inside
+``$RAG_INSPECTOR_QDRANT`` (unset: none) and a server only when it is listed
+in ``$RAG_INSPECTOR_QDRANT_URLS`` (comma-separated; default
+``http://localhost:6333``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+#: Environment variable naming the one folder whose model folders/files visitors may name.
+MODELS_ENV = "RAG_INSPECTOR_MODELS"
+
+#: The bundled choices of each config key that names a model (``""``: no model).
+BUNDLED: dict[str, tuple[str, ...]] = {
+    "generation.model": ("qwen2.5-coder-0.5b", "smollm2-135m", "none"),
+    "retrieval.dense_model": ("auto", "minilm", "e5-small"),
+    "rerank.model": ("",),
+    "retrieval.qdrant_model": ("minilm", "e5-small"),
+}
+
+#: Environment variable naming the one folder under which visitors may name Qdrant local-mode folders.
+QDRANT_PATH_ENV = "RAG_INSPECTOR_QDRANT"
+#: Environment variable listing the Qdrant server addresses visitors may name (comma-separated).
+QDRANT_URLS_ENV = "RAG_INSPECTOR_QDRANT_URLS"
+DEFAULT_QDRANT_URLS = ("http://localhost:6333",)
+
+
+def models_folder(env: Mapping[str, str] | None = None) -> str | None:
+    """The allow-listed folder (resolved), or None when :data:`MODELS_ENV` is unset or empty."""
+    value = (os.environ if env is None else env).get(MODELS_ENV, "").strip()
+    return os.path.realpath(os.path.expanduser(value)) if value else None
+
+
+def _inside(folder: str | None, text: str) -> bool:
+    """Whether ``text`` names a path strictly inside ``folder`` once ``..`` and symlinks are resolved."""
+    if folder is None or not text:
+        return False
+    resolved = os.path.realpath(os.path.join(folder, os.path.expanduser(text)))
+    return resolved != folder and resolved.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _qdrant_refusal(key: str, text: str, env: Mapping[str, str]) -> str | None:
+    """Why a visitor may not point the Qdrant retriever at ``text`` (None: allowed or empty)."""
+    if not text:
+        return None
+    if key == "retrieval.qdrant_path":
+        value = env.get(QDRANT_PATH_ENV, "").strip()
+        folder = os.path.realpath(os.path.expanduser(value)) if value else None
+        if _inside(folder, text):
+            return None
+        where = f"a folder inside ${QDRANT_PATH_ENV}" if folder else f"${QDRANT_PATH_ENV} is not set, so no folder"
+    else:
+        listed = env.get(QDRANT_URLS_ENV)
+        urls = tuple(u.strip().rstrip("/") for u in listed.split(",") if u.strip()) if listed is not None \
+            else DEFAULT_QDRANT_URLS
+        if text.rstrip("/") in urls:
+            return None
+        where = f"the servers listed in ${QDRANT_URLS_ENV}: {', '.join(urls) or 'none'}"
+    return (
+        f"{key}: this value is not accepted from the address (allowed: {where}); the default is kept. "
+        "An operator can choose it in the sidebar or the CLI."
+    )
+
+
+def refusal(key: str, value: Any, env: Mapping[str, str] | None = None) -> str | None:
+    """Why a visitor may not set ``key = value`` (None when allowed or ``key`` names no model or place).
+
+    The message depends on ``key`` and the allow-list only, never on whether
+    ``value`` exists on disk.
+    """
+    text = (value if isinstance(value, str) else str(value)).strip()
+    if key in ("retrieval.qdrant_path", "retrieval.qdrant_url"):
+        return _qdrant_refusal(key, text, os.environ if env is None else env)
+    if key not in BUNDLED:
+        return None
+    if text in BUNDLED[key]:
+        return None
+    folder = models_folder(env)
+    if _inside(folder, text):
+        return None
+    names = ", ".join(repr(n) for n in BUNDLED[key] if n) or "none bundled"
+    where = f"a path inside ${MODELS_ENV}" if folder is not None else f"${MODELS_ENV} is not set, so no path"
+    return (
+        f"{key}: this value is not accepted from the address (allowed: {names}; {where}); "
+        "the default is kept. An operator can choose local models in the sidebar or the CLI."
+    )
+
+
+def restrict(overrides: Mapping[str, Any], env: Mapping[str, str] | None = None) -> tuple[dict[str, Any], list[str]]:
+    """``overrides`` without the model names a visitor may not set, and one message per refused key."""
+    kept: dict[str, Any] = {}
+    problems: list[str] = []
+    for key, value in overrides.items():
+        why = refusal(key, value, env)
+        if why is None:
+            kept[key] = value
+        else:
+            problems.append(why)
+    return kept, problems
