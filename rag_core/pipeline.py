@@ -78,7 +78,7 @@ def validate_question(question: Any) -> tuple[str, tuple[str, ...]]:
         digits, alnum = sum(map(str.isdigit, q)), sum(map(str.isalnum, q))
         scripts = Counter({k: v for k, v in (("LATIN", alnum - digits), ("DIGIT", digits)) if v})
     else:
-        scripts = Counter(_script(ch) for ch in q if ch.isalnum())
+        scripts = Counter(map(_script, filter(str.isalnum, q)))
     if not scripts:
         warnings.append("the question has no letters or digits: word analyzers will find nothing")
     else:
@@ -372,8 +372,11 @@ def rerank_stage(
     chunking = corpus.chunking(config.chunker)
     table = chunks if chunks is not None else chunking.by_id
     extra: dict[str, Any] = {}
-    in_index = all(h.chunk_id in chunking.position for h in hits[: rc.shortlist])
-    if rc.method == "mmr" and dense_index is not None and in_index:
+    if (
+        rc.method == "mmr"
+        and dense_index is not None
+        and all(h.chunk_id in chunking.position for h in hits[: rc.shortlist])
+    ):
         extra["vectoriser"] = _dense_vectoriser(dense_index)
     try:
         out, info = rerank(
