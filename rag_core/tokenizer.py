@@ -94,19 +94,7 @@ def token_offsets(text: str, *, name: str = "minilm") -> list[tuple[int, int]]:
     Spans come from the fast tokenizer's offset mapping; jamo pieces of one
     Hangul syllable all carry that syllable's span.
     """
-    if not text:
-        return []
-    tok = embedding_tokenizer(name)
-    enc = tok(
-        text,
-        add_special_tokens=False,
-        truncation=False,
-        return_offsets_mapping=True,
-        return_attention_mask=False,
-        return_token_type_ids=False,
-        verbose=False,
-    )
-    return [(int(a), int(b)) for a, b in enc["offset_mapping"]]
+    return piece_offsets([text], name=name)[0] if text else []
 
 
 def max_word_chars(name: str = "minilm") -> int:
