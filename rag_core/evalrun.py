@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import islice
+from operator import attrgetter
 from typing import Any
 
 from .config import PipelineConfig
@@ -107,13 +109,8 @@ def doc_ranking(chunk_hits: Sequence[Any], depth: int) -> tuple[str, ...]:
     "Deeper Text Understanding for IR with Contextual Neural Language Modeling":
     MaxP passage aggregation). Hits are read in rank order.
     """
-    seen: dict[str, None] = {}
-    for h in chunk_hits:
-        if h.doc_id not in seen:
-            seen[h.doc_id] = None
-            if len(seen) >= depth:
-                break
-    return tuple(seen)
+    # first occurrences in order (dict keys keep insertion order), cut at depth
+    return tuple(islice(dict.fromkeys(map(attrgetter("doc_id"), chunk_hits)), depth))
 
 
 def doc_level_depth(corpus: CorpusIndex, chunker: Any, depth: int) -> int:

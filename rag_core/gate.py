@@ -32,7 +32,9 @@ def apply_gate(hits: Sequence[Hit], cfg: GateConfig) -> GateStage:
     metric = "none"
     threshold: float | None = None
     message = ""
-    have_distance = bool(hits) and all(h.distance is not None for h in hits)
+    have_distance = (
+        cfg.max_distance is not None and bool(hits) and all(h.distance is not None for h in hits)
+    )
     if cfg.max_distance is not None and have_distance:
         metric, threshold = "distance", cfg.max_distance
     elif cfg.min_score is not None:
@@ -45,7 +47,11 @@ def apply_gate(hits: Sequence[Hit], cfg: GateConfig) -> GateStage:
 
     kept: list[Hit] = []
     rejected: list[Hit] = []
-    for hit in hits:
+    if metric == "none" and (cfg.max_kept is None or cfg.max_kept >= len(hits)):
+        kept, hits_left = list(hits), ()  # no threshold and room for all: every hit is kept
+    else:
+        hits_left = hits
+    for hit in hits_left:
         if metric == "distance" and hit.distance is not None and hit.distance > threshold:
             rejected.append(replace(hit, note=f"distance {hit.distance:.3f} > {threshold:.3f}"))
         elif metric == "score" and hit.score < threshold:

@@ -16,7 +16,9 @@ from collections import Counter
 from collections import ChainMap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from functools import partial
+from functools import lru_cache, partial
+from itertools import count
+from operator import attrgetter
 from typing import Any
 
 from .config import PipelineConfig
@@ -76,7 +78,7 @@ def validate_question(question: Any) -> tuple[str, tuple[str, ...]]:
         digits, alnum = sum(map(str.isdigit, q)), sum(map(str.isalnum, q))
         scripts = Counter({k: v for k, v in (("LATIN", alnum - digits), ("DIGIT", digits)) if v})
     else:
-        scripts = Counter(_script(ch) for ch in q if ch.isalnum())
+        scripts = Counter(map(_script, filter(str.isalnum, q)))
     if not scripts:
         warnings.append("the question has no letters or digits: word analyzers will find nothing")
     else:
@@ -89,7 +91,9 @@ def validate_question(question: Any) -> tuple[str, tuple[str, ...]]:
     return q, tuple(warnings)
 
 
+@lru_cache(maxsize=65536)
 def _script(ch: str) -> str:
+    """The Unicode script word of ``ch``'s name (``HANGUL``, ``LATIN``…), memoised per character."""
     if ch.isdigit():
         return "DIGIT"
     try:
@@ -274,10 +278,11 @@ def retrieve(
         q_tokens = get_analyzer(analyzer, ngram_min=rcfg.ngram_min, ngram_max=rcfg.ngram_max)(question)
         idx, scores, n_candidates = index.search(q_tokens, rcfg.k)
         table = chunking.chunks
-        hits = tuple(
+        # tolist(): Python ints and floats in one C call each (as int()/float() per element)
+        hits = tuple([
             Hit(c.chunk_id, c.doc_id, r, s)
-            for r, (c, s) in enumerate(zip(map(table.__getitem__, list(map(int, idx))), map(float, scores)), 1)
-        )
+            for r, c, s in zip(count(1), map(table.__getitem__, idx.tolist()), scores.tolist())
+        ])
         view = AnalyzerView(
             analyzer=analyzer,
             idf_form=index.idf_form,
@@ -367,8 +372,11 @@ def rerank_stage(
     chunking = corpus.chunking(config.chunker)
     table = chunks if chunks is not None else chunking.by_id
     extra: dict[str, Any] = {}
-    in_index = all(h.chunk_id in chunking.position for h in hits[: rc.shortlist])
-    if rc.method == "mmr" and dense_index is not None and in_index:
+    if (
+        rc.method == "mmr"
+        and dense_index is not None
+        and all(h.chunk_id in chunking.position for h in hits[: rc.shortlist])
+    ):
         extra["vectoriser"] = _dense_vectoriser(dense_index)
     try:
         out, info = rerank(
@@ -593,18 +601,23 @@ def run(
         else None
     )
 
+    chunk_id = attrgetter("chunk_id")
     referenced: set[str] = set()
     for lst in retrieval.lists:
-        referenced.update(h.chunk_id for h in lst.hits)
-    referenced.update(h.chunk_id for h in retrieval.hits)
-    referenced.update(s.chunk_id for s in context.sources)
+        referenced.update(map(chunk_id, lst.hits))
+    referenced.update(map(chunk_id, retrieval.hits))
+    referenced.update(map(chunk_id, context.sources))
     if gview:
         for ids in gview.chunk_ids:
             referenced.update(ids)
-    position: Mapping[str, int] = chunking.position
     if extra:
-        position = ChainMap({cid: len(chunking.position) + i for i, cid in enumerate(extra)}, position)
-    chunks = {cid: table[cid] for cid in sorted(referenced, key=position.__getitem__)}
+        position: Mapping[str, int] = ChainMap(
+            {cid: len(chunking.position) + i for i, cid in enumerate(extra)}, chunking.position
+        )
+        chunks = {cid: table[cid] for cid in sorted(referenced, key=position.__getitem__)}
+    else:  # chunking order: sort the positions (ints) and read the chunks there
+        in_order = map(chunking.chunks.__getitem__, sorted(map(chunking.position.__getitem__, referenced)))
+        chunks = {c.chunk_id: c for c in in_order}
 
     stamp = corpus.stamp(config.chunker, dense_index.stamp if dense_index is not None else None)
     timings["total"] = sum(v for k, v in timings.items() if k != "total")

@@ -226,7 +226,7 @@ class ChunkingDiagnostics:
 # --------------------------------------------------------------- retrieval
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Hit:
     """One candidate in one ranked list.
 
@@ -234,6 +234,12 @@ class Hit:
     distance 1 − cos when a dense model scored the chunk), ``list_ranks`` and
     ``contributions`` (fusion: the chunk's rank in, and contribution from,
     each input list), ``prev_rank``/``retrieval_score`` (rerank).
+
+    The constructor is the dataclass one written out: it fills the instance
+    dict in one step, with only the fields given a non-default value, instead
+    of one frozen ``__setattr__`` per field (about 3× faster; every stage
+    builds one Hit per candidate per query, so an evaluation builds hundreds
+    per query).
     """
 
     chunk_id: str
@@ -247,6 +253,47 @@ class Hit:
     retrieval_score: float | None = None
     tied: bool = False
     note: str = ""
+
+    def __init__(
+        self,
+        chunk_id: str,
+        doc_id: str,
+        rank: int,
+        score: float,
+        distance: float | None = None,
+        list_ranks: Mapping[str, int] | None = None,
+        contributions: Mapping[str, float] | None = None,
+        prev_rank: int | None = None,
+        retrieval_score: float | None = None,
+        tied: bool = False,
+        note: str = "",
+    ) -> None:
+        # Only the fields that differ from their default go in the instance
+        # dict; a default is read from the class (``_HIT_DEFAULTS`` below).
+        d = {"chunk_id": chunk_id, "doc_id": doc_id, "rank": rank, "score": score}
+        if distance is not None:
+            d["distance"] = distance
+        if list_ranks:
+            d["list_ranks"] = list_ranks
+        if contributions:
+            d["contributions"] = contributions
+        if prev_rank is not None:
+            d["prev_rank"] = prev_rank
+        if retrieval_score is not None:
+            d["retrieval_score"] = retrieval_score
+        if tied:
+            d["tied"] = tied
+        if note:
+            d["note"] = note
+        object.__setattr__(self, "__dict__", d)
+
+
+#: Class-level values of Hit's two mapping fields when a hit has none (the
+#: other defaults are class attributes already). Read-only like every Hit
+#: field: the dataclass is frozen and nothing writes into a hit's mappings.
+_HIT_DEFAULTS: dict[str, Any] = {"list_ranks": {}, "contributions": {}}
+for _name, _value in _HIT_DEFAULTS.items():
+    setattr(Hit, _name, _value)
 
 
 @dataclass(frozen=True)

@@ -146,6 +146,29 @@ def test_evaluate_ranking_keys_and_order():
     assert tuple(out) == metric_keys([3, 10])
 
 
+@pytest.mark.parametrize("gain", ["binary", "exp", "linear"])
+def test_evaluate_ranking_single_pass_equals_each_metric_exactly(gain):
+    # evaluate_ranking computes every metric in one pass over the ranking; each
+    # value must be bit-for-bit the metric function's (==, not approx)
+    rng = random.Random(7)
+    pool = [f"d{i}" for i in range(60)]
+    for _ in range(200):
+        ranking = rng.sample(pool, rng.randint(0, 40))
+        qrels = {d: rng.choice([0, 0, 1, 2, 3]) for d in rng.sample(pool, rng.randint(1, 25))}
+        ks = sorted(rng.sample([1, 3, 5, 10, 20, 50, 100], 3))
+        out = evaluate_ranking(ranking, qrels, ks, gain)
+        if not any(g > 0 for g in qrels.values()):
+            assert set(out.values()) == {None}
+            continue
+        for k in ks:
+            assert out[f"hit@{k}"] == hit(ranking, qrels, k)
+            assert out[f"recall@{k}"] == recall(ranking, qrels, k)
+            assert out[f"p@{k}"] == precision(ranking, qrels, k)
+            assert out[f"ndcg@{k}"] == ndcg(ranking, qrels, k, gain=gain)
+        assert out["rr"] == reciprocal_rank(ranking, qrels)
+        assert out["ap"] == average_precision(ranking, qrels)
+
+
 def test_evaluate_ranking_judged_override_for_destroyed_answers():
     none = evaluate_ranking(["a"], {}, [1])
     assert set(none.values()) == {None}

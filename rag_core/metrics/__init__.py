@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from itertools import repeat
 from typing import Any
 
 from ..registry import Registry
@@ -31,7 +32,7 @@ from ._common import MetricFn, check_k, check_ranking, n_relevant, rank_by_score
 from .ap import average_precision
 from .destroyed import answers_destroyed, destroyed_needles
 from .hit import hit
-from .ndcg import GAINS, ndcg
+from .ndcg import GAINS, dcg, discount, ndcg
 from .precision import precision
 from .recall import recall, unit_recall
 from .rr import first_relevant_rank, reciprocal_rank
@@ -115,23 +116,40 @@ def evaluate_ranking(
             relevant (e.g. its needle was destroyed by the chunking), so every
             value is 0.0 — its recall ceiling. ``False``: every value is ``None``.
     """
-    keys = metric_keys(ks)
-    check_ranking(ranking)
-    GAINS.get(gain)
-    if judged is False or (n_relevant(qrels) == 0 and not judged):
-        return dict.fromkeys(keys)
-    if n_relevant(qrels) == 0:
-        return dict.fromkeys(keys, 0.0)
-    out: dict[str, float | None] = {}
     cuts = check_ks(ks)
-    for name in CUT_METRICS:
-        for k in cuts:
-            if name == "ndcg":
-                out[f"ndcg@{k}"] = ndcg(ranking, qrels, k, gain=gain)
-            else:
-                out[f"{name}@{k}"] = METRICS.get(name)(ranking, qrels, k)
-    out["rr"] = reciprocal_rank(ranking, qrels)
-    out["ap"] = average_precision(ranking, qrels)
+    keys = tuple(f"{name}@{k}" for name in CUT_METRICS for k in cuts) + UNCUT_METRICS
+    check_ranking(ranking)
+    gain_fn = GAINS.get(gain)
+    total = n_relevant(qrels)
+    if judged is False or (total == 0 and not judged):
+        return dict.fromkeys(keys)
+    if total == 0:
+        return dict.fromkeys(keys, 0.0)
+    # One pass over the ranking: the ranks and grades of the relevant ids. Each
+    # metric below is its own module's formula restricted to those ranks (an
+    # irrelevant rank adds 0 to every sum), summed in the same order, so the
+    # values are bit-for-bit those of hit(), recall(), precision(), ndcg(),
+    # reciprocal_rank() and average_precision() (checked in tests/test_metrics.py).
+    found = [(rank, grade) for rank, grade in enumerate(map(qrels.get, ranking, repeat(0)), 1) if grade > 0]
+    ideal_gains = sorted((gain_fn(g) for g in qrels.values() if g > 0), reverse=True)
+    out: dict[str, float | None] = {}
+    for k in cuts:
+        out[f"hit@{k}"] = 1.0 if found and found[0][0] <= k else 0.0
+    n_at = [sum(1 for rank, _ in found if rank <= k) for k in cuts]
+    for k, n in zip(cuts, n_at):
+        out[f"recall@{k}"] = n / total
+    for k, n in zip(cuts, n_at):
+        out[f"p@{k}"] = n / k
+    for k in cuts:
+        ideal = dcg(ideal_gains[:k])
+        out[f"ndcg@{k}"] = (
+            None if ideal == 0.0 else sum(gain_fn(g) * discount(r) for r, g in found if r <= k) / ideal
+        )
+    out["rr"] = 1.0 / found[0][0] if found else 0.0
+    precision_sum = 0.0
+    for n, (rank, _) in enumerate(found, 1):
+        precision_sum += n / rank
+    out["ap"] = precision_sum / total
     return out
 
 

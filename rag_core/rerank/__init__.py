@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import count
 from typing import Any
 
 from rag_core.registry import Registry
@@ -86,13 +87,6 @@ def _check_result(method: str, result: Reranked, n: int) -> None:
         raise ValueError(f"reranker {method!r} returned {len(result.notes)} notes for {n} hits")
 
 
-def _moved(h: Hit, rank: int, score: float, tied: bool, note: str) -> Hit:
-    """``h`` at its new rank with its retrieval rank/score kept (``dataclasses.replace``, built directly:
-    a rerank of 100 hits per query is on the evaluation's hot path)."""
-    return Hit(h.chunk_id, h.doc_id, rank, score, h.distance, h.list_ranks, h.contributions,
-               h.rank, h.score, tied, note)
-
-
 def rerank(
     method: str,
     query: str,
@@ -130,17 +124,25 @@ def rerank(
     _check_result(method, result, len(short))
 
     scores = result.scores
-    out: list[Hit] = []
-    for pos, (j, score) in enumerate(zip(result.order, scores, strict=True)):
-        h = short[j]
-        tied = (pos > 0 and scores[pos - 1] == score) or (
-            pos + 1 < len(scores) and scores[pos + 1] == score
-        )
-        out.append(
-            _moved(h, pos + 1, float(score), bool(tied), result.notes[pos] if result.notes else h.note)
-        )
-    for i, h in enumerate(rest, start=len(out) + 1):
-        out.append(_moved(h, i, h.score, False, "beyond the shortlist: not reranked"))
+    # tied: the score equals its left or its right neighbour's
+    same_as_next = [a == b for a, b in zip(scores, scores[1:])]
+    tied = [bool(left or right) for left, right in zip([False, *same_as_next], [*same_as_next, False])]
+    del tied[len(scores):]  # no scores: no flags
+    moved = list(map(short.__getitem__, result.order))
+    notes = result.notes or [h.note for h in moved]
+    # each hit at its new rank, its retrieval rank and score kept as prev_rank
+    # and retrieval_score (dataclasses.replace written out: on the evaluation's hot path)
+    out = [
+        Hit(h.chunk_id, h.doc_id, pos, float(score), h.distance, h.list_ranks, h.contributions,
+            h.rank, h.score, t, note)
+        for pos, h, score, t, note in zip(count(1), moved, scores, tied, notes)  # lengths: _check_result
+    ]
+    beyond = "beyond the shortlist: not reranked"
+    out += [
+        Hit(h.chunk_id, h.doc_id, pos, h.score, h.distance, h.list_ranks, h.contributions,
+            h.rank, h.score, False, beyond)
+        for pos, h in zip(count(len(out) + 1), rest)
+    ]
     info: dict[str, Any] = {"method": method, "shortlist": shortlist, "reranked": len(short)}
     info.update(result.info)
     return tuple(out), info
