@@ -226,7 +226,7 @@ def test_inspect_shows_a_qdrant_list(server, browser, tmp_path):
     table.wait_for(timeout=WAIT_MS)
     assert table.locator("tbody tr").count() >= 1
     assert page.get_by_text("Qdrant score (Cosine)", exact=False).count() >= 1
-    assert page.locator("[data-list='bm25:unicode']").count() == 1  # beside our own list
+    assert page.locator("[data-list='bm25:auto']").count() == 1  # beside our own list (default analyzer)
     if os.environ.get("RAG_SCREENSHOT_DIR"):
         table.scroll_into_view_if_needed()
         page.screenshot(path=str(Path(os.environ["RAG_SCREENSHOT_DIR"]) / "inspect-qdrant.png"))
