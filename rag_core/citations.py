@@ -12,7 +12,8 @@ number of a source actually sent. The grammar, over the decoded text::
     end      := a sentence end (". ! ? 。 ！ ？" then space/end, or a newline)
 
 The model keeps choosing greedily *inside* the grammar: while it writes
-text nothing changes; when its best token would end the sentence (a
+text nothing changes (when its own best token, brackets included, opens a
+citation, it may cite there); when its best token would end the sentence (a
 sentence end, the end-of-sequence token) before the sentence carries a
 citation, only the citation-opening tokens stay allowed; inside a citation
 only the digits of valid source numbers and ``]`` stay allowed, and the
@@ -41,6 +42,9 @@ from rag_core.context import REFUSAL_TEXT
 
 __all__ = ["CITATION_MODES", "ENFORCED_LABEL", "CitationLogitsProcessor", "CitationVocab", "allowed_ids",
            "read_state"]
+#: Version of the rules below; part of the generation cache key of enforced answers,
+#: so a change of the rules never replays answers decoded under the old ones.
+GRAMMAR_VERSION = 2
 #: What the UI calls the enforced mode.
 ENFORCED_LABEL = "citations enforced by constrained decoding"
 
@@ -197,6 +201,8 @@ def allowed_ids(
         return vocab.open_ids  # "1950." was an end after all: cite it
     if choice in vocab.end_ids or choice in vocab.eos_ids:
         return vocab.open_ids  # cite before the sentence ends
+    if best(vocab.open_ids | {choice}) in vocab.open_ids:
+        return vocab.open_ids  # the model itself opens a citation here: let it cite now
     return None
 
 

@@ -13,8 +13,8 @@ transformers model) falls back to ``free`` and ``message`` says so
 (``params["citations"]`` is the mode actually used).
 
 Results are stored under the key ``sha256(model id, weights sha256, ids
-sha256, max_new_tokens, "greedy")`` plus, when enforced, ``"enforced"`` and the
-source numbers, in
+sha256, max_new_tokens, "greedy")`` plus, when enforced, ``"enforced"``, the
+grammar version and the source numbers, in
 ``<cache>/generations.sqlite``;
 greedy decoding is deterministic, so a replay returns the stored answer
 instantly with ``cached=True`` (``seconds`` stays the original
@@ -59,13 +59,19 @@ def cache_key(
 ) -> str:
     """``sha256`` of ``[model_id, file_sha256, ids_hash, max_new_tokens, "greedy"]`` + the citation mode.
 
-    ``enforced`` appends ``"enforced"`` and the source numbers a citation may
+    ``enforced`` appends ``"enforced"``, the grammar's version
+    (:data:`rag_core.citations.GRAMMAR_VERSION`) and the source numbers a citation may
     use; ``free`` appends nothing, so its keys are those written before the
     mode existed and earlier free generations still replay.
     """
     if citations not in ("free", "enforced"):
         raise ValueError(f"citations = {citations!r} is not valid; valid choices: free, enforced")
-    cite = [citations, list(sources)] if citations == "enforced" else []
+    if citations == "enforced":
+        from .citations import GRAMMAR_VERSION
+
+        cite = [citations, GRAMMAR_VERSION, list(sources)]
+    else:
+        cite = []
     payload = json.dumps([model_id, file_sha256, ids_hash, max_new_tokens, DECODING, *cite])
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 

@@ -94,6 +94,23 @@ def test_model_wanting_to_stop_is_made_to_cite_and_picks_its_number():
     assert citations_in(text) == (2,)
 
 
+def test_model_opening_a_citation_mid_sentence_may_cite_there():
+    """'Paris is [': when the model's own best token (brackets included) opens a citation, it cites
+    there instead of being pushed into more text (which made the real model invent a time)."""
+    plan = ["Paris", " is", " [", "1", "]", "."]
+
+    def scores(step, new):
+        s = torch.zeros(len(PIECES))
+        s[PIECES.index(" the")] = 4.0  # the best plain-text token, below the model's " ["
+        if step < len(plan):
+            s[PIECES.index(plan[step])] = 10.0
+        else:
+            s[EOS] = 10.0
+        return s
+
+    assert greedy(scores, 2).startswith("Paris is [1]")
+
+
 def test_exact_refusal_passes_and_nothing_follows_it():
     words = ["The", " sources", " do", " not", " contain", " the", " answer", ".", "Paris"]
 
