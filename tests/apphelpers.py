@@ -43,3 +43,30 @@ def plain(markdown: str) -> str:
 def html(at: AppTest) -> str:
     """All ``st.html`` bodies of the page, joined."""
     return "\n".join(h.value for h in at.html)
+
+
+class CharGenerator:
+    """A fake generator with char-level token ids (``ord``) and a toy template.
+
+    Subclasses set ``file_sha256`` and write ``generate_ids``; everything a
+    prompt needs (template, encode, offsets, decode) is here once.
+    """
+
+    name = "fake"
+    model_id = "fake-gen"
+    file_sha256 = "0" * 64
+    template_label = "toy template"
+    is_fallback = False
+    eos_ids = (0,)
+
+    def prompt_text(self, system: str, user: str) -> str:
+        return f"<s>{system}</s><u>{user}</u><a>"
+
+    def encode(self, text: str) -> list[int]:
+        return [ord(c) for c in text]
+
+    def encode_offsets(self, text: str):
+        return [ord(c) for c in text], [(i, i + 1) for i in range(len(text))]
+
+    def decode(self, ids, *, skip_special_tokens: bool = False) -> str:
+        return "".join(chr(i) for i in ids)

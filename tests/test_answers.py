@@ -9,6 +9,8 @@ from statistics import NormalDist
 
 import pytest
 
+from apphelpers import CharGenerator
+
 from rag_core import answers as A
 from rag_core.config import preset
 from rag_core.models import ModelUnavailable
@@ -90,30 +92,13 @@ def test_committed_labels_agree_with_the_rule():
 # ------------------------------------------------------------ the run, on a fake generator
 
 
-class QAGenerator:
+class QAGenerator(CharGenerator):
     """Char-level fake generator answering by the question found in the prompt."""
 
-    name = "fake"
-    model_id = "fake-gen"
     file_sha256 = "f" * 64
-    template_label = "toy template"
-    is_fallback = False
-    eos_ids = (0,)
 
     def __init__(self, answers: dict[str, str]) -> None:
         self.answers, self.calls = answers, 0
-
-    def prompt_text(self, system: str, user: str) -> str:
-        return f"<s>{system}</s><u>{user}</u><a>"
-
-    def encode(self, text: str) -> list[int]:
-        return [ord(c) for c in text]
-
-    def encode_offsets(self, text: str):
-        return [ord(c) for c in text], [(i, i + 1) for i in range(len(text))]
-
-    def decode(self, ids, *, skip_special_tokens: bool = False) -> str:
-        return "".join(chr(i) for i in ids)
 
     def generate_ids(self, ids, max_new_tokens):
         self.calls += 1

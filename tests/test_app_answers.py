@@ -13,7 +13,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from apphelpers import ROOT, html, make_app, ok, plain
+from apphelpers import CharGenerator, ROOT, html, make_app, ok, plain
 
 from rag_core.answers import evaluate_answers
 from rag_core.config import PipelineConfig
@@ -24,30 +24,13 @@ from rag_core.questions import load_questions
 MANUAL = load_questions(ROOT / "sample_corpus" / "questions" / "manual.jsonl")
 
 
-class ConstGenerator:
+class ConstGenerator(CharGenerator):
     """Char-level fake generator; answers ``answer`` and can press Cancel after ``cancel_after`` calls."""
 
-    name = "fake"
-    model_id = "fake-gen"
     file_sha256 = "e" * 64
-    template_label = "toy template"
-    is_fallback = False
-    eos_ids = (0,)
 
     def __init__(self, answer: str, cancel_after: int | None = None) -> None:
         self.answer, self.cancel_after, self.calls = answer, cancel_after, 0
-
-    def prompt_text(self, system: str, user: str) -> str:
-        return f"<s>{system}</s><u>{user}</u><a>"
-
-    def encode(self, text: str) -> list[int]:
-        return [ord(c) for c in text]
-
-    def encode_offsets(self, text: str):
-        return [ord(c) for c in text], [(i, i + 1) for i in range(len(text))]
-
-    def decode(self, ids, *, skip_special_tokens: bool = False) -> str:
-        return "".join(chr(i) for i in ids)
 
     def generate_ids(self, ids, max_new_tokens):
         self.calls += 1

@@ -6,6 +6,8 @@ import time
 
 import pytest
 
+from apphelpers import CharGenerator
+
 from rag_core.config import ContextConfig, GenerationConfig
 from rag_core.context import build_context, ids_sha256
 from rag_core.generation import cache_key, generate
@@ -17,30 +19,13 @@ CHUNK = Chunk("d::c::0000", "d", 0, 0, len(TEXT), 0, TEXT, TEXT)
 HITS = [Hit(CHUNK.chunk_id, "d", 1, 1.0)]
 
 
-class FakeGenerator:
+class FakeGenerator(CharGenerator):
     """Char-level prompts; 'generates' a fixed answer and counts its calls."""
 
-    name = "fake"
-    model_id = "fake-gen"
     file_sha256 = "0" * 64
-    template_label = "toy template"
-    is_fallback = False
-    eos_ids = (0,)
 
     def __init__(self, answer: str = "Hallasan is 1,947 m high [1].", fail: bool = False) -> None:
         self.answer, self.fail, self.calls = answer, fail, 0
-
-    def prompt_text(self, system: str, user: str) -> str:
-        return f"<s>{system}</s><u>{user}</u><a>"
-
-    def encode(self, text: str) -> list[int]:
-        return [ord(c) for c in text]
-
-    def encode_offsets(self, text: str):
-        return [ord(c) for c in text], [(i, i + 1) for i in range(len(text))]
-
-    def decode(self, ids, *, skip_special_tokens: bool = False) -> str:
-        return "".join(chr(i) for i in ids)
 
     def generate_ids(self, ids, max_new_tokens):
         self.calls += 1
