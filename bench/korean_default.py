@@ -36,6 +36,7 @@ from rag_core.evalrun import evaluate_config  # noqa: E402
 from rag_core.index import load_corpus_index  # noqa: E402
 from rag_core.questions import load_questions  # noqa: E402
 from rag_core.sparse import analyzers as an  # noqa: E402
+from rag_core.cli import paired_reading  # noqa: E402
 from rag_core.stats import paired_compare, wilson_interval  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -106,7 +107,7 @@ def sample_sets(corpus, skip_dense: bool) -> None:
             print(hit_line(f"{name} | after", list(ha.values())))
             cmp = paired_compare(ha, hb, label_a="after", label_b="before")
             print(f"\n{name} paired sign test on Hit@8 (after vs before): {cmp.wins} wins, {cmp.losses} losses, "
-                  f"{cmp.ties} ties, p = {cmp.p:.3g} — {cmp.reading}\n")
+                  f"{cmp.ties} ties, p = {cmp.p:.3g} — {paired_reading(cmp)}\n")
 
 
 def main() -> None:

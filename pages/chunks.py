@@ -6,7 +6,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from rag_core.relevance import locate
-from ui import cache, sidebar
+from ui import cache, render, sidebar
 from ui.html import ChunkBox, NeedleMark, chunk_map, esc, join, md, show, snippet, span, style, table, tag
 from ui.i18n import t, tv
 from ui.state import K_CHUNKS_DOC
@@ -24,14 +24,7 @@ docs = ctx.corpus.docs
 st.caption(t("chk.signature", lang, sig=chunking.signature, n=d.n_documents))
 
 # diagnostics ----------------------------------------------------------------
-c1, c2, c3, c4, c5 = st.columns(5)
-c1.metric(t("chk.chunks", lang), d.n_chunks)
-c2.metric(t("chk.over_window", lang, window=d.encoder_window), len(d.over_window))
-c3.metric(t("chk.destroyed", lang), f"{len(d.destroyed)} / {d.n_needles}")
-c4.metric(t("chk.header_share", lang), f"{d.header_token_share:.1%}" if d.header_token_share is not None else "—")
-c5.metric(t("chk.tokens_range", lang),
-          f"{d.tokens_min}–{d.tokens_max}" if d.tokens_min is not None else "—",
-          help=t("chk.tokens_mean", lang, mean=f"{d.tokens_mean:.0f}" if d.tokens_mean is not None else "—"))
+render.chunking_metrics(d, lang, token_range=True)
 st.caption(t("chk.chars", lang, lo=d.chars_min, mean=f"{d.chars_mean:.0f}", hi=d.chars_max)
            + (" · " + t("chk.skipped_blocks", lang, n=d.n_skipped_blocks) if d.n_skipped_blocks else ""))
 if d.not_in_corpus:  # issue 15.5: reported, not counted as destroyed

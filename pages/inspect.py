@@ -8,6 +8,7 @@ from rag_core.index import LOAD_WARNING_PREFIX
 from ui import cache, render, sidebar
 from ui.html import md, show, style
 from ui.i18n import t
+from ui.views.compare import destroyed_needles
 
 ctx = sidebar.context(__file__)
 lang = ctx.lang
@@ -41,17 +42,10 @@ st.download_button(
 # 1 · chunking -------------------------------------------------------------
 st.header(t("ins.h.chunking", lang), anchor="chunking")
 d = trace.chunking
-c1, c2, c3, c4 = st.columns(4)
-c1.metric(t("chk.chunks", lang), d.n_chunks)
-c2.metric(t("chk.over_window", lang, window=d.encoder_window), len(d.over_window))
-c3.metric(t("chk.destroyed", lang), f"{len(d.destroyed)} / {d.n_needles}")
-c4.metric(t("chk.header_share", lang),
-          f"{d.header_token_share:.1%}" if d.header_token_share is not None else "—")
+render.chunking_metrics(d, lang)
 st.caption(t("ins.signature", lang, sig=trace.index_stamp.chunker_signature, fp=trace.index_stamp.corpus_fingerprint))
-if trace.gold is not None:
-    mine = [x for x in d.destroyed if any(x.doc_id == n.doc_id and x.needle == n.text for n in trace.gold.needles)]
-    for loss in mine:
-        st.error(md(t("ins.needle_destroyed", lang, needle=loss.needle, cuts=", ".join(map(str, loss.cut_at)) or "—")))
+for loss in destroyed_needles(trace):
+    st.error(md(t("ins.needle_destroyed", lang, needle=loss.needle, cuts=", ".join(map(str, loss.cut_at)) or "—")))
 st.page_link(sidebar.page_path("chunks"), label=t("ins.open_chunks", lang), icon=":material/view_agenda:")
 
 # 2 · retrieval --------------------------------------------------------------

@@ -316,6 +316,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         out["b"] = res_b
         out["comparison"] = compare_configs(res_a, res_b)
     data = {key: (value.to_dict() if hasattr(value, "to_dict") else to_jsonable(value)) for key, value in out.items()}
+    if "comparison" in out:  # the English sentence of each verdict, as before
+        for key, c in out["comparison"].items():
+            data["comparison"][key]["reading"] = paired_reading(c)
     _emit(data, args.json, "" if args.json else _eval_summary(data))
     return 0
 
@@ -660,6 +663,41 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- h-pages: English wording of the core's codes (the pages word them via ui/i18n.py) ---
+def _queries(n: int) -> str:
+    return f"{n} query" if n == 1 else f"{n} queries"
+
+
+def paired_reading(c: Any) -> str:
+    """One English sentence for a :class:`rag_core.stats.PairedComparison`."""
+    from .stats import format_p
+
+    conclusion = {
+        "a_better": f"{c.label_a} is better on these {_queries(c.n)}",
+        "b_better": f"{c.label_b} is better on these {_queries(c.n)}",
+        "not_distinguishable": f"not distinguishable on these {_queries(c.n)}",
+    }[c.verdict]
+    return (
+        f"{c.label_a} better on {_queries(c.wins)}, worse on {c.losses}, tied on {c.ties}; "
+        f"sign test p {format_p(c.p)}: {conclusion}"
+    )
+
+
+def notice_text(n: Any) -> str:
+    """English text of a :class:`rag_core.types.Notice` from the sweep."""
+    from .sweep import NOTICE_FINAL_SCORE, NOTICE_NO_DISTANCE
+
+    if n.code == NOTICE_NO_DISTANCE:
+        reason = n.params.get("reason") or "some candidates carry no distance"
+        return f"dense retrieval gave no cosine distances ({reason}); sweeping scores"
+    if n.code == NOTICE_FINAL_SCORE:
+        what = "the fused score" if n.params.get("fused") else "the retriever's score"
+        rerank = n.params.get("rerank") or "none"
+        after = "" if rerank == "none" else f" after rerank ({rerank})"
+        return f"thresholds apply to the final score (higher is better): {what}{after}"
+    return f"{n.code} {dict(n.params)}"
+
+
 def _sweep_summary(rep: Any) -> str:
     d = rep.distribution
     cmp = "≥" if rep.higher_is_better else "≤"
@@ -668,7 +706,7 @@ def _sweep_summary(rep: Any) -> str:
         f"{rep.n_unanswerable} unanswerable), {rep.chunker_signature}, "
         f"collected in {rep.seconds_collect:.2f} s",
         f"gate: {rep.metric} {cmp} threshold, keep at most {rep.max_kept or 'all'}",
-        *(f"note: {w}" for w in rep.warnings),
+        *(f"note: {notice_text(w)}" for w in rep.warnings),
         f"worst answerable best {rep.metric}: {d.worst_answerable} ({d.worst_answerable_id}); "
         f"best unanswerable: {d.best_unanswerable} ({d.best_unanswerable_id}); "
         f"separable: {d.separable}",

@@ -230,7 +230,8 @@ Verdict = Literal["a_better", "b_better", "not_distinguishable"]
 class PairedComparison:
     """Two configurations on the same queries: wins/losses/ties of A against B and the sign test.
 
-    ``reading`` (English) and ``reading_ko`` (Korean) say it in one sentence.
+    ``verdict`` is the code of the conclusion; the UI (``ui/i18n.py``) and the
+    CLI word it in one sentence from these fields and ``label_a``/``label_b``.
     """
 
     wins: int
@@ -242,9 +243,9 @@ class PairedComparison:
     mean_b: float
     mean_diff: float
     verdict: Verdict
-    reading: str
-    reading_ko: str
     alpha: float = ALPHA
+    label_a: str = "A"
+    label_b: str = "B"
 
 
 def format_p(p: float) -> str:
@@ -257,10 +258,6 @@ def format_p(p: float) -> str:
     if p >= 0.1:
         return f"= {p:.2f}"
     return f"= {p:.2g}"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word.replace('query', 'queries')}"
 
 
 def paired_compare(
@@ -311,25 +308,6 @@ def paired_compare(
         verdict = "b_better"
     else:
         verdict = "not_distinguishable"
-    ps = format_p(p)
-    conclusion = {
-        "a_better": f"{label_a} is better on these {_plural(n, 'query')}",
-        "b_better": f"{label_b} is better on these {_plural(n, 'query')}",
-        "not_distinguishable": f"not distinguishable on these {_plural(n, 'query')}",
-    }[verdict]
-    reading = (
-        f"{label_a} better on {_plural(wins, 'query')}, worse on {losses}, tied on {ties}; "
-        f"sign test p {ps}: {conclusion}"
-    )
-    conclusion_ko = {
-        "a_better": f"이 {n}개 질의에서는 {label_a} 쪽이 낫습니다",
-        "b_better": f"이 {n}개 질의에서는 {label_b} 쪽이 낫습니다",
-        "not_distinguishable": f"이 {n}개 질의로는 두 설정을 구별할 수 없습니다",
-    }[verdict]
-    reading_ko = (
-        f"{label_a} 대 {label_b}: {wins}개 질의에서 {label_a} 우세, {losses}개에서 열세, "
-        f"{ties}개 동률. 부호 검정 p {ps}: {conclusion_ko}."
-    )
     return PairedComparison(
         wins=wins,
         losses=losses,
@@ -340,9 +318,9 @@ def paired_compare(
         mean_b=mean_b,
         mean_diff=mean_a - mean_b,
         verdict=verdict,
-        reading=reading,
-        reading_ko=reading_ko,
         alpha=alpha,
+        label_a=label_a,
+        label_b=label_b,
     )
 
 

@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from .stats import parse_range, wilson_interval
-from .types import Question
+from .types import Notice, Question
 
 Metric = Literal["distance", "score"]
 METRIC_CHOICES: tuple[str, ...] = ("auto", "distance", "score")
@@ -49,6 +49,12 @@ OUTCOMES: tuple[str, ...] = (
 #: Default distance thresholds (the seed's sweep over MiniLM cosine distances).
 DEFAULT_DISTANCE_RANGE = "0.45:0.8:0.025"
 DEFAULT_MAX_KEPT = 4
+#: Notice codes of :func:`collect`. ``sweep.no_distance``: dense retrieval was asked
+#: for but gave no cosine distances (``reason``: its messages, may be empty), so
+#: scores are swept. ``sweep.final_score``: thresholds apply to the final score
+#: (``fused``: several retrievers were fused; ``rerank``: the rerank method).
+NOTICE_NO_DISTANCE = "sweep.no_distance"
+NOTICE_FINAL_SCORE = "sweep.final_score"
 
 
 # ------------------------------------------------------------------ records
@@ -102,7 +108,7 @@ class SweepData:
     chunker_signature: str
     config: dict[str, Any]
     seconds: float
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[Notice, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -193,7 +199,7 @@ class SweepReport:
     chunker_signature: str
     config: dict[str, Any]
     seconds_collect: float
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[Notice, ...] = ()
 
 
 # ------------------------------------------------------------------ checks
@@ -500,7 +506,7 @@ def collect(
     chunking = corpus.chunking(cfg.chunker)
     jobs = [(q, qid, text) for q in questions for qid, text in queries_of(q, phrasings)]
     raw: list[tuple[Question, str, str, tuple[Any, ...], frozenset[str]]] = []
-    warnings: list[str] = []
+    warnings: list[Notice] = []
     dense_messages: set[str] = set()
     for i, (q, qid, text) in enumerate(jobs):
         gold_ids: frozenset[str] = frozenset()
@@ -531,12 +537,11 @@ def collect(
     else:
         chosen = metric  # type: ignore[assignment]
     if wants_dense and not have_distance:
-        reason = "; ".join(sorted(dense_messages)) or "some candidates carry no distance"
-        warnings.append(f"dense retrieval gave no cosine distances ({reason}); sweeping scores")
+        reason = "; ".join(sorted(dense_messages))  # empty: some candidates carry no distance
+        warnings.append(Notice(NOTICE_NO_DISTANCE, {"reason": reason}))
     if chosen == "score":
-        what = "the fused score" if len(cfg.retrieval.method_specs) > 1 else "the retriever's score"
-        after = "" if cfg.rerank.method == "none" else f" after rerank ({cfg.rerank.method})"
-        warnings.append(f"thresholds apply to the final score (higher is better): {what}{after}")
+        fused = len(cfg.retrieval.method_specs) > 1
+        warnings.append(Notice(NOTICE_FINAL_SCORE, {"fused": fused, "rerank": cfg.rerank.method}))
 
     queries = []
     for q, qid, text, hits, gold_ids in raw:

@@ -50,6 +50,20 @@ def dumps(obj: Any, **kwargs: Any) -> str:
     return json.dumps(to_jsonable(obj), ensure_ascii=False, **kwargs)
 
 
+# --- h-pages: notices as codes plus data; the UI (ui/i18n.py) and the CLI word them ---
+@dataclass(frozen=True)
+class Notice:
+    """A message from the core: a stable ``code`` and the ``params`` its wording needs.
+
+    The core never writes the sentence: the pages word a notice in Korean or
+    English (``ui/i18n.py``), the CLI in English (``rag_core/cli.py``), so no
+    caller has to recognise a message by its text.
+    """
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
 # ---------------------------------------------------------------- documents
 
 

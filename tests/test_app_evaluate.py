@@ -20,6 +20,7 @@ from rag_core.evalrun import compare_configs, evaluate_config
 from rag_core.index import load_corpus_index
 from rag_core.questions import load_questions
 from ui.state import config_from_url
+from ui.views.evaluate import paired_reading
 
 MANUAL = load_questions(ROOT / "sample_corpus" / "questions" / "manual.jsonl")
 
@@ -87,14 +88,15 @@ def test_with_b_the_sign_test_reading_is_shown(entry, corpus):
     cmp = compare_configs(a, b)
     page = html(at)
     for key, c in cmp.items():
-        assert _html.escape(c.reading) in page, key  # every metric carries wins/losses/ties, p and the reading
+        reading = paired_reading(c, "en")  # every metric carries wins/losses/ties, p and the reading
+        assert _html.escape(reading) in page, key
         assert cell(b.result.means[key]) in page, key
     headline = cmp["recall@8"]
-    assert f"Recall@8: </strong>{_html.escape(headline.reading)}" in page
+    assert f"Recall@8: </strong>{_html.escape(paired_reading(headline, 'en'))}" in page
     assert "TREC run (B)" in [b_.label for b_ in at.get("download_button")]
     at.segmented_control(key="lang").set_value("ko").run()
     ok(at)
-    assert _html.escape(headline.reading_ko) in html(at)
+    assert _html.escape(paired_reading(headline, "ko")) in html(at)
 
 
 def test_bad_json_for_b_is_a_message_and_a_still_runs(entry):

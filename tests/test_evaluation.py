@@ -102,7 +102,7 @@ def test_compare_results_per_metric():
     hit1 = cmp["hit@1"]
     assert (hit1.wins, hit1.losses, hit1.ties, hit1.n) == (18, 3, 9, 30)
     assert hit1.p == sign_test(18, 3)
-    assert hit1.reading.endswith("E is better on these 30 queries")
+    assert (hit1.verdict, hit1.label_a, hit1.label_b) == ("a_better", "E", "A")
     hit2 = cmp["hit@2"]
     assert (hit2.wins, hit2.losses, hit2.ties) == (0, 0, 30) and hit2.p == 1.0
     assert cmp["rr"].mean_diff == pytest.approx((18 * (1 - 1 / 2) - 3 * (1 - 1 / 2)) / 30)

@@ -9,6 +9,7 @@ import re
 import pytest
 from scipy.stats import binomtest
 
+from rag_core.cli import paired_reading
 from rag_core.stats import (
     MeanWithInterval,
     PairedComparison,
@@ -195,30 +196,28 @@ def test_paired_compare_significant():
     c = paired_compare(a, b)
     assert (c.wins, c.losses, c.ties, c.n) == (18, 3, 43, 64)
     assert c.p == sign_test(18, 3)
-    assert c.verdict == "a_better"
-    assert c.reading == (
+    assert c.verdict == "a_better" and (c.label_a, c.label_b) == ("A", "B")
+    assert paired_reading(c) == (  # the CLI's English sentence, built from the codes
         "A better on 18 queries, worse on 3, tied on 43; "
         "sign test p = 0.0015: A is better on these 64 queries"
     )
-    assert "p = 0.0015" in c.reading_ko and "64개" in c.reading_ko
     ties_mean = math.fsum(float(i % 2) for i in range(43))
     assert c.mean_a == pytest.approx((18 + ties_mean) / 64)
     assert c.mean_b == pytest.approx((3 + ties_mean) / 64)
     assert c.mean_diff == pytest.approx((18 - 3) / 64)
     reverse = paired_compare(b, a, label_a="E", label_b="A")
-    assert reverse.verdict == "b_better"
-    assert reverse.reading.endswith("sign test p = 0.0015: A is better on these 64 queries")
+    assert reverse.verdict == "b_better" and (reverse.label_a, reverse.label_b) == ("E", "A")
+    assert paired_reading(reverse).endswith("sign test p = 0.0015: A is better on these 64 queries")
 
 
 def test_paired_compare_not_distinguishable():
     a, b = seed_pair(8, 6, 50)
     c = paired_compare(a, b, label_a="B", label_b="A")
     assert c.verdict == "not_distinguishable"
-    assert c.reading == (
+    assert paired_reading(c) == (
         "B better on 8 queries, worse on 6, tied on 50; "
         "sign test p = 0.79: not distinguishable on these 64 queries"
     )
-    assert "구별할 수 없습니다" in c.reading_ko
 
 
 def test_paired_compare_uses_common_queries_and_eps():

@@ -1328,6 +1328,23 @@ TEXT: dict[str, tuple[str, str]] = {
         "{n} prompt tokens → no generation measured on this machine yet, so no time estimate",
     ),
     "ins.streaming": ("답변 생성 중 (토큰 단위로 표시)…", "Generating the answer (shown token by token)…"),
+    # --- h-pages: wording of the core's codes (paired comparison verdicts, sweep notices) ---
+    "stats.queries.one": ("{n}개 질의", "{n} query"),
+    "stats.queries.many": ("{n}개 질의", "{n} queries"),
+    "stats.reading": (
+        "{a} 대 {b}: {wins_q}에서 {a} 우세, {losses}개에서 열세, {ties}개 동률. 부호 검정 p {p}: {conclusion}.",
+        "{a} vs {b}: {a} better on {wins_q}, worse on {losses}, tied on {ties}; sign test p {p}: {conclusion}",
+    ),
+    "stats.verdict.better": ("이 {n_q}에서는 {side} 쪽이 낫습니다", "{side} is better on these {n_q}"),
+    "stats.verdict.not_distinguishable": (
+        "이 {n_q}로는 두 설정을 구별할 수 없습니다",
+        "not distinguishable on these {n_q}",
+    ),
+    "sweep.no_distance": (
+        "dense 검색이 코사인 거리를 주지 않아 점수로 잽니다 ({reason})",
+        "dense retrieval gave no cosine distances ({reason}); sweeping scores",
+    ),
+    "sweep.no_distance.unknown": ("거리가 없는 후보가 있음", "some candidates carry no distance"),
 }
 
 

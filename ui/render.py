@@ -14,12 +14,14 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from rag_core.types import Chunk, Claim, ContextStage, GateStage, Hit, RetrieverList, SupportStage, Trace
+from rag_core.types import (Chunk, ChunkingDiagnostics, Claim, ContextStage, GateStage, Hit, RetrieverList,
+                            SupportStage, Trace)
 
 from . import cache
 from .html import Mark, Markup, join, md, marked_text, show, snippet, span, table, tag
 from .i18n import t, tv
-from .state import Context
+from .state import Context, format_value
+from .views.compare import DiffRow
 
 STAGES = ("chunking", "retrieval", "fusion", "rerank", "gate", "context", "generation", "support")
 VERDICTS = ("supported", "supported-elsewhere", "uncited", "unsupported", "invalid-citation")
@@ -637,3 +639,36 @@ def _sources_panel(trace: Trace, lang: str, selected: int | None) -> None:
                    cls="ri-src-h")
         show(tag("div", head + marked_text(s.quote, marks), cls="ri-src"))
 
+
+
+# --- h-pages: rendering shared by several pages (one function each) ---
+def config_diff_table(rows: Sequence[DiffRow], lang: str, *, dim_non_ranking: bool = False) -> None:
+    """The A/B config diff (``ui.views.compare.config_diff`` rows): an info line when B equals A.
+
+    ``dim_non_ranking``: dim the keys that act after the gate (Evaluate ranks only).
+    """
+    if not rows:
+        st.info(t("cmp.same", lang))
+        return
+    classes = ["ri-diff" if r.ranking or not dim_non_ranking else "ri-dim" for r in rows]
+    show(table([t("cmp.key", lang), "A", "B"],
+               [[span(r.key, "ri-mono"), format_value(r.a), format_value(r.b)] for r in rows],
+               row_classes=classes))
+
+
+def chunking_metrics(d: ChunkingDiagnostics, lang: str, *, token_range: bool = False) -> None:
+    """The chunking metrics row: chunks, over the window, destroyed needles, header share.
+
+    ``token_range`` adds the min–max token column (Chunks page).
+    """
+    cols = st.columns(5 if token_range else 4)
+    cols[0].metric(t("chk.chunks", lang), d.n_chunks)
+    cols[1].metric(t("chk.over_window", lang, window=d.encoder_window), len(d.over_window))
+    cols[2].metric(t("chk.destroyed", lang), f"{len(d.destroyed)} / {d.n_needles}")
+    cols[3].metric(t("chk.header_share", lang),
+                   f"{d.header_token_share:.1%}" if d.header_token_share is not None else "—")
+    if token_range:
+        mean = f"{d.tokens_mean:.0f}" if d.tokens_mean is not None else "—"
+        cols[4].metric(t("chk.tokens_range", lang),
+                       f"{d.tokens_min}–{d.tokens_max}" if d.tokens_min is not None else "—",
+                       help=t("chk.tokens_mean", lang, mean=mean))
