@@ -86,8 +86,8 @@ for name, la, lb in view.retriever_pairs(a, b):
             if mine is None:
                 st.caption(t("cmp.not_in", lang, name=name, side=side))
             else:
-                render.retriever_column(mine, trace, lang,
-                                        mark=view.only_in(mine.hits, other.hits if other else (), same))
+                mark = view.only_in(mine.hits, other.hits if other else (), same)
+                render.retriever_column(mine, trace, lang, mark=mark)
 
 st.header(t("ins.h.fusion", lang))
 c1, c2 = st.columns(2)

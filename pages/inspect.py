@@ -45,7 +45,8 @@ d = trace.chunking
 render.chunking_metrics(d, lang)
 st.caption(t("ins.signature", lang, sig=trace.index_stamp.chunker_signature, fp=trace.index_stamp.corpus_fingerprint))
 for loss in destroyed_needles(trace):
-    st.error(md(t("ins.needle_destroyed", lang, needle=loss.needle, cuts=", ".join(map(str, loss.cut_at)) or "—")))
+    cuts = ", ".join(map(str, loss.cut_at)) or "—"
+    st.error(md(t("ins.needle_destroyed", lang, needle=loss.needle, cuts=cuts)))
 st.page_link(sidebar.page_path("chunks"), label=t("ins.open_chunks", lang), icon=":material/view_agenda:")
 
 # 2 · retrieval --------------------------------------------------------------

@@ -88,7 +88,7 @@ def test_with_b_the_sign_test_reading_is_shown(entry, corpus):
     cmp = compare_configs(a, b)
     page = html(at)
     for key, c in cmp.items():
-        reading = paired_reading(c, "en")  # every metric carries wins/losses/ties, p and the reading
+        reading = paired_reading(c, "en")  # every metric: wins/losses/ties, p and the reading
         assert _html.escape(reading) in page, key
         assert cell(b.result.means[key]) in page, key
     headline = cmp["recall@8"]

@@ -161,6 +161,7 @@ def test_every_text_has_both_languages_with_the_same_fields():
 def _used_keys() -> set[str]:
     keys: set[str] = set()
     files = [ROOT / "app.py", *sorted((ROOT / "ui").glob("*.py")), *sorted((ROOT / "pages").glob("*.py"))]
+    files += sorted((ROOT / "ui" / "views").glob("*.py"))
     for f in files:
         keys |= set(re.findall(r"""\bt\(\s*["']([a-z0-9_.\-]+)["']""", f.read_text(encoding="utf-8")))
     return keys

@@ -19,7 +19,9 @@ def _hit(cid: str) -> Hit:
 
 def test_config_diff_lists_changed_keys_in_a_order_and_flags_ranking_ones():
     a = PipelineConfig()
-    b = a.with_overrides({"gate.max_kept": "2", "retrieval.analyzer": "char", "chunker.overlap": "40"})
+    b = a.with_overrides(
+        {"gate.max_kept": "2", "retrieval.analyzer": "char", "chunker.overlap": "40"}
+    )
     rows = view.config_diff(a, b)
     flat_a, flat_b = a.flat(), b.flat()
     want = [k for k in flat_a if flat_a[k] != flat_b[k]]
@@ -44,8 +46,10 @@ def test_destroyed_needles_keep_only_this_questions_gold():
     other = NeedleLoss("d2", "gamma", 0, 5, (3,))
     hit = NeedleLoss("d1", "alpha beta", 0, 10, (4,))
     same_text_other_doc = NeedleLoss("d9", "alpha beta", 0, 10, (4,))
-    trace = SimpleNamespace(gold=SimpleNamespace(needles=(mine,)),
-                            chunking=SimpleNamespace(destroyed=(other, hit, same_text_other_doc)))
+    trace = SimpleNamespace(
+        gold=SimpleNamespace(needles=(mine,)),
+        chunking=SimpleNamespace(destroyed=(other, hit, same_text_other_doc)),
+    )
     assert view.destroyed_needles(trace) == [hit]
     assert view.destroyed_needles(SimpleNamespace(gold=None, chunking=trace.chunking)) == []
 
@@ -84,14 +88,19 @@ def test_retriever_pairs_and_stage_facts_on_real_traces(tiny_corpus):
     names_a = [lst.name for lst in a.retrieval.lists]
     names_b = [lst.name for lst in b.retrieval.lists]
     assert [n for n, *_ in pairs] == list(dict.fromkeys(names_a + names_b))
-    assert all((la is None) == (n not in names_a) and (lb is None) == (n not in names_b)
-               for n, la, lb in pairs)
+    assert all(
+        (la is None) == (n not in names_a) and (lb is None) == (n not in names_b)
+        for n, la, lb in pairs
+    )
     facts = view.stage_facts(a, "en")
     assert facts[t("cmp.row.chunking", "en")] == (
-        f"{a.index_stamp.chunker_signature} · {a.chunking.n_chunks}")
+        f"{a.index_stamp.chunker_signature} · {a.chunking.n_chunks}"
+    )
     gate = a.gate
     kept = f"{len(gate.kept)} / {len(gate.kept) + len(gate.rejected)}"
-    assert facts[t("cmp.row.gate", "en")].startswith(t("cmp.refused", "en") if gate.refused else kept)
+    assert facts[t("cmp.row.gate", "en")].startswith(
+        t("cmp.refused", "en") if gate.refused else kept
+    )
     assert facts[t("cmp.row.destroyed", "en")] == str(len(view.destroyed_needles(a)))
     assert t("cmp.row.fusion", "en") not in facts  # one retriever: nothing fused
     assert t("cmp.row.fusion", "en") in view.stage_facts(b, "en")

@@ -1,4 +1,4 @@
-"""The Evaluate view model (``ui.views.evaluate``): config B, readings, rows, filters — no Streamlit."""
+"""The Evaluate view model (``ui.views.evaluate``): config B, readings, rows — no Streamlit."""
 
 from __future__ import annotations
 
@@ -46,7 +46,9 @@ def test_resolve_b_for_each_mode():
     b, problems = view.resolve_b(a, "json", {"json": '{"retrieval": {"k": "many"'})
     assert b is None and len(problems) == 1
     assert view.resolve_b(a, "json", {"json": "  "}) == (None, [])
-    b, problems = view.resolve_b(a, "url", {"url": "http://x/inspect?retrieval.analyzer=char&lang=en"})
+    b, problems = view.resolve_b(
+        a, "url", {"url": "http://x/inspect?retrieval.analyzer=char&lang=en"}
+    )
     assert problems == [] and b == a.with_overrides({"retrieval.analyzer": "char"})
     assert view.resolve_b(a, "url", {"url": ""}) == (None, [])
 
@@ -55,7 +57,9 @@ def test_seconds_text_calls_a_run_at_most_half_its_compute_time_a_cache_hit():
     now_a, computed_a = 1.25, 1.3  # 1.25 > 1.3 / 2: computed now
     now_b, computed_b = 0.01, 3.1  # 0.01 ≤ 3.1 / 2: from the cache
     text = view.seconds_text(["A", "B"], [(now_a, computed_a), (now_b, computed_b)], "en")
-    assert text == f"A {now_a:.2f} s · " + t("ev.cached", "en", side="B", seconds=f"{computed_b:.2f}")
+    assert text == f"A {now_a:.2f} s · " + t(
+        "ev.cached", "en", side="B", seconds=f"{computed_b:.2f}"
+    )
 
 
 def test_judged_share_is_the_mean_share():
@@ -77,16 +81,19 @@ def test_paired_reading_words_the_verdict_in_both_languages():
     p = format_p(sign_test(18, 3))
     assert view.paired_reading(c, "en") == (
         f"A vs B: A better on 18 queries, worse on 3, tied on 43; sign test p {p}: "
-        f"A is better on these {18 + 3 + 43} queries")
+        f"A is better on these {18 + 3 + 43} queries"
+    )
     assert view.paired_reading(c, "ko") == (
         f"A 대 B: 18개 질의에서 A 우세, 3개에서 열세, 43개 동률. 부호 검정 p {p}: "
-        f"이 {18 + 3 + 43}개 질의에서는 A 쪽이 낫습니다.")
+        f"이 {18 + 3 + 43}개 질의에서는 A 쪽이 낫습니다."
+    )
     reverse = paired_compare(*reversed(_pair(18, 3, 43)), label_a="E", label_b="A")
     assert view.paired_reading(reverse, "en").endswith("A is better on these 64 queries")
     flat = paired_compare(*_pair(1, 0, 0))
     assert view.paired_reading(flat, "en") == (
         f"A vs B: A better on 1 query, worse on 0, tied on 0; sign test p {format_p(1.0)}: "
-        "not distinguishable on these 1 query")
+        "not distinguishable on these 1 query"
+    )
     assert "구별할 수 없습니다" in view.paired_reading(flat, "ko")
     assert view.significant(c) and not view.significant(flat)
 
@@ -97,7 +104,9 @@ def _evals():
     b_rank = {"q0": ["x", "g"], "q1": ["g"], "q2": ["g"], "q3": ["g"]}
     tags = {"q0": ("ko",), "q1": ("en",), "q2": ("ko",), "q3": ("en",)}
     ra, rb = evaluate_queries(a_rank, gold, [1, 2]), evaluate_queries(b_rank, gold, [1, 2])
-    return SimpleNamespace(result=ra, tags=tags, ks=(1, 2)), SimpleNamespace(result=rb, tags=tags, ks=(1, 2))
+    return SimpleNamespace(result=ra, tags=tags, ks=(1, 2)), SimpleNamespace(
+        result=rb, tags=tags, ks=(1, 2)
+    )
 
 
 def test_metrics_table_has_one_row_per_metric_and_the_test_columns_with_b():
@@ -112,7 +121,9 @@ def test_metrics_table_has_one_row_per_metric_and_the_test_columns_with_b():
     assert len(head) == 1 + 2 + 5 and all(len(r) == len(head) for r in rows)
     k = a.result.metrics.index("hit@1")
     c = cmp["hit@1"]
-    assert rows[k][3:6] == [c.wins, c.losses, c.ties] and rows[k][-1] == view.paired_reading(c, "en")
+    assert rows[k][3:6] == [c.wins, c.losses, c.ties] and rows[k][-1] == view.paired_reading(
+        c, "en"
+    )
 
 
 def test_cell_shows_mean_and_interval():
@@ -148,8 +159,11 @@ def test_breakdown_rows_follow_the_tag_groups():
 
 
 def test_question_filters_and_rows():
-    rows = [{"first_gold_a": 1, "first_gold_b": None}, {"first_gold_a": None, "first_gold_b": 2},
-            {"first_gold_a": 3, "first_gold_b": 3}]
+    rows = [
+        {"first_gold_a": 1, "first_gold_b": None},
+        {"first_gold_a": None, "first_gold_b": 2},
+        {"first_gold_a": 3, "first_gold_b": 3},
+    ]
     assert view.question_filters(False) == ("all", "miss_a")
     assert view.filter_questions(rows, "all") == rows
     assert view.filter_questions(rows, "miss_a") == [rows[1]]
@@ -166,7 +180,11 @@ def test_phrasing_and_open_view():
     assert view.phrasing_of("a#b#1") == 1
     row = {"query_id": "ko-01#1", "question_id": "ko-01"}
     assert view.open_view(row, "manual", "inspect", "x=1") == {
-        K_QMODE: "set", K_QSET: "manual", K_QID: "ko-01", K_QPHRASING: 1}
+        K_QMODE: "set",
+        K_QSET: "manual",
+        K_QID: "ko-01",
+        K_QPHRASING: 1,
+    }
     assert view.open_view(row, "manual", "compare", "x=1")[K_COMPARE_B] == "x=1"
     assert view.widget_values("compare", "x=1") == {K_COMPARE_B_WIDGET: "x=1"}
     assert view.widget_values("inspect", "x=1") == {}

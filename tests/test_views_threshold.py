@@ -1,4 +1,4 @@
-"""The Threshold view model (``ui.views.threshold``): slider arithmetic, notices, rows — no Streamlit."""
+"""The Threshold view model (``ui.views.threshold``): slider arithmetic, notices — no Streamlit."""
 
 from __future__ import annotations
 
@@ -28,9 +28,18 @@ def _data(metric: str = "distance") -> SweepData:
         _q("a3", []),
         _q("u1", [0.48, 0.9], answerable=False),
     )
-    return SweepData(metric=metric, higher_is_better=metric == "score", queries=queries, n_answerable=3,
-                     n_unanswerable=1, depth=2, phrasings="all", chunker_signature="test", config={},
-                     seconds=0.0)
+    return SweepData(
+        metric=metric,
+        higher_is_better=metric == "score",
+        queries=queries,
+        n_answerable=3,
+        n_unanswerable=1,
+        depth=2,
+        phrasings="all",
+        chunker_signature="test",
+        config={},
+        seconds=0.0,
+    )
 
 
 def test_distance_slider_steps_by_0005_one_step_beyond_the_data():
@@ -54,10 +63,14 @@ def test_score_slider_has_about_200_steps():
 def test_start_threshold_keeps_a_valid_value_else_rounds_the_midpoint_into_range():
     s = view.Slider(0.3, 0.8, 0.005, 3)
     assert view.start_threshold(0.55, s, 0.6, (0.4, 0.5)) == 0.55
-    assert view.start_threshold(0.9, s, 0.6012, (0.4, 0.5)) == pytest.approx(round(0.6012 / 0.005) * 0.005)
+    assert view.start_threshold(0.9, s, 0.6012, (0.4, 0.5)) == pytest.approx(
+        round(0.6012 / 0.005) * 0.005
+    )
     assert view.start_threshold("x", s, None, (0.4, 0.5, 0.7)) == 0.5  # the middle default
     assert view.start_threshold(None, s, 5.0, ()) == s.hi  # clamped
-    assert isinstance(view.start_threshold(3, s, 0.5, ()), float)  # an int is not kept: a float slider
+    assert isinstance(
+        view.start_threshold(3, s, 0.5, ()), float
+    )  # an int is not kept: a float slider
 
 
 def test_start_max_kept():
@@ -68,12 +81,21 @@ def test_start_max_kept():
 
 
 def test_gate_values_put_the_threshold_on_the_metrics_side():
-    assert view.gate_values(0.6, True, 3) == {K_GATE_MAX_DISTANCE: 0.6, K_GATE_MIN_SCORE: None,
-                                              K_GATE_MAX_KEPT: 3}
-    assert view.gate_values(7.5, False, 2) == {K_GATE_MAX_DISTANCE: None, K_GATE_MIN_SCORE: 7.5,
-                                               K_GATE_MAX_KEPT: 2}
-    assert view.gate_values(None, True, 4) == {K_GATE_MAX_DISTANCE: None, K_GATE_MIN_SCORE: None,
-                                               K_GATE_MAX_KEPT: 4}
+    assert view.gate_values(0.6, True, 3) == {
+        K_GATE_MAX_DISTANCE: 0.6,
+        K_GATE_MIN_SCORE: None,
+        K_GATE_MAX_KEPT: 3,
+    }
+    assert view.gate_values(7.5, False, 2) == {
+        K_GATE_MAX_DISTANCE: None,
+        K_GATE_MIN_SCORE: 7.5,
+        K_GATE_MAX_KEPT: 2,
+    }
+    assert view.gate_values(None, True, 4) == {
+        K_GATE_MAX_DISTANCE: None,
+        K_GATE_MIN_SCORE: None,
+        K_GATE_MAX_KEPT: 4,
+    }
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -86,7 +108,9 @@ def test_notices_are_worded_here_and_the_final_score_comes_first(lang):
     note = t("sweep.no_distance", lang, reason="dense:x unavailable")
     assert lines[1] == t("thr.note", lang, note=note)
     single = Notice(sweep.NOTICE_FINAL_SCORE, {"fused": False, "rerank": "none"})
-    assert view.notice_text(single, lang) == t("thr.score_note", lang, which=t("thr.score.single", lang))
+    assert view.notice_text(single, lang) == t(
+        "thr.score_note", lang, which=t("thr.score.single", lang)
+    )
     unknown = view.notice_text(Notice(sweep.NOTICE_NO_DISTANCE, {"reason": ""}), lang)
     assert t("sweep.no_distance.unknown", lang) in unknown
 
@@ -94,9 +118,13 @@ def test_notices_are_worded_here_and_the_final_score_comes_first(lang):
 def test_the_cli_words_the_same_codes_in_english():
     final = Notice(sweep.NOTICE_FINAL_SCORE, {"fused": False, "rerank": "overlap"})
     assert cli_notice_text(final) == (
-        "thresholds apply to the final score (higher is better): the retriever's score after rerank (overlap)")
+        "thresholds apply to the final score (higher is better): "
+        "the retriever's score after rerank (overlap)"
+    )
     assert cli_notice_text(Notice(sweep.NOTICE_NO_DISTANCE, {"reason": ""})) == (
-        "dense retrieval gave no cosine distances (some candidates carry no distance); sweeping scores")
+        "dense retrieval gave no cosine distances (some candidates carry no distance); "
+        "sweeping scores"
+    )
 
 
 def test_rate_texts():
@@ -116,8 +144,12 @@ def test_outcome_totals_split_by_group():
 def test_distribution_facts_report_separation_or_overlap():
     d = sweep.distribution(_data())
     facts = view.distribution_facts(d, 3, "en")
-    assert facts[0] == t("thr.worst", "en", value=f"{d.worst_answerable:.4f}", id=d.worst_answerable_id)
-    assert facts[1] == t("thr.best_un", "en", value=f"{d.best_unanswerable:.4f}", id=d.best_unanswerable_id)
+    assert facts[0] == t(
+        "thr.worst", "en", value=f"{d.worst_answerable:.4f}", id=d.worst_answerable_id
+    )
+    assert facts[1] == t(
+        "thr.best_un", "en", value=f"{d.best_unanswerable:.4f}", id=d.best_unanswerable_id
+    )
     assert t("thr.none_best", "en", a=1, u=0) in facts  # a3 has no candidate
 
 
@@ -161,7 +193,9 @@ def test_charts_carry_one_trace_per_series():
     hist = view.histogram(sweep.distribution(data), s, 0.5, "d", "en")
     assert len(hist.data) == 2 + 1  # two groups and the threshold's legend entry
     assert len(view.histogram(sweep.distribution(data), s, None, "d", "en").data) == 2
-    assert len(view.sweep_chart(rep, 0.5, {o: o for o in OUTCOMES}, "d", "en").data) == len(OUTCOMES)
+    assert len(view.sweep_chart(rep, 0.5, {o: o for o in OUTCOMES}, "d", "en").data) == len(
+        OUTCOMES
+    )
     now = sweep.operating_point(data, 0.5, 2)
     points = view.risk_coverage_points(rep)
     rc = view.risk_coverage_chart(rep, now, "en")

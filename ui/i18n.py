@@ -1333,7 +1333,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "stats.queries.many": ("{n}개 질의", "{n} queries"),
     "stats.reading": (
         "{a} 대 {b}: {wins_q}에서 {a} 우세, {losses}개에서 열세, {ties}개 동률. 부호 검정 p {p}: {conclusion}.",
-        "{a} vs {b}: {a} better on {wins_q}, worse on {losses}, tied on {ties}; sign test p {p}: {conclusion}",
+        "{a} vs {b}: {a} better on {wins_q}, worse on {losses}, tied on {ties}; "
+        "sign test p {p}: {conclusion}",
     ),
     "stats.verdict.better": ("이 {n_q}에서는 {side} 쪽이 낫습니다", "{side} is better on these {n_q}"),
     "stats.verdict.not_distinguishable": (

@@ -220,3 +220,42 @@ def style() -> Markup:
 def origin_class(origin: str) -> str:
     """Chip classes for a gold origin (``needle``, ``label``, ``needle+label``) or ``zero`` (judged not relevant)."""
     return "ri-chip ri-o-" + origin.replace("+", "-")
+
+
+# --- h-pages: Evaluate's run of A (and B), timed so a cache hit shows as one ---
+def evaluate_sides(
+    corpus_key: str,
+    jsons: dict[str, str],
+    question_set: str,
+    phrasings: str,
+    ks: tuple[int, ...],
+    labels_key: tuple[str, int],
+    lang: str,
+    corpus: Any,
+    questions: Sequence[Any],
+    labels: Sequence[Any],
+    *,
+    runs: Any = None,
+    doc_qrels: Any = None,
+    gain: str = "binary",
+) -> tuple[dict[str, Any], tuple[tuple[float, float], ...]] | None:
+    """Each side's ``ConfigEvaluation`` (``jsons``: side → ranking config JSON, run in order).
+
+    Also per side ``(seconds now, seconds when computed)``: now ≪ computed means
+    a cache hit. ``None`` when a side failed (its error is on the page).
+    """
+    import time
+
+    evals: dict[str, Any] = {}
+    seconds = []
+    for side, js in jsons.items():
+        label = t("ev.running", lang, side=side, set=question_set)
+        t0 = time.perf_counter()
+        out = run_guarded(lambda js=js, label=label: evaluate(
+            corpus_key, js, question_set, phrasings, ks, labels_key, label, corpus, questions,
+            labels, _runs=runs, _doc_qrels=doc_qrels, gain=gain), lang)
+        if out is None:
+            return None
+        evals[side] = out[0]
+        seconds.append((time.perf_counter() - t0, out[1]))
+    return evals, tuple(seconds)

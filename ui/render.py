@@ -14,8 +14,8 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from rag_core.types import (Chunk, ChunkingDiagnostics, Claim, ContextStage, GateStage, Hit, RetrieverList,
-                            SupportStage, Trace)
+from rag_core.types import (Chunk, ChunkingDiagnostics, Claim, ContextStage, GateStage, Hit,
+                            RetrieverList, SupportStage, Trace)
 
 from . import cache
 from .html import Mark, Markup, join, md, marked_text, show, snippet, span, table, tag

@@ -66,7 +66,7 @@ def destroyed_needles(trace: Trace) -> list[NeedleLoss]:
 
 
 def gold_rank_text(trace: Trace, stage: str) -> str:
-    """Best gold rank at ``stage``: ``—`` without gold, ``✗`` when absent, ``[n]`` for the context."""
+    """Best gold rank at ``stage``: ``—`` without gold, ``✗`` absent, ``[n]`` in the context."""
     if trace.gold is None:
         return "—"
     ranks = [r for r in trace.gold.stage_ranks.get(stage, ()) if r is not None]
@@ -115,15 +115,14 @@ def stage_facts(trace: Trace, lang: str, answer_mode: str = "") -> dict[str, str
     gate = trace.gate
     kept = f"{len(gate.kept)} / {len(gate.kept) + len(gate.rejected)}"
     out[t("cmp.row.gate", lang)] = (
-        (t("cmp.refused", lang) if gate.refused else kept) + f" · ★ {gold_rank_text(trace, 'gate')}"
-    )
+        t("cmp.refused", lang) if gate.refused else kept
+    ) + f" · ★ {gold_rank_text(trace, 'gate')}"
     c = trace.context
     n_in = sum(1 for s in c.sources if s.status != "dropped")
     sent = f"{n_in} · {c.tokens_after}/{c.budget_tokens} tok"
     out[t("cmp.row.context", lang)] = (
-        (tv("status", c.status, lang) if c.status != "ok" else sent)
-        + f" · ★ {gold_rank_text(trace, 'context')}"
-    )
+        tv("status", c.status, lang) if c.status != "ok" else sent
+    ) + f" · ★ {gold_rank_text(trace, 'context')}"
     out[t("cmp.row.question_cut", lang)] = t("cmp.yes" if c.question_cut else "cmp.no", lang)
     gen = trace.generation
     out[t("cmp.row.answer", lang)] = (
@@ -139,10 +138,8 @@ def stage_facts(trace: Trace, lang: str, answer_mode: str = "") -> dict[str, str
     return out
 
 
-def summary_rows(
-    fa: Mapping[str, str], fb: Mapping[str, str]
-) -> tuple[list[list[str]], list[str]]:
-    """Rows ``[fact, A, B, ≠]`` over the facts of either side, and their classes (differing rows)."""
+def summary_rows(fa: Mapping[str, str], fb: Mapping[str, str]) -> tuple[list[list[str]], list[str]]:
+    """Rows ``[fact, A, B, ≠]`` over the facts of either side, and their classes."""
     rows, classes = [], []
     for k in dict.fromkeys([*fa, *fb]):
         va, vb = fa.get(k, "—"), fb.get(k, "—")
@@ -152,13 +149,15 @@ def summary_rows(
 
 
 def only_in(mine: Sequence[Hit], other: Sequence[Hit], same_chunking: bool) -> set[str] | None:
-    """Chunk ids in ``mine`` but not in ``other``; ``None`` when the chunkings differ (ids differ)."""
+    """Chunk ids in ``mine`` but not in ``other``; ``None`` when the chunkings differ."""
     if not same_chunking:
         return None
     return {h.chunk_id for h in mine} - {h.chunk_id for h in other}
 
 
-def retriever_pairs(a: Trace, b: Trace) -> list[tuple[str, RetrieverList | None, RetrieverList | None]]:
+def retriever_pairs(
+    a: Trace, b: Trace
+) -> list[tuple[str, RetrieverList | None, RetrieverList | None]]:
     """Each retriever name of A or B (A's order first) with its list on each side (or ``None``)."""
     la = {lst.name: lst for lst in a.retrieval.lists}
     lb = {lst.name: lst for lst in b.retrieval.lists}

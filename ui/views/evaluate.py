@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import plotly.graph_objects as go
+
 from rag_core.config import PipelineConfig
 from rag_core.evalrun import NOT_IN_CORPUS, TAG_GROUPS, tag_group
 from rag_core.evaluation import breakdown, curve
@@ -37,7 +39,12 @@ GAINS: tuple[str, ...] = ("binary", "linear", "exp")
 #: How B is given: not at all, a chunker preset, override lines, config JSON, an app address.
 B_MODES: tuple[str, ...] = ("none", "preset", "overrides", "json", "url")
 NAMES: dict[str, str] = {
-    "hit": "Hit", "recall": "Recall", "p": "P", "ndcg": "nDCG", "rr": "MRR", "ap": "MAP",
+    "hit": "Hit",
+    "recall": "Recall",
+    "p": "P",
+    "ndcg": "nDCG",
+    "rr": "MRR",
+    "ap": "MAP",
 }
 #: Line and 95% band colours of each side in the curve.
 COLORS: dict[str, tuple[str, str]] = {
@@ -53,7 +60,7 @@ def metric_label(key: str) -> str:
 
 
 def pick_qset(current: Any, url_qset: Any, names: Sequence[str]) -> str:
-    """The question set to show: the page's own if still loaded, else the sidebar's, else the first."""
+    """The question set: the page's own if still loaded, else the sidebar's, else the first."""
     if current in names:
         return str(current)
     return str(url_qset) if url_qset in names else names[0]
@@ -111,8 +118,10 @@ def judged_share(ev: Any) -> float:
 
 
 def stage_warnings(ev: Any, lang: str) -> list[str]:
-    """The evaluation's warnings as shown: needles not in the corpus as they are, the rest framed."""
-    return [w if NOT_IN_CORPUS in w else t("ev.stage_problem", lang, problem=w) for w in ev.warnings]
+    """The evaluation's warnings: needles not in the corpus as they are, the rest framed."""
+    return [
+        w if NOT_IN_CORPUS in w else t("ev.stage_problem", lang, problem=w) for w in ev.warnings
+    ]
 
 
 def cell(m: Any) -> Markup:
@@ -134,8 +143,17 @@ def paired_reading(c: PairedComparison, lang: str) -> str:
     else:
         side = c.label_a if c.verdict == "a_better" else c.label_b
         conclusion = t("stats.verdict.better", lang, side=side, n_q=n_q)
-    return t("stats.reading", lang, a=c.label_a, b=c.label_b, wins_q=_queries(c.wins, lang),
-             losses=c.losses, ties=c.ties, p=format_p(c.p), conclusion=conclusion)
+    return t(
+        "stats.reading",
+        lang,
+        a=c.label_a,
+        b=c.label_b,
+        wins_q=_queries(c.wins, lang),
+        losses=c.losses,
+        ties=c.ties,
+        p=format_p(c.p),
+        conclusion=conclusion,
+    )
 
 
 def significant(c: PairedComparison) -> bool:
@@ -149,8 +167,13 @@ def metrics_table(
     """Header, rows and row classes of the metrics table (one row per metric of A)."""
     head = [t("ev.col.metric", lang), *(f"{s} {t('ev.col.ci', lang)}" for s in sides)]
     if cmp:
-        head += [t("ev.col.wins", lang), t("ev.col.losses", lang), t("ev.col.ties", lang), "p",
-                 t("ev.col.reading", lang)]
+        head += [
+            t("ev.col.wins", lang),
+            t("ev.col.losses", lang),
+            t("ev.col.ties", lang),
+            "p",
+            t("ev.col.reading", lang),
+        ]
     rows: list[list[Any]] = []
     classes: list[str | None] = []
     for k in a.result.metrics:
@@ -237,7 +260,9 @@ def open_view(row: Mapping[str, Any], qset: str, page: str, b_text: str) -> dict
     The view keys go to ``sidebar.load_view``; for Compare the B box gets ``b_text`` too.
     """
     view: dict[str, Any] = {
-        K_QMODE: "set", K_QSET: qset, K_QID: row["question_id"],
+        K_QMODE: "set",
+        K_QSET: qset,
+        K_QID: row["question_id"],
         K_QPHRASING: phrasing_of(row["query_id"]),
     }
     if page == "compare":
@@ -252,7 +277,77 @@ def widget_values(page: str, b_text: str) -> dict[str, Any]:
 
 def trec_files(sides: Mapping[str, Any], escape: bool) -> tuple[dict[str, str], dict[str, str]]:
     """TREC run text per side and qrels text per chunker signature; ``ValueError`` on bad ids."""
-    runs = {side: format_run(ev.rankings, tag=f"rag_core-{side}", escape=escape)
-            for side, ev in sides.items()}
+    runs = {
+        side: format_run(ev.rankings, tag=f"rag_core-{side}", escape=escape)
+        for side, ev in sides.items()
+    }
     qrels = {ev.chunker_signature: format_qrels(ev.gold, escape=escape) for ev in sides.values()}
     return runs, qrels
+
+
+def side_notes(ev: Any, lang: str) -> list[tuple[str, str]]:
+    """What the summary says under one side, as ``(kind, markdown text)``; kind: caption or warning.
+
+    Document-level share judged, destroyed answers (a warning when any, then
+    their ids), stage problems, unjudged queries.
+    """
+    notes: list[tuple[str, str]] = []
+    if ev.level == "document":
+        notes.append(("caption", t("ev.doc_level", lang, share=f"{judged_share(ev):.2f}")))
+    destroyed = t("ev.destroyed", lang, n=len(ev.destroyed), total=ev.n_queries)
+    notes.append(("warning" if ev.destroyed else "caption", destroyed))
+    if ev.destroyed:
+        notes.append(("caption", ", ".join(ev.destroyed)))
+    notes += [("warning", w) for w in stage_warnings(ev, lang)]
+    if ev.result.not_judged:
+        notes.append(("caption", t("ev.not_judged", lang, n=len(ev.result.not_judged))))
+    return notes
+
+
+def curve_figure(sides: Mapping[str, Any], name: str, ks: Sequence[int]) -> go.Figure:
+    """Metric ``name`` at each k per side: the mean line over its 95% interval band."""
+    fig = go.Figure()
+    for side, pts in curve_points(sides, name).items():
+        xs, ms = [k for k, _ in pts], [m for _, m in pts]
+        line, band = COLORS[side]
+        fig.add_trace(
+            go.Scatter(
+                x=xs + xs[::-1],
+                y=[m.high for m in ms] + [m.low for m in ms][::-1],
+                fill="toself",
+                fillcolor=band,
+                line={"width": 0},
+                hoverinfo="skip",
+                mode="lines",
+                name=f"{side} 95%",
+                showlegend=True,
+            )
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=[m.mean for m in ms],
+                mode="lines+markers",
+                name=side,
+                line={"color": line, "width": 2},
+                customdata=[[m.low, m.high, m.n] for m in ms],
+                hovertemplate="k=%{x}: %{y:.3f} [%{customdata[0]:.3f}, %{customdata[1]:.3f}] "
+                "n=%{customdata[2]}",
+            )
+        )
+    fig.update_layout(
+        height=320,
+        margin={"l": 40, "r": 20, "t": 10, "b": 40},
+        yaxis={"range": [0, 1.02]},
+        xaxis_title="k",
+        yaxis_title=NAMES[name] + "@k",
+        legend={"orientation": "h", "y": 1.1},
+    )
+    shown = list(ks)
+    if log_axis(shown):
+        fig.update_xaxes(
+            type="log", tickvals=shown, ticktext=[str(k) for k in shown], minor={"showgrid": False}
+        )
+    else:
+        fig.update_xaxes(tickvals=shown)
+    return fig

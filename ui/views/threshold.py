@@ -21,7 +21,6 @@ from rag_core.sweep import (
     OUTCOMES,
     BestDistribution,
     GateCounts,
-    SweepData,
     SweepReport,
     risk_coverage_at,
 )
@@ -33,8 +32,11 @@ from ..state import K_GATE_MAX_DISTANCE, K_GATE_MAX_KEPT, K_GATE_MIN_SCORE
 
 #: Line colour of each outcome in the sweep chart.
 PALETTE: dict[str, str] = {
-    "answered_with_gold": "#1a7f37", "answered_without_gold": "#9a6700",
-    "refused_answerable": "#8250df", "bluffed": "#cf222e", "refused_unanswerable": "#8c959f",
+    "answered_with_gold": "#1a7f37",
+    "answered_without_gold": "#9a6700",
+    "refused_answerable": "#8250df",
+    "bluffed": "#cf222e",
+    "refused_unanswerable": "#8c959f",
 }
 _LINE = "#1f2328"
 _MARGIN = {"l": 40, "r": 20, "t": 30, "b": 40}
@@ -42,7 +44,7 @@ _MARGIN = {"l": 40, "r": 20, "t": 30, "b": 40}
 
 @dataclass(frozen=True)
 class Slider:
-    """The threshold slider: bounds ``lo``–``hi`` (one step beyond the data), ``step``, ``decimals``."""
+    """The threshold slider: bounds ``lo``–``hi`` (a step beyond the data), step, decimals."""
 
     lo: float
     hi: float
@@ -89,7 +91,7 @@ def start_max_kept(current: Any, depth: int) -> int:
 
 
 def gate_values(threshold: float | None, is_distance: bool, max_kept: int) -> dict[str, Any]:
-    """Sidebar gate widget values that apply ``threshold`` (``None``: no threshold) and ``max_kept``."""
+    """Sidebar gate values applying ``threshold`` (``None``: no threshold) and ``max_kept``."""
     distance = threshold if is_distance else None
     score = None if is_distance else threshold
     return {K_GATE_MAX_DISTANCE: distance, K_GATE_MIN_SCORE: score, K_GATE_MAX_KEPT: max_kept}
@@ -146,15 +148,30 @@ def _value(v: float | None, decimals: int) -> str:
 def distribution_facts(d: BestDistribution, decimals: int, lang: str) -> list[str]:
     """Worst answerable, best unanswerable, separable or their overlap, queries without a best."""
     facts = [
-        t("thr.worst", lang, value=_value(d.worst_answerable, decimals), id=d.worst_answerable_id or "—"),
-        t("thr.best_un", lang, value=_value(d.best_unanswerable, decimals),
-          id=d.best_unanswerable_id or "—"),
+        t(
+            "thr.worst",
+            lang,
+            value=_value(d.worst_answerable, decimals),
+            id=d.worst_answerable_id or "—",
+        ),
+        t(
+            "thr.best_un",
+            lang,
+            value=_value(d.best_unanswerable, decimals),
+            id=d.best_unanswerable_id or "—",
+        ),
     ]
     if d.separable is True:
         facts.append(t("thr.separable", lang))
     elif d.overlap is not None:
-        facts.append(t("thr.overlap", lang, low=_value(d.overlap[0], decimals),
-                       high=_value(d.overlap[1], decimals)))
+        facts.append(
+            t(
+                "thr.overlap",
+                lang,
+                low=_value(d.overlap[0], decimals),
+                high=_value(d.overlap[1], decimals),
+            )
+        )
     none_a = sum(1 for v in d.answerable if v is None)
     none_u = sum(1 for v in d.unanswerable if v is None)
     if none_a or none_u:
@@ -168,18 +185,40 @@ def histogram(
     """Overlaid histograms of the best value per query, answerable and unanswerable."""
     size = max((s.hi - s.lo) / 40, s.step)
     fig = go.Figure()
-    groups = ((d.answerable, t("thr.answerable", lang), "#1a7f37"),
-              (d.unanswerable, t("thr.unanswerable", lang), "#cf222e"))
+    groups = (
+        (d.answerable, t("thr.answerable", lang), "#1a7f37"),
+        (d.unanswerable, t("thr.unanswerable", lang), "#cf222e"),
+    )
     for values, name, color in groups:
         xs = [v for v in values if v is not None]
-        fig.add_trace(go.Histogram(x=xs, name=f"{name} ({len(xs)})", opacity=0.55, marker_color=color,
-                                   xbins={"start": s.lo, "end": s.hi + size, "size": size}))
+        fig.add_trace(
+            go.Histogram(
+                x=xs,
+                name=f"{name} ({len(xs)})",
+                opacity=0.55,
+                marker_color=color,
+                xbins={"start": s.lo, "end": s.hi + size, "size": size},
+            )
+        )
     if threshold is not None:
         fig.add_vline(x=threshold, line_dash="dash", line_color=_LINE)
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", line={"dash": "dash", "color": _LINE},
-                                 name=t("thr.line", lang, value=f"{threshold:.{s.decimals}f}")))
-    fig.update_layout(barmode="overlay", height=300, margin=_MARGIN, xaxis_title=what,
-                      yaxis_title=t("thr.queries", lang), legend={"orientation": "h", "y": 1.15})
+        fig.add_trace(
+            go.Scatter(
+                x=[None],
+                y=[None],
+                mode="lines",
+                line={"dash": "dash", "color": _LINE},
+                name=t("thr.line", lang, value=f"{threshold:.{s.decimals}f}"),
+            )
+        )
+    fig.update_layout(
+        barmode="overlay",
+        height=300,
+        margin=_MARGIN,
+        xaxis_title=what,
+        yaxis_title=t("thr.queries", lang),
+        legend={"orientation": "h", "y": 1.15},
+    )
     return fig
 
 
@@ -211,15 +250,29 @@ def sweep_table(
 
     The row nearest the slider's threshold is marked.
     """
-    head = [t("thr.col.threshold", lang), *(labels[o] for o in OUTCOMES),
-            t("thr.col.gold_rate", lang), t("thr.col.bluff_rate", lang)]
+    head = [
+        t("thr.col.threshold", lang),
+        *(labels[o] for o in OUTCOMES),
+        t("thr.col.gold_rate", lang),
+        t("thr.col.bluff_rate", lang),
+    ]
     nearest = nearest_row(rep, threshold)
     rows: list[list[Any]] = []
     classes: list[str | None] = []
     for i, row in enumerate((rep.no_threshold, *rep.rows)):
-        cut = t("thr.none", lang) if row.threshold is None else f"{row.threshold:.{max(decimals, 3)}g}"
-        rows.append([span(cut, "ri-num"), *(getattr(row, o) for o in OUTCOMES),
-                     span(rate_cell(row.gold_rate), "ri-num"), span(rate_cell(row.bluff_rate), "ri-num")])
+        cut = (
+            t("thr.none", lang)
+            if row.threshold is None
+            else f"{row.threshold:.{max(decimals, 3)}g}"
+        )
+        rows.append(
+            [
+                span(cut, "ri-num"),
+                *(getattr(row, o) for o in OUTCOMES),
+                span(rate_cell(row.gold_rate), "ri-num"),
+                span(rate_cell(row.bluff_rate), "ri-num"),
+            ]
+        )
         marked = nearest is not None and i == nearest + 1
         classes.append("ri-goldrow" if marked else ("ri-dim" if i == 0 else None))
     return head, rows, classes
@@ -232,13 +285,24 @@ def sweep_chart(
     fig = go.Figure()
     for o in OUTCOMES:
         dash = "dot" if o == OUTCOMES[-1] else None
-        fig.add_trace(go.Scatter(x=list(rep.thresholds), y=[getattr(r, o) for r in rep.rows],
-                                 mode="lines+markers", name=labels[o],
-                                 line={"color": PALETTE[o], "dash": dash}))
+        fig.add_trace(
+            go.Scatter(
+                x=list(rep.thresholds),
+                y=[getattr(r, o) for r in rep.rows],
+                mode="lines+markers",
+                name=labels[o],
+                line={"color": PALETTE[o], "dash": dash},
+            )
+        )
     if threshold is not None:
         fig.add_vline(x=threshold, line_dash="dash", line_color=_LINE)
-    fig.update_layout(height=320, margin=_MARGIN, xaxis_title=what, yaxis_title=t("thr.queries", lang),
-                      legend={"orientation": "h", "y": 1.2})
+    fig.update_layout(
+        height=320,
+        margin=_MARGIN,
+        xaxis_title=what,
+        yaxis_title=t("thr.queries", lang),
+        legend={"orientation": "h", "y": 1.2},
+    )
     return fig
 
 
@@ -249,42 +313,95 @@ def risk_coverage_points(rep: SweepReport) -> list[dict[str, Any]]:
 
 
 def risk_coverage_chart(rep: SweepReport, now: Mapping[str, Any], lang: str) -> go.Figure:
-    """Risk against coverage over the sweep (95% band, coverage error bars) and the current point."""
+    """Risk against coverage over the sweep (95% band, coverage error bars), the current point."""
     pts = risk_coverage_points(rep)
     risk = t("thr.rc.risk", lang)
     fig = go.Figure()
     if pts:
         xs = [r["coverage"]["rate"] for r in pts]
         band = [r["risk"]["high"] for r in pts] + [r["risk"]["low"] for r in pts][::-1]
-        fig.add_trace(go.Scatter(x=xs + xs[::-1], y=band, fill="toself", fillcolor="rgba(207,34,46,0.12)",
-                                 line={"width": 0}, hoverinfo="skip", name=risk + " 95%"))
-        error_x = {"type": "data", "symmetric": False,
-                   "array": [r["coverage"]["high"] - r["coverage"]["rate"] for r in pts],
-                   "arrayminus": [r["coverage"]["rate"] - r["coverage"]["low"] for r in pts],
-                   "thickness": 1, "color": "rgba(31,35,40,0.35)"}
-        fig.add_trace(go.Scatter(
-            x=xs, y=[r["risk"]["rate"] for r in pts], mode="lines+markers", name=risk,
-            line={"color": "#cf222e"}, error_x=error_x, customdata=[[r["threshold"]] for r in pts],
-            hovertemplate="t=%{customdata[0]:.3f}: coverage %{x:.2f}, risk %{y:.2f}<extra></extra>"))
+        fig.add_trace(
+            go.Scatter(
+                x=xs + xs[::-1],
+                y=band,
+                fill="toself",
+                fillcolor="rgba(207,34,46,0.12)",
+                line={"width": 0},
+                hoverinfo="skip",
+                name=risk + " 95%",
+            )
+        )
+        error_x = {
+            "type": "data",
+            "symmetric": False,
+            "array": [r["coverage"]["high"] - r["coverage"]["rate"] for r in pts],
+            "arrayminus": [r["coverage"]["rate"] - r["coverage"]["low"] for r in pts],
+            "thickness": 1,
+            "color": "rgba(31,35,40,0.35)",
+        }
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=[r["risk"]["rate"] for r in pts],
+                mode="lines+markers",
+                name=risk,
+                line={"color": "#cf222e"},
+                error_x=error_x,
+                customdata=[[r["threshold"]] for r in pts],
+                hovertemplate="t=%{customdata[0]:.3f}: coverage %{x:.2f}, risk %{y:.2f}"
+                "<extra></extra>",
+            )
+        )
     if now["coverage"] is not None and now["risk"] is not None:
-        fig.add_trace(go.Scatter(x=[now["coverage"]["rate"]], y=[now["risk"]["rate"]], mode="markers",
-                                 marker={"size": 14, "color": _LINE, "symbol": "diamond"},
-                                 name=t("thr.rc.current", lang)))
-    fig.update_layout(height=320, margin=_MARGIN, xaxis={"range": [-0.02, 1.02]},
-                      yaxis={"range": [-0.02, 1.02]}, xaxis_title=t("thr.rc.coverage", lang),
-                      yaxis_title=risk, legend={"orientation": "h", "y": 1.2})
+        fig.add_trace(
+            go.Scatter(
+                x=[now["coverage"]["rate"]],
+                y=[now["risk"]["rate"]],
+                mode="markers",
+                marker={"size": 14, "color": _LINE, "symbol": "diamond"},
+                name=t("thr.rc.current", lang),
+            )
+        )
+    fig.update_layout(
+        height=320,
+        margin=_MARGIN,
+        xaxis={"range": [-0.02, 1.02]},
+        yaxis={"range": [-0.02, 1.02]},
+        xaxis_title=t("thr.rc.coverage", lang),
+        yaxis_title=risk,
+        legend={"orientation": "h", "y": 1.2},
+    )
     return fig
 
 
-def query_rows(outs: Iterable[Any], chosen: Iterable[str], labels: Mapping[str, str]) -> list[dict[str, Any]]:
+def query_rows(
+    outs: Iterable[Any], chosen: Iterable[str], labels: Mapping[str, str]
+) -> list[dict[str, Any]]:
     """Per-query table rows (``rag_core.sweep.outcomes``) whose outcome is in ``chosen``."""
     keep = set(chosen)
-    return [{"query": o.query_id, "text": o.text, "answerable": o.answerable, "best": o.best,
-             "kept": o.n_kept, "first_gold": o.first_gold_rank, "outcome": labels[o.outcome]}
-            for o in outs if o.outcome in keep]
+    return [
+        {
+            "query": o.query_id,
+            "text": o.text,
+            "answerable": o.answerable,
+            "best": o.best,
+            "kept": o.n_kept,
+            "first_gold": o.first_gold_rank,
+            "outcome": labels[o.outcome],
+        }
+        for o in outs
+        if o.outcome in keep
+    ]
 
 
 def csv_rows(rep: SweepReport) -> list[dict[str, Any]]:
     """The sweep as CSV rows: threshold, the five outcome counts, max-kept and the metric."""
-    return [{"threshold": r.threshold, **{o: getattr(r, o) for o in OUTCOMES}, "max_kept": r.max_kept,
-             "metric": rep.metric} for r in (rep.no_threshold, *rep.rows)]
+    return [
+        {
+            "threshold": r.threshold,
+            **{o: getattr(r, o) for o in OUTCOMES},
+            "max_kept": r.max_kept,
+            "metric": rep.metric,
+        }
+        for r in (rep.no_threshold, *rep.rows)
+    ]
