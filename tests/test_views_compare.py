@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from types import SimpleNamespace
 
 from rag_core.config import PipelineConfig
@@ -106,3 +107,18 @@ def test_retriever_pairs_and_stage_facts_on_real_traces(tiny_corpus):
     assert t("cmp.row.fusion", "en") in view.stage_facts(b, "en")
     no_gold = dataclasses.replace(a, gold=None)
     assert view.stage_facts(no_gold, "en")[t("cmp.row.verdict", "en")] == "—"
+
+
+def test_view_models_do_not_import_streamlit():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, ui.views.compare, ui.views.evaluate, ui.views.threshold; "
+        "print('streamlit' in sys.modules)"
+    )
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
+    )
+    assert out.stdout.strip() == "False"

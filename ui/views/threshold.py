@@ -42,6 +42,21 @@ _LINE = "#1f2328"
 _MARGIN = {"l": 40, "r": 20, "t": 30, "b": 40}
 
 
+def _query_counts_layout(
+    fig: go.Figure, what: str, lang: str, *, height: int, legend_y: float, **layout: Any
+) -> go.Figure:
+    """The layout of a chart of query counts against ``what`` (the metric's name)."""
+    fig.update_layout(
+        height=height,
+        margin=_MARGIN,
+        xaxis_title=what,
+        yaxis_title=t("thr.queries", lang),
+        legend={"orientation": "h", "y": legend_y},
+        **layout,
+    )
+    return fig
+
+
 @dataclass(frozen=True)
 class Slider:
     """The threshold slider: bounds ``lo``–``hi`` (a step beyond the data), step, decimals."""
@@ -211,15 +226,7 @@ def histogram(
                 name=t("thr.line", lang, value=f"{threshold:.{s.decimals}f}"),
             )
         )
-    fig.update_layout(
-        barmode="overlay",
-        height=300,
-        margin=_MARGIN,
-        xaxis_title=what,
-        yaxis_title=t("thr.queries", lang),
-        legend={"orientation": "h", "y": 1.15},
-    )
-    return fig
+    return _query_counts_layout(fig, what, lang, height=300, legend_y=1.15, barmode="overlay")
 
 
 def sweep_cuts(raw: Any, defaults: Sequence[float]) -> tuple[tuple[float, ...], str | None]:
@@ -296,14 +303,7 @@ def sweep_chart(
         )
     if threshold is not None:
         fig.add_vline(x=threshold, line_dash="dash", line_color=_LINE)
-    fig.update_layout(
-        height=320,
-        margin=_MARGIN,
-        xaxis_title=what,
-        yaxis_title=t("thr.queries", lang),
-        legend={"orientation": "h", "y": 1.2},
-    )
-    return fig
+    return _query_counts_layout(fig, what, lang, height=320, legend_y=1.2)
 
 
 def risk_coverage_points(rep: SweepReport) -> list[dict[str, Any]]:
