@@ -112,7 +112,11 @@ def main(argv: list[str] | None = None) -> int:
         same = cold.to_json() == warm.to_json()
         print(f"  JSON byte-identical across runs: {same}; result hash {cold.result_hash}")
         for key, r in s["rates"].items():
-            txt = "n = 0" if r is None else f"{r['rate']:.3f} [{r['low']:.3f}, {r['high']:.3f}] ({r['k']}/{r['n']})"
+            txt = (
+                "n = 0"
+                if r is None
+                else f"{r['rate']:.3f} [{r['low']:.3f}, {r['high']:.3f}] ({r['k']}/{r['n']})"
+            )
             print(f"  {key:>34}: {txt}")
         total = sum(s["loss_stages"].values())
         print(

@@ -60,7 +60,8 @@ def load_rows() -> list[tuple[dict, object]]:
 
 def agreement(rows: list[tuple[dict, object]], tau: float) -> tuple[float, float, list[bool]]:
     pred = [
-        answered_correctly(r["answer"], q.needles, q.question, min_term_recall=tau).correct for r, q in rows
+        answered_correctly(r["answer"], q.needles, q.question, min_term_recall=tau).correct
+        for r, q in rows
     ]
     gold = [bool(r["label"]) for r, _q in rows]
     agree = sum(p == g for p, g in zip(pred, gold)) / len(gold)
@@ -72,19 +73,25 @@ def main() -> int:
     n_terms = sum(
         "terms" in answered_correctly(r["answer"], q.needles, q.question).rule for r, q in rows
     )
-    print(f"{len(rows)} labelled answers ({sum(r['label'] for r, _ in rows)} correct); "
-          f"{n_terms} decided (partly) by the term rule")
+    print(
+        f"{len(rows)} labelled answers ({sum(r['label'] for r, _ in rows)} correct); "
+        f"{n_terms} decided (partly) by the term rule"
+    )
     scores = {tau: agreement(rows, tau)[:2] for tau in GRID}
     for tau, (agree, kappa) in scores.items():
         print(f"  min_term_recall {tau:.2f}: agreement {agree:.3f}, kappa {kappa:.3f}")
     best = max(a for a, _k in scores.values())
     tied = [t for t, (a, _k) in scores.items() if a == best]
     chosen = tied[len(tied) // 2]
-    print(f"best agreement {best:.3f} for {tied[0]:.2f}–{tied[-1]:.2f}; chosen {chosen:.2f} "
-          f"(in use: {MIN_TERM_RECALL})")
+    print(
+        f"best agreement {best:.3f} for {tied[0]:.2f}–{tied[-1]:.2f}; chosen {chosen:.2f} "
+        f"(in use: {MIN_TERM_RECALL})"
+    )
     agree, kappa, pred = agreement(rows, MIN_TERM_RECALL)
-    print(f"in use {MIN_TERM_RECALL}: agreement {agree:.3f} ({round(agree * len(rows))}/{len(rows)}), "
-          f"kappa {kappa:.3f}")
+    print(
+        f"in use {MIN_TERM_RECALL}: agreement {agree:.3f} ({round(agree * len(rows))}/{len(rows)}), "
+        f"kappa {kappa:.3f}"
+    )
     for (r, _q), p in zip(rows, pred):
         if p != bool(r["label"]):
             print(f"  disagree {r['qid']}: rule {p}, label {r['label']} — {r['answer'][:80]!r}")

@@ -33,8 +33,10 @@ def main() -> None:
     t0 = time.perf_counter()
     kiwi_instance()
     t_kiwi = time.perf_counter() - t0
-    print(f"corpus: {len(corpus.documents)} documents, {corpus.report.n_chars:,} characters "
-          f"(load {t_load:.2f} s; MiniLM tokenizer load {t_tok:.2f} s; Kiwi model load {t_kiwi:.2f} s)")
+    print(
+        f"corpus: {len(corpus.documents)} documents, {corpus.report.n_chars:,} characters "
+        f"(load {t_load:.2f} s; MiniLM tokenizer load {t_tok:.2f} s; Kiwi model load {t_kiwi:.2f} s)"
+    )
     total = 0.0
     for p in "ABCDEF":
         cfg = preset(p)

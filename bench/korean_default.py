@@ -74,9 +74,13 @@ def hits_at_8(ev) -> dict[str, float]:
 def sample_sets(corpus, skip_dense: bool) -> None:
     ko = load_questions(QSETS / "ko.jsonl")
     en = load_questions(QSETS / "en.jsonl")
-    before = PipelineConfig().with_overrides({"retrieval.analyzer": "unicode", "retrieval.dense_model": "minilm"})
+    before = PipelineConfig().with_overrides(
+        {"retrieval.analyzer": "unicode", "retrieval.dense_model": "minilm"}
+    )
     after = PipelineConfig()
-    print("\n### Bundled Korean set (ko.jsonl, every phrasing a query): Hangul analysis inside `auto`\n")
+    print(
+        "\n### Bundled Korean set (ko.jsonl, every phrasing a query): Hangul analysis inside `auto`\n"
+    )
     print("| config | Hit@8 | 95% Wilson |")
     print("|---|---|---|")
     saved = an.AUTO_HANGUL
@@ -84,19 +88,31 @@ def sample_sets(corpus, skip_dense: bool) -> None:
         for hangul in ("kiwi", "bigram"):
             an.AUTO_HANGUL = hangul
             corpus_h = load_corpus_index()  # a fresh memo: the sparse index is built with this rule
-            print(hit_line(f"bm25:auto ({hangul})", list(hits_at_8(evaluate_config(after, ko, corpus_h)).values())))
+            print(
+                hit_line(
+                    f"bm25:auto ({hangul})",
+                    list(hits_at_8(evaluate_config(after, ko, corpus_h)).values()),
+                )
+            )
     finally:
         an.AUTO_HANGUL = saved
     pairs = [("BM25 (the default methods)", before, after)]
     if not skip_dense:
         hy = {"retrieval.methods": "bm25,dense"}
         pairs.append(("hybrid bm25,dense", before.with_overrides(hy), after.with_overrides(hy)))
-        pairs.append(("dense only", before.with_overrides({"retrieval.methods": "dense"}),
-                      after.with_overrides({"retrieval.methods": "dense"})))
+        pairs.append(
+            (
+                "dense only",
+                before.with_overrides({"retrieval.methods": "dense"}),
+                after.with_overrides({"retrieval.methods": "dense"}),
+            )
+        )
     for label, b, a in pairs:
         print(f"\n### Default configuration before → after: {label}\n")
-        print(f"before: analyzer {b.retrieval.analyzer}, dense {b.retrieval.dense_model}; "
-              f"after: analyzer {a.retrieval.analyzer}, dense {a.retrieval.dense_model}\n")
+        print(
+            f"before: analyzer {b.retrieval.analyzer}, dense {b.retrieval.dense_model}; "
+            f"after: analyzer {a.retrieval.analyzer}, dense {a.retrieval.dense_model}\n"
+        )
         print("| set | config | Hit@8 | 95% Wilson |")
         print("|---|---|---|---|")
         for name, qs in (("ko", ko), ("en", en)):
@@ -105,8 +121,10 @@ def sample_sets(corpus, skip_dense: bool) -> None:
             print(hit_line(f"{name} | before", list(hb.values())))
             print(hit_line(f"{name} | after", list(ha.values())))
             cmp = paired_compare(ha, hb, label_a="after", label_b="before")
-            print(f"\n{name} paired sign test on Hit@8 (after vs before): {cmp.wins} wins, {cmp.losses} losses, "
-                  f"{cmp.ties} ties, p = {cmp.p:.3g} — {cmp.reading}\n")
+            print(
+                f"\n{name} paired sign test on Hit@8 (after vs before): {cmp.wins} wins, {cmp.losses} losses, "
+                f"{cmp.ties} ties, p = {cmp.p:.3g} — {cmp.reading}\n"
+            )
 
 
 def main() -> None:

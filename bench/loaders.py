@@ -115,28 +115,39 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=2)
     args = ap.parse_args()
     size = int(args.mb * 1024 * 1024)
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
-    print("times are CPU seconds (process time; the machine may be shared), best of --repeat; "
-          "wall seconds in brackets")
-    print(f"{'case':16} {'bytes':>10} {'ours s':>15} {'peer s':>15} {'ratio':>6} {'growth':>6}  result")
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        "times are CPU seconds (process time; the machine may be shared), best of --repeat; "
+        "wall seconds in brackets"
+    )
+    print(
+        f"{'case':16} {'bytes':>10} {'ours s':>15} {'peer s':>15} {'ratio':>6} {'growth':>6}  result"
+    )
     failures = 0
     for name, filename, make, peer, targeted in CASES:
         data, half = make(size), make(size // 2)
         report = load_bytes(filename, data)
         ours, ours_wall = best(lambda: load_bytes(filename, data), args.repeat)
         ours_half, _ = best(lambda: load_bytes(filename, half), args.repeat)
-        theirs, theirs_wall = best(lambda: peer(data), args.repeat) if peer else (math.nan, math.nan)
+        theirs, theirs_wall = (
+            best(lambda: peer(data), args.repeat) if peer else (math.nan, math.nan)
+        )
         growth = math.log2(ours / ours_half) if ours_half > 0 else float("nan")
-        got = (f"{report.n_documents} docs, {len(report.failed)} failed"
-               + (f" ({report.failed[0].reason[:60]})" if report.failed else ""))
+        got = f"{report.n_documents} docs, {len(report.failed)} failed" + (
+            f" ({report.failed[0].reason[:60]})" if report.failed else ""
+        )
         verdict = ""
         if targeted:
             ok = ours <= TARGET_S
             failures += not ok
             verdict = f"  [{'OK' if ok else 'OVER'} ≤ {TARGET_S:g} s]"
         ratio = ours / theirs if theirs > 0 else math.nan
-        print(f"{name:16} {len(data):>10,} {ours:>6.2f} [{ours_wall:>6.2f}] {theirs:>6.2f} [{theirs_wall:>6.2f}] "
-              f"{ratio:>6.2f} {growth:>6.2f}  {got}{verdict}")
+        print(
+            f"{name:16} {len(data):>10,} {ours:>6.2f} [{ours_wall:>6.2f}] {theirs:>6.2f} [{theirs_wall:>6.2f}] "
+            f"{ratio:>6.2f} {growth:>6.2f}  {got}{verdict}"
+        )
     return 1 if failures else 0
 
 

@@ -50,11 +50,19 @@ TARGET_RATIO = 2.0
 TARGET_SAVE_S = 2.0
 #: Per page: the address and a JS test that the page is ready.
 READY = {
-    "label": ("/label?lang=en", "[...document.querySelectorAll('button')].some(b => /^(Save|Change) label$/.test(b.innerText.trim()))"),
-    "inspect": ("/inspect?lang=en", "[...document.querySelectorAll('h2')].some(h => h.innerText.includes('⑥'))"),
+    "label": (
+        "/label?lang=en",
+        "[...document.querySelectorAll('button')].some(b => /^(Save|Change) label$/.test(b.innerText.trim()))",
+    ),
+    "inspect": (
+        "/inspect?lang=en",
+        "[...document.querySelectorAll('h2')].some(h => h.innerText.includes('⑥'))",
+    ),
 }
-IDLE_JS = ("!!document.querySelector('[data-testid=stApp][data-test-script-state=notRunning]')"
-           " && !document.querySelector('[data-testid=stSkeleton]')")
+IDLE_JS = (
+    "!!document.querySelector('[data-testid=stApp][data-test-script-state=notRunning]')"
+    " && !document.querySelector('[data-testid=stSkeleton]')"
+)
 
 
 def rss_mb(url: str) -> float:
@@ -74,7 +82,9 @@ def cpu_s(url: str) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def open_together(browser, url: str, n: int, ready_js: str, timeout_s: float = 900) -> tuple[list[float], list]:
+def open_together(
+    browser, url: str, n: int, ready_js: str, timeout_s: float = 900
+) -> tuple[list[float], list]:
     """Open ``url`` in ``n`` new contexts at once; seconds until each is ready (polled every 0.25 s)."""
     pages = []
     for _ in range(n):
@@ -110,8 +120,11 @@ def save_together(pages, base: str) -> list[float]:
         box.fill(f"bench-{i}")
         box.press("Enter")
     for page in pages:
-        page.wait_for_function(IDLE_JS + " && [...document.querySelectorAll('button')].some(b => "
-                               "b.innerText.trim() === 'Save label' && !b.disabled)", timeout=600_000)
+        page.wait_for_function(
+            IDLE_JS + " && [...document.querySelectorAll('button')].some(b => "
+            "b.innerText.trim() === 'Save label' && !b.disabled)",
+            timeout=600_000,
+        )
     starts = []
     for page in pages:
         starts.append(time.perf_counter())
@@ -161,7 +174,9 @@ async def ws_save(base: str, n: int) -> list[float]:
     async def one(s, query, button):
         run = await s.run("label", trigger=button)
         if not any(text.startswith("Saved") for text in run.texts):
-            raise RuntimeError(f"no save confirmation for {query}: {[x for x in run.texts if len(x) < 300][:60]}")
+            raise RuntimeError(
+                f"no save confirmation for {query}: {[x for x in run.texts if len(x) < 300][:60]}"
+            )
         return run.seconds
 
     try:
@@ -174,8 +189,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=8)
     parser.add_argument("--pages", default="label,inspect")
-    parser.add_argument("--client", choices=("ws", "browser"), default="ws",
-                        help="ws: headless websocket sessions (the server's time); browser: chromium tabs (end to end)")
+    parser.add_argument(
+        "--client",
+        choices=("ws", "browser"),
+        default="ws",
+        help="ws: headless websocket sessions (the server's time); browser: chromium tabs (end to end)",
+    )
     args = parser.parse_args(argv)
     pages = [p.strip() for p in args.pages.split(",") if p.strip()]
     bad = [p for p in pages if p not in READY]
@@ -199,20 +218,26 @@ def main(argv: list[str] | None = None) -> int:
                 after, cpu = rss_mb(base), cpu_s(base) - cpu0
                 ratio = max(times) / one
                 ok &= ratio <= TARGET_RATIO
-                print(f"{name}: one session ready in {one:.1f} s; {args.sessions} sessions together: "
-                      f"median {statistics.median(times):.1f} s, slowest {max(times):.1f} s "
-                      f"-> ratio {ratio:.2f} (target <= {TARGET_RATIO:.0f}); "
-                      f"server RSS {before:.0f} -> {after:.0f} MiB, server CPU {cpu:.1f} s "
-                      "(the rest of the wall time is the browsers, on the same cores)", flush=True)
+                print(
+                    f"{name}: one session ready in {one:.1f} s; {args.sessions} sessions together: "
+                    f"median {statistics.median(times):.1f} s, slowest {max(times):.1f} s "
+                    f"-> ratio {ratio:.2f} (target <= {TARGET_RATIO:.0f}); "
+                    f"server RSS {before:.0f} -> {after:.0f} MiB, server CPU {cpu:.1f} s "
+                    "(the rest of the wall time is the browsers, on the same cores)",
+                    flush=True,
+                )
                 if name == "label":
                     cpu0 = cpu_s(base)
                     saves = save_together(opened, base)
                     cpu = cpu_s(base) - cpu0
                     ok &= max(saves) <= TARGET_SAVE_S
-                    print(f"label saves, {args.sessions} sessions pressing Save together: "
-                          f"median {statistics.median(saves):.2f} s, slowest {max(saves):.2f} s "
-                          f"(target <= {TARGET_SAVE_S:.0f} s); server RSS {rss_mb(base):.0f} MiB, server CPU for the "
-                          f"question switches and saves {cpu:.1f} s", flush=True)
+                    print(
+                        f"label saves, {args.sessions} sessions pressing Save together: "
+                        f"median {statistics.median(saves):.2f} s, slowest {max(saves):.2f} s "
+                        f"(target <= {TARGET_SAVE_S:.0f} s); server RSS {rss_mb(base):.0f} MiB, server CPU for the "
+                        f"question switches and saves {cpu:.1f} s",
+                        flush=True,
+                    )
                 for page in opened:
                     page.context.close()
         browser.close()
@@ -239,15 +264,21 @@ def ws_main(pages: list[str], n: int) -> int:
                 times, before, after, cpu, saves = asyncio.run(scenario())
                 ratio = max(times) / one
                 ok &= ratio <= TARGET_RATIO
-                print(f"{name} (websocket sessions): one session ready in {one:.1f} s; {n} sessions together: "
-                      f"median {statistics.median(times):.1f} s, slowest {max(times):.1f} s -> ratio {ratio:.2f} "
-                      f"(target <= {TARGET_RATIO:.0f}); server RSS {before:.0f} -> {after:.0f} MiB, "
-                      f"server CPU {cpu:.1f} s", flush=True)
+                print(
+                    f"{name} (websocket sessions): one session ready in {one:.1f} s; {n} sessions together: "
+                    f"median {statistics.median(times):.1f} s, slowest {max(times):.1f} s -> ratio {ratio:.2f} "
+                    f"(target <= {TARGET_RATIO:.0f}); server RSS {before:.0f} -> {after:.0f} MiB, "
+                    f"server CPU {cpu:.1f} s",
+                    flush=True,
+                )
                 if saves is not None:
                     ok &= max(saves) <= TARGET_SAVE_S
-                    print(f"label saves, {n} sessions pressing Save together: median {statistics.median(saves):.2f} s, "
-                          f"slowest {max(saves):.2f} s (target <= {TARGET_SAVE_S:.0f} s); "
-                          f"server RSS {rss_mb(base):.0f} MiB", flush=True)
+                    print(
+                        f"label saves, {n} sessions pressing Save together: median {statistics.median(saves):.2f} s, "
+                        f"slowest {max(saves):.2f} s (target <= {TARGET_SAVE_S:.0f} s); "
+                        f"server RSS {rss_mb(base):.0f} MiB",
+                        flush=True,
+                    )
     return 0 if ok else 1
 
 

@@ -71,7 +71,9 @@ def widget_state(etype: str, el, known: WidgetState | None) -> WidgetState | Non
     elif etype == "multiselect":
         if known is not None and not el.set_value:
             return known
-        out.string_array_value.data.extend(el.raw_values if el.set_value else [el.options[i] for i in el.default])
+        out.string_array_value.data.extend(
+            el.raw_values if el.set_value else [el.options[i] for i in el.default]
+        )
     else:
         return None
     return out
@@ -84,7 +86,9 @@ class Run:
     status: int
     seconds: float
     texts: list[str] = field(default_factory=list)
-    widgets: dict[str, tuple[str, str]] = field(default_factory=dict)  # label -> (element type, widget id)
+    widgets: dict[str, tuple[str, str]] = field(
+        default_factory=dict
+    )  # label -> (element type, widget id)
 
 
 class Session:
@@ -94,18 +98,31 @@ class Session:
         self.url = base.replace("http://", "ws://") + "/_stcore/stream"
         self.ws = None
         self.values: dict[str, WidgetState] = {}  # widget id -> the value this session set
-        self.screen: dict[str, WidgetState] = {}  # widget id -> its state on screen after the last run
+        self.screen: dict[
+            str, WidgetState
+        ] = {}  # widget id -> its state on screen after the last run
         self.query: str | None = None  # the URL's query as the app last set it (page_info_changed)
 
     async def connect(self) -> None:
-        self.ws = await websockets.connect(self.url, subprotocols=["streamlit"], max_size=None,
-                                           open_timeout=120, ping_interval=None)
+        self.ws = await websockets.connect(
+            self.url,
+            subprotocols=["streamlit"],
+            max_size=None,
+            open_timeout=120,
+            ping_interval=None,
+        )
 
     async def close(self) -> None:
         if self.ws is not None:
             await self.ws.close()
 
-    async def run(self, page: str, query: str | None = None, trigger: str | None = None, timeout_s: float = 900) -> Run:
+    async def run(
+        self,
+        page: str,
+        query: str | None = None,
+        trigger: str | None = None,
+        timeout_s: float = 900,
+    ) -> Run:
         """Request a run of ``page`` (URL path) with ``query`` (default: the URL as the app last set it);
         with ``trigger`` (a widget id), press that button.
 
@@ -130,7 +147,9 @@ class Session:
             fwd = ForwardMsg()
             fwd.ParseFromString(raw)
             kind = fwd.WhichOneof("type")
-            if kind == "page_info_changed":  # the browser moves its URL and sends this query from now on
+            if (
+                kind == "page_info_changed"
+            ):  # the browser moves its URL and sends this query from now on
                 self.query = fwd.page_info_changed.query_string
             elif kind == "new_session":
                 texts, widgets, screen = [], {}, {}
@@ -146,7 +165,10 @@ class Session:
                     if state is not None:
                         screen[body.id] = state
             elif kind == "script_finished":
-                if fwd.script_finished in (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR):
+                if fwd.script_finished in (
+                    ForwardMsg.FINISHED_SUCCESSFULLY,
+                    ForwardMsg.FINISHED_WITH_COMPILE_ERROR,
+                ):
                     self.screen = screen
                     return Run(fwd.script_finished, time.perf_counter() - t0, texts, widgets)
 

@@ -35,7 +35,11 @@ def hangul_share(text: str) -> float:
     letters = [ch for ch in text if ch.isalpha()]
     if not letters:
         return 0.0
-    ko = sum(1 for ch in letters if "\uac00" <= ch <= "\ud7a3" or "\u1100" <= ch <= "\u11ff" or "\u3130" <= ch <= "\u318f")
+    ko = sum(
+        1
+        for ch in letters
+        if "\uac00" <= ch <= "\ud7a3" or "\u1100" <= ch <= "\u11ff" or "\u3130" <= ch <= "\u318f"
+    )
     return ko / len(letters)
 
 
@@ -128,7 +132,9 @@ class DenseIndex:
         def encode(batch: list[str]) -> np.ndarray:
             return embedder.encode_passages(batch, batch_size=batch_size, progress=progress)
 
-        vectors, embedded = embed_cached(encode, embedder.model_id, embedder.dimension, texts, cache)
+        vectors, embedded = embed_cached(
+            encode, embedder.model_id, embedder.dimension, texts, cache
+        )
         if progress and not embedded:
             progress(len(texts), len(texts))
         counts = tuple(embedder.count_tokens(texts)) if texts else ()
@@ -145,7 +151,9 @@ class DenseIndex:
         )
         return cls(
             chunk_ids=ids,
-            vectors=l2_normalise(vectors) if len(texts) else np.zeros((0, embedder.dimension), np.float32),
+            vectors=l2_normalise(vectors)
+            if len(texts)
+            else np.zeros((0, embedder.dimension), np.float32),
             stamp=stamp,
             embedder=embedder,
             token_counts=counts,
@@ -174,7 +182,9 @@ class DenseIndex:
                 raise ValueError("the query is empty; dense retrieval needs text to embed")
             enc = embedder or self.embedder
             if enc is None:
-                raise ValueError("this index has no embedder attached; pass a query vector or an embedder")
+                raise ValueError(
+                    "this index has no embedder attached; pass a query vector or an embedder"
+                )
             self.check_compatible(enc)
             return enc.encode_queries([query])[0]
         vec = np.asarray(query, dtype=np.float32).reshape(-1)

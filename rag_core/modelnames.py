@@ -71,11 +71,18 @@ def _qdrant_refusal(key: str, text: str, env: Mapping[str, str]) -> str | None:
         folder = os.path.realpath(os.path.expanduser(value)) if value else None
         if _inside(folder, text):
             return None
-        where = f"a folder inside ${QDRANT_PATH_ENV}" if folder else f"${QDRANT_PATH_ENV} is not set, so no folder"
+        where = (
+            f"a folder inside ${QDRANT_PATH_ENV}"
+            if folder
+            else f"${QDRANT_PATH_ENV} is not set, so no folder"
+        )
     else:
         listed = env.get(QDRANT_URLS_ENV)
-        urls = tuple(u.strip().rstrip("/") for u in listed.split(",") if u.strip()) if listed is not None \
+        urls = (
+            tuple(u.strip().rstrip("/") for u in listed.split(",") if u.strip())
+            if listed is not None
             else DEFAULT_QDRANT_URLS
+        )
         if text.rstrip("/") in urls:
             return None
         where = f"the servers listed in ${QDRANT_URLS_ENV}: {', '.join(urls) or 'none'}"
@@ -102,14 +109,20 @@ def refusal(key: str, value: Any, env: Mapping[str, str] | None = None) -> str |
     if _inside(folder, text):
         return None
     names = ", ".join(repr(n) for n in BUNDLED[key] if n) or "none bundled"
-    where = f"a path inside ${MODELS_ENV}" if folder is not None else f"${MODELS_ENV} is not set, so no path"
+    where = (
+        f"a path inside ${MODELS_ENV}"
+        if folder is not None
+        else f"${MODELS_ENV} is not set, so no path"
+    )
     return (
         f"{key}: this value is not accepted from the address (allowed: {names}; {where}); "
         "the default is kept. An operator can choose local models in the sidebar or the CLI."
     )
 
 
-def restrict(overrides: Mapping[str, Any], env: Mapping[str, str] | None = None) -> tuple[dict[str, Any], list[str]]:
+def restrict(
+    overrides: Mapping[str, Any], env: Mapping[str, str] | None = None
+) -> tuple[dict[str, Any], list[str]]:
     """``overrides`` without the model names a visitor may not set, and one message per refused key."""
     kept: dict[str, Any] = {}
     problems: list[str] = []

@@ -178,7 +178,8 @@ def _call(target: QdrantTarget, what: str, fn: Callable[[], Any]) -> Any:
         if "not found" in text.lower() and "collection" in text.lower():
             raise QdrantError(f"Qdrant at {target.where}: {text}") from None
         raise QdrantError(
-            f"Qdrant at {target.where} is unreachable or failed while {what}: {text}", kind="unavailable"
+            f"Qdrant at {target.where} is unreachable or failed while {what}: {text}",
+            kind="unavailable",
         ) from None
 
 
@@ -191,7 +192,11 @@ def collection_facts(client: Any, target: QdrantTarget, collection: str) -> Coll
     """
     exists = _call(target, "listing collections", lambda: client.collection_exists(collection))
     if not exists:
-        names = _call(target, "listing collections", lambda: [c.name for c in client.get_collections().collections])
+        names = _call(
+            target,
+            "listing collections",
+            lambda: [c.name for c in client.get_collections().collections],
+        )
         raise QdrantError(
             f"Qdrant at {target.where} has no collection {collection!r}; collections there: "
             f"{', '.join(sorted(names)) or 'none'}"
@@ -207,7 +212,9 @@ def collection_facts(client: Any, target: QdrantTarget, collection: str) -> Coll
             )
         name, vectors = next(iter(vectors.items()))
     distance = getattr(vectors.distance, "value", str(vectors.distance))
-    return CollectionFacts(collection, int(vectors.size), str(distance), int(info.points_count or 0), name)
+    return CollectionFacts(
+        collection, int(vectors.size), str(distance), int(info.points_count or 0), name
+    )
 
 
 def check_dimension(facts: CollectionFacts, embedder: Any) -> None:
@@ -255,7 +262,10 @@ def search(
     hits = []
     for p in res.points:
         payload = p.payload or {}
-        for field, key in ((text_field, "retrieval.qdrant_text_field"), (doc_field, "retrieval.qdrant_doc_field")):
+        for field, key in (
+            (text_field, "retrieval.qdrant_text_field"),
+            (doc_field, "retrieval.qdrant_doc_field"),
+        ):
             if field not in payload:
                 raise QdrantError(
                     f"collection {collection!r}: point {p.id} has no payload field {field!r} ({key}); "
@@ -282,7 +292,13 @@ def check_model(hits: Sequence[QdrantHit], collection: str, embedder: Any) -> No
     (ours do; a foreign collection usually does not, and then only the
     dimension check applies).
     """
-    others = sorted({h.embedding_model for h in hits if h.embedding_model and h.embedding_model != embedder.model_id})
+    others = sorted(
+        {
+            h.embedding_model
+            for h in hits
+            if h.embedding_model and h.embedding_model != embedder.model_id
+        }
+    )
     if others:
         raise QdrantError(
             f"collection {collection!r} was embedded with {', '.join(others)} but the question embedder is "
@@ -308,7 +324,9 @@ def check_writable(target: QdrantTarget, collection: str, *, recreate: bool = Fa
             ``recreate`` is false.
     """
     client = connect(target, create=True)
-    exists = bool(_call(target, "listing collections", lambda: client.collection_exists(collection)))
+    exists = bool(
+        _call(target, "listing collections", lambda: client.collection_exists(collection))
+    )
     if exists and not recreate:
         n = _call(target, "counting points", lambda: client.count(collection, exact=True).count)
         raise QdrantError(
@@ -343,7 +361,9 @@ def build_collection(
 
     vectors = np.asarray(vectors, dtype=np.float32)
     if vectors.ndim != 2 or vectors.shape[0] != len(chunks):
-        raise ValueError(f"{len(chunks)} chunks but vectors of shape {vectors.shape}; give one row per chunk")
+        raise ValueError(
+            f"{len(chunks)} chunks but vectors of shape {vectors.shape}; give one row per chunk"
+        )
     client = connect(target, create=True)
     if check_writable(target, collection, recreate=recreate):
         _call(target, "deleting the old collection", lambda: client.delete_collection(collection))
@@ -352,7 +372,9 @@ def build_collection(
         "creating the collection",
         lambda: client.create_collection(
             collection,
-            vectors_config=models.VectorParams(size=int(vectors.shape[1]), distance=models.Distance.COSINE),
+            vectors_config=models.VectorParams(
+                size=int(vectors.shape[1]), distance=models.Distance.COSINE
+            ),
         ),
     )
     n = len(chunks)
@@ -372,7 +394,11 @@ def build_collection(
             )
             for i in range(lo, hi)
         ]
-        _call(target, "uploading points", lambda pts=points: client.upsert(collection, points=pts, wait=True))
+        _call(
+            target,
+            "uploading points",
+            lambda pts=points: client.upsert(collection, points=pts, wait=True),
+        )
         if progress:
             progress(hi, n)
     return collection_facts(client, target, collection)

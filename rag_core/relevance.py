@@ -116,7 +116,9 @@ def relevant_chunk_ids(
         if span is None:
             out.append(())
             continue
-        found = lookup.of_doc(n.doc_id) if is_document_level(n) else lookup.containing(n.doc_id, *span)
+        found = (
+            lookup.of_doc(n.doc_id) if is_document_level(n) else lookup.containing(n.doc_id, *span)
+        )
         hits = sorted(found, key=lambda c: c.ordinal)
         out.append(tuple(c.chunk_id for c in hits))
     return tuple(out)

@@ -74,7 +74,9 @@ def apply_overrides(base: PipelineConfig, overrides: Mapping[str, Any]) -> Pipel
     if name is not None:
         letter = str(name).strip().upper()
         if letter not in PRESETS:
-            raise ValueError(f"chunker.preset = {name!r} is not valid; valid choices: {', '.join(PRESETS)}")
+            raise ValueError(
+                f"chunker.preset = {name!r} is not valid; valid choices: {', '.join(PRESETS)}"
+            )
         config = preset(letter, base)  # replaces the whole chunker section
     return config.with_overrides(rest) if rest else config
 
@@ -115,7 +117,9 @@ class Scenario:
 
     def __post_init__(self) -> None:
         if self.page not in PAGES:
-            raise ValueError(f"scenario {self.id}: page = {self.page!r} is not valid; valid choices: {', '.join(PAGES)}")
+            raise ValueError(
+                f"scenario {self.id}: page = {self.page!r} is not valid; valid choices: {', '.join(PAGES)}"
+            )
         if (self.question_id is None) == (self.question is None):
             raise ValueError(f"scenario {self.id}: give exactly one of question_id or question")
         for lang in ("ko", "en"):
@@ -136,7 +140,9 @@ class Scenario:
         if self.question is not None:
             return self.question
         if question is None or question.id != self.question_id:
-            raise ValueError(f"scenario {self.id}: pass question {self.question_id!r} to get its text")
+            raise ValueError(
+                f"scenario {self.id}: pass question {self.question_id!r} to get its text"
+            )
         return question.phrasings[self.phrasing] if question.phrasings else question.question
 
     def config(self, base: PipelineConfig | None = None) -> PipelineConfig:
@@ -166,7 +172,9 @@ def check_expectation(trace: Any, expect: Mapping[str, Any]) -> list[str]:
         elif key in ("zero_candidates", "some_candidates"):
             lst = lists.get(want)
             if lst is None:
-                problems.append(f"{key}: no retriever list named {want!r} (have {', '.join(lists)})")
+                problems.append(
+                    f"{key}: no retriever list named {want!r} (have {', '.join(lists)})"
+                )
             elif (key == "zero_candidates") != (len(lst.hits) == 0):
                 problems.append(f"{key}: {want} has {len(lst.hits)} hits")
         elif key == "destroyed":
@@ -205,7 +213,9 @@ def check_expectation(trace: Any, expect: Mapping[str, Any]) -> list[str]:
                 if got != doc_id:
                     problems.append(f"top_doc of {name}: expected {doc_id!r}, got {got!r}")
         elif key == "duplicates_dropped":
-            got = any(s.status == "dropped" and s.reason == "duplicate" for s in trace.context.sources)
+            got = any(
+                s.status == "dropped" and s.reason == "duplicate" for s in trace.context.sources
+            )
             if got != want:
                 problems.append(f"duplicates_dropped: expected {want}, got {got}")
         elif key == "numbers_in_no_source":
@@ -239,7 +249,10 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="blind-cut",
         mode=1,
-        title={"ko": "고정 길이 청킹이 정답 문장을 자른다", "en": "A blind cut splits the answer sentence"},
+        title={
+            "ko": "고정 길이 청킹이 정답 문장을 자른다",
+            "en": "A blind cut splits the answer sentence",
+        },
         explanation={
             "ko": "프리셋 A는 문장과 문단을 보지 않고 512자마다 자릅니다. 세한도를 그린 해가 적힌 문장이 두 청크에 "
             "반씩 나뉘어, 어느 청크도 정답 문장을 통째로 갖지 못합니다. 이때 검색기가 무엇이든 재현율의 상한은 0입니다. "
@@ -264,7 +277,10 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="header-window",
         mode=2,
-        title={"ko": "맥락 헤더는 순위를 올리지만 인코더 창을 넘긴다", "en": "A header lifts ranking but overflows the encoder window"},
+        title={
+            "ko": "맥락 헤더는 순위를 올리지만 인코더 창을 넘긴다",
+            "en": "A header lifts ranking but overflows the encoder window",
+        },
         explanation={
             "ko": "프리셋 E는 청크마다 '[제목 > 절]' 헤더를 붙여 색인합니다. 질문의 단어가 헤더에도 있으면 정답 청크의 순위가 "
             "오릅니다. 그러나 헤더 토큰이 더해져 정답 청크가 임베딩 인코더의 창(256 토큰)을 넘고, 넘친 끝부분은 아무 경고 "
@@ -288,7 +304,10 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="korean-particle",
         mode=3,
-        title={"ko": "조사 하나에 단어 검색의 후보가 0개가 된다", "en": "One Korean particle leaves word search with zero candidates"},
+        title={
+            "ko": "조사 하나에 단어 검색의 후보가 0개가 된다",
+            "en": "One Korean particle leaves word search with zero candidates",
+        },
         explanation={
             "ko": "유니코드 단어 분석기는 '한라산의'와 '높이는'을 그대로 색인어로 씁니다. 문서에는 '한라산은', '높이' 같은 다른 "
             "꼴만 있어 두 질의어의 문서 빈도(df)가 0이고, BM25는 후보를 하나도 내지 못합니다. 분석기를 문자 n-gram으로 "
@@ -311,7 +330,10 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="irrelevant-sources",
         mode=4,
-        title={"ko": "후보는 생겼지만 엉뚱한 문단이다", "en": "Candidates appear, but they are the wrong paragraphs"},
+        title={
+            "ko": "후보는 생겼지만 엉뚱한 문단이다",
+            "en": "Candidates appear, but they are the wrong paragraphs",
+        },
         explanation={
             "ko": "'한라산의 높이는 몇미터인가요?'에 문자 n-gram이 찾아 준 후보는 글자만 공유할 뿐, 세탁건조기 FAQ와 "
             "한라산의 식생·동물 문단입니다. 높이 문단은 7위라 게이트(최대 3개)를 넘지 못하고, 모델은 이 출처만 보고 "
@@ -333,12 +355,19 @@ SCENARIOS: tuple[Scenario, ...] = (
         overrides={"retrieval.analyzer": "char", "gate.max_kept": 3},
         question_id="ko-01",
         phrasing=2,
-        expect={"lost_at": "gate", "some_candidates": "bm25:char", "top_doc": {"bm25:char": "man-support-faq-ko"}},
+        expect={
+            "lost_at": "gate",
+            "some_candidates": "bm25:char",
+            "top_doc": {"bm25:char": "man-support-faq-ko"},
+        },
     ),
     Scenario(
         id="rerank-wrong-paragraph",
         mode=5,
-        title={"ko": "정답은 후보에 있었지만 재순위가 다른 문단을 넘긴다", "en": "Gold is a candidate, but rerank passes another paragraph"},
+        title={
+            "ko": "정답은 후보에 있었지만 재순위가 다른 문단을 넘긴다",
+            "en": "Gold is a candidate, but rerank passes another paragraph",
+        },
         explanation={
             "ko": "BM25는 E17 문단을 1위로 찾습니다. 토큰 겹침 재순위는 질문 단어를 더 많이 가진 다른 문단들을 위로 올리고, "
             "게이트는 상위 2개만 남기므로 정답 문단은 모델에 닿지 못합니다. 재순위를 끄면(B) 정답이 그대로 1위로 남습니다.",
@@ -360,7 +389,10 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="budget-cut",
         mode=6,
-        title={"ko": "예산이 근거를 (순진하게 자르면 질문을) 잘라낸다", "en": "The budget cuts the evidence (or, naively, the question)"},
+        title={
+            "ko": "예산이 근거를 (순진하게 자르면 질문을) 잘라낸다",
+            "en": "The budget cuts the evidence (or, naively, the question)",
+        },
         explanation={
             "ko": "정답 청크는 검색 4위입니다. 예산 400 토큰의 pack 정책은 지시문과 질문을 지키고 출처를 순위대로 채우다가 "
             "자리가 없으면 나머지를 뺍니다. 그래서 정답 출처가 빠집니다. 같은 예산의 hard-cut(B)은 프롬프트를 400번째 토큰에서 "
@@ -385,7 +417,10 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="exact-code",
         mode=7,
-        title={"ko": "dense 검색은 정확한 코드(E17 대 E21)를 흐린다", "en": "Dense retrieval blurs an exact code (E17 vs E21)"},
+        title={
+            "ko": "dense 검색은 정확한 코드(E17 대 E21)를 흐린다",
+            "en": "Dense retrieval blurs an exact code (E17 vs E21)",
+        },
         explanation={
             "ko": "임베딩은 'E21'과 'E17'을 거의 같은 뜻으로 봅니다. dense만 쓰면 상위 3개에 다른 오류 코드와 비슷한 문단이 "
             "들어오고 E21 문단은 빠집니다. BM25는 'e21'이라는 색인어를 그대로 맞히므로 1위로 찾고, 두 목록을 RRF로 융합한 "
@@ -398,7 +433,11 @@ SCENARIOS: tuple[Scenario, ...] = (
             "ko": "A의 dense 열(코사인 거리, 정답 ★ 없음). B의 두 열과 융합 표에서 목록별 RRF 기여.",
             "en": "A's dense column (cosine distances, no gold ★). In B, both columns and the fusion table's per-list RRF contributions.",
         },
-        overrides={"retrieval.methods": "dense", "retrieval.k": 3, "retrieval.dense_model": "minilm"},
+        overrides={
+            "retrieval.methods": "dense",
+            "retrieval.k": 3,
+            "retrieval.dense_model": "minilm",
+        },
         question_id="man-en-01",
         compare={"retrieval.methods": "bm25,dense"},
         page="compare",
@@ -408,7 +447,10 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="no-threshold",
         mode=8,
-        title={"ko": "임계값이 없으면 코퍼스 밖 질문에도 자신 있게 답한다", "en": "Without a threshold, out-of-domain questions get confident answers"},
+        title={
+            "ko": "임계값이 없으면 코퍼스 밖 질문에도 자신 있게 답한다",
+            "en": "Without a threshold, out-of-domain questions get confident answers",
+        },
         explanation={
             "ko": "스페인 여권 갱신은 코퍼스 어디에도 없습니다. 그래도 검색은 언제나 가장 가까운 k개를 돌려주므로, 임계값이 "
             "없으면 세탁건조기 고객지원·반품 문단이 출처가 되어 모델에 들어갑니다. 코사인 거리 0.6의 게이트(B)를 두면 통과하는 후보가 "
@@ -431,7 +473,10 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="near-miss",
         mode=9,
-        title={"ko": "가까운 오답: 같은 단어, 다른 대상 (KV 캐시 대 프롬프트 캐시)", "en": "Near miss: same words, different thing (KV cache vs prompt cache)"},
+        title={
+            "ko": "가까운 오답: 같은 단어, 다른 대상 (KV 캐시 대 프롬프트 캐시)",
+            "en": "Near miss: same words, different thing (KV cache vs prompt cache)",
+        },
         explanation={
             "ko": "'프롬프트 캐싱으로 얼마나 아끼나'는 코퍼스에 답이 없지만, 추론 장의 KV 캐시 문단이 '캐시', 'prompt' 같은 "
             "단어를 많이 공유합니다. 그래서 거리 0.6의 게이트를 통과하고, 모델은 다른 대상에 관한 출처를 받습니다. "
@@ -445,7 +490,11 @@ SCENARIOS: tuple[Scenario, ...] = (
             "en": "The bars under the threshold in the gate chart, the sources' section names (KV cache), and what the "
             "answer makes of them.",
         },
-        overrides={"retrieval.methods": "dense", "gate.max_distance": 0.6, "retrieval.dense_model": "minilm"},
+        overrides={
+            "retrieval.methods": "dense",
+            "gate.max_distance": 0.6,
+            "retrieval.dense_model": "minilm",
+        },
         question_id="en-oot-01",
         page="inspect",
         expect={"refused": False, "top_doc": {"dense:minilm": "en-course-04-inference"}},
@@ -475,7 +524,10 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="overlap-duplicates",
         mode=10,
-        title={"ko": "겹침으로 생긴 중복이 상위 k와 예산을 차지한다", "en": "Overlap duplicates crowd the top k and the budget"},
+        title={
+            "ko": "겹침으로 생긴 중복이 상위 k와 예산을 차지한다",
+            "en": "Overlap duplicates crowd the top k and the budget",
+        },
         explanation={
             "ko": "512자 청크에 384자 겹침을 주면 이웃 청크가 글의 4분의 3을 공유합니다. 같은 문단이 조금씩 밀린 채 상위 후보를 "
             "여러 자리 차지하고, 예산도 같은 글을 여러 번 담는 데 씁니다. 거의 같은 출처 제거(B, 유사도 0.5)는 중복을 "
@@ -490,7 +542,12 @@ SCENARIOS: tuple[Scenario, ...] = (
             "en": "Consecutive chunk numbers of one document in the retrieval column; rows dropped as near-duplicate in "
             "the context table (B).",
         },
-        overrides={"chunker.strategy": "blind", "chunker.target": 512, "chunker.overlap": 384, "context.dedup": False},
+        overrides={
+            "chunker.strategy": "blind",
+            "chunker.target": 512,
+            "chunker.overlap": 384,
+            "context.dedup": False,
+        },
         question_id="en-eval-05",
         compare={"context.dedup": True, "context.dedup_threshold": 0.5},
         page="compare",
@@ -505,4 +562,6 @@ def scenario(scenario_id: str) -> Scenario:
     for s in SCENARIOS:
         if s.id == scenario_id:
             return s
-    raise ValueError(f"unknown scenario {scenario_id!r}; valid choices: {', '.join(s.id for s in SCENARIOS)}")
+    raise ValueError(
+        f"unknown scenario {scenario_id!r}; valid choices: {', '.join(s.id for s in SCENARIOS)}"
+    )

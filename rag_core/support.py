@@ -75,9 +75,18 @@ NUMBER = re.compile(
 
 #: Units written differently that name the same unit (for comparing quantities).
 UNIT_ALIASES = {
-    "미터": "m", "킬로미터": "km", "㎞": "km", "센티미터": "cm", "밀리미터": "mm",
-    "제곱킬로미터": "km²", "㎢": "km²", "킬로그램": "kg", "그램": "g", "퍼센트": "%",
-    "℃": "°C", "도": "°C",
+    "미터": "m",
+    "킬로미터": "km",
+    "㎞": "km",
+    "센티미터": "cm",
+    "밀리미터": "mm",
+    "제곱킬로미터": "km²",
+    "㎢": "km²",
+    "킬로그램": "kg",
+    "그램": "g",
+    "퍼센트": "%",
+    "℃": "°C",
+    "도": "°C",
 }
 
 REFUSAL_PATTERNS = (
@@ -301,9 +310,17 @@ def check_support(
             if cfg.judge and judge is not None:
                 jp = judge_support(judge, ctext, s.quote)
             best = Evidence(
-                best.n, best.chunk_id, best.sentence, best.start, best.end,
-                round(best.overlap, 4), None if best.cosine is None else round(best.cosine, 4),
-                round(best.score, 4), missing, jp, tuple(sorted(best_terms)),
+                best.n,
+                best.chunk_id,
+                best.sentence,
+                best.start,
+                best.end,
+                round(best.overlap, 4),
+                None if best.cosine is None else round(best.cosine, 4),
+                round(best.score, 4),
+                missing,
+                jp,
+                tuple(sorted(best_terms)),
             )
             evidence.append(best)
             supports[s.n] = evidence_supports(best, cfg)
@@ -318,7 +335,9 @@ def check_support(
                 verdict=verdict,  # type: ignore[arg-type]
                 evidence=tuple(evidence),
                 numbers=tuple(w for w, _v, _u in nums),
-                numbers_in_no_source=tuple(w for w, v, u in nums if not quantity_in(v, u, all_numbers)),
+                numbers_in_no_source=tuple(
+                    w for w, v, u in nums if not quantity_in(v, u, all_numbers)
+                ),
                 reason=reason,
             )
         )
@@ -326,7 +345,9 @@ def check_support(
     for c in claims:
         counts[c.verdict] = counts.get(c.verdict, 0) + 1
     summary = ", ".join(f"{v} {k}" for k, v in counts.items())
-    return SupportStage("ok", tuple(claims), params, "; ".join([f"{len(claims)} claims: {summary}", *notes]))
+    return SupportStage(
+        "ok", tuple(claims), params, "; ".join([f"{len(claims)} claims: {summary}", *notes])
+    )
 
 
 def evidence_supports(e: Evidence, cfg: SupportConfig) -> bool:

@@ -48,8 +48,14 @@ def test_evaluate_page_shows_answer_metrics_and_the_loss_stage_chart(server, tmp
         page.wait_for_selector(IDLE, timeout=RUN_MS)
         _idle(page)
         main = page.locator("[data-testid=stMain]")
-        for text in ("answered correctly", "false refusal", "bluff", "claims: supported and cited",
-                     "context utilisation", "result hash"):
+        for text in (
+            "answered correctly",
+            "false refusal",
+            "bluff",
+            "claims: supported and cited",
+            "context utilisation",
+            "result hash",
+        ):
             assert main.get_by_text(text, exact=False).count() >= 1, text
         chart = page.locator("[data-testid=stPlotlyChart]").first
         chart.scroll_into_view_if_needed()

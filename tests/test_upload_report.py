@@ -12,7 +12,11 @@ def test_upload_report_names_each_encoding_and_every_skipped_row(entry):
     ok(at)
     files = [
         ("zh.txt", GBK.encode("gbk"), "text/plain"),
-        ("u16.md", "# UTF-16\n\nA file saved as UTF-16 with a byte-order mark.\n".encode("utf-16"), "text/markdown"),
+        (
+            "u16.md",
+            "# UTF-16\n\nA file saved as UTF-16 with a byte-order mark.\n".encode("utf-16"),
+            "text/markdown",
+        ),
         ("w.txt", "He said “hello” — and left… for 5€.".encode("cp1252"), "text/plain"),
         ("rows.csv", b'id,text\na,"unterminated\nb,second row\n', "text/csv"),
         ("deep.json", b"[" * 100_000, "application/json"),
@@ -27,16 +31,23 @@ def test_upload_report_names_each_encoding_and_every_skipped_row(entry):
     assert "3 files or rows of this corpus were not loaded" in labels
     assert not any("not loaded:" in plain(w.value) for w in at.warning)
     text = plain(" ".join(m.value for m in at.markdown))
-    for shown in ("**zh.txt** — encoding gb18030", "**u16.md** — encoding utf-16-le (BOM)",
-                  "**w.txt** — encoding cp1252",
-                  "also decodes as cp949; gb18030 chosen by character frequency",
-                  "rows.csv line 2: unterminated or malformed quote",
-                  "deep.json line 1: JSON nested deeper than 64 levels",
-                  "num.jsonl line 1: a number with 5000 digits"):
+    for shown in (
+        "**zh.txt** — encoding gb18030",
+        "**u16.md** — encoding utf-16-le (BOM)",
+        "**w.txt** — encoding cp1252",
+        "also decodes as cp949; gb18030 chosen by character frequency",
+        "rows.csv line 2: unterminated or malformed quote",
+        "deep.json line 1: JSON nested deeper than 64 levels",
+        "num.jsonl line 1: a number with 5000 digits",
+    ):
         assert shown in text, shown
     assert any("Indexed 5 documents" in s.value for s in at.success)
     docs = at.session_state["_ctx"].corpus.docs
-    assert docs["zh"].text == GBK and docs["stray"].text == "stray text" and docs["b"].text == "second row"
+    assert (
+        docs["zh"].text == GBK
+        and docs["stray"].text == "stray text"
+        and docs["b"].text == "second row"
+    )
 
 
 def test_file_lines_escape_markdown_in_names_reasons_and_notes():

@@ -41,7 +41,9 @@ def join(parts: Iterable[object], sep: object = "") -> Markup:
     return Markup(str(esc(sep)).join(str(esc(p)) for p in parts))
 
 
-def _attrs(cls: str | None, title: object | None, style: str | None, extra: dict[str, object] | None) -> str:
+def _attrs(
+    cls: str | None, title: object | None, style: str | None, extra: dict[str, object] | None
+) -> str:
     out = []
     if cls:
         out.append(f' class="{_html.escape(cls, quote=True)}"')
@@ -71,11 +73,15 @@ def tag(
     return Markup(f"<{name}{_attrs(cls, title, style, attrs)}>{esc(content)}</{name}>")
 
 
-def span(content: object, cls: str | None = None, title: object | None = None, style: str | None = None) -> Markup:
+def span(
+    content: object, cls: str | None = None, title: object | None = None, style: str | None = None
+) -> Markup:
     return tag("span", content, cls=cls, title=title, style=style)
 
 
-def div(content: object, cls: str | None = None, title: object | None = None, style: str | None = None) -> Markup:
+def div(
+    content: object, cls: str | None = None, title: object | None = None, style: str | None = None
+) -> Markup:
     return tag("div", content, cls=cls, title=title, style=style)
 
 
@@ -96,7 +102,9 @@ def table(
         body.append(tag("tr", join(tag("td", c) for c in row), cls=rc))
     if not rows and empty:
         body.append(tag("tr", tag("td", empty, attrs={"colspan": len(columns)}), cls="ri-empty"))
-    return tag("table", tag("thead", tag("tr", head)) + tag("tbody", join(body)), cls=cls, attrs=attrs)
+    return tag(
+        "table", tag("thead", tag("tr", head)) + tag("tbody", join(body)), cls=cls, attrs=attrs
+    )
 
 
 _MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$:=")
@@ -238,17 +246,31 @@ def chunk_map(
         at = c.start
         head = span(f"#{c.ordinal}", "ri-bnd-n")
         if c.tokens is not None:
-            head = head + span(f"{c.tokens} tok", "ri-bnd-t" + (" ri-over" if c.over_window else ""))
+            head = head + span(
+                f"{c.tokens} tok", "ri-bnd-t" + (" ri-over" if c.over_window else "")
+            )
         box = span(head, "ri-bnd", labels.get("boundary", "chunk boundary"))
         if c.header:
-            box = box + span(c.header, "ri-header", labels.get("header", "header (not document text)"))
+            box = box + span(
+                c.header, "ri-header", labels.get("header", "header (not document text)")
+            )
         inserts.setdefault(at, []).append(box)
     for nd in needles:
         for cut in nd.cut_at:
-            inserts.setdefault(cut, []).append(span("✂", "ri-cut", labels.get("cut", "this boundary cut the needle")))
+            inserts.setdefault(cut, []).append(
+                span("✂", "ri-cut", labels.get("cut", "this boundary cut the needle"))
+            )
 
     lo, hi = (0, n) if window is None else (max(0, window[0]), min(n, window[1]))
-    edges = sorted({lo, hi, *inserts, *(max(0, min(m.start, n)) for m in marks), *(max(0, min(m.end, n)) for m in marks)})
+    edges = sorted(
+        {
+            lo,
+            hi,
+            *inserts,
+            *(max(0, min(m.start, n)) for m in marks),
+            *(max(0, min(m.end, n)) for m in marks),
+        }
+    )
     edges = [e for e in edges if lo <= e <= hi]
     pieces: list[Markup] = [span("… ", "ri-muted")] if lo > 0 else []
     for a, b in zip(edges, edges[1:] + [None]):

@@ -94,15 +94,20 @@ def flow_columns(trace: Trace, lang: str) -> list[FlowColumn]:
             for h in hits:
                 s = sources.get(h.chunk_id)
                 if s is not None and s.status == "dropped":
-                    drop[h.chunk_id] = t("lec.why.context", lang, reason=tv("reason", s.reason, lang))
+                    drop[h.chunk_id] = t(
+                        "lec.why.context", lang, reason=tv("reason", s.reason, lang)
+                    )
         else:
             # parallel retriever lists all feed the first column after them
-            following = next(c for c in raw[i + 1:] if c[0] != "list")
+            following = next(c for c in raw[i + 1 :] if c[0] != "list")
             carried = {h.chunk_id for h in following[2]}
             for h in hits:
                 if h.chunk_id not in carried:
-                    drop[h.chunk_id] = (gate_notes.get(h.chunk_id) or t("lec.why.gate", lang)
-                                        if following[0] == "kept" else why_next[following[0]])
+                    drop[h.chunk_id] = (
+                        gate_notes.get(h.chunk_id) or t("lec.why.gate", lang)
+                        if following[0] == "kept"
+                        else why_next[following[0]]
+                    )
         cols.append(FlowColumn(key, title, tuple(hits), drop))
     return cols
 
@@ -127,21 +132,39 @@ def rank_flow(trace: Trace, lang: str) -> Markup:
                 cells.append(tag("td", ""))
                 continue
             h = c.hits[rank]
-            cls = "ri-lf" + (" ri-lf-gold" if h.chunk_id in gids else "") + (" ri-lf-drop" if h.chunk_id in c.drop else "")
+            cls = (
+                "ri-lf"
+                + (" ri-lf-gold" if h.chunk_id in gids else "")
+                + (" ri-lf-drop" if h.chunk_id in c.drop else "")
+            )
             text = codes[h.chunk_id] + ("★" if h.chunk_id in gids else "")
             s = sources.get(h.chunk_id)
             if c.key == "kept" and s is not None and s.n is not None:
                 text += f" [{s.n}]"
-            title = chunk_label(trace.chunks.get(h.chunk_id), h.chunk_id) + (f" — {c.drop[h.chunk_id]}" if h.chunk_id in c.drop else "")
+            title = chunk_label(trace.chunks.get(h.chunk_id), h.chunk_id) + (
+                f" — {c.drop[h.chunk_id]}" if h.chunk_id in c.drop else ""
+            )
             cells.append(tag("td", span(text, cls, title)))
         body.append(tag("tr", tag("td", span(rank + 1, "ri-num ri-muted")) + join(cells)))
     if not depth:
-        body.append(tag("tr", tag("td", t("lec.no_candidates", lang), attrs={"colspan": len(cols) + 1}), cls="ri-empty"))
-    grid = tag("table", tag("thead", tag("tr", tag("th", "#") + head)) + tag("tbody", join(body)), cls="ri-lf-table")
+        body.append(
+            tag(
+                "tr",
+                tag("td", t("lec.no_candidates", lang), attrs={"colspan": len(cols) + 1}),
+                cls="ri-empty",
+            )
+        )
+    grid = tag(
+        "table",
+        tag("thead", tag("tr", tag("th", "#") + head)) + tag("tbody", join(body)),
+        cls="ri-lf-table",
+    )
     return grid + _fates(trace, cols, codes, gids, lang)
 
 
-def _fates(trace: Trace, cols: Sequence[FlowColumn], codes: dict[str, str], gids: set[str], lang: str) -> Markup:
+def _fates(
+    trace: Trace, cols: Sequence[FlowColumn], codes: dict[str, str], gids: set[str], lang: str
+) -> Markup:
     """One line per chunk: code, ★, document #ordinal, snippet, and where it ended."""
     sources = {s.chunk_id: s for s in trace.context.sources}
     kept = {h.chunk_id for h in trace.gate.kept}
@@ -152,21 +175,39 @@ def _fates(trace: Trace, cols: Sequence[FlowColumn], codes: dict[str, str], gids
         fate: Markup
         s = sources.get(cid)
         if cid in kept and s is not None and s.n is not None:
-            fate = span(t("lec.fate.prompt", lang, n=s.n, status=tv("source", s.status, lang)), "ri-chip ok")
+            fate = span(
+                t("lec.fate.prompt", lang, n=s.n, status=tv("source", s.status, lang)), "ri-chip ok"
+            )
         else:
             where = [(c.title, c.drop[cid]) for c in cols if cid in c.drop]
             if where:
                 stage, why = where[-1]
-                fate = span(t("lec.fate.dropped", lang, stage=stage, why=why), "ri-chip lost" if cid in gids else "ri-muted")
+                fate = span(
+                    t("lec.fate.dropped", lang, stage=stage, why=why),
+                    "ri-chip lost" if cid in gids else "ri-muted",
+                )
             elif cid in kept:
                 fate = span(t("lec.fate.kept", lang), "ri-chip ok")
             else:
                 fate = Markup("")
         label = span(chunk_label(chunk, cid), "ri-mono")
         text = span(snippet(chunk.content, 70), "ri-muted") if chunk else Markup("")
-        cls = "ri-lf-fate" + (" ri-goldrow" if cid in gids else "") + (" ri-dimrow" if cid not in kept else "")
-        lines.append(div(span(codes[cid] + ("★" if cid in gids else ""), "ri-lf-code") + " " + label + " " + fate
-                         + div(text), cls))
+        cls = (
+            "ri-lf-fate"
+            + (" ri-goldrow" if cid in gids else "")
+            + (" ri-dimrow" if cid not in kept else "")
+        )
+        lines.append(
+            div(
+                span(codes[cid] + ("★" if cid in gids else ""), "ri-lf-code")
+                + " "
+                + label
+                + " "
+                + fate
+                + div(text),
+                cls,
+            )
+        )
     return div(join(lines), "ri-lf-fates")
 
 
@@ -178,8 +219,13 @@ def prompt_pane(trace: Trace, lang: str, pieces: tuple[Sequence[str], int] | Non
     ctx = trace.context
     if ctx.status == "skipped":
         return div(t("ins.context_skipped", lang, message=ctx.message), "ri-lec-note")
-    facts = t("cmp.tokens", lang, before=ctx.tokens_before if ctx.tokens_before is not None else "—",
-              after=ctx.tokens_after if ctx.tokens_after is not None else "—", budget=ctx.budget_tokens)
+    facts = t(
+        "cmp.tokens",
+        lang,
+        before=ctx.tokens_before if ctx.tokens_before is not None else "—",
+        after=ctx.tokens_after if ctx.tokens_after is not None else "—",
+        budget=ctx.budget_tokens,
+    )
     out = div(facts + " · " + tv("policy", ctx.policy, lang), "ri-muted ri-lec-facts")
     if ctx.truncated:
         out += div(t("ins.truncated", lang), "ri-lec-warn")
@@ -187,7 +233,11 @@ def prompt_pane(trace: Trace, lang: str, pieces: tuple[Sequence[str], int] | Non
         out += div(t("ins.question_cut", lang), "ri-lec-warn")
     if pieces:
         return out + token_strip(pieces[0], pieces[1], lang)
-    return out + div(t("ins.no_pieces", lang), "ri-muted") + div(ctx.actual_input_text or ctx.prompt_text, "ri-text ri-mono")
+    return (
+        out
+        + div(t("ins.no_pieces", lang), "ri-muted")
+        + div(ctx.actual_input_text or ctx.prompt_text, "ri-text ri-mono")
+    )
 
 
 # ------------------------------------------------------------ answer, claims
@@ -211,15 +261,24 @@ def answer_pane(trace: Trace, lang: str, selected: int | None) -> Markup:
     kind, text = generation_status(trace, lang)
     if kind != "ok" or g.answer is None:
         return div(text, f"ri-lec-note {kind}")
-    return div(text, "ri-muted ri-lec-facts") + marked_text(g.answer, claim_marks(g.answer, trace.support, selected))
+    return div(text, "ri-muted ri-lec-facts") + marked_text(
+        g.answer, claim_marks(g.answer, trace.support, selected)
+    )
 
 
 def claims_pane(trace: Trace, lang: str, selected: int | None) -> Markup:
     """Pane 4: each claim as a verdict-coloured line; the selected claim's best evidence sentence."""
     sup = trace.support
     if sup.status != "ok":
-        return div(t("ins.support_status", lang, status=tv("status", sup.status, lang), message=sup.message),
-                   "ri-lec-note")
+        return div(
+            t(
+                "ins.support_status",
+                lang,
+                status=tv("status", sup.status, lang),
+                message=sup.message,
+            ),
+            "ri-lec-note",
+        )
     if not sup.claims:
         return div(t("lec.no_claims", lang), "ri-lec-note")
     items = []
@@ -230,19 +289,34 @@ def claims_pane(trace: Trace, lang: str, selected: int | None) -> Markup:
     if selected is None:
         return out
     claim = sup.claims[selected]
-    detail = div(t("lec.claim_head", lang, i=selected + 1, verdict=tv("verdict", claim.verdict, lang),
-                   cites=", ".join(f"[{n}]" for n in claim.citations) or "—"), "ri-lec-facts")
+    detail = div(
+        t(
+            "lec.claim_head",
+            lang,
+            i=selected + 1,
+            verdict=tv("verdict", claim.verdict, lang),
+            cites=", ".join(f"[{n}]" for n in claim.citations) or "—",
+        ),
+        "ri-lec-facts",
+    )
     if claim.numbers_in_no_source:
-        detail += div(t("ins.numbers_missing", lang, numbers=", ".join(claim.numbers_in_no_source)), "ri-lec-warn")
+        detail += div(
+            t("ins.numbers_missing", lang, numbers=", ".join(claim.numbers_in_no_source)),
+            "ri-lec-warn",
+        )
     if claim.reason:
         detail += div(claim.reason, "ri-muted")
     ranked = sorted(claim.evidence, key=lambda e: -e.score)
     if not ranked:
         detail += div(t("ins.no_evidence", lang), "ri-muted")
     for j, e in enumerate(ranked):
-        head = span(f"[{e.n}] " + t("lec.ev_score", lang, score=fmt(e.score, 2), overlap=fmt(e.overlap, 2)),
-                    "ri-src-h")
-        sentence = marked_text(e.sentence, [Mark(0, len(e.sentence), "ri-ev-sel" if j == 0 else "ri-ev")])
+        head = span(
+            f"[{e.n}] " + t("lec.ev_score", lang, score=fmt(e.score, 2), overlap=fmt(e.overlap, 2)),
+            "ri-src-h",
+        )
+        sentence = marked_text(
+            e.sentence, [Mark(0, len(e.sentence), "ri-ev-sel" if j == 0 else "ri-ev")]
+        )
         detail += div(head + sentence, "ri-src" + ("" if j == 0 else " ri-lec-minor"))
     return out + div(detail, "ri-lec-detail")
 
@@ -282,17 +356,35 @@ def lecture_view(
     for i, name in enumerate(PANES, start=1):
         shown = i <= step
         head = tag("h3", t(f"lec.pane.{name}", lang), cls="ri-lec-h")
-        body = bodies[name]() if shown else div(
-            span("?", "ri-lec-q") + div(t(f"lec.ask.{name}", lang)), "ri-lec-hidden")
-        panes.append(tag("section", head + div(body, "ri-lec-body"), cls="ri-lec-pane" + ("" if shown else " hidden"),
-                         attrs={"data-pane": name, "data-shown": "1" if shown else "0"}))
-    top = span(t("ins.question", lang), "ri-lec-label") + " " + span(trace.question, "ri-lec-question")
+        body = (
+            bodies[name]()
+            if shown
+            else div(span("?", "ri-lec-q") + div(t(f"lec.ask.{name}", lang)), "ri-lec-hidden")
+        )
+        panes.append(
+            tag(
+                "section",
+                head + div(body, "ri-lec-body"),
+                cls="ri-lec-pane" + ("" if shown else " hidden"),
+                attrs={"data-pane": name, "data-shown": "1" if shown else "0"},
+            )
+        )
+    top = (
+        span(t("ins.question", lang), "ri-lec-label")
+        + " "
+        + span(trace.question, "ri-lec-question")
+    )
     changed = config_changes(trace)
     if changed:
         top += span(" · " + t("lec.config", lang, changes=changed), "ri-muted")
     question = div(top, "ri-lec-top", title=trace.question + (f" · {changed}" if changed else ""))
-    return tag("div", question + div(join(panes), "ri-lec-grid"), cls="ri-lec" + (" ri-lec-big" if large else ""),
-               style=f"height:{height}", attrs={"data-step": step})
+    return tag(
+        "div",
+        question + div(join(panes), "ri-lec-grid"),
+        cls="ri-lec" + (" ri-lec-big" if large else ""),
+        style=f"height:{height}",
+        attrs={"data-step": step},
+    )
 
 
 LECTURE_CSS = """

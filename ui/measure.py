@@ -54,7 +54,9 @@ def open_store(lang: str, *, quiet: bool = False) -> LabelStore | None:
         return None
 
 
-def labels_state(store: LabelStore | None, question_set: str | None) -> tuple[tuple[Any, ...], str, int]:
+def labels_state(
+    store: LabelStore | None, question_set: str | None
+) -> tuple[tuple[Any, ...], str, int]:
     """``(current labels of the set, store path, store version)``: what results depend on."""
     if store is None:
         return (), "", 0
@@ -116,8 +118,17 @@ def evaluate(
     t0 = time.perf_counter()
     try:
         result = evaluate_config(
-            PipelineConfig.from_json(config_json), _questions, _corpus, ks=ks, phrasings=phrasings,
-            labels=_labels, question_set=question_set, progress=bar, runs=_runs, doc_qrels=_doc_qrels, gain=gain,
+            PipelineConfig.from_json(config_json),
+            _questions,
+            _corpus,
+            ks=ks,
+            phrasings=phrasings,
+            labels=_labels,
+            question_set=question_set,
+            progress=bar,
+            runs=_runs,
+            doc_qrels=_doc_qrels,
+            gain=gain,
         )
     finally:
         bar.close()
@@ -144,8 +155,15 @@ def collect(
     bar = _Bar(_label)
     try:
         return collect_(
-            PipelineConfig.from_json(config_json), _questions, _corpus, phrasings=phrasings,
-            labels=_labels, question_set=question_set, metric=metric, progress=bar, runs=_runs,
+            PipelineConfig.from_json(config_json),
+            _questions,
+            _corpus,
+            phrasings=phrasings,
+            labels=_labels,
+            question_set=question_set,
+            metric=metric,
+            progress=bar,
+            runs=_runs,
         )
     finally:
         bar.close()
@@ -167,8 +185,13 @@ def pool(
     from rag_core.pooling import pool_question
 
     return pool_question(
-        PipelineConfig.from_json(config_json), _question, _corpus,
-        retrievers=retrievers, depth=depth, order=order, seed=seed,
+        PipelineConfig.from_json(config_json),
+        _question,
+        _corpus,
+        retrievers=retrievers,
+        depth=depth,
+        order=order,
+        seed=seed,
     )
 
 

@@ -19,8 +19,15 @@ def file_lines(report: LoadReport, lang: str) -> list[str]:
     lines: list[str] = []
     for f in report.files:
         encoding = f.encoding or t("upload.not_decoded", lang)
-        line = t("upload.file", lang, path=md(f.path), encoding=md(encoding), n=f.n_documents,
-                 failed=f.n_failed, seconds=f"{f.seconds:.2f}")
+        line = t(
+            "upload.file",
+            lang,
+            path=md(f.path),
+            encoding=md(encoding),
+            n=f.n_documents,
+            failed=f.n_failed,
+            seconds=f"{f.seconds:.2f}",
+        )
         lines.append(f"- {line}")
         lines.extend(f"    - {md(note)}" for note in f.notes)
     return lines

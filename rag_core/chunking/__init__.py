@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 
 from ..config import CHUNK_STRATEGIES, ChunkerConfig
 from ..types import Chunk, Document
+
 # Registration order = config.CHUNK_STRATEGIES order (keep these lines in this order).
 from . import blind  # noqa: F401, I001
 from . import boundaries  # noqa: F401

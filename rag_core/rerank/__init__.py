@@ -68,9 +68,7 @@ def register_reranker(name: str, label: str) -> Callable[[RerankFn], RerankFn]:
 
 
 @register_reranker("none", "none (retrieval order)")
-def rerank_none(
-    query: str, hits: Sequence[Hit], chunks: Mapping[str, Chunk], **_: Any
-) -> Reranked:
+def rerank_none(query: str, hits: Sequence[Hit], chunks: Mapping[str, Chunk], **_: Any) -> Reranked:
     """Keep retrieval order; the score stays the retrieval score."""
     return Reranked(order=tuple(range(len(hits))), scores=tuple(h.score for h in hits))
 
@@ -126,21 +124,47 @@ def rerank(
     scores = result.scores
     # tied: the score equals its left or its right neighbour's
     same_as_next = [a == b for a, b in zip(scores, scores[1:])]
-    tied = [bool(left or right) for left, right in zip([False, *same_as_next], [*same_as_next, False])]
-    del tied[len(scores):]  # no scores: no flags
+    tied = [
+        bool(left or right) for left, right in zip([False, *same_as_next], [*same_as_next, False])
+    ]
+    del tied[len(scores) :]  # no scores: no flags
     moved = list(map(short.__getitem__, result.order))
     notes = result.notes or [h.note for h in moved]
     # each hit at its new rank, its retrieval rank and score kept as prev_rank
     # and retrieval_score (dataclasses.replace written out: on the evaluation's hot path)
     out = [
-        Hit(h.chunk_id, h.doc_id, pos, float(score), h.distance, h.list_ranks, h.contributions,
-            h.rank, h.score, t, note)
-        for pos, h, score, t, note in zip(count(1), moved, scores, tied, notes)  # lengths: _check_result
+        Hit(
+            h.chunk_id,
+            h.doc_id,
+            pos,
+            float(score),
+            h.distance,
+            h.list_ranks,
+            h.contributions,
+            h.rank,
+            h.score,
+            t,
+            note,
+        )
+        for pos, h, score, t, note in zip(
+            count(1), moved, scores, tied, notes
+        )  # lengths: _check_result
     ]
     beyond = "beyond the shortlist: not reranked"
     out += [
-        Hit(h.chunk_id, h.doc_id, pos, h.score, h.distance, h.list_ranks, h.contributions,
-            h.rank, h.score, False, beyond)
+        Hit(
+            h.chunk_id,
+            h.doc_id,
+            pos,
+            h.score,
+            h.distance,
+            h.list_ranks,
+            h.contributions,
+            h.rank,
+            h.score,
+            False,
+            beyond,
+        )
         for pos, h in zip(count(len(out) + 1), rest)
     ]
     info: dict[str, Any] = {"method": method, "shortlist": shortlist, "reranked": len(short)}

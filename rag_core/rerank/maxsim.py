@@ -47,7 +47,11 @@ def rerank_maxsim(
     Args:
         embedder: An embedder with per-token vectors, or its name (default ``minilm``).
     """
-    emb = get_embedder(embedder or "minilm") if embedder is None or isinstance(embedder, str) else embedder
+    emb = (
+        get_embedder(embedder or "minilm")
+        if embedder is None or isinstance(embedder, str)
+        else embedder
+    )
     if not getattr(emb, "supports_token_embeddings", False):
         raise ValueError(
             f"maxsim needs per-token embeddings and {emb.name} gives pooled vectors only; use minilm"
@@ -57,7 +61,9 @@ def rerank_maxsim(
         try:
             texts.append(chunks[h.chunk_id].text)
         except KeyError:
-            raise ValueError(f"chunk {h.chunk_id!r} of the hits is not in the chunk table") from None
+            raise ValueError(
+                f"chunk {h.chunk_id!r} of the hits is not in the chunk table"
+            ) from None
     q = emb.token_embeddings(query)
     docs = emb.token_embeddings_many(texts) if texts else []
     scores = [maxsim_score(q, d) for d in docs]
