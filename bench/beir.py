@@ -42,10 +42,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import pytrec_eval  # noqa: E402
+import pytrec_eval
 
-from rag_core.sparse import BM25Index, analyze_many  # noqa: E402
-from rag_core.sparse.analyzers import _KIWI_LOCK, KIWI_CONTENT_TAGS, kiwi_instance  # noqa: E402
+from rag_core.sparse import BM25Index, analyze_many
+from rag_core.sparse.analyzers import _KIWI_LOCK, KIWI_CONTENT_TAGS, kiwi_instance
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 DEPTH = 100

@@ -40,11 +40,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import bm25s  # noqa: E402
-import bm25s.selection  # noqa: E402
-import rank_bm25  # noqa: E402
+import bm25s
+import bm25s.selection
+import rank_bm25
 
-from rag_core.sparse import BM25Index  # noqa: E402
+from rag_core.sparse import BM25Index
 
 VOCAB = 50_000
 ZIPF_S = 1.1

@@ -53,12 +53,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from rag_core.config import PipelineConfig, SupportConfig  # noqa: E402
-from rag_core.index import load_corpus_index  # noqa: E402
-from rag_core.questions import load_questions  # noqa: E402
-from rag_core.scenarios import apply_overrides  # noqa: E402
-from rag_core.support import check_support  # noqa: E402
-from rag_core.types import ContextStage, Question, Source  # noqa: E402
+from rag_core.config import PipelineConfig, SupportConfig
+from rag_core.index import load_corpus_index
+from rag_core.questions import load_questions
+from rag_core.scenarios import apply_overrides
+from rag_core.support import check_support
+from rag_core.types import ContextStage, Question, Source
 
 ROOT = Path(__file__).resolve().parents[1]
 PAIRS = ROOT / "sample_corpus" / "calibration" / "support_pairs.jsonl"

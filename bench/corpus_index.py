@@ -17,10 +17,10 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rag_core.config import ANALYZERS, preset  # noqa: E402
-from rag_core.index import load_corpus_index  # noqa: E402
-from rag_core.sparse.analyzers import kiwi_instance  # noqa: E402
-from rag_core.tokenizer import embedding_tokenizer  # noqa: E402
+from rag_core.config import ANALYZERS, preset
+from rag_core.index import load_corpus_index
+from rag_core.sparse.analyzers import kiwi_instance
+from rag_core.tokenizer import embedding_tokenizer
 
 
 def main() -> None:

@@ -22,21 +22,20 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from beir import DEFAULT_DATA, evaluate, load_beir, run_ours  # noqa: E402
+from beir import DEFAULT_DATA, evaluate, load_beir, run_ours
 
-from rag_core.config import PipelineConfig  # noqa: E402
-from rag_core.evalrun import evaluate_config  # noqa: E402
-from rag_core.index import load_corpus_index  # noqa: E402
-from rag_core.questions import load_questions  # noqa: E402
-from rag_core.sparse import analyzers as an  # noqa: E402
-from rag_core.stats import paired_compare, wilson_interval  # noqa: E402
+from rag_core.config import PipelineConfig
+from rag_core.evalrun import evaluate_config
+from rag_core.index import load_corpus_index
+from rag_core.questions import load_questions
+from rag_core.sparse import analyzers as an
+from rag_core.stats import paired_compare, wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]
 QSETS = ROOT / "sample_corpus" / "questions"

@@ -36,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rag_core.loaders import load_bytes  # noqa: E402
+from rag_core.loaders import load_bytes
 
 TARGET_S = 3.0
 

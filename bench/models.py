@@ -30,17 +30,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from rag_core.config import ChunkerConfig, ContextConfig, GenerationConfig  # noqa: E402
-from rag_core.context import build_context  # noqa: E402
-from rag_core.dense import DenseIndex  # noqa: E402
-from rag_core.embcache import EmbeddingCache  # noqa: E402
-from rag_core.generation import generate  # noqa: E402
-from rag_core.index import load_corpus_index  # noqa: E402
-from rag_core.models import get_embedder, get_generator  # noqa: E402
-from rag_core.questions import load_questions  # noqa: E402
-from rag_core.types import Hit  # noqa: E402
+from rag_core.config import ChunkerConfig, ContextConfig, GenerationConfig
+from rag_core.context import build_context
+from rag_core.dense import DenseIndex
+from rag_core.embcache import EmbeddingCache
+from rag_core.generation import generate
+from rag_core.index import load_corpus_index
+from rag_core.models import get_embedder, get_generator
+from rag_core.questions import load_questions
+from rag_core.types import Hit
 
 
 def timed(fn, repeat: int = 1) -> tuple[float, object]:

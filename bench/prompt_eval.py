@@ -73,22 +73,24 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from rag_core import context as ctx_mod  # noqa: E402
-from rag_core.config import PipelineConfig  # noqa: E402
-from rag_core.index import load_corpus_index  # noqa: E402
-from rag_core.pipeline import run  # noqa: E402
-from rag_core.questions import load_questions  # noqa: E402
-from rag_core.scenarios import apply_overrides  # noqa: E402
-from rag_core.config import CITATION_MODES  # noqa: E402
-from rag_core.stats import wilson_interval  # noqa: E402
-from rag_core.support import (  # noqa: E402
+from rag_core import context as ctx_mod
+from rag_core.config import (
+    CITATION_MODES,
+    PipelineConfig,
+)
+from rag_core.index import load_corpus_index
+from rag_core.pipeline import run
+from rag_core.questions import load_questions
+from rag_core.scenarios import apply_overrides
+from rag_core.stats import wilson_interval
+from rag_core.support import (
     evidence_supports,
     is_refusal,
     quantities_in,
     split_claims,
     strip_citations,
 )
-from rag_core.types import Question, Trace  # noqa: E402
+from rag_core.types import Question, Trace
 
 ROOT = Path(__file__).resolve().parents[1]
 EVAL_SET = ROOT / "sample_corpus" / "calibration" / "prompt_eval.jsonl"

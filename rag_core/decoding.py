@@ -27,7 +27,6 @@ import codecs
 import unicodedata
 from dataclasses import dataclass
 
-
 #: How many leading bytes are checked for NUL bytes (binary detection).
 BINARY_PROBE = 8192
 #: How many characters the character-frequency vote looks at.

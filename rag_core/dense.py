@@ -22,7 +22,6 @@ from rag_core.embcache import EmbeddingCache, embed_cached
 from rag_core.models.embedders import Embedder, l2_normalise
 from rag_core.types import Chunk, IndexStamp
 
-
 #: ``retrieval.dense_model = auto`` picks one of these by the corpus' languages.
 AUTO_MULTILINGUAL = "e5-small"
 AUTO_ENGLISH = "minilm"

@@ -46,7 +46,6 @@ from typing import Any
 from .decoding import BINARY, BINARY_PROBE, UNDECODABLE, LoadError, decode, decode_bytes, is_blank  # noqa: F401
 from .types import Block, Document, FailedDocument, LoadedFile, LoadReport
 
-
 MB = 1024 * 1024
 #: Default size cap per file.
 DEFAULT_MAX_BYTES = 20 * MB

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 from .types import Chunk, Document, Needle
 
-
 #: ``Needle.origin`` of document-level gold (a qrels judgement).
 DOC_LEVEL = "qrels"
 

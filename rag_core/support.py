@@ -103,8 +103,46 @@ REFUSAL_PATTERNS = (
 )
 
 STOPWORDS = frozenset(
-    "a an the is are was were be been being of in on at to and or it its this that these those "
-    "with by for as from which who what when where how than then so such".split()
+    [
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "and",
+        "or",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "with",
+        "by",
+        "for",
+        "as",
+        "from",
+        "which",
+        "who",
+        "what",
+        "when",
+        "where",
+        "how",
+        "than",
+        "then",
+        "so",
+        "such",
+    ]
 )
 
 Verdict = str

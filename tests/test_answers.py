@@ -8,7 +8,6 @@ import re
 from statistics import NormalDist
 
 import pytest
-
 from apphelpers import CharGenerator
 
 from rag_core import answers as A

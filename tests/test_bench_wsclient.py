@@ -13,7 +13,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from wsclient import widget_state  # noqa: E402
+from wsclient import widget_state
 
 
 def test_selectbox_default_then_server_value_then_known():

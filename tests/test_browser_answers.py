@@ -12,8 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from test_browser import CHROMIUM, CHROMIUM_ARGS, IDLE, _MISSING, _idle, serve
+from test_browser import _MISSING, CHROMIUM, CHROMIUM_ARGS, IDLE, _idle, serve
 
 pytestmark = [
     pytest.mark.browser,

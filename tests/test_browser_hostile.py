@@ -19,7 +19,6 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-
 from test_browser import WAIT_MS, _idle, browser, pytestmark, serve  # noqa: F401 (fixtures, marks)
 
 from rag_core.labels import LabelStore

@@ -149,8 +149,8 @@ def test_fm10_overlap_puts_overlapping_chunks_in_the_same_top_k(corpus):
 
 def test_html_edition_loses_the_table_fact():
     report = load_directory(SAMPLE_CORPUS / "html")
-    from rag_core.config import ChunkerConfig
     from rag_core.chunking import chunk_document
+    from rag_core.config import ChunkerConfig
 
     doc = report.documents[0]
     assert "5,000원" in doc.text

@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 
 import pytest
-
 from apphelpers import CharGenerator
 
 from rag_core.config import ContextConfig, GenerationConfig

@@ -17,8 +17,8 @@ from rag_core.models import (
     get_cross_encoder,
     get_embedder,
     get_generator,
+    gguf,
 )
-from rag_core.models import gguf
 from rag_core.rerank import cross_encoder as _ce  # noqa: F401  (registers "cross-encoder")
 from rag_core.rerank import llm_judge as _judge  # noqa: F401  (registers "llm-judge")
 from rag_core.rerank import maxsim as _maxsim  # noqa: F401  (registers "maxsim")

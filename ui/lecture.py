@@ -19,7 +19,6 @@ from rag_core.types import Hit, Trace
 
 from .html import Mark, Markup, div, join, marked_text, snippet, span, tag
 from .i18n import t, tv
-from .state import overrides_text, query_from_config
 from .render import (
     chunk_label,
     claim_label,
@@ -30,6 +29,7 @@ from .render import (
     token_strip,
     verdict_legend,
 )
+from .state import overrides_text, query_from_config
 
 #: The panes in pipeline order; step ``n`` reveals the first ``n``.
 PANES = ("candidates", "prompt", "answer", "claims")

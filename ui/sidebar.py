@@ -38,11 +38,13 @@ from rag_core.scenarios import apply_overrides, parse_overrides
 from . import cache
 from .html import md
 from .i18n import t
-from .upload_report import render_upload_report
 from .state import (
     CORPORA,
     CUSTOM,
     K_ANALYZER_FOR,
+    K_BEIR_PATH,
+    K_BEIR_SPLIT,
+    K_BEIR_ZIP,
     K_CHUNKS_DOC,
     K_COMPARE_B,
     K_CORPUS,
@@ -55,9 +57,6 @@ from .state import (
     K_QPHRASING,
     K_QSET,
     K_QTEXT,
-    K_BEIR_PATH,
-    K_BEIR_SPLIT,
-    K_BEIR_ZIP,
     K_RUN_FILES,
     K_RUNS,
     K_UPLOADS,
@@ -74,6 +73,7 @@ from .state import (
     view_from_query,
     widgets_from_config,
 )
+from .upload_report import render_upload_report
 
 #: Environment variable with ``key=value;…`` overrides for a fresh session's
 #: starting config (tests set ``generation.model=none``). A URL still wins.

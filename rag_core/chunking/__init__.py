@@ -21,10 +21,12 @@ from ..config import CHUNK_STRATEGIES, ChunkerConfig
 from ..types import Chunk, Document
 
 # Registration order = config.CHUNK_STRATEGIES order (keep these lines in this order).
-from . import blind  # noqa: F401, I001
-from . import boundaries  # noqa: F401
-from . import tokens  # noqa: F401
-from . import html  # noqa: F401
+from . import (
+    blind,  # noqa: F401
+    boundaries,  # noqa: F401
+    html,  # noqa: F401
+    tokens,  # noqa: F401
+)
 from .base import CHUNKERS, Span, make_header, sections
 from .diagnostics import diagnose
 from .html import skipped_blocks

@@ -84,9 +84,9 @@ def token_spans(doc: Document, cfg: ChunkerConfig) -> list[Span]:
     span, so a window edge inside a syllable makes neighbouring chunks share
     that character.
     """
-    from ..tokenizer import max_word_chars, piece_offsets, token_offsets
-
     import bisect
+
+    from ..tokenizer import max_word_chars, piece_offsets, token_offsets
 
     offsets, words = split_long_words(
         doc.text, token_offsets(doc.text), max_word_chars(), piece_offsets

@@ -178,8 +178,8 @@ def rerank_methods() -> tuple[str, ...]:
 
 
 # Built-in rerankers register themselves on import.
-from rag_core.rerank import overlap as _overlap  # noqa: E402,F401
 from rag_core.rerank import mmr as _mmr  # noqa: E402,F401  (after overlap: registry order)
+from rag_core.rerank import overlap as _overlap  # noqa: E402,F401
 
 __all__ = [
     "RERANKERS",
@@ -192,6 +192,6 @@ __all__ = [
 ]
 
 # Model-backed rerankers (their models load lazily, on first use).
-from rag_core.rerank import maxsim as _maxsim  # noqa: E402,F401
-from rag_core.rerank import llm_judge as _llm_judge  # noqa: E402,F401
 from rag_core.rerank import cross_encoder as _cross_encoder  # noqa: E402,F401
+from rag_core.rerank import llm_judge as _llm_judge  # noqa: E402,F401
+from rag_core.rerank import maxsim as _maxsim  # noqa: E402,F401
