@@ -103,46 +103,8 @@ REFUSAL_PATTERNS = (
 )
 
 STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "of",
-        "in",
-        "on",
-        "at",
-        "to",
-        "and",
-        "or",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "with",
-        "by",
-        "for",
-        "as",
-        "from",
-        "which",
-        "who",
-        "what",
-        "when",
-        "where",
-        "how",
-        "than",
-        "then",
-        "so",
-        "such",
-    ]
+    "a an the is are was were be been being of in on at to and or it its this that these those "
+    "with by for as from which who what when where how than then so such".split()
 )
 
 Verdict = str

@@ -28,11 +28,11 @@ from rag_core.sparse.scoring import (
 )
 
 HAND = [
-    ["the", "cat", "sat", "on", "the", "mat"],
-    ["the", "dog", "sat"],
-    ["a", "cat", "and", "a", "dog", "and", "a", "bird"],
-    ["the", "the", "the"],
-    ["bird", "song", "at", "dawn"],
+    "the cat sat on the mat".split(),
+    "the dog sat".split(),
+    "a cat and a dog and a bird".split(),
+    "the the the".split(),
+    "bird song at dawn".split(),
     [],
 ]
 

@@ -21,12 +21,13 @@ from ..config import CHUNK_STRATEGIES, ChunkerConfig
 from ..types import Chunk, Document
 
 # Registration order = config.CHUNK_STRATEGIES order (keep these lines in this order).
-from . import (
-    blind,  # noqa: F401
-    boundaries,  # noqa: F401
-    html,  # noqa: F401
-    tokens,  # noqa: F401
-)
+# isort: off
+from . import blind  # noqa: F401
+from . import boundaries  # noqa: F401
+from . import tokens  # noqa: F401
+from . import html  # noqa: F401
+
+# isort: on
 from .base import CHUNKERS, Span, make_header, sections
 from .diagnostics import diagnose
 from .html import skipped_blocks

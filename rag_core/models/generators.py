@@ -80,7 +80,7 @@ class _TokenizerMixin:
             return self.tokenizer.decode(list(ids), skip_special_tokens=skip_special_tokens)
 
 
-def _CallbackStreamer(tokenizer: Any, on_text: Any) -> Any:
+def _CallbackStreamer(tokenizer: Any, on_text: Any) -> Any:  # a class factory, named as one
     """A transformers ``TextStreamer`` that hands each finished piece of text to ``on_text``.
 
     ``TextStreamer`` decodes the new tokens and releases text at word

@@ -177,9 +177,12 @@ def rerank_methods() -> tuple[str, ...]:
     return RERANKERS.names()
 
 
-# Built-in rerankers register themselves on import.
-from rag_core.rerank import mmr as _mmr  # noqa: E402,F401  (after overlap: registry order)
+# Built-in rerankers register themselves on import (registry order: keep these lines in order).
+# isort: off
 from rag_core.rerank import overlap as _overlap  # noqa: E402,F401
+from rag_core.rerank import mmr as _mmr  # noqa: E402,F401  (after overlap: registry order)
+
+# isort: on
 
 __all__ = [
     "RERANKERS",
@@ -191,7 +194,10 @@ __all__ = [
     "rerank_methods",
 ]
 
-# Model-backed rerankers (their models load lazily, on first use).
-from rag_core.rerank import cross_encoder as _cross_encoder  # noqa: E402,F401
-from rag_core.rerank import llm_judge as _llm_judge  # noqa: E402,F401
+# Model-backed rerankers (their models load lazily, on first use), in registry order.
+# isort: off
 from rag_core.rerank import maxsim as _maxsim  # noqa: E402,F401
+from rag_core.rerank import llm_judge as _llm_judge  # noqa: E402,F401
+from rag_core.rerank import cross_encoder as _cross_encoder  # noqa: E402,F401
+
+# isort: on
