@@ -85,13 +85,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"cold first run (chunking + indexes): {cold:.0f} ms")
     for key, vals in timings.items():
         print(
-            f"rerun after {key:<22} median {statistics.median(vals):6.1f} ms  max {max(vals):6.1f} ms  (n={len(vals)})"
+            f"rerun after {key:<22} median {statistics.median(vals):6.1f} ms  max {max(vals):6.1f} "
+            f"ms  (n={len(vals)})"
         )
     print(f"rerun, trace cached                  median {statistics.median(cached):6.1f} ms")
     median = statistics.median(every)
     verdict = "OK" if median <= TARGET_MS else "OVER TARGET"
     print(
-        f"median over all model-free changes: {median:.1f} ms (target <= {TARGET_MS:.0f} ms) {verdict}"
+        f"median over all model-free changes: {median:.1f} ms (target <= {TARGET_MS:.0f} ms) "
+        f"{verdict}"
     )
     return 0 if median <= TARGET_MS else 2
 

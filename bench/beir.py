@@ -26,7 +26,8 @@ the kernel (``BM25Index.top`` on pre-tokenized queries), the kernel plus query
 tokenization, and the product path (question validation, analysis, the pipeline to
 the gate with its Trace, document ranking and metrics), and the ratio product / kernel.
 
-Run: ``.venv/bin/python bench/beir.py [--data DIR] [--only-product]`` (about 1–2 minutes on 2 cores).
+Run: ``.venv/bin/python bench/beir.py [--data DIR] [--only-product]`` (about 1–2 minutes on 2
+cores).
 """
 
 from __future__ import annotations
@@ -388,8 +389,9 @@ def main() -> None:
             "\nProduct path (eval --beir, unicode, one chunk per document) vs kernel, same process"
         )
         head = (
-            f"{'dataset':<11} {'depth':>5} {'queries':>7} {'nDCG@10':>8} {'kernel row':>10} {'kernel ms/q':>11} "
-            f"{'+tokenize':>9} {'product ms/q':>12} {'product/kernel':>14} {'/(kernel+tok)':>13}"
+            f"{'dataset':<11} {'depth':>5} {'queries':>7} {'nDCG@10':>8} {'kernel row':>10} "
+            f"{'kernel ms/q':>11} {'+tokenize':>9} {'product ms/q':>12} {'product/kernel':>14} "
+            f"{'/(kernel+tok)':>13}"
         )
         print(head)
         print("-" * len(head))
@@ -399,8 +401,8 @@ def main() -> None:
             )
             shown = f"{kernel_row:.4f}" if kernel_row is not None else "—"
             print(
-                f"{name:<11} {depth:>5} {n:>7} {ndcg:>8.4f} {shown:>10} {kern:>11.3f} {kern_tok:>9.3f} {prod:>12.3f} "
-                f"{prod / kern:>13.2f}x {prod / kern_tok:>12.2f}x"
+                f"{name:<11} {depth:>5} {n:>7} {ndcg:>8.4f} {shown:>10} {kern:>11.3f} "
+                f"{kern_tok:>9.3f} {prod:>12.3f} {prod / kern:>13.2f}x {prod / kern_tok:>12.2f}x"
             )
 
     print("\nnDCG@10 / Recall@10 / Recall@100 (ours vs peer from BASELINES.md; Δ = ours − peer)")

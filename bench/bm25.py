@@ -239,10 +239,10 @@ def bench_1m(n_docs: int, n_queries: int, seed: int, reps: int) -> dict[str, flo
     peak_ours = _rss_mib("VmHWM")
     n_post = int(ours.docs.size)
     print(
-        f"ours: build {build_ours:.1f} s, {n_post:,} postings, index {index_bytes(ours) / 2**20:,.0f} MiB "
-        f"({index_bytes(ours) / n_post:.1f} B/posting) + vocabulary dict "
-        f"({ours.vocabulary_size:,} terms); peak RSS during build {peak_ours:,.0f} MiB "
-        f"(+{peak_ours - base:,.0f} MiB over the corpus)"
+        f"ours: build {build_ours:.1f} s, {n_post:,} postings, index "
+        f"{index_bytes(ours) / 2**20:,.0f} MiB ({index_bytes(ours) / n_post:.1f} B/posting) + "
+        f"vocabulary dict ({ours.vocabulary_size:,} terms); peak RSS during build {peak_ours:,.0f} "
+        f"MiB (+{peak_ours - base:,.0f} MiB over the corpus)"
     )
 
     base = _rss_mib("VmRSS")

@@ -89,8 +89,8 @@ def main() -> int:
     )
     agree, kappa, pred = agreement(rows, MIN_TERM_RECALL)
     print(
-        f"in use {MIN_TERM_RECALL}: agreement {agree:.3f} ({round(agree * len(rows))}/{len(rows)}), "
-        f"kappa {kappa:.3f}"
+        f"in use {MIN_TERM_RECALL}: agreement {agree:.3f} "
+        f"({round(agree * len(rows))}/{len(rows)}), kappa {kappa:.3f}"
     )
     for (r, _q), p in zip(rows, pred):
         if p != bool(r["label"]):

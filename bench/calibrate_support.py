@@ -271,12 +271,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     pairs, unmatched = featurise(rows)
     pos = sum(p.row["label"] for p in pairs)
     print(
-        f"{len(pairs)} labelled pairs ({pos} positive) from {len({p.row['qid'] for p in pairs})} answers, "
-        f"{len({(p.row['qid'], p.row['claim']) for p in pairs})} claims"
+        f"{len(pairs)} labelled pairs ({pos} positive) from {len({p.row['qid'] for p in pairs})} "
+        f"answers, {len({(p.row['qid'], p.row['claim']) for p in pairs})} claims"
     )
     for r in unmatched:
         print(
-            f"  not re-scored (the splitter no longer yields this claim): {r['qid']} {r['claim']!r} [{r['n']}]"
+            f"  not re-scored (the splitter no longer yields this claim): {r['qid']} "
+            f"{r['claim']!r} [{r['n']}]"
         )
     table = grid(pairs)
     default = SupportConfig()

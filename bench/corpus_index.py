@@ -34,8 +34,8 @@ def main() -> None:
     kiwi_instance()
     t_kiwi = time.perf_counter() - t0
     print(
-        f"corpus: {len(corpus.documents)} documents, {corpus.report.n_chars:,} characters "
-        f"(load {t_load:.2f} s; MiniLM tokenizer load {t_tok:.2f} s; Kiwi model load {t_kiwi:.2f} s)"
+        f"corpus: {len(corpus.documents)} documents, {corpus.report.n_chars:,} characters (load "
+        f"{t_load:.2f} s; MiniLM tokenizer load {t_tok:.2f} s; Kiwi model load {t_kiwi:.2f} s)"
     )
     total = 0.0
     for p in "ABCDEF":

@@ -13,7 +13,8 @@
 3. The same for the hybrid ``bm25,dense`` (dense model before: ``minilm``;
    after: ``auto`` → ``e5-small`` on this corpus, which holds Korean documents).
 
-Run: ``.venv/bin/python bench/korean_default.py [--skip-dense]`` (a few minutes on 2 cores; the dense
+Run: ``.venv/bin/python bench/korean_default.py [--skip-dense]`` (a few minutes on 2 cores; the
+dense
 part embeds the corpus once per model, cached afterwards).
 """
 
@@ -78,7 +79,8 @@ def sample_sets(corpus, skip_dense: bool) -> None:
     )
     after = PipelineConfig()
     print(
-        "\n### Bundled Korean set (ko.jsonl, every phrasing a query): Hangul analysis inside `auto`\n"
+        "\n### Bundled Korean set (ko.jsonl, every phrasing a query): Hangul analysis inside "
+        "`auto`\n"
     )
     print("| config | Hit@8 | 95% Wilson |")
     print("|---|---|---|")
@@ -121,8 +123,8 @@ def sample_sets(corpus, skip_dense: bool) -> None:
             print(hit_line(f"{name} | after", list(ha.values())))
             cmp = paired_compare(ha, hb, label_a="after", label_b="before")
             print(
-                f"\n{name} paired sign test on Hit@8 (after vs before): {cmp.wins} wins, {cmp.losses} losses, "
-                f"{cmp.ties} ties, p = {cmp.p:.3g} — {cmp.reading}\n"
+                f"\n{name} paired sign test on Hit@8 (after vs before): {cmp.wins} wins, "
+                f"{cmp.losses} losses, {cmp.ties} ties, p = {cmp.p:.3g} — {cmp.reading}\n"
             )
 
 

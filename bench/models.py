@@ -100,8 +100,8 @@ def main() -> None:
         )
         r2 = t_cold / t_warm
         print(
-            f"2. rebuild: cold {t_cold:.2f} s, warm {t_warm * 1000:.1f} ms (embedded {warm.embedded}) "
-            f"-> {r2:.0f}x faster (target >= 20x: {verdict(r2 >= 20)})"
+            f"2. rebuild: cold {t_cold:.2f} s, warm {t_warm * 1000:.1f} ms (embedded "
+            f"{warm.embedded}) -> {r2:.0f}x faster (target >= 20x: {verdict(r2 >= 20)})"
         )
 
     # 3. query latency
@@ -115,8 +115,8 @@ def main() -> None:
         t, _ = timed(lambda q=q: idx.search(q, 8))
         lat.append(t * 1000)
     print(
-        f"3. dense query (encode + cosine over {len(idx)} chunks): median {statistics.median(lat):.1f} ms, "
-        f"max {max(lat):.1f} ms over {len(lat)} questions"
+        f"3. dense query (encode + cosine over {len(idx)} chunks): median "
+        f"{statistics.median(lat):.1f} ms, max {max(lat):.1f} ms over {len(lat)} questions"
     )
 
     # 4. generation vs plain model.generate
@@ -161,9 +161,10 @@ def main() -> None:
         )
         r4 = t_gen / t_plain
         print(
-            f"4. generation ({len(ctx.input_ids)} prompt tokens): ours {t_gen:.2f} s for {stage.output_tokens} "
-            f"tokens ({stage.output_tokens / t_gen:.2f} tok/s), plain model.generate {t_plain:.2f} s for "
-            f"{n_plain} tokens ({n_plain / t_plain:.2f} tok/s) -> {r4:.3f}x (target <= 1.2x: {verdict(r4 <= 1.2)})"
+            f"4. generation ({len(ctx.input_ids)} prompt tokens): ours {t_gen:.2f} s for "
+            f"{stage.output_tokens} tokens ({stage.output_tokens / t_gen:.2f} tok/s), plain "
+            f"model.generate {t_plain:.2f} s for {n_plain} tokens ({n_plain / t_plain:.2f} tok/s) "
+            f"-> {r4:.3f}x (target <= 1.2x: {verdict(r4 <= 1.2)})"
         )
         t_rep, rep = timed(lambda: generate(ctx, cfg, generator=gen, cache_dir=tmp), repeat=5)
         print(

@@ -3,7 +3,8 @@
 For each page (Label, Inspect) a fresh ``streamlit run app.py`` (generation
 off, a temporary label store) is opened by ONE headless session and
 timed until the page is ready (browser: script idle, no skeleton, the page's own
-control on screen; websocket: the run's script_finished); then a second fresh server is opened by N sessions at
+control on screen; websocket: the run's script_finished); then a second fresh server is opened by N
+sessions at
 the same moment, each timed the same way. Shared work (corpus, chunking,
 indexes, pools, Traces) is computed once per corpus and configuration, so
 the ratio ``slowest of N / one session`` is the figure (target ≤ 2). The
@@ -25,7 +26,8 @@ the button's trigger to the end of the run that shows "Saved". ``--client
 browser`` opens N headless chromium tabs: the end-to-end figure, where on a
 2-core machine the N renderers compete with the server for the cores.
 
-Usage: ``.venv/bin/python bench/sessions.py [--client ws|browser] [--sessions 8] [--pages label,inspect]``
+Usage: ``.venv/bin/python bench/sessions.py [--client ws|browser] [--sessions 8] [--pages
+label,inspect]``
 (the browser client needs /usr/bin/chromium and Playwright, as tests/test_browser.py).
 """
 
@@ -52,7 +54,10 @@ TARGET_SAVE_S = 2.0
 READY = {
     "label": (
         "/label?lang=en",
-        "[...document.querySelectorAll('button')].some(b => /^(Save|Change) label$/.test(b.innerText.trim()))",
+        (
+            "[...document.querySelectorAll('button')].some(b => /^(Save|Change) "
+            "label$/.test(b.innerText.trim()))"
+        ),
     ),
     "inspect": (
         "/inspect?lang=en",
@@ -193,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
         "--client",
         choices=("ws", "browser"),
         default="ws",
-        help="ws: headless websocket sessions (the server's time); browser: chromium tabs (end to end)",
+        help="ws: headless websocket sessions (the server's time); browser: chromium tabs (end to "
+        "end)",
     )
     args = parser.parse_args(argv)
     pages = [p.strip() for p in args.pages.split(",") if p.strip()]
@@ -232,10 +238,10 @@ def main(argv: list[str] | None = None) -> int:
                     cpu = cpu_s(base) - cpu0
                     ok &= max(saves) <= TARGET_SAVE_S
                     print(
-                        f"label saves, {args.sessions} sessions pressing Save together: "
-                        f"median {statistics.median(saves):.2f} s, slowest {max(saves):.2f} s "
-                        f"(target <= {TARGET_SAVE_S:.0f} s); server RSS {rss_mb(base):.0f} MiB, server CPU for the "
-                        f"question switches and saves {cpu:.1f} s",
+                        f"label saves, {args.sessions} sessions pressing Save together: median "
+                        f"{statistics.median(saves):.2f} s, slowest {max(saves):.2f} s (target <= "
+                        f"{TARGET_SAVE_S:.0f} s); server RSS {rss_mb(base):.0f} MiB, server CPU "
+                        f"for the question switches and saves {cpu:.1f} s",
                         flush=True,
                     )
                 for page in opened:
@@ -265,18 +271,18 @@ def ws_main(pages: list[str], n: int) -> int:
                 ratio = max(times) / one
                 ok &= ratio <= TARGET_RATIO
                 print(
-                    f"{name} (websocket sessions): one session ready in {one:.1f} s; {n} sessions together: "
-                    f"median {statistics.median(times):.1f} s, slowest {max(times):.1f} s -> ratio {ratio:.2f} "
-                    f"(target <= {TARGET_RATIO:.0f}); server RSS {before:.0f} -> {after:.0f} MiB, "
-                    f"server CPU {cpu:.1f} s",
+                    f"{name} (websocket sessions): one session ready in {one:.1f} s; {n} sessions "
+                    f"together: median {statistics.median(times):.1f} s, slowest {max(times):.1f} "
+                    f"s -> ratio {ratio:.2f} (target <= {TARGET_RATIO:.0f}); server RSS "
+                    f"{before:.0f} -> {after:.0f} MiB, server CPU {cpu:.1f} s",
                     flush=True,
                 )
                 if saves is not None:
                     ok &= max(saves) <= TARGET_SAVE_S
                     print(
-                        f"label saves, {n} sessions pressing Save together: median {statistics.median(saves):.2f} s, "
-                        f"slowest {max(saves):.2f} s (target <= {TARGET_SAVE_S:.0f} s); "
-                        f"server RSS {rss_mb(base):.0f} MiB",
+                        f"label saves, {n} sessions pressing Save together: median "
+                        f"{statistics.median(saves):.2f} s, slowest {max(saves):.2f} s (target <= "
+                        f"{TARGET_SAVE_S:.0f} s); server RSS {rss_mb(base):.0f} MiB",
                         flush=True,
                     )
     return 0 if ok else 1

@@ -189,8 +189,8 @@ class DenseIndex:
         vec = np.asarray(query, dtype=np.float32).reshape(-1)
         if vec.shape[0] != self.vectors.shape[1]:
             raise ValueError(
-                f"query vector has dimension {vec.shape[0]} but the index ({self.stamp.embedding_model}) "
-                f"has dimension {self.vectors.shape[1]}"
+                f"query vector has dimension {vec.shape[0]} but the index "
+                f"({self.stamp.embedding_model}) has dimension {self.vectors.shape[1]}"
             )
         return l2_normalise(vec[None, :])[0]
 

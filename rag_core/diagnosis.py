@@ -151,7 +151,10 @@ def _needle_loss(
             if gate.max_kept is not None and before <= gate.max_kept and rerank.method != "none":
                 return (
                     "rerank",
-                    f"rank {before} before rerank, {min(h.rank for h in notes)} after: beyond max kept",
+                    (
+                        f"rank {before} before rerank, {min(h.rank for h in notes)} after: beyond "
+                        "max kept"
+                    ),
                 )
         why = notes[0].note if notes else "not kept"
         return "gate", why

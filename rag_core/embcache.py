@@ -95,7 +95,10 @@ class EmbeddingCache:
         rows = [(model_id, sha256_text(t), dim, vectors[i].tobytes()) for i, t in enumerate(texts)]
         with closing(self._connect()) as con, con:
             con.executemany(
-                "INSERT OR REPLACE INTO embeddings (model_id, text_sha256, dim, vector) VALUES (?, ?, ?, ?)",
+                (
+                    "INSERT OR REPLACE INTO embeddings (model_id, text_sha256, dim, vector) VALUES "
+                    "(?, ?, ?, ?)"
+                ),
                 rows,
             )
 

@@ -136,8 +136,9 @@ def generate(
             generator.model_id,
             params=params,
             message=(
-                f"the context was measured with {context.tokenizer!r}, not with {generator.model_id}'s "
-                "tokenizer; rebuild the context with this generator so its ids are the model's"
+                f"the context was measured with {context.tokenizer!r}, not with "
+                f"{generator.model_id}'s tokenizer; rebuild the context with this generator so its "
+                "ids are the model's"
             ),
         )
     notes: list[str] = []
@@ -146,8 +147,9 @@ def generate(
         mode = "free"
         params["citations"] = "free"
         notes.append(
-            f"generation.citations = enforced needs a local transformers model; {generator.model_id} cannot "
-            "constrain its decoding, so citations are free (the model cites only if it chooses to)"
+            "generation.citations = enforced needs a local transformers model; "
+            f"{generator.model_id} cannot constrain its decoding, so citations are free (the model "
+            "cites only if it chooses to)"
         )
     sources = sorted({s.n for s in context.sources if s.n is not None})
     if mode == "enforced":
@@ -181,7 +183,10 @@ def generate(
                 cached=True,
                 message="; ".join(
                     [
-                        f"replayed from the cache (generated in {hit['seconds']:.1f} s the first time)",
+                        (
+                            f"replayed from the cache (generated in {hit['seconds']:.1f} s the "
+                            "first time)"
+                        ),
                         *notes,
                     ]
                 ),
@@ -226,7 +231,8 @@ def generate(
         cached=False,
         message="; ".join(
             [
-                f"{len(new_ids)} tokens in {seconds:.1f} s ({len(new_ids) / max(seconds, 1e-9):.1f} tokens/s)"
+                f"{len(new_ids)} tokens in {seconds:.1f} s "
+                f"({len(new_ids) / max(seconds, 1e-9):.1f} tokens/s)"
                 + ("" if stopped else f"; stopped at max_new_tokens = {cfg.max_new_tokens}"),
                 *notes,
             ]

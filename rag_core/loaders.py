@@ -886,8 +886,8 @@ def _csv_records(
                     yield (
                         start + 1,
                         LoadError(
-                            f"{name} line {start + 1}: more than {MAX_CSV_RECOVERIES} malformed quotes; "
-                            "the rest of the file was not read"
+                            f"{name} line {start + 1}: more than {MAX_CSV_RECOVERIES} malformed "
+                            "quotes; the rest of the file was not read"
                         ),
                     )
                     return
@@ -895,8 +895,9 @@ def _csv_records(
                 yield (
                     start + 1,
                     LoadError(
-                        f"{name} line {start + 1}: unterminated or malformed quote (the cell ran over "
-                        f"{more} more line{'s' if more != 1 else ''}); the lines after it were read as rows"
+                        f"{name} line {start + 1}: unterminated or malformed quote (the cell ran "
+                        f"over {more} more line{'s' if more != 1 else ''}); the lines after it "
+                        "were read as rows"
                     ),
                 )
                 pos = start + 1

@@ -41,7 +41,8 @@ BUNDLED: dict[str, tuple[str, ...]] = {
     "retrieval.qdrant_model": ("minilm", "e5-small"),
 }
 
-#: Environment variable naming the one folder under which visitors may name Qdrant local-mode folders.
+# : Environment variable naming the one folder under which visitors may name Qdrant local-mode
+# folders.
 QDRANT_PATH_ENV = "RAG_INSPECTOR_QDRANT"
 #: Environment variable listing the Qdrant server addresses visitors may name (comma-separated).
 QDRANT_URLS_ENV = "RAG_INSPECTOR_QDRANT_URLS"
@@ -87,8 +88,8 @@ def _qdrant_refusal(key: str, text: str, env: Mapping[str, str]) -> str | None:
             return None
         where = f"the servers listed in ${QDRANT_URLS_ENV}: {', '.join(urls) or 'none'}"
     return (
-        f"{key}: this value is not accepted from the address (allowed: {where}); the default is kept. "
-        "An operator can choose it in the sidebar or the CLI."
+        f"{key}: this value is not accepted from the address (allowed: {where}); the default is "
+        "kept. An operator can choose it in the sidebar or the CLI."
     )
 
 

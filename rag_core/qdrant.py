@@ -126,8 +126,8 @@ def connect(target: QdrantTarget, *, create: bool = False) -> Any:
         if target.path:
             if not create and not Path(target.path).is_dir():
                 raise QdrantError(
-                    f"retrieval.qdrant_path {target.path} does not exist; build a collection there with "
-                    "python -m rag_core index qdrant --path DIR --collection NAME",
+                    f"retrieval.qdrant_path {target.path} does not exist; build a collection there "
+                    "with python -m rag_core index qdrant --path DIR --collection NAME",
                     kind="unavailable",
                 )
             try:
@@ -207,8 +207,8 @@ def collection_facts(client: Any, target: QdrantTarget, collection: str) -> Coll
     if isinstance(vectors, dict):
         if len(vectors) != 1:
             raise QdrantError(
-                f"collection {collection!r} has {len(vectors)} named vectors ({', '.join(sorted(vectors))}); "
-                "only a collection with one vector is supported"
+                f"collection {collection!r} has {len(vectors)} named vectors "
+                f"({', '.join(sorted(vectors))}); only a collection with one vector is supported"
             )
         name, vectors = next(iter(vectors.items()))
     distance = getattr(vectors.distance, "value", str(vectors.distance))
@@ -221,8 +221,8 @@ def check_dimension(facts: CollectionFacts, embedder: Any) -> None:
     """Raise ``QdrantError`` unless ``embedder`` gives vectors of the collection's size."""
     if int(embedder.dimension) != facts.dimension:
         raise QdrantError(
-            f"dimension mismatch: collection {facts.name!r} holds {facts.dimension}-d vectors but the "
-            f"question embedder {embedder.model_id} gives {embedder.dimension}-d vectors; set "
+            f"dimension mismatch: collection {facts.name!r} holds {facts.dimension}-d vectors but "
+            f"the question embedder {embedder.model_id} gives {embedder.dimension}-d vectors; set "
             "retrieval.qdrant_model to the model that built the collection"
         )
 
@@ -249,8 +249,8 @@ def search(
     vec = np.asarray(query_vector, dtype=np.float32).reshape(-1)
     if vec.shape[0] != facts.dimension:
         raise QdrantError(
-            f"dimension mismatch: collection {collection!r} holds {facts.dimension}-d vectors but the "
-            f"query vector has {vec.shape[0]}"
+            f"dimension mismatch: collection {collection!r} holds {facts.dimension}-d vectors but "
+            f"the query vector has {vec.shape[0]}"
         )
     res = _call(
         target,
@@ -268,8 +268,8 @@ def search(
         ):
             if field not in payload:
                 raise QdrantError(
-                    f"collection {collection!r}: point {p.id} has no payload field {field!r} ({key}); "
-                    f"its payload fields are: {', '.join(sorted(payload)) or 'none'}"
+                    f"collection {collection!r}: point {p.id} has no payload field {field!r} "
+                    f"({key}); its payload fields are: {', '.join(sorted(payload)) or 'none'}"
                 )
         chunk_id = payload.get("chunk_id")
         hits.append(
@@ -301,8 +301,9 @@ def check_model(hits: Sequence[QdrantHit], collection: str, embedder: Any) -> No
     )
     if others:
         raise QdrantError(
-            f"collection {collection!r} was embedded with {', '.join(others)} but the question embedder is "
-            f"{embedder.model_id}; set retrieval.qdrant_model to the model that built the collection"
+            f"collection {collection!r} was embedded with {', '.join(others)} but the question "
+            f"embedder is {embedder.model_id}; set retrieval.qdrant_model to the model that built "
+            "the collection"
         )
 
 
@@ -330,8 +331,8 @@ def check_writable(target: QdrantTarget, collection: str, *, recreate: bool = Fa
     if exists and not recreate:
         n = _call(target, "counting points", lambda: client.count(collection, exact=True).count)
         raise QdrantError(
-            f"collection {collection!r} already exists at {target.where} ({n} points); pass --recreate to "
-            "replace it"
+            f"collection {collection!r} already exists at {target.where} ({n} points); pass "
+            "--recreate to replace it"
         )
     return exists
 

@@ -390,8 +390,8 @@ def _verdict(
         )
     if valid and others:
         return "supported-elsewhere", (
-            f"cited {'; '.join(_fmt(ev[n]) for n in valid if n in ev)} does not support it ({rule}); "
-            f"supported by {'; '.join(_fmt(ev[n]) for n in others)}"
+            f"cited {'; '.join(_fmt(ev[n]) for n in valid if n in ev)} does not support it "
+            f"({rule}); supported by {'; '.join(_fmt(ev[n]) for n in others)}"
         )
     if not cites and others:
         return "uncited", "no citation; supported by " + "; ".join(_fmt(ev[n]) for n in others)
@@ -407,5 +407,8 @@ JUDGE_SYSTEM = "You check facts. Reply with one word: yes or no."
 
 def judge_support(judge: Any, claim: str, source_text: str) -> float:
     """``P(yes)`` of ``judge`` for "does the source support the claim?" (see ``Generator.yes_probability``)."""
-    user = f"Source:\n{source_text}\n\nClaim: {claim}\n\nDoes the source support the claim? Answer yes or no."
+    user = (
+        f"Source:\n{source_text}\n\nClaim: {claim}\n\nDoes the source support the claim? Answer "
+        "yes or no."
+    )
     return float(judge.yes_probability(judge.prompt_ids(JUDGE_SYSTEM, user)))

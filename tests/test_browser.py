@@ -336,7 +336,8 @@ def test_lecture_default_question_fits_one_screen_and_steps_in_order(server_gen,
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     _lecture_on_every_screen(page, f"{server_gen}/lecture?lang=en", "default")
     assert _shown(page) == ["1", "1", "1", "1"]
-    # step-through: a prepared link opens at step 1; → and the button reveal the panes in pipeline order
+    # step-through: a prepared link opens at step 1; → and the button reveal the panes in pipeline
+    # order
     page.goto(f"{server_gen}/lecture?lang=en&step=1")
     _idle(page)
     assert _shown(page) == ["1", "0", "0", "0"]

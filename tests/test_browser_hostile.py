@@ -26,10 +26,11 @@ from rag_core.labels import LabelStore
 EVIL = "evil.example"
 HOSTILE_DOCS = {
     "rows.jsonl": (
-        '{"id": "[idlink](https://evil.example/id)", "title": "[t](https://evil.example/t) :red[red] $\\\\sum$", '
-        '"text": "Zebrafish tank notes: the tank holds 42 litres. See https://evil.example/bare and www.evil.example."}\n'
-        '{"id": "![p](http://127.0.0.1:8799/x.png)", "title": "https://evil.example/title", '
-        '"text": "Zebrafish food is given twice a day, mail ops@evil.example."}\n'
+        '{"id": "[idlink](https://evil.example/id)", "title": "[t](https://evil.example/t) '
+        ':red[red] $\\\\sum$", "text": "Zebrafish tank notes: the tank holds 42 litres. See '
+        'https://evil.example/bare and www.evil.example."}\n{"id": '
+        '"![p](http://127.0.0.1:8799/x.png)", "title": "https://evil.example/title", "text": '
+        '"Zebrafish food is given twice a day, mail ops@evil.example."}\n'
     ),
     "[f](evil.example).md": (
         "# [h1](https://evil.example/h1)\n\n## [sec](https://evil.example/sec) :red[x]\n\n"

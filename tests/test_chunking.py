@@ -214,7 +214,8 @@ def reference_boundaries(doc: Document, target: int, overlap: int = 0, header: b
             i = j
 
     def units(s: int, e: int):
-        # issue 15.7: inside a sentence, a run of non-space chars longer than target is cut every target chars
+        # issue 15.7: inside a sentence, a run of non-space chars longer than target is cut every
+        # target chars
         for ss, se in sentences(s, e):
             pos = ss
             i = ss
@@ -417,7 +418,8 @@ def test_boundaries_hard_cuts_a_word_longer_than_target():
     ids=["boundaries-512", "tokens-256"],
 )
 def test_spaceless_line_is_split_and_hard_cuts_are_counted(cfg):
-    # issue 15.7: 200,000 chars without a space were one chunk counted as 3 tokens ([CLS] [UNK] [SEP])
+    # issue 15.7: 200,000 chars without a space were one chunk counted as 3 tokens ([CLS] [UNK]
+    # [SEP])
     n = 200_000
     doc = doc_of("x" * n + "\n")
     chunks = chunk_document(doc, cfg)

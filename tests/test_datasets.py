@@ -176,8 +176,8 @@ def test_trec_topics_and_qrels(tmp_path):
     for r in CORPUS:
         (docs / f"{r['_id']}.txt").write_text(r["text"], encoding="utf-8")
     (tmp_path / "topics.txt").write_text(
-        "<top>\n<num> Number: 301\n<title> crater lake volcano\n<desc> Description:\nlong text\n</top>\n"
-        "<top>\n<num> Number: 302\n<title> roe deer\n</top>\n",
+        "<top>\n<num> Number: 301\n<title> crater lake volcano\n<desc> Description:\nlong "
+        "text\n</top>\n<top>\n<num> Number: 302\n<title> roe deer\n</top>\n",
         encoding="utf-8",
     )
     (tmp_path / "qrels.txt").write_text(

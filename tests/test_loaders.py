@@ -64,7 +64,10 @@ def test_crlf_file_offsets_refer_to_canonical_text():
 
 
 def test_front_matter_fields_metadata_and_body():
-    raw = "---\ntitle: Jeju \nsource: 'the notes'\nversion: v2\nlang: ko\n---\n\n\n# Heading\n\nBody.\n"
+    raw = (
+        "---\ntitle: Jeju \nsource: 'the notes'\nversion: v2\nlang: ko\n---\n\n\n# "
+        "Heading\n\nBody.\n"
+    )
     doc = only_doc(load_bytes("jeju.md", raw.encode()))
     assert (doc.doc_id, doc.title, doc.source, doc.version) == ("jeju", "Jeju", "the notes", "v2")
     assert dict(doc.metadata) == {"lang": "ko"}
@@ -84,7 +87,10 @@ def test_unclosed_front_matter_is_text():
 
 
 def test_markdown_blocks_kinds_and_spans():
-    text = "intro line\nsecond\n# Top\n## Sub\npara\n\n```\ncode\n\n## not a heading\n```\n| a | b |\n|---|---|\nafter table\n"
+    text = (
+        "intro line\nsecond\n# Top\n## Sub\npara\n\n```\ncode\n\n## not a heading\n```\n| a | b "
+        "|\n|---|---|\nafter table\n"
+    )
     blocks = markdown_blocks(text)
     assert [(b.kind, text[b.start : b.end]) for b in blocks] == [
         ("p", "intro line\nsecond"),

@@ -25,7 +25,10 @@ from rag_core.rerank import maxsim as _maxsim  # noqa: F401  (registers "maxsim"
 from rag_core.rerank import rerank
 from rag_core.types import Chunk, Hit
 
-OFFLINE = "is not installed here and the hub is offline; put its files in a folder and give the folder's path"
+OFFLINE = (
+    "is not installed here and the hub is offline; put its files in a folder and give the "
+    "folder's path"
+)
 
 
 # ---------------------------------------------------------------- catalogue

@@ -57,7 +57,8 @@ def test_cli_trace_json_carries_every_stage():
     )
     assert r.returncode == 0, r.stderr
     t = json.loads(r.stdout)
-    # defaults: the auto analyzer; dense_model auto is e5-small on this corpus (it holds Korean documents)
+    # defaults: the auto analyzer; dense_model auto is e5-small on this corpus (it holds Korean
+    # documents)
     assert {lst["name"] for lst in t["retrieval"]["lists"]} == {"bm25:auto", "dense:e5-small"}
     fused = t["retrieval"]["fused"]
     assert fused["method"] == "rrf" and fused["hits"][0]["contributions"]

@@ -129,7 +129,10 @@ def test_gold_lost_at_chunking_with_blind_cut(tiny_corpus):
         ("   \n ", "the question is empty"),
         (
             "x" * 20_000,
-            f"the question is 20,000 characters long; the limit is {MAX_QUESTION_CHARS:,} characters",
+            (
+                f"the question is 20,000 characters long; the limit is {MAX_QUESTION_CHARS:,} "
+                "characters"
+            ),
         ),
         (None, "the question must be text, not NoneType"),
     ],

@@ -133,7 +133,8 @@ def test_pool_question_rejects_bad_retrievers(tiny_corpus):
     with pytest.raises(
         ValueError,
         match=re.escape(
-            "retrieval.methods (bm25:klingon) = 'klingon' is not valid; valid choices: auto, ascii, unicode"
+            "retrieval.methods (bm25:klingon) = 'klingon' is not valid; valid choices: auto, "
+            "ascii, unicode"
         ),
     ):
         pool_question(PipelineConfig(), q, tiny_corpus, retrievers=("bm25:klingon",))

@@ -182,7 +182,8 @@ def test_euclid_collection_keeps_qdrant_distances_and_says_so(tiny_corpus, tmp_p
     assert lst.status == "ok" and lst.params["distance"] == "Euclid"
     order, cos = index.search(question, 5)
     assert [h.chunk_id for h in lst.hits] == [index.chunk_ids[i] for i in order]
-    # unit vectors: ‖q − c‖ = sqrt(2 − 2·cos), shown as Qdrant returns it (ascending), no cosine distance
+    # unit vectors: ‖q − c‖ = sqrt(2 − 2·cos), shown as Qdrant returns it (ascending), no cosine
+    # distance
     np.testing.assert_allclose([h.score for h in lst.hits], np.sqrt(2 - 2 * cos), atol=1e-5)
     assert all(h.distance is None for h in lst.hits)
     assert "scores are Qdrant's Euclid distances (lower is better" in lst.message
@@ -237,7 +238,8 @@ def test_missing_collection_lists_those_there(tiny_corpus, tmp_path):
         stop_after="gate",
     )
     assert _failed(trace, "error") == (
-        f"Qdrant at local folder {tmp_path / 'q'} has no collection 'other'; collections there: {COLLECTION}"
+        f"Qdrant at local folder {tmp_path / 'q'} has no collection 'other'; collections there: "
+        f"{COLLECTION}"
     )
 
 
@@ -267,8 +269,9 @@ def test_dimension_mismatch_names_both(tiny_corpus, tmp_path):
         stop_after="gate",
     )
     assert _failed(trace, "error") == (
-        f"dimension mismatch: collection '{COLLECTION}' holds 64-d vectors but the question embedder hash-32 "
-        "gives 32-d vectors; set retrieval.qdrant_model to the model that built the collection"
+        f"dimension mismatch: collection '{COLLECTION}' holds 64-d vectors but the question "
+        "embedder hash-32 gives 32-d vectors; set retrieval.qdrant_model to the model that built "
+        "the collection"
     )
 
 
@@ -281,8 +284,8 @@ def test_same_dimension_other_model_is_reported(tiny_corpus, tmp_path):
         stop_after="gate",
     )
     assert _failed(trace, "error") == (
-        f"collection '{COLLECTION}' was embedded with hash-64-other but the question embedder is hash-64; "
-        "set retrieval.qdrant_model to the model that built the collection"
+        f"collection '{COLLECTION}' was embedded with hash-64-other but the question embedder is "
+        "hash-64; set retrieval.qdrant_model to the model that built the collection"
     )
 
 
@@ -432,8 +435,8 @@ def test_sample_corpus_qdrant_top10_agrees_with_exact_cosine(tmp_path, monkeypat
         )
     n = len(questions)
     print(
-        f"\nqdrant vs exact cosine top-10 on {n} English questions: identical order {same_order}/{n}, "
-        f"same set {same_set}/{n}"
+        f"\nqdrant vs exact cosine top-10 on {n} English questions: identical order "
+        f"{same_order}/{n}, same set {same_set}/{n}"
     )
     assert n >= 20
     assert same_order / n >= 0.95

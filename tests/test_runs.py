@@ -55,7 +55,10 @@ def test_trec_run_orders_by_score_and_splits_tags():
             "r.txt line 2: query 'q1' lists 'a' twice (first at line 1)",
         ),
         (
-            b'{"qid": "q1", "hits": [{"doc_id": "a", "score": 1}]}\n{"qid": "q2", "hits": [{"score": 1}]}\n',
+            (
+                b'{"qid": "q1", "hits": [{"doc_id": "a", "score": 1}]}\n{"qid": "q2", "hits": '
+                b'[{"score": 1}]}\n'
+            ),
             "r.txt line 2, hit 0: needs 'doc_id' or 'chunk_id'",
         ),
         (

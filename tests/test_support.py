@@ -182,7 +182,10 @@ def test_cosine_part_of_the_score_is_the_embedder_cosine():
 
 def test_written_out_source_references_are_citations_not_numbers():
     label = "Source 1 — T (d #char=0,82):"
-    a = f"Source 2 explains that E21 means the network is down. {label} Error E17 means the disk is full [2].\n[1] {label}"
+    a = (
+        f"Source 2 explains that E21 means the network is down. {label} Error E17 means the disk "
+        f"is full [2].\n[1] {label}"
+    )
     st = check_support(a, CTX, CFG)
     assert [(c.citations, c.verdict, c.numbers) for c in st.claims] == [
         ((2,), "supported", ("E21",)),

@@ -59,7 +59,10 @@ def test_file_lines_escape_markdown_in_names_reasons_and_notes():
     report = load_batch([(name, b"<body><nav>menu :red[x] <p>text")])
     lines = file_lines(report, "en")
     assert lines == [
-        f"- **{md(name)}** — encoding {md('utf-8')}, 1 documents, 0 failed, {report.files[0].seconds:.2f} s",
+        (
+            f"- **{md(name)}** — encoding {md('utf-8')}, 1 documents, 0 failed, "
+            f"{report.files[0].seconds:.2f} s"
+        ),
         f"    - {md('a <nav> is never closed: its text is kept as page text')}",
     ]
     # md() also puts an invisible word joiner (U+2060) after "scheme:" so no autolink forms

@@ -252,7 +252,10 @@ def _show(res: dict[str, Any], lang: str) -> None:
                     c["only_a"],
                     c["only_b"],
                     span(
-                        f"{100 * c['difference']:+.1f} [{100 * c['low']:+.1f}, {100 * c['high']:+.1f}]",
+                        (
+                            f"{100 * c['difference']:+.1f} [{100 * c['low']:+.1f}, "
+                            f"{100 * c['high']:+.1f}]"
+                        ),
                         "ri-num",
                     ),
                     span(format_p(c["p"]).replace("= ", ""), "ri-num"),

@@ -121,7 +121,10 @@ def _check_name(role: str, name: Any) -> str:
 
 def _missing_reason(name: str, exc: BaseException) -> str:
     if Path(name).expanduser().exists():
-        return f"the folder {name} exists but could not be loaded as this kind of model ({type(exc).__name__}: {exc})"
+        return (
+            f"the folder {name} exists but could not be loaded as this kind of model "
+            f"({type(exc).__name__}: {exc})"
+        )
     if downloads_allowed():
         return f"it could not be downloaded or loaded ({type(exc).__name__}: {exc})"
     return (

@@ -54,7 +54,8 @@ def rerank_maxsim(
     )
     if not getattr(emb, "supports_token_embeddings", False):
         raise ValueError(
-            f"maxsim needs per-token embeddings and {emb.name} gives pooled vectors only; use minilm"
+            f"maxsim needs per-token embeddings and {emb.name} gives pooled vectors only; use "
+            "minilm"
         )
     texts = []
     for h in hits:
