@@ -91,7 +91,8 @@ def _rss_mib(field: str) -> float:
 
 
 def index_bytes(index: BM25Index) -> int:
-    """Bytes of the numpy arrays a built index holds (postings, weights, per-term and per-doc arrays)."""
+    """Bytes of the numpy arrays a built index holds (postings, weights, per-term and per-doc
+    arrays)."""
     arrays = (
         index.indptr,
         index.docs,

@@ -180,7 +180,8 @@ def load_pairs(path: Path = PAIRS) -> list[dict[str, Any]]:
 def featurise(
     rows: Sequence[dict[str, Any]], corpus: Any = None, embedder: Any = None
 ) -> tuple[list[Pair], list[dict]]:
-    """Re-score every row with ``check_support`` (thresholds opened); returns (pairs, rows not matched)."""
+    """Re-score every row with ``check_support`` (thresholds opened); returns (pairs, rows not
+    matched)."""
     if corpus is None:
         corpus = load_corpus_index()
     if embedder is None:

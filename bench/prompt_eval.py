@@ -302,7 +302,8 @@ def load_eval_set(path: Path = EVAL_SET, questions_dir: Path = QUESTION_SETS) ->
 
 @contextmanager
 def swapped(constants: Mapping[str, str]) -> Iterator[None]:
-    """Set constants of :mod:`rag_core.context` (``SYSTEM_TEXT`` also as the ``strict`` text), then restore."""
+    """Set constants of :mod:`rag_core.context` (``SYSTEM_TEXT`` also as the ``strict`` text), then
+    restore."""
     saved = {k: getattr(ctx_mod, k) for k in constants}
     saved_texts = dict(ctx_mod.SYSTEM_TEXTS)
     try:
@@ -419,7 +420,8 @@ def score(trace: Trace, item: EvalItem) -> Scored:
 def run_variant(
     name: str, items: Sequence[EvalItem], corpus: Any, *, citations: str = "free", log: bool = True
 ) -> list[Scored]:
-    """Every item through the pipeline with variant ``name``'s constants swapped in, in one citation mode."""
+    """Every item through the pipeline with variant ``name``'s constants swapped in, in one
+    citation mode."""
     _label, constants = VARIANTS[name]
     out = []
     with swapped(constants):
@@ -460,7 +462,8 @@ def summary(rows: Sequence[Scored]) -> dict[str, Any]:
 
 
 def citation_summary(rows: Sequence[Scored]) -> dict[str, Any]:
-    """Correct answers, how many cite every claim, invented numbers, citation precision (Wilson 95 %)."""
+    """Correct answers, how many cite every claim, invented numbers, citation precision (Wilson 95
+    %)."""
     s = summary(rows)
     correct = s["answerable"]["correct"]
     checks = [ok for r in rows if r.outcome != "refused" for _n, ok in r.cite_checks]
@@ -607,7 +610,8 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def spread(items: Sequence[EvalItem]) -> list[EvalItem]:
-    """Round-robin over English answerable, Korean answerable and unanswerable items (file order inside each)."""
+    """Round-robin over English answerable, Korean answerable and unanswerable items (file order
+    inside each)."""
     groups = [
         [it for it in items if it.expect == "answer" and it.question.lang != "ko"],
         [it for it in items if it.expect == "answer" and it.question.lang == "ko"],

@@ -90,7 +90,8 @@ def cpu_s(url: str) -> float:
 def open_together(
     browser, url: str, n: int, ready_js: str, timeout_s: float = 900
 ) -> tuple[list[float], list]:
-    """Open ``url`` in ``n`` new contexts at once; seconds until each is ready (polled every 0.25 s)."""
+    """Open ``url`` in ``n`` new contexts at once; seconds until each is ready (polled every 0.25
+    s)."""
     pages = []
     for _ in range(n):
         page = browser.new_context(viewport={"width": 1400, "height": 1600}).new_page()

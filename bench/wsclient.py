@@ -31,7 +31,8 @@ _STRING_TEXT = ("text_input", "text_area")
 
 
 def widget_state(etype: str, el, known: WidgetState | None) -> WidgetState | None:
-    """The state the browser would send for element ``el`` of type ``etype`` (None: a type not followed)."""
+    """The state the browser would send for element ``el`` of type ``etype`` (None: a type not
+    followed)."""
     out = WidgetState(id=el.id)
     if etype in _STRING_CHOICE:
         if el.set_value and el.HasField("raw_value"):
@@ -81,7 +82,8 @@ def widget_state(etype: str, el, known: WidgetState | None) -> WidgetState | Non
 
 @dataclass
 class Run:
-    """What one script run sent: its status, seconds from the request, and the text/widgets it showed."""
+    """What one script run sent: its status, seconds from the request, and the text/widgets it
+    showed."""
 
     status: int
     seconds: float

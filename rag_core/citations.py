@@ -302,7 +302,8 @@ class CitationLogitsProcessor:
             row_scores = scores[row]
 
             def best(allowed: Collection[int] | None, _s: Any = row_scores) -> int:
-                """The model's favourite among ``allowed`` (None: every non-bracket id, eos included)."""
+                """The model's favourite among ``allowed`` (None: every non-bracket id, eos
+                included)."""
                 import torch
 
                 if allowed is not None:

@@ -77,7 +77,8 @@ def cache_key(
 
 
 def supports_enforced(generator: Any) -> bool:
-    """Can ``generator`` constrain its decoding (a local transformers model with a citation processor)?"""
+    """Can ``generator`` constrain its decoding (a local transformers model with a citation
+    processor)?"""
     return callable(getattr(generator, "citation_processor", None))
 
 

@@ -72,7 +72,8 @@ class _Budget:
         self._calls = 63  # the first check reads the clock
 
     def check(self) -> None:
-        """Raise :class:`LoadError` once the deadline has passed (the clock is read every 64th call)."""
+        """Raise :class:`LoadError` once the deadline has passed (the clock is read every 64th
+        call)."""
         self._calls += 1
         if (
             self.deadline is not None

@@ -56,7 +56,8 @@ def models_folder(env: Mapping[str, str] | None = None) -> str | None:
 
 
 def _inside(folder: str | None, text: str) -> bool:
-    """Whether ``text`` names a path strictly inside ``folder`` once ``..`` and symlinks are resolved."""
+    """Whether ``text`` names a path strictly inside ``folder`` once ``..`` and symlinks are
+    resolved."""
     if folder is None or not text:
         return False
     resolved = os.path.realpath(os.path.join(folder, os.path.expanduser(text)))

@@ -165,7 +165,8 @@ _local_lock = threading.Lock()
 
 
 def _call(target: QdrantTarget, what: str, fn: Callable[[], Any]) -> Any:
-    """Run one client call (one at a time in local mode); a failure becomes one clear ``QdrantError``."""
+    """Run one client call (one at a time in local mode); a failure becomes one clear
+    ``QdrantError``."""
     try:
         if target.path:
             with _local_lock:
@@ -313,7 +314,8 @@ def distance_of(facts: CollectionFacts, score: float) -> float | None:
 
 
 def higher_is_better(facts: CollectionFacts) -> bool:
-    """True for `Cosine` and `Dot` collections (similarity scores); False for `Euclid`/`Manhattan` distances."""
+    """True for `Cosine` and `Dot` collections (similarity scores); False for `Euclid`/`Manhattan`
+    distances."""
     return facts.distance in _SIMILARITIES
 
 

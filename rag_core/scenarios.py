@@ -267,7 +267,8 @@ SCENARIOS: tuple[Scenario, ...] = (
             "and the sentence survives.",
         },
         look_at={
-            "ko": "청크 페이지: 빨간 정답 근거와 그것을 가르는 ✂ 경계. 비교 페이지: A의 판정 '청킹이 정답을 잘라 없앰', B에서는 검색 순위가 생김.",
+            "ko": "청크 페이지: 빨간 정답 근거와 그것을 가르는 ✂ 경계. 비교 페이지: A의 판정 "
+            "'청킹이 정답을 잘라 없앰', B에서는 검색 순위가 생김.",
             "en": "Chunks page: the red needle and the ✂ boundary inside it. Compare page: A's "
             "verdict 'destroyed by chunking'; in B the gold gets a retrieval rank.",
         },
@@ -296,7 +297,8 @@ SCENARIOS: tuple[Scenario, ...] = (
             "whatever spills over is embedded as if it were not there — silently.",
         },
         look_at={
-            "ko": "비교 요약의 '창을 넘는 청크'와 정답 순위(A: C, B: E). 청크 페이지의 길이 분포에서 256 선 오른쪽의 청크와 빨간 토큰 수.",
+            "ko": "비교 요약의 '창을 넘는 청크'와 정답 순위(A: C, B: E). 청크 페이지의 길이 "
+            "분포에서 256 선 오른쪽의 청크와 빨간 토큰 수.",
             "en": "The compare summary: gold rank and 'chunks over the window' (A: C, B: E). On "
             "the Chunks page, the chunks right of the 256 line and the red token counts.",
         },
@@ -325,8 +327,10 @@ SCENARIOS: tuple[Scenario, ...] = (
             "pieces such as '한라' and '라산', and candidates appear.",
         },
         look_at={
-            "ko": "검색 열의 '후보 0개' 상자와 분석기 보기에서 df = 0으로 표시된 질의어. B에서는 같은 자리에 후보 목록.",
-            "en": "The '0 candidates' box and the analyzer view with its df = 0 terms; in B the same column lists candidates.",
+            "ko": "검색 열의 '후보 0개' 상자와 분석기 보기에서 df = 0으로 표시된 질의어. B에서는 "
+            "같은 자리에 후보 목록.",
+            "en": "The '0 candidates' box and the analyzer view with its df = 0 terms; in B the "
+            "same column lists candidates.",
         },
         overrides={"retrieval.analyzer": "unicode"},
         question_id="ko-01",
@@ -358,7 +362,8 @@ SCENARIOS: tuple[Scenario, ...] = (
             "the instructions is a probabilistic request, not a guarantee.)",
         },
         look_at={
-            "ko": "판정 '게이트에서 잃음', 출처 목록의 문서와 절 이름, 답변의 빨간 수와 주장 판정(뒷받침 없음).",
+            "ko": "판정 '게이트에서 잃음', 출처 목록의 문서와 절 이름, 답변의 빨간 수와 주장 "
+            "판정(뒷받침 없음).",
             "en": "The verdict 'gated', the documents and sections of the sources, the red number "
             "in the answer and the claim's verdict (unsupported).",
         },
@@ -388,8 +393,10 @@ SCENARIOS: tuple[Scenario, ...] = (
             "rank 1.",
         },
         look_at={
-            "ko": "재순위의 순위 이동 그래프(금색 선이 1위에서 아래로), 게이트가 뺀 후보 목록과 그 이유(최대 유지 수 초과).",
-            "en": "The rerank bump chart (the amber line falls from rank 1) and what the gate let go, with its reason (beyond max kept).",
+            "ko": "재순위의 순위 이동 그래프(금색 선이 1위에서 아래로), 게이트가 뺀 후보 목록과 그 "
+            "이유(최대 유지 수 초과).",
+            "en": "The rerank bump chart (the amber line falls from rank 1) and what the gate let "
+            "go, with its reason (beyond max kept).",
         },
         overrides={"rerank.method": "overlap", "gate.max_kept": 2},
         question_id="man-en-02",
@@ -416,7 +423,8 @@ SCENARIOS: tuple[Scenario, ...] = (
             "the prompt at token 400, and the question, which comes last, is cut off with it.",
         },
         look_at={
-            "ko": "컨텍스트의 출처 표(제외 · 예산 초과), 토큰 보기에서 '✂ 예산 끝' 표시와 회색 토큰, B의 '질문까지 잘렸습니다' 경고.",
+            "ko": "컨텍스트의 출처 표(제외 · 예산 초과), 토큰 보기에서 '✂ 예산 끝' 표시와 회색 "
+            "토큰, B의 '질문까지 잘렸습니다' 경고.",
             "en": "The context's source table (dropped · over the budget), the '✂ budget ends' "
             "mark and greyed tokens in the token view, and B's 'the budget cut the question' "
             "warning.",
@@ -446,7 +454,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         },
         look_at={
             "ko": "A의 dense 열(코사인 거리, 정답 ★ 없음). B의 두 열과 융합 표에서 목록별 RRF 기여.",
-            "en": "A's dense column (cosine distances, no gold ★). In B, both columns and the fusion table's per-list RRF contributions.",
+            "en": "A's dense column (cosine distances, no gold ★). In B, both columns and the "
+            "fusion table's per-list RRF contributions.",
         },
         overrides={
             "retrieval.methods": "dense",
@@ -477,8 +486,10 @@ SCENARIOS: tuple[Scenario, ...] = (
             "nothing through, and the system refuses without calling the model.",
         },
         look_at={
-            "ko": "게이트 그래프의 빨간 임계값 선과 그 위의 막대들, B의 '거절' 상자와 건너뛴 생성 단계.",
-            "en": "The gate chart's red threshold line with every bar above it, B's refusal box and the skipped generation.",
+            "ko": "게이트 그래프의 빨간 임계값 선과 그 위의 막대들, B의 '거절' 상자와 건너뛴 생성 "
+            "단계.",
+            "en": "The gate chart's red threshold line with every bar above it, B's refusal box "
+            "and the skipped generation.",
         },
         overrides={"retrieval.methods": "dense", "retrieval.dense_model": "minilm"},
         question_id="en-oot-20",
@@ -505,7 +516,8 @@ SCENARIOS: tuple[Scenario, ...] = (
             "thing. A threshold stops far-off questions, not near misses like this one.",
         },
         look_at={
-            "ko": "게이트 그래프에서 임계값 아래의 막대들, 출처의 절 이름(KV 캐시), 답변이 그 출처로 무엇을 말하는지.",
+            "ko": "게이트 그래프에서 임계값 아래의 막대들, 출처의 절 이름(KV 캐시), 답변이 그 "
+            "출처로 무엇을 말하는지.",
             "en": "The bars under the threshold in the gate chart, the sources' section names (KV "
             "cache), and what the answer makes of them.",
         },
@@ -533,7 +545,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         },
         look_at={
             "ko": "BM25 열의 1위 청크 내용과 분석기 보기의 df, B의 게이트 그래프와 거절.",
-            "en": "The BM25 column's first chunk and the analyzer view's df; B's gate chart and refusal.",
+            "en": "The BM25 column's first chunk and the analyzer view's df; B's gate chart and "
+            "refusal.",
         },
         overrides={"retrieval.methods": "bm25", "retrieval.dense_model": "minilm"},
         question_id="en-oot-23",
@@ -560,7 +573,8 @@ SCENARIOS: tuple[Scenario, ...] = (
             "removal (B, similarity 0.5) drops the copies and gives their room to other sources.",
         },
         look_at={
-            "ko": "검색 열에서 같은 문서의 연속된 청크 번호, 컨텍스트 표의 '거의 같은 출처'로 제외된 행(B).",
+            "ko": "검색 열에서 같은 문서의 연속된 청크 번호, 컨텍스트 표의 '거의 같은 출처'로 "
+            "제외된 행(B).",
             "en": "Consecutive chunk numbers of one document in the retrieval column; rows dropped "
             "as near-duplicate in the context table (B).",
         },

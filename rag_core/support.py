@@ -162,7 +162,8 @@ def strip_citations(text: str) -> str:
 
 
 def citations_in(text: str) -> tuple[int, ...]:
-    """Every cited ``n`` — ``[n]``, ``[n, m]``, ``Source n`` — in order of appearance, without repeats."""
+    """Every cited ``n`` — ``[n]``, ``[n, m]``, ``Source n`` — in order of appearance, without
+    repeats."""
     found = [(g.start(), _CITE_NUM.findall(g.group(0))) for g in CITATION_GROUP.finditer(text)]
     found += [(m.start(), [m.group(1)]) for m in SOURCE_REF.finditer(text)]
     nums: list[int] = []
@@ -351,7 +352,8 @@ def check_support(
 
 
 def evidence_supports(e: Evidence, cfg: SupportConfig) -> bool:
-    """Does this source's best sentence support the claim (the rule of step 3 of the module docstring)?"""
+    """Does this source's best sentence support the claim (the rule of step 3 of the module
+    docstring)?"""
     return (
         e.overlap >= cfg.min_overlap
         and (e.cosine is None or e.cosine >= cfg.min_cosine)
@@ -406,7 +408,8 @@ JUDGE_SYSTEM = "You check facts. Reply with one word: yes or no."
 
 
 def judge_support(judge: Any, claim: str, source_text: str) -> float:
-    """``P(yes)`` of ``judge`` for "does the source support the claim?" (see ``Generator.yes_probability``)."""
+    """``P(yes)`` of ``judge`` for "does the source support the claim?" (see
+    ``Generator.yes_probability``)."""
     user = (
         f"Source:\n{source_text}\n\nClaim: {claim}\n\nDoes the source support the claim? Answer "
         "yes or no."

@@ -1,4 +1,5 @@
-"""bench/wsclient.py sends each widget's state as the browser would (else keyed widgets reset on the server)."""
+"""bench/wsclient.py sends each widget's state as the browser would (else keyed widgets reset on
+the server)."""
 
 from __future__ import annotations
 

@@ -112,7 +112,8 @@ def serve(log: Path, app_set: str | None = "generation.model=none", **env: str) 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[str]:
-    """The app with generation off (fast); Qdrant folders under pytest's temporary root may be named in the URL."""
+    """The app with generation off (fast); Qdrant folders under pytest's temporary root may be
+    named in the URL."""
     with serve(
         tmp_path_factory.mktemp("server") / "streamlit.log",
         RAG_INSPECTOR_QDRANT=str(tmp_path_factory.getbasetemp()),
@@ -122,7 +123,8 @@ def server(tmp_path_factory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def server_gen(tmp_path_factory) -> Iterator[str]:
-    """The app with its default configuration: the real generator (answers replay from the cache after the first run)."""
+    """The app with its default configuration: the real generator (answers replay from the cache
+    after the first run)."""
     with serve(tmp_path_factory.mktemp("server-gen") / "streamlit.log", None) as url:
         yield url
 
@@ -238,7 +240,8 @@ def test_smoke_inspect_shows_every_stage(server, browser, tmp_path):
 
 
 def test_inspect_shows_a_qdrant_list(server, browser, tmp_path):
-    """A Qdrant collection (embedded local mode) of the sample corpus shows as its own retriever list."""
+    """A Qdrant collection (embedded local mode) of the sample corpus shows as its own retriever
+    list."""
     from urllib.parse import urlencode
 
     from rag_core import qdrant as rq

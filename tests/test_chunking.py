@@ -38,7 +38,8 @@ def doc_of(text: str, doc_id: str = "d", title: str = "Title") -> Document:
 
 
 ADVERSARIAL = {
-    "korean": "## 지형\n\n한라산의 높이는 1,947m이다. 제주도는 화산섬이다!\n\n## 기후\n\n겨울에도 비교적 따뜻하다.\n",
+    "korean": "## 지형\n\n한라산의 높이는 1,947m이다. 제주도는 화산섬이다!\n\n## 기후\n\n겨울에도 "
+    "비교적 따뜻하다.\n",
     "crlf_loaded": load_bytes(
         "c.md", b"intro line\r\n\r\n## A\r\nbody one\r\nbody two\r\n\r\n\r\n## B\r\nlast\r\n"
     )

@@ -1,4 +1,5 @@
-"""CLI: ``labels add/export/import/undo/list`` and ``sweep``; bad input is one line on stderr, exit 2."""
+"""CLI: ``labels add/export/import/undo/list`` and ``sweep``; bad input is one line on stderr, exit
+2."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Test collections with qrels: BEIR/TREC loading, document-level metrics, zip safety, ``eval --beir``."""
+"""Test collections with qrels: BEIR/TREC loading, document-level metrics, zip safety, ``eval
+--beir``."""
 
 from __future__ import annotations
 

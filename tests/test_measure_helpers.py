@@ -1,4 +1,5 @@
-"""Pure helpers behind the Evaluate and Threshold pages: cache keys, tag groups, rows, CSV, JSON, slider range."""
+"""Pure helpers behind the Evaluate and Threshold pages: cache keys, tag groups, rows, CSV, JSON,
+slider range."""
 
 from __future__ import annotations
 

@@ -62,7 +62,8 @@ def funnel_figure(summary: dict[str, Any], lang: str) -> go.Figure:
 
 
 def render(ctx: Any, lang: str, questions: Any, qset: str, config_a: Any, config_b: Any) -> None:
-    """The answers section (toggle, run with progress and cancel, metrics, loss stages, per-query rows)."""
+    """The answers section (toggle, run with progress and cancel, metrics, loss stages, per-query
+    rows)."""
     ss = st.session_state
     st.header(t("ans.h", lang))
     st.caption(t("ans.intro", lang))

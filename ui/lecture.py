@@ -215,7 +215,8 @@ def _fates(
 
 
 def prompt_pane(trace: Trace, lang: str, pieces: tuple[Sequence[str], int] | None) -> Markup:
-    """Pane 2: the token counts, the truncation warning and the prompt as tokens, beyond the cut greyed."""
+    """Pane 2: the token counts, the truncation warning and the prompt as tokens, beyond the cut
+    greyed."""
     ctx = trace.context
     if ctx.status == "skipped":
         return div(t("ins.context_skipped", lang, message=ctx.message), "ri-lec-note")
@@ -244,7 +245,8 @@ def prompt_pane(trace: Trace, lang: str, pieces: tuple[Sequence[str], int] | Non
 
 
 def selected_claim(trace: Trace, value: object) -> int | None:
-    """The claim index a URL/widget value names, clipped to the Trace's claims (None when there are none)."""
+    """The claim index a URL/widget value names, clipped to the Trace's claims (None when there are
+    none)."""
     claims = trace.support.claims if trace.support.status == "ok" else ()
     if not claims:
         return None
@@ -325,7 +327,8 @@ def claims_pane(trace: Trace, lang: str, selected: int | None) -> Markup:
 
 
 def config_changes(trace: Trace) -> str:
-    """The Trace's configuration as ``key=value`` items that differ from ``PipelineConfig()`` ("" when none)."""
+    """The Trace's configuration as ``key=value`` items that differ from ``PipelineConfig()`` (""
+    when none)."""
     try:
         config = PipelineConfig.from_dict(trace.config)
     except (ValueError, TypeError, KeyError):

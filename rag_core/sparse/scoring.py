@@ -151,7 +151,8 @@ def tf_bm25plus_matched(
 def tf_bm25plus(
     tf: ArrayLike, doc_len: ArrayLike, avgdl: float, k1: float, b: float, delta: float
 ) -> FloatArray:
-    """BM25+ tf part as rank-bm25 computes it: ``δ + tf·(k1 + 1)/(K + tf)`` (``δ`` even when ``tf = 0``)."""
+    """BM25+ tf part as rank-bm25 computes it: ``δ + tf·(k1 + 1)/(K + tf)`` (``δ`` even when ``tf =
+    0``)."""
     return delta + tf_bm25plus_matched(tf, doc_len, avgdl, k1, b)
 
 
