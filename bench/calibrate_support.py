@@ -91,7 +91,8 @@ class Pair:
 
 
 def answerable_pool(lang: str, questions_dir: Path = QUESTION_SETS) -> list[Question]:
-    """Answerable questions of ``lang`` from ``<lang>.jsonl`` then ``manual.jsonl``, in file order."""
+    """Answerable questions of ``lang`` from ``<lang>.jsonl`` then ``manual.jsonl``, in file
+    order."""
     pool: list[Question] = []
     for name in (lang, "manual"):
         pool += [
@@ -103,7 +104,8 @@ def answerable_pool(lang: str, questions_dir: Path = QUESTION_SETS) -> list[Ques
 
 
 def draw(seed: int = SEED, per_lang: int = PER_LANG) -> list[Question]:
-    """``per_lang`` English then ``per_lang`` Korean questions drawn by one ``random.Random(seed)``."""
+    """``per_lang`` English then ``per_lang`` Korean questions drawn by one
+    ``random.Random(seed)``."""
     rng = random.Random(seed)
     return rng.sample(answerable_pool("en"), per_lang) + rng.sample(answerable_pool("ko"), per_lang)
 

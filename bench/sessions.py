@@ -162,7 +162,8 @@ async def ws_open(base: str, page: str, n: int) -> tuple[list[float], list]:
 
 
 async def ws_save(base: str, n: int) -> list[float]:
-    """N new sessions each open their own question (the URL's ``qid`` is read when a session starts, as a
+    """N new sessions each open their own question (the URL's ``qid`` is read when a session
+    starts, as a
     browser's new page) and name an annotator, one by one, not timed; then all press Save together:
     seconds from each trigger to the end of the run that shows its confirmation."""
     from wsclient import Session

@@ -125,7 +125,8 @@ class Session:
         trigger: str | None = None,
         timeout_s: float = 900,
     ) -> Run:
-        """Request a run of ``page`` (URL path) with ``query`` (default: the URL as the app last set it);
+        """Request a run of ``page`` (URL path) with ``query`` (default: the URL as the app last
+        set it);
         with ``trigger`` (a widget id), press that button.
 
         Returns when the server reports a complete run (``FINISHED_SUCCESSFULLY``),
@@ -175,5 +176,6 @@ class Session:
                     return Run(fwd.script_finished, time.perf_counter() - t0, texts, widgets)
 
     def set_text(self, widget_id: str, value: str) -> None:
-        """Remember a text widget's value; it travels with every later run, as the browser's does."""
+        """Remember a text widget's value; it travels with every later run, as the browser's
+        does."""
         self.values[widget_id] = WidgetState(id=widget_id, string_value=value)

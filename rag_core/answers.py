@@ -198,7 +198,8 @@ def refused(trace: Trace) -> bool:
 
 
 def outcome(answerable: bool, is_refused: bool, correct: bool) -> str:
-    """``correct`` / ``wrong`` / ``false_refusal`` (answerable) or ``bluff`` / ``correct_refusal``."""
+    """``correct`` / ``wrong`` / ``false_refusal`` (answerable) or ``bluff`` /
+    ``correct_refusal``."""
     if answerable:
         if is_refused:
             return "false_refusal"
@@ -451,7 +452,8 @@ def result_hash(
     questions: Sequence[Question],
     phrasings: str,
 ) -> str:
-    """``sha256`` of the JSON ``[config, corpus fingerprint, model sha256, questions, phrasings, rule]``.
+    """``sha256`` of the JSON ``[config, corpus fingerprint, model sha256, questions, phrasings,
+    rule]``.
 
     Equal hashes mean equal inputs; with greedy decoding, equal results.
     """

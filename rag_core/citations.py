@@ -285,7 +285,8 @@ class CitationLogitsProcessor:
         return torch.tensor(sorted(i for i in ids if i < size), dtype=torch.long)
 
     def __call__(self, input_ids: Any, scores: Any) -> Any:
-        """Set the scores of the ids the grammar forbids to ``-inf`` (in place; returns ``scores``)."""
+        """Set the scores of the ids the grammar forbids to ``-inf`` (in place; returns
+        ``scores``)."""
         size = scores.shape[-1]
         if (
             self._size != size

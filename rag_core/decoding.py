@@ -117,7 +117,8 @@ def _is_single_byte(encoding: str) -> bool:
 
 
 def _western(data: bytes, best, matches) -> str:
-    """CP1252 (else Latin-1) when the detector ranks it no less coherent than its best single-byte match.
+    """CP1252 (else Latin-1) when the detector ranks it no less coherent than its best single-byte
+    match.
 
     A match stands for every code page that decodes the bytes to the same text
     (``CharsetMatch.could_be_from_charset``), so CP1252 may hide behind CP1250.

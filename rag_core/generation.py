@@ -57,7 +57,8 @@ def cache_key(
     citations: str = "free",
     sources: Sequence[int] = (),
 ) -> str:
-    """``sha256`` of ``[model_id, file_sha256, ids_hash, max_new_tokens, "greedy"]`` + the citation mode.
+    """``sha256`` of ``[model_id, file_sha256, ids_hash, max_new_tokens, "greedy"]`` + the citation
+    mode.
 
     ``enforced`` appends ``"enforced"``, the grammar's version
     (:data:`rag_core.citations.GRAMMAR_VERSION`) and the source numbers a citation may

@@ -662,7 +662,8 @@ _WS = re.compile(r"\s*")
 def _too_deep(
     text: str, start: int = 0, end: int | None = None, top: int = 0
 ) -> list[tuple[int, int]]:
-    """Spans of the values at nesting level ``top`` + 1 that nest deeper than :data:`MAX_JSON_DEPTH`.
+    """Spans of the values at nesting level ``top`` + 1 that nest deeper than
+    :data:`MAX_JSON_DEPTH`.
 
     One pass over the brackets outside strings (a value left open runs to ``end``);
     a text with at most :data:`MAX_JSON_DEPTH` brackets is not scanned at all.
@@ -1280,7 +1281,8 @@ def load_beir(
     split: str = "test",
     title_in_text: bool = False,
 ) -> tuple[LoadReport, dict[str, str], dict[str, dict[str, int]]]:
-    """Load a BEIR folder: ``corpus.jsonl``, ``queries.jsonl``, ``qrels/<split>.tsv`` or ``qrels.tsv``.
+    """Load a BEIR folder: ``corpus.jsonl``, ``queries.jsonl``, ``qrels/<split>.tsv`` or
+    ``qrels.tsv``.
 
     Returns:
         ``(corpus report, {query id: text}, {query id: {doc id: grade}})``.

@@ -95,7 +95,8 @@ def _qdrant_refusal(key: str, text: str, env: Mapping[str, str]) -> str | None:
 
 
 def refusal(key: str, value: Any, env: Mapping[str, str] | None = None) -> str | None:
-    """Why a visitor may not set ``key = value`` (None when allowed or ``key`` names no model or place).
+    """Why a visitor may not set ``key = value`` (None when allowed or ``key`` names no model or
+    place).
 
     The message depends on ``key`` and the allow-list only, never on whether
     ``value`` exists on disk.
@@ -125,7 +126,8 @@ def refusal(key: str, value: Any, env: Mapping[str, str] | None = None) -> str |
 def restrict(
     overrides: Mapping[str, Any], env: Mapping[str, str] | None = None
 ) -> tuple[dict[str, Any], list[str]]:
-    """``overrides`` without the model names a visitor may not set, and one message per refused key."""
+    """``overrides`` without the model names a visitor may not set, and one message per refused
+    key."""
     kept: dict[str, Any] = {}
     problems: list[str] = []
     for key, value in overrides.items():

@@ -54,7 +54,8 @@ class QdrantError(ValueError):
 
 @dataclass(frozen=True)
 class QdrantTarget:
-    """Where a collection lives: exactly one of ``url`` (server) or ``path`` (embedded local mode)."""
+    """Where a collection lives: exactly one of ``url`` (server) or ``path`` (embedded local
+    mode)."""
 
     url: str = ""
     path: str = ""

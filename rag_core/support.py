@@ -114,7 +114,8 @@ Verdict = str
 
 
 def normalise_number(letters: str, digits: str, decimals: str | None) -> str:
-    """``("E", "17", None) -> "e17"``; ``("", "1,947", None) -> "1947"``; ``("", "2", ".50") -> "2.5"``.
+    """``("E", "17", None) -> "e17"``; ``("", "1,947", None) -> "1947"``; ``("", "2", ".50") ->
+    "2.5"``.
 
     A letter prefix (a code such as ``E17`` or ``WD-8412``) stays part of the
     number, lowercased, so ``E17`` never matches ``E21`` or a bare ``17``.

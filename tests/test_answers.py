@@ -1,4 +1,5 @@
-"""Answer-level evaluation: the correctness rule, loss stages, replay, bad input, paired statistics."""
+"""Answer-level evaluation: the correctness rule, loss stages, replay, bad input, paired
+statistics."""
 
 from __future__ import annotations
 

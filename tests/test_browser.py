@@ -140,7 +140,8 @@ def browser():
 
 
 def _idle(page) -> None:
-    """Wait until the script finished (twice: a run can trigger the next) and no skeleton is left."""
+    """Wait until the script finished (twice: a run can trigger the next) and no skeleton is
+    left."""
     for _ in range(2):
         page.wait_for_selector(IDLE, timeout=WAIT_MS)
         page.wait_for_timeout(700)

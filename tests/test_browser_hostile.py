@@ -69,7 +69,8 @@ def _guarded(browser, base: str):
 
 
 def _links_ok(page, base: str) -> list[str]:
-    """Every link's href that leaves the app (a scheme other than the app's own URL, or ``//host``)."""
+    """Every link's href that leaves the app (a scheme other than the app's own URL, or
+    ``//host``)."""
     hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))")
     return [
         h

@@ -99,7 +99,8 @@ def test_random_scores_only_ever_cite_sources_sent(n_sources):
 
 
 def test_model_wanting_to_stop_is_made_to_cite_and_picks_its_number():
-    """'Paris is the capital' then '.': a citation opens; among [1]/[2] the model's favourite wins."""
+    """'Paris is the capital' then '.': a citation opens; among [1]/[2] the model's favourite
+    wins."""
     plan = ["Paris", " is", " the", " capital", "."]
     prefer = {"2": 5.0, "1": 1.0, "3": 9.0}  # 3 is not a source: it must never appear
 
@@ -229,7 +230,8 @@ def test_estimate_is_the_ratio_over_recent_runs_of_the_model(tmp_path):
 
 @pytest.mark.slow
 def test_real_model_enforced_answer_cites_a_supporting_source():
-    """The bundled Qwen, default configuration: every claim cites a source sent, one is `supported`."""
+    """The bundled Qwen, default configuration: every claim cites a source sent, one is
+    `supported`."""
     from rag_core.config import PipelineConfig
     from rag_core.index import load_corpus_index
     from rag_core.pipeline import run

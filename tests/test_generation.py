@@ -123,7 +123,8 @@ def test_failure_is_an_error_stage_and_tokenizer_mismatch_is_refused(tmp_path):
 
 @pytest.mark.slow
 def test_qwen_greedy_equals_plain_generate_and_replay_is_instant(tmp_path):
-    """Free citations: the peer is plain greedy `model.generate` (enforced adds a logits processor)."""
+    """Free citations: the peer is plain greedy `model.generate` (enforced adds a logits
+    processor)."""
     import torch
 
     from rag_core.models import get_generator

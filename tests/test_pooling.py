@@ -1,4 +1,5 @@
-"""TREC-style pooling and span helpers of the Label page (pure, plus one pool over a tiny corpus)."""
+"""TREC-style pooling and span helpers of the Label page (pure, plus one pool over a tiny
+corpus)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Evaluate page, answers section: run the full pipeline on a question set and show what users would see.
+"""Evaluate page, answers section: run the full pipeline on a question set and show what users
+would see.
 
 Rendering only: the scoring is :mod:`rag_core.answers`. The run goes query by
 query with a progress bar and a cancel button; rows done so far live in the
@@ -114,7 +115,8 @@ def _cancel() -> None:
 def _run(
     ctx: Any, lang: str, chosen: list[Any], sides: dict[str, Any], live: dict[str, Any]
 ) -> None:
-    """Run (or, after a cancel, close) the live answer evaluation; store the result in the session."""
+    """Run (or, after a cancel, close) the live answer evaluation; store the result in the
+    session."""
     from rag_core.models import ModelUnavailable, get_generator
 
     ss = st.session_state

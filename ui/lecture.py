@@ -269,7 +269,8 @@ def answer_pane(trace: Trace, lang: str, selected: int | None) -> Markup:
 
 
 def claims_pane(trace: Trace, lang: str, selected: int | None) -> Markup:
-    """Pane 4: each claim as a verdict-coloured line; the selected claim's best evidence sentence."""
+    """Pane 4: each claim as a verdict-coloured line; the selected claim's best evidence
+    sentence."""
     sup = trace.support
     if sup.status != "ok":
         return div(
@@ -346,7 +347,8 @@ def lecture_view(
     large: bool = False,
     height: str = "100vh",
 ) -> Markup:
-    """The four panes side by side (``height`` tall); panes after ``step`` show only their question."""
+    """The four panes side by side (``height`` tall); panes after ``step`` show only their
+    question."""
     if not 1 <= step <= STEPS:
         raise ValueError(f"step = {step!r} is not valid; valid choices: 1 to {STEPS}")
     bodies = {

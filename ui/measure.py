@@ -67,7 +67,8 @@ def labels_state(
 
 
 class _Bar:
-    """A progress bar made inside a cached function; updated at most ~50 times, emptied at the end."""
+    """A progress bar made inside a cached function; updated at most ~50 times, emptied at the
+    end."""
 
     def __init__(self, label: str) -> None:
         self.slot = st.empty()
@@ -105,7 +106,8 @@ def evaluate(
     _doc_qrels: Any = None,
     gain: str = "binary",
 ) -> Any:
-    """``(evaluate_config(...), seconds it took)`` for one ranking config (cached; progress on a miss).
+    """``(evaluate_config(...), seconds it took)`` for one ranking config (cached; progress on a
+    miss).
 
     ``_runs`` (imported runs) and ``_doc_qrels`` (a BEIR/TREC set's qrels: document-level
     evaluation) are keyed by ``corpus_key`` and ``question_set`` (see ``ui.sidebar``).
@@ -182,7 +184,8 @@ def pool(
     _corpus: Any,
     _question: Any,
 ) -> Any:
-    """``rag_core.pooling.pool_question`` (cached per corpus, chunking, question and pool settings)."""
+    """``rag_core.pooling.pool_question`` (cached per corpus, chunking, question and pool
+    settings)."""
     from rag_core.pooling import pool_question
 
     return pool_question(

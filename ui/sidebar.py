@@ -329,7 +329,8 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
 
 
 def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], dict[str, Any], list[str]]:
-    """The chosen corpus (falls back to the last good one), its key, question sets, their qrels, problems.
+    """The chosen corpus (falls back to the last good one), its key, question sets, their qrels,
+    problems.
 
     An upload's "indexed" line goes into a slot that :func:`render` fills once
     the config is known (a corpus the chunker turns into no chunk says so instead).
@@ -490,7 +491,8 @@ def _chunker(lang: str) -> None:
 
 
 def dense_model_note(corpus: Any, model: str, lang: str) -> str:
-    """Which embedding model dense retrieval uses on ``corpus`` and why (``auto`` names its reason)."""
+    """Which embedding model dense retrieval uses on ``corpus`` and why (``auto`` names its
+    reason)."""
     if model != "auto":
         return t("side.dense_fixed", lang, model=model)
     chosen, _reason = corpus.dense_choice("auto")

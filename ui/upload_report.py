@@ -1,4 +1,5 @@
-"""The upload report in the sidebar: what each file gave, its encoding, and every skipped file or row.
+"""The upload report in the sidebar: what each file gave, its encoding, and every skipped file or
+row.
 
 Pure rendering of a :class:`rag_core.types.LoadReport`; every path, reason and
 note comes from the uploaded data, so it is Markdown-escaped with :func:`ui.html.md`.

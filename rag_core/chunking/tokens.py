@@ -21,7 +21,8 @@ from .base import CHUNKERS, SectionIndex, Span
 def split_long_words(
     text: str, offsets: list[tuple[int, int]], max_chars: int, tokenize: object
 ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """Offsets with every token longer than ``max_chars`` chars re-tokenized in ``max_chars`` pieces.
+    """Offsets with every token longer than ``max_chars`` chars re-tokenized in ``max_chars``
+    pieces.
 
     ``tokenize(pieces)`` returns each piece's offsets relative to the piece.
     Returns the new offsets and the ``(start, end)`` of every word so split

@@ -255,7 +255,8 @@ def _gguf_file_source(path: Path) -> Any:
 
 
 def get_generator(name: str = DEFAULT_GENERATOR, *, progress: Progress | None = None) -> Generator:
-    """The generator called ``name``; the first call may convert a bundled GGUF (``progress`` reports it).
+    """The generator called ``name``; the first call may convert a bundled GGUF (``progress``
+    reports it).
 
     Raises:
         ModelUnavailable: Its files are not here (the reason says what to do).

@@ -48,7 +48,8 @@ class _TokenizerMixin:
     _lock: threading.RLock
 
     def prompt_text(self, system: str, user: str) -> str:
-        """The full prompt as text: chat template over a system and a user turn + generation prompt."""
+        """The full prompt as text: chat template over a system and a user turn + generation
+        prompt."""
         if self.chat_template is None:
             return PLAIN_TEMPLATE.format(system=system, user=user)
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
@@ -188,7 +189,8 @@ class Generator(_TokenizerMixin):
         return tuple(out)
 
     def citation_vocab(self) -> Any:
-        """This tokenizer's :class:`rag_core.citations.CitationVocab` (built once, a few seconds)."""
+        """This tokenizer's :class:`rag_core.citations.CitationVocab` (built once, a few
+        seconds)."""
         from rag_core.citations import CitationVocab
 
         with self._lock:
