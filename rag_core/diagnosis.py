@@ -141,7 +141,8 @@ def _needle_loss(
     if retrieval.fused is not None and ranks["fusion"][i] is None:
         return (
             "fusion",
-            f"found by {', '.join(k.split(':', 1)[1] for k in in_lists)} but not in the fused top k",
+            f"found by {', '.join(k.split(':', 1)[1] for k in in_lists)} "
+            "but not in the fused top k",
         )
     if ranks["gate"][i] is None:
         gid = set(chunk_ids)

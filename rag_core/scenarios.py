@@ -453,7 +453,8 @@ SCENARIOS: tuple[Scenario, ...] = (
             "RRF, recovers the gold.",
         },
         look_at={
-            "ko": "A의 dense 열(코사인 거리, 정답 ★ 없음). B의 두 열과 융합 표에서 목록별 RRF 기여.",
+            "ko": "A의 dense 열(코사인 거리, 정답 ★ 없음). B의 두 열과 융합 표에서 "
+            "목록별 RRF 기여.",
             "en": "A's dense column (cosine distances, no gold ★). In B, both columns and the "
             "fusion table's per-list RRF contributions.",
         },

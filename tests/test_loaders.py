@@ -126,7 +126,7 @@ line one
 <dl><dt>term</dt><dd>definition</dd></dl>
 <div>loose div text<p>inner paragraph</p>tail text</div>
 <h3>Third</h3>
-</body></html>"""
+</body></html>"""  # noqa: E501 (the fixture keeps its hostile tags on one line)
 
 
 def test_html_visible_text_blocks_and_metadata():

@@ -40,7 +40,9 @@ def test_csv_field_over_the_default_csv_limit_loads():
 
 def test_deeply_nested_json_array_is_one_failed_row():
     deep = "[" * 100_000 + "]" * 100_000
-    data = f'[\n{{"id": "a", "text": "alpha"}},\n{{"id": "b", "text": "beta", "m": {deep}}}\n]'.encode()
+    data = (
+        f'[\n{{"id": "a", "text": "alpha"}},\n{{"id": "b", "text": "beta", "m": {deep}}}\n]'
+    ).encode()
     report = load_bytes("deep.json", data)
     assert [d.doc_id for d in report.documents] == ["a"]
     assert [f.reason for f in report.failed] == [
@@ -126,7 +128,8 @@ def test_time_budget_exceeded_is_a_failed_file():
 PARAGRAPH = {
     "fr": "Le café au lait est très bon à Genève. Une façade naïve, déjà vue.",
     "cp1252": "He said “hello” — and left… Price: 5€ for a crème brûlée.",
-    "zh": "中国的首都是北京，人口很多。这是一个测试文件，用于检查编码。研究人员发现这种方法可以提高检索的准确率。",
+    "zh": "中国的首都是北京，人口很多。这是一个测试文件，用于检查编码。"
+    "研究人员发现这种方法可以提高检索的准确率。",
     "ja": "漢拏山は済州島にある山で、標高は千九百四十七メートルです。韓国で最も高い山です。",
     "ko": "한라산은 제주도에 있는 산이다. 높이는 1,947미터이며 남한에서 가장 높다.",
 }

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from apphelpers import make_app, ok, plain
 
-GBK = "中国的首都是北京，人口很多。这是一个测试文件，用于检查编码。研究人员发现这种方法可以提高检索的准确率。"
+GBK = (
+    "中国的首都是北京，人口很多。这是一个测试文件，用于检查编码。"
+    "研究人员发现这种方法可以提高检索的准确率。"
+)
 
 
 def test_upload_report_names_each_encoding_and_every_skipped_row(entry):

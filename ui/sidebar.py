@@ -87,11 +87,10 @@ _INIT = "_init"
 _LANG_SHADOW = "_ui_lang_shadow"  # survives page switches (widget state may not)
 _PROBLEMS = "_url_problems"
 _CTX = "_ctx"
-_FRESH = (
-    "_ctx_fresh"  # set by render(), consumed by context(): "the sidebar ran in this script run"
-)
-_GOTO = "_goto"
-_HOPPED = "_hopped"  # the legacy-folder hand-over to app.py happened (once per session)  # a page name a callback asks to switch to (scenario buttons)
+# set by render(), consumed by context(): "the sidebar ran in this script run"
+_FRESH = "_ctx_fresh"
+_GOTO = "_goto"  # a page name a callback asks to switch to (scenario buttons)
+_HOPPED = "_hopped"  # the legacy-folder hand-over to app.py happened (once per session)
 _SHADOW = "_shadow"  # page widgets mirrored in the URL (Compare's B, Chunks' document)
 _LAST_CORPUS = "_last_corpus"
 _URL_ASKED = (
