@@ -116,7 +116,7 @@ def run_ours(ids, doc_tokens, query_tokens, **params) -> tuple[dict, float, floa
     t = time.perf_counter()
     for qid, q in query_tokens.items():
         idx, scores = index.top(q, DEPTH)
-        run[qid] = {ids[i]: float(s) for i, s in zip(idx, scores)}
+        run[qid] = {ids[i]: float(s) for i, s in zip(idx, scores, strict=True)}
     per_q = (time.perf_counter() - t) * 1000 / len(query_tokens)
     return run, build, per_q
 
@@ -260,7 +260,9 @@ def bench_dataset(name: str, folder: Path, analyzers: list[tuple[str, str, dict]
         t = time.perf_counter()
         doc_tokens = analyze_many(analyzer, texts, **kw)
         tok = time.perf_counter() - t
-        q_tokens = dict(zip(queries, analyze_many(analyzer, list(queries.values()), **kw)))
+        q_tokens = dict(
+            zip(queries, analyze_many(analyzer, list(queries.values()), **kw), strict=True)
+        )
         if label == "unicode":
             unicode_cache = (doc_tokens, q_tokens)
         run, build, per_q = run_ours(ids, doc_tokens, q_tokens, variant="lucene", k1=1.2, b=0.75)
@@ -273,7 +275,7 @@ def bench_dataset(name: str, folder: Path, analyzers: list[tuple[str, str, dict]
         t = time.perf_counter()
         doc_tokens = kiwi_exact_tags(texts)
         tok = time.perf_counter() - t
-        q_tokens = dict(zip(queries, kiwi_exact_tags(list(queries.values()))))
+        q_tokens = dict(zip(queries, kiwi_exact_tags(list(queries.values())), strict=True))
         run, build, per_q = run_ours(ids, doc_tokens, q_tokens, variant="lucene", k1=1.2, b=0.75)
         rows.append(
             (
@@ -329,7 +331,7 @@ def bench_dataset(name: str, folder: Path, analyzers: list[tuple[str, str, dict]
     if name == "scifact":
         t = time.perf_counter()
         doc_tokens = stem_stop_tokens(texts)
-        q_tokens = dict(zip(queries, stem_stop_tokens(list(queries.values()))))
+        q_tokens = dict(zip(queries, stem_stop_tokens(list(queries.values())), strict=True))
         tok = time.perf_counter() - t
         run, build, per_q = run_ours(ids, doc_tokens, q_tokens, variant="lucene", k1=1.2, b=0.75)
         rows.append(

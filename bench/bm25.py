@@ -31,6 +31,7 @@ peak for the 1M row; ``--skip-1m``: about 2 minutes).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import sys
 import time
@@ -76,10 +77,8 @@ def make_corpus(n_docs: int, n_queries: int, seed: int) -> tuple[list[list[str]]
 
 def _reset_peak_rss() -> None:
     """Reset the kernel's peak-RSS counter (``VmHWM``) of this process (Linux)."""
-    try:
+    with contextlib.suppress(OSError):
         Path("/proc/self/clear_refs").write_text("5")
-    except OSError:
-        pass
 
 
 def _rss_mib(field: str) -> float:
@@ -120,7 +119,7 @@ def timed_pair(fns: dict, queries, reps: int) -> tuple[dict[str, float], list[fl
                 fn(q)
                 runs[name][r] += time.perf_counter() - t
     ms = {name: [v * 1000 / len(queries) for v in vals] for name, vals in runs.items()}
-    ratios = [a / b for a, b in zip(ms["ours"], ms["peer"])]
+    ratios = [a / b for a, b in zip(ms["ours"], ms["peer"], strict=True)]
     return {name: statistics.median(v) for name, v in ms.items()}, ratios
 
 
@@ -162,7 +161,9 @@ def bench(n_docs: int, n_queries: int, n_rank_bm25: int, seed: int, reps: int) -
     t = time.perf_counter()
     ref_scores = [ref_rank.get_scores(q) for q in rq]
     rank_only_scoring = (time.perf_counter() - t) * 1000 / len(rq)
-    diff_okapi = max(float(np.max(np.abs(a - b))) for a, b in zip(ours_scores, ref_scores))
+    diff_okapi = max(
+        float(np.max(np.abs(a - b))) for a, b in zip(ours_scores, ref_scores, strict=True)
+    )
     diff_lucene_abs, diff_lucene_rel = 0.0, 0.0
     for q in queries:
         ours = ours_lucene.scores(q)
@@ -205,7 +206,8 @@ def bench(n_docs: int, n_queries: int, n_rank_bm25: int, seed: int, reps: int) -
     )
     times["ours lucene"], times["bm25s core"] = paired["ours"], paired["peer"]
     same_top = sum(
-        list(a[0]) == [int(i) for i in b[: len(a[0])]] for a, b in zip(ours_top, rank_tops)
+        list(a[0]) == [int(i) for i in b[: len(a[0])]]
+        for a, b in zip(ours_top, rank_tops, strict=False)
     )
     print(f"okapi top-10 identical to rank-bm25's stable argsort: {same_top}/{len(rq)} queries")
     print(f"rank-bm25 get_scores alone: {rank_only_scoring:.2f} ms/query")

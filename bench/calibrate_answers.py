@@ -38,7 +38,7 @@ GRID = tuple(round(0.10 + 0.05 * i, 2) for i in range(17))
 def cohen_kappa(pred: list[bool], gold: list[bool]) -> float:
     """``κ = (p_o − p_e) / (1 − p_e)``; ``p_e = p̂₁·ĝ₁ + p̂₀·ĝ₀`` (1.0 when ``p_e = 1``)."""
     n = len(gold)
-    po = sum(p == g for p, g in zip(pred, gold)) / n
+    po = sum(p == g for p, g in zip(pred, gold, strict=True)) / n
     p1, g1 = sum(pred) / n, sum(gold) / n
     pe = p1 * g1 + (1 - p1) * (1 - g1)
     return 1.0 if pe == 1 else (po - pe) / (1 - pe)
@@ -64,7 +64,7 @@ def agreement(rows: list[tuple[dict, object]], tau: float) -> tuple[float, float
         for r, q in rows
     ]
     gold = [bool(r["label"]) for r, _q in rows]
-    agree = sum(p == g for p, g in zip(pred, gold)) / len(gold)
+    agree = sum(p == g for p, g in zip(pred, gold, strict=True)) / len(gold)
     return agree, cohen_kappa(pred, gold), pred
 
 
@@ -92,7 +92,7 @@ def main() -> int:
         f"in use {MIN_TERM_RECALL}: agreement {agree:.3f} "
         f"({round(agree * len(rows))}/{len(rows)}), kappa {kappa:.3f}"
     )
-    for (r, _q), p in zip(rows, pred):
+    for (r, _q), p in zip(rows, pred, strict=True):
         if p != bool(r["label"]):
             print(f"  disagree {r['qid']}: rule {p}, label {r['label']} — {r['answer'][:80]!r}")
     return 0

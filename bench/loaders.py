@@ -32,6 +32,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -135,10 +136,10 @@ def main() -> int:
     for name, filename, make, peer, targeted in CASES:
         data, half = make(size), make(size // 2)
         report = load_bytes(filename, data)
-        ours, ours_wall = best(lambda: load_bytes(filename, data), args.repeat)
-        ours_half, _ = best(lambda: load_bytes(filename, half), args.repeat)
+        ours, ours_wall = best(partial(load_bytes, filename, data), args.repeat)
+        ours_half, _ = best(partial(load_bytes, filename, half), args.repeat)
         theirs, theirs_wall = (
-            best(lambda: peer(data), args.repeat) if peer else (math.nan, math.nan)
+            best(partial(peer, data), args.repeat) if peer else (math.nan, math.nan)
         )
         growth = math.log2(ours / ours_half) if ours_half > 0 else float("nan")
         got = f"{report.n_documents} docs, {len(report.failed)} failed" + (

@@ -136,7 +136,7 @@ def save_together(pages, base: str) -> list[float]:
         starts.append(time.perf_counter())
         page.get_by_role("button", name="Save label").click(no_wait_after=True)
     out = []
-    for page, t0 in zip(pages, starts):
+    for page, t0 in zip(pages, starts, strict=True):
         page.get_by_text("Saved: characters", exact=False).wait_for(timeout=600_000)
         out.append(time.perf_counter() - t0)
     return out
@@ -187,7 +187,11 @@ async def ws_save(base: str, n: int) -> list[float]:
         return run.seconds
 
     try:
-        return list(await asyncio.gather(*(one(s, q, b) for s, (q, b) in zip(sessions, buttons))))
+        return list(
+            await asyncio.gather(
+                *(one(s, q, b) for s, (q, b) in zip(sessions, buttons, strict=True))
+            )
+        )
     finally:
         await asyncio.gather(*(s.close() for s in sessions))
 

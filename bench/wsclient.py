@@ -167,13 +167,12 @@ class Session:
                     state = widget_state(etype, body, self.screen.get(body.id))
                     if state is not None:
                         screen[body.id] = state
-            elif kind == "script_finished":
-                if fwd.script_finished in (
-                    ForwardMsg.FINISHED_SUCCESSFULLY,
-                    ForwardMsg.FINISHED_WITH_COMPILE_ERROR,
-                ):
-                    self.screen = screen
-                    return Run(fwd.script_finished, time.perf_counter() - t0, texts, widgets)
+            elif kind == "script_finished" and fwd.script_finished in (
+                ForwardMsg.FINISHED_SUCCESSFULLY,
+                ForwardMsg.FINISHED_WITH_COMPILE_ERROR,
+            ):
+                self.screen = screen
+                return Run(fwd.script_finished, time.perf_counter() - t0, texts, widgets)
 
     def set_text(self, widget_id: str, value: str) -> None:
         """Remember a text widget's value; it travels with every later run, as the browser's

@@ -248,7 +248,7 @@ def gold_in_prompt(trace: Trace) -> list[tuple[int, bool]]:
     used = backing_sources(trace)
     ns = gv.stage_ranks.get("context", ())
     out = []
-    for loss, n in zip(gv.needle_losses, ns):
+    for loss, n in zip(gv.needle_losses, ns, strict=False):
         if loss in ("", "answer") and n is not None:
             out.append((n, n in used))
     return out

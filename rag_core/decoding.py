@@ -190,8 +190,10 @@ def decode(data: bytes) -> Decoded:
                     korean,
                     "cp949",
                     (
-                        f"the detector suggests {m.encoding}; cp949 kept "
-                        "(no more frequent characters in that reading)",
+                        (
+                            f"the detector suggests {m.encoding}; cp949 kept "
+                            "(no more frequent characters in that reading)"
+                        ),
                     ),
                 )
             break

@@ -94,7 +94,7 @@ def gold_view(
         reasons.append(why)
         if loss:
             explanations.append(f"needle {i + 1} ({n.text[:40]!r}…): {why}")
-    lost = [l for l in losses if l]
+    lost = [stage for stage in losses if stage]
     lost_at = min(lost, key=ORDER.index) if lost else ""
     if not lost:
         if generation.status != "ok":
@@ -141,8 +141,10 @@ def _needle_loss(
     if retrieval.fused is not None and ranks["fusion"][i] is None:
         return (
             "fusion",
-            f"found by {', '.join(k.split(':', 1)[1] for k in in_lists)} "
-            "but not in the fused top k",
+            (
+                f"found by {', '.join(k.split(':', 1)[1] for k in in_lists)} "
+                "but not in the fused top k"
+            ),
         )
     if ranks["gate"][i] is None:
         gid = set(chunk_ids)

@@ -405,9 +405,8 @@ class _VisibleText(HTMLParser):
 
     def _close_row(self) -> None:
         self._close_cell()
-        if self._row is not None:
-            if any(self._row):
-                self.paragraphs.append(("tr", " | ".join(self._row)))
+        if self._row is not None and any(self._row):
+            self.paragraphs.append(("tr", " | ".join(self._row)))
         self._row = None
 
     # -- parser callbacks
@@ -741,7 +740,7 @@ def _json_array_items(
         raise LoadError(
             f"{name}: a JSON file must hold an array of objects, not a {type(value).__name__}"
         )
-    deep_at = {s: e for s, e in _too_deep(text, pos, top=1)}
+    deep_at = dict(_too_deep(text, pos, top=1))
     pos = _WS.match(text, pos + 1).end()
     if text.startswith("]", pos):
         return
@@ -926,9 +925,8 @@ def parse_rows(
         rows = _json_array_items(text, name, budget)
     else:
         records = _csv_records(text, name, budget)
-        header: list[str] | LoadError = []
-        for _, header in records:
-            break
+        first = next(records, None)  # the header record
+        header: list[str] | LoadError = [] if first is None else first[1]
         if isinstance(header, LoadError):
             raise LoadError(f"{name}: CSV header: {str(header).split(': ', 1)[-1]}")
         columns = [c.strip() for c in header]
@@ -954,7 +952,7 @@ def parse_rows(
                         ),
                     )
                     continue
-                yield no, {c: v for c, v in zip(columns, cells) if c}
+                yield no, {c: v for c, v in zip(columns, cells, strict=False) if c}
 
         rows = csv_rows()
     for no, row in rows:

@@ -175,7 +175,7 @@ def _call(target: QdrantTarget, what: str, fn: Callable[[], Any]) -> Any:
         return fn()
     except QdrantError:
         raise
-    except Exception as exc:  # the client raises many types (httpx, grpc, its own)
+    except Exception as exc:  # noqa: BLE001 - the client raises many types (httpx, grpc, its own)
         text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         if "not found" in text.lower() and "collection" in text.lower():
             raise QdrantError(f"Qdrant at {target.where}: {text}") from None

@@ -133,7 +133,7 @@ def grades_for(
     Chunks containing no needle are absent (not relevant).
     """
     grades: dict[str, int] = {}
-    for n, ids in zip(needles, relevant_chunk_ids(chunks, needles, docs_by_id)):
+    for n, ids in zip(needles, relevant_chunk_ids(chunks, needles, docs_by_id), strict=True):
         for cid in ids:
             if n.grade > grades.get(cid, -(10**9)):
                 grades[cid] = n.grade

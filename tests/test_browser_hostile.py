@@ -218,7 +218,7 @@ def test_two_tabs_a_stale_change_asks_before_overwriting(hserver, browser, data_
         timeout=WAIT_MS
     )
     _idle(b)
-    mine = [x for x in store.current("en", qid)]
+    mine = list(store.current("en", qid))
     assert [x.grade for x in mine] == [2]  # not overwritten
     b.get_by_role("button", name="Overwrite").click()
     b.get_by_text("Label changed: grade 3.", exact=False).wait_for(timeout=WAIT_MS)
@@ -240,7 +240,7 @@ def test_four_sessions_five_saves_each_store_exactly_what_they_showed(hserver, b
             note = f"s{i}-save{j}"
             page.get_by_role("textbox", name="Note", exact=True).fill(note)
             page.get_by_role("textbox", name="Note", exact=True).press("Enter")
-        for i, (_, page) in enumerate(sessions):
+        for _, page in sessions:
             _idle(page)
             _grade(page, j % 4)
         for _, page in sessions:  # the five saves of this round, sent together

@@ -298,7 +298,7 @@ def assert_same_as_reference(doc: Document, target: int, overlap: int, header: b
     ]
     expected = reference_boundaries(doc, target, overlap, header)
     assert len(got) == len(expected), doc.doc_id
-    for g, x in zip(got, expected):
+    for g, x in zip(got, expected, strict=True):
         assert g == x, doc.doc_id
     return len(got)
 
@@ -521,7 +521,7 @@ def test_token_chunks_follow_offset_mapping(text):
     cfg = ChunkerConfig(strategy="tokens", target=window, overlap=overlap)
     chunks = chunk_document(doc, cfg, count_tokens=False)
     assert len(chunks) == len(windows) == math.ceil((len(offsets) - overlap) / (window - overlap))
-    for i, (c, (s, e)) in enumerate(zip(chunks, windows)):
+    for i, (c, (s, e)) in enumerate(zip(chunks, windows, strict=True)):
         assert (c.start, c.end) == (offsets[s][0], offsets[e - 1][1])
         assert c.own_start == (c.start if i == 0 else offsets[windows[i - 1][1]][0])
         assert c.content == text[c.start : c.end]

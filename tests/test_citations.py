@@ -86,7 +86,7 @@ def test_random_scores_only_ever_cite_sources_sent(n_sources):
     rng = random.Random(n_sources)
     for _trial in range(60):
         gen = torch.Generator().manual_seed(rng.randrange(10**9))
-        text = greedy(lambda step, new: torch.randn(len(PIECES), generator=gen), n_sources)
+        text = greedy(lambda step, new, gen=gen: torch.randn(len(PIECES), generator=gen), n_sources)
         if text.strip() == REFUSAL_TEXT:
             continue
         cited = citations_in(text)

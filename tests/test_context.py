@@ -97,8 +97,7 @@ def cfg(**kw) -> ContextConfig:
 def user_text(question: str, quotes: list[tuple[str, str]]) -> str:
     """The user turn as the module documents it (title/locator per source)."""
     body = ""
-    for n, (cid, quote) in enumerate(quotes, start=1):
-        ch = CHUNKS[cid]
+    for n, (_cid, quote) in enumerate(quotes, start=1):
         body += f'<source id="{n}" title="Jeju facts › Facts">\n{quote}\n</source>\n'
     head = SOURCES_HEADING + "\n\n" if quotes and SOURCES_HEADING else ""
     return head + body + QUESTION_LABEL + question + ANSWER_HINT

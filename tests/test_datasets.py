@@ -270,7 +270,7 @@ def test_product_path_equals_the_bench_kernel(name):
 
     ids, texts, queries, qrels = bench.load_beir(folder)
     doc_tokens = analyze_many("unicode", texts)
-    q_tokens = dict(zip(queries, analyze_many("unicode", list(queries.values()))))
+    q_tokens = dict(zip(queries, analyze_many("unicode", list(queries.values())), strict=True))
     kernel_run, _, _ = bench.run_ours(ids, doc_tokens, q_tokens, variant="lucene", k1=1.2, b=0.75)
     kernel_ndcg = bench.evaluate(kernel_run, qrels)[0]
 
@@ -329,7 +329,7 @@ def test_span_labels_judge_their_document_in_document_level_evaluation(tmp_path)
     store = LabelStore(tmp_path / "labels.sqlite3")
     store.add("mini", "q2", "d4", 0, 4, 3, text=doc.text[:4], doc=doc)
     store.add("mini", "q3", "d4", 0, 4, 0, text=doc.text[:4], doc=doc)
-    kw = dict(ks=(5,), gain="linear", doc_qrels=qset.qrels)
+    kw = {"ks": (5,), "gain": "linear", "doc_qrels": qset.qrels}
     before = evaluate_config(small_chunks(), qset.questions, corpus, **kw)
     after = evaluate_config(
         small_chunks(), qset.questions, corpus, **kw, labels=store.current(), question_set="mini"

@@ -273,8 +273,10 @@ def test_csv_unterminated_quote_does_not_swallow_the_next_rows():
     report = load_bytes("q.csv", b'id,text\na,"unterminated\nb,second row\nc,third\n')
     assert [(d.doc_id, d.text) for d in report.documents] == [("b", "second row"), ("c", "third")]
     assert [f.reason for f in report.failed] == [
-        "q.csv line 2: unterminated or malformed quote (the cell ran over 2 more lines); "
-        "the lines after it were read as rows"
+        (
+            "q.csv line 2: unterminated or malformed quote (the cell ran over 2 more lines); "
+            "the lines after it were read as rows"
+        )
     ]
 
 
@@ -282,8 +284,10 @@ def test_csv_quote_closed_on_a_later_line_is_reported():
     report = load_bytes("q.csv", b'id,text\na,"bad\nb,"good"\nc,x\n')
     assert [(d.doc_id, d.text) for d in report.documents] == [("b", "good"), ("c", "x")]
     assert [f.reason for f in report.failed] == [
-        "q.csv line 2: unterminated or malformed quote (the cell ran over 1 more line); "
-        "the lines after it were read as rows"
+        (
+            "q.csv line 2: unterminated or malformed quote (the cell ran over 1 more line); "
+            "the lines after it were read as rows"
+        )
     ]
 
 
@@ -394,6 +398,8 @@ def test_cli_query_on_a_corpus_with_nothing_loadable_names_the_reason(tmp_path, 
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err
     assert err.strip().splitlines() == [
-        f"error: corpus 'deep.json' has no loadable document (1 failed to load: {p}: "
-        f"deep.json line 1: JSON nested deeper than {MAX_JSON_DEPTH} levels)"
+        (
+            f"error: corpus 'deep.json' has no loadable document (1 failed to load: {p}: "
+            f"deep.json line 1: JSON nested deeper than {MAX_JSON_DEPTH} levels)"
+        )
     ]

@@ -181,7 +181,7 @@ def test_per_query_table_and_csv_round_trip(two_evaluations):
     back = list(csv.DictReader(io.StringIO(rows_csv(rows))))
     assert len(back) == len(rows)
     ref = per_query_rows(a.result)
-    for got, want in zip(back, ref):
+    for got, want in zip(back, ref, strict=False):
         assert got["query_id"] == want["qid"]
         assert float(got["recall@3"]) == pytest.approx(want["recall@3"])
         assert got["first_gold_rank"] == (

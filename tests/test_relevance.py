@@ -122,7 +122,7 @@ def test_grades_for_takes_the_highest_grade():
     ]
     ids = relevant_chunk_ids(chunks, needles, {"d": doc})
     expected: dict[str, int] = {}
-    for n, cids in zip(needles, ids):
+    for n, cids in zip(needles, ids, strict=True):
         for cid in cids:
             expected[cid] = max(expected.get(cid, 0), n.grade)
     grades = grades_for(chunks, needles, {"d": doc})

@@ -31,7 +31,7 @@ def chunk(doc_id: str, ordinal: int, content: str) -> Chunk:
 def ranked(chunks: list[Chunk], scores: list[float]) -> list[Hit]:
     return [
         Hit(chunk_id=c.chunk_id, doc_id=c.doc_id, rank=i, score=s)
-        for i, (c, s) in enumerate(zip(chunks, scores), start=1)
+        for i, (c, s) in enumerate(zip(chunks, scores, strict=True), start=1)
     ]
 
 

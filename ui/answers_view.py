@@ -222,7 +222,7 @@ def _show(res: dict[str, Any], lang: str) -> None:
 
     st.subheader(t("ans.h.loss", lang))
     cols = st.columns(len(live))
-    for col, s in zip(cols, live):
+    for col, s in zip(cols, live, strict=True):
         summ = sides[s].summary
         with col:
             st.markdown(f"**{s}**")

@@ -167,7 +167,7 @@ def marked_text(text: str, marks: Sequence[Mark], *, base: int = 0, cls: str = "
             clipped.append((s, e, m))
     edges = sorted({0, n, *(s for s, _, _ in clipped), *(e for _, e, _ in clipped)})
     pieces: list[Markup] = []
-    for a, b in zip(edges, edges[1:]):
+    for a, b in zip(edges, edges[1:], strict=False):
         if b <= a:
             continue
         covering = [m for s, e, m in clipped if s <= a and b <= e]
@@ -273,7 +273,7 @@ def chunk_map(
     )
     edges = [e for e in edges if lo <= e <= hi]
     pieces: list[Markup] = [span("… ", "ri-muted")] if lo > 0 else []
-    for a, b in zip(edges, edges[1:] + [None]):
+    for a, b in zip(edges, edges[1:] + [None], strict=True):
         for box in inserts.get(a, ()):
             if a < hi or hi == n:
                 pieces.append(box)

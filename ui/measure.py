@@ -208,7 +208,7 @@ def run_guarded(fn: Callable[[], Any], lang: str) -> Any | None:
         return fn()
     except ValueError as exc:
         st.error(md(str(exc)))
-    except Exception as exc:  # a bug must not take the page down; say what happened
+    except Exception as exc:  # noqa: BLE001 - a bug must not take the page down; say what happened
         st.error(md(t("meas.crash", lang, error=f"{type(exc).__name__}: {exc}")))
         with st.expander(t("ins.crash", lang)):
             st.code(traceback.format_exc(), language=None)

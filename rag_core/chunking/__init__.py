@@ -89,7 +89,7 @@ def _with_tokens(chunks: list[Chunk]) -> list[Chunk]:
     from ..tokenizer import count_tokens
 
     counts = count_tokens([c.text for c in chunks])
-    return [replace(c, tokens=n) for c, n in zip(chunks, counts)]
+    return [replace(c, tokens=n) for c, n in zip(chunks, counts, strict=True)]
 
 
 def chunk_document(

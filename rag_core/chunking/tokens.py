@@ -39,7 +39,7 @@ def split_long_words(
         words.append((s, e))
         starts = list(range(s, e, max_chars))
         pieces = [text[a : min(a + max_chars, e)] for a in starts]
-        for a, rel in zip(starts, tokenize(pieces)):  # type: ignore[operator]
+        for a, rel in zip(starts, tokenize(pieces), strict=True):  # type: ignore[operator]
             out.extend((a + x, a + y) for x, y in rel if y > x)
     return out, words
 

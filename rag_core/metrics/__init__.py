@@ -140,9 +140,9 @@ def evaluate_ranking(
     for k in cuts:
         out[f"hit@{k}"] = 1.0 if found and found[0][0] <= k else 0.0
     n_at = [sum(1 for rank, _ in found if rank <= k) for k in cuts]
-    for k, n in zip(cuts, n_at):
+    for k, n in zip(cuts, n_at, strict=True):
         out[f"recall@{k}"] = n / total
-    for k, n in zip(cuts, n_at):
+    for k, n in zip(cuts, n_at, strict=True):
         out[f"p@{k}"] = n / k
     for k in cuts:
         ideal = dcg(ideal_gains[:k])

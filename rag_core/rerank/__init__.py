@@ -123,9 +123,10 @@ def rerank(
 
     scores = result.scores
     # tied: the score equals its left or its right neighbour's
-    same_as_next = [a == b for a, b in zip(scores, scores[1:])]
+    same_as_next = [a == b for a, b in zip(scores, scores[1:], strict=False)]
     tied = [
-        bool(left or right) for left, right in zip([False, *same_as_next], [*same_as_next, False])
+        bool(left or right)
+        for left, right in zip([False, *same_as_next], [*same_as_next, False], strict=True)
     ]
     del tied[len(scores) :]  # no scores: no flags
     moved = list(map(short.__getitem__, result.order))
