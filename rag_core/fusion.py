@@ -115,7 +115,7 @@ def weighted_contributions(
             "use rrf, minmax or zscore for another number of lists"
         )
     mm = minmax_contributions(lists)
-    (first, _), (second, _) = lists
+    first, second = lists[0][0], lists[1][0]
     return {
         first: {c: alpha * v for c, v in mm[first].items()},
         second: {c: (1.0 - alpha) * v for c, v in mm[second].items()},

@@ -658,6 +658,12 @@ _JSON_TOKEN_OR_COMMA = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{},]')
 _WS = re.compile(r"\s*")
 
 
+def _skip_ws(text: str, pos: int) -> int:
+    """Index of the first non-whitespace character at or after ``pos``."""
+    m = _WS.match(text, pos)
+    return m.end() if m else pos  # r"\s*" always matches; the else only narrows the type
+
+
 def _too_deep(
     text: str, start: int = 0, end: int | None = None, top: int = 0
 ) -> list[tuple[int, int]]:
@@ -724,7 +730,7 @@ def _json_array_items(
     over :data:`MAX_INT_DIGITS` digits is a failed row; the elements after it
     still load.
     """
-    pos = _WS.match(text, 0).end()
+    pos = _skip_ws(text, 0)
     if not text.startswith("[", pos):
         deep = _too_deep(text)
         if deep:
@@ -741,7 +747,7 @@ def _json_array_items(
             f"{name}: a JSON file must hold an array of objects, not a {type(value).__name__}"
         )
     deep_at = dict(_too_deep(text, pos, top=1))
-    pos = _WS.match(text, pos + 1).end()
+    pos = _skip_ws(text, pos + 1)
     if text.startswith("]", pos):
         return
     while True:
@@ -764,9 +770,9 @@ def _json_array_items(
                 pos = _skip_value(text, pos)
             else:
                 yield line, value
-        pos = _WS.match(text, pos).end()
+        pos = _skip_ws(text, pos)
         if text.startswith(",", pos):
-            pos = _WS.match(text, pos + 1).end()
+            pos = _skip_ws(text, pos + 1)
             continue
         if text.startswith("]", pos):
             return
@@ -803,7 +809,7 @@ def _jsonl_rows(text: str, name: str, budget: _Budget) -> Iterator[tuple[int, An
             yield no, _deep_reason(where)
             continue
         try:
-            value, end = _json_value(line, _WS.match(line, 0).end(), where)
+            value, end = _json_value(line, _skip_ws(line, 0), where)
             if line[end:].strip():
                 raise LoadError(f"{where}: not valid JSON (Extra data)")
             yield no, value
@@ -1067,7 +1073,8 @@ def _load(
     """
     shown = path or name
     budget = _Budget(time_budget_s)
-    encoding, notes = "", ()
+    encoding = ""
+    notes: tuple[str, ...] = ()
     docs: list[Document] = []
     failed: list[FailedDocument] = []
     ext = _ext(name)

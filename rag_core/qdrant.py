@@ -27,6 +27,7 @@ import atexit
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -401,7 +402,7 @@ def build_collection(
         _call(
             target,
             "uploading points",
-            lambda pts=points: client.upsert(collection, points=pts, wait=True),
+            partial(client.upsert, collection, points=points, wait=True),
         )
         if progress:
             progress(hi, n)

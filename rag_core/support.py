@@ -295,6 +295,8 @@ def check_support(
         evidence: list[Evidence] = []
         supports: dict[int, bool] = {}
         for s in sources:
+            if s.n is None:  # filtered out above; this narrows the type for mypy
+                continue
             best: Evidence | None = None
             for ri, (rs, sa, sb, stext) in enumerate(sent_rows):
                 if rs is not s:
@@ -344,8 +346,8 @@ def check_support(
             )
         )
     counts: dict[str, int] = {}
-    for c in claims:
-        counts[c.verdict] = counts.get(c.verdict, 0) + 1
+    for claim in claims:
+        counts[claim.verdict] = counts.get(claim.verdict, 0) + 1
     summary = ", ".join(f"{v} {k}" for k, v in counts.items())
     return SupportStage(
         "ok", tuple(claims), params, "; ".join([f"{len(claims)} claims: {summary}", *notes])

@@ -13,7 +13,7 @@ import contextvars
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
@@ -888,7 +888,7 @@ def render() -> Context:
         with st.expander(t("side.section.context", lang)):
             _context_generation(lang)
         try:
-            config = config_from_widgets(ss)
+            config = config_from_widgets(cast(Mapping[str, Any], ss))  # session state reads as one
             ss[_CFG] = config
         except ValueError as exc:
             config = ss[_CFG]

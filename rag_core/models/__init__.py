@@ -392,7 +392,7 @@ def describe_models() -> list[dict[str, Any]]:
                 raise ModelUnavailable(name, f"package {info['package']} is not installed")
         except ModelUnavailable as exc:
             available, reason = False, exc.reason
-        row = {k: v for k, v in info.items() if k != "module"}
+        row: dict[str, Any] = {k: v for k, v in info.items() if k != "module"}
         row.update(name=name, available=available, reason=reason, cached=cached)
         out.append(row)
     out.append(

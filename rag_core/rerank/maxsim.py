@@ -15,7 +15,7 @@ at the model window like the pooled vector.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -66,7 +66,8 @@ def rerank_maxsim(
                 f"chunk {h.chunk_id!r} of the hits is not in the chunk table"
             ) from None
     q = emb.token_embeddings(query)
-    docs = emb.token_embeddings_many(texts) if texts else []
+    # token_embeddings_many is not part of the Embedder protocol (only MiniLM has it; checked above)
+    docs = cast(Any, emb).token_embeddings_many(texts) if texts else []
     scores = [maxsim_score(q, d) for d in docs]
     order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
     return Reranked(
