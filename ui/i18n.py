@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import string
 
-LANG_NAMES = {"ko": "한국어", "en": "English"}
-
 # key: (Korean, English)
 TEXT: dict[str, tuple[str, str]] = {
     # ---------------------------------------------------------------- app / nav
