@@ -1,13 +1,14 @@
-"""Issues 13 and 15 in a real browser (headless Debian chromium, as tests/test_browser.py).
+"""Hostile input and many sessions in a real browser (headless Debian chromium, as
+tests/test_browser.py).
 
-* 15.1 — Markdown in document ids, titles, sections, a question, an
+* Markdown in document ids, titles, sections, a question, an
   annotator and a note is shown as text: no request leaves the app's own
   origin (every other request is intercepted and recorded) and no link
   carries a document-supplied address.
-* 15.2 — a model path in the address is refused with one message, the same
+* a model path in the address is refused with one message, the same
   whether the path exists or not.
-* 15.3 — two tabs: a stale "Change label" asks before overwriting.
-* 13.5 — 4 sessions × 5 saves, interleaved: every stored event equals what
+* two tabs: a stale "Change label" asks before overwriting.
+* 4 sessions × 5 saves, interleaved: every stored event equals what
   its session showed, and every save showed its confirmation.
 """
 
