@@ -359,7 +359,7 @@ def _write(key: tuple, doc, existing, grade: int, note: str, who: str, expected:
 def _on_save(key: tuple, doc) -> None:
     """Save button callback: the span's label as stored now, the grade/note/annotator as sent with the click.
 
-    A label changed elsewhere since this session showed it is not overwritten: the run asks (issue 15.3).
+    A label changed elsewhere since this session showed it is not overwritten: the run asks.
     """
     now = label_on(store.current(key[0], key[1]), key[2], key[3], key[4])
     now_ev = now.event_id if now is not None else None
@@ -401,7 +401,7 @@ with c2:
         st.warning(t("lab.need_annotator", lang))
     b1, b2, b3 = st.columns(3)
     # the save runs in the button's callback, before the next run: that one run shows the stored label and
-    # its confirmation (one run per save, not a run and an st.rerun; issue 13.5)
+    # its confirmation (one run per save, not a run and an st.rerun)
     b1.button(t("lab.change" if existing else "lab.save", lang), key="label.save", type="primary",
               disabled=not (annotator and ok_span), width="stretch", on_click=_on_save, args=(span_key, doc))
     undo_this = b2.button(t("lab.undo_this", lang), key="label.undo_this", disabled=not (annotator and existing),
@@ -415,7 +415,7 @@ with c2:
         st.error(md(save_error))
 grade, note = int(ss["label.grade"]), ss.get("label.note") or ""
 now_event = existing.event_id if existing is not None else None
-seen = ss.get("label._seen")  # (span, label version) as the previous run showed them (issue 15.3)
+seen = ss.get("label._seen")  # (span, label version) as the previous run showed them
 seen_event = seen[1] if seen and seen[0] == span_key else now_event
 save = False  # a plain save ran in _on_save; an overwrite after the question below saves here
 stale = ss.get("label._stale")

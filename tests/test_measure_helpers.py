@@ -1,5 +1,5 @@
-"""Pure helpers behind the Evaluate and Threshold pages: cache keys, tag groups, rows, CSV, JSON,
-slider range."""
+"""Pure helpers behind the Evaluate and Threshold pages: cache keys, tag groups, rows, CSV,
+JSON, slider range."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def test_ranking_config_keeps_only_what_decides_the_ranking():
 
 
 def test_needles_not_in_the_corpus_are_reported_not_destroyed(tiny_corpus):
-    # issue 15.5: they were counted as "answers destroyed", scored 0 and warnings stayed []
+    # they were once counted as "answers destroyed", scored 0 and warnings stayed []
     ghost = Question(
         id="g",
         lang="en",

@@ -432,4 +432,5 @@ __all__ = [
     "get_embedder",
     "get_generator",
     "l2_normalise",
+    "sha256_text",
 ]
