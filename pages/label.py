@@ -74,7 +74,7 @@ pick = vm.pick_span(ss, qset, q.id, pv.candidates, docs, chunking, qv.labels)
 vm.apply(ss, pick.change)
 lr.span_widgets(pick, pv, docs, lang)
 whole = st.toggle(t("lab.whole", lang), key=K.K_LAB_WHOLE)
-show(lr.excerpt(pick, vm.excerpt_marks(pick.doc, qv.gold, qv.labels, pick), whole, lang))
+show(lr.excerpt(pick, vm.excerpt_marks(pick, qv.gold, qv.labels), whole, lang))
 show(lr.legend(lang))
 lr.span_facts(pick, lang)
 

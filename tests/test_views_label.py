@@ -539,7 +539,7 @@ def test_excerpt_marks_and_window(store):
     other = add(store, "q2", D2, 0, 11, 1)
     p = pick({**SETTLED, K.K_LAB_MODE: "range", K.K_LAB_START: 21, K.K_LAB_END: 33})
     gold = (Needle("d1", "Beta two."), Needle("d2", "Delta four."))
-    assert vm.excerpt_marks(D1, gold, (lab, other), p) == (
+    assert vm.excerpt_marks(p, gold, (lab, other)) == (
         vm.MarkSpec(11, 20, "ri-gold", Msg("lab.origin.needle")),
         vm.MarkSpec(0, 10, "ri-lab ri-g2", Msg("lab.mark_label", {"grade": 2, "who": "—"})),
         vm.MarkSpec(21, 33, "ri-pick", Msg("lab.mark_pick")),

@@ -250,9 +250,7 @@ def follow_sidebar(
     return d.change()
 
 
-def follow(
-    state: State, qsets: Mapping[str, Sequence[Question]], qid: str | None = None
-) -> Change:
+def follow(state: State, qsets: Mapping[str, Sequence[Question]], qid: str | None = None) -> Change:
     """Callback: the page's question (``qid`` when given) becomes the sidebar's and the URL's."""
     d = _Draft(state)
     if qid is not None:
@@ -710,9 +708,10 @@ class MarkSpec:
 
 
 def excerpt_marks(
-    doc: Document, gold: Sequence[Needle], labels: Sequence[Label], pick: SpanPick
+    pick: SpanPick, gold: Sequence[Needle], labels: Sequence[Label]
 ) -> tuple[MarkSpec, ...]:
-    """Gold spans of the question in this document, its labels there, then the picked span."""
+    """Gold spans of the question in the picked document, its labels there, then the picked span."""
+    doc = pick.doc
     marks: list[MarkSpec] = []
     for n in gold:
         where = locate(doc.text, n) if n.doc_id == doc.doc_id else None
@@ -829,9 +828,7 @@ class Edit:
     change: Change
 
 
-def edit_of(
-    state: State, store: LabelStore, key: SpanKey, existing: Label | None
-) -> Edit:
+def edit_of(state: State, store: LabelStore, key: SpanKey, existing: Label | None) -> Edit:
     """The pending edit of span ``key``; a refused edit of another span is forgotten."""
     grade, note = int(state[K_LAB_GRADE]), state.get(K_LAB_NOTE) or ""
     now_event = existing.event_id if existing is not None else None
