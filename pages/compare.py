@@ -30,11 +30,19 @@ def _example(text: str) -> None:
     sidebar.shadow_set(K_COMPARE_B, text)
 
 
-st.text_area(t("cmp.b", lang), key=W, on_change=_sync, height=80, help=t("cmp.b_help", lang),
-             placeholder="retrieval.analyzer=char")
+st.text_area(
+    t("cmp.b", lang),
+    key=W,
+    on_change=_sync,
+    height=80,
+    help=t("cmp.b_help", lang),
+    placeholder="retrieval.analyzer=char",
+)
 cols = st.columns(4)
 for i, (label, text) in enumerate(view.EXAMPLES):
-    cols[i % 4].button(t(label, lang), key=f"cmp.ex.{i}", on_click=_example, args=(text,), width="stretch")
+    cols[i % 4].button(
+        t(label, lang), key=f"cmp.ex.{i}", on_click=_example, args=(text,), width="stretch"
+    )
 
 config_a = ctx.config
 config_b, problems = compare_config(config_a, st.session_state[W])
@@ -43,10 +51,24 @@ for p in problems:
 
 render.config_diff_table(view.config_diff(config_a, config_b), lang)
 
-res_a = cache.get_trace(ctx.corpus, ctx.corpus_key, config_a, ctx.question, ctx.gold,
-                        progress_label=t("cmp.running", lang, side="A"), runs=ctx.runs)
-res_b = cache.get_trace(ctx.corpus, ctx.corpus_key, config_b, ctx.question, ctx.gold,
-                        progress_label=t("cmp.running", lang, side="B"), runs=ctx.runs)
+res_a = cache.get_trace(
+    ctx.corpus,
+    ctx.corpus_key,
+    config_a,
+    ctx.question,
+    ctx.gold,
+    progress_label=t("cmp.running", lang, side="A"),
+    runs=ctx.runs,
+)
+res_b = cache.get_trace(
+    ctx.corpus,
+    ctx.corpus_key,
+    config_b,
+    ctx.question,
+    ctx.gold,
+    progress_label=t("cmp.running", lang, side="B"),
+    runs=ctx.runs,
+)
 for side, res in (("A", res_a), ("B", res_b)):
     if res.trace is None:
         st.error(md(t("cmp.no_trace", lang, side=side, error=res.error)))
@@ -81,7 +103,8 @@ if not same:
 st.header(t("ins.h.retrieval", lang))
 st.caption(t("cmp.mark_help", lang))
 for name, la, lb in view.retriever_pairs(a, b):
-    for col, (mine, other, trace, side) in zip(st.columns(2), ((la, lb, a, "A"), (lb, la, b, "B"))):
+    pair = ((la, lb, a, "A"), (lb, la, b, "B"))
+    for col, (mine, other, trace, side) in zip(st.columns(2), pair, strict=True):
         with col:
             if mine is None:
                 st.caption(t("cmp.not_in", lang, name=name, side=side))
@@ -120,8 +143,15 @@ for col, trace in ((c1, a), (c2, b)):
             if trace.context.question_cut:
                 st.error(t("ins.question_cut", lang))
             show(render.sources_table(trace.context, trace, lang))
-            st.caption(t("cmp.tokens", lang, before=trace.context.tokens_before, after=trace.context.tokens_after,
-                         budget=trace.context.budget_tokens))
+            st.caption(
+                t(
+                    "cmp.tokens",
+                    lang,
+                    before=trace.context.tokens_before,
+                    after=trace.context.tokens_after,
+                    budget=trace.context.budget_tokens,
+                )
+            )
 
 st.header(t("ins.h.answer", lang))
 c1, c2 = st.columns(2)

@@ -1,4 +1,7 @@
-"""Evaluate: a question set through configuration A (and B) — metrics with intervals, never bare point estimates."""
+"""Evaluate: a question set through configuration A (and B).
+
+Metrics with intervals, never bare point estimates.
+"""
 
 from __future__ import annotations
 
@@ -25,23 +28,7 @@ if not qsets:
     st.stop()
 
 # ------------------------------------------------------------------ settings
-ss[state.K_EV_QSET] = view.pick_qset(ss.get(state.K_EV_QSET), ss.get(state.K_QSET), list(qsets))
-ss.setdefault(state.K_EV_KS, list(view.DEFAULT_KS))
-keep = {"persist_state": "session"}
-c1, c2, c3, c4 = st.columns([2, 3, 3, 2])
-c1.selectbox(t("side.qset", lang), list(qsets), key=state.K_EV_QSET, **keep)
-c2.radio(t("ev.phrasings", lang), view.PHRASINGS, key=state.K_EV_PHRASINGS, horizontal=True, **keep,
-         format_func=lambda p: t(f"ev.phrasings.{p}", lang), help=t("help.ev.phrasings", lang))
-c3.multiselect(t("ev.ks", lang), view.KS, key=state.K_EV_KS, **keep, help=t("help.ev.ks", lang))
-c4.toggle(t("ev.labels", lang), value=True, key=state.K_EV_LABELS, **keep,
-          help=t("help.ev.labels", lang))
-qset, phrasings = ss[state.K_EV_QSET], ss.get(state.K_EV_PHRASINGS) or "all"
-ks = view.sorted_ks(ss.get(state.K_EV_KS))
-use_labels, doc_qrels = bool(ss.get(state.K_EV_LABELS, True)), ctx.dataset_qrels.get(qset)
-if doc_qrels is not None:  # graded document-level qrels: the nDCG gain is a choice
-    st.radio(t("ev.gain", lang), view.GAINS, key=state.K_EV_GAIN, horizontal=True, **keep,
-             format_func=lambda g: t(f"ev.gain.{g}", lang), help=t("help.ev.gain", lang))
-gain = (ss.get(state.K_EV_GAIN) or "binary") if doc_qrels is not None else "binary"
+qset, phrasings, ks, use_labels, gain = sections.settings(qsets, ctx.dataset_qrels, lang)
 
 # ------------------------------------------------------------------ configurations
 config_a = ctx.config
@@ -55,28 +42,47 @@ store = measure.open_store(lang, quiet=True) if use_labels else None
 if use_labels and store is None:
     st.warning(md(t("ev.no_store", lang, path=str(measure.store_path()))))
 labels, store_path, version = measure.labels_state(store, qset)
-jsons = {side: ranking_config(c).to_json(sort_keys=True)
-         for side, c in (("A", config_a), ("B", config_b)) if c is not None}
+jsons = {
+    side: ranking_config(c).to_json(sort_keys=True)
+    for side, c in (("A", config_a), ("B", config_b))
+    if c is not None
+}
 key = (ctx.corpus_key, jsons["A"], jsons.get("B"), qset, phrasings, ks, store_path, version, gain)
 if not ks:
     st.warning(t("ev.no_ks", lang))
-if st.button(t("ev.run", lang), key=state.K_EV_RUN, type="primary", disabled=not ks,
-             icon=":material/play_arrow:"):
-    done = measure.evaluate_sides(ctx.corpus_key, jsons, qset, phrasings, ks, (store_path, version),
-                                  lang, ctx.corpus, qsets[qset], labels, runs=ctx.runs,
-                                  doc_qrels=doc_qrels, gain=gain)
+if st.button(
+    t("ev.run", lang),
+    key=state.K_EV_RUN,
+    type="primary",
+    disabled=not ks,
+    icon=":material/play_arrow:",
+):
+    store_key = (store_path, version)
+    done = measure.evaluate_sides(ctx, jsons, qset, phrasings, ks, store_key, labels, lang, gain)
     if done is not None:
         evals, seconds = done
         a, b = evals["A"], evals.get("B")
         cmp = measure.run_guarded(lambda: compare_configs(a, b), lang) if b is not None else None
         ss[state.K_EV_RESULT] = {
-            "key": key, "a": a, "b": b, "cmp": cmp, "qset": qset, "phrasings": phrasings,
-            "seconds": seconds, "config_a": config_a, "b_text": cmp_view.diff_text(diff),
+            "key": key,
+            "a": a,
+            "b": b,
+            "cmp": cmp,
+            "qset": qset,
+            "phrasings": phrasings,
+            "seconds": seconds,
+            "config_a": config_a,
+            "b_text": cmp_view.diff_text(diff),
             "labels": (store_path, version, len(labels)),
         }
 
-# ------------------------------------------------------------------ answers (full pipeline, generation on)
-st.toggle(t("ans.toggle", lang), key=state.K_EV_ANSWERS, **keep, help=t("help.ans.toggle", lang))
+# ------------------------------------------------------------------ answers (generation on)
+st.toggle(
+    t("ans.toggle", lang),
+    key=state.K_EV_ANSWERS,
+    persist_state="session",
+    help=t("help.ans.toggle", lang),
+)
 if ss.get(state.K_EV_ANSWERS):
     from ui import answers_view
 
@@ -93,17 +99,7 @@ sides = {"A": a} if b is None else {"A": a, "B": b}
 
 # ------------------------------------------------------------------ summary
 st.header(t("ev.h.summary", lang))
-lab_path, lab_version, lab_n = res["labels"]
-used = (t("ev.labels_used", lang, n=lab_n, version=lab_version) if lab_path
-        else t("ev.needles_only", lang))
-st.caption(md(t("ev.facts", lang, set=res["qset"], questions=a.n_questions, queries=a.n_queries,
-                labels=used, phrasings=t(f"ev.phrasings.{res['phrasings']}", lang),
-                seconds=view.seconds_text(list(sides), res["seconds"], lang))))
-for col, (side, ev) in zip(st.columns(len(sides)), sides.items()):
-    methods = md(", ".join(ev.config["retrieval"]["methods"]))
-    col.markdown(f"**{side}** · {md(ev.chunker_signature)} · " + methods)
-    for kind, text in view.side_notes(ev, lang):
-        getattr(col, kind)(md(text))
+sections.summary(res, sides, lang)
 
 # ------------------------------------------------------------------ metrics
 st.header(t("ev.h.metrics", lang))
@@ -111,32 +107,36 @@ head, rows, classes = view.metrics_table(a, sides, cmp, lang)
 show(table(head, rows, row_classes=classes))
 st.caption(t("ev.metrics_help", lang, n=a.result.n_queries))
 if cmp:
-    st.subheader(t("ev.h.reading", lang))
-    options = [k for k in a.result.metrics if k in cmp]
-    k_read = state.K_EV_READING_METRIC
-    ss[k_read] = view.default_metric(options, ks, ss.get(k_read))
-    st.selectbox(t("ev.col.metric", lang), options, key=k_read, format_func=view.metric_label)
-    c = cmp[ss[k_read]]
-    show(tag("div", tag("strong", view.metric_label(ss[k_read]) + ": ")
-             + view.paired_reading(c, lang),
-             cls="ri-reading" + (" ri-sig" if view.significant(c) else "")))
-    st.caption(t("ev.sign_help", lang))
+    sections.reading(a, cmp, ks, lang)
 
 # ------------------------------------------------------------------ curve
 st.header(t("ev.h.curve", lang))
-name = st.segmented_control(t("ev.curve_metric", lang), CUT_METRICS, key=state.K_EV_CURVE,
-                            default="recall", format_func=lambda n: view.NAMES[n] + "@k",
-                            required=True) or "recall"
-st.plotly_chart(view.curve_figure(sides, name, a.ks), key="eval.curve.fig",
-                config={"displayModeBar": False})
+name = (
+    st.segmented_control(
+        t("ev.curve_metric", lang),
+        CUT_METRICS,
+        key=state.K_EV_CURVE,
+        default="recall",
+        format_func=lambda n: view.NAMES[n] + "@k",
+        required=True,
+    )
+    or "recall"
+)
+st.plotly_chart(
+    view.curve_figure(sides, name, a.ks), key="eval.curve.fig", config={"displayModeBar": False}
+)
 
 # ------------------------------------------------------------------ breakdown
 st.header(t("ev.h.breakdown", lang))
 k_bd = state.K_EV_BD_METRIC
 ss[k_bd] = view.default_metric(a.result.metrics, a.ks, ss.get(k_bd))
 st.selectbox(t("ev.col.metric", lang), a.result.metrics, key=k_bd, format_func=view.metric_label)
-show(table([t("ev.col.group", lang), t("ev.col.tag", lang), "n", *sides],
-           view.breakdown_rows(sides, ss[k_bd], lang)))
+show(
+    table(
+        [t("ev.col.group", lang), t("ev.col.tag", lang), "n", *sides],
+        view.breakdown_rows(sides, ss[k_bd], lang),
+    )
+)
 st.caption(t("ev.breakdown_help", lang))
 
 # ------------------------------------------------------------------ per question

@@ -1,10 +1,12 @@
-"""Threshold: where the gate should say no — the best hit per group, live outcome counts and a sweep."""
+"""Threshold: where the gate should say no.
+
+The best hit per group, live outcome counts and a sweep.
+"""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from rag_core.evalrun import ranking_config
 from rag_core.sweep import (
     OUTCOMES,
     counts_at,
@@ -35,8 +37,18 @@ if not qsets:
 qset, phrasings, metric, use_labels = sections.settings(list(qsets), lang)
 config = ctx.config
 methods = ", ".join(config.retrieval.methods)
-st.caption(md(t("thr.config", lang, methods=methods, k=config.retrieval.k,
-                rerank=config.rerank.method, sig=config.chunker.signature)))
+st.caption(
+    md(
+        t(
+            "thr.config",
+            lang,
+            methods=methods,
+            k=config.retrieval.k,
+            rerank=config.rerank.method,
+            sig=config.chunker.signature,
+        )
+    )
+)
 
 
 def _add_dense() -> None:
@@ -51,22 +63,12 @@ if not any(m == "dense" for m, _ in config.retrieval.method_specs):
     c1.info(t("thr.no_dense", lang))
     c2.button(t("thr.add_dense", lang), key="thr.add_dense", on_click=_add_dense, width="stretch")
 
-store = measure.open_store(lang, quiet=True) if use_labels else None
-if use_labels and store is None:
-    st.warning(md(t("ev.no_store", lang, path=str(measure.store_path()))))
-labels, store_path, version = measure.labels_state(store, qset)
-data = measure.run_guarded(lambda: measure.collect(
-    ctx.corpus_key, ranking_config(config).to_json(sort_keys=True), qset, phrasings, metric,
-    (store_path, version), t("thr.running", lang, set=qset), ctx.corpus, qsets[qset], labels,
-    _runs=ctx.runs), lang)
+data = sections.collect(ctx, qset, phrasings, metric, use_labels, lang)
 if data is None:
     st.stop()
-for line in view.notice_lines(data.warnings, lang):
-    st.caption(md(line))
 is_distance = data.metric == "distance"
 what = t("thr.what.distance" if is_distance else "thr.what.score", lang)
-st.markdown(t("thr.facts", lang, n=len(data.queries), ans=data.n_answerable, una=data.n_unanswerable,
-              depth=data.depth, what=what, seconds=f"{data.seconds:.2f}"))
+sections.facts(data, what, lang)
 if not data.n_answerable or not data.n_unanswerable:
     st.warning(t("thr.one_group", lang))
 rng = value_range(data)
@@ -76,26 +78,11 @@ if rng is None:
 
 # ------------------------------------------------------------------ sliders
 s = view.slider_for(*rng, is_distance)
-key_t = state.K_THR_T_PREFIX + data.metric
 cuts_default = default_thresholds(data)
-ss[key_t] = view.start_threshold(ss.get(key_t), s, midpoint_threshold(data), cuts_default)
-ss[state.K_THR_MAX_KEPT] = view.start_max_kept(ss.get(state.K_THR_MAX_KEPT), data.depth)
-c1, c2, c3 = st.columns([4, 3, 2])
-c1.slider(t("thr.threshold", lang, op="≤" if is_distance else "≥"), s.lo, s.hi, key=key_t,
-          step=s.step, format=f"%.{s.decimals}f", help=t("help.thr.threshold", lang))
-c2.slider(t("side.max_kept", lang), 1, data.depth, key=state.K_THR_MAX_KEPT,
-          help=t("help.thr.max_kept", lang))
-c3.toggle(t("thr.off", lang), key=state.K_THR_OFF, help=t("help.thr.off", lang))
-threshold = None if ss.get(state.K_THR_OFF) else float(ss[key_t])
-max_kept = int(ss[state.K_THR_MAX_KEPT])
+threshold, max_kept = sections.sliders(data, s, midpoint_threshold(data), cuts_default, lang)
 counts = counts_at(data, threshold, max_kept)
 labels_out = {o: t(f"thr.out.{o}", lang) for o in OUTCOMES}
-for col, o in zip(st.columns(5), OUTCOMES):
-    col.metric(labels_out[o], getattr(counts, o), help=t(f"help.thr.out.{o}", lang), border=True,
-               delta=t("thr.of", lang, n=view.outcome_total(counts, o)), delta_color="off",
-               delta_arrow="off")
-st.markdown(md(t("thr.rates", lang, gold=view.rate_text(counts.gold_rate),
-                 bluff=view.rate_text(counts.bluff_rate))))
+sections.outcome_counts(counts, labels_out, lang)
 
 
 def _apply() -> None:
@@ -117,8 +104,12 @@ st.caption(md(" · ".join(view.distribution_facts(d, s.decimals, lang))))
 
 # ------------------------------------------------------------------ sweep
 st.header(t("thr.h.sweep", lang))
-st.text_input(t("thr.range", lang), key=state.K_THR_RANGE, placeholder=t("thr.range_ph", lang),
-              help=t("help.thr.range", lang))
+st.text_input(
+    t("thr.range", lang),
+    key=state.K_THR_RANGE,
+    placeholder=t("thr.range_ph", lang),
+    help=t("help.thr.range", lang),
+)
 cuts, error = view.sweep_cuts(ss.get(state.K_THR_RANGE), cuts_default)
 if error:
     st.error(md(error))
@@ -134,8 +125,16 @@ st.header(t("thr.h.rc", lang))
 rc_now = operating_point(data, threshold, max_kept)
 st.plotly_chart(view.risk_coverage_chart(rep, rc_now, lang), key="thr.rc", **chart)
 st.caption(t("thr.rc.help", lang))
-st.markdown(md(t("thr.rc.point", lang, coverage=view.rc_text(rc_now["coverage"]),
-                 risk=view.rc_text(rc_now["risk"]))))
+st.markdown(
+    md(
+        t(
+            "thr.rc.point",
+            lang,
+            coverage=view.rc_text(rc_now["coverage"]),
+            risk=view.rc_text(rc_now["risk"]),
+        )
+    )
+)
 sections.operating_point_download(rc_now, qset, lang)
 
 # ------------------------------------------------------------------ per query, downloads

@@ -182,7 +182,7 @@ def pool_question(
     runs: dict[str, tuple[str, ...]] = {}
     unavailable: dict[str, str] = {}
     for qid, text in queries_of(question, phrasings):
-        suffix = qid[len(question.id):] or "#q"
+        suffix = qid[len(question.id) :] or "#q"
         stage, _dense = retrieve(cfg, text, corpus)
         for lst in stage.lists:
             if lst.status != "ok":

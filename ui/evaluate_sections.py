@@ -7,7 +7,7 @@ Rendering only: what to show comes from :mod:`ui.views.evaluate`; the page
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import streamlit as st
@@ -16,7 +16,7 @@ from rag_core.config import PRESET_LABELS, PRESETS, PipelineConfig
 from rag_core.evalrun import per_query_table, question_rows, report_dict, rows_csv
 
 from . import render, sidebar
-from .html import md
+from .html import md, show, tag
 from .i18n import t
 from .state import (
     K_EV_B_JSON,
@@ -25,14 +25,21 @@ from .state import (
     K_EV_B_PRESET,
     K_EV_B_URL,
     K_EV_ESCAPE,
+    K_EV_GAIN,
+    K_EV_KS,
+    K_EV_LABELS,
+    K_EV_PHRASINGS,
     K_EV_Q_FILTER,
     K_EV_Q_OPEN,
+    K_EV_QSET,
+    K_EV_READING_METRIC,
+    K_QSET,
 )
 from .views import compare as cmp_view
 from .views import evaluate as view
 
-_KEEP = {"persist_state": "session"}
-_DL = {"icon": ":material/download:", "on_click": "ignore"}
+_KEEP: dict[str, Any] = {"persist_state": "session"}
+_DL: dict[str, Any] = {"icon": ":material/download:", "on_click": "ignore"}
 #: The session key of each way to give B (see ``view.B_MODES``).
 B_INPUTS = {
     "preset": K_EV_B_PRESET,
@@ -40,6 +47,88 @@ B_INPUTS = {
     "json": K_EV_B_JSON,
     "url": K_EV_B_URL,
 }
+
+
+def settings(
+    qsets: Mapping[str, Any], dataset_qrels: Mapping[str, Any], lang: str
+) -> tuple[str, str, tuple[int, ...], bool, str]:
+    """Question set, phrasings, cut-offs, labels toggle and (graded qrels only) the nDCG gain."""
+    ss = st.session_state
+    ss[K_EV_QSET] = view.pick_qset(ss.get(K_EV_QSET), ss.get(K_QSET), list(qsets))
+    ss.setdefault(K_EV_KS, list(view.DEFAULT_KS))
+    c1, c2, c3, c4 = st.columns([2, 3, 3, 2])
+    c1.selectbox(t("side.qset", lang), list(qsets), key=K_EV_QSET, **_KEEP)
+    c2.radio(
+        t("ev.phrasings", lang),
+        view.PHRASINGS,
+        key=K_EV_PHRASINGS,
+        horizontal=True,
+        **_KEEP,
+        format_func=lambda p: t(f"ev.phrasings.{p}", lang),
+        help=t("help.ev.phrasings", lang),
+    )
+    c3.multiselect(t("ev.ks", lang), view.KS, key=K_EV_KS, **_KEEP, help=t("help.ev.ks", lang))
+    c4.toggle(
+        t("ev.labels", lang), value=True, key=K_EV_LABELS, **_KEEP, help=t("help.ev.labels", lang)
+    )
+    qset = ss[K_EV_QSET]
+    gain = "binary"
+    if dataset_qrels.get(qset) is not None:  # graded document-level qrels: the gain is a choice
+        st.radio(
+            t("ev.gain", lang),
+            view.GAINS,
+            key=K_EV_GAIN,
+            horizontal=True,
+            **_KEEP,
+            format_func=lambda g: t(f"ev.gain.{g}", lang),
+            help=t("help.ev.gain", lang),
+        )
+        gain = ss.get(K_EV_GAIN) or "binary"
+    phrasings = ss.get(K_EV_PHRASINGS) or "all"
+    ks = view.sorted_ks(ss.get(K_EV_KS))
+    return qset, phrasings, ks, bool(ss.get(K_EV_LABELS, True)), gain
+
+
+def summary(res: Mapping[str, Any], sides: Mapping[str, Any], lang: str) -> None:
+    """The run's facts (set, queries, phrasings, time, labels) and the notes under each side."""
+    a = res["a"]
+    lab_path, lab_version, lab_n = res["labels"]
+    if lab_path:
+        used = t("ev.labels_used", lang, n=lab_n, version=lab_version)
+    else:
+        used = t("ev.needles_only", lang)
+    facts = t(
+        "ev.facts",
+        lang,
+        set=res["qset"],
+        questions=a.n_questions,
+        queries=a.n_queries,
+        labels=used,
+        phrasings=t(f"ev.phrasings.{res['phrasings']}", lang),
+        seconds=view.seconds_text(list(sides), res["seconds"], lang),
+    )
+    st.caption(md(facts))
+    for col, (side, ev) in zip(st.columns(len(sides)), sides.items(), strict=True):
+        methods = md(", ".join(ev.config["retrieval"]["methods"]))
+        col.markdown(f"**{side}** · {md(ev.chunker_signature)} · " + methods)
+        for kind, text in view.side_notes(ev, lang):
+            getattr(col, kind)(md(text))
+
+
+def reading(a: Any, cmp: Mapping[str, Any], ks: Sequence[int], lang: str) -> None:
+    """The sign test's reading of one chosen metric, in one sentence."""
+    ss = st.session_state
+    st.subheader(t("ev.h.reading", lang))
+    options = [k for k in a.result.metrics if k in cmp]
+    ss[K_EV_READING_METRIC] = view.default_metric(options, ks, ss.get(K_EV_READING_METRIC))
+    st.selectbox(
+        t("ev.col.metric", lang), options, key=K_EV_READING_METRIC, format_func=view.metric_label
+    )
+    c = cmp[ss[K_EV_READING_METRIC]]
+    head = tag("strong", view.metric_label(ss[K_EV_READING_METRIC]) + ": ")
+    cls = "ri-reading" + (" ri-sig" if view.significant(c) else "")
+    show(tag("div", head + view.paired_reading(c, lang), cls=cls))
+    st.caption(t("ev.sign_help", lang))
 
 
 def b_config(config_a: PipelineConfig, lang: str) -> tuple[PipelineConfig | None, list[Any]]:
@@ -115,7 +204,7 @@ def questions(res: Mapping[str, Any], lang: str) -> None:
         horizontal=True,
         format_func=lambda f: t(f"ev.filter.{f}", lang),
     )
-    flt = ss.get(K_EV_Q_FILTER) if ss.get(K_EV_Q_FILTER) in filters else "all"
+    flt = str(ss.get(K_EV_Q_FILTER)) if ss.get(K_EV_Q_FILTER) in filters else "all"
     qrows = view.filter_questions(question_rows(a, b), flt)
     col = st.column_config
     columns = {
@@ -184,7 +273,7 @@ def downloads(res: Mapping[str, Any], sides: Mapping[str, Any], lang: str) -> No
     qs = res["qset"]
     c1.download_button(
         t("ev.dl.csv", lang),
-        data=rows_csv(per_query_table(sides)),
+        data=rows_csv(per_query_table(dict(sides))),
         file_name=f"eval-{qs}.csv",
         mime="text/csv",
         key="eval.dl.csv",

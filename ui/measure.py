@@ -25,9 +25,8 @@ from rag_core.labels import LabelStore, LabelStoreError, default_store_path
 
 from .html import Markup, md
 from .i18n import t
-
-K_STORE_PATH = "label.store.path"
-
+from .state import Context
+from .state import K_LAB_STORE_PATH as K_STORE_PATH
 
 # ------------------------------------------------------------------ store
 
@@ -54,7 +53,9 @@ def open_store(lang: str, *, quiet: bool = False) -> LabelStore | None:
         return None
 
 
-def labels_state(store: LabelStore | None, question_set: str | None) -> tuple[tuple[Any, ...], str, int]:
+def labels_state(
+    store: LabelStore | None, question_set: str | None
+) -> tuple[tuple[Any, ...], str, int]:
     """``(current labels of the set, store path, store version)``: what results depend on."""
     if store is None:
         return (), "", 0
@@ -65,7 +66,8 @@ def labels_state(store: LabelStore | None, question_set: str | None) -> tuple[tu
 
 
 class _Bar:
-    """A progress bar made inside a cached function; updated at most ~50 times, emptied at the end."""
+    """A progress bar made inside a cached function; updated at most ~50 times, emptied at the
+    end."""
 
     def __init__(self, label: str) -> None:
         self.slot = st.empty()
@@ -103,7 +105,8 @@ def evaluate(
     _doc_qrels: Any = None,
     gain: str = "binary",
 ) -> Any:
-    """``(evaluate_config(...), seconds it took)`` for one ranking config (cached; progress on a miss).
+    """``(evaluate_config(...), seconds it took)`` for one ranking config (cached; progress on a
+    miss).
 
     ``_runs`` (imported runs) and ``_doc_qrels`` (a BEIR/TREC set's qrels: document-level
     evaluation) are keyed by ``corpus_key`` and ``question_set`` (see ``ui.sidebar``).
@@ -116,8 +119,17 @@ def evaluate(
     t0 = time.perf_counter()
     try:
         result = evaluate_config(
-            PipelineConfig.from_json(config_json), _questions, _corpus, ks=ks, phrasings=phrasings,
-            labels=_labels, question_set=question_set, progress=bar, runs=_runs, doc_qrels=_doc_qrels, gain=gain,
+            PipelineConfig.from_json(config_json),
+            _questions,
+            _corpus,
+            ks=ks,
+            phrasings=phrasings,
+            labels=_labels,
+            question_set=question_set,
+            progress=bar,
+            runs=_runs,
+            doc_qrels=_doc_qrels,
+            gain=gain,
         )
     finally:
         bar.close()
@@ -138,14 +150,22 @@ def collect(
     _labels: Sequence[Any],
     _runs: Any = None,
 ) -> Any:
-    """``rag_core.sweep.collect`` for one ranking config (cached; progress on a miss; ``_runs`` keyed by ``corpus_key``)."""
+    """``rag_core.sweep.collect`` for one ranking config (cached; progress on a miss; ``_runs``
+    keyed by ``corpus_key``)."""
     from rag_core.sweep import collect as collect_
 
     bar = _Bar(_label)
     try:
         return collect_(
-            PipelineConfig.from_json(config_json), _questions, _corpus, phrasings=phrasings,
-            labels=_labels, question_set=question_set, metric=metric, progress=bar, runs=_runs,
+            PipelineConfig.from_json(config_json),
+            _questions,
+            _corpus,
+            phrasings=phrasings,
+            labels=_labels,
+            question_set=question_set,
+            metric=metric,
+            progress=bar,
+            runs=_runs,
         )
     finally:
         bar.close()
@@ -163,24 +183,31 @@ def pool(
     _corpus: Any,
     _question: Any,
 ) -> Any:
-    """``rag_core.pooling.pool_question`` (cached per corpus, chunking, question and pool settings)."""
+    """``rag_core.pooling.pool_question`` (cached per corpus, chunking, question and pool
+    settings)."""
     from rag_core.pooling import pool_question
 
     return pool_question(
-        PipelineConfig.from_json(config_json), _question, _corpus,
-        retrievers=retrievers, depth=depth, order=order, seed=seed,
+        PipelineConfig.from_json(config_json),
+        _question,
+        _corpus,
+        retrievers=retrievers,
+        depth=depth,
+        order=order,
+        seed=seed,
     )
 
 
 def run_guarded(fn: Callable[[], Any], lang: str) -> Any | None:
-    """Call ``fn``; a ``ValueError`` becomes an on-page error (None), anything else an error with details."""
+    """Call ``fn``; a ``ValueError`` becomes an on-page error (None), anything else an error with
+    details."""
     import traceback
 
     try:
         return fn()
     except ValueError as exc:
         st.error(md(str(exc)))
-    except Exception as exc:  # a bug must not take the page down; say what happened
+    except Exception as exc:  # noqa: BLE001 - a bug must not take the page down; say what happened
         st.error(md(t("meas.crash", lang, error=f"{type(exc).__name__}: {exc}")))
         with st.expander(t("ins.crash", lang)):
             st.code(traceback.format_exc(), language=None)
@@ -218,42 +245,43 @@ def style() -> Markup:
 
 
 def origin_class(origin: str) -> str:
-    """Chip classes for a gold origin (``needle``, ``label``, ``needle+label``) or ``zero`` (judged not relevant)."""
+    """Chip classes for a gold origin (``needle``, ``label``, ``needle+label``) or ``zero`` (judged
+    not relevant)."""
     return "ri-chip ri-o-" + origin.replace("+", "-")
 
 
 # --- h-pages: Evaluate's run of A (and B), timed so a cache hit shows as one ---
 def evaluate_sides(
-    corpus_key: str,
+    ctx: Context,
     jsons: dict[str, str],
     question_set: str,
     phrasings: str,
     ks: tuple[int, ...],
     labels_key: tuple[str, int],
-    lang: str,
-    corpus: Any,
-    questions: Sequence[Any],
     labels: Sequence[Any],
-    *,
-    runs: Any = None,
-    doc_qrels: Any = None,
+    lang: str,
     gain: str = "binary",
 ) -> tuple[dict[str, Any], tuple[tuple[float, float], ...]] | None:
     """Each side's ``ConfigEvaluation`` (``jsons``: side → ranking config JSON, run in order).
+
+    ``ctx``: the page's context (corpus, question sets, imported runs, qrels).
 
     Also per side ``(seconds now, seconds when computed)``: now ≪ computed means
     a cache hit. ``None`` when a side failed (its error is on the page).
     """
     import time
+    from functools import partial
 
     evals: dict[str, Any] = {}
     seconds = []
     for side, js in jsons.items():
         label = t("ev.running", lang, side=side, set=question_set)
         t0 = time.perf_counter()
-        out = run_guarded(lambda js=js, label=label: evaluate(
-            corpus_key, js, question_set, phrasings, ks, labels_key, label, corpus, questions,
-            labels, _runs=runs, _doc_qrels=doc_qrels, gain=gain), lang)
+        run = partial(
+            evaluate, ctx.corpus_key, js, question_set, phrasings, ks, labels_key, label,
+            ctx.corpus, ctx.question_sets[question_set], labels, _runs=ctx.runs,
+            _doc_qrels=ctx.dataset_qrels.get(question_set), gain=gain)
+        out = run_guarded(run, lang)
         if out is None:
             return None
         evals[side] = out[0]

@@ -23,8 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from rag_core.context import ids_sha256
-from rag_core.models import DEFAULT_GENERATOR, get_generator
-from rag_core.models._files import cache_root
+from rag_core.models import DEFAULT_GENERATOR, cache_root, get_generator
 from rag_core.models.store import JsonStore
 from rag_core.rerank import Reranked, register_reranker
 from rag_core.types import Chunk, Hit
@@ -99,12 +98,19 @@ def rerank_llm_judge(
         try:
             passages.append(chunks[h.chunk_id].content)
         except KeyError:
-            raise ValueError(f"chunk {h.chunk_id!r} of the hits is not in the chunk table") from None
+            raise ValueError(
+                f"chunk {h.chunk_id!r} of the hits is not in the chunk table"
+            ) from None
     scores, cached = judge_scores(generator, query, passages, cache_dir=cache_dir)
     order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
     return Reranked(
         order=tuple(order),
         scores=tuple(scores[i] for i in order),
         notes=tuple(f"P(yes) = {scores[i]:.3f}" for i in order),
-        info={"label": LABEL, "model": generator.model_id, "cached": cached, "prompt": JUDGE_SYSTEM},
+        info={
+            "label": LABEL,
+            "model": generator.model_id,
+            "cached": cached,
+            "prompt": JUDGE_SYSTEM,
+        },
     )

@@ -82,9 +82,7 @@ def build_sparse_index(
         return BM25Index.build(token_lists, **params)
     if method == "tfidf":
         if params:
-            raise ValueError(
-                f"tfidf takes no parameters, got {', '.join(sorted(params))}"
-            )
+            raise ValueError(f"tfidf takes no parameters, got {', '.join(sorted(params))}")
         return TfidfIndex.build(token_lists)
     raise ValueError(
         f"unknown sparse method {method!r}; valid choices: {', '.join(SPARSE_METHODS)}"

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import chain
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 import scipy.sparse as sp

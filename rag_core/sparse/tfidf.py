@@ -84,7 +84,9 @@ class TfidfIndex:
         scores = np.zeros(self.n_docs, dtype=np.float64)
         for tid, qw in self.query_vector(query_tokens):
             start, end = self.indptr[tid], self.indptr[tid + 1]
-            np.add.at(scores, self.docs[start:end], qw * self.weights[start:end])  # one doc once per row
+            np.add.at(
+                scores, self.docs[start:end], qw * self.weights[start:end]
+            )  # one doc once per row
         return scores
 
     def top(

@@ -1,1 +1,1 @@
-"""View models: pure functions from Traces and session values to what a page renders."""
+"""View models of the pages: plain functions from data and session state to what a page shows."""

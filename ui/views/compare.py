@@ -16,7 +16,7 @@ from rag_core.types import Hit, NeedleLoss, RetrieverList, Trace
 from ..i18n import t, tv
 from ..state import overrides_text
 
-#: Example B overrides (label key, text); each shows one failure mode or remedy.
+#: Example B overrides (label key, text); each shows one failure mode of docs/ARCHITECTURE.md.
 EXAMPLES: tuple[tuple[str, str], ...] = (
     ("cmp.ex.char", "retrieval.analyzer=char"),
     ("cmp.ex.kiwi", "retrieval.analyzer=kiwi"),

@@ -104,7 +104,7 @@ def seconds_text(sides: Sequence[str], seconds: Sequence[tuple[float, float]], l
     ``seconds``: per side ``(now, computed)``; ``now ≤ computed / 2`` means a cache hit.
     """
     parts = []
-    for side, (now, computed) in zip(sides, seconds):
+    for side, (now, computed) in zip(sides, seconds, strict=True):
         if now > computed / 2:
             parts.append(f"{side} {now:.2f} s")
         else:

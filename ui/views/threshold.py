@@ -247,7 +247,8 @@ def nearest_row(rep: SweepReport, threshold: float | None) -> int | None:
     """Index in ``rep.rows`` of the threshold closest to ``threshold`` (``None``: no threshold)."""
     if threshold is None or not rep.rows:
         return None
-    return min(range(len(rep.rows)), key=lambda i: abs(rep.rows[i].threshold - threshold))
+    cuts = [float("inf") if r.threshold is None else r.threshold for r in rep.rows]
+    return min(range(len(cuts)), key=lambda i: abs(cuts[i] - threshold))
 
 
 def sweep_table(
