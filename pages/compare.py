@@ -51,30 +51,24 @@ for p in problems:
 
 render.config_diff_table(view.config_diff(config_a, config_b), lang)
 
-res_a = cache.get_trace(
-    ctx.corpus,
-    ctx.corpus_key,
-    config_a,
-    ctx.question,
-    ctx.gold,
-    progress_label=t("cmp.running", lang, side="A"),
-    runs=ctx.runs,
-)
-res_b = cache.get_trace(
-    ctx.corpus,
-    ctx.corpus_key,
-    config_b,
-    ctx.question,
-    ctx.gold,
-    progress_label=t("cmp.running", lang, side="B"),
-    runs=ctx.runs,
-)
-for side, res in (("A", res_a), ("B", res_b)):
+results = {
+    side: cache.get_trace(
+        ctx.corpus,
+        ctx.corpus_key,
+        cfg,
+        ctx.question,
+        ctx.gold,
+        runs=ctx.runs,
+        progress_label=t("cmp.running", lang, side=side),
+    )
+    for side, cfg in (("A", config_a), ("B", config_b))
+}
+for side, res in results.items():
     if res.trace is None:
         st.error(md(t("cmp.no_trace", lang, side=side, error=res.error)))
-if res_a.trace is None or res_b.trace is None:
+a, b = results["A"].trace, results["B"].trace
+if a is None or b is None:
     st.stop()
-a, b = res_a.trace, res_b.trace
 st.markdown(f"**{t('ins.question', lang)}** {md(a.question)}")
 
 
@@ -143,15 +137,9 @@ for col, trace in ((c1, a), (c2, b)):
             if trace.context.question_cut:
                 st.error(t("ins.question_cut", lang))
             show(render.sources_table(trace.context, trace, lang))
-            st.caption(
-                t(
-                    "cmp.tokens",
-                    lang,
-                    before=trace.context.tokens_before,
-                    after=trace.context.tokens_after,
-                    budget=trace.context.budget_tokens,
-                )
-            )
+            c = trace.context
+            tokens = {"before": c.tokens_before, "after": c.tokens_after, "budget": c.budget_tokens}
+            st.caption(t("cmp.tokens", lang, **tokens))
 
 st.header(t("ins.h.answer", lang))
 c1, c2 = st.columns(2)
