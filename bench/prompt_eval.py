@@ -78,7 +78,6 @@ from rag_core.config import PipelineConfig  # noqa: E402
 from rag_core.index import load_corpus_index  # noqa: E402
 from rag_core.pipeline import run  # noqa: E402
 from rag_core.questions import load_questions  # noqa: E402
-from rag_core.scenarios import apply_overrides  # noqa: E402
 from rag_core.config import CITATION_MODES  # noqa: E402
 from rag_core.stats import wilson_interval  # noqa: E402
 from rag_core.support import (  # noqa: E402
@@ -337,7 +336,7 @@ def run_variant(
     with swapped(constants):
         for item in items:
             over = {k: str(v) for k, v in item.overrides.items()}
-            cfg = apply_overrides(PipelineConfig(), {**over, "generation.citations": citations})
+            cfg = PipelineConfig().with_overrides({**over, "generation.citations": citations})
             t0 = time.perf_counter()
             trace = run(cfg, item.question.question, corpus, gold=item.question)
             s = score(trace, item)

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .config import PRESETS, PipelineConfig, preset
+from .config import PipelineConfig
 
 PAGES = ("inspect", "compare", "chunks")
 
@@ -38,45 +38,6 @@ EXPECT_KEYS = (
     "numbers_in_no_source",  # some claim carries a number no source contains (bool)
     "question_cut",  # the budget cut into the question (bool)
 )
-
-
-def parse_overrides(text: str) -> tuple[dict[str, str], list[str]]:
-    """Parse ``key=value`` items separated by newlines or ``;``.
-
-    Blank items and ``#`` comments are skipped. Returns the overrides (later
-    keys win) and one message per item without ``=``.
-    """
-    if not isinstance(text, str):
-        raise ValueError(f"overrides must be text, not {type(text).__name__}")
-    out: dict[str, str] = {}
-    errors: list[str] = []
-    for raw in text.replace(";", "\n").splitlines():
-        item = raw.split("#", 1)[0].strip()
-        if not item:
-            continue
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            errors.append(f"{item!r} is not key=value (e.g. retrieval.analyzer=char)")
-            continue
-        out[key.strip()] = value.strip()
-    return out, errors
-
-
-def apply_overrides(base: PipelineConfig, overrides: Mapping[str, Any]) -> PipelineConfig:
-    """``base.with_overrides`` plus the pseudo-key ``chunker.preset`` (A–F).
-
-    The preset is applied first, so ``chunker.preset=B`` with
-    ``chunker.overlap=32`` means "B, but overlap 32".
-    """
-    rest = dict(overrides)
-    name = rest.pop("chunker.preset", None)
-    config = base
-    if name is not None:
-        letter = str(name).strip().upper()
-        if letter not in PRESETS:
-            raise ValueError(f"chunker.preset = {name!r} is not valid; valid choices: {', '.join(PRESETS)}")
-        config = preset(letter, base)  # replaces the whole chunker section
-    return config.with_overrides(rest) if rest else config
 
 
 @dataclass(frozen=True)
@@ -141,13 +102,13 @@ class Scenario:
 
     def config(self, base: PipelineConfig | None = None) -> PipelineConfig:
         """Configuration A (overrides on ``base``, default ``PipelineConfig()``)."""
-        return apply_overrides(base or PipelineConfig(), self.overrides)
+        return (base or PipelineConfig()).with_overrides(self.overrides)
 
     def config_b(self, base: PipelineConfig | None = None) -> PipelineConfig | None:
         """Configuration B = A + ``compare``, or None when the scenario has no pair."""
         if self.compare is None:
             return None
-        return apply_overrides(self.config(base), self.compare)
+        return self.config(base).with_overrides(self.compare)
 
 
 def check_expectation(trace: Any, expect: Mapping[str, Any]) -> list[str]:

@@ -27,15 +27,16 @@ from typing import Any
 
 from rag_core.config import (
     EXTERNAL_METHODS,
+    PRESET_KEY,
     PRESETS,
     RETRIEVAL_METHODS,
     SECTIONS,
     VECTOR_METHODS,
     ChunkerConfig,
     PipelineConfig,
+    parse_overrides,
 )
 from rag_core.modelnames import restrict
-from rag_core.scenarios import apply_overrides, parse_overrides
 
 LANGS = ("ko", "en")
 CORPORA = ("sample", "sample-html", "upload", "beir")
@@ -43,7 +44,7 @@ CORPORA = ("sample", "sample-html", "upload", "beir")
 K_LANG = "lang"
 K_CORPUS = "corpus"
 K_UPLOADS = "uploads"
-K_PRESET = "chunker.preset"
+K_PRESET = PRESET_KEY
 K_METHODS = "retrieval.methods"
 K_PER_METHOD = "retrieval.per_method"
 K_ANALYZER_FOR = "retrieval.analyzer_for."
@@ -204,7 +205,7 @@ def config_from_query(
     base = base or PipelineConfig()
     overrides, refused = restrict({k: v for k, v in params.items() if k not in VIEW_KEYS})
     try:
-        return apply_overrides(base, overrides), refused
+        return base.with_overrides(overrides), refused
     except ValueError:
         pass
     # One by one, so one bad value loses only itself.
@@ -214,13 +215,13 @@ def config_from_query(
     for _ in range(2):  # a second pass lets an order-dependent pair settle (overlap < target)
         for key in list(pending):
             try:
-                config = apply_overrides(config, {key: pending[key]})
+                config = config.with_overrides({key: pending[key]})
                 del pending[key]
             except ValueError:
                 continue
     for key, value in pending.items():
         try:
-            apply_overrides(config, {key: value})
+            config.with_overrides({key: value})
         except ValueError as exc:
             errors.append(str(exc))
     return config, errors
@@ -307,7 +308,7 @@ def compare_config(a: PipelineConfig, text: str) -> tuple[PipelineConfig, list[s
     if not overrides:
         return a, errors
     try:
-        return apply_overrides(a, overrides), errors
+        return a.with_overrides(overrides), errors
     except ValueError as exc:
         return a, [*errors, str(exc)]
 
