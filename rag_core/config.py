@@ -53,7 +53,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "E": {"strategy": "boundaries", "overlap": 0, "header": True},
     "F": {"strategy": "boundaries", "overlap": 64, "header": True},
 }
-#: The pseudo-key that picks a preset in overrides (``--set chunker.preset=B``, ``?chunker.preset=B``).
+#: The pseudo-key that picks a preset in overrides (``--set chunker.preset=B``, a URL's too).
 PRESET_KEY = "chunker.preset"
 PRESET_LABELS: dict[str, str] = {
     "A": "A · blind 512",

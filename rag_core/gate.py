@@ -119,7 +119,7 @@ def apply_gate(hits: Sequence[Hit], cfg: GateConfig) -> GateStage:
         if metric == "distance":
             reason = (
                 f"nothing under cosine distance {threshold:.3f} "
-                f"(best candidate at {min(h.distance for h in hits):.3f})"
+                f"(best candidate at {min(values):.3f})"
             )
         else:
             reason = f"nothing scored at least {threshold:.4g} (best {best.score:.4g})"

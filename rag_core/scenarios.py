@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import PipelineConfig
+
+if TYPE_CHECKING:
+    from .types import Question, Trace
 
 PAGES = ("inspect", "compare", "chunks")
 
@@ -92,7 +95,7 @@ class Scenario:
         if self.expect_b and self.compare is None:
             raise ValueError(f"scenario {self.id}: expect_b needs a compare configuration")
 
-    def question_text(self, question: Any = None) -> str:
+    def question_text(self, question: Question | None = None) -> str:
         """What is asked: the free text, or phrasing ``phrasing`` of the set question given."""
         if self.question is not None:
             return self.question
@@ -111,7 +114,7 @@ class Scenario:
         return self.config(base).with_overrides(self.compare)
 
 
-def check_expectation(trace: Any, expect: Mapping[str, Any]) -> list[str]:
+def check_expectation(trace: Trace, expect: Mapping[str, Any]) -> list[str]:
     """Messages for every part of ``expect`` the trace does not meet (empty = met)."""
     problems: list[str] = []
     gold = trace.gold
@@ -181,7 +184,7 @@ def check_expectation(trace: Any, expect: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-def overlapping_hits(trace: Any) -> list[tuple[str, str]]:
+def overlapping_hits(trace: Trace) -> list[tuple[str, str]]:
     """Pairs of ranked candidates (``trace.rerank.hits``) from one document whose spans overlap.
 
     Two chunks overlap when ``a.start < b.end`` and ``b.start < a.end`` — the

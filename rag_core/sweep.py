@@ -12,7 +12,8 @@ Two steps, so that a slider costs microseconds:
    ``t`` and max-kept ``M`` with the pipeline gate's own rule
    (:func:`rag_core.gate.gate_verdicts`): walking in rank order, a
    candidate is rejected when its distance is above ``t`` (or its score
-   below ``t``); the others are kept until ``M`` are kept. The query is *answered* when something is kept, else refused.
+   below ``t``); the others are kept until ``M`` are kept. The query is
+   *answered* when something is kept, else refused.
 
 Each query falls in one of five outcomes (the seed's threshold table, with
 the answerable side split by whether gold reached the kept set):
@@ -32,11 +33,17 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .gate import gate_verdicts
 from .stats import parse_range, wilson_interval
 from .types import Question
+
+if TYPE_CHECKING:
+    from .config import PipelineConfig
+    from .index import CorpusIndex
+    from .labels import Label
+    from .runs import ExternalRun
 
 Metric = Literal["distance", "score"]
 METRIC_CHOICES: tuple[str, ...] = ("auto", "distance", "score")
@@ -447,16 +454,16 @@ def report(
 
 
 def collect(
-    config: Any,
+    config: PipelineConfig,
     questions: Sequence[Question],
-    corpus: Any,
+    corpus: CorpusIndex,
     *,
     phrasings: str = "all",
-    labels: Sequence[Any] = (),
+    labels: Sequence[Label] = (),
     question_set: str | None = None,
     metric: str = "auto",
     progress: Callable[[int, int], None] | None = None,
-    runs: Mapping[str, Any] | None = None,
+    runs: Mapping[str, ExternalRun] | None = None,
 ) -> SweepData:
     """Run every query with the gate open and record its ranked candidates.
 

@@ -35,7 +35,8 @@ def test_particle_question_zero_then_some_candidates(jeju):
     corpus, q = jeju
     word = run(PipelineConfig().with_overrides(WORD), q.question, corpus, gold=q)
     assert check_expectation(word, {"zero_candidates": "bm25:unicode", "lost_at": "retrieval", "refused": True}) == []
-    char = run(PipelineConfig().with_overrides({**OFF, "retrieval.analyzer": "char"}), q.question, corpus, gold=q)
+    char = run(PipelineConfig().with_overrides({**OFF, "retrieval.analyzer": "char"}), q.question,
+               corpus, gold=q)
     assert check_expectation(char, {"some_candidates": "bm25:char", "top_doc": {"bm25:char": "mountain"}}) == []
 
 
@@ -71,8 +72,9 @@ def test_unmet_expectations_say_what_was_found(jeju):
 def test_overlapping_hits_finds_shared_text():
     text = " ".join(f"zebra{i} stripes" for i in range(60))
     corpus = _corpus(("z", text))
-    config = PipelineConfig().with_overrides({**OFF, "chunker.strategy": "blind", "chunker.target": 120,
-                                              "chunker.overlap": 60, "retrieval.k": 4})
+    config = PipelineConfig().with_overrides(
+        {**OFF, "chunker.strategy": "blind", "chunker.target": 120, "chunker.overlap": 60,
+         "retrieval.k": 4})
     trace = run(config, "zebra stripes", corpus)
     pairs = overlapping_hits(trace)
     assert pairs

@@ -52,8 +52,9 @@ def test_set_chunker_preset_works_as_in_the_url(capsys):
     from rag_core.config import preset
     from ui.state import config_from_url
 
-    code, out, err = run_cli(capsys, "query", "한라산의 높이는?", "--set", "chunker.preset=B", "--set",
-                             "chunker.overlap=32", "--set", "generation.model=none", "--json")
+    code, out, err = run_cli(capsys, "query", "한라산의 높이는?", "--set", "chunker.preset=B",
+                             "--set", "chunker.overlap=32", "--set", "generation.model=none",
+                             "--json")
     assert code == 0, err
     url_config, problems = config_from_url(
         "http://h/inspect?chunker.preset=B&chunker.overlap=32&generation.model=none")

@@ -141,13 +141,15 @@ def test_override_items_are_the_cli_form_and_refuse_items_without_a_key():
     assert override_items(["retrieval.qdrant_url=http://h:6333/?a=b"]) == {
         "retrieval.qdrant_url": "http://h:6333/?a=b"}  # the first '=' splits
     for bad in ("retrieval.k", "=5"):
-        with pytest.raises(ValueError, match=re.escape(f"{bad!r}: expected key=value, e.g. retrieval.k=5")):
+        message = f"{bad!r}: expected key=value, e.g. retrieval.k=5"
+        with pytest.raises(ValueError, match=re.escape(message)):
             override_items([bad])
 
 
 def test_preset_pseudo_key_is_applied_first_then_the_other_keys():
     assert PipelineConfig().with_overrides({"chunker.preset": "b"}) == preset("B")
-    cfg = PipelineConfig().with_overrides({"chunker.overlap": "32", "chunker.preset": "B", "retrieval.k": "3"})
+    cfg = PipelineConfig().with_overrides(
+        {"chunker.overlap": "32", "chunker.preset": "B", "retrieval.k": "3"})
     assert cfg.chunker == ChunkerConfig(strategy="blind", target=512, overlap=32, header=False)
     assert cfg.retrieval.k == 3
     # the same text gives the same config whichever way it arrives

@@ -75,7 +75,8 @@ def test_apply_gate_follows_the_verdicts_on_random_lists():
         m = rng.choice([None, 1, 2, 5])
         g = apply_gate(hits(ds), GateConfig(max_distance=t, max_kept=m))
         verdicts = gate_verdicts(ds, t, m, higher_is_better=False)
-        assert [h.chunk_id for h in g.kept] == [f"c{i}" for i, v in enumerate(verdicts) if v == "kept"]
+        kept = [f"c{i}" for i, v in enumerate(verdicts) if v == "kept"]
+        assert [h.chunk_id for h in g.kept] == kept
         # the naive rule, written out: passing candidates in rank order, the first m of them
         passing = [i for i, d in enumerate(ds) if t is None or d <= t]
         assert [h.chunk_id for h in g.kept] == [f"c{i}" for i in passing[:m]]

@@ -140,7 +140,8 @@ def test_agrees_with_the_best_value_oracle():
         outs = sweep.outcomes(DIST, t, 2)
         ans = [o for o in outs if o.answerable]
         una = [o for o in outs if not o.answerable]
-        ref = best_value_counts([o.best for o in ans], [o.gold_kept for o in ans], [o.best for o in una], t)
+        ref = best_value_counts([o.best for o in ans], [o.gold_kept for o in ans],
+                                [o.best for o in una], t)
         row = sweep.counts_at(DIST, t, 2)
         assert tuple(getattr(row, k) for k in sweep.OUTCOMES) == ref
 
@@ -149,7 +150,8 @@ def one_candidate_queries(answerable, gold, unanswerable):
     """A query per best value (None: no candidate), its single candidate gold per ``gold``."""
     qs = [query(f"a{i}", [] if v is None else [v], {1} if g else ()) for i, (v, g) in
           enumerate(zip(answerable, gold))]
-    qs += [query(f"u{i}", [] if v is None else [v], answerable=False) for i, v in enumerate(unanswerable)]
+    qs += [query(f"u{i}", [] if v is None else [v], answerable=False)
+           for i, v in enumerate(unanswerable)]
     return qs
 
 
@@ -330,7 +332,8 @@ def test_pipeline_gate_and_sweep_agree_on_every_threshold(sample_manual):
     max_kept = 2
     rows = sweep.sweep_table(data, cuts, max_kept)
     for t, row in zip(cuts, rows, strict=True):
-        cfg = PipelineConfig().with_overrides({"gate.min_score": repr(t), "gate.max_kept": str(max_kept)})
+        cfg = PipelineConfig().with_overrides(
+            {"gate.min_score": repr(t), "gate.max_kept": str(max_kept)})
         tally = dict.fromkeys(sweep.OUTCOMES, 0)
         for qc in data.queries:
             gate = run(cfg, qc.text, corpus, stop_after="gate").gate
@@ -339,9 +342,10 @@ def test_pipeline_gate_and_sweep_agree_on_every_threshold(sample_manual):
             assert gate.refused == (not kept)
             gold = {c.chunk_id for c in qc.candidates if c.gold}
             gold_kept = any(h.chunk_id in gold for h in gate.kept)
-            if qc.answerable:
-                key = ("answered_with_gold" if gold_kept else "answered_without_gold") if gate.kept \
-                    else "refused_answerable"
+            if qc.answerable and gate.kept:
+                key = "answered_with_gold" if gold_kept else "answered_without_gold"
+            elif qc.answerable:
+                key = "refused_answerable"
             else:
                 key = "bluffed" if gate.kept else "refused_unanswerable"
             tally[key] += 1

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rag_core.config import (
     EXTERNAL_METHODS,
@@ -37,6 +37,11 @@ from rag_core.config import (
     parse_overrides,
 )
 from rag_core.modelnames import restrict
+
+if TYPE_CHECKING:
+    from rag_core.index import CorpusIndex
+    from rag_core.runs import ExternalRun
+    from rag_core.types import Question
 
 LANGS = ("ko", "en")
 CORPORA = ("sample", "sample-html", "upload", "beir")
@@ -281,16 +286,16 @@ class Context:
 
     lang: str
     config: PipelineConfig
-    corpus: Any  # rag_core.index.CorpusIndex
+    corpus: CorpusIndex
     corpus_key: str
     question: str
-    gold: Any = None  # rag_core.types.Question when picked from a set
-    question_sets: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    gold: Question | None = None  # when picked from a set
+    question_sets: Mapping[str, tuple[Question, ...]] = field(default_factory=dict)
     compare_b: str = ""
     chunks_doc: str = ""
     problems: tuple[str, ...] = ()
     #: Imported runs by tag (``rag_core.runs.ExternalRun``); their fingerprints are in ``corpus_key``.
-    runs: Mapping[str, Any] = field(default_factory=dict)
+    runs: Mapping[str, ExternalRun] = field(default_factory=dict)
     #: Question set name → document-level qrels, for sets loaded from a BEIR/TREC collection.
     dataset_qrels: Mapping[str, Mapping[str, Mapping[str, int]]] = field(default_factory=dict)
 
