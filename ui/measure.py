@@ -25,6 +25,7 @@ from rag_core.labels import Label, LabelStore, LabelStoreError, default_store_pa
 
 from .html import Markup, md
 from .i18n import t
+from .state import K_LAB_STORE_PATH as K_STORE_PATH
 
 if TYPE_CHECKING:
     from rag_core.evalrun import ConfigEvaluation
@@ -33,8 +34,6 @@ if TYPE_CHECKING:
     from rag_core.runs import ExternalRun
     from rag_core.sweep import SweepData
     from rag_core.types import Question
-
-K_STORE_PATH = "label.store.path"
 
 
 # ------------------------------------------------------------------ store
