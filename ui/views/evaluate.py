@@ -11,11 +11,10 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from rag_core.config import PipelineConfig
+from rag_core.config import PRESET_KEY, PipelineConfig
 from rag_core.evalrun import NOT_IN_CORPUS, TAG_GROUPS, tag_group
 from rag_core.evaluation import breakdown, curve
 from rag_core.metrics import parse_metric_key
-from rag_core.scenarios import apply_overrides
 from rag_core.stats import PairedComparison, format_p
 from rag_core.trec import format_qrels, format_run
 
@@ -84,7 +83,7 @@ def resolve_b(
     problems: list[str] = []
     try:
         if mode == "preset":
-            return apply_overrides(config_a, {"chunker.preset": values["preset"]}), problems
+            return config_a.with_overrides({PRESET_KEY: values["preset"]}), problems
         if mode == "overrides":
             b, found = compare_config(config_a, str(values.get("overrides") or ""))
             return b, list(found)
