@@ -5,40 +5,26 @@ from __future__ import annotations
 import math
 
 import pytest
+from test_sweep import data_of, query
 
 from rag_core import sweep
 from rag_core.cli import notice_text as cli_notice_text
 from rag_core.stats import wilson_interval
-from rag_core.sweep import OUTCOMES, Candidate, QueryCandidates, SweepData
+from rag_core.sweep import OUTCOMES
 from rag_core.types import Notice
 from ui.i18n import t
 from ui.state import K_GATE_MAX_DISTANCE, K_GATE_MAX_KEPT, K_GATE_MIN_SCORE
 from ui.views import threshold as view
 
 
-def _q(qid: str, values: list[float], gold: set[int] = frozenset(), answerable: bool = True):
-    cands = tuple(Candidate(f"{qid}-{r}", "d", r, v, r in gold) for r, v in enumerate(values, 1))
-    return QueryCandidates(qid, qid, f"text {qid}", answerable, cands, bool(gold))
-
-
-def _data(metric: str = "distance") -> SweepData:
-    queries = (
-        _q("a1", [0.40, 0.55], gold={1}),
-        _q("a2", [0.62, 0.50], gold={2}),
-        _q("a3", []),
-        _q("u1", [0.48, 0.9], answerable=False),
-    )
-    return SweepData(
-        metric=metric,
-        higher_is_better=metric == "score",
-        queries=queries,
-        n_answerable=3,
-        n_unanswerable=1,
-        depth=2,
-        phrasings="all",
-        chunker_signature="test",
-        config={},
-        seconds=0.0,
+def _data():
+    return data_of(
+        [
+            query("a1", [0.40, 0.55], gold={1}),
+            query("a2", [0.62, 0.50], gold={2}),
+            query("a3", []),
+            query("u1", [0.48, 0.9], answerable=False),
+        ]
     )
 
 
