@@ -316,9 +316,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
         out["b"] = res_b
         out["comparison"] = compare_configs(res_a, res_b)
     data = {key: (value.to_dict() if hasattr(value, "to_dict") else to_jsonable(value)) for key, value in out.items()}
-    if "comparison" in out:  # the English sentence of each verdict, as before
-        for key, c in out["comparison"].items():
-            data["comparison"][key]["reading"] = paired_reading(c)
     _emit(data, args.json, "" if args.json else _eval_summary(data))
     return 0
 
