@@ -14,7 +14,7 @@ import time
 import unicodedata
 from collections import Counter
 from collections import ChainMap
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache, partial
 from itertools import count
@@ -30,6 +30,7 @@ from .types import (
     GateStage,
     GenerationStage,
     Hit,
+    IndexStamp,
     Needle,
     Question,
     RerankStage,
@@ -174,6 +175,64 @@ def qdrant_list(config: PipelineConfig, question: str, chunking: Any) -> Retriev
     status = "error" if foreign and not hits else "ok"
     return RetrieverList(name, "qdrant", None, tuple(hits), facts.points, status=status, message=message,
                          model=embedder.model_id, params=params)
+class RunPlan:
+    """The per-config work of :func:`run`, done once and shared by every question of a set.
+
+    Holds the chunking, the resolved dense model, the config as a dict and,
+    built on first use, each sparse retriever's index, analyzer and params,
+    and the index stamp. :func:`run` makes one per call; :func:`run_many`
+    one per question set, which is where an evaluation saves the lookups.
+    """
+
+    def __init__(
+        self, config: PipelineConfig, corpus: CorpusIndex, progress: Progress | None = None
+    ) -> None:
+        t = time.perf_counter()
+        self.config = config
+        self.corpus = corpus
+        self.chunking = corpus.chunking(config.chunker, progress)
+        #: time the chunking lookup (or build) took, in milliseconds
+        self.chunking_ms = (time.perf_counter() - t) * 1000
+        if not self.chunking.chunks:
+            raise ValueError(no_chunks_message(len(corpus.documents), self.chunking.signature))
+        # files and rows the corpus load skipped are listed with every answer over it
+        self.load_warnings: tuple[str, ...] = tuple(getattr(corpus, "load_warnings", ()))
+        self.dense_model, self.dense_reason = corpus.dense_choice(config.retrieval.dense_model)
+        self.config_dict = config.to_dict()
+        self._sparse: dict[tuple[str, str], tuple[Any, Callable[[str], Any], dict[str, Any]]] = {}
+        self._stamp: tuple[Any, IndexStamp] | None = None
+
+    def sparse(
+        self, method: str, analyzer: str
+    ) -> tuple[Any, Callable[[str], Any], dict[str, Any]]:
+        """``(index, analyzer function, list params)`` of one sparse retriever."""
+        key = (method, analyzer)
+        if key not in self._sparse:
+            from .sparse.analyzers import get_analyzer
+
+            rcfg = self.config.retrieval
+            index = self.corpus.sparse(self.config.chunker, method, analyzer, rcfg)
+            analyze = get_analyzer(analyzer, ngram_min=rcfg.ngram_min, ngram_max=rcfg.ngram_max)
+            params: dict[str, Any] = {}
+            if method == "bm25":
+                params = {"variant": rcfg.bm25_variant, "k1": rcfg.k1, "b": rcfg.b}
+                if rcfg.bm25_variant in ("l", "plus"):
+                    params["delta"] = rcfg.delta
+                if rcfg.bm25_variant == "okapi":
+                    params["epsilon"] = rcfg.epsilon
+            if analyzer == "char":
+                params["ngram"] = [rcfg.ngram_min, rcfg.ngram_max]
+            self._sparse[key] = (index, analyze, params)
+        return self._sparse[key]
+
+    def stamp(self, dense_index: Any) -> IndexStamp:
+        """The Trace's index stamp (rebuilt only when the dense index changes)."""
+        dense_stamp = dense_index.stamp if dense_index is not None else None
+        if self._stamp is None or self._stamp[0] is not dense_stamp:
+            self._stamp = (dense_stamp, self.corpus.stamp(self.config.chunker, dense_stamp))
+        return self._stamp[1]
+
+
 def _run_list(
     name: str,
     tag: str,
@@ -220,6 +279,7 @@ def retrieve(
     runs: Mapping[str, Any] | None = None,
     query_id: str | None = None,
     extra: dict[str, Chunk] | None = None,
+    plan: RunPlan | None = None,
 ) -> tuple[RetrievalStage, Any]:
     """Run every configured retriever and fuse their lists.
 
@@ -227,19 +287,20 @@ def retrieve(
     attach a cosine distance to any candidate. ``run:TAG`` retrievers read
     ``runs[TAG]`` at ``query_id``; the chunks their hits name that the
     chunking lacks (whole documents, external texts) are added to ``extra``.
+    ``plan``: the config's :class:`RunPlan` (made here when not given).
     """
     from .fusion import fuse
     from .models import ModelUnavailable
-    from .sparse.analyzers import get_analyzer
     from .types import AnalyzerView
 
     rcfg = config.retrieval
-    chunking = corpus.chunking(config.chunker, progress)
+    plan = plan if plan is not None else RunPlan(config, corpus, progress)
+    chunking = plan.chunking
     lists: list[RetrieverList] = []
     dense_index = None
     dense_cos = None
     extra = extra if extra is not None else {}
-    dense_model, dense_reason = corpus.dense_choice(rcfg.dense_model)
+    dense_model, dense_reason = plan.dense_model, plan.dense_reason
     for method, analyzer in rcfg.method_specs:
         name = _list_name(method, analyzer, dense_model)
         if method == "run":
@@ -274,8 +335,8 @@ def retrieve(
         if method == "qdrant":
             lists.append(qdrant_list(config, question, chunking))
             continue
-        index = corpus.sparse(config.chunker, method, analyzer, rcfg)
-        q_tokens = get_analyzer(analyzer, ngram_min=rcfg.ngram_min, ngram_max=rcfg.ngram_max)(question)
+        index, analyze, params = plan.sparse(method, str(analyzer))
+        q_tokens = analyze(question)
         idx, scores, n_candidates = index.search(q_tokens, rcfg.k)
         table = chunking.chunks
         # tolist(): Python ints and floats in one C call each (as int()/float() per element)
@@ -290,15 +351,6 @@ def retrieve(
             terms=tuple(index.term_stats(q_tokens)),
             segments=_auto_segments(question) if analyzer == "auto" else (),
         )
-        params: dict[str, Any] = {}
-        if method == "bm25":
-            params = {"variant": rcfg.bm25_variant, "k1": rcfg.k1, "b": rcfg.b}
-            if rcfg.bm25_variant in ("l", "plus"):
-                params["delta"] = rcfg.delta
-            if rcfg.bm25_variant == "okapi":
-                params["epsilon"] = rcfg.epsilon
-        if analyzer == "char":
-            params["ngram"] = [rcfg.ngram_min, rcfg.ngram_max]
         message = "" if hits else "0 candidates: no chunk shares a term with the query"
         lists.append(
             RetrieverList(name, method, analyzer, hits, n_candidates, message=message,
@@ -544,27 +596,88 @@ def run(
             the ``run:TAG`` retrievers of ``config``.
         query_id: the query id those runs are read at (default: ``gold.id``).
     """
-    from .diagnosis import gold_view
-
     if stop_after not in ("gate", "support"):
         raise ValueError(f"stop_after = {stop_after!r} is not valid; valid choices: gate, support")
     question, warnings = validate_question(question)
-    # files and rows the corpus load skipped are listed with every answer over it
-    warnings = warnings + tuple(getattr(corpus, "load_warnings", ()))
-    timings: dict[str, float] = {}
-
-    t = time.perf_counter()
-    chunking = corpus.chunking(config.chunker, progress)
-    timings["chunking"] = (time.perf_counter() - t) * 1000
-    if not chunking.chunks:
-        raise ValueError(no_chunks_message(len(corpus.documents), chunking.signature))
-
+    plan = RunPlan(config, corpus, progress)
     if query_id is None and isinstance(gold, Question):
         query_id = gold.id
+    return _run_planned(
+        plan, question, warnings, plan.chunking_ms, gold=gold, progress=progress,
+        stop_after=stop_after, listener=listener, runs=runs, query_id=query_id,
+    )
+
+
+def run_many(
+    config: PipelineConfig,
+    questions: Sequence[str],
+    corpus: CorpusIndex,
+    *,
+    stop_after: str = "gate",
+    runs: Mapping[str, Any] | None = None,
+    query_ids: Sequence[str | None] | None = None,
+) -> Iterator[Trace]:
+    """:func:`run` for each question of a set, in order: the same Traces, made faster.
+
+    The per-config work (chunking and index lookups, the dense model choice,
+    analyzers, the config dict, the index stamp) is done once for the set
+    (:class:`RunPlan`), not once per question. The Traces of one call share
+    one ``config`` dict (read-only, as every part of a Trace). Timings: the
+    first Trace carries the chunking lookup, the others 0 for it.
+
+    Args:
+        config, corpus, stop_after, runs: as for :func:`run`.
+        questions: the question texts (each validated as by :func:`run`).
+        query_ids: per question, the id the ``run:TAG`` retrievers read (default: none).
+
+    Yields:
+        One Trace per question, as ``run(config, q, corpus, stop_after=stop_after,
+        runs=runs, query_id=qid)`` returns it (timings aside).
+    """
+    if stop_after not in ("gate", "support"):
+        raise ValueError(f"stop_after = {stop_after!r} is not valid; valid choices: gate, support")
+    if query_ids is not None and len(query_ids) != len(questions):
+        raise ValueError(
+            f"query_ids has {len(query_ids)} ids for {len(questions)} questions; give one per question"
+        )
+    plan: RunPlan | None = None
+    for i, text in enumerate(questions):
+        question, warnings = validate_question(text)
+        chunking_ms = 0.0
+        if plan is None:
+            plan = RunPlan(config, corpus)
+            chunking_ms = plan.chunking_ms
+        yield _run_planned(
+            plan, question, warnings, chunking_ms, stop_after=stop_after, runs=runs,
+            query_id=query_ids[i] if query_ids is not None else None,
+        )
+
+
+def _run_planned(
+    plan: RunPlan,
+    question: str,
+    warnings: tuple[str, ...],
+    chunking_ms: float,
+    *,
+    gold: Question | Sequence[Needle] | None = None,
+    progress: Progress | None = None,
+    stop_after: str = "support",
+    listener: Listener | None = None,
+    runs: Mapping[str, Any] | None = None,
+    query_id: str | None = None,
+) -> Trace:
+    """:func:`run` after the question is validated and the plan made (see there)."""
+    from .diagnosis import gold_view
+
+    config, corpus, chunking = plan.config, plan.corpus, plan.chunking
+    warnings = warnings + plan.load_warnings
+    timings: dict[str, float] = {"chunking": chunking_ms}
+
     t = time.perf_counter()
     extra: dict[str, Chunk] = {}
     retrieval, dense_index = retrieve(
-        config, question, corpus, progress=progress, runs=runs, query_id=query_id, extra=extra
+        config, question, corpus, progress=progress, runs=runs, query_id=query_id, extra=extra,
+        plan=plan,
     )
     timings["retrieval"] = (time.perf_counter() - t) * 1000
     table: Mapping[str, Chunk] = ChainMap(extra, chunking.by_id) if extra else chunking.by_id
@@ -619,11 +732,11 @@ def run(
         in_order = map(chunking.chunks.__getitem__, sorted(map(chunking.position.__getitem__, referenced)))
         chunks = {c.chunk_id: c for c in in_order}
 
-    stamp = corpus.stamp(config.chunker, dense_index.stamp if dense_index is not None else None)
+    stamp = plan.stamp(dense_index)
     timings["total"] = sum(v for k, v in timings.items() if k != "total")
     return Trace(
         question=question,
-        config=config.to_dict(),
+        config=plan.config_dict,
         index_stamp=stamp,
         chunking=chunking.diagnostics,
         retrieval=retrieval,

@@ -1,0 +1,62 @@
+"""``pipeline.run_many``: the Traces of ``run`` per question, with the per-config work done once."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from rag_core.config import PipelineConfig, preset
+from rag_core.index import load_corpus_index
+from rag_core.pipeline import run, run_many
+from rag_core.questions import queries_of
+
+QUESTIONS = ["KV cache decode", "한라산의 높이", "what does E21 mean", "노루 한라산", "???"]
+CONFIGS = [
+    {"retrieval.analyzer": "unicode"},
+    {"retrieval.methods": "bm25:char,tfidf:char", "retrieval.k": "3"},
+    {"retrieval.methods": "bm25:auto,tfidf:unicode", "fusion.method": "rrf", "rerank.method": "mmr"},
+    {"retrieval.bm25_variant": "plus", "rerank.method": "overlap", "rerank.shortlist": "2"},
+    {"gate.min_score": "1.5", "gate.max_kept": "2"},
+]
+
+
+def untimed(trace):
+    """A Trace without its timings (the only field two runs of one question may differ in)."""
+    return replace(trace, timings_ms={})
+
+
+@pytest.mark.parametrize("overrides", CONFIGS)
+def test_run_many_equals_run_per_question(tiny_corpus, overrides):
+    config = preset("C").with_overrides({"generation.model": "none", **overrides})
+    ids = [f"q{i}" for i in range(len(QUESTIONS))]
+    batched = list(run_many(config, QUESTIONS, tiny_corpus, query_ids=ids))
+    single = [run(config, q, tiny_corpus, stop_after="gate", query_id=i) for q, i in zip(QUESTIONS, ids)]
+    assert len(batched) == len(QUESTIONS)
+    assert [untimed(t) for t in batched] == [untimed(t) for t in single]
+    # the per-config work is done once: every Trace of the set shares it
+    assert all(t.config is batched[0].config for t in batched)
+    assert all(t.index_stamp is batched[0].index_stamp for t in batched)
+
+
+def test_run_many_equals_run_on_the_sample_set():
+    corpus = load_corpus_index()
+    config = PipelineConfig().with_overrides(
+        {"retrieval.methods": "bm25:auto,tfidf:char", "rerank.method": "overlap", "generation.model": "none"}
+    )
+    jobs = [(qid, text) for q in corpus.questions for qid, text in queries_of(q, "all")]
+    assert len(jobs) > 50
+    batched = run_many(config, [t for _, t in jobs], corpus, query_ids=[i for i, _ in jobs])
+    for (qid, text), trace in zip(jobs, batched, strict=True):
+        assert untimed(trace) == untimed(run(config, text, corpus, stop_after="gate", query_id=qid)), qid
+
+
+def test_run_many_validates_like_run(tiny_corpus):
+    config = preset("C").with_overrides({"generation.model": "none"})
+    with pytest.raises(ValueError, match="question is empty"):
+        list(run_many(config, ["KV cache", "   "], tiny_corpus))
+    with pytest.raises(ValueError, match="1 ids for 2 questions"):
+        list(run_many(config, ["KV cache", "decode"], tiny_corpus, query_ids=["a"]))
+    with pytest.raises(ValueError, match="valid choices: gate, support"):
+        list(run_many(config, ["KV cache"], tiny_corpus, stop_after="rerank"))
+    assert list(run_many(config, [], tiny_corpus)) == []
