@@ -146,7 +146,7 @@ def merge_labels(
     docs: Any,
     question_set: str | None = None,
 ) -> list[Question]:
-    """Each question with its needles merged with manual labels (:func:`rag_core.labels.gold_for`)."""
+    """Each question, its needles merged with manual labels (:func:`rag_core.labels.gold_for`)."""
     if not labels:
         return list(questions)
     from .labels import gold_for

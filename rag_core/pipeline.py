@@ -25,6 +25,7 @@ from .config import PipelineConfig
 from .gate import apply_gate
 from .index import CorpusIndex, Progress
 from .types import (
+    AnalyzerView,
     Chunk,
     ContextStage,
     GateStage,
@@ -38,6 +39,7 @@ from .types import (
     RetrieverList,
     SupportStage,
     Trace,
+    hits_from_fields,
 )
 
 #: ``listener(event, value)``: see :func:`run`.
@@ -47,6 +49,7 @@ Listener = Callable[[str, Any], None]
 MAX_QUESTION_CHARS = 2000
 
 _KNOWN_SCRIPTS = {"LATIN", "HANGUL", "DIGIT"}
+NO_LETTERS = "the question has no letters or digits: word analyzers will find nothing"
 
 
 def no_chunks_message(n_documents: int, signature: str) -> str:
@@ -75,13 +78,13 @@ def validate_question(question: Any) -> tuple[str, tuple[str, ...]]:
             "characters (paste a question, not a document)"
         )
     warnings: list[str] = []
-    if q.isascii():  # the common case, counted in C: digits and Latin letters only
-        digits, alnum = sum(map(str.isdigit, q)), sum(map(str.isalnum, q))
-        scripts = Counter({k: v for k, v in (("LATIN", alnum - digits), ("DIGIT", digits)) if v})
-    else:
-        scripts = Counter(map(_script, filter(str.isalnum, q)))
+    if q.isascii():  # the common case: digits and Latin letters only, both known scripts
+        if not any(map(str.isalnum, q)):
+            warnings.append(NO_LETTERS)
+        return q, tuple(warnings)
+    scripts = Counter(map(_script, filter(str.isalnum, q)))
     if not scripts:
-        warnings.append("the question has no letters or digits: word analyzers will find nothing")
+        warnings.append(NO_LETTERS)
     else:
         script, n = scripts.most_common(1)[0]
         if script not in _KNOWN_SCRIPTS and n / sum(scripts.values()) >= 0.5:
@@ -175,6 +178,10 @@ def qdrant_list(config: PipelineConfig, question: str, chunking: Any) -> Retriev
     status = "error" if foreign and not hits else "ok"
     return RetrieverList(name, "qdrant", None, tuple(hits), facts.points, status=status, message=message,
                          model=embedder.model_id, params=params)
+#: ``(index, analyzer function, list params, idf form, n docs)`` of one sparse retriever.
+_SparseRoute = tuple[Any, Callable[[str], Any], dict[str, Any], str, int]
+
+
 class RunPlan:
     """The per-config work of :func:`run`, done once and shared by every question of a set.
 
@@ -199,13 +206,18 @@ class RunPlan:
         self.load_warnings: tuple[str, ...] = tuple(getattr(corpus, "load_warnings", ()))
         self.dense_model, self.dense_reason = corpus.dense_choice(config.retrieval.dense_model)
         self.config_dict = config.to_dict()
-        self._sparse: dict[tuple[str, str], tuple[Any, Callable[[str], Any], dict[str, Any]]] = {}
+        self._sparse: dict[tuple[str, str], _SparseRoute] = {}
         self._stamp: tuple[Any, IndexStamp] | None = None
+        self.method_specs = config.retrieval.method_specs
+        #: chunk and document id per chunking position
+        self.chunk_ids = [c.chunk_id for c in self.chunking.chunks]
+        self.doc_ids = [c.doc_id for c in self.chunking.chunks]
+        self.stop_gate: tuple[ContextStage, GenerationStage, SupportStage] | None = None
 
     def sparse(
         self, method: str, analyzer: str
-    ) -> tuple[Any, Callable[[str], Any], dict[str, Any]]:
-        """``(index, analyzer function, list params)`` of one sparse retriever."""
+    ) -> _SparseRoute:
+        """``(index, analyzer function, list params, idf form, n docs)`` of one sparse retriever."""
         key = (method, analyzer)
         if key not in self._sparse:
             from .sparse.analyzers import get_analyzer
@@ -222,7 +234,7 @@ class RunPlan:
                     params["epsilon"] = rcfg.epsilon
             if analyzer == "char":
                 params["ngram"] = [rcfg.ngram_min, rcfg.ngram_max]
-            self._sparse[key] = (index, analyze, params)
+            self._sparse[key] = (index, analyze, params, index.idf_form, index.n_docs)
         return self._sparse[key]
 
     def stamp(self, dense_index: Any) -> IndexStamp:
@@ -291,7 +303,6 @@ def retrieve(
     """
     from .fusion import fuse
     from .models import ModelUnavailable
-    from .types import AnalyzerView
 
     rcfg = config.retrieval
     plan = plan if plan is not None else RunPlan(config, corpus, progress)
@@ -301,7 +312,7 @@ def retrieve(
     dense_cos = None
     extra = extra if extra is not None else {}
     dense_model, dense_reason = plan.dense_model, plan.dense_reason
-    for method, analyzer in rcfg.method_specs:
+    for method, analyzer in plan.method_specs:
         name = _list_name(method, analyzer, dense_model)
         if method == "run":
             lists.append(_run_list(name, str(analyzer), config, corpus, chunking, runs, query_id, extra))
@@ -335,19 +346,20 @@ def retrieve(
         if method == "qdrant":
             lists.append(qdrant_list(config, question, chunking))
             continue
-        index, analyze, params = plan.sparse(method, str(analyzer))
+        index, analyze, params, idf_form, n_docs = plan.sparse(method, str(analyzer))
         q_tokens = analyze(question)
         idx, scores, n_candidates = index.search(q_tokens, rcfg.k)
-        table = chunking.chunks
-        # tolist(): Python ints and floats in one C call each (as int()/float() per element)
-        hits = tuple([
-            Hit(c.chunk_id, c.doc_id, r, s)
-            for r, c, s in zip(count(1), map(table.__getitem__, idx.tolist()), scores.tolist())
-        ])
+        # tolist(): Python ints and floats in one C call each (as int()/float() per element);
+        # ids read from the plan's flat lists, not from each Chunk
+        cids, dids = plan.chunk_ids, plan.doc_ids
+        hits = tuple(hits_from_fields(
+            {"chunk_id": cids[i], "doc_id": dids[i], "rank": r, "score": s}
+            for r, i, s in zip(count(1), idx.tolist(), scores.tolist())
+        ))
         view = AnalyzerView(
             analyzer=analyzer,
-            idf_form=index.idf_form,
-            n_docs=index.n_docs,
+            idf_form=idf_form,
+            n_docs=n_docs,
             terms=tuple(index.term_stats(q_tokens)),
             segments=_auto_segments(question) if analyzer == "auto" else (),
         )
@@ -638,7 +650,8 @@ def run_many(
         raise ValueError(f"stop_after = {stop_after!r} is not valid; valid choices: gate, support")
     if query_ids is not None and len(query_ids) != len(questions):
         raise ValueError(
-            f"query_ids has {len(query_ids)} ids for {len(questions)} questions; give one per question"
+            f"query_ids has {len(query_ids)} ids for {len(questions)} questions; "
+            "give one per question"
         )
     plan: RunPlan | None = None
     for i, text in enumerate(questions):
@@ -693,10 +706,14 @@ def _run_planned(
         warnings = warnings + (gate.reason,)
 
     if stop_after == "gate":
-        reason = "not run (retrieval-only evaluation)"
-        context = _skipped_context(config, reason)
-        generation = _skipped_generation(config, reason)
-        support = SupportStage("skipped", message=reason)
+        if plan.stop_gate is None:  # the same three skipped stages for every question
+            reason = "not run (retrieval-only evaluation)"
+            plan.stop_gate = (
+                _skipped_context(config, reason),
+                _skipped_generation(config, reason),
+                SupportStage("skipped", message=reason),
+            )
+        context, generation, support = plan.stop_gate
     else:
         context, generation, support = model_stages(
             config, question, gate, corpus, progress, timings, table, listener
@@ -729,8 +746,9 @@ def _run_planned(
         )
         chunks = {cid: table[cid] for cid in sorted(referenced, key=position.__getitem__)}
     else:  # chunking order: sort the positions (ints) and read the chunks there
-        in_order = map(chunking.chunks.__getitem__, sorted(map(chunking.position.__getitem__, referenced)))
-        chunks = {c.chunk_id: c for c in in_order}
+        cids, table_ = plan.chunk_ids, chunking.chunks
+        positions = sorted(map(chunking.position.__getitem__, referenced))
+        chunks = {cids[p]: table_[p] for p in positions}
 
     stamp = plan.stamp(dense_index)
     timings["total"] = sum(v for k, v in timings.items() if k != "total")

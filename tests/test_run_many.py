@@ -10,12 +10,14 @@ from rag_core.config import PipelineConfig, preset
 from rag_core.index import load_corpus_index
 from rag_core.pipeline import run, run_many
 from rag_core.questions import queries_of
+from rag_core.types import Hit, hits_from_fields
 
 QUESTIONS = ["KV cache decode", "한라산의 높이", "what does E21 mean", "노루 한라산", "???"]
 CONFIGS = [
     {"retrieval.analyzer": "unicode"},
     {"retrieval.methods": "bm25:char,tfidf:char", "retrieval.k": "3"},
-    {"retrieval.methods": "bm25:auto,tfidf:unicode", "fusion.method": "rrf", "rerank.method": "mmr"},
+    {"retrieval.methods": "bm25:auto,tfidf:unicode", "fusion.method": "rrf",
+     "rerank.method": "mmr"},
     {"retrieval.bm25_variant": "plus", "rerank.method": "overlap", "rerank.shortlist": "2"},
     {"gate.min_score": "1.5", "gate.max_kept": "2"},
 ]
@@ -31,7 +33,9 @@ def test_run_many_equals_run_per_question(tiny_corpus, overrides):
     config = preset("C").with_overrides({"generation.model": "none", **overrides})
     ids = [f"q{i}" for i in range(len(QUESTIONS))]
     batched = list(run_many(config, QUESTIONS, tiny_corpus, query_ids=ids))
-    single = [run(config, q, tiny_corpus, stop_after="gate", query_id=i) for q, i in zip(QUESTIONS, ids)]
+    single = [
+        run(config, q, tiny_corpus, stop_after="gate", query_id=i) for q, i in zip(QUESTIONS, ids)
+    ]
     assert len(batched) == len(QUESTIONS)
     assert [untimed(t) for t in batched] == [untimed(t) for t in single]
     # the per-config work is done once: every Trace of the set shares it
@@ -42,13 +46,15 @@ def test_run_many_equals_run_per_question(tiny_corpus, overrides):
 def test_run_many_equals_run_on_the_sample_set():
     corpus = load_corpus_index()
     config = PipelineConfig().with_overrides(
-        {"retrieval.methods": "bm25:auto,tfidf:char", "rerank.method": "overlap", "generation.model": "none"}
+        {"retrieval.methods": "bm25:auto,tfidf:char", "rerank.method": "overlap",
+         "generation.model": "none"}
     )
     jobs = [(qid, text) for q in corpus.questions for qid, text in queries_of(q, "all")]
     assert len(jobs) > 50
     batched = run_many(config, [t for _, t in jobs], corpus, query_ids=[i for i, _ in jobs])
     for (qid, text), trace in zip(jobs, batched, strict=True):
-        assert untimed(trace) == untimed(run(config, text, corpus, stop_after="gate", query_id=qid)), qid
+        single = run(config, text, corpus, stop_after="gate", query_id=qid)
+        assert untimed(trace) == untimed(single), qid
 
 
 def test_run_many_validates_like_run(tiny_corpus):
@@ -60,3 +66,16 @@ def test_run_many_validates_like_run(tiny_corpus):
     with pytest.raises(ValueError, match="valid choices: gate, support"):
         list(run_many(config, ["KV cache"], tiny_corpus, stop_after="rerank"))
     assert list(run_many(config, [], tiny_corpus)) == []
+
+
+def test_hits_from_fields_equal_the_constructor():
+    rows = [
+        {"chunk_id": "a::0", "doc_id": "a", "rank": 1, "score": 0.5},
+        {"chunk_id": "b::1", "doc_id": "b", "rank": 2, "score": 0.25, "prev_rank": 3,
+         "retrieval_score": 1.5, "tied": False, "note": "moved"},
+    ]
+    made = hits_from_fields(dict(r) for r in rows)
+    assert made == [Hit(**rows[0]), Hit(**rows[1])]
+    # a field the dict lacks reads as its default
+    assert made[0].distance is None and made[0].list_ranks == {} and made[0].note == ""
+    assert made[1].prev_rank == 3 and not made[1].tied
