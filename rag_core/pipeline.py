@@ -352,10 +352,10 @@ def retrieve(
         # tolist(): Python ints and floats in one C call each (as int()/float() per element);
         # ids read from the plan's flat lists, not from each Chunk
         cids, dids = plan.chunk_ids, plan.doc_ids
-        hits = tuple(hits_from_fields(
+        hits = tuple(hits_from_fields([
             {"chunk_id": cids[i], "doc_id": dids[i], "rank": r, "score": s}
             for r, i, s in zip(count(1), idx.tolist(), scores.tolist())
-        ))
+        ]))
         view = AnalyzerView(
             analyzer=analyzer,
             idf_form=idf_form,
