@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from rag_core.config import PipelineConfig, preset
@@ -79,3 +80,14 @@ def test_hits_from_fields_equal_the_constructor():
     # a field the dict lacks reads as its default
     assert made[0].distance is None and made[0].list_ranks == {} and made[0].note == ""
     assert made[1].prev_rank == 3 and not made[1].tied
+
+
+def test_term_stats_records_equal_the_constructor():
+    from rag_core.sparse.postings import term_stats
+    from rag_core.types import TermStat
+
+    vocab = {"kv": 0, "cache": 1}
+    df, idf = np.array([3, 1]), np.array([0.5, 2.0])
+    got = term_stats(vocab, df, idf, ["kv", "cache", "kv", "gpu"])
+    assert got == (TermStat("kv", 2, 3, 0.5), TermStat("cache", 1, 1, 2.0), TermStat("gpu", 1, 0, None))
+    assert got[2].unknown and not got[0].unknown
