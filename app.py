@@ -1,7 +1,7 @@
 """RAG Stage Inspector — the Streamlit entrypoint.
 
 Only navigation and the shared sidebar live here; each page is one file under
-``pages/`` and renders a ``Trace`` (see DESIGN.md). Run with ``make run``.
+``pages/`` and renders a ``Trace`` (see docs/ARCHITECTURE.md). Run with ``make run``.
 """
 
 from __future__ import annotations
@@ -17,9 +17,7 @@ from ui.i18n import t
 ROOT = Path(__file__).resolve().parent
 
 #: Page registry: (group, page name). A page is ``pages/<name>.py`` with its
-#: title under the i18n key ``page.<name>`` and its icon in ICONS. Issue 6's
-#: Label, Evaluate and Threshold register here by adding their files; a name
-#: whose file does not exist yet is simply not offered.
+#: title under the i18n key ``page.<name>`` and its icon in ICONS.
 PAGES: tuple[tuple[str, str], ...] = (
     ("diagnose", "inspect"),
     ("diagnose", "chunks"),
@@ -43,14 +41,11 @@ ICONS = {
 
 
 def build_pages(lang: str) -> dict[str, list[st.Page]]:
-    """``{section title: [st.Page]}`` for every registered page whose file exists."""
+    """``{section title: [st.Page]}`` for every registered page."""
     sections: dict[str, list[st.Page]] = {}
     for group, name in PAGES:
-        path = ROOT / "pages" / f"{name}.py"
-        if not path.is_file():
-            continue
         page = st.Page(
-            str(path),
+            str(ROOT / "pages" / f"{name}.py"),
             title=t(f"page.{name}", lang),
             icon=ICONS.get(name),
             url_path=name,

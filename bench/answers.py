@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def fresh_generation_cache() -> Path:
     """A temporary cache root sharing the user cache's models and embeddings, not its generations."""
-    from rag_core.models._files import cache_root
+    from rag_core.models import cache_root
 
     user = cache_root()
     tmp = Path(tempfile.mkdtemp(prefix="answers-bench-"))

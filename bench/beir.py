@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pytrec_eval  # noqa: E402
 
 from rag_core.sparse import BM25Index, analyze_many  # noqa: E402
-from rag_core.sparse.analyzers import _KIWI_LOCK, KIWI_CONTENT_TAGS, kiwi_instance  # noqa: E402
+from rag_core.sparse.analyzers import KIWI_CONTENT_TAGS, KIWI_LOCK, kiwi_instance  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 DEPTH = 100
@@ -166,7 +166,7 @@ def kiwi_exact_tags(texts: list[str]) -> list[list[str]]:
     The rule of BASELINES.md's peer row; it drops stems kiwipiepy marks ``VV-I``,
     ``VA-I``, ``VV-R`` …, which our ``kiwi`` analyzer keeps.
     """
-    with _KIWI_LOCK:
+    with KIWI_LOCK:
         results = list(kiwi_instance().tokenize(texts))
     return [[t.form.lower() for t in r if t.tag in KIWI_CONTENT_TAGS] for r in results]
 

@@ -21,8 +21,8 @@ Compared, per corpus size:
   while each index is built (Linux ``VmHWM``, reset before each build) and the
   bytes the built index holds (its numpy arrays; vocabulary dict apart).
 
-Targets (issue 2): ≥ 10× faster than rank-bm25 at 10k chunks, within 1.5× of
-bm25s; (issue 9) within 1.2× of bm25s core at 100k.
+Targets: ≥ 10× faster than rank-bm25 at 10k chunks, within 1.5× of bm25s;
+within 1.2× of bm25s core at 100k.
 
 Run: ``.venv/bin/python bench/bm25.py`` (5–11 minutes on 2 shared cores, ~5 GiB
 peak for the 1M row; ``--skip-1m``: about 2 minutes).

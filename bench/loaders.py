@@ -6,7 +6,7 @@ Inputs are generated (nothing read from disk), each about ``--mb`` MB:
 
 - ``html-deep``: ``<div>``×n + text + ``</div>``×n (deep nesting);
 - ``html-stray``: ``<span>``×n + text + ``</i>``×n (stray end tags: quadratic
-  before issue 15.4, 202 s for 600 KB);
+  in an earlier version, 202 s for 600 KB);
 - ``html-paragraphs``: ordinary ``<p>`` paragraphs (the everyday case);
 - ``json-deep``: ``[``×size (refused by the depth cap before parsing; no peer:
   ``json.loads`` raises ``RecursionError`` at once, which is what escaped before);
@@ -16,8 +16,8 @@ For each it prints our ``rag_core.loaders.load_bytes`` CPU time (best of
 ``--repeat``; wall time in brackets, inflated when the machine is shared), the peer's time (HTML: a bare ``html.parser.HTMLParser`` pass
 with no handlers; JSONL: ``json.loads`` per line; CSV: ``csv.reader`` with the
 field limit raised), their ratio, and the growth exponent log2(t(size) /
-t(size/2)) of our time — 1.0 is linear, 2.0 quadratic. Target (issues 13.3 and
-15.4): each 2 MB HTML case ≤ 3 s of CPU time; the script exits 1 when one is over.
+t(size/2)) of our time — 1.0 is linear, 2.0 quadratic. Target:
+each 2 MB HTML case ≤ 3 s of CPU time; the script exits 1 when one is over.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Many sessions at once: time to ready, save latency, server memory (issue 13.4/13.5).
+"""Many sessions at once: time to ready, save latency, server memory.
 
 For each page (Label, Inspect) a fresh ``streamlit run app.py`` (generation
 off, a temporary label store) is opened by ONE headless session and

@@ -34,10 +34,10 @@ c5.metric(t("chk.tokens_range", lang),
           help=t("chk.tokens_mean", lang, mean=f"{d.tokens_mean:.0f}" if d.tokens_mean is not None else "—"))
 st.caption(t("chk.chars", lang, lo=d.chars_min, mean=f"{d.chars_mean:.0f}", hi=d.chars_max)
            + (" · " + t("chk.skipped_blocks", lang, n=d.n_skipped_blocks) if d.n_skipped_blocks else ""))
-if d.not_in_corpus:  # issue 15.5: reported, not counted as destroyed
+if d.not_in_corpus:  # reported, not counted as destroyed
     st.warning(md(t("chk.not_in_corpus", lang, n=len(d.not_in_corpus),
                     ids=", ".join(f"{x.doc_id} “{snippet(x.needle, 40)}”" for x in d.not_in_corpus[:5]))))
-if d.n_hard_cuts:  # issue 15.7: cut mid-word where the text had no boundary
+if d.n_hard_cuts:  # cut mid-word where the text had no boundary
     st.warning(t("chk.hard_cuts", lang, n=d.n_hard_cuts))
 
 # document picker (page widget, mirrored in the URL through the sidebar's shadow state)
@@ -46,7 +46,7 @@ gold_docs = [n.doc_id for n in ctx.gold.needles if n.doc_id in docs] if ctx.gold
 current = ctx.chunks_doc if ctx.chunks_doc in docs else (gold_docs[0] if gold_docs else ids[0])
 if ctx.chunks_doc in docs:
     sidebar.url_honoured("doc")
-elif notice := sidebar.url_notice("doc", current, lang):  # issue 15.9: say what is shown instead
+elif notice := sidebar.url_notice("doc", current, lang):  # say what is shown instead
     st.warning(md(notice))
 if st.session_state.get("chunks.doc.w") not in docs:
     st.session_state["chunks.doc.w"] = current

@@ -16,7 +16,7 @@ show(style())
 st.title(t("page.compare", lang))
 st.caption(t("cmp.intro", lang))
 
-#: Example B overrides (label key, text); each tells a story of DESIGN.md.
+#: Example B overrides (label key, text); each shows one failure mode of docs/ARCHITECTURE.md.
 EXAMPLES = (
     ("cmp.ex.char", "retrieval.analyzer=char"),
     ("cmp.ex.kiwi", "retrieval.analyzer=kiwi"),

@@ -1,4 +1,4 @@
-"""Scenarios: the lecture gallery — each failure mode of DESIGN.md one click away."""
+"""Scenarios: the lecture gallery — each failure mode (docs/ARCHITECTURE.md) one click away."""
 
 from __future__ import annotations
 

@@ -475,10 +475,10 @@ def _write_output(text: str, output: str | None) -> None:
     if output is None:
         sys.stdout.write(text)
         return
-    from .trec import _write_atomic
+    from .trec import write_text_atomic
 
     try:
-        _write_atomic(output, text)
+        write_text_atomic(output, text)
     except OSError as exc:
         raise UsageError(f"--output {output}: {exc.strerror or exc}") from None
 

@@ -40,7 +40,7 @@ CITATION_MODES = ("free", "enforced")
 #: (tests/test_context.py checks the real system text fits under it.)
 RESERVED_INSTRUCTION_TOKENS = 160
 
-#: Presets A–F of the seed's chunking study (target 512 characters).
+#: Chunking presets A–F (target 512 characters; docs/ARCHITECTURE.md, stage catalogue).
 PRESETS: dict[str, dict[str, Any]] = {
     "A": {"strategy": "blind", "overlap": 0, "header": False},
     "B": {"strategy": "blind", "overlap": 64, "header": False},
@@ -526,7 +526,7 @@ def parse_value(key: str, raw: Any, hint: Any) -> Any:
 
 
 def preset(name: str, base: PipelineConfig | None = None) -> PipelineConfig:
-    """The seed's chunking presets A–F (target 512), on top of ``base``."""
+    """The chunking presets A–F (target 512), on top of ``base``."""
     key = name.strip().upper()
     if key not in PRESETS:
         raise ValueError(f"unknown preset {name!r}; valid choices: {', '.join(PRESETS)}")

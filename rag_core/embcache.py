@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rag_core.models._files import cache_root, sha256_text
+from rag_core.models import cache_root, sha256_text
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS embeddings (

@@ -431,7 +431,7 @@ def tag_group(tag: str) -> str:
     """Which :data:`TAG_GROUPS` entry a tag belongs to.
 
     ``lang:…`` (added by :func:`evaluate_config`) is the language, ``fmN-…``
-    a failure mode of DESIGN.md (``fm1-blind-cut``), anything else a query
+    a failure mode of docs/ARCHITECTURE.md (``fm1-blind-cut``), anything else a query
     type (``numeric``, ``paraphrase``…).
     """
     if not isinstance(tag, str) or not tag:

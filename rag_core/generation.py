@@ -32,8 +32,7 @@ from typing import Any
 
 from rag_core.config import GenerationConfig
 from rag_core.context import ids_sha256
-from rag_core.models import ModelUnavailable, get_generator
-from rag_core.models._files import cache_root
+from rag_core.models import ModelUnavailable, cache_root, get_generator
 from rag_core.models.store import JsonStore
 from rag_core.types import ContextStage, GenerationStage
 
@@ -41,7 +40,8 @@ DECODING = "greedy"
 _STORES: dict[Path, JsonStore] = {}
 
 
-def _store(cache_dir: str | Path | None) -> JsonStore:
+def generation_store(cache_dir: str | Path | None) -> JsonStore:
+    """The generations cache (``generations.sqlite`` under ``cache_dir``), one per process."""
     path = Path(cache_dir) if cache_dir is not None else cache_root()
     db = path / "generations.sqlite"
     if db not in _STORES:
@@ -152,7 +152,7 @@ def generate(
             message="the context's input ids do not match its ids_sha256; the context was altered",
         )
     key = cache_key(generator.model_id, generator.file_sha256, ids_hash, cfg.max_new_tokens, mode, sources)
-    store = _store(cache_dir)
+    store = generation_store(cache_dir)
     if use_cache:
         t0 = time.perf_counter()
         hit = store.get(key)
@@ -222,7 +222,7 @@ def estimate_seconds(
     if isinstance(prompt_tokens, bool) or not isinstance(prompt_tokens, int) or prompt_tokens < 0:
         raise ValueError(f"prompt_tokens = {prompt_tokens!r} must be an integer >= 0")
     rows = [
-        r for r in _store(cache_dir).recent(runs * 5)
+        r for r in generation_store(cache_dir).recent(runs * 5)
         if isinstance(r, dict) and r.get("model_id") == model_id and r.get("input_tokens") and r.get("seconds")
     ][:runs]
     if not rows:

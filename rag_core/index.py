@@ -109,9 +109,6 @@ class CorpusIndex:
                 self._memo[key] = build()
         return self._memo[key]
 
-    def is_built(self, key: Any) -> bool:
-        return key in self._memo
-
     # -- chunking ----------------------------------------------------------
     def chunking(self, cfg: ChunkerConfig, progress: Progress | None = None) -> Chunking:
         """Chunk every document with ``cfg`` (memoised by signature)."""

@@ -52,7 +52,6 @@ from .types import Chunk, Document, Needle, Question
 
 SCHEMA_VERSION = 1
 GRADES: tuple[int, ...] = (0, 1, 2, 3)
-EVENT_KINDS: tuple[str, ...] = ("add", "change", "import", "undo")
 #: Seconds a writer waits for another writer's transaction before giving up.
 BUSY_TIMEOUT_S = 30.0
 #: Fields of one JSONL label line (``export_jsonl`` writes them in this order).

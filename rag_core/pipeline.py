@@ -1,6 +1,6 @@
 """The one flow: ``PipelineConfig`` + question → :func:`run` → ``Trace``.
 
-Stages run in DESIGN.md order — chunking, retrieval (+ fusion), rerank, gate,
+Stages run in order (docs/ARCHITECTURE.md) — chunking, retrieval (+ fusion), rerank, gate,
 context, generation, support — and every stage's full output lands in the
 Trace, survivors or not. A stage whose model is missing is recorded as
 ``unavailable`` with the reason; every other stage still runs. When the gate

@@ -1,4 +1,4 @@
-"""The lecture gallery: each failure mode of DESIGN.md as one loadable scenario.
+"""The lecture gallery: each failure mode (FM1–FM10, docs/ARCHITECTURE.md) as one scenario.
 
 Pure data plus two helpers, no Streamlit. A :class:`Scenario` names a question
 (from the bundled question sets, or free text), a configuration as
@@ -85,7 +85,7 @@ class Scenario:
 
     Attributes:
         id: stable slug (used in tests and the URL).
-        mode: the failure mode's number in DESIGN.md (1–10).
+        mode: the failure mode's number (FM1–FM10 in docs/ARCHITECTURE.md).
         title / explanation / look_at: ``{"ko": …, "en": …}``.
         overrides: config A as ``section.key`` → value on ``PipelineConfig()``. Scenarios
             built around one embedding model or analyzer name it (the dense

@@ -514,7 +514,7 @@ __all__ = [
 ]
 
 
-# ------------------------------------------- paired proportions (answers, issue 10)
+# ---------------------------------------------------- paired proportions (answers)
 
 
 def mcnemar_exact(b: int, c: int) -> float:
@@ -659,7 +659,7 @@ def holm(pvalues: Mapping[str, float] | Sequence[float]) -> Any:
     return adjusted
 
 
-# ----------------------------------------------------- risk–coverage (issue 10)
+# ------------------------------------------------------------------ risk–coverage
 
 
 def risk_coverage(

@@ -14,7 +14,7 @@ Two steps, so that a slider costs microseconds:
    above ``t`` (or its score below ``t``); the others are kept until ``M``
    are kept. The query is *answered* when something is kept, else refused.
 
-Each query falls in one of five outcomes (the seed's threshold table, with
+Each query falls in one of five outcomes (a refusal-threshold table, with
 the answerable side split by whether gold reached the kept set):
 
 * answerable: ``answered_with_gold`` (a kept candidate is gold),
@@ -46,7 +46,7 @@ OUTCOMES: tuple[str, ...] = (
     "bluffed",
     "refused_unanswerable",
 )
-#: Default distance thresholds (the seed's sweep over MiniLM cosine distances).
+#: Default distance thresholds (a sweep over MiniLM cosine distances).
 DEFAULT_DISTANCE_RANGE = "0.45:0.8:0.025"
 DEFAULT_MAX_KEPT = 4
 
@@ -375,7 +375,7 @@ def distribution(data: SweepData) -> BestDistribution:
 def default_thresholds(data: SweepData, n: int = 21) -> tuple[float, ...]:
     """Thresholds to sweep when none are given.
 
-    Distances: the seed's ``0.45:0.8:0.025``. Scores (their scale depends on
+    Distances: ``0.45:0.8:0.025``. Scores (their scale depends on
     the retriever): ``n`` evenly spaced values from the lowest to the highest
     best score seen, rounded to 4 significant digits.
     """
@@ -598,7 +598,7 @@ __all__ = [
 ]
 
 
-# ------------------------------------------------------ risk–coverage (issue 10)
+# ------------------------------------------------------------------- risk–coverage
 
 
 def risk_coverage_at(counts: GateCounts) -> dict[str, Any]:

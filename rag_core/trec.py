@@ -280,7 +280,8 @@ def format_run(run: RunLike, tag: str = "rag_core", *, escape: bool = False) -> 
     return "".join(out)
 
 
-def _write_atomic(path: str | Path, text: str) -> None:
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write UTF-8 text with ``\n`` newlines via a temp file and ``os.replace`` (all or nothing)."""
     p = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent or ".")
     try:
@@ -298,14 +299,14 @@ def write_qrels(
     qrels: Mapping[str, Mapping[str, int]], path: str | Path, *, escape: bool = False
 ) -> None:
     """Write TREC qrels (see :func:`format_qrels`)."""
-    _write_atomic(path, format_qrels(qrels, escape=escape))
+    write_text_atomic(path, format_qrels(qrels, escape=escape))
 
 
 def write_run(
     run: RunLike, path: str | Path, tag: str = "rag_core", *, escape: bool = False
 ) -> None:
     """Write a TREC run (see :func:`format_run`)."""
-    _write_atomic(path, format_run(run, tag, escape=escape))
+    write_text_atomic(path, format_run(run, tag, escape=escape))
 
 
 __all__ = [

@@ -202,7 +202,7 @@ class NeedleLoss:
 
 @dataclass(frozen=True)
 class ChunkingDiagnostics:
-    """Facts about one chunking of a corpus (see DESIGN.md, stage 1)."""
+    """Facts about one chunking of a corpus (see docs/ARCHITECTURE.md, stage catalogue)."""
 
     n_chunks: int
     n_documents: int

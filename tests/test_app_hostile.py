@@ -1,4 +1,4 @@
-"""Issue 15 through AppTest and the pure helpers: model names from the URL,
+"""Hostile input through AppTest and the pure helpers: model names from the URL,
 URL state that cannot be honoured, a cleared question, a no-chunk upload.
 
 (The browser-only checks — Markdown injection, two tabs — are in

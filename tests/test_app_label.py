@@ -261,7 +261,7 @@ def test_a_store_inside_the_source_tree_is_flagged(entry, monkeypatch, tmp_path)
 
 
 def test_a_stale_change_from_a_second_session_asks_before_overwriting(entry, store_file):
-    # issue 15.3: tab A saves grade 2; tab B still shows the older label and presses "Change label" with 3
+    # tab A saves grade 2; tab B still shows the older label and presses "Change label" with 3
     a, b = named(make(entry), "ann-a"), named(make(entry), "ann-b")
     a.button(key="label.save").click().run()  # grade 1, both tabs will show it
     b.run()

@@ -51,7 +51,7 @@ def random_corpus(seed: int, n_docs: int, vocab: int = 60, max_len: int = 25):
 # --------------------------------------------------------------- formulas
 
 
-def test_seed_002_hand_calculation():
+def test_hand_calculation():
     n, df, k1, b, avgdl, dl, tf = 100, 9, 1.2, 0.75, 100, 150, 3
     idf = idf_lucene(df, n)
     k = length_norm(dl, avgdl, k1, b)
@@ -61,8 +61,8 @@ def test_seed_002_hand_calculation():
     assert contribution == pytest.approx(
         math.log(1 + (100 - 9 + 0.5) / (9 + 0.5)) * 3 * (1.2 + 1) / (3 + 1.65)
     )
-    # the seed's rounded figures. It writes 2.364 · 1.419 ≈ 3.354 (the product is 3.3545,
-    # truncated); unrounded the contribution is 3.3551, so check it to within 1.5e-3.
+    # the rounded figures of the hand calculation: 2.364 · 1.419 ≈ 3.354 (the product is
+    # 3.3545, truncated); unrounded the contribution is 3.3551, so check it to within 1.5e-3.
     tf_part = 3 * (1.2 + 1) / (3 + 1.65)
     assert round(float(idf), 3) == 2.364
     assert round(float(k), 2) == 1.65

@@ -36,12 +36,12 @@ WAIT_MS = 240_000
 
 # `make test` sets RAG_REQUIRE_BROWSER=1 (its setup installs chromium): a missing
 # browser is then a failure, not a silent skip.
-_MISSING = not Path(CHROMIUM).exists()
-if _MISSING and os.environ.get("RAG_REQUIRE_BROWSER") == "1":
+CHROMIUM_MISSING = not Path(CHROMIUM).exists()
+if CHROMIUM_MISSING and os.environ.get("RAG_REQUIRE_BROWSER") == "1":
     raise RuntimeError(f"{CHROMIUM} is missing: run `make browser` (apt-get install chromium)")
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(_MISSING, reason="Debian chromium is not installed (make browser)"),
+    pytest.mark.skipif(CHROMIUM_MISSING, reason="Debian chromium is not installed (make browser)"),
 ]
 
 
@@ -120,7 +120,7 @@ def browser():
         b.close()
 
 
-def _idle(page) -> None:
+def wait_idle(page) -> None:
     """Wait until the script finished (twice: a run can trigger the next) and no skeleton is left."""
     for _ in range(2):
         page.wait_for_selector(IDLE, timeout=WAIT_MS)
@@ -150,12 +150,12 @@ def test_script_payloads_in_documents_and_question_never_run(server, browser, tm
     bad = "<img src=x onerror=window.__xss=1>"
     page.goto(f"{server}/inspect?" + urlencode({"corpus": "upload", "q": question, "lang": "en",
                                                 "retrieval.analyzer": bad}))
-    _idle(page)
+    wait_idle(page)
     page.locator(".st-key-uploads input[type=file]").set_input_files(
         [str(p) for p in sorted(docs.iterdir())]
     )
     page.get_by_text("Indexed 3 documents").wait_for(timeout=WAIT_MS, state="attached")
-    _idle(page)
+    wait_idle(page)
     page.get_by_role("heading", name="② Retrieval").wait_for(timeout=WAIT_MS)
     # the payloads are on the page as text, not as elements
     assert page.get_by_text("window.__xss = 1; alert('script')", exact=False).count() >= 1
@@ -167,11 +167,11 @@ def test_script_payloads_in_documents_and_question_never_run(server, browser, tm
 
     page.get_by_role("link", name="Chunks").click()
     page.get_by_role("heading", name="Chunks").wait_for(timeout=WAIT_MS)
-    _idle(page)
+    wait_idle(page)
     for doc_label in ("payload-notes", "payload-plain", "row-1"):
         page.locator("[data-testid=stMain] [data-testid=stSelectbox]").first.click()
         page.get_by_role("option", name=doc_label, exact=False).first.click()
-        _idle(page)
+        wait_idle(page)
         assert page.locator(".ri-doc").count() == 1
         assert page.locator(".ri-doc script, .ri-doc img, .ri-doc svg").count() == 0
     assert page.get_by_text("onerror=", exact=False).count() >= 1
@@ -183,7 +183,7 @@ def test_script_payloads_in_documents_and_question_never_run(server, browser, tm
 def test_smoke_inspect_shows_every_stage(server, browser, tmp_path):
     page = browser.new_page(viewport={"width": 1400, "height": 2400})
     page.goto(f"{server}/?lang=en")
-    _idle(page)
+    wait_idle(page)
     for name in ("① Chunking", "② Retrieval", "③ Fusion", "④ Rerank", "⑤ Gate", "⑥ Context", "⑦ Answer | sources"):
         heading = page.get_by_role("heading", name=name)
         heading.wait_for(timeout=WAIT_MS)
@@ -220,7 +220,7 @@ def test_inspect_shows_a_qdrant_list(server, browser, tmp_path):
         "lang": "en", "q": "What is the meaning of E21?", "retrieval.methods": "bm25,qdrant",
         "retrieval.qdrant_path": str(path), "retrieval.qdrant_collection": "sample",
     }))
-    _idle(page)
+    wait_idle(page)
     page.get_by_role("heading", name="② Retrieval").wait_for(timeout=WAIT_MS)
     table = page.locator("[data-list='qdrant:sample']")
     table.wait_for(timeout=WAIT_MS)
@@ -265,7 +265,7 @@ def _lecture_on_every_screen(page, url: str, where: str) -> None:
         for width, height in SCREENS:
             page.set_viewport_size({"width": width, "height": height})
             page.goto(re.sub(r"([?&])lang=\w+", rf"\1lang={lang}", url))
-            _idle(page)
+            wait_idle(page)
             page.locator("[data-pane=claims]").wait_for(timeout=WAIT_MS)
             _fits_one_screen(page, f"{where} {lang} {width}x{height}")
 
@@ -277,23 +277,23 @@ def test_lecture_default_question_fits_one_screen_and_steps_in_order(server_gen,
     assert _shown(page) == ["1", "1", "1", "1"]
     # step-through: a prepared link opens at step 1; → and the button reveal the panes in pipeline order
     page.goto(f"{server_gen}/lecture?lang=en&step=1")
-    _idle(page)
+    wait_idle(page)
     assert _shown(page) == ["1", "0", "0", "0"]
     assert page.get_by_text("What will the model say?").count() == 1
     page.keyboard.press("ArrowRight")
-    _idle(page)
+    wait_idle(page)
     assert _shown(page) == ["1", "1", "0", "0"]
     assert "step=2" in page.url
     page.get_by_role("button", name="Next stage").click()
-    _idle(page)
+    wait_idle(page)
     assert _shown(page) == ["1", "1", "1", "0"]
     assert "step=3" in page.url
     page.keyboard.press("ArrowRight")
-    _idle(page)
+    wait_idle(page)
     assert _shown(page) == ["1", "1", "1", "1"]
     assert "step=" not in page.url
     page.keyboard.press("ArrowLeft")
-    _idle(page)
+    wait_idle(page)
     assert _shown(page) == ["1", "1", "1", "0"]
     _fits_one_screen(page, "step 3")
     page.close()
@@ -303,15 +303,15 @@ def test_lecture_default_question_fits_one_screen_and_steps_in_order(server_gen,
 def test_lecture_from_a_scenario_card_fits_and_exports(server_gen, browser, tmp_path):
     page = browser.new_page(viewport={"width": 1280, "height": 720}, accept_downloads=True)
     page.goto(f"{server_gen}/scenarios?lang=en")
-    _idle(page)
+    wait_idle(page)
     page.locator(".st-key-scn-irrelevant-sources-lecture button").click()
     page.locator("[data-pane=claims]").wait_for(timeout=WAIT_MS)
-    _idle(page)
+    wait_idle(page)
     assert "/lecture" in page.url and "step=1" in page.url and "qid=ko-01" in page.url
     assert _shown(page) == ["1", "0", "0", "0"]
     for expected in (["1", "1", "0", "0"], ["1", "1", "1", "0"], ["1", "1", "1", "1"]):
         page.get_by_role("button", name="Next stage").click()
-        _idle(page)
+        wait_idle(page)
         assert _shown(page) == expected
     url = page.url
     _lecture_on_every_screen(page, url, "scenario")

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from test_browser import CHROMIUM, CHROMIUM_ARGS, IDLE, _MISSING, _idle, serve
+from test_browser import CHROMIUM, CHROMIUM_ARGS, CHROMIUM_MISSING, IDLE, serve, wait_idle
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.slow,
-    pytest.mark.skipif(_MISSING, reason="Debian chromium is not installed (make browser)"),
+    pytest.mark.skipif(CHROMIUM_MISSING, reason="Debian chromium is not installed (make browser)"),
 ]
 RUN_MS = 1_500_000  # generation of 3 answers on a loaded 2-core machine
 
@@ -36,17 +36,17 @@ def test_evaluate_page_shows_answer_metrics_and_the_loss_stage_chart(server, tmp
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 2600})
         page.goto(f"{server}/evaluate?lang=en")
-        _idle(page)
+        wait_idle(page)
         page.get_by_text("Evaluate answers too (generation, slow)").click()
-        _idle(page)
+        wait_idle(page)
         box = page.get_by_role("spinbutton", name="Questions (from the start of the set)")
         box.fill("3")
         box.press("Enter")
-        _idle(page)
+        wait_idle(page)
         page.get_by_role("button", name="Run the answer evaluation").click()
         page.get_by_text("failed answerable questions =", exact=False).wait_for(timeout=RUN_MS)
         page.wait_for_selector(IDLE, timeout=RUN_MS)
-        _idle(page)
+        wait_idle(page)
         main = page.locator("[data-testid=stMain]")
         for text in ("answered correctly", "false refusal", "bluff", "claims: supported and cited",
                      "context utilisation", "result hash"):

@@ -1,13 +1,14 @@
-"""Issues 13 and 15 in a real browser (headless Debian chromium, as tests/test_browser.py).
+"""Hostile input and many sessions in a real browser (headless Debian chromium, as
+tests/test_browser.py).
 
-* 15.1 — Markdown in document ids, titles, sections, a question, an
+* Markdown in document ids, titles, sections, a question, an
   annotator and a note is shown as text: no request leaves the app's own
   origin (every other request is intercepted and recorded) and no link
   carries a document-supplied address.
-* 15.2 — a model path in the address is refused with one message, the same
+* a model path in the address is refused with one message, the same
   whether the path exists or not.
-* 15.3 — two tabs: a stale "Change label" asks before overwriting.
-* 13.5 — 4 sessions × 5 saves, interleaved: every stored event equals what
+* two tabs: a stale "Change label" asks before overwriting.
+* 4 sessions × 5 saves, interleaved: every stored event equals what
   its session showed, and every save showed its confirmation.
 """
 
@@ -20,7 +21,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from test_browser import WAIT_MS, _idle, browser, pytestmark, serve  # noqa: F401 (fixtures, marks)
+from test_browser import WAIT_MS, browser, pytestmark, serve, wait_idle  # noqa: F401 (fixtures, marks)
 
 from rag_core.labels import LabelStore
 
@@ -99,21 +100,21 @@ def test_document_markdown_is_text_and_nothing_is_fetched(hserver, browser, tmp_
     page = context.new_page()
     question = "zebrafish tank https://evil.example/q [ql](https://evil.example/ql)"
     page.goto(f"{hserver}/inspect?" + urlencode({"corpus": "upload", "q": question, "lang": "en"}))
-    _idle(page)
+    wait_idle(page)
     page.locator(".st-key-uploads input[type=file]").set_input_files(paths)
     page.get_by_text("Indexed 3 documents").wait_for(timeout=WAIT_MS, state="attached")
-    _idle(page)
+    wait_idle(page)
     page.get_by_role("heading", name="② Retrieval").wait_for(timeout=WAIT_MS)
     _assert_inert(page, hserver)
     assert "[ql](https://evil.example/ql)" in _text(page)  # the question, as typed
 
     page.get_by_role("link", name="Chunks").click()
     page.get_by_role("heading", name="Chunks").wait_for(timeout=WAIT_MS)
-    _idle(page)
+    wait_idle(page)
     for label in ("[idlink](https://evil.example/id)", "![p](http://127.0.0.1:8799/x.png)", "[f](evil.example)"):
         page.locator("[data-testid=stMain] [data-testid=stSelectbox]").first.click()
         page.get_by_role("option", name=label, exact=False).first.click()
-        _idle(page)
+        wait_idle(page)
         _assert_inert(page, hserver)
         heading = page.locator("[data-testid=stMain] h3", has_text="Chunk boundaries over the document")
         assert label in heading.first.inner_text().replace(JOINER, "")  # the id as typed, brackets and all
@@ -126,17 +127,17 @@ def test_annotator_and_note_markdown_is_text(hserver, browser):
     context, outside = _guarded(browser, hserver)
     page = context.new_page()
     page.goto(f"{hserver}/label?lang=en&qset=en&qid=en-eval-05")
-    _idle(page)
+    wait_idle(page)
     who = "[who](https://evil.example/who) https://evil.example/bare"
     page.get_by_role("textbox", name="Annotator", exact=True).fill(who)
     page.get_by_role("textbox", name="Annotator", exact=True).press("Enter")
-    _idle(page)
+    wait_idle(page)
     page.get_by_role("textbox", name="Note", exact=True).fill("![n](http://127.0.0.1:8799/x.png) www.evil.example")
     page.get_by_role("textbox", name="Note", exact=True).press("Enter")
-    _idle(page)
+    wait_idle(page)
     page.get_by_role("button", name="Save label").click()
     page.get_by_text("Saved: characters", exact=False).wait_for(timeout=WAIT_MS)
-    _idle(page)
+    wait_idle(page)
     assert who in _text(page)
     _assert_inert(page, hserver)
     assert outside == [], sorted(set(outside))
@@ -148,7 +149,7 @@ def test_a_model_path_in_the_address_is_refused_the_same_whether_it_exists(hserv
     seen = []
     for probe in ("../../etc/passwd", "/etc", "/no/such/model-folder"):
         page.goto(f"{hserver}/?" + urlencode({"lang": "en", "generation.model": probe, "retrieval.dense_model": probe}))
-        _idle(page)
+        wait_idle(page)
         alerts = page.locator("[data-testid=stSidebar] [data-testid=stAlert]")
         texts = sorted(t for t in alerts.all_inner_texts() if "not accepted from the address" in t)
         assert len(texts) == 2, texts
@@ -163,17 +164,17 @@ def _label_page(browser, base: str, who: str, qid: str):
     context = browser.new_context(viewport={"width": 1400, "height": 1800})
     page = context.new_page()
     page.goto(f"{base}/label?lang=en&qset=en&qid={qid}")
-    _idle(page)
+    wait_idle(page)
     page.get_by_role("textbox", name="Annotator", exact=True).fill(who)
     page.get_by_role("textbox", name="Annotator", exact=True).press("Enter")
-    _idle(page)
+    wait_idle(page)
     return context, page
 
 
 def _grade(page, g: int) -> None:
     names = {0: "0 · not relevant", 1: "1 · relevant", 2: "2 · highly relevant", 3: "3 · the complete answer"}
     page.get_by_text(names[g], exact=True).click()
-    _idle(page)
+    wait_idle(page)
 
 
 def test_two_tabs_a_stale_change_asks_before_overwriting(hserver, browser, data_dir):
@@ -182,7 +183,7 @@ def test_two_tabs_a_stale_change_asks_before_overwriting(hserver, browser, data_
     ca, a = _label_page(browser, hserver, "tab-a", qid)
     a.get_by_role("button", name="Save label").click()
     a.get_by_text("Saved: characters", exact=False).wait_for(timeout=WAIT_MS)
-    _idle(a)
+    wait_idle(a)
     cb, b = _label_page(browser, hserver, "tab-b", qid)  # B shows grade 1
     _grade(b, 3)
     _grade(a, 2)
@@ -190,7 +191,7 @@ def test_two_tabs_a_stale_change_asks_before_overwriting(hserver, browser, data_
     a.get_by_text("Label changed: grade 2.", exact=False).wait_for(timeout=WAIT_MS)
     b.get_by_role("button", name="Change label").click()
     b.get_by_text("changed this span's label since it was shown", exact=False).wait_for(timeout=WAIT_MS)
-    _idle(b)
+    wait_idle(b)
     mine = [x for x in store.current("en", qid)]
     assert [x.grade for x in mine] == [2]  # not overwritten
     b.get_by_role("button", name="Overwrite").click()
@@ -214,14 +215,14 @@ def test_four_sessions_five_saves_each_store_exactly_what_they_showed(hserver, b
             page.get_by_role("textbox", name="Note", exact=True).fill(note)
             page.get_by_role("textbox", name="Note", exact=True).press("Enter")
         for i, (_, page) in enumerate(sessions):
-            _idle(page)
+            wait_idle(page)
             _grade(page, j % 4)
         for _, page in sessions:  # the five saves of this round, sent together
             page.get_by_role("button", name=re.compile("^(Save|Change) label$")).click()
         for i, (_, page) in enumerate(sessions):
             confirm = "Saved: characters" if j == 0 else f"Label changed: grade {j % 4}."
             page.get_by_text(confirm, exact=False).wait_for(timeout=WAIT_MS)
-            _idle(page)
+            wait_idle(page)
             m = SELECTED.search(page.locator("[data-testid=stMain]").inner_text())
             assert m, "the selected span is shown"
             shown.setdefault(f"en-eval-0{i + 1}", []).append(

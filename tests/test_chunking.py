@@ -164,7 +164,7 @@ def test_blind_overlap_starts_n_chars_earlier():
 
 
 # ------------------------------------------------------------ boundaries
-# An independent, line-based implementation of the rule in issue 2.
+# An independent, line-based implementation of the rule in rag_core/chunking/boundaries.py.
 
 
 def reference_boundaries(doc: Document, target: int, overlap: int = 0, header: bool = False):
@@ -196,7 +196,7 @@ def reference_boundaries(doc: Document, target: int, overlap: int = 0, header: b
             i = j
 
     def units(s: int, e: int):
-        # issue 15.7: inside a sentence, a run of non-space chars longer than target is cut every target chars
+        # inside a sentence, a run of non-space chars longer than target is cut every target chars
         for ss, se in sentences(s, e):
             pos = ss
             i = ss
@@ -365,7 +365,7 @@ def test_boundaries_long_paragraph_splits_into_sentences_keeps_a_long_sentence_w
 
 
 def test_boundaries_hard_cuts_a_word_longer_than_target():
-    # issue 15.7: a spaceless run has no boundary at the target: cut every target chars, marked
+    # a spaceless run has no boundary at the target: cut every target chars, marked
     word = "w" * 70 + "."
     para = "First short. Second short! " + word + " Tail?"
     doc = doc_of("## S\n" + para + "\n\nNext paragraph.")
@@ -383,7 +383,7 @@ def test_boundaries_hard_cuts_a_word_longer_than_target():
 @pytest.mark.parametrize("cfg", [ChunkerConfig(target=512), ChunkerConfig(strategy="tokens", target=256, overlap=0)],
                          ids=["boundaries-512", "tokens-256"])
 def test_spaceless_line_is_split_and_hard_cuts_are_counted(cfg):
-    # issue 15.7: 200,000 chars without a space were one chunk counted as 3 tokens ([CLS] [UNK] [SEP])
+    # 200,000 chars without a space were one chunk counted as 3 tokens ([CLS] [UNK] [SEP])
     n = 200_000
     doc = doc_of("x" * n + "\n")
     chunks = chunk_document(doc, cfg)
@@ -569,7 +569,7 @@ def test_diagnose_finds_needle_split_by_blind_cut_and_overlap_keeps_it():
 
 
 def test_diagnose_not_in_corpus_is_no_chunking_loss():
-    # issue 15.5: a needle absent from the corpus is reported on its own, not as destroyed
+    # a needle absent from the corpus is reported on its own, not as destroyed
     doc, needle = _needle_doc()
     chunks = chunk_document(doc, ChunkerConfig(strategy="blind"), count_tokens=False)
     diag = diagnose([doc], chunks, needles=[needle, Needle("jeju", "no such words"), Needle("other", "x")])

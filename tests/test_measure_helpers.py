@@ -52,7 +52,7 @@ def test_ranking_config_keeps_only_what_decides_the_ranking():
 
 
 def test_needles_not_in_the_corpus_are_reported_not_destroyed(tiny_corpus):
-    # issue 15.5: they were counted as "answers destroyed", scored 0 and warnings stayed []
+    # they were once counted as "answers destroyed", scored 0 and warnings stayed []
     ghost = Question(id="g", lang="en", question="What does E99 mean?",
                      needles=(Needle(doc_id="kv", text="Error E99 is not in this manual."),))
     lost_doc = Question(id="x", lang="en", question="Where is the missing file?",

@@ -1,4 +1,4 @@
-"""Rank metrics: the seed figures written as formulas, conventions, errors, and peers.
+"""Rank metrics: hand-worked figures written as formulas, conventions, errors, and peers.
 
 Peers: pytrec_eval (trec_eval) and ir_measures (through its pytrec_eval,
 msmarco and gdeval providers) on random runs and graded qrels.
@@ -35,17 +35,17 @@ from rag_core.metrics import (
 GOLD_AB = {"A": 1, "B": 1}
 
 
-# ------------------------------------------------------------ seed figures
+# ------------------------------------------------------- hand-worked figures
 
 
-def test_seed_hit_recall_rr_for_gold_ab_and_ranking_cad():
+def test_hand_hit_recall_rr_for_gold_ab_and_ranking_cad():
     ranking = ["C", "A", "D"]
     assert hit(ranking, GOLD_AB, 3) == 1.0
     assert recall(ranking, GOLD_AB, 3) == 1 / 2
     assert reciprocal_rank(ranking, GOLD_AB) == 1 / 2
 
 
-def test_seed_mrr_of_half_one_zero():
+def test_hand_mrr_of_half_one_zero():
     run = {"q1": ["C", "A", "D"], "q2": ["A", "C"], "q3": ["C", "D"]}
     qrels = {"q1": GOLD_AB, "q2": {"A": 1}, "q3": {"B": 1}}
     result = evaluate_run(run, qrels, [3])
@@ -54,7 +54,7 @@ def test_seed_mrr_of_half_one_zero():
     assert round(result["mean"]["rr"], 4) == 0.5
 
 
-def test_seed_ndcg_ideal_comes_from_the_qrels():
+def test_hand_ndcg_ideal_comes_from_the_qrels():
     # relevance [1, 0, 1] with two relevant: the ideal is [1, 1, 0].
     value = ndcg(["A", "C", "B"], GOLD_AB, 3)
     expected = (1 / math.log2(2) + 1 / math.log2(4)) / (1 / math.log2(2) + 1 / math.log2(3))
@@ -67,7 +67,7 @@ def test_seed_ndcg_ideal_comes_from_the_qrels():
     assert round(value, 4) == 0.3869
 
 
-def test_seed_precision_recall_ap_for_01011_with_three_relevant():
+def test_hand_precision_recall_ap_for_01011_with_three_relevant():
     ranking = ["x1", "r1", "x2", "r2", "r3"]
     qrels = {"r1": 1, "r2": 1, "r3": 1}
     assert precision(ranking, qrels, 3) == pytest.approx(1 / 3)

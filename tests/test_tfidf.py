@@ -1,4 +1,4 @@
-"""TF-IDF: the seed 001 toy by hand, and equality with scikit-learn."""
+"""TF-IDF: a three-document toy by hand, and equality with scikit-learn."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from rag_core.sparse import TfidfIndex, analyze_many, build_sparse_index, get_an
 from rag_core.sparse.scoring import idf_tfidf_smooth
 
 
-def test_seed_001_toy():
+def test_three_document_toy():
     docs = {"A": "제주 기후 기후", "B": "제주 관광", "C": "제주"}
     ws = get_analyzer("whitespace")
     index = TfidfIndex.build([ws(t) for t in docs.values()])

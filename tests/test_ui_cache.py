@@ -1,4 +1,4 @@
-"""``ui.cache``: sessions asking for the same Trace at once share one pipeline run (issue 13.4)."""
+"""``ui.cache``: sessions asking for the same Trace at once share one pipeline run."""
 
 from __future__ import annotations
 

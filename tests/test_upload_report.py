@@ -1,4 +1,4 @@
-"""The sidebar's upload report: encodings per file, skipped files and rows, no traceback (issues 13, 15)."""
+"""The sidebar's upload report: encodings per file, skipped files and rows, no traceback."""
 
 from __future__ import annotations
 

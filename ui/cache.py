@@ -38,7 +38,7 @@ CORPUS_DIRS = {"sample": SAMPLE_CORPUS, "sample-html": SAMPLE_CORPUS / "html"}
 TRACE_ENTRIES = 64
 
 
-def _question_files(kind: str) -> list[Path]:
+def _question_files() -> list[Path]:
     return sorted((SAMPLE_CORPUS / "questions").glob("*.jsonl"))
 
 
@@ -53,7 +53,7 @@ def question_sets(kind: str) -> dict[str, tuple[Question, ...]]:
     from rag_core.questions import load_questions
 
     out: dict[str, tuple[Question, ...]] = {}
-    for f in _question_files(kind):
+    for f in _question_files():
         out[f.stem] = load_questions(f)
     if kind != "sample":
         docs = set(sample_index(kind).docs)
@@ -73,7 +73,7 @@ def sample_index(kind: str) -> CorpusIndex:
         return load_corpus_index(root)
     from rag_core.questions import load_questions
 
-    qs = tuple(q for f in _question_files("sample") for q in load_questions(f))
+    qs = tuple(q for f in _question_files() for q in load_questions(f))
     return load_corpus_index(root, questions=qs)
 
 

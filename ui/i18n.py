@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import string
 
-LANG_NAMES = {"ko": "한국어", "en": "English"}
-
 # key: (Korean, English)
 TEXT: dict[str, tuple[str, str]] = {
     # ---------------------------------------------------------------- app / nav
@@ -75,8 +73,8 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "side.preset": ("청킹 프리셋", "Chunking preset"),
     "help.preset": (
-        "시드 실험의 여섯 전략 A–F(목표 512자). '직접 설정'으로 전략·크기·겹침·헤더를 바꿀 수 있습니다.",
-        "The seed study's six strategies A–F (target 512 chars). 'Custom' sets strategy, size, overlap and header.",
+        "기준이 되는 여섯 전략 A–F(목표 512자). '직접 설정'으로 전략·크기·겹침·헤더를 바꿀 수 있습니다.",
+        "Six reference strategies A–F (target 512 chars). 'Custom' sets strategy, size, overlap and header.",
     ),
     "side.custom": ("직접 설정", "Custom"),
     "side.strategy": ("전략", "Strategy"),
@@ -498,7 +496,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "scn.open.compare": ("비교에서 열기", "Open in Compare"),
     "scn.open.chunks": ("청크에서 열기", "Open in Chunks"),
     "scn.loaded": ("이 사례를 불러왔습니다.", "This scenario is loaded."),
-    # --- h-14: lecture view (issue 14) ---
+    # --- h-14: lecture view ---
     "page.lecture": ("강의", "Lecture"),
     "lec.pane.candidates": ("① 단계별 후보", "① Candidates per stage"),
     "lec.pane.prompt": ("② 보낸 프롬프트 토큰", "② Prompt tokens as sent"),

@@ -25,9 +25,7 @@ from rag_core.labels import LabelStore, LabelStoreError, default_store_path
 
 from .html import Markup, md
 from .i18n import t
-
-K_STORE_PATH = "label.store.path"
-
+from .state import K_LAB_STORE_PATH as K_STORE_PATH
 
 # ------------------------------------------------------------------ store
 

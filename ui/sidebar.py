@@ -92,7 +92,7 @@ _GOTO = "_goto"
 _HOPPED = "_hopped"  # the legacy-folder hand-over to app.py happened (once per session)  # a page name a callback asks to switch to (scenario buttons)
 _SHADOW = "_shadow"  # page widgets mirrored in the URL (Compare's B, Chunks' document)
 _LAST_CORPUS = "_last_corpus"
-_URL_ASKED = "_url_asked"  # view parameters of the first address, until honoured or noticed (issue 15.9)
+_URL_ASKED = "_url_asked"  # view parameters of the first address, until honoured or noticed
 #: This script run's upload line (slot, documents), filled by render() once the config is known.
 #: A ContextVar: each session's script thread sees its own.
 _UPLOAD_NOTE: contextvars.ContextVar[tuple[Any, int] | None] = contextvars.ContextVar("upload_note", default=None)
@@ -253,7 +253,7 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
         format_func=lambda m: t(f"side.qmode.{m}", lang),
     )
     if ss[K_QMODE] == "free":
-        if K_QTEXT not in ss:  # first time only: a box the user cleared stays empty (issue 15.10)
+        if K_QTEXT not in ss:  # first time only: a box the user cleared stays empty
             ss[K_QTEXT] = DEFAULT_QUESTION.get(lang, DEFAULT_QUESTION["en"])
             url_notice("q", t("url.shown.default_question", lang, q=ss[K_QTEXT]), lang)
         text = st.text_area(t("side.question", lang), key=K_QTEXT, height=90, help=t("help.question", lang))

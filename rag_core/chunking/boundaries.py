@@ -1,6 +1,6 @@
 """``boundaries``: paragraphs packed within ``## `` sections, sentence fallback.
 
-The rule (issue 2):
+The rule:
 
 1. Sections are the ``## `` heading lines; the heading line is not content;
    text before the first heading is a section with an empty title (kept).

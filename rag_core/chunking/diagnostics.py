@@ -1,4 +1,4 @@
-"""Diagnostics of one chunking of a corpus (DESIGN.md, stage 1).
+"""Diagnostics of one chunking of a corpus (docs/ARCHITECTURE.md, stage catalogue).
 
 - chunk count, chars of ``content`` and embedding tokens of ``text`` (min/mean/max);
 - ``over_window``: chunks whose ``text`` has more word-pieces (incl. [CLS]/[SEP])

@@ -400,4 +400,5 @@ __all__ = [
     "get_embedder",
     "get_generator",
     "l2_normalise",
+    "sha256_text",
 ]

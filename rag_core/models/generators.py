@@ -80,7 +80,7 @@ class _TokenizerMixin:
             return self.tokenizer.decode(list(ids), skip_special_tokens=skip_special_tokens)
 
 
-def _CallbackStreamer(tokenizer: Any, on_text: Any) -> Any:  # noqa: N802 - a class factory
+def CallbackStreamer(tokenizer: Any, on_text: Any) -> Any:  # noqa: N802 - a class factory
     """A transformers ``TextStreamer`` that hands each finished piece of text to ``on_text``.
 
     ``TextStreamer`` decodes the new tokens and releases text at word
@@ -242,7 +242,7 @@ class Generator(_TokenizerMixin):
                 [self.citation_processor(cite_sources, len(ids), max_new_tokens)]
             )
         if on_text is not None:
-            extra["streamer"] = _CallbackStreamer(self.tokenizer, on_text)
+            extra["streamer"] = CallbackStreamer(self.tokenizer, on_text)
         with self._lock, torch.inference_mode():
             t0 = time.perf_counter()
             out = self.model.generate(

@@ -23,8 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from rag_core.context import ids_sha256
-from rag_core.models import DEFAULT_GENERATOR, get_generator
-from rag_core.models._files import cache_root
+from rag_core.models import DEFAULT_GENERATOR, cache_root, get_generator
 from rag_core.models.store import JsonStore
 from rag_core.rerank import Reranked, register_reranker
 from rag_core.types import Chunk, Hit

@@ -103,7 +103,7 @@ def char_ngrams(text: str, ngram_min: int = 2, ngram_max: int = 4) -> list[str]:
 # ------------------------------------------------------------------ kiwi
 
 _KIWI: Any = None
-_KIWI_LOCK = threading.Lock()
+KIWI_LOCK = threading.Lock()
 
 
 def kiwi_instance() -> Any:
@@ -114,7 +114,7 @@ def kiwi_instance() -> Any:
     """
     global _KIWI
     if _KIWI is None:
-        with _KIWI_LOCK:
+        with KIWI_LOCK:
             if _KIWI is None:
                 try:
                     from kiwipiepy import Kiwi
@@ -140,7 +140,7 @@ def kiwi_terms(text: str) -> list[str]:
     if not text.strip():
         return []
     kiwi = kiwi_instance()
-    with _KIWI_LOCK:  # one analysis at a time on the shared instance
+    with KIWI_LOCK:  # one analysis at a time on the shared instance
         tokens = kiwi.tokenize(text)
     return _kiwi_forms(tokens)
 
@@ -152,7 +152,7 @@ def kiwi_terms_many(texts: Sequence[str]) -> list[list[str]]:
     todo = [i for i, t in enumerate(texts) if t.strip()]
     if not todo:
         return out
-    with _KIWI_LOCK:
+    with KIWI_LOCK:
         results = list(kiwi.tokenize([texts[i] for i in todo]))
     for i, tokens in zip(todo, results, strict=True):
         out[i] = _kiwi_forms(tokens)

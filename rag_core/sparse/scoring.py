@@ -111,7 +111,7 @@ def tf_okapi(tf: ArrayLike, doc_len: ArrayLike, avgdl: float, k1: float, b: floa
 
     0 when ``tf = 0``. Lucene ≥ 8 drops the constant ``(k1 + 1)`` factor
     (so do bm25s' ``lucene`` scores); it scales every score alike and leaves
-    the ranking unchanged. We keep it, as the seed's hand calculation does.
+    the ranking unchanged. We keep it, as Robertson & Zaragoza's formula does.
     """
     tf = np.asarray(tf, dtype=np.float64)
     return tf * (k1 + 1.0) / (tf + length_norm(doc_len, avgdl, k1, b))
