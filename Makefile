@@ -13,7 +13,7 @@ export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 export STREAMLIT_BROWSER_GATHER_USAGE_STATS := false
 
-.PHONY: setup run test test-fast browser bench clean
+.PHONY: setup run test test-fast lint browser bench clean
 
 setup: $(STAMP) browser
 
@@ -35,7 +35,13 @@ browser:
 run: $(STAMP)
 	$(PY) -m streamlit run app.py --server.headless true --server.port $(PORT)
 
-test: setup
+# Lint first: ruff (rules + format) and mypy, versions pinned in requirements-dev.txt.
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+test: setup lint
 	RAG_REQUIRE_BROWSER=1 $(PY) -m pytest -q
 
 test-fast: $(STAMP)

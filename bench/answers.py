@@ -44,7 +44,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def fresh_generation_cache() -> Path:
-    """A temporary cache root sharing the user cache's models and embeddings, not its generations."""
+    """A temporary cache root sharing the user cache's models and embeddings, not its
+    generations."""
     from rag_core.models import cache_root
 
     user = cache_root()
@@ -112,7 +113,11 @@ def main(argv: list[str] | None = None) -> int:
         same = cold.to_json() == warm.to_json()
         print(f"  JSON byte-identical across runs: {same}; result hash {cold.result_hash}")
         for key, r in s["rates"].items():
-            txt = "n = 0" if r is None else f"{r['rate']:.3f} [{r['low']:.3f}, {r['high']:.3f}] ({r['k']}/{r['n']})"
+            txt = (
+                "n = 0"
+                if r is None
+                else f"{r['rate']:.3f} [{r['low']:.3f}, {r['high']:.3f}] ({r['k']}/{r['n']})"
+            )
             print(f"  {key:>34}: {txt}")
         total = sum(s["loss_stages"].values())
         print(

@@ -32,7 +32,9 @@ TARGET_MS = 300.0
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=12, help="changes per knob (distinct values)")
+    parser.add_argument(
+        "--repeats", type=int, default=12, help="changes per knob (distinct values)"
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.repeats <= 40:
         parser.error("--repeats must be between 1 and 40")
@@ -51,7 +53,10 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         changes = {
             "retrieval.k": ("slider", [k for k in range(2, 41) if k != 8][: args.repeats]),
-            "gate.min_score": ("number_input", [round(0.001 * i, 3) for i in range(1, args.repeats + 1)]),
+            "gate.min_score": (
+                "number_input",
+                [round(0.001 * i, 3) for i in range(1, args.repeats + 1)],
+            ),
             "context.budget_tokens": ("number_input", [300 + 37 * i for i in range(args.repeats)]),
         }
         timings: dict[str, list[float]] = {}
@@ -62,7 +67,10 @@ def main(argv: list[str] | None = None) -> int:
                 at.run()
                 timings.setdefault(key, []).append((time.perf_counter() - t0) * 1000)
                 if at.exception or at.error:
-                    print(f"{key}={v}: the page failed:", [e.value for e in (*at.exception, *at.error)])
+                    print(
+                        f"{key}={v}: the page failed:",
+                        [e.value for e in (*at.exception, *at.error)],
+                    )
                     return 1
         # the same change again: the Trace comes from the LRU
         at.slider(key="retrieval.k").set_value(3)
@@ -76,11 +84,17 @@ def main(argv: list[str] | None = None) -> int:
     every = [x for v in timings.values() for x in v]
     print(f"cold first run (chunking + indexes): {cold:.0f} ms")
     for key, vals in timings.items():
-        print(f"rerun after {key:<22} median {statistics.median(vals):6.1f} ms  max {max(vals):6.1f} ms  (n={len(vals)})")
+        print(
+            f"rerun after {key:<22} median {statistics.median(vals):6.1f} ms  max {max(vals):6.1f} "
+            f"ms  (n={len(vals)})"
+        )
     print(f"rerun, trace cached                  median {statistics.median(cached):6.1f} ms")
     median = statistics.median(every)
     verdict = "OK" if median <= TARGET_MS else "OVER TARGET"
-    print(f"median over all model-free changes: {median:.1f} ms (target <= {TARGET_MS:.0f} ms) {verdict}")
+    print(
+        f"median over all model-free changes: {median:.1f} ms (target <= {TARGET_MS:.0f} ms) "
+        f"{verdict}"
+    )
     return 0 if median <= TARGET_MS else 2
 
 

@@ -26,7 +26,8 @@ the kernel (``BM25Index.top`` on pre-tokenized queries), the kernel plus query
 tokenization, and the product path (question validation, analysis, the pipeline to
 the gate with its Trace, document ranking and metrics), and the ratio product / kernel.
 
-Run: ``.venv/bin/python bench/beir.py [--data DIR] [--only-product]`` (about 1–2 minutes on 2 cores).
+Run: ``.venv/bin/python bench/beir.py [--data DIR] [--only-product]`` (about 1–2 minutes on 2
+cores).
 """
 
 from __future__ import annotations
@@ -42,10 +43,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import pytrec_eval  # noqa: E402
+import pytrec_eval
 
-from rag_core.sparse import BM25Index, analyze_many  # noqa: E402
-from rag_core.sparse.analyzers import KIWI_CONTENT_TAGS, KIWI_LOCK, kiwi_instance  # noqa: E402
+from rag_core.sparse import BM25Index, analyze_many
+from rag_core.sparse.analyzers import KIWI_CONTENT_TAGS, KIWI_LOCK, kiwi_instance
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 DEPTH = 100
@@ -69,7 +70,9 @@ PEERS: dict[tuple[str, str], tuple[str, tuple[float, float, float]]] = {
 }
 
 
-def load_beir(folder: Path) -> tuple[list[str], list[str], dict[str, str], dict[str, dict[str, int]]]:
+def load_beir(
+    folder: Path,
+) -> tuple[list[str], list[str], dict[str, str], dict[str, dict[str, int]]]:
     """Doc ids, doc texts, {qid: query} (judged only) and qrels of a BEIR folder."""
     ids, texts = [], []
     with open(folder / "corpus.jsonl", encoding="utf-8") as fh:
@@ -96,7 +99,9 @@ def load_beir(folder: Path) -> tuple[list[str], list[str], dict[str, str], dict[
     return ids, texts, queries, qrels
 
 
-def evaluate(run: dict[str, dict[str, float]], qrels: dict[str, dict[str, int]]) -> tuple[float, ...]:
+def evaluate(
+    run: dict[str, dict[str, float]], qrels: dict[str, dict[str, int]]
+) -> tuple[float, ...]:
     """Mean ``MEASURES`` over all judged queries (a query missing from the run counts 0)."""
     ev = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "recall.10", "recall.100"})
     per_q = ev.evaluate(run)
@@ -111,7 +116,7 @@ def run_ours(ids, doc_tokens, query_tokens, **params) -> tuple[dict, float, floa
     t = time.perf_counter()
     for qid, q in query_tokens.items():
         idx, scores = index.top(q, DEPTH)
-        run[qid] = {ids[i]: float(s) for i, s in zip(idx, scores)}
+        run[qid] = {ids[i]: float(s) for i, s in zip(idx, scores, strict=True)}
     per_q = (time.perf_counter() - t) * 1000 / len(query_tokens)
     return run, build, per_q
 
@@ -155,7 +160,10 @@ def stem_stop_tokens(texts: list[str]) -> list[list[str]]:
     import Stemmer
 
     return bm25s.tokenize(
-        texts, stopwords="en", stemmer=Stemmer.Stemmer("english"), return_ids=False,
+        texts,
+        stopwords="en",
+        stemmer=Stemmer.Stemmer("english"),
+        return_ids=False,
         show_progress=False,
     )
 
@@ -175,8 +183,12 @@ def kiwi_exact_tags(texts: list[str]) -> list[list[str]]:
 REPEATS = 5
 #: Config of the product path (one chunk per document, the kernel's BM25 settings).
 PRODUCT_SET = {
-    "chunker.strategy": "blind", "chunker.target": "100000", "retrieval.analyzer": "unicode",
-    "retrieval.bm25_variant": "lucene", "retrieval.k1": "1.2", "retrieval.b": "0.75",
+    "chunker.strategy": "blind",
+    "chunker.target": "100000",
+    "retrieval.analyzer": "unicode",
+    "retrieval.bm25_variant": "lucene",
+    "retrieval.k1": "1.2",
+    "retrieval.b": "0.75",
     "generation.model": "none",
 }
 
@@ -209,7 +221,9 @@ def product_path(folder: Path, depth: int = DEPTH) -> tuple[float, float, float,
     cfg = PipelineConfig().with_overrides(PRODUCT_SET)
     chunking = corpus.chunking(cfg.chunker)
     if len(chunking.chunks) != len(corpus.documents):
-        raise SystemExit(f"product path: {len(chunking.chunks)} chunks for {len(corpus.documents)} docs")
+        raise SystemExit(
+            f"product path: {len(chunking.chunks)} chunks for {len(corpus.documents)} docs"
+        )
     questions = [q for q in qset.questions if q.id in qset.qrels]
     evaluate_config(cfg, questions[:1], corpus, ks=(10,), doc_qrels=qset.qrels)  # build + warm
     index = corpus.sparse(cfg.chunker, "bm25", "unicode", cfg.retrieval)
@@ -226,7 +240,9 @@ def product_path(folder: Path, depth: int = DEPTH) -> tuple[float, float, float,
             index.top(analyze(q.question), depth)
         kernel_tok = min(kernel_tok, (time.perf_counter() - t) * 1000 / len(questions))
         t = time.perf_counter()
-        ev = evaluate_config(cfg, questions, corpus, ks=tuple(sorted({1, 10, depth})), doc_qrels=qset.qrels)
+        ev = evaluate_config(
+            cfg, questions, corpus, ks=tuple(sorted({1, 10, depth})), doc_qrels=qset.qrels
+        )
         product = min(product, (time.perf_counter() - t) * 1000 / len(questions))
     return ev.means["ndcg@10"].mean, product, kernel, kernel_tok, len(questions)
 
@@ -244,57 +260,119 @@ def bench_dataset(name: str, folder: Path, analyzers: list[tuple[str, str, dict]
         t = time.perf_counter()
         doc_tokens = analyze_many(analyzer, texts, **kw)
         tok = time.perf_counter() - t
-        q_tokens = dict(zip(queries, analyze_many(analyzer, list(queries.values()), **kw)))
+        q_tokens = dict(
+            zip(queries, analyze_many(analyzer, list(queries.values()), **kw), strict=True)
+        )
         if label == "unicode":
             unicode_cache = (doc_tokens, q_tokens)
         run, build, per_q = run_ours(ids, doc_tokens, q_tokens, variant="lucene", k1=1.2, b=0.75)
         zero = sum(1 for r in run.values() if not r)
-        rows.append((name, f"ours lucene {label}", label, evaluate(run, qrels), tok + build, per_q, zero))
+        rows.append(
+            (name, f"ours lucene {label}", label, evaluate(run, qrels), tok + build, per_q, zero)
+        )
         print(f"  ours {label}: tokenize {tok:.1f} s + index {build:.2f} s, {per_q:.2f} ms/query")
     if any(analyzer == "kiwi" for _, analyzer, _ in analyzers):
         t = time.perf_counter()
         doc_tokens = kiwi_exact_tags(texts)
         tok = time.perf_counter() - t
-        q_tokens = dict(zip(queries, kiwi_exact_tags(list(queries.values()))))
+        q_tokens = dict(zip(queries, kiwi_exact_tags(list(queries.values())), strict=True))
         run, build, per_q = run_ours(ids, doc_tokens, q_tokens, variant="lucene", k1=1.2, b=0.75)
-        rows.append((name, "ours lucene, kiwi exact tags (peer's rule)", "kiwi", evaluate(run, qrels),
-                     tok + build, per_q, None))
+        rows.append(
+            (
+                name,
+                "ours lucene, kiwi exact tags (peer's rule)",
+                "kiwi",
+                evaluate(run, qrels),
+                tok + build,
+                per_q,
+                None,
+            )
+        )
     if unicode_cache is not None:
         doc_tokens, q_tokens = unicode_cache
-        run, build, per_q = run_ours(ids, doc_tokens, q_tokens, variant="okapi", k1=1.5, b=0.75,
-                                     epsilon=0.25)
-        rows.append((name, "ours okapi k1=1.5 unicode", "okapi-unicode", evaluate(run, qrels),
-                     build, per_q, None))
+        run, build, per_q = run_ours(
+            ids, doc_tokens, q_tokens, variant="okapi", k1=1.5, b=0.75, epsilon=0.25
+        )
+        rows.append(
+            (
+                name,
+                "ours okapi k1=1.5 unicode",
+                "okapi-unicode",
+                evaluate(run, qrels),
+                build,
+                per_q,
+                None,
+            )
+        )
         run, build, per_q = run_bm25s(ids, doc_tokens, q_tokens)
-        rows.append((name, "bm25s lucene unicode (re-run)", "unicode", evaluate(run, qrels), build,
-                     per_q, None))
+        rows.append(
+            (
+                name,
+                "bm25s lucene unicode (re-run)",
+                "unicode",
+                evaluate(run, qrels),
+                build,
+                per_q,
+                None,
+            )
+        )
         run, build, per_q = run_rank_bm25(ids, doc_tokens, q_tokens)
-        rows.append((name, "rank-bm25 Okapi unicode (re-run)", "okapi-unicode", evaluate(run, qrels),
-                     build, per_q, None))
+        rows.append(
+            (
+                name,
+                "rank-bm25 Okapi unicode (re-run)",
+                "okapi-unicode",
+                evaluate(run, qrels),
+                build,
+                per_q,
+                None,
+            )
+        )
     if name == "scifact":
         t = time.perf_counter()
         doc_tokens = stem_stop_tokens(texts)
-        q_tokens = dict(zip(queries, stem_stop_tokens(list(queries.values()))))
+        q_tokens = dict(zip(queries, stem_stop_tokens(list(queries.values())), strict=True))
         tok = time.perf_counter() - t
         run, build, per_q = run_ours(ids, doc_tokens, q_tokens, variant="lucene", k1=1.2, b=0.75)
-        rows.append((name, "ours lucene, bm25s stopwords+Snowball tokens", "stem+stop",
-                     evaluate(run, qrels), tok + build, per_q, None))
+        rows.append(
+            (
+                name,
+                "ours lucene, bm25s stopwords+Snowball tokens",
+                "stem+stop",
+                evaluate(run, qrels),
+                tok + build,
+                per_q,
+                None,
+            )
+        )
     return rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--only-product", action="store_true",
-                        help="only the product path and its kernel (skip the analyzer and peer rows)")
+    parser.add_argument(
+        "--only-product",
+        action="store_true",
+        help="only the product path and its kernel (skip the analyzer and peer rows)",
+    )
     args = parser.parse_args()
     t0 = time.perf_counter()
     sets = {
-        "scifact": [("ascii", "ascii", {}), ("unicode", "unicode", {}),
-                    ("whitespace", "whitespace", {}), ("char", "char", {})],
-        "autorag_ko": [("ascii", "ascii", {}), ("unicode", "unicode", {}),
-                       ("whitespace", "whitespace", {}), ("char", "char", {}),
-                       ("char2", "char", {"ngram_min": 2, "ngram_max": 2}), ("kiwi", "kiwi", {})],
+        "scifact": [
+            ("ascii", "ascii", {}),
+            ("unicode", "unicode", {}),
+            ("whitespace", "whitespace", {}),
+            ("char", "char", {}),
+        ],
+        "autorag_ko": [
+            ("ascii", "ascii", {}),
+            ("unicode", "unicode", {}),
+            ("whitespace", "whitespace", {}),
+            ("char", "char", {}),
+            ("char2", "char", {"ngram_min": 2, "ngram_max": 2}),
+            ("kiwi", "kiwi", {}),
+        ],
     }
     rows = []
     product = {}
@@ -309,21 +387,32 @@ def main() -> None:
             product[(name, depth)] = product_path(folder, depth)
 
     if product:
-        print("\nProduct path (eval --beir, unicode, one chunk per document) vs kernel, same process")
-        head = (f"{'dataset':<11} {'depth':>5} {'queries':>7} {'nDCG@10':>8} {'kernel row':>10} {'kernel ms/q':>11} "
-                f"{'+tokenize':>9} {'product ms/q':>12} {'product/kernel':>14} {'/(kernel+tok)':>13}")
+        print(
+            "\nProduct path (eval --beir, unicode, one chunk per document) vs kernel, same process"
+        )
+        head = (
+            f"{'dataset':<11} {'depth':>5} {'queries':>7} {'nDCG@10':>8} {'kernel row':>10} "
+            f"{'kernel ms/q':>11} {'+tokenize':>9} {'product ms/q':>12} {'product/kernel':>14} "
+            f"{'/(kernel+tok)':>13}"
+        )
         print(head)
         print("-" * len(head))
         for (name, depth), (ndcg, prod, kern, kern_tok, n) in product.items():
-            kernel_row = next((r[3][0] for r in rows if r[0] == name and r[1] == "ours lucene unicode"), None)
+            kernel_row = next(
+                (r[3][0] for r in rows if r[0] == name and r[1] == "ours lucene unicode"), None
+            )
             shown = f"{kernel_row:.4f}" if kernel_row is not None else "—"
-            print(f"{name:<11} {depth:>5} {n:>7} {ndcg:>8.4f} {shown:>10} {kern:>11.3f} {kern_tok:>9.3f} {prod:>12.3f} "
-                  f"{prod / kern:>13.2f}x {prod / kern_tok:>12.2f}x")
+            print(
+                f"{name:<11} {depth:>5} {n:>7} {ndcg:>8.4f} {shown:>10} {kern:>11.3f} "
+                f"{kern_tok:>9.3f} {prod:>12.3f} {prod / kern:>13.2f}x {prod / kern_tok:>12.2f}x"
+            )
 
     print("\nnDCG@10 / Recall@10 / Recall@100 (ours vs peer from BASELINES.md; Δ = ours − peer)")
-    head = (f"{'dataset':<11} {'system':<46} {'nDCG@10':>8} {'R@10':>7} {'R@100':>7}  "
-            f"{'peer (BASELINES.md)':<26} {'peer nDCG':>9} {'Δ nDCG':>8} {'Δ R@100':>8} "
-            f"{'index s':>8} {'ms/q':>6}")
+    head = (
+        f"{'dataset':<11} {'system':<46} {'nDCG@10':>8} {'R@10':>7} {'R@100':>7}  "
+        f"{'peer (BASELINES.md)':<26} {'peer nDCG':>9} {'Δ nDCG':>8} {'Δ R@100':>8} "
+        f"{'index s':>8} {'ms/q':>6}"
+    )
     print(head)
     print("-" * len(head))
     for name, system, key, (ndcg, r10, r100), build, per_q, zero in rows:
@@ -332,9 +421,11 @@ def main() -> None:
         d_ndcg = f"{round(ndcg - peer[0], 4) + 0.0:+.4f}" if peer else "—"
         d_r100 = f"{round(r100 - peer[2], 4) + 0.0:+.4f}" if peer else "—"
         p_ndcg = f"{peer[0]:.4f}" if peer else "—"
-        print(f"{name:<11} {system:<46} {ndcg:>8.4f} {r10:>7.4f} {r100:>7.4f}  {peer_name:<26} "
-              f"{p_ndcg:>9} {d_ndcg:>8} {d_r100:>8} {build:>8.2f} {per_q:>6.2f}"
-              + (f"  ({zero} queries with 0 candidates)" if zero else ""))
+        print(
+            f"{name:<11} {system:<46} {ndcg:>8.4f} {r10:>7.4f} {r100:>7.4f}  {peer_name:<26} "
+            f"{p_ndcg:>9} {d_ndcg:>8} {d_r100:>8} {build:>8.2f} {per_q:>6.2f}"
+            + (f"  ({zero} queries with 0 candidates)" if zero else "")
+        )
     print(f"\ntotal wall time {time.perf_counter() - t0:.0f} s")
 
 

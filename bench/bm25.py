@@ -31,6 +31,7 @@ peak for the 1M row; ``--skip-1m``: about 2 minutes).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import sys
 import time
@@ -40,11 +41,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import bm25s  # noqa: E402
-import bm25s.selection  # noqa: E402
-import rank_bm25  # noqa: E402
+import bm25s
+import bm25s.selection
+import rank_bm25
 
-from rag_core.sparse import BM25Index  # noqa: E402
+from rag_core.sparse import BM25Index
 
 VOCAB = 50_000
 ZIPF_S = 1.1
@@ -76,10 +77,8 @@ def make_corpus(n_docs: int, n_queries: int, seed: int) -> tuple[list[list[str]]
 
 def _reset_peak_rss() -> None:
     """Reset the kernel's peak-RSS counter (``VmHWM``) of this process (Linux)."""
-    try:
+    with contextlib.suppress(OSError):
         Path("/proc/self/clear_refs").write_text("5")
-    except OSError:
-        pass
 
 
 def _rss_mib(field: str) -> float:
@@ -91,8 +90,17 @@ def _rss_mib(field: str) -> float:
 
 
 def index_bytes(index: BM25Index) -> int:
-    """Bytes of the numpy arrays a built index holds (postings, weights, per-term and per-doc arrays)."""
-    arrays = (index.indptr, index.docs, index.weights, index.df, index.idf, index.doc_len, index.unmatched)
+    """Bytes of the numpy arrays a built index holds (postings, weights, per-term and per-doc
+    arrays)."""
+    arrays = (
+        index.indptr,
+        index.docs,
+        index.weights,
+        index.df,
+        index.idf,
+        index.doc_len,
+        index.unmatched,
+    )
     return sum(a.nbytes for a in arrays)
 
 
@@ -111,7 +119,7 @@ def timed_pair(fns: dict, queries, reps: int) -> tuple[dict[str, float], list[fl
                 fn(q)
                 runs[name][r] += time.perf_counter() - t
     ms = {name: [v * 1000 / len(queries) for v in vals] for name, vals in runs.items()}
-    ratios = [a / b for a, b in zip(ms["ours"], ms["peer"])]
+    ratios = [a / b for a, b in zip(ms["ours"], ms["peer"], strict=True)]
     return {name: statistics.median(v) for name, v in ms.items()}, ratios
 
 
@@ -153,7 +161,9 @@ def bench(n_docs: int, n_queries: int, n_rank_bm25: int, seed: int, reps: int) -
     t = time.perf_counter()
     ref_scores = [ref_rank.get_scores(q) for q in rq]
     rank_only_scoring = (time.perf_counter() - t) * 1000 / len(rq)
-    diff_okapi = max(float(np.max(np.abs(a - b))) for a, b in zip(ours_scores, ref_scores))
+    diff_okapi = max(
+        float(np.max(np.abs(a - b))) for a, b in zip(ours_scores, ref_scores, strict=True)
+    )
     diff_lucene_abs, diff_lucene_rel = 0.0, 0.0
     for q in queries:
         ours = ours_lucene.scores(q)
@@ -191,10 +201,13 @@ def bench(n_docs: int, n_queries: int, n_rank_bm25: int, seed: int, reps: int) -
     times["ours okapi"], ours_top = per_query_ms(lambda q: ours_okapi.top(q, TOP_K), queries)
     times["rank-bm25"], rank_tops = per_query_ms(rank_top, rq)
     times["bm25s retrieve"], _ = per_query_ms(bm25s_retrieve, queries)
-    paired, ratios = timed_pair({"ours": lambda q: ours_lucene.top(q, TOP_K), "peer": bm25s_core}, queries, reps)
+    paired, ratios = timed_pair(
+        {"ours": lambda q: ours_lucene.top(q, TOP_K), "peer": bm25s_core}, queries, reps
+    )
     times["ours lucene"], times["bm25s core"] = paired["ours"], paired["peer"]
     same_top = sum(
-        list(a[0]) == [int(i) for i in b[: len(a[0])]] for a, b in zip(ours_top, rank_tops)
+        list(a[0]) == [int(i) for i in b[: len(a[0])]]
+        for a, b in zip(ours_top, rank_tops, strict=False)
     )
     print(f"okapi top-10 identical to rank-bm25's stable argsort: {same_top}/{len(rq)} queries")
     print(f"rank-bm25 get_scores alone: {rank_only_scoring:.2f} ms/query")
@@ -204,8 +217,10 @@ def bench(n_docs: int, n_queries: int, n_rank_bm25: int, seed: int, reps: int) -
     r_core = statistics.median(ratios)
     r_api = times["ours lucene"] / times["bm25s retrieve"]
     print(f"speed-up vs rank-bm25 (okapi): {r_rank:.1f}×")
-    print(f"ours lucene / bm25s core: {r_core:.2f} (median of {reps} passes)   "
-          f"ours lucene / bm25s retrieve: {r_api:.2f}")
+    print(
+        f"ours lucene / bm25s core: {r_core:.2f} (median of {reps} passes)   "
+        f"ours lucene / bm25s retrieve: {r_api:.2f}"
+    )
     return {"rank": r_rank, "core": r_core, "api": r_api}
 
 
@@ -214,8 +229,10 @@ def bench_1m(n_docs: int, n_queries: int, seed: int, reps: int) -> dict[str, flo
     print(f"\n== {n_docs:,} chunks, {n_queries} queries (no rank-bm25) ==")
     t = time.perf_counter()
     docs, queries = make_corpus(n_docs, n_queries, seed)
-    print(f"corpus: {sum(map(len, docs)):,} tokens, generated in {time.perf_counter() - t:.1f} s, "
-          f"process RSS {_rss_mib('VmRSS'):,.0f} MiB")
+    print(
+        f"corpus: {sum(map(len, docs)):,} tokens, generated in {time.perf_counter() - t:.1f} s, "
+        f"process RSS {_rss_mib('VmRSS'):,.0f} MiB"
+    )
 
     base = _rss_mib("VmRSS")
     _reset_peak_rss()
@@ -224,10 +241,12 @@ def bench_1m(n_docs: int, n_queries: int, seed: int, reps: int) -> dict[str, flo
     build_ours = time.perf_counter() - t
     peak_ours = _rss_mib("VmHWM")
     n_post = int(ours.docs.size)
-    print(f"ours: build {build_ours:.1f} s, {n_post:,} postings, index {index_bytes(ours) / 2**20:,.0f} MiB "
-          f"({index_bytes(ours) / n_post:.1f} B/posting) + vocabulary dict "
-          f"({ours.vocabulary_size:,} terms); peak RSS during build {peak_ours:,.0f} MiB "
-          f"(+{peak_ours - base:,.0f} MiB over the corpus)")
+    print(
+        f"ours: build {build_ours:.1f} s, {n_post:,} postings, index "
+        f"{index_bytes(ours) / 2**20:,.0f} MiB ({index_bytes(ours) / n_post:.1f} B/posting) + "
+        f"vocabulary dict ({ours.vocabulary_size:,} terms); peak RSS during build {peak_ours:,.0f} "
+        f"MiB (+{peak_ours - base:,.0f} MiB over the corpus)"
+    )
 
     base = _rss_mib("VmRSS")
     _reset_peak_rss()
@@ -237,8 +256,10 @@ def bench_1m(n_docs: int, n_queries: int, seed: int, reps: int) -> dict[str, flo
     build_s = time.perf_counter() - t
     peak_s = _rss_mib("VmHWM")
     s_bytes = sum(ref_s.scores[key].nbytes for key in ("data", "indices", "indptr"))
-    print(f"bm25s: build {build_s:.1f} s, index {s_bytes / 2**20:,.0f} MiB (float32 scores); "
-          f"peak RSS during build {peak_s:,.0f} MiB (+{peak_s - base:,.0f} MiB)")
+    print(
+        f"bm25s: build {build_s:.1f} s, index {s_bytes / 2**20:,.0f} MiB (float32 scores); "
+        f"peak RSS during build {peak_s:,.0f} MiB (+{peak_s - base:,.0f} MiB)"
+    )
     del docs
 
     rel = 0.0
@@ -257,7 +278,9 @@ def bench_1m(n_docs: int, n_queries: int, seed: int, reps: int) -> dict[str, flo
 
     for warm in queries[:5]:
         ours.top(warm, TOP_K), bm25s_core(warm)
-    paired, ratios = timed_pair({"ours": lambda q: ours.top(q, TOP_K), "peer": bm25s_core}, queries, reps)
+    paired, ratios = timed_pair(
+        {"ours": lambda q: ours.top(q, TOP_K), "peer": bm25s_core}, queries, reps
+    )
     print(f"per query (ms): ours lucene {paired['ours']:.3f}, bm25s core {paired['peer']:.3f}")
     print("ours lucene / bm25s core per pass: " + ", ".join(f"{r:.2f}" for r in ratios))
     return {"core": statistics.median(ratios), "peak": peak_ours, "bytes": index_bytes(ours)}
@@ -265,7 +288,9 @@ def bench_1m(n_docs: int, n_queries: int, seed: int, reps: int) -> dict[str, flo
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--reps", type=int, default=5, help="alternating timing passes (median reported)")
+    ap.add_argument(
+        "--reps", type=int, default=5, help="alternating timing passes (median reported)"
+    )
     ap.add_argument("--skip-1m", action="store_true", help="leave out the 1M-chunk row")
     args = ap.parse_args()
     if args.reps < 1:
@@ -275,14 +300,20 @@ def main() -> None:
     r100 = bench(100_000, 200, 20, seed=100, reps=args.reps)
     r1m = None if args.skip_1m else bench_1m(1_000_000, 100, seed=1000, reps=args.reps)
     print("\n== targets ==")
-    print(f"10k: {r10['rank']:.1f}× faster than rank-bm25 (target ≥ 10×): "
-          f"{'met' if r10['rank'] >= 10 else 'MISSED'}")
+    print(
+        f"10k: {r10['rank']:.1f}× faster than rank-bm25 (target ≥ 10×): "
+        f"{'met' if r10['rank'] >= 10 else 'MISSED'}"
+    )
     for name, r, target in (("10k", r10, 1.5), ("100k", r100, 1.2)):
-        print(f"{name}: {r['core']:.2f}× bm25s core time, {r['api']:.2f}× bm25s retrieve time "
-              f"(target ≤ {target}×): {'met' if r['core'] <= target else 'MISSED'}")
+        print(
+            f"{name}: {r['core']:.2f}× bm25s core time, {r['api']:.2f}× bm25s retrieve time "
+            f"(target ≤ {target}×): {'met' if r['core'] <= target else 'MISSED'}"
+        )
     if r1m is not None:
-        print(f"1M: {r1m['core']:.2f}× bm25s core time; index {r1m['bytes'] / 2**20:,.0f} MiB, "
-              f"peak RSS during build {r1m['peak']:,.0f} MiB")
+        print(
+            f"1M: {r1m['core']:.2f}× bm25s core time; index {r1m['bytes'] / 2**20:,.0f} MiB, "
+            f"peak RSS during build {r1m['peak']:,.0f} MiB"
+        )
     print(f"total wall time {time.perf_counter() - t0:.0f} s")
 
 

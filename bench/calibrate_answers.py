@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rag_core.answers import MIN_TERM_RECALL, answered_correctly  # noqa: E402
-from rag_core.questions import load_questions  # noqa: E402
+from rag_core.answers import MIN_TERM_RECALL, answered_correctly
+from rag_core.questions import load_questions
 
 ROOT = Path(__file__).resolve().parents[1]
 LABELS = ROOT / "sample_corpus" / "calibration" / "answer_labels.jsonl"
@@ -38,7 +38,7 @@ GRID = tuple(round(0.10 + 0.05 * i, 2) for i in range(17))
 def cohen_kappa(pred: list[bool], gold: list[bool]) -> float:
     """``κ = (p_o − p_e) / (1 − p_e)``; ``p_e = p̂₁·ĝ₁ + p̂₀·ĝ₀`` (1.0 when ``p_e = 1``)."""
     n = len(gold)
-    po = sum(p == g for p, g in zip(pred, gold)) / n
+    po = sum(p == g for p, g in zip(pred, gold, strict=True)) / n
     p1, g1 = sum(pred) / n, sum(gold) / n
     pe = p1 * g1 + (1 - p1) * (1 - g1)
     return 1.0 if pe == 1 else (po - pe) / (1 - pe)
@@ -60,10 +60,11 @@ def load_rows() -> list[tuple[dict, object]]:
 
 def agreement(rows: list[tuple[dict, object]], tau: float) -> tuple[float, float, list[bool]]:
     pred = [
-        answered_correctly(r["answer"], q.needles, q.question, min_term_recall=tau).correct for r, q in rows
+        answered_correctly(r["answer"], q.needles, q.question, min_term_recall=tau).correct
+        for r, q in rows
     ]
     gold = [bool(r["label"]) for r, _q in rows]
-    agree = sum(p == g for p, g in zip(pred, gold)) / len(gold)
+    agree = sum(p == g for p, g in zip(pred, gold, strict=True)) / len(gold)
     return agree, cohen_kappa(pred, gold), pred
 
 
@@ -72,20 +73,26 @@ def main() -> int:
     n_terms = sum(
         "terms" in answered_correctly(r["answer"], q.needles, q.question).rule for r, q in rows
     )
-    print(f"{len(rows)} labelled answers ({sum(r['label'] for r, _ in rows)} correct); "
-          f"{n_terms} decided (partly) by the term rule")
+    print(
+        f"{len(rows)} labelled answers ({sum(r['label'] for r, _ in rows)} correct); "
+        f"{n_terms} decided (partly) by the term rule"
+    )
     scores = {tau: agreement(rows, tau)[:2] for tau in GRID}
     for tau, (agree, kappa) in scores.items():
         print(f"  min_term_recall {tau:.2f}: agreement {agree:.3f}, kappa {kappa:.3f}")
     best = max(a for a, _k in scores.values())
     tied = [t for t, (a, _k) in scores.items() if a == best]
     chosen = tied[len(tied) // 2]
-    print(f"best agreement {best:.3f} for {tied[0]:.2f}–{tied[-1]:.2f}; chosen {chosen:.2f} "
-          f"(in use: {MIN_TERM_RECALL})")
+    print(
+        f"best agreement {best:.3f} for {tied[0]:.2f}–{tied[-1]:.2f}; chosen {chosen:.2f} "
+        f"(in use: {MIN_TERM_RECALL})"
+    )
     agree, kappa, pred = agreement(rows, MIN_TERM_RECALL)
-    print(f"in use {MIN_TERM_RECALL}: agreement {agree:.3f} ({round(agree * len(rows))}/{len(rows)}), "
-          f"kappa {kappa:.3f}")
-    for (r, _q), p in zip(rows, pred):
+    print(
+        f"in use {MIN_TERM_RECALL}: agreement {agree:.3f} "
+        f"({round(agree * len(rows))}/{len(rows)}), kappa {kappa:.3f}"
+    )
+    for (r, _q), p in zip(rows, pred, strict=True):
         if p != bool(r["label"]):
             print(f"  disagree {r['qid']}: rule {p}, label {r['label']} — {r['answer'][:80]!r}")
     return 0

@@ -53,12 +53,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from rag_core.config import PipelineConfig, SupportConfig  # noqa: E402
-from rag_core.index import load_corpus_index  # noqa: E402
-from rag_core.questions import load_questions  # noqa: E402
-from rag_core.scenarios import apply_overrides  # noqa: E402
-from rag_core.support import check_support  # noqa: E402
-from rag_core.types import ContextStage, Question, Source  # noqa: E402
+from rag_core.config import PipelineConfig, SupportConfig
+from rag_core.index import load_corpus_index
+from rag_core.questions import load_questions
+from rag_core.support import check_support
+from rag_core.types import ContextStage, Question, Source
 
 ROOT = Path(__file__).resolve().parents[1]
 PAIRS = ROOT / "sample_corpus" / "calibration" / "support_pairs.jsonl"
@@ -91,15 +90,21 @@ class Pair:
 
 
 def answerable_pool(lang: str, questions_dir: Path = QUESTION_SETS) -> list[Question]:
-    """Answerable questions of ``lang`` from ``<lang>.jsonl`` then ``manual.jsonl``, in file order."""
+    """Answerable questions of ``lang`` from ``<lang>.jsonl`` then ``manual.jsonl``, in file
+    order."""
     pool: list[Question] = []
     for name in (lang, "manual"):
-        pool += [q for q in load_questions(questions_dir / f"{name}.jsonl") if q.answerable and q.lang == lang]
+        pool += [
+            q
+            for q in load_questions(questions_dir / f"{name}.jsonl")
+            if q.answerable and q.lang == lang
+        ]
     return pool
 
 
 def draw(seed: int = SEED, per_lang: int = PER_LANG) -> list[Question]:
-    """``per_lang`` English then ``per_lang`` Korean questions drawn by one ``random.Random(seed)``."""
+    """``per_lang`` English then ``per_lang`` Korean questions drawn by one
+    ``random.Random(seed)``."""
     rng = random.Random(seed)
     return rng.sample(answerable_pool("en"), per_lang) + rng.sample(answerable_pool("ko"), per_lang)
 
@@ -111,22 +116,42 @@ def collect(out: Path, seed: int, per_lang: int) -> None:
     corpus = load_corpus_index()
     rows = []
     for q in draw(seed, per_lang):
-        cfg = apply_overrides(PipelineConfig(), {k: str(v) for k, v in CONFIGS[q.lang].items()})
+        cfg = PipelineConfig().with_overrides({k: str(v) for k, v in CONFIGS[q.lang].items()})
         trace = run(cfg, q.question, corpus, gold=q)
         answer = trace.generation.answer or ""
         print(f"{q.id:<10} {' '.join(answer.split())[:110]}", file=sys.stderr, flush=True)
         by_n = {s.n: s for s in trace.context.sources if s.n is not None}
         if not trace.support.claims:
-            rows.append({"qid": q.id, "question": q.question, "answer": answer, "claim": None, "n": None,
-                         "note": trace.support.message})
+            rows.append(
+                {
+                    "qid": q.id,
+                    "question": q.question,
+                    "answer": answer,
+                    "claim": None,
+                    "n": None,
+                    "note": trace.support.message,
+                }
+            )
         for c in trace.support.claims:
             for e in c.evidence:
                 s = by_n[e.n]
-                rows.append({
-                    "qid": q.id, "question": q.question, "answer": answer, "claim": c.text, "n": e.n,
-                    "chunk_id": s.chunk_id, "doc_id": s.doc_id, "start": s.start, "end": s.start + len(s.quote),
-                    "sentence": e.sentence, "label": None, "labeler": "", "note": "",
-                })
+                rows.append(
+                    {
+                        "qid": q.id,
+                        "question": q.question,
+                        "answer": answer,
+                        "claim": c.text,
+                        "n": e.n,
+                        "chunk_id": s.chunk_id,
+                        "doc_id": s.doc_id,
+                        "start": s.start,
+                        "end": s.start + len(s.quote),
+                        "sentence": e.sentence,
+                        "label": None,
+                        "labeler": "",
+                        "note": "",
+                    }
+                )
     with out.open("w", encoding="utf-8") as f:
         for r in rows:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
@@ -146,13 +171,18 @@ def load_pairs(path: Path = PAIRS) -> list[dict[str, Any]]:
         if row.get("claim") is None:
             continue
         if not isinstance(row.get("label"), bool):
-            raise ValueError(f"{path.name}:{lineno}: label = {row.get('label')!r}; it must be true or false")
+            raise ValueError(
+                f"{path.name}:{lineno}: label = {row.get('label')!r}; it must be true or false"
+            )
         rows.append(row)
     return rows
 
 
-def featurise(rows: Sequence[dict[str, Any]], corpus: Any = None, embedder: Any = None) -> tuple[list[Pair], list[dict]]:
-    """Re-score every row with ``check_support`` (thresholds opened); returns (pairs, rows not matched)."""
+def featurise(
+    rows: Sequence[dict[str, Any]], corpus: Any = None, embedder: Any = None
+) -> tuple[list[Pair], list[dict]]:
+    """Re-score every row with ``check_support`` (thresholds opened); returns (pairs, rows not
+    matched)."""
     if corpus is None:
         corpus = load_corpus_index()
     if embedder is None:
@@ -170,11 +200,22 @@ def featurise(rows: Sequence[dict[str, Any]], corpus: Any = None, embedder: Any 
         for r in grp:
             doc = corpus.docs[r["doc_id"]]
             quote = doc.text[r["start"] : r["end"]]
-            seen.setdefault(r["n"], Source(
-                n=r["n"], chunk_id=r["chunk_id"], doc_id=r["doc_id"], title=doc.title, section="",
-                start=r["start"], end=r["end"], locator=f"#char={r['start']},{r['end']}", quote=quote,
-                tokens=0, status="included",
-            ))
+            seen.setdefault(
+                r["n"],
+                Source(
+                    n=r["n"],
+                    chunk_id=r["chunk_id"],
+                    doc_id=r["doc_id"],
+                    title=doc.title,
+                    section="",
+                    start=r["start"],
+                    end=r["end"],
+                    locator=f"#char={r['start']},{r['end']}",
+                    quote=quote,
+                    tokens=0,
+                    status="included",
+                ),
+            )
         ctx = ContextStage("ok", "pack", "rank", 1024, tuple(seen[n] for n in sorted(seen)))
         stage = check_support(answer, ctx, open_cfg, embedder=embedder, question=grp[0]["question"])
         feats = {(c.text, e.n): e for c in stage.claims for e in c.evidence}
@@ -189,10 +230,14 @@ def featurise(rows: Sequence[dict[str, Any]], corpus: Any = None, embedder: Any 
 
 def predicts(p: Pair, min_overlap: float, min_cosine: float) -> bool:
     """The support rule of :mod:`rag_core.support` at these thresholds."""
-    return p.overlap >= min_overlap and (p.cosine is None or p.cosine >= min_cosine) and not p.missing
+    return (
+        p.overlap >= min_overlap and (p.cosine is None or p.cosine >= min_cosine) and not p.missing
+    )
 
 
-def confusion(pairs: Sequence[Pair], min_overlap: float, min_cosine: float) -> tuple[int, int, int, int]:
+def confusion(
+    pairs: Sequence[Pair], min_overlap: float, min_cosine: float
+) -> tuple[int, int, int, int]:
     """``(TP, FP, FN, TN)`` of the rule against the labels."""
     tp = fp = fn = tn = 0
     for p in pairs:
@@ -213,7 +258,9 @@ def grid(pairs: Sequence[Pair]) -> list[tuple[float, float, int, int, int, int]]
 
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--collect", default="", help="draw, generate and write unlabelled rows to this file")
+    ap.add_argument(
+        "--collect", default="", help="draw, generate and write unlabelled rows to this file"
+    )
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--per-lang", type=int, default=PER_LANG)
     ap.add_argument("--pairs", default=str(PAIRS), help="the labelled file")
@@ -225,10 +272,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     rows = load_pairs(Path(args.pairs))
     pairs, unmatched = featurise(rows)
     pos = sum(p.row["label"] for p in pairs)
-    print(f"{len(pairs)} labelled pairs ({pos} positive) from {len({p.row['qid'] for p in pairs})} answers, "
-          f"{len({(p.row['qid'], p.row['claim']) for p in pairs})} claims")
+    print(
+        f"{len(pairs)} labelled pairs ({pos} positive) from {len({p.row['qid'] for p in pairs})} "
+        f"answers, {len({(p.row['qid'], p.row['claim']) for p in pairs})} claims"
+    )
     for r in unmatched:
-        print(f"  not re-scored (the splitter no longer yields this claim): {r['qid']} {r['claim']!r} [{r['n']}]")
+        print(
+            f"  not re-scored (the splitter no longer yields this claim): {r['qid']} "
+            f"{r['claim']!r} [{r['n']}]"
+        )
     table = grid(pairs)
     default = SupportConfig()
     print("\nTP − FP − FN (FP) for each min_overlap (rows) × min_cosine (columns)")
@@ -246,8 +298,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     for o, c, tp, fp, fn, tn in table[: args.top]:
         print(f"| {o:.2f} | {c:g} | {tp} | {fp} | {fn} | {tn} | {tp - fp - fn} |")
     tp, fp, fn, tn = confusion(pairs, default.min_overlap, default.min_cosine)
-    print(f"\ncurrent defaults (min_overlap {default.min_overlap}, min_cosine {default.min_cosine}): "
-          f"TP {tp}, FP {fp}, FN {fn}, TN {tn}, TP − FP − FN {tp - fp - fn}")
+    print(
+        f"\ncurrent defaults (min_overlap {default.min_overlap}, min_cosine {default.min_cosine}): "
+        f"TP {tp}, FP {fp}, FN {fn}, TN {tn}, TP − FP − FN {tp - fp - fn}"
+    )
     best = table[0]
     print(f"best: min_overlap {best[0]:.2f}, min_cosine {best[1]:g}")
     print("\nerrors of the best rule:")
@@ -257,8 +311,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             kind = "FP" if pred else "FN"
             cos = "—" if p.cosine is None else f"{p.cosine:.2f}"
             miss = f" lacks {', '.join(p.missing)}" if p.missing else ""
-            print(f"  {kind} {p.row['qid']} [{p.row['n']}] overlap {p.overlap:.2f} cos {cos}{miss}: "
-                  f"{' '.join(p.row['claim'].split())[:90]!r} ~ {p.sentence[:70]!r}")
+            print(
+                f"  {kind} {p.row['qid']} [{p.row['n']}] overlap {p.overlap:.2f} cos {cos}{miss}: "
+                f"{' '.join(p.row['claim'].split())[:90]!r} ~ {p.sentence[:70]!r}"
+            )
 
 
 if __name__ == "__main__":

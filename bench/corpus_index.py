@@ -17,10 +17,10 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rag_core.config import ANALYZERS, preset  # noqa: E402
-from rag_core.index import load_corpus_index  # noqa: E402
-from rag_core.sparse.analyzers import kiwi_instance  # noqa: E402
-from rag_core.tokenizer import embedding_tokenizer  # noqa: E402
+from rag_core.config import ANALYZERS, preset
+from rag_core.index import load_corpus_index
+from rag_core.sparse.analyzers import kiwi_instance
+from rag_core.tokenizer import embedding_tokenizer
 
 
 def main() -> None:
@@ -33,8 +33,10 @@ def main() -> None:
     t0 = time.perf_counter()
     kiwi_instance()
     t_kiwi = time.perf_counter() - t0
-    print(f"corpus: {len(corpus.documents)} documents, {corpus.report.n_chars:,} characters "
-          f"(load {t_load:.2f} s; MiniLM tokenizer load {t_tok:.2f} s; Kiwi model load {t_kiwi:.2f} s)")
+    print(
+        f"corpus: {len(corpus.documents)} documents, {corpus.report.n_chars:,} characters (load "
+        f"{t_load:.2f} s; MiniLM tokenizer load {t_tok:.2f} s; Kiwi model load {t_kiwi:.2f} s)"
+    )
     total = 0.0
     for p in "ABCDEF":
         cfg = preset(p)

@@ -13,7 +13,8 @@
 3. The same for the hybrid ``bm25,dense`` (dense model before: ``minilm``;
    after: ``auto`` → ``e5-small`` on this corpus, which holds Korean documents).
 
-Run: ``.venv/bin/python bench/korean_default.py [--skip-dense]`` (a few minutes on 2 cores; the dense
+Run: ``.venv/bin/python bench/korean_default.py [--skip-dense]`` (a few minutes on 2 cores; the
+dense
 part embeds the corpus once per model, cached afterwards).
 """
 
@@ -22,21 +23,20 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from beir import DEFAULT_DATA, evaluate, load_beir, run_ours  # noqa: E402
+from beir import DEFAULT_DATA, evaluate, load_beir, run_ours
 
-from rag_core.config import PipelineConfig  # noqa: E402
-from rag_core.evalrun import evaluate_config  # noqa: E402
-from rag_core.index import load_corpus_index  # noqa: E402
-from rag_core.questions import load_questions  # noqa: E402
-from rag_core.sparse import analyzers as an  # noqa: E402
-from rag_core.stats import paired_compare, wilson_interval  # noqa: E402
+from rag_core.config import PipelineConfig
+from rag_core.evalrun import evaluate_config
+from rag_core.index import load_corpus_index
+from rag_core.questions import load_questions
+from rag_core.sparse import analyzers as an
+from rag_core.stats import paired_compare, wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]
 QSETS = ROOT / "sample_corpus" / "questions"
@@ -74,9 +74,14 @@ def hits_at_8(ev) -> dict[str, float]:
 def sample_sets(corpus, skip_dense: bool) -> None:
     ko = load_questions(QSETS / "ko.jsonl")
     en = load_questions(QSETS / "en.jsonl")
-    before = PipelineConfig().with_overrides({"retrieval.analyzer": "unicode", "retrieval.dense_model": "minilm"})
+    before = PipelineConfig().with_overrides(
+        {"retrieval.analyzer": "unicode", "retrieval.dense_model": "minilm"}
+    )
     after = PipelineConfig()
-    print("\n### Bundled Korean set (ko.jsonl, every phrasing a query): Hangul analysis inside `auto`\n")
+    print(
+        "\n### Bundled Korean set (ko.jsonl, every phrasing a query): Hangul analysis inside "
+        "`auto`\n"
+    )
     print("| config | Hit@8 | 95% Wilson |")
     print("|---|---|---|")
     saved = an.AUTO_HANGUL
@@ -84,19 +89,31 @@ def sample_sets(corpus, skip_dense: bool) -> None:
         for hangul in ("kiwi", "bigram"):
             an.AUTO_HANGUL = hangul
             corpus_h = load_corpus_index()  # a fresh memo: the sparse index is built with this rule
-            print(hit_line(f"bm25:auto ({hangul})", list(hits_at_8(evaluate_config(after, ko, corpus_h)).values())))
+            print(
+                hit_line(
+                    f"bm25:auto ({hangul})",
+                    list(hits_at_8(evaluate_config(after, ko, corpus_h)).values()),
+                )
+            )
     finally:
         an.AUTO_HANGUL = saved
     pairs = [("BM25 (the default methods)", before, after)]
     if not skip_dense:
         hy = {"retrieval.methods": "bm25,dense"}
         pairs.append(("hybrid bm25,dense", before.with_overrides(hy), after.with_overrides(hy)))
-        pairs.append(("dense only", before.with_overrides({"retrieval.methods": "dense"}),
-                      after.with_overrides({"retrieval.methods": "dense"})))
+        pairs.append(
+            (
+                "dense only",
+                before.with_overrides({"retrieval.methods": "dense"}),
+                after.with_overrides({"retrieval.methods": "dense"}),
+            )
+        )
     for label, b, a in pairs:
         print(f"\n### Default configuration before → after: {label}\n")
-        print(f"before: analyzer {b.retrieval.analyzer}, dense {b.retrieval.dense_model}; "
-              f"after: analyzer {a.retrieval.analyzer}, dense {a.retrieval.dense_model}\n")
+        print(
+            f"before: analyzer {b.retrieval.analyzer}, dense {b.retrieval.dense_model}; "
+            f"after: analyzer {a.retrieval.analyzer}, dense {a.retrieval.dense_model}\n"
+        )
         print("| set | config | Hit@8 | 95% Wilson |")
         print("|---|---|---|---|")
         for name, qs in (("ko", ko), ("en", en)):
@@ -105,8 +122,10 @@ def sample_sets(corpus, skip_dense: bool) -> None:
             print(hit_line(f"{name} | before", list(hb.values())))
             print(hit_line(f"{name} | after", list(ha.values())))
             cmp = paired_compare(ha, hb, label_a="after", label_b="before")
-            print(f"\n{name} paired sign test on Hit@8 (after vs before): {cmp.wins} wins, {cmp.losses} losses, "
-                  f"{cmp.ties} ties, p = {cmp.p:.3g} — {cmp.reading}\n")
+            print(
+                f"\n{name} paired sign test on Hit@8 (after vs before): {cmp.wins} wins, "
+                f"{cmp.losses} losses, {cmp.ties} ties, p = {cmp.p:.3g} — {cmp.reading}\n"
+            )
 
 
 def main() -> None:

@@ -13,7 +13,8 @@ Inputs are generated (nothing read from disk), each about ``--mb`` MB:
 - ``jsonl-rows``: JSON Lines rows; ``csv-big-field``: one row with a 1 MB cell.
 
 For each it prints our ``rag_core.loaders.load_bytes`` CPU time (best of
-``--repeat``; wall time in brackets, inflated when the machine is shared), the peer's time (HTML: a bare ``html.parser.HTMLParser`` pass
+``--repeat``; wall time in brackets, inflated when the machine is shared), the peer's time (HTML: a
+bare ``html.parser.HTMLParser`` pass
 with no handlers; JSONL: ``json.loads`` per line; CSV: ``csv.reader`` with the
 field limit raised), their ratio, and the growth exponent log2(t(size) /
 t(size/2)) of our time — 1.0 is linear, 2.0 quadratic. Target:
@@ -31,12 +32,13 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from html.parser import HTMLParser
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rag_core.loaders import load_bytes  # noqa: E402
+from rag_core.loaders import load_bytes
 
 TARGET_S = 3.0
 
@@ -52,7 +54,10 @@ def html_stray(size: int) -> bytes:
 
 
 def html_paragraphs(size: int) -> bytes:
-    para = "<p>The zebrafish tank holds <b>42 litres</b> of water; see <a href='#x'>the notes</a>.</p>\n"
+    para = (
+        "<p>The zebrafish tank holds <b>42 litres</b> of water; see <a href='#x'>the "
+        "notes</a>.</p>\n"
+    )
     return ("<html><body>" + para * (size // len(para)) + "</body></html>").encode()
 
 
@@ -115,28 +120,41 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=2)
     args = ap.parse_args()
     size = int(args.mb * 1024 * 1024)
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
-    print("times are CPU seconds (process time; the machine may be shared), best of --repeat; "
-          "wall seconds in brackets")
-    print(f"{'case':16} {'bytes':>10} {'ours s':>15} {'peer s':>15} {'ratio':>6} {'growth':>6}  result")
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
+        f"{os.getloadavg()[0]:.1f}"
+    )
+    print(
+        "times are CPU seconds (process time; the machine may be shared), best of --repeat; "
+        "wall seconds in brackets"
+    )
+    print(
+        f"{'case':16} {'bytes':>10} {'ours s':>15} {'peer s':>15} {'ratio':>6} {'growth':>6}  "
+        "result"
+    )
     failures = 0
     for name, filename, make, peer, targeted in CASES:
         data, half = make(size), make(size // 2)
         report = load_bytes(filename, data)
-        ours, ours_wall = best(lambda: load_bytes(filename, data), args.repeat)
-        ours_half, _ = best(lambda: load_bytes(filename, half), args.repeat)
-        theirs, theirs_wall = best(lambda: peer(data), args.repeat) if peer else (math.nan, math.nan)
+        ours, ours_wall = best(partial(load_bytes, filename, data), args.repeat)
+        ours_half, _ = best(partial(load_bytes, filename, half), args.repeat)
+        theirs, theirs_wall = (
+            best(partial(peer, data), args.repeat) if peer else (math.nan, math.nan)
+        )
         growth = math.log2(ours / ours_half) if ours_half > 0 else float("nan")
-        got = (f"{report.n_documents} docs, {len(report.failed)} failed"
-               + (f" ({report.failed[0].reason[:60]})" if report.failed else ""))
+        got = f"{report.n_documents} docs, {len(report.failed)} failed" + (
+            f" ({report.failed[0].reason[:60]})" if report.failed else ""
+        )
         verdict = ""
         if targeted:
             ok = ours <= TARGET_S
             failures += not ok
             verdict = f"  [{'OK' if ok else 'OVER'} ≤ {TARGET_S:g} s]"
         ratio = ours / theirs if theirs > 0 else math.nan
-        print(f"{name:16} {len(data):>10,} {ours:>6.2f} [{ours_wall:>6.2f}] {theirs:>6.2f} [{theirs_wall:>6.2f}] "
-              f"{ratio:>6.2f} {growth:>6.2f}  {got}{verdict}")
+        print(
+            f"{name:16} {len(data):>10,} {ours:>6.2f} [{ours_wall:>6.2f}] {theirs:>6.2f} "
+            f"[{theirs_wall:>6.2f}] {ratio:>6.2f} {growth:>6.2f}  {got}{verdict}"
+        )
     return 1 if failures else 0
 
 

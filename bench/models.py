@@ -30,17 +30,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from rag_core.config import ChunkerConfig, ContextConfig, GenerationConfig  # noqa: E402
-from rag_core.context import build_context  # noqa: E402
-from rag_core.dense import DenseIndex  # noqa: E402
-from rag_core.embcache import EmbeddingCache  # noqa: E402
-from rag_core.generation import generate  # noqa: E402
-from rag_core.index import load_corpus_index  # noqa: E402
-from rag_core.models import get_embedder, get_generator  # noqa: E402
-from rag_core.questions import load_questions  # noqa: E402
-from rag_core.types import Hit  # noqa: E402
+from rag_core.config import ChunkerConfig, ContextConfig, GenerationConfig
+from rag_core.context import build_context
+from rag_core.dense import DenseIndex
+from rag_core.embcache import EmbeddingCache
+from rag_core.generation import generate
+from rag_core.index import load_corpus_index
+from rag_core.models import get_embedder, get_generator
+from rag_core.questions import load_questions
+from rag_core.types import Hit
 
 
 def timed(fn, repeat: int = 1) -> tuple[float, object]:
@@ -74,22 +74,35 @@ def main() -> None:
     emb.encode_passages(texts[:8])  # warm-up (first call allocates)
 
     # 1. build vs raw encode (each run once: a run takes tens of seconds on 2 cores)
-    t_raw, raw_vecs = timed(lambda: raw.encode(texts, batch_size=32, normalize_embeddings=True,
-                                               convert_to_numpy=True, show_progress_bar=False))
+    t_raw, raw_vecs = timed(
+        lambda: raw.encode(
+            texts,
+            batch_size=32,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+    )
     t_ours, idx = timed(lambda: DenseIndex.build(chunks, emb, chunker_signature=chunking.signature))
     same = np.allclose(idx.vectors, raw_vecs, atol=1e-5)
     r1 = t_ours / t_raw
-    print(f"\n1. index build: ours {t_ours:.2f} s, raw encode {t_raw:.2f} s -> {r1:.3f}x "
-          f"(target <= 1.1x: {verdict(r1 <= 1.1)}); vectors equal: {same}")
+    print(
+        f"\n1. index build: ours {t_ours:.2f} s, raw encode {t_raw:.2f} s -> {r1:.3f}x "
+        f"(target <= 1.1x: {verdict(r1 <= 1.1)}); vectors equal: {same}"
+    )
 
     # 2. cold vs warm with the embedding cache
     with tempfile.TemporaryDirectory() as tmp:
         cache = EmbeddingCache(Path(tmp) / "emb.sqlite")
         t_cold, _ = timed(lambda: DenseIndex.build(chunks, emb, chunker_signature="c", cache=cache))
-        t_warm, warm = timed(lambda: DenseIndex.build(chunks, emb, chunker_signature="c", cache=cache), repeat=3)
+        t_warm, warm = timed(
+            lambda: DenseIndex.build(chunks, emb, chunker_signature="c", cache=cache), repeat=3
+        )
         r2 = t_cold / t_warm
-        print(f"2. rebuild: cold {t_cold:.2f} s, warm {t_warm * 1000:.1f} ms (embedded {warm.embedded}) "
-              f"-> {r2:.0f}x faster (target >= 20x: {verdict(r2 >= 20)})")
+        print(
+            f"2. rebuild: cold {t_cold:.2f} s, warm {t_warm * 1000:.1f} ms (embedded "
+            f"{warm.embedded}) -> {r2:.0f}x faster (target >= 20x: {verdict(r2 >= 20)})"
+        )
 
     # 3. query latency
     questions = []
@@ -101,38 +114,63 @@ def main() -> None:
     for q in questions:
         t, _ = timed(lambda q=q: idx.search(q, 8))
         lat.append(t * 1000)
-    print(f"3. dense query (encode + cosine over {len(idx)} chunks): median {statistics.median(lat):.1f} ms, "
-          f"max {max(lat):.1f} ms over {len(lat)} questions")
+    print(
+        f"3. dense query (encode + cosine over {len(idx)} chunks): median "
+        f"{statistics.median(lat):.1f} ms, max {max(lat):.1f} ms over {len(lat)} questions"
+    )
 
     # 4. generation vs plain model.generate
     import torch
 
     gen = get_generator("qwen2.5-coder-0.5b", progress=lambda m, f: print(f"   [{f:4.0%}] {m}"))
     hits = [Hit(c.chunk_id, c.doc_id, r, 1.0) for r, c in enumerate(chunks[:3], start=1)]
-    ctx = build_context("What does this section explain?", hits, chunking.by_id, corpus.docs,
-                        ContextConfig(budget_tokens=1024), generator=gen)
-    cfg = GenerationConfig(max_new_tokens=args.new_tokens, citations="free")  # the peer is plain greedy generate
+    ctx = build_context(
+        "What does this section explain?",
+        hits,
+        chunking.by_id,
+        corpus.docs,
+        ContextConfig(budget_tokens=1024),
+        generator=gen,
+    )
+    cfg = GenerationConfig(
+        max_new_tokens=args.new_tokens, citations="free"
+    )  # the peer is plain greedy generate
     ids = torch.tensor([list(ctx.input_ids)])
     mask = torch.ones_like(ids)
 
     def plain():
         with torch.inference_mode():
-            return gen.model.generate(input_ids=ids, attention_mask=mask, max_new_tokens=args.new_tokens,
-                                      do_sample=False, temperature=None, top_p=None, top_k=None,
-                                      eos_token_id=gen.eos_ids, pad_token_id=gen.pad_id)
+            return gen.model.generate(
+                input_ids=ids,
+                attention_mask=mask,
+                max_new_tokens=args.new_tokens,
+                do_sample=False,
+                temperature=None,
+                top_p=None,
+                top_k=None,
+                eos_token_id=gen.eos_ids,
+                pad_token_id=gen.pad_id,
+            )
 
     with tempfile.TemporaryDirectory() as tmp:
         plain()  # warm-up
         t_plain, out = timed(plain, repeat=2)
         n_plain = out.shape[1] - ids.shape[1]
-        t_gen, stage = timed(lambda: generate(ctx, cfg, generator=gen, cache_dir=tmp, use_cache=False), repeat=2)
+        t_gen, stage = timed(
+            lambda: generate(ctx, cfg, generator=gen, cache_dir=tmp, use_cache=False), repeat=2
+        )
         r4 = t_gen / t_plain
-        print(f"4. generation ({len(ctx.input_ids)} prompt tokens): ours {t_gen:.2f} s for {stage.output_tokens} "
-              f"tokens ({stage.output_tokens / t_gen:.2f} tok/s), plain model.generate {t_plain:.2f} s for "
-              f"{n_plain} tokens ({n_plain / t_plain:.2f} tok/s) -> {r4:.3f}x (target <= 1.2x: {verdict(r4 <= 1.2)})")
+        print(
+            f"4. generation ({len(ctx.input_ids)} prompt tokens): ours {t_gen:.2f} s for "
+            f"{stage.output_tokens} tokens ({stage.output_tokens / t_gen:.2f} tok/s), plain "
+            f"model.generate {t_plain:.2f} s for {n_plain} tokens ({n_plain / t_plain:.2f} tok/s) "
+            f"-> {r4:.3f}x (target <= 1.2x: {verdict(r4 <= 1.2)})"
+        )
         t_rep, rep = timed(lambda: generate(ctx, cfg, generator=gen, cache_dir=tmp), repeat=5)
-        print(f"5. cached replay: {t_rep * 1000:.2f} ms (cached={rep.cached}) "
-              f"(target <= 50 ms: {verdict(t_rep <= 0.05)})")
+        print(
+            f"5. cached replay: {t_rep * 1000:.2f} ms (cached={rep.cached}) "
+            f"(target <= 50 ms: {verdict(t_rep <= 0.05)})"
+        )
     print(f"\ngenerator load: {gen.load_seconds:.1f} s this process")
 
 

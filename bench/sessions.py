@@ -3,7 +3,8 @@
 For each page (Label, Inspect) a fresh ``streamlit run app.py`` (generation
 off, a temporary label store) is opened by ONE headless session and
 timed until the page is ready (browser: script idle, no skeleton, the page's own
-control on screen; websocket: the run's script_finished); then a second fresh server is opened by N sessions at
+control on screen; websocket: the run's script_finished); then a second fresh server is opened by N
+sessions at
 the same moment, each timed the same way. Shared work (corpus, chunking,
 indexes, pools, Traces) is computed once per corpus and configuration, so
 the ratio ``slowest of N / one session`` is the figure (target ≤ 2). The
@@ -25,7 +26,8 @@ the button's trigger to the end of the run that shows "Saved". ``--client
 browser`` opens N headless chromium tabs: the end-to-end figure, where on a
 2-core machine the N renderers compete with the server for the cores.
 
-Usage: ``.venv/bin/python bench/sessions.py [--client ws|browser] [--sessions 8] [--pages label,inspect]``
+Usage: ``.venv/bin/python bench/sessions.py [--client ws|browser] [--sessions 8] [--pages
+label,inspect]``
 (the browser client needs /usr/bin/chromium and Playwright, as tests/test_browser.py).
 """
 
@@ -50,11 +52,22 @@ TARGET_RATIO = 2.0
 TARGET_SAVE_S = 2.0
 #: Per page: the address and a JS test that the page is ready.
 READY = {
-    "label": ("/label?lang=en", "[...document.querySelectorAll('button')].some(b => /^(Save|Change) label$/.test(b.innerText.trim()))"),
-    "inspect": ("/inspect?lang=en", "[...document.querySelectorAll('h2')].some(h => h.innerText.includes('⑥'))"),
+    "label": (
+        "/label?lang=en",
+        (
+            "[...document.querySelectorAll('button')].some(b => /^(Save|Change) "
+            "label$/.test(b.innerText.trim()))"
+        ),
+    ),
+    "inspect": (
+        "/inspect?lang=en",
+        "[...document.querySelectorAll('h2')].some(h => h.innerText.includes('⑥'))",
+    ),
 }
-IDLE_JS = ("!!document.querySelector('[data-testid=stApp][data-test-script-state=notRunning]')"
-           " && !document.querySelector('[data-testid=stSkeleton]')")
+IDLE_JS = (
+    "!!document.querySelector('[data-testid=stApp][data-test-script-state=notRunning]')"
+    " && !document.querySelector('[data-testid=stSkeleton]')"
+)
 
 
 def rss_mb(url: str) -> float:
@@ -74,8 +87,11 @@ def cpu_s(url: str) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def open_together(browser, url: str, n: int, ready_js: str, timeout_s: float = 900) -> tuple[list[float], list]:
-    """Open ``url`` in ``n`` new contexts at once; seconds until each is ready (polled every 0.25 s)."""
+def open_together(
+    browser, url: str, n: int, ready_js: str, timeout_s: float = 900
+) -> tuple[list[float], list]:
+    """Open ``url`` in ``n`` new contexts at once; seconds until each is ready (polled every 0.25
+    s)."""
     pages = []
     for _ in range(n):
         page = browser.new_context(viewport={"width": 1400, "height": 1600}).new_page()
@@ -110,14 +126,17 @@ def save_together(pages, base: str) -> list[float]:
         box.fill(f"bench-{i}")
         box.press("Enter")
     for page in pages:
-        page.wait_for_function(IDLE_JS + " && [...document.querySelectorAll('button')].some(b => "
-                               "b.innerText.trim() === 'Save label' && !b.disabled)", timeout=600_000)
+        page.wait_for_function(
+            IDLE_JS + " && [...document.querySelectorAll('button')].some(b => "
+            "b.innerText.trim() === 'Save label' && !b.disabled)",
+            timeout=600_000,
+        )
     starts = []
     for page in pages:
         starts.append(time.perf_counter())
         page.get_by_role("button", name="Save label").click(no_wait_after=True)
     out = []
-    for page, t0 in zip(pages, starts):
+    for page, t0 in zip(pages, starts, strict=True):
         page.get_by_text("Saved: characters", exact=False).wait_for(timeout=600_000)
         out.append(time.perf_counter() - t0)
     return out
@@ -143,7 +162,8 @@ async def ws_open(base: str, page: str, n: int) -> tuple[list[float], list]:
 
 
 async def ws_save(base: str, n: int) -> list[float]:
-    """N new sessions each open their own question (the URL's ``qid`` is read when a session starts, as a
+    """N new sessions each open their own question (the URL's ``qid`` is read when a session
+    starts, as a
     browser's new page) and name an annotator, one by one, not timed; then all press Save together:
     seconds from each trigger to the end of the run that shows its confirmation."""
     from wsclient import Session
@@ -161,11 +181,17 @@ async def ws_save(base: str, n: int) -> list[float]:
     async def one(s, query, button):
         run = await s.run("label", trigger=button)
         if not any(text.startswith("Saved") for text in run.texts):
-            raise RuntimeError(f"no save confirmation for {query}: {[x for x in run.texts if len(x) < 300][:60]}")
+            raise RuntimeError(
+                f"no save confirmation for {query}: {[x for x in run.texts if len(x) < 300][:60]}"
+            )
         return run.seconds
 
     try:
-        return list(await asyncio.gather(*(one(s, q, b) for s, (q, b) in zip(sessions, buttons))))
+        return list(
+            await asyncio.gather(
+                *(one(s, q, b) for s, (q, b) in zip(sessions, buttons, strict=True))
+            )
+        )
     finally:
         await asyncio.gather(*(s.close() for s in sessions))
 
@@ -174,8 +200,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=8)
     parser.add_argument("--pages", default="label,inspect")
-    parser.add_argument("--client", choices=("ws", "browser"), default="ws",
-                        help="ws: headless websocket sessions (the server's time); browser: chromium tabs (end to end)")
+    parser.add_argument(
+        "--client",
+        choices=("ws", "browser"),
+        default="ws",
+        help="ws: headless websocket sessions (the server's time); browser: chromium tabs (end to "
+        "end)",
+    )
     args = parser.parse_args(argv)
     pages = [p.strip() for p in args.pages.split(",") if p.strip()]
     bad = [p for p in pages if p not in READY]
@@ -199,20 +230,26 @@ def main(argv: list[str] | None = None) -> int:
                 after, cpu = rss_mb(base), cpu_s(base) - cpu0
                 ratio = max(times) / one
                 ok &= ratio <= TARGET_RATIO
-                print(f"{name}: one session ready in {one:.1f} s; {args.sessions} sessions together: "
-                      f"median {statistics.median(times):.1f} s, slowest {max(times):.1f} s "
-                      f"-> ratio {ratio:.2f} (target <= {TARGET_RATIO:.0f}); "
-                      f"server RSS {before:.0f} -> {after:.0f} MiB, server CPU {cpu:.1f} s "
-                      "(the rest of the wall time is the browsers, on the same cores)", flush=True)
+                print(
+                    f"{name}: one session ready in {one:.1f} s; {args.sessions} sessions together: "
+                    f"median {statistics.median(times):.1f} s, slowest {max(times):.1f} s "
+                    f"-> ratio {ratio:.2f} (target <= {TARGET_RATIO:.0f}); "
+                    f"server RSS {before:.0f} -> {after:.0f} MiB, server CPU {cpu:.1f} s "
+                    "(the rest of the wall time is the browsers, on the same cores)",
+                    flush=True,
+                )
                 if name == "label":
                     cpu0 = cpu_s(base)
                     saves = save_together(opened, base)
                     cpu = cpu_s(base) - cpu0
                     ok &= max(saves) <= TARGET_SAVE_S
-                    print(f"label saves, {args.sessions} sessions pressing Save together: "
-                          f"median {statistics.median(saves):.2f} s, slowest {max(saves):.2f} s "
-                          f"(target <= {TARGET_SAVE_S:.0f} s); server RSS {rss_mb(base):.0f} MiB, server CPU for the "
-                          f"question switches and saves {cpu:.1f} s", flush=True)
+                    print(
+                        f"label saves, {args.sessions} sessions pressing Save together: median "
+                        f"{statistics.median(saves):.2f} s, slowest {max(saves):.2f} s (target <= "
+                        f"{TARGET_SAVE_S:.0f} s); server RSS {rss_mb(base):.0f} MiB, server CPU "
+                        f"for the question switches and saves {cpu:.1f} s",
+                        flush=True,
+                    )
                 for page in opened:
                     page.context.close()
         browser.close()
@@ -239,15 +276,21 @@ def ws_main(pages: list[str], n: int) -> int:
                 times, before, after, cpu, saves = asyncio.run(scenario())
                 ratio = max(times) / one
                 ok &= ratio <= TARGET_RATIO
-                print(f"{name} (websocket sessions): one session ready in {one:.1f} s; {n} sessions together: "
-                      f"median {statistics.median(times):.1f} s, slowest {max(times):.1f} s -> ratio {ratio:.2f} "
-                      f"(target <= {TARGET_RATIO:.0f}); server RSS {before:.0f} -> {after:.0f} MiB, "
-                      f"server CPU {cpu:.1f} s", flush=True)
+                print(
+                    f"{name} (websocket sessions): one session ready in {one:.1f} s; {n} sessions "
+                    f"together: median {statistics.median(times):.1f} s, slowest {max(times):.1f} "
+                    f"s -> ratio {ratio:.2f} (target <= {TARGET_RATIO:.0f}); server RSS "
+                    f"{before:.0f} -> {after:.0f} MiB, server CPU {cpu:.1f} s",
+                    flush=True,
+                )
                 if saves is not None:
                     ok &= max(saves) <= TARGET_SAVE_S
-                    print(f"label saves, {n} sessions pressing Save together: median {statistics.median(saves):.2f} s, "
-                          f"slowest {max(saves):.2f} s (target <= {TARGET_SAVE_S:.0f} s); "
-                          f"server RSS {rss_mb(base):.0f} MiB", flush=True)
+                    print(
+                        f"label saves, {n} sessions pressing Save together: median "
+                        f"{statistics.median(saves):.2f} s, slowest {max(saves):.2f} s (target <= "
+                        f"{TARGET_SAVE_S:.0f} s); server RSS {rss_mb(base):.0f} MiB",
+                        flush=True,
+                    )
     return 0 if ok else 1
 
 

@@ -31,7 +31,8 @@ _STRING_TEXT = ("text_input", "text_area")
 
 
 def widget_state(etype: str, el, known: WidgetState | None) -> WidgetState | None:
-    """The state the browser would send for element ``el`` of type ``etype`` (None: a type not followed)."""
+    """The state the browser would send for element ``el`` of type ``etype`` (None: a type not
+    followed)."""
     out = WidgetState(id=el.id)
     if etype in _STRING_CHOICE:
         if el.set_value and el.HasField("raw_value"):
@@ -71,7 +72,9 @@ def widget_state(etype: str, el, known: WidgetState | None) -> WidgetState | Non
     elif etype == "multiselect":
         if known is not None and not el.set_value:
             return known
-        out.string_array_value.data.extend(el.raw_values if el.set_value else [el.options[i] for i in el.default])
+        out.string_array_value.data.extend(
+            el.raw_values if el.set_value else [el.options[i] for i in el.default]
+        )
     else:
         return None
     return out
@@ -79,12 +82,15 @@ def widget_state(etype: str, el, known: WidgetState | None) -> WidgetState | Non
 
 @dataclass
 class Run:
-    """What one script run sent: its status, seconds from the request, and the text/widgets it showed."""
+    """What one script run sent: its status, seconds from the request, and the text/widgets it
+    showed."""
 
     status: int
     seconds: float
     texts: list[str] = field(default_factory=list)
-    widgets: dict[str, tuple[str, str]] = field(default_factory=dict)  # label -> (element type, widget id)
+    widgets: dict[str, tuple[str, str]] = field(
+        default_factory=dict
+    )  # label -> (element type, widget id)
 
 
 class Session:
@@ -94,19 +100,33 @@ class Session:
         self.url = base.replace("http://", "ws://") + "/_stcore/stream"
         self.ws = None
         self.values: dict[str, WidgetState] = {}  # widget id -> the value this session set
-        self.screen: dict[str, WidgetState] = {}  # widget id -> its state on screen after the last run
+        self.screen: dict[
+            str, WidgetState
+        ] = {}  # widget id -> its state on screen after the last run
         self.query: str | None = None  # the URL's query as the app last set it (page_info_changed)
 
     async def connect(self) -> None:
-        self.ws = await websockets.connect(self.url, subprotocols=["streamlit"], max_size=None,
-                                           open_timeout=120, ping_interval=None)
+        self.ws = await websockets.connect(
+            self.url,
+            subprotocols=["streamlit"],
+            max_size=None,
+            open_timeout=120,
+            ping_interval=None,
+        )
 
     async def close(self) -> None:
         if self.ws is not None:
             await self.ws.close()
 
-    async def run(self, page: str, query: str | None = None, trigger: str | None = None, timeout_s: float = 900) -> Run:
-        """Request a run of ``page`` (URL path) with ``query`` (default: the URL as the app last set it);
+    async def run(
+        self,
+        page: str,
+        query: str | None = None,
+        trigger: str | None = None,
+        timeout_s: float = 900,
+    ) -> Run:
+        """Request a run of ``page`` (URL path) with ``query`` (default: the URL as the app last
+        set it);
         with ``trigger`` (a widget id), press that button.
 
         Returns when the server reports a complete run (``FINISHED_SUCCESSFULLY``),
@@ -130,7 +150,9 @@ class Session:
             fwd = ForwardMsg()
             fwd.ParseFromString(raw)
             kind = fwd.WhichOneof("type")
-            if kind == "page_info_changed":  # the browser moves its URL and sends this query from now on
+            if (
+                kind == "page_info_changed"
+            ):  # the browser moves its URL and sends this query from now on
                 self.query = fwd.page_info_changed.query_string
             elif kind == "new_session":
                 texts, widgets, screen = [], {}, {}
@@ -145,11 +167,14 @@ class Session:
                     state = widget_state(etype, body, self.screen.get(body.id))
                     if state is not None:
                         screen[body.id] = state
-            elif kind == "script_finished":
-                if fwd.script_finished in (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR):
-                    self.screen = screen
-                    return Run(fwd.script_finished, time.perf_counter() - t0, texts, widgets)
+            elif kind == "script_finished" and fwd.script_finished in (
+                ForwardMsg.FINISHED_SUCCESSFULLY,
+                ForwardMsg.FINISHED_WITH_COMPILE_ERROR,
+            ):
+                self.screen = screen
+                return Run(fwd.script_finished, time.perf_counter() - t0, texts, widgets)
 
     def set_text(self, widget_id: str, value: str) -> None:
-        """Remember a text widget's value; it travels with every later run, as the browser's does."""
+        """Remember a text widget's value; it travels with every later run, as the browser's
+        does."""
         self.values[widget_id] = WidgetState(id=widget_id, string_value=value)

@@ -198,7 +198,8 @@ def refused(trace: Trace) -> bool:
 
 
 def outcome(answerable: bool, is_refused: bool, correct: bool) -> str:
-    """``correct`` / ``wrong`` / ``false_refusal`` (answerable) or ``bluff`` / ``correct_refusal``."""
+    """``correct`` / ``wrong`` / ``false_refusal`` (answerable) or ``bluff`` /
+    ``correct_refusal``."""
     if answerable:
         if is_refused:
             return "false_refusal"
@@ -247,7 +248,7 @@ def gold_in_prompt(trace: Trace) -> list[tuple[int, bool]]:
     used = backing_sources(trace)
     ns = gv.stage_ranks.get("context", ())
     out = []
-    for loss, n in zip(gv.needle_losses, ns):
+    for loss, n in zip(gv.needle_losses, ns, strict=False):
         if loss in ("", "answer") and n is not None:
             out.append((n, n in used))
     return out
@@ -302,7 +303,11 @@ def claim_counts(trace: Trace) -> dict[str, int]:
         "numbers": n_numbers,
         "numbers_in_no_source": n_halluc,
     }
-    gold = gold_in_prompt(trace) if trace.generation.status == "ok" and trace.support.status == "ok" else []
+    gold = (
+        gold_in_prompt(trace)
+        if trace.generation.status == "ok" and trace.support.status == "ok"
+        else []
+    )
     out["gold_in_prompt"] = len(gold)
     out["gold_used"] = sum(used for _n, used in gold)
     return out
@@ -447,7 +452,8 @@ def result_hash(
     questions: Sequence[Question],
     phrasings: str,
 ) -> str:
-    """``sha256`` of the JSON ``[config, corpus fingerprint, model sha256, questions, phrasings, rule]``.
+    """``sha256`` of the JSON ``[config, corpus fingerprint, model sha256, questions, phrasings,
+    rule]``.
 
     Equal hashes mean equal inputs; with greedy decoding, equal results.
     """
@@ -548,7 +554,9 @@ def evaluate_answers(
 
     questions = list(questions)
     if not questions:
-        raise ValueError("the question set is empty: add questions (JSON Lines) to evaluate answers")
+        raise ValueError(
+            "the question set is empty: add questions (JSON Lines) to evaluate answers"
+        )
     fingerprint = corpus.fingerprint
     cfg_dict = config.to_dict()
     loader = generator_loader or get_generator
@@ -604,7 +612,13 @@ def evaluate_answers(
         if progress:
             progress(i + 1, len(jobs))
     return assemble(
-        config, questions, corpus, rows, generator, phrasings=phrasings, status=status,
+        config,
+        questions,
+        corpus,
+        rows,
+        generator,
+        phrasings=phrasings,
+        status=status,
         warnings=tuple(f"generation {k}: {v}" for k, v in warnings.items()),
     )
 
@@ -639,7 +653,6 @@ def assemble(
     )
 
 
-
 # ---------------------------------------------------------------- comparison
 
 
@@ -662,7 +675,11 @@ def compare_answers(a: AnswerEvaluation, b: AnswerEvaluation) -> dict[str, Any]:
     per: dict[str, Any] = {}
     for metric in PAIRED_METRICS:
         answerable = metric == "answered_correctly"
-        xa = {r.query_id: _success(r) for r in a.rows if r.answerable == answerable and r.query_id in rb}
+        xa = {
+            r.query_id: _success(r)
+            for r in a.rows
+            if r.answerable == answerable and r.query_id in rb
+        }
         xb = {q: _success(rb[q]) for q in xa}
         if not xa:
             continue

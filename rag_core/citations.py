@@ -40,8 +40,14 @@ from typing import Any
 from rag_core.config import CITATION_MODES
 from rag_core.context import REFUSAL_TEXT
 
-__all__ = ["CITATION_MODES", "ENFORCED_LABEL", "CitationLogitsProcessor", "CitationVocab", "allowed_ids",
-           "read_state"]
+__all__ = [
+    "CITATION_MODES",
+    "ENFORCED_LABEL",
+    "CitationLogitsProcessor",
+    "CitationVocab",
+    "allowed_ids",
+    "read_state",
+]
 #: Version of the rules below; part of the generation cache key of enforced answers,
 #: so a change of the rules never replays answers decoded under the old ones.
 GRAMMAR_VERSION = 2
@@ -96,11 +102,23 @@ class CitationVocab:
             elif _END.search(p):
                 ends.add(i)
         if not opens or not closes:
-            raise ValueError("this vocabulary has no '[' or ']' token; citations cannot be enforced")
+            raise ValueError(
+                "this vocabulary has no '[' or ']' token; citations cannot be enforced"
+            )
         if not any(len(d) == 1 for d in digits.values()):
-            raise ValueError("this vocabulary has no single-digit tokens; citations cannot be enforced")
-        return cls(len(pieces), frozenset(opens), frozenset(closes), digits, frozenset(brackets),
-                   frozenset(ends), frozenset(eos), tuple(pieces))
+            raise ValueError(
+                "this vocabulary has no single-digit tokens; citations cannot be enforced"
+            )
+        return cls(
+            len(pieces),
+            frozenset(opens),
+            frozenset(closes),
+            digits,
+            frozenset(brackets),
+            frozenset(ends),
+            frozenset(eos),
+            tuple(pieces),
+        )
 
     @classmethod
     def from_tokenizer(cls, tokenizer: Any, eos_ids: Collection[int]) -> CitationVocab:
@@ -138,10 +156,17 @@ def read_state(text: str, refusal: str = REFUSAL_TEXT) -> Step:
         return Step("after")
     last = 0
     for e in _END.finditer(text):
-        pending = e.end() == len(text) and e.group(0) == "." and e.start() > 0 and text[e.start() - 1].isdigit()
+        pending = (
+            e.end() == len(text)
+            and e.group(0) == "."
+            and e.start() > 0
+            and text[e.start() - 1].isdigit()
+        )
         if not pending:  # "1." at the very end may still become "1.5"
             last = e.end()
-    return Step("text", content=bool(text[last:].strip()), refusal=refusal.startswith(text.lstrip()))
+    return Step(
+        "text", content=bool(text[last:].strip()), refusal=refusal.startswith(text.lstrip())
+    )
 
 
 def allowed_ids(
@@ -197,7 +222,11 @@ def allowed_ids(
         return None  # still on the way to the exact refusal sentence
     if piece == "." and text[-1:].isdigit():
         return None  # a decimal point, or the end read at the next step
-    if text.endswith(".") and text[-2:-1].isdigit() and (piece[:1].isspace() or choice in vocab.eos_ids):
+    if (
+        text.endswith(".")
+        and text[-2:-1].isdigit()
+        and (piece[:1].isspace() or choice in vocab.eos_ids)
+    ):
         return vocab.open_ids  # "1950." was an end after all: cite it
     if choice in vocab.end_ids or choice in vocab.eos_ids:
         return vocab.open_ids  # cite before the sentence ends
@@ -256,9 +285,12 @@ class CitationLogitsProcessor:
         return torch.tensor(sorted(i for i in ids if i < size), dtype=torch.long)
 
     def __call__(self, input_ids: Any, scores: Any) -> Any:
-        """Set the scores of the ids the grammar forbids to ``-inf`` (in place; returns ``scores``)."""
+        """Set the scores of the ids the grammar forbids to ``-inf`` (in place; returns
+        ``scores``)."""
         size = scores.shape[-1]
-        if self._size != size:  # ids the tokenizer lacks (padding of the embedding matrix) are never allowed
+        if (
+            self._size != size
+        ):  # ids the tokenizer lacks (padding of the embedding matrix) are never allowed
             v = self.vocab
             self._size = size
             self._never = self._index(set(v.bracket_ids) | set(range(v.size, size)), size)
@@ -271,7 +303,8 @@ class CitationLogitsProcessor:
             row_scores = scores[row]
 
             def best(allowed: Collection[int] | None, _s: Any = row_scores) -> int:
-                """The model's favourite among ``allowed`` (None: every non-bracket id, eos included)."""
+                """The model's favourite among ``allowed`` (None: every non-bracket id, eos
+                included)."""
                 import torch
 
                 if allowed is not None:
@@ -286,7 +319,9 @@ class CitationLogitsProcessor:
                 return int(torch.argmax(masked))
 
             remaining = None if self.max_new_tokens is None else self.max_new_tokens - len(new)
-            allowed = allowed_ids(text, self.vocab, self.sources, best, remaining=remaining, refusal=self.refusal)
+            allowed = allowed_ids(
+                text, self.vocab, self.sources, best, remaining=remaining, refusal=self.refusal
+            )
             if allowed is None:
                 row_scores[self._never] = float("-inf")
                 if not read_state(text, self.refusal).content:  # no empty claims such as "."

@@ -27,11 +27,11 @@ import codecs
 import unicodedata
 from dataclasses import dataclass
 
-
 #: How many leading bytes are checked for NUL bytes (binary detection).
 BINARY_PROBE = 8192
 #: How many characters the character-frequency vote looks at.
 VOTE_SAMPLE = 20_000
+
 
 class LoadError(ValueError):
     """A whole file (or row) cannot be loaded; the message is the one-line reason."""
@@ -52,10 +52,19 @@ _BOMS = (
 )
 #: Multi-byte encodings of Chinese and Japanese that may also decode as CP949.
 _CJK_RIVALS = {
-    "gb18030": "Chinese", "gbk": "Chinese", "gb2312": "Chinese", "hz": "Chinese",
-    "big5": "Chinese", "big5hkscs": "Chinese", "cp950": "Chinese",
-    "cp932": "Japanese", "shift_jis": "Japanese", "shift_jis_2004": "Japanese",
-    "shift_jisx0213": "Japanese", "euc_jp": "Japanese", "euc_jis_2004": "Japanese",
+    "gb18030": "Chinese",
+    "gbk": "Chinese",
+    "gb2312": "Chinese",
+    "hz": "Chinese",
+    "big5": "Chinese",
+    "big5hkscs": "Chinese",
+    "cp950": "Chinese",
+    "cp932": "Japanese",
+    "shift_jis": "Japanese",
+    "shift_jis_2004": "Japanese",
+    "shift_jisx0213": "Japanese",
+    "euc_jp": "Japanese",
+    "euc_jis_2004": "Japanese",
     "euc_jisx0213": "Japanese",
 }
 _KOREAN = ("cp949", "euc_kr", "johab", "iso2022_kr")
@@ -108,13 +117,15 @@ def _is_single_byte(encoding: str) -> bool:
 
 
 def _western(data: bytes, best, matches) -> str:
-    """CP1252 (else Latin-1) when the detector ranks it no less coherent than its best single-byte match.
+    """CP1252 (else Latin-1) when the detector ranks it no less coherent than its best single-byte
+    match.
 
     A match stands for every code page that decodes the bytes to the same text
     (``CharsetMatch.could_be_from_charset``), so CP1252 may hide behind CP1250.
     """
     western = [
-        m for m in matches
+        m
+        for m in matches
         if {"cp1252", "latin_1"} & set(m.could_be_from_charset) and m.coherence >= best.coherence
     ]
     if not western:
@@ -137,14 +148,20 @@ def decode(data: bytes) -> Decoded:
     for bom, name in _BOMS:
         if data.startswith(bom):
             try:
-                text = data[len(bom):].decode(name)
+                text = data[len(bom) :].decode(name)
             except UnicodeDecodeError as exc:
-                raise LoadError(f"starts with a {name} byte-order mark but is not {name} text "
-                                f"(byte {exc.start + len(bom)})") from None
+                raise LoadError(
+                    f"starts with a {name} byte-order mark but is not {name} text "
+                    f"(byte {exc.start + len(bom)})"
+                ) from None
             return Decoded(text, "utf-8-sig" if name == "utf-8" else f"{name} (BOM)")
     if b"\x00" in data[:BINARY_PROBE]:
         for m in _matches(data):
-            if m.encoding.startswith(("utf_16", "utf_32")) and m.coherence > 0 and _printable(str(m)):
+            if (
+                m.encoding.startswith(("utf_16", "utf_32"))
+                and m.coherence > 0
+                and _printable(str(m))
+            ):
                 return Decoded(str(m), m.encoding)
         raise LoadError(BINARY)
     try:
@@ -163,11 +180,22 @@ def decode(data: bytes) -> Decoded:
                 continue
             rival = str(m)
             if _frequency_share(rival, language) > _frequency_share(korean, "Korean"):
-                return Decoded(rival, m.encoding,
-                               (f"also decodes as cp949; {m.encoding} chosen by character frequency",))
+                return Decoded(
+                    rival,
+                    m.encoding,
+                    (f"also decodes as cp949; {m.encoding} chosen by character frequency",),
+                )
             if m is matches[0]:  # the detector preferred it: say so rather than choose silently
-                return Decoded(korean, "cp949", (f"the detector suggests {m.encoding}; cp949 kept "
-                                                 "(no more frequent characters in that reading)",))
+                return Decoded(
+                    korean,
+                    "cp949",
+                    (
+                        (
+                            f"the detector suggests {m.encoding}; cp949 kept "
+                            "(no more frequent characters in that reading)"
+                        ),
+                    ),
+                )
             break
         return Decoded(korean, "cp949")
     if not matches:

@@ -22,7 +22,6 @@ from rag_core.embcache import EmbeddingCache, embed_cached
 from rag_core.models.embedders import Embedder, l2_normalise
 from rag_core.types import Chunk, IndexStamp
 
-
 #: ``retrieval.dense_model = auto`` picks one of these by the corpus' languages.
 AUTO_MULTILINGUAL = "e5-small"
 AUTO_ENGLISH = "minilm"
@@ -35,7 +34,11 @@ def hangul_share(text: str) -> float:
     letters = [ch for ch in text if ch.isalpha()]
     if not letters:
         return 0.0
-    ko = sum(1 for ch in letters if "\uac00" <= ch <= "\ud7a3" or "\u1100" <= ch <= "\u11ff" or "\u3130" <= ch <= "\u318f")
+    ko = sum(
+        1
+        for ch in letters
+        if "\uac00" <= ch <= "\ud7a3" or "\u1100" <= ch <= "\u11ff" or "\u3130" <= ch <= "\u318f"
+    )
     return ko / len(letters)
 
 
@@ -128,7 +131,9 @@ class DenseIndex:
         def encode(batch: list[str]) -> np.ndarray:
             return embedder.encode_passages(batch, batch_size=batch_size, progress=progress)
 
-        vectors, embedded = embed_cached(encode, embedder.model_id, embedder.dimension, texts, cache)
+        vectors, embedded = embed_cached(
+            encode, embedder.model_id, embedder.dimension, texts, cache
+        )
         if progress and not embedded:
             progress(len(texts), len(texts))
         counts = tuple(embedder.count_tokens(texts)) if texts else ()
@@ -145,7 +150,9 @@ class DenseIndex:
         )
         return cls(
             chunk_ids=ids,
-            vectors=l2_normalise(vectors) if len(texts) else np.zeros((0, embedder.dimension), np.float32),
+            vectors=l2_normalise(vectors)
+            if len(texts)
+            else np.zeros((0, embedder.dimension), np.float32),
             stamp=stamp,
             embedder=embedder,
             token_counts=counts,
@@ -174,14 +181,16 @@ class DenseIndex:
                 raise ValueError("the query is empty; dense retrieval needs text to embed")
             enc = embedder or self.embedder
             if enc is None:
-                raise ValueError("this index has no embedder attached; pass a query vector or an embedder")
+                raise ValueError(
+                    "this index has no embedder attached; pass a query vector or an embedder"
+                )
             self.check_compatible(enc)
             return enc.encode_queries([query])[0]
         vec = np.asarray(query, dtype=np.float32).reshape(-1)
         if vec.shape[0] != self.vectors.shape[1]:
             raise ValueError(
-                f"query vector has dimension {vec.shape[0]} but the index ({self.stamp.embedding_model}) "
-                f"has dimension {self.vectors.shape[1]}"
+                f"query vector has dimension {vec.shape[0]} but the index "
+                f"({self.stamp.embedding_model}) has dimension {self.vectors.shape[1]}"
             )
         return l2_normalise(vec[None, :])[0]
 

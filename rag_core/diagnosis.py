@@ -8,18 +8,30 @@ them, so the verdict is the earliest loss over its needles.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from .types import (
+    Chunk,
     ContextStage,
     GateStage,
     GenerationStage,
     GoldView,
+    Hit,
     Needle,
     RerankStage,
     RetrievalStage,
     SupportStage,
 )
+
+if TYPE_CHECKING:
+    from .index import CorpusIndex
+
+
+class ChunkList(Protocol):
+    """The chunks gold is looked for in: a :class:`~rag_core.index.Chunking`, or one plus extras."""
+
+    @property
+    def chunks(self) -> tuple[Chunk, ...]: ...
 
 #: Stage names in pipeline order, with the verdict text for a loss there.
 LOSSES: dict[str, str] = {
@@ -35,15 +47,15 @@ LOSSES: dict[str, str] = {
 ORDER = tuple(LOSSES)
 
 
-def _best_rank(hits: Sequence[Any], gold: set[str]) -> int | None:
+def _best_rank(hits: Sequence[Hit], gold: set[str]) -> int | None:
     ranks = [h.rank for h in hits if h.chunk_id in gold]
     return min(ranks) if ranks else None
 
 
 def gold_view(
     needles: Sequence[Needle],
-    corpus: Any,
-    chunking: Any,
+    corpus: CorpusIndex,
+    chunking: ChunkList,
     retrieval: RetrievalStage,
     rerank: RerankStage,
     gate: GateStage,
@@ -77,13 +89,24 @@ def gold_view(
     reasons: list[str] = []
     explanations: list[str] = []
     for i, n in enumerate(needles):
-        loss, why = _needle_loss(i, n, spans[i], chunk_ids[i], stage_ranks, retrieval, rerank, gate,
-                                 context, generation, support)
+        loss, why = _needle_loss(
+            i,
+            n,
+            spans[i],
+            chunk_ids[i],
+            stage_ranks,
+            retrieval,
+            rerank,
+            gate,
+            context,
+            generation,
+            support,
+        )
         losses.append(loss)
         reasons.append(why)
         if loss:
             explanations.append(f"needle {i + 1} ({n.text[:40]!r}…): {why}")
-    lost = [l for l in losses if l]
+    lost = [stage for stage in losses if stage]
     lost_at = min(lost, key=ORDER.index) if lost else ""
     if not lost:
         if generation.status != "ok":
@@ -123,16 +146,31 @@ def _needle_loss(
         return "chunking", "no chunk contains it whole (a boundary cut it)"
     in_lists = [k for k in ranks if k.startswith("retrieval:") and ranks[k][i] is not None]
     if not in_lists:
-        return "retrieval", f"no retriever ranked a chunk holding it in its top {len(retrieval.hits) or 'k'}"
+        return (
+            "retrieval",
+            f"no retriever ranked a chunk holding it in its top {len(retrieval.hits) or 'k'}",
+        )
     if retrieval.fused is not None and ranks["fusion"][i] is None:
-        return "fusion", f"found by {', '.join(k.split(':', 1)[1] for k in in_lists)} but not in the fused top k"
+        return (
+            "fusion",
+            (
+                f"found by {', '.join(k.split(':', 1)[1] for k in in_lists)} "
+                "but not in the fused top k"
+            ),
+        )
     if ranks["gate"][i] is None:
         gid = set(chunk_ids)
         notes = [h for h in gate.rejected if h.chunk_id in gid]
         if notes and all("max kept" in h.note for h in notes):
             before = min((h.prev_rank or h.rank) for h in notes)
             if gate.max_kept is not None and before <= gate.max_kept and rerank.method != "none":
-                return "rerank", f"rank {before} before rerank, {min(h.rank for h in notes)} after: beyond max kept"
+                return (
+                    "rerank",
+                    (
+                        f"rank {before} before rerank, {min(h.rank for h in notes)} after: beyond "
+                        "max kept"
+                    ),
+                )
         why = notes[0].note if notes else "not kept"
         return "gate", why
     if context.status == "skipped":
@@ -151,7 +189,8 @@ def _needle_loss(
         return "", ""
     n = ranks["context"][i]
     supported = any(
-        c.verdict in ("supported", "supported-elsewhere") and any(e.n == n and e.score > 0 for e in c.evidence)
+        c.verdict in ("supported", "supported-elsewhere")
+        and any(e.n == n and e.score > 0 for e in c.evidence)
         for c in support.claims
     )
     if not supported:

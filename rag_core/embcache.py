@@ -51,7 +51,9 @@ class EmbeddingCache:
     def _connect(self) -> sqlite3.Connection:
         return sqlite3.connect(self.path, timeout=60, isolation_level="DEFERRED")
 
-    def get_many(self, model_id: str, texts: Sequence[str], dim: int) -> tuple[np.ndarray, list[int]]:
+    def get_many(
+        self, model_id: str, texts: Sequence[str], dim: int
+    ) -> tuple[np.ndarray, list[int]]:
         """Look up ``texts``; returns ``(vectors, missing)``.
 
         ``vectors`` is ``(len(texts), dim)`` float32 with zero rows where
@@ -93,7 +95,10 @@ class EmbeddingCache:
         rows = [(model_id, sha256_text(t), dim, vectors[i].tobytes()) for i, t in enumerate(texts)]
         with closing(self._connect()) as con, con:
             con.executemany(
-                "INSERT OR REPLACE INTO embeddings (model_id, text_sha256, dim, vector) VALUES (?, ?, ?, ?)",
+                (
+                    "INSERT OR REPLACE INTO embeddings (model_id, text_sha256, dim, vector) VALUES "
+                    "(?, ?, ?, ?)"
+                ),
                 rows,
             )
 
@@ -103,7 +108,9 @@ class EmbeddingCache:
             if model_id is None:
                 return int(con.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0])
             return int(
-                con.execute("SELECT COUNT(*) FROM embeddings WHERE model_id = ?", [model_id]).fetchone()[0]
+                con.execute(
+                    "SELECT COUNT(*) FROM embeddings WHERE model_id = ?", [model_id]
+                ).fetchone()[0]
             )
 
 

@@ -58,7 +58,9 @@ def zscore_normalise(scores: Sequence[float]) -> list[float]:
 
 
 @FUSERS.register("rrf")
-def rrf_contributions(lists: Sequence[NamedList], *, rrf_k: int = 60, **_: float) -> dict[str, dict[str, float]]:
+def rrf_contributions(
+    lists: Sequence[NamedList], *, rrf_k: int = 60, **_: float
+) -> dict[str, dict[str, float]]:
     """Reciprocal Rank Fusion: ``score(d) = Σ_lists 1/(rrf_k + rank_list(d))``.
 
     Cormack, Clarke & Büttcher, "Reciprocal rank fusion outperforms Condorcet
@@ -113,7 +115,7 @@ def weighted_contributions(
             "use rrf, minmax or zscore for another number of lists"
         )
     mm = minmax_contributions(lists)
-    (first, _), (second, _) = lists
+    first, second = lists[0][0], lists[1][0]
     return {
         first: {c: alpha * v for c, v in mm[first].items()},
         second: {c: (1.0 - alpha) * v for c, v in mm[second].items()},
@@ -198,7 +200,9 @@ def fuse(
 
     rows = []
     for cid, c in cands.items():
-        contrib = {name: contributions[name][cid] for name, _ in lists if cid in contributions[name]}
+        contrib = {
+            name: contributions[name][cid] for name, _ in lists if cid in contributions[name]
+        }
         score = 0.0
         for v in contrib.values():
             score += v

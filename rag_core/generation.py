@@ -57,7 +57,8 @@ def cache_key(
     citations: str = "free",
     sources: Sequence[int] = (),
 ) -> str:
-    """``sha256`` of ``[model_id, file_sha256, ids_hash, max_new_tokens, "greedy"]`` + the citation mode.
+    """``sha256`` of ``[model_id, file_sha256, ids_hash, max_new_tokens, "greedy"]`` + the citation
+    mode.
 
     ``enforced`` appends ``"enforced"``, the grammar's version
     (:data:`rag_core.citations.GRAMMAR_VERSION`) and the source numbers a citation may
@@ -77,7 +78,8 @@ def cache_key(
 
 
 def supports_enforced(generator: Any) -> bool:
-    """Can ``generator`` constrain its decoding (a local transformers model with a citation processor)?"""
+    """Can ``generator`` constrain its decoding (a local transformers model with a citation
+    processor)?"""
     return callable(getattr(generator, "citation_processor", None))
 
 
@@ -101,14 +103,22 @@ def generate(
         on_text: Receives the answer's text piece by piece while a fresh
             generation runs (not called on a cache replay).
     """
-    params: dict[str, Any] = {"max_new_tokens": cfg.max_new_tokens, "decoding": DECODING,
-                              "citations": cfg.citations}
+    params: dict[str, Any] = {
+        "max_new_tokens": cfg.max_new_tokens,
+        "decoding": DECODING,
+        "citations": cfg.citations,
+    }
     if cfg.model == "none":
-        return GenerationStage("skipped", None, params=params, message="generation is off (generation.model = none)")
+        return GenerationStage(
+            "skipped", None, params=params, message="generation is off (generation.model = none)"
+        )
     if context.status != "ok" or not context.input_ids:
         why = context.message or f"the context stage is {context.status}"
         return GenerationStage(
-            "skipped", cfg.model, params=params, message=f"no prompt to send ({why}); the model was not called"
+            "skipped",
+            cfg.model,
+            params=params,
+            message=f"no prompt to send ({why}); the model was not called",
         )
     if not any(s.n is not None for s in context.sources):
         return GenerationStage(
@@ -128,8 +138,9 @@ def generate(
             generator.model_id,
             params=params,
             message=(
-                f"the context was measured with {context.tokenizer!r}, not with {generator.model_id}'s "
-                "tokenizer; rebuild the context with this generator so its ids are the model's"
+                f"the context was measured with {context.tokenizer!r}, not with "
+                f"{generator.model_id}'s tokenizer; rebuild the context with this generator so its "
+                "ids are the model's"
             ),
         )
     notes: list[str] = []
@@ -138,8 +149,9 @@ def generate(
         mode = "free"
         params["citations"] = "free"
         notes.append(
-            f"generation.citations = enforced needs a local transformers model; {generator.model_id} cannot "
-            "constrain its decoding, so citations are free (the model cites only if it chooses to)"
+            "generation.citations = enforced needs a local transformers model; "
+            f"{generator.model_id} cannot constrain its decoding, so citations are free (the model "
+            "cites only if it chooses to)"
         )
     sources = sorted({s.n for s in context.sources if s.n is not None})
     if mode == "enforced":
@@ -148,10 +160,14 @@ def generate(
     ids_hash = ids_sha256(ids)
     if ids_hash != context.ids_sha256:
         return GenerationStage(
-            "error", generator.model_id, params=params,
+            "error",
+            generator.model_id,
+            params=params,
             message="the context's input ids do not match its ids_sha256; the context was altered",
         )
-    key = cache_key(generator.model_id, generator.file_sha256, ids_hash, cfg.max_new_tokens, mode, sources)
+    key = cache_key(
+        generator.model_id, generator.file_sha256, ids_hash, cfg.max_new_tokens, mode, sources
+    )
     store = generation_store(cache_dir)
     if use_cache:
         t0 = time.perf_counter()
@@ -168,7 +184,13 @@ def generate(
                 params={**params, "replay_ms": round((time.perf_counter() - t0) * 1000, 2)},
                 cached=True,
                 message="; ".join(
-                    [f"replayed from the cache (generated in {hit['seconds']:.1f} s the first time)", *notes]
+                    [
+                        (
+                            f"replayed from the cache (generated in {hit['seconds']:.1f} s the "
+                            "first time)"
+                        ),
+                        *notes,
+                    ]
                 ),
             )
     kwargs: dict[str, Any] = {}
@@ -180,11 +202,24 @@ def generate(
         answer, new_ids, seconds = generator.generate_ids(ids, cfg.max_new_tokens, **kwargs)
     except Exception as exc:  # noqa: BLE001 - a failed generation is a stage result, not a crash
         return GenerationStage(
-            "error", generator.model_id, params=params, model_sha256=generator.file_sha256,
+            "error",
+            generator.model_id,
+            params=params,
+            model_sha256=generator.file_sha256,
             message=f"generation failed: {type(exc).__name__}: {exc}",
         )
-    store.put(key, {"answer": answer, "seconds": seconds, "output_tokens": len(new_ids), "new_ids": new_ids,
-                    "input_tokens": len(ids), "model_id": generator.model_id, "citations": mode})
+    store.put(
+        key,
+        {
+            "answer": answer,
+            "seconds": seconds,
+            "output_tokens": len(new_ids),
+            "new_ids": new_ids,
+            "input_tokens": len(ids),
+            "model_id": generator.model_id,
+            "citations": mode,
+        },
+    )
     stopped = bool(new_ids) and new_ids[-1] in getattr(generator, "eos_ids", ())
     return GenerationStage(
         "ok",
@@ -196,11 +231,14 @@ def generate(
         model_sha256=generator.file_sha256,
         params=params,
         cached=False,
-        message="; ".join([
-            f"{len(new_ids)} tokens in {seconds:.1f} s ({len(new_ids) / max(seconds, 1e-9):.1f} tokens/s)"
-            + ("" if stopped else f"; stopped at max_new_tokens = {cfg.max_new_tokens}"),
-            *notes,
-        ]),
+        message="; ".join(
+            [
+                f"{len(new_ids)} tokens in {seconds:.1f} s "
+                f"({len(new_ids) / max(seconds, 1e-9):.1f} tokens/s)"
+                + ("" if stopped else f"; stopped at max_new_tokens = {cfg.max_new_tokens}"),
+                *notes,
+            ]
+        ),
     )
 
 
@@ -209,7 +247,11 @@ ESTIMATE_RUNS = 20
 
 
 def estimate_seconds(
-    prompt_tokens: int, model_id: str, *, cache_dir: str | Path | None = None, runs: int = ESTIMATE_RUNS
+    prompt_tokens: int,
+    model_id: str,
+    *,
+    cache_dir: str | Path | None = None,
+    runs: int = ESTIMATE_RUNS,
 ) -> tuple[float, int] | None:
     """``(seconds, n_runs)``: the expected generation time for a prompt of ``prompt_tokens``.
 
@@ -222,8 +264,12 @@ def estimate_seconds(
     if isinstance(prompt_tokens, bool) or not isinstance(prompt_tokens, int) or prompt_tokens < 0:
         raise ValueError(f"prompt_tokens = {prompt_tokens!r} must be an integer >= 0")
     rows = [
-        r for r in generation_store(cache_dir).recent(runs * 5)
-        if isinstance(r, dict) and r.get("model_id") == model_id and r.get("input_tokens") and r.get("seconds")
+        r
+        for r in generation_store(cache_dir).recent(runs * 5)
+        if isinstance(r, dict)
+        and r.get("model_id") == model_id
+        and r.get("input_tokens")
+        and r.get("seconds")
     ][:runs]
     if not rows:
         return None

@@ -46,7 +46,6 @@ from typing import Any
 from .decoding import BINARY, BINARY_PROBE, UNDECODABLE, LoadError, decode, decode_bytes, is_blank  # noqa: F401
 from .types import Block, Document, FailedDocument, LoadedFile, LoadReport
 
-
 MB = 1024 * 1024
 #: Default size cap per file.
 DEFAULT_MAX_BYTES = 20 * MB
@@ -73,9 +72,14 @@ class _Budget:
         self._calls = 63  # the first check reads the clock
 
     def check(self) -> None:
-        """Raise :class:`LoadError` once the deadline has passed (the clock is read every 64th call)."""
+        """Raise :class:`LoadError` once the deadline has passed (the clock is read every 64th
+        call)."""
         self._calls += 1
-        if self.deadline is not None and not self._calls & 63 and time.perf_counter() > self.deadline:
+        if (
+            self.deadline is not None
+            and not self._calls & 63
+            and time.perf_counter() > self.deadline
+        ):
             raise LoadError(
                 f"took longer than the {self.seconds:g} s loading budget "
                 f"({time.perf_counter() - self.start:.1f} s so far)"
@@ -267,19 +271,68 @@ HTML_DROPPED = frozenset({"script", "style", "nav", "noscript", "template", "svg
 HTML_ENDS_NAV = frozenset({"main"})
 #: Elements without an end tag.
 HTML_VOID = frozenset(
-    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
-     "source", "track", "wbr"}
+    {
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "param",
+        "source",
+        "track",
+        "wbr",
+    }
 )
 #: Elements whose text becomes a paragraph of their own kind.
 HTML_BLOCKS = frozenset(
-    {"p", "li", "dt", "dd", "pre", "blockquote", "caption", "figcaption", "div",
-     "h1", "h2", "h3", "h4", "h5", "h6", "address"}
+    {
+        "p",
+        "li",
+        "dt",
+        "dd",
+        "pre",
+        "blockquote",
+        "caption",
+        "figcaption",
+        "div",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "address",
+    }
 )
 #: Containers: they break paragraphs; their loose text is recorded as ``div``.
 HTML_CONTAINERS = frozenset(
-    {"body", "main", "article", "section", "header", "footer", "aside", "form", "ul", "ol",
-     "dl", "figure", "fieldset", "details", "summary", "table", "thead", "tbody", "tfoot",
-     "html"}
+    {
+        "body",
+        "main",
+        "article",
+        "section",
+        "header",
+        "footer",
+        "aside",
+        "form",
+        "ul",
+        "ol",
+        "dl",
+        "figure",
+        "fieldset",
+        "details",
+        "summary",
+        "table",
+        "thead",
+        "tbody",
+        "tfoot",
+        "html",
+    }
 )
 
 
@@ -352,9 +405,8 @@ class _VisibleText(HTMLParser):
 
     def _close_row(self) -> None:
         self._close_cell()
-        if self._row is not None:
-            if any(self._row):
-                self.paragraphs.append(("tr", " | ".join(self._row)))
+        if self._row is not None and any(self._row):
+            self.paragraphs.append(("tr", " | ".join(self._row)))
         self._row = None
 
     # -- parser callbacks
@@ -572,9 +624,7 @@ def _row_document(row: Any, where: str, path: str) -> Document:
         raise LoadError(f"{where}: empty 'text'")
     title = row.get("title")
     title = canonicalize(str(title)).strip() if title not in (None, "") else ""
-    metadata = {
-        str(k): v for k, v in row.items() if k not in _ROW_FIELDS and v not in (None, "")
-    }
+    metadata = {str(k): v for k, v in row.items() if k not in _ROW_FIELDS and v not in (None, "")}
     return Document(
         doc_id=doc_id,
         title=title or doc_id,
@@ -608,8 +658,17 @@ _JSON_TOKEN_OR_COMMA = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{},]')
 _WS = re.compile(r"\s*")
 
 
-def _too_deep(text: str, start: int = 0, end: int | None = None, top: int = 0) -> list[tuple[int, int]]:
-    """Spans of the values at nesting level ``top`` + 1 that nest deeper than :data:`MAX_JSON_DEPTH`.
+def _skip_ws(text: str, pos: int) -> int:
+    """Index of the first non-whitespace character at or after ``pos``."""
+    m = _WS.match(text, pos)
+    return m.end() if m else pos  # r"\s*" always matches; the else only narrows the type
+
+
+def _too_deep(
+    text: str, start: int = 0, end: int | None = None, top: int = 0
+) -> list[tuple[int, int]]:
+    """Spans of the values at nesting level ``top`` + 1 that nest deeper than
+    :data:`MAX_JSON_DEPTH`.
 
     One pass over the brackets outside strings (a value left open runs to ``end``);
     a text with at most :data:`MAX_JSON_DEPTH` brackets is not scanned at all.
@@ -647,7 +706,9 @@ def _json_value(text: str, pos: int, where: str) -> tuple[Any, int]:
     try:
         return _DECODER.raw_decode(text, pos)
     except _NumberTooLong as exc:
-        raise LoadError(f"{where}: a number with {exc.digits} digits (the cap is {MAX_INT_DIGITS})") from None
+        raise LoadError(
+            f"{where}: a number with {exc.digits} digits (the cap is {MAX_INT_DIGITS})"
+        ) from None
     except RecursionError:
         raise _deep_reason(where) from None
 
@@ -660,14 +721,16 @@ def _line_of(text: str, pos: int) -> int:
     return text.count("\n", 0, pos) + 1
 
 
-def _json_array_items(text: str, name: str, budget: _Budget = _NO_BUDGET) -> Iterator[tuple[int, Any]]:
+def _json_array_items(
+    text: str, name: str, budget: _Budget = _NO_BUDGET
+) -> Iterator[tuple[int, Any]]:
     """Yield ``(line number, element or LoadError)`` of a JSON array, element by element.
 
     An element nested deeper than :data:`MAX_JSON_DEPTH` or holding an integer
     over :data:`MAX_INT_DIGITS` digits is a failed row; the elements after it
     still load.
     """
-    pos = _WS.match(text, 0).end()
+    pos = _skip_ws(text, 0)
     if not text.startswith("[", pos):
         deep = _too_deep(text)
         if deep:
@@ -675,14 +738,16 @@ def _json_array_items(text: str, name: str, budget: _Budget = _NO_BUDGET) -> Ite
         try:
             value = json.loads(text, parse_int=_parse_int)
         except _NumberTooLong as exc:
-            raise LoadError(f"{name}: a number with {exc.digits} digits (the cap is {MAX_INT_DIGITS})") from None
+            raise LoadError(
+                f"{name}: a number with {exc.digits} digits (the cap is {MAX_INT_DIGITS})"
+            ) from None
         except json.JSONDecodeError as exc:
             raise LoadError(f"{name}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
         raise LoadError(
             f"{name}: a JSON file must hold an array of objects, not a {type(value).__name__}"
         )
-    deep_at = {s: e for s, e in _too_deep(text, pos, top=1)}
-    pos = _WS.match(text, pos + 1).end()
+    deep_at = dict(_too_deep(text, pos, top=1))
+    pos = _skip_ws(text, pos + 1)
     if text.startswith("]", pos):
         return
     while True:
@@ -697,19 +762,23 @@ def _json_array_items(text: str, name: str, budget: _Budget = _NO_BUDGET) -> Ite
             try:
                 value, pos = _json_value(text, pos, f"{name} line {line}")
             except json.JSONDecodeError as exc:
-                raise LoadError(f"{name}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+                raise LoadError(
+                    f"{name}: not valid JSON ({exc.msg} at line {exc.lineno})"
+                ) from None
             except LoadError as exc:
                 yield line, exc
                 pos = _skip_value(text, pos)
             else:
                 yield line, value
-        pos = _WS.match(text, pos).end()
+        pos = _skip_ws(text, pos)
         if text.startswith(",", pos):
-            pos = _WS.match(text, pos + 1).end()
+            pos = _skip_ws(text, pos + 1)
             continue
         if text.startswith("]", pos):
             return
-        raise LoadError(f"{name}: not valid JSON (expected ',' or ']' at line {_line_of(text, pos)})")
+        raise LoadError(
+            f"{name}: not valid JSON (expected ',' or ']' at line {_line_of(text, pos)})"
+        )
 
 
 def _skip_value(text: str, pos: int) -> int:
@@ -740,7 +809,7 @@ def _jsonl_rows(text: str, name: str, budget: _Budget) -> Iterator[tuple[int, An
             yield no, _deep_reason(where)
             continue
         try:
-            value, end = _json_value(line, _WS.match(line, 0).end(), where)
+            value, end = _json_value(line, _skip_ws(line, 0), where)
             if line[end:].strip():
                 raise LoadError(f"{where}: not valid JSON (Extra data)")
             yield no, value
@@ -788,7 +857,9 @@ def _strict_ok(lines: Sequence[str]) -> bool:
     return True
 
 
-def _csv_records(text: str, name: str, budget: _Budget) -> Iterator[tuple[int, list[str] | LoadError]]:
+def _csv_records(
+    text: str, name: str, budget: _Budget
+) -> Iterator[tuple[int, list[str] | LoadError]]:
     """``(line number, cells or LoadError)`` of every CSV record.
 
     A quoted cell may span lines. When a record spanning several lines does not
@@ -819,15 +890,22 @@ def _csv_records(text: str, name: str, budget: _Budget) -> Iterator[tuple[int, l
             if span > 1 and not _strict_ok(lines[start : feed.index]):
                 recoveries += 1
                 if recoveries > MAX_CSV_RECOVERIES:
-                    yield start + 1, LoadError(
-                        f"{name} line {start + 1}: more than {MAX_CSV_RECOVERIES} malformed quotes; "
-                        "the rest of the file was not read"
+                    yield (
+                        start + 1,
+                        LoadError(
+                            f"{name} line {start + 1}: more than {MAX_CSV_RECOVERIES} malformed "
+                            "quotes; the rest of the file was not read"
+                        ),
                     )
                     return
                 more = span - 1
-                yield start + 1, LoadError(
-                    f"{name} line {start + 1}: unterminated or malformed quote (the cell ran over "
-                    f"{more} more line{'s' if more != 1 else ''}); the lines after it were read as rows"
+                yield (
+                    start + 1,
+                    LoadError(
+                        f"{name} line {start + 1}: unterminated or malformed quote (the cell ran "
+                        f"over {more} more line{'s' if more != 1 else ''}); the lines after it "
+                        "were read as rows"
+                    ),
                 )
                 pos = start + 1
                 break
@@ -853,9 +931,8 @@ def parse_rows(
         rows = _json_array_items(text, name, budget)
     else:
         records = _csv_records(text, name, budget)
-        header: list[str] | LoadError = []
-        for _, header in records:
-            break
+        first = next(records, None)  # the header record
+        header: list[str] | LoadError = [] if first is None else first[1]
         if isinstance(header, LoadError):
             raise LoadError(f"{name}: CSV header: {str(header).split(': ', 1)[-1]}")
         columns = [c.strip() for c in header]
@@ -873,12 +950,16 @@ def parse_rows(
                 if not any(c.strip() for c in cells):
                     continue
                 if len(cells) > len(columns):
-                    yield no, LoadError(
-                        f"{name} line {no}: {len(cells)} cells "
-                        f"but the header has {len(columns)} columns"
+                    yield (
+                        no,
+                        LoadError(
+                            f"{name} line {no}: {len(cells)} cells "
+                            f"but the header has {len(columns)} columns"
+                        ),
                     )
                     continue
-                yield no, {c: v for c, v in zip(columns, cells) if c}
+                yield no, {c: v for c, v in zip(columns, cells, strict=False) if c}
+
         rows = csv_rows()
     for no, row in rows:
         if isinstance(row, LoadError):
@@ -944,12 +1025,19 @@ def _parse(
     decoded = decode(data)
     notes = decoded.notes
     if is_blank(decoded.text):
-        raise _Refused("empty: only whitespace or invisible characters (NBSP, zero-width)", decoded.encoding)
+        raise _Refused(
+            "empty: only whitespace or invisible characters (NBSP, zero-width)", decoded.encoding
+        )
     stem = _stem(name)
     try:
         if ext in TEXT_EXTENSIONS:
             fmt = "txt" if ext == ".txt" else "md"
-            return [parse_markdown(decoded.text, stem, path=path, fmt=fmt)], [], decoded.encoding, notes
+            return (
+                [parse_markdown(decoded.text, stem, path=path, fmt=fmt)],
+                [],
+                decoded.encoding,
+                notes,
+            )
         if ext in HTML_EXTENSIONS:
             doc, html_notes = _parse_html(decoded.text, stem, path=path, budget=budget)
             return [doc], [], decoded.encoding, notes + html_notes
@@ -985,7 +1073,8 @@ def _load(
     """
     shown = path or name
     budget = _Budget(time_budget_s)
-    encoding, notes = "", ()
+    encoding = ""
+    notes: tuple[str, ...] = ()
     docs: list[Document] = []
     failed: list[FailedDocument] = []
     ext = _ext(name)
@@ -1015,7 +1104,9 @@ def _load(
 
 def _check_budget(time_budget_s: float | None) -> None:
     if time_budget_s is not None and not time_budget_s > 0:
-        raise ValueError(f"time_budget_s = {time_budget_s!r} must be a positive number of seconds or None")
+        raise ValueError(
+            f"time_budget_s = {time_budget_s!r} must be a positive number of seconds or None"
+        )
 
 
 def load_bytes(
@@ -1044,7 +1135,9 @@ def load_batch(
     time_budget_s: float | None = DEFAULT_TIME_BUDGET_S,
 ) -> LoadReport:
     """Load uploaded ``(name, bytes)`` pairs; a file that fails never stops the others."""
-    return merge_reports([load_bytes(n, d, max_bytes=max_bytes, time_budget_s=time_budget_s) for n, d in files])
+    return merge_reports(
+        [load_bytes(n, d, max_bytes=max_bytes, time_budget_s=time_budget_s) for n, d in files]
+    )
 
 
 def merge_reports(reports: Sequence[LoadReport]) -> LoadReport:
@@ -1085,7 +1178,9 @@ def load_file(
         failure = FailedDocument(str(p), f"cannot read: {exc.strerror or exc}")
         return LoadReport((), (failure,), (LoadedFile(str(p), n_failed=1),))
     if not p.is_file():
-        return LoadReport((), (FailedDocument(str(p), "not a file"),), (LoadedFile(str(p), n_failed=1),))
+        return LoadReport(
+            (), (FailedDocument(str(p), "not a file"),), (LoadedFile(str(p), n_failed=1),)
+        )
     docs, failed, info = _load(p.name, None, str(p), size, max_bytes, p.read_bytes, time_budget_s)
     return _finish(docs, failed, [info])
 
@@ -1098,7 +1193,9 @@ def load_paths(
 ) -> LoadReport:
     """Load several files; duplicate doc ids after the first become failures."""
     # keep the files' own order so "first loaded wins" follows the given order
-    return merge_reports([load_file(p, max_bytes=max_bytes, time_budget_s=time_budget_s) for p in paths])
+    return merge_reports(
+        [load_file(p, max_bytes=max_bytes, time_budget_s=time_budget_s) for p in paths]
+    )
 
 
 def _walk(root: Path) -> list[Path]:
@@ -1154,7 +1251,9 @@ def beir_qrels_path(root: Path, split: str = "test") -> Path:
     flat = root / "qrels.tsv"
     if flat.is_file():
         return flat
-    splits = sorted(p.stem for p in (root / "qrels").glob("*.tsv")) if (root / "qrels").is_dir() else []
+    splits = (
+        sorted(p.stem for p in (root / "qrels").glob("*.tsv")) if (root / "qrels").is_dir() else []
+    )
     found = f"; splits present: {', '.join(splits)}" if splits else ""
     raise ValueError(f"BEIR folder {str(root)!r} lacks qrels/{split}.tsv and qrels.tsv{found}")
 
@@ -1169,8 +1268,15 @@ def _with_title(doc: Document) -> Document:
         return doc
     text = f"{doc.title}\n\n{doc.text}"
     return Document(
-        doc_id=doc.doc_id, title=doc.title, text=text, source=doc.source, version=doc.version,
-        path=doc.path, format=doc.format, blocks=markdown_blocks(text), metadata=doc.metadata,
+        doc_id=doc.doc_id,
+        title=doc.title,
+        text=text,
+        source=doc.source,
+        version=doc.version,
+        path=doc.path,
+        format=doc.format,
+        blocks=markdown_blocks(text),
+        metadata=doc.metadata,
     )
 
 
@@ -1180,7 +1286,8 @@ def load_beir(
     split: str = "test",
     title_in_text: bool = False,
 ) -> tuple[LoadReport, dict[str, str], dict[str, dict[str, int]]]:
-    """Load a BEIR folder: ``corpus.jsonl``, ``queries.jsonl``, ``qrels/<split>.tsv`` or ``qrels.tsv``.
+    """Load a BEIR folder: ``corpus.jsonl``, ``queries.jsonl``, ``qrels/<split>.tsv`` or
+    ``qrels.tsv``.
 
     Returns:
         ``(corpus report, {query id: text}, {query id: {doc id: grade}})``.
@@ -1203,9 +1310,13 @@ def load_beir(
         if not p.is_file():
             raise ValueError(f"BEIR folder {str(root)!r} lacks {p.name}")
     qrels_path = beir_qrels_path(root, split)
-    report = load_file(corpus, max_bytes=max(DEFAULT_MAX_BYTES, corpus.stat().st_size), time_budget_s=None)
+    report = load_file(
+        corpus, max_bytes=max(DEFAULT_MAX_BYTES, corpus.stat().st_size), time_budget_s=None
+    )
     if title_in_text:
-        report = LoadReport(tuple(_with_title(d) for d in report.documents), report.failed, report.files)
+        report = LoadReport(
+            tuple(_with_title(d) for d in report.documents), report.failed, report.files
+        )
     queries: dict[str, str] = {}
     query_lines = decode_bytes(queries_path.read_bytes()).lstrip("\ufeff").split("\n")
     for no, line in enumerate(query_lines, 1):

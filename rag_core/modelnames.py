@@ -41,7 +41,8 @@ BUNDLED: dict[str, tuple[str, ...]] = {
     "retrieval.qdrant_model": ("minilm", "e5-small"),
 }
 
-#: Environment variable naming the one folder under which visitors may name Qdrant local-mode folders.
+# : Environment variable naming the one folder under which visitors may name Qdrant local-mode
+# folders.
 QDRANT_PATH_ENV = "RAG_INSPECTOR_QDRANT"
 #: Environment variable listing the Qdrant server addresses visitors may name (comma-separated).
 QDRANT_URLS_ENV = "RAG_INSPECTOR_QDRANT_URLS"
@@ -55,7 +56,8 @@ def models_folder(env: Mapping[str, str] | None = None) -> str | None:
 
 
 def _inside(folder: str | None, text: str) -> bool:
-    """Whether ``text`` names a path strictly inside ``folder`` once ``..`` and symlinks are resolved."""
+    """Whether ``text`` names a path strictly inside ``folder`` once ``..`` and symlinks are
+    resolved."""
     if folder is None or not text:
         return False
     resolved = os.path.realpath(os.path.join(folder, os.path.expanduser(text)))
@@ -71,22 +73,30 @@ def _qdrant_refusal(key: str, text: str, env: Mapping[str, str]) -> str | None:
         folder = os.path.realpath(os.path.expanduser(value)) if value else None
         if _inside(folder, text):
             return None
-        where = f"a folder inside ${QDRANT_PATH_ENV}" if folder else f"${QDRANT_PATH_ENV} is not set, so no folder"
+        where = (
+            f"a folder inside ${QDRANT_PATH_ENV}"
+            if folder
+            else f"${QDRANT_PATH_ENV} is not set, so no folder"
+        )
     else:
         listed = env.get(QDRANT_URLS_ENV)
-        urls = tuple(u.strip().rstrip("/") for u in listed.split(",") if u.strip()) if listed is not None \
+        urls = (
+            tuple(u.strip().rstrip("/") for u in listed.split(",") if u.strip())
+            if listed is not None
             else DEFAULT_QDRANT_URLS
+        )
         if text.rstrip("/") in urls:
             return None
         where = f"the servers listed in ${QDRANT_URLS_ENV}: {', '.join(urls) or 'none'}"
     return (
-        f"{key}: this value is not accepted from the address (allowed: {where}); the default is kept. "
-        "An operator can choose it in the sidebar or the CLI."
+        f"{key}: this value is not accepted from the address (allowed: {where}); the default is "
+        "kept. An operator can choose it in the sidebar or the CLI."
     )
 
 
 def refusal(key: str, value: Any, env: Mapping[str, str] | None = None) -> str | None:
-    """Why a visitor may not set ``key = value`` (None when allowed or ``key`` names no model or place).
+    """Why a visitor may not set ``key = value`` (None when allowed or ``key`` names no model or
+    place).
 
     The message depends on ``key`` and the allow-list only, never on whether
     ``value`` exists on disk.
@@ -102,15 +112,22 @@ def refusal(key: str, value: Any, env: Mapping[str, str] | None = None) -> str |
     if _inside(folder, text):
         return None
     names = ", ".join(repr(n) for n in BUNDLED[key] if n) or "none bundled"
-    where = f"a path inside ${MODELS_ENV}" if folder is not None else f"${MODELS_ENV} is not set, so no path"
+    where = (
+        f"a path inside ${MODELS_ENV}"
+        if folder is not None
+        else f"${MODELS_ENV} is not set, so no path"
+    )
     return (
         f"{key}: this value is not accepted from the address (allowed: {names}; {where}); "
         "the default is kept. An operator can choose local models in the sidebar or the CLI."
     )
 
 
-def restrict(overrides: Mapping[str, Any], env: Mapping[str, str] | None = None) -> tuple[dict[str, Any], list[str]]:
-    """``overrides`` without the model names a visitor may not set, and one message per refused key."""
+def restrict(
+    overrides: Mapping[str, Any], env: Mapping[str, str] | None = None
+) -> tuple[dict[str, Any], list[str]]:
+    """``overrides`` without the model names a visitor may not set, and one message per refused
+    key."""
     kept: dict[str, Any] = {}
     problems: list[str] = []
     for key, value in overrides.items():

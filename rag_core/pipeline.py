@@ -19,11 +19,11 @@ from dataclasses import replace
 from functools import lru_cache, partial
 from itertools import count
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .config import PipelineConfig
 from .gate import apply_gate
-from .index import CorpusIndex, Progress
+from .index import Chunking, CorpusIndex, Progress
 from .types import (
     AnalyzerView,
     Chunk,
@@ -41,6 +41,11 @@ from .types import (
     Trace,
     hits_from_fields,
 )
+
+if TYPE_CHECKING:
+    from .dense import DenseIndex
+    from .runs import ExternalRun
+    from .sparse import SparseIndex
 
 #: ``listener(event, value)``: see :func:`run`.
 Listener = Callable[[str, Any], None]
@@ -113,7 +118,7 @@ def _list_name(method: str, analyzer: str | None, model: str) -> str:
     return f"dense:{model}" if method == "dense" else f"{method}:{analyzer}"
 
 
-def qdrant_list(config: PipelineConfig, question: str, chunking: Any) -> RetrieverList:
+def qdrant_list(config: PipelineConfig, question: str, chunking: Chunking) -> RetrieverList:
     """The Qdrant collection's top ``k`` for ``question``, as one retriever list.
 
     Hits keep Qdrant's scores; a ``Cosine`` collection also gives each hit its
@@ -179,7 +184,7 @@ def qdrant_list(config: PipelineConfig, question: str, chunking: Any) -> Retriev
     return RetrieverList(name, "qdrant", None, tuple(hits), facts.points, status=status, message=message,
                          model=embedder.model_id, params=params)
 #: ``(index, analyzer function, list params, idf form, n docs)`` of one sparse retriever.
-_SparseRoute = tuple[Any, Callable[[str], Any], dict[str, Any], str, int]
+_SparseRoute: TypeAlias = "tuple[SparseIndex, Callable[[str], list[str]], dict[str, Any], str, int]"
 
 
 class RunPlan:
@@ -237,7 +242,7 @@ class RunPlan:
             self._sparse[key] = (index, analyze, params, index.idf_form, index.n_docs)
         return self._sparse[key]
 
-    def stamp(self, dense_index: Any) -> IndexStamp:
+    def stamp(self, dense_index: DenseIndex | None) -> IndexStamp:
         """The Trace's index stamp (rebuilt only when the dense index changes)."""
         dense_stamp = dense_index.stamp if dense_index is not None else None
         if self._stamp is None or self._stamp[0] is not dense_stamp:
@@ -250,8 +255,8 @@ def _run_list(
     tag: str,
     config: PipelineConfig,
     corpus: CorpusIndex,
-    chunking: Any,
-    runs: Mapping[str, Any] | None,
+    chunking: Chunking,
+    runs: Mapping[str, ExternalRun] | None,
     query_id: str | None,
     extra: dict[str, Chunk],
 ) -> RetrieverList:
@@ -288,11 +293,11 @@ def retrieve(
     corpus: CorpusIndex,
     *,
     progress: Progress | None = None,
-    runs: Mapping[str, Any] | None = None,
+    runs: Mapping[str, ExternalRun] | None = None,
     query_id: str | None = None,
     extra: dict[str, Chunk] | None = None,
     plan: RunPlan | None = None,
-) -> tuple[RetrievalStage, Any]:
+) -> tuple[RetrievalStage, DenseIndex | None]:
     """Run every configured retriever and fuse their lists.
 
     Returns the stage and the dense index (or None) so later stages can
@@ -348,7 +353,8 @@ def retrieve(
             continue
         index, analyze, params, idf_form, n_docs = plan.sparse(method, str(analyzer))
         q_tokens = analyze(question)
-        idx, scores, n_candidates = index.search(q_tokens, rcfg.k)
+        found = index.search(q_tokens, rcfg.k)
+        idx, scores, n_candidates = found.indices, found.scores, found.n_candidates
         # tolist(): Python ints and floats in one C call each (as int()/float() per element);
         # ids read from the plan's flat lists, not from each Chunk
         cids, dids = plan.chunk_ids, plan.doc_ids
@@ -420,7 +426,7 @@ def rerank_stage(
     question: str,
     hits: Sequence[Hit],
     corpus: CorpusIndex,
-    dense_index: Any = None,
+    dense_index: DenseIndex | None = None,
     chunks: Mapping[str, Chunk] | None = None,
 ) -> RerankStage:
     """Reorder the top ``rerank.shortlist`` candidates with the configured reranker.
@@ -472,7 +478,9 @@ def rerank_stage(
     )
 
 
-def _dense_vectoriser(dense_index: Any) -> Callable[[str, Sequence[Any]], tuple[Any, dict[str, Any]]]:
+def _dense_vectoriser(
+    dense_index: DenseIndex,
+) -> Callable[[str, Sequence[Any]], tuple[Any, dict[str, Any]]]:
     """MMR vectors from the dense index (instead of TF-IDF) when dense retrieval ran."""
     row = {cid: i for i, cid in enumerate(dense_index.chunk_ids)}
 
@@ -589,7 +597,7 @@ def run(
     progress: Progress | None = None,
     stop_after: str = "support",
     listener: Listener | None = None,
-    runs: Mapping[str, Any] | None = None,
+    runs: Mapping[str, ExternalRun] | None = None,
     query_id: str | None = None,
 ) -> Trace:
     """Run one question through every stage and return the full ``Trace``.
@@ -626,7 +634,7 @@ def run_many(
     corpus: CorpusIndex,
     *,
     stop_after: str = "gate",
-    runs: Mapping[str, Any] | None = None,
+    runs: Mapping[str, ExternalRun] | None = None,
     query_ids: Sequence[str | None] | None = None,
 ) -> Iterator[Trace]:
     """:func:`run` for each question of a set, in order: the same Traces, made faster.
@@ -676,7 +684,7 @@ def _run_planned(
     progress: Progress | None = None,
     stop_after: str = "support",
     listener: Listener | None = None,
-    runs: Mapping[str, Any] | None = None,
+    runs: Mapping[str, ExternalRun] | None = None,
     query_id: str | None = None,
 ) -> Trace:
     """:func:`run` after the question is validated and the plan made (see there)."""

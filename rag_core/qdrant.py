@@ -27,6 +27,7 @@ import atexit
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,8 @@ class QdrantError(ValueError):
 
 @dataclass(frozen=True)
 class QdrantTarget:
-    """Where a collection lives: exactly one of ``url`` (server) or ``path`` (embedded local mode)."""
+    """Where a collection lives: exactly one of ``url`` (server) or ``path`` (embedded local
+    mode)."""
 
     url: str = ""
     path: str = ""
@@ -126,8 +128,8 @@ def connect(target: QdrantTarget, *, create: bool = False) -> Any:
         if target.path:
             if not create and not Path(target.path).is_dir():
                 raise QdrantError(
-                    f"retrieval.qdrant_path {target.path} does not exist; build a collection there with "
-                    "python -m rag_core index qdrant --path DIR --collection NAME",
+                    f"retrieval.qdrant_path {target.path} does not exist; build a collection there "
+                    "with python -m rag_core index qdrant --path DIR --collection NAME",
                     kind="unavailable",
                 )
             try:
@@ -165,7 +167,8 @@ _local_lock = threading.Lock()
 
 
 def _call(target: QdrantTarget, what: str, fn: Callable[[], Any]) -> Any:
-    """Run one client call (one at a time in local mode); a failure becomes one clear ``QdrantError``."""
+    """Run one client call (one at a time in local mode); a failure becomes one clear
+    ``QdrantError``."""
     try:
         if target.path:
             with _local_lock:
@@ -173,12 +176,13 @@ def _call(target: QdrantTarget, what: str, fn: Callable[[], Any]) -> Any:
         return fn()
     except QdrantError:
         raise
-    except Exception as exc:  # the client raises many types (httpx, grpc, its own)
+    except Exception as exc:  # noqa: BLE001 - the client raises many types (httpx, grpc, its own)
         text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         if "not found" in text.lower() and "collection" in text.lower():
             raise QdrantError(f"Qdrant at {target.where}: {text}") from None
         raise QdrantError(
-            f"Qdrant at {target.where} is unreachable or failed while {what}: {text}", kind="unavailable"
+            f"Qdrant at {target.where} is unreachable or failed while {what}: {text}",
+            kind="unavailable",
         ) from None
 
 
@@ -191,7 +195,11 @@ def collection_facts(client: Any, target: QdrantTarget, collection: str) -> Coll
     """
     exists = _call(target, "listing collections", lambda: client.collection_exists(collection))
     if not exists:
-        names = _call(target, "listing collections", lambda: [c.name for c in client.get_collections().collections])
+        names = _call(
+            target,
+            "listing collections",
+            lambda: [c.name for c in client.get_collections().collections],
+        )
         raise QdrantError(
             f"Qdrant at {target.where} has no collection {collection!r}; collections there: "
             f"{', '.join(sorted(names)) or 'none'}"
@@ -202,20 +210,22 @@ def collection_facts(client: Any, target: QdrantTarget, collection: str) -> Coll
     if isinstance(vectors, dict):
         if len(vectors) != 1:
             raise QdrantError(
-                f"collection {collection!r} has {len(vectors)} named vectors ({', '.join(sorted(vectors))}); "
-                "only a collection with one vector is supported"
+                f"collection {collection!r} has {len(vectors)} named vectors "
+                f"({', '.join(sorted(vectors))}); only a collection with one vector is supported"
             )
         name, vectors = next(iter(vectors.items()))
     distance = getattr(vectors.distance, "value", str(vectors.distance))
-    return CollectionFacts(collection, int(vectors.size), str(distance), int(info.points_count or 0), name)
+    return CollectionFacts(
+        collection, int(vectors.size), str(distance), int(info.points_count or 0), name
+    )
 
 
 def check_dimension(facts: CollectionFacts, embedder: Any) -> None:
     """Raise ``QdrantError`` unless ``embedder`` gives vectors of the collection's size."""
     if int(embedder.dimension) != facts.dimension:
         raise QdrantError(
-            f"dimension mismatch: collection {facts.name!r} holds {facts.dimension}-d vectors but the "
-            f"question embedder {embedder.model_id} gives {embedder.dimension}-d vectors; set "
+            f"dimension mismatch: collection {facts.name!r} holds {facts.dimension}-d vectors but "
+            f"the question embedder {embedder.model_id} gives {embedder.dimension}-d vectors; set "
             "retrieval.qdrant_model to the model that built the collection"
         )
 
@@ -242,8 +252,8 @@ def search(
     vec = np.asarray(query_vector, dtype=np.float32).reshape(-1)
     if vec.shape[0] != facts.dimension:
         raise QdrantError(
-            f"dimension mismatch: collection {collection!r} holds {facts.dimension}-d vectors but the "
-            f"query vector has {vec.shape[0]}"
+            f"dimension mismatch: collection {collection!r} holds {facts.dimension}-d vectors but "
+            f"the query vector has {vec.shape[0]}"
         )
     res = _call(
         target,
@@ -255,11 +265,14 @@ def search(
     hits = []
     for p in res.points:
         payload = p.payload or {}
-        for field, key in ((text_field, "retrieval.qdrant_text_field"), (doc_field, "retrieval.qdrant_doc_field")):
+        for field, key in (
+            (text_field, "retrieval.qdrant_text_field"),
+            (doc_field, "retrieval.qdrant_doc_field"),
+        ):
             if field not in payload:
                 raise QdrantError(
-                    f"collection {collection!r}: point {p.id} has no payload field {field!r} ({key}); "
-                    f"its payload fields are: {', '.join(sorted(payload)) or 'none'}"
+                    f"collection {collection!r}: point {p.id} has no payload field {field!r} "
+                    f"({key}); its payload fields are: {', '.join(sorted(payload)) or 'none'}"
                 )
         chunk_id = payload.get("chunk_id")
         hits.append(
@@ -282,11 +295,18 @@ def check_model(hits: Sequence[QdrantHit], collection: str, embedder: Any) -> No
     (ours do; a foreign collection usually does not, and then only the
     dimension check applies).
     """
-    others = sorted({h.embedding_model for h in hits if h.embedding_model and h.embedding_model != embedder.model_id})
+    others = sorted(
+        {
+            h.embedding_model
+            for h in hits
+            if h.embedding_model and h.embedding_model != embedder.model_id
+        }
+    )
     if others:
         raise QdrantError(
-            f"collection {collection!r} was embedded with {', '.join(others)} but the question embedder is "
-            f"{embedder.model_id}; set retrieval.qdrant_model to the model that built the collection"
+            f"collection {collection!r} was embedded with {', '.join(others)} but the question "
+            f"embedder is {embedder.model_id}; set retrieval.qdrant_model to the model that built "
+            "the collection"
         )
 
 
@@ -296,7 +316,8 @@ def distance_of(facts: CollectionFacts, score: float) -> float | None:
 
 
 def higher_is_better(facts: CollectionFacts) -> bool:
-    """True for `Cosine` and `Dot` collections (similarity scores); False for `Euclid`/`Manhattan` distances."""
+    """True for `Cosine` and `Dot` collections (similarity scores); False for `Euclid`/`Manhattan`
+    distances."""
     return facts.distance in _SIMILARITIES
 
 
@@ -308,12 +329,14 @@ def check_writable(target: QdrantTarget, collection: str, *, recreate: bool = Fa
             ``recreate`` is false.
     """
     client = connect(target, create=True)
-    exists = bool(_call(target, "listing collections", lambda: client.collection_exists(collection)))
+    exists = bool(
+        _call(target, "listing collections", lambda: client.collection_exists(collection))
+    )
     if exists and not recreate:
         n = _call(target, "counting points", lambda: client.count(collection, exact=True).count)
         raise QdrantError(
-            f"collection {collection!r} already exists at {target.where} ({n} points); pass --recreate to "
-            "replace it"
+            f"collection {collection!r} already exists at {target.where} ({n} points); pass "
+            "--recreate to replace it"
         )
     return exists
 
@@ -343,7 +366,9 @@ def build_collection(
 
     vectors = np.asarray(vectors, dtype=np.float32)
     if vectors.ndim != 2 or vectors.shape[0] != len(chunks):
-        raise ValueError(f"{len(chunks)} chunks but vectors of shape {vectors.shape}; give one row per chunk")
+        raise ValueError(
+            f"{len(chunks)} chunks but vectors of shape {vectors.shape}; give one row per chunk"
+        )
     client = connect(target, create=True)
     if check_writable(target, collection, recreate=recreate):
         _call(target, "deleting the old collection", lambda: client.delete_collection(collection))
@@ -352,7 +377,9 @@ def build_collection(
         "creating the collection",
         lambda: client.create_collection(
             collection,
-            vectors_config=models.VectorParams(size=int(vectors.shape[1]), distance=models.Distance.COSINE),
+            vectors_config=models.VectorParams(
+                size=int(vectors.shape[1]), distance=models.Distance.COSINE
+            ),
         ),
     )
     n = len(chunks)
@@ -372,7 +399,11 @@ def build_collection(
             )
             for i in range(lo, hi)
         ]
-        _call(target, "uploading points", lambda pts=points: client.upsert(collection, points=pts, wait=True))
+        _call(
+            target,
+            "uploading points",
+            partial(client.upsert, collection, points=points, wait=True),
+        )
         if progress:
             progress(hi, n)
     return collection_facts(client, target, collection)

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 from .types import Chunk, Document, Needle
 
-
 #: ``Needle.origin`` of document-level gold (a qrels judgement).
 DOC_LEVEL = "qrels"
 
@@ -118,7 +117,9 @@ def relevant_chunk_ids(
         if span is None:
             out.append(())
             continue
-        found = lookup.of_doc(n.doc_id) if is_document_level(n) else lookup.containing(n.doc_id, *span)
+        found = (
+            lookup.of_doc(n.doc_id) if is_document_level(n) else lookup.containing(n.doc_id, *span)
+        )
         hits = sorted(found, key=lambda c: c.ordinal)
         out.append(tuple(c.chunk_id for c in hits))
     return tuple(out)
@@ -138,7 +139,7 @@ def grades_for(
     if per_needle is None:
         per_needle = relevant_chunk_ids(chunks, needles, docs_by_id)
     grades: dict[str, int] = {}
-    for n, ids in zip(needles, per_needle):
+    for n, ids in zip(needles, per_needle, strict=True):
         for cid in ids:
             if n.grade > grades.get(cid, -(10**9)):
                 grades[cid] = n.grade

@@ -36,9 +36,12 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .types import Chunk, Hit
+from .types import Chunk, Document, Hit, RetrieverList
+
+if TYPE_CHECKING:
+    from .index import Chunking
 
 #: Prefix of an imported run in ``retrieval.methods`` and of its list's name.
 RUN_METHOD = "run"
@@ -133,7 +136,9 @@ def parse_trec_run(lines: Iterable[str], source: str = "<run>") -> dict[str, Ext
             raise ValueError(f"{where}: malformed %-escape in an id") from None
         key = (tag, qid, ref)
         if key in seen:
-            raise ValueError(f"{where}: query {qid!r} lists {ref!r} twice (first at line {seen[key]})")
+            raise ValueError(
+                f"{where}: query {qid!r} lists {ref!r} twice (first at line {seen[key]})"
+            )
         seen[key] = no
         per_tag.setdefault(tag, {}).setdefault(qid, []).append((score, rank, ref))
     if not per_tag:
@@ -143,7 +148,9 @@ def parse_trec_run(lines: Iterable[str], source: str = "<run>") -> dict[str, Ext
         hits = {
             qid: tuple(
                 RunHit(ref, score, r)
-                for r, (score, _rank, ref) in enumerate(sorted(rows, key=lambda x: (-x[0], x[1])), 1)
+                for r, (score, _rank, ref) in enumerate(
+                    sorted(rows, key=lambda x: (-x[0], x[1])), 1
+                )
             )
             for qid, rows in queries.items()
         }
@@ -151,7 +158,9 @@ def parse_trec_run(lines: Iterable[str], source: str = "<run>") -> dict[str, Ext
     return out
 
 
-def parse_jsonl_run(lines: Iterable[str], source: str = "<run>", tag: str = "run") -> dict[str, ExternalRun]:
+def parse_jsonl_run(
+    lines: Iterable[str], source: str = "<run>", tag: str = "run"
+) -> dict[str, ExternalRun]:
     """JSONL run lines → runs by tag (the row's ``tag``, else ``tag``)."""
     per_tag: dict[str, dict[str, tuple[RunHit, ...]]] = {}
     for no, line in enumerate(lines, 1):
@@ -199,7 +208,9 @@ def parse_jsonl_run(lines: Iterable[str], source: str = "<run>", tag: str = "run
 def parse_run_bytes(name: str, data: bytes) -> dict[str, ExternalRun]:
     """A run file's bytes (TREC or JSONL, sniffed) → runs by tag, each fingerprinted."""
     if len(data) > MAX_RUN_BYTES:
-        raise ValueError(f"{name}: larger than the {MAX_RUN_BYTES // (1024 * 1024)} MB cap for runs")
+        raise ValueError(
+            f"{name}: larger than the {MAX_RUN_BYTES // (1024 * 1024)} MB cap for runs"
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -228,7 +239,9 @@ def check_queries(runs: Mapping[str, ExternalRun], known: Iterable[str]) -> None
     """Raise ``ValueError`` when a run names query ids the question set lacks."""
     known_set = set(known)
     for run in runs.values():
-        unknown = [q for q in run.hits if q not in known_set and q.rsplit("#", 1)[0] not in known_set]
+        unknown = [
+            q for q in run.hits if q not in known_set and q.rsplit("#", 1)[0] not in known_set
+        ]
         if unknown:
             shown = ", ".join(repr(q) for q in unknown[:5]) + (", …" if len(unknown) > 5 else "")
             raise ValueError(
@@ -243,8 +256,8 @@ def check_queries(runs: Mapping[str, ExternalRun], known: Iterable[str]) -> None
 def resolve_hits(
     run_hits: Sequence[RunHit],
     k: int,
-    chunking: Any,
-    docs: Mapping[str, Any],
+    chunking: Chunking,
+    docs: Mapping[str, Document],
     doc_chunks: Mapping[str, Sequence[str]],
 ) -> tuple[tuple[Hit, ...], dict[str, Chunk]]:
     """The run's top ``k`` as :class:`Hit` objects, and the chunks not in ``chunking``.
@@ -258,18 +271,31 @@ def resolve_hits(
         chunk, note = _chunk_for(rh, chunking, docs, doc_chunks)
         if chunk.chunk_id not in chunking.by_id:
             extra.setdefault(chunk.chunk_id, chunk)
-        hits.append(Hit(chunk_id=chunk.chunk_id, doc_id=chunk.doc_id, rank=rank, score=rh.score, note=note))
+        hits.append(
+            Hit(chunk_id=chunk.chunk_id, doc_id=chunk.doc_id, rank=rank, score=rh.score, note=note)
+        )
     return tuple(hits), extra
 
 
-def _span_chunk(doc: Any, start: int, end: int, chunk_id: str) -> Chunk:
+def _span_chunk(doc: Document, start: int, end: int, chunk_id: str) -> Chunk:
     content = doc.text[start:end]
-    return Chunk(chunk_id=chunk_id, doc_id=doc.doc_id, ordinal=-1, start=start, end=end,
-                 own_start=start, content=content, text=content)
+    return Chunk(
+        chunk_id=chunk_id,
+        doc_id=doc.doc_id,
+        ordinal=-1,
+        start=start,
+        end=end,
+        own_start=start,
+        content=content,
+        text=content,
+    )
 
 
 def _chunk_for(
-    rh: RunHit, chunking: Any, docs: Mapping[str, Any], doc_chunks: Mapping[str, Sequence[str]]
+    rh: RunHit,
+    chunking: Chunking,
+    docs: Mapping[str, Document],
+    doc_chunks: Mapping[str, Sequence[str]],
 ) -> tuple[Chunk, str]:
     """The chunk a run hit names and a note (rules in the module docstring)."""
     if rh.kind != "doc" and rh.ref in chunking.by_id:
@@ -288,13 +314,21 @@ def _chunk_for(
     text = rh.text or ""
     note = "" if text else NO_TEXT
     return (
-        Chunk(chunk_id=f"ext::{rh.ref}", doc_id=rh.ref, ordinal=-1, start=0, end=len(text),
-              own_start=0, content=text, text=text),
+        Chunk(
+            chunk_id=f"ext::{rh.ref}",
+            doc_id=rh.ref,
+            ordinal=-1,
+            start=0,
+            end=len(text),
+            own_start=0,
+            content=text,
+            text=text,
+        ),
         note or "not in the loaded corpus: the run's own text",
     )
 
 
-def export_trec(lists: Sequence[Any], query_id: str) -> str:
+def export_trec(lists: Sequence[RetrieverList], query_id: str) -> str:
     """TREC run lines of a Trace's retriever lists (tag = list name with ``:`` → ``-``).
 
     Ids with whitespace are percent-encoded (:func:`rag_core.trec.escape_id`);

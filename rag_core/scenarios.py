@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .config import PRESETS, PipelineConfig, preset
+from .config import PipelineConfig
+
+if TYPE_CHECKING:
+    from .types import Question, Trace
 
 PAGES = ("inspect", "compare", "chunks")
 
@@ -38,45 +41,6 @@ EXPECT_KEYS = (
     "numbers_in_no_source",  # some claim carries a number no source contains (bool)
     "question_cut",  # the budget cut into the question (bool)
 )
-
-
-def parse_overrides(text: str) -> tuple[dict[str, str], list[str]]:
-    """Parse ``key=value`` items separated by newlines or ``;``.
-
-    Blank items and ``#`` comments are skipped. Returns the overrides (later
-    keys win) and one message per item without ``=``.
-    """
-    if not isinstance(text, str):
-        raise ValueError(f"overrides must be text, not {type(text).__name__}")
-    out: dict[str, str] = {}
-    errors: list[str] = []
-    for raw in text.replace(";", "\n").splitlines():
-        item = raw.split("#", 1)[0].strip()
-        if not item:
-            continue
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            errors.append(f"{item!r} is not key=value (e.g. retrieval.analyzer=char)")
-            continue
-        out[key.strip()] = value.strip()
-    return out, errors
-
-
-def apply_overrides(base: PipelineConfig, overrides: Mapping[str, Any]) -> PipelineConfig:
-    """``base.with_overrides`` plus the pseudo-key ``chunker.preset`` (A–F).
-
-    The preset is applied first, so ``chunker.preset=B`` with
-    ``chunker.overlap=32`` means "B, but overlap 32".
-    """
-    rest = dict(overrides)
-    name = rest.pop("chunker.preset", None)
-    config = base
-    if name is not None:
-        letter = str(name).strip().upper()
-        if letter not in PRESETS:
-            raise ValueError(f"chunker.preset = {name!r} is not valid; valid choices: {', '.join(PRESETS)}")
-        config = preset(letter, base)  # replaces the whole chunker section
-    return config.with_overrides(rest) if rest else config
 
 
 @dataclass(frozen=True)
@@ -115,7 +79,10 @@ class Scenario:
 
     def __post_init__(self) -> None:
         if self.page not in PAGES:
-            raise ValueError(f"scenario {self.id}: page = {self.page!r} is not valid; valid choices: {', '.join(PAGES)}")
+            raise ValueError(
+                f"scenario {self.id}: page = {self.page!r} is not valid; valid choices: "
+                f"{', '.join(PAGES)}"
+            )
         if (self.question_id is None) == (self.question is None):
             raise ValueError(f"scenario {self.id}: give exactly one of question_id or question")
         for lang in ("ko", "en"):
@@ -126,31 +93,34 @@ class Scenario:
             bad = sorted(set(getattr(self, name)) - set(EXPECT_KEYS))
             if bad:
                 raise ValueError(
-                    f"scenario {self.id}: {name} has unknown key(s) {', '.join(bad)}; valid: {', '.join(EXPECT_KEYS)}"
+                    f"scenario {self.id}: {name} has unknown key(s) {', '.join(bad)}; valid: "
+                    f"{', '.join(EXPECT_KEYS)}"
                 )
         if self.expect_b and self.compare is None:
             raise ValueError(f"scenario {self.id}: expect_b needs a compare configuration")
 
-    def question_text(self, question: Any = None) -> str:
+    def question_text(self, question: Question | None = None) -> str:
         """What is asked: the free text, or phrasing ``phrasing`` of the set question given."""
         if self.question is not None:
             return self.question
         if question is None or question.id != self.question_id:
-            raise ValueError(f"scenario {self.id}: pass question {self.question_id!r} to get its text")
+            raise ValueError(
+                f"scenario {self.id}: pass question {self.question_id!r} to get its text"
+            )
         return question.phrasings[self.phrasing] if question.phrasings else question.question
 
     def config(self, base: PipelineConfig | None = None) -> PipelineConfig:
         """Configuration A (overrides on ``base``, default ``PipelineConfig()``)."""
-        return apply_overrides(base or PipelineConfig(), self.overrides)
+        return (base or PipelineConfig()).with_overrides(self.overrides)
 
     def config_b(self, base: PipelineConfig | None = None) -> PipelineConfig | None:
         """Configuration B = A + ``compare``, or None when the scenario has no pair."""
         if self.compare is None:
             return None
-        return apply_overrides(self.config(base), self.compare)
+        return self.config(base).with_overrides(self.compare)
 
 
-def check_expectation(trace: Any, expect: Mapping[str, Any]) -> list[str]:
+def check_expectation(trace: Trace, expect: Mapping[str, Any]) -> list[str]:
     """Messages for every part of ``expect`` the trace does not meet (empty = met)."""
     problems: list[str] = []
     gold = trace.gold
@@ -166,7 +136,9 @@ def check_expectation(trace: Any, expect: Mapping[str, Any]) -> list[str]:
         elif key in ("zero_candidates", "some_candidates"):
             lst = lists.get(want)
             if lst is None:
-                problems.append(f"{key}: no retriever list named {want!r} (have {', '.join(lists)})")
+                problems.append(
+                    f"{key}: no retriever list named {want!r} (have {', '.join(lists)})"
+                )
             elif (key == "zero_candidates") != (len(lst.hits) == 0):
                 problems.append(f"{key}: {want} has {len(lst.hits)} hits")
         elif key == "destroyed":
@@ -205,7 +177,9 @@ def check_expectation(trace: Any, expect: Mapping[str, Any]) -> list[str]:
                 if got != doc_id:
                     problems.append(f"top_doc of {name}: expected {doc_id!r}, got {got!r}")
         elif key == "duplicates_dropped":
-            got = any(s.status == "dropped" and s.reason == "duplicate" for s in trace.context.sources)
+            got = any(
+                s.status == "dropped" and s.reason == "duplicate" for s in trace.context.sources
+            )
             if got != want:
                 problems.append(f"duplicates_dropped: expected {want}, got {got}")
         elif key == "numbers_in_no_source":
@@ -220,7 +194,7 @@ def check_expectation(trace: Any, expect: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-def overlapping_hits(trace: Any) -> list[tuple[str, str]]:
+def overlapping_hits(trace: Trace) -> list[tuple[str, str]]:
     """Pairs of ranked candidates (``trace.rerank.hits``) from one document whose spans overlap.
 
     Two chunks overlap when ``a.start < b.end`` and ``b.start < a.end`` — the
@@ -239,20 +213,26 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="blind-cut",
         mode=1,
-        title={"ko": "고정 길이 청킹이 정답 문장을 자른다", "en": "A blind cut splits the answer sentence"},
+        title={
+            "ko": "고정 길이 청킹이 정답 문장을 자른다",
+            "en": "A blind cut splits the answer sentence",
+        },
         explanation={
-            "ko": "프리셋 A는 문장과 문단을 보지 않고 512자마다 자릅니다. 세한도를 그린 해가 적힌 문장이 두 청크에 "
-            "반씩 나뉘어, 어느 청크도 정답 문장을 통째로 갖지 못합니다. 이때 검색기가 무엇이든 재현율의 상한은 0입니다. "
-            "B(겹침 64자)로 바꾸면 경계 앞의 글이 다음 청크에 복사되어 문장이 되살아납니다.",
-            "en": "Preset A cuts every 512 characters without looking at sentences or paragraphs. The sentence that "
-            "dates the painting is split across two chunks, so no chunk holds the answer whole and no retriever can "
-            "find it: the recall ceiling is zero. Preset B (64 characters of overlap) copies the text before each "
-            "boundary into the next chunk and the sentence survives.",
+            "ko": "프리셋 A는 문장과 문단을 보지 않고 512자마다 자릅니다. 세한도를 그린 해가 적힌 "
+            "문장이 두 청크에 반씩 나뉘어, 어느 청크도 정답 문장을 통째로 갖지 못합니다. 이때 "
+            "검색기가 무엇이든 재현율의 상한은 0입니다. B(겹침 64자)로 바꾸면 경계 앞의 글이 다음 "
+            "청크에 복사되어 문장이 되살아납니다.",
+            "en": "Preset A cuts every 512 characters without looking at sentences or paragraphs. "
+            "The sentence that dates the painting is split across two chunks, so no chunk holds "
+            "the answer whole and no retriever can find it: the recall ceiling is zero. Preset B "
+            "(64 characters of overlap) copies the text before each boundary into the next chunk "
+            "and the sentence survives.",
         },
         look_at={
-            "ko": "청크 페이지: 빨간 정답 근거와 그것을 가르는 ✂ 경계. 비교 페이지: A의 판정 '청킹이 정답을 잘라 없앰', B에서는 검색 순위가 생김.",
-            "en": "Chunks page: the red needle and the ✂ boundary inside it. Compare page: A's verdict 'destroyed by "
-            "chunking'; in B the gold gets a retrieval rank.",
+            "ko": "청크 페이지: 빨간 정답 근거와 그것을 가르는 ✂ 경계. 비교 페이지: A의 판정 "
+            "'청킹이 정답을 잘라 없앰', B에서는 검색 순위가 생김.",
+            "en": "Chunks page: the red needle and the ✂ boundary inside it. Compare page: A's "
+            "verdict 'destroyed by chunking'; in B the gold gets a retrieval rank.",
         },
         overrides={"chunker.preset": "A", "retrieval.analyzer": "char"},
         question_id="ko-11",
@@ -264,19 +244,25 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="header-window",
         mode=2,
-        title={"ko": "맥락 헤더는 순위를 올리지만 인코더 창을 넘긴다", "en": "A header lifts ranking but overflows the encoder window"},
+        title={
+            "ko": "맥락 헤더는 순위를 올리지만 인코더 창을 넘긴다",
+            "en": "A header lifts ranking but overflows the encoder window",
+        },
         explanation={
-            "ko": "프리셋 E는 청크마다 '[제목 > 절]' 헤더를 붙여 색인합니다. 질문의 단어가 헤더에도 있으면 정답 청크의 순위가 "
-            "오릅니다. 그러나 헤더 토큰이 더해져 정답 청크가 임베딩 인코더의 창(256 토큰)을 넘고, 넘친 끝부분은 아무 경고 "
-            "없이 잘린 채 임베딩됩니다.",
-            "en": "Preset E indexes each chunk with a '[Title > Section]' header. When the question's words are in the "
-            "header too, the gold chunk ranks higher. But the header's tokens push the gold chunk past the embedding "
-            "encoder's window (256 tokens), and whatever spills over is embedded as if it were not there — silently.",
+            "ko": "프리셋 E는 청크마다 '[제목 > 절]' 헤더를 붙여 색인합니다. 질문의 단어가 "
+            "헤더에도 있으면 정답 청크의 순위가 오릅니다. 그러나 헤더 토큰이 더해져 정답 청크가 "
+            "임베딩 인코더의 창(256 토큰)을 넘고, 넘친 끝부분은 아무 경고 없이 잘린 채 "
+            "임베딩됩니다.",
+            "en": "Preset E indexes each chunk with a '[Title > Section]' header. When the "
+            "question's words are in the header too, the gold chunk ranks higher. But the header's "
+            "tokens push the gold chunk past the embedding encoder's window (256 tokens), and "
+            "whatever spills over is embedded as if it were not there — silently.",
         },
         look_at={
-            "ko": "비교 요약의 '창을 넘는 청크'와 정답 순위(A: C, B: E). 청크 페이지의 길이 분포에서 256 선 오른쪽의 청크와 빨간 토큰 수.",
-            "en": "The compare summary: gold rank and 'chunks over the window' (A: C, B: E). On the Chunks page, the "
-            "chunks right of the 256 line and the red token counts.",
+            "ko": "비교 요약의 '창을 넘는 청크'와 정답 순위(A: C, B: E). 청크 페이지의 길이 "
+            "분포에서 256 선 오른쪽의 청크와 빨간 토큰 수.",
+            "en": "The compare summary: gold rank and 'chunks over the window' (A: C, B: E). On "
+            "the Chunks page, the chunks right of the 256 line and the red token counts.",
         },
         overrides={"chunker.preset": "C"},
         question_id="en-emb-06",
@@ -288,18 +274,25 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="korean-particle",
         mode=3,
-        title={"ko": "조사 하나에 단어 검색의 후보가 0개가 된다", "en": "One Korean particle leaves word search with zero candidates"},
+        title={
+            "ko": "조사 하나에 단어 검색의 후보가 0개가 된다",
+            "en": "One Korean particle leaves word search with zero candidates",
+        },
         explanation={
-            "ko": "유니코드 단어 분석기는 '한라산의'와 '높이는'을 그대로 색인어로 씁니다. 문서에는 '한라산은', '높이' 같은 다른 "
-            "꼴만 있어 두 질의어의 문서 빈도(df)가 0이고, BM25는 후보를 하나도 내지 못합니다. 분석기를 문자 n-gram으로 "
-            "바꾸는 한 줄이면 '한라', '라산' 같은 조각이 맞아 후보가 생깁니다.",
-            "en": "The Unicode word analyzer keeps '한라산의' (Hallasan + possessive particle) and '높이는' as whole "
-            "terms. The documents only have other forms, so both terms have df = 0 and BM25 returns no candidate at "
-            "all. The one-line change to char n-grams matches pieces such as '한라' and '라산', and candidates appear.",
+            "ko": "유니코드 단어 분석기는 '한라산의'와 '높이는'을 그대로 색인어로 씁니다. 문서에는 "
+            "'한라산은', '높이' 같은 다른 꼴만 있어 두 질의어의 문서 빈도(df)가 0이고, BM25는 "
+            "후보를 하나도 내지 못합니다. 분석기를 문자 n-gram으로 바꾸는 한 줄이면 '한라', '라산' "
+            "같은 조각이 맞아 후보가 생깁니다.",
+            "en": "The Unicode word analyzer keeps '한라산의' (Hallasan + possessive particle) and "
+            "'높이는' as whole terms. The documents only have other forms, so both terms have df = "
+            "0 and BM25 returns no candidate at all. The one-line change to char n-grams matches "
+            "pieces such as '한라' and '라산', and candidates appear.",
         },
         look_at={
-            "ko": "검색 열의 '후보 0개' 상자와 분석기 보기에서 df = 0으로 표시된 질의어. B에서는 같은 자리에 후보 목록.",
-            "en": "The '0 candidates' box and the analyzer view with its df = 0 terms; in B the same column lists candidates.",
+            "ko": "검색 열의 '후보 0개' 상자와 분석기 보기에서 df = 0으로 표시된 질의어. B에서는 "
+            "같은 자리에 후보 목록.",
+            "en": "The '0 candidates' box and the analyzer view with its df = 0 terms; in B the "
+            "same column lists candidates.",
         },
         overrides={"retrieval.analyzer": "unicode"},
         question_id="ko-01",
@@ -311,44 +304,61 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="irrelevant-sources",
         mode=4,
-        title={"ko": "후보는 생겼지만 엉뚱한 문단이다", "en": "Candidates appear, but they are the wrong paragraphs"},
+        title={
+            "ko": "후보는 생겼지만 엉뚱한 문단이다",
+            "en": "Candidates appear, but they are the wrong paragraphs",
+        },
         explanation={
-            "ko": "'한라산의 높이는 몇미터인가요?'에 문자 n-gram이 찾아 준 후보는 글자만 공유할 뿐, 세탁건조기 FAQ와 "
-            "한라산의 식생·동물 문단입니다. 높이 문단은 7위라 게이트(최대 3개)를 넘지 못하고, 모델은 이 출처만 보고 "
-            "'1,300,000 meters'라고 답합니다. 근거 검사는 어느 출처에도 없는 그 수를 빨간색으로 표시하고 주장을 "
-            "'뒷받침 없음'으로 판정합니다. (같은 조건에서 '한라산의 높이는?'에는 모델이 거절합니다 — 지시문의 거절 조항은 "
-            "확률적인 부탁일 뿐입니다.)",
-            "en": "For '한라산의 높이는 몇미터인가요?' (how many metres is Hallasan?) the candidates char n-grams find share "
-            "letters only: a washer-dryer FAQ and Hallasan's vegetation and animal paragraphs. The height paragraph "
-            "ranks 7th, beyond the gate's three kept, and the model answers from these sources alone: '1,300,000 "
-            "meters'. The support check marks that number red — it is in no source — and the claim unsupported. "
-            "(Under the same settings the model refuses '한라산의 높이는?': the refusal clause of the instructions is a "
-            "probabilistic request, not a guarantee.)",
+            "ko": "'한라산의 높이는 몇미터인가요?'에 문자 n-gram이 찾아 준 후보는 글자만 공유할 "
+            "뿐, 세탁건조기 FAQ와 한라산의 식생·동물 문단입니다. 높이 문단은 7위라 게이트(최대 "
+            "3개)를 넘지 못하고, 모델은 이 출처만 보고 '1,300,000 meters'라고 답합니다. 근거 "
+            "검사는 어느 출처에도 없는 그 수를 빨간색으로 표시하고 주장을 '뒷받침 없음'으로 "
+            "판정합니다. (같은 조건에서 '한라산의 높이는?'에는 모델이 거절합니다 — 지시문의 거절 "
+            "조항은 확률적인 부탁일 뿐입니다.)",
+            "en": "For '한라산의 높이는 몇미터인가요?' (how many metres is Hallasan?) the "
+            "candidates char n-grams find share letters only: a washer-dryer FAQ and Hallasan's "
+            "vegetation and animal paragraphs. The height paragraph ranks 7th, beyond the gate's "
+            "three kept, and the model answers from these sources alone: '1,300,000 meters'. The "
+            "support check marks that number red — it is in no source — and the claim unsupported. "
+            "(Under the same settings the model refuses '한라산의 높이는?': the refusal clause of "
+            "the instructions is a probabilistic request, not a guarantee.)",
         },
         look_at={
-            "ko": "판정 '게이트에서 잃음', 출처 목록의 문서와 절 이름, 답변의 빨간 수와 주장 판정(뒷받침 없음).",
-            "en": "The verdict 'gated', the documents and sections of the sources, the red number in the answer and "
-            "the claim's verdict (unsupported).",
+            "ko": "판정 '게이트에서 잃음', 출처 목록의 문서와 절 이름, 답변의 빨간 수와 주장 "
+            "판정(뒷받침 없음).",
+            "en": "The verdict 'gated', the documents and sections of the sources, the red number "
+            "in the answer and the claim's verdict (unsupported).",
         },
         overrides={"retrieval.analyzer": "char", "gate.max_kept": 3},
         question_id="ko-01",
         phrasing=2,
-        expect={"lost_at": "gate", "some_candidates": "bm25:char", "top_doc": {"bm25:char": "man-support-faq-ko"}},
+        expect={
+            "lost_at": "gate",
+            "some_candidates": "bm25:char",
+            "top_doc": {"bm25:char": "man-support-faq-ko"},
+        },
     ),
     Scenario(
         id="rerank-wrong-paragraph",
         mode=5,
-        title={"ko": "정답은 후보에 있었지만 재순위가 다른 문단을 넘긴다", "en": "Gold is a candidate, but rerank passes another paragraph"},
+        title={
+            "ko": "정답은 후보에 있었지만 재순위가 다른 문단을 넘긴다",
+            "en": "Gold is a candidate, but rerank passes another paragraph",
+        },
         explanation={
-            "ko": "BM25는 E17 문단을 1위로 찾습니다. 토큰 겹침 재순위는 질문 단어를 더 많이 가진 다른 문단들을 위로 올리고, "
-            "게이트는 상위 2개만 남기므로 정답 문단은 모델에 닿지 못합니다. 재순위를 끄면(B) 정답이 그대로 1위로 남습니다.",
-            "en": "BM25 ranks the E17 paragraph first. The token-overlap reranker lifts other paragraphs that share more "
-            "question words, the gate keeps only the top two, and the gold paragraph never reaches the model. Without "
-            "the reranker (B) the gold stays at rank 1.",
+            "ko": "BM25는 E17 문단을 1위로 찾습니다. 토큰 겹침 재순위는 질문 단어를 더 많이 가진 "
+            "다른 문단들을 위로 올리고, 게이트는 상위 2개만 남기므로 정답 문단은 모델에 닿지 "
+            "못합니다. 재순위를 끄면(B) 정답이 그대로 1위로 남습니다.",
+            "en": "BM25 ranks the E17 paragraph first. The token-overlap reranker lifts other "
+            "paragraphs that share more question words, the gate keeps only the top two, and the "
+            "gold paragraph never reaches the model. Without the reranker (B) the gold stays at "
+            "rank 1.",
         },
         look_at={
-            "ko": "재순위의 순위 이동 그래프(금색 선이 1위에서 아래로), 게이트가 뺀 후보 목록과 그 이유(최대 유지 수 초과).",
-            "en": "The rerank bump chart (the amber line falls from rank 1) and what the gate let go, with its reason (beyond max kept).",
+            "ko": "재순위의 순위 이동 그래프(금색 선이 1위에서 아래로), 게이트가 뺀 후보 목록과 그 "
+            "이유(최대 유지 수 초과).",
+            "en": "The rerank bump chart (the amber line falls from rank 1) and what the gate let "
+            "go, with its reason (beyond max kept).",
         },
         overrides={"rerank.method": "overlap", "gate.max_kept": 2},
         question_id="man-en-02",
@@ -360,20 +370,26 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="budget-cut",
         mode=6,
-        title={"ko": "예산이 근거를 (순진하게 자르면 질문을) 잘라낸다", "en": "The budget cuts the evidence (or, naively, the question)"},
+        title={
+            "ko": "예산이 근거를 (순진하게 자르면 질문을) 잘라낸다",
+            "en": "The budget cuts the evidence (or, naively, the question)",
+        },
         explanation={
-            "ko": "정답 청크는 검색 4위입니다. 예산 400 토큰의 pack 정책은 지시문과 질문을 지키고 출처를 순위대로 채우다가 "
-            "자리가 없으면 나머지를 뺍니다. 그래서 정답 출처가 빠집니다. 같은 예산의 hard-cut(B)은 프롬프트를 400번째 토큰에서 "
-            "그대로 자르므로, 맨 뒤에 있는 질문까지 잘려 나갑니다.",
-            "en": "The gold chunk is the fourth candidate. With 400 tokens, the pack policy keeps the instructions and "
-            "the question, fills sources in rank order and drops what no longer fits — the gold source among them. "
-            "Hard-cut (B) with the same budget slices the prompt at token 400, and the question, which comes last, "
-            "is cut off with it.",
+            "ko": "정답 청크는 검색 4위입니다. 예산 400 토큰의 pack 정책은 지시문과 질문을 지키고 "
+            "출처를 순위대로 채우다가 자리가 없으면 나머지를 뺍니다. 그래서 정답 출처가 빠집니다. "
+            "같은 예산의 hard-cut(B)은 프롬프트를 400번째 토큰에서 그대로 자르므로, 맨 뒤에 있는 "
+            "질문까지 잘려 나갑니다.",
+            "en": "The gold chunk is the fourth candidate. With 400 tokens, the pack policy keeps "
+            "the instructions and the question, fills sources in rank order and drops what no "
+            "longer fits — the gold source among them. Hard-cut (B) with the same budget slices "
+            "the prompt at token 400, and the question, which comes last, is cut off with it.",
         },
         look_at={
-            "ko": "컨텍스트의 출처 표(제외 · 예산 초과), 토큰 보기에서 '✂ 예산 끝' 표시와 회색 토큰, B의 '질문까지 잘렸습니다' 경고.",
-            "en": "The context's source table (dropped · over the budget), the '✂ budget ends' mark and greyed tokens "
-            "in the token view, and B's 'the budget cut the question' warning.",
+            "ko": "컨텍스트의 출처 표(제외 · 예산 초과), 토큰 보기에서 '✂ 예산 끝' 표시와 회색 "
+            "토큰, B의 '질문까지 잘렸습니다' 경고.",
+            "en": "The context's source table (dropped · over the budget), the '✂ budget ends' "
+            "mark and greyed tokens in the token view, and B's 'the budget cut the question' "
+            "warning.",
         },
         overrides={"context.budget_tokens": 400},
         question_id="en-emb-06",
@@ -385,20 +401,29 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="exact-code",
         mode=7,
-        title={"ko": "dense 검색은 정확한 코드(E17 대 E21)를 흐린다", "en": "Dense retrieval blurs an exact code (E17 vs E21)"},
+        title={
+            "ko": "dense 검색은 정확한 코드(E17 대 E21)를 흐린다",
+            "en": "Dense retrieval blurs an exact code (E17 vs E21)",
+        },
         explanation={
-            "ko": "임베딩은 'E21'과 'E17'을 거의 같은 뜻으로 봅니다. dense만 쓰면 상위 3개에 다른 오류 코드와 비슷한 문단이 "
-            "들어오고 E21 문단은 빠집니다. BM25는 'e21'이라는 색인어를 그대로 맞히므로 1위로 찾고, 두 목록을 RRF로 융합한 "
-            "하이브리드(B)가 정답을 되찾습니다.",
-            "en": "To an embedding, 'E21' and 'E17' mean almost the same. Dense alone fills its top 3 with other codes "
-            "and look-alike paragraphs and misses the E21 one. BM25 matches the term 'e21' exactly and ranks it "
-            "first; the hybrid (B), fusing both lists with RRF, recovers the gold.",
+            "ko": "임베딩은 'E21'과 'E17'을 거의 같은 뜻으로 봅니다. dense만 쓰면 상위 3개에 다른 "
+            "오류 코드와 비슷한 문단이 들어오고 E21 문단은 빠집니다. BM25는 'e21'이라는 색인어를 "
+            "그대로 맞히므로 1위로 찾고, 두 목록을 RRF로 융합한 하이브리드(B)가 정답을 되찾습니다.",
+            "en": "To an embedding, 'E21' and 'E17' mean almost the same. Dense alone fills its "
+            "top 3 with other codes and look-alike paragraphs and misses the E21 one. BM25 matches "
+            "the term 'e21' exactly and ranks it first; the hybrid (B), fusing both lists with "
+            "RRF, recovers the gold.",
         },
         look_at={
             "ko": "A의 dense 열(코사인 거리, 정답 ★ 없음). B의 두 열과 융합 표에서 목록별 RRF 기여.",
-            "en": "A's dense column (cosine distances, no gold ★). In B, both columns and the fusion table's per-list RRF contributions.",
+            "en": "A's dense column (cosine distances, no gold ★). In B, both columns and the "
+            "fusion table's per-list RRF contributions.",
         },
-        overrides={"retrieval.methods": "dense", "retrieval.k": 3, "retrieval.dense_model": "minilm"},
+        overrides={
+            "retrieval.methods": "dense",
+            "retrieval.k": 3,
+            "retrieval.dense_model": "minilm",
+        },
         question_id="man-en-01",
         compare={"retrieval.methods": "bm25,dense"},
         page="compare",
@@ -408,18 +433,25 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="no-threshold",
         mode=8,
-        title={"ko": "임계값이 없으면 코퍼스 밖 질문에도 자신 있게 답한다", "en": "Without a threshold, out-of-domain questions get confident answers"},
+        title={
+            "ko": "임계값이 없으면 코퍼스 밖 질문에도 자신 있게 답한다",
+            "en": "Without a threshold, out-of-domain questions get confident answers",
+        },
         explanation={
-            "ko": "스페인 여권 갱신은 코퍼스 어디에도 없습니다. 그래도 검색은 언제나 가장 가까운 k개를 돌려주므로, 임계값이 "
-            "없으면 세탁건조기 고객지원·반품 문단이 출처가 되어 모델에 들어갑니다. 코사인 거리 0.6의 게이트(B)를 두면 통과하는 후보가 "
-            "없어 모델을 부르지 않고 거절합니다.",
-            "en": "Renewing a Spanish passport is nowhere in the corpus. Retrieval still returns the k nearest chunks, "
-            "so without a threshold the washer-dryer's support and refund paragraphs become sources and go to the model. A gate at cosine "
-            "distance 0.6 (B) lets nothing through, and the system refuses without calling the model.",
+            "ko": "스페인 여권 갱신은 코퍼스 어디에도 없습니다. 그래도 검색은 언제나 가장 가까운 "
+            "k개를 돌려주므로, 임계값이 없으면 세탁건조기 고객지원·반품 문단이 출처가 되어 모델에 "
+            "들어갑니다. 코사인 거리 0.6의 게이트(B)를 두면 통과하는 후보가 없어 모델을 부르지 "
+            "않고 거절합니다.",
+            "en": "Renewing a Spanish passport is nowhere in the corpus. Retrieval still returns "
+            "the k nearest chunks, so without a threshold the washer-dryer's support and refund "
+            "paragraphs become sources and go to the model. A gate at cosine distance 0.6 (B) lets "
+            "nothing through, and the system refuses without calling the model.",
         },
         look_at={
-            "ko": "게이트 그래프의 빨간 임계값 선과 그 위의 막대들, B의 '거절' 상자와 건너뛴 생성 단계.",
-            "en": "The gate chart's red threshold line with every bar above it, B's refusal box and the skipped generation.",
+            "ko": "게이트 그래프의 빨간 임계값 선과 그 위의 막대들, B의 '거절' 상자와 건너뛴 생성 "
+            "단계.",
+            "en": "The gate chart's red threshold line with every bar above it, B's refusal box "
+            "and the skipped generation.",
         },
         overrides={"retrieval.methods": "dense", "retrieval.dense_model": "minilm"},
         question_id="en-oot-20",
@@ -431,21 +463,31 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="near-miss",
         mode=9,
-        title={"ko": "가까운 오답: 같은 단어, 다른 대상 (KV 캐시 대 프롬프트 캐시)", "en": "Near miss: same words, different thing (KV cache vs prompt cache)"},
+        title={
+            "ko": "가까운 오답: 같은 단어, 다른 대상 (KV 캐시 대 프롬프트 캐시)",
+            "en": "Near miss: same words, different thing (KV cache vs prompt cache)",
+        },
         explanation={
-            "ko": "'프롬프트 캐싱으로 얼마나 아끼나'는 코퍼스에 답이 없지만, 추론 장의 KV 캐시 문단이 '캐시', 'prompt' 같은 "
-            "단어를 많이 공유합니다. 그래서 거리 0.6의 게이트를 통과하고, 모델은 다른 대상에 관한 출처를 받습니다. "
-            "임계값은 주제가 먼 질문은 막지만 이런 가까운 오답은 막지 못합니다.",
-            "en": "'How much does prompt caching save' has no answer in the corpus, but the inference chapter's KV-cache "
-            "paragraphs share many of its words ('cache', 'prompt'). They pass the 0.6 distance gate and the model "
-            "receives sources about a different thing. A threshold stops far-off questions, not near misses like this one.",
+            "ko": "'프롬프트 캐싱으로 얼마나 아끼나'는 코퍼스에 답이 없지만, 추론 장의 KV 캐시 "
+            "문단이 '캐시', 'prompt' 같은 단어를 많이 공유합니다. 그래서 거리 0.6의 게이트를 "
+            "통과하고, 모델은 다른 대상에 관한 출처를 받습니다. 임계값은 주제가 먼 질문은 막지만 "
+            "이런 가까운 오답은 막지 못합니다.",
+            "en": "'How much does prompt caching save' has no answer in the corpus, but the "
+            "inference chapter's KV-cache paragraphs share many of its words ('cache', 'prompt'). "
+            "They pass the 0.6 distance gate and the model receives sources about a different "
+            "thing. A threshold stops far-off questions, not near misses like this one.",
         },
         look_at={
-            "ko": "게이트 그래프에서 임계값 아래의 막대들, 출처의 절 이름(KV 캐시), 답변이 그 출처로 무엇을 말하는지.",
-            "en": "The bars under the threshold in the gate chart, the sources' section names (KV cache), and what the "
-            "answer makes of them.",
+            "ko": "게이트 그래프에서 임계값 아래의 막대들, 출처의 절 이름(KV 캐시), 답변이 그 "
+            "출처로 무엇을 말하는지.",
+            "en": "The bars under the threshold in the gate chart, the sources' section names (KV "
+            "cache), and what the answer makes of them.",
         },
-        overrides={"retrieval.methods": "dense", "gate.max_distance": 0.6, "retrieval.dense_model": "minilm"},
+        overrides={
+            "retrieval.methods": "dense",
+            "gate.max_distance": 0.6,
+            "retrieval.dense_model": "minilm",
+        },
         question_id="en-oot-01",
         page="inspect",
         expect={"refused": False, "top_doc": {"dense:minilm": "en-course-04-inference"}},
@@ -455,15 +497,18 @@ SCENARIOS: tuple[Scenario, ...] = (
         mode=9,
         title={"ko": "글자는 맞지만 답은 없다", "en": "A literal match without an answer"},
         explanation={
-            "ko": "'프랑스의 수도'라는 글자는 강의 예시 문장에 그대로 나오므로 BM25는 그 청크를 자신 있게 1위로 올립니다. 하지만 "
-            "그 문장은 답이 아니라 예시일 뿐입니다. dense 거리 게이트(B)는 이 질문을 코퍼스 밖으로 보고 거절합니다.",
-            "en": "The words 'capital of France' appear verbatim in an example sentence of the course, so BM25 puts that "
-            "chunk first with confidence. The sentence is an example, not an answer. The dense distance gate (B) sees "
-            "the question as out of domain and refuses.",
+            "ko": "'프랑스의 수도'라는 글자는 강의 예시 문장에 그대로 나오므로 BM25는 그 청크를 "
+            "자신 있게 1위로 올립니다. 하지만 그 문장은 답이 아니라 예시일 뿐입니다. dense 거리 "
+            "게이트(B)는 이 질문을 코퍼스 밖으로 보고 거절합니다.",
+            "en": "The words 'capital of France' appear verbatim in an example sentence of the "
+            "course, so BM25 puts that chunk first with confidence. The sentence is an example, "
+            "not an answer. The dense distance gate (B) sees the question as out of domain and "
+            "refuses.",
         },
         look_at={
             "ko": "BM25 열의 1위 청크 내용과 분석기 보기의 df, B의 게이트 그래프와 거절.",
-            "en": "The BM25 column's first chunk and the analyzer view's df; B's gate chart and refusal.",
+            "en": "The BM25 column's first chunk and the analyzer view's df; B's gate chart and "
+            "refusal.",
         },
         overrides={"retrieval.methods": "bm25", "retrieval.dense_model": "minilm"},
         question_id="en-oot-23",
@@ -475,22 +520,32 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="overlap-duplicates",
         mode=10,
-        title={"ko": "겹침으로 생긴 중복이 상위 k와 예산을 차지한다", "en": "Overlap duplicates crowd the top k and the budget"},
+        title={
+            "ko": "겹침으로 생긴 중복이 상위 k와 예산을 차지한다",
+            "en": "Overlap duplicates crowd the top k and the budget",
+        },
         explanation={
-            "ko": "512자 청크에 384자 겹침을 주면 이웃 청크가 글의 4분의 3을 공유합니다. 같은 문단이 조금씩 밀린 채 상위 후보를 "
-            "여러 자리 차지하고, 예산도 같은 글을 여러 번 담는 데 씁니다. 거의 같은 출처 제거(B, 유사도 0.5)는 중복을 "
-            "빼고 그 자리를 다른 출처에 줍니다.",
-            "en": "Chunks of 512 characters with 384 of overlap share three quarters of their text with their "
-            "neighbours. The same passage, shifted a little, takes several of the top places, and the budget pays for "
-            "the same words again and again. Near-duplicate removal (B, similarity 0.5) drops the copies and gives "
-            "their room to other sources.",
+            "ko": "512자 청크에 384자 겹침을 주면 이웃 청크가 글의 4분의 3을 공유합니다. 같은 "
+            "문단이 조금씩 밀린 채 상위 후보를 여러 자리 차지하고, 예산도 같은 글을 여러 번 담는 "
+            "데 씁니다. 거의 같은 출처 제거(B, 유사도 0.5)는 중복을 빼고 그 자리를 다른 출처에 "
+            "줍니다.",
+            "en": "Chunks of 512 characters with 384 of overlap share three quarters of their text "
+            "with their neighbours. The same passage, shifted a little, takes several of the top "
+            "places, and the budget pays for the same words again and again. Near-duplicate "
+            "removal (B, similarity 0.5) drops the copies and gives their room to other sources.",
         },
         look_at={
-            "ko": "검색 열에서 같은 문서의 연속된 청크 번호, 컨텍스트 표의 '거의 같은 출처'로 제외된 행(B).",
-            "en": "Consecutive chunk numbers of one document in the retrieval column; rows dropped as near-duplicate in "
-            "the context table (B).",
+            "ko": "검색 열에서 같은 문서의 연속된 청크 번호, 컨텍스트 표의 '거의 같은 출처'로 "
+            "제외된 행(B).",
+            "en": "Consecutive chunk numbers of one document in the retrieval column; rows dropped "
+            "as near-duplicate in the context table (B).",
         },
-        overrides={"chunker.strategy": "blind", "chunker.target": 512, "chunker.overlap": 384, "context.dedup": False},
+        overrides={
+            "chunker.strategy": "blind",
+            "chunker.target": 512,
+            "chunker.overlap": 384,
+            "context.dedup": False,
+        },
         question_id="en-eval-05",
         compare={"context.dedup": True, "context.dedup_threshold": 0.5},
         page="compare",
@@ -505,4 +560,6 @@ def scenario(scenario_id: str) -> Scenario:
     for s in SCENARIOS:
         if s.id == scenario_id:
             return s
-    raise ValueError(f"unknown scenario {scenario_id!r}; valid choices: {', '.join(s.id for s in SCENARIOS)}")
+    raise ValueError(
+        f"unknown scenario {scenario_id!r}; valid choices: {', '.join(s.id for s in SCENARIOS)}"
+    )

@@ -75,9 +75,18 @@ NUMBER = re.compile(
 
 #: Units written differently that name the same unit (for comparing quantities).
 UNIT_ALIASES = {
-    "미터": "m", "킬로미터": "km", "㎞": "km", "센티미터": "cm", "밀리미터": "mm",
-    "제곱킬로미터": "km²", "㎢": "km²", "킬로그램": "kg", "그램": "g", "퍼센트": "%",
-    "℃": "°C", "도": "°C",
+    "미터": "m",
+    "킬로미터": "km",
+    "㎞": "km",
+    "센티미터": "cm",
+    "밀리미터": "mm",
+    "제곱킬로미터": "km²",
+    "㎢": "km²",
+    "킬로그램": "kg",
+    "그램": "g",
+    "퍼센트": "%",
+    "℃": "°C",
+    "도": "°C",
 }
 
 REFUSAL_PATTERNS = (
@@ -105,7 +114,8 @@ Verdict = str
 
 
 def normalise_number(letters: str, digits: str, decimals: str | None) -> str:
-    """``("E", "17", None) -> "e17"``; ``("", "1,947", None) -> "1947"``; ``("", "2", ".50") -> "2.5"``.
+    """``("E", "17", None) -> "e17"``; ``("", "1,947", None) -> "1947"``; ``("", "2", ".50") ->
+    "2.5"``.
 
     A letter prefix (a code such as ``E17`` or ``WD-8412``) stays part of the
     number, lowercased, so ``E17`` never matches ``E21`` or a bare ``17``.
@@ -153,7 +163,8 @@ def strip_citations(text: str) -> str:
 
 
 def citations_in(text: str) -> tuple[int, ...]:
-    """Every cited ``n`` — ``[n]``, ``[n, m]``, ``Source n`` — in order of appearance, without repeats."""
+    """Every cited ``n`` — ``[n]``, ``[n, m]``, ``Source n`` — in order of appearance, without
+    repeats."""
     found = [(g.start(), _CITE_NUM.findall(g.group(0))) for g in CITATION_GROUP.finditer(text)]
     found += [(m.start(), [m.group(1)]) for m in SOURCE_REF.finditer(text)]
     nums: list[int] = []
@@ -284,6 +295,8 @@ def check_support(
         evidence: list[Evidence] = []
         supports: dict[int, bool] = {}
         for s in sources:
+            if s.n is None:  # filtered out above; this narrows the type for mypy
+                continue
             best: Evidence | None = None
             for ri, (rs, sa, sb, stext) in enumerate(sent_rows):
                 if rs is not s:
@@ -301,9 +314,17 @@ def check_support(
             if cfg.judge and judge is not None:
                 jp = judge_support(judge, ctext, s.quote)
             best = Evidence(
-                best.n, best.chunk_id, best.sentence, best.start, best.end,
-                round(best.overlap, 4), None if best.cosine is None else round(best.cosine, 4),
-                round(best.score, 4), missing, jp, tuple(sorted(best_terms)),
+                best.n,
+                best.chunk_id,
+                best.sentence,
+                best.start,
+                best.end,
+                round(best.overlap, 4),
+                None if best.cosine is None else round(best.cosine, 4),
+                round(best.score, 4),
+                missing,
+                jp,
+                tuple(sorted(best_terms)),
             )
             evidence.append(best)
             supports[s.n] = evidence_supports(best, cfg)
@@ -318,19 +339,24 @@ def check_support(
                 verdict=verdict,  # type: ignore[arg-type]
                 evidence=tuple(evidence),
                 numbers=tuple(w for w, _v, _u in nums),
-                numbers_in_no_source=tuple(w for w, v, u in nums if not quantity_in(v, u, all_numbers)),
+                numbers_in_no_source=tuple(
+                    w for w, v, u in nums if not quantity_in(v, u, all_numbers)
+                ),
                 reason=reason,
             )
         )
     counts: dict[str, int] = {}
-    for c in claims:
-        counts[c.verdict] = counts.get(c.verdict, 0) + 1
+    for claim in claims:
+        counts[claim.verdict] = counts.get(claim.verdict, 0) + 1
     summary = ", ".join(f"{v} {k}" for k, v in counts.items())
-    return SupportStage("ok", tuple(claims), params, "; ".join([f"{len(claims)} claims: {summary}", *notes]))
+    return SupportStage(
+        "ok", tuple(claims), params, "; ".join([f"{len(claims)} claims: {summary}", *notes])
+    )
 
 
 def evidence_supports(e: Evidence, cfg: SupportConfig) -> bool:
-    """Does this source's best sentence support the claim (the rule of step 3 of the module docstring)?"""
+    """Does this source's best sentence support the claim (the rule of step 3 of the module
+    docstring)?"""
     return (
         e.overlap >= cfg.min_overlap
         and (e.cosine is None or e.cosine >= cfg.min_cosine)
@@ -369,8 +395,8 @@ def _verdict(
         )
     if valid and others:
         return "supported-elsewhere", (
-            f"cited {'; '.join(_fmt(ev[n]) for n in valid if n in ev)} does not support it ({rule}); "
-            f"supported by {'; '.join(_fmt(ev[n]) for n in others)}"
+            f"cited {'; '.join(_fmt(ev[n]) for n in valid if n in ev)} does not support it "
+            f"({rule}); supported by {'; '.join(_fmt(ev[n]) for n in others)}"
         )
     if not cites and others:
         return "uncited", "no citation; supported by " + "; ".join(_fmt(ev[n]) for n in others)
@@ -385,6 +411,10 @@ JUDGE_SYSTEM = "You check facts. Reply with one word: yes or no."
 
 
 def judge_support(judge: Any, claim: str, source_text: str) -> float:
-    """``P(yes)`` of ``judge`` for "does the source support the claim?" (see ``Generator.yes_probability``)."""
-    user = f"Source:\n{source_text}\n\nClaim: {claim}\n\nDoes the source support the claim? Answer yes or no."
+    """``P(yes)`` of ``judge`` for "does the source support the claim?" (see
+    ``Generator.yes_probability``)."""
+    user = (
+        f"Source:\n{source_text}\n\nClaim: {claim}\n\nDoes the source support the claim? Answer "
+        "yes or no."
+    )
     return float(judge.yes_probability(judge.prompt_ids(JUDGE_SYSTEM, user)))

@@ -105,7 +105,7 @@ def max_word_chars(name: str = "minilm") -> int:
 
         model = json.loads(tok.backend_tokenizer.model.__getstate__())
         return int(model.get("max_input_chars_per_word", 100))
-    except Exception:  # an older tokenizers build without the state: BERT's documented default
+    except Exception:  # noqa: BLE001 - an older tokenizers build without the state: BERT's default
         return 100
 
 

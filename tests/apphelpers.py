@@ -13,7 +13,7 @@ TIMEOUT = 300
 #: Document lines that would run script if any page inserted them as HTML.
 PAYLOAD_LINES = (
     "<script>window.__xss = 1; alert('script')</script>",
-    '<img src=x onerror="window.__xss = 1; alert(\'img\')">',
+    "<img src=x onerror=\"window.__xss = 1; alert('img')\">",
     '<svg onload="window.__xss = 1; alert(\'svg\')"><circle r="4"/></svg>',
 )
 

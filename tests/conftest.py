@@ -26,7 +26,7 @@ lang: ko
 ## 동물
 
 한라산에는 노루가 많이 산다. 한라산을 오르면 노루를 자주 만난다.
-""",
+""",  # noqa: E501 (one paragraph per line: the chunkers split on blank lines)
     "kv.md": """---
 title: Inference
 source: test fixture
@@ -42,7 +42,7 @@ During decode the model reuses the keys and values of earlier tokens. The KV cac
 ## Error codes
 
 Error E17 means the door latch did not close. Error E21 means the water inlet is blocked.
-""",
+""",  # noqa: E501 (one paragraph per line: the chunkers split on blank lines)
 }
 
 

@@ -34,7 +34,12 @@ def test_ascii_drops_non_ascii_letters():
 
 
 def test_unicode_keeps_particles_glued_and_drops_punctuation():
-    assert get_analyzer("unicode")("한라산의 높이는? KV-Cache") == ["한라산의", "높이는", "kv", "cache"]
+    assert get_analyzer("unicode")("한라산의 높이는? KV-Cache") == [
+        "한라산의",
+        "높이는",
+        "kv",
+        "cache",
+    ]
 
 
 def test_whitespace_keeps_punctuation():
@@ -96,7 +101,10 @@ def test_auto_runs_by_script_and_english_equals_unicode():
     assert "".join(r for r, _h in script_runs(text)) == text
     segs = auto_segments(text)
     assert [(r.strip(), name) for r, name, _t in segs] == [
-        ("한라산의", "kiwi"), ("높이는", "kiwi"), ("1,947m? What is BM25", "unicode")]
+        ("한라산의", "kiwi"),
+        ("높이는", "kiwi"),
+        ("1,947m? What is BM25", "unicode"),
+    ]
     assert auto_terms(text) == ["한라산", "높이", "1", "947m", "what", "is", "bm25"]
     english = "The KV cache grows with every token, k1 = 1.2."
     assert auto_terms(english) == get_analyzer("unicode")(english)

@@ -1,4 +1,5 @@
-"""Answer-level evaluation: the correctness rule, loss stages, replay, bad input, paired statistics."""
+"""Answer-level evaluation: the correctness rule, loss stages, replay, bad input, paired
+statistics."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import re
 from statistics import NormalDist
 
 import pytest
-
 from apphelpers import CharGenerator
 
 from rag_core import answers as A
@@ -34,7 +34,12 @@ def test_number_rule_needs_the_key_number_with_its_unit():
     assert A.answered_correctly("182 미터입니다.", needle, "성산일출봉의 높이는?").correct
     assert not A.answered_correctly("182종이 산다.", needle, "성산일출봉의 높이는?").correct
     j = A.answered_correctly("해발 180m입니다.", needle, "성산일출봉의 높이는?")
-    assert (j.correct, j.rule, j.key_numbers, j.matched_numbers) == (False, ("number",), (("182m",),), ((),))
+    assert (j.correct, j.rule, j.key_numbers, j.matched_numbers) == (
+        False,
+        ("number",),
+        (("182m",),),
+        ((),),
+    )
 
 
 def test_numbers_the_question_already_states_are_not_key_numbers():
@@ -53,19 +58,28 @@ def test_term_rule_threshold_and_refusal():
     assert half.term_recall == (round(5 / 7, 4),) and half.correct
     assert not A.answered_correctly("Clean it.", needle, q).correct  # 1/7 < 0.65
     assert A.answered_correctly("Clean it.", needle, q, min_term_recall=0.1).correct  # 1/7 ≥ 0.1
-    refusal = A.answered_correctly("The sources do not contain the answer.", needle, q, min_term_recall=0.0)
+    refusal = A.answered_correctly(
+        "The sources do not contain the answer.", needle, q, min_term_recall=0.0
+    )
     assert not refusal.correct
 
 
 def test_every_needle_must_be_satisfied():
-    needles = [Needle("d", "pays for itself in about 135 days"), Needle("d", "the break-even moves to about nine months")]
+    needles = [
+        Needle("d", "pays for itself in about 135 days"),
+        Needle("d", "the break-even moves to about nine months"),
+    ]
     q = "When does it break even?"
     assert not A.answered_correctly("It breaks even at about nine months.", needles, q).correct
-    assert A.answered_correctly("In 135 days; at half traffic about nine months.", needles, q).correct
+    assert A.answered_correctly(
+        "In 135 days; at half traffic about nine months.", needles, q
+    ).correct
 
 
 def test_rule_rejects_bad_arguments():
-    with pytest.raises(ValueError, match=re.escape("answered_correctly needs at least one gold needle")):
+    with pytest.raises(
+        ValueError, match=re.escape("answered_correctly needs at least one gold needle")
+    ):
         A.answered_correctly("x", [], "q")
     with pytest.raises(ValueError, match=re.escape("min_term_recall must lie in [0, 1]; got 1.5")):
         A.answered_correctly("x", [Needle("d", "y")], "q", min_term_recall=1.5)
@@ -118,13 +132,22 @@ ANSWERS = {
 
 def _questions() -> list[Question]:
     def q(i, text, needle=None, answerable=True):
-        return Question(f"q{i}", "en", text, needles=(Needle("kv", needle),) if needle else (),
-                        answerable=answerable)
+        return Question(
+            f"q{i}",
+            "en",
+            text,
+            needles=(Needle("kv", needle),) if needle else (),
+            answerable=answerable,
+        )
 
     return [
         q(1, "What does error E17 mean?", "Error E17 means the door latch did not close"),
         q(2, "What does error E21 mean?", "Error E21 means the water inlet is blocked"),
-        q(3, "What grows with every generated token?", "The KV cache grows with every generated token"),
+        q(
+            3,
+            "What grows with every generated token?",
+            "The KV cache grows with every generated token",
+        ),
         q(4, "What does the KV cache reuse during decode?", "this sentence is in no document"),
         q(5, "What does error E99 mean?", answerable=False),
         q(6, "Quelle est la capitale de la France?", answerable=False),
@@ -156,7 +179,12 @@ def test_outcomes_loss_stages_sum_to_failures_and_replay_is_identical(tiny_corpu
     rows = {r.question_id: r for r in first.rows}
     assert first.status == "complete" and first.n_planned == 6 and calls >= 4
     assert [rows[f"q{i}"].outcome for i in range(1, 7)] == [
-        "correct", "false_refusal", "wrong", "wrong", "bluff", "correct_refusal"
+        "correct",
+        "false_refusal",
+        "wrong",
+        "wrong",
+        "bluff",
+        "correct_refusal",
     ]
     assert rows["q4"].loss_stage == "corpus" and rows["q1"].loss_stage is None
     assert rows["q2"].loss_stage == "unused" and rows["q3"].loss_stage == "unused"
@@ -167,7 +195,9 @@ def test_outcomes_loss_stages_sum_to_failures_and_replay_is_identical(tiny_corpu
     assert s["funnel"][0] == {"stage": "asked", "lost": 0, "remaining": 4}
     assert s["funnel"][-1]["remaining"] == 1
     ac = s["rates"]["answered_correctly"]
-    assert (ac["k"], ac["n"]) == (1, 4) and (ac["low"], ac["high"]) == pytest.approx(wilson_interval(1, 4))
+    assert (ac["k"], ac["n"]) == (1, 4) and (ac["low"], ac["high"]) == pytest.approx(
+        wilson_interval(1, 4)
+    )
     assert (s["rates"]["bluff"]["k"], s["rates"]["bluff"]["n"]) == (1, 2)
     assert s["rates"]["hallucinated_numbers"]["k"] >= 1  # "7 tokens" is in no source
     # second run: every answer replayed, byte-identical JSON with the same hash
@@ -181,8 +211,13 @@ def test_outcomes_loss_stages_sum_to_failures_and_replay_is_identical(tiny_corpu
 
 def test_cancel_keeps_partial_rows(tiny_corpus, fake):
     done: list[int] = []
-    ev = A.evaluate_answers(_cfg(), _questions(), tiny_corpus, progress=lambda i, n: done.append(i),
-                            should_stop=lambda: len(done) >= 2)
+    ev = A.evaluate_answers(
+        _cfg(),
+        _questions(),
+        tiny_corpus,
+        progress=lambda i, n: done.append(i),
+        should_stop=lambda: len(done) >= 2,
+    )
     assert ev.status == "partial" and len(ev.rows) == 2 and ev.n_planned == 6
     assert ev.to_dict()["n_done"] == 2 and ev.summary["n_queries"] == 2
 
@@ -196,7 +231,9 @@ def test_unavailable_generator_falls_back_to_retrieval(tiny_corpus, monkeypatch)
     assert "weights not installed" in ev.message
     # q4's needle is in no document: retrieval scoring sets it apart (needles_in_corpus)
     assert ev.retrieval is not None and ev.retrieval["n_questions"] == 3
-    off = A.evaluate_answers(preset("C").with_overrides({"generation.model": "none"}), _questions(), tiny_corpus)
+    off = A.evaluate_answers(
+        preset("C").with_overrides({"generation.model": "none"}), _questions(), tiny_corpus
+    )
     assert off.status == "retrieval_only" and off.message == "generation.model = none"
 
 
@@ -212,8 +249,13 @@ def test_compare_answers_is_paired(tiny_corpus, fake):
     a = A.evaluate_answers(_cfg(), _questions(), tiny_corpus)
     b = A.evaluate_answers(_cfg(), _questions(), tiny_corpus)
     c = A.compare_answers(a, b)
-    assert (c["only_a"], c["only_b"], c["difference"], c["p"], c["verdict"]) == (0, 0, 0.0, 1.0,
-                                                                               "not_distinguishable")
+    assert (c["only_a"], c["only_b"], c["difference"], c["p"], c["verdict"]) == (
+        0,
+        0,
+        0.0,
+        1.0,
+        "not_distinguishable",
+    )
     assert set(c["metrics"]) == {"answered_correctly", "correct_refusal"}
 
 
@@ -225,7 +267,9 @@ def test_mcnemar_exact_is_the_sign_test_and_scipy_binomtest(b, c):
     from scipy.stats import binomtest
 
     n = b + c
-    hand = 1.0 if n == 0 else min(1.0, 2 * sum(math.comb(n, i) for i in range(min(b, c) + 1)) / 2**n)
+    hand = (
+        1.0 if n == 0 else min(1.0, 2 * sum(math.comb(n, i) for i in range(min(b, c) + 1)) / 2**n)
+    )
     assert mcnemar_exact(b, c) == pytest.approx(hand)
     if n:
         assert mcnemar_exact(b, c) == pytest.approx(binomtest(b, n, 0.5).pvalue)
@@ -244,12 +288,16 @@ def test_paired_difference_interval_and_mde_formulas():
     d, low, high = paired_difference_interval(b, c, n)
     se = math.sqrt((b + c) - (b - c) ** 2 / n) / n
     z = NormalDist().inv_cdf(0.975)
-    assert (d, low, high) == pytest.approx(((b - c) / n, (b - c) / n - z * se, (b - c) / n + z * se))
+    assert (d, low, high) == pytest.approx(
+        ((b - c) / n, (b - c) / n - z * se, (b - c) / n + z * se)
+    )
     mde = minimum_detectable_effect(174, 30)
     assert mde == pytest.approx((z + NormalDist().inv_cdf(0.8)) * math.sqrt(30 / 174 / 174))
     assert minimum_detectable_effect(10, 0) == minimum_detectable_effect(10, 1)
-    pp = paired_proportions({"1": True, "2": True, "3": False, "4": False},
-                            {"1": True, "2": False, "3": True, "4": True})
+    pp = paired_proportions(
+        {"1": True, "2": True, "3": False, "4": False},
+        {"1": True, "2": False, "3": True, "4": True},
+    )
     assert (pp.both, pp.only_a, pp.only_b, pp.neither, pp.difference) == (1, 1, 2, 0, (1 - 2) / 4)
     assert pp.p == pytest.approx(mcnemar_exact(1, 2))
 
@@ -264,9 +312,19 @@ def test_risk_coverage_rates():
 def test_operating_point_counts_bluffs_and_answers_without_gold_as_risk():
     from rag_core.sweep import GateCounts, risk_coverage_at
 
-    c = GateCounts(threshold=0.4, max_kept=3, answered_with_gold=6, answered_without_gold=2, refused_answerable=2,
-                   bluffed=1, refused_unanswerable=4, n_answerable=10, n_unanswerable=5, gold_rate=None,
-                   bluff_rate=None)
+    c = GateCounts(
+        threshold=0.4,
+        max_kept=3,
+        answered_with_gold=6,
+        answered_without_gold=2,
+        refused_answerable=2,
+        bluffed=1,
+        refused_unanswerable=4,
+        n_answerable=10,
+        n_unanswerable=5,
+        gold_rate=None,
+        bluff_rate=None,
+    )
     rc = risk_coverage_at(c)
     assert (rc["coverage"]["k"], rc["coverage"]["n"]) == (6 + 2 + 1, 15)
     assert (rc["risk"]["k"], rc["risk"]["n"]) == (2 + 1, 9)
@@ -283,9 +341,24 @@ def test_cli_eval_answers_with_the_fake_generator_is_byte_identical_twice(capsys
 
     root = Path(__file__).resolve().parent.parent
     qfile = tmp_path / "q.jsonl"
-    qfile.write_text("\n".join(root.joinpath("sample_corpus/questions/manual.jsonl").read_text(
-        encoding="utf-8").splitlines()[:2]) + "\n", encoding="utf-8")
-    argv = ["eval", "--queries", str(qfile), "--answers", "--set", "generation.model=fake", "--json"]
+    qfile.write_text(
+        "\n".join(
+            root.joinpath("sample_corpus/questions/manual.jsonl")
+            .read_text(encoding="utf-8")
+            .splitlines()[:2]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    argv = [
+        "eval",
+        "--queries",
+        str(qfile),
+        "--answers",
+        "--set",
+        "generation.model=fake",
+        "--json",
+    ]
     assert main(argv) == 0
     first = capsys.readouterr()
     assert main(argv) == 0
@@ -302,8 +375,16 @@ def test_cli_eval_answers_without_a_generator_falls_back(capsys, tmp_path):
     from rag_core.cli import main
 
     root = Path(__file__).resolve().parent.parent
-    code = main(["eval", "--queries", str(root / "sample_corpus/questions/manual.jsonl"), "--answers",
-                 "--set", "generation.model=none"])
+    code = main(
+        [
+            "eval",
+            "--queries",
+            str(root / "sample_corpus/questions/manual.jsonl"),
+            "--answers",
+            "--set",
+            "generation.model=none",
+        ]
+    )
     out = capsys.readouterr()
     assert code == 0
     assert "generator unavailable (generation.model = none): retrieval metrics only" in out.out
@@ -316,14 +397,34 @@ def test_cli_eval_answers_compare_prints_the_paired_reading(capsys, fake, tmp_pa
 
     root = Path(__file__).resolve().parent.parent
     qfile = tmp_path / "q.jsonl"
-    qfile.write_text("\n".join(root.joinpath("sample_corpus/questions/manual.jsonl").read_text(
-        encoding="utf-8").splitlines()[:2]) + "\n", encoding="utf-8")
-    code = main(["eval", "--queries", str(qfile), "--answers", "--set", "generation.model=fake",
-                 "--compare", "C"])
+    qfile.write_text(
+        "\n".join(
+            root.joinpath("sample_corpus/questions/manual.jsonl")
+            .read_text(encoding="utf-8")
+            .splitlines()[:2]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    code = main(
+        [
+            "eval",
+            "--queries",
+            str(qfile),
+            "--answers",
+            "--set",
+            "generation.model=fake",
+            "--compare",
+            "C",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0
-    assert re.search(r"A vs B answered correctly: diff [+-]\d\.\d{3} \[[+-]\d\.\d{3}, [+-]\d\.\d{3}\], "
-                     r"McNemar p=[\d.]+, MDE \d\.\d{3}", out)
+    assert re.search(
+        r"A vs B answered correctly: diff [+-]\d\.\d{3} \[[+-]\d\.\d{3}, [+-]\d\.\d{3}\], "
+        r"McNemar p=[\d.]+, MDE \d\.\d{3}",
+        out,
+    )
 
 
 def test_cli_ctrl_c_reports_partial_results(capsys, fake, tmp_path):
@@ -335,8 +436,15 @@ def test_cli_ctrl_c_reports_partial_results(capsys, fake, tmp_path):
 
     root = Path(__file__).resolve().parent.parent
     qfile = tmp_path / "q.jsonl"
-    qfile.write_text("\n".join(root.joinpath("sample_corpus/questions/manual.jsonl").read_text(
-        encoding="utf-8").splitlines()[:4]) + "\n", encoding="utf-8")
+    qfile.write_text(
+        "\n".join(
+            root.joinpath("sample_corpus/questions/manual.jsonl")
+            .read_text(encoding="utf-8")
+            .splitlines()[:4]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     real = fake.generate_ids
 
     def interrupting(ids, max_new_tokens):
@@ -345,7 +453,9 @@ def test_cli_ctrl_c_reports_partial_results(capsys, fake, tmp_path):
 
     fake.generate_ids = interrupting
     fake.answers = {"": "Check the fluff filter [1]."}
-    code = main(["eval", "--queries", str(qfile), "--answers", "--set", "generation.model=fake", "--json"])
+    code = main(
+        ["eval", "--queries", str(qfile), "--answers", "--set", "generation.model=fake", "--json"]
+    )
     out = capsys.readouterr()
     a = json.loads(out.out)["a"]
     assert code == 0 and "interrupted" in out.err

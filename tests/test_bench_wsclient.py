@@ -1,4 +1,5 @@
-"""bench/wsclient.py sends each widget's state as the browser would (else keyed widgets reset on the server)."""
+"""bench/wsclient.py sends each widget's state as the browser would (else keyed widgets reset on
+the server)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from wsclient import widget_state  # noqa: E402
+from wsclient import widget_state
 
 
 def test_selectbox_default_then_server_value_then_known():
@@ -21,13 +22,18 @@ def test_selectbox_default_then_server_value_then_known():
     assert widget_state("selectbox", el, None).string_value == "b"
     known = WidgetState(id="w1", string_value="c")
     assert widget_state("selectbox", el, known) is known  # the session's own choice stays
-    el.raw_value, el.set_value = "a", True  # the script set it (session state): the server's value wins
+    el.raw_value, el.set_value = (
+        "a",
+        True,
+    )  # the script set it (session state): the server's value wins
     assert widget_state("selectbox", el, known).string_value == "a"
 
 
 def test_text_checkbox_multiselect_and_unknown_types():
     assert widget_state("text_input", TextInput(id="t", default="x"), None).string_value == "x"
-    assert widget_state("text_input", TextInput(id="t"), None) is None  # no value yet: nothing to send
+    assert (
+        widget_state("text_input", TextInput(id="t"), None) is None
+    )  # no value yet: nothing to send
     assert widget_state("checkbox", Checkbox(id="c", default=True), None).bool_value is True
     ms = MultiSelect(id="m", options=["p", "q", "r"], default=[0, 2])
     assert list(widget_state("multiselect", ms, None).string_array_value.data) == ["p", "r"]

@@ -43,8 +43,9 @@ def random_corpus(seed: int, n_docs: int, vocab: int = 60, max_len: int = 25):
     words = [f"w{i}" for i in range(vocab)]
     weights = [1.0 / (i + 1) for i in range(vocab)]
     docs = [rng.choices(words, weights, k=rng.randint(1, max_len)) for _ in range(n_docs)]
-    queries = [rng.choices(words, weights, k=rng.randint(1, 6)) + ["unseen"] * (i % 2)
-               for i in range(20)]
+    queries = [
+        rng.choices(words, weights, k=rng.randint(1, 6)) + ["unseen"] * (i % 2) for i in range(20)
+    ]
     return docs, queries
 
 
@@ -89,7 +90,9 @@ def test_other_idf_forms():
 def test_tf_parts():
     k1, b, avgdl, dl, d = 1.5, 0.75, 10.0, 20.0, 0.5
     ctd = 2 / (1 - b + b * dl / avgdl)
-    assert tf_bm25l(2, dl, avgdl, k1, b, d) == pytest.approx(2 * (k1 + 1) * (ctd + d) / (k1 + ctd + d))
+    assert tf_bm25l(2, dl, avgdl, k1, b, d) == pytest.approx(
+        2 * (k1 + 1) * (ctd + d) / (k1 + ctd + d)
+    )
     assert tf_bm25plus(0, dl, avgdl, k1, b, d) == pytest.approx(d)  # δ even without the term
     assert tf_okapi(0, dl, avgdl, k1, b) == 0
 
@@ -282,12 +285,12 @@ def test_bm25_search_equals_full_sort_on_a_large_corpus():
     for variant in ("okapi", "l", "plus", "lucene"):
         index = BM25Index.build(docs, variant=variant)
         for q in queries:
-            idx, vals, n_cands = index.search(q, 10)
+            found = index.search(q, 10)
             cands = index.candidates(q)
             ref_idx, ref_vals = _stable_top(index.scores(q), cands, 10)
-            np.testing.assert_array_equal(idx, ref_idx)
-            np.testing.assert_array_equal(vals, ref_vals)
-            assert n_cands == int(cands.sum())
+            np.testing.assert_array_equal(found.indices, ref_idx)
+            np.testing.assert_array_equal(found.scores, ref_vals)
+            assert found.n_candidates == int(cands.sum())
 
 
 def test_top_no_candidates_is_empty():
@@ -350,7 +353,9 @@ def test_term_stats_and_facts():
 def test_factory():
     index = build_sparse_index("bm25", HAND, variant="okapi")
     assert isinstance(index, BM25Index) and isinstance(index, SparseIndex)
-    with pytest.raises(ValueError, match=re.escape("unknown sparse method 'dense'; valid choices: bm25, tfidf")):
+    with pytest.raises(
+        ValueError, match=re.escape("unknown sparse method 'dense'; valid choices: bm25, tfidf")
+    ):
         build_sparse_index("dense", HAND)
     with pytest.raises(ValueError, match=re.escape("unknown bm25 parameter(s) alpha")):
         build_sparse_index("bm25", HAND, alpha=1)
@@ -358,7 +363,11 @@ def test_factory():
 
 # ------------------------------------------------------ the particle case
 
-PARTICLE_DOCS = ["한라산은 제주도 한가운데에 있다.", "여름에 한라산을 오르는 사람이 많다.", "고양이는 조용한 동물이다."]
+PARTICLE_DOCS = [
+    "한라산은 제주도 한가운데에 있다.",
+    "여름에 한라산을 오르는 사람이 많다.",
+    "고양이는 조용한 동물이다.",
+]
 PARTICLE_QUERY = "한라산의 높이"
 
 

@@ -45,7 +45,6 @@ pytestmark = [
 ]
 
 
-
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -70,9 +69,25 @@ def serve(log: Path, app_set: str | None = "generation.model=none", **env: str) 
         env["RAG_APP_SET"] = app_set
     with log.open("w") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-             "--server.port", str(port), "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                "app.py",
+                "--server.headless",
+                "true",
+                "--server.port",
+                str(port),
+                "--server.address",
+                "127.0.0.1",
+                "--server.fileWatcherType",
+                "none",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
     try:
         deadline = time.monotonic() + 120
@@ -97,15 +112,19 @@ def serve(log: Path, app_set: str | None = "generation.model=none", **env: str) 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[str]:
-    """The app with generation off (fast); Qdrant folders under pytest's temporary root may be named in the URL."""
-    with serve(tmp_path_factory.mktemp("server") / "streamlit.log",
-               RAG_INSPECTOR_QDRANT=str(tmp_path_factory.getbasetemp())) as url:
+    """The app with generation off (fast); Qdrant folders under pytest's temporary root may be
+    named in the URL."""
+    with serve(
+        tmp_path_factory.mktemp("server") / "streamlit.log",
+        RAG_INSPECTOR_QDRANT=str(tmp_path_factory.getbasetemp()),
+    ) as url:
         yield url
 
 
 @pytest.fixture(scope="module")
 def server_gen(tmp_path_factory) -> Iterator[str]:
-    """The app with its default configuration: the real generator (answers replay from the cache after the first run)."""
+    """The app with its default configuration: the real generator (answers replay from the cache
+    after the first run)."""
     with serve(tmp_path_factory.mktemp("server-gen") / "streamlit.log", None) as url:
         yield url
 
@@ -121,7 +140,8 @@ def browser():
 
 
 def wait_idle(page) -> None:
-    """Wait until the script finished (twice: a run can trigger the next) and no skeleton is left."""
+    """Wait until the script finished (twice: a run can trigger the next) and no skeleton is
+    left."""
     for _ in range(2):
         page.wait_for_selector(IDLE, timeout=WAIT_MS)
         page.wait_for_timeout(700)
@@ -132,24 +152,36 @@ def wait_idle(page) -> None:
 def test_script_payloads_in_documents_and_question_never_run(server, browser, tmp_path):
     docs = tmp_path / "docs"
     docs.mkdir()
-    body = "\n\n".join(f"Zebrafish tank note {i}: {line} The tank holds 42 litres." for i, line in enumerate(PAYLOAD_LINES))
-    (docs / "payload-notes.md").write_text(f"# Tank <script>window.__xss=1</script> notes\n\n{body}\n", encoding="utf-8")
+    body = "\n\n".join(
+        f"Zebrafish tank note {i}: {line} The tank holds 42 litres."
+        for i, line in enumerate(PAYLOAD_LINES)
+    )
+    (docs / "payload-notes.md").write_text(
+        f"# Tank <script>window.__xss=1</script> notes\n\n{body}\n", encoding="utf-8"
+    )
     (docs / "payload-plain.txt").write_text(body + "\n", encoding="utf-8")
     (docs / "payload-rows.jsonl").write_text(
-        '{"id": "row-1", "title": "<img src=x onerror=window.__xss=1>", "text": "zebrafish tank ' +
-        PAYLOAD_LINES[2].replace('"', '\\"') + '"}\n', encoding="utf-8")
+        '{"id": "row-1", "title": "<img src=x onerror=window.__xss=1>", "text": "zebrafish tank '
+        + PAYLOAD_LINES[2].replace('"', '\\"')
+        + '"}\n',
+        encoding="utf-8",
+    )
 
     page = browser.new_page(viewport={"width": 1400, "height": 1600})
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    question = ("zebrafish tank <script>window.__xss=1</script> <img src=x onerror=window.__xss=1> "
-                "[click me](javascript:window.__xss=1)")
+    question = (
+        "zebrafish tank <script>window.__xss=1</script> <img src=x onerror=window.__xss=1> "
+        "[click me](javascript:window.__xss=1)"
+    )
     from urllib.parse import urlencode
 
     # a bad config value carrying a payload comes back in a warning: shown as text too
     bad = "<img src=x onerror=window.__xss=1>"
-    page.goto(f"{server}/inspect?" + urlencode({"corpus": "upload", "q": question, "lang": "en",
-                                                "retrieval.analyzer": bad}))
+    page.goto(
+        f"{server}/inspect?"
+        + urlencode({"corpus": "upload", "q": question, "lang": "en", "retrieval.analyzer": bad})
+    )
     wait_idle(page)
     page.locator(".st-key-uploads input[type=file]").set_input_files(
         [str(p) for p in sorted(docs.iterdir())]
@@ -163,7 +195,9 @@ def test_script_payloads_in_documents_and_question_never_run(server, browser, tm
     assert page.locator("[data-testid=stMain] img[src=x]").count() == 0
     assert page.locator("[data-testid=stMain] svg[onload]").count() == 0
     assert page.locator("a[href^='javascript']").count() == 0
-    assert page.get_by_text("onerror=window.__xss=1", exact=False).count() >= 1  # the warning, as text
+    assert (
+        page.get_by_text("onerror=window.__xss=1", exact=False).count() >= 1
+    )  # the warning, as text
 
     page.get_by_role("link", name="Chunks").click()
     page.get_by_role("heading", name="Chunks").wait_for(timeout=WAIT_MS)
@@ -184,7 +218,15 @@ def test_smoke_inspect_shows_every_stage(server, browser, tmp_path):
     page = browser.new_page(viewport={"width": 1400, "height": 2400})
     page.goto(f"{server}/?lang=en")
     wait_idle(page)
-    for name in ("① Chunking", "② Retrieval", "③ Fusion", "④ Rerank", "⑤ Gate", "⑥ Context", "⑦ Answer | sources"):
+    for name in (
+        "① Chunking",
+        "② Retrieval",
+        "③ Fusion",
+        "④ Rerank",
+        "⑤ Gate",
+        "⑥ Context",
+        "⑦ Answer | sources",
+    ):
         heading = page.get_by_role("heading", name=name)
         heading.wait_for(timeout=WAIT_MS)
         heading.scroll_into_view_if_needed()
@@ -199,7 +241,8 @@ def test_smoke_inspect_shows_every_stage(server, browser, tmp_path):
 
 
 def test_inspect_shows_a_qdrant_list(server, browser, tmp_path):
-    """A Qdrant collection (embedded local mode) of the sample corpus shows as its own retriever list."""
+    """A Qdrant collection (embedded local mode) of the sample corpus shows as its own retriever
+    list."""
     from urllib.parse import urlencode
 
     from rag_core import qdrant as rq
@@ -211,22 +254,38 @@ def test_inspect_shows_a_qdrant_list(server, browser, tmp_path):
     chunking = corpus.chunking(chunker)
     dense = corpus.dense(chunker, "minilm")
     path = tmp_path / "qdrant"
-    rq.build_collection(rq.QdrantTarget(path=str(path)), "sample", chunking.chunks, dense.vectors,
-                        model_id=dense.stamp.embedding_model, chunker_signature=chunking.signature)
+    rq.build_collection(
+        rq.QdrantTarget(path=str(path)),
+        "sample",
+        chunking.chunks,
+        dense.vectors,
+        model_id=dense.stamp.embedding_model,
+        chunker_signature=chunking.signature,
+    )
     rq.close_all()  # the app's process opens the folder next (local mode locks it)
 
     page = browser.new_page(viewport={"width": 1400, "height": 2000})
-    page.goto(f"{server}/inspect?" + urlencode({
-        "lang": "en", "q": "What is the meaning of E21?", "retrieval.methods": "bm25,qdrant",
-        "retrieval.qdrant_path": str(path), "retrieval.qdrant_collection": "sample",
-    }))
+    page.goto(
+        f"{server}/inspect?"
+        + urlencode(
+            {
+                "lang": "en",
+                "q": "What is the meaning of E21?",
+                "retrieval.methods": "bm25,qdrant",
+                "retrieval.qdrant_path": str(path),
+                "retrieval.qdrant_collection": "sample",
+            }
+        )
+    )
     wait_idle(page)
     page.get_by_role("heading", name="② Retrieval").wait_for(timeout=WAIT_MS)
     table = page.locator("[data-list='qdrant:sample']")
     table.wait_for(timeout=WAIT_MS)
     assert table.locator("tbody tr").count() >= 1
     assert page.get_by_text("Qdrant score (Cosine)", exact=False).count() >= 1
-    assert page.locator("[data-list='bm25:auto']").count() == 1  # beside our own list (default analyzer)
+    assert (
+        page.locator("[data-list='bm25:auto']").count() == 1
+    )  # beside our own list (default analyzer)
     if os.environ.get("RAG_SCREENSHOT_DIR"):
         table.scroll_into_view_if_needed()
         page.screenshot(path=str(Path(os.environ["RAG_SCREENSHOT_DIR"]) / "inspect-qdrant.png"))
@@ -246,7 +305,13 @@ def _fits_one_screen(page, where: str) -> None:
         box = page.locator(f"[data-pane={name}]").bounding_box()
         assert box is not None, (where, name)
         assert box["x"] >= 0 and box["y"] >= 0, (where, name, box)
-        assert box["x"] + box["width"] <= vw and box["y"] + box["height"] <= vh, (where, name, box, vw, vh)
+        assert box["x"] + box["width"] <= vw and box["y"] + box["height"] <= vh, (
+            where,
+            name,
+            box,
+            vw,
+            vh,
+        )
         assert box["width"] >= vw / 8, (where, name, box)  # side by side, each a real column
     overflow = page.evaluate(
         "[...document.querySelectorAll('[data-testid=stMain], html, body')]"
@@ -275,7 +340,8 @@ def test_lecture_default_question_fits_one_screen_and_steps_in_order(server_gen,
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     _lecture_on_every_screen(page, f"{server_gen}/lecture?lang=en", "default")
     assert _shown(page) == ["1", "1", "1", "1"]
-    # step-through: a prepared link opens at step 1; → and the button reveal the panes in pipeline order
+    # step-through: a prepared link opens at step 1; → and the button reveal the panes in pipeline
+    # order
     page.goto(f"{server_gen}/lecture?lang=en&step=1")
     wait_idle(page)
     assert _shown(page) == ["1", "0", "0", "0"]

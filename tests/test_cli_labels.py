@@ -1,4 +1,5 @@
-"""CLI: ``labels add/export/import/undo/list`` and ``sweep``; bad input is one line on stderr, exit 2."""
+"""CLI: ``labels add/export/import/undo/list`` and ``sweep``; bad input is one line on stderr, exit
+2."""
 
 from __future__ import annotations
 
@@ -17,11 +18,25 @@ from rag_core.trec import parse_qrels
 REPO = Path(__file__).resolve().parents[1]
 
 QUESTIONS = [
-    {"id": "h", "lang": "ko", "question": "한라산 높이 해발", "needles": [{"doc_id": "jeju", "text": "해발 1,947m"}]},
-    {"id": "e", "lang": "en", "question": "What does error E21 mean?",
-     "phrasings": ["What does error E21 mean?", "E21 code meaning"],
-     "needles": [{"doc_id": "kv", "text": "Error E21 means the water inlet is blocked."}]},
-    {"id": "out", "lang": "en", "question": "How do I renew a Spanish passport?", "answerable": False},
+    {
+        "id": "h",
+        "lang": "ko",
+        "question": "한라산 높이 해발",
+        "needles": [{"doc_id": "jeju", "text": "해발 1,947m"}],
+    },
+    {
+        "id": "e",
+        "lang": "en",
+        "question": "What does error E21 mean?",
+        "phrasings": ["What does error E21 mean?", "E21 code meaning"],
+        "needles": [{"doc_id": "kv", "text": "Error E21 means the water inlet is blocked."}],
+    },
+    {
+        "id": "out",
+        "lang": "en",
+        "question": "How do I renew a Spanish passport?",
+        "answerable": False,
+    },
 ]
 
 
@@ -30,7 +45,9 @@ def env(tiny_corpus_dir, tmp_path, monkeypatch):
     qdir = tiny_corpus_dir / "questions"
     qdir.mkdir()
     qfile = qdir / "tiny.jsonl"
-    qfile.write_text("\n".join(json.dumps(q, ensure_ascii=False) for q in QUESTIONS) + "\n", encoding="utf-8")
+    qfile.write_text(
+        "\n".join(json.dumps(q, ensure_ascii=False) for q in QUESTIONS) + "\n", encoding="utf-8"
+    )
     store = tmp_path / "store" / "labels.sqlite3"
     monkeypatch.setenv("RAG_INSPECTOR_DATA", str(tmp_path / "default-data"))
     return {"corpus": str(tiny_corpus_dir), "questions": str(qfile), "store": str(store)}
@@ -78,9 +95,30 @@ def _span(corpus: str, doc_id: str, phrase: str) -> tuple[int, int]:
 def test_labels_add_list_export_import_undo(env, capsys, tmp_path):
     s, e = _span(env["corpus"], "kv", "E21 means the water inlet is blocked")
     code, out, err = cli(
-        capsys, "labels", "add", "--questions", env["questions"], "--question-id", "e", "--doc-id", "kv",
-        "--start", str(s), "--end", str(e), "--grade", "3", "--annotator", "ana", "--note", "exact code",
-        "--store", env["store"], "--corpus", env["corpus"], "--json",
+        capsys,
+        "labels",
+        "add",
+        "--questions",
+        env["questions"],
+        "--question-id",
+        "e",
+        "--doc-id",
+        "kv",
+        "--start",
+        str(s),
+        "--end",
+        str(e),
+        "--grade",
+        "3",
+        "--annotator",
+        "ana",
+        "--note",
+        "exact code",
+        "--store",
+        env["store"],
+        "--corpus",
+        env["corpus"],
+        "--json",
     )
     assert (code, err) == (0, "")
     label = json.loads(out)
@@ -96,19 +134,45 @@ def test_labels_add_list_export_import_undo(env, capsys, tmp_path):
     exported = tmp_path / "labels.jsonl"
     exported.write_text(jsonl, encoding="utf-8")
     other = str(tmp_path / "other.sqlite3")
-    code, out, _ = cli(capsys, "labels", "import", str(exported), "--store", other,
-                       "--corpus", env["corpus"], "--json")
+    code, out, _ = cli(
+        capsys,
+        "labels",
+        "import",
+        str(exported),
+        "--store",
+        other,
+        "--corpus",
+        env["corpus"],
+        "--json",
+    )
     assert code == 0 and (json.loads(out)["added"], json.loads(out)["unchanged"]) == (1, 0)
     assert [lab.grade for lab in LabelStore(other).current()] == [3]
 
-    code, qrels_text, _ = cli(capsys, "labels", "export", "--format", "qrels", "--questions", env["questions"],
-                              "--store", env["store"], "--corpus", env["corpus"])
+    code, qrels_text, _ = cli(
+        capsys,
+        "labels",
+        "export",
+        "--format",
+        "qrels",
+        "--questions",
+        env["questions"],
+        "--store",
+        env["store"],
+        "--corpus",
+        env["corpus"],
+    )
     assert code == 0
     qrels = parse_qrels(qrels_text.splitlines())
-    assert set(qrels) == {"h", "e#0", "e#1"}  # the ids `eval` gives each phrasing; 'out' has no gold
+    assert set(qrels) == {
+        "h",
+        "e#0",
+        "e#1",
+    }  # the ids `eval` gives each phrasing; 'out' has no gold
     assert max(qrels["e#0"].values()) == 3  # the label's grade beats the needle's 1
 
-    code, out, _ = cli(capsys, "labels", "undo", "--annotator", "ana", "--store", env["store"], "--json")
+    code, out, _ = cli(
+        capsys, "labels", "undo", "--annotator", "ana", "--store", env["store"], "--json"
+    )
     assert code == 0 and json.loads(out)["undone_by"] is not None
     assert LabelStore(env["store"]).current() == ()
     code, out, _ = cli(capsys, "labels", "list", "--history", "--store", env["store"])
@@ -118,8 +182,24 @@ def test_labels_add_list_export_import_undo(env, capsys, tmp_path):
 
 def test_labels_add_bad_grade_subprocess(env):
     code, out, err = bad(
-        "labels", "add", "--questions", env["questions"], "--question-id", "h", "--doc-id", "jeju",
-        "--start", "0", "--end", "4", "--grade", "9", "--store", env["store"], "--corpus", env["corpus"],
+        "labels",
+        "add",
+        "--questions",
+        env["questions"],
+        "--question-id",
+        "h",
+        "--doc-id",
+        "jeju",
+        "--start",
+        "0",
+        "--end",
+        "4",
+        "--grade",
+        "9",
+        "--store",
+        env["store"],
+        "--corpus",
+        env["corpus"],
         env_dir=env["store"] + ".unused",
     )
     assert_one_line_error(code, err, "grade = 9 is not valid; valid grades: 0, 1, 2, 3")
@@ -128,22 +208,61 @@ def test_labels_add_bad_grade_subprocess(env):
 
 def test_labels_add_unknown_question_and_span_subprocess(env):
     code, _, err = bad(
-        "labels", "add", "--questions", env["questions"], "--question-id", "nope", "--doc-id", "jeju",
-        "--start", "0", "--end", "4", "--grade", "1", "--store", env["store"], "--corpus", env["corpus"],
+        "labels",
+        "add",
+        "--questions",
+        env["questions"],
+        "--question-id",
+        "nope",
+        "--doc-id",
+        "jeju",
+        "--start",
+        "0",
+        "--end",
+        "4",
+        "--grade",
+        "1",
+        "--store",
+        env["store"],
+        "--corpus",
+        env["corpus"],
         env_dir=env["store"] + ".unused",
     )
     assert_one_line_error(code, err, "--question-id 'nope' is not in", "(3 questions: h, e, out)")
     code, _, err = bad(
-        "labels", "add", "--questions", env["questions"], "--question-id", "h", "--doc-id", "jeju",
-        "--start", "0", "--end", "100000", "--grade", "1", "--store", env["store"], "--corpus", env["corpus"],
+        "labels",
+        "add",
+        "--questions",
+        env["questions"],
+        "--question-id",
+        "h",
+        "--doc-id",
+        "jeju",
+        "--start",
+        "0",
+        "--end",
+        "100000",
+        "--grade",
+        "1",
+        "--store",
+        env["store"],
+        "--corpus",
+        env["corpus"],
         env_dir=env["store"] + ".unused",
     )
     assert_one_line_error(code, err, "span 0:100000 lies outside document 'jeju'")
 
 
 def test_labels_export_bad_format_subprocess(env):
-    code, _, err = bad("labels", "export", "--format", "xml", "--store", env["store"],
-                       env_dir=env["store"] + ".unused")
+    code, _, err = bad(
+        "labels",
+        "export",
+        "--format",
+        "xml",
+        "--store",
+        env["store"],
+        env_dir=env["store"] + ".unused",
+    )
     assert_one_line_error(code, err, "invalid choice: 'xml'")
 
 
@@ -151,19 +270,35 @@ def test_labels_import_malformed_changes_nothing_subprocess(env, tmp_path):
     store = LabelStore(env["store"])
     store.add("tiny", "h", "jeju", 0, 3, 2, text="abc")
     before = store.export_jsonl(), store.version()
-    good = {"question_set": "tiny", "question_id": "h", "doc_id": "jeju", "start": 5, "end": 8,
-            "text": "xyz", "grade": 1}
+    good = {
+        "question_set": "tiny",
+        "question_id": "h",
+        "doc_id": "jeju",
+        "start": 5,
+        "end": 8,
+        "text": "xyz",
+        "grade": 1,
+    }
     broken = dict(good, start=9, end=12, grade="high")
     path = tmp_path / "in.jsonl"
     path.write_text(json.dumps(good) + "\n" + json.dumps(broken) + "\n", encoding="utf-8")
-    code, _, err = bad("labels", "import", str(path), "--store", env["store"], env_dir=env["store"] + ".unused")
+    code, _, err = bad(
+        "labels", "import", str(path), "--store", env["store"], env_dir=env["store"] + ".unused"
+    )
     assert_one_line_error(code, err, "in.jsonl line 2: grade = 'high' is not valid")
     assert (store.export_jsonl(), store.version()) == before
 
 
 def test_labels_undo_and_list_errors_subprocess(env, tmp_path):
-    code, _, err = bad("labels", "undo", "--annotator", "nobody", "--store", env["store"],
-                       env_dir=env["store"] + ".unused")
+    code, _, err = bad(
+        "labels",
+        "undo",
+        "--annotator",
+        "nobody",
+        "--store",
+        env["store"],
+        env_dir=env["store"] + ".unused",
+    )
     assert_one_line_error(code, err, "nothing to undo for annotator 'nobody'")
     code, _, err = bad("labels", "list", "--store", str(tmp_path), env_dir=env["store"] + ".unused")
     assert_one_line_error(code, err, f"label store {tmp_path} is a directory, not a file")
@@ -181,8 +316,19 @@ def test_sweep_json_matches_the_library(env, capsys):
     from rag_core.questions import load_questions
     from rag_core.types import to_jsonable
 
-    code, out, err = cli(capsys, "sweep", "--queries", env["questions"], "--corpus", env["corpus"],
-                         "--thresholds", "0:6:1.5", "--max-kept", "2", "--json")
+    code, out, err = cli(
+        capsys,
+        "sweep",
+        "--queries",
+        env["questions"],
+        "--corpus",
+        env["corpus"],
+        "--thresholds",
+        "0:6:1.5",
+        "--max-kept",
+        "2",
+        "--json",
+    )
     assert (code, err) == (0, "")
     got = json.loads(out)["report"]
     assert got["metric"] == "score" and got["max_kept"] == 2
@@ -197,7 +343,15 @@ def test_sweep_json_matches_the_library(env, capsys):
 
 
 def test_sweep_bad_thresholds_subprocess(env):
-    code, out, err = bad("sweep", "--queries", env["questions"], "--corpus", env["corpus"],
-                         "--thresholds", "0.8:0.4:0.1", env_dir=env["store"] + ".unused")
+    code, out, err = bad(
+        "sweep",
+        "--queries",
+        env["questions"],
+        "--corpus",
+        env["corpus"],
+        "--thresholds",
+        "0.8:0.4:0.1",
+        env_dir=env["store"] + ".unused",
+    )
     assert_one_line_error(code, err, "range '0.8:0.4:0.1': stop 0.4 is below start 0.8")
     assert out == ""

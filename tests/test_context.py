@@ -72,7 +72,9 @@ def make_chunks(header: str = "[Jeju facts > Facts]\n") -> dict[str, Chunk]:
     for i, p in enumerate(PARAS):
         start = TEXT.index(p, pos)
         cid = f"jeju::t::{i:04d}"
-        out[cid] = Chunk(cid, "jeju", i, start, start + len(p), start, p, header + p, section="Facts")
+        out[cid] = Chunk(
+            cid, "jeju", i, start, start + len(p), start, p, header + p, section="Facts"
+        )
         pos = start + len(p)
     return out
 
@@ -95,8 +97,7 @@ def cfg(**kw) -> ContextConfig:
 def user_text(question: str, quotes: list[tuple[str, str]]) -> str:
     """The user turn as the module documents it (title/locator per source)."""
     body = ""
-    for n, (cid, quote) in enumerate(quotes, start=1):
-        ch = CHUNKS[cid]
+    for n, (_cid, quote) in enumerate(quotes, start=1):
         body += f'<source id="{n}" title="Jeju facts › Facts">\n{quote}\n</source>\n'
     head = SOURCES_HEADING + "\n\n" if quotes and SOURCES_HEADING else ""
     return head + body + QUESTION_LABEL + question + ANSWER_HINT
@@ -111,7 +112,12 @@ def test_sources_quote_content_never_header_with_locator():
     assert ctx.user_text == user_text(Q, [(IDS[0], PARAS[0]), (IDS[1], PARAS[1])])
     assert "[Jeju facts > Facts]" not in ctx.prompt_text
     s1 = ctx.sources[0]
-    assert (s1.n, s1.quote, s1.status, s1.locator) == (1, PARAS[0], "included", f"#char=0,{len(PARAS[0])}")
+    assert (s1.n, s1.quote, s1.status, s1.locator) == (
+        1,
+        PARAS[0],
+        "included",
+        f"#char=0,{len(PARAS[0])}",
+    )
     assert TEXT[s1.start : s1.end] == s1.quote
 
 
@@ -148,11 +154,17 @@ def test_ordering_document_follows_offsets():
 
 
 def test_near_duplicates_are_dropped_with_reason():
-    dup = Chunk("jeju::u::0000", "jeju", 0, 0, len(PARAS[0]), 0, PARAS[0], PARAS[0], section="Facts")
+    dup = Chunk(
+        "jeju::u::0000", "jeju", 0, 0, len(PARAS[0]), 0, PARAS[0], PARAS[0], section="Facts"
+    )
     chunks = {**CHUNKS, dup.chunk_id: dup}
-    ctx = build_context(Q, hits([IDS[0], dup.chunk_id, IDS[1]]), chunks, DOCS, cfg(dedup=True), generator=TOK)
+    ctx = build_context(
+        Q, hits([IDS[0], dup.chunk_id, IDS[1]]), chunks, DOCS, cfg(dedup=True), generator=TOK
+    )
     dropped = [s for s in ctx.sources if s.status == "dropped"]
-    assert [(s.chunk_id, s.reason, s.duplicate_of) for s in dropped] == [(dup.chunk_id, "duplicate", IDS[0])]
+    assert [(s.chunk_id, s.reason, s.duplicate_of) for s in dropped] == [
+        (dup.chunk_id, "duplicate", IDS[0])
+    ]
     assert [s.n for s in ctx.sources if s.n] == [1, 2]
     a, b = shingles(PARAS[0]), shingles(PARAS[0][:40])
     assert containment(a, b) == len(a & b) / min(len(a), len(b)) == 1.0
@@ -163,7 +175,12 @@ def test_per_source_cap_cuts_at_sentence_boundary():
     ctx = build_context(Q, hits([IDS[1]]), CHUNKS, DOCS, cfg(max_source_chars=cap), generator=TOK)
     s = ctx.sources[0]
     kept = "Jeju has a mild climate. Tangerines grow well there."
-    assert (s.status, s.reason, s.quote, s.cut_at) == ("cut", "cap", kept, CHUNKS[IDS[1]].start + len(kept))
+    assert (s.status, s.reason, s.quote, s.cut_at) == (
+        "cut",
+        "cap",
+        kept,
+        CHUNKS[IDS[1]].start + len(kept),
+    )
     assert s.locator == f"#char={s.start},{s.start + len(kept)}"
 
 
@@ -178,7 +195,11 @@ def test_pack_keeps_whole_sources_then_cuts_one_at_sentence_then_drops():
     assert len(two) < budget
     ctx = build_context(Q, hits(), CHUNKS, DOCS, cfg(budget_tokens=budget), generator=TOK)
     status = [(s.chunk_id, s.status, s.reason) for s in ctx.sources]
-    assert status[:3] == [(IDS[0], "included", ""), (IDS[1], "included", ""), (IDS[2], "cut", "budget")]
+    assert status[:3] == [
+        (IDS[0], "included", ""),
+        (IDS[1], "included", ""),
+        (IDS[2], "cut", "budget"),
+    ]
     assert status[3:] == [(c, "dropped", "budget") for c in IDS[3:]]
     cut = ctx.sources[2]
     assert cut.quote == third_first_sentence
@@ -199,7 +220,9 @@ def test_pack_never_cuts_the_question():
     base = TOK.prompt_text(SYSTEM_TEXT, QUESTION_LABEL + q + ANSWER_HINT)
     ctx = build_context(q, hits(), CHUNKS, DOCS, cfg(budget_tokens=len(base) - 1), generator=TOK)
     assert ctx.status == "error"
-    assert ctx.message.startswith(f"the instructions and the question alone take {len(base)} tokens")
+    assert ctx.message.startswith(
+        f"the instructions and the question alone take {len(base)} tokens"
+    )
     ok = build_context(q, hits(), CHUNKS, DOCS, cfg(budget_tokens=len(base)), generator=TOK)
     assert ok.status == "ok" and q in ok.actual_input_text
     assert all(s.status == "dropped" for s in ok.sources)
@@ -209,7 +232,9 @@ def test_hard_cut_keeps_first_budget_ids_and_can_cut_the_question():
     full_ctx = build_context(Q, hits(IDS[:3]), CHUNKS, DOCS, cfg(policy="hard-cut"), generator=TOK)
     n_full = len(full_ctx.full_ids)
     budget = n_full - len(ANSWER_HINT + "</u><a>") - 5  # ends inside the question
-    ctx = build_context(Q, hits(IDS[:3]), CHUNKS, DOCS, cfg(policy="hard-cut", budget_tokens=budget), generator=TOK)
+    ctx = build_context(
+        Q, hits(IDS[:3]), CHUNKS, DOCS, cfg(policy="hard-cut", budget_tokens=budget), generator=TOK
+    )
     assert list(ctx.input_ids) == list(ctx.full_ids[:budget])
     assert ctx.actual_input_text == ctx.prompt_text[:budget]
     assert ctx.question_cut and ctx.truncated
@@ -217,9 +242,15 @@ def test_hard_cut_keeps_first_budget_ids_and_can_cut_the_question():
     # a cut inside source 2: source 2 cut at the exact character, source 3 dropped
     s2_quote_start = ctx.prompt_text.index(PARAS[1])
     b2 = s2_quote_start + 10
-    ctx2 = build_context(Q, hits(IDS[:3]), CHUNKS, DOCS, cfg(policy="hard-cut", budget_tokens=b2), generator=TOK)
+    ctx2 = build_context(
+        Q, hits(IDS[:3]), CHUNKS, DOCS, cfg(policy="hard-cut", budget_tokens=b2), generator=TOK
+    )
     by = {s.chunk_id: s for s in ctx2.sources}
-    assert (by[IDS[1]].status, by[IDS[1]].reason, by[IDS[1]].quote) == ("cut", "budget", PARAS[1][:10])
+    assert (by[IDS[1]].status, by[IDS[1]].reason, by[IDS[1]].quote) == (
+        "cut",
+        "budget",
+        PARAS[1][:10],
+    )
     assert by[IDS[1]].cut_at == CHUNKS[IDS[1]].start + 10
     assert (by[IDS[2]].status, by[IDS[2]].reason) == ("dropped", "budget")
 
@@ -227,7 +258,10 @@ def test_hard_cut_keeps_first_budget_ids_and_can_cut_the_question():
 def test_hashes_are_of_the_prompt_text_and_the_ids_sent():
     ctx = build_context(Q, hits(IDS[:2]), CHUNKS, DOCS, cfg(), generator=TOK)
     assert ctx.prompt_sha256 == hashlib.sha256(ctx.prompt_text.encode("utf-8")).hexdigest()
-    assert ctx.ids_sha256 == hashlib.sha256(np.asarray(ctx.input_ids, dtype="<i4").tobytes()).hexdigest()
+    assert (
+        ctx.ids_sha256
+        == hashlib.sha256(np.asarray(ctx.input_ids, dtype="<i4").tobytes()).hexdigest()
+    )
     assert ids_sha256(list(ctx.input_ids)) == ctx.ids_sha256
 
 
@@ -241,14 +275,23 @@ def test_no_hits_is_skipped_and_gate_drops_are_listed():
 def test_bad_input_messages():
     with pytest.raises(ValueError, match=re.escape("the question is empty")):
         build_context("   ", hits(), CHUNKS, DOCS, cfg(), generator=TOK)
-    with pytest.raises(ValueError, match=re.escape("chunk 'nope' of the kept hits is not in the chunk table")):
+    with pytest.raises(
+        ValueError, match=re.escape("chunk 'nope' of the kept hits is not in the chunk table")
+    ):
         build_context(Q, [Hit("nope", "jeju", 1, 1.0)], CHUNKS, DOCS, cfg(), generator=TOK)
 
 
 def test_sentence_spans_english_korean_decimal():
     text = "한라산은 높다. 노루가 산다요. 높이는 1.5 km입니다. Is it? Yes!\nNext line"
     got = [text[a:b] for a, b in sentence_spans(text)]
-    assert got == ["한라산은 높다.", "노루가 산다요.", "높이는 1.5 km입니다.", "Is it?", "Yes!", "Next line"]
+    assert got == [
+        "한라산은 높다.",
+        "노루가 산다요.",
+        "높이는 1.5 km입니다.",
+        "Is it?",
+        "Yes!",
+        "Next line",
+    ]
 
 
 def test_fallback_tokenizer_is_named_and_said():
@@ -266,7 +309,12 @@ def test_real_instructions_fit_the_reserved_tokens_with_qwen():
     n = len(gen.prompt_ids(SYSTEM_TEXT, framing))
     assert n <= RESERVED_INSTRUCTION_TOKENS
     ctx = build_context(Q, hits(IDS[:3]), CHUNKS, DOCS, cfg(budget_tokens=1024), generator=gen)
-    messages = [{"role": "system", "content": SYSTEM_TEXT}, {"role": "user", "content": ctx.user_text}]
-    peer = gen.tokenizer.apply_chat_template(messages, tokenize=True, add_generation_prompt=True, return_dict=False)
+    messages = [
+        {"role": "system", "content": SYSTEM_TEXT},
+        {"role": "user", "content": ctx.user_text},
+    ]
+    peer = gen.tokenizer.apply_chat_template(
+        messages, tokenize=True, add_generation_prompt=True, return_dict=False
+    )
     assert list(ctx.input_ids) == list(peer)
     assert ctx.actual_input_text == gen.tokenizer.decode(list(peer))

@@ -46,8 +46,10 @@ def test_every_document_loads_with_title_source_version():
 
 
 def test_fm1_blind_cut_destroys_needles_that_overlap_keeps(corpus):
-    destroyed = {p: {(n.doc_id, n.needle) for n in corpus.chunking(preset(p).chunker).diagnostics.destroyed}
-                 for p in "ABCDEF"}
+    destroyed = {
+        p: {(n.doc_id, n.needle) for n in corpus.chunking(preset(p).chunker).diagnostics.destroyed}
+        for p in "ABCDEF"
+    }
     assert len(destroyed["A"] - destroyed["B"]) >= 3
     for p in "BDF":
         assert destroyed[p] == set(), p
@@ -72,21 +74,34 @@ def particle_questions(corpus):
 @pytest.mark.parametrize("method", ["bm25", "tfidf"])
 def test_fm3_particle_questions_zero_word_candidates_but_char_and_kiwi_find(corpus, method):
     for q in particle_questions(corpus):
-        word = run(sparse("C", **{"retrieval.methods": method, "retrieval.analyzer": "unicode"}), q.question,
-                   corpus, stop_after="gate")
+        word = run(
+            sparse("C", **{"retrieval.methods": method, "retrieval.analyzer": "unicode"}),
+            q.question,
+            corpus,
+            stop_after="gate",
+        )
         lst = word.retrieval.lists[0]
         assert lst.n_candidates == 0 and lst.hits == (), q.id
         assert set(lst.analyzer_view.zero_df_terms) == set(get_analyzer("unicode")(q.question))
         for analyzer in ("char", "kiwi"):
-            t = run(sparse("C", **{"retrieval.methods": method, "retrieval.analyzer": analyzer}), q.question,
-                    corpus, stop_after="gate")
+            t = run(
+                sparse("C", **{"retrieval.methods": method, "retrieval.analyzer": analyzer}),
+                q.question,
+                corpus,
+                stop_after="gate",
+            )
             assert t.retrieval.lists[0].n_candidates > 0, (q.id, analyzer)
 
 
 def test_fm4_height_question_char_sources_lack_the_height(corpus):
     q = next(q for q in corpus.questions if q.id == "ko-01")
-    t = run(sparse("C", **{"retrieval.analyzer": "char", "gate.max_kept": "4"}), q.question, corpus,
-            gold=q, stop_after="gate")
+    t = run(
+        sparse("C", **{"retrieval.analyzer": "char", "gate.max_kept": "4"}),
+        q.question,
+        corpus,
+        gold=q,
+        stop_after="gate",
+    )
     kept = [t.chunks[h.chunk_id].content for h in t.gate.kept]
     assert kept and not any("1,947" in c for c in kept)
     assert t.gold.lost_at in ("retrieval", "gate")
@@ -97,7 +112,13 @@ def test_fm7_bm25_ranks_the_exact_code_first(corpus):
     assert len(qs) >= 5
     for q in qs:
         code = re.search(r"\b[A-Z]{1,3}-?\d{2,4}\b", q.question).group(0)
-        t = run(sparse("C", **{"retrieval.analyzer": "unicode"}), q.question, corpus, gold=q, stop_after="gate")
+        t = run(
+            sparse("C", **{"retrieval.analyzer": "unicode"}),
+            q.question,
+            corpus,
+            gold=q,
+            stop_after="gate",
+        )
         top = t.chunks[t.retrieval.hits[0].chunk_id]
         assert code in top.content, (q.id, code)
         assert t.gold.stage_ranks["rerank"][0] == 1, q.id
@@ -109,21 +130,27 @@ def test_fm10_overlap_puts_overlapping_chunks_in_the_same_top_k(corpus):
     for q in qs:
         t = run(sparse("B", **{"retrieval.k": "8"}), q.question, corpus, stop_after="gate")
         hits = [t.chunks[h.chunk_id] for h in t.retrieval.hits]
-        if any(a.doc_id == b.doc_id and a.start < b.end and b.start < a.end
-               for i, a in enumerate(hits) for b in hits[i + 1:]):
+        if any(
+            a.doc_id == b.doc_id and a.start < b.end and b.start < a.end
+            for i, a in enumerate(hits)
+            for b in hits[i + 1 :]
+        ):
             crowded += 1
         # without overlap no two chunks of a document share text
         t0 = run(sparse("A", **{"retrieval.k": "8"}), q.question, corpus, stop_after="gate")
         hs = [t0.chunks[h.chunk_id] for h in t0.retrieval.hits]
-        assert not any(a.doc_id == b.doc_id and a.start < b.end and b.start < a.end
-                       for i, a in enumerate(hs) for b in hs[i + 1:])
+        assert not any(
+            a.doc_id == b.doc_id and a.start < b.end and b.start < a.end
+            for i, a in enumerate(hs)
+            for b in hs[i + 1 :]
+        )
     assert crowded >= 10
 
 
 def test_html_edition_loses_the_table_fact():
     report = load_directory(SAMPLE_CORPUS / "html")
-    from rag_core.config import ChunkerConfig
     from rag_core.chunking import chunk_document
+    from rag_core.config import ChunkerConfig
 
     doc = report.documents[0]
     assert "5,000원" in doc.text

@@ -1,4 +1,5 @@
-"""Test collections with qrels: BEIR/TREC loading, document-level metrics, zip safety, ``eval --beir``."""
+"""Test collections with qrels: BEIR/TREC loading, document-level metrics, zip safety, ``eval
+--beir``."""
 
 from __future__ import annotations
 
@@ -24,12 +25,33 @@ DATASETS = ROOT.parent / "shared" / "datasets"
 
 # d1 is long (several chunks at target 120); d4 is never judged.
 CORPUS = [
-    {"_id": "d1", "title": "Volcano", "text": "Hallasan is a shield volcano on Jeju island. " * 3
-     + "The crater lake is called Baengnokdam. " * 3 + "Roe deer live on the slopes of the mountain. " * 3},
-    {"_id": "d2", "title": "Deer", "text": "Roe deer are small deer that live in forests and on mountain slopes."},
-    {"_id": "d3", "title": "", "text": "A crater lake fills the caldera of a volcano after an eruption."},
-    {"_id": "d4", "title": "Island", "text": "Jeju island has a volcano, beaches and many deer on the mountain."},
-    {"_id": "d5", "title": "Cache", "text": "The KV cache stores keys and values of earlier tokens."},
+    {
+        "_id": "d1",
+        "title": "Volcano",
+        "text": "Hallasan is a shield volcano on Jeju island. " * 3
+        + "The crater lake is called Baengnokdam. " * 3
+        + "Roe deer live on the slopes of the mountain. " * 3,
+    },
+    {
+        "_id": "d2",
+        "title": "Deer",
+        "text": "Roe deer are small deer that live in forests and on mountain slopes.",
+    },
+    {
+        "_id": "d3",
+        "title": "",
+        "text": "A crater lake fills the caldera of a volcano after an eruption.",
+    },
+    {
+        "_id": "d4",
+        "title": "Island",
+        "text": "Jeju island has a volcano, beaches and many deer on the mountain.",
+    },
+    {
+        "_id": "d5",
+        "title": "Cache",
+        "text": "The KV cache stores keys and values of earlier tokens.",
+    },
 ]
 QUERIES = [
     {"_id": "q1", "text": "crater lake volcano"},
@@ -38,14 +60,24 @@ QUERIES = [
     {"_id": "q4", "text": "unjudged question about deer"},
 ]
 # graded judgements; q3 judges only a non-relevant document (grade 0)
-QRELS = [("q1", "d3", 2), ("q1", "d1", 1), ("q1", "d5", 0), ("q2", "d2", 2), ("q2", "d1", 1),
-         ("q3", "d2", 0)]
+QRELS = [
+    ("q1", "d3", 2),
+    ("q1", "d1", 1),
+    ("q1", "d5", 0),
+    ("q2", "d2", 2),
+    ("q2", "d1", 1),
+    ("q3", "d2", 0),
+]
 
 
 def write_beir(root: Path, qrels=QRELS, nested: str | None = None) -> Path:
     root.mkdir(parents=True, exist_ok=True)
-    (root / "corpus.jsonl").write_text("".join(json.dumps(r) + "\n" for r in CORPUS), encoding="utf-8")
-    (root / "queries.jsonl").write_text("".join(json.dumps(r) + "\n" for r in QUERIES), encoding="utf-8")
+    (root / "corpus.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in CORPUS), encoding="utf-8"
+    )
+    (root / "queries.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in QUERIES), encoding="utf-8"
+    )
     body = "query-id\tcorpus-id\tscore\n" + "".join(f"{q}\t{d}\t{g}\n" for q, d, g in qrels)
     if nested:
         (root / "qrels").mkdir(exist_ok=True)
@@ -56,22 +88,31 @@ def write_beir(root: Path, qrels=QRELS, nested: str | None = None) -> Path:
 
 
 def small_chunks() -> PipelineConfig:
-    return PipelineConfig().with_overrides({
-        "chunker.strategy": "boundaries", "chunker.target": "120", "generation.model": "none",
-        "retrieval.analyzer": "unicode",
-    })
+    return PipelineConfig().with_overrides(
+        {
+            "chunker.strategy": "boundaries",
+            "chunker.target": "120",
+            "generation.model": "none",
+            "retrieval.analyzer": "unicode",
+        }
+    )
 
 
 def test_beir_set_questions_are_document_level_and_titles_lead_the_text(tmp_path):
     qset = load_beir_set(write_beir(tmp_path / "b", nested="test"))
     assert [q.id for q in qset.questions] == ["q1", "q2", "q3"]  # q4 has no judgement
     q1 = qset.questions[0]
-    assert [(n.doc_id, n.grade, n.origin) for n in q1.needles] == [("d3", 2, "qrels"), ("d1", 1, "qrels")]
+    assert [(n.doc_id, n.grade, n.origin) for n in q1.needles] == [
+        ("d3", 2, "qrels"),
+        ("d1", 1, "qrels"),
+    ]
     assert not qset.questions[2].answerable  # q3: only a grade-0 judgement
     docs = {d.doc_id: d for d in qset.report.documents}
     assert docs["d1"].text == "Volcano\n\n" + CORPUS[0]["text"]
     assert docs["d3"].text == CORPUS[2]["text"]  # no title: text as is
-    with pytest.raises(ValueError, match=re.escape("lacks qrels/dev.tsv and qrels.tsv; splits present: test")):
+    with pytest.raises(
+        ValueError, match=re.escape("lacks qrels/dev.tsv and qrels.tsv; splits present: test")
+    ):
         load_beir_set(tmp_path / "b", split="dev")
 
 
@@ -86,7 +127,9 @@ def test_document_ranks_graded_gain_and_unjudged_docs_match_pytrec_eval(tmp_path
     assert ev.level == "document" and set(ev.rankings) == {"q1", "q2", "q3"}
     run_ = {}
     for q in qset.questions:
-        trace = run(cfg.with_overrides({"retrieval.k": "100"}), q.question, corpus, stop_after="gate")
+        trace = run(
+            cfg.with_overrides({"retrieval.k": "100"}), q.question, corpus, stop_after="gate"
+        )
         best: dict[str, int] = {}
         for h in trace.rerank.hits:  # a document's rank = the rank of its best chunk
             best.setdefault(h.doc_id, h.rank)
@@ -95,7 +138,9 @@ def test_document_ranks_graded_gain_and_unjudged_docs_match_pytrec_eval(tmp_path
         # pytrec_eval ranks by score: score = -(best chunk rank) keeps that order
         run_[q.id] = {d: -float(best[d]) for d in expected}
     measures = {f"ndcg_cut.{','.join(map(str, ks))}", "recip_rank", "map"}
-    peer = pytrec_eval.RelevanceEvaluator({q: dict(v) for q, v in qset.qrels.items()}, measures).evaluate(run_)
+    peer = pytrec_eval.RelevanceEvaluator(
+        {q: dict(v) for q, v in qset.qrels.items()}, measures
+    ).evaluate(run_)
     for qid, values in ev.result.per_query.items():
         for k in ks:  # trec_eval's nDCG gain is the grade itself: our "linear"
             assert values[f"ndcg@{k}"] == pytest.approx(peer[qid][f"ndcg_cut_{k}"], abs=1e-9)
@@ -118,7 +163,9 @@ def test_gold_marking_on_a_document_level_question(tmp_path):
     qset = load_beir_set(write_beir(tmp_path / "b"))
     corpus = CorpusIndex(qset.report, name="b", questions=qset.questions)
     trace = run(small_chunks(), qset.questions[0].question, corpus, gold=qset.questions[0])
-    d1_chunks = {c.chunk_id for c in corpus.chunking(small_chunks().chunker).chunks if c.doc_id == "d1"}
+    d1_chunks = {
+        c.chunk_id for c in corpus.chunking(small_chunks().chunker).chunks if c.doc_id == "d1"
+    }
     assert set(trace.gold.chunk_ids[1]) == d1_chunks  # every chunk of a relevant document is gold
     assert trace.gold.in_corpus == (True, True)
     assert corpus.chunking(small_chunks().chunker).diagnostics.destroyed == ()
@@ -130,9 +177,13 @@ def test_trec_topics_and_qrels(tmp_path):
     for r in CORPUS:
         (docs / f"{r['_id']}.txt").write_text(r["text"], encoding="utf-8")
     (tmp_path / "topics.txt").write_text(
-        "<top>\n<num> Number: 301\n<title> crater lake volcano\n<desc> Description:\nlong text\n</top>\n"
-        "<top>\n<num> Number: 302\n<title> roe deer\n</top>\n", encoding="utf-8")
-    (tmp_path / "qrels.txt").write_text("301 0 d3 2\n301 0 d1 1\n302 0 d2 1\n302 0 zz 1\n", encoding="utf-8")
+        "<top>\n<num> Number: 301\n<title> crater lake volcano\n<desc> Description:\nlong "
+        "text\n</top>\n<top>\n<num> Number: 302\n<title> roe deer\n</top>\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "qrels.txt").write_text(
+        "301 0 d3 2\n301 0 d1 1\n302 0 d2 1\n302 0 zz 1\n", encoding="utf-8"
+    )
     qset = load_trec_set(docs, tmp_path / "topics.txt", tmp_path / "qrels.txt")
     assert qset.queries == {"301": "crater lake volcano", "302": "roe deer"}
     assert qset.unknown_docs == ("zz",)
@@ -172,11 +223,28 @@ def run_cli(capsys, *argv):
 
 def test_cli_eval_beir_and_bad_input(tmp_path, capsys):
     root = write_beir(tmp_path / "b")
-    code, out, err = run_cli(capsys, "eval", "--beir", str(root), "--set", "generation.model=none",
-                             "--set", "chunker.target=120", "--gain", "linear", "--k", "1,5", "--json")
+    code, out, err = run_cli(
+        capsys,
+        "eval",
+        "--beir",
+        str(root),
+        "--set",
+        "generation.model=none",
+        "--set",
+        "chunker.target=120",
+        "--gain",
+        "linear",
+        "--k",
+        "1,5",
+        "--json",
+    )
     assert code == 0, err
     res = json.loads(out)["a"]
-    assert res["level"] == "document" and res["n_queries"] == 3 and "judged@10" in res["per_query"]["q1"]
+    assert (
+        res["level"] == "document"
+        and res["n_queries"] == 3
+        and "judged@10" in res["per_query"]["q1"]
+    )
     code, out, err = run_cli(capsys, "eval", "--beir", str(tmp_path / "missing"))
     assert code == 2 and err.count("\n") == 1 and "does not exist" in err
     write_beir(tmp_path / "bad", qrels=[])
@@ -202,7 +270,7 @@ def test_product_path_equals_the_bench_kernel(name):
 
     ids, texts, queries, qrels = bench.load_beir(folder)
     doc_tokens = analyze_many("unicode", texts)
-    q_tokens = dict(zip(queries, analyze_many("unicode", list(queries.values()))))
+    q_tokens = dict(zip(queries, analyze_many("unicode", list(queries.values())), strict=True))
     kernel_run, _, _ = bench.run_ours(ids, doc_tokens, q_tokens, variant="lucene", k1=1.2, b=0.75)
     kernel_ndcg = bench.evaluate(kernel_run, qrels)[0]
 
@@ -224,16 +292,31 @@ def test_span_labels_on_a_beir_set_export_as_qrels(tmp_path, capsys):
     start = doc.text.index("many deer")
     store = LabelStore(tmp_path / "labels.sqlite3")
     store.add("mini", "q2", "d4", start, start + 9, 2, text="many deer", doc=doc)
-    code, out, err = run_cli(capsys, "labels", "export", "--format", "qrels", "--beir", str(root),
-                             "--set", "chunker.target=120", "--store", str(tmp_path / "labels.sqlite3"))
+    code, out, err = run_cli(
+        capsys,
+        "labels",
+        "export",
+        "--format",
+        "qrels",
+        "--beir",
+        str(root),
+        "--set",
+        "chunker.target=120",
+        "--store",
+        str(tmp_path / "labels.sqlite3"),
+    )
     assert code == 0, err
     rows = [line.split() for line in out.splitlines()]
     corpus = CorpusIndex(qset.report, name="mini")
     chunks = corpus.chunking(small_chunks().chunker).chunks
     q2 = {cid: int(g) for qid, _, cid, g in rows if qid == "q2"}
-    d4_with_span = [c.chunk_id for c in chunks if c.doc_id == "d4" and c.start <= start and start + 9 <= c.end]
+    d4_with_span = [
+        c.chunk_id for c in chunks if c.doc_id == "d4" and c.start <= start and start + 9 <= c.end
+    ]
     assert d4_with_span and all(q2[cid] == 2 for cid in d4_with_span)  # the span label
-    assert all(q2[c.chunk_id] == 1 for c in chunks if c.doc_id == "d1")  # every chunk of a judged doc
+    assert all(
+        q2[c.chunk_id] == 1 for c in chunks if c.doc_id == "d1"
+    )  # every chunk of a judged doc
     assert all(q2[c.chunk_id] == 2 for c in chunks if c.doc_id == "d2")
 
 
@@ -246,11 +329,14 @@ def test_span_labels_judge_their_document_in_document_level_evaluation(tmp_path)
     store = LabelStore(tmp_path / "labels.sqlite3")
     store.add("mini", "q2", "d4", 0, 4, 3, text=doc.text[:4], doc=doc)
     store.add("mini", "q3", "d4", 0, 4, 0, text=doc.text[:4], doc=doc)
-    kw = dict(ks=(5,), gain="linear", doc_qrels=qset.qrels)
+    kw = {"ks": (5,), "gain": "linear", "doc_qrels": qset.qrels}
     before = evaluate_config(small_chunks(), qset.questions, corpus, **kw)
-    after = evaluate_config(small_chunks(), qset.questions, corpus, **kw, labels=store.current(),
-                            question_set="mini")
+    after = evaluate_config(
+        small_chunks(), qset.questions, corpus, **kw, labels=store.current(), question_set="mini"
+    )
     assert after.gold["q2"] == {"d2": 2, "d1": 1, "d4": 3}
     assert after.gold["q3"] == {"d2": 0, "d4": 0}  # a grade-0 label: judged, not relevant
-    assert "d4" in after.rankings["q2"]  # retrieved ("deer on the mountain"), now the best-graded document
+    assert (
+        "d4" in after.rankings["q2"]
+    )  # retrieved ("deer on the mountain"), now the best-graded document
     assert after.result.per_query["q2"]["ndcg@5"] != before.result.per_query["q2"]["ndcg@5"]

@@ -22,7 +22,9 @@ class HashEmbedder:
     supports_token_embeddings = False
     truncates = True
 
-    def __init__(self, dimension: int = 64, model_id: str = "hash-64", max_tokens: int = 12) -> None:
+    def __init__(
+        self, dimension: int = 64, model_id: str = "hash-64", max_tokens: int = 12
+    ) -> None:
         self.dimension, self.model_id, self.max_tokens = dimension, model_id, max_tokens
         self.encoded: list[str] = []
 
@@ -34,7 +36,11 @@ class HashEmbedder:
         return v / max(float(np.linalg.norm(v)), 1e-12)
 
     def encode_queries(self, texts):
-        return np.stack([self._vec(t) for t in texts]) if texts else np.zeros((0, self.dimension), np.float32)
+        return (
+            np.stack([self._vec(t) for t in texts])
+            if texts
+            else np.zeros((0, self.dimension), np.float32)
+        )
 
     def encode_passages(self, texts, *, batch_size=32, progress=None):
         self.encoded.extend(texts)
@@ -55,7 +61,9 @@ TEXTS = [
 
 
 def chunks(texts=TEXTS, sig="sig"):
-    return [Chunk(f"d::{sig}::{i:04d}", f"d{i % 2}", i, 0, len(t), 0, t, t) for i, t in enumerate(texts)]
+    return [
+        Chunk(f"d::{sig}::{i:04d}", f"d{i % 2}", i, 0, len(t), 0, t, t) for i, t in enumerate(texts)
+    ]
 
 
 def test_exact_cosine_over_all_chunks_and_search_order():
@@ -78,13 +86,22 @@ def test_stamp_window_flags_and_mismatch_error():
     st = idx.stamp
     assert (st.embedding_model, st.dimension, st.normalized) == ("hash-64", 64, True)
     assert (st.chunker_signature, st.pipeline_version, st.n_chunks, st.n_documents) == (
-        "boundaries-t512", PIPELINE_VERSION, 4, 2,
+        "boundaries-t512",
+        PIPELINE_VERSION,
+        4,
+        2,
     )
     assert idx.over_window == ("d::sig::0003",)  # 17 words + 2 > 12
     other = HashEmbedder(dimension=32, model_id="hash-32")
-    with pytest.raises(ValueError, match=re.escape("index built with hash-64 (d=64) but queried with hash-32 (d=32)")):
+    with pytest.raises(
+        ValueError,
+        match=re.escape("index built with hash-64 (d=64) but queried with hash-32 (d=32)"),
+    ):
         idx.cosines("error", embedder=other)
-    with pytest.raises(ValueError, match=re.escape("query vector has dimension 32 but the index (hash-64) has dimension 64")):
+    with pytest.raises(
+        ValueError,
+        match=re.escape("query vector has dimension 32 but the index (hash-64) has dimension 64"),
+    ):
         idx.cosines(np.ones(32, dtype=np.float32))
     with pytest.raises(ValueError, match=re.escape("the query is empty")):
         idx.cosines("  ")
@@ -95,7 +112,9 @@ def test_warm_rebuild_and_chunker_switch_embed_only_new_texts(tmp_path):
     emb = HashEmbedder()
     cold = DenseIndex.build(chunks(), emb, chunker_signature="a", cache=cache)
     assert cold.embedded == 4 and len(emb.encoded) == 4
-    warm = DenseIndex.build(chunks(), emb, chunker_signature="a", cache=EmbeddingCache(tmp_path / "emb.sqlite"))
+    warm = DenseIndex.build(
+        chunks(), emb, chunker_signature="a", cache=EmbeddingCache(tmp_path / "emb.sqlite")
+    )
     assert warm.embedded == 0 and len(emb.encoded) == 4
     np.testing.assert_array_equal(cold.vectors, warm.vectors)
     switched = TEXTS[:2] + ["A brand new chunk text."]
@@ -108,7 +127,9 @@ def test_warm_rebuild_and_chunker_switch_embed_only_new_texts(tmp_path):
 
 def test_cache_separates_models_and_survives_threads(tmp_path):
     cache = EmbeddingCache(tmp_path / "emb.sqlite")
-    vecs, n = embed_cached(lambda ts: np.ones((len(ts), 4), np.float32), "m1", 4, ["a", "b", "a"], cache)
+    vecs, n = embed_cached(
+        lambda ts: np.ones((len(ts), 4), np.float32), "m1", 4, ["a", "b", "a"], cache
+    )
     assert n == 2 and vecs.shape == (3, 4)
     _, missing = cache.get_many("m2", ["a"], 4)
     assert missing == [0]
@@ -133,7 +154,9 @@ def test_real_minilm_vectors_l2_identity_and_raw_encode_peer(tmp_path):
     from rag_core.models import get_embedder
 
     emb = get_embedder("minilm")
-    idx = DenseIndex.build(chunks(), emb, chunker_signature="sig", cache=EmbeddingCache(tmp_path / "e.sqlite"))
+    idx = DenseIndex.build(
+        chunks(), emb, chunker_signature="sig", cache=EmbeddingCache(tmp_path / "e.sqlite")
+    )
     q = emb.encode_queries(["How high is Hallasan?"])[0]
     cos = idx.vectors @ q
     l2 = ((idx.vectors - q) ** 2).sum(axis=1)

@@ -7,7 +7,6 @@ claim is ``supported`` by the source it cites, with the citation mode named.
 from __future__ import annotations
 
 import pytest
-
 from apphelpers import html, make_app, ok
 
 from rag_core.config import PipelineConfig

@@ -15,8 +15,13 @@ from rag_core.types import Hit
 def hits(*pairs, distances=None):
     """Rank-ordered hits from (chunk_id, score) pairs."""
     return [
-        Hit(chunk_id=c, doc_id=c.split("::")[0], rank=i, score=s,
-            distance=None if distances is None else distances[i - 1])
+        Hit(
+            chunk_id=c,
+            doc_id=c.split("::")[0],
+            rank=i,
+            score=s,
+            distance=None if distances is None else distances[i - 1],
+        )
         for i, (c, s) in enumerate(pairs, start=1)
     ]
 
@@ -127,7 +132,10 @@ def test_empty_lists_and_union():
 
 def test_errors():
     with pytest.raises(
-        ValueError, match=re.escape("unknown fusion method 'borda'; valid choices: rrf, minmax, zscore, weighted")
+        ValueError,
+        match=re.escape(
+            "unknown fusion method 'borda'; valid choices: rrf, minmax, zscore, weighted"
+        ),
     ):
         fuse([("bm25", BM25)], "borda", k=5)
     with pytest.raises(ValueError, match=re.escape("k = 0 must be an integer >= 1")):

@@ -20,8 +20,24 @@ from rag_core.types import Claim, Evidence, GenerationStage, SupportStage
 from ui import lecture, slides
 from ui.i18n import t
 
-BLOCK_TAGS = {"html", "head", "meta", "title", "style", "body", "div", "span", "section", "h3",
-              "table", "thead", "tbody", "tr", "th", "td"}
+BLOCK_TAGS = {
+    "html",
+    "head",
+    "meta",
+    "title",
+    "style",
+    "body",
+    "div",
+    "span",
+    "section",
+    "h3",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+}
 
 
 def _config(**overrides: object):
@@ -37,7 +53,14 @@ def test_parse_step_accepts_1_to_4_and_shows_all_otherwise():
 
 
 def test_chunk_codes_are_spreadsheet_letters():
-    assert [lecture._code(i) for i in (0, 1, 25, 26, 27, 26 + 26 * 26)] == ["A", "B", "Z", "AA", "AB", "AAA"]
+    assert [lecture._code(i) for i in (0, 1, 25, 26, 27, 26 + 26 * 26)] == [
+        "A",
+        "B",
+        "Z",
+        "AA",
+        "AB",
+        "AAA",
+    ]
 
 
 def test_lecture_view_rejects_a_bad_step(tiny_corpus):
@@ -50,8 +73,11 @@ def test_lecture_view_rejects_a_bad_step(tiny_corpus):
 
 
 def test_rank_flow_columns_and_reasons_come_from_the_trace(tiny_corpus):
-    trace = run(_config(**{"retrieval.methods": "bm25,tfidf:char", "retrieval.k": 4, "gate.max_kept": 2}),
-                "Hallasan height error code", tiny_corpus)
+    trace = run(
+        _config(**{"retrieval.methods": "bm25,tfidf:char", "retrieval.k": 4, "gate.max_kept": 2}),
+        "Hallasan height error code",
+        tiny_corpus,
+    )
     cols = lecture.flow_columns(trace, "en")
     assert [c.key for c in cols] == ["list", "list", "fused", "kept"]
     fused, kept = cols[2], cols[3]
@@ -61,13 +87,20 @@ def test_rank_flow_columns_and_reasons_come_from_the_trace(tiny_corpus):
     assert fused.drop == {h.chunk_id: h.note for h in trace.gate.rejected}
     assert set(fused.drop.values()) == {"beyond max kept (2)"}
     # a retriever list greys what fusion did not carry on (here: a fused list cut to its first hit)
-    cut = replace(trace, retrieval=replace(trace.retrieval, fused=replace(trace.retrieval.fused,
-                                                                        hits=trace.retrieval.fused.hits[:1])))
+    cut = replace(
+        trace,
+        retrieval=replace(
+            trace.retrieval,
+            fused=replace(trace.retrieval.fused, hits=trace.retrieval.fused.hits[:1]),
+        ),
+    )
     first = cut.retrieval.fused.hits[0].chunk_id
     lists = lecture.flow_columns(cut, "ko")[:2]
     assert sum(len(c.drop) for c in lists) > 0
     for col in lists:
-        assert col.drop == {h.chunk_id: t("lec.why.fusion", "ko") for h in col.hits if h.chunk_id != first}
+        assert col.drop == {
+            h.chunk_id: t("lec.why.fusion", "ko") for h in col.hits if h.chunk_id != first
+        }
     # dropped items are greyed in the drawing, their reason written out beside their label
     flow = lecture.rank_flow(trace, "en")
     assert flow.count("ri-lf-drop") == len(trace.gate.rejected)
@@ -77,8 +110,12 @@ def test_rank_flow_columns_and_reasons_come_from_the_trace(tiny_corpus):
 def test_rank_flow_marks_gold_in_every_column_it_reaches(tiny_corpus):
     from rag_core.types import Needle, Question
 
-    gold = Question("q", "ko", "한라산의 높이는?",
-                    needles=(Needle("jeju", "해발 1,947m로 남한에서 가장 높은 산이다"),))
+    gold = Question(
+        "q",
+        "ko",
+        "한라산의 높이는?",
+        needles=(Needle("jeju", "해발 1,947m로 남한에서 가장 높은 산이다"),),
+    )
     trace = run(_config(**{"retrieval.analyzer": "char"}), gold.question, tiny_corpus, gold=gold)
     gids = {cid for ids in trace.gold.chunk_ids for cid in ids}
     assert gids
@@ -129,22 +166,41 @@ def payload_trace(tmp_path):
 
     docs = tmp_path / "docs"
     docs.mkdir()
-    body = "\n\n".join(f"Zebrafish tank note {i}: {line} The tank holds 42 litres." for i, line in enumerate(PAYLOAD_LINES))
-    (docs / "payload-notes.md").write_text(f"# Tank <script>window.__xss=1</script> notes\n\n{body}\n", encoding="utf-8")
+    body = "\n\n".join(
+        f"Zebrafish tank note {i}: {line} The tank holds 42 litres."
+        for i, line in enumerate(PAYLOAD_LINES)
+    )
+    (docs / "payload-notes.md").write_text(
+        f"# Tank <script>window.__xss=1</script> notes\n\n{body}\n", encoding="utf-8"
+    )
     (docs / "payload-plain.txt").write_text(body + "\n", encoding="utf-8")
     corpus = load_corpus_index(tmp_path, questions=[])
     question = "zebrafish tank <script>window.__xss=1</script> <img src=x onerror=window.__xss=1>"
-    trace = run(_config(**{"context.policy": "hard-cut", "context.budget_tokens": 300}), question, corpus)
+    trace = run(
+        _config(**{"context.policy": "hard-cut", "context.budget_tokens": 300}), question, corpus
+    )
     src = next(s for s in trace.context.sources if s.n is not None)
     answer = f"The tank holds 42 litres [{src.n}]. {PAYLOAD_LINES[0]} {PAYLOAD_LINES[1]} [{src.n}]."
     k = answer.index(PAYLOAD_LINES[0])
-    ev = Evidence(src.n, src.chunk_id, PAYLOAD_LINES[2], src.start, src.start + len(PAYLOAD_LINES[2]), 0.5, None, 0.5)
+    ev = Evidence(
+        src.n,
+        src.chunk_id,
+        PAYLOAD_LINES[2],
+        src.start,
+        src.start + len(PAYLOAD_LINES[2]),
+        0.5,
+        None,
+        0.5,
+    )
     claims = (
         Claim(answer[:k].strip(), 0, k - 1, (src.n,), "supported", (ev,)),
         Claim(answer[k:], k, len(answer), (src.n,), "unsupported", (ev,), reason=PAYLOAD_LINES[1]),
     )
-    return replace(trace, generation=GenerationStage("ok", "test-double", answer=answer),
-                   support=SupportStage("ok", claims))
+    return replace(
+        trace,
+        generation=GenerationStage("ok", "test-double", answer=answer),
+        support=SupportStage("ok", claims),
+    )
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -152,11 +208,20 @@ def test_exported_html_has_no_script_and_no_unescaped_text(payload_trace, lang):
     from ui.cache import token_pieces
 
     pieces = token_pieces(payload_trace)
-    assert pieces is not None and pieces[1] < len(pieces[0])  # hard-cut: tokens beyond the budget exist
+    assert pieces is not None and pieces[1] < len(
+        pieces[0]
+    )  # hard-cut: tokens beyond the budget exist
     for step in (1, lecture.STEPS):
         for selected in (0, 1):
-            view = lecture.lecture_view(payload_trace, lang, step=step, selected=selected, pieces=pieces,
-                                        large=True, height="100%")
+            view = lecture.lecture_view(
+                payload_trace,
+                lang,
+                step=step,
+                selected=selected,
+                pieces=pieces,
+                large=True,
+                height="100%",
+            )
             document = slides.slide_html(view, lang, payload_trace.question)
             assert "<script" not in document.lower()
             parser = _Tags()
@@ -168,7 +233,10 @@ def test_exported_html_has_no_script_and_no_unescaped_text(payload_trace, lang):
             if step == lecture.STEPS:
                 for line in PAYLOAD_LINES:
                     assert line in text  # answer, claims and evidence: the payloads as text
-                assert "&lt;script&gt;window.__xss = 1; alert(&#x27;script&#x27;)&lt;/script&gt;" in document
+                assert (
+                    "&lt;script&gt;window.__xss = 1; alert(&#x27;script&#x27;)&lt;/script&gt;"
+                    in document
+                )
                 assert 'class="ri-tok ri-beyond"' in document  # tokens beyond the cut, greyed
             assert f'<html lang="{lang}">' in document
             assert t("lec.pane.candidates", lang) in document
@@ -178,17 +246,24 @@ def test_slide_html_refuses_raw_strings_and_unknown_languages(payload_trace):
     with pytest.raises(TypeError):
         slides.slide_html("<div>raw</div>", "en", "x")  # type: ignore[arg-type]
     view = lecture.lecture_view(payload_trace, "en")
-    with pytest.raises(ValueError, match=re.escape("lang = 'fr' is not valid; valid choices: ko, en")):
+    with pytest.raises(
+        ValueError, match=re.escape("lang = 'fr' is not valid; valid choices: ko, en")
+    ):
         slides.slide_html(view, "fr", "x")
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not slides.chromium_available(), reason="Debian chromium is not installed (make browser)")
+@pytest.mark.skipif(
+    not slides.chromium_available(), reason="Debian chromium is not installed (make browser)"
+)
 def test_slide_png_is_a_1920x1080_screenshot(payload_trace):
     view = lecture.lecture_view(payload_trace, "en", selected=1, height="100%")
     png = slides.slide_png(slides.slide_html(view, "en", payload_trace.question))
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")  # the IHDR chunk
+    width, height = (
+        int.from_bytes(png[16:20], "big"),
+        int.from_bytes(png[20:24], "big"),
+    )  # the IHDR chunk
     assert (width, height) == (round(1280 * slides.SLIDE_SCALE), round(720 * slides.SLIDE_SCALE))
 
 

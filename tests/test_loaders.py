@@ -64,7 +64,10 @@ def test_crlf_file_offsets_refer_to_canonical_text():
 
 
 def test_front_matter_fields_metadata_and_body():
-    raw = "---\ntitle: Jeju \nsource: 'the notes'\nversion: v2\nlang: ko\n---\n\n\n# Heading\n\nBody.\n"
+    raw = (
+        "---\ntitle: Jeju \nsource: 'the notes'\nversion: v2\nlang: ko\n---\n\n\n# "
+        "Heading\n\nBody.\n"
+    )
     doc = only_doc(load_bytes("jeju.md", raw.encode()))
     assert (doc.doc_id, doc.title, doc.source, doc.version) == ("jeju", "Jeju", "the notes", "v2")
     assert dict(doc.metadata) == {"lang": "ko"}
@@ -84,7 +87,10 @@ def test_unclosed_front_matter_is_text():
 
 
 def test_markdown_blocks_kinds_and_spans():
-    text = "intro line\nsecond\n# Top\n## Sub\npara\n\n```\ncode\n\n## not a heading\n```\n| a | b |\n|---|---|\nafter table\n"
+    text = (
+        "intro line\nsecond\n# Top\n## Sub\npara\n\n```\ncode\n\n## not a heading\n```\n| a | b "
+        "|\n|---|---|\nafter table\n"
+    )
     blocks = markdown_blocks(text)
     assert [(b.kind, text[b.start : b.end]) for b in blocks] == [
         ("p", "intro line\nsecond"),
@@ -120,13 +126,17 @@ line one
 <dl><dt>term</dt><dd>definition</dd></dl>
 <div>loose div text<p>inner paragraph</p>tail text</div>
 <h3>Third</h3>
-</body></html>"""
+</body></html>"""  # noqa: E501 (the fixture keeps its hostile tags on one line)
 
 
 def test_html_visible_text_blocks_and_metadata():
     doc = only_doc(load_bytes("page.html", HTML.encode()))
     assert (doc.doc_id, doc.title, doc.source, doc.version, doc.format) == (
-        "page", "Page & title", "https://example.org/x", "7", "html",
+        "page",
+        "Page & title",
+        "https://example.org/x",
+        "7",
+        "html",
     )
     expected = [
         ("h1", "# Big heading"),
@@ -148,8 +158,17 @@ def test_html_visible_text_blocks_and_metadata():
     ]
     assert block_texts(doc) == expected
     assert doc.text == "\n\n".join(t for _, t in expected)
-    for dropped in ("script text", "Home menu", "hidden text", "styled away", "enable js",
-                    "template text", "svg text", "icon", "color"):
+    for dropped in (
+        "script text",
+        "Home menu",
+        "hidden text",
+        "styled away",
+        "enable js",
+        "template text",
+        "svg text",
+        "icon",
+        "color",
+    ):
         assert dropped not in doc.text
 
 
@@ -173,19 +192,31 @@ def test_html_korean_cp949_is_canonical():
 
 
 def test_jsonl_rows_good_and_malformed():
-    data = "\n".join([
-        json.dumps({"id": "a", "text": "alpha", "title": "A", "source": "s", "version": "1", "lang": "en"}),
-        "{not json",
-        json.dumps([1, 2]),
-        json.dumps({"id": "b"}),
-        json.dumps({"text": "no id"}),
-        "",
-        json.dumps({"id": "c", "text": "   "}),
-        json.dumps({"id": "d", "text": "delta"}),
-    ]).encode()
+    data = "\n".join(
+        [
+            json.dumps(
+                {
+                    "id": "a",
+                    "text": "alpha",
+                    "title": "A",
+                    "source": "s",
+                    "version": "1",
+                    "lang": "en",
+                }
+            ),
+            "{not json",
+            json.dumps([1, 2]),
+            json.dumps({"id": "b"}),
+            json.dumps({"text": "no id"}),
+            "",
+            json.dumps({"id": "c", "text": "   "}),
+            json.dumps({"id": "d", "text": "delta"}),
+        ]
+    ).encode()
     report = load_bytes("rows.jsonl", data)
     assert [(d.doc_id, d.title, d.text, d.format) for d in report.documents] == [
-        ("a", "A", "alpha", "row"), ("d", "d", "delta", "row"),
+        ("a", "A", "alpha", "row"),
+        ("d", "d", "delta", "row"),
     ]
     assert report.documents[0].source == "s" and report.documents[0].version == "1"
     assert dict(report.documents[0].metadata) == {"lang": "en"}
@@ -209,7 +240,8 @@ def test_csv_rows_line_numbers_count_multiline_cells():
     data = b'id,text,title\na,hello,T\n,no id\n\nb,"multi\nline",\nc,x,y,extra\n'
     report = load_bytes("t.csv", data)
     assert [(d.doc_id, d.text, d.title) for d in report.documents] == [
-        ("a", "hello", "T"), ("b", "multi\nline", "b"),
+        ("a", "hello", "T"),
+        ("b", "multi\nline", "b"),
     ]
     assert [f.reason for f in report.failed] == [
         "t.csv line 3: missing 'id' (or BEIR '_id')",
@@ -268,8 +300,13 @@ def test_failure_reasons():
     assert only_reason(load_bytes("x.xyz", b"hello")) == (
         f"unsupported file type .xyz; supported: {', '.join(SUPPORTED_EXTENSIONS)}"
     )
-    assert only_reason(load_bytes("Makefile", b"hello")).startswith("unsupported file type (no extension);")
-    assert only_reason(load_bytes("big.txt", b"a" * (MB + 1), max_bytes=MB)) == "larger than the 1 MB cap"
+    assert only_reason(load_bytes("Makefile", b"hello")).startswith(
+        "unsupported file type (no extension);"
+    )
+    assert (
+        only_reason(load_bytes("big.txt", b"a" * (MB + 1), max_bytes=MB))
+        == "larger than the 1 MB cap"
+    )
     assert DEFAULT_MAX_BYTES == 20 * MB
 
 
@@ -310,7 +347,9 @@ def test_load_directory_skips_hidden_and_questions(tmp_path):
     (tmp_path / "questions" / "q.jsonl").write_text('{"id": "q", "text": "?"}', encoding="utf-8")
     report = load_directory(tmp_path)
     assert [d.doc_id for d in report.documents] == ["a", "b"] and report.failed == ()
-    with pytest.raises(ValueError, match=re.escape(f"{str(tmp_path / 'a.md')!r} is not a directory")):
+    with pytest.raises(
+        ValueError, match=re.escape(f"{str(tmp_path / 'a.md')!r} is not a directory")
+    ):
         load_directory(tmp_path / "a.md")
 
 
@@ -331,7 +370,9 @@ def test_load_corpus_prefers_docs_then_beir(tmp_path):
     assert [d.doc_id for d in load_corpus(tmp_path).documents] == ["a"]
     beir = tmp_path / "beir"
     beir.mkdir()
-    (beir / "corpus.jsonl").write_text('{"_id": "1", "title": "t", "text": "doc"}\n', encoding="utf-8")
+    (beir / "corpus.jsonl").write_text(
+        '{"_id": "1", "title": "t", "text": "doc"}\n', encoding="utf-8"
+    )
     (beir / "queries.jsonl").write_text('{"_id": "q1", "text": "query"}\n', encoding="utf-8")
     assert [d.doc_id for d in load_corpus(beir).documents] == ["1"]
     assert [d.doc_id for d in load_corpus(tmp_path / "top.md").documents] == ["top"]
@@ -343,13 +384,19 @@ def test_load_beir_small(tmp_path):
         encoding="utf-8",
     )
     (tmp_path / "queries.jsonl").write_text('{"_id": "q 1", "text": "what"}\n', encoding="utf-8")
-    (tmp_path / "qrels.tsv").write_text("query-id\tcorpus-id\tscore\nq 1\tdoc one\t2\nq 1\td2\t0\n", encoding="utf-8")
+    (tmp_path / "qrels.tsv").write_text(
+        "query-id\tcorpus-id\tscore\nq 1\tdoc one\t2\nq 1\td2\t0\n", encoding="utf-8"
+    )
     report, queries, qrels = load_beir(tmp_path)
     assert report.n_documents == 2
     assert queries == {"q 1": "what"}
     assert qrels == {"q 1": {"doc one": 2, "d2": 0}}
-    (tmp_path / "qrels.tsv").write_text("query-id\tcorpus-id\tscore\nq 1\tdoc one\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=re.escape("qrels.tsv line 2: expected 3 tab-separated cells")):
+    (tmp_path / "qrels.tsv").write_text(
+        "query-id\tcorpus-id\tscore\nq 1\tdoc one\n", encoding="utf-8"
+    )
+    with pytest.raises(
+        ValueError, match=re.escape("qrels.tsv line 2: expected 3 tab-separated cells")
+    ):
         load_beir(tmp_path)
     (tmp_path / "queries.jsonl").unlink()
     with pytest.raises(ValueError, match=re.escape("lacks queries.jsonl")):
@@ -374,7 +421,11 @@ def test_load_beir_shared_datasets(name, n_docs, n_queries, n_judgments):
     # counts computed from the files themselves, and the published sizes
     assert report.n_documents == _nonblank_lines(root / "corpus.jsonl") == n_docs
     assert len(queries) == _nonblank_lines(root / "queries.jsonl") == n_queries
-    assert sum(len(v) for v in qrels.values()) == _nonblank_lines(root / "qrels.tsv") - 1 == n_judgments
+    assert (
+        sum(len(v) for v in qrels.values())
+        == _nonblank_lines(root / "qrels.tsv") - 1
+        == n_judgments
+    )
     ids = {d.doc_id for d in report.documents}
     assert all(doc_id in ids for judged in qrels.values() for doc_id in judged)
     assert set(qrels) <= set(queries)

@@ -40,7 +40,9 @@ def test_csv_field_over_the_default_csv_limit_loads():
 
 def test_deeply_nested_json_array_is_one_failed_row():
     deep = "[" * 100_000 + "]" * 100_000
-    data = f'[\n{{"id": "a", "text": "alpha"}},\n{{"id": "b", "text": "beta", "m": {deep}}}\n]'.encode()
+    data = (
+        f'[\n{{"id": "a", "text": "alpha"}},\n{{"id": "b", "text": "beta", "m": {deep}}}\n]'
+    ).encode()
     report = load_bytes("deep.json", data)
     assert [d.doc_id for d in report.documents] == ["a"]
     assert [f.reason for f in report.failed] == [
@@ -57,7 +59,7 @@ def test_deeply_nested_jsonl_line_fails_alone():
     lines = [
         json.dumps({"id": "a", "text": "alpha"}),
         '{"id": "b", "text": "x", "m": ' + "[" * 50_000 + "]" * 50_000 + "}",
-        '{"id": "c", "text": "x", "m": ' + "{\"k\": " * 50_000 + "1" + "}" * 50_000 + "}",
+        '{"id": "c", "text": "x", "m": ' + '{"k": ' * 50_000 + "1" + "}" * 50_000 + "}",
         json.dumps({"id": "d", "text": "delta"}),
     ]
     report = load_bytes("deep.jsonl", "\n".join(lines).encode())
@@ -93,7 +95,9 @@ def test_an_unexpected_exception_becomes_a_named_failed_file(monkeypatch):
         raise RuntimeError("boom\nsecond line")
 
     monkeypatch.setattr(loaders, "_parse_html", boom)
-    report = load_batch([("good.md", b"# Good\n\ntext"), ("bad.html", b"<p>x</p>"), ("ok.txt", b"ok")])
+    report = load_batch(
+        [("good.md", b"# Good\n\ntext"), ("bad.html", b"<p>x</p>"), ("ok.txt", b"ok")]
+    )
     assert [d.doc_id for d in report.documents] == ["good", "ok"]
     assert [(f.path, f.reason) for f in report.failed] == [
         ("bad.html", "could not be loaded: RuntimeError: boom second line")
@@ -124,7 +128,8 @@ def test_time_budget_exceeded_is_a_failed_file():
 PARAGRAPH = {
     "fr": "Le café au lait est très bon à Genève. Une façade naïve, déjà vue.",
     "cp1252": "He said “hello” — and left… Price: 5€ for a crème brûlée.",
-    "zh": "中国的首都是北京，人口很多。这是一个测试文件，用于检查编码。研究人员发现这种方法可以提高检索的准确率。",
+    "zh": "中国的首都是北京，人口很多。这是一个测试文件，用于检查编码。"
+    "研究人员发现这种方法可以提高检索的准确率。",
     "ja": "漢拏山は済州島にある山で、標高は千九百四十七メートルです。韓国で最も高い山です。",
     "ko": "한라산은 제주도에 있는 산이다. 높이는 1,947미터이며 남한에서 가장 높다.",
 }
@@ -161,7 +166,9 @@ def test_gbk_chinese_that_also_decodes_as_cp949_is_not_mojibake():
     report = load_bytes("zh.txt", data)
     assert only_doc(report).text == PARAGRAPH["zh"]
     assert report.files[0].encoding == "gb18030"
-    assert report.files[0].notes == ("also decodes as cp949; gb18030 chosen by character frequency",)
+    assert report.files[0].notes == (
+        "also decodes as cp949; gb18030 chosen by character frequency",
+    )
 
 
 def test_too_short_to_tell_keeps_cp949_but_says_what_the_detector_saw():
@@ -207,7 +214,9 @@ def test_only_invisible_characters_is_empty(name, data):
 
 
 def test_invisible_row_text_is_an_empty_row():
-    report = load_bytes("r.jsonl", '{"id": "a", "text": "\u00a0\u200b"}\n{"id": "b", "text": "ok"}'.encode())
+    report = load_bytes(
+        "r.jsonl", '{"id": "a", "text": "\u00a0\u200b"}\n{"id": "b", "text": "ok"}'.encode()
+    )
     assert [d.doc_id for d in report.documents] == ["b"]
     assert [f.reason for f in report.failed] == ["r.jsonl line 1: empty 'text'"]
 
@@ -219,8 +228,10 @@ def test_invisible_row_text_is_an_empty_row():
     "markup, expected",
     [
         # valid HTML5: </head>, </body>, </html> are optional
-        ("<!doctype html><html><head><title>T</title><meta charset=utf-8><body><p>Visible text",
-         ["Visible text"]),
+        (
+            "<!doctype html><html><head><title>T</title><meta charset=utf-8><body><p>Visible text",
+            ["Visible text"],
+        ),
         ("<title>T</title><p>No head or body tags at all", ["No head or body tags at all"]),
         # an unclosed nav: <main> cannot be inside a nav, so it ends there
         ("<body><nav><a href=/>Home</a><main><p>Body text</p></main></body>", ["Body text"]),
@@ -239,9 +250,11 @@ def test_malformed_html_loads_its_visible_text(markup, expected):
 
 
 def test_head_content_is_still_invisible_without_closing_head():
-    doc = only_doc(load_bytes(
-        "h.html", b"<head><title>T</title><style>p{}</style><script>var s;</script><p>Body"
-    ))
+    doc = only_doc(
+        load_bytes(
+            "h.html", b"<head><title>T</title><style>p{}</style><script>var s;</script><p>Body"
+        )
+    )
     assert doc.text == "Body" and doc.title == "T"
 
 
@@ -260,8 +273,10 @@ def test_csv_unterminated_quote_does_not_swallow_the_next_rows():
     report = load_bytes("q.csv", b'id,text\na,"unterminated\nb,second row\nc,third\n')
     assert [(d.doc_id, d.text) for d in report.documents] == [("b", "second row"), ("c", "third")]
     assert [f.reason for f in report.failed] == [
-        "q.csv line 2: unterminated or malformed quote (the cell ran over 2 more lines); "
-        "the lines after it were read as rows"
+        (
+            "q.csv line 2: unterminated or malformed quote (the cell ran over 2 more lines); "
+            "the lines after it were read as rows"
+        )
     ]
 
 
@@ -269,20 +284,29 @@ def test_csv_quote_closed_on_a_later_line_is_reported():
     report = load_bytes("q.csv", b'id,text\na,"bad\nb,"good"\nc,x\n')
     assert [(d.doc_id, d.text) for d in report.documents] == [("b", "good"), ("c", "x")]
     assert [f.reason for f in report.failed] == [
-        "q.csv line 2: unterminated or malformed quote (the cell ran over 1 more line); "
-        "the lines after it were read as rows"
+        (
+            "q.csv line 2: unterminated or malformed quote (the cell ran over 1 more line); "
+            "the lines after it were read as rows"
+        )
     ]
 
 
 def test_csv_valid_multiline_cell_is_not_reported():
     report = load_bytes("q.csv", b'id,text\na,"two\nlines"\nb,"say ""hi""\nthere"\n')
-    assert [(d.doc_id, d.text) for d in report.documents] == [("a", "two\nlines"), ("b", 'say "hi"\nthere')]
+    assert [(d.doc_id, d.text) for d in report.documents] == [
+        ("a", "two\nlines"),
+        ("b", 'say "hi"\nthere'),
+    ]
     assert report.failed == ()
 
 
 def _bad_corpus(tmp_path):
-    (tmp_path / "good.md").write_text("# Good\n\n한라산의 높이는 1,947미터이다.\n", encoding="utf-8")
-    (tmp_path / "rows.jsonl").write_text('{"id": "r1", "text": "row one"}\n{broken\n', encoding="utf-8")
+    (tmp_path / "good.md").write_text(
+        "# Good\n\n한라산의 높이는 1,947미터이다.\n", encoding="utf-8"
+    )
+    (tmp_path / "rows.jsonl").write_text(
+        '{"id": "r1", "text": "row one"}\n{broken\n', encoding="utf-8"
+    )
     os.symlink(tmp_path / "missing-target.md", tmp_path / "dangling.md")
     return tmp_path
 
@@ -297,8 +321,21 @@ def test_dangling_file_in_a_corpus_is_listed(tmp_path):
 
 def test_cli_query_lists_skipped_files_and_rows_on_stderr_and_in_the_trace(tmp_path, capsys):
     corpus = _bad_corpus(tmp_path)
-    code = main(["query", "한라산의 높이는?", "--corpus", str(corpus), "--preset", "C",
-                 "--set", "retrieval.analyzer=char", "--set", "generation.model=none", "--json"])
+    code = main(
+        [
+            "query",
+            "한라산의 높이는?",
+            "--corpus",
+            str(corpus),
+            "--preset",
+            "C",
+            "--set",
+            "retrieval.analyzer=char",
+            "--set",
+            "generation.model=none",
+            "--json",
+        ]
+    )
     out = capsys.readouterr()
     assert code == 0, out.err
     assert "Traceback" not in out.err
@@ -311,12 +348,15 @@ def test_cli_query_lists_skipped_files_and_rows_on_stderr_and_in_the_trace(tmp_p
     assert [w.removeprefix("warning: ") for w in err_lines] == load_warnings
 
 
-@pytest.mark.parametrize("content, name", [
-    (b'id,text\na,"' + b"x" * 200_000 + b'"\n', "big.csv"),
-    (b"[" * 100_000, "deep.json"),
-    (b'{"id": "n", "text": "x", "v": ' + b"9" * 5000 + b"}", "num.jsonl"),
-    (("<span>" * 20_000 + "t" + "</i>" * 20_000).encode(), "stray.html"),
-])
+@pytest.mark.parametrize(
+    "content, name",
+    [
+        (b'id,text\na,"' + b"x" * 200_000 + b'"\n', "big.csv"),
+        (b"[" * 100_000, "deep.json"),
+        (b'{"id": "n", "text": "x", "v": ' + b"9" * 5000 + b"}", "num.jsonl"),
+        (("<span>" * 20_000 + "t" + "</i>" * 20_000).encode(), "stray.html"),
+    ],
+)
 def test_cli_chunk_on_a_hostile_file_never_tracebacks(tmp_path, capsys, content, name):
     p = tmp_path / name
     p.write_bytes(content)
@@ -329,17 +369,26 @@ def test_cli_chunk_on_a_hostile_file_never_tracebacks(tmp_path, capsys, content,
 
 def test_per_file_counts_add_up_with_duplicates():
     filler = "".join(f"f{i},row {i}\n" for i in range(1500)).encode()
-    report = load_batch([
-        ("a.jsonl", b'{"id": "x", "text": "1"}\n{"id": "x", "text": "2"}\n{"id": "y", "text": "3"}'),
-        ("x.md", b"again x"),
-        ("z.csv", b"id,text\n" + filler + b"w,one,cell too many\nv,fine\n"),
-    ])
+    report = load_batch(
+        [
+            (
+                "a.jsonl",
+                b'{"id": "x", "text": "1"}\n{"id": "x", "text": "2"}\n{"id": "y", "text": "3"}',
+            ),
+            ("x.md", b"again x"),
+            ("z.csv", b"id,text\n" + filler + b"w,one,cell too many\nv,fine\n"),
+        ]
+    )
     assert [(f.path, f.n_documents, f.n_failed) for f in report.files] == [
-        ("a.jsonl", 2, 1), ("x.md", 0, 1), ("z.csv", 1500 + 1, 1),
+        ("a.jsonl", 2, 1),
+        ("x.md", 0, 1),
+        ("z.csv", 1500 + 1, 1),
     ]
     assert sum(f.n_documents for f in report.files) == report.n_documents == 2 + 1501
     assert sum(f.n_failed for f in report.files) == len(report.failed) == 3
-    assert f"z.csv line {1 + 1500 + 1}: 3 cells but the header has 2 columns" in [f.reason for f in report.failed]
+    assert f"z.csv line {1 + 1500 + 1}: 3 cells but the header has 2 columns" in [
+        f.reason for f in report.failed
+    ]
 
 
 def test_cli_query_on_a_corpus_with_nothing_loadable_names_the_reason(tmp_path, capsys):
@@ -349,7 +398,8 @@ def test_cli_query_on_a_corpus_with_nothing_loadable_names_the_reason(tmp_path, 
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err
     assert err.strip().splitlines() == [
-        f"error: corpus 'deep.json' has no loadable document (1 failed to load: {p}: "
-        f"deep.json line 1: JSON nested deeper than {MAX_JSON_DEPTH} levels)"
+        (
+            f"error: corpus 'deep.json' has no loadable document (1 failed to load: {p}: "
+            f"deep.json line 1: JSON nested deeper than {MAX_JSON_DEPTH} levels)"
+        )
     ]
-

@@ -1,4 +1,5 @@
-"""Pure helpers behind the Evaluate and Threshold pages: cache keys, tag groups, rows, CSV, JSON, slider range."""
+"""Pure helpers behind the Evaluate and Threshold pages: cache keys, tag groups, rows, CSV,
+JSON, slider range."""
 
 from __future__ import annotations
 
@@ -31,21 +32,43 @@ from rag_core.types import Needle, Question, to_jsonable
 ROOT = Path(__file__).resolve().parent.parent
 
 QUESTIONS = (
-    Question(id="h", lang="ko", question="한라산 높이", phrasings=("한라산 높이는?", "한라산은 얼마나 높아?"),
-             needles=(Needle(doc_id="jeju", text="해발 1,947m"),), tags=("numeric", "fm3-korean-particle")),
-    Question(id="e", lang="en", question="What does error E17 mean?",
-             needles=(Needle(doc_id="kv", text="Error E17 means the door latch did not close."),), tags=("exact-id",)),
+    Question(
+        id="h",
+        lang="ko",
+        question="한라산 높이",
+        phrasings=("한라산 높이는?", "한라산은 얼마나 높아?"),
+        needles=(Needle(doc_id="jeju", text="해발 1,947m"),),
+        tags=("numeric", "fm3-korean-particle"),
+    ),
+    Question(
+        id="e",
+        lang="en",
+        question="What does error E17 mean?",
+        needles=(Needle(doc_id="kv", text="Error E17 means the door latch did not close."),),
+        tags=("exact-id",),
+    ),
     Question(id="u", lang="en", question="How do I renew a passport?", answerable=False),
 )
 
 
 def test_ranking_config_keeps_only_what_decides_the_ranking():
     base = PipelineConfig()
-    later = base.with_overrides({"gate.max_distance": "0.6", "gate.max_kept": "2", "context.budget_tokens": "512",
-                                 "generation.model": "none", "support.min_overlap": "0.9"})
+    later = base.with_overrides(
+        {
+            "gate.max_distance": "0.6",
+            "gate.max_kept": "2",
+            "context.budget_tokens": "512",
+            "generation.model": "none",
+            "support.min_overlap": "0.9",
+        }
+    )
     assert ranking_config(later) == ranking_config(base) == base
-    for key, value in (("retrieval.k", "3"), ("chunker.overlap", "64"), ("fusion.rrf_k", "10"),
-                       ("rerank.method", "overlap")):
+    for key, value in (
+        ("retrieval.k", "3"),
+        ("chunker.overlap", "64"),
+        ("fusion.rrf_k", "10"),
+        ("rerank.method", "overlap"),
+    ):
         assert ranking_config(base.with_overrides({key: value})) != ranking_config(base), key
     with pytest.raises(ValueError, match=re.escape("expected a PipelineConfig; got dict")):
         ranking_config({})
@@ -53,14 +76,28 @@ def test_ranking_config_keeps_only_what_decides_the_ranking():
 
 def test_needles_not_in_the_corpus_are_reported_not_destroyed(tiny_corpus):
     # they were once counted as "answers destroyed", scored 0 and warnings stayed []
-    ghost = Question(id="g", lang="en", question="What does E99 mean?",
-                     needles=(Needle(doc_id="kv", text="Error E99 is not in this manual."),))
-    lost_doc = Question(id="x", lang="en", question="Where is the missing file?",
-                        needles=(Needle(doc_id="no-such-doc", text="anything"),))
-    half = replace(QUESTIONS[1], id="half", phrasings=(),
-                   needles=(*QUESTIONS[1].needles, Needle(doc_id="kv", text="not in the manual either")))
+    ghost = Question(
+        id="g",
+        lang="en",
+        question="What does E99 mean?",
+        needles=(Needle(doc_id="kv", text="Error E99 is not in this manual."),),
+    )
+    lost_doc = Question(
+        id="x",
+        lang="en",
+        question="Where is the missing file?",
+        needles=(Needle(doc_id="no-such-doc", text="anything"),),
+    )
+    half = replace(
+        QUESTIONS[1],
+        id="half",
+        phrasings=(),
+        needles=(*QUESTIONS[1].needles, Needle(doc_id="kv", text="not in the manual either")),
+    )
     base = evaluate_config(PipelineConfig(), QUESTIONS, tiny_corpus, ks=(1, 3))
-    ev = evaluate_config(PipelineConfig(), (*QUESTIONS, ghost, lost_doc, half), tiny_corpus, ks=(1, 3))
+    ev = evaluate_config(
+        PipelineConfig(), (*QUESTIONS, ghost, lost_doc, half), tiny_corpus, ks=(1, 3)
+    )
     assert ev.destroyed == base.destroyed == ()
     assert set(ev.not_in_corpus) == {"g", "x", "half"}
     assert ev.not_in_corpus["x"] == (("no-such-doc", "anything"),)
@@ -70,15 +107,24 @@ def test_needles_not_in_the_corpus_are_reported_not_destroyed(tiny_corpus):
     assert ev.result.per_query["half"] == base.result.per_query["e"]
     text = " | ".join(ev.warnings)
     assert "question g: needle not in corpus" in text and "question x: needle not in corpus" in text
-    assert ev.to_dict()["needles_not_in_corpus"]["g"] == [["kv", "Error E99 is not in this manual."]]
+    assert ev.to_dict()["needles_not_in_corpus"]["g"] == [
+        ["kv", "Error E99 is not in this manual."]
+    ]
     with pytest.raises(ValueError, match="no answerable question with gold needles in this corpus"):
         evaluate_config(PipelineConfig(), (ghost,), tiny_corpus, ks=(1,))
 
 
 @pytest.mark.parametrize(
     ("tag", "group"),
-    [("lang:ko", "language"), ("fm1-blind-cut", "failure mode"), ("fm10-duplicates", "failure mode"),
-     ("fmx-thing", "query type"), ("numeric", "query type"), ("fm", "query type"), ("near-miss", "query type")],
+    [
+        ("lang:ko", "language"),
+        ("fm1-blind-cut", "failure mode"),
+        ("fm10-duplicates", "failure mode"),
+        ("fmx-thing", "query type"),
+        ("numeric", "query type"),
+        ("fm", "query type"),
+        ("near-miss", "query type"),
+    ],
 )
 def test_tag_group(tag, group):
     assert tag_group(tag) == group
@@ -92,8 +138,12 @@ def test_tag_group_rejects_empty():
 @pytest.fixture()
 def two_evaluations(tiny_corpus):
     a = evaluate_config(PipelineConfig(), QUESTIONS, tiny_corpus, ks=(1, 3))
-    b = evaluate_config(PipelineConfig().with_overrides({"retrieval.analyzer": "char"}), QUESTIONS, tiny_corpus,
-                        ks=(1, 3))
+    b = evaluate_config(
+        PipelineConfig().with_overrides({"retrieval.analyzer": "char"}),
+        QUESTIONS,
+        tiny_corpus,
+        ks=(1, 3),
+    )
     return a, b
 
 
@@ -107,7 +157,11 @@ def naive_first_gold(ranking, grades):
 def test_question_rows_give_the_first_gold_rank_of_each_config(two_evaluations):
     a, b = two_evaluations
     rows = question_rows(a, b)
-    assert [r["query_id"] for r in rows] == ["h#0", "h#1", "e"]  # the unanswerable question is not scored
+    assert [r["query_id"] for r in rows] == [
+        "h#0",
+        "h#1",
+        "e",
+    ]  # the unanswerable question is not scored
     for r in rows:
         q = r["query_id"]
         assert r["first_gold_a"] == naive_first_gold(a.rankings[q], a.gold[q])
@@ -127,10 +181,12 @@ def test_per_query_table_and_csv_round_trip(two_evaluations):
     back = list(csv.DictReader(io.StringIO(rows_csv(rows))))
     assert len(back) == len(rows)
     ref = per_query_rows(a.result)
-    for got, want in zip(back, ref):
+    for got, want in zip(back, ref, strict=False):
         assert got["query_id"] == want["qid"]
         assert float(got["recall@3"]) == pytest.approx(want["recall@3"])
-        assert got["first_gold_rank"] == ("" if want["first_gold_rank"] is None else str(want["first_gold_rank"]))
+        assert got["first_gold_rank"] == (
+            "" if want["first_gold_rank"] is None else str(want["first_gold_rank"])
+        )
 
 
 def test_rows_csv_columns_in_first_seen_order_and_none_empty():
@@ -153,8 +209,23 @@ def test_report_dict_equals_the_cli_on_the_sample_corpus():
 
     path = ROOT / "sample_corpus" / "questions" / "manual.jsonl"
     proc = subprocess.run(
-        [sys.executable, "-m", "rag_core", "eval", "--queries", str(path), "--k", "1,4", "--compare", "E", "--json"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "rag_core",
+            "eval",
+            "--queries",
+            str(path),
+            "--k",
+            "1,4",
+            "--compare",
+            "E",
+            "--json",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert proc.returncode == 0, proc.stderr
     cli = json.loads(proc.stdout)
@@ -178,15 +249,26 @@ def test_value_range_spans_every_candidate(tiny_corpus):
     # at the permissive end everything passes, beyond the strict end nothing does
     permissive = lo if data.higher_is_better else hi
     assert sweep.counts_at(data, permissive, None).refused_answerable == sum(
-        1 for q in data.queries if q.answerable and not q.candidates)
+        1 for q in data.queries if q.answerable and not q.candidates
+    )
     beyond = hi + 1.0 if data.higher_is_better else lo - 1.0
     counts = sweep.counts_at(data, beyond, None)
     assert counts.refused_answerable + counts.refused_unanswerable == len(data.queries)
 
 
 def test_value_range_of_no_candidates_is_none():
-    empty = sweep.SweepData(metric="score", higher_is_better=True, queries=(), n_answerable=0, n_unanswerable=0,
-                            depth=8, phrasings="all", chunker_signature="x", config={}, seconds=0.0)
+    empty = sweep.SweepData(
+        metric="score",
+        higher_is_better=True,
+        queries=(),
+        n_answerable=0,
+        n_unanswerable=0,
+        depth=8,
+        phrasings="all",
+        chunker_signature="x",
+        config={},
+        seconds=0.0,
+    )
     assert sweep.value_range(empty) is None
 
 
@@ -196,25 +278,43 @@ def _query(qid, values, answerable=True):
 
 
 def _data(queries, metric="distance"):
-    return sweep.SweepData(metric=metric, higher_is_better=metric == "score", queries=tuple(queries),
-                           n_answerable=sum(q.answerable for q in queries),
-                           n_unanswerable=sum(not q.answerable for q in queries), depth=8, phrasings="all",
-                           chunker_signature="x", config={}, seconds=0.0)
+    return sweep.SweepData(
+        metric=metric,
+        higher_is_better=metric == "score",
+        queries=tuple(queries),
+        n_answerable=sum(q.answerable for q in queries),
+        n_unanswerable=sum(not q.answerable for q in queries),
+        depth=8,
+        phrasings="all",
+        chunker_signature="x",
+        config={},
+        seconds=0.0,
+    )
 
 
 def test_midpoint_threshold_is_halfway_between_the_group_medians():
-    qs = [_query("a1", [0.3, 0.5]), _query("a2", [0.6, 0.4]), _query("a3", [0.7]), _query("a4", []),
-          _query("u1", [0.8], False), _query("u2", [0.9, 0.65], False)]
+    qs = [
+        _query("a1", [0.3, 0.5]),
+        _query("a2", [0.6, 0.4]),
+        _query("a3", [0.7]),
+        _query("a4", []),
+        _query("u1", [0.8], False),
+        _query("u2", [0.9, 0.65], False),
+    ]
     # best distance per query: a1 0.3, a2 0.4, a3 0.7 (a4 has none); u1 0.8, u2 0.65
     assert sweep.midpoint_threshold(_data(qs)) == pytest.approx((0.4 + (0.8 + 0.65) / 2) / 2)
     # scores: the best is the highest value
-    assert sweep.midpoint_threshold(_data(qs, "score")) == pytest.approx((0.6 + (0.8 + 0.9) / 2) / 2)
+    assert sweep.midpoint_threshold(_data(qs, "score")) == pytest.approx(
+        (0.6 + (0.8 + 0.9) / 2) / 2
+    )
     assert sweep.midpoint_threshold(_data(qs[:4])) is None  # no unanswerable query
     assert sweep.midpoint_threshold(_data([_query("a", []), _query("u", [0.5], False)])) is None
 
 
 def test_evaluate_config_says_when_a_model_is_missing(tiny_corpus):
-    cfg = PipelineConfig().with_overrides({"retrieval.methods": "bm25,dense", "retrieval.dense_model": "/no/such/model"})
+    cfg = PipelineConfig().with_overrides(
+        {"retrieval.methods": "bm25,dense", "retrieval.dense_model": "/no/such/model"}
+    )
     ev = evaluate_config(cfg, QUESTIONS, tiny_corpus, ks=(1, 3))
     assert len(ev.warnings) == 1 and ev.warnings[0].startswith("dense:/no/such/model unavailable: ")
     assert ev.to_dict()["warnings"] == list(ev.warnings)

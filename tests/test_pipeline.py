@@ -21,18 +21,26 @@ def ids(hits):
 
 
 def test_particle_question_has_zero_word_candidates_and_char_candidates(tiny_corpus):
-    word = run(cfg(**{"retrieval.analyzer": "unicode"}), "한라산의 높이", tiny_corpus, stop_after="gate")
+    word = run(
+        cfg(**{"retrieval.analyzer": "unicode"}), "한라산의 높이", tiny_corpus, stop_after="gate"
+    )
     lst = word.retrieval.lists[0]
     assert lst.hits == () and lst.n_candidates == 0
     assert lst.analyzer_view.zero_df_terms == ("한라산의", "높이")
     assert word.gate.refused and word.gate.reason == "no candidates: retrieval returned nothing"
-    char = run(cfg(**{"retrieval.analyzer": "char"}), "한라산의 높이", tiny_corpus, stop_after="gate")
+    char = run(
+        cfg(**{"retrieval.analyzer": "char"}), "한라산의 높이", tiny_corpus, stop_after="gate"
+    )
     assert char.retrieval.lists[0].n_candidates > 0
 
 
 def test_k_limits_every_list(tiny_corpus):
-    t = run(cfg(**{"retrieval.methods": "bm25:char,tfidf:char", "retrieval.k": "2"}), "노루 한라산", tiny_corpus,
-            stop_after="gate")
+    t = run(
+        cfg(**{"retrieval.methods": "bm25:char,tfidf:char", "retrieval.k": "2"}),
+        "노루 한라산",
+        tiny_corpus,
+        stop_after="gate",
+    )
     assert all(len(lst.hits) <= 2 for lst in t.retrieval.lists)
     assert t.retrieval.fused is not None and len(t.retrieval.fused.hits) <= 2
     fused = t.retrieval.fused.hits[0]
@@ -41,7 +49,12 @@ def test_k_limits_every_list(tiny_corpus):
 
 
 def test_exact_code_ranks_first_with_bm25(tiny_corpus):
-    t = run(cfg(**{"retrieval.analyzer": "unicode"}), "what does E21 mean", tiny_corpus, stop_after="gate")
+    t = run(
+        cfg(**{"retrieval.analyzer": "unicode"}),
+        "what does E21 mean",
+        tiny_corpus,
+        stop_after="gate",
+    )
     top = t.chunks[t.retrieval.hits[0].chunk_id]
     assert "E21" in top.content
 
@@ -54,10 +67,28 @@ def test_gate_score_threshold_refuses_without_model(tiny_corpus):
 
 
 def test_trace_serialises_to_json_with_every_stage(tiny_corpus):
-    t = run(cfg(), "KV cache decode", tiny_corpus, gold=[Needle("kv", "The KV cache grows with every generated token.")])
+    t = run(
+        cfg(),
+        "KV cache decode",
+        tiny_corpus,
+        gold=[Needle("kv", "The KV cache grows with every generated token.")],
+    )
     data = json.loads(t.to_json())
-    for key in ("question", "config", "index_stamp", "chunking", "retrieval", "rerank", "gate", "context",
-                "generation", "support", "chunks", "timings_ms", "gold"):
+    for key in (
+        "question",
+        "config",
+        "index_stamp",
+        "chunking",
+        "retrieval",
+        "rerank",
+        "gate",
+        "context",
+        "generation",
+        "support",
+        "chunks",
+        "timings_ms",
+        "gold",
+    ):
         assert key in data
     assert PipelineConfig.from_dict(data["config"]) == cfg()
     assert data["index_stamp"]["chunker_signature"] == "boundaries-t512"
@@ -71,11 +102,23 @@ def test_gold_lost_at_chunking_with_blind_cut(tiny_corpus):
     needle = "해발 1,947m로 남한에서 가장 높은 산이다"
     at = text.index(needle)
     target = at + 10  # a blind cut 10 characters into the needle
-    t = run(cfg(**{"chunker.strategy": "blind", "chunker.target": str(target)}), "한라산 높이", tiny_corpus,
-            gold=[Needle("jeju", needle)], stop_after="gate")
+    t = run(
+        cfg(**{"chunker.strategy": "blind", "chunker.target": str(target)}),
+        "한라산 높이",
+        tiny_corpus,
+        gold=[Needle("jeju", needle)],
+        stop_after="gate",
+    )
     assert t.gold.lost_at == "chunking"
-    overlap = run(cfg(**{"chunker.strategy": "blind", "chunker.target": str(target), "chunker.overlap": "40"}),
-                  "한라산 높이", tiny_corpus, gold=[Needle("jeju", needle)], stop_after="gate")
+    overlap = run(
+        cfg(
+            **{"chunker.strategy": "blind", "chunker.target": str(target), "chunker.overlap": "40"}
+        ),
+        "한라산 높이",
+        tiny_corpus,
+        gold=[Needle("jeju", needle)],
+        stop_after="gate",
+    )
     assert overlap.gold.lost_at != "chunking"
 
 
@@ -84,7 +127,13 @@ def test_gold_lost_at_chunking_with_blind_cut(tiny_corpus):
     [
         ("", "the question is empty"),
         ("   \n ", "the question is empty"),
-        ("x" * 20_000, f"the question is 20,000 characters long; the limit is {MAX_QUESTION_CHARS:,} characters"),
+        (
+            "x" * 20_000,
+            (
+                f"the question is 20,000 characters long; the limit is {MAX_QUESTION_CHARS:,} "
+                "characters"
+            ),
+        ),
         (None, "the question must be text, not NoneType"),
     ],
 )

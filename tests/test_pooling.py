@@ -1,4 +1,5 @@
-"""TREC-style pooling and span helpers of the Label page (pure, plus one pool over a tiny corpus)."""
+"""TREC-style pooling and span helpers of the Label page (pure, plus one pool over a tiny
+corpus)."""
 
 from __future__ import annotations
 
@@ -57,7 +58,9 @@ def test_shuffle_is_seeded_and_a_permutation_of_the_rank_order():
     expected = list(by_rank)
     random.Random(7).shuffle(expected)
     assert shuffled == expected
-    assert [e.item for e in pool(RUNS, 4, order="shuffle", seed=7)] == shuffled  # same seed, same order
+    assert [
+        e.item for e in pool(RUNS, 4, order="shuffle", seed=7)
+    ] == shuffled  # same seed, same order
     assert sorted(shuffled) == sorted(by_rank)
 
 
@@ -71,7 +74,10 @@ def test_duplicates_in_one_run_count_once():
     [
         ({"depth": 0}, "pool depth must be a positive integer; got 0"),
         ({"depth": True}, "pool depth must be a positive integer; got True"),
-        ({"depth": 2, "order": "random"}, "pool order = 'random' is not valid; valid choices: rank, shuffle"),
+        (
+            {"depth": 2, "order": "random"},
+            "pool order = 'random' is not valid; valid choices: rank, shuffle",
+        ),
         ({"depth": 2, "seed": "1"}, "pool seed must be an integer; got '1'"),
     ],
 )
@@ -86,13 +92,22 @@ def test_a_run_given_as_a_string_is_refused():
 
 
 def test_pool_question_pools_each_retriever_and_phrasing(tiny_corpus):
-    q = Question(id="q1", lang="ko", question="한라산의 높이는?", phrasings=("한라산의 높이는?", "한라산 높이"))
+    q = Question(
+        id="q1",
+        lang="ko",
+        question="한라산의 높이는?",
+        phrasings=("한라산의 높이는?", "한라산 높이"),
+    )
     config = PipelineConfig()
-    result = pool_question(config, q, tiny_corpus, retrievers=("bm25:unicode", "bm25:char"), depth=2)
+    result = pool_question(
+        config, q, tiny_corpus, retrievers=("bm25:unicode", "bm25:char"), depth=2
+    )
     assert set(result.runs) == {"bm25:unicode#0", "bm25:char#0", "bm25:unicode#1", "bm25:char#1"}
     # each run is exactly that retriever's top 2 for that phrasing
     for i, text in enumerate(q.phrasings):
-        cfg = replace(config, retrieval=replace(config.retrieval, methods=("bm25:unicode", "bm25:char"), k=2))
+        cfg = replace(
+            config, retrieval=replace(config.retrieval, methods=("bm25:unicode", "bm25:char"), k=2)
+        )
         stage, _ = retrieve(cfg, text, tiny_corpus)
         for lst in stage.lists:
             assert result.runs[f"{lst.name}#{i}"] == tuple(h.chunk_id for h in lst.hits[:2])
@@ -106,7 +121,9 @@ def test_pool_question_reports_a_missing_model_and_pools_the_rest(tiny_corpus):
     config = PipelineConfig().with_overrides({"retrieval.dense_model": "/no/such/model"})
     result = pool_question(config, q, tiny_corpus, retrievers=("bm25", "dense"), depth=3)
     assert list(result.runs) == ["bm25:auto#q"]  # bare 'bm25' uses the default analyzer (auto)
-    assert len(result.unavailable) == 1 and result.unavailable[0].startswith("dense:/no/such/model: ")
+    assert len(result.unavailable) == 1 and result.unavailable[0].startswith(
+        "dense:/no/such/model: "
+    )
     assert result.entries
 
 
@@ -114,7 +131,13 @@ def test_pool_question_rejects_bad_retrievers(tiny_corpus):
     q = Question(id="q1", lang="en", question="E17")
     with pytest.raises(ValueError, match=re.escape("choose at least one retriever to pool")):
         pool_question(PipelineConfig(), q, tiny_corpus, retrievers=())
-    with pytest.raises(ValueError, match=re.escape("retrieval.methods (bm25:klingon) = 'klingon' is not valid; valid choices: auto, ascii, unicode")):
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "retrieval.methods (bm25:klingon) = 'klingon' is not valid; valid choices: auto, "
+            "ascii, unicode"
+        ),
+    ):
         pool_question(PipelineConfig(), q, tiny_corpus, retrievers=("bm25:klingon",))
 
 

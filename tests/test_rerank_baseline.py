@@ -16,13 +16,23 @@ from rag_core.types import Chunk, Hit
 
 def chunk(doc_id: str, ordinal: int, content: str) -> Chunk:
     cid = f"{doc_id}::t::{ordinal:04d}"
-    return Chunk(chunk_id=cid, doc_id=doc_id, ordinal=ordinal, start=0, end=len(content),
-                 own_start=0, content=content, text=content)
+    return Chunk(
+        chunk_id=cid,
+        doc_id=doc_id,
+        ordinal=ordinal,
+        start=0,
+        end=len(content),
+        own_start=0,
+        content=content,
+        text=content,
+    )
 
 
 def ranked(chunks: list[Chunk], scores: list[float]) -> list[Hit]:
-    return [Hit(chunk_id=c.chunk_id, doc_id=c.doc_id, rank=i, score=s)
-            for i, (c, s) in enumerate(zip(chunks, scores), start=1)]
+    return [
+        Hit(chunk_id=c.chunk_id, doc_id=c.doc_id, rank=i, score=s)
+        for i, (c, s) in enumerate(zip(chunks, scores, strict=True), start=1)
+    ]
 
 
 def table(chunks):
@@ -36,7 +46,10 @@ def test_registered_names_are_config_choices():
 
 
 def test_unknown_method():
-    with pytest.raises(ValueError, match=re.escape("unknown rerank method 'bm42'; valid choices: none, overlap, mmr")):
+    with pytest.raises(
+        ValueError,
+        match=re.escape("unknown rerank method 'bm42'; valid choices: none, overlap, mmr"),
+    ):
         rerank("bm42", "q", [], {}, shortlist=5)
 
 
@@ -44,7 +57,10 @@ def test_none_keeps_order_and_records_previous_rank():
     cs = [chunk("a", 0, "x"), chunk("b", 0, "y")]
     out, info = rerank("none", "q", ranked(cs, [2.0, 1.0]), table(cs), shortlist=5)
     assert [h.chunk_id for h in out] == [c.chunk_id for c in cs]
-    assert [(h.rank, h.prev_rank, h.retrieval_score, h.score) for h in out] == [(1, 1, 2.0, 2.0), (2, 2, 1.0, 1.0)]
+    assert [(h.rank, h.prev_rank, h.retrieval_score, h.score) for h in out] == [
+        (1, 1, 2.0, 2.0),
+        (2, 2, 1.0, 1.0),
+    ]
     assert info == {"method": "none", "shortlist": 5, "reranked": 2}
 
 
@@ -67,7 +83,12 @@ def test_overlap_orders_by_fraction_then_score_then_chunk_order():
     ]
     hits = ranked(cs, [4.0, 3.0, 2.0, 2.0])
     out, info = rerank("overlap", "kv cache prompt", hits, table(cs), shortlist=10)
-    assert [h.chunk_id for h in out] == [cs[2].chunk_id, cs[1].chunk_id, cs[3].chunk_id, cs[0].chunk_id]
+    assert [h.chunk_id for h in out] == [
+        cs[2].chunk_id,
+        cs[1].chunk_id,
+        cs[3].chunk_id,
+        cs[0].chunk_id,
+    ]
     assert [h.score for h in out] == [3 / 3, 2 / 3, 1 / 3, 0 / 3]
     assert [h.prev_rank for h in out] == [3, 2, 4, 1]
     assert [h.retrieval_score for h in out] == [2.0, 3.0, 2.0, 4.0]
@@ -92,8 +113,11 @@ def test_overlap_equal_scores_fall_back_to_chunk_order():
 
 
 def test_overlap_korean_particle_all_zero_order_unchanged_all_tied():
-    cs = [chunk("jeju", 0, "한라산은 제주도 한가운데 있다."), chunk("jeju", 1, "한라산을 오르는 길"),
-          chunk("zoo", 0, "노루는 초식 동물이다.")]
+    cs = [
+        chunk("jeju", 0, "한라산은 제주도 한가운데 있다."),
+        chunk("jeju", 1, "한라산을 오르는 길"),
+        chunk("zoo", 0, "노루는 초식 동물이다."),
+    ]
     hits = ranked(cs, [0.9, 0.5, 0.2])
     out, info = rerank("overlap", "한라산의 높이", hits, table(cs), shortlist=10)
     assert info["query_words"] == ["한라산의", "높이"]
@@ -107,15 +131,26 @@ def test_shortlist_only_the_top_is_reranked():
     cs = [chunk("a", i, text) for i, text in enumerate(["x", "kv", "y", "kv kv"])]
     hits = ranked(cs, [4.0, 3.0, 2.0, 1.0])
     out, info = rerank("overlap", "kv", hits, table(cs), shortlist=2)
-    assert [h.chunk_id for h in out] == [cs[1].chunk_id, cs[0].chunk_id, cs[2].chunk_id, cs[3].chunk_id]
+    assert [h.chunk_id for h in out] == [
+        cs[1].chunk_id,
+        cs[0].chunk_id,
+        cs[2].chunk_id,
+        cs[3].chunk_id,
+    ]
     assert [h.rank for h in out] == [1, 2, 3, 4]
-    assert out[2].score == 2.0 and out[2].prev_rank == 3 and out[2].note.startswith("beyond the shortlist")
+    assert (
+        out[2].score == 2.0
+        and out[2].prev_rank == 3
+        and out[2].note.startswith("beyond the shortlist")
+    )
     assert info["reranked"] == 2
 
 
 def test_missing_chunk_and_bad_shortlist():
     cs = [chunk("a", 0, "x")]
-    with pytest.raises(ValueError, match=re.escape("chunk 'zz' of the hits is not in the chunk table")):
+    with pytest.raises(
+        ValueError, match=re.escape("chunk 'zz' of the hits is not in the chunk table")
+    ):
         rerank("overlap", "x", [Hit("zz", "z", 1, 1.0)], table(cs), shortlist=3)
     with pytest.raises(ValueError, match=re.escape("shortlist = 0 must be an integer >= 1")):
         rerank("overlap", "x", ranked(cs, [1.0]), table(cs), shortlist=0)
@@ -142,14 +177,20 @@ def test_mmr_order_by_hand():
 
 def test_mmr_lambda_one_is_relevance_order():
     q = np.array([1.0, 0.2, 0.0])
-    vecs = {"a": np.array([0.0, 1.0, 0.0]), "b": np.array([1.0, 0.0, 0.0]), "c": np.array([1.0, 1.0, 0.0])}
+    vecs = {
+        "a": np.array([0.0, 1.0, 0.0]),
+        "b": np.array([1.0, 0.0, 0.0]),
+        "c": np.array([1.0, 1.0, 0.0]),
+    }
     order, _ = mmr_order(q, vecs, ["a", "b", "c"], mmr_lambda=1.0)
     rel = {k: float(v @ q / np.linalg.norm(v) / np.linalg.norm(q)) for k, v in vecs.items()}
     assert [["a", "b", "c"][i] for i in order] == sorted(rel, key=rel.get, reverse=True)
 
 
 def test_mmr_errors():
-    with pytest.raises(ValueError, match=re.escape("mmr_lambda = 1.5 must be a number between 0 and 1")):
+    with pytest.raises(
+        ValueError, match=re.escape("mmr_lambda = 1.5 must be a number between 0 and 1")
+    ):
         mmr_order(np.ones(2), {"a": np.ones(2)}, ["a"], mmr_lambda=1.5)
     with pytest.raises(ValueError, match=re.escape("no vector for chunk(s) 'b'")):
         mmr_order(np.ones(2), {"a": np.ones(2)}, ["a", "b"], mmr_lambda=0.5)
@@ -175,10 +216,20 @@ def test_mmr_accepts_a_custom_vectoriser():
     cs = [chunk("a", 0, "one"), chunk("a", 1, "two")]
 
     def reversed_relevance(query, shortlist):
-        return np.array([1.0, 0.0]), {cs[0].chunk_id: np.array([0.0, 1.0]), cs[1].chunk_id: np.array([1.0, 0.0])}
+        return np.array([1.0, 0.0]), {
+            cs[0].chunk_id: np.array([0.0, 1.0]),
+            cs[1].chunk_id: np.array([1.0, 0.0]),
+        }
 
-    out, _ = rerank("mmr", "q", ranked(cs, [2.0, 1.0]), table(cs), shortlist=5,
-                    mmr_lambda=1.0, vectoriser=reversed_relevance)
+    out, _ = rerank(
+        "mmr",
+        "q",
+        ranked(cs, [2.0, 1.0]),
+        table(cs),
+        shortlist=5,
+        mmr_lambda=1.0,
+        vectoriser=reversed_relevance,
+    )
     assert [h.chunk_id for h in out] == [cs[1].chunk_id, cs[0].chunk_id]
 
 

@@ -29,15 +29,26 @@ DOC = (
 def source(n: int | None, quote: str, status: str = "included") -> Source:
     start = DOC.index(quote)
     return Source(
-        n=n, chunk_id=f"d::{start}", doc_id="d", title="T", section="", start=start,
-        end=start + len(quote), locator=f"#char={start},{start + len(quote)}", quote=quote,
-        tokens=len(quote), status=status,  # type: ignore[arg-type]
+        n=n,
+        chunk_id=f"d::{start}",
+        doc_id="d",
+        title="T",
+        section="",
+        start=start,
+        end=start + len(quote),
+        locator=f"#char={start},{start + len(quote)}",
+        quote=quote,
+        tokens=len(quote),
+        status=status,  # type: ignore[arg-type]
     )
 
 
 P1, P2, P3 = DOC.split("\n\n")
 CTX = ContextStage(
-    "ok", "pack", "rank", 1024,
+    "ok",
+    "pack",
+    "rank",
+    1024,
     (source(1, P1), source(2, P2), source(3, P3), source(None, P1[:20], "dropped")),
 )
 CFG = SupportConfig(min_overlap=0.5, min_cosine=0.3)
@@ -54,14 +65,21 @@ def test_numbers_are_normalised_and_codes_kept_whole():
     assert normalise_number("", "2", ".50") == "2.5"
     text = "해발 1,947m로 높다. Error E17, not E21; 2.50 GB in 2024년 [3]."
     assert numbers_in(text) == [
-        ("1,947m", "1947"), ("E17", "e17"), ("E21", "e21"), ("2.50 GB", "2.5"), ("2024년", "2024"),
+        ("1,947m", "1947"),
+        ("E17", "e17"),
+        ("E21", "e21"),
+        ("2.50 GB", "2.5"),
+        ("2024년", "2024"),
     ]
     assert numbers_in("ko-jeju-01-geography #char=2157,2568") == []
 
 
 def test_a_number_hyphenated_to_a_word_counts_but_not_to_a_digit():
     # "2-year" states the 2 of "2 years" (a calibration pair was missed without it)
-    assert numbers_in("a 2-year warranty for a 65-billion-parameter model") == [("2", "2"), ("65", "65")]
+    assert numbers_in("a 2-year warranty for a 65-billion-parameter model") == [
+        ("2", "2"),
+        ("65", "65"),
+    ]
     assert numbers_in("15-17 and 2024-05-01") == []
 
 
@@ -78,7 +96,10 @@ def test_claims_split_on_sentences_and_trailing_citations_attach_backwards():
 
 def test_leading_citation_style_keeps_citations_with_the_sentence_they_open():
     a = "[1] Hallasan is 1,947 m high. [3] 노루는 풀을 먹는다."
-    assert [a[x:y] for x, y in split_claims(a)] == ["[1] Hallasan is 1,947 m high.", "[3] 노루는 풀을 먹는다."]
+    assert [a[x:y] for x, y in split_claims(a)] == [
+        "[1] Hallasan is 1,947 m high.",
+        "[3] 노루는 풀을 먹는다.",
+    ]
 
 
 def test_korean_terms_drop_particles():
@@ -95,7 +116,11 @@ def test_five_verdicts_overlap_only():
         "Error E17 means the disk is full [9]."  # [9] is not a source
     )
     assert [v for _t, v in got] == [
-        "supported", "supported-elsewhere", "unsupported", "uncited", "invalid-citation",
+        "supported",
+        "supported-elsewhere",
+        "unsupported",
+        "uncited",
+        "invalid-citation",
     ]
     c = st.claims[2]
     assert c.numbers == ("2,100 m",) and c.numbers_in_no_source == ("2,100 m",)
@@ -157,7 +182,10 @@ def test_cosine_part_of_the_score_is_the_embedder_cosine():
 
 def test_written_out_source_references_are_citations_not_numbers():
     label = "Source 1 — T (d #char=0,82):"
-    a = f"Source 2 explains that E21 means the network is down. {label} Error E17 means the disk is full [2].\n[1] {label}"
+    a = (
+        f"Source 2 explains that E21 means the network is down. {label} Error E17 means the disk "
+        f"is full [2].\n[1] {label}"
+    )
     st = check_support(a, CTX, CFG)
     assert [(c.citations, c.verdict, c.numbers) for c in st.claims] == [
         ((2,), "supported", ("E21",)),
@@ -196,7 +224,9 @@ def test_optional_judge_must_also_agree():
 def test_a_number_with_another_unit_is_not_support():
     from rag_core.support import quantities_in, quantity_in
 
-    src = {(v, u) for _w, v, u in quantities_in("동물은 4,000종 가까이 기록되었고 해발 1,947m이다.")}
+    src = {
+        (v, u) for _w, v, u in quantities_in("동물은 4,000종 가까이 기록되었고 해발 1,947m이다.")
+    }
     assert quantities_in("높이는 4,000미터입니다") == [("4,000미터", "4000", "m")]
     assert not quantity_in("4000", "m", src)  # 4,000 species are not 4,000 metres
     assert quantity_in("1947", "m", src)  # 1,947m = 1,947 미터
@@ -208,7 +238,9 @@ def test_terms_repeated_from_the_question_are_not_evidence():
     from rag_core.types import ContextStage, Source
 
     quote = "A lookup such as what is the capital of France needs no reasoning at all."
-    src = Source(1, "c1", "d", "T", "S", 0, len(quote), f"#char=0,{len(quote)}", quote, 20, "included")
+    src = Source(
+        1, "c1", "d", "T", "S", 0, len(quote), f"#char=0,{len(quote)}", quote, 20, "included"
+    )
     ctx = ContextStage("ok", "pack", "rank", 512, (src,))
     q = "What is the capital of France?"
     st = check_support("The capital of France is Paris [1].", ctx, CFG, question=q)
@@ -216,4 +248,7 @@ def test_terms_repeated_from_the_question_are_not_evidence():
     assert claim.verdict == "unsupported"
     assert claim.evidence[0].overlap == 0.0 and claim.evidence[0].missing_terms == ("paris",)
     # without the question the restated words would look like support
-    assert check_support("The capital of France is Paris [1].", ctx, CFG).claims[0].verdict == "supported"
+    assert (
+        check_support("The capital of France is Paris [1].", ctx, CFG).claims[0].verdict
+        == "supported"
+    )

@@ -159,8 +159,10 @@ def test_qrels_errors_name_the_line(text, message):
     [
         (
             "q1 Q0 d1 1 0.5\n",
-            "<run>, line 1: expected 6 fields 'qid Q0 docid rank score tag', "
-            "found 5: 'q1 Q0 d1 1 0.5'",
+            (
+                "<run>, line 1: expected 6 fields 'qid Q0 docid rank score tag', "
+                "found 5: 'q1 Q0 d1 1 0.5'"
+            ),
         ),
         ("q1 Q0 d1 one 0.5 t\n", "<run>, line 1: rank 'one' is not an integer"),
         ("q1 Q0 d1 1 high t\n", "<run>, line 1: score 'high' is not a number"),

@@ -1,4 +1,5 @@
-"""Evaluate page, answers section: run the full pipeline on a question set and show what users would see.
+"""Evaluate page, answers section: run the full pipeline on a question set and show what users
+would see.
 
 Rendering only: the scoring is :mod:`rag_core.answers`. The run goes query by
 query with a progress bar and a cancel button; rows done so far live in the
@@ -19,36 +20,51 @@ from ui.html import md, show, span, table
 from ui.i18n import t
 
 RATES = (
-    "answered_correctly", "false_refusal", "bluff", "correct_refusal", "claims_supported",
-    "claims_supported_cited", "claims_uncited", "claims_unsupported", "claims_invalid_citation",
-    "hallucinated_numbers", "answers_with_hallucinated_number", "context_utilisation",
+    "answered_correctly",
+    "false_refusal",
+    "bluff",
+    "correct_refusal",
+    "claims_supported",
+    "claims_supported_cited",
+    "claims_uncited",
+    "claims_unsupported",
+    "claims_invalid_citation",
+    "hallucinated_numbers",
+    "answers_with_hallucinated_number",
+    "context_utilisation",
 )
 
 
 def rate_cell(r: dict[str, Any] | None, lang: str) -> list[Any]:
     if r is None:
         return [span("—", "ri-muted"), 0, span(t("ans.no_items", lang), "ri-muted")]
-    return [span(f"{r['rate']:.3f}", "ri-num"), f"{r['k']}/{r['n']}",
-            span(f"[{r['low']:.3f}, {r['high']:.3f}]", "ri-ci ri-num")]
+    return [
+        span(f"{r['rate']:.3f}", "ri-num"),
+        f"{r['k']}/{r['n']}",
+        span(f"[{r['low']:.3f}, {r['high']:.3f}]", "ri-ci ri-num"),
+    ]
 
 
 def funnel_figure(summary: dict[str, Any], lang: str) -> go.Figure:
     """From "asked" to "answered correctly": answerable queries left after each stage's losses."""
     steps = summary["funnel"]
-    fig = go.Figure(go.Funnel(
-        y=[t(f"ans.stage.{s['stage']}", lang) for s in steps],
-        x=[s["remaining"] for s in steps],
-        customdata=[s["lost"] for s in steps],
-        texttemplate="%{value}",
-        hovertemplate="%{y}: %{value} (−%{customdata})<extra></extra>",
-        marker={"color": ["#0969da"] + ["#8c959f"] * len(LOSS_STAGES) + ["#1a7f37"]},
-    ))
+    fig = go.Figure(
+        go.Funnel(
+            y=[t(f"ans.stage.{s['stage']}", lang) for s in steps],
+            x=[s["remaining"] for s in steps],
+            customdata=[s["lost"] for s in steps],
+            texttemplate="%{value}",
+            hovertemplate="%{y}: %{value} (−%{customdata})<extra></extra>",
+            marker={"color": ["#0969da"] + ["#8c959f"] * len(LOSS_STAGES) + ["#1a7f37"]},
+        )
+    )
     fig.update_layout(height=60 + 30 * len(steps), margin={"l": 10, "r": 20, "t": 10, "b": 10})
     return fig
 
 
 def render(ctx: Any, lang: str, questions: Any, qset: str, config_a: Any, config_b: Any) -> None:
-    """The answers section (toggle, run with progress and cancel, metrics, loss stages, per-query rows)."""
+    """The answers section (toggle, run with progress and cancel, metrics, loss stages, per-query
+    rows)."""
     ss = st.session_state
     st.header(t("ans.h", lang))
     st.caption(t("ans.intro", lang))
@@ -56,13 +72,26 @@ def render(ctx: Any, lang: str, questions: Any, qset: str, config_a: Any, config
     if not isinstance(ss.get("eval.ans.n"), int) or not 1 <= ss["eval.ans.n"] <= n_all:
         ss["eval.ans.n"] = min(6, n_all)
     c1, c2 = st.columns([2, 3])
-    c1.number_input(t("ans.n", lang), min_value=1, max_value=n_all, step=1, key="eval.ans.n",
-                    help=t("help.ans.n", lang))
+    c1.number_input(
+        t("ans.n", lang),
+        min_value=1,
+        max_value=n_all,
+        step=1,
+        key="eval.ans.n",
+        help=t("help.ans.n", lang),
+    )
     chosen = list(questions[: int(ss["eval.ans.n"])])
     sides = {"A": config_a} if config_b is None else {"A": config_a, "B": config_b}
     key = (ctx.corpus_key, qset, len(chosen), *(c.to_json(sort_keys=True) for c in sides.values()))
-    c2.caption(t("ans.plan", lang, n=len(chosen), answerable=sum(q.answerable for q in chosen),
-                 sides=len(sides)))
+    c2.caption(
+        t(
+            "ans.plan",
+            lang,
+            n=len(chosen),
+            answerable=sum(q.answerable for q in chosen),
+            sides=len(sides),
+        )
+    )
     if st.button(t("ans.run", lang), key="eval.ans.run", icon=":material/play_arrow:"):
         ss["eval.ans.live"] = {"key": key, "rows": {s: [] for s in sides}, "done": {}}
         ss["eval.ans.cancel"] = False
@@ -83,8 +112,11 @@ def _cancel() -> None:
     st.session_state["eval.ans.cancel"] = True
 
 
-def _run(ctx: Any, lang: str, chosen: list[Any], sides: dict[str, Any], live: dict[str, Any]) -> None:
-    """Run (or, after a cancel, close) the live answer evaluation; store the result in the session."""
+def _run(
+    ctx: Any, lang: str, chosen: list[Any], sides: dict[str, Any], live: dict[str, Any]
+) -> None:
+    """Run (or, after a cancel, close) the live answer evaluation; store the result in the
+    session."""
     from rag_core.models import ModelUnavailable, get_generator
 
     ss = st.session_state
@@ -102,7 +134,12 @@ def _run(ctx: Any, lang: str, chosen: list[Any], sides: dict[str, Any], live: di
             out[side] = assemble(cfg, chosen, ctx.corpus, live["rows"][side], gen, status="partial")
             continue
         slot = st.empty()
-        slot.button(t("ans.cancel", lang), key=f"eval.ans.cancel.{side}", on_click=_cancel, icon=":material/stop:")
+        slot.button(
+            t("ans.cancel", lang),
+            key=f"eval.ans.cancel.{side}",
+            on_click=_cancel,
+            icon=":material/stop:",
+        )
         bar = st.progress(0.0, text=t("ans.running", lang, side=side, done=0, n=len(chosen)))
         live["rows"][side] = []
 
@@ -110,8 +147,14 @@ def _run(ctx: Any, lang: str, chosen: list[Any], sides: dict[str, Any], live: di
             bar.progress(done / total, text=t("ans.running", lang, side=side, done=done, n=total))
 
         try:
-            ev = evaluate_answers(cfg, chosen, ctx.corpus, progress=progress, on_row=live["rows"][side].append,
-                                  should_stop=lambda: bool(ss.get("eval.ans.cancel")))
+            ev = evaluate_answers(
+                cfg,
+                chosen,
+                ctx.corpus,
+                progress=progress,
+                on_row=live["rows"][side].append,
+                should_stop=lambda: bool(ss.get("eval.ans.cancel")),
+            )
         except ValueError as exc:
             st.error(md(str(exc)))
             ss.pop("eval.ans.live", None)
@@ -141,12 +184,29 @@ def _show(res: dict[str, Any], lang: str) -> None:
     if not live:
         for side, ev in sides.items():
             means = (ev.retrieval or {}).get("means") or {}
-            rows = [[k, span(f"{m['mean']:.3f}", "ri-num"), m.get("n", ""),
-                     span(f"[{m['low']:.3f}, {m['high']:.3f}]", "ri-ci ri-num")]
-                    for k, m in means.items() if m is not None]
+            rows = [
+                [
+                    k,
+                    span(f"{m['mean']:.3f}", "ri-num"),
+                    m.get("n", ""),
+                    span(f"[{m['low']:.3f}, {m['high']:.3f}]", "ri-ci ri-num"),
+                ]
+                for k, m in means.items()
+                if m is not None
+            ]
             if rows:
                 st.markdown(f"**{side}** · {t('ans.retrieval_only', lang)}")
-                show(table([t("ev.col.metric", lang), t("ans.col.value", lang), "n", t("ev.col.ci", lang)], rows))
+                show(
+                    table(
+                        [
+                            t("ev.col.metric", lang),
+                            t("ans.col.value", lang),
+                            "n",
+                            t("ev.col.ci", lang),
+                        ],
+                        rows,
+                    )
+                )
         return
     head = [t("ev.col.metric", lang)]
     for s in live:
@@ -162,53 +222,119 @@ def _show(res: dict[str, Any], lang: str) -> None:
 
     st.subheader(t("ans.h.loss", lang))
     cols = st.columns(len(live))
-    for col, s in zip(cols, live):
+    for col, s in zip(cols, live, strict=True):
         summ = sides[s].summary
         with col:
             st.markdown(f"**{s}**")
-            st.plotly_chart(funnel_figure(summ, lang), key=f"eval.ans.funnel.{s}", config={"displayModeBar": False})
-            st.caption(md(t("ans.loss_sum", lang, failed=summ["n_failed"], total=sum(summ["loss_stages"].values()),
-                            n=summ["n_answerable"])))
+            st.plotly_chart(
+                funnel_figure(summ, lang),
+                key=f"eval.ans.funnel.{s}",
+                config={"displayModeBar": False},
+            )
+            st.caption(
+                md(
+                    t(
+                        "ans.loss_sum",
+                        lang,
+                        failed=summ["n_failed"],
+                        total=sum(summ["loss_stages"].values()),
+                        n=summ["n_answerable"],
+                    )
+                )
+            )
 
     cmp = res.get("cmp")
     if cmp:
         st.subheader(t("ans.h.compare", lang))
         crow = []
         for metric, c in cmp["metrics"].items():
-            crow.append([t(f"ans.rate.{metric}", lang), c["n"], c["only_a"], c["only_b"],
-                         span(f"{100 * c['difference']:+.1f} [{100 * c['low']:+.1f}, {100 * c['high']:+.1f}]",
-                              "ri-num"),
-                         span(format_p(c["p"]).replace("= ", ""), "ri-num"),
-                         span(format_p(c["p_holm"]).replace("= ", ""), "ri-num"),
-                         t(f"ans.verdict.{c['verdict']}", lang)])
-        show(table([t("ev.col.metric", lang), "n", t("ans.col.only_a", lang), t("ans.col.only_b", lang),
-                    t("ans.col.diff", lang), "McNemar p", "Holm p", t("ev.col.reading", lang)], crow))
+            crow.append(
+                [
+                    t(f"ans.rate.{metric}", lang),
+                    c["n"],
+                    c["only_a"],
+                    c["only_b"],
+                    span(
+                        (
+                            f"{100 * c['difference']:+.1f} [{100 * c['low']:+.1f}, "
+                            f"{100 * c['high']:+.1f}]"
+                        ),
+                        "ri-num",
+                    ),
+                    span(format_p(c["p"]).replace("= ", ""), "ri-num"),
+                    span(format_p(c["p_holm"]).replace("= ", ""), "ri-num"),
+                    t(f"ans.verdict.{c['verdict']}", lang),
+                ]
+            )
+        show(
+            table(
+                [
+                    t("ev.col.metric", lang),
+                    "n",
+                    t("ans.col.only_a", lang),
+                    t("ans.col.only_b", lang),
+                    t("ans.col.diff", lang),
+                    "McNemar p",
+                    "Holm p",
+                    t("ev.col.reading", lang),
+                ],
+                crow,
+            )
+        )
         for metric, c in cmp["metrics"].items():
-            st.caption(md(t("ans.mde", lang, metric=t(f"ans.rate.{metric}", lang), n=c["n"],
-                            discordant=c["only_a"] + c["only_b"], mde=f"{100 * c['mde']:.1f}")))
+            st.caption(
+                md(
+                    t(
+                        "ans.mde",
+                        lang,
+                        metric=t(f"ans.rate.{metric}", lang),
+                        n=c["n"],
+                        discordant=c["only_a"] + c["only_b"],
+                        mde=f"{100 * c['mde']:.1f}",
+                    )
+                )
+            )
 
     st.subheader(t("ans.h.rows", lang))
-    side = live[0] if len(live) == 1 else st.radio(t("ans.side", lang), live, key="eval.ans.side", horizontal=True)
+    side = (
+        live[0]
+        if len(live) == 1
+        else st.radio(t("ans.side", lang), live, key="eval.ans.side", horizontal=True)
+    )
     ev = sides[side]
-    table_rows = [{
-        "query": r.query_id,
-        "outcome": t(f"ans.outcome.{r.outcome}", lang),
-        "loss": t(f"ans.stage.{r.loss_stage}", lang) if r.loss_stage else "",
-        "text": r.text,
-        "answer": r.answer or "",
-        "claims": ", ".join(c["verdict"] for c in r.claims),
-    } for r in ev.rows]
-    st.dataframe(table_rows, hide_index=True, key="eval.ans.table", column_config={
-        "query": st.column_config.TextColumn(t("ev.col.query", lang)),
-        "outcome": st.column_config.TextColumn(t("ans.col.outcome", lang)),
-        "loss": st.column_config.TextColumn(t("ans.col.loss", lang)),
-        "text": st.column_config.TextColumn(t("ev.col.text", lang), width="medium"),
-        "answer": st.column_config.TextColumn(t("ans.col.answer", lang), width="large"),
-        "claims": st.column_config.TextColumn(t("ans.col.claims", lang)),
-    })
+    table_rows = [
+        {
+            "query": r.query_id,
+            "outcome": t(f"ans.outcome.{r.outcome}", lang),
+            "loss": t(f"ans.stage.{r.loss_stage}", lang) if r.loss_stage else "",
+            "text": r.text,
+            "answer": r.answer or "",
+            "claims": ", ".join(c["verdict"] for c in r.claims),
+        }
+        for r in ev.rows
+    ]
+    st.dataframe(
+        table_rows,
+        hide_index=True,
+        key="eval.ans.table",
+        column_config={
+            "query": st.column_config.TextColumn(t("ev.col.query", lang)),
+            "outcome": st.column_config.TextColumn(t("ans.col.outcome", lang)),
+            "loss": st.column_config.TextColumn(t("ans.col.loss", lang)),
+            "text": st.column_config.TextColumn(t("ev.col.text", lang), width="medium"),
+            "answer": st.column_config.TextColumn(t("ans.col.answer", lang), width="large"),
+            "claims": st.column_config.TextColumn(t("ans.col.claims", lang)),
+        },
+    )
     data = {s: e.to_dict() for s, e in sides.items()}
     if cmp:
         data["comparison"] = cmp
-    st.download_button(t("ans.dl", lang), data=json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1),
-                       file_name="answers.json", mime="application/json", key="eval.ans.dl",
-                       icon=":material/download:", on_click="ignore")
+    st.download_button(
+        t("ans.dl", lang),
+        data=json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1),
+        file_name="answers.json",
+        mime="application/json",
+        key="eval.ans.dl",
+        icon=":material/download:",
+        on_click="ignore",
+    )

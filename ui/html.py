@@ -41,7 +41,9 @@ def join(parts: Iterable[object], sep: object = "") -> Markup:
     return Markup(str(esc(sep)).join(str(esc(p)) for p in parts))
 
 
-def _attrs(cls: str | None, title: object | None, style: str | None, extra: dict[str, object] | None) -> str:
+def _attrs(
+    cls: str | None, title: object | None, style: str | None, extra: dict[str, object] | None
+) -> str:
     out = []
     if cls:
         out.append(f' class="{_html.escape(cls, quote=True)}"')
@@ -71,11 +73,15 @@ def tag(
     return Markup(f"<{name}{_attrs(cls, title, style, attrs)}>{esc(content)}</{name}>")
 
 
-def span(content: object, cls: str | None = None, title: object | None = None, style: str | None = None) -> Markup:
+def span(
+    content: object, cls: str | None = None, title: object | None = None, style: str | None = None
+) -> Markup:
     return tag("span", content, cls=cls, title=title, style=style)
 
 
-def div(content: object, cls: str | None = None, title: object | None = None, style: str | None = None) -> Markup:
+def div(
+    content: object, cls: str | None = None, title: object | None = None, style: str | None = None
+) -> Markup:
     return tag("div", content, cls=cls, title=title, style=style)
 
 
@@ -96,7 +102,9 @@ def table(
         body.append(tag("tr", join(tag("td", c) for c in row), cls=rc))
     if not rows and empty:
         body.append(tag("tr", tag("td", empty, attrs={"colspan": len(columns)}), cls="ri-empty"))
-    return tag("table", tag("thead", tag("tr", head)) + tag("tbody", join(body)), cls=cls, attrs=attrs)
+    return tag(
+        "table", tag("thead", tag("tr", head)) + tag("tbody", join(body)), cls=cls, attrs=attrs
+    )
 
 
 _MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$:=")
@@ -159,7 +167,7 @@ def marked_text(text: str, marks: Sequence[Mark], *, base: int = 0, cls: str = "
             clipped.append((s, e, m))
     edges = sorted({0, n, *(s for s, _, _ in clipped), *(e for _, e, _ in clipped)})
     pieces: list[Markup] = []
-    for a, b in zip(edges, edges[1:]):
+    for a, b in zip(edges, edges[1:], strict=False):
         if b <= a:
             continue
         covering = [m for s, e, m in clipped if s <= a and b <= e]
@@ -238,20 +246,34 @@ def chunk_map(
         at = c.start
         head = span(f"#{c.ordinal}", "ri-bnd-n")
         if c.tokens is not None:
-            head = head + span(f"{c.tokens} tok", "ri-bnd-t" + (" ri-over" if c.over_window else ""))
+            head = head + span(
+                f"{c.tokens} tok", "ri-bnd-t" + (" ri-over" if c.over_window else "")
+            )
         box = span(head, "ri-bnd", labels.get("boundary", "chunk boundary"))
         if c.header:
-            box = box + span(c.header, "ri-header", labels.get("header", "header (not document text)"))
+            box = box + span(
+                c.header, "ri-header", labels.get("header", "header (not document text)")
+            )
         inserts.setdefault(at, []).append(box)
     for nd in needles:
         for cut in nd.cut_at:
-            inserts.setdefault(cut, []).append(span("✂", "ri-cut", labels.get("cut", "this boundary cut the needle")))
+            inserts.setdefault(cut, []).append(
+                span("✂", "ri-cut", labels.get("cut", "this boundary cut the needle"))
+            )
 
     lo, hi = (0, n) if window is None else (max(0, window[0]), min(n, window[1]))
-    edges = sorted({lo, hi, *inserts, *(max(0, min(m.start, n)) for m in marks), *(max(0, min(m.end, n)) for m in marks)})
+    edges = sorted(
+        {
+            lo,
+            hi,
+            *inserts,
+            *(max(0, min(m.start, n)) for m in marks),
+            *(max(0, min(m.end, n)) for m in marks),
+        }
+    )
     edges = [e for e in edges if lo <= e <= hi]
     pieces: list[Markup] = [span("… ", "ri-muted")] if lo > 0 else []
-    for a, b in zip(edges, edges[1:] + [None]):
+    for a, b in zip(edges, edges[1:] + [None], strict=True):
         for box in inserts.get(a, ()):
             if a < hi or hi == n:
                 pieces.append(box)
@@ -273,7 +295,8 @@ def chunk_map(
 
 CSS = """
 .ri-table{border-collapse:collapse;width:100%;font-size:0.82rem;margin:0.2rem 0 0.6rem 0}
-.ri-table th{text-align:left;border-bottom:2px solid #d0d7de;padding:2px 6px;white-space:nowrap;font-weight:600}
+.ri-table th{text-align:left;border-bottom:2px solid #d0d7de;padding:2px 6px;white-space:nowrap;
+  font-weight:600}
 .ri-table td{border-bottom:1px solid #eaeef2;padding:2px 6px;vertical-align:top}
 .ri-table tr.ri-goldrow td{background:#fff4c2}
 .ri-table tr.ri-dim td{color:#8c959f}
@@ -284,7 +307,8 @@ CSS = """
 .ri-num{font-variant-numeric:tabular-nums;white-space:nowrap}
 .ri-mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:0.78rem}
 .ri-muted{color:#6e7781}
-.ri-chip{display:inline-block;border-radius:10px;padding:0 8px;margin:1px 3px 1px 0;font-size:0.78rem;border:1px solid #d0d7de;background:#f6f8fa}
+.ri-chip{display:inline-block;border-radius:10px;padding:0 8px;margin:1px 3px 1px 0;
+  font-size:0.78rem;border:1px solid #d0d7de;background:#f6f8fa}
 .ri-chip.ok{background:#dafbe1;border-color:#4ac26b}
 .ri-chip.skipped{background:#f6f8fa;color:#6e7781}
 .ri-chip.unavailable,.ri-chip.error{background:#ffebe9;border-color:#ff8182}
@@ -294,10 +318,12 @@ CSS = """
 .ri-verdict.lost{background:#ffebe9;border-color:#ff8182}
 .ri-verdict.kept{background:#dafbe1;border-color:#4ac26b}
 .ri-verdict.none{background:#f6f8fa}
-.ri-zero{border:2px dashed #cf222e;border-radius:6px;padding:10px;color:#82071e;font-weight:600;text-align:center;margin:4px 0}
+.ri-zero{border:2px dashed #cf222e;border-radius:6px;padding:10px;color:#82071e;font-weight:600;
+  text-align:center;margin:4px 0}
 .ri-refusal{border:2px solid #9a6700;border-radius:6px;padding:10px;background:#fff8c5;margin:4px 0}
 .ri-text{white-space:pre-wrap;line-height:1.55;font-size:0.86rem}
-.ri-doc{white-space:pre-wrap;line-height:1.8;font-size:0.86rem;border:1px solid #d0d7de;border-radius:6px;padding:8px;max-height:640px;overflow:auto}
+.ri-doc{white-space:pre-wrap;line-height:1.8;font-size:0.86rem;border:1px solid #d0d7de;
+  border-radius:6px;padding:8px;max-height:640px;overflow:auto}
 .ri-excerpt{max-height:none;margin-bottom:8px}
 .ri-c0{background:#ddf4ff}
 .ri-c1{background:#dafbe1}
@@ -307,10 +333,12 @@ CSS = """
 .ri-lost{outline:2px solid #cf222e;background:#ffcecb}
 .ri-mine{outline-width:3px;box-shadow:0 0 0 3px rgba(191,135,0,0.35)}
 .ri-cut{color:#fff;background:#cf222e;border-radius:3px;padding:0 3px;font-weight:700;margin:0 1px}
-.ri-bnd{display:inline-block;font-size:0.68rem;background:#57606a;color:#fff;border-radius:3px;padding:0 4px;margin:0 2px;line-height:1.3;vertical-align:middle;white-space:nowrap}
+.ri-bnd{display:inline-block;font-size:0.68rem;background:#57606a;color:#fff;border-radius:3px;
+  padding:0 4px;margin:0 2px;line-height:1.3;vertical-align:middle;white-space:nowrap}
 .ri-bnd-t{margin-left:4px;opacity:0.85}
 .ri-bnd-t.ri-over{background:#cf222e;border-radius:3px;padding:0 2px;opacity:1}
-.ri-header{display:inline-block;font-size:0.72rem;border:1px dashed #8250df;color:#8250df;border-radius:3px;padding:0 4px;margin:0 2px;font-style:italic;white-space:normal}
+.ri-header{display:inline-block;font-size:0.72rem;border:1px dashed #8250df;color:#8250df;
+  border-radius:3px;padding:0 4px;margin:0 2px;font-style:italic;white-space:normal}
 .ri-claim{border-radius:3px;padding:1px 2px}
 .ri-v-supported{background:#dafbe1;border-bottom:2px solid #1a7f37}
 .ri-v-supported-elsewhere{background:#ddf4ff;border-bottom:2px solid #0969da}
@@ -324,10 +352,13 @@ CSS = """
 .ri-src{border:1px solid #d0d7de;border-radius:6px;padding:6px 8px;margin-bottom:6px}
 .ri-src.dropped{opacity:0.55}
 .ri-src-h{font-size:0.78rem;color:#57606a;margin-bottom:2px}
-.ri-tokens{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:0.74rem;line-height:1.9;white-space:pre-wrap;word-break:break-all;border:1px solid #d0d7de;border-radius:6px;padding:6px;max-height:420px;overflow:auto}
+.ri-tokens{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:0.74rem;
+  line-height:1.9;white-space:pre-wrap;word-break:break-all;border:1px solid #d0d7de;
+  border-radius:6px;padding:6px;max-height:420px;overflow:auto}
 .ri-tok{border-right:1px solid #d0d7de;padding:0 1px}
 .ri-tok.ri-beyond{color:#8c959f;background:#f6f8fa;text-decoration:line-through}
-.ri-trunc{color:#fff;background:#cf222e;font-weight:700;padding:0 4px;border-radius:3px;margin:0 2px}
+.ri-trunc{color:#fff;background:#cf222e;font-weight:700;padding:0 4px;border-radius:3px;
+  margin:0 2px}
 .ri-legend span{margin-right:8px}
 .ri-card{border:1px solid #d0d7de;border-radius:8px;padding:10px 12px;height:100%}
 .ri-card h4{margin:0 0 4px 0;font-size:1rem}

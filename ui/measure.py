@@ -14,18 +14,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
 from rag_core.config import PipelineConfig
-from rag_core.labels import LabelStore, LabelStoreError, default_store_path
+from rag_core.labels import Label, LabelStore, LabelStoreError, default_store_path
 
 from .html import Markup, md
 from .i18n import t
 from .state import K_LAB_STORE_PATH as K_STORE_PATH
+
+if TYPE_CHECKING:
+    from rag_core.evalrun import ConfigEvaluation
+    from rag_core.index import CorpusIndex
+    from rag_core.pooling import Pool
+    from rag_core.runs import ExternalRun
+    from rag_core.sweep import SweepData
+    from rag_core.types import Question
+
 
 # ------------------------------------------------------------------ store
 
@@ -52,7 +61,9 @@ def open_store(lang: str, *, quiet: bool = False) -> LabelStore | None:
         return None
 
 
-def labels_state(store: LabelStore | None, question_set: str | None) -> tuple[tuple[Any, ...], str, int]:
+def labels_state(
+    store: LabelStore | None, question_set: str | None
+) -> tuple[tuple[Any, ...], str, int]:
     """``(current labels of the set, store path, store version)``: what results depend on."""
     if store is None:
         return (), "", 0
@@ -63,7 +74,8 @@ def labels_state(store: LabelStore | None, question_set: str | None) -> tuple[tu
 
 
 class _Bar:
-    """A progress bar made inside a cached function; updated at most ~50 times, emptied at the end."""
+    """A progress bar made inside a cached function; updated at most ~50 times, emptied at the
+    end."""
 
     def __init__(self, label: str) -> None:
         self.slot = st.empty()
@@ -94,14 +106,15 @@ def evaluate(
     ks: tuple[int, ...],
     labels_key: tuple[str, int],
     _label: str,
-    _corpus: Any,
-    _questions: Sequence[Any],
-    _labels: Sequence[Any],
-    _runs: Any = None,
-    _doc_qrels: Any = None,
+    _corpus: CorpusIndex,
+    _questions: Sequence[Question],
+    _labels: Sequence[Label],
+    _runs: Mapping[str, ExternalRun] | None = None,
+    _doc_qrels: Mapping[str, Mapping[str, int]] | None = None,
     gain: str = "binary",
-) -> Any:
-    """``(evaluate_config(...), seconds it took)`` for one ranking config (cached; progress on a miss).
+) -> tuple[ConfigEvaluation, float]:
+    """``(evaluate_config(...), seconds it took)`` for one ranking config (cached; progress on a
+    miss).
 
     ``_runs`` (imported runs) and ``_doc_qrels`` (a BEIR/TREC set's qrels: document-level
     evaluation) are keyed by ``corpus_key`` and ``question_set`` (see ``ui.sidebar``).
@@ -114,8 +127,17 @@ def evaluate(
     t0 = time.perf_counter()
     try:
         result = evaluate_config(
-            PipelineConfig.from_json(config_json), _questions, _corpus, ks=ks, phrasings=phrasings,
-            labels=_labels, question_set=question_set, progress=bar, runs=_runs, doc_qrels=_doc_qrels, gain=gain,
+            PipelineConfig.from_json(config_json),
+            _questions,
+            _corpus,
+            ks=ks,
+            phrasings=phrasings,
+            labels=_labels,
+            question_set=question_set,
+            progress=bar,
+            runs=_runs,
+            doc_qrels=_doc_qrels,
+            gain=gain,
         )
     finally:
         bar.close()
@@ -131,19 +153,27 @@ def collect(
     metric: str,
     labels_key: tuple[str, int],
     _label: str,
-    _corpus: Any,
-    _questions: Sequence[Any],
-    _labels: Sequence[Any],
-    _runs: Any = None,
-) -> Any:
-    """``rag_core.sweep.collect`` for one ranking config (cached; progress on a miss; ``_runs`` keyed by ``corpus_key``)."""
+    _corpus: CorpusIndex,
+    _questions: Sequence[Question],
+    _labels: Sequence[Label],
+    _runs: Mapping[str, ExternalRun] | None = None,
+) -> SweepData:
+    """``rag_core.sweep.collect`` for one ranking config (cached; progress on a miss; ``_runs``
+    keyed by ``corpus_key``)."""
     from rag_core.sweep import collect as collect_
 
     bar = _Bar(_label)
     try:
         return collect_(
-            PipelineConfig.from_json(config_json), _questions, _corpus, phrasings=phrasings,
-            labels=_labels, question_set=question_set, metric=metric, progress=bar, runs=_runs,
+            PipelineConfig.from_json(config_json),
+            _questions,
+            _corpus,
+            phrasings=phrasings,
+            labels=_labels,
+            question_set=question_set,
+            metric=metric,
+            progress=bar,
+            runs=_runs,
         )
     finally:
         bar.close()
@@ -158,27 +188,34 @@ def pool(
     depth: int,
     order: str,
     seed: int,
-    _corpus: Any,
-    _question: Any,
-) -> Any:
-    """``rag_core.pooling.pool_question`` (cached per corpus, chunking, question and pool settings)."""
+    _corpus: CorpusIndex,
+    _question: Question,
+) -> Pool:
+    """``rag_core.pooling.pool_question`` (cached per corpus, chunking, question and pool
+    settings)."""
     from rag_core.pooling import pool_question
 
     return pool_question(
-        PipelineConfig.from_json(config_json), _question, _corpus,
-        retrievers=retrievers, depth=depth, order=order, seed=seed,
+        PipelineConfig.from_json(config_json),
+        _question,
+        _corpus,
+        retrievers=retrievers,
+        depth=depth,
+        order=order,
+        seed=seed,
     )
 
 
 def run_guarded(fn: Callable[[], Any], lang: str) -> Any | None:
-    """Call ``fn``; a ``ValueError`` becomes an on-page error (None), anything else an error with details."""
+    """Call ``fn``; a ``ValueError`` becomes an on-page error (None), anything else an error
+    with details."""
     import traceback
 
     try:
         return fn()
     except ValueError as exc:
         st.error(md(str(exc)))
-    except Exception as exc:  # a bug must not take the page down; say what happened
+    except Exception as exc:  # noqa: BLE001 - a bug must not take the page down; say what happened
         st.error(md(t("meas.crash", lang, error=f"{type(exc).__name__}: {exc}")))
         with st.expander(t("ins.crash", lang)):
             st.code(traceback.format_exc(), language=None)
@@ -216,5 +253,6 @@ def style() -> Markup:
 
 
 def origin_class(origin: str) -> str:
-    """Chip classes for a gold origin (``needle``, ``label``, ``needle+label``) or ``zero`` (judged not relevant)."""
+    """Chip classes for a gold origin (``needle``, ``label``, ``needle+label``) or ``zero``
+    (judged not relevant)."""
     return "ri-chip ri-o-" + origin.replace("+", "-")

@@ -13,7 +13,7 @@ import contextvars
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
@@ -32,17 +32,19 @@ from rag_core.config import (
     RESERVED_INSTRUCTION_TOKENS,
     RETRIEVAL_METHODS,
     PipelineConfig,
+    parse_overrides,
 )
-from rag_core.scenarios import apply_overrides, parse_overrides
 
 from . import cache
 from .html import md
 from .i18n import t
-from .upload_report import render_upload_report
 from .state import (
     CORPORA,
     CUSTOM,
     K_ANALYZER_FOR,
+    K_BEIR_PATH,
+    K_BEIR_SPLIT,
+    K_BEIR_ZIP,
     K_CHUNKS_DOC,
     K_COMPARE_B,
     K_CORPUS,
@@ -55,9 +57,6 @@ from .state import (
     K_QPHRASING,
     K_QSET,
     K_QTEXT,
-    K_BEIR_PATH,
-    K_BEIR_SPLIT,
-    K_BEIR_ZIP,
     K_RUN_FILES,
     K_RUNS,
     K_UPLOADS,
@@ -74,6 +73,7 @@ from .state import (
     view_from_query,
     widgets_from_config,
 )
+from .upload_report import render_upload_report
 
 #: Environment variable with ``key=value;…`` overrides for a fresh session's
 #: starting config (tests set ``generation.model=none``). A URL still wins.
@@ -87,15 +87,18 @@ _INIT = "_init"
 _LANG_SHADOW = "_ui_lang_shadow"  # survives page switches (widget state may not)
 _PROBLEMS = "_url_problems"
 _CTX = "_ctx"
-_FRESH = "_ctx_fresh"  # set by render(), consumed by context(): "the sidebar ran in this script run"
-_GOTO = "_goto"
-_HOPPED = "_hopped"  # the legacy-folder hand-over to app.py happened (once per session)  # a page name a callback asks to switch to (scenario buttons)
+# set by render(), consumed by context(): "the sidebar ran in this script run"
+_FRESH = "_ctx_fresh"
+_GOTO = "_goto"  # a page name a callback asks to switch to (scenario buttons)
+_HOPPED = "_hopped"  # the legacy-folder hand-over to app.py happened (once per session)
 _SHADOW = "_shadow"  # page widgets mirrored in the URL (Compare's B, Chunks' document)
 _LAST_CORPUS = "_last_corpus"
 _URL_ASKED = "_url_asked"  # view parameters of the first address, until honoured or noticed
 #: This script run's upload line (slot, documents), filled by render() once the config is known.
 #: A ContextVar: each session's script thread sees its own.
-_UPLOAD_NOTE: contextvars.ContextVar[tuple[Any, int] | None] = contextvars.ContextVar("upload_note", default=None)
+_UPLOAD_NOTE: contextvars.ContextVar[tuple[Any, int] | None] = contextvars.ContextVar(
+    "upload_note", default=None
+)
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_QUESTION = {"ko": "한라산의 높이는 얼마인가요?", "en": "How tall is Hallasan?"}
 #: The question a fresh session opens on (set, id) when the URL names none: with the
@@ -110,7 +113,7 @@ def start_config() -> tuple[PipelineConfig, list[str]]:
     text = os.environ.get(ENV_SET, "")
     overrides, errors = parse_overrides(text)
     try:
-        return apply_overrides(PipelineConfig(), overrides), errors
+        return PipelineConfig().with_overrides(overrides), errors
     except ValueError as exc:
         return PipelineConfig(), [*errors, f"{ENV_SET}: {exc}"]
 
@@ -137,7 +140,9 @@ def _init_session() -> None:
     ss[_SHADOW] = {k: view[k] for k in SHADOW_KEYS if k in view}
     ss[_CFG] = config
     ss[_PROBLEMS] = [*problems, *errors]
-    ss[_URL_ASKED] = {name: params[name] for name in ("qset", "qid", "ph", "q", "doc") if name in params}
+    ss[_URL_ASKED] = {
+        name: params[name] for name in ("qset", "qid", "ph", "q", "doc") if name in params
+    }
     ss[_INIT] = True
 
 
@@ -226,7 +231,8 @@ def current_lang() -> str:
 
 
 def page_path(name: str) -> str:
-    """Absolute path of ``pages/<name>.py`` (what ``st.Page``, ``st.page_link`` and ``st.switch_page`` get)."""
+    """Absolute path of ``pages/<name>.py`` (what ``st.Page``, ``st.page_link`` and
+    ``st.switch_page`` get)."""
     return str(ROOT / "pages" / f"{name}.py")
 
 
@@ -249,14 +255,19 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
     if ss.get(K_QMODE) not in modes:
         ss[K_QMODE] = modes[0]
     st.radio(
-        t("side.qmode", lang), modes, key=K_QMODE, horizontal=True,
+        t("side.qmode", lang),
+        modes,
+        key=K_QMODE,
+        horizontal=True,
         format_func=lambda m: t(f"side.qmode.{m}", lang),
     )
     if ss[K_QMODE] == "free":
         if K_QTEXT not in ss:  # first time only: a box the user cleared stays empty
             ss[K_QTEXT] = DEFAULT_QUESTION.get(lang, DEFAULT_QUESTION["en"])
             url_notice("q", t("url.shown.default_question", lang, q=ss[K_QTEXT]), lang)
-        text = st.text_area(t("side.question", lang), key=K_QTEXT, height=90, help=t("help.question", lang))
+        text = st.text_area(
+            t("side.question", lang), key=K_QTEXT, height=90, help=t("help.question", lang)
+        )
         if not (text or "").strip():
             st.caption(t("side.question_empty", lang))
         url_honoured("q")
@@ -279,7 +290,9 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
         url_notice("qid", t("url.shown.qid", lang, qid=ids[0], set=ss[K_QSET]), lang)
     url_honoured("qid")
     st.selectbox(
-        t("side.qid", lang), ids, key=K_QID,
+        t("side.qid", lang),
+        ids,
+        key=K_QID,
         format_func=lambda i: f"{i} · {by_id[i].question[:60]}",
         help=t("help.qid", lang),
     )
@@ -295,7 +308,9 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
         url_notice("q", t("url.shown.set_question", lang, qid=q.id), lang)
     if q.phrasings:
         st.selectbox(
-            t("side.phrasing", lang), options, key=K_QPHRASING,
+            t("side.phrasing", lang),
+            options,
+            key=K_QPHRASING,
             format_func=lambda i: f"{i}: {q.phrasings[i][:60]}",
         )
         text = q.phrasings[ss[K_QPHRASING]]
@@ -311,14 +326,17 @@ def _question(lang: str, qsets: Mapping[str, tuple[Any, ...]]) -> tuple[str, Any
 
 
 def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], dict[str, Any], list[str]]:
-    """The chosen corpus (falls back to the last good one), its key, question sets, their qrels, problems.
+    """The chosen corpus (falls back to the last good one), its key, question sets, their qrels,
+    problems.
 
     An upload's "indexed" line goes into a slot that :func:`render` fills once
     the config is known (a corpus the chunker turns into no chunk says so instead).
     """
     ss = st.session_state
     problems: list[str] = []
-    st.selectbox(t("side.corpus", lang), CORPORA, key=K_CORPUS, format_func=lambda c: t(f"corpus.{c}", lang))
+    st.selectbox(
+        t("side.corpus", lang), CORPORA, key=K_CORPUS, format_func=lambda c: t(f"corpus.{c}", lang)
+    )
     choice = ss[K_CORPUS]
     if choice == "upload":
         files = st.file_uploader(
@@ -349,7 +367,13 @@ def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], dict[str, 
         try:
             index = cache.sample_index("sample-html")
             ss[_LAST_CORPUS] = ("sample-html", "sample-html")
-            return index, f"sample-html:{index.fingerprint}", cache.question_sets("sample-html"), {}, problems
+            return (
+                index,
+                f"sample-html:{index.fingerprint}",
+                cache.question_sets("sample-html"),
+                {},
+                problems,
+            )
         except ValueError as exc:
             problems.append(t("side.corpus.missing", lang, reason=str(exc)))
     elif choice == "sample":
@@ -397,8 +421,15 @@ def _beir(lang: str, problems: list[str]) -> tuple[Any, Any, str] | None:
         problems.append(t("side.beir.failed", lang, reason=str(exc)))
         return None
     qset = loaded[1]
-    st.success(t("side.beir.ok", lang, docs=len(qset.report.documents), queries=len(qset.questions),
-                 judgements=qset.n_judgements))
+    st.success(
+        t(
+            "side.beir.ok",
+            lang,
+            docs=len(qset.report.documents),
+            queries=len(qset.questions),
+            judgements=qset.n_judgements,
+        )
+    )
     if qset.unknown_docs:
         st.caption(t("side.beir.unknown", lang, n=len(qset.unknown_docs)))
     st.caption(t("side.doc_level", lang))
@@ -408,31 +439,68 @@ def _beir(lang: str, problems: list[str]) -> tuple[Any, Any, str] | None:
 def _chunker(lang: str) -> None:
     ss = st.session_state
     st.selectbox(
-        t("side.preset", lang), [*PRESETS, CUSTOM], key=K_PRESET,
+        t("side.preset", lang),
+        [*PRESETS, CUSTOM],
+        key=K_PRESET,
         format_func=lambda p: PRESET_LABELS.get(p, t("side.custom", lang)),
         help=t("help.preset", lang),
     )
     if ss[K_PRESET] == CUSTOM:
-        st.selectbox(t("side.strategy", lang), CHUNK_STRATEGIES, key="chunker.strategy",
-                     format_func=lambda s: t(f"strategy.{s}", lang))
+        st.selectbox(
+            t("side.strategy", lang),
+            CHUNK_STRATEGIES,
+            key="chunker.strategy",
+            format_func=lambda s: t(f"strategy.{s}", lang),
+        )
         c1, c2 = st.columns(2)
-        unit = t("side.unit.tokens" if ss.get("chunker.strategy") == "tokens" else "side.unit.chars", lang)
+        unit = t(
+            "side.unit.tokens" if ss.get("chunker.strategy") == "tokens" else "side.unit.chars",
+            lang,
+        )
         with c1:
-            _number(t("side.target", lang, unit=unit), "chunker.target", lang, min_value=16, max_value=100_000, step=32)
+            _number(
+                t("side.target", lang, unit=unit),
+                "chunker.target",
+                lang,
+                min_value=16,
+                max_value=100_000,
+                step=32,
+            )
         with c2:
-            _number(t("side.overlap", lang, unit=unit), "chunker.overlap", lang, min_value=0, max_value=99_999, step=16)
+            _number(
+                t("side.overlap", lang, unit=unit),
+                "chunker.overlap",
+                lang,
+                min_value=0,
+                max_value=99_999,
+                step=16,
+            )
         st.toggle(t("side.header", lang), key="chunker.header", help=t("help.header", lang))
         if ss.get("chunker.strategy") == "html":
-            _number(t("side.min_chars", lang), "chunker.min_chars", lang, min_value=0, max_value=100_000, step=10)
+            _number(
+                t("side.min_chars", lang),
+                "chunker.min_chars",
+                lang,
+                min_value=0,
+                max_value=100_000,
+                step=10,
+            )
 
 
 def dense_model_note(corpus: Any, model: str, lang: str) -> str:
-    """Which embedding model dense retrieval uses on ``corpus`` and why (``auto`` names its reason)."""
+    """Which embedding model dense retrieval uses on ``corpus`` and why (``auto`` names its
+    reason)."""
     if model != "auto":
         return t("side.dense_fixed", lang, model=model)
     chosen, _reason = corpus.dense_choice("auto")
     n_ko = corpus.korean_documents()
-    return t("side.dense_auto.ko" if n_ko else "side.dense_auto.en", lang, model=chosen, n=len(corpus.docs), n_ko=n_ko)
+    return t(
+        "side.dense_auto.ko" if n_ko else "side.dense_auto.en",
+        lang,
+        model=chosen,
+        n=len(corpus.docs),
+        n_ko=n_ko,
+    )
 
 
 def _runs(lang: str, known: set[str], problems: list[str]) -> dict[str, Any]:
@@ -440,8 +508,9 @@ def _runs(lang: str, known: set[str], problems: list[str]) -> dict[str, Any]:
     from rag_core.runs import check_queries
 
     ss = st.session_state
-    files = st.file_uploader(t("side.runs", lang), accept_multiple_files=True, key=K_RUN_FILES,
-                             help=t("help.runs", lang))
+    files = st.file_uploader(
+        t("side.runs", lang), accept_multiple_files=True, key=K_RUN_FILES, help=t("help.runs", lang)
+    )
     runs: dict[str, Any] = {}
     for f in files or ():
         try:
@@ -452,65 +521,140 @@ def _runs(lang: str, known: set[str], problems: list[str]) -> dict[str, Any]:
             continue
         for tag, r in parsed.items():
             if tag in runs:
-                problems.append(t("side.runs.failed", lang, reason=f"{f.name}: tag {tag!r} is already loaded"))
+                problems.append(
+                    t("side.runs.failed", lang, reason=f"{f.name}: tag {tag!r} is already loaded")
+                )
                 continue
             runs[tag] = r
             st.caption(md(t("side.runs.ok", lang, tag=tag, n=len(r.hits))))
     options = sorted(set(runs) | set(ss.get(K_RUNS) or []))
     if options:
-        st.multiselect(t("side.runs.use", lang), options, key=K_RUNS, format_func=lambda x: f"run:{x}")
+        st.multiselect(
+            t("side.runs.use", lang), options, key=K_RUNS, format_func=lambda x: f"run:{x}"
+        )
     return runs
 
 
 def _known_query_ids(qsets: Mapping[str, tuple[Any, ...]]) -> set[str]:
-    return {qid for qs in qsets.values() for q in qs
-            for qid in (q.id, *(f"{q.id}#{i}" for i in range(len(q.phrasings))))}
+    return {
+        qid
+        for qs in qsets.values()
+        for q in qs
+        for qid in (q.id, *(f"{q.id}#{i}" for i in range(len(q.phrasings))))
+    }
 
 
 def _retrieval(lang: str, corpus: Any) -> None:
     ss = st.session_state
-    st.multiselect(t("side.methods", lang), RETRIEVAL_METHODS, key=K_METHODS,
-                   format_func=lambda m: t(f"method.{m}", lang), help=t("help.methods", lang))
+    st.multiselect(
+        t("side.methods", lang),
+        RETRIEVAL_METHODS,
+        key=K_METHODS,
+        format_func=lambda m: t(f"method.{m}", lang),
+        help=t("help.methods", lang),
+    )
     st.caption(dense_model_note(corpus, ss.get("retrieval.dense_model") or "auto", lang))
-    st.selectbox(t("side.analyzer", lang), ANALYZERS, key="retrieval.analyzer",
-                 format_func=lambda a: t(f"analyzer.{a}", lang), help=t("help.analyzer", lang))
+    st.selectbox(
+        t("side.analyzer", lang),
+        ANALYZERS,
+        key="retrieval.analyzer",
+        format_func=lambda a: t(f"analyzer.{a}", lang),
+        help=t("help.analyzer", lang),
+    )
     sparse = [m for m in ss.get(K_METHODS) or [] if m in SPARSE_METHODS]
     if len(sparse) >= 1:
         st.toggle(t("side.per_method", lang), key=K_PER_METHOD, help=t("help.per_method", lang))
         if ss.get(K_PER_METHOD):
             for m in sparse:
-                st.selectbox(t("side.analyzer_for", lang, method=t(f"method.{m}", lang)), ANALYZERS,
-                             key=K_ANALYZER_FOR + m, format_func=lambda a: t(f"analyzer.{a}", lang))
+                st.selectbox(
+                    t("side.analyzer_for", lang, method=t(f"method.{m}", lang)),
+                    ANALYZERS,
+                    key=K_ANALYZER_FOR + m,
+                    format_func=lambda a: t(f"analyzer.{a}", lang),
+                )
     k_max = max(50, int(ss.get("retrieval.k") or 1))
     st.slider(t("side.k", lang), 1, k_max, key="retrieval.k", help=t("help.k", lang))
     if len(ss.get(K_METHODS) or []) > 1:
-        st.selectbox(t("side.fusion", lang), FUSION_METHODS, key="fusion.method",
-                     format_func=lambda f: t(f"fusion.{f}", lang), help=t("help.fusion", lang))
+        st.selectbox(
+            t("side.fusion", lang),
+            FUSION_METHODS,
+            key="fusion.method",
+            format_func=lambda f: t(f"fusion.{f}", lang),
+            help=t("help.fusion", lang),
+        )
         if ss.get("fusion.method") == "rrf":
-            _number(t("side.rrf_k", lang), "fusion.rrf_k", lang, "help.rrf_k", min_value=0, max_value=100_000, step=10)
+            _number(
+                t("side.rrf_k", lang),
+                "fusion.rrf_k",
+                lang,
+                "help.rrf_k",
+                min_value=0,
+                max_value=100_000,
+                step=10,
+            )
         if ss.get("fusion.method") == "weighted":
-            st.slider(t("side.alpha", lang), 0.0, 1.0, key="fusion.alpha", step=0.05, help=t("help.alpha", lang))
+            st.slider(
+                t("side.alpha", lang),
+                0.0,
+                1.0,
+                key="fusion.alpha",
+                step=0.05,
+                help=t("help.alpha", lang),
+            )
     with st.expander(t("side.advanced_retrieval", lang)):
-        st.selectbox(t("side.bm25_variant", lang), BM25_VARIANTS, key="retrieval.bm25_variant",
-                     help=t("help.bm25_variant", lang))
+        st.selectbox(
+            t("side.bm25_variant", lang),
+            BM25_VARIANTS,
+            key="retrieval.bm25_variant",
+            help=t("help.bm25_variant", lang),
+        )
         c1, c2 = st.columns(2)
         with c1:
-            _number("k1", "retrieval.k1", lang, min_value=0.0, max_value=10.0, step=0.1, format="%.2f")
+            _number(
+                "k1", "retrieval.k1", lang, min_value=0.0, max_value=10.0, step=0.1, format="%.2f"
+            )
         with c2:
-            _number("b", "retrieval.b", lang, min_value=0.0, max_value=1.0, step=0.05, format="%.2f")
+            _number(
+                "b", "retrieval.b", lang, min_value=0.0, max_value=1.0, step=0.05, format="%.2f"
+            )
         if ss.get("retrieval.bm25_variant") in ("l", "plus"):
-            _number("δ (delta)", "retrieval.delta", lang, min_value=0.0, max_value=10.0, step=0.1, format="%.2f")
+            _number(
+                "δ (delta)",
+                "retrieval.delta",
+                lang,
+                min_value=0.0,
+                max_value=10.0,
+                step=0.1,
+                format="%.2f",
+            )
         if ss.get("retrieval.bm25_variant") == "okapi":
-            _number("ε (epsilon)", "retrieval.epsilon", lang, min_value=0.0, max_value=10.0, step=0.05, format="%.2f")
+            _number(
+                "ε (epsilon)",
+                "retrieval.epsilon",
+                lang,
+                min_value=0.0,
+                max_value=10.0,
+                step=0.05,
+                format="%.2f",
+            )
         c1, c2 = st.columns(2)
         with c1:
-            _number(t("side.ngram_min", lang), "retrieval.ngram_min", lang, min_value=1, max_value=10)
+            _number(
+                t("side.ngram_min", lang), "retrieval.ngram_min", lang, min_value=1, max_value=10
+            )
         with c2:
-            _number(t("side.ngram_max", lang), "retrieval.ngram_max", lang, min_value=1, max_value=10)
+            _number(
+                t("side.ngram_max", lang), "retrieval.ngram_max", lang, min_value=1, max_value=10
+            )
         models = list(DENSE_MODELS)
         if ss.get("retrieval.dense_model") not in models:
             models.append(ss["retrieval.dense_model"])
-        st.selectbox(t("side.dense_model", lang), models, key="retrieval.dense_model", help=t("help.dense_model", lang))
+        st.selectbox(
+            t("side.dense_model", lang),
+            models,
+            key="retrieval.dense_model",
+            help=t("help.dense_model", lang),
+        )
     if "qdrant" in (ss.get(K_METHODS) or []):
         _qdrant(lang)
 
@@ -519,16 +663,26 @@ def _qdrant(lang: str) -> None:
     """Where the Qdrant collection lives and how to read it (shown when Qdrant is a retriever)."""
     ss = st.session_state
     with st.expander(t("side.qdrant", lang), expanded=True):
-        st.text_input(t("side.qdrant_url", lang), key="retrieval.qdrant_url", placeholder="http://localhost:6333",
-                      help=t("help.qdrant_url", lang))
-        st.text_input(t("side.qdrant_path", lang), key="retrieval.qdrant_path", help=t("help.qdrant_path", lang))
+        st.text_input(
+            t("side.qdrant_url", lang),
+            key="retrieval.qdrant_url",
+            placeholder="http://localhost:6333",
+            help=t("help.qdrant_url", lang),
+        )
+        st.text_input(
+            t("side.qdrant_path", lang),
+            key="retrieval.qdrant_path",
+            help=t("help.qdrant_path", lang),
+        )
         st.text_input(t("side.qdrant_collection", lang), key="retrieval.qdrant_collection")
         c1, c2 = st.columns(2)
         with c1:
             st.text_input(t("side.qdrant_text_field", lang), key="retrieval.qdrant_text_field")
         with c2:
             st.text_input(t("side.qdrant_doc_field", lang), key="retrieval.qdrant_doc_field")
-        models = [m for m in DENSE_MODELS if m != "auto"]  # the collection's own embedder, never a guess
+        models = [
+            m for m in DENSE_MODELS if m != "auto"
+        ]  # the collection's own embedder, never a guess
         if ss.get("retrieval.qdrant_model") not in models:
             models.append(ss["retrieval.qdrant_model"])
         st.selectbox(t("side.qdrant_model", lang), models, key="retrieval.qdrant_model")
@@ -536,50 +690,142 @@ def _qdrant(lang: str) -> None:
 
 def _rerank_gate(lang: str) -> None:
     ss = st.session_state
-    st.selectbox(t("side.rerank", lang), RERANK_METHODS, key="rerank.method",
-                 format_func=lambda m: t(f"rerank.{m}", lang), help=t("help.rerank", lang))
+    st.selectbox(
+        t("side.rerank", lang),
+        RERANK_METHODS,
+        key="rerank.method",
+        format_func=lambda m: t(f"rerank.{m}", lang),
+        help=t("help.rerank", lang),
+    )
     if ss.get("rerank.method") != "none":
-        _number(t("side.shortlist", lang), "rerank.shortlist", lang, "help.shortlist", min_value=1, max_value=1000)
+        _number(
+            t("side.shortlist", lang),
+            "rerank.shortlist",
+            lang,
+            "help.shortlist",
+            min_value=1,
+            max_value=1000,
+        )
     if ss.get("rerank.method") == "mmr":
-        st.slider("λ (MMR)", 0.0, 1.0, key="rerank.mmr_lambda", step=0.05, help=t("help.mmr_lambda", lang))
+        st.slider(
+            "λ (MMR)", 0.0, 1.0, key="rerank.mmr_lambda", step=0.05, help=t("help.mmr_lambda", lang)
+        )
     if ss.get("rerank.method") == "cross-encoder":
-        st.text_input(t("side.rerank_model", lang), key="rerank.model", help=t("help.rerank_model", lang))
+        st.text_input(
+            t("side.rerank_model", lang), key="rerank.model", help=t("help.rerank_model", lang)
+        )
     st.markdown(f"**{t('side.gate', lang)}**")
-    _number(t("side.max_distance", lang), "gate.max_distance", lang, "help.max_distance",
-            min_value=0.0, max_value=2.0, step=0.01, format="%.3f", placeholder=t("side.off", lang))
-    _number(t("side.min_score", lang), "gate.min_score", lang, "help.min_score",
-            step=0.1, format="%.3f", placeholder=t("side.off", lang))
-    _number(t("side.max_kept", lang), "gate.max_kept", lang, "help.max_kept",
-            min_value=1, max_value=10_000, placeholder=t("side.off", lang))
+    _number(
+        t("side.max_distance", lang),
+        "gate.max_distance",
+        lang,
+        "help.max_distance",
+        min_value=0.0,
+        max_value=2.0,
+        step=0.01,
+        format="%.3f",
+        placeholder=t("side.off", lang),
+    )
+    _number(
+        t("side.min_score", lang),
+        "gate.min_score",
+        lang,
+        "help.min_score",
+        step=0.1,
+        format="%.3f",
+        placeholder=t("side.off", lang),
+    )
+    _number(
+        t("side.max_kept", lang),
+        "gate.max_kept",
+        lang,
+        "help.max_kept",
+        min_value=1,
+        max_value=10_000,
+        placeholder=t("side.off", lang),
+    )
 
 
 def _context_generation(lang: str) -> None:
     ss = st.session_state
-    _number(t("side.budget", lang), "context.budget_tokens", lang, "help.budget",
-            min_value=RESERVED_INSTRUCTION_TOKENS, max_value=1_000_000, step=64)
-    st.selectbox(t("side.policy", lang), CONTEXT_POLICIES, key="context.policy",
-                 format_func=lambda p: t(f"policy.{p}", lang), help=t("help.policy", lang))
-    st.selectbox(t("side.ordering", lang), CONTEXT_ORDERINGS, key="context.ordering",
-                 format_func=lambda o: t(f"ordering.{o}", lang), help=t("help.ordering", lang))
+    _number(
+        t("side.budget", lang),
+        "context.budget_tokens",
+        lang,
+        "help.budget",
+        min_value=RESERVED_INSTRUCTION_TOKENS,
+        max_value=1_000_000,
+        step=64,
+    )
+    st.selectbox(
+        t("side.policy", lang),
+        CONTEXT_POLICIES,
+        key="context.policy",
+        format_func=lambda p: t(f"policy.{p}", lang),
+        help=t("help.policy", lang),
+    )
+    st.selectbox(
+        t("side.ordering", lang),
+        CONTEXT_ORDERINGS,
+        key="context.ordering",
+        format_func=lambda o: t(f"ordering.{o}", lang),
+        help=t("help.ordering", lang),
+    )
     with st.expander(t("side.advanced_context", lang)):
         st.toggle(t("side.dedup", lang), key="context.dedup", help=t("help.dedup", lang))
-        st.slider(t("side.dedup_threshold", lang), 0.05, 1.0, key="context.dedup_threshold", step=0.05)
-        _number(t("side.max_source_chars", lang), "context.max_source_chars", lang, min_value=50,
-                max_value=1_000_000, step=100)
+        st.slider(
+            t("side.dedup_threshold", lang), 0.05, 1.0, key="context.dedup_threshold", step=0.05
+        )
+        _number(
+            t("side.max_source_chars", lang),
+            "context.max_source_chars",
+            lang,
+            min_value=50,
+            max_value=1_000_000,
+            step=100,
+        )
     models = list(GENERATORS)
     if ss.get("generation.model") not in models:
         models.append(ss["generation.model"])
-    st.selectbox(t("side.generator", lang), models, key="generation.model",
-                 format_func=lambda m: t("side.generator.none", lang) if m == "none" else m,
-                 help=t("help.generator", lang))
-    _number(t("side.max_new_tokens", lang), "generation.max_new_tokens", lang, min_value=1, max_value=2048, step=16)
-    st.selectbox(t("side.citations", lang), CITATION_MODES, key="generation.citations",
-                 format_func=lambda m: t(f"citations.{m}", lang), help=t("help.citations", lang))
+    st.selectbox(
+        t("side.generator", lang),
+        models,
+        key="generation.model",
+        format_func=lambda m: t("side.generator.none", lang) if m == "none" else m,
+        help=t("help.generator", lang),
+    )
+    _number(
+        t("side.max_new_tokens", lang),
+        "generation.max_new_tokens",
+        lang,
+        min_value=1,
+        max_value=2048,
+        step=16,
+    )
+    st.selectbox(
+        t("side.citations", lang),
+        CITATION_MODES,
+        key="generation.citations",
+        format_func=lambda m: t(f"citations.{m}", lang),
+        help=t("help.citations", lang),
+    )
     with st.expander(t("side.support", lang)):
-        st.slider(t("side.min_overlap", lang), 0.0, 1.0, key="support.min_overlap", step=0.05,
-                  help=t("help.min_overlap", lang))
-        st.slider(t("side.min_cosine", lang), -1.0, 1.0, key="support.min_cosine", step=0.05,
-                  help=t("help.min_cosine", lang))
+        st.slider(
+            t("side.min_overlap", lang),
+            0.0,
+            1.0,
+            key="support.min_overlap",
+            step=0.05,
+            help=t("help.min_overlap", lang),
+        )
+        st.slider(
+            t("side.min_cosine", lang),
+            -1.0,
+            1.0,
+            key="support.min_cosine",
+            step=0.05,
+            help=t("help.min_cosine", lang),
+        )
         st.toggle(t("side.judge", lang), key="support.judge", help=t("help.judge", lang))
 
 
@@ -614,12 +860,18 @@ def render() -> Context:
     sb = st.sidebar
     with sb:
         st.segmented_control(
-            "🌐", LANGS, key=K_LANG, format_func=lambda x: {"ko": "한국어", "en": "English"}[x],
-            label_visibility="collapsed", required=True,
+            "🌐",
+            LANGS,
+            key=K_LANG,
+            format_func=lambda x: {"ko": "한국어", "en": "English"}[x],
+            label_visibility="collapsed",
+            required=True,
         )
         lang = ss.get(K_LANG) or "ko"
         ss[_LANG_SHADOW] = lang
-        with st.expander(t("side.section.corpus", lang), expanded=ss.get(K_CORPUS) in ("upload", "beir")):
+        with st.expander(
+            t("side.section.corpus", lang), expanded=ss.get(K_CORPUS) in ("upload", "beir")
+        ):
             corpus, corpus_key, qsets, dataset_qrels, corpus_problems = _corpus(lang)
         with st.expander(t("side.section.question", lang), expanded=True):
             question, gold = _question(lang, qsets)
@@ -634,7 +886,7 @@ def render() -> Context:
         with st.expander(t("side.section.context", lang)):
             _context_generation(lang)
         try:
-            config = config_from_widgets(ss)
+            config = config_from_widgets(cast(Mapping[str, Any], ss))  # session state reads as one
             ss[_CFG] = config
         except ValueError as exc:
             config = ss[_CFG]

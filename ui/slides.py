@@ -18,8 +18,13 @@ from .lecture import LECTURE_CSS
 CHROMIUM = "/usr/bin/chromium"
 #: Flags for headless Chromium in a container (shared with tests/test_browser.py).
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 #: The slide: a 1280×720 screen (a projector's) drawn at 1.5× = 1920×1080 pixels.
 SLIDE_SIZE = (1280, 720)
@@ -32,9 +37,11 @@ def slide_html(view: Markup, lang: str, title: str) -> str:
         raise TypeError("slide_html takes Markup built by ui.lecture, never a raw string")
     if lang not in ("ko", "en"):
         raise ValueError(f"lang = {lang!r} is not valid; valid choices: ko, en")
-    page_css = ("html,body{margin:0;padding:0;background:#fff;color:#1f2328;"
-                "font-family:'Source Sans Pro','Noto Sans CJK KR','Noto Sans KR',sans-serif}"
-                "body{padding:10px;box-sizing:border-box;height:100vh}")
+    page_css = (
+        "html,body{margin:0;padding:0;background:#fff;color:#1f2328;"
+        "font-family:'Source Sans Pro','Noto Sans CJK KR','Noto Sans KR',sans-serif}"
+        "body{padding:10px;box-sizing:border-box;height:100vh}"
+    )
     return (
         f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{esc(title)}</title>\n<style>{page_css}{CSS}{LECTURE_CSS}</style>\n</head>\n"
@@ -46,8 +53,14 @@ def chromium_available(path: str = CHROMIUM) -> bool:
     return Path(path).exists()
 
 
-def slide_png(document: str, *, size: tuple[int, int] = SLIDE_SIZE, scale: float = SLIDE_SCALE,
-              chromium: str = CHROMIUM, timeout: float = 120.0) -> bytes:
+def slide_png(
+    document: str,
+    *,
+    size: tuple[int, int] = SLIDE_SIZE,
+    scale: float = SLIDE_SCALE,
+    chromium: str = CHROMIUM,
+    timeout: float = 120.0,
+) -> bytes:
     """Screenshot ``document`` (an HTML string) at ``size`` CSS pixels × ``scale``; PNG bytes.
 
     Raises ``RuntimeError`` with Chromium's output when no screenshot was written.
@@ -59,10 +72,19 @@ def slide_png(document: str, *, size: tuple[int, int] = SLIDE_SIZE, scale: float
         src = Path(tmp) / "slide.html"
         out = Path(tmp) / "slide.png"
         src.write_text(document, encoding="utf-8")
-        cmd = [chromium, *CHROMIUM_ARGS, "--hide-scrollbars", f"--user-data-dir={tmp}/profile",
-               f"--window-size={width},{height}", f"--force-device-scale-factor={scale}",
-               f"--screenshot={out}", src.as_uri()]
+        cmd = [
+            chromium,
+            *CHROMIUM_ARGS,
+            "--hide-scrollbars",
+            f"--user-data-dir={tmp}/profile",
+            f"--window-size={width},{height}",
+            f"--force-device-scale-factor={scale}",
+            f"--screenshot={out}",
+            src.as_uri(),
+        ]
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
         if not out.is_file():
-            raise RuntimeError(f"chromium wrote no screenshot (exit {proc.returncode}): {proc.stderr[-2000:]}")
+            raise RuntimeError(
+                f"chromium wrote no screenshot (exit {proc.returncode}): {proc.stderr[-2000:]}"
+            )
         return out.read_bytes()

@@ -1,4 +1,5 @@
-"""The upload report in the sidebar: what each file gave, its encoding, and every skipped file or row.
+"""The upload report in the sidebar: what each file gave, its encoding, and every skipped file or
+row.
 
 Pure rendering of a :class:`rag_core.types.LoadReport`; every path, reason and
 note comes from the uploaded data, so it is Markdown-escaped with :func:`ui.html.md`.
@@ -19,8 +20,15 @@ def file_lines(report: LoadReport, lang: str) -> list[str]:
     lines: list[str] = []
     for f in report.files:
         encoding = f.encoding or t("upload.not_decoded", lang)
-        line = t("upload.file", lang, path=md(f.path), encoding=md(encoding), n=f.n_documents,
-                 failed=f.n_failed, seconds=f"{f.seconds:.2f}")
+        line = t(
+            "upload.file",
+            lang,
+            path=md(f.path),
+            encoding=md(encoding),
+            n=f.n_documents,
+            failed=f.n_failed,
+            seconds=f"{f.seconds:.2f}",
+        )
         lines.append(f"- {line}")
         lines.extend(f"    - {md(note)}" for note in f.notes)
     return lines

@@ -19,11 +19,15 @@ from collections.abc import Callable, Iterable
 
 from ..config import CHUNK_STRATEGIES, ChunkerConfig
 from ..types import Chunk, Document
+
 # Registration order = config.CHUNK_STRATEGIES order (keep these lines in this order).
-from . import blind  # noqa: F401, I001
+# isort: off
+from . import blind  # noqa: F401
 from . import boundaries  # noqa: F401
 from . import tokens  # noqa: F401
 from . import html  # noqa: F401
+
+# isort: on
 from .base import CHUNKERS, Span, make_header, sections
 from .diagnostics import diagnose
 from .html import skipped_blocks
@@ -85,7 +89,7 @@ def _with_tokens(chunks: list[Chunk]) -> list[Chunk]:
     from ..tokenizer import count_tokens
 
     counts = count_tokens([c.text for c in chunks])
-    return [replace(c, tokens=n) for c, n in zip(chunks, counts)]
+    return [replace(c, tokens=n) for c, n in zip(chunks, counts, strict=True)]
 
 
 def chunk_document(

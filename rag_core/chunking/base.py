@@ -45,7 +45,7 @@ def hard_pieces(text: str, start: int, end: int, limit: int) -> list[tuple[int, 
         raise ValueError(f"limit = {limit} must be >= 1")
     out: list[tuple[int, int, bool]] = []
     pos = start
-    for m in re.finditer(r"\S{%d,}" % (limit + 1), text[start:end]):
+    for m in re.finditer(rf"\S{{{limit + 1},}}", text[start:end]):
         ws, we = start + m.start(), start + m.end()
         if ws > pos:
             out.append((pos, ws, False))

@@ -94,7 +94,7 @@ def diagnose(
     chars = [len(c.content) for c in chunks]
     counted = bool(chunks) and all(c.tokens is not None for c in chunks)
     tokens = [int(c.tokens or 0) for c in chunks] if counted else []
-    over = tuple(c.chunk_id for c, n in zip(chunks, tokens) if n > window)
+    over = tuple(c.chunk_id for c, n in zip(chunks, tokens, strict=False) if n > window)
     header_tokens: int | None = None
     total_tokens: int | None = None
     share: float | None = None
@@ -102,7 +102,7 @@ def diagnose(
         from ..tokenizer import count_tokens
 
         headers = sorted({c.header for c in chunks if c.header})
-        per_header = dict(zip(headers, count_tokens(headers, special=False)))
+        per_header = dict(zip(headers, count_tokens(headers, special=False), strict=True))
         header_tokens = sum(per_header.get(c.header, 0) for c in chunks)
         total_tokens = sum(tokens)
         share = header_tokens / total_tokens if total_tokens else 0.0

@@ -14,8 +14,22 @@ from .base import CHUNKERS, Span
 
 #: Block kinds that can become chunks (headings cannot).
 PARAGRAPH_KINDS = frozenset(
-    {"p", "li", "tr", "td", "th", "pre", "blockquote", "dd", "dt", "div", "table", "caption",
-     "figcaption", "address"}
+    {
+        "p",
+        "li",
+        "tr",
+        "td",
+        "th",
+        "pre",
+        "blockquote",
+        "dd",
+        "dt",
+        "div",
+        "table",
+        "caption",
+        "figcaption",
+        "address",
+    }
 )
 
 

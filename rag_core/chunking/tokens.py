@@ -21,7 +21,8 @@ from .base import CHUNKERS, SectionIndex, Span
 def split_long_words(
     text: str, offsets: list[tuple[int, int]], max_chars: int, tokenize: object
 ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """Offsets with every token longer than ``max_chars`` chars re-tokenized in ``max_chars`` pieces.
+    """Offsets with every token longer than ``max_chars`` chars re-tokenized in ``max_chars``
+    pieces.
 
     ``tokenize(pieces)`` returns each piece's offsets relative to the piece.
     Returns the new offsets and the ``(start, end)`` of every word so split
@@ -37,8 +38,8 @@ def split_long_words(
             continue
         words.append((s, e))
         starts = list(range(s, e, max_chars))
-        pieces = [text[a:min(a + max_chars, e)] for a in starts]
-        for a, rel in zip(starts, tokenize(pieces)):  # type: ignore[operator]
+        pieces = [text[a : min(a + max_chars, e)] for a in starts]
+        for a, rel in zip(starts, tokenize(pieces), strict=True):  # type: ignore[operator]
             out.extend((a + x, a + y) for x, y in rel if y > x)
     return out, words
 
@@ -84,11 +85,13 @@ def token_spans(doc: Document, cfg: ChunkerConfig) -> list[Span]:
     span, so a window edge inside a syllable makes neighbouring chunks share
     that character.
     """
-    from ..tokenizer import max_word_chars, piece_offsets, token_offsets
-
     import bisect
 
-    offsets, words = split_long_words(doc.text, token_offsets(doc.text), max_word_chars(), piece_offsets)
+    from ..tokenizer import max_word_chars, piece_offsets, token_offsets
+
+    offsets, words = split_long_words(
+        doc.text, token_offsets(doc.text), max_word_chars(), piece_offsets
+    )
     word_starts = [w[0] for w in words]
 
     def inside_word(pos: int) -> bool:

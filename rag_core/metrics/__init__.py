@@ -130,20 +130,26 @@ def evaluate_ranking(
     # irrelevant rank adds 0 to every sum), summed in the same order, so the
     # values are bit-for-bit those of hit(), recall(), precision(), ndcg(),
     # reciprocal_rank() and average_precision() (checked in tests/test_metrics.py).
-    found = [(rank, grade) for rank, grade in enumerate(map(qrels.get, ranking, repeat(0)), 1) if grade > 0]
+    found = [
+        (rank, grade)
+        for rank, grade in enumerate(map(qrels.get, ranking, repeat(0)), 1)
+        if grade > 0
+    ]
     ideal_gains = sorted((gain_fn(g) for g in qrels.values() if g > 0), reverse=True)
     out: dict[str, float | None] = {}
     for k in cuts:
         out[f"hit@{k}"] = 1.0 if found and found[0][0] <= k else 0.0
     n_at = [sum(1 for rank, _ in found if rank <= k) for k in cuts]
-    for k, n in zip(cuts, n_at):
+    for k, n in zip(cuts, n_at, strict=True):
         out[f"recall@{k}"] = n / total
-    for k, n in zip(cuts, n_at):
+    for k, n in zip(cuts, n_at, strict=True):
         out[f"p@{k}"] = n / k
     for k in cuts:
         ideal = dcg(ideal_gains[:k])
         out[f"ndcg@{k}"] = (
-            None if ideal == 0.0 else sum(gain_fn(g) * discount(r) for r, g in found if r <= k) / ideal
+            None
+            if ideal == 0.0
+            else sum(gain_fn(g) * discount(r) for r, g in found if r <= k) / ideal
         )
     out["rr"] = 1.0 / found[0][0] if found else 0.0
     precision_sum = 0.0

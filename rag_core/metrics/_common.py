@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Protocol
+from typing import Protocol, TypeVar
+
+T = TypeVar("T")
 
 
 class MetricFn(Protocol):
@@ -51,7 +53,7 @@ def check_ranking(ranking: Sequence[str]) -> None:
         seen.add(doc)
 
 
-def top(ranking: Sequence[str], k: int | None) -> Sequence[str]:
+def top(ranking: Sequence[T], k: int | None) -> Sequence[T]:
     """The first ``k`` ids of ``ranking`` (all of them when ``k`` is None)."""
     return ranking if k is None else ranking[:k]
 

@@ -24,6 +24,7 @@ def destroyed_needles(relevant_by_needle: PerNeedle) -> tuple[str | int, ...]:
             either a mapping needle id → ids (the needle ids are returned) or a
             sequence of id collections (their positions are returned).
     """
+    items: list[tuple[str | int, Collection[str]]]
     if isinstance(relevant_by_needle, Mapping):
         items = list(relevant_by_needle.items())
     elif isinstance(relevant_by_needle, Sequence) and not isinstance(relevant_by_needle, str):

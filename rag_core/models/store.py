@@ -46,7 +46,9 @@ class JsonStore:
     def recent(self, n: int) -> list[Any]:
         """The ``n`` values written last, newest first (a replaced key counts as written anew)."""
         with closing(self._connect()) as con:
-            rows = con.execute("SELECT value FROM kv ORDER BY rowid DESC LIMIT ?", [int(n)]).fetchall()
+            rows = con.execute(
+                "SELECT value FROM kv ORDER BY rowid DESC LIMIT ?", [int(n)]
+            ).fetchall()
         out = []
         for (text,) in rows:
             try:

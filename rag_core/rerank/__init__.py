@@ -68,9 +68,7 @@ def register_reranker(name: str, label: str) -> Callable[[RerankFn], RerankFn]:
 
 
 @register_reranker("none", "none (retrieval order)")
-def rerank_none(
-    query: str, hits: Sequence[Hit], chunks: Mapping[str, Chunk], **_: Any
-) -> Reranked:
+def rerank_none(query: str, hits: Sequence[Hit], chunks: Mapping[str, Chunk], **_: Any) -> Reranked:
     """Keep retrieval order; the score stays the retrieval score."""
     return Reranked(order=tuple(range(len(hits))), scores=tuple(h.score for h in hits))
 
@@ -125,9 +123,12 @@ def rerank(
 
     scores = result.scores
     # tied: the score equals its left or its right neighbour's
-    same_as_next = [a == b for a, b in zip(scores, scores[1:])]
-    tied = [bool(left or right) for left, right in zip([False, *same_as_next], [*same_as_next, False])]
-    del tied[len(scores):]  # no scores: no flags
+    same_as_next = [a == b for a, b in zip(scores, scores[1:], strict=False)]
+    tied = [
+        bool(left or right)
+        for left, right in zip([False, *same_as_next], [*same_as_next, False], strict=True)
+    ]
+    del tied[len(scores) :]  # no scores: no flags
     moved = list(map(short.__getitem__, result.order))
     notes = result.notes or [h.note for h in moved]
     # each hit at its new rank, its retrieval rank and score kept as prev_rank and
@@ -154,9 +155,12 @@ def rerank_methods() -> tuple[str, ...]:
     return RERANKERS.names()
 
 
-# Built-in rerankers register themselves on import.
+# Built-in rerankers register themselves on import (registry order: keep these lines in order).
+# isort: off
 from rag_core.rerank import overlap as _overlap  # noqa: E402,F401
 from rag_core.rerank import mmr as _mmr  # noqa: E402,F401  (after overlap: registry order)
+
+# isort: on
 
 __all__ = [
     "RERANKERS",
@@ -168,7 +172,10 @@ __all__ = [
     "rerank_methods",
 ]
 
-# Model-backed rerankers (their models load lazily, on first use).
+# Model-backed rerankers (their models load lazily, on first use), in registry order.
+# isort: off
 from rag_core.rerank import maxsim as _maxsim  # noqa: E402,F401
 from rag_core.rerank import llm_judge as _llm_judge  # noqa: E402,F401
 from rag_core.rerank import cross_encoder as _cross_encoder  # noqa: E402,F401
+
+# isort: on

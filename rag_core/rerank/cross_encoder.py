@@ -47,7 +47,9 @@ def rerank_cross_encoder(
         try:
             passages.append(chunks[h.chunk_id].content)
         except KeyError:
-            raise ValueError(f"chunk {h.chunk_id!r} of the hits is not in the chunk table") from None
+            raise ValueError(
+                f"chunk {h.chunk_id!r} of the hits is not in the chunk table"
+            ) from None
     scores = model.score(query, passages)
     order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
     return Reranked(

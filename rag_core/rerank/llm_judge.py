@@ -98,12 +98,19 @@ def rerank_llm_judge(
         try:
             passages.append(chunks[h.chunk_id].content)
         except KeyError:
-            raise ValueError(f"chunk {h.chunk_id!r} of the hits is not in the chunk table") from None
+            raise ValueError(
+                f"chunk {h.chunk_id!r} of the hits is not in the chunk table"
+            ) from None
     scores, cached = judge_scores(generator, query, passages, cache_dir=cache_dir)
     order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
     return Reranked(
         order=tuple(order),
         scores=tuple(scores[i] for i in order),
         notes=tuple(f"P(yes) = {scores[i]:.3f}" for i in order),
-        info={"label": LABEL, "model": generator.model_id, "cached": cached, "prompt": JUDGE_SYSTEM},
+        info={
+            "label": LABEL,
+            "model": generator.model_id,
+            "cached": cached,
+            "prompt": JUDGE_SYSTEM,
+        },
     )

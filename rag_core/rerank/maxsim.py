@@ -15,7 +15,7 @@ at the model window like the pooled vector.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -47,19 +47,27 @@ def rerank_maxsim(
     Args:
         embedder: An embedder with per-token vectors, or its name (default ``minilm``).
     """
-    emb = get_embedder(embedder or "minilm") if embedder is None or isinstance(embedder, str) else embedder
+    emb = (
+        get_embedder(embedder or "minilm")
+        if embedder is None or isinstance(embedder, str)
+        else embedder
+    )
     if not getattr(emb, "supports_token_embeddings", False):
         raise ValueError(
-            f"maxsim needs per-token embeddings and {emb.name} gives pooled vectors only; use minilm"
+            f"maxsim needs per-token embeddings and {emb.name} gives pooled vectors only; use "
+            "minilm"
         )
     texts = []
     for h in hits:
         try:
             texts.append(chunks[h.chunk_id].text)
         except KeyError:
-            raise ValueError(f"chunk {h.chunk_id!r} of the hits is not in the chunk table") from None
+            raise ValueError(
+                f"chunk {h.chunk_id!r} of the hits is not in the chunk table"
+            ) from None
     q = emb.token_embeddings(query)
-    docs = emb.token_embeddings_many(texts) if texts else []
+    # token_embeddings_many is not part of the Embedder protocol (only MiniLM has it; checked above)
+    docs = cast(Any, emb).token_embeddings_many(texts) if texts else []
     scores = [maxsim_score(q, d) for d in docs]
     order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
     return Reranked(

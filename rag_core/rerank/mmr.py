@@ -62,8 +62,10 @@ def mmr_order(
     Raises:
         ValueError: λ outside [0, 1] or an id without a vector.
     """
-    if isinstance(mmr_lambda, bool) or not isinstance(mmr_lambda, (int, float)) or not (
-        0.0 <= mmr_lambda <= 1.0
+    if (
+        isinstance(mmr_lambda, bool)
+        or not isinstance(mmr_lambda, (int, float))
+        or not (0.0 <= mmr_lambda <= 1.0)
     ):
         raise ValueError(f"mmr_lambda = {mmr_lambda!r} must be a number between 0 and 1")
     n = len(ids)
@@ -135,7 +137,8 @@ def rerank_mmr(
         scores=tuple(scores),
         info={
             "mmr_lambda": mmr_lambda,
-            "vectors": "tf-idf (unicode, fitted on the shortlist)" if vectoriser is None else
-            getattr(vectoriser, "__name__", "custom"),
+            "vectors": "tf-idf (unicode, fitted on the shortlist)"
+            if vectoriser is None
+            else getattr(vectoriser, "__name__", "custom"),
         },
     )

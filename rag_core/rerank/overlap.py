@@ -56,8 +56,7 @@ def rerank_overlap(
         rows.append((i, frac, found, h.score, c.doc_id, c.ordinal))
     rows.sort(key=lambda r: (-r[1], -r[3], r[4], r[5]))
     notes = tuple(
-        f"overlap {len(r[2])}/{len(words)}" + (f": {', '.join(r[2])}" if r[2] else "")
-        for r in rows
+        f"overlap {len(r[2])}/{len(words)}" + (f": {', '.join(r[2])}" if r[2] else "") for r in rows
     )
     return Reranked(
         order=tuple(r[0] for r in rows),

@@ -88,7 +88,8 @@ def idf_bm25plus(df: ArrayLike, n_docs: int) -> FloatArray:
 
 
 def idf_tfidf_smooth(df: ArrayLike, n_docs: int) -> FloatArray:
-    """scikit-learn's smooth idf ``ln((1 + N)/(1 + df)) + 1`` (``TfidfTransformer(smooth_idf=True)``).
+    """scikit-learn's smooth idf ``ln((1 + N)/(1 + df)) + 1``
+    (``TfidfTransformer(smooth_idf=True)``).
 
     As if one extra document contained every term once; the ``+ 1`` keeps a
     term that occurs in every document from being ignored entirely.
@@ -120,7 +121,8 @@ def tf_okapi(tf: ArrayLike, doc_len: ArrayLike, avgdl: float, k1: float, b: floa
 def tf_bm25l(
     tf: ArrayLike, doc_len: ArrayLike, avgdl: float, k1: float, b: float, delta: float
 ) -> FloatArray:
-    """BM25L tf part as rank-bm25 computes it (Lv & Zhai, CIKM 2011, "When documents are very long, BM25 fails!").
+    """BM25L tf part as rank-bm25 computes it (Lv & Zhai, CIKM 2011, "When documents are very long,
+    BM25 fails!").
 
     ``ctd = tf / (1 − b + b·|d|/avgdl)``;
     ``part = tf · (k1 + 1)·(ctd + δ)/(k1 + ctd + δ)``.
@@ -151,7 +153,8 @@ def tf_bm25plus_matched(
 def tf_bm25plus(
     tf: ArrayLike, doc_len: ArrayLike, avgdl: float, k1: float, b: float, delta: float
 ) -> FloatArray:
-    """BM25+ tf part as rank-bm25 computes it: ``δ + tf·(k1 + 1)/(K + tf)`` (``δ`` even when ``tf = 0``)."""
+    """BM25+ tf part as rank-bm25 computes it: ``δ + tf·(k1 + 1)/(K + tf)`` (``δ`` even when ``tf =
+    0``)."""
     return delta + tf_bm25plus_matched(tf, doc_len, avgdl, k1, b)
 
 
@@ -159,7 +162,8 @@ def tf_bm25plus(
 
 
 def l2_normalise_rows(values: FloatArray, row_of: NDArray[np.intp], n_rows: int) -> FloatArray:
-    """Divide each stored value by its row's Euclidean norm ``sqrt(Σ v²)`` (rows of norm 0 stay 0)."""
+    """Divide each stored value by its row's Euclidean norm ``sqrt(Σ v²)`` (rows of norm 0 stay
+    0)."""
     sq = np.bincount(row_of, weights=values * values, minlength=n_rows)
     norm = np.sqrt(sq)
     norm[norm == 0] = 1.0
