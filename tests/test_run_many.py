@@ -89,5 +89,7 @@ def test_term_stats_records_equal_the_constructor():
     vocab = {"kv": 0, "cache": 1}
     df, idf = np.array([3, 1]), np.array([0.5, 2.0])
     got = term_stats(vocab, df, idf, ["kv", "cache", "kv", "gpu"])
-    assert got == (TermStat("kv", 2, 3, 0.5), TermStat("cache", 1, 1, 2.0), TermStat("gpu", 1, 0, None))
+    assert got == (
+        TermStat("kv", 2, 3, 0.5), TermStat("cache", 1, 1, 2.0), TermStat("gpu", 1, 0, None)
+    )
     assert got[2].unknown and not got[0].unknown

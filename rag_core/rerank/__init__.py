@@ -137,7 +137,8 @@ def rerank(
     out = hits_from_fields([
         {**vars(h), "rank": pos, "score": float(score), "prev_rank": h.rank,
          "retrieval_score": h.score, "tied": t, "note": note}
-        for pos, h, score, t, note in zip(count(1), moved, scores, tied, notes)  # lengths: _check_result
+        # the lengths agree: _check_result
+        for pos, h, score, t, note in zip(count(1), moved, scores, tied, notes)
     ])
     beyond = "beyond the shortlist: not reranked"
     out += hits_from_fields([
