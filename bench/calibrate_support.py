@@ -56,7 +56,6 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from rag_core.config import PipelineConfig, SupportConfig
 from rag_core.index import load_corpus_index
 from rag_core.questions import load_questions
-from rag_core.scenarios import apply_overrides
 from rag_core.support import check_support
 from rag_core.types import ContextStage, Question, Source
 
@@ -117,7 +116,7 @@ def collect(out: Path, seed: int, per_lang: int) -> None:
     corpus = load_corpus_index()
     rows = []
     for q in draw(seed, per_lang):
-        cfg = apply_overrides(PipelineConfig(), {k: str(v) for k, v in CONFIGS[q.lang].items()})
+        cfg = PipelineConfig().with_overrides({k: str(v) for k, v in CONFIGS[q.lang].items()})
         trace = run(cfg, q.question, corpus, gold=q)
         answer = trace.generation.answer or ""
         print(f"{q.id:<10} {' '.join(answer.split())[:110]}", file=sys.stderr, flush=True)

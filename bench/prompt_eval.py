@@ -82,7 +82,6 @@ from rag_core.config import (
 from rag_core.index import load_corpus_index
 from rag_core.pipeline import run
 from rag_core.questions import load_questions
-from rag_core.scenarios import apply_overrides
 from rag_core.stats import wilson_interval
 from rag_core.support import (
     evidence_supports,
@@ -302,8 +301,8 @@ def load_eval_set(path: Path = EVAL_SET, questions_dir: Path = QUESTION_SETS) ->
 
 @contextmanager
 def swapped(constants: Mapping[str, str]) -> Iterator[None]:
-    """Set constants of :mod:`rag_core.context` (``SYSTEM_TEXT`` also as the ``strict`` text), then
-    restore."""
+    """Set constants of :mod:`rag_core.context` (``SYSTEM_TEXT`` also as the ``strict`` text),
+    then restore."""
     saved = {k: getattr(ctx_mod, k) for k in constants}
     saved_texts = dict(ctx_mod.SYSTEM_TEXTS)
     try:
@@ -427,7 +426,7 @@ def run_variant(
     with swapped(constants):
         for item in items:
             over = {k: str(v) for k, v in item.overrides.items()}
-            cfg = apply_overrides(PipelineConfig(), {**over, "generation.citations": citations})
+            cfg = PipelineConfig().with_overrides({**over, "generation.citations": citations})
             t0 = time.perf_counter()
             trace = run(cfg, item.question.question, corpus, gold=item.question)
             s = score(trace, item)
@@ -462,8 +461,8 @@ def summary(rows: Sequence[Scored]) -> dict[str, Any]:
 
 
 def citation_summary(rows: Sequence[Scored]) -> dict[str, Any]:
-    """Correct answers, how many cite every claim, invented numbers, citation precision (Wilson 95
-    %)."""
+    """Correct answers, how many cite every claim, invented numbers, citation precision (Wilson
+    95 %)."""
     s = summary(rows)
     correct = s["answerable"]["correct"]
     checks = [ok for r in rows if r.outcome != "refused" for _n, ok in r.cite_checks]

@@ -8,7 +8,7 @@ import time
 import plotly.graph_objects as go
 import streamlit as st
 
-from rag_core.config import PRESET_LABELS, PRESETS, PipelineConfig
+from rag_core.config import PRESET_KEY, PRESET_LABELS, PRESETS, PipelineConfig
 from rag_core.evalrun import (
     NOT_IN_CORPUS,
     TAG_GROUPS,
@@ -22,7 +22,6 @@ from rag_core.evalrun import (
 )
 from rag_core.evaluation import breakdown, curve
 from rag_core.metrics import CUT_METRICS, parse_metric_key
-from rag_core.scenarios import apply_overrides
 from rag_core.stats import format_p
 from rag_core.trec import format_qrels, format_run
 from ui import measure, sidebar
@@ -103,7 +102,7 @@ problems: list[str] = []
 if mode == "preset":
     st.selectbox(t("ev.b_preset", lang), list(PRESETS), key="eval.b.preset", persist_state="session",
                  format_func=lambda p: PRESET_LABELS[p])
-    config_b = apply_overrides(config_a, {"chunker.preset": ss["eval.b.preset"]})
+    config_b = config_a.with_overrides({PRESET_KEY: ss["eval.b.preset"]})
 elif mode == "overrides":
     st.text_area(t("cmp.b", lang), key="eval.b.overrides", height=80, persist_state="session",
                  placeholder="retrieval.analyzer=char", help=t("cmp.b_help", lang))

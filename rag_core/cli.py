@@ -15,10 +15,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .config import PRESETS, PipelineConfig, preset
+from .config import CHUNK_STRATEGIES, PRESETS, PipelineConfig, override_items, preset
 from .types import dumps, to_jsonable
 
 EXIT_USAGE = 2
+#: What ``labels export --format`` writes: span labels as JSONL, or chunk-level TREC qrels.
+LABEL_EXPORT_FORMATS = ("jsonl", "qrels")
 
 
 class UsageError(Exception):
@@ -40,12 +42,10 @@ def _load_config(config: str | None, presets: str | None, sets: Sequence[str]) -
         cfg = _config_arg(config)
     if presets:
         cfg = preset(presets, cfg)
-    overrides: dict[str, str] = {}
-    for item in sets:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise UsageError(f"--set {item!r}: expected key=value, e.g. retrieval.k=5")
-        overrides[key.strip()] = value
+    try:
+        overrides = override_items(sets)
+    except ValueError as exc:
+        raise UsageError(f"--set {exc}") from None
     return cfg.with_overrides(overrides) if overrides else cfg
 
 
@@ -522,7 +522,7 @@ def cmd_labels_add(args: argparse.Namespace) -> int:
 
 
 def cmd_labels_export(args: argparse.Namespace) -> int:
-    if args.format == "jsonl":
+    if args.format == LABEL_EXPORT_FORMATS[0]:
         _write_output(_store(args.store).export_jsonl(args.question_set), args.output)
         return 0
     from .labels import qrels_for, question_set_name
@@ -710,7 +710,7 @@ def _add_label_commands(sub: Any) -> None:
     a.set_defaults(fn=cmd_labels_add)
 
     x = lsub.add_parser("export", help="export labels as JSONL spans or TREC qrels")
-    x.add_argument("--format", choices=("jsonl", "qrels"), default="jsonl")
+    x.add_argument("--format", choices=LABEL_EXPORT_FORMATS, default=LABEL_EXPORT_FORMATS[0])
     x.add_argument("--question-set", default=None)
     x.add_argument("--questions", action="append", help="question set file(s) for qrels")
     x.add_argument("--preset", default=None, help="chunking preset A–F (qrels)")
@@ -752,6 +752,8 @@ def _add_label_commands(sub: Any) -> None:
 
 
 def _add_sweep_command(sub: Any) -> None:
+    from .sweep import METRIC_CHOICES
+
     s = sub.add_parser("sweep", help="refusal-threshold sweep over a question set")
     s.add_argument(
         "--queries", default=None, help="question set with answerable and unanswerable questions"
@@ -769,7 +771,7 @@ def _add_sweep_command(sub: Any) -> None:
     )
     s.add_argument("--max-kept", default="4", help="keep at most M under the cut (none: no limit)")
     s.add_argument("--phrasings", default="all", help="all | question | 0 | 1")
-    s.add_argument("--metric", default="auto", choices=("auto", "distance", "score"))
+    s.add_argument("--metric", default=METRIC_CHOICES[0], choices=METRIC_CHOICES)
     s.add_argument(
         "--use-labels", action="store_true", help="merge manual labels from the store into gold"
     )
@@ -796,13 +798,15 @@ def _add_dataset_args(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .metrics import GAINS
+
     p = _Parser(prog="python -m rag_core", description="RAG Stage Inspector core")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
     c = sub.add_parser("chunk", help="chunk one document")
     c.add_argument("--doc", required=True)
     c.add_argument("--title", default=None)
-    c.add_argument("--strategy", required=True, choices=("blind", "boundaries", "tokens", "html"))
+    c.add_argument("--strategy", required=True, choices=CHUNK_STRATEGIES)
     c.add_argument("--header", action="store_true")
     c.add_argument("--overlap", type=int, default=0)
     c.add_argument("--target", type=int, default=512)
@@ -829,7 +833,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--qrels", required=True)
     m.add_argument("--run", required=True)
     m.add_argument("--k", default="10")
-    m.add_argument("--gain", default="binary", choices=("binary", "exp", "linear"),
+    m.add_argument("--gain", default="binary", choices=GAINS.names(),
                    help="nDCG gain: binary (rel>0 → 1), exp (2^rel − 1) or linear (rel)")
     m.add_argument("--json", action="store_true")
     m.set_defaults(fn=cmd_metrics)
@@ -847,7 +851,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--answers", action="store_true",
                    help="answer-level evaluation: full pipeline with generation on every query")
     e.add_argument("--progress", action="store_true", help="print done/total on stderr")
-    e.add_argument("--gain", default="binary", choices=("binary", "exp", "linear"),
+    e.add_argument("--gain", default="binary", choices=GAINS.names(),
                    help="nDCG gain for graded labels")
     e.add_argument("--json", action="store_true")
     e.set_defaults(fn=cmd_eval)

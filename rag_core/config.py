@@ -4,14 +4,18 @@ A config is a tree of frozen dataclasses, one per stage. Every field is
 validated in ``__post_init__`` and a bad value raises ``ValueError`` naming the
 field (``retrieval.k``), the value and the valid choices. Configs are built
 from JSON (``PipelineConfig.from_dict``), from presets A–F
-(``preset("E")``) and from ``key=value`` overrides as the CLI's ``--set`` and
-the app's URL query string give them (``config.with_overrides({...})``).
+(``preset("E")``) and from ``key=value`` overrides as the CLI's ``--set``, the
+app's URL query string and its config-B box give them: :func:`parse_overrides`
+and :func:`override_items` read the text, ``config.with_overrides({...})``
+applies it. Every caller goes through these, so an override means the same
+everywhere.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, get_type_hints
@@ -49,6 +53,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     "E": {"strategy": "boundaries", "overlap": 0, "header": True},
     "F": {"strategy": "boundaries", "overlap": 64, "header": True},
 }
+#: The pseudo-key that picks a preset in overrides (``--set chunker.preset=B``, a URL's too).
+PRESET_KEY = "chunker.preset"
 PRESET_LABELS: dict[str, str] = {
     "A": "A · blind 512",
     "B": "B · blind 512 + overlap 64",
@@ -453,15 +459,30 @@ class PipelineConfig:
         return cls.from_dict(data)
 
     # -- overrides -----------------------------------------------------
-    def with_overrides(self, overrides: dict[str, Any]) -> PipelineConfig:
+    def with_overrides(self, overrides: Mapping[str, Any]) -> PipelineConfig:
         """Return a copy with ``{"section.key": value}`` applied.
 
         String values (from the CLI or a URL) are parsed by the field's type:
         ``"none"``/``""`` → None for optional fields, ``true``/``false`` for
-        booleans, comma lists for ``retrieval.methods``.
+        booleans, comma lists for ``retrieval.methods``. The pseudo-key
+        ``chunker.preset`` (:data:`PRESET_KEY`, a letter A–F) replaces the
+        whole chunker section first, so ``chunker.preset=B`` with
+        ``chunker.overlap=32`` means "B, but overlap 32".
         """
-        sections = {name: dict(asdict(getattr(self, name))) for name in SECTIONS}
-        for key, raw in overrides.items():
+        rest = dict(overrides)
+        base = self
+        if PRESET_KEY in rest:
+            name = rest.pop(PRESET_KEY)
+            letter = str(name).strip().upper()
+            if letter not in PRESETS:
+                raise ValueError(
+                    f"{PRESET_KEY} = {name!r} is not valid; valid choices: {', '.join(PRESETS)}"
+                )
+            base = preset(letter, self)
+            if not rest:
+                return base
+        sections = {name: dict(asdict(getattr(base, name))) for name in SECTIONS}
+        for key, raw in rest.items():
             section, _, name = key.partition(".")
             if section not in SECTIONS or not name:
                 raise ValueError(
@@ -493,6 +514,52 @@ def _config_json(config: PipelineConfig) -> str:
     out = asdict(config)
     out["retrieval"]["methods"] = list(config.retrieval.methods)
     return json.dumps(out, ensure_ascii=False)
+
+
+def split_override(item: str) -> tuple[str, str] | None:
+    """``"section.key=value"`` → ``(key, value)``, both stripped; None without ``=`` or a key."""
+    key, sep, value = item.partition("=")
+    if not sep or not key.strip():
+        return None
+    return key.strip(), value.strip()
+
+
+def parse_overrides(text: str) -> tuple[dict[str, str], list[str]]:
+    """Parse ``key=value`` items separated by newlines or ``;`` (a text box, a URL's ``b=``).
+
+    Blank items and ``#`` comments are skipped. Returns the overrides (later
+    keys win) and one message per item without ``=``. Apply them with
+    :meth:`PipelineConfig.with_overrides`.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"overrides must be text, not {type(text).__name__}")
+    out: dict[str, str] = {}
+    errors: list[str] = []
+    for raw in text.replace(";", "\n").splitlines():
+        item = raw.split("#", 1)[0].strip()
+        if not item:
+            continue
+        pair = split_override(item)
+        if pair is None:
+            errors.append(f"{item!r} is not key=value (e.g. retrieval.analyzer=char)")
+            continue
+        out[pair[0]] = pair[1]
+    return out, errors
+
+
+def override_items(items: Iterable[str]) -> dict[str, str]:
+    """The CLI's repeated ``--set key=value`` items as overrides (later keys win).
+
+    Raises:
+        ValueError: an item without ``=`` or without a key.
+    """
+    out: dict[str, str] = {}
+    for item in items:
+        pair = split_override(item)
+        if pair is None:
+            raise ValueError(f"{item!r}: expected key=value, e.g. retrieval.k=5")
+        out[pair[0]] = pair[1]
+    return out
 
 
 def parse_value(key: str, raw: Any, hint: Any) -> Any:

@@ -47,14 +47,19 @@ from __future__ import annotations
 import hashlib
 import html
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from rag_core.config import ContextConfig
 from rag_core.types import Chunk, ContextStage, Document, Hit, Source
+
+if TYPE_CHECKING:
+    from rag_core.models.generators import Generator
+
+_Item = TypeVar("_Item")
 
 #: The fixed instructions of ``context.instructions = strict``. Short on
 #: purpose: with the chat template and the question framing they must fit in
@@ -157,7 +162,9 @@ def containment(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / min(len(a), len(b))
 
 
-def order_sources(items: Sequence[Any], ordering: str, key_doc: Any = None) -> list[Any]:
+def order_sources(
+    items: Sequence[_Item], ordering: str, key_doc: Callable[[_Item], Any] | None = None
+) -> list[_Item]:
     """Arrange rank-ordered ``items`` by ``ordering``.
 
     ``rank`` keeps them; ``ends`` puts ranks 1, 3, 5, … first and …, 6, 4, 2
@@ -290,7 +297,7 @@ def build_context(
     docs: Mapping[str, Document],
     cfg: ContextConfig,
     *,
-    generator: Any = None,
+    generator: Generator | None = None,
     dropped_by_gate: Sequence[Hit] = (),
 ) -> ContextStage:
     """Turn the kept hits into numbered sources and the exact prompt ids (see module docstring).

@@ -8,18 +8,30 @@ them, so the verdict is the earliest loss over its needles.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from .types import (
+    Chunk,
     ContextStage,
     GateStage,
     GenerationStage,
     GoldView,
+    Hit,
     Needle,
     RerankStage,
     RetrievalStage,
     SupportStage,
 )
+
+if TYPE_CHECKING:
+    from .index import CorpusIndex
+
+
+class ChunkList(Protocol):
+    """The chunks gold is looked for in: a :class:`~rag_core.index.Chunking`, or one plus extras."""
+
+    @property
+    def chunks(self) -> tuple[Chunk, ...]: ...
 
 #: Stage names in pipeline order, with the verdict text for a loss there.
 LOSSES: dict[str, str] = {
@@ -35,15 +47,15 @@ LOSSES: dict[str, str] = {
 ORDER = tuple(LOSSES)
 
 
-def _best_rank(hits: Sequence[Any], gold: set[str]) -> int | None:
+def _best_rank(hits: Sequence[Hit], gold: set[str]) -> int | None:
     ranks = [h.rank for h in hits if h.chunk_id in gold]
     return min(ranks) if ranks else None
 
 
 def gold_view(
     needles: Sequence[Needle],
-    corpus: Any,
-    chunking: Any,
+    corpus: CorpusIndex,
+    chunking: ChunkList,
     retrieval: RetrievalStage,
     rerank: RerankStage,
     gate: GateStage,

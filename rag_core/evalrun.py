@@ -19,12 +19,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .config import PipelineConfig
+from .config import ChunkerConfig, PipelineConfig
 from .index import CorpusIndex
 from .questions import queries_of
-from .types import Question
+from .types import Document, Hit, Needle, Question, Trace
+
+if TYPE_CHECKING:
+    from .evaluation import EvalResult
+    from .labels import Label
+    from .runs import ExternalRun
+    from .stats import MeanWithInterval
 
 
 #: The words a warning about a needle absent from the corpus carries.
@@ -40,7 +46,7 @@ class ConfigEvaluation:
     ks: tuple[int, ...]
     n_questions: int
     n_queries: int
-    result: Any  # rag_core.evaluation.EvalResult
+    result: EvalResult
     rankings: dict[str, tuple[str, ...]]
     gold: dict[str, dict[str, int]]
     query_text: dict[str, str]
@@ -62,7 +68,7 @@ class ConfigEvaluation:
     not_in_corpus: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
     @property
-    def means(self) -> Any:
+    def means(self) -> dict[str, MeanWithInterval | None]:
         return self.result.means
 
     def to_dict(self) -> dict[str, Any]:
@@ -102,7 +108,7 @@ class ConfigEvaluation:
 JUDGED_AT = 10
 
 
-def doc_ranking(chunk_hits: Sequence[Any], depth: int) -> tuple[str, ...]:
+def doc_ranking(chunk_hits: Sequence[Hit], depth: int) -> tuple[str, ...]:
     """Documents in the order of their best chunk (max-pooling, "MaxP"), first ``depth``.
 
     A document's rank is the rank of its best-ranked chunk (Dai & Callan 2019,
@@ -113,7 +119,7 @@ def doc_ranking(chunk_hits: Sequence[Any], depth: int) -> tuple[str, ...]:
     return tuple(islice(dict.fromkeys(map(attrgetter("doc_id"), chunk_hits)), depth))
 
 
-def doc_level_depth(corpus: CorpusIndex, chunker: Any, depth: int) -> int:
+def doc_level_depth(corpus: CorpusIndex, chunker: ChunkerConfig, depth: int) -> int:
     """Chunks to retrieve so that ``depth`` distinct documents are reachable.
 
     ``depth × (most chunks of one document)``, at most 10,000 (the
@@ -134,10 +140,10 @@ def evaluate_config(
     phrasings: str = "all",
     gain: str = "binary",
     progress: Callable[[int, int], None] | None = None,
-    labels: Sequence[Any] = (),
+    labels: Sequence[Label] = (),
     question_set: str | None = None,
     doc_qrels: Mapping[str, Mapping[str, int]] | None = None,
-    runs: Mapping[str, Any] | None = None,
+    runs: Mapping[str, ExternalRun] | None = None,
 ) -> ConfigEvaluation:
     """Score the retrieval of every answerable question (each phrasing a query).
 
@@ -241,7 +247,7 @@ def evaluate_config(
     )
 
 
-def _note_problems(trace: Any, problems: dict[str, str]) -> None:
+def _note_problems(trace: Trace, problems: dict[str, str]) -> None:
     """Record (once per stage) a retriever or reranker that did not run as configured."""
     for lst in trace.retrieval.lists:
         if lst.status != "ok":
@@ -260,8 +266,8 @@ def _evaluate_documents(
     ks: Sequence[int],
     gain: str,
     progress: Callable[[int, int], None] | None,
-    runs: Mapping[str, Any] | None,
-    labels: Sequence[Any] = (),
+    runs: Mapping[str, ExternalRun] | None,
+    labels: Sequence[Label] = (),
     question_set: str | None = None,
 ) -> ConfigEvaluation:
     """Document-level evaluation of every judged question (see :func:`evaluate_config`).
@@ -319,11 +325,14 @@ def _evaluate_documents(
     )
 
 
-def needles_in_corpus(needles: Sequence[Any], docs: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+def needles_in_corpus(
+    needles: Sequence[Needle], docs: Mapping[str, Document | str]
+) -> tuple[tuple[Needle, ...], tuple[Needle, ...]]:
     """``(needles found in the corpus, needles not in it)``: unknown document or text not found."""
     from .relevance import locate
 
-    present, absent = [], []
+    present: list[Needle] = []
+    absent: list[Needle] = []
     for n in needles:
         doc = docs.get(n.doc_id)
         text = doc if isinstance(doc, str) else getattr(doc, "text", None)

@@ -16,10 +16,14 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import PIPELINE_VERSION, ChunkerConfig, RetrievalConfig
 from .types import Chunk, ChunkingDiagnostics, Document, FailedDocument, IndexStamp, LoadReport, Needle, Question
+
+if TYPE_CHECKING:
+    from .dense import DenseIndex
+    from .sparse import SparseIndex
 
 Progress = Callable[[str, float], None]
 
@@ -160,7 +164,9 @@ class CorpusIndex:
             ),
         )
 
-    def sparse(self, chunker: ChunkerConfig, method: str, analyzer: str, rcfg: RetrievalConfig) -> Any:
+    def sparse(
+        self, chunker: ChunkerConfig, method: str, analyzer: str, rcfg: RetrievalConfig
+    ) -> SparseIndex:
         """A BM25 or TF-IDF index over the chunk texts."""
         from .sparse import build_sparse_index
 
@@ -193,7 +199,9 @@ class CorpusIndex:
 
         return self._once(("dense_choice",), lambda: choose_dense_model([d.text for d in self.docs.values()]))
 
-    def dense(self, chunker: ChunkerConfig, model: str, progress: Progress | None = None) -> Any:
+    def dense(
+        self, chunker: ChunkerConfig, model: str, progress: Progress | None = None
+    ) -> DenseIndex:
         """A dense exact-cosine index (raises ``ModelUnavailable`` if the model is missing)."""
         from .dense import DenseIndex
 
@@ -201,7 +209,7 @@ class CorpusIndex:
         from .embcache import default_cache
         from .models import get_embedder
 
-        def build() -> Any:
+        def build() -> DenseIndex:
             embedder = get_embedder(model)
             chunking = self.chunking(chunker)
 
@@ -219,7 +227,7 @@ class CorpusIndex:
 
         return self._once(("dense", chunker, model), build)
 
-    def stamp(self, chunker: ChunkerConfig, dense_stamp: Any = None) -> IndexStamp:
+    def stamp(self, chunker: ChunkerConfig, dense_stamp: IndexStamp | None = None) -> IndexStamp:
         chunking = self.chunking(chunker)
         return IndexStamp(
             pipeline_version=PIPELINE_VERSION,

@@ -19,11 +19,11 @@ from dataclasses import replace
 from functools import lru_cache, partial
 from itertools import count
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import PipelineConfig
 from .gate import apply_gate
-from .index import CorpusIndex, Progress
+from .index import Chunking, CorpusIndex, Progress
 from .types import (
     Chunk,
     ContextStage,
@@ -38,6 +38,10 @@ from .types import (
     SupportStage,
     Trace,
 )
+
+if TYPE_CHECKING:
+    from .dense import DenseIndex
+    from .runs import ExternalRun
 
 #: ``listener(event, value)``: see :func:`run`.
 Listener = Callable[[str, Any], None]
@@ -109,7 +113,7 @@ def _list_name(method: str, analyzer: str | None, model: str) -> str:
     return f"dense:{model}" if method == "dense" else f"{method}:{analyzer}"
 
 
-def qdrant_list(config: PipelineConfig, question: str, chunking: Any) -> RetrieverList:
+def qdrant_list(config: PipelineConfig, question: str, chunking: Chunking) -> RetrieverList:
     """The Qdrant collection's top ``k`` for ``question``, as one retriever list.
 
     Hits keep Qdrant's scores; a ``Cosine`` collection also gives each hit its
@@ -179,8 +183,8 @@ def _run_list(
     tag: str,
     config: PipelineConfig,
     corpus: CorpusIndex,
-    chunking: Any,
-    runs: Mapping[str, Any] | None,
+    chunking: Chunking,
+    runs: Mapping[str, ExternalRun] | None,
     query_id: str | None,
     extra: dict[str, Chunk],
 ) -> RetrieverList:
@@ -217,10 +221,10 @@ def retrieve(
     corpus: CorpusIndex,
     *,
     progress: Progress | None = None,
-    runs: Mapping[str, Any] | None = None,
+    runs: Mapping[str, ExternalRun] | None = None,
     query_id: str | None = None,
     extra: dict[str, Chunk] | None = None,
-) -> tuple[RetrievalStage, Any]:
+) -> tuple[RetrievalStage, DenseIndex | None]:
     """Run every configured retriever and fuse their lists.
 
     Returns the stage and the dense index (or None) so later stages can
@@ -276,7 +280,8 @@ def retrieve(
             continue
         index = corpus.sparse(config.chunker, method, analyzer, rcfg)
         q_tokens = get_analyzer(analyzer, ngram_min=rcfg.ngram_min, ngram_max=rcfg.ngram_max)(question)
-        idx, scores, n_candidates = index.search(q_tokens, rcfg.k)
+        found = index.search(q_tokens, rcfg.k)
+        idx, scores, n_candidates = found.indices, found.scores, found.n_candidates
         table = chunking.chunks
         # tolist(): Python ints and floats in one C call each (as int()/float() per element)
         hits = tuple([
@@ -356,7 +361,7 @@ def rerank_stage(
     question: str,
     hits: Sequence[Hit],
     corpus: CorpusIndex,
-    dense_index: Any = None,
+    dense_index: DenseIndex | None = None,
     chunks: Mapping[str, Chunk] | None = None,
 ) -> RerankStage:
     """Reorder the top ``rerank.shortlist`` candidates with the configured reranker.
@@ -408,7 +413,9 @@ def rerank_stage(
     )
 
 
-def _dense_vectoriser(dense_index: Any) -> Callable[[str, Sequence[Any]], tuple[Any, dict[str, Any]]]:
+def _dense_vectoriser(
+    dense_index: DenseIndex,
+) -> Callable[[str, Sequence[Any]], tuple[Any, dict[str, Any]]]:
     """MMR vectors from the dense index (instead of TF-IDF) when dense retrieval ran."""
     row = {cid: i for i, cid in enumerate(dense_index.chunk_ids)}
 
@@ -525,7 +532,7 @@ def run(
     progress: Progress | None = None,
     stop_after: str = "support",
     listener: Listener | None = None,
-    runs: Mapping[str, Any] | None = None,
+    runs: Mapping[str, ExternalRun] | None = None,
     query_id: str | None = None,
 ) -> Trace:
     """Run one question through every stage and return the full ``Trace``.

@@ -23,9 +23,13 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .types import Question
+
+if TYPE_CHECKING:
+    from .config import PipelineConfig
+    from .index import CorpusIndex
 
 POOL_ORDERS: tuple[str, ...] = ("rank", "shuffle")
 #: The pooled retrievers offered by default: word and character views of the
@@ -145,9 +149,9 @@ def pool(
 
 
 def pool_question(
-    config: Any,
+    config: PipelineConfig,
     question: Question,
-    corpus: Any,
+    corpus: CorpusIndex,
     *,
     retrievers: Sequence[str] = DEFAULT_POOL_RETRIEVERS,
     depth: int = 10,

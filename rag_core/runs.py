@@ -36,10 +36,13 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .trec import finite_score, line_where, run_lines
-from .types import Chunk, Hit
+from .types import Chunk, Document, Hit, RetrieverList
+
+if TYPE_CHECKING:
+    from .index import Chunking
 
 #: Prefix of an imported run in ``retrieval.methods`` and of its list's name.
 RUN_METHOD = "run"
@@ -221,8 +224,8 @@ def check_queries(runs: Mapping[str, ExternalRun], known: Iterable[str]) -> None
 def resolve_hits(
     run_hits: Sequence[RunHit],
     k: int,
-    chunking: Any,
-    docs: Mapping[str, Any],
+    chunking: Chunking,
+    docs: Mapping[str, Document],
     doc_chunks: Mapping[str, Sequence[str]],
 ) -> tuple[tuple[Hit, ...], dict[str, Chunk]]:
     """The run's top ``k`` as :class:`Hit` objects, and the chunks not in ``chunking``.
@@ -242,7 +245,7 @@ def resolve_hits(
     return tuple(hits), extra
 
 
-def _span_chunk(doc: Any, start: int, end: int, chunk_id: str) -> Chunk:
+def _span_chunk(doc: Document, start: int, end: int, chunk_id: str) -> Chunk:
     content = doc.text[start:end]
     return Chunk(
         chunk_id=chunk_id,
@@ -257,7 +260,10 @@ def _span_chunk(doc: Any, start: int, end: int, chunk_id: str) -> Chunk:
 
 
 def _chunk_for(
-    rh: RunHit, chunking: Any, docs: Mapping[str, Any], doc_chunks: Mapping[str, Sequence[str]]
+    rh: RunHit,
+    chunking: Chunking,
+    docs: Mapping[str, Document],
+    doc_chunks: Mapping[str, Sequence[str]],
 ) -> tuple[Chunk, str]:
     """The chunk a run hit names and a note (rules in the module docstring)."""
     if rh.kind != "doc" and rh.ref in chunking.by_id:
@@ -290,7 +296,7 @@ def _chunk_for(
     )
 
 
-def export_trec(lists: Sequence[Any], query_id: str) -> str:
+def export_trec(lists: Sequence[RetrieverList], query_id: str) -> str:
     """TREC run lines of a Trace's retriever lists (tag = list name with ``:`` → ``-``).
 
     Ids with whitespace are percent-encoded (:func:`rag_core.trec.escape_id`);

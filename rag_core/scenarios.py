@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .config import PRESETS, PipelineConfig, preset
+from .config import PipelineConfig
+
+if TYPE_CHECKING:
+    from .types import Question, Trace
 
 PAGES = ("inspect", "compare", "chunks")
 
@@ -38,47 +41,6 @@ EXPECT_KEYS = (
     "numbers_in_no_source",  # some claim carries a number no source contains (bool)
     "question_cut",  # the budget cut into the question (bool)
 )
-
-
-def parse_overrides(text: str) -> tuple[dict[str, str], list[str]]:
-    """Parse ``key=value`` items separated by newlines or ``;``.
-
-    Blank items and ``#`` comments are skipped. Returns the overrides (later
-    keys win) and one message per item without ``=``.
-    """
-    if not isinstance(text, str):
-        raise ValueError(f"overrides must be text, not {type(text).__name__}")
-    out: dict[str, str] = {}
-    errors: list[str] = []
-    for raw in text.replace(";", "\n").splitlines():
-        item = raw.split("#", 1)[0].strip()
-        if not item:
-            continue
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            errors.append(f"{item!r} is not key=value (e.g. retrieval.analyzer=char)")
-            continue
-        out[key.strip()] = value.strip()
-    return out, errors
-
-
-def apply_overrides(base: PipelineConfig, overrides: Mapping[str, Any]) -> PipelineConfig:
-    """``base.with_overrides`` plus the pseudo-key ``chunker.preset`` (A–F).
-
-    The preset is applied first, so ``chunker.preset=B`` with
-    ``chunker.overlap=32`` means "B, but overlap 32".
-    """
-    rest = dict(overrides)
-    name = rest.pop("chunker.preset", None)
-    config = base
-    if name is not None:
-        letter = str(name).strip().upper()
-        if letter not in PRESETS:
-            raise ValueError(
-                f"chunker.preset = {name!r} is not valid; valid choices: {', '.join(PRESETS)}"
-            )
-        config = preset(letter, base)  # replaces the whole chunker section
-    return config.with_overrides(rest) if rest else config
 
 
 @dataclass(frozen=True)
@@ -137,7 +99,7 @@ class Scenario:
         if self.expect_b and self.compare is None:
             raise ValueError(f"scenario {self.id}: expect_b needs a compare configuration")
 
-    def question_text(self, question: Any = None) -> str:
+    def question_text(self, question: Question | None = None) -> str:
         """What is asked: the free text, or phrasing ``phrasing`` of the set question given."""
         if self.question is not None:
             return self.question
@@ -149,16 +111,16 @@ class Scenario:
 
     def config(self, base: PipelineConfig | None = None) -> PipelineConfig:
         """Configuration A (overrides on ``base``, default ``PipelineConfig()``)."""
-        return apply_overrides(base or PipelineConfig(), self.overrides)
+        return (base or PipelineConfig()).with_overrides(self.overrides)
 
     def config_b(self, base: PipelineConfig | None = None) -> PipelineConfig | None:
         """Configuration B = A + ``compare``, or None when the scenario has no pair."""
         if self.compare is None:
             return None
-        return apply_overrides(self.config(base), self.compare)
+        return self.config(base).with_overrides(self.compare)
 
 
-def check_expectation(trace: Any, expect: Mapping[str, Any]) -> list[str]:
+def check_expectation(trace: Trace, expect: Mapping[str, Any]) -> list[str]:
     """Messages for every part of ``expect`` the trace does not meet (empty = met)."""
     problems: list[str] = []
     gold = trace.gold
@@ -232,7 +194,7 @@ def check_expectation(trace: Any, expect: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-def overlapping_hits(trace: Any) -> list[tuple[str, str]]:
+def overlapping_hits(trace: Trace) -> list[tuple[str, str]]:
     """Pairs of ranked candidates (``trace.rerank.hits``) from one document whose spans overlap.
 
     Two chunks overlap when ``a.start < b.end`` and ``b.start < a.end`` — the
@@ -453,8 +415,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             "RRF, recovers the gold.",
         },
         look_at={
-            "ko": "A의 dense 열(코사인 거리, 정답 ★ 없음). B의 두 열과 융합 표에서 "
-            "목록별 RRF 기여.",
+            "ko": "A의 dense 열(코사인 거리, 정답 ★ 없음). B의 두 열과 융합 표에서 목록별 RRF 기여.",
             "en": "A's dense column (cosine distances, no gold ★). In B, both columns and the "
             "fusion table's per-list RRF contributions.",
         },

@@ -10,9 +10,12 @@ pasting the evidence text (:func:`occurrences`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .context import sentence_spans
+
+if TYPE_CHECKING:
+    from .labels import Label
 
 #: At most this many occurrences are listed (a common word is not a span).
 MAX_OCCURRENCES = 50
@@ -52,7 +55,9 @@ def sentence_containing(text: str, offset: int) -> int | None:
     return None
 
 
-def labels_within(labels: Sequence[Any], doc_id: str, start: int, end: int) -> tuple[Any, ...]:
+def labels_within(
+    labels: Sequence[Label], doc_id: str, start: int, end: int
+) -> tuple[Label, ...]:
     """The labels of ``doc_id`` whose span lies entirely inside ``[start, end)``.
 
     These are the labels that make a chunk with that span relevant (a chunk
@@ -64,7 +69,7 @@ def labels_within(labels: Sequence[Any], doc_id: str, start: int, end: int) -> t
     )
 
 
-def label_on(labels: Sequence[Any], doc_id: str, start: int, end: int) -> Any | None:
+def label_on(labels: Sequence[Label], doc_id: str, start: int, end: int) -> Label | None:
     """The label on exactly this span, or None (the span is not judged)."""
     for lab in labels:
         if lab.doc_id == doc_id and lab.start == start and lab.end == end:

@@ -1,4 +1,4 @@
-"""Honest uncertainty for retrieval metrics: intervals, paired tests, threshold sweeps.
+"""Honest uncertainty for retrieval metrics: intervals, paired tests, threshold ranges.
 
 Everything here is a pure function over plain numbers (per-query values,
 counts, distances); nothing calls the pipeline.
@@ -8,8 +8,8 @@ counts, distances); nothing calls the pipeline.
 * :func:`mean_with_interval` — a mean and its interval as one record.
 * :func:`sign_test` / :func:`paired_compare` — exact two-sided sign test on
   the queries where two configurations disagree.
-* :func:`threshold_sweep` / :func:`parse_range` — what a refusal threshold
-  does to answerable and unanswerable questions.
+* :func:`parse_range` — the thresholds a refusal-threshold sweep tries
+  (the sweep itself is :mod:`rag_core.sweep`, over the gate's own rule).
 """
 
 from __future__ import annotations
@@ -346,111 +346,7 @@ def paired_compare(
     )
 
 
-# ------------------------------------------------------------ threshold sweep
-
-
-@dataclass(frozen=True)
-class SweepRow:
-    """What one refusal threshold does to a question set.
-
-    Answerable questions split into ``answered_with_gold`` (answered, gold
-    among the retrieved), ``answered_without_gold`` and ``refused_answerable``;
-    unanswerable ones into ``bluffed`` (answered anyway) and
-    ``refused_unanswerable``.
-    """
-
-    threshold: float
-    answered_with_gold: int
-    answered_without_gold: int
-    refused_answerable: int
-    bluffed: int
-    refused_unanswerable: int
-    n_answerable: int
-    n_unanswerable: int
-
-
-def _check_best(values: Sequence[float | None], what: str) -> list[float | None]:
-    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
-        raise ValueError(f"{what} must be a sequence of numbers or None; got {values!r}")
-    out: list[float | None] = []
-    for i, v in enumerate(values):
-        if v is None:
-            out.append(None)
-        elif (
-            isinstance(v, bool)
-            or not isinstance(v, (int, float, np.number))
-            or not math.isfinite(v)
-        ):
-            raise ValueError(f"{what}[{i}] must be a finite number or None; got {v!r}")
-        else:
-            out.append(float(v))
-    return out
-
-
-def threshold_sweep(
-    best_distances_answerable: Sequence[float | None],
-    gold_retrieved_flags: Sequence[bool],
-    best_distances_unanswerable: Sequence[float | None],
-    thresholds: Sequence[float],
-    *,
-    higher_is_better: bool = False,
-) -> tuple[SweepRow, ...]:
-    """Count answered / refused / bluffed questions at each threshold.
-
-    A question is answered when its best value passes the gate: best
-    (smallest) distance ``≤ threshold`` — or, with ``higher_is_better`` (sparse
-    scores), best (largest) score ``≥ threshold``. ``None`` means nothing was
-    retrieved: always refused.
-
-    Args:
-        best_distances_answerable: best distance (or score) per answerable question.
-        gold_retrieved_flags: per answerable question, whether gold is among
-            the chunks the gate would keep when it answers.
-        best_distances_unanswerable: best distance (or score) per unanswerable question.
-        thresholds: the cuts to try, in output order.
-        higher_is_better: compare scores with ``≥`` instead of distances with ``≤``.
-    """
-    answerable = _check_best(best_distances_answerable, "best_distances_answerable")
-    unanswerable = _check_best(best_distances_unanswerable, "best_distances_unanswerable")
-    flags = list(gold_retrieved_flags)
-    if len(flags) != len(answerable):
-        raise ValueError(
-            f"gold_retrieved_flags has {len(flags)} entries but there are "
-            f"{len(answerable)} answerable questions; give one flag per question"
-        )
-    cuts = [c for c in _check_best(list(thresholds), "thresholds") if c is not None]
-    if not cuts or len(cuts) != len(thresholds):
-        raise ValueError(f"thresholds must be a non-empty list of numbers; got {thresholds!r}")
-
-    def passes(best: float | None, cut: float) -> bool:
-        if best is None:
-            return False
-        return best >= cut if higher_is_better else best <= cut
-
-    rows = []
-    for cut in cuts:
-        with_gold = without_gold = refused = 0
-        for best, gold in zip(answerable, flags, strict=True):
-            if not passes(best, cut):
-                refused += 1
-            elif gold:
-                with_gold += 1
-            else:
-                without_gold += 1
-        bluffed = sum(1 for best in unanswerable if passes(best, cut))
-        rows.append(
-            SweepRow(
-                threshold=cut,
-                answered_with_gold=with_gold,
-                answered_without_gold=without_gold,
-                refused_answerable=refused,
-                bluffed=bluffed,
-                refused_unanswerable=len(unanswerable) - bluffed,
-                n_answerable=len(answerable),
-                n_unanswerable=len(unanswerable),
-            )
-        )
-    return tuple(rows)
+# ------------------------------------------------------------ threshold ranges
 
 
 MAX_RANGE_VALUES = 10_001
@@ -501,14 +397,12 @@ __all__ = [
     "INTERVAL_METHODS",
     "MeanWithInterval",
     "PairedComparison",
-    "SweepRow",
     "bootstrap_interval",
     "format_p",
     "mean_with_interval",
     "paired_compare",
     "parse_range",
     "sign_test",
-    "threshold_sweep",
     "wilson_interval",
     "z_value",
 ]

@@ -9,10 +9,11 @@ Two steps, so that a slider costs microseconds:
    else the final score) and whether the candidate is a gold chunk (its
    content contains a gold span entirely; answerable questions only).
 2. Pure functions replay the gate on those candidates for any threshold
-   ``t`` and max-kept ``M``, exactly as :func:`rag_core.gate.apply_gate`
-   does: walking in rank order, a candidate is rejected when its distance is
-   above ``t`` (or its score below ``t``); the others are kept until ``M``
-   are kept. The query is *answered* when something is kept, else refused.
+   ``t`` and max-kept ``M`` with the pipeline gate's own rule
+   (:func:`rag_core.gate.gate_verdicts`): walking in rank order, a
+   candidate is rejected when its distance is above ``t`` (or its score
+   below ``t``); the others are kept until ``M`` are kept. The query is
+   *answered* when something is kept, else refused.
 
 Each query falls in one of five outcomes (a refusal-threshold table, with
 the answerable side split by whether gold reached the kept set):
@@ -32,10 +33,17 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
+from .gate import gate_verdicts
 from .stats import parse_range, wilson_interval
 from .types import Question
+
+if TYPE_CHECKING:
+    from .config import PipelineConfig
+    from .index import CorpusIndex
+    from .labels import Label
+    from .runs import ExternalRun
 
 Metric = Literal["distance", "score"]
 METRIC_CHOICES: tuple[str, ...] = ("auto", "distance", "score")
@@ -222,13 +230,6 @@ def _check_max_kept(max_kept: Any) -> int | None:
 # ---------------------------------------------------------- the gate, replayed
 
 
-def passes(value: float, threshold: float | None, higher_is_better: bool) -> bool:
-    """``value ≤ threshold`` for distances, ``value ≥ threshold`` for scores; None passes all."""
-    if threshold is None:
-        return True
-    return value >= threshold if higher_is_better else value <= threshold
-
-
 def kept_candidates(
     candidates: Sequence[Candidate],
     threshold: float | None,
@@ -237,18 +238,16 @@ def kept_candidates(
 ) -> tuple[Candidate, ...]:
     """What the gate keeps: in rank order, candidates passing ``threshold``, at most ``max_kept``.
 
-    Mirrors :func:`rag_core.gate.apply_gate` (a candidate past the cut is
-    rejected even when it ranks above one that passes).
+    The rule is :func:`rag_core.gate.gate_verdicts`, the one the pipeline's
+    gate applies (a candidate past the cut is rejected even when it ranks
+    above one that passes).
     """
     threshold = _check_threshold(threshold)
     max_kept = _check_max_kept(max_kept)
-    kept: list[Candidate] = []
-    for cand in candidates:
-        if max_kept is not None and len(kept) >= max_kept:
-            break
-        if passes(cand.value, threshold, higher_is_better):
-            kept.append(cand)
-    return tuple(kept)
+    verdicts = gate_verdicts(
+        [c.value for c in candidates], threshold, max_kept, higher_is_better=higher_is_better
+    )
+    return tuple(c for c, v in zip(candidates, verdicts, strict=True) if v == "kept")
 
 
 def best_value(candidates: Sequence[Candidate], higher_is_better: bool) -> float | None:
@@ -455,16 +454,16 @@ def report(
 
 
 def collect(
-    config: Any,
+    config: PipelineConfig,
     questions: Sequence[Question],
-    corpus: Any,
+    corpus: CorpusIndex,
     *,
     phrasings: str = "all",
-    labels: Sequence[Any] = (),
+    labels: Sequence[Label] = (),
     question_set: str | None = None,
     metric: str = "auto",
     progress: Callable[[int, int], None] | None = None,
-    runs: Mapping[str, Any] | None = None,
+    runs: Mapping[str, ExternalRun] | None = None,
 ) -> SweepData:
     """Run every query with the gate open and record its ranked candidates.
 
@@ -599,7 +598,6 @@ __all__ = [
     "kept_candidates",
     "midpoint_threshold",
     "outcomes",
-    "passes",
     "rate",
     "report",
     "sweep_table",

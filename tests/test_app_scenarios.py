@@ -7,7 +7,7 @@ import pytest
 from rag_core.config import PipelineConfig
 from rag_core.index import CorpusIndex, load_corpus_index
 from rag_core.pipeline import run
-from rag_core.scenarios import SCENARIOS, apply_overrides, check_expectation, overlapping_hits
+from rag_core.scenarios import SCENARIOS, check_expectation, overlapping_hits
 from rag_core.types import Document, LoadReport, Needle, Question
 
 OFF = {"generation.model": "none"}
@@ -33,16 +33,17 @@ def jeju() -> tuple[CorpusIndex, Question]:
 
 def test_particle_question_zero_then_some_candidates(jeju):
     corpus, q = jeju
-    word = run(apply_overrides(PipelineConfig(), WORD), q.question, corpus, gold=q)
+    word = run(PipelineConfig().with_overrides(WORD), q.question, corpus, gold=q)
     assert check_expectation(word, {"zero_candidates": "bm25:unicode", "lost_at": "retrieval", "refused": True}) == []
-    char = run(apply_overrides(PipelineConfig(), {**OFF, "retrieval.analyzer": "char"}), q.question, corpus, gold=q)
+    char = run(PipelineConfig().with_overrides({**OFF, "retrieval.analyzer": "char"}), q.question,
+               corpus, gold=q)
     assert check_expectation(char, {"some_candidates": "bm25:char", "top_doc": {"bm25:char": "mountain"}}) == []
 
 
 def test_default_auto_analyzer_finds_the_particle_question(jeju):
     """The new default analyses Hangul runs with Kiwi: '한라산의' meets '한라산은'."""
     corpus, q = jeju
-    auto = run(apply_overrides(PipelineConfig(), OFF), q.question, corpus, gold=q)
+    auto = run(PipelineConfig().with_overrides(OFF), q.question, corpus, gold=q)
     assert check_expectation(auto, {"some_candidates": "bm25:auto", "top_doc": {"bm25:auto": "mountain"}}) == []
     view = auto.retrieval.lists[0].analyzer_view
     assert [(run_, name) for run_, name, _terms in view.segments] == [("한라산의", "kiwi"), ("높이는", "kiwi")]
@@ -51,7 +52,7 @@ def test_default_auto_analyzer_finds_the_particle_question(jeju):
 
 def test_unmet_expectations_say_what_was_found(jeju):
     corpus, q = jeju
-    word = run(apply_overrides(PipelineConfig(), WORD), q.question, corpus, gold=q)
+    word = run(PipelineConfig().with_overrides(WORD), q.question, corpus, gold=q)
     problems = check_expectation(word, {
         "some_candidates": "bm25:unicode",
         "zero_candidates": "bm25:char",
@@ -71,15 +72,16 @@ def test_unmet_expectations_say_what_was_found(jeju):
 def test_overlapping_hits_finds_shared_text():
     text = " ".join(f"zebra{i} stripes" for i in range(60))
     corpus = _corpus(("z", text))
-    config = apply_overrides(PipelineConfig(), {**OFF, "chunker.strategy": "blind", "chunker.target": 120,
-                                                "chunker.overlap": 60, "retrieval.k": 4})
+    config = PipelineConfig().with_overrides(
+        {**OFF, "chunker.strategy": "blind", "chunker.target": 120, "chunker.overlap": 60,
+         "retrieval.k": 4})
     trace = run(config, "zebra stripes", corpus)
     pairs = overlapping_hits(trace)
     assert pairs
     for a, b in pairs:
         ca, cb = trace.chunks[a], trace.chunks[b]
         assert ca.start < cb.end and cb.start < ca.end
-    plain = run(apply_overrides(config, {"chunker.overlap": 0}), "zebra stripes", corpus)
+    plain = run(config.with_overrides({"chunker.overlap": 0}), "zebra stripes", corpus)
     assert overlapping_hits(plain) == []
     assert check_expectation(plain, {"overlapping_hits": False}) == []
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from rag_core.config import PRESETS, PipelineConfig, preset
-from rag_core.scenarios import EXPECT_KEYS, SCENARIOS, Scenario, apply_overrides, parse_overrides, scenario
+from rag_core.config import PRESETS, PipelineConfig, parse_overrides, preset
+from rag_core.scenarios import EXPECT_KEYS, SCENARIOS, Scenario, scenario
 from ui import state
 from ui.html import ChunkBox, Markup, NeedleMark, chunk_map, esc, marked_text, Mark, md, span, table, tag
 from ui.i18n import TEXT, fields_of, t, tv
@@ -43,14 +43,14 @@ PAYLOADS = (
     ],
 )
 def test_widgets_round_trip(overrides):
-    config = apply_overrides(PipelineConfig(), overrides)
+    config = PipelineConfig().with_overrides(overrides)
     assert state.config_from_widgets(state.widgets_from_config(config)) == config
 
 
 def test_preset_of_names_each_preset_and_custom():
     for letter in PRESETS:
         assert state.preset_of(preset(letter).chunker) == letter
-    custom = apply_overrides(PipelineConfig(), {"chunker.preset": "A", "chunker.overlap": 32})
+    custom = PipelineConfig().with_overrides({"chunker.preset": "A", "chunker.overlap": 32})
     assert state.preset_of(custom.chunker) == state.CUSTOM
 
 
@@ -85,9 +85,9 @@ def test_widget_floats_for_integer_fields_are_accepted():
 
 
 def test_query_holds_only_differences_and_round_trips():
-    config = apply_overrides(
-        PipelineConfig(),
-        {"retrieval.methods": "bm25,tfidf:char", "retrieval.k": 3, "gate.max_distance": 0.6, "context.dedup": False},
+    config = PipelineConfig().with_overrides(
+        {"retrieval.methods": "bm25,tfidf:char", "retrieval.k": 3, "gate.max_distance": 0.6,
+         "context.dedup": False},
     )
     query = state.query_from_config(config)
     assert query == {
@@ -314,11 +314,11 @@ def test_scenario_lookup_and_validation_messages():
         Scenario("x", 1, text, text, text, question="q", expect={"bogus": 1})
 
 
-def test_apply_overrides_preset_first_then_keys():
-    config = apply_overrides(PipelineConfig(), {"chunker.overlap": 32, "chunker.preset": "a"})
+def test_overrides_preset_first_then_keys():
+    config = PipelineConfig().with_overrides({"chunker.overlap": 32, "chunker.preset": "a"})
     assert config.chunker == preset("A").chunker.__class__(strategy="blind", target=512, overlap=32, header=False)
     with pytest.raises(ValueError, match=re.escape("chunker.preset = 'Z' is not valid; valid choices: A, B, C, D, E, F")):
-        apply_overrides(PipelineConfig(), {"chunker.preset": "Z"})
+        PipelineConfig().with_overrides({"chunker.preset": "Z"})
 
 
 def test_chunk_map_window_shows_only_the_excerpt_and_the_current_needle_stronger():

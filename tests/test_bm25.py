@@ -285,12 +285,12 @@ def test_bm25_search_equals_full_sort_on_a_large_corpus():
     for variant in ("okapi", "l", "plus", "lucene"):
         index = BM25Index.build(docs, variant=variant)
         for q in queries:
-            idx, vals, n_cands = index.search(q, 10)
+            found = index.search(q, 10)
             cands = index.candidates(q)
             ref_idx, ref_vals = _stable_top(index.scores(q), cands, 10)
-            np.testing.assert_array_equal(idx, ref_idx)
-            np.testing.assert_array_equal(vals, ref_vals)
-            assert n_cands == int(cands.sum())
+            np.testing.assert_array_equal(found.indices, ref_idx)
+            np.testing.assert_array_equal(found.scores, ref_vals)
+            assert found.n_candidates == int(cands.sum())
 
 
 def test_top_no_candidates_is_empty():

@@ -6,6 +6,7 @@ import json
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,40 @@ def test_query_prints_the_trace(capsys):
     assert t["config"]["chunker"]["strategy"] == "boundaries"
     assert len(t["retrieval"]["hits"]) == 5 and t["retrieval"]["lists"][0]["analyzer"] == "char"
     assert t["generation"]["status"] == "skipped"
+
+
+def test_set_chunker_preset_works_as_in_the_url(capsys):
+    from rag_core.config import preset
+    from ui.state import config_from_url
+
+    code, out, err = run_cli(capsys, "query", "한라산의 높이는?", "--set", "chunker.preset=B",
+                             "--set", "chunker.overlap=32", "--set", "generation.model=none",
+                             "--json")
+    assert code == 0, err
+    url_config, problems = config_from_url(
+        "http://h/inspect?chunker.preset=B&chunker.overlap=32&generation.model=none")
+    assert problems == []
+    assert json.loads(out)["config"] == url_config.to_dict()
+    assert url_config.chunker == replace(preset("B").chunker, overlap=32)
+
+
+def test_choice_lists_come_from_the_constants_that_define_them(capsys):
+    from rag_core.cli import LABEL_EXPORT_FORMATS
+    from rag_core.config import CHUNK_STRATEGIES
+    from rag_core.metrics import GAINS
+    from rag_core.sweep import METRIC_CHOICES
+
+    cases = [
+        (["chunk", "--doc", str(DOC), "--strategy", "nope"], CHUNK_STRATEGIES),
+        (["metrics", "--qrels", "q", "--run", "r", "--gain", "nope"], GAINS.names()),
+        (["sweep", "--metric", "nope"], METRIC_CHOICES),
+        (["labels", "export", "--format", "nope"], LABEL_EXPORT_FORMATS),
+    ]
+    for argv, names in cases:
+        code, _out, err = run_cli(capsys, *argv)
+        assert code == 2
+        listed = err.split("(choose from ", 1)[1].rsplit(")", 1)[0]
+        assert [n.strip().strip("'") for n in listed.split(",")] == list(names)
 
 
 def test_metrics_equals_trec_eval_on_a_random_run(tmp_path, capsys):
@@ -90,6 +125,8 @@ def test_eval_compare_has_means_intervals_and_sign_tests(capsys):
         (["query", "x", "--preset", "Z"], "error: unknown preset 'Z'; valid choices: A, B, C, D, E, F"),
         (["query", "x", "--set", "retrieval.k"], "error: --set 'retrieval.k': expected key=value"),
         (["query", "x", "--set", "retrieval.k=0"], "error: retrieval.k = 0 is out of range"),
+        (["query", "x", "--set", "chunker.preset=Z"],
+         "error: chunker.preset = 'Z' is not valid; valid choices: A, B, C, D, E, F"),
         (["query", "x", "--config", "/nope.json"], "error: config '/nope.json' is neither a preset"),
         (["metrics", "--qrels", "/nope", "--run", "/nope"], "error:"),
         (["eval", "--queries", "/nope.jsonl"], "error: question set /nope.jsonl does not exist"),

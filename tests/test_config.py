@@ -13,6 +13,8 @@ from rag_core.config import (
     ChunkerConfig,
     PipelineConfig,
     RetrievalConfig,
+    override_items,
+    parse_overrides,
     preset,
 )
 
@@ -119,3 +121,41 @@ def test_method_specs_default_analyzer():
 
 def test_chunker_signature_html_includes_min_chars():
     assert ChunkerConfig(strategy="html", min_chars=40).signature == "html-t512-m40"
+
+
+# ------------------------------------------------------ overrides as text
+
+
+def test_parse_overrides_splits_lines_and_semicolons_skips_comments():
+    text = "retrieval.k = 5; # a comment\n\ngate.max_kept=2  # keep two\nnot a pair;retrieval.k=6"
+    overrides, errors = parse_overrides(text)
+    assert overrides == {"retrieval.k": "6", "gate.max_kept": "2"}  # the later retrieval.k wins
+    assert errors == ["'not a pair' is not key=value (e.g. retrieval.analyzer=char)"]
+    with pytest.raises(ValueError, match=re.escape("overrides must be text, not int")):
+        parse_overrides(5)
+
+
+def test_override_items_are_the_cli_form_and_refuse_items_without_a_key():
+    assert override_items(["retrieval.k=5", " gate.min_score = 3 ", "retrieval.k=6"]) == {
+        "retrieval.k": "6", "gate.min_score": "3"}
+    assert override_items(["retrieval.qdrant_url=http://h:6333/?a=b"]) == {
+        "retrieval.qdrant_url": "http://h:6333/?a=b"}  # the first '=' splits
+    for bad in ("retrieval.k", "=5"):
+        message = f"{bad!r}: expected key=value, e.g. retrieval.k=5"
+        with pytest.raises(ValueError, match=re.escape(message)):
+            override_items([bad])
+
+
+def test_preset_pseudo_key_is_applied_first_then_the_other_keys():
+    assert PipelineConfig().with_overrides({"chunker.preset": "b"}) == preset("B")
+    cfg = PipelineConfig().with_overrides(
+        {"chunker.overlap": "32", "chunker.preset": "B", "retrieval.k": "3"})
+    assert cfg.chunker == ChunkerConfig(strategy="blind", target=512, overlap=32, header=False)
+    assert cfg.retrieval.k == 3
+    # the same text gives the same config whichever way it arrives
+    text = "chunker.preset=B; chunker.overlap=32; retrieval.k=3"
+    assert PipelineConfig().with_overrides(parse_overrides(text)[0]) == cfg
+    assert PipelineConfig().with_overrides(override_items(text.split("; "))) == cfg
+    with pytest.raises(ValueError, match=re.escape(
+            "chunker.preset = 'G' is not valid; valid choices: A, B, C, D, E, F")):
+        PipelineConfig().with_overrides({"chunker.preset": "G"})

@@ -1,7 +1,9 @@
 """The gate: threshold + max kept; refusal when nothing passes."""
 
+import random
+
 from rag_core.config import GateConfig
-from rag_core.gate import apply_gate
+from rag_core.gate import apply_gate, gate_verdicts
 from rag_core.types import Hit
 
 
@@ -46,3 +48,36 @@ def test_distance_threshold_without_distances_is_not_applied_and_says_so():
     g = apply_gate(hs, GateConfig(max_distance=0.5))
     assert g.kept and g.metric == "none"
     assert "was not applied" in g.reason
+
+
+# ------------------------------------------------------------ the rule itself
+
+
+def test_verdicts_distance_cut_is_inclusive_and_max_kept_counts_passing_only():
+    # rank 2 is past the cut; ranks 1, 3 pass; max_kept 2 rejects rank 4 though it passes
+    v = gate_verdicts([0.5, 0.7, 0.6, 0.1], 0.6, 2, higher_is_better=False)
+    assert v == ("kept", "threshold", "kept", "max_kept")
+
+
+def test_verdicts_scores_and_no_threshold():
+    assert gate_verdicts([9.0, 3.0, 2.9], 3.0, None, higher_is_better=True) == (
+        "kept", "kept", "threshold")
+    assert gate_verdicts([0.9, 0.1, 0.5], None, 1, higher_is_better=False) == (
+        "kept", "max_kept", "max_kept")
+    assert gate_verdicts([], 0.5, 1, higher_is_better=False) == ()
+
+
+def test_apply_gate_follows_the_verdicts_on_random_lists():
+    rng = random.Random(3)
+    for _ in range(200):
+        ds = [round(rng.uniform(0.1, 1.0), 2) for _ in range(rng.randint(0, 9))]
+        t = rng.choice([None, 0.3, 0.5, 0.75])
+        m = rng.choice([None, 1, 2, 5])
+        g = apply_gate(hits(ds), GateConfig(max_distance=t, max_kept=m))
+        verdicts = gate_verdicts(ds, t, m, higher_is_better=False)
+        kept = [f"c{i}" for i, v in enumerate(verdicts) if v == "kept"]
+        assert [h.chunk_id for h in g.kept] == kept
+        # the naive rule, written out: passing candidates in rank order, the first m of them
+        passing = [i for i, d in enumerate(ds) if t is None or d <= t]
+        assert [h.chunk_id for h in g.kept] == [f"c{i}" for i in passing[:m]]
+        assert g.refused == (not passing)

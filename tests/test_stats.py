@@ -1,4 +1,4 @@
-"""Wilson intervals, bootstrap, sign test, paired comparison, threshold sweep, ranges."""
+"""Wilson intervals, bootstrap, sign test, paired comparison, ranges."""
 
 from __future__ import annotations
 
@@ -12,14 +12,12 @@ from scipy.stats import binomtest
 from rag_core.stats import (
     MeanWithInterval,
     PairedComparison,
-    SweepRow,
     bootstrap_interval,
     format_p,
     mean_with_interval,
     paired_compare,
     parse_range,
     sign_test,
-    threshold_sweep,
     wilson_interval,
 )
 from rag_core.types import to_jsonable
@@ -251,52 +249,6 @@ def test_format_p():
     assert format_p(1e-7) == "< 0.0001"
 
 
-# ----------------------------------------------------------- threshold sweep
-
-
-def test_threshold_sweep_distances():
-    answerable = [0.40, 0.55, 0.70, None]
-    gold = [True, False, True, True]
-    unanswerable = [0.50, 0.68, 0.90]
-    rows = threshold_sweep(answerable, gold, unanswerable, [0.45, 0.6, 0.7, 2.0])
-    assert rows[0] == SweepRow(0.45, 1, 0, 3, 0, 3, 4, 3)
-    assert rows[1] == SweepRow(0.6, 1, 1, 2, 1, 2, 4, 3)
-    assert rows[2] == SweepRow(0.7, 2, 1, 1, 2, 1, 4, 3)  # ≤ threshold answers
-    # a question with nothing retrieved is refused at any threshold
-    assert rows[3] == SweepRow(2.0, 2, 1, 1, 3, 0, 4, 3)
-    for r in rows:
-        assert (
-            r.answered_with_gold + r.answered_without_gold + r.refused_answerable == r.n_answerable
-        )
-        assert r.bluffed + r.refused_unanswerable == r.n_unanswerable
-
-
-def test_threshold_sweep_scores():
-    rows = threshold_sweep([9.0, 2.0], [True, True], [3.0, None], [2.0, 5.0], higher_is_better=True)
-    assert rows[0] == SweepRow(2.0, 2, 0, 0, 1, 1, 2, 2)
-    assert rows[1] == SweepRow(5.0, 1, 0, 1, 0, 2, 2, 2)
-
-
-def test_threshold_sweep_errors():
-    with pytest.raises(
-        ValueError,
-        match=re.escape(
-            "gold_retrieved_flags has 1 entries but there are 2 answerable questions; "
-            "give one flag per question"
-        ),
-    ):
-        threshold_sweep([0.1, 0.2], [True], [], [0.5])
-    with pytest.raises(
-        ValueError,
-        match=re.escape("best_distances_unanswerable[0] must be a finite number or None; got nan"),
-    ):
-        threshold_sweep([], [], [float("nan")], [0.5])
-    with pytest.raises(
-        ValueError, match=re.escape("thresholds must be a non-empty list of numbers; got []")
-    ):
-        threshold_sweep([], [], [], [])
-
-
 # ------------------------------------------------------------------ ranges
 
 
@@ -338,7 +290,6 @@ def test_results_serialise():
         {
             "c": c,
             "m": mean_with_interval([1.0, 0.0]),
-            "s": threshold_sweep([0.1], [True], [], [0.2]),
         }
     )
-    assert out["m"]["n"] == 2 and out["s"][0]["answered_with_gold"] == 1
+    assert out["m"]["n"] == 2

@@ -13,7 +13,7 @@ import pytest
 from rag_core import sweep
 from rag_core.config import GateConfig, PipelineConfig
 from rag_core.gate import apply_gate
-from rag_core.stats import parse_range, threshold_sweep, wilson_interval
+from rag_core.stats import parse_range, wilson_interval
 from rag_core.sweep import Candidate, QueryCandidates, SweepData
 from rag_core.types import Hit, Needle, Question, dumps
 
@@ -117,17 +117,64 @@ def test_replay_equals_the_real_gate_on_random_lists(metric):
             assert {k: getattr(row, k) for k in sweep.OUTCOMES} == naive_counts(data, t, m)
 
 
-def test_agrees_with_stats_threshold_sweep():
-    """Second oracle: stats.threshold_sweep with per-threshold 'gold kept' flags."""
+def best_value_counts(best_answerable, gold_kept, best_unanswerable, t, higher_is_better=False):
+    """Second oracle: a query is answered when its best value passes ``t`` (whatever max-kept).
+
+    ``best_*`` hold each query's best value (None: nothing retrieved, always
+    refused); ``gold_kept`` says, per answerable query, whether a kept
+    candidate is gold. Returns the five outcome counts in ``sweep.OUTCOMES`` order.
+    """
+
+    def passes(best):
+        return best is not None and (best >= t if higher_is_better else best <= t)
+
+    with_gold = sum(1 for b, g in zip(best_answerable, gold_kept) if passes(b) and g)
+    without_gold = sum(1 for b, g in zip(best_answerable, gold_kept) if passes(b) and not g)
+    bluffed = sum(1 for b in best_unanswerable if passes(b))
+    return (with_gold, without_gold, len(best_answerable) - with_gold - without_gold,
+            bluffed, len(best_unanswerable) - bluffed)
+
+
+def test_agrees_with_the_best_value_oracle():
     for t in parse_range("0.4:0.7:0.05"):
         outs = sweep.outcomes(DIST, t, 2)
         ans = [o for o in outs if o.answerable]
         una = [o for o in outs if not o.answerable]
-        (ref,) = threshold_sweep([o.best for o in ans], [o.gold_kept for o in ans], [o.best for o in una], [t])
+        ref = best_value_counts([o.best for o in ans], [o.gold_kept for o in ans],
+                                [o.best for o in una], t)
         row = sweep.counts_at(DIST, t, 2)
-        assert (row.answered_with_gold, row.answered_without_gold, row.refused_answerable) == (
-            ref.answered_with_gold, ref.answered_without_gold, ref.refused_answerable)
-        assert (row.bluffed, row.refused_unanswerable) == (ref.bluffed, ref.refused_unanswerable)
+        assert tuple(getattr(row, k) for k in sweep.OUTCOMES) == ref
+
+
+def one_candidate_queries(answerable, gold, unanswerable):
+    """A query per best value (None: no candidate), its single candidate gold per ``gold``."""
+    qs = [query(f"a{i}", [] if v is None else [v], {1} if g else ()) for i, (v, g) in
+          enumerate(zip(answerable, gold))]
+    qs += [query(f"u{i}", [] if v is None else [v], answerable=False)
+           for i, v in enumerate(unanswerable)]
+    return qs
+
+
+def test_sweep_table_by_hand_distances():
+    data = data_of(one_candidate_queries([0.40, 0.55, 0.70, None], [True, False, True, True],
+                                         [0.50, 0.68, 0.90]))
+    rows = sweep.sweep_table(data, [0.45, 0.6, 0.7, 2.0], None)
+    got = [(r.threshold, *(getattr(r, k) for k in sweep.OUTCOMES), r.n_answerable, r.n_unanswerable)
+           for r in rows]
+    assert got[0] == (0.45, 1, 0, 3, 0, 3, 4, 3)
+    assert got[1] == (0.6, 1, 1, 2, 1, 2, 4, 3)
+    assert got[2] == (0.7, 2, 1, 1, 2, 1, 4, 3)  # ≤ threshold answers
+    # a question with nothing retrieved is refused at any threshold
+    assert got[3] == (2.0, 2, 1, 1, 3, 0, 4, 3)
+
+
+def test_sweep_table_by_hand_scores():
+    data = data_of(one_candidate_queries([9.0, 2.0], [True, True], [3.0, None]), "score")
+    rows = sweep.sweep_table(data, [2.0, 5.0], None)
+    assert [tuple(getattr(r, k) for k in sweep.OUTCOMES) for r in rows] == [
+        (2, 0, 0, 1, 1),  # ≥ threshold answers
+        (1, 0, 1, 0, 2),
+    ]
 
 
 def test_sweep_table_and_report_are_jsonable():
@@ -248,17 +295,25 @@ def test_collect_errors(tiny_corpus):
         sweep.collect(PipelineConfig(), (), tiny_corpus)
 
 
-def test_sample_manual_set_sparse():
-    """Integration: the bundled manual question set with BM25 (seconds, no model)."""
+@pytest.fixture(scope="module")
+def sample_manual():
+    """The bundled manual question set, the sample corpus and its open-gate BM25 sweep data."""
     from rag_core.index import SAMPLE_CORPUS, load_corpus_index
-    from rag_core.questions import load_questions, queries_of
+    from rag_core.questions import load_questions
 
     path = SAMPLE_CORPUS / "questions" / "manual.jsonl"
     if not path.exists():
         pytest.skip("sample corpus question set not present")
     questions = load_questions(path)
     corpus = load_corpus_index(SAMPLE_CORPUS, questions=[])
-    data = sweep.collect(PipelineConfig(), questions, corpus)
+    return questions, corpus, sweep.collect(PipelineConfig(), questions, corpus)
+
+
+def test_sample_manual_set_sparse(sample_manual):
+    """Integration: the bundled manual question set with BM25 (seconds, no model)."""
+    from rag_core.questions import queries_of
+
+    questions, _corpus, data = sample_manual
     assert len(data.queries) == sum(len(queries_of(q, "all")) for q in questions)
     assert data.n_unanswerable > 0 and data.n_answerable > 0
     rep = sweep.report(data, max_kept=4)
@@ -266,3 +321,34 @@ def test_sample_manual_set_sparse():
     assert bluffs == sorted(bluffs, reverse=True)  # a higher score cut never bluffs more
     assert rep.no_threshold.bluffed >= bluffs[0]
     assert rep.no_threshold.bluffed + rep.no_threshold.refused_unanswerable == data.n_unanswerable
+
+
+def test_pipeline_gate_and_sweep_agree_on_every_threshold(sample_manual):
+    """The real pipeline, gate on, keeps exactly what the sweep replays, at every threshold."""
+    from rag_core.pipeline import run
+
+    _questions, corpus, data = sample_manual
+    cuts = sweep.default_thresholds(data)
+    max_kept = 2
+    rows = sweep.sweep_table(data, cuts, max_kept)
+    for t, row in zip(cuts, rows, strict=True):
+        cfg = PipelineConfig().with_overrides(
+            {"gate.min_score": repr(t), "gate.max_kept": str(max_kept)})
+        tally = dict.fromkeys(sweep.OUTCOMES, 0)
+        for qc in data.queries:
+            gate = run(cfg, qc.text, corpus, stop_after="gate").gate
+            kept = sweep.kept_candidates(qc.candidates, t, max_kept, data.higher_is_better)
+            assert [h.chunk_id for h in gate.kept] == [c.chunk_id for c in kept], (t, qc.query_id)
+            assert gate.refused == (not kept)
+            gold = {c.chunk_id for c in qc.candidates if c.gold}
+            gold_kept = any(h.chunk_id in gold for h in gate.kept)
+            if qc.answerable and gate.kept:
+                key = "answered_with_gold" if gold_kept else "answered_without_gold"
+            elif qc.answerable:
+                key = "refused_answerable"
+            else:
+                key = "bluffed" if gate.kept else "refused_unanswerable"
+            tally[key] += 1
+        assert {k: getattr(row, k) for k in sweep.OUTCOMES} == tally, t
+    # the sweep is not trivial: some cut refuses an answerable query and some answers one
+    assert any(r.refused_answerable for r in rows) and any(r.answered_with_gold for r in rows)

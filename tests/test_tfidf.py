@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from rag_core.sparse import TfidfIndex, analyze_many, build_sparse_index, get_analyzer
+from rag_core.sparse import SparseResult, TfidfIndex, analyze_many, build_sparse_index, get_analyzer
 from rag_core.sparse.scoring import idf_tfidf_smooth
 
 
@@ -102,3 +102,17 @@ def test_korean_particle_case_tfidf():
     assert index.top(get_analyzer("unicode")("한라산의 높이"), k=5)[0].size == 0
     char_index = TfidfIndex.build(analyze_many("char", docs))
     assert char_index.top(get_analyzer("char")("한라산의 높이"), k=5)[0].size == 2
+
+
+@pytest.mark.parametrize("method", ["bm25", "tfidf"])
+def test_search_returns_a_named_result_equal_to_top(method):
+    docs = [["a", "b"], ["b", "c"], ["c", "d", "d"], ["e"], ["b", "b", "d"]]
+    index = build_sparse_index(method, docs)
+    found = index.search(["b", "d"], k=2)
+    assert isinstance(found, SparseResult)
+    idx, scores = index.top(["b", "d"], k=2)
+    np.testing.assert_array_equal(found.indices, idx)
+    np.testing.assert_array_equal(found.scores, scores)
+    np.testing.assert_array_equal(found.scores, index.scores(["b", "d"])[found.indices])
+    # documents 0, 1, 2 and 4 hold b or d; document 3 does not
+    assert found.n_candidates == 4 == int(index.candidates(["b", "d"]).sum())

@@ -14,18 +14,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
 from rag_core.config import PipelineConfig
-from rag_core.labels import LabelStore, LabelStoreError, default_store_path
+from rag_core.labels import Label, LabelStore, LabelStoreError, default_store_path
 
 from .html import Markup, md
 from .i18n import t
 from .state import K_LAB_STORE_PATH as K_STORE_PATH
+
+if TYPE_CHECKING:
+    from rag_core.evalrun import ConfigEvaluation
+    from rag_core.index import CorpusIndex
+    from rag_core.pooling import Pool
+    from rag_core.runs import ExternalRun
+    from rag_core.sweep import SweepData
+    from rag_core.types import Question
+
 
 # ------------------------------------------------------------------ store
 
@@ -97,13 +106,13 @@ def evaluate(
     ks: tuple[int, ...],
     labels_key: tuple[str, int],
     _label: str,
-    _corpus: Any,
-    _questions: Sequence[Any],
-    _labels: Sequence[Any],
-    _runs: Any = None,
-    _doc_qrels: Any = None,
+    _corpus: CorpusIndex,
+    _questions: Sequence[Question],
+    _labels: Sequence[Label],
+    _runs: Mapping[str, ExternalRun] | None = None,
+    _doc_qrels: Mapping[str, Mapping[str, int]] | None = None,
     gain: str = "binary",
-) -> Any:
+) -> tuple[ConfigEvaluation, float]:
     """``(evaluate_config(...), seconds it took)`` for one ranking config (cached; progress on a
     miss).
 
@@ -144,11 +153,11 @@ def collect(
     metric: str,
     labels_key: tuple[str, int],
     _label: str,
-    _corpus: Any,
-    _questions: Sequence[Any],
-    _labels: Sequence[Any],
-    _runs: Any = None,
-) -> Any:
+    _corpus: CorpusIndex,
+    _questions: Sequence[Question],
+    _labels: Sequence[Label],
+    _runs: Mapping[str, ExternalRun] | None = None,
+) -> SweepData:
     """``rag_core.sweep.collect`` for one ranking config (cached; progress on a miss; ``_runs``
     keyed by ``corpus_key``)."""
     from rag_core.sweep import collect as collect_
@@ -179,9 +188,9 @@ def pool(
     depth: int,
     order: str,
     seed: int,
-    _corpus: Any,
-    _question: Any,
-) -> Any:
+    _corpus: CorpusIndex,
+    _question: Question,
+) -> Pool:
     """``rag_core.pooling.pool_question`` (cached per corpus, chunking, question and pool
     settings)."""
     from rag_core.pooling import pool_question
@@ -198,8 +207,8 @@ def pool(
 
 
 def run_guarded(fn: Callable[[], Any], lang: str) -> Any | None:
-    """Call ``fn``; a ``ValueError`` becomes an on-page error (None), anything else an error with
-    details."""
+    """Call ``fn``; a ``ValueError`` becomes an on-page error (None), anything else an error
+    with details."""
     import traceback
 
     try:
@@ -244,6 +253,6 @@ def style() -> Markup:
 
 
 def origin_class(origin: str) -> str:
-    """Chip classes for a gold origin (``needle``, ``label``, ``needle+label``) or ``zero`` (judged
-    not relevant)."""
+    """Chip classes for a gold origin (``needle``, ``label``, ``needle+label``) or ``zero``
+    (judged not relevant)."""
     return "ri-chip ri-o-" + origin.replace("+", "-")

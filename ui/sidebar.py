@@ -32,8 +32,8 @@ from rag_core.config import (
     RESERVED_INSTRUCTION_TOKENS,
     RETRIEVAL_METHODS,
     PipelineConfig,
+    parse_overrides,
 )
-from rag_core.scenarios import apply_overrides, parse_overrides
 
 from . import cache
 from .html import md
@@ -113,7 +113,7 @@ def start_config() -> tuple[PipelineConfig, list[str]]:
     text = os.environ.get(ENV_SET, "")
     overrides, errors = parse_overrides(text)
     try:
-        return apply_overrides(PipelineConfig(), overrides), errors
+        return PipelineConfig().with_overrides(overrides), errors
     except ValueError as exc:
         return PipelineConfig(), [*errors, f"{ENV_SET}: {exc}"]
 

@@ -23,19 +23,25 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rag_core.config import (
     EXTERNAL_METHODS,
+    PRESET_KEY,
     PRESETS,
     RETRIEVAL_METHODS,
     SECTIONS,
     VECTOR_METHODS,
     ChunkerConfig,
     PipelineConfig,
+    parse_overrides,
 )
 from rag_core.modelnames import restrict
-from rag_core.scenarios import apply_overrides, parse_overrides
+
+if TYPE_CHECKING:
+    from rag_core.index import CorpusIndex
+    from rag_core.runs import ExternalRun
+    from rag_core.types import Question
 
 LANGS = ("ko", "en")
 CORPORA = ("sample", "sample-html", "upload", "beir")
@@ -43,7 +49,7 @@ CORPORA = ("sample", "sample-html", "upload", "beir")
 K_LANG = "lang"
 K_CORPUS = "corpus"
 K_UPLOADS = "uploads"
-K_PRESET = "chunker.preset"
+K_PRESET = PRESET_KEY
 K_METHODS = "retrieval.methods"
 K_PER_METHOD = "retrieval.per_method"
 K_ANALYZER_FOR = "retrieval.analyzer_for."
@@ -261,7 +267,7 @@ def config_from_query(
     base = base or PipelineConfig()
     overrides, refused = restrict({k: v for k, v in params.items() if k not in VIEW_KEYS})
     try:
-        return apply_overrides(base, overrides), refused
+        return base.with_overrides(overrides), refused
     except ValueError:
         pass
     # One by one, so one bad value loses only itself.
@@ -271,13 +277,13 @@ def config_from_query(
     for _ in range(2):  # a second pass lets an order-dependent pair settle (overlap < target)
         for key in list(pending):
             try:
-                config = apply_overrides(config, {key: pending[key]})
+                config = config.with_overrides({key: pending[key]})
                 del pending[key]
             except ValueError:
                 continue
     for key, value in pending.items():
         try:
-            apply_overrides(config, {key: value})
+            config.with_overrides({key: value})
         except ValueError as exc:
             errors.append(str(exc))
     return config, errors
@@ -337,16 +343,16 @@ class Context:
 
     lang: str
     config: PipelineConfig
-    corpus: Any  # rag_core.index.CorpusIndex
+    corpus: CorpusIndex
     corpus_key: str
     question: str
-    gold: Any = None  # rag_core.types.Question when picked from a set
-    question_sets: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    gold: Question | None = None  # when picked from a set
+    question_sets: Mapping[str, tuple[Question, ...]] = field(default_factory=dict)
     compare_b: str = ""
     chunks_doc: str = ""
     problems: tuple[str, ...] = ()
     #: Imported runs by tag (``rag_core.runs.ExternalRun``); their fingerprints are in ``corpus_key``.
-    runs: Mapping[str, Any] = field(default_factory=dict)
+    runs: Mapping[str, ExternalRun] = field(default_factory=dict)
     #: Question set name → document-level qrels, for sets loaded from a BEIR/TREC collection.
     dataset_qrels: Mapping[str, Mapping[str, Mapping[str, int]]] = field(default_factory=dict)
 
@@ -364,7 +370,7 @@ def compare_config(a: PipelineConfig, text: str) -> tuple[PipelineConfig, list[s
     if not overrides:
         return a, errors
     try:
-        return apply_overrides(a, overrides), errors
+        return a.with_overrides(overrides), errors
     except ValueError as exc:
         return a, [*errors, str(exc)]
 

@@ -6,6 +6,7 @@ pipeline and the UI treat them alike::
     tokens = analyze_many("unicode", texts)
     index = build_sparse_index("bm25", tokens, variant="lucene", k1=1.2, b=0.75)
     idx, scores = index.top(get_analyzer("unicode")(query), k=8)
+    found = index.search(get_analyzer("unicode")(query), k=8)  # + found.n_candidates
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from rag_core.sparse.analyzers import (
     get_analyzer,
 )
 from rag_core.sparse.bm25 import BM25Index
+from rag_core.sparse.postings import SparseResult
 from rag_core.sparse.tfidf import TfidfIndex
 from rag_core.types import TermStat
 
@@ -51,9 +53,7 @@ class SparseIndex(Protocol):
 
     def candidates(self, query_tokens: Sequence[str]) -> NDArray[np.bool_]: ...
 
-    def search(
-        self, query_tokens: Sequence[str], k: int
-    ) -> tuple[NDArray[np.intp], NDArray[np.float64], int]: ...
+    def search(self, query_tokens: Sequence[str], k: int) -> SparseResult: ...
 
     def term_stats(self, query_tokens: Sequence[str]) -> tuple[TermStat, ...]: ...
 
@@ -94,6 +94,7 @@ __all__ = [
     "SPARSE_METHODS",
     "BM25Index",
     "SparseIndex",
+    "SparseResult",
     "TfidfIndex",
     "analyze_many",
     "analyzer_names",

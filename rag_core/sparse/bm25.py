@@ -22,7 +22,14 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from rag_core.sparse.postings import Postings, build_postings, query_term_counts, term_stats, top_k
+from rag_core.sparse.postings import (
+    Postings,
+    SparseResult,
+    build_postings,
+    query_term_counts,
+    term_stats,
+    top_k,
+)
 from rag_core.sparse.scoring import Bm25Variant, get_variant
 from rag_core.types import TermStat
 
@@ -180,18 +187,16 @@ class BM25Index:
         A candidate contains at least one query term and scores > 0 (see the
         module docstring). No candidates gives two empty arrays.
         """
-        idx, scores, _ = self.search(query_tokens, k)
-        return idx, scores
+        found = self.search(query_tokens, k)
+        return found.indices, found.scores
 
-    def search(
-        self, query_tokens: Sequence[str], k: int
-    ) -> tuple[NDArray[np.intp], NDArray[np.float64], int]:
+    def search(self, query_tokens: Sequence[str], k: int) -> SparseResult:
         """:meth:`top` plus the number of candidates, from one scoring pass."""
         matched, constant = self._matched_scores(query_tokens)
         cands = self._candidates(matched, constant)
         total = matched + constant if constant else matched
         idx, scores = top_k(total, cands, k)
-        return idx, scores, int(np.count_nonzero(cands))
+        return SparseResult(idx, scores, int(np.count_nonzero(cands)))
 
     @staticmethod
     def _candidates(matched: NDArray[np.float64], constant: float) -> NDArray[np.bool_]:

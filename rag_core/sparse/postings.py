@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
+from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -135,6 +136,21 @@ def term_stats(
 _DIRECT_TOP_K = 2048
 #: Size of the strided sample that gives that lower bound.
 _SAMPLE = 4096
+
+
+class SparseResult(NamedTuple):
+    """What a sparse index's ``search`` returns, from one scoring pass.
+
+    Attributes:
+        indices: row indices of the best documents (chunks), best first.
+        scores: their scores, in the same order.
+        n_candidates: how many documents could be returned at all (contain a
+            query term and score > 0), whatever ``k``.
+    """
+
+    indices: NDArray[np.intp]
+    scores: NDArray[np.float64]
+    n_candidates: int
 
 
 def top_k(

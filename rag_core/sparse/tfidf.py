@@ -19,7 +19,13 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from rag_core.sparse.postings import build_postings, query_term_counts, term_stats, top_k
+from rag_core.sparse.postings import (
+    SparseResult,
+    build_postings,
+    query_term_counts,
+    term_stats,
+    top_k,
+)
 from rag_core.sparse.scoring import TFIDF_FORM, idf_tfidf_smooth, l2_normalise_rows
 from rag_core.types import TermStat
 
@@ -93,17 +99,15 @@ class TfidfIndex:
         self, query_tokens: Sequence[str], k: int
     ) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
         """The ``k`` best documents with cosine > 0, ties by document order."""
-        idx, scores, _ = self.search(query_tokens, k)
-        return idx, scores
+        found = self.search(query_tokens, k)
+        return found.indices, found.scores
 
-    def search(
-        self, query_tokens: Sequence[str], k: int
-    ) -> tuple[NDArray[np.intp], NDArray[np.float64], int]:
+    def search(self, query_tokens: Sequence[str], k: int) -> SparseResult:
         """:meth:`top` plus the number of candidates, from one scoring pass."""
         scores = self.scores(query_tokens)
         cands = scores > 0
         idx, top_scores = top_k(scores, cands, k)
-        return idx, top_scores, int(cands.sum())
+        return SparseResult(idx, top_scores, int(cands.sum()))
 
     def candidates(self, query_tokens: Sequence[str]) -> NDArray[np.bool_]:
         """Which documents :meth:`top` may return (cosine > 0)."""
