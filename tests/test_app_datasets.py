@@ -138,3 +138,19 @@ def test_label_page_on_a_beir_set_pools_candidates_and_shows_document_gold(entry
     assert "qrels (document)" in page  # the question's gold: its judged documents
     assert "not judged" in page  # pooled candidates without a judgement say so
     assert (ROOT / "pages" / "label.py").is_file()
+
+
+def test_the_label_pool_offers_an_imported_run_in_use(entry, tmp_path):
+    at = on_beir(entry, write_beir(tmp_path / "mini"), page="label")
+    ok(at)
+    qid = at.session_state["_ctx"].gold.id
+    run = f"{qid} Q0 d5 1 3.5 prod\n{qid} Q0 elsewhere 2 1.0 prod\n".encode()
+    at.file_uploader(key="runs.files").set_value([("prod.run", run, "text/plain")]).run()
+    at.multiselect(key="retrieval.runs").set_value(["prod"]).run()
+    pool = at.multiselect(key="label.pool.retrievers")
+    assert "run:prod" in pool.options
+    pool.set_value(["run:prod"]).run()
+    assert not at.exception and not at.error
+    assert any("run:prod#" in plain(h.value) for h in at.html) or any(
+        "run:prod#" in plain(str(m.value)) for m in at.markdown
+    )
