@@ -15,7 +15,7 @@ every mean without any stage being at fault).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from operator import attrgetter
@@ -131,6 +131,83 @@ def doc_level_depth(corpus: CorpusIndex, chunker: ChunkerConfig, depth: int) -> 
     return min(10_000, depth * max(per_doc.values(), default=1))
 
 
+@dataclass(frozen=True)
+class QueryRun:
+    """One query of a question set run to the gate (see :func:`run_queries`)."""
+
+    question: Question
+    query_id: str
+    text: str
+    trace: Trace
+    #: Chunk-level gold of an answerable question: per needle, the ids of
+    #: the chunks holding it (:func:`rag_core.relevance.relevant_chunk_ids`)
+    per_needle: tuple[tuple[str, ...], ...] = ()
+    #: ``{chunk_id: grade}`` of those chunks (:func:`rag_core.relevance.grades_for`)
+    grades: Mapping[str, int] = field(default_factory=dict)
+
+
+def merge_labels(
+    questions: Sequence[Question],
+    labels: Sequence[Label],
+    docs: Mapping[str, Document | str],
+    question_set: str | None = None,
+) -> list[Question]:
+    """Each question, its needles merged with manual labels (:func:`rag_core.labels.gold_for`)."""
+    if not labels:
+        return list(questions)
+    from .labels import gold_for
+
+    return [
+        replace(q, needles=gold_for(q, labels, docs, question_set=question_set)) for q in questions
+    ]
+
+
+def run_queries(
+    config: PipelineConfig,
+    jobs: Sequence[tuple[Question, str, str]],
+    corpus: CorpusIndex,
+    *,
+    chunk_gold: bool = True,
+    runs: Mapping[str, ExternalRun] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    problems: dict[str, str] | None = None,
+) -> Iterator[QueryRun]:
+    """The per-query loop of an evaluation and of a threshold sweep.
+
+    ``jobs``: ``(question, query id, query text)``, the phrasings of one
+    question next to each other (:func:`rag_core.questions.queries_of`).
+    Every query runs :func:`rag_core.pipeline.run_many` up to the gate
+    (``stop_after="gate"``; the same Traces as ``run`` per query). With
+    ``chunk_gold``, an answerable question's needles are located in the
+    chunking once for all its phrasings. A retriever or reranker that did
+    not run as configured is recorded once per stage in ``problems``;
+    ``progress(done, total)`` is called after each query.
+    """
+    from .pipeline import run_many
+    from .relevance import ChunkLookup, grades_for, relevant_chunk_ids
+
+    chunks = corpus.chunking(config.chunker).chunks
+    lookup = ChunkLookup(chunks) if chunk_gold else None
+    traces = run_many(
+        config, [text for _, _, text in jobs], corpus, stop_after="gate", runs=runs,
+        query_ids=[qid for _, qid, _ in jobs],
+    )
+    last: Question | None = None
+    per_needle: tuple[tuple[str, ...], ...] = ()
+    grades: dict[str, int] = {}
+    for i, ((q, qid, text), trace) in enumerate(zip(jobs, traces)):
+        if q is not last:
+            last, per_needle, grades = q, (), {}
+            if chunk_gold and q.answerable:
+                per_needle = relevant_chunk_ids(chunks, q.needles, corpus.docs, lookup)
+                grades = grades_for(chunks, q.needles, corpus.docs, per_needle)
+        if problems is not None:
+            _note_problems(trace, problems)
+        yield QueryRun(q, qid, text, trace, per_needle, dict(grades))
+        if progress:
+            progress(i + 1, len(jobs))
+
+
 def evaluate_config(
     config: PipelineConfig,
     questions: Sequence[Question],
@@ -165,19 +242,12 @@ def evaluate_config(
             labels=labels, question_set=question_set,
         )
     from .evaluation import evaluate_queries
-    from .pipeline import run
-    from .relevance import relevant_chunk_ids
+    from .pipeline import final_ranking
 
     depth = max(ks)
     cfg = replace(config, retrieval=replace(config.retrieval, k=max(depth, config.retrieval.k)))
     chunking = corpus.chunking(cfg.chunker)
-    if labels:
-        from .labels import gold_for
-
-        questions = [
-            replace(q, needles=gold_for(q, labels, corpus.docs, question_set=question_set))
-            for q in questions
-        ]
+    questions = merge_labels(questions, labels, corpus.docs, question_set)
     missing: dict[str, tuple[tuple[str, str], ...]] = {}
     answerable = []
     for q in questions:
@@ -208,24 +278,16 @@ def evaluate_config(
     units: dict[str, list[set[str]]] = {}
     problems: dict[str, str] = {}
     jobs = [(q, qid, text) for q in answerable for qid, text in queries_of(q, phrasings)]
-    for i, (q, qid, text) in enumerate(jobs):
-        per_needle = relevant_chunk_ids(chunking.chunks, q.needles, corpus.docs)
-        grades: dict[str, int] = {}
-        for needle, ids in zip(q.needles, per_needle):
-            for cid in ids:
-                grades[cid] = max(grades.get(cid, 0), needle.grade)
-        units[qid] = [set(ids) for ids in per_needle]
-        if all(not ids for ids in per_needle):
+    for qr in run_queries(cfg, jobs, corpus, runs=runs, progress=progress, problems=problems):
+        qid, q = qr.query_id, qr.question
+        units[qid] = [set(ids) for ids in qr.per_needle]
+        if all(not ids for ids in qr.per_needle):
             destroyed.append(qid)
-        trace = run(cfg, text, corpus, stop_after="gate", runs=runs, query_id=qid)
-        _note_problems(trace, problems)
-        rankings[qid] = tuple(h.chunk_id for h in trace.rerank.hits[:depth])
-        gold[qid] = grades
-        texts[qid] = text
+        rankings[qid] = tuple(final_ranking(qr.trace)[:depth])
+        gold[qid] = dict(qr.grades)
+        texts[qid] = qr.text
         question_of[qid] = q.id
         tags[qid] = (f"lang:{q.lang}",) + tuple(q.tags)
-        if progress:
-            progress(i + 1, len(jobs))
     # Every answerable question is judged: one whose needles the chunking
     # destroyed scores 0 (its recall ceiling) instead of leaving the means.
     result = evaluate_queries(rankings, gold, ks, gain=gain, judged=set(rankings), units=units)
@@ -277,7 +339,6 @@ def _evaluate_documents(
     document as judged not relevant).
     """
     from .evaluation import evaluate_queries
-    from .pipeline import run
 
     depth = max(ks)
     chunk_depth = max(doc_level_depth(corpus, config.chunker, depth), config.retrieval.k)
@@ -290,10 +351,12 @@ def _evaluate_documents(
     gold: dict[str, dict[str, int]] = {}
     share: dict[str, float] = {}
     problems: dict[str, str] = {}
-    for i, q in enumerate(judged):
-        trace = run(cfg, q.question, corpus, stop_after="gate", runs=runs, query_id=q.id)
-        _note_problems(trace, problems)
-        ranking = doc_ranking(trace.rerank.hits, depth)
+    jobs = [(q, q.id, q.question) for q in judged]
+    for qr in run_queries(
+        cfg, jobs, corpus, chunk_gold=False, runs=runs, progress=progress, problems=problems
+    ):
+        q = qr.question
+        ranking = doc_ranking(qr.trace.rerank.hits, depth)
         grades = {str(d): int(g) for d, g in qrels[q.id].items()}
         for lab in labels:
             if lab.question_id == q.id and (question_set is None or lab.question_set == question_set):
@@ -302,8 +365,6 @@ def _evaluate_documents(
         gold[q.id] = grades
         top = ranking[:JUDGED_AT]
         share[q.id] = sum(d in grades for d in top) / len(top) if top else 0.0
-        if progress:
-            progress(i + 1, len(judged))
     # every judged query counts (one without a relevant document scores 0, as in trec_eval -c)
     result = evaluate_queries(rankings, gold, ks, gain=gain, judged=set(rankings))
     return ConfigEvaluation(

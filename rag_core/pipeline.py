@@ -14,22 +14,24 @@ import time
 import unicodedata
 from collections import Counter
 from collections import ChainMap
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache, partial
 from itertools import count
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .config import PipelineConfig
 from .gate import apply_gate
 from .index import Chunking, CorpusIndex, Progress
 from .types import (
+    AnalyzerView,
     Chunk,
     ContextStage,
     GateStage,
     GenerationStage,
     Hit,
+    IndexStamp,
     Needle,
     Question,
     RerankStage,
@@ -37,11 +39,13 @@ from .types import (
     RetrieverList,
     SupportStage,
     Trace,
+    hits_from_fields,
 )
 
 if TYPE_CHECKING:
     from .dense import DenseIndex
     from .runs import ExternalRun
+    from .sparse import SparseIndex
 
 #: ``listener(event, value)``: see :func:`run`.
 Listener = Callable[[str, Any], None]
@@ -50,6 +54,7 @@ Listener = Callable[[str, Any], None]
 MAX_QUESTION_CHARS = 2000
 
 _KNOWN_SCRIPTS = {"LATIN", "HANGUL", "DIGIT"}
+NO_LETTERS = "the question has no letters or digits: word analyzers will find nothing"
 
 
 def no_chunks_message(n_documents: int, signature: str) -> str:
@@ -78,13 +83,13 @@ def validate_question(question: Any) -> tuple[str, tuple[str, ...]]:
             "characters (paste a question, not a document)"
         )
     warnings: list[str] = []
-    if q.isascii():  # the common case, counted in C: digits and Latin letters only
-        digits, alnum = sum(map(str.isdigit, q)), sum(map(str.isalnum, q))
-        scripts = Counter({k: v for k, v in (("LATIN", alnum - digits), ("DIGIT", digits)) if v})
-    else:
-        scripts = Counter(map(_script, filter(str.isalnum, q)))
+    if q.isascii():  # the common case: digits and Latin letters only, both known scripts
+        if not any(map(str.isalnum, q)):
+            warnings.append(NO_LETTERS)
+        return q, tuple(warnings)
+    scripts = Counter(map(_script, filter(str.isalnum, q)))
     if not scripts:
-        warnings.append("the question has no letters or digits: word analyzers will find nothing")
+        warnings.append(NO_LETTERS)
     else:
         script, n = scripts.most_common(1)[0]
         if script not in _KNOWN_SCRIPTS and n / sum(scripts.values()) >= 0.5:
@@ -178,6 +183,73 @@ def qdrant_list(config: PipelineConfig, question: str, chunking: Chunking) -> Re
     status = "error" if foreign and not hits else "ok"
     return RetrieverList(name, "qdrant", None, tuple(hits), facts.points, status=status, message=message,
                          model=embedder.model_id, params=params)
+#: ``(index, analyzer function, list params, idf form, n docs)`` of one sparse retriever.
+_SparseRoute: TypeAlias = "tuple[SparseIndex, Callable[[str], list[str]], dict[str, Any], str, int]"
+
+
+class RunPlan:
+    """The per-config work of :func:`run`, done once and shared by every question of a set.
+
+    Holds the chunking, the resolved dense model, the config as a dict and,
+    built on first use, each sparse retriever's index, analyzer and params,
+    and the index stamp. :func:`run` makes one per call; :func:`run_many`
+    one per question set, which is where an evaluation saves the lookups.
+    """
+
+    def __init__(
+        self, config: PipelineConfig, corpus: CorpusIndex, progress: Progress | None = None
+    ) -> None:
+        t = time.perf_counter()
+        self.config = config
+        self.corpus = corpus
+        self.chunking = corpus.chunking(config.chunker, progress)
+        #: time the chunking lookup (or build) took, in milliseconds
+        self.chunking_ms = (time.perf_counter() - t) * 1000
+        if not self.chunking.chunks:
+            raise ValueError(no_chunks_message(len(corpus.documents), self.chunking.signature))
+        # files and rows the corpus load skipped are listed with every answer over it
+        self.load_warnings: tuple[str, ...] = tuple(getattr(corpus, "load_warnings", ()))
+        self.dense_model, self.dense_reason = corpus.dense_choice(config.retrieval.dense_model)
+        self.config_dict = config.to_dict()
+        self._sparse: dict[tuple[str, str], _SparseRoute] = {}
+        self._stamp: tuple[Any, IndexStamp] | None = None
+        self.method_specs = config.retrieval.method_specs
+        #: chunk and document id per chunking position
+        self.chunk_ids = [c.chunk_id for c in self.chunking.chunks]
+        self.doc_ids = [c.doc_id for c in self.chunking.chunks]
+        self.stop_gate: tuple[ContextStage, GenerationStage, SupportStage] | None = None
+
+    def sparse(
+        self, method: str, analyzer: str
+    ) -> _SparseRoute:
+        """``(index, analyzer function, list params, idf form, n docs)`` of one sparse retriever."""
+        key = (method, analyzer)
+        if key not in self._sparse:
+            from .sparse.analyzers import get_analyzer
+
+            rcfg = self.config.retrieval
+            index = self.corpus.sparse(self.config.chunker, method, analyzer, rcfg)
+            analyze = get_analyzer(analyzer, ngram_min=rcfg.ngram_min, ngram_max=rcfg.ngram_max)
+            params: dict[str, Any] = {}
+            if method == "bm25":
+                params = {"variant": rcfg.bm25_variant, "k1": rcfg.k1, "b": rcfg.b}
+                if rcfg.bm25_variant in ("l", "plus"):
+                    params["delta"] = rcfg.delta
+                if rcfg.bm25_variant == "okapi":
+                    params["epsilon"] = rcfg.epsilon
+            if analyzer == "char":
+                params["ngram"] = [rcfg.ngram_min, rcfg.ngram_max]
+            self._sparse[key] = (index, analyze, params, index.idf_form, index.n_docs)
+        return self._sparse[key]
+
+    def stamp(self, dense_index: DenseIndex | None) -> IndexStamp:
+        """The Trace's index stamp (rebuilt only when the dense index changes)."""
+        dense_stamp = dense_index.stamp if dense_index is not None else None
+        if self._stamp is None or self._stamp[0] is not dense_stamp:
+            self._stamp = (dense_stamp, self.corpus.stamp(self.config.chunker, dense_stamp))
+        return self._stamp[1]
+
+
 def _run_list(
     name: str,
     tag: str,
@@ -224,6 +296,7 @@ def retrieve(
     runs: Mapping[str, ExternalRun] | None = None,
     query_id: str | None = None,
     extra: dict[str, Chunk] | None = None,
+    plan: RunPlan | None = None,
 ) -> tuple[RetrievalStage, DenseIndex | None]:
     """Run every configured retriever and fuse their lists.
 
@@ -231,20 +304,20 @@ def retrieve(
     attach a cosine distance to any candidate. ``run:TAG`` retrievers read
     ``runs[TAG]`` at ``query_id``; the chunks their hits name that the
     chunking lacks (whole documents, external texts) are added to ``extra``.
+    ``plan``: the config's :class:`RunPlan` (made here when not given).
     """
     from .fusion import fuse
     from .models import ModelUnavailable
-    from .sparse.analyzers import get_analyzer
-    from .types import AnalyzerView
 
     rcfg = config.retrieval
-    chunking = corpus.chunking(config.chunker, progress)
+    plan = plan if plan is not None else RunPlan(config, corpus, progress)
+    chunking = plan.chunking
     lists: list[RetrieverList] = []
     dense_index = None
     dense_cos = None
     extra = extra if extra is not None else {}
-    dense_model, dense_reason = corpus.dense_choice(rcfg.dense_model)
-    for method, analyzer in rcfg.method_specs:
+    dense_model, dense_reason = plan.dense_model, plan.dense_reason
+    for method, analyzer in plan.method_specs:
         name = _list_name(method, analyzer, dense_model)
         if method == "run":
             lists.append(_run_list(name, str(analyzer), config, corpus, chunking, runs, query_id, extra))
@@ -278,32 +351,24 @@ def retrieve(
         if method == "qdrant":
             lists.append(qdrant_list(config, question, chunking))
             continue
-        index = corpus.sparse(config.chunker, method, analyzer, rcfg)
-        q_tokens = get_analyzer(analyzer, ngram_min=rcfg.ngram_min, ngram_max=rcfg.ngram_max)(question)
+        index, analyze, params, idf_form, n_docs = plan.sparse(method, str(analyzer))
+        q_tokens = analyze(question)
         found = index.search(q_tokens, rcfg.k)
         idx, scores, n_candidates = found.indices, found.scores, found.n_candidates
-        table = chunking.chunks
-        # tolist(): Python ints and floats in one C call each (as int()/float() per element)
-        hits = tuple([
-            Hit(c.chunk_id, c.doc_id, r, s)
-            for r, c, s in zip(count(1), map(table.__getitem__, idx.tolist()), scores.tolist())
-        ])
+        # tolist(): Python ints and floats in one C call each (as int()/float() per element);
+        # ids read from the plan's flat lists, not from each Chunk
+        cids, dids = plan.chunk_ids, plan.doc_ids
+        hits = tuple(hits_from_fields([
+            {"chunk_id": cids[i], "doc_id": dids[i], "rank": r, "score": s}
+            for r, i, s in zip(count(1), idx.tolist(), scores.tolist())
+        ]))
         view = AnalyzerView(
             analyzer=analyzer,
-            idf_form=index.idf_form,
-            n_docs=index.n_docs,
+            idf_form=idf_form,
+            n_docs=n_docs,
             terms=tuple(index.term_stats(q_tokens)),
             segments=_auto_segments(question) if analyzer == "auto" else (),
         )
-        params: dict[str, Any] = {}
-        if method == "bm25":
-            params = {"variant": rcfg.bm25_variant, "k1": rcfg.k1, "b": rcfg.b}
-            if rcfg.bm25_variant in ("l", "plus"):
-                params["delta"] = rcfg.delta
-            if rcfg.bm25_variant == "okapi":
-                params["epsilon"] = rcfg.epsilon
-        if analyzer == "char":
-            params["ngram"] = [rcfg.ngram_min, rcfg.ngram_max]
         message = "" if hits else "0 candidates: no chunk shares a term with the query"
         lists.append(
             RetrieverList(name, method, analyzer, hits, n_candidates, message=message,
@@ -551,27 +616,89 @@ def run(
             the ``run:TAG`` retrievers of ``config``.
         query_id: the query id those runs are read at (default: ``gold.id``).
     """
-    from .diagnosis import gold_view
-
     if stop_after not in ("gate", "support"):
         raise ValueError(f"stop_after = {stop_after!r} is not valid; valid choices: gate, support")
     question, warnings = validate_question(question)
-    # files and rows the corpus load skipped are listed with every answer over it
-    warnings = warnings + tuple(getattr(corpus, "load_warnings", ()))
-    timings: dict[str, float] = {}
-
-    t = time.perf_counter()
-    chunking = corpus.chunking(config.chunker, progress)
-    timings["chunking"] = (time.perf_counter() - t) * 1000
-    if not chunking.chunks:
-        raise ValueError(no_chunks_message(len(corpus.documents), chunking.signature))
-
+    plan = RunPlan(config, corpus, progress)
     if query_id is None and isinstance(gold, Question):
         query_id = gold.id
+    return _run_planned(
+        plan, question, warnings, plan.chunking_ms, gold=gold, progress=progress,
+        stop_after=stop_after, listener=listener, runs=runs, query_id=query_id,
+    )
+
+
+def run_many(
+    config: PipelineConfig,
+    questions: Sequence[str],
+    corpus: CorpusIndex,
+    *,
+    stop_after: str = "gate",
+    runs: Mapping[str, ExternalRun] | None = None,
+    query_ids: Sequence[str | None] | None = None,
+) -> Iterator[Trace]:
+    """:func:`run` for each question of a set, in order: the same Traces, made faster.
+
+    The per-config work (chunking and index lookups, the dense model choice,
+    analyzers, the config dict, the index stamp) is done once for the set
+    (:class:`RunPlan`), not once per question. The Traces of one call share
+    one ``config`` dict (read-only, as every part of a Trace). Timings: the
+    first Trace carries the chunking lookup, the others 0 for it.
+
+    Args:
+        config, corpus, stop_after, runs: as for :func:`run`.
+        questions: the question texts (each validated as by :func:`run`).
+        query_ids: per question, the id the ``run:TAG`` retrievers read (default: none).
+
+    Yields:
+        One Trace per question, as ``run(config, q, corpus, stop_after=stop_after,
+        runs=runs, query_id=qid)`` returns it (timings aside).
+    """
+    if stop_after not in ("gate", "support"):
+        raise ValueError(f"stop_after = {stop_after!r} is not valid; valid choices: gate, support")
+    if query_ids is not None and len(query_ids) != len(questions):
+        raise ValueError(
+            f"query_ids has {len(query_ids)} ids for {len(questions)} questions; "
+            "give one per question"
+        )
+    plan: RunPlan | None = None
+    for i, text in enumerate(questions):
+        question, warnings = validate_question(text)
+        chunking_ms = 0.0
+        if plan is None:
+            plan = RunPlan(config, corpus)
+            chunking_ms = plan.chunking_ms
+        yield _run_planned(
+            plan, question, warnings, chunking_ms, stop_after=stop_after, runs=runs,
+            query_id=query_ids[i] if query_ids is not None else None,
+        )
+
+
+def _run_planned(
+    plan: RunPlan,
+    question: str,
+    warnings: tuple[str, ...],
+    chunking_ms: float,
+    *,
+    gold: Question | Sequence[Needle] | None = None,
+    progress: Progress | None = None,
+    stop_after: str = "support",
+    listener: Listener | None = None,
+    runs: Mapping[str, ExternalRun] | None = None,
+    query_id: str | None = None,
+) -> Trace:
+    """:func:`run` after the question is validated and the plan made (see there)."""
+    from .diagnosis import gold_view
+
+    config, corpus, chunking = plan.config, plan.corpus, plan.chunking
+    warnings = warnings + plan.load_warnings
+    timings: dict[str, float] = {"chunking": chunking_ms}
+
     t = time.perf_counter()
     extra: dict[str, Chunk] = {}
     retrieval, dense_index = retrieve(
-        config, question, corpus, progress=progress, runs=runs, query_id=query_id, extra=extra
+        config, question, corpus, progress=progress, runs=runs, query_id=query_id, extra=extra,
+        plan=plan,
     )
     timings["retrieval"] = (time.perf_counter() - t) * 1000
     table: Mapping[str, Chunk] = ChainMap(extra, chunking.by_id) if extra else chunking.by_id
@@ -587,10 +714,14 @@ def run(
         warnings = warnings + (gate.reason,)
 
     if stop_after == "gate":
-        reason = "not run (retrieval-only evaluation)"
-        context = _skipped_context(config, reason)
-        generation = _skipped_generation(config, reason)
-        support = SupportStage("skipped", message=reason)
+        if plan.stop_gate is None:  # the same three skipped stages for every question
+            reason = "not run (retrieval-only evaluation)"
+            plan.stop_gate = (
+                _skipped_context(config, reason),
+                _skipped_generation(config, reason),
+                SupportStage("skipped", message=reason),
+            )
+        context, generation, support = plan.stop_gate
     else:
         context, generation, support = model_stages(
             config, question, gate, corpus, progress, timings, table, listener
@@ -623,14 +754,15 @@ def run(
         )
         chunks = {cid: table[cid] for cid in sorted(referenced, key=position.__getitem__)}
     else:  # chunking order: sort the positions (ints) and read the chunks there
-        in_order = map(chunking.chunks.__getitem__, sorted(map(chunking.position.__getitem__, referenced)))
-        chunks = {c.chunk_id: c for c in in_order}
+        cids, table_ = plan.chunk_ids, chunking.chunks
+        positions = sorted(map(chunking.position.__getitem__, referenced))
+        chunks = {cids[p]: table_[p] for p in positions}
 
-    stamp = corpus.stamp(config.chunker, dense_index.stamp if dense_index is not None else None)
+    stamp = plan.stamp(dense_index)
     timings["total"] = sum(v for k, v in timings.items() if k != "total")
     return Trace(
         question=question,
-        config=config.to_dict(),
+        config=plan.config_dict,
         index_stamp=stamp,
         chunking=chunking.diagnostics,
         retrieval=retrieval,

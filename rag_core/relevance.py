@@ -101,13 +101,15 @@ def relevant_chunk_ids(
     chunks: Sequence[Chunk],
     needles: Sequence[Needle],
     docs_by_id: Mapping[str, Document | str],
+    lookup: ChunkLookup | None = None,
 ) -> tuple[tuple[str, ...], ...]:
     """Per needle, the ids of the chunks whose content contains it entirely.
 
     A document-level needle (:func:`is_document_level`) gets every chunk of
     its document. A needle whose document is unknown or whose text is not found gets ``()``.
+    ``lookup``: ``ChunkLookup(chunks)``, built once by a caller that asks for many needle sets.
     """
-    lookup = ChunkLookup(chunks)
+    lookup = lookup if lookup is not None else ChunkLookup(chunks)
     out: list[tuple[str, ...]] = []
     for n in needles:
         text = _text_of(docs_by_id.get(n.doc_id))
@@ -127,13 +129,17 @@ def grades_for(
     chunks: Sequence[Chunk],
     needles: Sequence[Needle],
     docs_by_id: Mapping[str, Document | str],
+    per_needle: Sequence[Sequence[str]] | None = None,
 ) -> dict[str, int]:
     """``{chunk_id: grade}``: the highest grade among the needles a chunk contains.
 
-    Chunks containing no needle are absent (not relevant).
+    Chunks containing no needle are absent (not relevant). ``per_needle``:
+    :func:`relevant_chunk_ids` of the same arguments, when the caller has it already.
     """
+    if per_needle is None:
+        per_needle = relevant_chunk_ids(chunks, needles, docs_by_id)
     grades: dict[str, int] = {}
-    for n, ids in zip(needles, relevant_chunk_ids(chunks, needles, docs_by_id), strict=True):
+    for n, ids in zip(needles, per_needle, strict=True):
         for cid in ids:
             if n.grade > grades.get(cid, -(10**9)):
                 grades[cid] = n.grade

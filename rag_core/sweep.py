@@ -483,10 +483,8 @@ def collect(
         runs: imported runs by tag for ``run:TAG`` retrievers (read at each query id).
     """
     from .config import GateConfig
-    from .labels import gold_for
-    from .pipeline import run
+    from .evalrun import merge_labels, run_queries
     from .questions import queries_of
-    from .relevance import relevant_chunk_ids
 
     if metric not in METRIC_CHOICES:
         raise ValueError(
@@ -497,25 +495,18 @@ def collect(
     t0 = time.perf_counter()
     cfg = replace(config, gate=GateConfig())
     chunking = corpus.chunking(cfg.chunker)
-    jobs = [(q, qid, text) for q in questions for qid, text in queries_of(q, phrasings)]
+    merged = merge_labels(questions, labels, corpus.docs, question_set)
+    jobs = [(q, qid, text) for q in merged for qid, text in queries_of(q, phrasings)]
     raw: list[tuple[Question, str, str, tuple[Any, ...], frozenset[str]]] = []
     warnings: list[str] = []
     dense_messages: set[str] = set()
-    for i, (q, qid, text) in enumerate(jobs):
-        gold_ids: frozenset[str] = frozenset()
-        if q.answerable:
-            needles = (
-                gold_for(q, labels, corpus.docs, question_set=question_set) if labels else q.needles
-            )
-            per_needle = relevant_chunk_ids(chunking.chunks, needles, corpus.docs)
-            gold_ids = frozenset(cid for ids in per_needle for cid in ids)
-        trace = run(cfg, text, corpus, stop_after="gate", runs=runs, query_id=qid)
-        for lst in trace.retrieval.lists:
+    for qr in run_queries(cfg, jobs, corpus, runs=runs, progress=progress):
+        for lst in qr.trace.retrieval.lists:
             if lst.method == "dense" and lst.status != "ok":
                 dense_messages.add(lst.message or f"dense retrieval {lst.status}")
-        raw.append((q, qid, text, tuple(trace.rerank.hits), gold_ids))
-        if progress:
-            progress(i + 1, len(jobs))
+        # a gold chunk holds a gold span of the question (labels merged)
+        gold_ids = frozenset(qr.grades)
+        raw.append((qr.question, qr.query_id, qr.text, tuple(qr.trace.rerank.hits), gold_ids))
 
     all_hits = [h for *_, hits, _ in raw for h in hits]
     have_distance = bool(all_hits) and all(h.distance is not None for h in all_hits)

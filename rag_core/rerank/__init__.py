@@ -28,7 +28,7 @@ from itertools import count
 from typing import Any
 
 from rag_core.registry import Registry
-from rag_core.types import Chunk, Hit
+from rag_core.types import Chunk, Hit, hits_from_fields
 
 
 @dataclass(frozen=True)
@@ -131,43 +131,21 @@ def rerank(
     del tied[len(scores) :]  # no scores: no flags
     moved = list(map(short.__getitem__, result.order))
     notes = result.notes or [h.note for h in moved]
-    # each hit at its new rank, its retrieval rank and score kept as prev_rank
-    # and retrieval_score (dataclasses.replace written out: on the evaluation's hot path)
-    out = [
-        Hit(
-            h.chunk_id,
-            h.doc_id,
-            pos,
-            float(score),
-            h.distance,
-            h.list_ranks,
-            h.contributions,
-            h.rank,
-            h.score,
-            t,
-            note,
-        )
-        for pos, h, score, t, note in zip(
-            count(1), moved, scores, tied, notes
-        )  # lengths: _check_result
-    ]
+    # each hit at its new rank, its retrieval rank and score kept as prev_rank and
+    # retrieval_score: dataclasses.replace written out (the evaluation's hot path),
+    # the other fields copied from the hit's own dict
+    out = hits_from_fields([
+        {**vars(h), "rank": pos, "score": float(score), "prev_rank": h.rank,
+         "retrieval_score": h.score, "tied": t, "note": note}
+        # the lengths agree: _check_result
+        for pos, h, score, t, note in zip(count(1), moved, scores, tied, notes)
+    ])
     beyond = "beyond the shortlist: not reranked"
-    out += [
-        Hit(
-            h.chunk_id,
-            h.doc_id,
-            pos,
-            h.score,
-            h.distance,
-            h.list_ranks,
-            h.contributions,
-            h.rank,
-            h.score,
-            False,
-            beyond,
-        )
+    out += hits_from_fields([
+        {**vars(h), "rank": pos, "prev_rank": h.rank, "retrieval_score": h.score, "tied": False,
+         "note": beyond}
         for pos, h in zip(count(len(out) + 1), rest)
-    ]
+    ])
     info: dict[str, Any] = {"method": method, "shortlist": shortlist, "reranked": len(short)}
     info.update(result.info)
     return tuple(out), info

@@ -19,7 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from rag_core.types import TermStat
+from rag_core.types import TermStat, from_fields
 
 
 @dataclass(frozen=True)
@@ -121,14 +121,16 @@ def term_stats(
 ) -> tuple[TermStat, ...]:
     """One :class:`TermStat` per distinct query term (df 0 and idf None when unknown)."""
     items, _ = query_term_counts(vocab, query_tokens)
-    out = []
+    get = vocab.get
+    rows = []
     for term, qtf in items:
-        tid = vocab.get(term)
+        tid = get(term)
         if tid is None:
-            out.append(TermStat(term=term, qtf=qtf, df=0, idf=None))
+            rows.append({"term": term, "qtf": qtf, "df": 0, "idf": None})
         else:
-            out.append(TermStat(term=term, qtf=qtf, df=int(df[tid]), idf=float(idf[tid])))
-    return tuple(out)
+            rows.append({"term": term, "qtf": qtf, "df": int(df[tid]), "idf": float(idf[tid])})
+    # one C-level pass makes the frozen records (see rag_core.types.from_fields)
+    return tuple(from_fields(TermStat, rows))
 
 
 #: Candidate counts up to this are ranked directly; above it a sampled lower

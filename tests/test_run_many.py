@@ -1,0 +1,95 @@
+"""``pipeline.run_many``: the Traces of ``run`` per question, with the per-config work done once."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from rag_core.config import PipelineConfig, preset
+from rag_core.index import load_corpus_index
+from rag_core.pipeline import run, run_many
+from rag_core.questions import queries_of
+from rag_core.types import Hit, hits_from_fields
+
+QUESTIONS = ["KV cache decode", "한라산의 높이", "what does E21 mean", "노루 한라산", "???"]
+CONFIGS = [
+    {"retrieval.analyzer": "unicode"},
+    {"retrieval.methods": "bm25:char,tfidf:char", "retrieval.k": "3"},
+    {"retrieval.methods": "bm25:auto,tfidf:unicode", "fusion.method": "rrf",
+     "rerank.method": "mmr"},
+    {"retrieval.bm25_variant": "plus", "rerank.method": "overlap", "rerank.shortlist": "2"},
+    {"gate.min_score": "1.5", "gate.max_kept": "2"},
+]
+
+
+def untimed(trace):
+    """A Trace without its timings (the only field two runs of one question may differ in)."""
+    return replace(trace, timings_ms={})
+
+
+@pytest.mark.parametrize("overrides", CONFIGS)
+def test_run_many_equals_run_per_question(tiny_corpus, overrides):
+    config = preset("C").with_overrides({"generation.model": "none", **overrides})
+    ids = [f"q{i}" for i in range(len(QUESTIONS))]
+    batched = list(run_many(config, QUESTIONS, tiny_corpus, query_ids=ids))
+    single = [
+        run(config, q, tiny_corpus, stop_after="gate", query_id=i) for q, i in zip(QUESTIONS, ids)
+    ]
+    assert len(batched) == len(QUESTIONS)
+    assert [untimed(t) for t in batched] == [untimed(t) for t in single]
+    # the per-config work is done once: every Trace of the set shares it
+    assert all(t.config is batched[0].config for t in batched)
+    assert all(t.index_stamp is batched[0].index_stamp for t in batched)
+
+
+def test_run_many_equals_run_on_the_sample_set():
+    corpus = load_corpus_index()
+    config = PipelineConfig().with_overrides(
+        {"retrieval.methods": "bm25:auto,tfidf:char", "rerank.method": "overlap",
+         "generation.model": "none"}
+    )
+    jobs = [(qid, text) for q in corpus.questions for qid, text in queries_of(q, "all")]
+    assert len(jobs) > 50
+    batched = run_many(config, [t for _, t in jobs], corpus, query_ids=[i for i, _ in jobs])
+    for (qid, text), trace in zip(jobs, batched, strict=True):
+        single = run(config, text, corpus, stop_after="gate", query_id=qid)
+        assert untimed(trace) == untimed(single), qid
+
+
+def test_run_many_validates_like_run(tiny_corpus):
+    config = preset("C").with_overrides({"generation.model": "none"})
+    with pytest.raises(ValueError, match="question is empty"):
+        list(run_many(config, ["KV cache", "   "], tiny_corpus))
+    with pytest.raises(ValueError, match="1 ids for 2 questions"):
+        list(run_many(config, ["KV cache", "decode"], tiny_corpus, query_ids=["a"]))
+    with pytest.raises(ValueError, match="valid choices: gate, support"):
+        list(run_many(config, ["KV cache"], tiny_corpus, stop_after="rerank"))
+    assert list(run_many(config, [], tiny_corpus)) == []
+
+
+def test_hits_from_fields_equal_the_constructor():
+    rows = [
+        {"chunk_id": "a::0", "doc_id": "a", "rank": 1, "score": 0.5},
+        {"chunk_id": "b::1", "doc_id": "b", "rank": 2, "score": 0.25, "prev_rank": 3,
+         "retrieval_score": 1.5, "tied": False, "note": "moved"},
+    ]
+    made = hits_from_fields(dict(r) for r in rows)
+    assert made == [Hit(**rows[0]), Hit(**rows[1])]
+    # a field the dict lacks reads as its default
+    assert made[0].distance is None and made[0].list_ranks == {} and made[0].note == ""
+    assert made[1].prev_rank == 3 and not made[1].tied
+
+
+def test_term_stats_records_equal_the_constructor():
+    from rag_core.sparse.postings import term_stats
+    from rag_core.types import TermStat
+
+    vocab = {"kv": 0, "cache": 1}
+    df, idf = np.array([3, 1]), np.array([0.5, 2.0])
+    got = term_stats(vocab, df, idf, ["kv", "cache", "kv", "gpu"])
+    assert got == (
+        TermStat("kv", 2, 3, 0.5), TermStat("cache", 1, 1, 2.0), TermStat("gpu", 1, 0, None)
+    )
+    assert got[2].unknown and not got[0].unknown
