@@ -403,3 +403,16 @@ def test_span_labels_judge_their_document_in_document_level_evaluation(tmp_path)
         "d4" in after.rankings["q2"]
     )  # retrieved ("deer on the mountain"), now the best-graded document
     assert after.result.per_query["q2"]["ndcg@5"] != before.result.per_query["q2"]["ndcg@5"]
+
+
+def test_cli_eval_beir_takes_a_trec_folder_with_the_same_figures(tmp_path, capsys):
+    args = ("--set", "generation.model=none", "--set", "chunker.target=120", "--json")
+    reports = []
+    for root in (write_beir(tmp_path / "b"), write_trec(tmp_path / "t")):
+        code, out, err = run_cli(capsys, "eval", "--beir", str(root), *args)
+        assert code == 0, err
+        reports.append(json.loads(out)["a"])
+    beir, trec = reports
+    assert trec["level"] == beir["level"] == "document"
+    assert trec["n_queries"] == beir["n_queries"] == 3
+    assert trec["per_query"] == beir["per_query"]
