@@ -43,7 +43,7 @@ st.caption(t("lab.gold_help", lang))
 
 # ------------------------------------------------------------------ pool
 st.header(t("lab.h.pool", lang))
-req = lr.pool_settings(lang)
+req = lr.pool_settings(lang, tuple(ctx.runs))
 chunking = ctx.corpus.chunking(ctx.config.chunker)
 result = None
 if not req.retrievers:
@@ -62,6 +62,7 @@ else:
                 req.seed,
                 ctx.corpus,
                 q,
+                ctx.runs,
             ),
             lang,
         )

@@ -94,13 +94,13 @@ def _corpus(path: str | None, **kwargs: Any):
 
 def _dataset(args: argparse.Namespace) -> tuple[Any, Any]:
     """``(CorpusIndex, QrelsSet)`` of ``--beir DIR`` or ``--topics``/``--qrels``; ``(None, None)`` without."""
-    from .datasets import load_beir_set, load_trec_set
+    from .datasets import load_qrels_folder, load_trec_set
     from .index import CorpusIndex
 
     beir = getattr(args, "beir", None)
     topics, qrels = getattr(args, "topics", None), getattr(args, "qrels", None)
     if beir:
-        qset = load_beir_set(beir, args.split)
+        qset = load_qrels_folder(beir, args.split)
     elif topics or qrels:
         if not (topics and qrels and args.corpus):
             raise UsageError("a TREC set needs --corpus DIR, --topics FILE and --qrels FILE together")
@@ -823,7 +823,8 @@ def _add_sweep_command(sub: Any) -> None:
 
 def _add_dataset_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--beir", default=None, metavar="DIR",
-                   help="a BEIR folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv or qrels.tsv)")
+                   help="a BEIR folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv or qrels.tsv) "
+                   "or a TREC folder (one topics* file, one qrels* file, corpus.jsonl or docs/)")
     p.add_argument("--split", default="test", help="BEIR qrels split (default: test)")
     p.add_argument("--topics", default=None, help="TREC topics (SGML <top> or qid<TAB>query) with --corpus")
     p.add_argument("--qrels", default=None, help="TREC qrels (qid 0 docid grade) with --corpus and --topics")

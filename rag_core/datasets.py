@@ -27,7 +27,7 @@ import re
 import stat
 import zipfile
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from .loaders import canonicalize, load_beir, load_corpus
@@ -194,6 +194,63 @@ def load_trec_set(corpus: str | Path, topics: str | Path, qrels: str | Path) -> 
     return QrelsSet(name, report, queries, judged, questions, "", unknown)
 
 
+def _trec_role(name: str) -> str | None:
+    low = name.lower()
+    for role in ("topics", "qrels"):
+        if low.startswith(role) or low.endswith(f".{role}"):
+            return role
+    return None
+
+
+def find_trec_files(root: str | Path) -> tuple[Path, Path, Path]:
+    """The corpus, topics and qrels of a TREC folder.
+
+    Expected at the top of ``root``: one topics file (``topics*`` or
+    ``*.topics``), one qrels file (``qrels*`` or ``*.qrels``) and the corpus:
+    ``corpus.jsonl``, or a ``docs/`` or ``corpus/`` folder of documents the
+    loaders read.
+
+    Raises:
+        ValueError: naming what is missing or ambiguous.
+    """
+    folder = Path(root)
+    found: dict[str, list[Path]] = {"topics": [], "qrels": []}
+    for p in sorted(folder.iterdir()):
+        role = _trec_role(p.name)
+        if role and p.is_file():
+            found[role].append(p)
+    for role, pattern in (("topics", "topics* or *.topics"), ("qrels", "qrels* or *.qrels")):
+        if not found[role]:
+            raise ValueError(
+                f"folder {str(folder)!r} has no {role} file (a file named {pattern}); "
+                "a TREC folder needs a corpus, a topics file and a qrels file, "
+                "a BEIR folder needs queries.jsonl"
+            )
+        if len(found[role]) > 1:
+            names = ", ".join(p.name for p in found[role])
+            raise ValueError(f"folder {str(folder)!r} has several {role} files ({names}); keep one")
+    if (folder / "corpus.jsonl").is_file() or (folder / "docs").is_dir():
+        corpus = folder
+    elif (folder / "corpus").is_dir():
+        corpus = folder / "corpus"
+    else:
+        raise ValueError(
+            f"folder {str(folder)!r} has no corpus: expected corpus.jsonl, "
+            "or a docs/ or corpus/ folder of documents"
+        )
+    return corpus, found["topics"][0], found["qrels"][0]
+
+
+def load_qrels_folder(directory: str | Path, split: str = "test") -> QrelsSet:
+    """A BEIR folder (it holds ``queries.jsonl``), else a TREC folder (:func:`find_trec_files`)."""
+    root = Path(directory)
+    if not root.is_dir() or (root / "queries.jsonl").is_file():
+        return load_beir_set(root, split)
+    corpus, topics, qrels = find_trec_files(root)
+    qset = load_trec_set(corpus, topics, qrels)
+    return replace(qset, name=root.name)
+
+
 def safe_extract_zip(
     data: bytes,
     dest: str | Path,
@@ -258,7 +315,9 @@ def safe_extract_zip(
 
 __all__ = [
     "QrelsSet",
+    "find_trec_files",
     "load_beir_set",
+    "load_qrels_folder",
     "load_trec_set",
     "parse_topics",
     "questions_from_qrels",

@@ -22,14 +22,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from .types import Question
+from .types import Chunk, Question
 
 if TYPE_CHECKING:
     from .config import PipelineConfig
     from .index import CorpusIndex
+    from .runs import ExternalRun
 
 POOL_ORDERS: tuple[str, ...] = ("rank", "shuffle")
 #: The pooled retrievers offered by default: word and character views of the
@@ -65,7 +66,9 @@ class Pool:
 
     ``runs`` maps a run name (``retriever@phrasing``) to its top ``depth``
     chunk ids; ``unavailable`` holds one message per retriever that could
-    not run (a missing model), which contributed nothing.
+    not run (a missing model), which contributed nothing. ``extra`` holds the
+    pooled chunks an imported run names that the chunking lacks (whole
+    documents, texts of another engine), by chunk id.
     """
 
     question_id: str
@@ -76,6 +79,7 @@ class Pool:
     seed: int
     chunker_signature: str
     unavailable: tuple[str, ...] = ()
+    extra: Mapping[str, Chunk] = field(default_factory=dict)
 
 
 def _check_depth(depth: Any) -> int:
@@ -158,6 +162,7 @@ def pool_question(
     order: str = "rank",
     seed: int = 0,
     phrasings: str = "all",
+    runs: Mapping[str, ExternalRun] | None = None,
 ) -> Pool:
     """Pool the top ``depth`` chunks of each retriever for each phrasing of ``question``.
 
@@ -171,6 +176,8 @@ def pool_question(
             ``tfidf``, ``dense``…).
         depth, order, seed: see :func:`pool`.
         phrasings: ``all`` | ``question`` | an index (see ``queries_of``).
+        runs: imported runs by tag; a ``run:TAG`` retriever pools ``runs[TAG]``
+            at each phrasing's query id (``rag_core.runs``).
     """
     from .pipeline import retrieve
     from .questions import queries_of
@@ -183,25 +190,27 @@ def pool_question(
     retrieval = replace(config.retrieval, methods=specs, k=depth)  # validates the specs
     cfg = replace(config, retrieval=retrieval)
     chunking = corpus.chunking(cfg.chunker)
-    runs: dict[str, tuple[str, ...]] = {}
+    lists: dict[str, tuple[str, ...]] = {}
     unavailable: dict[str, str] = {}
+    extra: dict[str, Chunk] = {}
     for qid, text in queries_of(question, phrasings):
         suffix = qid[len(question.id) :] or "#q"
-        stage, _dense = retrieve(cfg, text, corpus)
+        stage, _dense = retrieve(cfg, text, corpus, runs=runs, query_id=qid, extra=extra)
         for lst in stage.lists:
             if lst.status != "ok":
                 unavailable.setdefault(lst.name, lst.message or lst.status)
                 continue
-            runs[f"{lst.name}{suffix}"] = tuple(h.chunk_id for h in lst.hits[:depth])
+            lists[f"{lst.name}{suffix}"] = tuple(h.chunk_id for h in lst.hits[:depth])
     return Pool(
         question_id=question.id,
-        entries=pool(runs, depth, order=order, seed=seed),
-        runs=runs,
+        entries=pool(lists, depth, order=order, seed=seed),
+        runs=lists,
         depth=depth,
         order=order,
         seed=seed,
         chunker_signature=chunking.signature,
         unavailable=tuple(f"{name}: {msg}" for name, msg in unavailable.items()),
+        extra=extra,
     )
 
 

@@ -24,20 +24,21 @@ against the loaded corpus:
    ``text``, or no text at all: then it is shown "text unavailable" and kept
    out of the prompt with that reason.
 
-Errors name the file and the line: ``ValueError("run.txt line 7: …")``.
+Errors name the file and the line: ``ValueError("run.txt line 7: …")``, worded as
+in ``rag_core.trec`` (whose :func:`~rag_core.trec.run_lines` reads the TREC lines).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from .trec import finite_score, line_where, run_lines
 from .types import Chunk, Document, Hit, RetrieverList
 
 if TYPE_CHECKING:
@@ -95,52 +96,19 @@ def check_tag(tag: str, where: str = "run tag") -> str:
     return tag
 
 
-def _finite(raw: Any, where: str) -> float:
-    if isinstance(raw, bool):
-        raise ValueError(f"{where}: score {raw!r} is not a number")
-    try:
-        value = float(raw)
-    except (TypeError, ValueError):
-        raise ValueError(f"{where}: score {raw!r} is not a number") from None
-    if not math.isfinite(value):
-        raise ValueError(f"{where}: score {raw!r} is not finite")
-    return value
-
-
 def parse_trec_run(lines: Iterable[str], source: str = "<run>") -> dict[str, ExternalRun]:
     """TREC run lines → runs by tag (see the module docstring for the order)."""
-    from .trec import unescape_id
-
     per_tag: dict[str, dict[str, list[tuple[float, int, str]]]] = {}
     seen: dict[tuple[str, str, str], int] = {}
-    for no, line in enumerate(lines, 1):
-        fields = line.split()
-        if not fields:
-            continue
-        where = f"{source} line {no}"
-        if len(fields) != 6:
-            raise ValueError(
-                f"{where}: expected 6 fields 'qid Q0 docid rank score tag', found {len(fields)}: "
-                f"{line.strip()[:80]!r}"
-            )
-        qid, _q0, ref, rank_raw, score_raw, tag = fields
-        try:
-            rank = int(rank_raw)
-        except ValueError:
-            raise ValueError(f"{where}: rank {rank_raw!r} is not an integer") from None
-        score = _finite(score_raw, where)
-        check_tag(tag, f"{where}: tag")
-        try:
-            qid, ref = unescape_id(qid), unescape_id(ref)
-        except UnicodeDecodeError:
-            raise ValueError(f"{where}: malformed %-escape in an id") from None
+    for row in run_lines(lines, source, unescape=True):
+        tag, qid, ref = check_tag(row.tag, f"{row.where}: tag"), row.qid, row.docid
         key = (tag, qid, ref)
         if key in seen:
             raise ValueError(
-                f"{where}: query {qid!r} lists {ref!r} twice (first at line {seen[key]})"
+                f"{row.where}: query {qid!r} lists doc {ref!r} twice (first at line {seen[key]})"
             )
-        seen[key] = no
-        per_tag.setdefault(tag, {}).setdefault(qid, []).append((score, rank, ref))
+        seen[key] = row.number
+        per_tag.setdefault(tag, {}).setdefault(qid, []).append((row.score, row.rank, ref))
     if not per_tag:
         raise ValueError(f"{source}: no run line found (expected 'qid Q0 docid rank score tag')")
     out = {}
@@ -166,7 +134,7 @@ def parse_jsonl_run(
     for no, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        where = f"{source} line {no}"
+        where = line_where(source, no)
         try:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
@@ -195,7 +163,7 @@ def parse_jsonl_run(
             text = h.get("text")
             if text is not None and not isinstance(text, str):
                 raise ValueError(f"{at}: 'text' must be a string")
-            hits.append(RunHit(ref, _finite(h.get("score"), at), i + 1, text, kind))
+            hits.append(RunHit(ref, finite_score(h.get("score"), at), i + 1, text, kind))
         queries = per_tag.setdefault(row_tag, {})
         if qid in queries:
             raise ValueError(f"{where}: query {qid!r} appears twice in run {row_tag!r}")

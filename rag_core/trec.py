@@ -16,7 +16,9 @@ every whitespace character and ``%`` percent-encoded as UTF-8 (``" "`` →
 ``%20``, ``"%"`` → ``%25``); read such a file back with ``unescape=True``.
 Other tools then see the escaped ids, consistently in qrels and run.
 
-Reading errors raise ``ValueError`` naming the file, the line and the reason.
+Reading errors raise ``ValueError`` naming the file, the line and the reason:
+``"run.txt line 7: rank 'one' is not an integer"``. :func:`run_lines` is the one
+reader of TREC run lines; ``rag_core.runs`` builds imported runs on it.
 Writers replace the file atomically (temp file + ``os.replace``).
 """
 
@@ -26,9 +28,10 @@ import math
 import operator
 import os
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import unquote
 
 from .metrics import as_ranking
@@ -99,7 +102,7 @@ def parse_qrels(lines: Iterable[str], source: str = "<qrels>", *, unescape: bool
     qrels: Qrels = {}
     first_seen: dict[tuple[str, str], int] = {}
     for number, line in enumerate(lines, start=1):
-        where = f"{source}, line {number}"
+        where = line_where(source, number)
         fields = line.split()
         if not fields:
             continue
@@ -131,7 +134,7 @@ def parse_beir_qrels(lines: Iterable[str], source: str = "<qrels.tsv>") -> Qrels
     first_seen: dict[tuple[str, str], int] = {}
     header_seen = False
     for number, line in enumerate(lines, start=1):
-        where = f"{source}, line {number}"
+        where = line_where(source, number)
         if not line.strip():
             continue
         fields = line.rstrip("\r\n").split("\t")
@@ -169,40 +172,79 @@ def parse_beir_qrels(lines: Iterable[str], source: str = "<qrels.tsv>") -> Qrels
     return qrels
 
 
+def line_where(source: str, number: int) -> str:
+    """How an error names its place: ``"run.txt line 7"``."""
+    return f"{source} line {number}"
+
+
+def finite_score(raw: Any, where: str) -> float:
+    """``raw`` as a finite float (a bool is not a number); else ``ValueError`` at ``where``."""
+    if isinstance(raw, bool):
+        raise ValueError(f"{where}: score {raw!r} is not a number")
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        raise ValueError(f"{where}: score {raw!r} is not a number") from None
+    if not math.isfinite(value):
+        raise ValueError(f"{where}: score {raw!r} is not finite")
+    return value
+
+
+@dataclass(frozen=True)
+class RunLine:
+    """One validated TREC run line ``qid Q0 docid rank score tag``."""
+
+    number: int
+    where: str
+    qid: str
+    docid: str
+    rank: int
+    score: float
+    tag: str
+
+
+def run_lines(
+    lines: Iterable[str], source: str = "<run>", *, unescape: bool = False
+) -> Iterator[RunLine]:
+    """Tokenise and validate TREC run lines; blank lines are skipped.
+
+    Each line must have 6 whitespace-separated fields, an integer ``rank`` and a
+    finite ``score``; ids are percent-decoded when ``unescape``. The tag is
+    returned as written.
+    """
+    for number, line in enumerate(lines, start=1):
+        fields = line.split()
+        if not fields:
+            continue
+        where = line_where(source, number)
+        if len(fields) != 6:
+            raise ValueError(
+                f"{where}: expected 6 fields 'qid Q0 docid rank score tag', "
+                f"found {len(fields)}: {line.strip()[:80]!r}"
+            )
+        qid_raw, _q0, doc_raw, rank_raw, score_raw, tag = fields
+        try:
+            rank = int(rank_raw)
+        except ValueError:
+            raise ValueError(f"{where}: rank {rank_raw!r} is not an integer") from None
+        score = finite_score(score_raw, where)
+        qid = _id(qid_raw, where, "query id", unescape)
+        doc = _id(doc_raw, where, "doc id", unescape)
+        yield RunLine(number, where, qid, doc, rank, score, tag)
+
+
 def parse_run(lines: Iterable[str], source: str = "<run>", *, unescape: bool = False) -> Run:
     """Parse TREC run lines ``qid Q0 docid rank score tag`` into ``{qid: {docid: score}}``."""
     run: Run = {}
     first_seen: dict[tuple[str, str], int] = {}
-    for number, line in enumerate(lines, start=1):
-        where = f"{source}, line {number}"
-        fields = line.split()
-        if not fields:
-            continue
-        if len(fields) != 6:
+    for row in run_lines(lines, source, unescape=unescape):
+        if (row.qid, row.docid) in first_seen:
             raise ValueError(
-                f"{where}: expected 6 fields 'qid Q0 docid rank score tag', "
-                f"found {len(fields)}: {line.strip()!r}"
+                f"{row.where}: query {row.qid!r} lists doc {row.docid!r} twice "
+                f"(first at line {first_seen[(row.qid, row.docid)]})"
             )
-        qid_raw, _q0, doc_raw, rank_raw, score_raw, _tag = fields
-        try:
-            int(rank_raw)
-        except ValueError:
-            raise ValueError(f"{where}: rank {rank_raw!r} is not an integer") from None
-        try:
-            score = float(score_raw)
-        except ValueError:
-            raise ValueError(f"{where}: score {score_raw!r} is not a number") from None
-        if not math.isfinite(score):
-            raise ValueError(f"{where}: score {score_raw!r} is not finite")
-        qid = _id(qid_raw, where, "query id", unescape)
-        doc = _id(doc_raw, where, "doc id", unescape)
-        if (qid, doc) in first_seen:
-            raise ValueError(
-                f"{where}: query {qid!r} lists doc {doc!r} twice "
-                f"(first at line {first_seen[(qid, doc)]})"
-            )
-        first_seen[(qid, doc)] = number
-        run.setdefault(qid, {})[doc] = score
+        first_seen[(row.qid, row.docid)] = row.number
+        run.setdefault(row.qid, {})[row.docid] = row.score
     return run
 
 
@@ -312,7 +354,9 @@ def write_run(
 __all__ = [
     "Qrels",
     "Run",
+    "RunLine",
     "escape_id",
+    "finite_score",
     "format_qrels",
     "format_run",
     "parse_beir_qrels",
@@ -321,6 +365,8 @@ __all__ = [
     "read_beir_qrels",
     "read_qrels",
     "read_run",
+    "run_lines",
+    "line_where",
     "sniff_qrels_format",
     "unescape_id",
     "write_qrels",

@@ -15,7 +15,14 @@ import pytrec_eval
 
 from rag_core.cli import main
 from rag_core.config import PipelineConfig
-from rag_core.datasets import load_beir_set, load_trec_set, parse_topics, safe_extract_zip
+from rag_core.datasets import (
+    find_trec_files,
+    load_beir_set,
+    load_qrels_folder,
+    load_trec_set,
+    parse_topics,
+    safe_extract_zip,
+)
 from rag_core.evalrun import evaluate_config
 from rag_core.index import CorpusIndex
 from rag_core.pipeline import run
@@ -84,6 +91,22 @@ def write_beir(root: Path, qrels=QRELS, nested: str | None = None) -> Path:
         (root / "qrels" / f"{nested}.tsv").write_text(body, encoding="utf-8")
     else:
         (root / "qrels.tsv").write_text(body, encoding="utf-8")
+    return root
+
+
+def write_trec(root: Path, qrels_text: str | None = None, topics: bool = True) -> Path:
+    """A TREC folder: corpus.jsonl, topics.tsv (``qid<TAB>query``) and qrels.txt."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "corpus.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in CORPUS), encoding="utf-8"
+    )
+    if topics:
+        (root / "topics.tsv").write_text(
+            "".join(f"{q['_id']}\t{q['text']}\n" for q in QUERIES), encoding="utf-8"
+        )
+    if qrels_text is None:
+        qrels_text = "".join(f"{q} 0 {d} {g}\n" for q, d, g in QRELS)
+    (root / "qrels.txt").write_text(qrels_text, encoding="utf-8")
     return root
 
 
@@ -190,6 +213,46 @@ def test_trec_topics_and_qrels(tmp_path):
     assert parse_topics("1\tfirst\n2\tsecond\n") == {"1": "first", "2": "second"}
     with pytest.raises(ValueError, match=re.escape("t.tsv line 2: expected 'qid<TAB>query'")):
         parse_topics("1\tfirst\n2 second\n", "t.tsv")
+
+
+def test_a_trec_folder_loads_like_the_same_beir_folder(tmp_path):
+    trec = load_qrels_folder(write_trec(tmp_path / "t"))
+    beir = load_qrels_folder(write_beir(tmp_path / "b"))
+    assert trec.name == "t" and trec.split == "" and beir.split == "test"
+    assert trec.qrels == beir.qrels and trec.queries == beir.queries
+    assert [(q.id, q.needles) for q in trec.questions] == [
+        (q.id, q.needles) for q in beir.questions
+    ]
+    # a corpus/ folder of documents also works; the set is named after the folder
+    root = tmp_path / "docs-set"
+    (root / "corpus").mkdir(parents=True)
+    for r in CORPUS:
+        (root / "corpus" / f"{r['_id']}.txt").write_text(r["text"], encoding="utf-8")
+    (root / "q.topics").write_text("q1\tcrater lake\n", encoding="utf-8")
+    (root / "q.qrels").write_text("q1 0 d3 1\n", encoding="utf-8")
+    qset = load_qrels_folder(root)
+    assert qset.name == "docs-set" and len(qset.report.documents) == len(CORPUS)
+    assert find_trec_files(root) == (root / "corpus", root / "q.topics", root / "q.qrels")
+
+
+@pytest.mark.parametrize(
+    "setup, message",
+    [
+        (lambda r: (r / "topics.tsv").unlink(), "has no topics file (a file named topics*"),
+        (lambda r: (r / "topics2.txt").write_text("x\ty\n"), "several topics files"),
+        (lambda r: (r / "corpus.jsonl").unlink(), "has no corpus: expected corpus.jsonl"),
+        (lambda r: (r / "qrels.txt").write_text("q1 d1\n"), "qrels.txt line 1: expected 4 fields"),
+        (
+            lambda r: (r / "qrels.txt").write_text("q9 0 d1 1\n"),
+            "the qrels judge 1 query id(s) the queries file lacks: 'q9'",
+        ),
+    ],
+)
+def test_a_bad_trec_folder_is_one_clear_message(tmp_path, setup, message):
+    root = write_trec(tmp_path / "t")
+    setup(root)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        load_qrels_folder(root)
 
 
 def _zip(members: dict[str, bytes]) -> bytes:
@@ -340,3 +403,16 @@ def test_span_labels_judge_their_document_in_document_level_evaluation(tmp_path)
         "d4" in after.rankings["q2"]
     )  # retrieved ("deer on the mountain"), now the best-graded document
     assert after.result.per_query["q2"]["ndcg@5"] != before.result.per_query["q2"]["ndcg@5"]
+
+
+def test_cli_eval_beir_takes_a_trec_folder_with_the_same_figures(tmp_path, capsys):
+    args = ("--set", "generation.model=none", "--set", "chunker.target=120", "--json")
+    reports = []
+    for root in (write_beir(tmp_path / "b"), write_trec(tmp_path / "t")):
+        code, out, err = run_cli(capsys, "eval", "--beir", str(root), *args)
+        assert code == 0, err
+        reports.append(json.loads(out)["a"])
+    beir, trec = reports
+    assert trec["level"] == beir["level"] == "document"
+    assert trec["n_queries"] == beir["n_queries"] == 3
+    assert trec["per_query"] == beir["per_query"]

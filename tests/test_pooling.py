@@ -176,3 +176,27 @@ def test_labels_within_and_label_on():
     assert labels_within(labs, "d", 6, 30) == ()
     assert label_on(labs, "e", 5, 10) is labs[2]
     assert label_on(labs, "e", 5, 11) is None
+
+
+def test_pool_question_pools_an_imported_run_with_its_outside_texts(tiny_corpus):
+    from rag_core.runs import parse_trec_run
+    from ui.views.label import pool_view
+
+    q = Question(id="q1", lang="en", question="What does error E17 mean?")
+    config = PipelineConfig()
+    chunking = tiny_corpus.chunking(config.chunker)
+    first = chunking.chunks[0].chunk_id
+    runs = parse_trec_run([f"q1 Q0 {first} 1 9.0 prod", "q1 Q0 elsewhere 2 5.0 prod"])
+    result = pool_question(
+        config, q, tiny_corpus, retrievers=("bm25:unicode", "run:prod"), depth=3, runs=runs
+    )
+    assert result.runs["run:prod#q"] == (first, "ext::elsewhere")
+    assert set(result.extra) == {"ext::elsewhere"}  # not a chunk of the chunking
+    pooled = {e.item for e in result.entries}
+    assert {first, "ext::elsewhere"} <= pooled
+    assert pooled == {e.item for e in pool(result.runs, 3)}
+    view = pool_view(result, chunking, (), (), tiny_corpus.docs)
+    assert {r.chunk.chunk_id for r in view.rows} == pooled
+    # without the run loaded the list is unavailable and the rest still pools
+    alone = pool_question(config, q, tiny_corpus, retrievers=("bm25:unicode", "run:prod"), depth=3)
+    assert list(alone.runs) == ["bm25:unicode#q"] and len(alone.unavailable) == 1

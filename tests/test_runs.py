@@ -52,7 +52,7 @@ def test_trec_run_orders_by_score_and_splits_tags():
         (b"q1 Q0 a 1 nan t\n", "r.txt line 1: score 'nan' is not finite"),
         (
             b"q1 Q0 a 1 1 t\nq1 Q0 a 2 0.5 t\n",
-            "r.txt line 2: query 'q1' lists 'a' twice (first at line 1)",
+            "r.txt line 2: query 'q1' lists doc 'a' twice (first at line 1)",
         ),
         (
             (

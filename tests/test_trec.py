@@ -140,12 +140,12 @@ def test_shared_beir_qrels_load(name):
     [
         (
             "q1 0 d1 1\nq1 0 d2\n",
-            "<qrels>, line 2: expected 4 fields 'qid iteration docid grade', found 3: 'q1 0 d2'",
+            "<qrels> line 2: expected 4 fields 'qid iteration docid grade', found 3: 'q1 0 d2'",
         ),
-        ("q1 0 d1 x\n", "<qrels>, line 1: grade 'x' is not an integer"),
+        ("q1 0 d1 x\n", "<qrels> line 1: grade 'x' is not an integer"),
         (
             "q1 0 d1 1\n\nq1 0 d1 2\n",
-            "<qrels>, line 3: query 'q1' judges doc 'd1' twice (first at line 1)",
+            "<qrels> line 3: query 'q1' judges doc 'd1' twice (first at line 1)",
         ),
     ],
 )
@@ -160,16 +160,16 @@ def test_qrels_errors_name_the_line(text, message):
         (
             "q1 Q0 d1 1 0.5\n",
             (
-                "<run>, line 1: expected 6 fields 'qid Q0 docid rank score tag', "
+                "<run> line 1: expected 6 fields 'qid Q0 docid rank score tag', "
                 "found 5: 'q1 Q0 d1 1 0.5'"
             ),
         ),
-        ("q1 Q0 d1 one 0.5 t\n", "<run>, line 1: rank 'one' is not an integer"),
-        ("q1 Q0 d1 1 high t\n", "<run>, line 1: score 'high' is not a number"),
-        ("q1 Q0 d1 1 nan t\n", "<run>, line 1: score 'nan' is not finite"),
+        ("q1 Q0 d1 one 0.5 t\n", "<run> line 1: rank 'one' is not an integer"),
+        ("q1 Q0 d1 1 high t\n", "<run> line 1: score 'high' is not a number"),
+        ("q1 Q0 d1 1 nan t\n", "<run> line 1: score 'nan' is not finite"),
         (
             "q1 Q0 d1 1 2 t\nq1 Q0 d1 2 1 t\n",
-            "<run>, line 2: query 'q1' lists doc 'd1' twice (first at line 1)",
+            "<run> line 2: query 'q1' lists doc 'd1' twice (first at line 1)",
         ),
     ],
 )
@@ -184,7 +184,7 @@ def test_file_errors_name_the_file(tmp_path):
     with pytest.raises(
         ValueError,
         match=re.escape(
-            f"{bad}, line 2: expected 3 tab-separated fields 'query-id corpus-id score', "
+            f"{bad} line 2: expected 3 tab-separated fields 'query-id corpus-id score', "
             "found 2: 'q1\\td1'"
         ),
     ):

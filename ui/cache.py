@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import threading
 import time
 import traceback
@@ -87,7 +88,9 @@ def upload_digest(files: Sequence[tuple[str, bytes]]) -> str:
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
-def _upload_build(key: str, _files: tuple[tuple[str, bytes], ...]) -> tuple[CorpusIndex | None, LoadReport]:
+def _upload_build(
+    key: str, _files: tuple[tuple[str, bytes], ...]
+) -> tuple[CorpusIndex | None, LoadReport]:
     from rag_core.loaders import load_batch
 
     report = load_batch(_files)
@@ -97,7 +100,7 @@ def _upload_build(key: str, _files: tuple[tuple[str, bytes], ...]) -> tuple[Corp
 
 
 def upload_index(files: Sequence[tuple[str, bytes]]) -> tuple[CorpusIndex | None, LoadReport, str]:
-    """Load uploaded files (each with ``rag_core.loaders.load_bytes``); failures are listed, not fatal."""
+    """Load uploaded files (each with ``rag_core.loaders.load_bytes``); failures are listed."""
     key = upload_digest(files)
     index, report = _upload_build(key, tuple(files))
     if index is not None:
@@ -131,32 +134,45 @@ def upload_lookup(key: str) -> CorpusIndex | None:
 # --- h-9a: datasets with qrels (BEIR folders / zips) ---
 
 
+_STAMP_FILES = 50_000
+
+
 def _beir_stamp(root: Path, split: str) -> tuple[Any, ...]:
-    """What a BEIR folder's cache entry depends on: its files' sizes and mtimes."""
+    """What a BEIR or TREC folder's cache entry depends on: its files' sizes and mtimes.
+
+    The top-level files, and those under ``qrels/``, ``docs/`` and ``corpus/``
+    (at most ``_STAMP_FILES`` in each place, so a mistyped ``/`` stays cheap).
+    """
+    paths = list(itertools.islice(root.iterdir(), _STAMP_FILES))
+    for sub in ("qrels", "docs", "corpus"):
+        if (root / sub).is_dir():
+            paths.extend(itertools.islice((root / sub).rglob("*"), _STAMP_FILES))
     out = []
-    for name in ("corpus.jsonl", "queries.jsonl", "qrels.tsv", f"qrels/{split}.tsv"):
-        p = root / name
+    for p in sorted(paths):
         if p.is_file():
             st_ = p.stat()
-            out.append((name, st_.st_size, st_.st_mtime_ns))
+            out.append((str(p.relative_to(root)), st_.st_size, st_.st_mtime_ns))
     return tuple(out)
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _beir_build(root: str, split: str, _stamp: tuple[Any, ...]) -> tuple[CorpusIndex, Any]:
-    from rag_core.datasets import load_beir_set
+    from rag_core.datasets import load_qrels_folder
 
-    qset = load_beir_set(root, split)
+    qset = load_qrels_folder(root, split)
     return CorpusIndex(qset.report, name=qset.name, questions=qset.questions), qset
 
 
 def beir_index(path: str, split: str) -> tuple[CorpusIndex, Any, str]:
-    """A BEIR folder as ``(CorpusIndex, QrelsSet, key)``; ``ValueError`` says what is wrong."""
+    """A BEIR or TREC folder as ``(CorpusIndex, QrelsSet, key)``; ``ValueError`` says why not."""
     root = Path(path.strip()).expanduser()
     if not path.strip():
-        raise ValueError("give the path of a BEIR folder (corpus.jsonl, queries.jsonl, qrels)")
+        raise ValueError(
+            "give the path of a BEIR folder (corpus.jsonl, queries.jsonl, qrels) "
+            "or a TREC folder (corpus, topics, qrels)"
+        )
     if not root.is_dir():
-        raise ValueError(f"BEIR folder {str(root)!r} does not exist or is not a folder")
+        raise ValueError(f"folder {str(root)!r} does not exist or is not a folder")
     stamp = _beir_stamp(root, split)
     index, qset = _beir_build(str(root.resolve()), split, stamp)
     return index, qset, f"beir:{root.resolve()}:{split}:{index.fingerprint}"
@@ -166,16 +182,16 @@ def beir_index(path: str, split: str) -> tuple[CorpusIndex, Any, str]:
 def _beir_zip_build(digest: str, split: str, _data: bytes) -> tuple[CorpusIndex, Any]:
     import tempfile
 
-    from rag_core.datasets import load_beir_set, safe_extract_zip
+    from rag_core.datasets import load_qrels_folder, safe_extract_zip
 
     with tempfile.TemporaryDirectory(prefix="rag-inspector-beir-") as tmp:
         folder = safe_extract_zip(_data, tmp)
-        qset = load_beir_set(folder, split)  # everything is read into memory here
+        qset = load_qrels_folder(folder, split)  # everything is read into memory here
     return CorpusIndex(qset.report, name=qset.name, questions=qset.questions), qset
 
 
 def beir_zip_index(data: bytes, split: str) -> tuple[CorpusIndex, Any, str]:
-    """An uploaded BEIR zip (unpacked safely into a temporary folder, then removed)."""
+    """An uploaded BEIR or TREC zip (unpacked safely into a temporary folder, then removed)."""
     digest = hashlib.sha256(data).hexdigest()[:16]
     index, qset = _beir_zip_build(digest, split, data)
     return index, qset, f"beirzip:{digest}:{split}:{index.fingerprint}"
@@ -250,9 +266,16 @@ class TraceResult:
     seconds: float = 0.0
 
 
-def trace_key(corpus_key: str, config: PipelineConfig, question: str, gold: Question | None) -> tuple[str, ...]:
+def trace_key(
+    corpus_key: str, config: PipelineConfig, question: str, gold: Question | None
+) -> tuple[str, ...]:
     """The LRU key; imported runs are part of ``corpus_key`` (see ``ui.sidebar``)."""
-    return (corpus_key, config.to_json(sort_keys=True), question, gold.id if gold is not None else "")
+    return (
+        corpus_key,
+        config.to_json(sort_keys=True),
+        question,
+        gold.id if gold is not None else "",
+    )
 
 
 class _Progress:
@@ -295,7 +318,7 @@ def get_trace(
     runs: Any = None,
     stream: StreamView | None = None,
 ) -> TraceResult:
-    """The Trace of one question (from the LRU, or run with visible progress; one run per key at a time).
+    """The Trace of one question (from the LRU, or run with visible progress; one run per key).
 
     With ``stream`` a fresh run shows the prompt-token count and the time
     estimate before the model is called and the answer token by token while
@@ -312,13 +335,23 @@ def get_trace(
         hit = store.get(key)  # another session finished it while this one waited
         if hit is not None:
             return TraceResult(hit, cached=True)
-        return _run_trace(store, key, corpus, config, question, gold, progress_label, slot, runner, runs, stream)
+        return _run_trace(
+            store, key, corpus, config, question, gold, progress_label, slot, runner, runs, stream
+        )
 
 
 def _run_trace(
-    store: TraceLRU, key: tuple[str, ...], corpus: CorpusIndex, config: PipelineConfig, question: str,
-    gold: Question | None, progress_label: str, slot: Any, runner: Callable[..., Trace] | None,
-    runs: Any = None, stream: StreamView | None = None,
+    store: TraceLRU,
+    key: tuple[str, ...],
+    corpus: CorpusIndex,
+    config: PipelineConfig,
+    question: str,
+    gold: Question | None,
+    progress_label: str,
+    slot: Any,
+    runner: Callable[..., Trace] | None,
+    runs: Any = None,
+    stream: StreamView | None = None,
 ) -> TraceResult:
     from rag_core.pipeline import run
 
@@ -333,7 +366,7 @@ def _run_trace(
     except ValueError as exc:
         progress.done()
         return TraceResult(None, error=str(exc))
-    except Exception as exc:  # a bug in a stage must not take the page down
+    except Exception as exc:  # noqa: BLE001 - a bug in a stage must not take the page down
         progress.done()
         return TraceResult(None, error=f"{type(exc).__name__}: {exc}", crash=traceback.format_exc())
     progress.done()
@@ -354,7 +387,11 @@ _DONE = object()
 
 
 def _run_streamed(
-    config: PipelineConfig, question: str, corpus: CorpusIndex, gold: Question | None, progress: _Progress,
+    config: PipelineConfig,
+    question: str,
+    corpus: CorpusIndex,
+    gold: Question | None,
+    progress: _Progress,
     view: StreamView,
 ) -> Trace:
     """``pipeline.run`` in a worker thread; its events are drawn here, on the script thread.
@@ -373,7 +410,10 @@ def _run_streamed(
     def work() -> None:
         try:
             result["trace"] = run(
-                config, question, corpus, gold=gold,
+                config,
+                question,
+                corpus,
+                gold=gold,
                 progress=lambda m, f: events.put(("progress", (m, f))),
                 listener=lambda kind, value: events.put((kind, value)),
             )
@@ -422,7 +462,7 @@ def _run_streamed(
 
 
 def get_chunking(corpus: CorpusIndex, chunker: Any, *, progress_label: str = "…") -> Any:
-    """``corpus.chunking(chunker)`` with visible progress; None (and an on-page error) on failure."""
+    """``corpus.chunking(chunker)`` with visible progress; None (and a page error) on failure."""
     progress = _Progress(st.empty(), progress_label)
     try:
         return corpus.chunking(chunker, progress)
@@ -439,7 +479,6 @@ def trace_json(key: tuple[str, ...], _trace: Trace) -> str:
     return _trace.to_json(indent=2)
 
 
-
 def token_pieces(trace: Trace) -> tuple[list[str], int] | None:
     """The prompt as token pieces and the index of the first token not sent.
 
@@ -454,7 +493,9 @@ def token_pieces(trace: Trace) -> tuple[list[str], int] | None:
     if not ctx.prompt_text or not (ctx.full_ids or ctx.input_ids):
         return None
     model = str(trace.config.get("generation", {}).get("model", "none"))
-    return _pieces(model, ctx.tokenizer or "", ctx.prompt_text, tuple(ctx.full_ids), tuple(ctx.input_ids))
+    return _pieces(
+        model, ctx.tokenizer or "", ctx.prompt_text, tuple(ctx.full_ids), tuple(ctx.input_ids)
+    )
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -464,9 +505,13 @@ def _pieces(
     try:
         from rag_core.models import fallback_prompt_tokenizer, get_generator
 
-        tok = fallback_prompt_tokenizer() if "fallback" in label or model == "none" else get_generator(model)
+        tok = (
+            fallback_prompt_tokenizer()
+            if "fallback" in label or model == "none"
+            else get_generator(model)
+        )
         ids, offsets = tok.encode_offsets(prompt)
-    except Exception:  # no tokenizer here: the page says so and shows counts and hashes
+    except Exception:  # noqa: BLE001 - no tokenizer here: the page says so, shows counts and hashes
         return None
     ids_t = tuple(ids)
     if ids_t == full_ids:
@@ -479,5 +524,5 @@ def _pieces(
     pieces = []
     for i, s in enumerate(starts):
         end = starts[i + 1] if i + 1 < len(starts) else len(prompt)
-        pieces.append(prompt[s:max(end, s)])
+        pieces.append(prompt[s : max(end, s)])
     return pieces, cut

@@ -1616,17 +1616,35 @@ TEXT: dict[str, tuple[str, str]] = {
         "Question embedder (must be the collection's)",
     ),
     "ins.qdrant_score": ("Qdrant 점수 ({distance})", "Qdrant score ({distance})"),
-    # --- h-9a: datasets with qrels and imported runs ---
-    "corpus.beir": ("BEIR 데이터셋 (qrels 포함)", "BEIR dataset (with qrels)"),
-    "side.beir.path": ("BEIR 폴더 경로", "BEIR folder path"),
-    "help.beir.path": (
-        "corpus.jsonl, queries.jsonl, qrels/<split>.tsv(또는 qrels.tsv)가 있는 폴더. 문서 텍스트는 "
-        "제목 + 본문입니다.",
-        "A folder with corpus.jsonl, queries.jsonl and qrels/<split>.tsv (or qrels.tsv). Document "
-        "text = title + text.",
+    # --- h-trec9: a TREC folder (corpus + topics + qrels) in the qrels picker ---
+    "side.qrels.path": ("BEIR 또는 TREC 폴더 경로", "BEIR or TREC folder path"),
+    "help.qrels.path": (
+        "BEIR: corpus.jsonl, queries.jsonl, qrels/<분할>.tsv(또는 qrels.tsv). TREC: 코퍼스"
+        "(corpus.jsonl, 또는 문서가 든 docs/ 나 corpus/ 폴더), topics 파일 하나(topics* 또는 "
+        "*.topics; SGML <top> 또는 'qid<TAB>질의' 줄), qrels 파일 하나(qrels* 또는 *.qrels; "
+        "'qid 0 docid 등급' 줄). queries.jsonl이 있으면 BEIR로 읽습니다. 문서 텍스트는 제목 + "
+        "본문입니다.",
+        "BEIR: corpus.jsonl, queries.jsonl and qrels/<split>.tsv (or qrels.tsv). TREC: a corpus "
+        "(corpus.jsonl, or a docs/ or corpus/ folder of documents), one topics file (topics* or "
+        "*.topics; SGML <top> blocks or 'qid<TAB>query' lines) and one qrels file (qrels* or "
+        "*.qrels; 'qid 0 docid grade' lines). A folder with queries.jsonl is read as BEIR. "
+        "Document text = title + text.",
     ),
+    "side.qrels.zip": (
+        "또는 BEIR/TREC 폴더 zip 올리기",
+        "or upload a BEIR or TREC folder as a zip",
+    ),
+    "side.qrels.failed": (
+        "데이터셋을 읽지 못했습니다 (이전 코퍼스는 그대로): {reason}",
+        "The dataset could not be loaded (the previous corpus stays): {reason}",
+    ),
+    "side.qrels.trec": (
+        "TREC 토픽 + qrels로 읽었습니다 (분할 입력은 쓰이지 않음).",
+        "Read as TREC topics + qrels (the split field is not used).",
+    ),
+    # --- h-9a: datasets with qrels and imported runs ---
+    "corpus.beir": ("BEIR / TREC 데이터셋 (qrels 포함)", "BEIR / TREC dataset (with qrels)"),
     "side.beir.split": ("qrels 분할", "qrels split"),
-    "side.beir.zip": ("또는 BEIR 폴더 zip 올리기", "or upload a BEIR folder as a zip"),
     "side.beir.none": ("폴더 경로를 적거나 zip을 올리세요.", "Type a folder path or upload a zip."),
     "side.beir.ok": (
         "문서 {docs}개, 판정된 질의 {queries}개, 판정 {judgements}개를 읽었습니다.",
@@ -1635,10 +1653,6 @@ TEXT: dict[str, tuple[str, str]] = {
     "side.beir.unknown": (
         "qrels가 코퍼스에 없는 문서 {n}개를 판정합니다 (정답에서 빠짐).",
         "The qrels judge {n} documents the corpus lacks (left out of the gold).",
-    ),
-    "side.beir.failed": (
-        "BEIR 데이터셋을 읽지 못했습니다: {reason}",
-        "The BEIR dataset could not be loaded: {reason}",
     ),
     "side.doc_level": (
         "문서 단위 정답(qrels): 문서의 순위 = 그 문서에서 가장 높은 청크의 순위. 판정 안 된 문서는 "

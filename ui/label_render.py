@@ -248,14 +248,16 @@ def store_section(lang: str, root: Any) -> tuple[LabelStore | None, str]:
     return store, vm.annotator(ss)
 
 
-def pool_settings(lang: str) -> vm.PoolRequest:
-    """Retrievers, depth, order and seed of the pool."""
+def pool_settings(lang: str, run_tags: Sequence[str] = ()) -> vm.PoolRequest:
+    """Retrievers (ours, and ``run:TAG`` for each imported run), depth, order and seed."""
     ss = st.session_state
     vm.apply(ss, vm.pool_defaults(ss))
+    specs = [*vm.POOL_SPECS, *(f"run:{tag}" for tag in run_tags)]
+    ss[K.K_LAB_POOL_RETRIEVERS] = [x for x in ss[K.K_LAB_POOL_RETRIEVERS] if x in specs]
     c1, c2, c3, c4 = st.columns([3, 2, 2, 1])
     c1.multiselect(
         t("lab.pool.retrievers", lang),
-        vm.POOL_SPECS,
+        specs,
         key=K.K_LAB_POOL_RETRIEVERS,
         persist_state="session",
         help=t("help.lab.pool.retrievers", lang),

@@ -191,9 +191,10 @@ def pool(
     seed: int,
     _corpus: CorpusIndex,
     _question: Question,
+    _runs: Mapping[str, ExternalRun] | None = None,
 ) -> Pool:
     """``rag_core.pooling.pool_question`` (cached per corpus, chunking, question and pool
-    settings)."""
+    settings; the imported runs' fingerprints are part of ``corpus_key``)."""
     from rag_core.pooling import pool_question
 
     return pool_question(
@@ -204,6 +205,7 @@ def pool(
         depth=depth,
         order=order,
         seed=seed,
+        runs=_runs,
     )
 
 

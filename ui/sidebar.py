@@ -397,17 +397,19 @@ def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], dict[str, 
 
 
 def _beir_sets(qset: Any) -> tuple[dict[str, tuple[Any, ...]], dict[str, Any]]:
-    """The question set of a loaded BEIR collection and its qrels, under one name."""
-    name = f"{qset.name} ({qset.split})"
+    """The question set of a loaded BEIR or TREC collection and its qrels, under one name."""
+    name = f"{qset.name} ({qset.split})" if qset.split else qset.name
     return {name: qset.questions}, {name: qset.qrels}
 
 
 def _beir(lang: str, problems: list[str]) -> tuple[Any, Any, str] | None:
-    """The BEIR folder (path or zip) the widgets name, or None with a problem said."""
+    """The BEIR or TREC folder (path or zip) the widgets name, or None with a problem said."""
     ss = st.session_state
-    st.text_input(t("side.beir.path", lang), key=K_BEIR_PATH, help=t("help.beir.path", lang))
+    st.text_input(t("side.qrels.path", lang), key=K_BEIR_PATH, help=t("help.qrels.path", lang))
     st.text_input(t("side.beir.split", lang), key=K_BEIR_SPLIT, placeholder="test")
-    upload = st.file_uploader(t("side.beir.zip", lang), type=["zip"], key=K_BEIR_ZIP)
+    upload = st.file_uploader(
+        t("side.qrels.zip", lang), type=["zip"], key=K_BEIR_ZIP, help=t("help.qrels.path", lang)
+    )
     split = (ss.get(K_BEIR_SPLIT) or "test").strip() or "test"
     try:
         if upload is not None:
@@ -418,7 +420,7 @@ def _beir(lang: str, problems: list[str]) -> tuple[Any, Any, str] | None:
             st.info(t("side.beir.none", lang))
             return None
     except ValueError as exc:
-        problems.append(t("side.beir.failed", lang, reason=str(exc)))
+        problems.append(t("side.qrels.failed", lang, reason=str(exc)))
         return None
     qset = loaded[1]
     st.success(
@@ -430,6 +432,8 @@ def _beir(lang: str, problems: list[str]) -> tuple[Any, Any, str] | None:
             judgements=qset.n_judgements,
         )
     )
+    if not qset.split:
+        st.caption(t("side.qrels.trec", lang))
     if qset.unknown_docs:
         st.caption(t("side.beir.unknown", lang, n=len(qset.unknown_docs)))
     st.caption(t("side.doc_level", lang))

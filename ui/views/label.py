@@ -402,7 +402,7 @@ def gold_origins(
     qrels and the metrics use); chunks that contain no gold span are absent.
     """
     origins: dict[str, dict[str, None]] = {}
-    for n, ids in zip(gold, relevant_chunk_ids(chunks, gold, docs)):
+    for n, ids in zip(gold, relevant_chunk_ids(chunks, gold, docs), strict=True):
         for cid in ids:
             origins.setdefault(cid, {})[n.origin] = None
     return {cid: tuple(found) for cid, found in origins.items()}
@@ -448,7 +448,7 @@ def pool_view(
     """Rows of the pooled candidates (none when the pool did not run)."""
     if result is None:
         return PoolView((), True, {}, {}, (), None)
-    pooled = [chunking.by_id[e.item] for e in result.entries]
+    pooled = [chunking.by_id.get(e.item) or result.extra[e.item] for e in result.entries]
     origins = gold_origins(pooled, gold, docs)
     rows = tuple(
         PoolRow(
@@ -459,7 +459,7 @@ def pool_view(
             origins.get(c.chunk_id, ()),
             sum(lab.grade == 0 for lab in labels_within(labels, c.doc_id, c.start, c.end)),
         )
-        for e, c in zip(result.entries, pooled)
+        for e, c in zip(result.entries, pooled, strict=True)
     )
     facts = Msg(
         "lab.pool.facts",
