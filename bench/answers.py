@@ -1,7 +1,7 @@
 """Answer-level evaluation on the sample sets: a cold run, then a replay from the generation cache.
 
 For each question set (English ``en.jsonl``, Korean ``ko.jsonl`` by default)
-it runs :func:`rag_core.answers.evaluate_answers` with the default config
+it runs :func:`rag_core.evaluation.answers.evaluate_answers` with the default config
 twice in one process:
 
 1. **cold** — against an empty generation cache (a temporary
@@ -76,12 +76,12 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     os.environ["RAG_INSPECTOR_CACHE"] = str(fresh_generation_cache())
-    from rag_core.answers import evaluate_answers
     from rag_core.config import PipelineConfig
-    from rag_core.evalrun import evaluate_config
-    from rag_core.index import load_corpus_index
+    from rag_core.corpus.index import load_corpus_index
+    from rag_core.corpus.questions import load_questions
+    from rag_core.evaluation.answers import evaluate_answers
+    from rag_core.evaluation.run import evaluate_config
     from rag_core.models import get_generator
-    from rag_core.questions import load_questions
 
     cfg = PipelineConfig()
     corpus = load_corpus_index(None)

@@ -18,7 +18,7 @@ tokens on both sets, bm25s with English stopwords + Snowball stemmer on SciFact
 (BASELINES' main row), rank-bm25 ``BM25Okapi`` with ``unicode`` tokens on both.
 
 Product path: the same sets through ``python -m rag_core eval --beir DIR``'s code
-(:func:`rag_core.datasets.load_beir_set` + :func:`rag_core.evalrun.evaluate_config`
+(:func:`rag_core.corpus.datasets.load_beir_set` + :func:`rag_core.evaluation.run.evaluate_config`
 with ``doc_qrels``), BM25 lucene k1 = 1.2, b = 0.75, ``unicode`` analyzer, one chunk
 per document (``chunker.strategy = blind``, ``chunker.target = 100000``; checked), so
 its nDCG@10 must equal the kernel row "ours lucene unicode". Reported per query:
@@ -45,8 +45,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pytrec_eval
 
-from rag_core.sparse import BM25Index, analyze_many
-from rag_core.sparse.analyzers import KIWI_CONTENT_TAGS, KIWI_LOCK, kiwi_instance
+from rag_core.retrieval.sparse import BM25Index, analyze_many
+from rag_core.retrieval.sparse.analyzers import KIWI_CONTENT_TAGS, KIWI_LOCK, kiwi_instance
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 DEPTH = 100
@@ -196,8 +196,8 @@ PRODUCT_SET = {
 @functools.lru_cache(maxsize=2)
 def _product_corpus(folder: Path) -> tuple[object, object]:
     """The BEIR set and its ``CorpusIndex`` (loaded once for every depth)."""
-    from rag_core.datasets import load_beir_set
-    from rag_core.index import CorpusIndex
+    from rag_core.corpus.datasets import load_beir_set
+    from rag_core.corpus.index import CorpusIndex
 
     qset = load_beir_set(folder)
     return qset, CorpusIndex(qset.report, name=qset.name, questions=qset.questions)
@@ -214,8 +214,8 @@ def product_path(folder: Path, depth: int = DEPTH) -> tuple[float, float, float,
     passes is kept for each.
     """
     from rag_core.config import PipelineConfig
-    from rag_core.evalrun import evaluate_config
-    from rag_core.sparse.analyzers import get_analyzer
+    from rag_core.evaluation.run import evaluate_config
+    from rag_core.retrieval.sparse.analyzers import get_analyzer
 
     qset, corpus = _product_corpus(folder)
     cfg = PipelineConfig().with_overrides(PRODUCT_SET)

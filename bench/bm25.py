@@ -45,7 +45,7 @@ import bm25s
 import bm25s.selection
 import rank_bm25
 
-from rag_core.sparse import BM25Index
+from rag_core.retrieval.sparse import BM25Index
 
 VOCAB = 50_000
 ZIPF_S = 1.1

@@ -4,20 +4,20 @@ The labelled data is ``sample_corpus/calibration/support_pairs.jsonl``, one
 row per (claim, source) pair of a generated answer:
 
 ``qid``, ``question``, ``answer`` (the whole generated answer), ``claim``
-(the claim's text as :func:`rag_core.support.split_claims` cut it, citations
+(the claim's text as :func:`rag_core.answer.support.split_claims` cut it, citations
 included), ``n`` (the source number in the prompt), ``chunk_id``, ``doc_id``,
 ``start``, ``end`` (the quoted span of the document), ``sentence`` (the
 best-matching source sentence when the pair was labelled, for the reader),
 ``label`` (true when the source states the claim), ``labeler``, ``note``.
 
-**Scoring.** Every pair is re-scored with :func:`rag_core.support.check_support`
+**Scoring.** Every pair is re-scored with :func:`rag_core.answer.support.check_support`
 itself (thresholds opened: ``min_overlap = 0``, ``min_cosine = -1``, the
 pipeline's MiniLM embedder), so a change to the claim splitter, the term
 analyzer or the number rule re-scores the labelled pairs automatically; a
 pair whose claim the current splitter no longer produces is reported, not
 guessed. A rule *predicts support* when ``overlap >= min_overlap``,
 ``cosine >= min_cosine`` and no number of the claim is missing from the
-source — the rule of :mod:`rag_core.support`. The grid covers
+source — the rule of :mod:`rag_core.answer.support`. The grid covers
 ``min_overlap`` 0.30–0.80 (step 0.05) × ``min_cosine`` ∈ {−1, 0, 0.1, 0.15,
 0.2, 0.3, 0.4, 0.5, 0.6}; each rule is scored by ``TP − FP − FN`` against
 the labels. Ties go to fewer false positives (a false "supported" hides an
@@ -53,10 +53,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+from rag_core.answer.support import check_support
 from rag_core.config import PipelineConfig, SupportConfig
-from rag_core.index import load_corpus_index
-from rag_core.questions import load_questions
-from rag_core.support import check_support
+from rag_core.corpus.index import load_corpus_index
+from rag_core.corpus.questions import load_questions
 from rag_core.types import ContextStage, Question, Source
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -77,7 +77,7 @@ COSINES = (-1.0, 0.0, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6)
 
 @dataclass(frozen=True)
 class Pair:
-    """A labelled pair with the features the current ``rag_core.support`` computes for it."""
+    """A labelled pair with the features the current ``rag_core.answer.support`` computes for it."""
 
     row: dict[str, Any]
     overlap: float
@@ -229,7 +229,7 @@ def featurise(
 
 
 def predicts(p: Pair, min_overlap: float, min_cosine: float) -> bool:
-    """The support rule of :mod:`rag_core.support` at these thresholds."""
+    """The support rule of :mod:`rag_core.answer.support` at these thresholds."""
     return (
         p.overlap >= min_overlap and (p.cosine is None or p.cosine >= min_cosine) and not p.missing
     )

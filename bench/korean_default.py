@@ -9,7 +9,7 @@
 2. **Default configuration before → after** on the bundled sets: before =
    today's default (``retrieval.analyzer = unicode``, ``dense_model =
    minilm``), after = ``PipelineConfig()`` (``auto``). Korean Hit@8 with Wilson
-   intervals; English Hit@8 with a paired sign test (``rag_core.stats``).
+   intervals; English Hit@8 with a paired sign test (``rag_core.evaluation.stats``).
 3. The same for the hybrid ``bm25,dense`` (dense model before: ``minilm``;
    after: ``auto`` → ``e5-small`` on this corpus, which holds Korean documents).
 
@@ -33,11 +33,11 @@ from beir import DEFAULT_DATA, evaluate, load_beir, run_ours
 
 from rag_core.cli import paired_reading
 from rag_core.config import PipelineConfig
-from rag_core.evalrun import evaluate_config
-from rag_core.index import load_corpus_index
-from rag_core.questions import load_questions
-from rag_core.sparse import analyzers as an
-from rag_core.stats import paired_compare, wilson_interval
+from rag_core.corpus.index import load_corpus_index
+from rag_core.corpus.questions import load_questions
+from rag_core.evaluation.run import evaluate_config
+from rag_core.evaluation.stats import paired_compare, wilson_interval
+from rag_core.retrieval.sparse import analyzers as an
 
 ROOT = Path(__file__).resolve().parents[1]
 QSETS = ROOT / "sample_corpus" / "questions"

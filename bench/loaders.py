@@ -12,7 +12,7 @@ Inputs are generated (nothing read from disk), each about ``--mb`` MB:
   ``json.loads`` raises ``RecursionError`` at once, which is what escaped before);
 - ``jsonl-rows``: JSON Lines rows; ``csv-big-field``: one row with a 1 MB cell.
 
-For each it prints our ``rag_core.loaders.load_bytes`` CPU time (best of
+For each it prints our ``rag_core.corpus.loaders.load_bytes`` CPU time (best of
 ``--repeat``; wall time in brackets, inflated when the machine is shared), the peer's time (HTML: a
 bare ``html.parser.HTMLParser`` pass
 with no handlers; JSONL: ``json.loads`` per line; CSV: ``csv.reader`` with the
@@ -38,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rag_core.loaders import load_bytes
+from rag_core.corpus.loaders import load_bytes
 
 TARGET_S = 3.0
 

@@ -5,7 +5,7 @@ Runs the fixed evaluation set ``sample_corpus/calibration/prompt_eval.jsonl``
 stated config, unanswerable ones whose sources lack the answer, and the
 Korean height question of failure mode 4) through
 :func:`rag_core.pipeline.run` once per prompt *variant*. A variant swaps the
-prompt constants of :mod:`rag_core.context` (system text of the ``strict``
+prompt constants of :mod:`rag_core.answer.context` (system text of the ``strict``
 instructions, the heading above the sources, the source tag, what the tag's
 title names, the hint after the question) for the duration of its runs and
 restores them afterwards; the library is never edited between runs.
@@ -16,14 +16,14 @@ Each answer is scored automatically, first rule that applies:
     the answer holds prompt framing (``<source``, ``title=``, the heading)
     or makes no claim at all and is no refusal (only citations, empty);
 ``refused``
-    every sentence is a refusal (:func:`rag_core.support.is_refusal`);
+    every sentence is a refusal (:func:`rag_core.answer.support.is_refusal`);
 ``correct``
     an answerable question and the answer contains one of the item's
     ``keys`` (case, spaces and thousands commas ignored; a key that begins
     or ends with a digit must not touch another digit there);
 ``hallucinated``
     some claim carries a number or code that no source contains
-    (``Claim.numbers_in_no_source`` of :mod:`rag_core.support`) and that the
+    (``Claim.numbers_in_no_source`` of :mod:`rag_core.answer.support`) and that the
     question does not contain either (``E99`` repeated from "what does E99
     mean?" is a bluff, scored ``other``, not an invented number);
 ``other``
@@ -42,11 +42,11 @@ unanswerable ones (hallucinations break ties).
 
 ``--citations free,enforced`` runs each variant once per citation mode
 (``generation.citations``; ``enforced`` constrains decoding so every sentence
-ends with ``[n]``, ``rag_core.citations``) and prints a second table: correct
+ends with ``[n]``, ``rag_core.answer.citations``) and prints a second table: correct
 answers, the share of them whose every claim cites, invented numbers, and the
 citation precision — of all ``(claim, [n])`` pairs of answers that are no
 refusal, the share whose source ``n`` supports the claim by the support
-check's rule (``rag_core.support.evidence_supports``) — with a 95 % Wilson
+check's rule (``rag_core.answer.support.evidence_supports``) — with a 95 % Wilson
 interval (Wilson 1927). Without the flag every run is ``free``, the mode the
 layout study above was measured in.
 
@@ -74,22 +74,22 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from rag_core import context as ctx_mod
-from rag_core.config import (
-    CITATION_MODES,
-    PipelineConfig,
-)
-from rag_core.index import load_corpus_index
-from rag_core.pipeline import run
-from rag_core.questions import load_questions
-from rag_core.stats import wilson_interval
-from rag_core.support import (
+from rag_core.answer import context as ctx_mod
+from rag_core.answer.support import (
     evidence_supports,
     is_refusal,
     quantities_in,
     split_claims,
     strip_citations,
 )
+from rag_core.config import (
+    CITATION_MODES,
+    PipelineConfig,
+)
+from rag_core.corpus.index import load_corpus_index
+from rag_core.corpus.questions import load_questions
+from rag_core.evaluation.stats import wilson_interval
+from rag_core.pipeline import run
 from rag_core.types import Question, Trace
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -150,7 +150,7 @@ def _v(
     return label, {**constants, **extra}
 
 
-#: name -> (what it changes, constants of rag_core.context to swap in).
+#: name -> (what it changes, constants of rag_core.answer.context to swap in).
 VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "v0": _v(
         "before this study: heading line, title = document › section",
@@ -301,14 +301,14 @@ def load_eval_set(path: Path = EVAL_SET, questions_dir: Path = QUESTION_SETS) ->
 
 @contextmanager
 def swapped(constants: Mapping[str, str]) -> Iterator[None]:
-    """Set constants of :mod:`rag_core.context` (``SYSTEM_TEXT`` also as the ``strict`` text),
+    """Set constants of :mod:`rag_core.answer.context` (``SYSTEM_TEXT`` also as the ``strict`` text),
     then restore."""
     saved = {k: getattr(ctx_mod, k) for k in constants}
     saved_texts = dict(ctx_mod.SYSTEM_TEXTS)
     try:
         for k, v in constants.items():
             if not hasattr(ctx_mod, k):
-                raise ValueError(f"rag_core.context has no constant {k}")
+                raise ValueError(f"rag_core.answer.context has no constant {k}")
             setattr(ctx_mod, k, v)
         if "SYSTEM_TEXT" in constants:
             ctx_mod.SYSTEM_TEXTS = {**saved_texts, "strict": constants["SYSTEM_TEXT"]}
@@ -320,7 +320,7 @@ def swapped(constants: Mapping[str, str]) -> Iterator[None]:
 
 
 def is_default(name: str) -> bool:
-    """Do variant ``name``'s constants equal the current ones of :mod:`rag_core.context`?"""
+    """Do variant ``name``'s constants equal the current ones of :mod:`rag_core.answer.context`?"""
     constants = VARIANTS[name][1]
     current = {k: getattr(ctx_mod, k) for k in constants}
     return current == dict(constants) and ctx_mod.SYSTEM_TEXTS["strict"] == constants.get(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import streamlit as st
 
-from rag_core.relevance import locate
+from rag_core.gold.relevance import locate
 from ui import cache, render, sidebar
 from ui.html import ChunkBox, NeedleMark, chunk_map, esc, join, md, show, snippet, span, style, table, tag
 from ui.i18n import t, tv

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rag_core.evalrun import compare_configs, ranking_config
-from rag_core.metrics import CUT_METRICS
+from rag_core.evaluation.metrics import CUT_METRICS
+from rag_core.evaluation.run import compare_configs, ranking_config
 from ui import evaluate_sections as sections
 from ui import measure, sidebar, state
 from ui.html import md, show, span, style, table, tag

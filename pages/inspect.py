@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rag_core.index import LOAD_WARNING_PREFIX
+from rag_core.corpus.index import LOAD_WARNING_PREFIX
 from ui import cache, render, sidebar
 from ui.html import md, show, style
 from ui.i18n import t

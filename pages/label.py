@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rag_core.evalrun import ranking_config
+from rag_core.evaluation.run import ranking_config
 from ui import label_render as lr
 from ui import measure, sidebar
 from ui import state as K

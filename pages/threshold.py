@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rag_core.sweep import (
+from rag_core.evaluation.sweep import (
     OUTCOMES,
     counts_at,
     default_thresholds,

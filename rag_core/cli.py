@@ -85,7 +85,7 @@ def _warn_load(lines: Sequence[str]) -> None:
 
 
 def _corpus(path: str | None, **kwargs: Any):
-    from .index import load_corpus_index
+    from .corpus.index import load_corpus_index
 
     corpus = load_corpus_index(path, **kwargs)
     _warn_load(corpus.load_warnings)
@@ -94,8 +94,8 @@ def _corpus(path: str | None, **kwargs: Any):
 
 def _dataset(args: argparse.Namespace) -> tuple[Any, Any]:
     """``(CorpusIndex, QrelsSet)`` of ``--beir DIR`` or ``--topics``/``--qrels``; ``(None, None)`` without."""
-    from .datasets import load_qrels_folder, load_trec_set
-    from .index import CorpusIndex
+    from .corpus.datasets import load_qrels_folder, load_trec_set
+    from .corpus.index import CorpusIndex
 
     beir = getattr(args, "beir", None)
     topics, qrels = getattr(args, "topics", None), getattr(args, "qrels", None)
@@ -112,7 +112,7 @@ def _dataset(args: argparse.Namespace) -> tuple[Any, Any]:
 
 def _runs(files: Sequence[str] | None, known_queries: Any = None) -> dict[str, Any]:
     """Runs of every ``--run FILE`` by tag; a run naming unknown query ids is an error."""
-    from .runs import check_queries, read_run_file
+    from .retrieval.runs import check_queries, read_run_file
 
     runs: dict[str, Any] = {}
     for f in files or ():
@@ -139,8 +139,8 @@ def _with_runs(cfg: PipelineConfig, runs: dict[str, Any]) -> PipelineConfig:
 def cmd_chunk(args: argparse.Namespace) -> int:
     from .chunking import chunk_document
     from .config import ChunkerConfig
-    from .index import load_warnings
-    from .loaders import load_file
+    from .corpus.index import load_warnings
+    from .corpus.loaders import load_file
 
     report = load_file(args.doc)
     if not report.documents:
@@ -204,7 +204,7 @@ def cmd_query(args: argparse.Namespace) -> int:
     cfg = _with_runs(cfg, runs)
     trace = run(cfg, question, corpus, gold=gold, runs=runs, query_id=query_id)
     if args.trec_run:
-        from .runs import export_trec
+        from .retrieval.runs import export_trec
 
         _write_output(export_trec(trace.retrieval.lists, query_id), args.trec_run)
     gen = trace.generation
@@ -226,7 +226,7 @@ def cmd_query(args: argparse.Namespace) -> int:
 def cmd_index_qdrant(args: argparse.Namespace) -> int:
     """Chunk and embed the loaded corpus, then write it to a Qdrant collection."""
     from .models import ModelUnavailable
-    from .qdrant import QdrantTarget, build_collection, check_writable
+    from .retrieval.qdrant import QdrantTarget, build_collection, check_writable
 
     if bool(args.path) == bool(args.url):
         raise UsageError("index qdrant: give exactly one of --path DIR (embedded local mode) or --url URL (a server)")
@@ -274,8 +274,8 @@ def cmd_index_qdrant(args: argparse.Namespace) -> int:
 
 
 def cmd_metrics(args: argparse.Namespace) -> int:
-    from .metrics import evaluate_run
-    from .trec import read_qrels, read_run
+    from .evaluation.metrics import evaluate_run
+    from .evaluation.trec import read_qrels, read_run
 
     qrels = read_qrels(args.qrels)
     run_ = read_run(args.run)
@@ -286,8 +286,8 @@ def cmd_metrics(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from .evalrun import evaluate_config, compare_configs
-    from .questions import load_questions
+    from .evaluation.run import evaluate_config, compare_configs
+    from .corpus.questions import load_questions
 
     corpus, qset = _dataset(args)
     if qset is not None:
@@ -323,13 +323,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def _eval_answers(args: argparse.Namespace, cfg_a: PipelineConfig, questions: Any, corpus: Any) -> int:
     """``eval --answers``: answer-level evaluation of A (and B with a paired comparison).
 
-    The JSON is :meth:`rag_core.answers.AnswerEvaluation.to_dict` per side
+    The JSON is :meth:`rag_core.evaluation.answers.AnswerEvaluation.to_dict` per side
     (no timings: two runs give identical bytes); seconds go to stderr. Ctrl-C
     finishes the current query and prints the rows done, ``status: partial``.
     """
     import time
 
-    from .answers import compare_answers, evaluate_answers
+    from .evaluation.answers import compare_answers, evaluate_answers
 
     phrasings = args.phrasings or "question"
 
@@ -425,7 +425,7 @@ def _eval_summary(out: dict[str, Any]) -> str:
 
 
 def cmd_corpus(args: argparse.Namespace) -> int:
-    from .corpus_check import check_corpus
+    from .corpus.check import check_corpus
 
     report = check_corpus(Path(args.dir) if args.dir else None)
     _emit(report, args.json, report.summary())
@@ -441,15 +441,15 @@ def _annotator(value: str | None) -> str:
 
 
 def _store(path: str | None):
-    from .labels import LabelStore
+    from .gold.labels import LabelStore
 
     return LabelStore(path)
 
 
 def _corpus_docs(path: str | None) -> dict[str, Any]:
     """``{doc_id: Document}`` of a corpus directory (default: the sample corpus)."""
-    from .index import SAMPLE_CORPUS, load_warnings
-    from .loaders import load_corpus
+    from .corpus.index import SAMPLE_CORPUS, load_warnings
+    from .corpus.loaders import load_corpus
 
     report = load_corpus(Path(path) if path else SAMPLE_CORPUS)
     _warn_load(load_warnings(report))
@@ -460,7 +460,7 @@ def _corpus_docs(path: str | None) -> dict[str, Any]:
 
 def _question_files(files: Sequence[str] | None, corpus: str | None) -> list[Path]:
     """The ``--questions`` files, else every ``questions/*.jsonl`` of the corpus."""
-    from .index import SAMPLE_CORPUS
+    from .corpus.index import SAMPLE_CORPUS
 
     if files:
         return [Path(f) for f in files]
@@ -475,7 +475,7 @@ def _write_output(text: str, output: str | None) -> None:
     if output is None:
         sys.stdout.write(text)
         return
-    from .trec import write_text_atomic
+    from .evaluation.trec import write_text_atomic
 
     try:
         write_text_atomic(output, text)
@@ -484,8 +484,8 @@ def _write_output(text: str, output: str | None) -> None:
 
 
 def cmd_labels_add(args: argparse.Namespace) -> int:
-    from .labels import check_grade, check_span, question_set_name
-    from .questions import load_questions
+    from .gold.labels import check_grade, check_span, question_set_name
+    from .corpus.questions import load_questions
 
     questions = load_questions(args.questions)
     ids = [q.id for q in questions]
@@ -525,9 +525,9 @@ def cmd_labels_export(args: argparse.Namespace) -> int:
     if args.format == LABEL_EXPORT_FORMATS[0]:
         _write_output(_store(args.store).export_jsonl(args.question_set), args.output)
         return 0
-    from .labels import qrels_for, question_set_name
-    from .questions import load_questions
-    from .trec import format_qrels
+    from .gold.labels import qrels_for, question_set_name
+    from .corpus.questions import load_questions
+    from .evaluation.trec import format_qrels
 
     cfg = _load_config(args.config, args.preset, args.set or [])
     corpus, qset = _dataset(args)
@@ -629,10 +629,10 @@ def _max_kept(text: str) -> int | None:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from . import sweep
-    from .labels import question_set_name
-    from .questions import load_questions
-    from .stats import parse_range
+    from .evaluation import sweep
+    from .gold.labels import question_set_name
+    from .corpus.questions import load_questions
+    from .evaluation.stats import parse_range
 
     corpus, qset = _dataset(args)
     if qset is not None:
@@ -666,8 +666,8 @@ def _queries(n: int) -> str:
 
 
 def paired_reading(c: Any) -> str:
-    """One English sentence for a :class:`rag_core.stats.PairedComparison`."""
-    from .stats import format_p
+    """One English sentence for a :class:`rag_core.evaluation.stats.PairedComparison`."""
+    from .evaluation.stats import format_p
 
     conclusion = {
         "a_better": f"{c.label_a} is better on these {_queries(c.n)}",
@@ -682,7 +682,7 @@ def paired_reading(c: Any) -> str:
 
 def notice_text(n: Any) -> str:
     """English text of a :class:`rag_core.types.Notice` from the sweep."""
-    from .sweep import NOTICE_FINAL_SCORE, NOTICE_NO_DISTANCE
+    from .evaluation.sweep import NOTICE_FINAL_SCORE, NOTICE_NO_DISTANCE
 
     if n.code == NOTICE_NO_DISTANCE:
         reason = n.params.get("reason") or "some candidates carry no distance"
@@ -787,7 +787,7 @@ def _add_label_commands(sub: Any) -> None:
 
 
 def _add_sweep_command(sub: Any) -> None:
-    from .sweep import METRIC_CHOICES
+    from .evaluation.sweep import METRIC_CHOICES
 
     s = sub.add_parser("sweep", help="refusal-threshold sweep over a question set")
     s.add_argument(
@@ -834,7 +834,7 @@ def _add_dataset_args(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .metrics import GAINS
+    from .evaluation.metrics import GAINS
 
     p = _Parser(prog="python -m rag_core", description="RAG Stage Inspector core")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)

@@ -28,7 +28,7 @@ RETRIEVAL_METHODS = ("bm25", "tfidf", "dense", "qdrant")
 #: Retrievers that embed the question (no analyzer).
 VECTOR_METHODS = ("dense", "qdrant")
 #: Retriever lists that come from outside the in-memory index, written
-#: ``"run:TAG"`` in ``retrieval.methods``: an imported run (``rag_core.runs``).
+#: ``"run:TAG"`` in ``retrieval.methods``: an imported run (``rag_core.retrieval.runs``).
 EXTERNAL_METHODS = ("run",)
 ANALYZERS = ("auto", "ascii", "unicode", "whitespace", "char", "kiwi")
 BM25_VARIANTS = ("okapi", "l", "plus", "lucene")
@@ -146,9 +146,9 @@ class RetrievalConfig:
     ``analyzer``. ``dense`` and ``qdrant`` ignore analyzers. ``analyzer = auto`` analyses
     Hangul runs with Kiwi and the rest as ``unicode``; ``dense_model = auto``
     is ``e5-small`` for a corpus with Korean documents, else ``minilm``
-    (``rag_core.dense.choose_dense_model``).
+    (``rag_core.retrieval.dense.choose_dense_model``).
 
-    ``qdrant`` searches a live Qdrant collection (``rag_core.qdrant``): a
+    ``qdrant`` searches a live Qdrant collection (``rag_core.retrieval.qdrant``): a
     server at ``qdrant_url`` or the client's embedded local mode in the folder
     ``qdrant_path`` (one of the two), the collection ``qdrant_collection``,
     its payload fields holding the text and the document id, and the embedder
@@ -354,7 +354,7 @@ class GenerationConfig:
     ``citations``: ``free`` (the model cites when it chooses to) or
     ``enforced`` (constrained decoding: the exact refusal sentence, or
     sentences each ending with ``[n]`` over the sources sent; see
-    ``rag_core.citations``).
+    ``rag_core.answer.citations``).
     """
 
     model: str = "qwen2.5-coder-0.5b"
@@ -369,7 +369,7 @@ class GenerationConfig:
 
 @dataclass(frozen=True)
 class SupportConfig:
-    """Thresholds of the per-claim support check (see ``rag_core.support``).
+    """Thresholds of the per-claim support check (see ``rag_core.answer.support``).
 
     Defaults calibrated on generated answers over the sample corpus
     (docs/MODELS.md, "Per-claim support").

@@ -22,8 +22,8 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .config import PipelineConfig
-from .gate import apply_gate
-from .index import Chunking, CorpusIndex, Progress
+from .answer.gate import apply_gate
+from .corpus.index import Chunking, CorpusIndex, Progress
 from .types import (
     AnalyzerView,
     Chunk,
@@ -43,9 +43,9 @@ from .types import (
 )
 
 if TYPE_CHECKING:
-    from .dense import DenseIndex
-    from .runs import ExternalRun
-    from .sparse import SparseIndex
+    from .retrieval.dense import DenseIndex
+    from .retrieval.runs import ExternalRun
+    from .retrieval.sparse import SparseIndex
 
 #: ``listener(event, value)``: see :func:`run`.
 Listener = Callable[[str, Any], None]
@@ -130,7 +130,7 @@ def qdrant_list(config: PipelineConfig, question: str, chunking: Chunking) -> Re
     status ``unavailable``/``error`` and the reason; other retrievers run on.
     """
     from .models import ModelUnavailable, get_embedder
-    from .qdrant import (
+    from .retrieval.qdrant import (
         QdrantError,
         QdrantTarget,
         check_dimension,
@@ -225,7 +225,7 @@ class RunPlan:
         """``(index, analyzer function, list params, idf form, n docs)`` of one sparse retriever."""
         key = (method, analyzer)
         if key not in self._sparse:
-            from .sparse.analyzers import get_analyzer
+            from .retrieval.sparse.analyzers import get_analyzer
 
             rcfg = self.config.retrieval
             index = self.corpus.sparse(self.config.chunker, method, analyzer, rcfg)
@@ -260,8 +260,8 @@ def _run_list(
     query_id: str | None,
     extra: dict[str, Chunk],
 ) -> RetrieverList:
-    """The retriever list of an imported run (``run:TAG``), see :mod:`rag_core.runs`."""
-    from .runs import resolve_hits
+    """The retriever list of an imported run (``run:TAG``), see :mod:`rag_core.retrieval.runs`."""
+    from .retrieval.runs import resolve_hits
 
     run_ = (runs or {}).get(tag)
     if run_ is None:
@@ -306,7 +306,7 @@ def retrieve(
     chunking lacks (whole documents, external texts) are added to ``extra``.
     ``plan``: the config's :class:`RunPlan` (made here when not given).
     """
-    from .fusion import fuse
+    from .retrieval.fusion import fuse
     from .models import ModelUnavailable
 
     rcfg = config.retrieval
@@ -401,7 +401,7 @@ def retrieve(
 
 
 def _auto_segments(question: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
-    from .sparse.analyzers import auto_segments
+    from .retrieval.sparse.analyzers import auto_segments
 
     return tuple((run.strip(), name, tuple(terms)) for run, name, terms in auto_segments(question))
 
@@ -525,10 +525,10 @@ def model_stages(
             _skipped_generation(config, reason + " — the model was not called"),
             SupportStage("skipped", message="no answer to check"),
         )
-    from .context import build_context
-    from .generation import generate
+    from .answer.context import build_context
+    from .answer.generation import generate
     from .models import ModelUnavailable, get_embedder, get_generator
-    from .support import check_support
+    from .answer.support import check_support
 
     chunking = corpus.chunking(config.chunker)
     generator = None
@@ -612,7 +612,7 @@ def run(
         listener: optional ``listener(event, value)`` told ``("prompt", {"tokens": n,
             "model_id": id})`` just before the model is called and ``("text", piece)``
             for each piece of a freshly generated answer (a cache replay sends none).
-        runs: imported runs by tag (:class:`rag_core.runs.ExternalRun`) for
+        runs: imported runs by tag (:class:`rag_core.retrieval.runs.ExternalRun`) for
             the ``run:TAG`` retrievers of ``config``.
         query_id: the query id those runs are read at (default: ``gold.id``).
     """
@@ -688,7 +688,7 @@ def _run_planned(
     query_id: str | None = None,
 ) -> Trace:
     """:func:`run` after the question is validated and the plan made (see there)."""
-    from .diagnosis import gold_view
+    from .gold.diagnosis import gold_view
 
     config, corpus, chunking = plan.config, plan.corpus, plan.chunking
     warnings = warnings + plan.load_warnings
@@ -779,7 +779,7 @@ def _run_planned(
 
 
 class _WithExtra:
-    """A chunk list for :func:`rag_core.diagnosis.gold_view` (``.chunks``) with a run's extra chunks."""
+    """A chunk list for :func:`rag_core.gold.diagnosis.gold_view` (``.chunks``) with a run's extra chunks."""
 
     def __init__(self, chunks: tuple[Chunk, ...]) -> None:
         self.chunks = chunks

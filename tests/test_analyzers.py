@@ -7,7 +7,12 @@ import re
 import pytest
 
 from rag_core.config import ANALYZERS
-from rag_core.sparse.analyzers import analyze_many, analyzer_names, char_ngrams, get_analyzer
+from rag_core.retrieval.sparse.analyzers import (
+    analyze_many,
+    analyzer_names,
+    char_ngrams,
+    get_analyzer,
+)
 
 
 def test_registry_has_exactly_the_config_names():
@@ -95,7 +100,12 @@ def test_kiwi_keeps_irregular_stems_and_lowercases_foreign_words():
 
 
 def test_auto_runs_by_script_and_english_equals_unicode():
-    from rag_core.sparse.analyzers import auto_segments, auto_terms, auto_terms_many, script_runs
+    from rag_core.retrieval.sparse.analyzers import (
+        auto_segments,
+        auto_terms,
+        auto_terms_many,
+        script_runs,
+    )
 
     text = "한라산의 높이는 1,947m? What is BM25"
     assert "".join(r for r, _h in script_runs(text)) == text
@@ -117,7 +127,7 @@ def test_auto_runs_by_script_and_english_equals_unicode():
 
 
 def test_dense_auto_picks_e5_for_a_corpus_with_korean_documents():
-    from rag_core.dense import choose_dense_model, hangul_share
+    from rag_core.retrieval.dense import choose_dense_model, hangul_share
 
     assert hangul_share("한라산 abc") == pytest.approx(3 / 6)
     assert hangul_share("1, 2, 3") == 0.0

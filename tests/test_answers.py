@@ -11,10 +11,9 @@ from statistics import NormalDist
 import pytest
 from apphelpers import CharGenerator
 
-from rag_core import answers as A
 from rag_core.config import preset
-from rag_core.models import ModelUnavailable
-from rag_core.stats import (
+from rag_core.evaluation import answers as A
+from rag_core.evaluation.stats import (
     holm,
     mcnemar_exact,
     minimum_detectable_effect,
@@ -23,6 +22,7 @@ from rag_core.stats import (
     risk_coverage,
     wilson_interval,
 )
+from rag_core.models import ModelUnavailable
 from rag_core.types import Needle, Question
 
 # ------------------------------------------------------------ the rule
@@ -310,7 +310,7 @@ def test_risk_coverage_rates():
 
 
 def test_operating_point_counts_bluffs_and_answers_without_gold_as_risk():
-    from rag_core.sweep import GateCounts, risk_coverage_at
+    from rag_core.evaluation.sweep import GateCounts, risk_coverage_at
 
     c = GateCounts(
         threshold=0.4,

@@ -15,11 +15,11 @@ from streamlit.testing.v1 import AppTest
 
 from apphelpers import CharGenerator, ROOT, html, make_app, ok, plain
 
-from rag_core.answers import evaluate_answers
+from rag_core.evaluation.answers import evaluate_answers
 from rag_core.config import PipelineConfig
-from rag_core.index import load_corpus_index
+from rag_core.corpus.index import load_corpus_index
 from rag_core.models import ModelUnavailable
-from rag_core.questions import load_questions
+from rag_core.corpus.questions import load_questions
 
 MANUAL = load_questions(ROOT / "sample_corpus" / "questions" / "manual.jsonl")
 

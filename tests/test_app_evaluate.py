@@ -1,7 +1,7 @@
 """The Evaluate page through ``AppTest``: render, the numbers of ``evaluate_config``, B with its sign-test reading.
 
 Generation off, a temporary label store. The figures the page shows are
-checked against ``rag_core.evalrun`` run directly (what the ``eval`` CLI prints).
+checked against ``rag_core.evaluation.run`` run directly (what the ``eval`` CLI prints).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from streamlit.testing.v1 import AppTest
 from apphelpers import ROOT, make_app, html, ok, plain
 
 from rag_core.config import PipelineConfig, preset
-from rag_core.evalrun import compare_configs, evaluate_config
-from rag_core.index import load_corpus_index
-from rag_core.questions import load_questions
+from rag_core.evaluation.run import compare_configs, evaluate_config
+from rag_core.corpus.index import load_corpus_index
+from rag_core.corpus.questions import load_questions
 from ui.state import config_from_url
 from ui.views.evaluate import paired_reading
 
@@ -161,8 +161,8 @@ def test_a_question_opens_in_inspect(entry):
 
 def test_labels_change_the_result_key(entry, corpus, tmp_path):
     """A label written to the store bumps its version: the cached result is not served again."""
-    from rag_core.labels import LabelStore
-    from rag_core.relevance import locate
+    from rag_core.gold.labels import LabelStore
+    from rag_core.gold.relevance import locate
 
     at = on_manual(make(entry))
     at.button(key="eval.run").click().run()

@@ -175,7 +175,7 @@ def test_every_key_used_in_the_app_exists():
 def test_prefixed_codes_exist_for_every_choice():
     from rag_core.config import (ANALYZERS, CHUNK_STRATEGIES, CONTEXT_ORDERINGS, CONTEXT_POLICIES, FUSION_METHODS,
                                  RERANK_METHODS, RETRIEVAL_METHODS)
-    from rag_core.diagnosis import LOSSES
+    from rag_core.gold.diagnosis import LOSSES
     from rag_core.scenarios import PAGES
 
     wanted = [f"analyzer.{a}" for a in ANALYZERS] + [f"strategy.{s}" for s in CHUNK_STRATEGIES]
@@ -288,7 +288,7 @@ def test_gallery_covers_the_ten_failure_modes():
 
 
 def test_scenario_configs_are_valid_and_questions_exist():
-    from rag_core.questions import load_questions
+    from rag_core.corpus.questions import load_questions
 
     ids = {q.id for f in (ROOT / "sample_corpus" / "questions").glob("*.jsonl") for q in load_questions(f)}
     for s in SCENARIOS:

@@ -1,6 +1,6 @@
 """The Threshold page through ``AppTest``: render, sliders drive the live counts, apply to the sidebar.
 
-Counts on the page are checked against ``rag_core.sweep`` run directly on
+Counts on the page are checked against ``rag_core.evaluation.sweep`` run directly on
 the same config and question set (what the ``sweep`` CLI prints).
 """
 
@@ -13,10 +13,10 @@ from streamlit.testing.v1 import AppTest
 
 from apphelpers import ROOT, make_app, ok, plain
 
-from rag_core import sweep
+from rag_core.evaluation import sweep
 from rag_core.config import PipelineConfig
-from rag_core.index import load_corpus_index
-from rag_core.questions import load_questions
+from rag_core.corpus.index import load_corpus_index
+from rag_core.corpus.questions import load_questions
 
 SETS = {name: load_questions(ROOT / "sample_corpus" / "questions" / f"{name}.jsonl") for name in ("en", "ko")}
 

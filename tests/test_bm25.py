@@ -11,12 +11,18 @@ import pytest
 import rank_bm25
 
 from rag_core.config import BM25_VARIANTS
-from rag_core.sparse import BM25Index, SparseIndex, analyze_many, build_sparse_index, get_analyzer
-from rag_core.sparse.postings import top_k
-from rag_core.sparse.scoring import (
+from rag_core.retrieval.sparse import (
+    BM25Index,
+    SparseIndex,
+    analyze_many,
+    build_sparse_index,
+    get_analyzer,
+)
+from rag_core.retrieval.sparse.postings import top_k
+from rag_core.retrieval.sparse.scoring import (
     BM25_VARIANTS as VARIANT_REGISTRY,
 )
-from rag_core.sparse.scoring import (
+from rag_core.retrieval.sparse.scoring import (
     idf_bm25l,
     idf_bm25plus,
     idf_lucene,

@@ -22,7 +22,7 @@ from urllib.parse import urlencode
 import pytest
 from test_browser import WAIT_MS, browser, pytestmark, serve, wait_idle  # noqa: F401 (fixtures, marks)
 
-from rag_core.labels import LabelStore
+from rag_core.gold.labels import LabelStore
 
 EVIL = "evil.example"
 HOSTILE_DOCS = {

@@ -12,9 +12,14 @@ import random
 import pytest
 import torch
 
-from rag_core.citations import CitationLogitsProcessor, CitationVocab, allowed_ids, read_state
-from rag_core.context import REFUSAL_TEXT
-from rag_core.support import citations_in, is_refusal, split_claims
+from rag_core.answer.citations import (
+    CitationLogitsProcessor,
+    CitationVocab,
+    allowed_ids,
+    read_state,
+)
+from rag_core.answer.context import REFUSAL_TEXT
+from rag_core.answer.support import citations_in, is_refusal, split_claims
 
 PIECES = [
     "<eos>",
@@ -183,8 +188,8 @@ def _fake_context():
 
 
 def test_enforced_with_a_generator_that_cannot_constrain_falls_back_to_free(tmp_path):
+    from rag_core.answer.generation import generate
     from rag_core.config import GenerationConfig
-    from rag_core.generation import generate
 
     gen, ctx = _fake_context()
     g = generate(
@@ -199,7 +204,7 @@ def test_enforced_with_a_generator_that_cannot_constrain_falls_back_to_free(tmp_
 
 
 def test_cache_key_holds_the_citation_mode_and_the_sources():
-    from rag_core.generation import cache_key
+    from rag_core.answer.generation import cache_key
 
     free = cache_key("m", "s", "ids", 64)
     assert free == cache_key(
@@ -212,7 +217,7 @@ def test_cache_key_holds_the_citation_mode_and_the_sources():
 
 
 def test_estimate_is_the_ratio_over_recent_runs_of_the_model(tmp_path):
-    from rag_core.generation import estimate_seconds, generation_store
+    from rag_core.answer.generation import estimate_seconds, generation_store
 
     assert estimate_seconds(931, "m", cache_dir=tmp_path) is None
     store = generation_store(tmp_path)
@@ -233,7 +238,7 @@ def test_real_model_enforced_answer_cites_a_supporting_source():
     """The bundled Qwen, default configuration: every claim cites a source sent, one is
     `supported`."""
     from rag_core.config import PipelineConfig
-    from rag_core.index import load_corpus_index
+    from rag_core.corpus.index import load_corpus_index
     from rag_core.pipeline import run
 
     corpus = load_corpus_index()

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from rag_core.cli import main
-from rag_core.labels import LabelStore, label_id_for
-from rag_core.trec import parse_qrels
+from rag_core.evaluation.trec import parse_qrels
+from rag_core.gold.labels import LabelStore, label_id_for
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -82,7 +82,7 @@ def assert_one_line_error(code: int, err: str, *fragments: str) -> None:
 
 
 def _span(corpus: str, doc_id: str, phrase: str) -> tuple[int, int]:
-    from rag_core.loaders import load_corpus
+    from rag_core.corpus.loaders import load_corpus
 
     doc = {d.doc_id: d for d in load_corpus(corpus).documents}[doc_id]
     s = doc.text.index(phrase)
@@ -310,10 +310,10 @@ def test_labels_undo_and_list_errors_subprocess(env, tmp_path):
 
 
 def test_sweep_json_matches_the_library(env, capsys):
-    from rag_core import sweep
     from rag_core.config import PipelineConfig
-    from rag_core.index import load_corpus_index
-    from rag_core.questions import load_questions
+    from rag_core.corpus.index import load_corpus_index
+    from rag_core.corpus.questions import load_questions
+    from rag_core.evaluation import sweep
     from rag_core.types import to_jsonable
 
     code, out, err = cli(

@@ -14,8 +14,7 @@ import re
 import numpy as np
 import pytest
 
-from rag_core.config import RESERVED_INSTRUCTION_TOKENS, ContextConfig
-from rag_core.context import (
+from rag_core.answer.context import (
     ANSWER_HINT,
     QUESTION_LABEL,
     REFUSAL_TEXT,
@@ -28,6 +27,7 @@ from rag_core.context import (
     sentence_spans,
     shingles,
 )
+from rag_core.config import RESERVED_INSTRUCTION_TOKENS, ContextConfig
 from rag_core.types import Chunk, Document, Hit
 
 
@@ -128,7 +128,7 @@ def test_system_text_marks_untrusted_asks_citations_and_refusal():
 
 
 def test_layout_constants_shape_the_user_turn(monkeypatch):
-    import rag_core.context as context
+    import rag_core.answer.context as context
 
     monkeypatch.setattr(context, "SOURCES_HEADING", "Sources:")
     monkeypatch.setattr(context, "SOURCE_WHERE", "{section}")

@@ -15,7 +15,7 @@ import pytrec_eval
 
 from rag_core.cli import main
 from rag_core.config import PipelineConfig
-from rag_core.datasets import (
+from rag_core.corpus.datasets import (
     find_trec_files,
     load_beir_set,
     load_qrels_folder,
@@ -23,8 +23,8 @@ from rag_core.datasets import (
     parse_topics,
     safe_extract_zip,
 )
-from rag_core.evalrun import evaluate_config
-from rag_core.index import CorpusIndex
+from rag_core.corpus.index import CorpusIndex
+from rag_core.evaluation.run import evaluate_config
 from rag_core.pipeline import run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -329,7 +329,7 @@ def test_product_path_equals_the_bench_kernel(name):
         import beir as bench
     finally:
         sys.path.remove(str(ROOT / "bench"))
-    from rag_core.sparse import analyze_many
+    from rag_core.retrieval.sparse import analyze_many
 
     ids, texts, queries, qrels = bench.load_beir(folder)
     doc_tokens = analyze_many("unicode", texts)
@@ -347,7 +347,7 @@ def test_product_path_equals_the_bench_kernel(name):
 
 
 def test_span_labels_on_a_beir_set_export_as_qrels(tmp_path, capsys):
-    from rag_core.labels import LabelStore
+    from rag_core.gold.labels import LabelStore
 
     root = write_beir(tmp_path / "mini")
     qset = load_beir_set(root)
@@ -384,7 +384,7 @@ def test_span_labels_on_a_beir_set_export_as_qrels(tmp_path, capsys):
 
 
 def test_span_labels_judge_their_document_in_document_level_evaluation(tmp_path):
-    from rag_core.labels import LabelStore
+    from rag_core.gold.labels import LabelStore
 
     qset = load_beir_set(write_beir(tmp_path / "mini"))
     corpus = CorpusIndex(qset.report, name="mini", questions=qset.questions)

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from rag_core.config import PIPELINE_VERSION
-from rag_core.dense import DenseIndex
-from rag_core.embcache import EmbeddingCache, embed_cached
+from rag_core.corpus.embcache import EmbeddingCache, embed_cached
+from rag_core.retrieval.dense import DenseIndex
 from rag_core.types import Chunk
 
 

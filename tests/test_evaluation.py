@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from rag_core.evaluation import (
+from rag_core.evaluation.aggregate import (
     EvalResult,
     breakdown,
     compare_results,
@@ -17,8 +17,8 @@ from rag_core.evaluation import (
     means_table,
     per_query_rows,
 )
-from rag_core.metrics import evaluate_ranking
-from rag_core.stats import mean_with_interval, sign_test, wilson_interval
+from rag_core.evaluation.metrics import evaluate_ranking
+from rag_core.evaluation.stats import mean_with_interval, sign_test, wilson_interval
 from rag_core.types import dumps, to_jsonable
 
 GOLD = {

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from rag_core.config import FUSION_METHODS
-from rag_core.fusion import fuse, fusion_methods, minmax_normalise, zscore_normalise
+from rag_core.retrieval.fusion import fuse, fusion_methods, minmax_normalise, zscore_normalise
 from rag_core.types import Hit
 
 

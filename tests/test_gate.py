@@ -2,8 +2,8 @@
 
 import random
 
+from rag_core.answer.gate import apply_gate, gate_verdicts
 from rag_core.config import GateConfig
-from rag_core.gate import apply_gate, gate_verdicts
 from rag_core.types import Hit
 
 

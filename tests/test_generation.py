@@ -7,9 +7,9 @@ import time
 import pytest
 from apphelpers import CharGenerator
 
+from rag_core.answer.context import build_context, ids_sha256
+from rag_core.answer.generation import cache_key, generate
 from rag_core.config import ContextConfig, GenerationConfig
-from rag_core.context import build_context, ids_sha256
-from rag_core.generation import cache_key, generate
 from rag_core.types import Chunk, ContextStage, Document, Hit
 
 TEXT = "Hallasan rises 1,947 m above sea level. It is the highest mountain in South Korea."

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from rag_core.labels import (
+from rag_core.evaluation.trec import parse_qrels
+from rag_core.gold.labels import (
     JSONL_FIELDS,
     SCHEMA_VERSION,
     Label,
@@ -29,7 +30,6 @@ from rag_core.labels import (
     question_set_name,
     stale_labels,
 )
-from rag_core.trec import parse_qrels
 from rag_core.types import Needle, Question
 
 REPO = Path(__file__).resolve().parents[1]
@@ -315,7 +315,7 @@ def test_qrels_for_chunking_matches_brute_force(tiny_corpus):
     assert qrels["q#0"] == expected == qrels["q#1"]
     assert {0, 2, 3} <= set(expected.values())  # a judged-not-relevant chunk is written as 0
     # the text written is what the TREC reader reads back
-    from rag_core.trec import format_qrels
+    from rag_core.evaluation.trec import format_qrels
 
     assert parse_qrels(format_qrels(qrels).splitlines()) == qrels
 
@@ -381,7 +381,7 @@ def test_two_processes_writing_at_once_lose_nothing(tmp_path):
 
 _LOOP = """
 import sys
-from rag_core.labels import LabelStore
+from rag_core.gold.labels import LabelStore
 store = LabelStore(sys.argv[1])
 for i in range(1_000_000):
     store.add("set", "q", "doc", i, i + 1, 1, text="x")
@@ -416,7 +416,7 @@ def test_kill_9_during_writes_keeps_every_committed_label(tmp_path):
 
 
 def test_a_write_expecting_an_older_version_raises_stale_and_writes_nothing(tmp_path):
-    from rag_core.labels import StaleLabel
+    from rag_core.gold.labels import StaleLabel
 
     store = LabelStore(tmp_path / "s.sqlite3")
     text = "Hallasan is 1,947 m high."

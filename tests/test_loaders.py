@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rag_core.loaders import (
+from rag_core.corpus.loaders import (
     BINARY,
     DEFAULT_MAX_BYTES,
     MB,

@@ -8,9 +8,15 @@ import os
 
 import pytest
 
-from rag_core import loaders
 from rag_core.cli import main
-from rag_core.loaders import MAX_INT_DIGITS, MAX_JSON_DEPTH, load_batch, load_bytes, load_corpus
+from rag_core.corpus import loaders
+from rag_core.corpus.loaders import (
+    MAX_INT_DIGITS,
+    MAX_JSON_DEPTH,
+    load_batch,
+    load_bytes,
+    load_corpus,
+)
 
 
 def only_doc(report):

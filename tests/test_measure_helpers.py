@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from rag_core import sweep
 from rag_core.config import PipelineConfig
-from rag_core.evalrun import (
+from rag_core.evaluation import sweep
+from rag_core.evaluation.aggregate import per_query_rows
+from rag_core.evaluation.run import (
     compare_configs,
     evaluate_config,
     per_query_table,
@@ -26,7 +27,6 @@ from rag_core.evalrun import (
     rows_csv,
     tag_group,
 )
-from rag_core.evaluation import per_query_rows
 from rag_core.types import Needle, Question, to_jsonable
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -204,8 +204,8 @@ def test_report_dict_is_what_the_eval_cli_prints(two_evaluations):
 
 def test_report_dict_equals_the_cli_on_the_sample_corpus():
     """CLI parity: ``python -m rag_core eval --json`` prints the same numbers the page shows."""
-    from rag_core.index import load_corpus_index
-    from rag_core.questions import load_questions
+    from rag_core.corpus.index import load_corpus_index
+    from rag_core.corpus.questions import load_questions
 
     path = ROOT / "sample_corpus" / "questions" / "manual.jsonl"
     proc = subprocess.run(

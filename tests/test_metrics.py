@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from rag_core.metrics import (
+from rag_core.evaluation.metrics import (
     GAINS,
     METRICS,
     answers_destroyed,

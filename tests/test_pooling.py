@@ -9,12 +9,12 @@ from dataclasses import replace
 
 import pytest
 
+from rag_core.answer.context import sentence_spans
 from rag_core.config import PipelineConfig
-from rag_core.context import sentence_spans
-from rag_core.labels import Label
+from rag_core.gold.labels import Label
+from rag_core.gold.pooling import pool, pool_question
+from rag_core.gold.spans import label_on, labels_within, occurrences, sentence_containing
 from rag_core.pipeline import retrieve
-from rag_core.pooling import pool, pool_question
-from rag_core.spans import label_on, labels_within, occurrences, sentence_containing
 from rag_core.types import Question
 
 RUNS = {
@@ -179,7 +179,7 @@ def test_labels_within_and_label_on():
 
 
 def test_pool_question_pools_an_imported_run_with_its_outside_texts(tiny_corpus):
-    from rag_core.runs import parse_trec_run
+    from rag_core.retrieval.runs import parse_trec_run
     from ui.views.label import pool_view
 
     q = Question(id="q1", lang="en", question="What does error E17 mean?")

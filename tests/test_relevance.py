@@ -6,7 +6,7 @@ import random
 
 from rag_core.chunking import chunk_document
 from rag_core.config import ChunkerConfig
-from rag_core.relevance import grades_for, locate, relevant_chunk_ids
+from rag_core.gold.relevance import grades_for, locate, relevant_chunk_ids
 from rag_core.types import Document, Needle
 
 TEXT = "Hallasan is 1,947 m high. Jeju is a volcanic island. Hallasan is 1,947 m high again."

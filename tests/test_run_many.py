@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from rag_core.config import PipelineConfig, preset
-from rag_core.index import load_corpus_index
+from rag_core.corpus.index import load_corpus_index
+from rag_core.corpus.questions import queries_of
 from rag_core.pipeline import run, run_many
-from rag_core.questions import queries_of
 from rag_core.types import Hit, hits_from_fields
 
 QUESTIONS = ["KV cache decode", "한라산의 높이", "what does E21 mean", "노루 한라산", "???"]
@@ -83,7 +83,7 @@ def test_hits_from_fields_equal_the_constructor():
 
 
 def test_term_stats_records_equal_the_constructor():
-    from rag_core.sparse.postings import term_stats
+    from rag_core.retrieval.sparse.postings import term_stats
     from rag_core.types import TermStat
 
     vocab = {"kv": 0, "cache": 1}

@@ -10,7 +10,7 @@ import pytest
 from scipy.stats import binomtest
 
 from rag_core.cli import paired_reading
-from rag_core.stats import (
+from rag_core.evaluation.stats import (
     MeanWithInterval,
     PairedComparison,
     bootstrap_interval,

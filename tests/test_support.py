@@ -7,8 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from rag_core.config import SupportConfig
-from rag_core.support import (
+from rag_core.answer.support import (
     check_support,
     citations_in,
     is_refusal,
@@ -17,6 +16,7 @@ from rag_core.support import (
     split_claims,
     terms,
 )
+from rag_core.config import SupportConfig
 from rag_core.types import ContextStage, Source
 
 DOC = (
@@ -222,7 +222,7 @@ def test_optional_judge_must_also_agree():
 
 
 def test_a_number_with_another_unit_is_not_support():
-    from rag_core.support import quantities_in, quantity_in
+    from rag_core.answer.support import quantities_in, quantity_in
 
     src = {
         (v, u) for _w, v, u in quantities_in("동물은 4,000종 가까이 기록되었고 해발 1,947m이다.")

@@ -10,11 +10,11 @@ from dataclasses import replace
 
 import pytest
 
-from rag_core import sweep
+from rag_core.answer.gate import apply_gate
 from rag_core.config import GateConfig, PipelineConfig
-from rag_core.gate import apply_gate
-from rag_core.stats import parse_range, wilson_interval
-from rag_core.sweep import Candidate, QueryCandidates, SweepData
+from rag_core.evaluation import sweep
+from rag_core.evaluation.stats import parse_range, wilson_interval
+from rag_core.evaluation.sweep import Candidate, QueryCandidates, SweepData
 from rag_core.types import Hit, Needle, Notice, Question, dumps
 
 
@@ -242,8 +242,8 @@ QUESTIONS = (
 
 
 def test_collect_on_tiny_corpus_matches_pipeline(tiny_corpus):
+    from rag_core.gold.relevance import relevant_chunk_ids
     from rag_core.pipeline import run
-    from rag_core.relevance import relevant_chunk_ids
 
     cfg = PipelineConfig().with_overrides({"gate.min_score": "3", "gate.max_kept": "1"})
     data = sweep.collect(cfg, QUESTIONS, tiny_corpus)
@@ -272,7 +272,7 @@ def test_collect_on_tiny_corpus_matches_pipeline(tiny_corpus):
 
 
 def test_collect_with_labels_changes_gold(tiny_corpus):
-    from rag_core.labels import Label, label_id_for
+    from rag_core.gold.labels import Label, label_id_for
 
     doc = tiny_corpus.docs["jeju"]
     phrase = "노루를 자주 만난다"
@@ -300,8 +300,8 @@ def test_collect_errors(tiny_corpus):
 @pytest.fixture(scope="module")
 def sample_manual():
     """The bundled manual question set, the sample corpus and its open-gate BM25 sweep data."""
-    from rag_core.index import SAMPLE_CORPUS, load_corpus_index
-    from rag_core.questions import load_questions
+    from rag_core.corpus.index import SAMPLE_CORPUS, load_corpus_index
+    from rag_core.corpus.questions import load_questions
 
     path = SAMPLE_CORPUS / "questions" / "manual.jsonl"
     if not path.exists():
@@ -313,7 +313,7 @@ def sample_manual():
 
 def test_sample_manual_set_sparse(sample_manual):
     """Integration: the bundled manual question set with BM25 (seconds, no model)."""
-    from rag_core.questions import queries_of
+    from rag_core.corpus.questions import queries_of
 
     questions, _corpus, data = sample_manual
     assert len(data.queries) == sum(len(queries_of(q, "all")) for q in questions)

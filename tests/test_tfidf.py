@@ -9,8 +9,14 @@ import numpy as np
 import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from rag_core.sparse import SparseResult, TfidfIndex, analyze_many, build_sparse_index, get_analyzer
-from rag_core.sparse.scoring import idf_tfidf_smooth
+from rag_core.retrieval.sparse import (
+    SparseResult,
+    TfidfIndex,
+    analyze_many,
+    build_sparse_index,
+    get_analyzer,
+)
+from rag_core.retrieval.sparse.scoring import idf_tfidf_smooth
 
 
 def test_three_document_toy():

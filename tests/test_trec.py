@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rag_core.metrics import evaluate_run, rank_by_score
-from rag_core.trec import (
+from rag_core.evaluation.metrics import evaluate_run, rank_by_score
+from rag_core.evaluation.trec import (
     escape_id,
     format_run,
     parse_qrels,

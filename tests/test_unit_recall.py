@@ -5,8 +5,8 @@ import random
 import pytest
 import pytrec_eval
 
-from rag_core.evaluation import evaluate_queries
-from rag_core.metrics.recall import unit_recall
+from rag_core.evaluation.aggregate import evaluate_queries
+from rag_core.evaluation.metrics.recall import unit_recall
 
 
 def test_two_needles_one_found():

@@ -54,7 +54,7 @@ def test_upload_report_names_each_encoding_and_every_skipped_row(entry):
 
 
 def test_file_lines_escape_markdown_in_names_reasons_and_notes():
-    from rag_core.loaders import load_batch
+    from rag_core.corpus.loaders import load_batch
     from ui.html import md
     from ui.upload_report import file_lines
 

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 import pytest
 
 from rag_core.config import PipelineConfig, preset
-from rag_core.evaluation import evaluate_queries
-from rag_core.stats import format_p, paired_compare, sign_test
+from rag_core.evaluation.aggregate import evaluate_queries
+from rag_core.evaluation.stats import format_p, paired_compare, sign_test
 from ui.i18n import t
 from ui.state import K_COMPARE_B, K_COMPARE_B_WIDGET, K_QID, K_QMODE, K_QPHRASING, K_QSET
 from ui.views import evaluate as view
@@ -110,7 +110,7 @@ def _evals():
 
 
 def test_metrics_table_has_one_row_per_metric_and_the_test_columns_with_b():
-    from rag_core.evaluation import compare_results
+    from rag_core.evaluation.aggregate import compare_results
 
     a, b = _evals()
     head, rows, classes = view.metrics_table(a, {"A": a}, None, "en")

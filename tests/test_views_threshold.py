@@ -7,10 +7,10 @@ import math
 import pytest
 from test_sweep import data_of, query
 
-from rag_core import sweep
 from rag_core.cli import notice_text as cli_notice_text
-from rag_core.stats import wilson_interval
-from rag_core.sweep import OUTCOMES
+from rag_core.evaluation import sweep
+from rag_core.evaluation.stats import wilson_interval
+from rag_core.evaluation.sweep import OUTCOMES
 from rag_core.types import Notice
 from ui.i18n import t
 from ui.state import K_GATE_MAX_DISTANCE, K_GATE_MAX_KEPT, K_GATE_MIN_SCORE

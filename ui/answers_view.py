@@ -1,7 +1,7 @@
 """Evaluate page, answers section: run the full pipeline on a question set and show what users
 would see.
 
-Rendering only: the scoring is :mod:`rag_core.answers`. The run goes query by
+Rendering only: the scoring is :mod:`rag_core.evaluation.answers`. The run goes query by
 query with a progress bar and a cancel button; rows done so far live in the
 session, so a cancel (or any rerun mid-run) shows them labelled *partial*.
 """
@@ -14,8 +14,8 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from rag_core.answers import LOSS_STAGES, assemble, compare_answers, evaluate_answers
-from rag_core.stats import format_p
+from rag_core.evaluation.answers import LOSS_STAGES, assemble, compare_answers, evaluate_answers
+from rag_core.evaluation.stats import format_p
 from ui.html import md, show, span, table
 from ui.i18n import t
 

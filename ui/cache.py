@@ -29,7 +29,7 @@ from typing import Any
 import streamlit as st
 
 from rag_core.config import PipelineConfig
-from rag_core.index import SAMPLE_CORPUS, CorpusIndex, load_corpus_index
+from rag_core.corpus.index import SAMPLE_CORPUS, CorpusIndex, load_corpus_index
 from rag_core.types import LoadReport, Question, Trace
 
 from .html import md
@@ -51,7 +51,7 @@ def question_sets(kind: str) -> dict[str, tuple[Question, ...]]:
     questions whose needles all lie in its documents, plus the unanswerable
     ones; sets left empty are omitted.
     """
-    from rag_core.questions import load_questions
+    from rag_core.corpus.questions import load_questions
 
     out: dict[str, tuple[Question, ...]] = {}
     for f in _question_files():
@@ -72,7 +72,7 @@ def sample_index(kind: str) -> CorpusIndex:
     root = CORPUS_DIRS[kind]
     if kind == "sample":
         return load_corpus_index(root)
-    from rag_core.questions import load_questions
+    from rag_core.corpus.questions import load_questions
 
     qs = tuple(q for f in _question_files() for q in load_questions(f))
     return load_corpus_index(root, questions=qs)
@@ -91,7 +91,7 @@ def upload_digest(files: Sequence[tuple[str, bytes]]) -> str:
 def _upload_build(
     key: str, _files: tuple[tuple[str, bytes], ...]
 ) -> tuple[CorpusIndex | None, LoadReport]:
-    from rag_core.loaders import load_batch
+    from rag_core.corpus.loaders import load_batch
 
     report = load_batch(_files)
     if not report.documents:
@@ -100,7 +100,7 @@ def _upload_build(
 
 
 def upload_index(files: Sequence[tuple[str, bytes]]) -> tuple[CorpusIndex | None, LoadReport, str]:
-    """Load uploaded files (each with ``rag_core.loaders.load_bytes``); failures are listed."""
+    """Load uploaded files (each with ``rag_core.corpus.loaders.load_bytes``); failures are listed."""
     key = upload_digest(files)
     index, report = _upload_build(key, tuple(files))
     if index is not None:
@@ -157,7 +157,7 @@ def _beir_stamp(root: Path, split: str) -> tuple[Any, ...]:
 
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _beir_build(root: str, split: str, _stamp: tuple[Any, ...]) -> tuple[CorpusIndex, Any]:
-    from rag_core.datasets import load_qrels_folder
+    from rag_core.corpus.datasets import load_qrels_folder
 
     qset = load_qrels_folder(root, split)
     return CorpusIndex(qset.report, name=qset.name, questions=qset.questions), qset
@@ -182,7 +182,7 @@ def beir_index(path: str, split: str) -> tuple[CorpusIndex, Any, str]:
 def _beir_zip_build(digest: str, split: str, _data: bytes) -> tuple[CorpusIndex, Any]:
     import tempfile
 
-    from rag_core.datasets import load_qrels_folder, safe_extract_zip
+    from rag_core.corpus.datasets import load_qrels_folder, safe_extract_zip
 
     with tempfile.TemporaryDirectory(prefix="rag-inspector-beir-") as tmp:
         folder = safe_extract_zip(_data, tmp)
@@ -199,8 +199,8 @@ def beir_zip_index(data: bytes, split: str) -> tuple[CorpusIndex, Any, str]:
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def parse_run(name: str, data: bytes) -> dict[str, Any]:
-    """``rag_core.runs.parse_run_bytes`` (cached by content); ``ValueError`` names the bad line."""
-    from rag_core.runs import parse_run_bytes
+    """``rag_core.retrieval.runs.parse_run_bytes`` (cached by content); ``ValueError`` names the bad line."""
+    from rag_core.retrieval.runs import parse_run_bytes
 
     return parse_run_bytes(name, data)
 

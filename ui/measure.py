@@ -3,7 +3,7 @@
 * The label store is a ``LabelStore`` in ``st.cache_resource`` keyed by its
   path (it opens a connection per operation, so one object serves every
   session). The path is the session's choice (``label.store.path``, set on
-  the Label page), else :func:`rag_core.labels.default_store_path`
+  the Label page), else :func:`rag_core.gold.labels.default_store_path`
   (``$RAG_INSPECTOR_DATA`` …), outside the source tree.
 * Evaluations, sweep collections and pools are ``st.cache_data`` entries
   keyed by (corpus, ranking config, question set, options, label-store
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import streamlit as st
 
 from rag_core.config import PipelineConfig
-from rag_core.labels import Label, LabelStore, LabelStoreError, default_store_path
+from rag_core.gold.labels import Label, LabelStore, LabelStoreError, default_store_path
 
 from .html import Markup, md
 from .i18n import t
@@ -29,11 +29,11 @@ from .state import Context
 from .state import K_LAB_STORE_PATH as K_STORE_PATH
 
 if TYPE_CHECKING:
-    from rag_core.evalrun import ConfigEvaluation
-    from rag_core.index import CorpusIndex
-    from rag_core.pooling import Pool
-    from rag_core.runs import ExternalRun
-    from rag_core.sweep import SweepData
+    from rag_core.evaluation.run import ConfigEvaluation
+    from rag_core.corpus.index import CorpusIndex
+    from rag_core.gold.pooling import Pool
+    from rag_core.retrieval.runs import ExternalRun
+    from rag_core.evaluation.sweep import SweepData
     from rag_core.types import Question
 
 
@@ -122,7 +122,7 @@ def evaluate(
     """
     import time
 
-    from rag_core.evalrun import evaluate_config
+    from rag_core.evaluation.run import evaluate_config
 
     bar = _Bar(_label)
     t0 = time.perf_counter()
@@ -159,9 +159,9 @@ def collect(
     _labels: Sequence[Label],
     _runs: Mapping[str, ExternalRun] | None = None,
 ) -> SweepData:
-    """``rag_core.sweep.collect`` for one ranking config (cached; progress on a miss; ``_runs``
+    """``rag_core.evaluation.sweep.collect`` for one ranking config (cached; progress on a miss; ``_runs``
     keyed by ``corpus_key``)."""
-    from rag_core.sweep import collect as collect_
+    from rag_core.evaluation.sweep import collect as collect_
 
     bar = _Bar(_label)
     try:
@@ -193,9 +193,9 @@ def pool(
     _question: Question,
     _runs: Mapping[str, ExternalRun] | None = None,
 ) -> Pool:
-    """``rag_core.pooling.pool_question`` (cached per corpus, chunking, question and pool
+    """``rag_core.gold.pooling.pool_question`` (cached per corpus, chunking, question and pool
     settings; the imported runs' fingerprints are part of ``corpus_key``)."""
-    from rag_core.pooling import pool_question
+    from rag_core.gold.pooling import pool_question
 
     return pool_question(
         PipelineConfig.from_json(config_json),

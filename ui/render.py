@@ -520,7 +520,7 @@ def generation_section(trace: Trace, lang: str) -> None:
 
 def estimate_text(prompt_tokens: int, model_id: str, lang: str) -> str:
     """"≈ 10 s for 931 prompt tokens", calibrated on this machine's latest generations of the model."""
-    from rag_core.generation import estimate_seconds
+    from rag_core.answer.generation import estimate_seconds
 
     est = estimate_seconds(prompt_tokens, model_id)
     if est is None:

@@ -509,7 +509,7 @@ def dense_model_note(corpus: Any, model: str, lang: str) -> str:
 
 def _runs(lang: str, known: set[str], problems: list[str]) -> dict[str, Any]:
     """Imported runs (uploaded TREC/JSONL files) by tag; a bad file is a message and is left out."""
-    from rag_core.runs import check_queries
+    from rag_core.retrieval.runs import check_queries
 
     ss = st.session_state
     files = st.file_uploader(

@@ -39,8 +39,8 @@ from rag_core.config import (
 from rag_core.modelnames import restrict
 
 if TYPE_CHECKING:
-    from rag_core.index import CorpusIndex
-    from rag_core.runs import ExternalRun
+    from rag_core.corpus.index import CorpusIndex
+    from rag_core.retrieval.runs import ExternalRun
     from rag_core.types import Question
 
 LANGS = ("ko", "en")
@@ -70,7 +70,7 @@ K_RUN_FILES = "runs.files"
 #: Tags of the imported runs used as retrievers (``run:TAG`` in ``retrieval.methods``).
 K_RUNS = "retrieval.runs"
 # --- h-label: Label page keys ---
-#: The label store this session uses (a path; unset: ``rag_core.labels.default_store_path``).
+#: The label store this session uses (a path; unset: ``rag_core.gold.labels.default_store_path``).
 K_LAB_STORE_PATH = "label.store.path"
 K_LAB_STORE_W = "label.store.w"
 K_LAB_STORE_USE = "label.store.use"
@@ -389,7 +389,7 @@ class Context:
     compare_b: str = ""
     chunks_doc: str = ""
     problems: tuple[str, ...] = ()
-    #: Imported runs by tag (``rag_core.runs.ExternalRun``); their fingerprints are in ``corpus_key``.
+    #: Imported runs by tag (``rag_core.retrieval.runs.ExternalRun``); their fingerprints are in ``corpus_key``.
     runs: Mapping[str, ExternalRun] = field(default_factory=dict)
     #: Question set name → document-level qrels, for sets loaded from a BEIR/TREC collection.
     dataset_qrels: Mapping[str, Mapping[str, Mapping[str, int]]] = field(default_factory=dict)

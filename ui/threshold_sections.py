@@ -11,8 +11,8 @@ from typing import Any
 
 import streamlit as st
 
-from rag_core.evalrun import ranking_config, rows_csv
-from rag_core.sweep import (
+from rag_core.evaluation.run import ranking_config, rows_csv
+from rag_core.evaluation.sweep import (
     METRIC_CHOICES,
     OUTCOMES,
     GateCounts,

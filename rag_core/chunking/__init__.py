@@ -86,7 +86,7 @@ def _build(doc: Document, cfg: ChunkerConfig) -> list[Chunk]:
 def _with_tokens(chunks: list[Chunk]) -> list[Chunk]:
     from dataclasses import replace
 
-    from ..tokenizer import count_tokens
+    from ..corpus.tokenizer import count_tokens
 
     counts = count_tokens([c.text for c in chunks])
     return [replace(c, tokens=n) for c, n in zip(chunks, counts, strict=True)]

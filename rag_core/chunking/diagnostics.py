@@ -28,7 +28,7 @@ import bisect
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
-from ..tokenizer import ENCODER_WINDOW
+from ..corpus.tokenizer import ENCODER_WINDOW
 from ..types import Chunk, ChunkingDiagnostics, Document, Needle, NeedleLoss
 from .html import PARAGRAPH_KINDS, document_blocks
 
@@ -55,7 +55,7 @@ def needle_loss(
     doc: Document | None, needle: Needle, doc_chunks: Sequence[Chunk]
 ) -> NeedleLoss | None:
     """Why ``needle`` is in no chunk of ``doc_chunks`` (sorted by start), or None when it is."""
-    from ..relevance import locate
+    from ..gold.relevance import locate
 
     if doc is None:
         return NeedleLoss(needle.doc_id, needle.text, None, None, (), "not in corpus")
@@ -99,7 +99,7 @@ def diagnose(
     total_tokens: int | None = None
     share: float | None = None
     if counted:
-        from ..tokenizer import count_tokens
+        from ..corpus.tokenizer import count_tokens
 
         headers = sorted({c.header for c in chunks if c.header})
         per_header = dict(zip(headers, count_tokens(headers, special=False), strict=True))

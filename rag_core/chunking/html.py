@@ -37,7 +37,7 @@ def document_blocks(doc: Document) -> tuple[Block, ...]:
     """The loader's blocks, or Markdown blocks computed from the text when absent."""
     if doc.blocks or not doc.text:
         return doc.blocks
-    from ..loaders import markdown_blocks
+    from ..corpus.loaders import markdown_blocks
 
     return markdown_blocks(doc.text)
 

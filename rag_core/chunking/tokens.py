@@ -87,7 +87,7 @@ def token_spans(doc: Document, cfg: ChunkerConfig) -> list[Span]:
     """
     import bisect
 
-    from ..tokenizer import max_word_chars, piece_offsets, token_offsets
+    from ..corpus.tokenizer import max_word_chars, piece_offsets, token_offsets
 
     offsets, words = split_long_words(
         doc.text, token_offsets(doc.text), max_word_chars(), piece_offsets

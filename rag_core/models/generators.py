@@ -189,9 +189,9 @@ class Generator(_TokenizerMixin):
         return tuple(out)
 
     def citation_vocab(self) -> Any:
-        """This tokenizer's :class:`rag_core.citations.CitationVocab` (built once, a few
+        """This tokenizer's :class:`rag_core.answer.citations.CitationVocab` (built once, a few
         seconds)."""
-        from rag_core.citations import CitationVocab
+        from rag_core.answer.citations import CitationVocab
 
         with self._lock:
             if getattr(self, "_citation_vocab", None) is None:
@@ -201,8 +201,8 @@ class Generator(_TokenizerMixin):
     def citation_processor(
         self, sources: Sequence[int], prompt_length: int, max_new_tokens: int
     ) -> Any:
-        """A :class:`rag_core.citations.CitationLogitsProcessor` for one generation."""
-        from rag_core.citations import CitationLogitsProcessor
+        """A :class:`rag_core.answer.citations.CitationLogitsProcessor` for one generation."""
+        from rag_core.answer.citations import CitationLogitsProcessor
 
         return CitationLogitsProcessor(
             self.citation_vocab(),
@@ -227,7 +227,7 @@ class Generator(_TokenizerMixin):
             max_new_tokens: Generation limit.
             cite_sources: When given, decoding is constrained so that every
                 sentence ends with ``[n]`` over these numbers (or the answer is
-                the exact refusal; ``rag_core.citations``).
+                the exact refusal; ``rag_core.answer.citations``).
             on_text: ``on_text(piece)`` receives the answer's text as it is
                 generated (transformers' ``TextStreamer`` protocol, word by word).
 

@@ -25,8 +25,8 @@ import scipy.sparse as sp
 from numpy.typing import NDArray
 
 from rag_core.rerank import Reranked, register_reranker
-from rag_core.sparse.analyzers import get_analyzer
-from rag_core.sparse.tfidf import TfidfIndex
+from rag_core.retrieval.sparse.analyzers import get_analyzer
+from rag_core.retrieval.sparse.tfidf import TfidfIndex
 from rag_core.types import Chunk, Hit
 
 Vectoriser = Callable[[str, Sequence[Chunk]], tuple[Any, Mapping[str, Any]]]
@@ -99,7 +99,7 @@ def tfidf_vectoriser(
     """TF-IDF unit vectors of the query and of each chunk's ``content``.
 
     The idf is fitted on the given chunks only (the shortlist), with the same
-    smooth idf and L2 norm as :class:`~rag_core.sparse.tfidf.TfidfIndex`.
+    smooth idf and L2 norm as :class:`~rag_core.retrieval.sparse.tfidf.TfidfIndex`.
     """
     analyze = get_analyzer(analyzer)
     index = TfidfIndex.build([analyze(c.content) for c in chunks])

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rag_core.rerank import Reranked, register_reranker
-from rag_core.sparse.analyzers import unicode_terms
+from rag_core.retrieval.sparse.analyzers import unicode_terms
 from rag_core.types import Chunk, Hit
 
 

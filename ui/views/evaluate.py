@@ -1,7 +1,7 @@
 """Evaluate page view model: config B from the chosen input, table rows, filters and links.
 
 Everything here is a pure function of session values and ``ConfigEvaluation``
-results (``rag_core.evalrun``); the page only lays the returned values out.
+results (``rag_core.evaluation.run``); the page only lays the returned values out.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from typing import Any
 import plotly.graph_objects as go
 
 from rag_core.config import PRESET_KEY, PipelineConfig
-from rag_core.evalrun import NOT_IN_CORPUS, TAG_GROUPS, tag_group
-from rag_core.evaluation import breakdown, curve
-from rag_core.metrics import parse_metric_key
-from rag_core.stats import PairedComparison, format_p
-from rag_core.trec import format_qrels, format_run
+from rag_core.evaluation.aggregate import breakdown, curve
+from rag_core.evaluation.metrics import parse_metric_key
+from rag_core.evaluation.run import NOT_IN_CORPUS, TAG_GROUPS, tag_group
+from rag_core.evaluation.stats import PairedComparison, format_p
+from rag_core.evaluation.trec import format_qrels, format_run
 
 from ..html import Markup, span
 from ..i18n import t
@@ -231,7 +231,7 @@ def question_filters(has_b: bool) -> tuple[str, ...]:
 
 
 def filter_questions(rows: Sequence[Mapping[str, Any]], flt: str) -> list[Mapping[str, Any]]:
-    """Rows of ``rag_core.evalrun.question_rows`` kept by filter ``flt``."""
+    """Rows of ``rag_core.evaluation.run.question_rows`` kept by filter ``flt``."""
     if flt == "miss_a":
         return [r for r in rows if r["first_gold_a"] is None]
     if flt == "miss_b":

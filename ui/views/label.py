@@ -13,7 +13,7 @@ Span picking, as :func:`pick_span` and the callbacks below implement it:
 * a new question drops the previous span's keys and opens its first pooled
   candidate (:func:`open_candidate`: its document and chunk, in chunk mode);
 * the mode decides the span: a chunk of the document, a sentence
-  (``rag_core.spans.sentence_spans``) or a character range, typed or found by
+  (``rag_core.gold.spans.sentence_spans``) or a character range, typed or found by
   its text (:func:`find`, every occurrence offered by :func:`pick_occurrence`);
 * a mode opened anew starts where the last valid span was (``label._last``):
   the chunk holding its start, the sentence holding it, or its offsets;
@@ -22,7 +22,7 @@ Span picking, as :func:`pick_span` and the callbacks below implement it:
 Saving is optimistic concurrency: the page remembers the label version it
 showed (``label._seen``); a save against a label that changed meanwhile is
 not written but asked about (:func:`edit_of`, :func:`overwrite`,
-:func:`keep_current`), as ``rag_core.labels.LabelStore`` checks with
+:func:`keep_current`), as ``rag_core.gold.labels.LabelStore`` checks with
 ``expected_event``.
 """
 
@@ -41,8 +41,8 @@ from rag_core.config import (
     ChunkerConfig,
     preset,
 )
-from rag_core.index import Chunking
-from rag_core.labels import (
+from rag_core.corpus.index import Chunking
+from rag_core.gold.labels import (
     GRADES,
     Label,
     LabelStore,
@@ -51,9 +51,15 @@ from rag_core.labels import (
     gold_for,
     stale_labels,
 )
-from rag_core.pooling import DEFAULT_POOL_RETRIEVERS, Pool
-from rag_core.relevance import locate, relevant_chunk_ids
-from rag_core.spans import label_on, labels_within, occurrences, sentence_containing, sentence_spans
+from rag_core.gold.pooling import DEFAULT_POOL_RETRIEVERS, Pool
+from rag_core.gold.relevance import locate, relevant_chunk_ids
+from rag_core.gold.spans import (
+    label_on,
+    labels_within,
+    occurrences,
+    sentence_containing,
+    sentence_spans,
+)
 from rag_core.types import Chunk, Document, Needle, Question
 from ui.html import snippet
 from ui.i18n import t
@@ -367,7 +373,7 @@ def gold_rows(
 
 
 def pool_defaults(state: State) -> Change:
-    """The pool's retrievers start as ``rag_core.pooling.DEFAULT_POOL_RETRIEVERS``."""
+    """The pool's retrievers start as ``rag_core.gold.pooling.DEFAULT_POOL_RETRIEVERS``."""
     if K_LAB_POOL_RETRIEVERS in state:
         return Change()
     return Change({K_LAB_POOL_RETRIEVERS: list(DEFAULT_POOL_RETRIEVERS)})
@@ -398,7 +404,7 @@ def gold_origins(
 ) -> dict[str, tuple[str, ...]]:
     """Chunk id → the origins of the gold spans it contains entirely, each once, in gold order.
 
-    Containment is ``rag_core.relevance.relevant_chunk_ids`` (the rule the
+    Containment is ``rag_core.gold.relevance.relevant_chunk_ids`` (the rule the
     qrels and the metrics use); chunks that contain no gold span are absent.
     """
     origins: dict[str, dict[str, None]] = {}

@@ -1,6 +1,6 @@
 """Threshold page view model: slider arithmetic, notices, table rows and the three charts.
 
-Pure functions of a ``rag_core.sweep.SweepData`` and session values; the
+Pure functions of a ``rag_core.evaluation.sweep.SweepData`` and session values; the
 page only places widgets and shows what these return.
 """
 
@@ -13,8 +13,8 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from rag_core.stats import parse_range
-from rag_core.sweep import (
+from rag_core.evaluation.stats import parse_range
+from rag_core.evaluation.sweep import (
     DEFAULT_MAX_KEPT,
     NOTICE_FINAL_SCORE,
     NOTICE_NO_DISTANCE,
@@ -378,7 +378,7 @@ def risk_coverage_chart(rep: SweepReport, now: Mapping[str, Any], lang: str) -> 
 def query_rows(
     outs: Iterable[Any], chosen: Iterable[str], labels: Mapping[str, str]
 ) -> list[dict[str, Any]]:
-    """Per-query table rows (``rag_core.sweep.outcomes``) whose outcome is in ``chosen``."""
+    """Per-query table rows (``rag_core.evaluation.sweep.outcomes``) whose outcome is in ``chosen``."""
     keep = set(chosen)
     return [
         {

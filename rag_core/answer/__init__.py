@@ -1,0 +1,1 @@
+"""From kept candidates to an answer: gate, context, generation, citations, support."""

@@ -1,0 +1,277 @@
+"""Generation: greedy decoding from exactly the ids the context stage built, cached on disk.
+
+Statuses: ``ok`` (generated or replayed), ``skipped`` (generation off, the
+context was skipped or holds no source — the model is not called, and
+seconds, tokens and hashes are None, never 0), ``unavailable`` (the model's
+files are missing; the reason is in ``message``) and ``error`` (anything
+else that went wrong, with its message).
+
+With ``cfg.citations = enforced`` decoding is constrained by
+:class:`rag_core.answer.citations.CitationLogitsProcessor` over the numbers of the
+sources sent; a generator that cannot take a logits processor (not a local
+transformers model) falls back to ``free`` and ``message`` says so
+(``params["citations"]`` is the mode actually used).
+
+Results are stored under the key ``sha256(model id, weights sha256, ids
+sha256, max_new_tokens, "greedy")`` plus, when enforced, ``"enforced"``, the
+grammar version and the source numbers, in
+``<cache>/generations.sqlite``;
+greedy decoding is deterministic, so a replay returns the stored answer
+instantly with ``cached=True`` (``seconds`` stays the original
+generate-only time).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from rag_core.answer.context import ids_sha256
+from rag_core.config import GenerationConfig
+from rag_core.models import ModelUnavailable, cache_root, get_generator
+from rag_core.models.store import JsonStore
+from rag_core.types import ContextStage, GenerationStage
+
+DECODING = "greedy"
+_STORES: dict[Path, JsonStore] = {}
+
+
+def generation_store(cache_dir: str | Path | None) -> JsonStore:
+    """The generations cache (``generations.sqlite`` under ``cache_dir``), one per process."""
+    path = Path(cache_dir) if cache_dir is not None else cache_root()
+    db = path / "generations.sqlite"
+    if db not in _STORES:
+        _STORES[db] = JsonStore(db)
+    return _STORES[db]
+
+
+def cache_key(
+    model_id: str,
+    file_sha256: str | None,
+    ids_hash: str,
+    max_new_tokens: int,
+    citations: str = "free",
+    sources: Sequence[int] = (),
+) -> str:
+    """``sha256`` of ``[model_id, file_sha256, ids_hash, max_new_tokens, "greedy"]`` + the citation
+    mode.
+
+    ``enforced`` appends ``"enforced"``, the grammar's version
+    (:data:`rag_core.answer.citations.GRAMMAR_VERSION`) and the source numbers a citation may
+    use; ``free`` appends nothing, so its keys are those written before the
+    mode existed and earlier free generations still replay.
+    """
+    if citations not in ("free", "enforced"):
+        raise ValueError(f"citations = {citations!r} is not valid; valid choices: free, enforced")
+    if citations == "enforced":
+        from .citations import GRAMMAR_VERSION
+
+        cite = [citations, GRAMMAR_VERSION, list(sources)]
+    else:
+        cite = []
+    payload = json.dumps([model_id, file_sha256, ids_hash, max_new_tokens, DECODING, *cite])
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def supports_enforced(generator: Any) -> bool:
+    """Can ``generator`` constrain its decoding (a local transformers model with a citation
+    processor)?"""
+    return callable(getattr(generator, "citation_processor", None))
+
+
+def generate(
+    context: ContextStage,
+    cfg: GenerationConfig,
+    *,
+    generator: Any = None,
+    cache_dir: str | Path | None = None,
+    use_cache: bool = True,
+    on_text: Callable[[str], None] | None = None,
+) -> GenerationStage:
+    """Generate an answer from ``context.input_ids`` (see module docstring).
+
+    Args:
+        context: The built context; its ``input_ids`` are sent as they are.
+        cfg: ``model``, ``max_new_tokens`` and ``citations``.
+        generator: A loaded generator; None loads ``cfg.model``.
+        cache_dir: Folder of ``generations.sqlite`` (default: the user cache).
+        use_cache: False forces a fresh generation (the result is still stored).
+        on_text: Receives the answer's text piece by piece while a fresh
+            generation runs (not called on a cache replay).
+    """
+    params: dict[str, Any] = {
+        "max_new_tokens": cfg.max_new_tokens,
+        "decoding": DECODING,
+        "citations": cfg.citations,
+    }
+    if cfg.model == "none":
+        return GenerationStage(
+            "skipped", None, params=params, message="generation is off (generation.model = none)"
+        )
+    if context.status != "ok" or not context.input_ids:
+        why = context.message or f"the context stage is {context.status}"
+        return GenerationStage(
+            "skipped",
+            cfg.model,
+            params=params,
+            message=f"no prompt to send ({why}); the model was not called",
+        )
+    if not any(s.n is not None for s in context.sources):
+        return GenerationStage(
+            "skipped",
+            cfg.model,
+            params=params,
+            message="no source fits in the prompt; the model was not called",
+        )
+    if generator is None:
+        try:
+            generator = get_generator(cfg.model)
+        except ModelUnavailable as exc:
+            return GenerationStage("unavailable", cfg.model, params=params, message=exc.reason)
+    if context.tokenizer is None or not context.tokenizer.startswith(generator.model_id):
+        return GenerationStage(
+            "error",
+            generator.model_id,
+            params=params,
+            message=(
+                f"the context was measured with {context.tokenizer!r}, not with "
+                f"{generator.model_id}'s tokenizer; rebuild the context with this generator so its "
+                "ids are the model's"
+            ),
+        )
+    notes: list[str] = []
+    mode = cfg.citations
+    if mode == "enforced" and not supports_enforced(generator):
+        mode = "free"
+        params["citations"] = "free"
+        notes.append(
+            "generation.citations = enforced needs a local transformers model; "
+            f"{generator.model_id} cannot constrain its decoding, so citations are free (the model "
+            "cites only if it chooses to)"
+        )
+    sources = sorted({s.n for s in context.sources if s.n is not None})
+    if mode == "enforced":
+        params["cite_sources"] = sources
+    ids = list(context.input_ids)
+    ids_hash = ids_sha256(ids)
+    if ids_hash != context.ids_sha256:
+        return GenerationStage(
+            "error",
+            generator.model_id,
+            params=params,
+            message="the context's input ids do not match its ids_sha256; the context was altered",
+        )
+    key = cache_key(
+        generator.model_id, generator.file_sha256, ids_hash, cfg.max_new_tokens, mode, sources
+    )
+    store = generation_store(cache_dir)
+    if use_cache:
+        t0 = time.perf_counter()
+        hit = store.get(key)
+        if hit is not None:
+            return GenerationStage(
+                "ok",
+                generator.model_id,
+                answer=hit["answer"],
+                seconds=hit["seconds"],
+                input_tokens=len(ids),
+                output_tokens=hit["output_tokens"],
+                model_sha256=generator.file_sha256,
+                params={**params, "replay_ms": round((time.perf_counter() - t0) * 1000, 2)},
+                cached=True,
+                message="; ".join(
+                    [
+                        (
+                            f"replayed from the cache (generated in {hit['seconds']:.1f} s the "
+                            "first time)"
+                        ),
+                        *notes,
+                    ]
+                ),
+            )
+    kwargs: dict[str, Any] = {}
+    if mode == "enforced":
+        kwargs["cite_sources"] = sources
+    if on_text is not None and supports_enforced(generator):
+        kwargs["on_text"] = on_text
+    try:
+        answer, new_ids, seconds = generator.generate_ids(ids, cfg.max_new_tokens, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - a failed generation is a stage result, not a crash
+        return GenerationStage(
+            "error",
+            generator.model_id,
+            params=params,
+            model_sha256=generator.file_sha256,
+            message=f"generation failed: {type(exc).__name__}: {exc}",
+        )
+    store.put(
+        key,
+        {
+            "answer": answer,
+            "seconds": seconds,
+            "output_tokens": len(new_ids),
+            "new_ids": new_ids,
+            "input_tokens": len(ids),
+            "model_id": generator.model_id,
+            "citations": mode,
+        },
+    )
+    stopped = bool(new_ids) and new_ids[-1] in getattr(generator, "eos_ids", ())
+    return GenerationStage(
+        "ok",
+        generator.model_id,
+        answer=answer,
+        seconds=seconds,
+        input_tokens=len(ids),
+        output_tokens=len(new_ids),
+        model_sha256=generator.file_sha256,
+        params=params,
+        cached=False,
+        message="; ".join(
+            [
+                f"{len(new_ids)} tokens in {seconds:.1f} s "
+                f"({len(new_ids) / max(seconds, 1e-9):.1f} tokens/s)"
+                + ("" if stopped else f"; stopped at max_new_tokens = {cfg.max_new_tokens}"),
+                *notes,
+            ]
+        ),
+    )
+
+
+#: How many of the latest generations calibrate :func:`estimate_seconds`.
+ESTIMATE_RUNS = 20
+
+
+def estimate_seconds(
+    prompt_tokens: int,
+    model_id: str,
+    *,
+    cache_dir: str | Path | None = None,
+    runs: int = ESTIMATE_RUNS,
+) -> tuple[float, int] | None:
+    """``(seconds, n_runs)``: the expected generation time for a prompt of ``prompt_tokens``.
+
+    Ratio estimator over this machine's latest ``runs`` generations of
+    ``model_id`` (as stored in the generation cache): ``Σ seconds / Σ
+    input_tokens × prompt_tokens``. Prefill dominates on CPU (a 931-token
+    prompt costs ~10 s on 2 cores, docs/MODELS.md), so time grows with the
+    prompt. None when no generation of this model was measured yet.
+    """
+    if isinstance(prompt_tokens, bool) or not isinstance(prompt_tokens, int) or prompt_tokens < 0:
+        raise ValueError(f"prompt_tokens = {prompt_tokens!r} must be an integer >= 0")
+    rows = [
+        r
+        for r in generation_store(cache_dir).recent(runs * 5)
+        if isinstance(r, dict)
+        and r.get("model_id") == model_id
+        and r.get("input_tokens")
+        and r.get("seconds")
+    ][:runs]
+    if not rows:
+        return None
+    rate = sum(float(r["seconds"]) for r in rows) / sum(int(r["input_tokens"]) for r in rows)
+    return rate * prompt_tokens, len(rows)

@@ -1,0 +1,325 @@
+"""Test collections with qrels (BEIR folders, TREC topics + qrels) as corpus + question set.
+
+A :class:`QrelsSet` is what ``ir_datasets``/Pyserini users expect: documents,
+queries and graded **document-level** judgements. Each judged query becomes a
+:class:`~rag_core.types.Question` whose needles are document-level
+(``origin = "qrels"``, see :func:`rag_core.gold.relevance.is_document_level`): any
+chunk of a relevant document is gold, and evaluation ranks documents by their
+best chunk (:func:`rag_core.evaluation.run.evaluate_config` with ``doc_qrels``).
+
+Formats:
+
+* BEIR (Thakur et al., 2021): ``corpus.jsonl`` (``_id``, ``title``, ``text``),
+  ``queries.jsonl`` (``_id``, ``text``), ``qrels/<split>.tsv`` or ``qrels.tsv``.
+* TREC: a corpus (any folder/file :func:`rag_core.corpus.loaders.load_corpus` reads),
+  a topics file — SGML ``<top><num>…<title>…</top>`` (the classic TREC form)
+  or ``qid<TAB>query`` lines (the form Pyserini and ``ir_datasets`` export) —
+  and TREC qrels ``qid iteration docid grade``.
+
+Uploaded zips are unpacked by :func:`safe_extract_zip`: no absolute paths, no
+``..``, no links, and caps on member count and unpacked bytes (a zip bomb is
+refused before anything is written).
+"""
+
+from __future__ import annotations
+
+import re
+import stat
+import zipfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePosixPath
+
+from ..gold.relevance import DOC_LEVEL
+from ..types import LoadReport, Needle, Question
+from .loaders import canonicalize, load_beir, load_corpus
+
+#: Caps for an uploaded dataset zip.
+ZIP_MAX_FILES = 10_000
+ZIP_MAX_BYTES = 1024 * 1024 * 1024  # unpacked, all members together
+
+
+@dataclass(frozen=True)
+class QrelsSet:
+    """A corpus with queries and graded document-level judgements.
+
+    Attributes:
+        name: shown name (the folder name).
+        report: the loaded corpus.
+        queries: every query id → text (judged or not).
+        qrels: query id → doc id → grade (≤ 0: judged not relevant).
+        questions: one :class:`Question` per judged query (query order).
+        split: the qrels split used.
+        unknown_docs: judged doc ids missing from the corpus (reported, kept out of gold).
+    """
+
+    name: str
+    report: LoadReport
+    queries: Mapping[str, str]
+    qrels: Mapping[str, Mapping[str, int]]
+    questions: tuple[Question, ...]
+    split: str = "test"
+    unknown_docs: tuple[str, ...] = field(default=())
+
+    @property
+    def n_judgements(self) -> int:
+        return sum(len(v) for v in self.qrels.values())
+
+
+def questions_from_qrels(
+    queries: Mapping[str, str],
+    qrels: Mapping[str, Mapping[str, int]],
+    doc_ids: set[str] | frozenset[str],
+    *,
+    tag: str = "",
+) -> tuple[tuple[Question, ...], tuple[str, ...]]:
+    """One question per judged query; needles = the relevant (grade > 0) documents.
+
+    Returns the questions (in ``queries`` order) and the judged doc ids absent
+    from the corpus. A judged query without any relevant document is
+    ``answerable = False`` (it has no gold).
+
+    Raises:
+        ValueError: a judged query id that ``queries`` lacks (named).
+    """
+    missing_q = [q for q in qrels if q not in queries]
+    if missing_q:
+        raise ValueError(
+            f"the qrels judge {len(missing_q)} query id(s) the queries file lacks: "
+            f"{', '.join(repr(q) for q in missing_q[:5])}{', …' if len(missing_q) > 5 else ''}"
+        )
+    unknown: set[str] = set()
+    out: list[Question] = []
+    for qid, text in queries.items():
+        judged = qrels.get(qid)
+        if judged is None:
+            continue
+        needles = []
+        for doc_id, grade in judged.items():
+            if doc_id not in doc_ids:
+                unknown.add(doc_id)
+                continue
+            if grade > 0:
+                needles.append(Needle(doc_id=doc_id, text="", grade=int(grade), origin=DOC_LEVEL))
+        out.append(
+            Question(
+                id=qid,
+                lang="",
+                question=text.strip(),
+                needles=tuple(needles),
+                answerable=bool(needles),
+                tags=(tag,) if tag else (),
+            )
+        )
+    return tuple(out), tuple(sorted(unknown))
+
+
+def load_beir_set(directory: str | Path, split: str = "test") -> QrelsSet:
+    """A BEIR folder as a :class:`QrelsSet` (document text = ``title + "\\n\\n" + text``)."""
+    root = Path(directory)
+    report, queries, qrels = load_beir(root, split=split, title_in_text=True)
+    if not report.documents:
+        raise ValueError(f"BEIR folder {str(root)!r}: corpus.jsonl holds no loadable document")
+    docs = {d.doc_id for d in report.documents}
+    questions, unknown = questions_from_qrels(queries, qrels, docs, tag=f"beir:{root.name}")
+    return QrelsSet(root.name, report, queries, qrels, questions, split, unknown)
+
+
+_TOP = re.compile(r"<top>(.*?)</top>", re.S | re.I)
+_NUM = re.compile(r"<num>\s*(?:Number:)?\s*(\S+)", re.I)
+_TITLE = re.compile(r"<title>\s*(?:Topic:)?(.*?)(?=<[a-z]+>|</top>|$)", re.S | re.I)
+
+
+def parse_topics(text: str, source: str = "<topics>") -> dict[str, str]:
+    """TREC topics: SGML ``<top>`` blocks (``<num>``, ``<title>``) or ``qid<TAB>query`` lines.
+
+    The query text of an SGML topic is its ``<title>`` field (the short
+    "title" query Pyserini's ``--topics`` uses).
+
+    Raises:
+        ValueError: naming the file and the line (TSV) or topic (SGML).
+    """
+    text = canonicalize(text.lstrip("\ufeff"))
+    out: dict[str, str] = {}
+    if "<top>" in text.lower():
+        for i, m in enumerate(_TOP.finditer(text), 1):
+            block = m.group(1)
+            num, title = _NUM.search(block), _TITLE.search(block)
+            if not num or not title or not title.group(1).strip():
+                raise ValueError(f"{source}: topic {i} lacks <num> or <title>")
+            qid = num.group(1)
+            if qid in out:
+                raise ValueError(f"{source}: topic {i} repeats query id {qid!r}")
+            out[qid] = " ".join(title.group(1).split())
+        if not out:
+            raise ValueError(f"{source}: no <top> … </top> topic found")
+        return out
+    for no, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        cells = line.split("\t")
+        if len(cells) != 2 or not cells[0].strip() or not cells[1].strip():
+            raise ValueError(
+                f"{source} line {no}: expected 'qid<TAB>query' (or SGML <top> topics), "
+                f"found {len(cells)} tab-separated cell(s)"
+            )
+        qid = cells[0].strip()
+        if qid in out:
+            raise ValueError(f"{source} line {no}: repeats query id {qid!r}")
+        out[qid] = cells[1].strip()
+    if not out:
+        raise ValueError(f"{source}: empty topics file")
+    return out
+
+
+def load_trec_set(corpus: str | Path, topics: str | Path, qrels: str | Path) -> QrelsSet:
+    """A corpus plus TREC topics and qrels as a :class:`QrelsSet`."""
+    from ..evaluation.trec import read_qrels
+
+    for what, p in (("corpus", corpus), ("topics", topics), ("qrels", qrels)):
+        if not Path(p).exists():
+            raise ValueError(f"{what} {str(p)!r} does not exist")
+    report = load_corpus(corpus)
+    if not report.documents:
+        raise ValueError(f"corpus {str(corpus)!r} holds no loadable document")
+    try:
+        topics_text = Path(topics).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{topics}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    queries = parse_topics(topics_text, Path(topics).name)
+    judged = read_qrels(qrels)
+    docs = {d.doc_id for d in report.documents}
+    name = Path(corpus).name
+    questions, unknown = questions_from_qrels(queries, judged, docs, tag=f"trec:{name}")
+    return QrelsSet(name, report, queries, judged, questions, "", unknown)
+
+
+def _trec_role(name: str) -> str | None:
+    low = name.lower()
+    for role in ("topics", "qrels"):
+        if low.startswith(role) or low.endswith(f".{role}"):
+            return role
+    return None
+
+
+def find_trec_files(root: str | Path) -> tuple[Path, Path, Path]:
+    """The corpus, topics and qrels of a TREC folder.
+
+    Expected at the top of ``root``: one topics file (``topics*`` or
+    ``*.topics``), one qrels file (``qrels*`` or ``*.qrels``) and the corpus:
+    ``corpus.jsonl``, or a ``docs/`` or ``corpus/`` folder of documents the
+    loaders read.
+
+    Raises:
+        ValueError: naming what is missing or ambiguous.
+    """
+    folder = Path(root)
+    found: dict[str, list[Path]] = {"topics": [], "qrels": []}
+    for p in sorted(folder.iterdir()):
+        role = _trec_role(p.name)
+        if role and p.is_file():
+            found[role].append(p)
+    for role, pattern in (("topics", "topics* or *.topics"), ("qrels", "qrels* or *.qrels")):
+        if not found[role]:
+            raise ValueError(
+                f"folder {str(folder)!r} has no {role} file (a file named {pattern}); "
+                "a TREC folder needs a corpus, a topics file and a qrels file, "
+                "a BEIR folder needs queries.jsonl"
+            )
+        if len(found[role]) > 1:
+            names = ", ".join(p.name for p in found[role])
+            raise ValueError(f"folder {str(folder)!r} has several {role} files ({names}); keep one")
+    if (folder / "corpus.jsonl").is_file() or (folder / "docs").is_dir():
+        corpus = folder
+    elif (folder / "corpus").is_dir():
+        corpus = folder / "corpus"
+    else:
+        raise ValueError(
+            f"folder {str(folder)!r} has no corpus: expected corpus.jsonl, "
+            "or a docs/ or corpus/ folder of documents"
+        )
+    return corpus, found["topics"][0], found["qrels"][0]
+
+
+def load_qrels_folder(directory: str | Path, split: str = "test") -> QrelsSet:
+    """A BEIR folder (it holds ``queries.jsonl``), else a TREC folder (:func:`find_trec_files`)."""
+    root = Path(directory)
+    if not root.is_dir() or (root / "queries.jsonl").is_file():
+        return load_beir_set(root, split)
+    corpus, topics, qrels = find_trec_files(root)
+    qset = load_trec_set(corpus, topics, qrels)
+    return replace(qset, name=root.name)
+
+
+def safe_extract_zip(
+    data: bytes,
+    dest: str | Path,
+    *,
+    max_files: int = ZIP_MAX_FILES,
+    max_bytes: int = ZIP_MAX_BYTES,
+) -> Path:
+    """Unpack an uploaded zip into ``dest``; return the dataset folder inside it.
+
+    Refused (``ValueError``, nothing written): not a zip, more than
+    ``max_files`` members, more than ``max_bytes`` unpacked (declared sizes,
+    and again while writing, so a lying header cannot exceed the cap), an
+    absolute path, a ``..`` part, a drive letter, or a symbolic link. The
+    dataset folder is ``dest`` or its only top-level folder.
+    """
+    import io
+
+    dest = Path(dest)
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile:
+        raise ValueError("the upload is not a zip file") from None
+    with zf:
+        infos = zf.infolist()
+        if len(infos) > max_files:
+            raise ValueError(f"the zip holds {len(infos):,} members; the limit is {max_files:,}")
+        declared = sum(i.file_size for i in infos)
+        if declared > max_bytes:
+            raise ValueError(
+                f"the zip unpacks to {declared:,} bytes; the limit is {max_bytes:,} bytes"
+            )
+        for info in infos:
+            name = info.filename.replace("\\", "/")
+            parts = PurePosixPath(name).parts
+            if name.startswith("/") or ".." in parts or (parts and ":" in parts[0]):
+                raise ValueError(f"the zip member {info.filename!r} points outside the folder")
+            mode = info.external_attr >> 16
+            if stat.S_ISLNK(mode):
+                raise ValueError(f"the zip member {info.filename!r} is a link; links are refused")
+        dest.mkdir(parents=True, exist_ok=True)
+        written = 0
+        root = dest.resolve()
+        for info in infos:
+            target = (dest / info.filename.replace("\\", "/")).resolve()
+            if root != target and root not in target.parents:
+                raise ValueError(f"the zip member {info.filename!r} points outside the folder")
+            if info.is_dir():
+                target.mkdir(parents=True, exist_ok=True)
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with zf.open(info) as src, open(target, "wb") as out:
+                while chunk := src.read(1 << 20):
+                    written += len(chunk)
+                    if written > max_bytes:
+                        raise ValueError(f"the zip unpacks to more than {max_bytes:,} bytes")
+                    out.write(chunk)
+    entries = [p for p in dest.iterdir() if not p.name.startswith(("__MACOSX", "."))]
+    if len(entries) == 1 and entries[0].is_dir():
+        return entries[0]
+    return dest
+
+
+__all__ = [
+    "QrelsSet",
+    "find_trec_files",
+    "load_beir_set",
+    "load_qrels_folder",
+    "load_trec_set",
+    "parse_topics",
+    "questions_from_qrels",
+    "safe_extract_zip",
+]

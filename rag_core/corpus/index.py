@@ -1,0 +1,272 @@
+"""`CorpusIndex`: documents plus lazily built chunkings and retriever indexes.
+
+Everything derived from the documents is memoised by its signature (chunker
+signature, analyzer, BM25 parameters, embedding model), so moving a slider that
+does not change the index — k, threshold, budget — costs a lookup, and
+switching back to an earlier chunking costs nothing. Memo entries are only
+ever added, never changed, and each is built once under a per-key lock, so one
+``CorpusIndex`` may be shared by concurrent sessions (as the app's
+``st.cache_resource`` does).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..config import PIPELINE_VERSION, ChunkerConfig, RetrievalConfig
+from ..types import Chunk, ChunkingDiagnostics, Document, FailedDocument, IndexStamp, LoadReport, Needle, Question
+
+if TYPE_CHECKING:
+    from ..retrieval.dense import DenseIndex
+    from ..retrieval.sparse import SparseIndex
+
+Progress = Callable[[str, float], None]
+
+
+@dataclass(frozen=True)
+class Chunking:
+    """One chunking of the corpus."""
+
+    signature: str
+    chunks: tuple[Chunk, ...]
+    by_id: dict[str, Chunk]
+    position: dict[str, int]
+    diagnostics: ChunkingDiagnostics
+
+    def texts(self) -> list[str]:
+        return [c.text for c in self.chunks]
+
+
+def corpus_fingerprint(documents: Sequence[Document]) -> str:
+    """sha256 over (doc_id, text) of every document, first 16 hex digits."""
+    h = hashlib.sha256()
+    for d in documents:
+        h.update(d.doc_id.encode("utf-8"))
+        h.update(b"\0")
+        h.update(d.text.encode("utf-8"))
+        h.update(b"\1")
+    return h.hexdigest()[:16]
+
+
+#: How a Trace warning about a file or row the corpus load skipped begins.
+LOAD_WARNING_PREFIX = "not loaded: "
+
+
+def load_warnings(report: LoadReport) -> tuple[str, ...]:
+    """``"not loaded: <path>: <reason>"`` for every failed file or row of a load."""
+    return tuple(f"{LOAD_WARNING_PREFIX}{f.path}: {f.reason}" for f in report.failed)
+
+
+class CorpusIndex:
+    """Documents of one corpus and every index built over them."""
+
+    def __init__(
+        self,
+        report: LoadReport,
+        *,
+        name: str = "corpus",
+        questions: Sequence[Question] = (),
+    ) -> None:
+        if not report.documents:
+            shown = "; ".join(f"{f.path}: {f.reason}" for f in report.failed[:3])
+            more = f"; and {len(report.failed) - 3} more" if len(report.failed) > 3 else ""
+            raise ValueError(
+                f"corpus {name!r} has no loadable document"
+                + (f" ({len(report.failed)} failed to load: {shown}{more})" if report.failed else "")
+            )
+        self.name = name
+        self.report = report
+        self.documents: tuple[Document, ...] = report.documents
+        self.failed: tuple[FailedDocument, ...] = report.failed
+        self.docs: dict[str, Document] = {d.doc_id: d for d in report.documents}
+        self.questions: tuple[Question, ...] = tuple(questions)
+        # distinct gold needles (two questions may share one) for the chunking diagnostics;
+        # document-level judgements (qrels) cannot be destroyed by a chunking and are left out
+        self.needles: tuple[Needle, ...] = tuple(
+            {
+                (n.doc_id, n.text): n
+                for q in self.questions
+                for n in q.needles
+                if n.doc_id in self.docs and n.origin != "qrels"
+            }.values()
+        )
+        self.fingerprint = corpus_fingerprint(self.documents)
+        #: One line per file or row that did not load (shown with every Trace of this corpus).
+        self.load_warnings: tuple[str, ...] = load_warnings(report)
+        self._memo: dict[Any, Any] = {}
+        self._locks: dict[Any, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    # -- memo ------------------------------------------------------------
+    def _once(self, key: Any, build: Callable[[], Any]) -> Any:
+        if key in self._memo:
+            return self._memo[key]
+        with self._guard:
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:
+            if key not in self._memo:
+                self._memo[key] = build()
+        return self._memo[key]
+
+    # -- chunking ----------------------------------------------------------
+    def chunking(self, cfg: ChunkerConfig, progress: Progress | None = None) -> Chunking:
+        """Chunk every document with ``cfg`` (memoised by signature)."""
+
+        def build() -> Chunking:
+            from ..chunking import chunk_corpus
+            from ..chunking.diagnostics import diagnose
+
+            def step(done: int, total: int) -> None:
+                if progress:
+                    progress(f"chunking {cfg.signature}", done / max(total, 1))
+
+            chunks = tuple(chunk_corpus(self.documents, cfg, progress=step))
+            diag = diagnose(self.documents, chunks, needles=self.needles)
+            return Chunking(
+                signature=cfg.signature,
+                chunks=chunks,
+                by_id={c.chunk_id: c for c in chunks},
+                position={c.chunk_id: i for i, c in enumerate(chunks)},
+                diagnostics=diag,
+            )
+
+        return self._once(("chunking", cfg), build)
+
+    def doc_chunk_ids(self, cfg: ChunkerConfig) -> dict[str, tuple[str, ...]]:
+        """``{doc_id: chunk ids in order}`` of one chunking (memoised)."""
+
+        def build() -> dict[str, tuple[str, ...]]:
+            out: dict[str, list[str]] = {}
+            for c in self.chunking(cfg).chunks:
+                out.setdefault(c.doc_id, []).append(c.chunk_id)
+            return {d: tuple(ids) for d, ids in out.items()}
+
+        return self._once(("doc_chunks", cfg), build)
+
+    # -- sparse --------------------------------------------------------------
+    def tokens(self, chunker: ChunkerConfig, analyzer: str, rcfg: RetrievalConfig) -> list[list[str]]:
+        """Analyzed chunk texts (memoised: changing k1/b does not re-tokenize)."""
+        from ..retrieval.sparse.analyzers import analyze_many
+
+        key = ("tokens", chunker, analyzer, _ngram(analyzer, rcfg))
+        return self._once(
+            key,
+            lambda: analyze_many(
+                analyzer,
+                self.chunking(chunker).texts(),
+                ngram_min=rcfg.ngram_min,
+                ngram_max=rcfg.ngram_max,
+            ),
+        )
+
+    def sparse(
+        self, chunker: ChunkerConfig, method: str, analyzer: str, rcfg: RetrievalConfig
+    ) -> SparseIndex:
+        """A BM25 or TF-IDF index over the chunk texts."""
+        from ..retrieval.sparse import build_sparse_index
+
+        params: dict[str, Any] = {}
+        if method == "bm25":
+            params = {
+                "variant": rcfg.bm25_variant,
+                "k1": rcfg.k1,
+                "b": rcfg.b,
+                "delta": rcfg.delta,
+                "epsilon": rcfg.epsilon,
+            }
+        key = ("sparse", chunker, method, analyzer, _ngram(analyzer, rcfg), tuple(sorted(params.items())))
+        return self._once(
+            key, lambda: build_sparse_index(method, self.tokens(chunker, analyzer, rcfg), **params)
+        )
+
+    # -- dense ---------------------------------------------------------------
+    def korean_documents(self) -> int:
+        """How many documents are Korean (``rag_core.retrieval.dense.korean_documents``)."""
+        from ..retrieval.dense import korean_documents
+
+        return self._once(("korean_documents",), lambda: korean_documents([d.text for d in self.docs.values()]))
+
+    def dense_choice(self, model: str) -> tuple[str, str]:
+        """``(model, reason)``: ``auto`` resolved by the corpus' languages (``rag_core.retrieval.dense.choose_dense_model``)."""
+        if model != "auto":
+            return model, f"{model} (set explicitly)"
+        from ..retrieval.dense import choose_dense_model
+
+        return self._once(("dense_choice",), lambda: choose_dense_model([d.text for d in self.docs.values()]))
+
+    def dense(
+        self, chunker: ChunkerConfig, model: str, progress: Progress | None = None
+    ) -> DenseIndex:
+        """A dense exact-cosine index (raises ``ModelUnavailable`` if the model is missing)."""
+        from ..retrieval.dense import DenseIndex
+
+        model = self.dense_choice(model)[0]
+        from .embcache import default_cache
+        from ..models import get_embedder
+
+        def build() -> DenseIndex:
+            embedder = get_embedder(model)
+            chunking = self.chunking(chunker)
+
+            def step(done: int, total: int) -> None:
+                if progress:
+                    progress(f"embedding {len(chunking.chunks)} chunks with {model}", done / max(total, 1))
+
+            return DenseIndex.build(
+                chunking.chunks,
+                embedder,
+                chunker_signature=chunking.signature,
+                cache=default_cache(),
+                progress=step,
+            )
+
+        return self._once(("dense", chunker, model), build)
+
+    def stamp(self, chunker: ChunkerConfig, dense_stamp: IndexStamp | None = None) -> IndexStamp:
+        chunking = self.chunking(chunker)
+        return IndexStamp(
+            pipeline_version=PIPELINE_VERSION,
+            chunker_signature=chunking.signature,
+            corpus_fingerprint=self.fingerprint,
+            n_documents=len(self.documents),
+            n_chunks=len(chunking.chunks),
+            embedding_model=getattr(dense_stamp, "embedding_model", None),
+            dimension=getattr(dense_stamp, "dimension", None),
+            normalized=getattr(dense_stamp, "normalized", None),
+        )
+
+
+def _ngram(analyzer: str, rcfg: RetrievalConfig) -> tuple[int, int] | None:
+    return (rcfg.ngram_min, rcfg.ngram_max) if analyzer == "char" else None
+
+
+#: The corpus bundled with the project.
+SAMPLE_CORPUS = Path(__file__).resolve().parents[2] / "sample_corpus"
+
+
+def load_corpus_index(path: str | Path | None = None, *, questions: Sequence[Question] | None = None) -> CorpusIndex:
+    """Load a corpus directory (default: the bundled sample) into a ``CorpusIndex``.
+
+    The question sets under ``<dir>/questions/*.jsonl`` are loaded too unless
+    ``questions`` is given, so chunking diagnostics can count destroyed answers.
+    """
+    from .loaders import load_corpus
+    from .questions import load_questions
+
+    root = Path(path) if path is not None else SAMPLE_CORPUS
+    if not root.exists():
+        raise ValueError(f"corpus directory {root} does not exist")
+    report = load_corpus(root)
+    if questions is None:
+        qs: list[Question] = []
+        qdir = root / "questions"
+        if qdir.is_dir():
+            for f in sorted(qdir.glob("*.jsonl")):
+                qs.extend(load_questions(f))
+        questions = qs
+    return CorpusIndex(report, name=root.name, questions=questions)

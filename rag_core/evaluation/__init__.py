@@ -1,0 +1,1 @@
+"""Scoring question sets: rank metrics, statistics, aggregation, runs, sweeps, TREC files, answers."""

@@ -1,0 +1,565 @@
+"""Honest uncertainty for retrieval metrics: intervals, paired tests, threshold ranges.
+
+Everything here is a pure function over plain numbers (per-query values,
+counts, distances); nothing calls the pipeline.
+
+* :func:`wilson_interval` — Wilson score interval for a proportion.
+* :func:`bootstrap_interval` — percentile bootstrap of a mean.
+* :func:`mean_with_interval` — a mean and its interval as one record.
+* :func:`sign_test` / :func:`paired_compare` — exact two-sided sign test on
+  the queries where two configurations disagree.
+* :func:`parse_range` — the thresholds a refusal-threshold sweep tries
+  (the sweep itself is :mod:`rag_core.evaluation.sweep`, over the gate's own rule).
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from statistics import NormalDist
+from typing import Any, Literal
+
+import numpy as np
+
+INTERVAL_METHODS: tuple[str, ...] = ("wilson", "bootstrap")
+ALPHA = 0.05
+
+
+# ------------------------------------------------------------------ intervals
+
+
+def _check_confidence(confidence: float) -> None:
+    if (
+        isinstance(confidence, bool)
+        or not isinstance(confidence, (int, float))
+        or not (0.0 < confidence < 1.0)
+    ):
+        raise ValueError(
+            f"confidence must be a number strictly between 0 and 1; got {confidence!r}"
+        )
+
+
+def z_value(confidence: float = 0.95) -> float:
+    """Two-sided normal quantile ``z = Φ⁻¹(1/2 + confidence/2)`` (1.95996… for 0.95)."""
+    _check_confidence(confidence)
+    return NormalDist().inv_cdf(0.5 + 0.5 * confidence)
+
+
+def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``p̂ = successes / n``.
+
+    Wilson, "Probable inference, the law of succession, and statistical
+    inference", JASA 22 (1927); in Newcombe's form (Stat. Med. 17, 1998),
+    the same as ``scipy.stats.binomtest(k, n).proportion_ci(method="wilson")``::
+
+        center = (2·n·p̂ + z²) / (2·(n + z²))
+        delta  = z · sqrt(4·n·p̂·(1 − p̂) + z²) / (2·(n + z²))
+        [center − delta, center + delta], with low = 0 at p̂ = 0 and high = 1 at p̂ = 1
+
+    ``successes`` may be a float: for the mean of per-query values in [0, 1]
+    (recall@k, nDCG@k, AP…) pass their sum. That treats the mean as if it were
+    a proportion of ``n`` Bernoulli trials — exact for 0/1 metrics (Hit@k,
+    and Recall@k with one relevant item), and a common, slightly conservative
+    approximation otherwise (a [0, 1] variable has variance at most p̂(1 − p̂)).
+
+    Args:
+        successes: number (or summed value) of successes, ``0 ≤ successes ≤ n``.
+        n: number of trials (queries), ``n ≥ 1``.
+        confidence: two-sided confidence level, 0.95 by default.
+
+    Returns:
+        ``(low, high)``.
+    """
+    _check_confidence(confidence)
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise ValueError(f"n must be an integer number of trials; got {n!r}")
+    if n < 1:
+        raise ValueError(
+            f"a Wilson interval needs at least one trial; got n = {n} (no judged queries?)"
+        )
+    if isinstance(successes, bool) or not isinstance(successes, (int, float, np.number)):
+        raise ValueError(f"successes must be a number; got {successes!r}")
+    if not math.isfinite(successes) or not 0 <= successes <= n:
+        raise ValueError(f"successes must lie between 0 and n = {n}; got {successes!r}")
+    z = z_value(confidence)
+    n = int(n)
+    p = float(successes) / n
+    denom = 2.0 * (n + z * z)
+    center = (2.0 * n * p + z * z) / denom
+    delta = z / denom * math.sqrt(4.0 * n * p * (1.0 - p) + z * z)
+    low = 0.0 if successes == 0 else max(0.0, center - delta)
+    high = 1.0 if successes == n else min(1.0, center + delta)
+    return low, high
+
+
+def _as_values(values: Iterable[float], what: str = "values") -> list[float]:
+    out: list[float] = []
+    for i, v in enumerate(values):
+        if v is None or isinstance(v, bool) or not isinstance(v, (int, float, np.number)):
+            raise ValueError(
+                f"{what}[{i}] must be a number; got {v!r} (drop not-judged queries first)"
+            )
+        if not math.isfinite(v):
+            raise ValueError(f"{what}[{i}] must be finite; got {v!r}")
+        out.append(float(v))
+    if not out:
+        raise ValueError(f"{what} is empty: nothing to summarise (no judged queries?)")
+    return out
+
+
+def bootstrap_interval(
+    values: Sequence[float],
+    confidence: float = 0.95,
+    n_resamples: int = 10_000,
+    seed: int = 0,
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean of ``values``.
+
+    Efron & Tibshirani, "An Introduction to the Bootstrap" (1993), ch. 13:
+    resample the values with replacement ``n_resamples`` times, take each
+    resample's mean, and report the ``(1 − c)/2`` and ``(1 + c)/2`` quantiles.
+    Uses a local ``numpy.random.default_rng(seed)``: the same seed gives the
+    same interval. An alternative to Wilson for non-binary metrics.
+    """
+    _check_confidence(confidence)
+    data = np.asarray(_as_values(values), dtype=float)
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
+        raise ValueError(f"n_resamples must be a positive integer; got {n_resamples!r}")
+    rng = np.random.default_rng(seed)
+    n = data.size
+    means = np.empty(n_resamples, dtype=float)
+    batch = max(1, 2_000_000 // n)  # bound memory: at most ~2M indices at once
+    for start in range(0, n_resamples, batch):
+        stop = min(n_resamples, start + batch)
+        idx = rng.integers(0, n, size=(stop - start, n))
+        means[start:stop] = data[idx].mean(axis=1)
+    alpha = 1.0 - confidence
+    low, high = np.quantile(means, [alpha / 2.0, 1.0 - alpha / 2.0])
+    return float(low), float(high)
+
+
+@dataclass(frozen=True)
+class MeanWithInterval:
+    """A mean over ``n`` queries with its interval ``[low, high]`` and how it was made."""
+
+    mean: float
+    low: float
+    high: float
+    n: int
+    method: str
+    confidence: float = 0.95
+
+
+def mean_with_interval(
+    values: Sequence[float],
+    method: str = "wilson",
+    confidence: float = 0.95,
+    *,
+    n_resamples: int = 10_000,
+    seed: int = 0,
+) -> MeanWithInterval:
+    """Mean of per-query values with a Wilson (default) or bootstrap interval.
+
+    Args:
+        values: per-query values (judged queries only; ``None`` is rejected).
+            For ``wilson`` every value must lie in [0, 1].
+        method: ``"wilson"`` or ``"bootstrap"``.
+        confidence: two-sided confidence level.
+        n_resamples, seed: bootstrap settings.
+    """
+    if method not in INTERVAL_METHODS:
+        raise ValueError(
+            f"unknown interval method {method!r}; valid choices: {', '.join(INTERVAL_METHODS)}"
+        )
+    data = _as_values(values)
+    total = math.fsum(data)
+    mean = total / len(data)
+    if method == "wilson":
+        bad = [v for v in data if not 0.0 <= v <= 1.0]
+        if bad:
+            raise ValueError(
+                f"a Wilson interval needs values in [0, 1]; got {bad[0]!r} (use method='bootstrap')"
+            )
+        low, high = wilson_interval(min(total, float(len(data))), len(data), confidence)
+    else:
+        low, high = bootstrap_interval(data, confidence, n_resamples, seed)
+    return MeanWithInterval(
+        mean=mean, low=low, high=high, n=len(data), method=method, confidence=confidence
+    )
+
+
+# --------------------------------------------------------------- paired tests
+
+
+def sign_test(wins: int, losses: int) -> float:
+    """Exact two-sided sign test on the discordant pairs (ties already dropped).
+
+        p = min(1, 2 · P(X ≤ min(wins, losses))),  X ~ Binomial(wins + losses, 1/2)
+
+    Dixon & Mood, "The statistical sign test", JASA 41 (1946). Computed with
+    exact integers (``math.comb``); equals
+    ``scipy.stats.binomtest(wins, wins + losses, 0.5).pvalue``.
+    ``wins + losses = 0`` (no discordant pair) gives ``p = 1.0``.
+    """
+    counts = []
+    for name, value in (("wins", wins), ("losses", losses)):
+        try:
+            if isinstance(value, bool):
+                raise TypeError
+            count = operator.index(value)
+        except TypeError:
+            raise ValueError(f"{name} must be a non-negative integer; got {value!r}") from None
+        if count < 0:
+            raise ValueError(f"{name} must be a non-negative integer; got {value!r}")
+        counts.append(count)
+    w, lo = counts
+    n = w + lo
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(min(w, lo) + 1))
+    return float(min(Fraction(1), Fraction(2 * tail, 2**n)))
+
+
+Verdict = Literal["a_better", "b_better", "not_distinguishable"]
+
+
+@dataclass(frozen=True)
+class PairedComparison:
+    """Two configurations on the same queries: wins/losses/ties of A against B and the sign test.
+
+    ``verdict`` is the code of the conclusion; the UI (``ui/i18n.py``) and the
+    CLI word it in one sentence from these fields and ``label_a``/``label_b``.
+    """
+
+    wins: int
+    losses: int
+    ties: int
+    n: int
+    p: float
+    mean_a: float
+    mean_b: float
+    mean_diff: float
+    verdict: Verdict
+    alpha: float = ALPHA
+    label_a: str = "A"
+    label_b: str = "B"
+
+
+def format_p(p: float) -> str:
+    """Print a p-value as the lecture notes do: ``0.79``, ``0.0129`` → ``0.013``, ``0.0015``.
+
+    Two decimals from 0.1 up, two significant digits below, ``< 0.0001`` at the bottom.
+    """
+    if p < 1e-4:
+        return "< 0.0001"
+    if p >= 0.1:
+        return f"= {p:.2f}"
+    return f"= {p:.2g}"
+
+
+def paired_compare(
+    a: Mapping[str, float],
+    b: Mapping[str, float],
+    *,
+    eps: float = 1e-12,
+    alpha: float = ALPHA,
+    label_a: str = "A",
+    label_b: str = "B",
+) -> PairedComparison:
+    """Paired comparison of per-query values of configuration A and B.
+
+    Only queries present in both mappings count. A query is a win when
+    ``a − b > eps``, a loss when ``a − b < −eps``, otherwise a tie; ties are
+    dropped and :func:`sign_test` runs on wins and losses. The verdict names a
+    winner only when ``p < alpha``; otherwise the two are "not distinguishable
+    on these n queries" — whatever the means say.
+    """
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must lie strictly between 0 and 1; got {alpha!r}")
+    if not math.isfinite(eps) or eps < 0:
+        raise ValueError(f"eps must be a non-negative number; got {eps!r}")
+    common = [q for q in a if q in b]
+    if not common:
+        raise ValueError(
+            f"no query in common between {label_a} ({len(a)} queries) and {label_b} "
+            f"({len(b)} queries): nothing to compare"
+        )
+    va = _as_values((a[q] for q in common), f"{label_a} values")
+    vb = _as_values((b[q] for q in common), f"{label_b} values")
+    wins = losses = ties = 0
+    for x, y in zip(va, vb, strict=True):
+        if x - y > eps:
+            wins += 1
+        elif y - x > eps:
+            losses += 1
+        else:
+            ties += 1
+    n = len(common)
+    p = sign_test(wins, losses)
+    mean_a = math.fsum(va) / n
+    mean_b = math.fsum(vb) / n
+    verdict: Verdict
+    if p < alpha and wins > losses:
+        verdict = "a_better"
+    elif p < alpha and losses > wins:
+        verdict = "b_better"
+    else:
+        verdict = "not_distinguishable"
+    return PairedComparison(
+        wins=wins,
+        losses=losses,
+        ties=ties,
+        n=n,
+        p=p,
+        mean_a=mean_a,
+        mean_b=mean_b,
+        mean_diff=mean_a - mean_b,
+        verdict=verdict,
+        alpha=alpha,
+        label_a=label_a,
+        label_b=label_b,
+    )
+
+
+# ------------------------------------------------------------ threshold ranges
+
+
+MAX_RANGE_VALUES = 10_001
+
+
+def parse_range(text: str) -> tuple[float, ...]:
+    """Parse ``"start:stop:step"`` into thresholds, ``stop`` included.
+
+    ``"0.45:0.8:0.025"`` → ``(0.45, 0.475, …, 0.8)`` (15 values). Values are
+    computed as ``start + i·step`` (no accumulated error) and rounded to 10
+    decimals, so ``0.475`` prints as ``0.475``. A comma list (``"0.5,0.6"``) or
+    a single number is accepted too.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"expected thresholds as 'start:stop:step' or 'a,b,c'; got {text!r}")
+
+    def number(part: str, name: str) -> float:
+        try:
+            value = float(part)
+        except ValueError:
+            raise ValueError(f"range {text!r}: {name} {part.strip()!r} is not a number") from None
+        if not math.isfinite(value):
+            raise ValueError(f"range {text!r}: {name} must be finite; got {part.strip()!r}")
+        return value
+
+    if ":" not in text:
+        return tuple(number(p, "value") for p in text.split(","))
+    parts = text.split(":")
+    if len(parts) != 3:
+        raise ValueError(
+            f"range {text!r} must have three parts 'start:stop:step', e.g. '0.45:0.8:0.025'"
+        )
+    start, stop, step = (
+        number(p, n) for p, n in zip(parts, ("start", "stop", "step"), strict=True)
+    )
+    if step <= 0:
+        raise ValueError(f"range {text!r}: step must be positive; got {step!r}")
+    if stop < start:
+        raise ValueError(f"range {text!r}: stop {stop!r} is below start {start!r}")
+    count = math.floor((stop - start) / step + 1e-9) + 1
+    if count > MAX_RANGE_VALUES:
+        raise ValueError(f"range {text!r} gives {count} values; at most {MAX_RANGE_VALUES} allowed")
+    return tuple(round(start + i * step, 10) for i in range(count))
+
+
+__all__ = [
+    "ALPHA",
+    "INTERVAL_METHODS",
+    "MeanWithInterval",
+    "PairedComparison",
+    "bootstrap_interval",
+    "format_p",
+    "mean_with_interval",
+    "paired_compare",
+    "parse_range",
+    "sign_test",
+    "wilson_interval",
+    "z_value",
+]
+
+
+# ---------------------------------------------------- paired proportions (answers)
+
+
+def mcnemar_exact(b: int, c: int) -> float:
+    """Exact McNemar test on the discordant counts of a paired 2×2 table.
+
+    ``b`` = pairs where only A succeeds, ``c`` = only B succeeds. Under H0
+    (equal success rates) ``b ~ Binomial(b + c, 1/2)``, so the exact test is
+    the sign test on the discordant pairs (McNemar, Psychometrika 12, 1947;
+    the "exact" variant of ``statsmodels.stats.contingency_tables.mcnemar``)::
+
+        p = min(1, 2 · P(X ≤ min(b, c))),  X ~ Binomial(b + c, 1/2)
+
+    equal to ``scipy.stats.binomtest(b, b + c, 0.5).pvalue``.
+    """
+    return sign_test(b, c)
+
+
+@dataclass(frozen=True)
+class PairedProportions:
+    """A vs B on the same items, each scored success (1) or failure (0).
+
+    ``difference = p_A − p_B = (b − c) / n`` with its Wald interval for paired
+    proportions; ``p`` the exact McNemar p-value; ``mde`` the minimum
+    detectable difference (see :func:`minimum_detectable_effect`).
+    """
+
+    n: int
+    both: int  # a
+    only_a: int  # b
+    only_b: int  # c
+    neither: int  # d
+    p_a: float
+    p_b: float
+    difference: float
+    low: float
+    high: float
+    p: float
+    mde: float
+    confidence: float = 0.95
+
+
+def paired_difference_interval(
+    only_a: int, only_b: int, n: int, confidence: float = 0.95
+) -> tuple[float, float, float]:
+    """``(d, low, high)`` for ``d = p_A − p_B = (b − c) / n`` on ``n`` paired items.
+
+    Wald interval for the difference of paired proportions (Agresti,
+    *Categorical Data Analysis*, 3rd ed., §11.1.1; statsmodels' ``mcnemar``
+    companion ``confint_paired``-style)::
+
+        se = sqrt((b + c) − (b − c)² / n) / n
+        d ± z · se, clipped to [−1, 1]
+    """
+    _check_confidence(confidence)
+    for name, v in (("only_a", only_a), ("only_b", only_b), ("n", n)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"{name} must be a non-negative integer; got {v!r}")
+    if n == 0 or only_a + only_b > n:
+        raise ValueError(f"need 0 < n and only_a + only_b ≤ n; got n={n}, {only_a}+{only_b}")
+    d = (only_a - only_b) / n
+    se = math.sqrt(max(0.0, (only_a + only_b) - (only_a - only_b) ** 2 / n)) / n
+    z = z_value(confidence)
+    return d, max(-1.0, d - z * se), min(1.0, d + z * se)
+
+
+def minimum_detectable_effect(
+    n: int, discordant: int, alpha: float = ALPHA, power: float = 0.8
+) -> float:
+    """Smallest difference of paired proportions a two-sided test at ``alpha`` finds with ``power``.
+
+    Connor's sample size for McNemar's test (Biometrics 43, 1987),
+    ``n = (z_{1−α/2}·sqrt(ψ) + z_{power}·sqrt(ψ − δ²))² / δ²`` with discordance
+    ``ψ = discordant / n``, solved for ``δ`` with ``δ² ≪ ψ``::
+
+        δ = (z_{1−α/2} + z_{power}) · sqrt(ψ / n)
+
+    "With n paired questions and this discordance, a difference smaller than
+    δ cannot be told apart from noise." ``discordant = 0`` gives the bound for
+    one discordant pair (ψ = 1/n), since an observed 0 does not prove 0.
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be a positive integer; got {n!r}")
+    if isinstance(discordant, bool) or not isinstance(discordant, int) or not 0 <= discordant <= n:
+        raise ValueError(f"discordant must be an integer in [0, n={n}]; got {discordant!r}")
+    if not 0.0 < alpha < 1.0 or not 0.0 < power < 1.0:
+        raise ValueError(f"alpha and power must lie strictly between 0 and 1; got {alpha!r}, {power!r}")
+    psi = max(discordant, 1) / n
+    z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
+    return z * math.sqrt(psi / n)
+
+
+def paired_proportions(
+    a: Mapping[str, bool], b: Mapping[str, bool], confidence: float = 0.95
+) -> PairedProportions:
+    """Paired comparison of per-item successes of A and B over the items both scored."""
+    common = [k for k in a if k in b]
+    if not common:
+        raise ValueError("no item in common between A and B: nothing to compare")
+    both = sum(bool(a[k]) and bool(b[k]) for k in common)
+    only_a = sum(bool(a[k]) and not b[k] for k in common)
+    only_b = sum(not a[k] and bool(b[k]) for k in common)
+    n = len(common)
+    d, low, high = paired_difference_interval(only_a, only_b, n, confidence)
+    return PairedProportions(
+        n=n,
+        both=both,
+        only_a=only_a,
+        only_b=only_b,
+        neither=n - both - only_a - only_b,
+        p_a=(both + only_a) / n,
+        p_b=(both + only_b) / n,
+        difference=d,
+        low=low,
+        high=high,
+        p=mcnemar_exact(only_a, only_b),
+        mde=minimum_detectable_effect(n, only_a + only_b, 1 - confidence),
+        confidence=confidence,
+    )
+
+
+def holm(pvalues: Mapping[str, float] | Sequence[float]) -> Any:
+    """Holm's step-down adjusted p-values (Holm, Scand. J. Statist. 6, 1979).
+
+    Sort ``p_(1) ≤ … ≤ p_(m)``; ``p̃_(i) = max_{j ≤ i} min(1, (m − j + 1) · p_(j))``.
+    Equal to ``statsmodels.stats.multitest.multipletests(p, method="holm")[1]``.
+    Returns the same shape as given (a dict or a list).
+    """
+    keys = list(pvalues) if isinstance(pvalues, Mapping) else list(range(len(pvalues)))
+    values = [pvalues[k] for k in keys]  # type: ignore[index]
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= v <= 1.0:
+            raise ValueError(f"p-values must be numbers in [0, 1]; got {v!r}")
+    m = len(values)
+    order = sorted(range(m), key=lambda i: (values[i], i))
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * values[i]))
+        adjusted[i] = running
+    if isinstance(pvalues, Mapping):
+        return dict(zip(keys, adjusted))
+    return adjusted
+
+
+# ------------------------------------------------------------------ risk–coverage
+
+
+def risk_coverage(
+    n_total: int, n_answered: int, n_answered_wrong: int
+) -> dict[str, dict[str, float] | None]:
+    """Coverage = answered / all, risk = wrong-or-bluffed / answered, each with Wilson 95%.
+
+    Geifman & El-Yaniv, "Selective classification for deep neural networks"
+    (NeurIPS 2017): the risk–coverage trade-off of a reject option. A rate
+    over no item is None.
+    """
+    out: dict[str, dict[str, float] | None] = {}
+    for name, k, n in (("coverage", n_answered, n_total), ("risk", n_answered_wrong, n_answered)):
+        if n == 0:
+            out[name] = None
+            continue
+        if not 0 <= k <= n:
+            raise ValueError(f"{name}: need 0 ≤ k ≤ n; got k={k}, n={n}")
+        low, high = wilson_interval(k, n)
+        out[name] = {"k": k, "n": n, "rate": k / n, "low": low, "high": high}
+    return out
+
+__all__ += [
+    "PairedProportions",
+    "holm",
+    "mcnemar_exact",
+    "minimum_detectable_effect",
+    "paired_difference_interval",
+    "paired_proportions",
+    "risk_coverage",
+]

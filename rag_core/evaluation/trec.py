@@ -1,0 +1,374 @@
+"""Read and write TREC qrels and runs, and read BEIR ``qrels.tsv``.
+
+Formats (whitespace-separated, one record per line):
+
+* TREC qrels: ``qid iteration docid grade`` — ``iteration`` is ignored
+  (written as ``0``), ``grade`` an integer (≤ 0: not relevant).
+* TREC run: ``qid Q0 docid rank score tag`` — like trec_eval we rank by
+  ``score`` (descending; ties by docid descending) and keep ``rank`` only as
+  written; the tag is ignored on reading.
+* BEIR qrels: a header line (``query-id  corpus-id  score``) then
+  tab-separated rows. Ids may contain spaces (e.g. ``"finance - 가이드.pdf - 4"``).
+
+Ids with whitespace cannot be written in the TREC formats: by default the
+writers raise ``ValueError`` naming the id. With ``escape=True`` they write
+every whitespace character and ``%`` percent-encoded as UTF-8 (``" "`` →
+``%20``, ``"%"`` → ``%25``); read such a file back with ``unescape=True``.
+Other tools then see the escaped ids, consistently in qrels and run.
+
+Reading errors raise ``ValueError`` naming the file, the line and the reason:
+``"run.txt line 7: rank 'one' is not an integer"``. :func:`run_lines` is the one
+reader of TREC run lines; ``rag_core.retrieval.runs`` builds imported runs on it.
+Writers replace the file atomically (temp file + ``os.replace``).
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import os
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import unquote
+
+from .metrics import as_ranking
+
+Qrels = dict[str, dict[str, int]]
+Run = dict[str, dict[str, float]]
+RunLike = Mapping[str, Sequence[str] | Mapping[str, float]]
+QrelsFormat = Literal["auto", "trec", "beir"]
+
+
+# ------------------------------------------------------------------ escaping
+
+
+def escape_id(text: str) -> str:
+    """Percent-encode ``%`` and every whitespace character (as UTF-8 bytes)."""
+    out = []
+    for ch in text:
+        if ch == "%" or ch.isspace():
+            out.append("".join(f"%{b:02X}" for b in ch.encode("utf-8")))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def unescape_id(text: str) -> str:
+    """Inverse of :func:`escape_id`."""
+    return unquote(text, errors="strict")
+
+
+def _writable_id(value: str, what: str, escape: bool) -> str:
+    if not isinstance(value, str) or value == "":
+        raise ValueError(f"{what} must be a non-empty string; got {value!r}")
+    if escape:
+        return escape_id(value)
+    if any(ch.isspace() for ch in value):
+        raise ValueError(
+            f"{what} {value!r} contains whitespace, which the TREC format cannot carry; "
+            "rename it or write with escape=True (percent-encoding)"
+        )
+    return value
+
+
+# ------------------------------------------------------------------- parsing
+
+
+def _lines(path: str | Path) -> tuple[str, list[str]]:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise ValueError(f"{p}: file not found") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    return str(p), text.splitlines()
+
+
+def _id(raw: str, where: str, what: str, unescape: bool) -> str:
+    if not unescape:
+        return raw
+    try:
+        return unescape_id(raw)
+    except UnicodeDecodeError:
+        raise ValueError(f"{where}: {what} {raw!r} has a malformed %-escape") from None
+
+
+def parse_qrels(lines: Iterable[str], source: str = "<qrels>", *, unescape: bool = False) -> Qrels:
+    """Parse TREC qrels lines ``qid iteration docid grade``; blank lines are skipped."""
+    qrels: Qrels = {}
+    first_seen: dict[tuple[str, str], int] = {}
+    for number, line in enumerate(lines, start=1):
+        where = line_where(source, number)
+        fields = line.split()
+        if not fields:
+            continue
+        if len(fields) != 4:
+            raise ValueError(
+                f"{where}: expected 4 fields 'qid iteration docid grade', "
+                f"found {len(fields)}: {line.strip()!r}"
+            )
+        qid_raw, _iteration, doc_raw, grade_raw = fields
+        try:
+            grade = int(grade_raw)
+        except ValueError:
+            raise ValueError(f"{where}: grade {grade_raw!r} is not an integer") from None
+        qid = _id(qid_raw, where, "query id", unescape)
+        doc = _id(doc_raw, where, "doc id", unescape)
+        if (qid, doc) in first_seen:
+            raise ValueError(
+                f"{where}: query {qid!r} judges doc {doc!r} twice "
+                f"(first at line {first_seen[(qid, doc)]})"
+            )
+        first_seen[(qid, doc)] = number
+        qrels.setdefault(qid, {})[doc] = grade
+    return qrels
+
+
+def parse_beir_qrels(lines: Iterable[str], source: str = "<qrels.tsv>") -> Qrels:
+    """Parse BEIR ``qrels.tsv``: a header line, then ``query-id<TAB>corpus-id<TAB>score``."""
+    qrels: Qrels = {}
+    first_seen: dict[tuple[str, str], int] = {}
+    header_seen = False
+    for number, line in enumerate(lines, start=1):
+        where = line_where(source, number)
+        if not line.strip():
+            continue
+        fields = line.rstrip("\r\n").split("\t")
+        if not header_seen:
+            header_seen = True
+            if [f.strip().lower() for f in fields][:2] == ["query-id", "corpus-id"]:
+                continue
+            raise ValueError(
+                f"{where}: expected the header 'query-id<TAB>corpus-id<TAB>score', "
+                f"found {line.strip()!r}"
+            )
+        if len(fields) != 3:
+            raise ValueError(
+                f"{where}: expected 3 tab-separated fields 'query-id corpus-id score', "
+                f"found {len(fields)}: {line.strip()!r}"
+            )
+        qid, doc, grade_raw = (f.strip() for f in fields)
+        if not qid or not doc:
+            raise ValueError(f"{where}: empty query id or corpus id")
+        try:
+            grade = int(grade_raw)
+        except ValueError:
+            raise ValueError(f"{where}: score {grade_raw!r} is not an integer") from None
+        if (qid, doc) in first_seen:
+            raise ValueError(
+                f"{where}: query {qid!r} judges doc {doc!r} twice "
+                f"(first at line {first_seen[(qid, doc)]})"
+            )
+        first_seen[(qid, doc)] = number
+        qrels.setdefault(qid, {})[doc] = grade
+    if not header_seen:
+        raise ValueError(
+            f"{source}: empty file; expected a 'query-id<TAB>corpus-id<TAB>score' header"
+        )
+    return qrels
+
+
+def line_where(source: str, number: int) -> str:
+    """How an error names its place: ``"run.txt line 7"``."""
+    return f"{source} line {number}"
+
+
+def finite_score(raw: Any, where: str) -> float:
+    """``raw`` as a finite float (a bool is not a number); else ``ValueError`` at ``where``."""
+    if isinstance(raw, bool):
+        raise ValueError(f"{where}: score {raw!r} is not a number")
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        raise ValueError(f"{where}: score {raw!r} is not a number") from None
+    if not math.isfinite(value):
+        raise ValueError(f"{where}: score {raw!r} is not finite")
+    return value
+
+
+@dataclass(frozen=True)
+class RunLine:
+    """One validated TREC run line ``qid Q0 docid rank score tag``."""
+
+    number: int
+    where: str
+    qid: str
+    docid: str
+    rank: int
+    score: float
+    tag: str
+
+
+def run_lines(
+    lines: Iterable[str], source: str = "<run>", *, unescape: bool = False
+) -> Iterator[RunLine]:
+    """Tokenise and validate TREC run lines; blank lines are skipped.
+
+    Each line must have 6 whitespace-separated fields, an integer ``rank`` and a
+    finite ``score``; ids are percent-decoded when ``unescape``. The tag is
+    returned as written.
+    """
+    for number, line in enumerate(lines, start=1):
+        fields = line.split()
+        if not fields:
+            continue
+        where = line_where(source, number)
+        if len(fields) != 6:
+            raise ValueError(
+                f"{where}: expected 6 fields 'qid Q0 docid rank score tag', "
+                f"found {len(fields)}: {line.strip()[:80]!r}"
+            )
+        qid_raw, _q0, doc_raw, rank_raw, score_raw, tag = fields
+        try:
+            rank = int(rank_raw)
+        except ValueError:
+            raise ValueError(f"{where}: rank {rank_raw!r} is not an integer") from None
+        score = finite_score(score_raw, where)
+        qid = _id(qid_raw, where, "query id", unescape)
+        doc = _id(doc_raw, where, "doc id", unescape)
+        yield RunLine(number, where, qid, doc, rank, score, tag)
+
+
+def parse_run(lines: Iterable[str], source: str = "<run>", *, unescape: bool = False) -> Run:
+    """Parse TREC run lines ``qid Q0 docid rank score tag`` into ``{qid: {docid: score}}``."""
+    run: Run = {}
+    first_seen: dict[tuple[str, str], int] = {}
+    for row in run_lines(lines, source, unescape=unescape):
+        if (row.qid, row.docid) in first_seen:
+            raise ValueError(
+                f"{row.where}: query {row.qid!r} lists doc {row.docid!r} twice "
+                f"(first at line {first_seen[(row.qid, row.docid)]})"
+            )
+        first_seen[(row.qid, row.docid)] = row.number
+        run.setdefault(row.qid, {})[row.docid] = row.score
+    return run
+
+
+def sniff_qrels_format(first_line: str) -> Literal["trec", "beir"]:
+    """``beir`` when the first non-blank line is a tab-separated ``query-id`` header."""
+    head = first_line.split("\t")
+    return "beir" if len(head) >= 2 and head[0].strip().lower() == "query-id" else "trec"
+
+
+def read_qrels(path: str | Path, fmt: QrelsFormat = "auto", *, unescape: bool = False) -> Qrels:
+    """Read qrels from ``path``: TREC, BEIR ``qrels.tsv``, or ``auto`` (sniffed from the header)."""
+    if fmt not in ("auto", "trec", "beir"):
+        raise ValueError(f"unknown qrels format {fmt!r}; valid choices: auto, trec, beir")
+    source, lines = _lines(path)
+    if fmt == "auto":
+        first = next((ln for ln in lines if ln.strip()), "")
+        fmt = sniff_qrels_format(first)
+    if fmt == "beir":
+        return parse_beir_qrels(lines, source)
+    return parse_qrels(lines, source, unescape=unescape)
+
+
+def read_beir_qrels(path: str | Path) -> Qrels:
+    """Read a BEIR ``qrels.tsv`` file."""
+    return read_qrels(path, "beir")
+
+
+def read_run(path: str | Path, *, unescape: bool = False) -> Run:
+    """Read a TREC run file into ``{qid: {docid: score}}``."""
+    source, lines = _lines(path)
+    return parse_run(lines, source, unescape=unescape)
+
+
+# ------------------------------------------------------------------- writing
+
+
+def format_qrels(qrels: Mapping[str, Mapping[str, int]], *, escape: bool = False) -> str:
+    """TREC qrels text: ``qid 0 docid grade`` per judgement, in input order."""
+    out = []
+    for qid, grades in qrels.items():
+        q = _writable_id(qid, "query id", escape)
+        for doc, grade in grades.items():
+            try:
+                if isinstance(grade, bool):
+                    raise TypeError
+                value = operator.index(grade)
+            except TypeError:
+                raise ValueError(
+                    f"grade of query {qid!r} doc {doc!r} must be an integer; got {grade!r}"
+                ) from None
+            out.append(f"{q} 0 {_writable_id(doc, 'doc id', escape)} {value}\n")
+    return "".join(out)
+
+
+def format_run(run: RunLike, tag: str = "rag_core", *, escape: bool = False) -> str:
+    """TREC run text: ``qid Q0 docid rank score tag``.
+
+    A run entry is a ranked list of ids (written with score ``n − rank + 1``,
+    so that score order equals list order) or a mapping id → score (ranked as
+    trec_eval ranks it; scores written with ``repr`` so they read back exactly).
+    """
+    t = _writable_id(tag, "run tag", False)
+    out = []
+    for qid, entry in run.items():
+        q = _writable_id(qid, "query id", escape)
+        ranking = as_ranking(qid, entry)
+        if isinstance(entry, Mapping):
+            scores = [float(entry[d]) for d in ranking]
+        else:
+            if len(set(ranking)) != len(ranking):
+                raise ValueError(f"run entry for query {qid!r} lists an id more than once")
+            scores = [float(len(ranking) - i) for i in range(len(ranking))]
+        for rank, (doc, score) in enumerate(zip(ranking, scores, strict=True), start=1):
+            out.append(f"{q} Q0 {_writable_id(doc, 'doc id', escape)} {rank} {score!r} {t}\n")
+    return "".join(out)
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write UTF-8 text with ``\n`` newlines via a temp file and ``os.replace`` (all or nothing)."""
+    p = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_qrels(
+    qrels: Mapping[str, Mapping[str, int]], path: str | Path, *, escape: bool = False
+) -> None:
+    """Write TREC qrels (see :func:`format_qrels`)."""
+    write_text_atomic(path, format_qrels(qrels, escape=escape))
+
+
+def write_run(
+    run: RunLike, path: str | Path, tag: str = "rag_core", *, escape: bool = False
+) -> None:
+    """Write a TREC run (see :func:`format_run`)."""
+    write_text_atomic(path, format_run(run, tag, escape=escape))
+
+
+__all__ = [
+    "Qrels",
+    "Run",
+    "RunLine",
+    "escape_id",
+    "finite_score",
+    "format_qrels",
+    "format_run",
+    "parse_beir_qrels",
+    "parse_qrels",
+    "parse_run",
+    "read_beir_qrels",
+    "read_qrels",
+    "read_run",
+    "run_lines",
+    "line_where",
+    "sniff_qrels_format",
+    "unescape_id",
+    "write_qrels",
+    "write_run",
+]

@@ -1,0 +1,1 @@
+"""Gold evidence: labels, needle-chunk relevance, spans, pooling, loss diagnosis."""

@@ -1,0 +1,1 @@
+"""Retrievers (sparse, dense, Qdrant, imported runs) and their fusion."""

@@ -1,0 +1,331 @@
+"""Runs from any retrieval engine, imported as retriever lists (``run:TAG``).
+
+Two formats, sniffed from the first non-blank character:
+
+* TREC run (what trec_eval, Pyserini, Anserini, ir_datasets and most engines
+  export): ``qid Q0 docid rank score tag`` per line. Hits are ranked by score
+  (descending), ties by the rank written — the order the engine meant; a file
+  with several tags holds several runs.
+* JSONL: one object per line, ``{"qid": …, "hits": [{"doc_id" | "chunk_id": …,
+  "score": …, "text"?: …}], "tag"?: …}``; hits keep the order given. Without
+  ``tag`` the run is named after the file stem.
+
+A run becomes a retriever list named ``run:TAG`` in the same Trace as our own
+lists (:func:`resolve_hits`): fusion, rerank, gate, context, generation,
+support and gold marking treat it like any other list. Its ids are matched
+against the loaded corpus:
+
+1. a chunk id of the current chunking → that chunk (a run we exported
+   ourselves round-trips exactly);
+2. a doc id of the corpus → the document's only chunk when it has one,
+   else the whole document as one span (``<doc_id>::doc``), or — when the hit
+   carries ``text`` found verbatim in the document — that span;
+3. anything else → an *external* chunk (``ext::<id>``) holding the hit's own
+   ``text``, or no text at all: then it is shown "text unavailable" and kept
+   out of the prompt with that reason.
+
+Errors name the file and the line: ``ValueError("run.txt line 7: …")``, worded as
+in ``rag_core.evaluation.trec`` (whose :func:`~rag_core.evaluation.trec.run_lines` reads the TREC lines).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..evaluation.trec import finite_score, line_where, run_lines
+from ..types import Chunk, Document, Hit, RetrieverList
+
+if TYPE_CHECKING:
+    from ..corpus.index import Chunking
+
+#: Prefix of an imported run in ``retrieval.methods`` and of its list's name.
+RUN_METHOD = "run"
+#: Reason a hit without text is kept out of the prompt.
+NO_TEXT = "text unavailable"
+#: A tag must be usable in a TREC run line and a config method spec.
+_TAG = re.compile(r"^[^\s,:]+$")
+MAX_RUN_BYTES = 200 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class RunHit:
+    """One line of a run: the engine's id (doc or chunk), its score and rank, maybe its text."""
+
+    ref: str
+    score: float
+    rank: int
+    text: str | None = None
+    kind: str = "any"  # any (TREC docid) | doc (JSONL doc_id) | chunk (JSONL chunk_id)
+
+
+@dataclass(frozen=True)
+class ExternalRun:
+    """An imported run: ``tag`` → per query id the ranked hits (best first)."""
+
+    tag: str
+    hits: Mapping[str, tuple[RunHit, ...]]
+    source: str = ""
+    fingerprint: str = ""
+
+    @property
+    def name(self) -> str:
+        return f"{RUN_METHOD}:{self.tag}"
+
+    def for_query(self, query_id: str | None) -> tuple[RunHit, ...] | None:
+        """Hits of ``query_id``; a phrasing id ``q#1`` falls back to ``q``. None when absent."""
+        if query_id is None:
+            return None
+        if query_id in self.hits:
+            return self.hits[query_id]
+        base = query_id.rsplit("#", 1)[0]
+        return self.hits.get(base) if base != query_id else None
+
+
+def check_tag(tag: str, where: str = "run tag") -> str:
+    if not isinstance(tag, str) or not _TAG.match(tag):
+        raise ValueError(
+            f"{where} {tag!r} must be non-empty without whitespace, ',' or ':' "
+            "(it names the retriever list run:TAG)"
+        )
+    return tag
+
+
+def parse_trec_run(lines: Iterable[str], source: str = "<run>") -> dict[str, ExternalRun]:
+    """TREC run lines → runs by tag (see the module docstring for the order)."""
+    per_tag: dict[str, dict[str, list[tuple[float, int, str]]]] = {}
+    seen: dict[tuple[str, str, str], int] = {}
+    for row in run_lines(lines, source, unescape=True):
+        tag, qid, ref = check_tag(row.tag, f"{row.where}: tag"), row.qid, row.docid
+        key = (tag, qid, ref)
+        if key in seen:
+            raise ValueError(
+                f"{row.where}: query {qid!r} lists doc {ref!r} twice (first at line {seen[key]})"
+            )
+        seen[key] = row.number
+        per_tag.setdefault(tag, {}).setdefault(qid, []).append((row.score, row.rank, ref))
+    if not per_tag:
+        raise ValueError(f"{source}: no run line found (expected 'qid Q0 docid rank score tag')")
+    out = {}
+    for tag, queries in per_tag.items():
+        hits = {
+            qid: tuple(
+                RunHit(ref, score, r)
+                for r, (score, _rank, ref) in enumerate(
+                    sorted(rows, key=lambda x: (-x[0], x[1])), 1
+                )
+            )
+            for qid, rows in queries.items()
+        }
+        out[tag] = ExternalRun(tag, hits, source)
+    return out
+
+
+def parse_jsonl_run(
+    lines: Iterable[str], source: str = "<run>", tag: str = "run"
+) -> dict[str, ExternalRun]:
+    """JSONL run lines → runs by tag (the row's ``tag``, else ``tag``)."""
+    per_tag: dict[str, dict[str, tuple[RunHit, ...]]] = {}
+    for no, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        where = line_where(source, no)
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{where}: not valid JSON ({exc.msg})") from None
+        if not isinstance(row, dict) or not isinstance(row.get("hits"), list):
+            raise ValueError(f"{where}: expected an object with 'qid' and a 'hits' list")
+        qid = row.get("qid")
+        if isinstance(qid, bool) or not isinstance(qid, (str, int)) or str(qid).strip() == "":
+            raise ValueError(f"{where}: 'qid' must be a non-empty string or integer")
+        qid = str(qid)
+        row_tag = check_tag(str(row.get("tag", tag)), f"{where}: tag")
+        hits: list[RunHit] = []
+        refs: set[str] = set()
+        for i, h in enumerate(row["hits"]):
+            at = f"{where}, hit {i}"
+            if not isinstance(h, dict):
+                raise ValueError(f"{at}: a hit must be an object")
+            kind = "chunk" if "chunk_id" in h else "doc"
+            ref = h.get("chunk_id", h.get("doc_id"))
+            if isinstance(ref, bool) or not isinstance(ref, (str, int)) or str(ref) == "":
+                raise ValueError(f"{at}: needs 'doc_id' or 'chunk_id'")
+            ref = str(ref)
+            if ref in refs:
+                raise ValueError(f"{at}: {ref!r} listed twice for query {qid!r}")
+            refs.add(ref)
+            text = h.get("text")
+            if text is not None and not isinstance(text, str):
+                raise ValueError(f"{at}: 'text' must be a string")
+            hits.append(RunHit(ref, finite_score(h.get("score"), at), i + 1, text, kind))
+        queries = per_tag.setdefault(row_tag, {})
+        if qid in queries:
+            raise ValueError(f"{where}: query {qid!r} appears twice in run {row_tag!r}")
+        queries[qid] = tuple(hits)
+    if not per_tag:
+        raise ValueError(f"{source}: no run line found")
+    return {t: ExternalRun(t, q, source) for t, q in per_tag.items()}
+
+
+def parse_run_bytes(name: str, data: bytes) -> dict[str, ExternalRun]:
+    """A run file's bytes (TREC or JSONL, sniffed) → runs by tag, each fingerprinted."""
+    if len(data) > MAX_RUN_BYTES:
+        raise ValueError(
+            f"{name}: larger than the {MAX_RUN_BYTES // (1024 * 1024)} MB cap for runs"
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    lines = text.splitlines()
+    first = next((ln.strip() for ln in lines if ln.strip()), "")
+    stem = Path(name).stem or "run"
+    stem = re.sub(r"[\s,:]+", "_", stem)
+    if first.startswith("{"):
+        runs = parse_jsonl_run(lines, name, tag=stem)
+    else:
+        runs = parse_trec_run(lines, name)
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    return {t: ExternalRun(r.tag, r.hits, r.source, f"{digest}:{t}") for t, r in runs.items()}
+
+
+def read_run_file(path: str | Path) -> dict[str, ExternalRun]:
+    """Read a run file (see :func:`parse_run_bytes`)."""
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"run file {str(p)!r} does not exist")
+    return parse_run_bytes(p.name, p.read_bytes())
+
+
+def check_queries(runs: Mapping[str, ExternalRun], known: Iterable[str]) -> None:
+    """Raise ``ValueError`` when a run names query ids the question set lacks."""
+    known_set = set(known)
+    for run in runs.values():
+        unknown = [
+            q for q in run.hits if q not in known_set and q.rsplit("#", 1)[0] not in known_set
+        ]
+        if unknown:
+            shown = ", ".join(repr(q) for q in unknown[:5]) + (", …" if len(unknown) > 5 else "")
+            raise ValueError(
+                f"run {run.tag!r} ({run.source}) references {len(unknown)} query id(s) that the "
+                f"question set lacks: {shown}"
+            )
+
+
+# ------------------------------------------------------------- into the Trace
+
+
+def resolve_hits(
+    run_hits: Sequence[RunHit],
+    k: int,
+    chunking: Chunking,
+    docs: Mapping[str, Document],
+    doc_chunks: Mapping[str, Sequence[str]],
+) -> tuple[tuple[Hit, ...], dict[str, Chunk]]:
+    """The run's top ``k`` as :class:`Hit` objects, and the chunks not in ``chunking``.
+
+    See the module docstring for how ids are matched. ``doc_chunks`` maps a
+    doc id to its chunk ids in the current chunking.
+    """
+    hits: list[Hit] = []
+    extra: dict[str, Chunk] = {}
+    for rank, rh in enumerate(run_hits[:k], 1):
+        chunk, note = _chunk_for(rh, chunking, docs, doc_chunks)
+        if chunk.chunk_id not in chunking.by_id:
+            extra.setdefault(chunk.chunk_id, chunk)
+        hits.append(
+            Hit(chunk_id=chunk.chunk_id, doc_id=chunk.doc_id, rank=rank, score=rh.score, note=note)
+        )
+    return tuple(hits), extra
+
+
+def _span_chunk(doc: Document, start: int, end: int, chunk_id: str) -> Chunk:
+    content = doc.text[start:end]
+    return Chunk(
+        chunk_id=chunk_id,
+        doc_id=doc.doc_id,
+        ordinal=-1,
+        start=start,
+        end=end,
+        own_start=start,
+        content=content,
+        text=content,
+    )
+
+
+def _chunk_for(
+    rh: RunHit,
+    chunking: Chunking,
+    docs: Mapping[str, Document],
+    doc_chunks: Mapping[str, Sequence[str]],
+) -> tuple[Chunk, str]:
+    """The chunk a run hit names and a note (rules in the module docstring)."""
+    if rh.kind != "doc" and rh.ref in chunking.by_id:
+        return chunking.by_id[rh.ref], ""
+    doc = docs.get(rh.ref) if rh.kind != "chunk" else None
+    if doc is not None:
+        if rh.text:
+            i = doc.text.find(rh.text)
+            if i >= 0:
+                end = i + len(rh.text)
+                return _span_chunk(doc, i, end, f"{doc.doc_id}::span::{i}-{end}"), ""
+        ids = doc_chunks.get(doc.doc_id, ())
+        if len(ids) == 1:
+            return chunking.by_id[ids[0]], ""
+        return _span_chunk(doc, 0, len(doc.text), f"{doc.doc_id}::doc"), "whole document"
+    text = rh.text or ""
+    note = "" if text else NO_TEXT
+    return (
+        Chunk(
+            chunk_id=f"ext::{rh.ref}",
+            doc_id=rh.ref,
+            ordinal=-1,
+            start=0,
+            end=len(text),
+            own_start=0,
+            content=text,
+            text=text,
+        ),
+        note or "not in the loaded corpus: the run's own text",
+    )
+
+
+def export_trec(lists: Sequence[RetrieverList], query_id: str) -> str:
+    """TREC run lines of a Trace's retriever lists (tag = list name with ``:`` → ``-``).
+
+    Ids with whitespace are percent-encoded (:func:`rag_core.evaluation.trec.escape_id`);
+    scores are written with ``repr`` so a re-import reads them back exactly.
+    """
+    from ..evaluation.trec import escape_id
+
+    out = []
+    q = escape_id(query_id)
+    for lst in lists:
+        if lst.status != "ok":
+            continue
+        tag = re.sub(r"[\s,:]+", "-", lst.name)
+        for h in lst.hits:
+            out.append(f"{q} Q0 {escape_id(h.chunk_id)} {h.rank} {float(h.score)!r} {tag}\n")
+    return "".join(out)
+
+
+__all__ = [
+    "NO_TEXT",
+    "RUN_METHOD",
+    "ExternalRun",
+    "RunHit",
+    "check_queries",
+    "check_tag",
+    "export_trec",
+    "parse_jsonl_run",
+    "parse_run_bytes",
+    "parse_trec_run",
+    "read_run_file",
+    "resolve_hits",
+]
