@@ -56,7 +56,8 @@ def build_pages(lang: str) -> dict[str, list[st.Page]]:
 
 
 def main() -> None:
-    # an emoji favicon is an inline SVG; a :material/…: one is fetched from fonts.gstatic.com (no network at run time)
+    # an emoji favicon is an inline SVG; a :material/…: one is fetched from fonts.gstatic.com (no
+    # network at run time)
     st.set_page_config(page_title="RAG Stage Inspector", page_icon="🔎", layout="wide")
     show(style())
     lang = sidebar.current_lang()

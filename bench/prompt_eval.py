@@ -301,7 +301,8 @@ def load_eval_set(path: Path = EVAL_SET, questions_dir: Path = QUESTION_SETS) ->
 
 @contextmanager
 def swapped(constants: Mapping[str, str]) -> Iterator[None]:
-    """Set constants of :mod:`rag_core.answer.context` (``SYSTEM_TEXT`` also as the ``strict`` text),
+    """Set constants of :mod:`rag_core.answer.context` (``SYSTEM_TEXT`` also as the ``strict``
+    text),
     then restore."""
     saved = {k: getattr(ctx_mod, k) for k in constants}
     saved_texts = dict(ctx_mod.SYSTEM_TEXTS)

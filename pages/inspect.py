@@ -31,7 +31,9 @@ render.flow(trace, lang)
 
 st.download_button(
     t("ins.download", lang),
-    data=cache.trace_json(cache.trace_key(ctx.corpus_key, ctx.config, ctx.question, ctx.gold), trace),
+    data=cache.trace_json(
+        cache.trace_key(ctx.corpus_key, ctx.config, ctx.question, ctx.gold), trace
+    ),
     file_name="trace.json",
     mime="application/json",
     key="ins.download",
@@ -43,16 +45,25 @@ st.download_button(
 st.header(t("ins.h.chunking", lang), anchor="chunking")
 d = trace.chunking
 render.chunking_metrics(d, lang)
-st.caption(t("ins.signature", lang, sig=trace.index_stamp.chunker_signature, fp=trace.index_stamp.corpus_fingerprint))
+st.caption(
+    t(
+        "ins.signature",
+        lang,
+        sig=trace.index_stamp.chunker_signature,
+        fp=trace.index_stamp.corpus_fingerprint,
+    )
+)
 for loss in destroyed_needles(trace):
     cuts = ", ".join(map(str, loss.cut_at)) or "—"
     st.error(md(t("ins.needle_destroyed", lang, needle=loss.needle, cuts=cuts)))
-st.page_link(sidebar.page_path("chunks"), label=t("ins.open_chunks", lang), icon=":material/view_agenda:")
+st.page_link(
+    sidebar.page_path("chunks"), label=t("ins.open_chunks", lang), icon=":material/view_agenda:"
+)
 
 # 2 · retrieval --------------------------------------------------------------
 st.header(t("ins.h.retrieval", lang), anchor="retrieval")
 lists = trace.retrieval.lists
-for col, lst in zip(st.columns(len(lists)), lists):
+for col, lst in zip(st.columns(len(lists)), lists, strict=True):
     with col:
         render.retriever_column(lst, trace, lang)
 
@@ -77,5 +88,11 @@ st.header(t("ins.h.answer", lang), anchor="answer")
 render.generation_section(trace, lang)
 render.answer_and_sources(trace, lang, key="ins.claim")
 
-st.caption(t("ins.timings", lang, total=trace.timings_ms.get("total", 0.0),
-             cached=t("ins.cached", lang) if res.cached else ""))
+st.caption(
+    t(
+        "ins.timings",
+        lang,
+        total=trace.timings_ms.get("total", 0.0),
+        cached=t("ins.cached", lang) if res.cached else "",
+    )
+)

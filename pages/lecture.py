@@ -22,7 +22,9 @@ GRID_HEIGHT = "calc(100vh - 7.6rem)"
 
 ctx = sidebar.context(__file__)
 lang = ctx.lang
-st.set_page_config(initial_sidebar_state="collapsed")  # the projector needs the width; the ☰ reopens it
+st.set_page_config(
+    initial_sidebar_state="collapsed"
+)  # the projector needs the width; the ☰ reopens it
 show(style() + lecture_style() + PAGE_CSS)
 
 res = render.page_trace(ctx)
@@ -45,35 +47,81 @@ def _big() -> None:
 
 st.session_state["lec.big.w"] = large
 selected = selected_claim(trace, st.session_state.get("lec.claim.w", 0))
-if st.session_state.get("lec.claim.w") != selected:  # another question's claim index: start at the first
+if (
+    st.session_state.get("lec.claim.w") != selected
+):  # another question's claim index: start at the first
     st.session_state.pop("lec.claim.w", None)
 with st.container(horizontal=True, vertical_alignment="center", gap="small"):
-    st.button(t("lec.back", lang), key="lec.back", on_click=_go, args=(step - 1,),
-              disabled=step <= 1, shortcut="Left")
-    st.button(t("lec.next", lang), key="lec.next", on_click=_go, args=(step + 1,),
-              disabled=step >= STEPS, type="primary", shortcut="Right", help=t("lec.step_help", lang))
-    st.button(t("lec.all", lang), key="lec.all", on_click=_go, args=(STEPS,), disabled=step >= STEPS,
-              type="tertiary")
+    st.button(
+        t("lec.back", lang),
+        key="lec.back",
+        on_click=_go,
+        args=(step - 1,),
+        disabled=step <= 1,
+        shortcut="Left",
+    )
+    st.button(
+        t("lec.next", lang),
+        key="lec.next",
+        on_click=_go,
+        args=(step + 1,),
+        disabled=step >= STEPS,
+        type="primary",
+        shortcut="Right",
+        help=t("lec.step_help", lang),
+    )
+    st.button(
+        t("lec.all", lang),
+        key="lec.all",
+        on_click=_go,
+        args=(STEPS,),
+        disabled=step >= STEPS,
+        type="tertiary",
+    )
     st.markdown(f"**{t('lec.step', lang, n=step, total=STEPS)}**", width="content")
     if selected is not None:
         sup = trace.support
         selected = st.selectbox(
-            t("lec.claim", lang), list(range(len(sup.claims))), key="lec.claim.w", index=selected,
-            format_func=lambda i: render.claim_label(sup, i, lang, limit=36), label_visibility="collapsed", width=240,
+            t("lec.claim", lang),
+            list(range(len(sup.claims))),
+            key="lec.claim.w",
+            index=selected,
+            format_func=lambda i: render.claim_label(sup, i, lang, limit=36),
+            label_visibility="collapsed",
+            width=240,
         )
     st.toggle(t("lec.big", lang), key="lec.big.w", on_change=_big)
     with st.popover(t("lec.export", lang), icon=":material/download:"):
-        view_for_export = lecture_view(trace, lang, step=step, selected=selected, pieces=pieces, large=large,
-                                       height="100%")
+        view_for_export = lecture_view(
+            trace, lang, step=step, selected=selected, pieces=pieces, large=large, height="100%"
+        )
         document = slides.slide_html(view_for_export, lang, trace.question)
         st.caption(t("lec.export_help", lang))
-        st.download_button(t("lec.export_html", lang), data=document, file_name=f"lecture-{lang}.html",
-                           mime="text/html", key="lec.html", icon=":material/code:", on_click="ignore")
+        st.download_button(
+            t("lec.export_html", lang),
+            data=document,
+            file_name=f"lecture-{lang}.html",
+            mime="text/html",
+            key="lec.html",
+            icon=":material/code:",
+            on_click="ignore",
+        )
         png_ok = slides.chromium_available()
-        st.download_button(t("lec.export_png", lang), data=lambda: slides.slide_png(document),
-                           file_name=f"lecture-{lang}.png", mime="image/png", key="lec.png", icon=":material/image:",
-                           on_click="ignore", disabled=not png_ok)
+        st.download_button(
+            t("lec.export_png", lang),
+            data=lambda: slides.slide_png(document),
+            file_name=f"lecture-{lang}.png",
+            mime="image/png",
+            key="lec.png",
+            icon=":material/image:",
+            on_click="ignore",
+            disabled=not png_ok,
+        )
         if not png_ok:
             st.caption(t("lec.png_missing", lang, path=slides.CHROMIUM))
 
-show(lecture_view(trace, lang, step=step, selected=selected, pieces=pieces, large=large, height=GRID_HEIGHT))
+show(
+    lecture_view(
+        trace, lang, step=step, selected=selected, pieces=pieces, large=large, height=GRID_HEIGHT
+    )
+)

@@ -39,16 +39,28 @@ QUESTIONS = {q.id: q for qs in cache.question_sets("sample").values() for q in q
 
 
 def load(s: Scenario, page: str) -> None:
-    """Button callback: put the scenario's config, question and B into the sidebar state, then go."""
+    """Button callback: put the scenario's config, question and B into the sidebar state, then
+    go."""
     base, _ = sidebar.start_config()
-    view: dict[str, object] = {K_CORPUS: "sample", K_COMPARE_B: overrides_text(s.compare) if s.compare else ""}
+    view: dict[str, object] = {
+        K_CORPUS: "sample",
+        K_COMPARE_B: overrides_text(s.compare) if s.compare else "",
+    }
     if s.question_id is not None:
-        view.update({K_QMODE: "set", K_QSET: _set_of(s.question_id), K_QID: s.question_id,
-                     K_QPHRASING: s.phrasing})
+        view.update(
+            {
+                K_QMODE: "set",
+                K_QSET: _set_of(s.question_id),
+                K_QID: s.question_id,
+                K_QPHRASING: s.phrasing,
+            }
+        )
     else:
         view.update({K_QMODE: "free", K_QTEXT: s.question})
     view[K_CHUNKS_DOC] = ""  # the Chunks page opens on the question's gold document
-    view[K_LEC_STEP] = "1" if page == "lecture" else ""  # the lecture starts with the candidates only
+    view[K_LEC_STEP] = (
+        "1" if page == "lecture" else ""
+    )  # the lecture starts with the candidates only
     sidebar.load_view(s.config(base), view)
     st.session_state["compare.b.w"] = view[K_COMPARE_B]
     st.session_state.pop("chunks.doc.w", None)
@@ -65,17 +77,40 @@ for i, s in enumerate(SCENARIOS):
         st.write(s.explanation[lang])
         st.markdown(f"**{t('scn.look', lang)}** {s.look_at[lang]}")
         q = QUESTIONS.get(s.question_id or "")
-        question = f"{s.question_id} “{s.question_text(q)}”" if q is not None else (s.question or s.question_id)
-        st.caption(t("scn.setup", lang, question=question, a=overrides_text(s.overrides) or "—",
-                     b=overrides_text(s.compare) if s.compare else "—"))
+        question = (
+            f"{s.question_id} “{s.question_text(q)}”"
+            if q is not None
+            else (s.question or s.question_id)
+        )
+        st.caption(
+            t(
+                "scn.setup",
+                lang,
+                question=question,
+                a=overrides_text(s.overrides) or "—",
+                b=overrides_text(s.compare) if s.compare else "—",
+            )
+        )
         buttons = st.columns(3)
-        targets = [s.page] + [p for p in ("inspect", "compare") if p != s.page and (p != "compare" or s.compare)]
+        targets = [s.page] + [
+            p for p in ("inspect", "compare") if p != s.page and (p != "compare" or s.compare)
+        ]
         for j, page in enumerate(targets):
             buttons[j].button(
-                t(f"scn.open.{page}", lang), key=f"scn.{s.id}.{page}", on_click=load, args=(s, page),
-                type="primary" if j == 0 else "secondary", width="stretch",
+                t(f"scn.open.{page}", lang),
+                key=f"scn.{s.id}.{page}",
+                on_click=load,
+                args=(s, page),
+                type="primary" if j == 0 else "secondary",
+                width="stretch",
             )
-        st.button(t("scn.open.lecture", lang), key=f"scn.{s.id}.lecture", on_click=load, args=(s, "lecture"),
-                  icon=":material/co_present:", type="tertiary")
+        st.button(
+            t("scn.open.lecture", lang),
+            key=f"scn.{s.id}.lecture",
+            on_click=load,
+            args=(s, "lecture"),
+            icon=":material/co_present:",
+            type="tertiary",
+        )
         if loaded == s.id:
             st.success(t("scn.loaded", lang))

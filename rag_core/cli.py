@@ -93,7 +93,8 @@ def _corpus(path: str | None, **kwargs: Any):
 
 
 def _dataset(args: argparse.Namespace) -> tuple[Any, Any]:
-    """``(CorpusIndex, QrelsSet)`` of ``--beir DIR`` or ``--topics``/``--qrels``; ``(None, None)`` without."""
+    """``(CorpusIndex, QrelsSet)`` of ``--beir DIR`` or ``--topics``/``--qrels``; ``(None,
+    None)`` without."""
     from .corpus.datasets import load_qrels_folder, load_trec_set
     from .corpus.index import CorpusIndex
 
@@ -103,7 +104,9 @@ def _dataset(args: argparse.Namespace) -> tuple[Any, Any]:
         qset = load_qrels_folder(beir, args.split)
     elif topics or qrels:
         if not (topics and qrels and args.corpus):
-            raise UsageError("a TREC set needs --corpus DIR, --topics FILE and --qrels FILE together")
+            raise UsageError(
+                "a TREC set needs --corpus DIR, --topics FILE and --qrels FILE together"
+            )
         qset = load_trec_set(args.corpus, topics, qrels)
     else:
         return None, None
@@ -118,7 +121,9 @@ def _runs(files: Sequence[str] | None, known_queries: Any = None) -> dict[str, A
     for f in files or ():
         for tag, r in read_run_file(f).items():
             if tag in runs:
-                raise UsageError(f"--run {f}: tag {tag!r} is already loaded from {runs[tag].source}")
+                raise UsageError(
+                    f"--run {f}: tag {tag!r} is already loaded from {runs[tag].source}"
+                )
             runs[tag] = r
     if runs and known_queries is not None:
         check_queries(runs, known_queries)
@@ -189,7 +194,9 @@ def cmd_query(args: argparse.Namespace) -> int:
     if args.question_id:
         matches = [q for q in corpus.questions if q.id == args.question_id]
         if not matches:
-            raise UsageError(f"--question-id {args.question_id!r} is not in the corpus' question sets")
+            raise UsageError(
+                f"--question-id {args.question_id!r} is not in the corpus' question sets"
+            )
         gold = matches[0]
     question = args.question
     if question is None:
@@ -212,13 +219,20 @@ def cmd_query(args: argparse.Namespace) -> int:
         [
             f"question: {trace.question}",
             *(f"{lst.name}: {[h.chunk_id for h in lst.hits]}" for lst in trace.retrieval.lists),
-            f"gate: {'REFUSED — ' + trace.gate.reason if trace.gate.refused else f'{len(trace.gate.kept)} kept'}",
+            "gate: "
+            + (
+                f"REFUSED — {trace.gate.reason}"
+                if trace.gate.refused
+                else f"{len(trace.gate.kept)} kept"
+            ),
             f"generation: {gen.status} {gen.answer or gen.message}",
         ]
     )
     _emit(trace, args.json, summary)
     failed = [lst for lst in trace.retrieval.lists if lst.method == "qdrant" and lst.status != "ok"]
-    for lst in failed:  # the Trace is printed (the other retrievers ran); the failure is one line, exit 2
+    for (
+        lst
+    ) in failed:  # the Trace is printed (the other retrievers ran); the failure is one line, exit 2
         print(f"error: {lst.name}: {lst.message}", file=sys.stderr)
     return EXIT_USAGE if failed else 0
 
@@ -229,11 +243,16 @@ def cmd_index_qdrant(args: argparse.Namespace) -> int:
     from .retrieval.qdrant import QdrantTarget, build_collection, check_writable
 
     if bool(args.path) == bool(args.url):
-        raise UsageError("index qdrant: give exactly one of --path DIR (embedded local mode) or --url URL (a server)")
+        raise UsageError(
+            "index qdrant: give exactly one of --path DIR (embedded local mode) or --url URL (a "
+            "server)"
+        )
     target = QdrantTarget(url=args.url or "", path=args.path or "")
     cfg = _load_config(args.config, args.preset, args.set or [])
     model = args.model or cfg.retrieval.qdrant_model
-    check_writable(target, args.collection, recreate=args.recreate)  # fail before any embedding work
+    check_writable(
+        target, args.collection, recreate=args.recreate
+    )  # fail before any embedding work
     corpus = _corpus(args.corpus)
     chunking = corpus.chunking(cfg.chunker)
     try:
@@ -260,14 +279,16 @@ def cmd_index_qdrant(args: argparse.Namespace) -> int:
         "corpus_fingerprint": corpus.fingerprint,
         "query_with": {
             "retrieval.methods": "qdrant",
-            ("retrieval.qdrant_path" if args.path else "retrieval.qdrant_url"): args.path or args.url,
+            ("retrieval.qdrant_path" if args.path else "retrieval.qdrant_url"): args.path
+            or args.url,
             "retrieval.qdrant_collection": facts.name,
             "retrieval.qdrant_model": model,
         },
     }
     summary = (
         f"{facts.points} chunks ({chunking.signature}) embedded with {dense.stamp.embedding_model} "
-        f"({facts.dimension}-d, {facts.distance}) written to collection {facts.name!r} at {target.where}"
+        f"({facts.dimension}-d, {facts.distance}) written to collection {facts.name!r} at "
+        f"{target.where}"
     )
     _emit(out, args.json, summary)
     return 0
@@ -286,8 +307,8 @@ def cmd_metrics(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from .evaluation.run import evaluate_config, compare_configs
     from .corpus.questions import load_questions
+    from .evaluation.run import compare_configs, evaluate_config
 
     corpus, qset = _dataset(args)
     if qset is not None:
@@ -300,11 +321,20 @@ def cmd_eval(args: argparse.Namespace) -> int:
         corpus = _corpus(args.corpus)
         questions = load_questions(args.queries)
         doc_qrels = None
-        known = {qid for q in questions for qid in (q.id, *(f"{q.id}#{i}" for i in range(len(q.phrasings))))}
+        known = {
+            qid
+            for q in questions
+            for qid in (q.id, *(f"{q.id}#{i}" for i in range(len(q.phrasings))))
+        }
     ks = _ks(args.k or ("1,10,100" if qset is not None else "1,4,8,20"))
     runs = _runs(args.run, known)
-    kw: dict[str, Any] = dict(ks=ks, phrasings=args.phrasings or "all", gain=args.gain, doc_qrels=doc_qrels,
-                              runs=runs)
+    kw: dict[str, Any] = {
+        "ks": ks,
+        "phrasings": args.phrasings or "all",
+        "gain": args.gain,
+        "doc_qrels": doc_qrels,
+        "runs": runs,
+    }
     cfg_a = _with_runs(_load_config(args.config, None, args.set or []), runs)
     if args.answers:
         return _eval_answers(args, cfg_a, questions, corpus)
@@ -315,12 +345,17 @@ def cmd_eval(args: argparse.Namespace) -> int:
         res_b = evaluate_config(cfg_b, questions, corpus, **kw)
         out["b"] = res_b
         out["comparison"] = compare_configs(res_a, res_b)
-    data = {key: (value.to_dict() if hasattr(value, "to_dict") else to_jsonable(value)) for key, value in out.items()}
+    data = {
+        key: (value.to_dict() if hasattr(value, "to_dict") else to_jsonable(value))
+        for key, value in out.items()
+    }
     _emit(data, args.json, "" if args.json else _eval_summary(data))
     return 0
 
 
-def _eval_answers(args: argparse.Namespace, cfg_a: PipelineConfig, questions: Any, corpus: Any) -> int:
+def _eval_answers(
+    args: argparse.Namespace, cfg_a: PipelineConfig, questions: Any, corpus: Any
+) -> int:
     """``eval --answers``: answer-level evaluation of A (and B with a paired comparison).
 
     The JSON is :meth:`rag_core.evaluation.answers.AnswerEvaluation.to_dict` per side
@@ -343,17 +378,34 @@ def _eval_answers(args: argparse.Namespace, cfg_a: PipelineConfig, questions: An
 
     def on_interrupt(signum: int, frame: Any) -> None:  # Ctrl-C: finish this query, report partial
         stop["asked"] = True
-        print("interrupted: finishing the current query, then reporting partial results", file=sys.stderr)
+        print(
+            "interrupted: finishing the current query, then reporting partial results",
+            file=sys.stderr,
+        )
 
     previous = signal.signal(signal.SIGINT, on_interrupt)
     t = time.perf_counter()
     try:
-        out: dict[str, Any] = {"a": evaluate_answers(cfg_a, questions, corpus, phrasings=phrasings, progress=progress,
-                                                     should_stop=lambda: stop["asked"])}
+        out: dict[str, Any] = {
+            "a": evaluate_answers(
+                cfg_a,
+                questions,
+                corpus,
+                phrasings=phrasings,
+                progress=progress,
+                should_stop=lambda: stop["asked"],
+            )
+        }
         if args.compare and not stop["asked"]:
             cfg_b = _load_config(args.compare, None, args.set or [])
-            out["b"] = evaluate_answers(cfg_b, questions, corpus, phrasings=phrasings, progress=progress,
-                                        should_stop=lambda: stop["asked"])
+            out["b"] = evaluate_answers(
+                cfg_b,
+                questions,
+                corpus,
+                phrasings=phrasings,
+                progress=progress,
+                should_stop=lambda: stop["asked"],
+            )
             out["comparison"] = compare_answers(out["a"], out["b"])
     finally:
         signal.signal(signal.SIGINT, previous)
@@ -379,7 +431,10 @@ def _answers_summary(out: dict[str, Any]) -> str:
         if side not in out:
             continue
         res = out[side]
-        lines.append(f"[{side}] {res['status']} {res['n_done']}/{res['n_planned']} queries, hash {res['result_hash']}")
+        lines.append(
+            f"[{side}] {res['status']} {res['n_done']}/{res['n_planned']} queries, hash "
+            f"{res['result_hash']}"
+        )
         if res["status"] == "retrieval_only":
             lines.append(f"  generator unavailable ({res['message']}): retrieval metrics only")
         for key, r in res["summary"]["rates"].items():
@@ -392,8 +447,8 @@ def _answers_summary(out: dict[str, Any]) -> str:
     if "comparison" in out and "difference" in out["comparison"]:
         c = out["comparison"]
         lines.append(
-            f"  A vs B answered correctly: diff {c['difference']:+.3f} [{c['low']:+.3f}, {c['high']:+.3f}], "
-            f"McNemar p={c['p']:.4g}, MDE {c['mde']:.3f}"
+            f"  A vs B answered correctly: diff {c['difference']:+.3f} [{c['low']:+.3f}, "
+            f"{c['high']:+.3f}], McNemar p={c['p']:.4g}, MDE {c['mde']:.3f}"
         )
     return "\n".join(lines)
 
@@ -484,8 +539,8 @@ def _write_output(text: str, output: str | None) -> None:
 
 
 def cmd_labels_add(args: argparse.Namespace) -> int:
-    from .gold.labels import check_grade, check_span, question_set_name
     from .corpus.questions import load_questions
+    from .gold.labels import check_grade, check_span, question_set_name
 
     questions = load_questions(args.questions)
     ids = [q.id for q in questions]
@@ -508,8 +563,16 @@ def cmd_labels_add(args: argparse.Namespace) -> int:
     question_set = args.question_set or question_set_name(args.questions)
     store = _store(args.store)
     label = store.add(
-        question_set, args.question_id, args.doc_id, args.start, args.end, args.grade,
-        text=text, note=args.note, annotator=_annotator(args.annotator), doc=doc,
+        question_set,
+        args.question_id,
+        args.doc_id,
+        args.start,
+        args.end,
+        args.grade,
+        text=text,
+        note=args.note,
+        annotator=_annotator(args.annotator),
+        doc=doc,
     )
     _emit(
         label,
@@ -525,25 +588,33 @@ def cmd_labels_export(args: argparse.Namespace) -> int:
     if args.format == LABEL_EXPORT_FORMATS[0]:
         _write_output(_store(args.store).export_jsonl(args.question_set), args.output)
         return 0
-    from .gold.labels import qrels_for, question_set_name
     from .corpus.questions import load_questions
     from .evaluation.trec import format_qrels
+    from .gold.labels import qrels_for, question_set_name
 
     cfg = _load_config(args.config, args.preset, args.set or [])
     corpus, qset = _dataset(args)
     if qset is not None:  # a BEIR/TREC set: its judged documents plus any span labels
-        sets: list[tuple[Any, str, Any]] = [(qset.name, args.question_set or qset.name, qset.questions)]
+        sets: list[tuple[Any, str, Any]] = [
+            (qset.name, args.question_set or qset.name, qset.questions)
+        ]
     else:
         corpus = _corpus(args.corpus, questions=[])
-        sets = [(f, args.question_set or question_set_name(f), None)
-                for f in _question_files(args.questions, args.corpus)]
+        sets = [
+            (f, args.question_set or question_set_name(f), None)
+            for f in _question_files(args.questions, args.corpus)
+        ]
     chunks = corpus.chunking(cfg.chunker).chunks
     labels = _store(args.store).current()
     qrels: dict[str, dict[str, int]] = {}
     for f, name, questions in sets:
         part = qrels_for(
-            chunks, questions if questions is not None else load_questions(f), corpus.docs, labels,
-            question_set=name, phrasings=args.phrasings,
+            chunks,
+            questions if questions is not None else load_questions(f),
+            corpus.docs,
+            labels,
+            question_set=name,
+            phrasings=args.phrasings,
         )
         clash = sorted(set(part) & set(qrels))
         if clash:
@@ -629,17 +700,21 @@ def _max_kept(text: str) -> int | None:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from .evaluation import sweep
-    from .gold.labels import question_set_name
     from .corpus.questions import load_questions
+    from .evaluation import sweep
     from .evaluation.stats import parse_range
+    from .gold.labels import question_set_name
 
     corpus, qset = _dataset(args)
     if qset is not None:
         questions, set_name, known = qset.questions, qset.name, qset.queries
     elif args.queries:
         questions, set_name = load_questions(args.queries), question_set_name(args.queries)
-        known = {qid for q in questions for qid in (q.id, *(f"{q.id}#{i}" for i in range(len(q.phrasings))))}
+        known = {
+            qid
+            for q in questions
+            for qid in (q.id, *(f"{q.id}#{i}" for i in range(len(q.phrasings))))
+        }
         corpus = _corpus(args.corpus)
     else:
         raise UsageError("give --queries FILE, --beir DIR, or --corpus/--topics/--qrels")
@@ -649,8 +724,14 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     thresholds = parse_range(args.thresholds) if args.thresholds else None
     labels = _store(args.store).current() if args.use_labels else ()
     data = sweep.collect(
-        cfg, questions, corpus, phrasings=args.phrasings, labels=labels,
-        question_set=set_name, metric=args.metric, runs=runs,
+        cfg,
+        questions,
+        corpus,
+        phrasings=args.phrasings,
+        labels=labels,
+        question_set=set_name,
+        metric=args.metric,
+        runs=runs,
     )
     rep = sweep.report(data, thresholds, max_kept)
     out: dict[str, Any] = {"report": rep}
@@ -699,16 +780,23 @@ def _sweep_summary(rep: Any) -> str:
     d = rep.distribution
     cmp = "≥" if rep.higher_is_better else "≤"
     lines = [
-        f"{rep.n_queries} queries ({rep.n_answerable} answerable, "
-        f"{rep.n_unanswerable} unanswerable), {rep.chunker_signature}, "
-        f"collected in {rep.seconds_collect:.2f} s",
+        (
+            f"{rep.n_queries} queries ({rep.n_answerable} answerable, "
+            f"{rep.n_unanswerable} unanswerable), {rep.chunker_signature}, "
+            f"collected in {rep.seconds_collect:.2f} s"
+        ),
         f"gate: {rep.metric} {cmp} threshold, keep at most {rep.max_kept or 'all'}",
         *(f"note: {notice_text(w)}" for w in rep.warnings),
-        f"worst answerable best {rep.metric}: {d.worst_answerable} ({d.worst_answerable_id}); "
-        f"best unanswerable: {d.best_unanswerable} ({d.best_unanswerable_id}); "
-        f"separable: {d.separable}",
-        f"{'threshold':>10} {'gold':>5} {'no-gold':>7} {'refused':>7} {'bluffed':>7} "
-        f"{'refused-un':>10}",
+        (
+            f"worst answerable best {rep.metric}: {d.worst_answerable} "
+            f"({d.worst_answerable_id}); "
+            f"best unanswerable: {d.best_unanswerable} ({d.best_unanswerable_id}); "
+            f"separable: {d.separable}"
+        ),
+        (
+            f"{'threshold':>10} {'gold':>5} {'no-gold':>7} {'refused':>7} {'bluffed':>7} "
+            f"{'refused-un':>10}"
+        ),
     ]
     for row in (rep.no_threshold, *rep.rows):
         t = "none" if row.threshold is None else f"{row.threshold:.4g}"
@@ -756,8 +844,12 @@ def _add_label_commands(sub: Any) -> None:
     )
     x.add_argument("--escape", action="store_true", help="percent-encode whitespace in ids")
     x.add_argument("--output", default=None, help="write to FILE (atomically) instead of stdout")
-    x.add_argument("--beir", default=None, metavar="DIR",
-                   help="a BEIR folder: its qrels (every chunk of a judged document) plus span labels")
+    x.add_argument(
+        "--beir",
+        default=None,
+        metavar="DIR",
+        help="a BEIR folder: its qrels (every chunk of a judged document) plus span labels",
+    )
     x.add_argument("--split", default="test", help="BEIR qrels split (default: test)")
     x.add_argument("--store", default=None, help=store_help)
     x.add_argument("--corpus", default=None)
@@ -822,15 +914,27 @@ def _add_sweep_command(sub: Any) -> None:
 
 
 def _add_dataset_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--beir", default=None, metavar="DIR",
-                   help="a BEIR folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv or qrels.tsv) "
-                   "or a TREC folder (one topics* file, one qrels* file, corpus.jsonl or docs/)")
+    p.add_argument(
+        "--beir",
+        default=None,
+        metavar="DIR",
+        help="a BEIR folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv or qrels.tsv) "
+        "or a TREC folder (one topics* file, one qrels* file, corpus.jsonl or docs/)",
+    )
     p.add_argument("--split", default="test", help="BEIR qrels split (default: test)")
-    p.add_argument("--topics", default=None, help="TREC topics (SGML <top> or qid<TAB>query) with --corpus")
-    p.add_argument("--qrels", default=None, help="TREC qrels (qid 0 docid grade) with --corpus and --topics")
-    p.add_argument("--run", action="append", metavar="FILE",
-                   help="import a run (TREC 'qid Q0 docid rank score tag' or JSONL {qid, hits}) as the "
-                   "retriever list run:TAG; added to retrieval.methods unless it already names a run")
+    p.add_argument(
+        "--topics", default=None, help="TREC topics (SGML <top> or qid<TAB>query) with --corpus"
+    )
+    p.add_argument(
+        "--qrels", default=None, help="TREC qrels (qid 0 docid grade) with --corpus and --topics"
+    )
+    p.add_argument(
+        "--run",
+        action="append",
+        metavar="FILE",
+        help="import a run (TREC 'qid Q0 docid rank score tag' or JSONL {qid, hits}) as the "
+        "retriever list run:TAG; added to retrieval.methods unless it already names a run",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -856,12 +960,23 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--preset", default=None, help="chunking preset A–F")
     q.add_argument("--config", default=None, help="JSON config file (or a preset letter)")
     q.add_argument("--set", action="append", metavar="KEY=VALUE")
-    q.add_argument("--question-id", default=None, help="a question id from the corpus' question sets")
+    q.add_argument(
+        "--question-id", default=None, help="a question id from the corpus' question sets"
+    )
     _add_dataset_args(q)
-    q.add_argument("--query-id", default=None,
-                   help="query id the runs are read at and --trec-run writes (default: --question-id, else q1)")
-    q.add_argument("--trec-run", default=None, metavar="FILE",
-                   help="write every retriever list as a TREC run (qid Q0 chunk_id rank score tag)")
+    q.add_argument(
+        "--query-id",
+        default=None,
+        help=(
+            "query id the runs are read at and --trec-run writes (default: --question-id, else q1)"
+        ),
+    )
+    q.add_argument(
+        "--trec-run",
+        default=None,
+        metavar="FILE",
+        help="write every retriever list as a TREC run (qid Q0 chunk_id rank score tag)",
+    )
     q.add_argument("--json", action="store_true")
     q.set_defaults(fn=cmd_query)
 
@@ -869,8 +984,12 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--qrels", required=True)
     m.add_argument("--run", required=True)
     m.add_argument("--k", default="10")
-    m.add_argument("--gain", default="binary", choices=GAINS.names(),
-                   help="nDCG gain: binary (rel>0 → 1), exp (2^rel − 1) or linear (rel)")
+    m.add_argument(
+        "--gain",
+        default="binary",
+        choices=GAINS.names(),
+        help="nDCG gain: binary (rel>0 → 1), exp (2^rel − 1) or linear (rel)",
+    )
     m.add_argument("--json", action="store_true")
     m.set_defaults(fn=cmd_metrics)
 
@@ -882,13 +1001,20 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--compare", default=None, help="config B: preset letter or JSON file")
     e.add_argument("--set", action="append", metavar="KEY=VALUE", help="applied to both configs")
     e.add_argument("--k", default=None, help="cutoffs (default 1,4,8,20; with qrels 1,10,100)")
-    e.add_argument("--phrasings", default=None,
-                   help="all | question | 0 | 1 (default: all; question with --answers)")
-    e.add_argument("--answers", action="store_true",
-                   help="answer-level evaluation: full pipeline with generation on every query")
+    e.add_argument(
+        "--phrasings",
+        default=None,
+        help="all | question | 0 | 1 (default: all; question with --answers)",
+    )
+    e.add_argument(
+        "--answers",
+        action="store_true",
+        help="answer-level evaluation: full pipeline with generation on every query",
+    )
     e.add_argument("--progress", action="store_true", help="print done/total on stderr")
-    e.add_argument("--gain", default="binary", choices=GAINS.names(),
-                   help="nDCG gain for graded labels")
+    e.add_argument(
+        "--gain", default="binary", choices=GAINS.names(), help="nDCG gain for graded labels"
+    )
     e.add_argument("--json", action="store_true")
     e.set_defaults(fn=cmd_eval)
 
@@ -903,7 +1029,9 @@ def build_parser() -> argparse.ArgumentParser:
     isub = ix.add_subparsers(dest="index_command", parser_class=_Parser)
     iq = isub.add_parser("qdrant", help="chunk + embed the corpus into a Qdrant collection")
     iq.add_argument("--path", default=None, help="folder for qdrant-client's embedded local mode")
-    iq.add_argument("--url", default=None, help="a running Qdrant server, e.g. http://localhost:6333")
+    iq.add_argument(
+        "--url", default=None, help="a running Qdrant server, e.g. http://localhost:6333"
+    )
     iq.add_argument("--collection", required=True)
     iq.add_argument("--corpus", default=None, help="corpus folder (default: the bundled sample)")
     iq.add_argument("--preset", default=None, help="chunking preset A–F")

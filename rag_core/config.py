@@ -16,8 +16,8 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
 from dataclasses import asdict, dataclass, field, fields, replace
+from functools import lru_cache
 from typing import Any, get_type_hints
 
 #: Bumped whenever a change alters what an index holds (see ``IndexStamp``).
@@ -120,7 +120,8 @@ class ChunkerConfig:
         _int_range("chunker.overlap", self.overlap, 0)
         if self.overlap >= self.target:
             raise ValueError(
-                f"chunker.overlap = {self.overlap} must be smaller than chunker.target = {self.target}"
+                f"chunker.overlap = {self.overlap} must be smaller than chunker.target = "
+                f"{self.target}"
             )
         _bool("chunker.header", self.header)
         _int_range("chunker.min_chars", self.min_chars, 0, 100_000)
@@ -213,7 +214,8 @@ class RetrievalConfig:
         _int_range("retrieval.ngram_max", self.ngram_max, 1, 10)
         if self.ngram_max < self.ngram_min:
             raise ValueError(
-                f"retrieval.ngram_max = {self.ngram_max} must be >= retrieval.ngram_min = {self.ngram_min}"
+                f"retrieval.ngram_max = {self.ngram_max} must be >= retrieval.ngram_min = "
+                f"{self.ngram_min}"
             )
         _name("retrieval.dense_model", self.dense_model)
         self._check_qdrant()
@@ -224,8 +226,8 @@ class RetrievalConfig:
                 raise ValueError(f"retrieval.{key} = {getattr(self, key)!r} must be a string")
         if self.qdrant_url and self.qdrant_path:
             raise ValueError(
-                "retrieval.qdrant_url and retrieval.qdrant_path are both set; set one: a server URL "
-                "or a folder for the embedded local mode"
+                "retrieval.qdrant_url and retrieval.qdrant_path are both set; set one: a server "
+                "URL or a folder for the embedded local mode"
             )
         if self.qdrant_url and not self.qdrant_url.startswith(("http://", "https://")):
             raise ValueError(
@@ -240,8 +242,9 @@ class RetrievalConfig:
 
     @property
     def method_specs(self) -> tuple[tuple[str, str | None], ...]:
-        """``(method, analyzer)`` per retriever; analyzer is None for dense and qdrant, the tag for ``run``."""
-        out = []
+        """``(method, analyzer)`` per retriever; analyzer is None for dense and qdrant, the tag
+        for ``run``."""
+        out: list[tuple[str, str | None]] = []
         for spec in self.methods:
             method, _, analyzer = spec.partition(":")
             if method in EXTERNAL_METHODS:
@@ -433,7 +436,8 @@ class PipelineConfig:
         unknown = sorted(set(data) - set(SECTIONS))
         if unknown:
             raise ValueError(
-                f"unknown config section(s) {', '.join(unknown)}; valid sections: {', '.join(SECTIONS)}"
+                f"unknown config section(s) {', '.join(unknown)}; valid sections: "
+                f"{', '.join(SECTIONS)}"
             )
         parts = {}
         for name, sec_cls in SECTIONS.items():

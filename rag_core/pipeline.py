@@ -12,17 +12,16 @@ from __future__ import annotations
 
 import time
 import unicodedata
-from collections import Counter
-from collections import ChainMap
+from collections import ChainMap, Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache, partial
 from itertools import count
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-from .config import PipelineConfig
 from .answer.gate import apply_gate
+from .config import PipelineConfig
 from .corpus.index import Chunking, CorpusIndex, Progress
 from .types import (
     AnalyzerView,
@@ -94,8 +93,8 @@ def validate_question(question: Any) -> tuple[str, tuple[str, ...]]:
         script, n = scripts.most_common(1)[0]
         if script not in _KNOWN_SCRIPTS and n / sum(scripts.values()) >= 0.5:
             warnings.append(
-                f"the question is mostly in {script.title()} script; the sample corpus is Korean and "
-                "English, so word analyzers will likely find no candidates"
+                f"the question is mostly in {script.title()} script; the sample corpus is Korean "
+                "and English, so word analyzers will likely find no candidates"
             )
     return q, tuple(warnings)
 
@@ -150,39 +149,91 @@ def qdrant_list(config: PipelineConfig, question: str, chunking: Chunking) -> Re
         embedder = get_embedder(rcfg.qdrant_model)
         check_dimension(facts, embedder)
         found, facts = search(
-            target, rcfg.qdrant_collection, embedder.encode_queries([question])[0], rcfg.k,
-            text_field=rcfg.qdrant_text_field, doc_field=rcfg.qdrant_doc_field, facts=facts,
+            target,
+            rcfg.qdrant_collection,
+            embedder.encode_queries([question])[0],
+            rcfg.k,
+            text_field=rcfg.qdrant_text_field,
+            doc_field=rcfg.qdrant_doc_field,
+            facts=facts,
         )
         check_model(found, rcfg.qdrant_collection, embedder)
     except QdrantError as exc:
-        return RetrieverList(name, "qdrant", None, (), 0, status=exc.kind, message=str(exc),  # type: ignore[arg-type]
-                             model=rcfg.qdrant_model)
+        return RetrieverList(
+            name,
+            "qdrant",
+            None,
+            (),
+            0,
+            status=exc.kind,  # type: ignore[arg-type]
+            message=str(exc),
+            model=rcfg.qdrant_model,
+        )
     except ModelUnavailable as exc:
-        return RetrieverList(name, "qdrant", None, (), 0, status="unavailable", message=str(exc),
-                             model=rcfg.qdrant_model)
-    params: dict[str, Any] = {"where": target.where, "distance": facts.distance, "points": facts.points,
-                              "dimension": facts.dimension}
+        return RetrieverList(
+            name,
+            "qdrant",
+            None,
+            (),
+            0,
+            status="unavailable",
+            message=str(exc),
+            model=rcfg.qdrant_model,
+        )
+    params: dict[str, Any] = {
+        "where": target.where,
+        "distance": facts.distance,
+        "points": facts.points,
+        "dimension": facts.dimension,
+    }
     hits: list[Hit] = []
     foreign = [h for h in found if h.chunk_id not in chunking.by_id]
     for h in found:
         if h.chunk_id in chunking.by_id:
-            hits.append(Hit(chunk_id=h.chunk_id, doc_id=h.doc_id, rank=len(hits) + 1, score=h.score,
-                            distance=distance_of(facts, h.score)))
+            hits.append(
+                Hit(
+                    chunk_id=h.chunk_id,
+                    doc_id=h.doc_id,
+                    rank=len(hits) + 1,
+                    score=h.score,
+                    distance=distance_of(facts, h.score),
+                )
+            )
     message = "" if hits else "0 candidates: the collection returned no point"
     if foreign:
         message = (
             f"{len(foreign)} of {len(found)} hits are not chunks of the loaded corpus with chunker "
-            f"{chunking.signature} (e.g. {foreign[0].chunk_id!r}) and were left out: build the collection "
-            "from this corpus and chunker (python -m rag_core index qdrant …)"
+            f"{chunking.signature} (e.g. {foreign[0].chunk_id!r}) and were left out: build the "
+            "collection from this corpus and chunker (python -m rag_core index qdrant …)"
         )
     if hits and not higher_is_better(facts):
-        message = " ".join(filter(None, (message, (
-            f"scores are Qdrant's {facts.distance} distances (lower is better, as Qdrant ranks them); "
-            "score-based fusion and gate.min_score read them as similarities: prefer fusion.method = rrf")))
+        message = " ".join(
+            filter(
+                None,
+                (
+                    message,
+                    (
+                        f"scores are Qdrant's {facts.distance} distances (lower is better, as "
+                        "Qdrant ranks them); score-based fusion and gate.min_score read them as "
+                        "similarities: prefer fusion.method = rrf"
+                    ),
+                ),
+            )
         )
-    status = "error" if foreign and not hits else "ok"
-    return RetrieverList(name, "qdrant", None, tuple(hits), facts.points, status=status, message=message,
-                         model=embedder.model_id, params=params)
+    status: Literal["error", "ok"] = "error" if foreign and not hits else "ok"
+    return RetrieverList(
+        name,
+        "qdrant",
+        None,
+        tuple(hits),
+        facts.points,
+        status=status,
+        message=message,
+        model=embedder.model_id,
+        params=params,
+    )
+
+
 #: ``(index, analyzer function, list params, idf form, n docs)`` of one sparse retriever.
 _SparseRoute: TypeAlias = "tuple[SparseIndex, Callable[[str], list[str]], dict[str, Any], str, int]"
 
@@ -219,9 +270,7 @@ class RunPlan:
         self.doc_ids = [c.doc_id for c in self.chunking.chunks]
         self.stop_gate: tuple[ContextStage, GenerationStage, SupportStage] | None = None
 
-    def sparse(
-        self, method: str, analyzer: str
-    ) -> _SparseRoute:
+    def sparse(self, method: str, analyzer: str) -> _SparseRoute:
         """``(index, analyzer function, list params, idf form, n docs)`` of one sparse retriever."""
         key = (method, analyzer)
         if key not in self._sparse:
@@ -266,15 +315,31 @@ def _run_list(
     run_ = (runs or {}).get(tag)
     if run_ is None:
         loaded = ", ".join(sorted(runs or {})) or "none"
-        return RetrieverList(name, "run", None, (), 0, status="unavailable",
-                             message=f"no run tagged {tag!r} is loaded (loaded: {loaded})")
+        return RetrieverList(
+            name,
+            "run",
+            None,
+            (),
+            0,
+            status="unavailable",
+            message=f"no run tagged {tag!r} is loaded (loaded: {loaded})",
+        )
     run_hits = run_.for_query(query_id)
     if run_hits is None:
         why = "this question has no query id" if query_id is None else f"query id {query_id!r}"
-        return RetrieverList(name, "run", None, (), 0, status="unavailable",
-                             message=f"run {tag!r} has no hits for {why}", params={"source": run_.source})
-    hits, more = resolve_hits(run_hits, config.retrieval.k, chunking, corpus.docs,
-                              corpus.doc_chunk_ids(config.chunker))
+        return RetrieverList(
+            name,
+            "run",
+            None,
+            (),
+            0,
+            status="unavailable",
+            message=f"run {tag!r} has no hits for {why}",
+            params={"source": run_.source},
+        )
+    hits, more = resolve_hits(
+        run_hits, config.retrieval.k, chunking, corpus.docs, corpus.doc_chunk_ids(config.chunker)
+    )
     extra.update(more)
     outside = sum(1 for h in hits if h.chunk_id in more)
     no_text = sum(1 for h in hits if h.note == "text unavailable")
@@ -306,8 +371,8 @@ def retrieve(
     chunking lacks (whole documents, external texts) are added to ``extra``.
     ``plan``: the config's :class:`RunPlan` (made here when not given).
     """
-    from .retrieval.fusion import fuse
     from .models import ModelUnavailable
+    from .retrieval.fusion import fuse
 
     rcfg = config.retrieval
     plan = plan if plan is not None else RunPlan(config, corpus, progress)
@@ -320,7 +385,9 @@ def retrieve(
     for method, analyzer in plan.method_specs:
         name = _list_name(method, analyzer, dense_model)
         if method == "run":
-            lists.append(_run_list(name, str(analyzer), config, corpus, chunking, runs, query_id, extra))
+            lists.append(
+                _run_list(name, str(analyzer), config, corpus, chunking, runs, query_id, extra)
+            )
             continue
         if method == "dense":
             try:
@@ -328,8 +395,17 @@ def retrieve(
                 dense_cos = dense_index.cosines(question)
             except ModelUnavailable as exc:
                 lists.append(
-                    RetrieverList(name, method, None, (), 0, status="unavailable", message=str(exc),
-                                  model=dense_model, params={"model_choice": dense_reason})
+                    RetrieverList(
+                        name,
+                        method,
+                        None,
+                        (),
+                        0,
+                        status="unavailable",
+                        message=str(exc),
+                        model=dense_model,
+                        params={"model_choice": dense_reason},
+                    )
                 )
                 continue
             order = _top_indices(dense_cos, rcfg.k)
@@ -344,8 +420,19 @@ def retrieve(
                 for r, i in enumerate(order, 1)
             )
             lists.append(
-                RetrieverList(name, method, None, hits, len(chunking.chunks), model=dense_index.stamp.embedding_model,
-                              params={"similarity": "cosine", "normalized": True, "model_choice": dense_reason})
+                RetrieverList(
+                    name,
+                    method,
+                    None,
+                    hits,
+                    len(chunking.chunks),
+                    model=dense_index.stamp.embedding_model,
+                    params={
+                        "similarity": "cosine",
+                        "normalized": True,
+                        "model_choice": dense_reason,
+                    },
+                )
             )
             continue
         if method == "qdrant":
@@ -358,12 +445,16 @@ def retrieve(
         # tolist(): Python ints and floats in one C call each (as int()/float() per element);
         # ids read from the plan's flat lists, not from each Chunk
         cids, dids = plan.chunk_ids, plan.doc_ids
-        hits = tuple(hits_from_fields([
-            {"chunk_id": cids[i], "doc_id": dids[i], "rank": r, "score": s}
-            for r, i, s in zip(count(1), idx.tolist(), scores.tolist())
-        ]))
+        hits = tuple(
+            hits_from_fields(
+                [
+                    {"chunk_id": cids[i], "doc_id": dids[i], "rank": r, "score": s}
+                    for r, i, s in zip(count(1), idx.tolist(), scores.tolist())
+                ]
+            )
+        )
         view = AnalyzerView(
-            analyzer=analyzer,
+            analyzer=str(analyzer),
             idf_form=idf_form,
             n_docs=n_docs,
             terms=tuple(index.term_stats(q_tokens)),
@@ -371,8 +462,16 @@ def retrieve(
         )
         message = "" if hits else "0 candidates: no chunk shares a term with the query"
         lists.append(
-            RetrieverList(name, method, analyzer, hits, n_candidates, message=message,
-                          analyzer_view=view, params=params)
+            RetrieverList(
+                name,
+                method,
+                analyzer,
+                hits,
+                n_candidates,
+                message=message,
+                analyzer_view=view,
+                params=params,
+            )
         )
 
     usable = [lst for lst in lists if lst.status == "ok"]
@@ -485,7 +584,9 @@ def _dense_vectoriser(
     row = {cid: i for i, cid in enumerate(dense_index.chunk_ids)}
 
     def dense_vectors(query: str, chunks: Sequence[Any]) -> tuple[Any, dict[str, Any]]:
-        return dense_index.query_vector(query), {c.chunk_id: dense_index.vectors[row[c.chunk_id]] for c in chunks}
+        return dense_index.query_vector(query), {
+            c.chunk_id: dense_index.vectors[row[c.chunk_id]] for c in chunks
+        }
 
     dense_vectors.__name__ = f"dense ({dense_index.stamp.embedding_model})"
     return dense_vectors
@@ -499,7 +600,9 @@ def _skipped_context(config: PipelineConfig, reason: str) -> ContextStage:
     return ContextStage("skipped", c.policy, c.ordering, c.budget_tokens, (), message=reason)
 
 
-def _skipped_generation(config: PipelineConfig, reason: str, status: str = "skipped") -> GenerationStage:
+def _skipped_generation(
+    config: PipelineConfig, reason: str, status: str = "skipped"
+) -> GenerationStage:
     return GenerationStage(status, config.generation.model, message=reason)  # type: ignore[arg-type]
 
 
@@ -527,8 +630,8 @@ def model_stages(
         )
     from .answer.context import build_context
     from .answer.generation import generate
-    from .models import ModelUnavailable, get_embedder, get_generator
     from .answer.support import check_support
+    from .models import ModelUnavailable, get_embedder, get_generator
 
     chunking = corpus.chunking(config.chunker)
     generator = None
@@ -580,7 +683,9 @@ def model_stages(
             generation.answer, context, config.support, embedder=embedder, question=question
         )
     else:
-        support = SupportStage("skipped", message=f"no answer to check (generation {generation.status})")
+        support = SupportStage(
+            "skipped", message=f"no answer to check (generation {generation.status})"
+        )
     timings["support"] = (time.perf_counter() - t) * 1000
     return context, generation, support
 
@@ -623,8 +728,16 @@ def run(
     if query_id is None and isinstance(gold, Question):
         query_id = gold.id
     return _run_planned(
-        plan, question, warnings, plan.chunking_ms, gold=gold, progress=progress,
-        stop_after=stop_after, listener=listener, runs=runs, query_id=query_id,
+        plan,
+        question,
+        warnings,
+        plan.chunking_ms,
+        gold=gold,
+        progress=progress,
+        stop_after=stop_after,
+        listener=listener,
+        runs=runs,
+        query_id=query_id,
     )
 
 
@@ -669,7 +782,12 @@ def run_many(
             plan = RunPlan(config, corpus)
             chunking_ms = plan.chunking_ms
         yield _run_planned(
-            plan, question, warnings, chunking_ms, stop_after=stop_after, runs=runs,
+            plan,
+            question,
+            warnings,
+            chunking_ms,
+            stop_after=stop_after,
+            runs=runs,
             query_id=query_ids[i] if query_ids is not None else None,
         )
 
@@ -697,7 +815,13 @@ def _run_planned(
     t = time.perf_counter()
     extra: dict[str, Chunk] = {}
     retrieval, dense_index = retrieve(
-        config, question, corpus, progress=progress, runs=runs, query_id=query_id, extra=extra,
+        config,
+        question,
+        corpus,
+        progress=progress,
+        runs=runs,
+        query_id=query_id,
+        extra=extra,
         plan=plan,
     )
     timings["retrieval"] = (time.perf_counter() - t) * 1000
@@ -734,7 +858,9 @@ def _run_planned(
         needles = tuple(gold)
     gold_chunks = _WithExtra(chunking.chunks + tuple(extra.values())) if extra else chunking
     gview = (
-        gold_view(needles, corpus, gold_chunks, retrieval, rerank, gate, context, generation, support)
+        gold_view(
+            needles, corpus, gold_chunks, retrieval, rerank, gate, context, generation, support
+        )
         if needles
         else None
     )
@@ -779,7 +905,8 @@ def _run_planned(
 
 
 class _WithExtra:
-    """A chunk list for :func:`rag_core.gold.diagnosis.gold_view` (``.chunks``) with a run's extra chunks."""
+    """A chunk list for :func:`rag_core.gold.diagnosis.gold_view` (``.chunks``) with a run's
+    extra chunks."""
 
     def __init__(self, chunks: tuple[Chunk, ...]) -> None:
         self.chunks = chunks
@@ -788,4 +915,3 @@ class _WithExtra:
 def final_ranking(trace: Trace) -> list[str]:
     """The ranked chunk ids the metrics score: after rerank, before the gate."""
     return [h.chunk_id for h in trace.rerank.hits]
-

@@ -127,9 +127,9 @@ def check_expectation(trace: Trace, expect: Mapping[str, Any]) -> list[str]:
     lists = {lst.name: lst for lst in trace.retrieval.lists}
     for key, want in expect.items():
         if key == "lost_at":
-            got = gold.lost_at if gold is not None else None
-            if got != want:
-                problems.append(f"lost_at: expected {want!r}, got {got!r}")
+            lost = gold.lost_at if gold is not None else None
+            if lost != want:
+                problems.append(f"lost_at: expected {want!r}, got {lost!r}")
         elif key == "refused":
             if trace.gate.refused != want:
                 problems.append(f"refused: expected {want}, got {trace.gate.refused}")
@@ -173,9 +173,9 @@ def check_expectation(trace: Trace, expect: Mapping[str, Any]) -> list[str]:
         elif key == "top_doc":
             for name, doc_id in want.items():
                 lst = lists.get(name)
-                got = lst.hits[0].doc_id if lst is not None and lst.hits else None
-                if got != doc_id:
-                    problems.append(f"top_doc of {name}: expected {doc_id!r}, got {got!r}")
+                top = lst.hits[0].doc_id if lst is not None and lst.hits else None
+                if top != doc_id:
+                    problems.append(f"top_doc of {name}: expected {doc_id!r}, got {top!r}")
         elif key == "duplicates_dropped":
             got = any(
                 s.status == "dropped" and s.reason == "duplicate" for s in trace.context.sources
@@ -415,7 +415,8 @@ SCENARIOS: tuple[Scenario, ...] = (
             "RRF, recovers the gold.",
         },
         look_at={
-            "ko": "A의 dense 열(코사인 거리, 정답 ★ 없음). B의 두 열과 융합 표에서 목록별 RRF 기여.",
+            "ko": "A의 dense 열(코사인 거리, 정답 ★ 없음). "
+            "B의 두 열과 융합 표에서 목록별 RRF 기여.",
             "en": "A's dense column (cosine distances, no gold ★). In B, both columns and the "
             "fusion table's per-list RRF contributions.",
         },

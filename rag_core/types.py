@@ -156,7 +156,9 @@ class Needle:
     start: int | None = None
     end: int | None = None
     grade: int = 1
-    origin: str = "needle"  # needle (shipped) | label (manual) | needle+label (label overrides grade)
+    origin: str = (
+        "needle"  # needle (shipped) | label (manual) | needle+label (label overrides grade)
+    )
 
 
 @dataclass(frozen=True)
@@ -449,7 +451,9 @@ class Source:
     quote: str  # the text placed in the prompt (content, possibly capped/cut)
     tokens: int
     status: Literal["included", "cut", "dropped"]
-    reason: str = ""  # budget | duplicate | gate | cap | text-unavailable (an imported hit without text)
+    reason: str = (
+        ""  # budget | duplicate | gate | cap | text-unavailable (an imported hit without text)
+    )
     cut_at: int | None = None  # char offset in the document where the quote was cut
     duplicate_of: str | None = None  # chunk id of the kept source it near-duplicates
 
@@ -563,7 +567,9 @@ class GoldView:
     needles: tuple[Needle, ...]
     in_corpus: tuple[bool, ...]
     chunk_ids: tuple[tuple[str, ...], ...]  # per needle: chunks wholly containing it
-    stage_ranks: Mapping[str, tuple[int | None, ...]]  # stage -> per needle best rank (None = absent)
+    stage_ranks: Mapping[
+        str, tuple[int | None, ...]
+    ]  # stage -> per needle best rank (None = absent)
     lost_at: str  # first stage where gold was lost, or "" when it reached the answer
     explanation: str = ""
     needle_losses: tuple[str, ...] = ()  # per needle: stage code where it was lost, "" if not

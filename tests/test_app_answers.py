@@ -1,4 +1,5 @@
-"""The Evaluate page's answers section through ``AppTest``: metrics and loss stages, cancel, fallback.
+"""The Evaluate page's answers section through ``AppTest``: metrics and loss stages, cancel,
+fallback.
 
 A fake generator (answers a fixed text) stands in for the model, so the page
 logic is checked fast; ``tests/test_browser.py`` runs the real model.
@@ -11,21 +12,21 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
+from apphelpers import ROOT, CharGenerator, html, make_app, ok, plain
 from streamlit.testing.v1 import AppTest
 
-from apphelpers import CharGenerator, ROOT, html, make_app, ok, plain
-
-from rag_core.evaluation.answers import evaluate_answers
 from rag_core.config import PipelineConfig
 from rag_core.corpus.index import load_corpus_index
-from rag_core.models import ModelUnavailable
 from rag_core.corpus.questions import load_questions
+from rag_core.evaluation.answers import evaluate_answers
+from rag_core.models import ModelUnavailable
 
 MANUAL = load_questions(ROOT / "sample_corpus" / "questions" / "manual.jsonl")
 
 
 class ConstGenerator(CharGenerator):
-    """Char-level fake generator; answers ``answer`` and can press Cancel after ``cancel_after`` calls."""
+    """Char-level fake generator; answers ``answer`` and can press Cancel after ``cancel_after``
+    calls."""
 
     file_sha256 = "e" * 64
 
@@ -76,8 +77,11 @@ def test_answer_metrics_and_loss_stages_match_rag_core(entry, monkeypatch, tmp_p
     at.button(key="eval.ans.run").click().run()
     ok(at)
     page = html(at)
-    want = evaluate_answers(PipelineConfig().with_overrides({"generation.model": "fake"}), MANUAL[:3],
-                            load_corpus_index())
+    want = evaluate_answers(
+        PipelineConfig().with_overrides({"generation.model": "fake"}),
+        MANUAL[:3],
+        load_corpus_index(),
+    )
     s = want.summary
     ac = s["rates"]["answered_correctly"]
     assert "answered correctly" in page
@@ -85,7 +89,9 @@ def test_answer_metrics_and_loss_stages_match_rag_core(entry, monkeypatch, tmp_p
     assert f"{ac['k']}/{ac['n']}" in page
     assert [c.key for c in at.get("plotly_chart")][:1] == ["eval.ans.funnel.A"]
     caption = next(plain(c.value) for c in at.caption if "failed answerable questions" in c.value)
-    assert caption.startswith(f"{s['n_failed']} failed answerable questions = {s['n_failed']} losses")
+    assert caption.startswith(
+        f"{s['n_failed']} failed answerable questions = {s['n_failed']} losses"
+    )
     assert want.result_hash in " ".join(plain(c.value) for c in at.caption)
     table = at.dataframe[0].value
     assert list(table["query"]) == [r.query_id for r in want.rows]
@@ -111,5 +117,8 @@ def test_unavailable_generator_falls_back_to_retrieval_metrics(entry, monkeypatc
     at.button(key="eval.ans.run").click().run()
     ok(at)
     warn = " ".join(plain(w.value) for w in at.warning)
-    assert "the generator is unavailable (generation.model = none); showing retrieval metrics only" in warn
+    assert (
+        "the generator is unavailable (generation.model = none); showing retrieval metrics only"
+        in warn
+    )
     assert "retrieval metrics (no answers)" in " ".join(m.value for m in at.markdown)

@@ -1,4 +1,5 @@
-"""The Evaluate page through ``AppTest``: render, the numbers of ``evaluate_config``, B with its sign-test reading.
+"""The Evaluate page through ``AppTest``: render, the numbers of ``evaluate_config``, B with its
+sign-test reading.
 
 Generation off, a temporary label store. The figures the page shows are
 checked against ``rag_core.evaluation.run`` run directly (what the ``eval`` CLI prints).
@@ -11,19 +12,17 @@ import re
 from pathlib import Path
 
 import pytest
+from apphelpers import ROOT, html, make_app, ok, plain
 from streamlit.testing.v1 import AppTest
 
-from apphelpers import ROOT, make_app, html, ok, plain
-
 from rag_core.config import PipelineConfig, preset
-from rag_core.evaluation.run import compare_configs, evaluate_config
 from rag_core.corpus.index import load_corpus_index
 from rag_core.corpus.questions import load_questions
+from rag_core.evaluation.run import compare_configs, evaluate_config
 from ui.state import config_from_url
 from ui.views.evaluate import paired_reading
 
 MANUAL = load_questions(ROOT / "sample_corpus" / "questions" / "manual.jsonl")
-
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +41,7 @@ def make(entry: Path, query: dict[str, str] | None = None) -> AppTest:
 
 
 def cell(m) -> str:
-    return f"{m.mean:.3f}</span><span class=\"ri-ci ri-num\"> [{m.low:.3f}, {m.high:.3f}]"
+    return f'{m.mean:.3f}</span><span class="ri-ci ri-num"> [{m.low:.3f}, {m.high:.3f}]'
 
 
 def on_manual(at: AppTest, ks=(1, 4, 8)) -> AppTest:
@@ -58,7 +57,9 @@ def test_evaluate_page_renders_with_the_default_config(entry, lang, title):
     at = make(entry, {"lang": lang})
     ok(at)
     assert [x.value for x in at.title] == [title]
-    assert at.button(key="eval.run").label == ("평가 실행" if lang == "ko" else "Run the evaluation")
+    assert at.button(key="eval.run").label == (
+        "평가 실행" if lang == "ko" else "Run the evaluation"
+    )
     assert at.info  # "press Run": nothing is computed before it is asked for
 
 
@@ -70,8 +71,15 @@ def test_a_run_shows_the_metrics_of_evaluate_config_with_intervals(entry, corpus
     page = html(at)
     for key in want.result.metrics:
         assert cell(want.result.means[key]) in page, key
-    assert any(f"{want.n_questions} questions, {want.n_queries} queries" in plain(c.value) for c in at.caption)
-    assert [h.value for h in at.header][:3] == ["Summary", "Metrics (95% Wilson interval)", "Metric at k (95% interval band)"]
+    assert any(
+        f"{want.n_questions} questions, {want.n_queries} queries" in plain(c.value)
+        for c in at.caption
+    )
+    assert [h.value for h in at.header][:3] == [
+        "Summary",
+        "Metrics (95% Wilson interval)",
+        "Metric at k (95% interval band)",
+    ]
     assert len(at.get("plotly_chart")) == 1
     labels = [b.label for b in at.get("download_button")]
     assert labels[:2] == ["Per-query CSV", "JSON (as the eval CLI)"] and "TREC run (A)" in labels
@@ -120,7 +128,9 @@ def test_b_from_a_shared_url(entry):
     ok(at)
     page = html(at)
     assert "retrieval.analyzer" in page and "char" in page
-    assert config_from_url(url)[0] == PipelineConfig().with_overrides({"retrieval.analyzer": "char"})
+    assert config_from_url(url)[0] == PipelineConfig().with_overrides(
+        {"retrieval.analyzer": "char"}
+    )
     at.text_input(key="eval.b.url").set_value("retrieval.k=abc").run()
     assert not at.exception
     assert any("retrieval.k = 'abc' must be an integer" in plain(w.value) for w in at.warning)
@@ -142,7 +152,9 @@ def test_no_k_is_a_message_and_settings_changes_mark_the_result_stale(entry):
     assert not at.exception
     assert at.button(key="eval.run").disabled
     assert any(w.value == "Choose at least one k." for w in at.warning)
-    assert any("belong to earlier settings" in i.value for i in at.info)  # the last result stays on the page
+    assert any(
+        "belong to earlier settings" in i.value for i in at.info
+    )  # the last result stays on the page
     assert "Recall@8" in html(at)
 
 
@@ -170,7 +182,9 @@ def test_labels_change_the_result_key(entry, corpus, tmp_path):
     q = MANUAL[0]
     n = q.needles[0]
     start, end = locate(corpus.docs[n.doc_id].text, n)
-    LabelStore(tmp_path / "data" / "labels.sqlite3").add("manual", q.id, n.doc_id, start, end, 0, text=n.text)
+    LabelStore(tmp_path / "data" / "labels.sqlite3").add(
+        "manual", q.id, n.doc_id, start, end, 0, text=n.text
+    )
     at.run()
     assert any("belong to earlier settings" in i.value for i in at.info)
     at.button(key="eval.run").click().run()
@@ -186,14 +200,23 @@ def test_a_second_run_comes_from_the_cache(entry):
     assert not any("from the cache" in plain(c.value) for c in at.caption)
     at.button(key="eval.run").click().run()
     ok(at)
-    assert any(re.search(r"A from the cache \(computed in \d+\.\d\d s\)", plain(c.value)) for c in at.caption)
+    assert any(
+        re.search(r"A from the cache \(computed in \d+\.\d\d s\)", plain(c.value))
+        for c in at.caption
+    )
 
 
 def test_a_missing_model_is_a_message(entry, monkeypatch):
-    monkeypatch.setenv("RAG_INSPECTOR_MODELS", "/no")  # a path from the URL must lie in the allow-listed folder
-    at = on_manual(make(entry, {"retrieval.methods": "bm25,dense", "retrieval.dense_model": "/no/such/model"}))
+    monkeypatch.setenv(
+        "RAG_INSPECTOR_MODELS", "/no"
+    )  # a path from the URL must lie in the allow-listed folder
+    at = on_manual(
+        make(entry, {"retrieval.methods": "bm25,dense", "retrieval.dense_model": "/no/such/model"})
+    )
     at.button(key="eval.run").click().run()
     assert not at.exception
-    assert any("A stage could not run as configured: dense:/no/such/model unavailable" in plain(w.value)
-               for w in at.warning)
+    assert any(
+        "A stage could not run as configured: dense:/no/such/model unavailable" in plain(w.value)
+        for w in at.warning
+    )
     assert "Recall@8" in html(at)  # BM25 still ranks: the rest of the page works

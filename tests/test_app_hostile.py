@@ -8,14 +8,20 @@ URL state that cannot be honoured, a cleared question, a no-chunk upload.
 from __future__ import annotations
 
 import pytest
-
 from apphelpers import make_app, plain
 
 from rag_core import modelnames
 from rag_core.config import PipelineConfig
 from ui.state import compare_config, config_from_query, config_from_url
 
-PROBES = ("../../etc/passwd", "/etc", "/etc/passwd", "/no/such/folder", "~/.ssh", "sentence-transformers/x")
+PROBES = (
+    "../../etc/passwd",
+    "/etc",
+    "/etc/passwd",
+    "/no/such/folder",
+    "~/.ssh",
+    "sentence-transformers/x",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -44,7 +50,9 @@ def test_url_model_names_are_refused_with_one_message_whatever_exists(key):
 
 
 def test_bundled_model_names_pass():
-    config, errors = config_from_query({"generation.model": "smollm2-135m", "retrieval.dense_model": "e5-small"})
+    config, errors = config_from_query(
+        {"generation.model": "smollm2-135m", "retrieval.dense_model": "e5-small"}
+    )
     assert errors == []
     assert (config.generation.model, config.retrieval.dense_model) == ("smollm2-135m", "e5-small")
 
@@ -58,9 +66,17 @@ def test_paths_inside_the_models_folder_pass_and_nothing_escapes_it(tmp_path, mo
     assert errors == [] and ok_cfg.retrieval.dense_model == str(models / "mini")
     rel, errors = config_from_query({"retrieval.dense_model": "mini"})  # relative to the folder
     assert errors == [] and rel.retrieval.dense_model == "mini"
-    for probe in (str(models / ".." / "x"), "../x", str(models / "out" / "passwd"), "/etc", str(models)):
+    for probe in (
+        str(models / ".." / "x"),
+        "../x",
+        str(models / "out" / "passwd"),
+        "/etc",
+        str(models),
+    ):
         cfg, errors = config_from_query({"retrieval.dense_model": probe})
-        assert cfg.retrieval.dense_model == PipelineConfig().retrieval.dense_model and len(errors) == 1, probe
+        assert (
+            cfg.retrieval.dense_model == PipelineConfig().retrieval.dense_model and len(errors) == 1
+        ), probe
         assert "a path inside $RAG_INSPECTOR_MODELS" in errors[0]
 
 
@@ -99,7 +115,11 @@ def test_compare_b_and_pasted_addresses_are_visitor_input_too():
     assert b.retrieval.k == 3 and b.generation.model == PipelineConfig().generation.model
     assert len(errors) == 1 and "generation.model" in errors[0]
     cfg, errors = config_from_url("http://host/evaluate?retrieval.dense_model=/etc&retrieval.k=7")
-    assert cfg.retrieval.k == 7 and cfg.retrieval.dense_model == PipelineConfig().retrieval.dense_model and len(errors) == 1
+    assert (
+        cfg.retrieval.k == 7
+        and cfg.retrieval.dense_model == PipelineConfig().retrieval.dense_model
+        and len(errors) == 1
+    )
 
 
 def test_the_app_never_loads_a_model_path_from_the_url(entry, monkeypatch):
@@ -112,12 +132,19 @@ def test_the_app_never_loads_a_model_path_from_the_url(entry, monkeypatch):
         raise models.ModelUnavailable(name, "test: not loaded")
 
     monkeypatch.setattr(models, "get_embedder", record)
-    at = make_app(entry, {"retrieval.methods": "bm25,dense", "retrieval.dense_model": "/etc", "lang": "en"})
+    at = make_app(
+        entry, {"retrieval.methods": "bm25,dense", "retrieval.dense_model": "/etc", "lang": "en"}
+    )
     assert not at.exception
     warnings = [plain(w.value) for w in at.warning]
-    assert any("retrieval.dense_model: this value is not accepted from the address" in w for w in warnings)
+    assert any(
+        "retrieval.dense_model: this value is not accepted from the address" in w for w in warnings
+    )
     assert "/etc" not in " ".join(warnings)
-    assert at.session_state["_ctx"].config.retrieval.dense_model == PipelineConfig().retrieval.dense_model
+    assert (
+        at.session_state["_ctx"].config.retrieval.dense_model
+        == PipelineConfig().retrieval.dense_model
+    )
     assert "/etc" not in asked
 
 
@@ -127,14 +154,24 @@ def test_the_app_never_loads_a_model_path_from_the_url(entry, monkeypatch):
 @pytest.mark.parametrize(
     ("query", "page", "expected"),
     [
-        ({"qid": "no-such-question"}, None, "The address asked for qid=no-such-question, which cannot be shown; "
-                                            "showing question "),
+        (
+            {"qid": "no-such-question"},
+            None,
+            "The address asked for qid=no-such-question, which cannot be shown; showing question ",
+        ),
         ({"qid": "ko-01", "ph": "99"}, None, "The address asked for ph=99"),
         ({"qid": "ko-01", "ph": "abc"}, None, "The address asked for ph=abc"),
         ({"q": ""}, None, "The address asked for q=, which cannot be shown; showing question "),
-        ({"qset": "no-such-set"}, "label", "The address asked for qset=no-such-set, which cannot be shown; "
-                                           "showing question set "),
-        ({"doc": "no-such-doc"}, "chunks", "The address asked for doc=no-such-doc, which cannot be shown; showing "),
+        (
+            {"qset": "no-such-set"},
+            "label",
+            "The address asked for qset=no-such-set, which cannot be shown; showing question set ",
+        ),
+        (
+            {"doc": "no-such-doc"},
+            "chunks",
+            "The address asked for doc=no-such-doc, which cannot be shown; showing ",
+        ),
     ],
     ids=["qid", "ph=99", "ph=abc", "q-empty", "qset-on-label", "doc-on-chunks"],
 )
@@ -144,7 +181,9 @@ def test_url_state_that_cannot_be_honoured_gets_one_notice(entry, query, page, e
     notices = [plain(w.value) for w in at.warning if "The address asked for" in plain(w.value)]
     assert len([n for n in notices if n.startswith(expected)]) >= 1, notices
     param = expected.split("asked for ", 1)[1].split("=", 1)[0]
-    assert len({n for n in notices if n.startswith(f"The address asked for {param}=")}) == 1, notices
+    assert len({n for n in notices if n.startswith(f"The address asked for {param}=")}) == 1, (
+        notices
+    )
 
 
 def test_honoured_url_state_gets_no_notice(entry):
@@ -165,16 +204,21 @@ def test_a_cleared_question_box_does_not_run_the_default_question(entry):
     assert at.session_state["_ctx"].question == ""
     assert at.text_area(key="q.text").value == ""
     assert any("The question is empty" in plain(c.value) for c in at.caption)
-    assert any("the question is empty" in plain(e.value) for e in at.error)  # Inspect: no trace, and why
+    assert any(
+        "the question is empty" in plain(e.value) for e in at.error
+    )  # Inspect: no trace, and why
 
 
 def test_an_upload_of_headings_only_says_once_what_happened(entry):
     at = make_app(entry, {"corpus": "upload", "lang": "en"})
     at.file_uploader(key="uploads").set_value(
-        [("heads.md", b"## Part A\n\n## Part B\n\n## Part C\n", "text/markdown")]).run()
+        [("heads.md", b"## Part A\n\n## Part B\n\n## Part C\n", "text/markdown")]
+    ).run()
     assert not at.exception
     shown = " | ".join(plain(x.value) for x in [*at.success, *at.warning, *at.error, *at.info])
     assert "Indexed 1 documents" not in shown
     assert "cannot build a sparse index" not in shown
-    assert "Loaded 1 document(s), but the chunker (boundaries-t512) made no chunk from them" in shown
+    assert (
+        "Loaded 1 document(s), but the chunker (boundaries-t512) made no chunk from them" in shown
+    )
     assert any("made no chunk from the 1 loaded document(s)" in plain(e.value) for e in at.error)

@@ -1,4 +1,5 @@
-"""The Label page through ``AppTest``: render, label/change/undo through the page, import, store path.
+"""The Label page through ``AppTest``: render, label/change/undo through the page, import, store
+path.
 
 Every test gets its own label store (``RAG_INSPECTOR_DATA`` = a temporary
 directory) and generation off. The page runs through a wrapper entry that
@@ -11,19 +12,17 @@ import json
 from pathlib import Path
 
 import pytest
+from apphelpers import ROOT, html, make_app, ok, plain
 from streamlit.testing.v1 import AppTest
-
-from apphelpers import ROOT, make_app, html, ok, plain
 
 from rag_core.config import PipelineConfig
 from rag_core.corpus.index import load_corpus_index
+from rag_core.corpus.questions import load_questions
 from rag_core.gold.labels import LabelStore, label_id_for
 from rag_core.gold.pooling import DEFAULT_POOL_RETRIEVERS, pool_question
-from rag_core.corpus.questions import load_questions
 from rag_core.gold.relevance import locate
 
 EN = load_questions(ROOT / "sample_corpus" / "questions" / "en.jsonl")
-
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +39,9 @@ def store_file(monkeypatch, tmp_path) -> Path:
 
 def make(entry: Path, query: dict[str, str] | None = None) -> AppTest:
     # the page opens on the en set's first question (the app's own first question is en-emb-01)
-    return make_app(entry, {"lang": "en", "qset": "en", "qid": EN[0].id, **(query or {})}, page="label")
+    return make_app(
+        entry, {"lang": "en", "qset": "en", "qid": EN[0].id, **(query or {})}, page="label"
+    )
 
 
 def named(at: AppTest, annotator: str = "tester") -> AppTest:
@@ -73,12 +74,28 @@ def test_a_label_added_through_the_page_is_in_the_store(entry, store_file, corpu
     lab = labels[0]
     qset, qid = at.session_state["label.qset"], at.session_state["label.qid"]
     assert (qset, qid) == ("en", EN[0].id)
-    assert (lab.question_set, lab.question_id, lab.annotator, lab.grade, lab.kind) == (qset, qid, "tester", 1, "add")
+    assert (lab.question_set, lab.question_id, lab.annotator, lab.grade, lab.kind) == (
+        qset,
+        qid,
+        "tester",
+        1,
+        "add",
+    )
     # the span is the first candidate of the pool the page shows, as a chunk
-    result = pool_question(PipelineConfig(), EN[0], corpus, retrievers=DEFAULT_POOL_RETRIEVERS, depth=10)
+    result = pool_question(
+        PipelineConfig(), EN[0], corpus, retrievers=DEFAULT_POOL_RETRIEVERS, depth=10
+    )
     chunk = corpus.chunking(PipelineConfig().chunker).by_id[result.entries[0].item]
-    assert (lab.doc_id, lab.start, lab.end, lab.text) == (chunk.doc_id, chunk.start, chunk.end, chunk.content)
-    assert any(f"Saved: characters {chunk.start}–{chunk.end}, grade 1." in plain(s.value) for s in at.success)
+    assert (lab.doc_id, lab.start, lab.end, lab.text) == (
+        chunk.doc_id,
+        chunk.start,
+        chunk.end,
+        chunk.content,
+    )
+    assert any(
+        f"Saved: characters {chunk.start}–{chunk.end}, grade 1." in plain(s.value)
+        for s in at.success
+    )
     # the question now counts as judged, and the history says who did it
     assert [plain(p.proto.text) for p in at.get("progress")] == [f"en: 1 of {len(EN)} judged"]
     assert "tester" in html(at)
@@ -112,7 +129,10 @@ def test_someone_elses_label_cannot_be_undone_by_me(entry, store_file):
     named(at, "bob")
     at.button(key="label.undo_this").click().run()
     assert not at.exception
-    assert any("nothing to undo for label" in plain(e.value) and "annotator 'bob'" in plain(e.value) for e in at.error)
+    assert any(
+        "nothing to undo for label" in plain(e.value) and "annotator 'bob'" in plain(e.value)
+        for e in at.error
+    )
     assert len(LabelStore(store_file).current()) == 1
 
 
@@ -125,14 +145,23 @@ def test_a_range_found_by_its_text_labels_the_needle(entry, store_file, corpus):
     at.text_input(key="label.find").set_value(needle.text).run()
     ok(at)
     start, end = locate(corpus.docs[needle.doc_id].text, needle)
-    assert (at.number_input(key="label.start").value, at.number_input(key="label.end").value) == (start, end)
+    assert (at.number_input(key="label.start").value, at.number_input(key="label.end").value) == (
+        start,
+        end,
+    )
     at.radio(key="label.grade").set_value(2).run()
     at.text_input(key="label.note").set_value("the exact sentence").run()
     at.button(key="label.save").click().run()
     ok(at)
     (lab,) = LabelStore(store_file).current()
     assert (lab.doc_id, lab.start, lab.end, lab.text, lab.grade, lab.note) == (
-        needle.doc_id, start, end, needle.text, 2, "the exact sentence")
+        needle.doc_id,
+        start,
+        end,
+        needle.text,
+        2,
+        "the exact sentence",
+    )
     # the gold table now marks the needle as overridden by a label
     assert "ri-o-needle-label" in html(at) and "needle+label" in html(at)
 
@@ -175,8 +204,19 @@ def test_shuffled_pool_hides_ranks(entry):
 def _line(corpus, q, needle, grade, **extra):
     doc = corpus.docs[needle.doc_id]
     start, end = locate(doc.text, needle)
-    return json.dumps({"question_set": "en", "question_id": q.id, "doc_id": needle.doc_id, "start": start,
-                       "end": end, "text": doc.text[start:end], "grade": grade, **extra}, ensure_ascii=False)
+    return json.dumps(
+        {
+            "question_set": "en",
+            "question_id": q.id,
+            "doc_id": needle.doc_id,
+            "start": start,
+            "end": end,
+            "text": doc.text[start:end],
+            "grade": grade,
+            **extra,
+        },
+        ensure_ascii=False,
+    )
 
 
 def test_a_malformed_import_shows_its_reason_and_changes_nothing(entry, store_file, corpus):
@@ -190,17 +230,23 @@ def test_a_malformed_import_shows_its_reason_and_changes_nothing(entry, store_fi
     bad = _line(corpus, EN[2], EN[2].needles[0], 7)
     at = make(entry)
     at.file_uploader(key="label.imp.file").set_value(
-        [("labels.jsonl", f"{good}\n{bad}\n".encode(), "application/jsonl")]).run()
+        [("labels.jsonl", f"{good}\n{bad}\n".encode(), "application/jsonl")]
+    ).run()
     at.button(key="label.imp.go").click().run()
     assert not at.exception
     errors = [plain(e.value) for e in at.error]
-    assert any("labels.jsonl line 2: grade = 7 is not valid" in e and "The store is unchanged" in e for e in errors), errors
+    assert any(
+        "labels.jsonl line 2: grade = 7 is not valid" in e and "The store is unchanged" in e
+        for e in errors
+    ), errors
     assert (store.current(), store.version()) == before
 
 
 def test_a_file_that_is_not_utf8_is_refused(entry, store_file):
     at = make(entry)
-    at.file_uploader(key="label.imp.file").set_value([("labels.jsonl", b"\xff\xfe\x00bad", "application/jsonl")]).run()
+    at.file_uploader(key="label.imp.file").set_value(
+        [("labels.jsonl", b"\xff\xfe\x00bad", "application/jsonl")]
+    ).run()
     at.button(key="label.imp.go").click().run()
     assert not at.exception
     assert any("labels.jsonl: not UTF-8 text" in plain(e.value) for e in at.error)
@@ -208,15 +254,27 @@ def test_a_file_that_is_not_utf8_is_refused(entry, store_file):
 
 
 def test_a_good_import_is_stored_and_reported(entry, store_file, corpus):
-    lines = "\n".join(_line(corpus, q, q.needles[0], 2, annotator="importer") for q in EN[:3]) + "\n"
+    lines = (
+        "\n".join(_line(corpus, q, q.needles[0], 2, annotator="importer") for q in EN[:3]) + "\n"
+    )
     at = make(entry)
-    at.file_uploader(key="label.imp.file").set_value([("labels.jsonl", lines.encode(), "application/jsonl")]).run()
+    at.file_uploader(key="label.imp.file").set_value(
+        [("labels.jsonl", lines.encode(), "application/jsonl")]
+    ).run()
     at.button(key="label.imp.go").click().run()
     ok(at)
-    assert any("Read 3 lines: 3 new labels, 0 changed, 0 already equal." in plain(s.value) for s in at.success)
+    assert any(
+        "Read 3 lines: 3 new labels, 0 changed, 0 already equal." in plain(s.value)
+        for s in at.success
+    )
     labels = LabelStore(store_file).current()
-    assert {(lab.question_id, lab.grade, lab.kind) for lab in labels} == {(q.id, 2, "import") for q in EN[:3]}
-    assert all(lab.label_id == label_id_for("en", lab.question_id, lab.doc_id, lab.start, lab.end) for lab in labels)
+    assert {(lab.question_id, lab.grade, lab.kind) for lab in labels} == {
+        (q.id, 2, "import") for q in EN[:3]
+    }
+    assert all(
+        lab.label_id == label_id_for("en", lab.question_id, lab.doc_id, lab.start, lab.end)
+        for lab in labels
+    )
 
 
 # ------------------------------------------------------------------------ store

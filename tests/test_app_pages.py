@@ -16,15 +16,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from streamlit.testing.v1 import AppTest
-
 from apphelpers import ROOT, make_app, ok, plain
+from streamlit.testing.v1 import AppTest
 
 from rag_core.config import PipelineConfig
 from rag_core.scenarios import SCENARIOS, scenario
 
 ROW = re.compile(r"<tr[ >]")
-
 
 
 @pytest.fixture(autouse=True)
@@ -49,7 +47,7 @@ def rows_of(at: AppTest, list_name: str) -> int | None:
 
 
 def registered_pages() -> list[str]:
-    import app as _app  # noqa: F401  (imports streamlit only; main() needs a script run)
+    import app as _app
 
     return [name for _, name in _app.PAGES]
 
@@ -82,7 +80,13 @@ def test_inspect_shows_every_stage_heading(entry):
     at = make(entry, {"lang": "en"})
     ok(at)
     assert [h.value for h in at.header] == [
-        "① Chunking", "② Retrieval", "③ Fusion", "④ Rerank", "⑤ Gate", "⑥ Context", "⑦ Answer | sources",
+        "① Chunking",
+        "② Retrieval",
+        "③ Fusion",
+        "④ Rerank",
+        "⑤ Gate",
+        "⑥ Context",
+        "⑦ Answer | sources",
     ]
     assert at.get("download_button")[0].label == "Download the Trace (JSON)"
 
@@ -150,19 +154,32 @@ def test_a_bad_widget_combination_keeps_the_previous_config(entry):
     before = at.session_state["_cfg"]
     at.number_input(key="chunker.overlap").set_value(400).run()
     assert not at.exception
-    assert any("chunker.overlap = 400 must be smaller than chunker.target = 300" in plain(e.value) for e in at.error)
+    assert any(
+        "chunker.overlap = 400 must be smaller than chunker.target = 300" in plain(e.value)
+        for e in at.error
+    )
     assert at.session_state["_cfg"] == before
-    assert [h.value for h in at.header][0] == "① Chunking"  # the page still renders with the last good config
+    assert [h.value for h in at.header][
+        0
+    ] == "① Chunking"  # the page still renders with the last good config
 
 
 def test_a_bad_upload_shows_its_reason_while_the_rest_loads(entry):
     at = make(entry, {"corpus": "upload", "lang": "en"})
     ok(at)
     files = [
-        ("notes.md", "# Notes\n\nThe zebrafish tank holds 42 litres of water.\n".encode(), "text/markdown"),
+        (
+            "notes.md",
+            b"# Notes\n\nThe zebrafish tank holds 42 litres of water.\n",
+            "text/markdown",
+        ),
         ("blob.txt", b"\x00\x01\x02binary", "text/plain"),
         ("empty.csv", b"", "text/csv"),
-        ("page.html", b"<html><body><p>Hallasan rises 1,947 metres above the sea.</p></body></html>", "text/html"),
+        (
+            "page.html",
+            b"<html><body><p>Hallasan rises 1,947 metres above the sea.</p></body></html>",
+            "text/html",
+        ),
     ]
     at.file_uploader(key="uploads").set_value(files).run()
     assert not at.exception
@@ -188,8 +205,17 @@ def test_an_upload_with_nothing_loadable_keeps_the_previous_corpus(entry):
 
 
 def test_a_missing_model_is_a_message_and_the_rest_works(entry, monkeypatch):
-    monkeypatch.setenv("RAG_INSPECTOR_MODELS", "/no")  # a path from the URL must lie in the allow-listed folder
-    at = make(entry, {"retrieval.methods": "bm25,dense", "retrieval.dense_model": "/no/such/model", "lang": "en"})
+    monkeypatch.setenv(
+        "RAG_INSPECTOR_MODELS", "/no"
+    )  # a path from the URL must lie in the allow-listed folder
+    at = make(
+        entry,
+        {
+            "retrieval.methods": "bm25,dense",
+            "retrieval.dense_model": "/no/such/model",
+            "lang": "en",
+        },
+    )
     ok(at)
     assert any("unavailable" in plain(w.value) for w in at.warning)
     assert rows_of(at, "bm25:auto") == PipelineConfig().retrieval.k
@@ -263,11 +289,17 @@ def test_unreachable_qdrant_is_one_warning_and_bm25_still_shows(entry, monkeypat
     with socket.socket() as s:  # a free port: nothing listens there
         s.bind(("127.0.0.1", 0))
         url = f"http://127.0.0.1:{s.getsockname()[1]}"
-    monkeypatch.setenv("RAG_INSPECTOR_QDRANT_URLS", url)  # a server address from the URL must be allow-listed
-    at = make(entry, {"lang": "en", "retrieval.methods": "bm25,qdrant", "retrieval.qdrant_url": url})
+    monkeypatch.setenv(
+        "RAG_INSPECTOR_QDRANT_URLS", url
+    )  # a server address from the URL must be allow-listed
+    at = make(
+        entry, {"lang": "en", "retrieval.methods": "bm25,qdrant", "retrieval.qdrant_url": url}
+    )
     assert not at.exception, [e.value for e in at.exception]
     assert rows_of(at, "bm25:auto") == PipelineConfig().retrieval.k
     warnings = [plain(w.value) for w in at.warning if "qdrant:rag-inspector" in plain(w.value)]
     assert len(warnings) == 1
     assert f"Qdrant at {url} is unreachable or failed while listing collections" in warnings[0]
-    assert at.text_input(key="retrieval.qdrant_url").value == url  # the sidebar shows where it looked
+    assert (
+        at.text_input(key="retrieval.qdrant_url").value == url
+    )  # the sidebar shows where it looked

@@ -16,7 +16,19 @@ import pytest
 from rag_core.config import PRESETS, PipelineConfig, parse_overrides, preset
 from rag_core.scenarios import EXPECT_KEYS, SCENARIOS, Scenario, scenario
 from ui import state
-from ui.html import ChunkBox, Markup, NeedleMark, chunk_map, esc, marked_text, Mark, md, span, table, tag
+from ui.html import (
+    ChunkBox,
+    Mark,
+    Markup,
+    NeedleMark,
+    chunk_map,
+    esc,
+    marked_text,
+    md,
+    span,
+    table,
+    tag,
+)
 from ui.i18n import TEXT, fields_of, t, tv
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,11 +47,25 @@ PAYLOADS = (
     [
         {},
         {"chunker.preset": "E"},
-        {"chunker.strategy": "html", "chunker.target": 300, "chunker.overlap": 20, "chunker.min_chars": 80},
-        {"retrieval.methods": "bm25:char,tfidf,dense", "retrieval.analyzer": "kiwi", "retrieval.k": 13},
+        {
+            "chunker.strategy": "html",
+            "chunker.target": 300,
+            "chunker.overlap": 20,
+            "chunker.min_chars": 80,
+        },
+        {
+            "retrieval.methods": "bm25:char,tfidf,dense",
+            "retrieval.analyzer": "kiwi",
+            "retrieval.k": 13,
+        },
         {"gate.max_distance": 0.55, "gate.max_kept": 3, "gate.min_score": 1.5},
         {"context.policy": "hard-cut", "context.budget_tokens": 256, "context.ordering": "ends"},
-        {"rerank.method": "mmr", "rerank.mmr_lambda": 0.3, "fusion.method": "weighted", "fusion.alpha": 0.2},
+        {
+            "rerank.method": "mmr",
+            "rerank.mmr_lambda": 0.3,
+            "fusion.method": "weighted",
+            "fusion.alpha": 0.2,
+        },
     ],
 )
 def test_widgets_round_trip(overrides):
@@ -68,7 +94,10 @@ def test_bad_widget_combination_raises_the_config_error():
     values[state.K_PRESET] = state.CUSTOM
     values["chunker.target"] = 100
     values["chunker.overlap"] = 100
-    with pytest.raises(ValueError, match=re.escape("chunker.overlap = 100 must be smaller than chunker.target = 100")):
+    with pytest.raises(
+        ValueError,
+        match=re.escape("chunker.overlap = 100 must be smaller than chunker.target = 100"),
+    ):
         state.config_from_widgets(values)
 
 
@@ -86,8 +115,12 @@ def test_widget_floats_for_integer_fields_are_accepted():
 
 def test_query_holds_only_differences_and_round_trips():
     config = PipelineConfig().with_overrides(
-        {"retrieval.methods": "bm25,tfidf:char", "retrieval.k": 3, "gate.max_distance": 0.6,
-         "context.dedup": False},
+        {
+            "retrieval.methods": "bm25,tfidf:char",
+            "retrieval.k": 3,
+            "gate.max_distance": 0.6,
+            "context.dedup": False,
+        },
     )
     query = state.query_from_config(config)
     assert query == {
@@ -113,17 +146,33 @@ def test_bad_query_keys_lose_only_themselves():
 
 def test_order_dependent_pair_settles():
     # overlap 600 is only valid once target is 1000: applied one by one, the second pass takes it
-    config, errors = state.config_from_query({"chunker.overlap": "600", "chunker.target": "1000", "retrieval.k": "x"})
+    config, errors = state.config_from_query(
+        {"chunker.overlap": "600", "chunker.target": "1000", "retrieval.k": "x"}
+    )
     assert (config.chunker.target, config.chunker.overlap) == (1000, 600)
     assert len(errors) == 1
 
 
 def test_view_keys_round_trip():
-    view = {state.K_LANG: "en", state.K_CORPUS: "sample", state.K_QSET: "ko", state.K_QID: "ko-01",
-            state.K_QPHRASING: 1, state.K_COMPARE_B: "retrieval.analyzer=char", state.K_CHUNKS_DOC: "d"}
+    view = {
+        state.K_LANG: "en",
+        state.K_CORPUS: "sample",
+        state.K_QSET: "ko",
+        state.K_QID: "ko-01",
+        state.K_QPHRASING: 1,
+        state.K_COMPARE_B: "retrieval.analyzer=char",
+        state.K_CHUNKS_DOC: "d",
+    }
     query = state.query_from_view(view)
-    assert query == {"lang": "en", "corpus": "sample", "qset": "ko", "qid": "ko-01", "ph": "1",
-                     "b": "retrieval.analyzer=char", "doc": "d"}
+    assert query == {
+        "lang": "en",
+        "corpus": "sample",
+        "qset": "ko",
+        "qid": "ko-01",
+        "ph": "1",
+        "b": "retrieval.analyzer=char",
+        "doc": "d",
+    }
     back = state.view_from_query(query)
     assert back == {**view, state.K_QMODE: "set"}
 
@@ -143,10 +192,14 @@ def test_compare_config_applies_lines_and_reports_bad_ones():
 
 
 def test_overrides_text_round_trips_through_parse():
-    text = state.overrides_text({"gate.max_distance": 0.6, "context.dedup": True, "retrieval.methods": "bm25,dense"})
+    text = state.overrides_text(
+        {"gate.max_distance": 0.6, "context.dedup": True, "retrieval.methods": "bm25,dense"}
+    )
     assert text == "gate.max_distance=0.6; context.dedup=true; retrieval.methods=bm25,dense"
-    assert parse_overrides(text) == ({"gate.max_distance": "0.6", "context.dedup": "true",
-                                      "retrieval.methods": "bm25,dense"}, [])
+    assert parse_overrides(text) == (
+        {"gate.max_distance": "0.6", "context.dedup": "true", "retrieval.methods": "bm25,dense"},
+        [],
+    )
 
 
 # ----------------------------------------------------------------------- i18n
@@ -160,10 +213,16 @@ def test_every_text_has_both_languages_with_the_same_fields():
 
 def _used_keys() -> set[str]:
     keys: set[str] = set()
-    files = [ROOT / "app.py", *sorted((ROOT / "ui").glob("*.py")), *sorted((ROOT / "pages").glob("*.py"))]
+    files = [
+        ROOT / "app.py",
+        *sorted((ROOT / "ui").glob("*.py")),
+        *sorted((ROOT / "pages").glob("*.py")),
+    ]
     files += sorted((ROOT / "ui" / "views").glob("*.py"))
     for f in files:
-        keys |= set(re.findall(r"""\bt\(\s*["']([a-z0-9_.\-]+)["']""", f.read_text(encoding="utf-8")))
+        keys |= set(
+            re.findall(r"""\bt\(\s*["']([a-z0-9_.\-]+)["']""", f.read_text(encoding="utf-8"))
+        )
     return keys
 
 
@@ -173,13 +232,22 @@ def test_every_key_used_in_the_app_exists():
 
 
 def test_prefixed_codes_exist_for_every_choice():
-    from rag_core.config import (ANALYZERS, CHUNK_STRATEGIES, CONTEXT_ORDERINGS, CONTEXT_POLICIES, FUSION_METHODS,
-                                 RERANK_METHODS, RETRIEVAL_METHODS)
+    from rag_core.config import (
+        ANALYZERS,
+        CHUNK_STRATEGIES,
+        CONTEXT_ORDERINGS,
+        CONTEXT_POLICIES,
+        FUSION_METHODS,
+        RERANK_METHODS,
+        RETRIEVAL_METHODS,
+    )
     from rag_core.gold.diagnosis import LOSSES
     from rag_core.scenarios import PAGES
 
     wanted = [f"analyzer.{a}" for a in ANALYZERS] + [f"strategy.{s}" for s in CHUNK_STRATEGIES]
-    wanted += [f"ordering.{o}" for o in CONTEXT_ORDERINGS] + [f"policy.{p}" for p in CONTEXT_POLICIES]
+    wanted += [f"ordering.{o}" for o in CONTEXT_ORDERINGS] + [
+        f"policy.{p}" for p in CONTEXT_POLICIES
+    ]
     wanted += [f"fusion.{f}" for f in FUSION_METHODS] + [f"rerank.{m}" for m in RERANK_METHODS]
     wanted += [f"method.{m}" for m in RETRIEVAL_METHODS] + [f"corpus.{c}" for c in state.CORPORA]
     wanted += [f"loss.{s}" for s in LOSSES] + [f"stage.{s}" for s in LOSSES]
@@ -203,7 +271,9 @@ def test_t_fills_fields_and_tv_passes_unknown_codes():
 def test_esc_and_builders_escape_every_payload(payload):
     escaped = html.escape(payload, quote=True)
     assert esc(payload) == escaped
-    assert span(payload, "c", title=payload) == f'<span class="c" title="{escaped}">{escaped}</span>'
+    assert (
+        span(payload, "c", title=payload) == f'<span class="c" title="{escaped}">{escaped}</span>'
+    )
     out = table([payload], [[payload, Markup("<b>ok</b>")]])
     assert "<script" not in out and "<img" not in out and "<svg" not in out
     assert out.count(escaped) == 2 and "<b>ok</b>" in out
@@ -214,15 +284,23 @@ def test_esc_and_builders_escape_every_payload(payload):
 def test_tag_rejects_bad_names():
     with pytest.raises(ValueError, match=re.escape("tag name 'img src=x' must be alphanumeric")):
         tag("img src=x", "")
-    with pytest.raises(ValueError, match=re.escape("attribute name 'on load' must be alphanumeric (dashes allowed)")):
+    with pytest.raises(
+        ValueError,
+        match=re.escape("attribute name 'on load' must be alphanumeric (dashes allowed)"),
+    ):
         tag("span", "", attrs={"on load": "x"})
 
 
 def test_marked_text_splits_at_every_edge_and_merges_classes():
     out = marked_text("abcdefgh", [Mark(2, 6, "x"), Mark(4, 8, "y")])
-    assert out == ('<div class="ri-text">ab<span class="x">cd</span><span class="x y">ef</span>'
-                   '<span class="y">gh</span></div>')
-    assert marked_text("<b>", [Mark(0, 3, "z")]) == '<div class="ri-text"><span class="z">&lt;b&gt;</span></div>'
+    assert out == (
+        '<div class="ri-text">ab<span class="x">cd</span><span class="x y">ef</span>'
+        '<span class="y">gh</span></div>'
+    )
+    assert (
+        marked_text("<b>", [Mark(0, 3, "z")])
+        == '<div class="ri-text"><span class="z">&lt;b&gt;</span></div>'
+    )
 
 
 def test_marked_text_offsets_relative_to_base_and_clipped():
@@ -232,17 +310,21 @@ def test_marked_text_offsets_relative_to_base_and_clipped():
 
 def test_chunk_map_tints_overlap_gap_header_and_cut():
     text = "0123456789ABCDEFGHIJ<script>"
-    chunks = [ChunkBox(0, 0, 0, 10, header="[T > S]", tokens=5), ChunkBox(1, 7, 10, 20, tokens=300, over_window=True)]
+    chunks = [
+        ChunkBox(0, 0, 0, 10, header="[T > S]", tokens=5),
+        ChunkBox(1, 7, 10, 20, tokens=300, over_window=True),
+    ]
     needle = NeedleMark(8, 14, destroyed=True, cut_at=(10,))
     out = chunk_map(text, chunks, [needle])
-    # own words of chunk 0, the overlap copied into chunk 1, own words of chunk 1, then text in no chunk
+    # own words of chunk 0, the overlap copied into chunk 1, own words of chunk 1, then text in no
+    # chunk
     assert '<span class="ri-c0" title="#0">0123456</span>' in out
     assert '<span class="ri-c0 ri-ov ri-lost" title="#0 · overlap">89</span>' in out
     assert '<span class="ri-c1 ri-lost" title="#1">ABCD</span>' in out
     assert '<span class="ri-gap" title="in no chunk">&lt;script&gt;</span>' in out
     assert out.count('class="ri-cut"') == 1 and out.index('class="ri-cut"') < out.index(">ABCD<")
     assert '<span class="ri-header" title="header (not document text)">[T &gt; S]</span>' in out
-    assert 'ri-bnd-t ri-over' in out and "<script>" not in out
+    assert "ri-bnd-t ri-over" in out and "<script>" not in out
 
 
 class _Tags(HTMLParser):
@@ -266,7 +348,11 @@ def _parsed(markup: str) -> _Tags:
 
 def test_chunk_map_of_payload_document_builds_only_our_tags():
     text = " ".join(PAYLOADS)
-    out = chunk_map(text, [ChunkBox(0, 0, 0, len(text), header=PAYLOADS[1])], [NeedleMark(0, 10, False, (), PAYLOADS[2])])
+    out = chunk_map(
+        text,
+        [ChunkBox(0, 0, 0, len(text), header=PAYLOADS[1])],
+        [NeedleMark(0, 10, False, (), PAYLOADS[2])],
+    )
     parsed = _parsed(out)
     assert parsed.tags == {"div", "span"}
     assert parsed.attrs == {"class", "title"}
@@ -290,7 +376,11 @@ def test_gallery_covers_the_ten_failure_modes():
 def test_scenario_configs_are_valid_and_questions_exist():
     from rag_core.corpus.questions import load_questions
 
-    ids = {q.id for f in (ROOT / "sample_corpus" / "questions").glob("*.jsonl") for q in load_questions(f)}
+    ids = {
+        q.id
+        for f in (ROOT / "sample_corpus" / "questions").glob("*.jsonl")
+        for q in load_questions(f)
+    }
     for s in SCENARIOS:
         config = s.config()
         assert isinstance(config, PipelineConfig)
@@ -304,10 +394,14 @@ def test_scenario_configs_are_valid_and_questions_exist():
 
 def test_scenario_lookup_and_validation_messages():
     assert scenario("korean-particle").mode == 3
-    with pytest.raises(ValueError, match=re.escape("unknown scenario 'nope'; valid choices: blind-cut")):
+    with pytest.raises(
+        ValueError, match=re.escape("unknown scenario 'nope'; valid choices: blind-cut")
+    ):
         scenario("nope")
     text = {"ko": "가", "en": "a"}
-    with pytest.raises(ValueError, match=re.escape("scenario x: give exactly one of question_id or question")):
+    with pytest.raises(
+        ValueError, match=re.escape("scenario x: give exactly one of question_id or question")
+    ):
         Scenario("x", 1, text, text, text)
     with pytest.raises(ValueError, match=re.escape("scenario x: title lacks the 'en' text")):
         Scenario("x", 1, {"ko": "가"}, text, text, question="q")
@@ -317,8 +411,13 @@ def test_scenario_lookup_and_validation_messages():
 
 def test_overrides_preset_first_then_keys():
     config = PipelineConfig().with_overrides({"chunker.overlap": 32, "chunker.preset": "a"})
-    assert config.chunker == preset("A").chunker.__class__(strategy="blind", target=512, overlap=32, header=False)
-    with pytest.raises(ValueError, match=re.escape("chunker.preset = 'Z' is not valid; valid choices: A, B, C, D, E, F")):
+    assert config.chunker == preset("A").chunker.__class__(
+        strategy="blind", target=512, overlap=32, header=False
+    )
+    with pytest.raises(
+        ValueError,
+        match=re.escape("chunker.preset = 'Z' is not valid; valid choices: A, B, C, D, E, F"),
+    ):
         PipelineConfig().with_overrides({"chunker.preset": "Z"})
 
 

@@ -1,4 +1,5 @@
-"""The Threshold page through ``AppTest``: render, sliders drive the live counts, apply to the sidebar.
+"""The Threshold page through ``AppTest``: render, sliders drive the live counts, apply to the
+sidebar.
 
 Counts on the page are checked against ``rag_core.evaluation.sweep`` run directly on
 the same config and question set (what the ``sweep`` CLI prints).
@@ -9,17 +10,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from apphelpers import ROOT, make_app, ok, plain
 from streamlit.testing.v1 import AppTest
 
-from apphelpers import ROOT, make_app, ok, plain
-
-from rag_core.evaluation import sweep
 from rag_core.config import PipelineConfig
 from rag_core.corpus.index import load_corpus_index
 from rag_core.corpus.questions import load_questions
+from rag_core.evaluation import sweep
 
-SETS = {name: load_questions(ROOT / "sample_corpus" / "questions" / f"{name}.jsonl") for name in ("en", "ko")}
-
+SETS = {
+    name: load_questions(ROOT / "sample_corpus" / "questions" / f"{name}.jsonl")
+    for name in ("en", "ko")
+}
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +84,9 @@ def test_risk_coverage_reports_the_current_operating_point(entry, data_en):
     point = sweep.operating_point(data_en, value, m)
     cov, risk = point["coverage"], point["risk"]
     text = next(plain(x.value) for x in at.markdown if "Current setting" in plain(x.value))
-    assert f"{cov['k']}/{cov['n']} = {cov['rate']:.1%} [{cov['low']:.1%}, {cov['high']:.1%}]" in text
+    assert (
+        f"{cov['k']}/{cov['n']} = {cov['rate']:.1%} [{cov['low']:.1%}, {cov['high']:.1%}]" in text
+    )
     assert f"{risk['k']}/{risk['n']} = {risk['rate']:.1%}" in text
     assert (point["threshold"], point["max_kept"]) == (value, m)
 
@@ -97,17 +101,25 @@ def test_max_kept_and_no_threshold_drive_the_counts(entry, data_en):
     ok(at)
     got = counts_on_page(at)
     assert got == expected(data_en, None, 1)
-    assert got[sweep.OUTCOMES.index("bluffed")] == data_en.n_unanswerable  # no threshold: every OOD query bluffs
+    assert (
+        got[sweep.OUTCOMES.index("bluffed")] == data_en.n_unanswerable
+    )  # no threshold: every OOD query bluffs
 
 
 def test_the_sweep_table_has_a_row_per_default_threshold(entry, data_en):
     at = make(entry)
-    table = next(h.value for h in at.html if "answered, gold kept" in h.value and "<tbody>" in h.value)
+    table = next(
+        h.value for h in at.html if "answered, gold kept" in h.value and "<tbody>" in h.value
+    )
     rows = table.split("<tbody>", 1)[1].count("<tr")
-    assert rows == 1 + len(sweep.default_thresholds(data_en))  # the no-threshold row, then the sweep
+    assert rows == 1 + len(
+        sweep.default_thresholds(data_en)
+    )  # the no-threshold row, then the sweep
     at.text_input(key="thr.range").set_value("1:3:0.5").run()
     ok(at)
-    table = next(h.value for h in at.html if "answered, gold kept" in h.value and "<tbody>" in h.value)
+    table = next(
+        h.value for h in at.html if "answered, gold kept" in h.value and "<tbody>" in h.value
+    )
     assert table.split("<tbody>", 1)[1].count("<tr") == 1 + 5
 
 
@@ -132,7 +144,9 @@ def test_apply_puts_the_setting_into_the_sidebar_gate(entry):
 
 
 def test_distance_without_dense_is_a_message_with_a_way_out(entry, monkeypatch):
-    monkeypatch.setenv("RAG_INSPECTOR_MODELS", "/no")  # a path from the URL must lie in the allow-listed folder
+    monkeypatch.setenv(
+        "RAG_INSPECTOR_MODELS", "/no"
+    )  # a path from the URL must lie in the allow-listed folder
     at = make(entry, {"retrieval.dense_model": "/no/such/model"})
     at.radio(key="thr.metric").set_value("distance").run()
     assert not at.exception
@@ -152,12 +166,15 @@ def test_another_set_gives_its_own_counts(entry):
     at.selectbox(key="thr.qset").set_value("ko").run()
     ok(at)
     data = sweep.collect(PipelineConfig(), SETS["ko"], load_corpus_index())
-    assert counts_on_page(at) == expected(data, at.slider(key="thr.t.score").value, at.slider(key="thr.m").value)
+    assert counts_on_page(at) == expected(
+        data, at.slider(key="thr.t.score").value, at.slider(key="thr.m").value
+    )
 
 
 @pytest.mark.slow
 def test_dense_distances_on_the_sample_set(entry):
-    """Real embeddings: the histogram is over cosine distances and the counts match a direct sweep."""
+    """Real embeddings: the histogram is over cosine distances and the counts match a direct
+    sweep."""
     cfg = {"retrieval.methods": "bm25,dense"}
     at = make(entry, cfg)
     ok(at)

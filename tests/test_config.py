@@ -45,10 +45,16 @@ def test_non_default_round_trips_through_json():
     [
         ({"retrieval.k": "0"}, "retrieval.k = 0 is out of range; it must be between 1 and 10000"),
         ({"retrieval.k": "-3"}, "retrieval.k = -3 is out of range"),
-        ({"chunker.overlap": "512"}, "chunker.overlap = 512 must be smaller than chunker.target = 512"),
+        (
+            {"chunker.overlap": "512"},
+            "chunker.overlap = 512 must be smaller than chunker.target = 512",
+        ),
         (
             {"chunker.strategy": "semantic"},
-            f"chunker.strategy = 'semantic' is not valid; valid choices: {', '.join(CHUNK_STRATEGIES)}",
+            (
+                "chunker.strategy = 'semantic' is not valid; valid choices: "
+                f"{', '.join(CHUNK_STRATEGIES)}"
+            ),
         ),
         (
             {"retrieval.analyzer": "porter"},
@@ -58,18 +64,29 @@ def test_non_default_round_trips_through_json():
             {"retrieval.methods": "bm25,splade"},
             "retrieval.methods = 'splade' is not valid; valid choices: bm25, tfidf, dense",
         ),
-        ({"retrieval.methods": "dense:char"}, "retrieval.methods = 'dense:char': dense retrieval takes no analyzer"),
+        (
+            {"retrieval.methods": "dense:char"},
+            "retrieval.methods = 'dense:char': dense retrieval takes no analyzer",
+        ),
         (
             {"context.budget_tokens": "100"},
-            f"context.budget_tokens = 100 is smaller than the {RESERVED_INSTRUCTION_TOKENS} tokens "
-            "reserved for the instructions",
+            (
+                f"context.budget_tokens = 100 is smaller than the {RESERVED_INSTRUCTION_TOKENS} "
+                "tokens reserved for the instructions"
+            ),
         ),
         ({"retrieval.b": "1.5"}, "retrieval.b = 1.5 is out of range; it must be >= 0.0 and <= 1.0"),
-        ({"fusion.method": "borda"}, "fusion.method = 'borda' is not valid; valid choices: rrf, minmax, zscore, weighted"),
+        (
+            {"fusion.method": "borda"},
+            "fusion.method = 'borda' is not valid; valid choices: rrf, minmax, zscore, weighted",
+        ),
         ({"chunker.header": "maybe"}, "chunker.header = 'maybe' must be true or false"),
         ({"retrieval.k": "ten"}, "retrieval.k = 'ten' must be an integer"),
         ({"gate.max_distance": "3"}, "gate.max_distance = 3.0 is out of range"),
-        ({"rerank.method": "cross-encoder"}, "rerank.model is empty: the cross-encoder reranker needs"),
+        (
+            {"rerank.method": "cross-encoder"},
+            "rerank.model is empty: the cross-encoder reranker needs",
+        ),
     ],
 )
 def test_bad_values_name_field_value_and_choices(overrides, message):
@@ -78,7 +95,10 @@ def test_bad_values_name_field_value_and_choices(overrides, message):
 
 
 def test_unknown_keys_and_sections_are_errors():
-    with pytest.raises(ValueError, match=re.escape("unknown config key 'retrieval.depth'; valid keys: retrieval.methods")):
+    with pytest.raises(
+        ValueError,
+        match=re.escape("unknown config key 'retrieval.depth'; valid keys: retrieval.methods"),
+    ):
         PipelineConfig().with_overrides({"retrieval.depth": "3"})
     with pytest.raises(ValueError, match=re.escape("unknown config section(s) index")):
         PipelineConfig.from_dict({"index": {}})
@@ -102,13 +122,18 @@ def test_presets_match_the_seed_study():
         "boundaries-t512-h",
         "boundaries-t512-o64-h",
     ]
-    with pytest.raises(ValueError, match=re.escape(f"unknown preset 'G'; valid choices: {', '.join(PRESETS)}")):
+    with pytest.raises(
+        ValueError, match=re.escape(f"unknown preset 'G'; valid choices: {', '.join(PRESETS)}")
+    ):
         preset("G")
 
 
 def test_flat_keys_are_accepted_by_with_overrides():
     cfg = preset("F").with_overrides({"retrieval.methods": "bm25,dense", "gate.max_kept": "3"})
-    flat = {k: (",".join(v) if isinstance(v, list) else ("none" if v is None else str(v))) for k, v in cfg.flat().items()}
+    flat = {
+        k: (",".join(v) if isinstance(v, list) else ("none" if v is None else str(v)))
+        for k, v in cfg.flat().items()
+    }
     assert PipelineConfig().with_overrides(flat) == cfg
 
 
@@ -137,9 +162,12 @@ def test_parse_overrides_splits_lines_and_semicolons_skips_comments():
 
 def test_override_items_are_the_cli_form_and_refuse_items_without_a_key():
     assert override_items(["retrieval.k=5", " gate.min_score = 3 ", "retrieval.k=6"]) == {
-        "retrieval.k": "6", "gate.min_score": "3"}
+        "retrieval.k": "6",
+        "gate.min_score": "3",
+    }
     assert override_items(["retrieval.qdrant_url=http://h:6333/?a=b"]) == {
-        "retrieval.qdrant_url": "http://h:6333/?a=b"}  # the first '=' splits
+        "retrieval.qdrant_url": "http://h:6333/?a=b"
+    }  # the first '=' splits
     for bad in ("retrieval.k", "=5"):
         message = f"{bad!r}: expected key=value, e.g. retrieval.k=5"
         with pytest.raises(ValueError, match=re.escape(message)):
@@ -149,13 +177,16 @@ def test_override_items_are_the_cli_form_and_refuse_items_without_a_key():
 def test_preset_pseudo_key_is_applied_first_then_the_other_keys():
     assert PipelineConfig().with_overrides({"chunker.preset": "b"}) == preset("B")
     cfg = PipelineConfig().with_overrides(
-        {"chunker.overlap": "32", "chunker.preset": "B", "retrieval.k": "3"})
+        {"chunker.overlap": "32", "chunker.preset": "B", "retrieval.k": "3"}
+    )
     assert cfg.chunker == ChunkerConfig(strategy="blind", target=512, overlap=32, header=False)
     assert cfg.retrieval.k == 3
     # the same text gives the same config whichever way it arrives
     text = "chunker.preset=B; chunker.overlap=32; retrieval.k=3"
     assert PipelineConfig().with_overrides(parse_overrides(text)[0]) == cfg
     assert PipelineConfig().with_overrides(override_items(text.split("; "))) == cfg
-    with pytest.raises(ValueError, match=re.escape(
-            "chunker.preset = 'G' is not valid; valid choices: A, B, C, D, E, F")):
+    with pytest.raises(
+        ValueError,
+        match=re.escape("chunker.preset = 'G' is not valid; valid choices: A, B, C, D, E, F"),
+    ):
         PipelineConfig().with_overrides({"chunker.preset": "G"})

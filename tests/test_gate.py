@@ -61,9 +61,15 @@ def test_verdicts_distance_cut_is_inclusive_and_max_kept_counts_passing_only():
 
 def test_verdicts_scores_and_no_threshold():
     assert gate_verdicts([9.0, 3.0, 2.9], 3.0, None, higher_is_better=True) == (
-        "kept", "kept", "threshold")
+        "kept",
+        "kept",
+        "threshold",
+    )
     assert gate_verdicts([0.9, 0.1, 0.5], None, 1, higher_is_better=False) == (
-        "kept", "max_kept", "max_kept")
+        "kept",
+        "max_kept",
+        "max_kept",
+    )
     assert gate_verdicts([], 0.5, 1, higher_is_better=False) == ()
 
 

@@ -99,7 +99,8 @@ def test_refuses_foreign_and_newer_files(tmp_path):
     con.commit()
     con.close()
     with pytest.raises(
-        LabelStoreError, match=re.escape(f"{other} is a SQLite database but not a label store (tables: t)")
+        LabelStoreError,
+        match=re.escape(f"{other} is a SQLite database but not a label store (tables: t)"),
     ):
         LabelStore(other)
     newer = tmp_path / "newer.sqlite3"
@@ -108,7 +109,9 @@ def test_refuses_foreign_and_newer_files(tmp_path):
     con.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     con.commit()
     con.close()
-    with pytest.raises(LabelStoreError, match=re.escape(f"has schema version {SCHEMA_VERSION + 1}")):
+    with pytest.raises(
+        LabelStoreError, match=re.escape(f"has schema version {SCHEMA_VERSION + 1}")
+    ):
         LabelStore(newer)
     with pytest.raises(LabelStoreError, match="is a directory"):
         LabelStore(tmp_path)
@@ -138,12 +141,19 @@ def test_add_change_undo_and_history(store):
     assert store.get(first.label_id) is None  # not judged again
     assert store.current() == ()
     kinds = [(e.kind, e.annotator, e.grade) for e in store.history()]
-    assert kinds == [("add", "ana", 2), ("change", "bo", 3), ("undo", "bo", None), ("undo", "ana", None)]
+    assert kinds == [
+        ("add", "ana", 2),
+        ("change", "bo", 3),
+        ("undo", "bo", None),
+        ("undo", "ana", None),
+    ]
     with pytest.raises(ValueError, match=re.escape("nothing to undo for annotator 'bo'")):
         store.undo(annotator="bo")
     with pytest.raises(ValueError, match=re.escape("undo needs a label_id or an annotator")):
         store.undo()
-    with pytest.raises(ValueError, match=re.escape(f"label {first.label_id!r} has no current state")):
+    with pytest.raises(
+        ValueError, match=re.escape(f"label {first.label_id!r} has no current state")
+    ):
         store.change(first.label_id, grade=1)
 
 
@@ -169,16 +179,36 @@ def test_not_judged_is_not_zero(store):
     [
         ({"start": 5, "end": 5}, "start = 5 must be smaller than end = 5"),
         ({"start": -1}, "start = -1 must be >= 0"),
-        ({"end": len(DOC) + 3, "text": DOC[0:] + "abc"}, f"span 0:{len(DOC) + 3} lies outside document 'halla' ({len(DOC)} characters)"),
-        ({"grade": 4}, "grade = 4 is not valid; valid grades: 0, 1, 2, 3 (0 = judged not relevant)"),
+        (
+            {"end": len(DOC) + 3, "text": DOC[0:] + "abc"},
+            f"span 0:{len(DOC) + 3} lies outside document 'halla' ({len(DOC)} characters)",
+        ),
+        (
+            {"grade": 4},
+            "grade = 4 is not valid; valid grades: 0, 1, 2, 3 (0 = judged not relevant)",
+        ),
         ({"grade": True}, "grade = True is not valid"),
-        ({"text": "Mount Hall"}, "text does not match document 'halla' at 0:5: the label has 'Mount Hall', the document has 'Mount'"),
+        (
+            {"text": "Mount Hall"},
+            (
+                "text does not match document 'halla' at 0:5: the label has 'Mount Hall', "
+                "the document has 'Mount'"
+            ),
+        ),
         ({"question_id": " "}, "question_id must be a non-empty string; got ' '"),
     ],
 )
 def test_add_validation(store, kwargs, message):
-    args = {"question_set": "set", "question_id": "q1", "doc_id": "halla", "start": 0, "end": 5,
-            "grade": 1, "text": "Mount", "doc": DOC}
+    args = {
+        "question_set": "set",
+        "question_id": "q1",
+        "doc_id": "halla",
+        "start": 0,
+        "end": 5,
+        "grade": 1,
+        "text": "Mount",
+        "doc": DOC,
+    }
     args.update(kwargs)
     with pytest.raises(ValueError, match=re.escape(message)):
         store.add(**args)
@@ -209,7 +239,10 @@ def test_export_import_round_trip(store, tmp_path):
     assert (rep.n_lines, rep.added, rep.changed, rep.unchanged) == (2, 2, 0, 0)
 
     def state(s):
-        return [(lab.label_id, lab.grade, lab.note, lab.annotator, lab.created_at, lab.text) for lab in s.current()]
+        return [
+            (lab.label_id, lab.grade, lab.note, lab.annotator, lab.created_at, lab.text)
+            for lab in s.current()
+        ]
 
     assert state(other) == state(store)
     again = other.import_jsonl(text)
@@ -223,8 +256,15 @@ def test_export_import_round_trip(store, tmp_path):
 
 def _good_line(**over) -> str:
     s, e = span("Roe deer")
-    row = {"question_set": "set", "question_id": "q9", "doc_id": "halla", "start": s, "end": e,
-           "text": "Roe deer", "grade": 2}
+    row = {
+        "question_set": "set",
+        "question_id": "q9",
+        "doc_id": "halla",
+        "start": s,
+        "end": e,
+        "text": "Roe deer",
+        "grade": 2,
+    }
     row.update(over)
     return json.dumps(row)
 
@@ -236,19 +276,40 @@ def _good_line(**over) -> str:
         ("[1, 2]", "line 3: a label must be a JSON object, not list"),
         (_good_line(grade=5), "line 3: grade = 5 is not valid"),
         (_good_line(colour="red"), "line 3: unknown field(s) colour"),
-        (json.dumps({"question_set": "set"}), "line 3: missing field(s) question_id, doc_id, start, end, text, grade"),
-        (_good_line(label_id="0000000000000000"), "line 3: label_id '0000000000000000' does not belong"),
-        (_good_line(question_id="q1", start=0, end=5, text="Mount"), "line 3: the same question and span as line 1"),
+        (
+            json.dumps({"question_set": "set"}),
+            "line 3: missing field(s) question_id, doc_id, start, end, text, grade",
+        ),
+        (
+            _good_line(label_id="0000000000000000"),
+            "line 3: label_id '0000000000000000' does not belong",
+        ),
+        (
+            _good_line(question_id="q1", start=0, end=5, text="Mount"),
+            "line 3: the same question and span as line 1",
+        ),
         (_good_line(start=0, end=8), "line 3: text does not match document 'halla' at 0:8"),
         (_good_line(doc_id="nowhere"), "line 3: document 'nowhere' is not in the corpus"),
-        (_good_line(created_at="yesterday"), "line 3: created_at 'yesterday' is not an ISO 8601 timestamp"),
+        (
+            _good_line(created_at="yesterday"),
+            "line 3: created_at 'yesterday' is not an ISO 8601 timestamp",
+        ),
     ],
 )
 def test_malformed_import_changes_nothing(store, bad, message):
     add(store, "1,947 m", 2, annotator="ana")
     before = (store.version(), store.history(), store.export_jsonl())
-    first = json.dumps({"question_set": "set", "question_id": "q1", "doc_id": "halla", "start": 0,
-                        "end": 5, "text": "Mount", "grade": 1})
+    first = json.dumps(
+        {
+            "question_set": "set",
+            "question_id": "q1",
+            "doc_id": "halla",
+            "start": 0,
+            "end": 5,
+            "text": "Mount",
+            "grade": 1,
+        }
+    )
     text = "\n".join([first, _good_line(), bad, _good_line(question_id="q10")])
     with pytest.raises(ValueError, match=re.escape(f"labels.jsonl {message}")):
         store.import_jsonl(text, docs={"halla": DOC}, source="labels.jsonl")
@@ -272,12 +333,51 @@ def test_gold_for_merges_needles_and_labels():
     s_b, e_b = span("Baengnokdam")
     s_c, e_c = span("Roe deer")
     labels = [
-        Label(label_id_for("set", "q1", "halla", s_a, e_a), "set", "q1", "halla", s_a, e_a, "1,947 m",
-              3, "", "ana", "t", 1, "add"),
-        Label(label_id_for("set", "q1", "halla", s_b, e_b), "set", "q1", "halla", s_b, e_b,
-              "Baengnokdam", 0, "", "ana", "t", 2, "add"),
-        Label(label_id_for("set", "q1", "halla", s_c, e_c), "set", "q1", "halla", s_c, e_c,
-              "Roe deer", 1, "", "ana", "t", 3, "add"),
+        Label(
+            label_id_for("set", "q1", "halla", s_a, e_a),
+            "set",
+            "q1",
+            "halla",
+            s_a,
+            e_a,
+            "1,947 m",
+            3,
+            "",
+            "ana",
+            "t",
+            1,
+            "add",
+        ),
+        Label(
+            label_id_for("set", "q1", "halla", s_b, e_b),
+            "set",
+            "q1",
+            "halla",
+            s_b,
+            e_b,
+            "Baengnokdam",
+            0,
+            "",
+            "ana",
+            "t",
+            2,
+            "add",
+        ),
+        Label(
+            label_id_for("set", "q1", "halla", s_c, e_c),
+            "set",
+            "q1",
+            "halla",
+            s_c,
+            e_c,
+            "Roe deer",
+            1,
+            "",
+            "ana",
+            "t",
+            3,
+            "add",
+        ),
         Label("x", "set", "q2", "halla", s_c, e_c, "Roe deer", 3, "", "ana", "t", 4, "add"),
     ]
     gold = gold_for(q, labels, {"halla": DOC})
@@ -298,10 +398,30 @@ def test_qrels_for_chunking_matches_brute_force(tiny_corpus):
     labels = []
     for phrase, grade in phrases.items():
         s = doc.text.index(phrase)
-        labels.append(Label(label_id_for("s", "q", "jeju", s, s + len(phrase)), "s", "q", "jeju", s,
-                            s + len(phrase), phrase, grade, "", "", "t", 1, "add"))
-    q = Question(id="q", lang="ko", question="한라산 높이?", phrasings=("a", "b"),
-                 needles=(Needle("jeju", "남한에서 가장 높은 산"),))
+        labels.append(
+            Label(
+                label_id_for("s", "q", "jeju", s, s + len(phrase)),
+                "s",
+                "q",
+                "jeju",
+                s,
+                s + len(phrase),
+                phrase,
+                grade,
+                "",
+                "",
+                "t",
+                1,
+                "add",
+            )
+        )
+    q = Question(
+        id="q",
+        lang="ko",
+        question="한라산 높이?",
+        phrasings=("a", "b"),
+        needles=(Needle("jeju", "남한에서 가장 높은 산"),),
+    )
     qrels = qrels_for(chunks, [q], tiny_corpus.docs, labels, phrasings="all")
     assert set(qrels) == {"q#0", "q#1"}
     # brute force: every chunk against every gold span by offsets
@@ -329,13 +449,20 @@ def test_export_qrels_from_store(store, tiny_corpus):
     store.add("manual", "m1", "kv", s, s + len(phrase), 2, text=phrase, doc=doc)
     chunks = tiny_corpus.chunking(ChunkerConfig()).chunks
     q = Question(id="m1", lang="en", question="What is E21?", needles=(Needle("kv", "Error E17"),))
-    text = store.export_qrels(chunks, [q], tiny_corpus.docs, question_set="manual", phrasings="question")
+    text = store.export_qrels(
+        chunks, [q], tiny_corpus.docs, question_set="manual", phrasings="question"
+    )
     qrels = parse_qrels(text.splitlines())
-    holding = [c.chunk_id for c in chunks if c.doc_id == "kv" and c.start <= s and s + len(phrase) <= c.end]
+    holding = [
+        c.chunk_id for c in chunks if c.doc_id == "kv" and c.start <= s and s + len(phrase) <= c.end
+    ]
     needle_at = doc.text.index("Error E17")
-    needle_chunks = [c.chunk_id for c in chunks if c.doc_id == "kv" and c.start <= needle_at
-                     and needle_at + len("Error E17") <= c.end]
-    expected = {cid: 1 for cid in needle_chunks}
+    needle_chunks = [
+        c.chunk_id
+        for c in chunks
+        if c.doc_id == "kv" and c.start <= needle_at and needle_at + len("Error E17") <= c.end
+    ]
+    expected = dict.fromkeys(needle_chunks, 1)
     for cid in holding:
         expected[cid] = max(expected.get(cid, 0), 2)
     assert qrels == {"m1": expected}
@@ -426,6 +553,8 @@ def test_a_write_expecting_an_older_version_raises_stale_and_writes_nothing(tmp_
         store.change(first.label_id, grade=3, expected_event=first.event_id)
     assert info.value.current.grade == 2 and info.value.current.event_id == second.event_id
     with pytest.raises(StaleLabel):
-        store.add("en", "q1", "jeju", 0, 9, 3, text=text[:9], expected_event=None)  # it is labelled now
+        store.add(
+            "en", "q1", "jeju", 0, 9, 3, text=text[:9], expected_event=None
+        )  # it is labelled now
     assert [e.kind for e in store.history()] == ["add", "change"]
     assert store.change(first.label_id, grade=3, expected_event=second.event_id).grade == 3

@@ -17,8 +17,11 @@ QUESTIONS = ["KV cache decode", "한라산의 높이", "what does E21 mean", "�
 CONFIGS = [
     {"retrieval.analyzer": "unicode"},
     {"retrieval.methods": "bm25:char,tfidf:char", "retrieval.k": "3"},
-    {"retrieval.methods": "bm25:auto,tfidf:unicode", "fusion.method": "rrf",
-     "rerank.method": "mmr"},
+    {
+        "retrieval.methods": "bm25:auto,tfidf:unicode",
+        "fusion.method": "rrf",
+        "rerank.method": "mmr",
+    },
     {"retrieval.bm25_variant": "plus", "rerank.method": "overlap", "rerank.shortlist": "2"},
     {"gate.min_score": "1.5", "gate.max_kept": "2"},
 ]
@@ -35,7 +38,8 @@ def test_run_many_equals_run_per_question(tiny_corpus, overrides):
     ids = [f"q{i}" for i in range(len(QUESTIONS))]
     batched = list(run_many(config, QUESTIONS, tiny_corpus, query_ids=ids))
     single = [
-        run(config, q, tiny_corpus, stop_after="gate", query_id=i) for q, i in zip(QUESTIONS, ids)
+        run(config, q, tiny_corpus, stop_after="gate", query_id=i)
+        for q, i in zip(QUESTIONS, ids, strict=True)
     ]
     assert len(batched) == len(QUESTIONS)
     assert [untimed(t) for t in batched] == [untimed(t) for t in single]
@@ -47,8 +51,11 @@ def test_run_many_equals_run_per_question(tiny_corpus, overrides):
 def test_run_many_equals_run_on_the_sample_set():
     corpus = load_corpus_index()
     config = PipelineConfig().with_overrides(
-        {"retrieval.methods": "bm25:auto,tfidf:char", "rerank.method": "overlap",
-         "generation.model": "none"}
+        {
+            "retrieval.methods": "bm25:auto,tfidf:char",
+            "rerank.method": "overlap",
+            "generation.model": "none",
+        }
     )
     jobs = [(qid, text) for q in corpus.questions for qid, text in queries_of(q, "all")]
     assert len(jobs) > 50
@@ -72,8 +79,16 @@ def test_run_many_validates_like_run(tiny_corpus):
 def test_hits_from_fields_equal_the_constructor():
     rows = [
         {"chunk_id": "a::0", "doc_id": "a", "rank": 1, "score": 0.5},
-        {"chunk_id": "b::1", "doc_id": "b", "rank": 2, "score": 0.25, "prev_rank": 3,
-         "retrieval_score": 1.5, "tied": False, "note": "moved"},
+        {
+            "chunk_id": "b::1",
+            "doc_id": "b",
+            "rank": 2,
+            "score": 0.25,
+            "prev_rank": 3,
+            "retrieval_score": 1.5,
+            "tied": False,
+            "note": "moved",
+        },
     ]
     made = hits_from_fields(dict(r) for r in rows)
     assert made == [Hit(**rows[0]), Hit(**rows[1])]
@@ -90,6 +105,8 @@ def test_term_stats_records_equal_the_constructor():
     df, idf = np.array([3, 1]), np.array([0.5, 2.0])
     got = term_stats(vocab, df, idf, ["kv", "cache", "kv", "gpu"])
     assert got == (
-        TermStat("kv", 2, 3, 0.5), TermStat("cache", 1, 1, 2.0), TermStat("gpu", 1, 0, None)
+        TermStat("kv", 2, 3, 0.5),
+        TermStat("cache", 1, 1, 2.0),
+        TermStat("gpu", 1, 0, None),
     )
     assert got[2].unknown and not got[0].unknown

@@ -44,7 +44,8 @@ def query(qid, values, gold=(), answerable=True):
     return QueryCandidates(qid, qid, f"text {qid}", answerable, cands(values, gold), bool(gold))
 
 
-# Distances: a1 gold at rank 2, a2 gold at rank 2 (behind a farther rank 1), a3 no gold retrieved, a4 no candidates;
+# Distances: a1 gold at rank 2, a2 gold at rank 2 (behind a farther rank 1), a3 no gold retrieved,
+# a4 no candidates;
 # u1, u2 unanswerable.
 DIST = data_of(
     [
@@ -63,8 +64,13 @@ def naive_counts(data, t, m):
     tally = dict.fromkeys(sweep.OUTCOMES, 0)
     for q in data.queries:
         hits = [
-            Hit(c.chunk_id, c.doc_id, c.rank, score=c.value,
-                distance=None if data.higher_is_better else c.value)
+            Hit(
+                c.chunk_id,
+                c.doc_id,
+                c.rank,
+                score=c.value,
+                distance=None if data.higher_is_better else c.value,
+            )
             for c in q.candidates
         ]
         cfg = (
@@ -75,7 +81,11 @@ def naive_counts(data, t, m):
         kept_ids = {h.chunk_id for h in apply_gate(hits, cfg).kept}
         gold_kept = any(c.gold and c.chunk_id in kept_ids for c in q.candidates)
         if q.answerable:
-            key = ("answered_with_gold" if gold_kept else "answered_without_gold") if kept_ids else "refused_answerable"
+            key = (
+                ("answered_with_gold" if gold_kept else "answered_without_gold")
+                if kept_ids
+                else "refused_answerable"
+            )
         else:
             key = "bluffed" if kept_ids else "refused_unanswerable"
         tally[key] += 1
@@ -106,11 +116,16 @@ def test_replay_equals_the_real_gate_on_random_lists(metric):
     queries = []
     for i in range(60):
         n = rng.randint(0, 8)
-        values = [round(rng.uniform(0.2, 1.0) if metric == "distance" else rng.uniform(0, 30), 3) for _ in range(n)]
+        values = [
+            round(rng.uniform(0.2, 1.0) if metric == "distance" else rng.uniform(0, 30), 3)
+            for _ in range(n)
+        ]
         gold = {r for r in range(1, n + 1) if rng.random() < 0.25}
         queries.append(query(f"q{i}", values, gold, answerable=rng.random() < 0.7))
     data = data_of(queries, metric)
-    cuts = [0.3, 0.45, 0.5, 0.62, 0.8, 1.0] if metric == "distance" else [0.0, 5.0, 12.5, 20.0, 29.0]
+    cuts = (
+        [0.3, 0.45, 0.5, 0.62, 0.8, 1.0] if metric == "distance" else [0.0, 5.0, 12.5, 20.0, 29.0]
+    )
     for m in (1, 2, 4, None):
         for t in cuts:
             row = sweep.counts_at(data, t, m)
@@ -128,11 +143,18 @@ def best_value_counts(best_answerable, gold_kept, best_unanswerable, t, higher_i
     def passes(best):
         return best is not None and (best >= t if higher_is_better else best <= t)
 
-    with_gold = sum(1 for b, g in zip(best_answerable, gold_kept) if passes(b) and g)
-    without_gold = sum(1 for b, g in zip(best_answerable, gold_kept) if passes(b) and not g)
+    with_gold = sum(1 for b, g in zip(best_answerable, gold_kept, strict=True) if passes(b) and g)
+    without_gold = sum(
+        1 for b, g in zip(best_answerable, gold_kept, strict=True) if passes(b) and not g
+    )
     bluffed = sum(1 for b in best_unanswerable if passes(b))
-    return (with_gold, without_gold, len(best_answerable) - with_gold - without_gold,
-            bluffed, len(best_unanswerable) - bluffed)
+    return (
+        with_gold,
+        without_gold,
+        len(best_answerable) - with_gold - without_gold,
+        bluffed,
+        len(best_unanswerable) - bluffed,
+    )
 
 
 def test_agrees_with_the_best_value_oracle():
@@ -140,27 +162,37 @@ def test_agrees_with_the_best_value_oracle():
         outs = sweep.outcomes(DIST, t, 2)
         ans = [o for o in outs if o.answerable]
         una = [o for o in outs if not o.answerable]
-        ref = best_value_counts([o.best for o in ans], [o.gold_kept for o in ans],
-                                [o.best for o in una], t)
+        ref = best_value_counts(
+            [o.best for o in ans], [o.gold_kept for o in ans], [o.best for o in una], t
+        )
         row = sweep.counts_at(DIST, t, 2)
         assert tuple(getattr(row, k) for k in sweep.OUTCOMES) == ref
 
 
 def one_candidate_queries(answerable, gold, unanswerable):
     """A query per best value (None: no candidate), its single candidate gold per ``gold``."""
-    qs = [query(f"a{i}", [] if v is None else [v], {1} if g else ()) for i, (v, g) in
-          enumerate(zip(answerable, gold))]
-    qs += [query(f"u{i}", [] if v is None else [v], answerable=False)
-           for i, v in enumerate(unanswerable)]
+    qs = [
+        query(f"a{i}", [] if v is None else [v], {1} if g else ())
+        for i, (v, g) in enumerate(zip(answerable, gold, strict=True))
+    ]
+    qs += [
+        query(f"u{i}", [] if v is None else [v], answerable=False)
+        for i, v in enumerate(unanswerable)
+    ]
     return qs
 
 
 def test_sweep_table_by_hand_distances():
-    data = data_of(one_candidate_queries([0.40, 0.55, 0.70, None], [True, False, True, True],
-                                         [0.50, 0.68, 0.90]))
+    data = data_of(
+        one_candidate_queries(
+            [0.40, 0.55, 0.70, None], [True, False, True, True], [0.50, 0.68, 0.90]
+        )
+    )
     rows = sweep.sweep_table(data, [0.45, 0.6, 0.7, 2.0], None)
-    got = [(r.threshold, *(getattr(r, k) for k in sweep.OUTCOMES), r.n_answerable, r.n_unanswerable)
-           for r in rows]
+    got = [
+        (r.threshold, *(getattr(r, k) for k in sweep.OUTCOMES), r.n_answerable, r.n_unanswerable)
+        for r in rows
+    ]
     assert got[0] == (0.45, 1, 0, 3, 0, 3, 4, 3)
     assert got[1] == (0.6, 1, 1, 2, 1, 2, 4, 3)
     assert got[2] == (0.7, 2, 1, 1, 2, 1, 4, 3)  # ≤ threshold answers
@@ -202,7 +234,10 @@ def test_distribution_of_best_values():
     dc = sweep.distribution(clean)
     assert dc.separable is True and dc.overlap is None
     # scores: higher is better, so the worst answerable is the lowest best score
-    scores = data_of([query("a", [9.0, 3.0], {1}), query("b", [4.0]), query("u", [5.0], answerable=False)], "score")
+    scores = data_of(
+        [query("a", [9.0, 3.0], {1}), query("b", [4.0]), query("u", [5.0], answerable=False)],
+        "score",
+    )
     ds = sweep.distribution(scores)
     assert (ds.worst_answerable, ds.best_unanswerable) == (4.0, 5.0)
     assert ds.separable is False and ds.overlap == (4.0, 5.0)
@@ -219,9 +254,18 @@ def test_default_thresholds():
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: sweep.counts_at(DIST, 0.5, 0), "max_kept must be a positive integer or None (no limit); got 0"),
-        (lambda: sweep.counts_at(DIST, math.nan, 2), "threshold must be a finite number or None; got nan"),
-        (lambda: sweep.sweep_table(DIST, [], 2), "thresholds must be a non-empty list of numbers; got []"),
+        (
+            lambda: sweep.counts_at(DIST, 0.5, 0),
+            "max_kept must be a positive integer or None (no limit); got 0",
+        ),
+        (
+            lambda: sweep.counts_at(DIST, math.nan, 2),
+            "threshold must be a finite number or None; got nan",
+        ),
+        (
+            lambda: sweep.sweep_table(DIST, [], 2),
+            "thresholds must be a non-empty list of numbers; got []",
+        ),
     ],
 )
 def test_errors(call, message):
@@ -233,10 +277,16 @@ def test_errors(call, message):
 
 
 QUESTIONS = (
-    Question(id="h", lang="ko", question="한라산 높이 해발", needles=(Needle("jeju", "해발 1,947m"),)),
-    Question(id="e", lang="en", question="What does error E21 mean?",
-             phrasings=("What does error E21 mean?", "E21 code meaning"),
-             needles=(Needle("kv", "Error E21 means the water inlet is blocked."),)),
+    Question(
+        id="h", lang="ko", question="한라산 높이 해발", needles=(Needle("jeju", "해발 1,947m"),)
+    ),
+    Question(
+        id="e",
+        lang="en",
+        question="What does error E21 mean?",
+        phrasings=("What does error E21 mean?", "E21 code meaning"),
+        needles=(Needle("kv", "Error E21 means the water inlet is blocked."),),
+    ),
     Question(id="out", lang="en", question="How do I renew a Spanish passport?", answerable=False),
 )
 
@@ -255,17 +305,25 @@ def test_collect_on_tiny_corpus_matches_pipeline(tiny_corpus):
     )
     open_cfg = replace(cfg, gate=GateConfig())
     chunks = tiny_corpus.chunking(cfg.chunker).chunks
-    for q, qc in zip((QUESTIONS[0], QUESTIONS[1], QUESTIONS[1], QUESTIONS[2]), data.queries):
+    for q, qc in zip(
+        (QUESTIONS[0], QUESTIONS[1], QUESTIONS[1], QUESTIONS[2]), data.queries, strict=True
+    ):
         trace = run(open_cfg, qc.text, tiny_corpus, stop_after="gate")
         assert [c.chunk_id for c in qc.candidates] == [h.chunk_id for h in trace.rerank.hits]
         assert [c.value for c in qc.candidates] == [h.score for h in trace.rerank.hits]
-        gold = {cid for ids in relevant_chunk_ids(chunks, q.needles, tiny_corpus.docs) for cid in ids}
+        gold = {
+            cid for ids in relevant_chunk_ids(chunks, q.needles, tiny_corpus.docs) for cid in ids
+        }
         assert [c.gold for c in qc.candidates] == [h.chunk_id in gold for h in trace.rerank.hits]
         # the replayed gate refuses exactly when the real gate does, at several cuts
         best = sweep.best_value(qc.candidates, True)
-        for t in ([best - 0.01, best, best + 0.01] if best is not None else [0.0]):
-            real = run(cfg.with_overrides({"gate.min_score": str(t), "gate.max_kept": "2"}),
-                       qc.text, tiny_corpus, stop_after="gate")
+        for t in [best - 0.01, best, best + 0.01] if best is not None else [0.0]:
+            real = run(
+                cfg.with_overrides({"gate.min_score": str(t), "gate.max_kept": "2"}),
+                qc.text,
+                tiny_corpus,
+                stop_after="gate",
+            )
             kept = sweep.kept_candidates(qc.candidates, t, 2, True)
             assert [c.chunk_id for c in kept] == [h.chunk_id for h in real.gate.kept]
             assert (not kept) == real.gate.refused
@@ -277,19 +335,35 @@ def test_collect_with_labels_changes_gold(tiny_corpus):
     doc = tiny_corpus.docs["jeju"]
     phrase = "노루를 자주 만난다"
     s = doc.text.index(phrase)
-    lab = Label(label_id_for("t", "h", "jeju", s, s + len(phrase)), "t", "h", "jeju", s, s + len(phrase),
-                phrase, 2, "", "", "t", 1, "add")
+    lab = Label(
+        label_id_for("t", "h", "jeju", s, s + len(phrase)),
+        "t",
+        "h",
+        "jeju",
+        s,
+        s + len(phrase),
+        phrase,
+        2,
+        "",
+        "",
+        "t",
+        1,
+        "add",
+    )
     cfg = PipelineConfig().with_overrides({"chunker.strategy": "blind", "chunker.target": "64"})
     plain = sweep.collect(cfg, QUESTIONS[:1], tiny_corpus, phrasings="question")
     labeled = sweep.collect(cfg, QUESTIONS[:1], tiny_corpus, phrasings="question", labels=[lab])
     chunks = tiny_corpus.chunking(cfg.chunker).chunks
     holding = {c.chunk_id for c in chunks if c.start <= s and s + len(phrase) <= c.end}
-    for a, b in zip(plain.queries[0].candidates, labeled.queries[0].candidates):
+    for a, b in zip(plain.queries[0].candidates, labeled.queries[0].candidates, strict=True):
         assert b.gold == (a.gold or b.chunk_id in holding)
 
 
 def test_collect_errors(tiny_corpus):
-    with pytest.raises(ValueError, match=re.escape("metric = 'cosine' is not valid; valid choices: auto, distance, score")):
+    with pytest.raises(
+        ValueError,
+        match=re.escape("metric = 'cosine' is not valid; valid choices: auto, distance, score"),
+    ):
         sweep.collect(PipelineConfig(), QUESTIONS, tiny_corpus, metric="cosine")
     with pytest.raises(ValueError, match=re.escape("metric = 'distance' needs dense retrieval")):
         sweep.collect(PipelineConfig(), QUESTIONS, tiny_corpus, metric="distance")
@@ -335,7 +409,8 @@ def test_pipeline_gate_and_sweep_agree_on_every_threshold(sample_manual):
     rows = sweep.sweep_table(data, cuts, max_kept)
     for t, row in zip(cuts, rows, strict=True):
         cfg = PipelineConfig().with_overrides(
-            {"gate.min_score": repr(t), "gate.max_kept": str(max_kept)})
+            {"gate.min_score": repr(t), "gate.max_kept": str(max_kept)}
+        )
         tally = dict.fromkeys(sweep.OUTCOMES, 0)
         for qc in data.queries:
             gate = run(cfg, qc.text, corpus, stop_after="gate").gate

@@ -35,8 +35,15 @@ def test_concurrent_sessions_share_one_pipeline_run(tiny_corpus):
     assert [r.trace for r in results] == [trace] * 8
     assert sum(not r.cached for r in results) == 1
     # a different question is its own run
-    cache.get_trace(tiny_corpus, "tiny:shared", PipelineConfig(), "another question", None, runner=runner,
-                    slot=_NoSlot())
+    cache.get_trace(
+        tiny_corpus,
+        "tiny:shared",
+        PipelineConfig(),
+        "another question",
+        None,
+        runner=runner,
+        slot=_NoSlot(),
+    )
     assert calls == ["how tall is the tank?", "another question"]
 
 

@@ -100,7 +100,8 @@ def _upload_build(
 
 
 def upload_index(files: Sequence[tuple[str, bytes]]) -> tuple[CorpusIndex | None, LoadReport, str]:
-    """Load uploaded files (each with ``rag_core.corpus.loaders.load_bytes``); failures are listed."""
+    """Load uploaded files (each with ``rag_core.corpus.loaders.load_bytes``); failures are
+    listed."""
     key = upload_digest(files)
     index, report = _upload_build(key, tuple(files))
     if index is not None:
@@ -199,7 +200,8 @@ def beir_zip_index(data: bytes, split: str) -> tuple[CorpusIndex, Any, str]:
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def parse_run(name: str, data: bytes) -> dict[str, Any]:
-    """``rag_core.retrieval.runs.parse_run_bytes`` (cached by content); ``ValueError`` names the bad line."""
+    """``rag_core.retrieval.runs.parse_run_bytes`` (cached by content); ``ValueError`` names the
+    bad line."""
     from rag_core.retrieval.runs import parse_run_bytes
 
     return parse_run_bytes(name, data)

@@ -1817,7 +1817,10 @@ TEXT: dict[str, tuple[str, str]] = {
         "{a} vs {b}: {a} better on {wins_q}, worse on {losses}, tied on {ties}; "
         "sign test p {p}: {conclusion}",
     ),
-    "stats.verdict.better": ("이 {n_q}에서는 {side} 쪽이 낫습니다", "{side} is better on these {n_q}"),
+    "stats.verdict.better": (
+        "이 {n_q}에서는 {side} 쪽이 낫습니다",
+        "{side} is better on these {n_q}",
+    ),
     "stats.verdict.not_distinguishable": (
         "이 {n_q}로는 두 설정을 구별할 수 없습니다",
         "not distinguishable on these {n_q}",

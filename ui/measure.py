@@ -25,15 +25,15 @@ from rag_core.gold.labels import Label, LabelStore, LabelStoreError, default_sto
 
 from .html import Markup, md
 from .i18n import t
-from .state import Context
 from .state import K_LAB_STORE_PATH as K_STORE_PATH
+from .state import Context
 
 if TYPE_CHECKING:
-    from rag_core.evaluation.run import ConfigEvaluation
     from rag_core.corpus.index import CorpusIndex
+    from rag_core.evaluation.run import ConfigEvaluation
+    from rag_core.evaluation.sweep import SweepData
     from rag_core.gold.pooling import Pool
     from rag_core.retrieval.runs import ExternalRun
-    from rag_core.evaluation.sweep import SweepData
     from rag_core.types import Question
 
 
@@ -159,7 +159,8 @@ def collect(
     _labels: Sequence[Label],
     _runs: Mapping[str, ExternalRun] | None = None,
 ) -> SweepData:
-    """``rag_core.evaluation.sweep.collect`` for one ranking config (cached; progress on a miss; ``_runs``
+    """``rag_core.evaluation.sweep.collect`` for one ranking config (cached; progress on a miss;
+    ``_runs``
     keyed by ``corpus_key``)."""
     from rag_core.evaluation.sweep import collect as collect_
 
@@ -289,9 +290,21 @@ def evaluate_sides(
         label = t("ev.running", lang, side=side, set=question_set)
         t0 = time.perf_counter()
         run = partial(
-            evaluate, ctx.corpus_key, js, question_set, phrasings, ks, labels_key, label,
-            ctx.corpus, ctx.question_sets[question_set], labels, _runs=ctx.runs,
-            _doc_qrels=ctx.dataset_qrels.get(question_set), gain=gain)
+            evaluate,
+            ctx.corpus_key,
+            js,
+            question_set,
+            phrasings,
+            ks,
+            labels_key,
+            label,
+            ctx.corpus,
+            ctx.question_sets[question_set],
+            labels,
+            _runs=ctx.runs,
+            _doc_qrels=ctx.dataset_qrels.get(question_set),
+            gain=gain,
+        )
         out = run_guarded(run, lang)
         if out is None:
             return None

@@ -14,11 +14,20 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from rag_core.types import (Chunk, ChunkingDiagnostics, Claim, ContextStage, GateStage, Hit,
-                            RetrieverList, SupportStage, Trace)
+from rag_core.types import (
+    Chunk,
+    ChunkingDiagnostics,
+    Claim,
+    ContextStage,
+    GateStage,
+    Hit,
+    RetrieverList,
+    SupportStage,
+    Trace,
+)
 
 from . import cache
-from .html import Mark, Markup, join, md, marked_text, show, snippet, span, table, tag
+from .html import Mark, Markup, join, marked_text, md, show, snippet, span, table, tag
 from .i18n import t, tv
 from .state import Context, format_value
 from .views.compare import DiffRow
@@ -57,9 +66,16 @@ def page_trace(ctx: Context, *, stream: bool = False) -> cache.TraceResult:
     ``stream``: a fresh generation shows its prompt size, time estimate and
     answer token by token (:func:`stream_view`)."""
     lang = ctx.lang
-    res = cache.get_trace(ctx.corpus, ctx.corpus_key, ctx.config, ctx.question, ctx.gold,
-                          progress_label=t("ins.running", lang), runs=ctx.runs,
-                          stream=stream_view(lang) if stream else None)
+    res = cache.get_trace(
+        ctx.corpus,
+        ctx.corpus_key,
+        ctx.config,
+        ctx.question,
+        ctx.gold,
+        progress_label=t("ins.running", lang),
+        runs=ctx.runs,
+        stream=stream_view(lang) if stream else None,
+    )
     if res.trace is None:
         st.error(md(t("ins.no_trace", lang, error=res.error)))
         if res.crash:
@@ -79,7 +95,12 @@ def verdict(trace: Trace, lang: str) -> None:
         show(tag("div", t("ins.verdict.nogold", lang), cls="ri-verdict none"))
         return
     if gold.lost_at:
-        head = t("ins.verdict.lost", lang, stage=tv("stage", gold.lost_at, lang), loss=tv("loss", gold.lost_at, lang))
+        head = t(
+            "ins.verdict.lost",
+            lang,
+            stage=tv("stage", gold.lost_at, lang),
+            loss=tv("loss", gold.lost_at, lang),
+        )
         cls = "ri-verdict lost"
     elif trace.generation.status == "ok":
         head = t("ins.verdict.used", lang)
@@ -88,14 +109,22 @@ def verdict(trace: Trace, lang: str) -> None:
         head = t("ins.verdict.prompt", lang)
         cls = "ri-verdict kept"
     body = tag("strong", head)
-    lost = [(i, code, why) for i, (code, why) in enumerate(zip(gold.needle_losses, gold.needle_reasons)) if code]
+    lost = [
+        (i, code, why)
+        for i, (code, why) in enumerate(zip(gold.needle_losses, gold.needle_reasons, strict=True))
+        if code
+    ]
     if lost:
         for i, code, why in lost:
             body = body + tag(
-                "div", t("ins.verdict.needle", lang, i=i + 1, loss=tv("loss", code, lang), why=why), cls="ri-muted"
+                "div",
+                t("ins.verdict.needle", lang, i=i + 1, loss=tv("loss", code, lang), why=why),
+                cls="ri-muted",
             )
     elif gold.explanation and lang == "en":
-        body = body + tag("div", t("ins.verdict.detail", lang, text=gold.explanation), cls="ri-muted")
+        body = body + tag(
+            "div", t("ins.verdict.detail", lang, text=gold.explanation), cls="ri-muted"
+        )
     show(tag("div", body, cls=cls))
     gold_path(trace, lang)
 
@@ -112,10 +141,16 @@ def gold_path(trace: Trace, lang: str) -> None:
     for i, n in enumerate(gold.needles):
         row: list[object] = [tag("span", snippet(n.text, 60), title=n.doc_id)]
         row.append(_cell(gold.in_corpus[i], lang))
-        row.append(_cell(bool(gold.chunk_ids[i]), lang, t("ins.chunks_n", lang, n=len(gold.chunk_ids[i]))))
+        row.append(
+            _cell(bool(gold.chunk_ids[i]), lang, t("ins.chunks_n", lang, n=len(gold.chunk_ids[i])))
+        )
         for s in stages:
             r = gold.stage_ranks[s][i]
-            label = ("[" + str(r) + "]") if s == "context" and r is not None else (str(r) if r is not None else "—")
+            label = (
+                ("[" + str(r) + "]")
+                if s == "context" and r is not None
+                else (str(r) if r is not None else "—")
+            )
             row.append(span(label, "ri-num" if r is not None else "ri-muted"))
         rows.append(row)
     show(table(cols, rows))
@@ -139,7 +174,9 @@ def flow(trace: Trace, lang: str) -> None:
     tm = trace.timings_ms
     statuses: dict[str, str] = {
         "chunking": "ok",
-        "retrieval": "ok" if all(lst.status == "ok" for lst in trace.retrieval.lists) else "unavailable",
+        "retrieval": "ok"
+        if all(lst.status == "ok" for lst in trace.retrieval.lists)
+        else "unavailable",
         "fusion": "ok" if trace.retrieval.fused is not None else "skipped",
         "rerank": trace.rerank.status,
         "gate": "lost" if trace.gate.refused else trace.gate.status,
@@ -199,19 +236,28 @@ def hits_table(
     cols = ["#", "", score_label or t("ins.score", lang)]
     if distance:
         cols.append(t("ins.distance", lang))
-    cols += [h for h, _ in extra] + [t("ins.doc", lang), t("ins.section", lang), t("ins.snippet", lang)]
+    cols += [h for h, _ in extra] + [
+        t("ins.doc", lang),
+        t("ins.section", lang),
+        t("ins.snippet", lang),
+    ]
     rows, classes = [], []
     for h in hits:
         c = trace.chunks.get(h.chunk_id)
-        row: list[object] = [span(h.rank, "ri-num"), star(h.chunk_id in gids, lang), span(fmt(h.score), "ri-num")]
+        row: list[object] = [
+            span(h.rank, "ri-num"),
+            star(h.chunk_id in gids, lang),
+            span(fmt(h.score), "ri-num"),
+        ]
         if distance:
             row.append(span(fmt(h.distance, 3), "ri-num"))
         row += [fn(h) for _, fn in extra]
         row += [
             span(chunk_label(c, h.chunk_id), "ri-mono", h.chunk_id),
             c.section if c else "",
-            snippet(c.content, 140) if c and c.content else
-            (span(t("ins.text_unavailable", lang), "ri-muted") if c else ""),
+            snippet(c.content, 140)
+            if c and c.content
+            else (span(t("ins.text_unavailable", lang), "ri-muted") if c else ""),
         ]
         rows.append(row)
         if mark and h.chunk_id in mark:
@@ -222,10 +268,14 @@ def hits_table(
             classes.append("ri-dim")
         else:
             classes.append("")
-    return table(cols, rows, row_classes=classes, attrs={"data-list": list_name} if list_name else None)
+    return table(
+        cols, rows, row_classes=classes, attrs={"data-list": list_name} if list_name else None
+    )
 
 
-def retriever_column(lst: RetrieverList, trace: Trace, lang: str, *, mark: set[str] | None = None) -> None:
+def retriever_column(
+    lst: RetrieverList, trace: Trace, lang: str, *, mark: set[str] | None = None
+) -> None:
     """One retriever's list: header, status, hits or "0 candidates", analyzer view."""
     st.markdown(f"**{md(lst.name)}**")
     facts = [t("ins.candidates", lang, n=lst.n_candidates)]
@@ -241,35 +291,82 @@ def retriever_column(lst: RetrieverList, trace: Trace, lang: str, *, mark: set[s
         st.warning(md(t("ins.unavailable", lang, name=lst.name, message=lst.message)))
         return
     if not lst.hits:
-        show(tag("div", t("ins.zero", lang), cls="ri-zero", attrs={"data-list": lst.name, "data-count": 0}))
+        show(
+            tag(
+                "div",
+                t("ins.zero", lang),
+                cls="ri-zero",
+                attrs={"data-list": lst.name, "data-count": 0},
+            )
+        )
     else:
         run_notes = [(t("ins.why", lang), lambda h: h.note)] if lst.method == "run" else []
-        show(hits_table(lst.hits, trace, lang, distance=_has_distance(lst), mark=mark, list_name=lst.name,
-                        score_label=_score_label(lst, lang), extra=run_notes))
+        show(
+            hits_table(
+                lst.hits,
+                trace,
+                lang,
+                distance=_has_distance(lst),
+                mark=mark,
+                list_name=lst.name,
+                score_label=_score_label(lst, lang),
+                extra=run_notes,
+            )
+        )
     if lst.analyzer_view is not None:
         view = lst.analyzer_view
         zero = view.zero_df_terms
-        title = t("ins.analyzer_view", lang, analyzer=tv("analyzer", view.analyzer, lang), n=len(view.terms))
+        title = t(
+            "ins.analyzer_view",
+            lang,
+            analyzer=tv("analyzer", view.analyzer, lang),
+            n=len(view.terms),
+        )
         if zero:
             title += " · " + t("ins.zero_df", lang, n=len(zero))
         with st.expander(title, expanded=bool(zero) and not lst.hits):
             st.caption(md(t("ins.idf_form", lang, form=view.idf_form, n=view.n_docs)))
             rows, classes = [], []
             for term in view.terms:
-                rows.append([span(term.term, "ri-mono"), term.qtf, term.df, fmt(term.idf, 3),
-                             span("df = 0", "ri-chip lost") if term.df == 0 else ""])
+                rows.append(
+                    [
+                        span(term.term, "ri-mono"),
+                        term.qtf,
+                        term.df,
+                        fmt(term.idf, 3),
+                        span("df = 0", "ri-chip lost") if term.df == 0 else "",
+                    ]
+                )
                 classes.append("ri-bad" if term.df == 0 else "")
-            show(table([t("ins.term", lang), "qtf", "df", "idf", ""], rows, row_classes=classes,
-                       empty=t("ins.no_terms", lang)))
+            show(
+                table(
+                    [t("ins.term", lang), "qtf", "df", "idf", ""],
+                    rows,
+                    row_classes=classes,
+                    empty=t("ins.no_terms", lang),
+                )
+            )
             if view.segments:
                 st.caption(t("ins.analyzer_runs", lang))
-                show(table([t("ins.run", lang), t("ins.run_analyzer", lang), t("ins.term", lang)],
-                           [[span(run, "ri-mono"), tv("analyzer", name, lang), span(" · ".join(terms), "ri-mono")]
-                            for run, name, terms in view.segments]))
+                show(
+                    table(
+                        [t("ins.run", lang), t("ins.run_analyzer", lang), t("ins.term", lang)],
+                        [
+                            [
+                                span(run, "ri-mono"),
+                                tv("analyzer", name, lang),
+                                span(" · ".join(terms), "ri-mono"),
+                            ]
+                            for run, name, terms in view.segments
+                        ],
+                    )
+                )
 
 
 def _has_distance(lst: RetrieverList) -> bool:
-    return lst.method == "dense" or (lst.method == "qdrant" and any(h.distance is not None for h in lst.hits))
+    return lst.method == "dense" or (
+        lst.method == "qdrant" and any(h.distance is not None for h in lst.hits)
+    )
 
 
 def _score_label(lst: RetrieverList, lang: str) -> str | None:
@@ -286,13 +383,31 @@ def fusion_table(trace: Trace, lang: str, *, mark: set[str] | None = None) -> No
     if fused is None:
         st.caption(t("ins.no_fusion", lang))
         return
-    st.caption(md(t("ins.fusion_facts", lang, method=tv("fusion", fused.method, lang), union=fused.union,
-                 params=", ".join(f"{k}={v}" for k, v in fused.params.items()) or "—")))
+    st.caption(
+        md(
+            t(
+                "ins.fusion_facts",
+                lang,
+                method=tv("fusion", fused.method, lang),
+                union=fused.union,
+                params=", ".join(f"{k}={v}" for k, v in fused.params.items()) or "—",
+            )
+        )
+    )
     extra = []
     for name in fused.inputs:
         extra.append((name, _contrib(name)))
-    show(hits_table(fused.hits, trace, lang, extra=extra, mark=mark, score_label=t("ins.fused_score", lang),
-                    list_name="fused"))
+    show(
+        hits_table(
+            fused.hits,
+            trace,
+            lang,
+            extra=extra,
+            mark=mark,
+            score_label=t("ins.fused_score", lang),
+            list_name="fused",
+        )
+    )
 
 
 def _contrib(name: str):
@@ -341,9 +456,16 @@ def bump_chart(trace: Trace, lang: str) -> go.Figure:
             )
         )
     n = max([h.rank for h in hits] + [h.prev_rank or 0 for h in hits] + [1])
-    fig.update_xaxes(tickvals=[0, 1], ticktext=[_plot_text(t("ins.before_rerank", lang)),
-                                                _plot_text(t("ins.after_rerank", lang))],
-                     range=[-0.75, 1.75], showgrid=False, zeroline=False)
+    fig.update_xaxes(
+        tickvals=[0, 1],
+        ticktext=[
+            _plot_text(t("ins.before_rerank", lang)),
+            _plot_text(t("ins.after_rerank", lang)),
+        ],
+        range=[-0.75, 1.75],
+        showgrid=False,
+        zeroline=False,
+    )
     fig.update_yaxes(autorange=False, title=t("ins.rank", lang), dtick=1, range=[n + 0.5, 0.5])
     fig.update_layout(height=max(260, 26 * n + 60), margin={"l": 40, "r": 20, "t": 10, "b": 30})
     return fig
@@ -351,8 +473,18 @@ def bump_chart(trace: Trace, lang: str) -> go.Figure:
 
 def rerank_section(trace: Trace, lang: str, *, key: str) -> None:
     rr = trace.rerank
-    st.caption(md(t("ins.rerank_facts", lang, label=rr.label, shortlist=rr.shortlist,
-                 status=tv("status", rr.status, lang)) + (f" · {rr.model}" if rr.model else "")))
+    st.caption(
+        md(
+            t(
+                "ins.rerank_facts",
+                lang,
+                label=rr.label,
+                shortlist=rr.shortlist,
+                status=tv("status", rr.status, lang),
+            )
+            + (f" · {rr.model}" if rr.model else "")
+        )
+    )
     if rr.status != "ok":
         st.warning(md(t("ins.rerank_unavailable", lang, message=rr.message)))
     elif rr.message:
@@ -362,11 +494,24 @@ def rerank_section(trace: Trace, lang: str, *, key: str) -> None:
         return
     if rr.hits:
         st.plotly_chart(bump_chart(trace, lang), key=key, config={"displayModeBar": False})
-        moved = [("Δ", lambda h: span(_delta(h), "ri-num")),
-                 (t("ins.before", lang), lambda h: span(h.prev_rank if h.prev_rank is not None else "—", "ri-num")),
-                 (t("ins.retrieval_score", lang), lambda h: span(fmt(h.retrieval_score), "ri-num"))]
-        show(hits_table(rr.hits, trace, lang, extra=moved, score_label=t("ins.rerank_score", lang),
-                        list_name="rerank"))
+        moved = [
+            ("Δ", lambda h: span(_delta(h), "ri-num")),
+            (
+                t("ins.before", lang),
+                lambda h: span(h.prev_rank if h.prev_rank is not None else "—", "ri-num"),
+            ),
+            (t("ins.retrieval_score", lang), lambda h: span(fmt(h.retrieval_score), "ri-num")),
+        ]
+        show(
+            hits_table(
+                rr.hits,
+                trace,
+                lang,
+                extra=moved,
+                score_label=t("ins.rerank_score", lang),
+                list_name="rerank",
+            )
+        )
 
 
 def _delta(h: Hit) -> str:
@@ -384,31 +529,63 @@ def gate_chart(gate: GateStage, trace: Trace, lang: str) -> go.Figure | None:
     hits = sorted([*gate.kept, *gate.rejected], key=lambda h: h.rank)
     if not hits:
         return None
-    use_distance = gate.metric == "distance" or (gate.metric == "none" and all(h.distance is not None for h in hits))
+    use_distance = gate.metric == "distance" or (
+        gate.metric == "none" and all(h.distance is not None for h in hits)
+    )
     values = [h.distance if use_distance else h.score for h in hits]
     kept = {h.chunk_id for h in gate.kept}
     gids = gold_ids(trace)
     labels = [_plot_text(chunk_label(trace.chunks.get(h.chunk_id), h.chunk_id)) for h in hits]
-    colors = ["#d4a72c" if h.chunk_id in gids else ("#4ac26b" if h.chunk_id in kept else "#ff8182") for h in hits]
-    fig = go.Figure(go.Bar(x=[f"#{h.rank}" for h in hits], y=values, marker_color=colors, hovertext=labels,
-                           hoverinfo="text+y"))
+    colors = [
+        "#d4a72c" if h.chunk_id in gids else ("#4ac26b" if h.chunk_id in kept else "#ff8182")
+        for h in hits
+    ]
+    fig = go.Figure(
+        go.Bar(
+            x=[f"#{h.rank}" for h in hits],
+            y=values,
+            marker_color=colors,
+            hovertext=labels,
+            hoverinfo="text+y",
+        )
+    )
     if gate.threshold is not None:
-        fig.add_hline(y=gate.threshold, line_dash="dash", line_color="#cf222e",
-                      annotation_text=_plot_text(t("ins.threshold_line", lang, value=f"{gate.threshold:.3f}")))
-    fig.update_layout(height=240, margin={"l": 40, "r": 20, "t": 10, "b": 30},
-                      yaxis_title=t("ins.distance" if use_distance else "ins.score", lang))
+        fig.add_hline(
+            y=gate.threshold,
+            line_dash="dash",
+            line_color="#cf222e",
+            annotation_text=_plot_text(
+                t("ins.threshold_line", lang, value=f"{gate.threshold:.3f}")
+            ),
+        )
+    fig.update_layout(
+        height=240,
+        margin={"l": 40, "r": 20, "t": 10, "b": 30},
+        yaxis_title=t("ins.distance" if use_distance else "ins.score", lang),
+    )
     return fig
 
 
 def gate_section(trace: Trace, lang: str, *, key: str) -> None:
     gate = trace.gate
-    facts = t("ins.gate_facts", lang, metric=tv("gate.metric", gate.metric, lang),
-              threshold=fmt(gate.threshold, 3) if gate.threshold is not None else t("side.off", lang),
-              max_kept=gate.max_kept if gate.max_kept is not None else t("side.off", lang),
-              kept=len(gate.kept), rejected=len(gate.rejected))
+    facts = t(
+        "ins.gate_facts",
+        lang,
+        metric=tv("gate.metric", gate.metric, lang),
+        threshold=fmt(gate.threshold, 3) if gate.threshold is not None else t("side.off", lang),
+        max_kept=gate.max_kept if gate.max_kept is not None else t("side.off", lang),
+        kept=len(gate.kept),
+        rejected=len(gate.rejected),
+    )
     st.caption(md(facts))
     if gate.refused:
-        show(tag("div", tag("strong", t("ins.refused", lang)) + tag("div", gate.reason), cls="ri-refusal"))
+        show(
+            tag(
+                "div",
+                tag("strong", t("ins.refused", lang)) + tag("div", gate.reason),
+                cls="ri-refusal",
+            )
+        )
     elif gate.reason:
         st.info(md(gate.reason))
     fig = gate_chart(gate, trace, lang) if gate.metric != "none" else None
@@ -418,8 +595,15 @@ def gate_section(trace: Trace, lang: str, *, key: str) -> None:
         st.plotly_chart(fig, key=key, config={"displayModeBar": False})
     if gate.rejected:
         st.markdown(t("ins.below", lang))
-        show(hits_table(gate.rejected, trace, lang, distance=gate.metric == "distance",
-                        extra=[(t("ins.why", lang), lambda h: h.note)]))
+        show(
+            hits_table(
+                gate.rejected,
+                trace,
+                lang,
+                distance=gate.metric == "distance",
+                extra=[(t("ins.why", lang), lambda h: h.note)],
+            )
+        )
 
 
 # ----------------------------------------------------------------- context
@@ -429,21 +613,43 @@ def sources_table(ctx: ContextStage, trace: Trace, lang: str) -> Markup:
     gids = gold_ids(trace)
     rows, classes = [], []
     for s in ctx.sources:
-        rows.append([
-            span(f"[{s.n}]" if s.n else "—", "ri-num"),
-            star(s.chunk_id in gids, lang),
-            span(tv("source", s.status, lang), f"ri-chip {'ok' if s.status == 'included' else 'lost'}"),
-            tv("reason", s.reason, lang) if s.reason else "",
-            span(f"{s.doc_id} {s.locator}", "ri-mono", s.chunk_id),
-            s.section,
-            span(s.tokens, "ri-num"),
-            span(s.cut_at if s.cut_at is not None else "", "ri-num"),
-        ])
-        classes.append("ri-goldrow" if s.chunk_id in gids and s.status != "dropped" else
-                       ("ri-dim" if s.status == "dropped" else ""))
-    cols = ["[n]", "", t("ins.status", lang), t("ins.why", lang), t("ins.doc", lang), t("ins.section", lang),
-            t("ins.tokens", lang), t("ins.cut_at", lang)]
-    return table(cols, rows, row_classes=classes, empty=t("ins.no_sources", lang), attrs={"data-list": "sources"})
+        rows.append(
+            [
+                span(f"[{s.n}]" if s.n else "—", "ri-num"),
+                star(s.chunk_id in gids, lang),
+                span(
+                    tv("source", s.status, lang),
+                    f"ri-chip {'ok' if s.status == 'included' else 'lost'}",
+                ),
+                tv("reason", s.reason, lang) if s.reason else "",
+                span(f"{s.doc_id} {s.locator}", "ri-mono", s.chunk_id),
+                s.section,
+                span(s.tokens, "ri-num"),
+                span(s.cut_at if s.cut_at is not None else "", "ri-num"),
+            ]
+        )
+        classes.append(
+            "ri-goldrow"
+            if s.chunk_id in gids and s.status != "dropped"
+            else ("ri-dim" if s.status == "dropped" else "")
+        )
+    cols = [
+        "[n]",
+        "",
+        t("ins.status", lang),
+        t("ins.why", lang),
+        t("ins.doc", lang),
+        t("ins.section", lang),
+        t("ins.tokens", lang),
+        t("ins.cut_at", lang),
+    ]
+    return table(
+        cols,
+        rows,
+        row_classes=classes,
+        empty=t("ins.no_sources", lang),
+        attrs={"data-list": "sources"},
+    )
 
 
 def token_strip(pieces: Sequence[str], cut: int, lang: str) -> Markup:
@@ -465,8 +671,12 @@ def context_section(trace: Trace, lang: str, pieces: tuple[Sequence[str], int] |
         st.warning(md(ctx.message))
     c1, c2, c3, c4 = st.columns(4)
     c1.metric(t("ins.budget", lang), ctx.budget_tokens)
-    c2.metric(t("ins.tokens_before", lang), ctx.tokens_before if ctx.tokens_before is not None else "—")
-    c3.metric(t("ins.tokens_after", lang), ctx.tokens_after if ctx.tokens_after is not None else "—")
+    c2.metric(
+        t("ins.tokens_before", lang), ctx.tokens_before if ctx.tokens_before is not None else "—"
+    )
+    c3.metric(
+        t("ins.tokens_after", lang), ctx.tokens_after if ctx.tokens_after is not None else "—"
+    )
     c4.metric(t("ins.sources_in", lang), sum(1 for s in ctx.sources if s.status != "dropped"))
     notes = [tv("policy", ctx.policy, lang), tv("ordering", ctx.ordering, lang)]
     if ctx.tokenizer:
@@ -479,7 +689,10 @@ def context_section(trace: Trace, lang: str, pieces: tuple[Sequence[str], int] |
     if ctx.message:
         st.caption(md(ctx.message))
     show(sources_table(ctx, trace, lang))
-    with st.expander(t("ins.prompt_tokens", lang, n=len(ctx.full_ids) or len(ctx.input_ids)), expanded=ctx.truncated):
+    with st.expander(
+        t("ins.prompt_tokens", lang, n=len(ctx.full_ids) or len(ctx.input_ids)),
+        expanded=ctx.truncated,
+    ):
         if pieces:
             show(token_strip(pieces[0], pieces[1], lang))
         else:
@@ -503,8 +716,17 @@ def generation_status(trace: Trace, lang: str) -> tuple[str, str]:
         return "warning", t("ins.gen_unavailable", lang, model=g.model or "—", message=g.message)
     if g.status == "error":
         return "error", g.message
-    facts = [g.model or "", citation_mode_label(g, lang), t("ins.gen_facts", lang, seconds=fmt(g.seconds, 2), tin=g.input_tokens if g.input_tokens is not None else "—",
-                              tout=g.output_tokens if g.output_tokens is not None else "—")]
+    facts = [
+        g.model or "",
+        citation_mode_label(g, lang),
+        t(
+            "ins.gen_facts",
+            lang,
+            seconds=fmt(g.seconds, 2),
+            tin=g.input_tokens if g.input_tokens is not None else "—",
+            tout=g.output_tokens if g.output_tokens is not None else "—",
+        ),
+    ]
     if g.cached:
         facts.append(t("ins.cached", lang))
     return "ok", " · ".join(f for f in facts if f)
@@ -512,14 +734,22 @@ def generation_status(trace: Trace, lang: str) -> tuple[str, str]:
 
 def generation_section(trace: Trace, lang: str) -> None:
     kind, text = generation_status(trace, lang)
-    {"info": st.info, "warning": st.warning, "error": st.error, "ok": st.caption}[kind](md(text))
+    if kind == "info":
+        st.info(md(text))
+    elif kind == "warning":
+        st.warning(md(text))
+    elif kind == "error":
+        st.error(md(text))
+    else:
+        st.caption(md(text))
     g = trace.generation
     if g.status == "ok" and g.message and "generation.citations = enforced needs" in g.message:
         st.warning(md(g.message))
 
 
 def estimate_text(prompt_tokens: int, model_id: str, lang: str) -> str:
-    """"≈ 10 s for 931 prompt tokens", calibrated on this machine's latest generations of the model."""
+    """ "≈ 10 s for 931 prompt tokens", calibrated on this machine's latest generations of the
+    model."""
     from rag_core.answer.generation import estimate_seconds
 
     est = estimate_seconds(prompt_tokens, model_id)
@@ -538,7 +768,8 @@ def stream_view(lang: str) -> Any:
 
 
 def citation_mode_label(g: Any, lang: str) -> str:
-    """"citations enforced by constrained decoding" or "citations free", from the mode the generation used."""
+    """ "citations enforced by constrained decoding" or "citations free", from the mode the
+    generation used."""
     mode = (g.params or {}).get("citations")
     return t(f"ins.citations_{mode}", lang) if mode in ("free", "enforced") else ""
 
@@ -570,11 +801,31 @@ def claim_label(support: SupportStage, i: int, lang: str, limit: int = 70) -> st
 
 def evidence_table(claim: Claim, lang: str) -> Markup:
     """Each source's best sentence for ``claim`` with its overlap, cosine and score."""
-    rows = [[f"[{e.n}]", e.sentence, fmt(e.overlap, 2), fmt(e.cosine, 2), fmt(e.score, 2),
-             ", ".join(e.missing_terms), ", ".join(e.missing_numbers)] for e in claim.evidence]
-    return table(["[n]", t("ins.evidence", lang), t("ins.overlap", lang), "cos", t("ins.score", lang),
-                  t("ins.missing_terms", lang), t("ins.missing_numbers", lang)], rows,
-                 empty=t("ins.no_evidence", lang))
+    rows = [
+        [
+            f"[{e.n}]",
+            e.sentence,
+            fmt(e.overlap, 2),
+            fmt(e.cosine, 2),
+            fmt(e.score, 2),
+            ", ".join(e.missing_terms),
+            ", ".join(e.missing_numbers),
+        ]
+        for e in claim.evidence
+    ]
+    return table(
+        [
+            "[n]",
+            t("ins.evidence", lang),
+            t("ins.overlap", lang),
+            "cos",
+            t("ins.score", lang),
+            t("ins.missing_terms", lang),
+            t("ins.missing_numbers", lang),
+        ],
+        rows,
+        empty=t("ins.no_evidence", lang),
+    )
 
 
 def answer_and_sources(trace: Trace, lang: str, *, key: str) -> None:
@@ -588,11 +839,23 @@ def answer_and_sources(trace: Trace, lang: str, *, key: str) -> None:
     if sup.status == "ok" and sup.claims:
         options = list(range(len(sup.claims)))
         selected = st.radio(
-            t("ins.pick_claim", lang), options, key=key, horizontal=False,
+            t("ins.pick_claim", lang),
+            options,
+            key=key,
+            horizontal=False,
             format_func=lambda i: md(claim_label(sup, i, lang)),
         )
     elif sup.status != "ok":
-        st.caption(md(t("ins.support_status", lang, status=tv("status", sup.status, lang), message=sup.message)))
+        st.caption(
+            md(
+                t(
+                    "ins.support_status",
+                    lang,
+                    status=tv("status", sup.status, lang),
+                    message=sup.message,
+                )
+            )
+        )
     left, right = st.columns(2)
     with left:
         st.markdown(f"**{t('ins.answer', lang)}**")
@@ -602,12 +865,26 @@ def answer_and_sources(trace: Trace, lang: str, *, key: str) -> None:
         show(marked_text(g.answer, claim_marks(g.answer, sup, selected)))
         if selected is not None:
             claim = sup.claims[selected]
-            st.markdown(t("ins.claim_detail", lang, verdict=tv("verdict", claim.verdict, lang),
-                          cites=", ".join(f"[{n}]" for n in claim.citations) or "—"))
+            st.markdown(
+                t(
+                    "ins.claim_detail",
+                    lang,
+                    verdict=tv("verdict", claim.verdict, lang),
+                    cites=", ".join(f"[{n}]" for n in claim.citations) or "—",
+                )
+            )
             if claim.reason:
                 st.caption(md(claim.reason))
             if claim.numbers_in_no_source:
-                st.error(md(t("ins.numbers_missing", lang, numbers=", ".join(claim.numbers_in_no_source))))
+                st.error(
+                    md(
+                        t(
+                            "ins.numbers_missing",
+                            lang,
+                            numbers=", ".join(claim.numbers_in_no_source),
+                        )
+                    )
+                )
             show(evidence_table(claim, lang))
     with right:
         st.markdown(f"**{t('ins.sources', lang)}**")
@@ -634,11 +911,20 @@ def _sources_panel(trace: Trace, lang: str, selected: int | None) -> None:
                     continue
                 cls = "ri-ev-sel" if e.score == best else "ri-ev"
                 # evidence offsets are document offsets; the quote starts at s.start
-                marks.append(Mark(e.start - s.start, e.end - s.start, cls, t("ins.evidence_of", lang, n=selected + 1)))
-        head = tag("div", f"[{s.n}] {s.title} › {s.section}  {s.locator} · {tv('source', s.status, lang)}",
-                   cls="ri-src-h")
+                marks.append(
+                    Mark(
+                        e.start - s.start,
+                        e.end - s.start,
+                        cls,
+                        t("ins.evidence_of", lang, n=selected + 1),
+                    )
+                )
+        head = tag(
+            "div",
+            f"[{s.n}] {s.title} › {s.section}  {s.locator} · {tv('source', s.status, lang)}",
+            cls="ri-src-h",
+        )
         show(tag("div", head + marked_text(s.quote, marks), cls="ri-src"))
-
 
 
 # --- h-pages: rendering shared by several pages (one function each) ---
@@ -651,9 +937,13 @@ def config_diff_table(rows: Sequence[DiffRow], lang: str, *, dim_non_ranking: bo
         st.info(t("cmp.same", lang))
         return
     classes = ["ri-diff" if r.ranking or not dim_non_ranking else "ri-dim" for r in rows]
-    show(table([t("cmp.key", lang), "A", "B"],
-               [[span(r.key, "ri-mono"), format_value(r.a), format_value(r.b)] for r in rows],
-               row_classes=classes))
+    show(
+        table(
+            [t("cmp.key", lang), "A", "B"],
+            [[span(r.key, "ri-mono"), format_value(r.a), format_value(r.b)] for r in rows],
+            row_classes=classes,
+        )
+    )
 
 
 def chunking_metrics(d: ChunkingDiagnostics, lang: str, *, token_range: bool = False) -> None:
@@ -665,10 +955,14 @@ def chunking_metrics(d: ChunkingDiagnostics, lang: str, *, token_range: bool = F
     cols[0].metric(t("chk.chunks", lang), d.n_chunks)
     cols[1].metric(t("chk.over_window", lang, window=d.encoder_window), len(d.over_window))
     cols[2].metric(t("chk.destroyed", lang), f"{len(d.destroyed)} / {d.n_needles}")
-    cols[3].metric(t("chk.header_share", lang),
-                   f"{d.header_token_share:.1%}" if d.header_token_share is not None else "—")
+    cols[3].metric(
+        t("chk.header_share", lang),
+        f"{d.header_token_share:.1%}" if d.header_token_share is not None else "—",
+    )
     if token_range:
         mean = f"{d.tokens_mean:.0f}" if d.tokens_mean is not None else "—"
-        cols[4].metric(t("chk.tokens_range", lang),
-                       f"{d.tokens_min}–{d.tokens_max}" if d.tokens_min is not None else "—",
-                       help=t("chk.tokens_mean", lang, mean=mean))
+        cols[4].metric(
+            t("chk.tokens_range", lang),
+            f"{d.tokens_min}–{d.tokens_max}" if d.tokens_min is not None else "—",
+            help=t("chk.tokens_mean", lang, mean=mean),
+        )

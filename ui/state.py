@@ -212,7 +212,7 @@ def widgets_from_config(config: PipelineConfig) -> dict[str, Any]:
     rc = config.retrieval
     methods: list[str] = []
     per_method = False
-    analyzer_for = {m: rc.analyzer for m in SPARSE_METHODS}
+    analyzer_for = dict.fromkeys(SPARSE_METHODS, rc.analyzer)
     runs: list[str] = []
     for spec in rc.methods:
         method, _, analyzer = spec.partition(":")
@@ -241,7 +241,10 @@ def config_from_widgets(values: Mapping[str, Any]) -> PipelineConfig:
     preset = values.get(K_PRESET, CUSTOM)
     if preset != CUSTOM:
         if preset not in PRESETS:
-            raise ValueError(f"chunker preset {preset!r} is not valid; valid choices: {', '.join(PRESETS)}, custom")
+            raise ValueError(
+                f"chunker preset {preset!r} is not valid; valid choices: {', '.join(PRESETS)}, "
+                "custom"
+            )
         sections["chunker"] = {"target": 512, **PRESETS[preset]}
     else:
         for key in CHUNKER_FIELDS:
@@ -288,7 +291,8 @@ def format_value(value: Any) -> str:
 
 
 def query_from_config(config: PipelineConfig, base: PipelineConfig | None = None) -> dict[str, str]:
-    """``{flat key: value}`` for every field that differs from ``base`` (default ``PipelineConfig()``)."""
+    """``{flat key: value}`` for every field that differs from ``base`` (default
+    ``PipelineConfig()``)."""
     ref = (base or PipelineConfig()).flat()
     return {k: format_value(v) for k, v in config.flat().items() if v != ref[k]}
 
@@ -361,7 +365,8 @@ def view_from_query(params: Mapping[str, str]) -> dict[str, Any]:
 
 
 def single_values(params: Mapping[str, Any]) -> dict[str, str]:
-    """``st.query_params`` gives the last value of a repeated key; mirror that for dicts of lists."""
+    """``st.query_params`` gives the last value of a repeated key; mirror that for dicts of
+    lists."""
     out: dict[str, str] = {}
     for k, v in params.items():
         if isinstance(v, (list, tuple)):
@@ -389,7 +394,8 @@ class Context:
     compare_b: str = ""
     chunks_doc: str = ""
     problems: tuple[str, ...] = ()
-    #: Imported runs by tag (``rag_core.retrieval.runs.ExternalRun``); their fingerprints are in ``corpus_key``.
+    # : Imported runs by tag (``rag_core.retrieval.runs.ExternalRun``); their fingerprints are in
+    # ``corpus_key``.
     runs: Mapping[str, ExternalRun] = field(default_factory=dict)
     #: Question set name → document-level qrels, for sets loaded from a BEIR/TREC collection.
     dataset_qrels: Mapping[str, Mapping[str, Mapping[str, int]]] = field(default_factory=dict)
@@ -419,7 +425,9 @@ def overrides_text(overrides: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> 
     return "; ".join(f"{k}={format_value(v) if not isinstance(v, str) else v}" for k, v in items)
 
 
-def config_from_url(url: str, base: PipelineConfig | None = None) -> tuple[PipelineConfig, list[str]]:
+def config_from_url(
+    url: str, base: PipelineConfig | None = None
+) -> tuple[PipelineConfig, list[str]]:
     """The config a shared app address encodes (the whole URL, or only its query string).
 
     View keys (language, question…) are ignored; config keys go through
@@ -428,7 +436,9 @@ def config_from_url(url: str, base: PipelineConfig | None = None) -> tuple[Pipel
     from urllib.parse import parse_qsl, urlsplit
 
     if not isinstance(url, str) or not url.strip():
-        raise ValueError("the URL is empty: paste an address of this app, e.g. http://…/evaluate?retrieval.k=5")
+        raise ValueError(
+            "the URL is empty: paste an address of this app, e.g. http://…/evaluate?retrieval.k=5"
+        )
     text = url.strip()
     query = urlsplit(text).query if ("://" in text or text.startswith(("/", "?"))) else text
     params: dict[str, str] = {}

@@ -54,9 +54,7 @@ def gate_verdicts(
     out: list[Verdict] = []
     n_kept = 0
     for value in values:
-        if threshold is not None and (
-            value < threshold if higher_is_better else value > threshold
-        ):
+        if threshold is not None and (value < threshold if higher_is_better else value > threshold):
             out.append("threshold")
         elif max_kept is not None and n_kept >= max_kept:
             out.append("max_kept")

@@ -70,7 +70,9 @@ def check_questions(
         if any(not p.strip() for p in q.phrasings):
             problems.append(f"{q.id}: empty phrasing")
         if q.answerable and len(q.phrasings) < 2:
-            problems.append(f"{q.id}: answerable question with {len(q.phrasings)} phrasing(s), need 2")
+            problems.append(
+                f"{q.id}: answerable question with {len(q.phrasings)} phrasing(s), need 2"
+            )
         if not q.answerable and q.needles:
             problems.append(f"{q.id}: unanswerable question with needles")
         for n in q.needles:
@@ -81,12 +83,18 @@ def check_questions(
                 continue
             own = doc.text.count(n.text)
             if own != 1:
-                problems.append(f"{q.id}: needle {n.text!r} occurs {own} times in {n.doc_id} (need 1)")
-            elsewhere = [d.doc_id for d in docs.values() if d.doc_id != n.doc_id and n.text in d.text]
+                problems.append(
+                    f"{q.id}: needle {n.text!r} occurs {own} times in {n.doc_id} (need 1)"
+                )
+            elsewhere = [
+                d.doc_id for d in docs.values() if d.doc_id != n.doc_id and n.text in d.text
+            ]
             if elsewhere:
                 problems.append(f"{q.id}: needle {n.text!r} also occurs in {', '.join(elsewhere)}")
             at = doc.text.find(n.text)
-            if at >= 0 and any(s <= at < e or s < at + len(n.text) <= e for s, e in heading_lines(doc.text)):
+            if at >= 0 and any(
+                s <= at < e or s < at + len(n.text) <= e for s, e in heading_lines(doc.text)
+            ):
                 problems.append(f"{q.id}: needle {n.text!r} is in a heading line")
     two = [q for q in questions if q.answerable and len(q.phrasings) >= 2]
     unans = [q for q in questions if not q.answerable]

@@ -19,7 +19,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..config import PIPELINE_VERSION, ChunkerConfig, RetrievalConfig
-from ..types import Chunk, ChunkingDiagnostics, Document, FailedDocument, IndexStamp, LoadReport, Needle, Question
+from ..types import (
+    Chunk,
+    ChunkingDiagnostics,
+    Document,
+    FailedDocument,
+    IndexStamp,
+    LoadReport,
+    Needle,
+    Question,
+)
 
 if TYPE_CHECKING:
     from ..retrieval.dense import DenseIndex
@@ -77,7 +86,11 @@ class CorpusIndex:
             more = f"; and {len(report.failed) - 3} more" if len(report.failed) > 3 else ""
             raise ValueError(
                 f"corpus {name!r} has no loadable document"
-                + (f" ({len(report.failed)} failed to load: {shown}{more})" if report.failed else "")
+                + (
+                    f" ({len(report.failed)} failed to load: {shown}{more})"
+                    if report.failed
+                    else ""
+                )
             )
         self.name = name
         self.report = report
@@ -149,7 +162,9 @@ class CorpusIndex:
         return self._once(("doc_chunks", cfg), build)
 
     # -- sparse --------------------------------------------------------------
-    def tokens(self, chunker: ChunkerConfig, analyzer: str, rcfg: RetrievalConfig) -> list[list[str]]:
+    def tokens(
+        self, chunker: ChunkerConfig, analyzer: str, rcfg: RetrievalConfig
+    ) -> list[list[str]]:
         """Analyzed chunk texts (memoised: changing k1/b does not re-tokenize)."""
         from ..retrieval.sparse.analyzers import analyze_many
 
@@ -179,7 +194,14 @@ class CorpusIndex:
                 "delta": rcfg.delta,
                 "epsilon": rcfg.epsilon,
             }
-        key = ("sparse", chunker, method, analyzer, _ngram(analyzer, rcfg), tuple(sorted(params.items())))
+        key = (
+            "sparse",
+            chunker,
+            method,
+            analyzer,
+            _ngram(analyzer, rcfg),
+            tuple(sorted(params.items())),
+        )
         return self._once(
             key, lambda: build_sparse_index(method, self.tokens(chunker, analyzer, rcfg), **params)
         )
@@ -189,15 +211,20 @@ class CorpusIndex:
         """How many documents are Korean (``rag_core.retrieval.dense.korean_documents``)."""
         from ..retrieval.dense import korean_documents
 
-        return self._once(("korean_documents",), lambda: korean_documents([d.text for d in self.docs.values()]))
+        return self._once(
+            ("korean_documents",), lambda: korean_documents([d.text for d in self.docs.values()])
+        )
 
     def dense_choice(self, model: str) -> tuple[str, str]:
-        """``(model, reason)``: ``auto`` resolved by the corpus' languages (``rag_core.retrieval.dense.choose_dense_model``)."""
+        """``(model, reason)``: ``auto`` resolved by the corpus' languages
+        (``rag_core.retrieval.dense.choose_dense_model``)."""
         if model != "auto":
             return model, f"{model} (set explicitly)"
         from ..retrieval.dense import choose_dense_model
 
-        return self._once(("dense_choice",), lambda: choose_dense_model([d.text for d in self.docs.values()]))
+        return self._once(
+            ("dense_choice",), lambda: choose_dense_model([d.text for d in self.docs.values()])
+        )
 
     def dense(
         self, chunker: ChunkerConfig, model: str, progress: Progress | None = None
@@ -206,8 +233,8 @@ class CorpusIndex:
         from ..retrieval.dense import DenseIndex
 
         model = self.dense_choice(model)[0]
-        from .embcache import default_cache
         from ..models import get_embedder
+        from .embcache import default_cache
 
         def build() -> DenseIndex:
             embedder = get_embedder(model)
@@ -215,7 +242,10 @@ class CorpusIndex:
 
             def step(done: int, total: int) -> None:
                 if progress:
-                    progress(f"embedding {len(chunking.chunks)} chunks with {model}", done / max(total, 1))
+                    progress(
+                        f"embedding {len(chunking.chunks)} chunks with {model}",
+                        done / max(total, 1),
+                    )
 
             return DenseIndex.build(
                 chunking.chunks,
@@ -249,7 +279,9 @@ def _ngram(analyzer: str, rcfg: RetrievalConfig) -> tuple[int, int] | None:
 SAMPLE_CORPUS = Path(__file__).resolve().parents[2] / "sample_corpus"
 
 
-def load_corpus_index(path: str | Path | None = None, *, questions: Sequence[Question] | None = None) -> CorpusIndex:
+def load_corpus_index(
+    path: str | Path | None = None, *, questions: Sequence[Question] | None = None
+) -> CorpusIndex:
     """Load a corpus directory (default: the bundled sample) into a ``CorpusIndex``.
 
     The question sets under ``<dir>/questions/*.jsonl`` are loaded too unless

@@ -25,13 +25,18 @@ def question_from_dict(row: Any, where: str = "") -> Question:
     if unknown:
         raise ValueError(f"{at}unknown field(s) {', '.join(unknown)}; known: {', '.join(KNOWN)}")
     phrasings = row.get("phrasings", [])
-    if not isinstance(phrasings, list) or not all(isinstance(p, str) and p.strip() for p in phrasings):
+    if not isinstance(phrasings, list) or not all(
+        isinstance(p, str) and p.strip() for p in phrasings
+    ):
         raise ValueError(f"{at}'phrasings' must be a list of non-empty strings")
     needles = []
     for i, n in enumerate(row.get("needles", [])):
-        if not isinstance(n, dict) or not isinstance(n.get("doc_id"), str) or not isinstance(
-            n.get("text"), str
-        ) or not n["text"].strip():
+        if (
+            not isinstance(n, dict)
+            or not isinstance(n.get("doc_id"), str)
+            or not isinstance(n.get("text"), str)
+            or not n["text"].strip()
+        ):
             raise ValueError(f"{at}needle {i} must be an object with non-empty 'doc_id' and 'text'")
         needles.append(Needle(doc_id=n["doc_id"], text=n["text"]))
     answerable = row.get("answerable", True)

@@ -1,1 +1,2 @@
-"""Scoring question sets: rank metrics, statistics, aggregation, runs, sweeps, TREC files, answers."""
+"""Scoring question sets: rank metrics, statistics, aggregation, runs, sweeps, TREC files,
+answers."""

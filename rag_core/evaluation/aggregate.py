@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from .metrics import (
     CUT_METRICS,
@@ -23,8 +24,8 @@ from .metrics import (
     first_relevant_rank,
     metric_key,
     metric_keys,
-    unit_recall,
     parse_metric_key,
+    unit_recall,
 )
 from .stats import (
     INTERVAL_METHODS,
@@ -77,7 +78,7 @@ def _summaries(
 ) -> dict[str, MeanWithInterval | None]:
     out: dict[str, MeanWithInterval | None] = {}
     for key in keys:
-        values = [per_query[q][key] for q in qids if per_query[q][key] is not None]
+        values = [v for q in qids if (v := per_query[q][key]) is not None]
         out[key] = mean_with_interval(values, interval) if values else None
     return out
 
@@ -172,9 +173,10 @@ def compare_results(
     for key in a.metrics:
         if key not in b.metrics:
             continue
+        # judged on both sides, so every value is a number (None marks "not judged")
         out[key] = paired_compare(
-            {q: a.per_query[q][key] for q in common},
-            {q: b.per_query[q][key] for q in common},
+            {q: cast(float, a.per_query[q][key]) for q in common},
+            {q: cast(float, b.per_query[q][key]) for q in common},
             label_a=label_a,
             label_b=label_b,
         )

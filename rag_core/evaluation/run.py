@@ -82,7 +82,11 @@ class ConfigEvaluation:
                 "text": self.query_text[qid],
                 "first_gold_rank": res.first_gold_rank.get(qid),
                 "destroyed": qid in self.destroyed,
-                **({f"judged@{JUDGED_AT}": self.judged_share.get(qid)} if self.level == "document" else {}),
+                **(
+                    {f"judged@{JUDGED_AT}": self.judged_share.get(qid)}
+                    if self.level == "document"
+                    else {}
+                ),
                 **res.per_query[qid],
             }
             for qid in res.per_query
@@ -99,7 +103,9 @@ class ConfigEvaluation:
             "destroyed": list(self.destroyed),
             "warnings": list(self.warnings),
             "level": self.level,
-            "needles_not_in_corpus": {q: [list(x) for x in v] for q, v in self.not_in_corpus.items()},
+            "needles_not_in_corpus": {
+                q: [list(x) for x in v] for q, v in self.not_in_corpus.items()
+            },
             "per_query": per_query,
         }
 
@@ -152,7 +158,8 @@ def merge_labels(
     docs: Mapping[str, Document | str],
     question_set: str | None = None,
 ) -> list[Question]:
-    """Each question, its needles merged with manual labels (:func:`rag_core.gold.labels.gold_for`)."""
+    """Each question, its needles merged with manual labels
+    (:func:`rag_core.gold.labels.gold_for`)."""
     if not labels:
         return list(questions)
     from ..gold.labels import gold_for
@@ -189,13 +196,17 @@ def run_queries(
     chunks = corpus.chunking(config.chunker).chunks
     lookup = ChunkLookup(chunks) if chunk_gold else None
     traces = run_many(
-        config, [text for _, _, text in jobs], corpus, stop_after="gate", runs=runs,
+        config,
+        [text for _, _, text in jobs],
+        corpus,
+        stop_after="gate",
+        runs=runs,
         query_ids=[qid for _, qid, _ in jobs],
     )
     last: Question | None = None
     per_needle: tuple[tuple[str, ...], ...] = ()
     grades: dict[str, int] = {}
-    for i, ((q, qid, text), trace) in enumerate(zip(jobs, traces)):
+    for i, ((q, qid, text), trace) in enumerate(zip(jobs, traces, strict=True)):
         if q is not last:
             last, per_needle, grades = q, (), {}
             if chunk_gold and q.answerable:
@@ -238,8 +249,16 @@ def evaluate_config(
     """
     if doc_qrels is not None:
         return _evaluate_documents(
-            config, questions, corpus, doc_qrels, ks=ks, gain=gain, progress=progress, runs=runs,
-            labels=labels, question_set=question_set,
+            config,
+            questions,
+            corpus,
+            doc_qrels,
+            ks=ks,
+            gain=gain,
+            progress=progress,
+            runs=runs,
+            labels=labels,
+            question_set=question_set,
         )
     from ..pipeline import final_ranking
     from .aggregate import evaluate_queries
@@ -260,7 +279,9 @@ def evaluate_config(
             answerable.append(replace(q, needles=present) if absent else q)
     miss_lines = [
         f"question {qid}: {NOT_IN_CORPUS} ({len(v)}: "
-        + ", ".join(f"{d} {t[:40]!r}" for d, t in v[:3]) + (", …" if len(v) > 3 else "") + ")"
+        + ", ".join(f"{d} {t[:40]!r}" for d, t in v[:3])
+        + (", …" if len(v) > 3 else "")
+        + ")"
         + ("" if any(q.id == qid for q in answerable) else "; question not scored")
         for qid, v in missing.items()
     ]
@@ -359,7 +380,9 @@ def _evaluate_documents(
         ranking = doc_ranking(qr.trace.rerank.hits, depth)
         grades = {str(d): int(g) for d, g in qrels[q.id].items()}
         for lab in labels:
-            if lab.question_id == q.id and (question_set is None or lab.question_set == question_set):
+            if lab.question_id == q.id and (
+                question_set is None or lab.question_set == question_set
+            ):
                 grades[lab.doc_id] = max(grades.get(lab.doc_id, lab.grade), lab.grade)
         rankings[q.id] = ranking
         gold[q.id] = grades
@@ -453,9 +476,7 @@ def tag_group(tag: str) -> str:
     return "query type"
 
 
-def question_rows(
-    a: ConfigEvaluation, b: ConfigEvaluation | None = None
-) -> list[dict[str, Any]]:
+def question_rows(a: ConfigEvaluation, b: ConfigEvaluation | None = None) -> list[dict[str, Any]]:
     """One row per query: ids, text, tags, destroyed, and each config's first gold rank.
 
     ``first_gold_a``/``first_gold_b`` are 1-based ranks within the scored
@@ -488,7 +509,7 @@ def per_query_table(evaluations: dict[str, ConfigEvaluation]) -> list[dict[str, 
     out = []
     for name, ev in evaluations.items():
         for row in per_query_rows(ev.result):
-            qid = row["qid"]
+            qid = str(row["qid"])
             out.append(
                 {
                     "config": name,

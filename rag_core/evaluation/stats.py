@@ -472,7 +472,9 @@ def minimum_detectable_effect(
     if isinstance(discordant, bool) or not isinstance(discordant, int) or not 0 <= discordant <= n:
         raise ValueError(f"discordant must be an integer in [0, n={n}]; got {discordant!r}")
     if not 0.0 < alpha < 1.0 or not 0.0 < power < 1.0:
-        raise ValueError(f"alpha and power must lie strictly between 0 and 1; got {alpha!r}, {power!r}")
+        raise ValueError(
+            f"alpha and power must lie strictly between 0 and 1; got {alpha!r}, {power!r}"
+        )
     psi = max(discordant, 1) / n
     z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
     return z * math.sqrt(psi / n)
@@ -527,7 +529,7 @@ def holm(pvalues: Mapping[str, float] | Sequence[float]) -> Any:
         running = max(running, min(1.0, (m - rank) * values[i]))
         adjusted[i] = running
     if isinstance(pvalues, Mapping):
-        return dict(zip(keys, adjusted))
+        return dict(zip(keys, adjusted, strict=True))
     return adjusted
 
 
@@ -553,6 +555,7 @@ def risk_coverage(
         low, high = wilson_interval(k, n)
         out[name] = {"k": k, "n": n, "rate": k / n, "low": low, "high": high}
     return out
+
 
 __all__ += [
     "PairedProportions",

@@ -216,8 +216,10 @@ class SweepReport:
 def _check_threshold(threshold: Any) -> float | None:
     if threshold is None:
         return None
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not math.isfinite(
-        threshold
+    if (
+        isinstance(threshold, bool)
+        or not isinstance(threshold, (int, float))
+        or not math.isfinite(threshold)
     ):
         raise ValueError(f"threshold must be a finite number or None; got {threshold!r}")
     return float(threshold)
@@ -623,8 +625,11 @@ def risk_coverage_at(counts: GateCounts) -> dict[str, Any]:
     return {"threshold": counts.threshold, "max_kept": counts.max_kept, **rc}
 
 
-def operating_point(data: SweepData, threshold: float | None, max_kept: int | None) -> dict[str, Any]:
-    """"Export this operating point": the setting and its expected coverage and risk (JSON-ready)."""
+def operating_point(
+    data: SweepData, threshold: float | None, max_kept: int | None
+) -> dict[str, Any]:
+    """ "Export this operating point": the setting and its expected coverage and risk
+    (JSON-ready)."""
     counts = counts_at(data, threshold, max_kept)
     return {
         "metric": data.metric,

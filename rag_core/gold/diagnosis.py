@@ -28,10 +28,12 @@ if TYPE_CHECKING:
 
 
 class ChunkList(Protocol):
-    """The chunks gold is looked for in: a :class:`~rag_core.corpus.index.Chunking`, or one plus extras."""
+    """The chunks gold is looked for in: a :class:`~rag_core.corpus.index.Chunking`, or one plus
+    extras."""
 
     @property
     def chunks(self) -> tuple[Chunk, ...]: ...
+
 
 #: Stage names in pipeline order, with the verdict text for a loss there.
 LOSSES: dict[str, str] = {

@@ -43,7 +43,7 @@ import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -114,8 +114,8 @@ class StaleLabel(ValueError):
     def __init__(self, label_id: str, expected: int | None, current: Label | None) -> None:
         now = current.event_id if current is not None else None
         super().__init__(
-            f"label {label_id!r} changed since it was shown (expected event {expected}, now {now}); "
-            "nothing was written"
+            f"label {label_id!r} changed since it was shown (expected event {expected}, now "
+            f"{now}); nothing was written"
         )
         self.label_id = label_id
         self.expected = expected
@@ -220,7 +220,7 @@ def label_id_for(question_set: str, question_id: str, doc_id: str, start: int, e
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def _name(value: Any, what: str) -> str:
@@ -268,8 +268,7 @@ def check_span(
         doc_text = doc if isinstance(doc, str) else doc.text
         if end > len(doc_text):
             raise ValueError(
-                f"span {start}:{end} lies outside document {doc_id!r} "
-                f"({len(doc_text)} characters)"
+                f"span {start}:{end} lies outside document {doc_id!r} ({len(doc_text)} characters)"
             )
         actual = doc_text[start:end]
         if text != actual:
@@ -561,6 +560,8 @@ class LabelStore:
                 target,
             ),
         )
+        if cur.lastrowid is None:  # sqlite3 sets it after every INSERT
+            raise RuntimeError("the label insert returned no row id")
         return int(cur.lastrowid)
 
     def _fetch_label(self, con: sqlite3.Connection, event_id: int) -> Label:
@@ -605,13 +606,24 @@ class LabelStore:
                 lid = label_id_for(question_set, question_id, doc_id, start, end)
                 self._check_expected(con, lid, expected_event)
             event_id = self._insert(
-                con, "add", question_set, question_id, doc_id, start, end, text, grade, note,
-                annotator, _now(),
+                con,
+                "add",
+                question_set,
+                question_id,
+                doc_id,
+                start,
+                end,
+                text,
+                grade,
+                note,
+                annotator,
+                _now(),
             )
             return self._fetch_label(con, event_id)
 
     def _check_expected(self, con: sqlite3.Connection, label_id: str, expected: int | None) -> None:
-        """Raise :class:`StaleLabel` when ``label_id``'s current event is not ``expected`` (inside the write lock)."""
+        """Raise :class:`StaleLabel` when ``label_id``'s current event is not ``expected``
+        (inside the write lock)."""
         row = self._current_of(self._rows(con, label_id=label_id)).get(label_id)
         now = row["event_id"] if row is not None else None
         if now != expected:
@@ -647,11 +659,18 @@ class LabelStore:
                     f"label {label_id!r} has no current state (unknown id, or every event undone)"
                 )
             event_id = self._insert(
-                con, "change", row["question_set"], row["question_id"], row["doc_id"],
-                row["span_start"], row["span_end"], row["text"],
+                con,
+                "change",
+                row["question_set"],
+                row["question_id"],
+                row["doc_id"],
+                row["span_start"],
+                row["span_end"],
+                row["text"],
                 row["grade"] if grade is None else grade,
                 row["note"] if note is None else note,
-                annotator, _now(),
+                annotator,
+                _now(),
             )
             return self._fetch_label(con, event_id)
 
@@ -682,9 +701,19 @@ class LabelStore:
                 raise ValueError(f"nothing to undo for {' and '.join(who)}")
             target = candidates[-1]
             self._insert(
-                con, "undo", target["question_set"], target["question_id"], target["doc_id"],
-                target["span_start"], target["span_end"], target["text"], None, "",
-                annotator or "", _now(), target=target["event_id"],
+                con,
+                "undo",
+                target["question_set"],
+                target["question_id"],
+                target["doc_id"],
+                target["span_start"],
+                target["span_end"],
+                target["text"],
+                None,
+                "",
+                annotator or "",
+                _now(),
+                target=target["event_id"],
             )
             row = con.execute(
                 self._SELECT + " WHERE e.event_id = ?", (target["event_id"],)
@@ -740,14 +769,25 @@ class LabelStore:
                 )
                 row = current.get(lid)
                 if row is not None and (row["grade"], row["note"], row["text"]) == (
-                    rec["grade"], rec["note"], rec["text"]
+                    rec["grade"],
+                    rec["note"],
+                    rec["text"],
                 ):
                     unchanged += 1
                     continue
                 self._insert(
-                    con, "import", rec["question_set"], rec["question_id"], rec["doc_id"],
-                    rec["start"], rec["end"], rec["text"], rec["grade"], rec["note"],
-                    rec["annotator"], rec["created_at"],
+                    con,
+                    "import",
+                    rec["question_set"],
+                    rec["question_id"],
+                    rec["doc_id"],
+                    rec["start"],
+                    rec["end"],
+                    rec["text"],
+                    rec["grade"],
+                    rec["note"],
+                    rec["annotator"],
+                    rec["created_at"],
                 )
                 if row is None:
                     added += 1
@@ -771,8 +811,12 @@ class LabelStore:
         from ..evaluation.trec import format_qrels
 
         qrels = qrels_for(
-            chunks, questions, docs, self.current(question_set),
-            question_set=question_set, phrasings=phrasings,
+            chunks,
+            questions,
+            docs,
+            self.current(question_set),
+            question_set=question_set,
+            phrasings=phrasings,
         )
         return format_qrels(qrels, escape=escape)
 

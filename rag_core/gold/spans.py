@@ -55,9 +55,7 @@ def sentence_containing(text: str, offset: int) -> int | None:
     return None
 
 
-def labels_within(
-    labels: Sequence[Label], doc_id: str, start: int, end: int
-) -> tuple[Label, ...]:
+def labels_within(labels: Sequence[Label], doc_id: str, start: int, end: int) -> tuple[Label, ...]:
     """The labels of ``doc_id`` whose span lies entirely inside ``[start, end)``.
 
     These are the labels that make a chunk with that span relevant (a chunk

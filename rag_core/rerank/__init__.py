@@ -134,18 +134,35 @@ def rerank(
     # each hit at its new rank, its retrieval rank and score kept as prev_rank and
     # retrieval_score: dataclasses.replace written out (the evaluation's hot path),
     # the other fields copied from the hit's own dict
-    out = hits_from_fields([
-        {**vars(h), "rank": pos, "score": float(score), "prev_rank": h.rank,
-         "retrieval_score": h.score, "tied": t, "note": note}
-        # the lengths agree: _check_result
-        for pos, h, score, t, note in zip(count(1), moved, scores, tied, notes)
-    ])
+    out = hits_from_fields(
+        [
+            {
+                **vars(h),
+                "rank": pos,
+                "score": float(score),
+                "prev_rank": h.rank,
+                "retrieval_score": h.score,
+                "tied": t,
+                "note": note,
+            }
+            # the lengths agree: _check_result
+            for pos, h, score, t, note in zip(count(1), moved, scores, tied, notes)
+        ]
+    )
     beyond = "beyond the shortlist: not reranked"
-    out += hits_from_fields([
-        {**vars(h), "rank": pos, "prev_rank": h.rank, "retrieval_score": h.score, "tied": False,
-         "note": beyond}
-        for pos, h in zip(count(len(out) + 1), rest)
-    ])
+    out += hits_from_fields(
+        [
+            {
+                **vars(h),
+                "rank": pos,
+                "prev_rank": h.rank,
+                "retrieval_score": h.score,
+                "tied": False,
+                "note": beyond,
+            }
+            for pos, h in zip(count(len(out) + 1), rest)
+        ]
+    )
     info: dict[str, Any] = {"method": method, "shortlist": shortlist, "reranked": len(short)}
     info.update(result.info)
     return tuple(out), info

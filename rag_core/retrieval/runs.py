@@ -25,7 +25,8 @@ against the loaded corpus:
    out of the prompt with that reason.
 
 Errors name the file and the line: ``ValueError("run.txt line 7: …")``, worded as
-in ``rag_core.evaluation.trec`` (whose :func:`~rag_core.evaluation.trec.run_lines` reads the TREC lines).
+in ``rag_core.evaluation.trec`` (whose :func:`~rag_core.evaluation.trec.run_lines` reads the TREC
+lines).
 """
 
 from __future__ import annotations

@@ -378,7 +378,8 @@ def risk_coverage_chart(rep: SweepReport, now: Mapping[str, Any], lang: str) -> 
 def query_rows(
     outs: Iterable[Any], chosen: Iterable[str], labels: Mapping[str, str]
 ) -> list[dict[str, Any]]:
-    """Per-query table rows (``rag_core.evaluation.sweep.outcomes``) whose outcome is in ``chosen``."""
+    """Per-query table rows (``rag_core.evaluation.sweep.outcomes``) whose outcome is in
+    ``chosen``."""
     keep = set(chosen)
     return [
         {
