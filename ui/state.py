@@ -60,6 +60,7 @@ K_QPHRASING = "q.phrasing"
 K_QTEXT = "q.text"
 K_COMPARE_B = "compare.b"
 K_CHUNKS_DOC = "chunks.doc"
+K_CHUNKS_DOC_W = "chunks.doc.w"  # the Chunks page's document picker (widget)
 K_LEC_STEP = "lecture.step"
 K_LEC_BIG = "lecture.big"
 # --- h-9a: datasets with qrels and imported runs ---
