@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rag_core.corpus.index import LOAD_WARNING_PREFIX
 from ui import cache, render, sidebar
 from ui.html import md, show, style
 from ui.i18n import t
 from ui.views.compare import destroyed_needles
+from ui.views.inspect import split_warnings
 
 ctx = sidebar.context(__file__)
 lang = ctx.lang
@@ -19,10 +19,9 @@ res = render.page_trace(ctx, stream=True)
 trace = res.trace
 
 st.markdown(f"**{t('ins.question', lang)}** {md(trace.question)}")
-skipped = [w for w in trace.warnings if w.startswith(LOAD_WARNING_PREFIX)]
-for w in trace.warnings:
-    if not w.startswith(LOAD_WARNING_PREFIX):
-        st.warning(md(w))
+other, skipped = split_warnings(trace.warnings, ctx.corpus.load_warnings)
+for w in other:
+    st.warning(md(w))
 if skipped:  # one box for the corpus load, however many files or rows it skipped
     with st.expander(t("ins.not_loaded", lang, n=len(skipped))):
         st.markdown("\n".join(f"- {md(w)}" for w in skipped))

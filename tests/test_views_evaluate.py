@@ -188,3 +188,26 @@ def test_phrasing_and_open_view():
     assert view.open_view(row, "manual", "compare", "x=1")[K_COMPARE_B] == "x=1"
     assert view.widget_values("compare", "x=1") == {K_COMPARE_B_WIDGET: "x=1"}
     assert view.widget_values("inspect", "x=1") == {}
+
+
+def test_stage_warnings_are_worded_from_data_not_read_back_from_sentences():
+    ev = SimpleNamespace(
+        stage_problems=("dense: model unavailable",),
+        not_in_corpus={
+            "half": (("kv", "x" * 50),),
+            "gone": tuple((f"d{i}", f"t{i}") for i in range(4)),
+        },
+        question_of={"half#0": "half"},  # "gone" has no scored query
+    )
+    for lang in ("ko", "en"):
+        assert view.stage_warnings(ev, lang) == [
+            t("ev.stage_problem", lang, problem="dense: model unavailable"),
+            t("ev.needle_missing", lang, qid="half", n=1, needles=f"kv “{'x' * 40}”"),
+            t(
+                "ev.needle_missing_unscored",
+                lang,
+                qid="gone",
+                n=4,
+                needles="d0 “t0”, d1 “t1”, d2 “t2”, …",
+            ),
+        ]

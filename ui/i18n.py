@@ -1830,6 +1830,15 @@ TEXT: dict[str, tuple[str, str]] = {
         "dense retrieval gave no cosine distances ({reason}); sweeping scores",
     ),
     "sweep.no_distance.unknown": ("거리가 없는 후보가 있음", "some candidates carry no distance"),
+    # --- lead: evaluation warnings worded from data ---
+    "ev.needle_missing": (
+        "질문 {qid}: 정답 근거 {n}개가 코퍼스에 없어 정답에서 뺐습니다 ({needles})",
+        "question {qid}: {n} needle(s) not in the corpus, left out of the gold ({needles})",
+    ),
+    "ev.needle_missing_unscored": (
+        "질문 {qid}: 정답 근거 {n}개가 코퍼스에 없어 이 질문은 채점하지 않습니다 ({needles})",
+        "question {qid}: {n} needle(s) not in the corpus; the question is not scored ({needles})",
+    ),
 }
 
 

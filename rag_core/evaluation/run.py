@@ -66,6 +66,10 @@ class ConfigEvaluation:
     judged_share: dict[str, float] = field(default_factory=dict)
     #: Question ids with at least one needle not in the corpus (``(doc_id, text)`` each).
     not_in_corpus: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    #: The stage lines of ``warnings`` alone (``stage: error``), so a page words the
+    #: needles not in the corpus from ``not_in_corpus`` and frames these, without
+    #: reading the sentences back.
+    stage_problems: tuple[str, ...] = ()
 
     @property
     def means(self) -> dict[str, MeanWithInterval | None]:
@@ -327,6 +331,7 @@ def evaluate_config(
         destroyed=tuple(destroyed),
         warnings=tuple(problems.values()) + tuple(miss_lines),
         not_in_corpus=missing,
+        stage_problems=tuple(problems.values()),
     )
 
 
@@ -404,6 +409,7 @@ def _evaluate_documents(
         tags={q.id: tuple(q.tags) for q in judged},
         destroyed=(),
         warnings=tuple(problems.values()),
+        stage_problems=tuple(problems.values()),
         level="document",
         judged_share=share,
     )

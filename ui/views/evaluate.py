@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from rag_core.config import PRESET_KEY, PipelineConfig
 from rag_core.evaluation.aggregate import breakdown, curve
 from rag_core.evaluation.metrics import parse_metric_key
-from rag_core.evaluation.run import NOT_IN_CORPUS, TAG_GROUPS, tag_group
+from rag_core.evaluation.run import TAG_GROUPS, tag_group
 from rag_core.evaluation.stats import PairedComparison, format_p
 from rag_core.evaluation.trec import format_qrels, format_run
 
@@ -117,10 +117,22 @@ def judged_share(ev: Any) -> float:
 
 
 def stage_warnings(ev: Any, lang: str) -> list[str]:
-    """The evaluation's warnings: needles not in the corpus as they are, the rest framed."""
-    return [
-        w if NOT_IN_CORPUS in w else t("ev.stage_problem", lang, problem=w) for w in ev.warnings
-    ]
+    """The evaluation's warnings, worded from its data: stages that could not run as
+    configured, then one line per question with needles not in the corpus."""
+    scored = set(ev.question_of.values())
+    out = [t("ev.stage_problem", lang, problem=p) for p in ev.stage_problems]
+    for qid, missing in ev.not_in_corpus.items():
+        needles = ", ".join(f"{doc} “{text[:40]}”" for doc, text in missing[:3])
+        out.append(
+            t(
+                "ev.needle_missing" if qid in scored else "ev.needle_missing_unscored",
+                lang,
+                qid=qid,
+                n=len(missing),
+                needles=needles + (", …" if len(missing) > 3 else ""),
+            )
+        )
+    return out
 
 
 def cell(m: Any) -> Markup:
