@@ -8,7 +8,7 @@ from ui import cache, render, sidebar, slides
 from ui.html import Markup, show, style
 from ui.i18n import t
 from ui.lecture import STEPS, lecture_style, lecture_view, parse_step, selected_claim
-from ui.state import K_LEC_BIG, K_LEC_STEP
+from ui.state import K_LEC_BIG, K_LEC_BIG_W, K_LEC_CLAIM_W, K_LEC_STEP
 
 #: The page keeps Streamlit's chrome small so the panes fill a 1280×720 screen;
 #: the grid is as tall as the window less the chrome above it.
@@ -42,15 +42,15 @@ def _go(n: int) -> None:
 
 
 def _big() -> None:
-    sidebar.shadow_set(K_LEC_BIG, "1" if st.session_state["lec.big.w"] else "")
+    sidebar.shadow_set(K_LEC_BIG, "1" if st.session_state[K_LEC_BIG_W] else "")
 
 
-st.session_state["lec.big.w"] = large
-selected = selected_claim(trace, st.session_state.get("lec.claim.w", 0))
+st.session_state[K_LEC_BIG_W] = large
+selected = selected_claim(trace, st.session_state.get(K_LEC_CLAIM_W, 0))
 if (
-    st.session_state.get("lec.claim.w") != selected
+    st.session_state.get(K_LEC_CLAIM_W) != selected
 ):  # another question's claim index: start at the first
-    st.session_state.pop("lec.claim.w", None)
+    st.session_state.pop(K_LEC_CLAIM_W, None)
 with st.container(horizontal=True, vertical_alignment="center", gap="small"):
     st.button(
         t("lec.back", lang),
@@ -84,13 +84,13 @@ with st.container(horizontal=True, vertical_alignment="center", gap="small"):
         selected = st.selectbox(
             t("lec.claim", lang),
             list(range(len(sup.claims))),
-            key="lec.claim.w",
+            key=K_LEC_CLAIM_W,
             index=selected,
             format_func=lambda i: render.claim_label(sup, i, lang, limit=36),
             label_visibility="collapsed",
             width=240,
         )
-    st.toggle(t("lec.big", lang), key="lec.big.w", on_change=_big)
+    st.toggle(t("lec.big", lang), key=K_LEC_BIG_W, on_change=_big)
     with st.popover(t("lec.export", lang), icon=":material/download:"):
         view_for_export = lecture_view(
             trace, lang, step=step, selected=selected, pieces=pieces, large=large, height="100%"

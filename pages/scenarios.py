@@ -10,14 +10,18 @@ from ui.html import show, style
 from ui.i18n import t
 from ui.state import (
     K_CHUNKS_DOC,
+    K_CHUNKS_DOC_W,
     K_COMPARE_B,
+    K_COMPARE_B_WIDGET,
     K_CORPUS,
+    K_LEC_CLAIM_W,
     K_LEC_STEP,
     K_QID,
     K_QMODE,
     K_QPHRASING,
     K_QSET,
     K_QTEXT,
+    K_SCN_LOADED,
     overrides_text,
 )
 
@@ -62,14 +66,14 @@ def load(s: Scenario, page: str) -> None:
         "1" if page == "lecture" else ""
     )  # the lecture starts with the candidates only
     sidebar.load_view(s.config(base), view)
-    st.session_state["compare.b.w"] = view[K_COMPARE_B]
-    st.session_state.pop("chunks.doc.w", None)
-    st.session_state.pop("lec.claim.w", None)
-    st.session_state["scn.loaded"] = s.id
+    st.session_state[K_COMPARE_B_WIDGET] = view[K_COMPARE_B]
+    st.session_state.pop(K_CHUNKS_DOC_W, None)
+    st.session_state.pop(K_LEC_CLAIM_W, None)
+    st.session_state[K_SCN_LOADED] = s.id
     sidebar.request_page(page)
 
 
-loaded = st.session_state.get("scn.loaded")
+loaded = st.session_state.get(K_SCN_LOADED)
 cols = st.columns(2)
 for i, s in enumerate(SCENARIOS):
     with cols[i % 2].container(border=True):

@@ -63,6 +63,9 @@ K_CHUNKS_DOC = "chunks.doc"
 K_CHUNKS_DOC_W = "chunks.doc.w"  # the Chunks page's document picker (widget)
 K_LEC_STEP = "lecture.step"
 K_LEC_BIG = "lecture.big"
+K_LEC_BIG_W = "lec.big.w"  # the Lecture page's large-text toggle (widget)
+K_LEC_CLAIM_W = "lec.claim.w"  # the Lecture page's claim picker (widget)
+K_SCN_LOADED = "scn.loaded"  # id of the scenario last loaded on the Scenarios page
 # --- h-9a: datasets with qrels and imported runs ---
 K_BEIR_PATH = "beir.path"
 K_BEIR_SPLIT = "beir.split"
