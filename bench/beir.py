@@ -24,7 +24,8 @@ per document (``chunker.strategy = blind``, ``chunker.target = 100000``; checked
 its nDCG@10 must equal the kernel row "ours lucene unicode". Reported per query:
 the kernel (``BM25Index.top`` on pre-tokenized queries), the kernel plus query
 tokenization, and the product path (question validation, analysis, the pipeline to
-the gate with its Trace, document ranking and metrics), and the ratio product / kernel.
+the gate with its Trace, document ranking and metrics), and the ratio product / kernel;
+then the floor (the same steps without the pipeline and its Trace) and the Trace's share.
 
 Run: ``.venv/bin/python bench/beir.py [--data DIR] [--only-product]`` (about 1–2 minutes on 2
 cores).
@@ -203,8 +204,9 @@ def _product_corpus(folder: Path) -> tuple[object, object]:
     return qset, CorpusIndex(qset.report, name=qset.name, questions=qset.questions)
 
 
-def product_path(folder: Path, depth: int = DEPTH) -> tuple[float, float, float, float, int]:
-    """``eval --beir`` code on ``folder``: (nDCG@10, ms/query product, kernel, kernel+tokenize, n).
+def product_path(folder: Path, depth: int = DEPTH) -> tuple[float, float, float, float, float, int]:
+    """``eval --beir`` code on ``folder``: (nDCG@10, ms/query product, kernel, kernel+tokenize,
+    no-Trace floor, n).
 
     ``depth``: candidates per query on both paths (the product path evaluates
     cutoffs 1, 10 and ``depth``; the kernel returns the top ``depth``).
@@ -212,9 +214,17 @@ def product_path(folder: Path, depth: int = DEPTH) -> tuple[float, float, float,
     The index is built (and one query run) before timing; then each path runs
     every judged query, in the same process, interleaved; the best of ``REPEATS``
     passes is kept for each.
+
+    The floor is the product's own steps without the pipeline: question
+    validation, analysis, the kernel, chunk -> document ids and the metrics
+    (:func:`rag_core.evaluation.aggregate.evaluate_queries` on the same
+    rankings). Product minus floor is what building and reading a Trace per
+    query costs.
     """
     from rag_core.config import PipelineConfig
+    from rag_core.evaluation.aggregate import evaluate_queries
     from rag_core.evaluation.run import evaluate_config
+    from rag_core.pipeline import validate_question
     from rag_core.retrieval.sparse.analyzers import get_analyzer
 
     qset, corpus = _product_corpus(folder)
@@ -229,7 +239,19 @@ def product_path(folder: Path, depth: int = DEPTH) -> tuple[float, float, float,
     index = corpus.sparse(cfg.chunker, "bm25", "unicode", cfg.retrieval)
     analyze = get_analyzer("unicode")
     q_tokens = [analyze(q.question) for q in questions]
-    kernel = kernel_tok = product = float("inf")
+    doc_ids = [c.doc_id for c in chunking.chunks]
+    ks = tuple(sorted({1, 10, depth}))
+    gold = {q.id: {str(d): int(g) for d, g in qset.qrels[q.id].items()} for q in questions}
+
+    def floor_pass() -> None:
+        rankings = {}
+        for q in questions:
+            text, _ = validate_question(q.question)
+            idx, _ = index.top(analyze(text), depth)
+            rankings[q.id] = tuple(dict.fromkeys(doc_ids[i] for i in idx.tolist()))
+        evaluate_queries(rankings, gold, ks, gain="binary", judged=set(rankings))
+
+    kernel = kernel_tok = product = floor = float("inf")
     for _ in range(REPEATS):  # interleaved, best of REPEATS: the machine is shared
         t = time.perf_counter()
         for toks in q_tokens:
@@ -240,11 +262,12 @@ def product_path(folder: Path, depth: int = DEPTH) -> tuple[float, float, float,
             index.top(analyze(q.question), depth)
         kernel_tok = min(kernel_tok, (time.perf_counter() - t) * 1000 / len(questions))
         t = time.perf_counter()
-        ev = evaluate_config(
-            cfg, questions, corpus, ks=tuple(sorted({1, 10, depth})), doc_qrels=qset.qrels
-        )
+        ev = evaluate_config(cfg, questions, corpus, ks=ks, doc_qrels=qset.qrels)
         product = min(product, (time.perf_counter() - t) * 1000 / len(questions))
-    return ev.means["ndcg@10"].mean, product, kernel, kernel_tok, len(questions)
+        t = time.perf_counter()
+        floor_pass()
+        floor = min(floor, (time.perf_counter() - t) * 1000 / len(questions))
+    return ev.means["ndcg@10"].mean, product, kernel, kernel_tok, floor, len(questions)
 
 
 def bench_dataset(name: str, folder: Path, analyzers: list[tuple[str, str, dict]]) -> list[tuple]:
@@ -393,19 +416,24 @@ def main() -> None:
         head = (
             f"{'dataset':<11} {'depth':>5} {'queries':>7} {'nDCG@10':>8} {'kernel row':>10} "
             f"{'kernel ms/q':>11} {'+tokenize':>9} {'product ms/q':>12} {'product/kernel':>14} "
-            f"{'/(kernel+tok)':>13}"
+            f"{'/(kernel+tok)':>13} {'floor ms/q':>10} {'floor/kernel':>12} {'Trace ms/q':>10}"
         )
         print(head)
         print("-" * len(head))
-        for (name, depth), (ndcg, prod, kern, kern_tok, n) in product.items():
+        for (name, depth), (ndcg, prod, kern, kern_tok, floor, n) in product.items():
             kernel_row = next(
                 (r[3][0] for r in rows if r[0] == name and r[1] == "ours lucene unicode"), None
             )
             shown = f"{kernel_row:.4f}" if kernel_row is not None else "—"
             print(
                 f"{name:<11} {depth:>5} {n:>7} {ndcg:>8.4f} {shown:>10} {kern:>11.3f} "
-                f"{kern_tok:>9.3f} {prod:>12.3f} {prod / kern:>13.2f}x {prod / kern_tok:>12.2f}x"
+                f"{kern_tok:>9.3f} {prod:>12.3f} {prod / kern:>13.2f}x {prod / kern_tok:>12.2f}x "
+                f"{floor:>10.3f} {floor / kern:>11.2f}x {prod - floor:>10.3f}"
             )
+        print(
+            "floor: validation, analysis, kernel, document ids and metrics without the pipeline;"
+            " Trace = product - floor (building and reading the per-query Trace)"
+        )
 
     print("\nnDCG@10 / Recall@10 / Recall@100 (ours vs peer from BASELINES.md; Δ = ours − peer)")
     head = (
