@@ -269,21 +269,13 @@ def get_generator(name: str = DEFAULT_GENERATOR, *, progress: Progress | None = 
         raise ValueError(
             "generation.model = 'none' turns generation off; there is no generator to load"
         )
-    if name == gguf.QWEN_NAME:
+    bundled = {gguf.QWEN_NAME: gguf.qwen_source, gguf.SMOLLM_NAME: gguf.smollm_source}
+    if name in bundled:
+        source = bundled[name]
         return _once(
             "generator",
             name,
-            lambda: _load_converted(
-                name, gguf.qwen_source(), CATALOGUE[name]["model_id"], progress
-            ),
-        )
-    if name == gguf.SMOLLM_NAME:
-        return _once(
-            "generator",
-            name,
-            lambda: _load_converted(
-                name, gguf.smollm_source(), CATALOGUE[name]["model_id"], progress
-            ),
+            lambda: _load_converted(name, source(), CATALOGUE[name]["model_id"], progress),
         )
     path = Path(name).expanduser()
     if path.suffix == ".gguf":
