@@ -70,3 +70,19 @@ class CharGenerator:
 
     def decode(self, ids, *, skip_special_tokens: bool = False) -> str:
         return "".join(chr(i) for i in ids)
+
+
+ROW = re.compile(r"<tr[ >]")
+
+
+def rows_of(at: AppTest, list_name: str) -> int | None:
+    """Body rows of the table (or zero box) tagged ``data-list="<name>"``; None when absent."""
+    for h in at.html:
+        body = h.value
+        if f'data-list="{list_name}"' not in body:
+            continue
+        if "ri-zero" in body:
+            return 0
+        tbody = body.split("<tbody>", 1)[1]
+        return len(ROW.findall(tbody))
+    return None

@@ -13,16 +13,11 @@ what ``streamlit run app.py`` does after its first run.
 
 from __future__ import annotations
 
-import re
-
 import pytest
-from apphelpers import ROOT, make_app, ok, plain
-from streamlit.testing.v1 import AppTest
+from apphelpers import ROOT, make_app, ok, plain, rows_of
 
 from rag_core.config import PipelineConfig
 from rag_core.scenarios import SCENARIOS, scenario
-
-ROW = re.compile(r"<tr[ >]")
 
 
 @pytest.fixture(autouse=True)
@@ -31,19 +26,6 @@ def no_generation(monkeypatch):
 
 
 make = make_app
-
-
-def rows_of(at: AppTest, list_name: str) -> int | None:
-    """Body rows of the table (or zero box) tagged ``data-list="<name>"``; None when absent."""
-    for h in at.html:
-        body = h.value
-        if f'data-list="{list_name}"' not in body:
-            continue
-        if "ri-zero" in body:
-            return 0
-        tbody = body.split("<tbody>", 1)[1]
-        return len(ROW.findall(tbody))
-    return None
 
 
 def registered_pages() -> list[str]:
