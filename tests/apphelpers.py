@@ -18,6 +18,21 @@ PAYLOAD_LINES = (
 )
 
 
+def write_payload_docs(tmp_path: Path) -> Path:
+    """``tmp_path/docs`` with a Markdown and a text document made of :data:`PAYLOAD_LINES`."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    body = "\n\n".join(
+        f"Zebrafish tank note {i}: {line} The tank holds 42 litres."
+        for i, line in enumerate(PAYLOAD_LINES)
+    )
+    (docs / "payload-notes.md").write_text(
+        f"# Tank <script>window.__xss=1</script> notes\n\n{body}\n", encoding="utf-8"
+    )
+    (docs / "payload-plain.txt").write_text(body + "\n", encoding="utf-8")
+    return docs
+
+
 def make_app(entry: Path, query: dict[str, str] | None = None, page: str | None = None) -> AppTest:
     """Run the app once with ``query`` in the URL, switched to ``pages/<page>.py``."""
     at = AppTest.from_file(str(entry), default_timeout=TIMEOUT)

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from apphelpers import PAYLOAD_LINES
+from apphelpers import PAYLOAD_LINES, write_payload_docs
 
 from ui.slides import CHROMIUM, CHROMIUM_ARGS
 
@@ -150,16 +150,7 @@ def wait_idle(page) -> None:
 
 
 def test_script_payloads_in_documents_and_question_never_run(server, browser, tmp_path):
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    body = "\n\n".join(
-        f"Zebrafish tank note {i}: {line} The tank holds 42 litres."
-        for i, line in enumerate(PAYLOAD_LINES)
-    )
-    (docs / "payload-notes.md").write_text(
-        f"# Tank <script>window.__xss=1</script> notes\n\n{body}\n", encoding="utf-8"
-    )
-    (docs / "payload-plain.txt").write_text(body + "\n", encoding="utf-8")
+    docs = write_payload_docs(tmp_path)
     (docs / "payload-rows.jsonl").write_text(
         '{"id": "row-1", "title": "<img src=x onerror=window.__xss=1>", "text": "zebrafish tank '
         + PAYLOAD_LINES[2].replace('"', '\\"')
