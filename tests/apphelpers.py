@@ -17,6 +17,17 @@ PAYLOAD_LINES = (
     '<svg onload="window.__xss = 1; alert(\'svg\')"><circle r="4"/></svg>',
 )
 
+#: The Inspect page's stage headings in English, in page order.
+STAGE_HEADINGS_EN = (
+    "① Chunking",
+    "② Retrieval",
+    "③ Fusion",
+    "④ Rerank",
+    "⑤ Gate",
+    "⑥ Context",
+    "⑦ Answer | sources",
+)
+
 
 def write_payload_docs(tmp_path: Path) -> Path:
     """``tmp_path/docs`` with a Markdown and a text document made of :data:`PAYLOAD_LINES`."""

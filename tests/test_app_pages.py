@@ -14,7 +14,7 @@ what ``streamlit run app.py`` does after its first run.
 from __future__ import annotations
 
 import pytest
-from apphelpers import ROOT, make_app, ok, plain, rows_of
+from apphelpers import ROOT, STAGE_HEADINGS_EN, make_app, ok, plain, rows_of
 
 from rag_core.config import PipelineConfig
 from rag_core.scenarios import SCENARIOS, scenario
@@ -61,15 +61,7 @@ def test_registered_later_pages_render(entry):
 def test_inspect_shows_every_stage_heading(entry):
     at = make(entry, {"lang": "en"})
     ok(at)
-    assert [h.value for h in at.header] == [
-        "① Chunking",
-        "② Retrieval",
-        "③ Fusion",
-        "④ Rerank",
-        "⑤ Gate",
-        "⑥ Context",
-        "⑦ Answer | sources",
-    ]
+    assert [h.value for h in at.header] == list(STAGE_HEADINGS_EN)
     assert at.get("download_button")[0].label == "Download the Trace (JSON)"
 
 

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from apphelpers import PAYLOAD_LINES, write_payload_docs
+from apphelpers import PAYLOAD_LINES, STAGE_HEADINGS_EN, write_payload_docs
 
 from ui.slides import CHROMIUM, CHROMIUM_ARGS
 
@@ -205,29 +205,26 @@ def test_script_payloads_in_documents_and_question_never_run(server, browser, tm
     page.close()
 
 
+def full_page_shot(page, tmp_path: Path, name: str) -> None:
+    """Screenshot the whole page to ``tmp_path/name`` (copied to $RAG_SCREENSHOT_DIR when set)."""
+    shot = tmp_path / name
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 20_000
+    if os.environ.get("RAG_SCREENSHOT_DIR"):
+        shutil.copy(shot, Path(os.environ["RAG_SCREENSHOT_DIR"]) / name)
+
+
 def test_smoke_inspect_shows_every_stage(server, browser, tmp_path):
     page = browser.new_page(viewport={"width": 1400, "height": 2400})
     page.goto(f"{server}/?lang=en")
     wait_idle(page)
-    for name in (
-        "① Chunking",
-        "② Retrieval",
-        "③ Fusion",
-        "④ Rerank",
-        "⑤ Gate",
-        "⑥ Context",
-        "⑦ Answer | sources",
-    ):
+    for name in STAGE_HEADINGS_EN:
         heading = page.get_by_role("heading", name=name)
         heading.wait_for(timeout=WAIT_MS)
         heading.scroll_into_view_if_needed()
         assert heading.is_visible(), name
     page.evaluate("window.scrollTo(0, 0)")
-    shot = tmp_path / "inspect.png"
-    page.screenshot(path=str(shot), full_page=True)
-    assert shot.stat().st_size > 20_000
-    if os.environ.get("RAG_SCREENSHOT_DIR"):
-        shutil.copy(shot, Path(os.environ["RAG_SCREENSHOT_DIR"]) / "inspect.png")
+    full_page_shot(page, tmp_path, "inspect.png")
     page.close()
 
 
