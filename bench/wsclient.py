@@ -43,22 +43,14 @@ def widget_state(etype: str, el, known: WidgetState | None) -> WidgetState | Non
             out.string_value = el.options[el.default]
         else:
             return None
-    elif etype in _STRING_TEXT:
+    elif etype in _STRING_TEXT or etype == "number_input":
+        attr = "string_value" if etype in _STRING_TEXT else "double_value"
         if el.set_value and el.HasField("value"):
-            out.string_value = el.value
+            setattr(out, attr, el.value)
         elif known is not None:
             return known
         elif el.HasField("default"):
-            out.string_value = el.default
-        else:
-            return None
-    elif etype == "number_input":
-        if el.set_value and el.HasField("value"):
-            out.double_value = el.value
-        elif known is not None:
-            return known
-        elif el.HasField("default"):
-            out.double_value = el.default
+            setattr(out, attr, el.default)
         else:
             return None
     elif etype == "slider" and not el.options:

@@ -113,19 +113,15 @@ with c1:
 with c2:
     render.fusion_table(b, lang, mark=view.only_in(b.retrieval.hits, a.retrieval.hits, same))
 
-st.header(t("ins.h.rerank", lang))
-c1, c2 = st.columns(2)
-with c1:
-    render.rerank_section(a, lang, key="cmp.bump.a")
-with c2:
-    render.rerank_section(b, lang, key="cmp.bump.b")
-
-st.header(t("ins.h.gate", lang))
-c1, c2 = st.columns(2)
-with c1:
-    render.gate_section(a, lang, key="cmp.gate.a")
-with c2:
-    render.gate_section(b, lang, key="cmp.gate.b")
+for stage, section, key in (
+    ("rerank", render.rerank_section, "cmp.bump"),
+    ("gate", render.gate_section, "cmp.gate"),
+):
+    st.header(t(f"ins.h.{stage}", lang))
+    c1, c2 = st.columns(2)
+    for col, trace, side in ((c1, a, "a"), (c2, b, "b")):
+        with col:
+            section(trace, lang, key=f"{key}.{side}")
 
 st.header(t("ins.h.context", lang))
 c1, c2 = st.columns(2)

@@ -11,7 +11,7 @@ from rag_core.evaluation.metrics import CUT_METRICS
 from rag_core.evaluation.run import compare_configs, ranking_config
 from ui import evaluate_sections as sections
 from ui import measure, sidebar, state
-from ui.html import md, show, span, style, table, tag
+from ui.html import md, show, span, table, tag
 from ui.i18n import t
 from ui.state import overrides_text, query_from_config
 from ui.views import compare as cmp_view
@@ -19,13 +19,7 @@ from ui.views import evaluate as view
 
 ctx = sidebar.context(__file__)
 lang, ss, qsets = ctx.lang, st.session_state, ctx.question_sets
-show(style())
-show(measure.style())
-st.title(t("page.evaluate", lang))
-st.caption(t("ev.intro", lang))
-if not qsets:
-    st.info(t("ev.no_sets", lang))
-    st.stop()
+measure.page_head(ctx, "page.evaluate", "ev.intro")
 
 # ------------------------------------------------------------------ settings
 qset, phrasings, ks, use_labels, gain = sections.settings(qsets, ctx.dataset_qrels, lang)

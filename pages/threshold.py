@@ -19,19 +19,13 @@ from rag_core.evaluation.sweep import (
 )
 from ui import measure, sidebar, state
 from ui import threshold_sections as sections
-from ui.html import md, show, style, table
+from ui.html import md, show, table
 from ui.i18n import t
 from ui.views import threshold as view
 
 ctx = sidebar.context(__file__)
 lang, ss, qsets = ctx.lang, st.session_state, ctx.question_sets
-show(style())
-show(measure.style())
-st.title(t("page.threshold", lang))
-st.caption(t("thr.intro", lang))
-if not qsets:
-    st.info(t("ev.no_sets", lang))
-    st.stop()
+measure.page_head(ctx, "page.threshold", "thr.intro")
 
 # ------------------------------------------------------------------ settings
 qset, phrasings, metric, use_labels = sections.settings(list(qsets), lang)

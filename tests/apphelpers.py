@@ -17,6 +17,32 @@ PAYLOAD_LINES = (
     '<svg onload="window.__xss = 1; alert(\'svg\')"><circle r="4"/></svg>',
 )
 
+#: The Inspect page's stage headings in English, in page order.
+STAGE_HEADINGS_EN = (
+    "① Chunking",
+    "② Retrieval",
+    "③ Fusion",
+    "④ Rerank",
+    "⑤ Gate",
+    "⑥ Context",
+    "⑦ Answer | sources",
+)
+
+
+def write_payload_docs(tmp_path: Path) -> Path:
+    """``tmp_path/docs`` with a Markdown and a text document made of :data:`PAYLOAD_LINES`."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    body = "\n\n".join(
+        f"Zebrafish tank note {i}: {line} The tank holds 42 litres."
+        for i, line in enumerate(PAYLOAD_LINES)
+    )
+    (docs / "payload-notes.md").write_text(
+        f"# Tank <script>window.__xss=1</script> notes\n\n{body}\n", encoding="utf-8"
+    )
+    (docs / "payload-plain.txt").write_text(body + "\n", encoding="utf-8")
+    return docs
+
 
 def make_app(entry: Path, query: dict[str, str] | None = None, page: str | None = None) -> AppTest:
     """Run the app once with ``query`` in the URL, switched to ``pages/<page>.py``."""
@@ -70,3 +96,19 @@ class CharGenerator:
 
     def decode(self, ids, *, skip_special_tokens: bool = False) -> str:
         return "".join(chr(i) for i in ids)
+
+
+ROW = re.compile(r"<tr[ >]")
+
+
+def rows_of(at: AppTest, list_name: str) -> int | None:
+    """Body rows of the table (or zero box) tagged ``data-list="<name>"``; None when absent."""
+    for h in at.html:
+        body = h.value
+        if f'data-list="{list_name}"' not in body:
+            continue
+        if "ri-zero" in body:
+            return 0
+        tbody = body.split("<tbody>", 1)[1]
+        return len(ROW.findall(tbody))
+    return None

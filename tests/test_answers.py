@@ -334,31 +334,26 @@ def test_operating_point_counts_bluffs_and_answers_without_gold_as_risk():
 # ------------------------------------------------------------ the CLI
 
 
-def test_cli_eval_answers_with_the_fake_generator_is_byte_identical_twice(capsys, fake, tmp_path):
+def first_questions(tmp_path, n: int):
+    """``tmp_path/q.jsonl`` holding the first ``n`` questions of the sample set."""
     from pathlib import Path
-
-    from rag_core.cli import main
 
     root = Path(__file__).resolve().parent.parent
     qfile = tmp_path / "q.jsonl"
-    qfile.write_text(
-        "\n".join(
-            root.joinpath("sample_corpus/questions/manual.jsonl")
-            .read_text(encoding="utf-8")
-            .splitlines()[:2]
-        )
-        + "\n",
-        encoding="utf-8",
-    )
-    argv = [
-        "eval",
-        "--queries",
-        str(qfile),
-        "--answers",
-        "--set",
-        "generation.model=fake",
-        "--json",
-    ]
+    lines = root.joinpath("sample_corpus/questions/manual.jsonl").read_text(encoding="utf-8")
+    qfile.write_text("\n".join(lines.splitlines()[:n]) + "\n", encoding="utf-8")
+    return qfile
+
+
+def fake_answers_argv(qfile, *extra: str) -> list[str]:
+    """``eval --answers`` over ``qfile`` with the fake generator, then ``extra``."""
+    return ["eval", "--queries", str(qfile), "--answers", "--set", "generation.model=fake", *extra]
+
+
+def test_cli_eval_answers_with_the_fake_generator_is_byte_identical_twice(capsys, fake, tmp_path):
+    from rag_core.cli import main
+
+    argv = fake_answers_argv(first_questions(tmp_path, 2), "--json")
     assert main(argv) == 0
     first = capsys.readouterr()
     assert main(argv) == 0
@@ -391,33 +386,9 @@ def test_cli_eval_answers_without_a_generator_falls_back(capsys, tmp_path):
 
 
 def test_cli_eval_answers_compare_prints_the_paired_reading(capsys, fake, tmp_path):
-    from pathlib import Path
-
     from rag_core.cli import main
 
-    root = Path(__file__).resolve().parent.parent
-    qfile = tmp_path / "q.jsonl"
-    qfile.write_text(
-        "\n".join(
-            root.joinpath("sample_corpus/questions/manual.jsonl")
-            .read_text(encoding="utf-8")
-            .splitlines()[:2]
-        )
-        + "\n",
-        encoding="utf-8",
-    )
-    code = main(
-        [
-            "eval",
-            "--queries",
-            str(qfile),
-            "--answers",
-            "--set",
-            "generation.model=fake",
-            "--compare",
-            "C",
-        ]
-    )
+    code = main(fake_answers_argv(first_questions(tmp_path, 2), "--compare", "C"))
     out = capsys.readouterr().out
     assert code == 0
     assert re.search(
@@ -430,21 +401,10 @@ def test_cli_eval_answers_compare_prints_the_paired_reading(capsys, fake, tmp_pa
 def test_cli_ctrl_c_reports_partial_results(capsys, fake, tmp_path):
     import os
     import signal
-    from pathlib import Path
 
     from rag_core.cli import main
 
-    root = Path(__file__).resolve().parent.parent
-    qfile = tmp_path / "q.jsonl"
-    qfile.write_text(
-        "\n".join(
-            root.joinpath("sample_corpus/questions/manual.jsonl")
-            .read_text(encoding="utf-8")
-            .splitlines()[:4]
-        )
-        + "\n",
-        encoding="utf-8",
-    )
+    qfile = first_questions(tmp_path, 4)
     real = fake.generate_ids
 
     def interrupting(ids, max_new_tokens):
@@ -453,9 +413,7 @@ def test_cli_ctrl_c_reports_partial_results(capsys, fake, tmp_path):
 
     fake.generate_ids = interrupting
     fake.answers = {"": "Check the fluff filter [1]."}
-    code = main(
-        ["eval", "--queries", str(qfile), "--answers", "--set", "generation.model=fake", "--json"]
-    )
+    code = main(fake_answers_argv(qfile, "--json"))
     out = capsys.readouterr()
     a = json.loads(out.out)["a"]
     assert code == 0 and "interrupted" in out.err

@@ -2,32 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
-from apphelpers import ROOT, make_app, ok, plain
+from apphelpers import ROOT, make_app, ok, plain, rows_of
 from streamlit.testing.v1 import AppTest
 from test_datasets import write_beir, write_trec
-
-ROW = re.compile(r"<tr[ >]")
 
 
 @pytest.fixture(autouse=True)
 def env(monkeypatch, tmp_path):
     monkeypatch.setenv("RAG_APP_SET", "generation.model=none;chunker.strategy=boundaries")
     monkeypatch.setenv("RAG_INSPECTOR_DATA", str(tmp_path / "data"))
-
-
-def rows_of(at: AppTest, list_name: str) -> int | None:
-    for h in at.html:
-        body = h.value
-        if f'data-list="{list_name}"' not in body:
-            continue
-        if "ri-zero" in body:
-            return 0
-        return len(ROW.findall(body.split("<tbody>", 1)[1]))
-    return None
 
 
 def on_beir(entry: Path, folder: Path, page: str | None = None) -> AppTest:

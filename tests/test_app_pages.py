@@ -13,16 +13,11 @@ what ``streamlit run app.py`` does after its first run.
 
 from __future__ import annotations
 
-import re
-
 import pytest
-from apphelpers import ROOT, make_app, ok, plain
-from streamlit.testing.v1 import AppTest
+from apphelpers import ROOT, STAGE_HEADINGS_EN, make_app, ok, plain, rows_of
 
 from rag_core.config import PipelineConfig
 from rag_core.scenarios import SCENARIOS, scenario
-
-ROW = re.compile(r"<tr[ >]")
 
 
 @pytest.fixture(autouse=True)
@@ -31,19 +26,6 @@ def no_generation(monkeypatch):
 
 
 make = make_app
-
-
-def rows_of(at: AppTest, list_name: str) -> int | None:
-    """Body rows of the table (or zero box) tagged ``data-list="<name>"``; None when absent."""
-    for h in at.html:
-        body = h.value
-        if f'data-list="{list_name}"' not in body:
-            continue
-        if "ri-zero" in body:
-            return 0
-        tbody = body.split("<tbody>", 1)[1]
-        return len(ROW.findall(tbody))
-    return None
 
 
 def registered_pages() -> list[str]:
@@ -79,15 +61,7 @@ def test_registered_later_pages_render(entry):
 def test_inspect_shows_every_stage_heading(entry):
     at = make(entry, {"lang": "en"})
     ok(at)
-    assert [h.value for h in at.header] == [
-        "① Chunking",
-        "② Retrieval",
-        "③ Fusion",
-        "④ Rerank",
-        "⑤ Gate",
-        "⑥ Context",
-        "⑦ Answer | sources",
-    ]
+    assert [h.value for h in at.header] == list(STAGE_HEADINGS_EN)
     assert at.get("download_button")[0].label == "Download the Trace (JSON)"
 
 

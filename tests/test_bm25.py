@@ -196,22 +196,15 @@ def test_okapi_hand_corpus_with_negative_and_zero_idf():
         assert index.idf[tid] == pytest.approx(ref.idf[term], abs=1e-12)
 
 
-@pytest.mark.parametrize("seed", [21, 22])
+@pytest.mark.parametrize(
+    ("variant", "peer", "seed"),
+    [("l", "BM25L", 21), ("l", "BM25L", 22), ("plus", "BM25Plus", 31), ("plus", "BM25Plus", 32)],
+)
 @pytest.mark.parametrize("delta", [0.5, 1.0])
-def test_bm25l_equals_rank_bm25(seed, delta):
+def test_bm25l_and_bm25plus_equal_rank_bm25(variant, peer, seed, delta):
     docs, queries = random_corpus(seed, 60)
-    ref = rank_bm25.BM25L(docs, k1=1.5, b=0.75, delta=delta)
-    index = BM25Index.build(docs, variant="l", k1=1.5, b=0.75, delta=delta)
-    for q in queries:
-        np.testing.assert_allclose(index.scores(q), ref.get_scores(q), rtol=0, atol=1e-6)
-
-
-@pytest.mark.parametrize("seed", [31, 32])
-@pytest.mark.parametrize("delta", [0.5, 1.0])
-def test_bm25plus_equals_rank_bm25(seed, delta):
-    docs, queries = random_corpus(seed, 60)
-    ref = rank_bm25.BM25Plus(docs, k1=1.5, b=0.75, delta=delta)
-    index = BM25Index.build(docs, variant="plus", k1=1.5, b=0.75, delta=delta)
+    ref = getattr(rank_bm25, peer)(docs, k1=1.5, b=0.75, delta=delta)
+    index = BM25Index.build(docs, variant=variant, k1=1.5, b=0.75, delta=delta)
     for q in queries:
         np.testing.assert_allclose(index.scores(q), ref.get_scores(q), rtol=0, atol=1e-6)
 

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from apphelpers import PAYLOAD_LINES
+from apphelpers import PAYLOAD_LINES, STAGE_HEADINGS_EN, write_payload_docs
 
 from ui.slides import CHROMIUM, CHROMIUM_ARGS
 
@@ -150,16 +150,7 @@ def wait_idle(page) -> None:
 
 
 def test_script_payloads_in_documents_and_question_never_run(server, browser, tmp_path):
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    body = "\n\n".join(
-        f"Zebrafish tank note {i}: {line} The tank holds 42 litres."
-        for i, line in enumerate(PAYLOAD_LINES)
-    )
-    (docs / "payload-notes.md").write_text(
-        f"# Tank <script>window.__xss=1</script> notes\n\n{body}\n", encoding="utf-8"
-    )
-    (docs / "payload-plain.txt").write_text(body + "\n", encoding="utf-8")
+    docs = write_payload_docs(tmp_path)
     (docs / "payload-rows.jsonl").write_text(
         '{"id": "row-1", "title": "<img src=x onerror=window.__xss=1>", "text": "zebrafish tank '
         + PAYLOAD_LINES[2].replace('"', '\\"')
@@ -214,29 +205,26 @@ def test_script_payloads_in_documents_and_question_never_run(server, browser, tm
     page.close()
 
 
+def full_page_shot(page, tmp_path: Path, name: str) -> None:
+    """Screenshot the whole page to ``tmp_path/name`` (copied to $RAG_SCREENSHOT_DIR when set)."""
+    shot = tmp_path / name
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 20_000
+    if os.environ.get("RAG_SCREENSHOT_DIR"):
+        shutil.copy(shot, Path(os.environ["RAG_SCREENSHOT_DIR"]) / name)
+
+
 def test_smoke_inspect_shows_every_stage(server, browser, tmp_path):
     page = browser.new_page(viewport={"width": 1400, "height": 2400})
     page.goto(f"{server}/?lang=en")
     wait_idle(page)
-    for name in (
-        "① Chunking",
-        "② Retrieval",
-        "③ Fusion",
-        "④ Rerank",
-        "⑤ Gate",
-        "⑥ Context",
-        "⑦ Answer | sources",
-    ):
+    for name in STAGE_HEADINGS_EN:
         heading = page.get_by_role("heading", name=name)
         heading.wait_for(timeout=WAIT_MS)
         heading.scroll_into_view_if_needed()
         assert heading.is_visible(), name
     page.evaluate("window.scrollTo(0, 0)")
-    shot = tmp_path / "inspect.png"
-    page.screenshot(path=str(shot), full_page=True)
-    assert shot.stat().st_size > 20_000
-    if os.environ.get("RAG_SCREENSHOT_DIR"):
-        shutil.copy(shot, Path(os.environ["RAG_SCREENSHOT_DIR"]) / "inspect.png")
+    full_page_shot(page, tmp_path, "inspect.png")
     page.close()
 
 

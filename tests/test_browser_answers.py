@@ -6,13 +6,18 @@ minutes on 2 cores); a second run replays them from the generation cache.
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from test_browser import CHROMIUM, CHROMIUM_ARGS, CHROMIUM_MISSING, IDLE, serve, wait_idle
+from test_browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    CHROMIUM_MISSING,
+    IDLE,
+    full_page_shot,
+    serve,
+    wait_idle,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -61,9 +66,5 @@ def test_evaluate_page_shows_answer_metrics_and_the_loss_stage_chart(server, tmp
         assert chart.locator("text", has_text="asked").count() >= 1
         assert chart.locator("text", has_text="answered correctly").count() >= 1
         assert page.get_by_text("Answers per question").count() == 1
-        shot = tmp_path / "evaluate-answers.png"
-        page.screenshot(path=str(shot), full_page=True)
-        assert shot.stat().st_size > 20_000
-        if os.environ.get("RAG_SCREENSHOT_DIR"):
-            shutil.copy(shot, Path(os.environ["RAG_SCREENSHOT_DIR"]) / "evaluate-answers.png")
+        full_page_shot(page, tmp_path, "evaluate-answers.png")
         browser.close()

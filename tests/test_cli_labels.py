@@ -59,6 +59,39 @@ def cli(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+def labels_add(
+    env, question_id: str, doc_id: str, start: int, end: int, grade: int, *options: str
+) -> list[str]:
+    """``labels add`` of ``doc_id[start:end]`` for ``question_id`` against the env's store and
+    corpus, then ``options``."""
+    return [
+        "labels",
+        "add",
+        "--questions",
+        env["questions"],
+        "--question-id",
+        question_id,
+        "--doc-id",
+        doc_id,
+        "--start",
+        str(start),
+        "--end",
+        str(end),
+        "--grade",
+        str(grade),
+        "--store",
+        env["store"],
+        "--corpus",
+        env["corpus"],
+        *options,
+    ]
+
+
+def bad_in(env, *argv: str) -> tuple[int, str, str]:
+    """:func:`bad` with a data folder beside the env's store that no command may use."""
+    return bad(*argv, env_dir=env["store"] + ".unused")
+
+
 def bad(*argv: str, env_dir: str) -> tuple[int, str, str]:
     """Run the real command in a subprocess (what a user sees)."""
     proc = subprocess.run(
@@ -96,29 +129,9 @@ def test_labels_add_list_export_import_undo(env, capsys, tmp_path):
     s, e = _span(env["corpus"], "kv", "E21 means the water inlet is blocked")
     code, out, err = cli(
         capsys,
-        "labels",
-        "add",
-        "--questions",
-        env["questions"],
-        "--question-id",
-        "e",
-        "--doc-id",
-        "kv",
-        "--start",
-        str(s),
-        "--end",
-        str(e),
-        "--grade",
-        "3",
-        "--annotator",
-        "ana",
-        "--note",
-        "exact code",
-        "--store",
-        env["store"],
-        "--corpus",
-        env["corpus"],
-        "--json",
+        *labels_add(
+            env, "e", "kv", s, e, 3, "--annotator", "ana", "--note", "exact code", "--json"
+        ),
     )
     assert (code, err) == (0, "")
     label = json.loads(out)
@@ -181,88 +194,20 @@ def test_labels_add_list_export_import_undo(env, capsys, tmp_path):
 
 
 def test_labels_add_bad_grade_subprocess(env):
-    code, out, err = bad(
-        "labels",
-        "add",
-        "--questions",
-        env["questions"],
-        "--question-id",
-        "h",
-        "--doc-id",
-        "jeju",
-        "--start",
-        "0",
-        "--end",
-        "4",
-        "--grade",
-        "9",
-        "--store",
-        env["store"],
-        "--corpus",
-        env["corpus"],
-        env_dir=env["store"] + ".unused",
-    )
+    code, out, err = bad_in(env, *labels_add(env, "h", "jeju", 0, 4, 9))
     assert_one_line_error(code, err, "grade = 9 is not valid; valid grades: 0, 1, 2, 3")
     assert out == "" and not Path(env["store"]).exists()  # rejected before the store was touched
 
 
 def test_labels_add_unknown_question_and_span_subprocess(env):
-    code, _, err = bad(
-        "labels",
-        "add",
-        "--questions",
-        env["questions"],
-        "--question-id",
-        "nope",
-        "--doc-id",
-        "jeju",
-        "--start",
-        "0",
-        "--end",
-        "4",
-        "--grade",
-        "1",
-        "--store",
-        env["store"],
-        "--corpus",
-        env["corpus"],
-        env_dir=env["store"] + ".unused",
-    )
+    code, _, err = bad_in(env, *labels_add(env, "nope", "jeju", 0, 4, 1))
     assert_one_line_error(code, err, "--question-id 'nope' is not in", "(3 questions: h, e, out)")
-    code, _, err = bad(
-        "labels",
-        "add",
-        "--questions",
-        env["questions"],
-        "--question-id",
-        "h",
-        "--doc-id",
-        "jeju",
-        "--start",
-        "0",
-        "--end",
-        "100000",
-        "--grade",
-        "1",
-        "--store",
-        env["store"],
-        "--corpus",
-        env["corpus"],
-        env_dir=env["store"] + ".unused",
-    )
+    code, _, err = bad_in(env, *labels_add(env, "h", "jeju", 0, 100000, 1))
     assert_one_line_error(code, err, "span 0:100000 lies outside document 'jeju'")
 
 
 def test_labels_export_bad_format_subprocess(env):
-    code, _, err = bad(
-        "labels",
-        "export",
-        "--format",
-        "xml",
-        "--store",
-        env["store"],
-        env_dir=env["store"] + ".unused",
-    )
+    code, _, err = bad_in(env, "labels", "export", "--format", "xml", "--store", env["store"])
     assert_one_line_error(code, err, "invalid choice: 'xml'")
 
 
@@ -282,31 +227,27 @@ def test_labels_import_malformed_changes_nothing_subprocess(env, tmp_path):
     broken = dict(good, start=9, end=12, grade="high")
     path = tmp_path / "in.jsonl"
     path.write_text(json.dumps(good) + "\n" + json.dumps(broken) + "\n", encoding="utf-8")
-    code, _, err = bad(
-        "labels", "import", str(path), "--store", env["store"], env_dir=env["store"] + ".unused"
-    )
+    code, _, err = bad_in(env, "labels", "import", str(path), "--store", env["store"])
     assert_one_line_error(code, err, "in.jsonl line 2: grade = 'high' is not valid")
     assert (store.export_jsonl(), store.version()) == before
 
 
 def test_labels_undo_and_list_errors_subprocess(env, tmp_path):
-    code, _, err = bad(
-        "labels",
-        "undo",
-        "--annotator",
-        "nobody",
-        "--store",
-        env["store"],
-        env_dir=env["store"] + ".unused",
-    )
+    code, _, err = bad_in(env, "labels", "undo", "--annotator", "nobody", "--store", env["store"])
     assert_one_line_error(code, err, "nothing to undo for annotator 'nobody'")
-    code, _, err = bad("labels", "list", "--store", str(tmp_path), env_dir=env["store"] + ".unused")
+    code, _, err = bad_in(env, "labels", "list", "--store", str(tmp_path))
     assert_one_line_error(code, err, f"label store {tmp_path} is a directory, not a file")
-    code, _, err = bad("labels", env_dir=env["store"] + ".unused")
+    code, _, err = bad_in(env, "labels")
     assert_one_line_error(code, err, "choose one of add, export, import, undo, list")
 
 
 # ------------------------------------------------------------------- sweep
+
+
+def sweep_args(env, thresholds: str, *options: str) -> list[str]:
+    """``sweep`` of the env's questions over its corpus at ``thresholds``, then ``options``."""
+    where = ["--queries", env["questions"], "--corpus", env["corpus"]]
+    return ["sweep", *where, "--thresholds", thresholds, *options]
 
 
 def test_sweep_json_matches_the_library(env, capsys):
@@ -316,19 +257,7 @@ def test_sweep_json_matches_the_library(env, capsys):
     from rag_core.evaluation import sweep
     from rag_core.types import to_jsonable
 
-    code, out, err = cli(
-        capsys,
-        "sweep",
-        "--queries",
-        env["questions"],
-        "--corpus",
-        env["corpus"],
-        "--thresholds",
-        "0:6:1.5",
-        "--max-kept",
-        "2",
-        "--json",
-    )
+    code, out, err = cli(capsys, *sweep_args(env, "0:6:1.5", "--max-kept", "2", "--json"))
     assert (code, err) == (0, "")
     got = json.loads(out)["report"]
     assert got["metric"] == "score" and got["max_kept"] == 2
@@ -343,15 +272,6 @@ def test_sweep_json_matches_the_library(env, capsys):
 
 
 def test_sweep_bad_thresholds_subprocess(env):
-    code, out, err = bad(
-        "sweep",
-        "--queries",
-        env["questions"],
-        "--corpus",
-        env["corpus"],
-        "--thresholds",
-        "0.8:0.4:0.1",
-        env_dir=env["store"] + ".unused",
-    )
+    code, out, err = bad_in(env, *sweep_args(env, "0.8:0.4:0.1"))
     assert_one_line_error(code, err, "range '0.8:0.4:0.1': stop 0.4 is below start 0.8")
     assert out == ""

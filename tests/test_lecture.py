@@ -12,7 +12,7 @@ from dataclasses import replace
 from html.parser import HTMLParser
 
 import pytest
-from apphelpers import PAYLOAD_LINES, html, make_app, ok
+from apphelpers import PAYLOAD_LINES, html, make_app, ok, write_payload_docs
 
 from rag_core.config import PipelineConfig
 from rag_core.pipeline import run
@@ -164,16 +164,7 @@ def payload_trace(tmp_path):
     """A Trace over script-payload documents, its answer and claim made of payload text too."""
     from rag_core.corpus.index import load_corpus_index
 
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    body = "\n\n".join(
-        f"Zebrafish tank note {i}: {line} The tank holds 42 litres."
-        for i, line in enumerate(PAYLOAD_LINES)
-    )
-    (docs / "payload-notes.md").write_text(
-        f"# Tank <script>window.__xss=1</script> notes\n\n{body}\n", encoding="utf-8"
-    )
-    (docs / "payload-plain.txt").write_text(body + "\n", encoding="utf-8")
+    write_payload_docs(tmp_path)
     corpus = load_corpus_index(tmp_path, questions=[])
     question = "zebrafish tank <script>window.__xss=1</script> <img src=x onerror=window.__xss=1>"
     trace = run(

@@ -30,7 +30,7 @@ DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
 
 def only_doc(report):
-    assert report.failed == ()
+    assert report.failed == (), report.failed
     assert len(report.documents) == 1
     return report.documents[0]
 

@@ -7,6 +7,7 @@ import json
 import os
 
 import pytest
+from test_loaders import only_doc, only_reason
 
 from rag_core.cli import main
 from rag_core.corpus import loaders
@@ -17,18 +18,6 @@ from rag_core.corpus.loaders import (
     load_bytes,
     load_corpus,
 )
-
-
-def only_doc(report):
-    assert report.failed == (), report.failed
-    assert len(report.documents) == 1
-    return report.documents[0]
-
-
-def only_reason(report) -> str:
-    assert report.documents == ()
-    assert len(report.failed) == 1
-    return report.failed[0].reason
 
 
 def one_line(reason: str) -> bool:

@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from test_sweep import data_of as _data
 
 from rag_core.config import PipelineConfig
 from rag_core.evaluation import sweep
@@ -257,39 +258,12 @@ def test_value_range_spans_every_candidate(tiny_corpus):
 
 
 def test_value_range_of_no_candidates_is_none():
-    empty = sweep.SweepData(
-        metric="score",
-        higher_is_better=True,
-        queries=(),
-        n_answerable=0,
-        n_unanswerable=0,
-        depth=8,
-        phrasings="all",
-        chunker_signature="x",
-        config={},
-        seconds=0.0,
-    )
-    assert sweep.value_range(empty) is None
+    assert sweep.value_range(_data([], "score")) is None
 
 
 def _query(qid, values, answerable=True):
     cands = tuple(sweep.Candidate(f"{qid}-{i}", "d", i, v, False) for i, v in enumerate(values, 1))
     return sweep.QueryCandidates(qid, qid, qid, answerable, cands, False)
-
-
-def _data(queries, metric="distance"):
-    return sweep.SweepData(
-        metric=metric,
-        higher_is_better=metric == "score",
-        queries=tuple(queries),
-        n_answerable=sum(q.answerable for q in queries),
-        n_unanswerable=sum(not q.answerable for q in queries),
-        depth=8,
-        phrasings="all",
-        chunker_signature="x",
-        config={},
-        seconds=0.0,
-    )
 
 
 def test_midpoint_threshold_is_halfway_between_the_group_medians():

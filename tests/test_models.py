@@ -161,27 +161,23 @@ HITS = [Hit(cid, "d", r, 1.0 / r) for r, cid in enumerate(CHUNKS, start=1)]
 
 def test_llm_judge_orders_by_p_yes_and_caches(tmp_path):
     judge = FakeJudge()
-    out, info = rerank(
-        "llm-judge",
-        "hallasan rises how high",
-        HITS,
-        CHUNKS,
-        shortlist=8,
-        generator=judge,
-        cache_dir=tmp_path,
-    )
+
+    def judged():
+        return rerank(
+            "llm-judge",
+            "hallasan rises how high",
+            HITS,
+            CHUNKS,
+            shortlist=8,
+            generator=judge,
+            cache_dir=tmp_path,
+        )
+
+    out, info = judged()
     assert [h.chunk_id for h in out] == ["d::2", "d::0", "d::1"]
     assert out[0].score == pytest.approx(2 / 4) and out[0].prev_rank == 3
     assert judge.calls == 3 and info["cached"] == 0
-    _, info2 = rerank(
-        "llm-judge",
-        "hallasan rises how high",
-        HITS,
-        CHUNKS,
-        shortlist=8,
-        generator=judge,
-        cache_dir=tmp_path,
-    )
+    _, info2 = judged()
     assert judge.calls == 3 and info2["cached"] == 3
 
 

@@ -44,19 +44,22 @@ def cli(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+def trace_json(*args: str) -> dict:
+    """The Trace JSON of ``query *args --json`` (the command must succeed)."""
+    r = cli("query", *args, "--json")
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
 def test_cli_trace_json_carries_every_stage():
-    r = cli(
-        "query",
+    t = trace_json(
         "--question-id",
         "en-eval-01",
         "--set",
         "retrieval.methods=bm25,dense",
         "--set",
         "generation.max_new_tokens=24",
-        "--json",
     )
-    assert r.returncode == 0, r.stderr
-    t = json.loads(r.stdout)
     # defaults: the auto analyzer; dense_model auto is e5-small on this corpus (it holds Korean
     # documents)
     assert {lst["name"] for lst in t["retrieval"]["lists"]} == {"bm25:auto", "dense:e5-small"}
@@ -158,8 +161,7 @@ def test_bad_questions_at_the_cli_are_one_line(question, message):
 
 
 def test_unexpected_script_and_missing_models_are_messages_not_crashes():
-    r = cli(
-        "query",
+    t = trace_json(
         "ما هو ارتفاع جبل هالاسان؟",
         "--set",
         "retrieval.methods=bm25,dense",
@@ -167,10 +169,7 @@ def test_unexpected_script_and_missing_models_are_messages_not_crashes():
         "retrieval.dense_model=/nonexistent/encoder",
         "--set",
         "generation.model=/nonexistent/llm",
-        "--json",
     )
-    assert r.returncode == 0, r.stderr
-    t = json.loads(r.stdout)
     assert any("Arabic script" in w for w in t["warnings"])
     dense = next(lst for lst in t["retrieval"]["lists"] if lst["method"] == "dense")
     assert dense["status"] == "unavailable" and "/nonexistent/encoder" in dense["message"]

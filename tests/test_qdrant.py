@@ -193,6 +193,13 @@ def test_euclid_collection_keeps_qdrant_distances_and_says_so(tiny_corpus, tmp_p
 # --------------------------------------------------------------- bad input
 
 
+def _beside_bm25(corpus, **retrieval):
+    """The trace of "KV cache" up to the gate, Qdrant (set by ``retrieval``) beside BM25."""
+    return run(
+        _config(methods=("bm25", "qdrant"), **retrieval), "KV cache", corpus, stop_after="gate"
+    )
+
+
 def _failed(trace, status):
     bm25, q = trace.retrieval.lists
     assert bm25.status == "ok" and bm25.hits, "the other retriever keeps working"
@@ -203,25 +210,15 @@ def _failed(trace, status):
 
 def test_unreachable_server_is_unavailable_and_bm25_still_runs(tiny_corpus):
     url = f"http://127.0.0.1:{_free_port()}"
-    trace = run(
-        _config(methods=("bm25", "qdrant"), qdrant_url=url),
-        "KV cache",
-        tiny_corpus,
-        stop_after="gate",
-    )
+    trace = _beside_bm25(tiny_corpus, qdrant_url=url)
     message = _failed(trace, "unavailable")
     assert message.startswith(f"Qdrant at {url} is unreachable or failed while listing collections")
 
 
 def test_nothing_configured_and_missing_folder(tiny_corpus, tmp_path):
-    trace = run(_config(methods=("bm25", "qdrant")), "KV cache", tiny_corpus, stop_after="gate")
+    trace = _beside_bm25(tiny_corpus)
     assert "no Qdrant given: set retrieval.qdrant_url" in _failed(trace, "unavailable")
-    trace = run(
-        _config(methods=("bm25", "qdrant"), qdrant_path=str(tmp_path / "nope")),
-        "KV cache",
-        tiny_corpus,
-        stop_after="gate",
-    )
+    trace = _beside_bm25(tiny_corpus, qdrant_path=str(tmp_path / "nope"))
     assert f"retrieval.qdrant_path {tmp_path / 'nope'} does not exist" in _failed(
         trace, "unavailable"
     )
@@ -230,14 +227,7 @@ def test_nothing_configured_and_missing_folder(tiny_corpus, tmp_path):
 
 def test_missing_collection_lists_those_there(tiny_corpus, tmp_path):
     _build(tiny_corpus, tmp_path / "q")
-    trace = run(
-        _config(
-            methods=("bm25", "qdrant"), qdrant_path=str(tmp_path / "q"), qdrant_collection="other"
-        ),
-        "KV cache",
-        tiny_corpus,
-        stop_after="gate",
-    )
+    trace = _beside_bm25(tiny_corpus, qdrant_path=str(tmp_path / "q"), qdrant_collection="other")
     assert _failed(trace, "error") == (
         f"Qdrant at local folder {tmp_path / 'q'} has no collection 'other'; collections there: "
         f"{COLLECTION}"
@@ -246,14 +236,7 @@ def test_missing_collection_lists_those_there(tiny_corpus, tmp_path):
 
 def test_missing_payload_field_names_it_and_the_fields_there(tiny_corpus, tmp_path):
     _build(tiny_corpus, tmp_path / "q")
-    trace = run(
-        _config(
-            methods=("bm25", "qdrant"), qdrant_path=str(tmp_path / "q"), qdrant_text_field="body"
-        ),
-        "KV cache",
-        tiny_corpus,
-        stop_after="gate",
-    )
+    trace = _beside_bm25(tiny_corpus, qdrant_path=str(tmp_path / "q"), qdrant_text_field="body")
     message = _failed(trace, "error")
     assert "has no payload field 'body' (retrieval.qdrant_text_field)" in message
     assert "its payload fields are: chunk_id, chunker, doc_id, embedding_model, text" in message
@@ -261,14 +244,7 @@ def test_missing_payload_field_names_it_and_the_fields_there(tiny_corpus, tmp_pa
 
 def test_dimension_mismatch_names_both(tiny_corpus, tmp_path):
     _build(tiny_corpus, tmp_path / "q")
-    trace = run(
-        _config(
-            methods=("bm25", "qdrant"), qdrant_path=str(tmp_path / "q"), qdrant_model="hash-32"
-        ),
-        "KV cache",
-        tiny_corpus,
-        stop_after="gate",
-    )
+    trace = _beside_bm25(tiny_corpus, qdrant_path=str(tmp_path / "q"), qdrant_model="hash-32")
     assert _failed(trace, "error") == (
         f"dimension mismatch: collection '{COLLECTION}' holds 64-d vectors but the question "
         "embedder hash-32 gives 32-d vectors; set retrieval.qdrant_model to the model that built "
@@ -278,12 +254,7 @@ def test_dimension_mismatch_names_both(tiny_corpus, tmp_path):
 
 def test_same_dimension_other_model_is_reported(tiny_corpus, tmp_path):
     _build(tiny_corpus, tmp_path / "q", embedder=HashEmbedder(64, "hash-64-other"))
-    trace = run(
-        _config(methods=("bm25", "qdrant"), qdrant_path=str(tmp_path / "q")),
-        "KV cache",
-        tiny_corpus,
-        stop_after="gate",
-    )
+    trace = _beside_bm25(tiny_corpus, qdrant_path=str(tmp_path / "q"))
     assert _failed(trace, "error") == (
         f"collection '{COLLECTION}' was embedded with hash-64-other but the question embedder is "
         "hash-64; set retrieval.qdrant_model to the model that built the collection"
@@ -294,12 +265,7 @@ def test_collection_of_another_chunking_is_reported(tiny_corpus, tmp_path):
     from rag_core.config import ChunkerConfig
 
     _build(tiny_corpus, tmp_path / "q", chunker=ChunkerConfig(strategy="blind", target=64))
-    trace = run(
-        _config(methods=("bm25", "qdrant"), qdrant_path=str(tmp_path / "q")),
-        "KV cache",
-        tiny_corpus,
-        stop_after="gate",
-    )
+    trace = _beside_bm25(tiny_corpus, qdrant_path=str(tmp_path / "q"))
     message = _failed(trace, "error")
     assert message.startswith(
         "5 of 5 hits are not chunks of the loaded corpus with chunker boundaries-t512"

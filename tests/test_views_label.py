@@ -304,18 +304,20 @@ def pick(state: dict, labels=(), candidates=CANDIDATES, qid: str = "q1") -> vm.S
     return vm.pick_span(state, "en", qid, candidates, DOCS, CHUNKING, labels)
 
 
+def on_chunk(chunk: str, start: int, end: int) -> dict:
+    """The state keys of a page open on q1 at ``chunk`` (``d1[start:end]``) in chunk mode."""
+    return {
+        K.K_LAB_FOR: ("en", "q1"),
+        K.K_LAB_DOC: "d1",
+        K.K_LAB_CHUNK: chunk,
+        K.K_LAB_MODE: "chunk",
+        K.K_LAB_LAST: ("d1", start, end),
+        K.K_LAB_SPAN: ("en", "q1", "d1", start, end),
+    }
+
+
 #: State of a page already open on q1, chunk d1#0, so that a test changes one thing.
-SETTLED = {
-    K.K_LAB_FOR: ("en", "q1"),
-    K.K_LAB_CAND: 2,
-    K.K_LAB_DOC: "d1",
-    K.K_LAB_CHUNK: "d1#0",
-    K.K_LAB_MODE: "chunk",
-    K.K_LAB_LAST: ("d1", 0, 20),
-    K.K_LAB_SPAN: ("en", "q1", "d1", 0, 20),
-    K.K_LAB_GRADE: 1,
-    K.K_LAB_NOTE: "",
-}
+SETTLED = {**on_chunk("d1#0", 0, 20), K.K_LAB_CAND: 2, K.K_LAB_GRADE: 1, K.K_LAB_NOTE: ""}
 
 
 def test_a_new_question_drops_the_old_span_and_opens_its_first_candidate():
@@ -334,16 +336,7 @@ def test_a_new_question_drops_the_old_span_and_opens_its_first_candidate():
     p = pick(old)
     # the first candidate (position 1) is d1#1, 21–33
     assert p.change == Change(
-        {
-            K.K_LAB_FOR: ("en", "q1"),
-            K.K_LAB_CAND: 1,
-            K.K_LAB_DOC: "d1",
-            K.K_LAB_CHUNK: "d1#1",
-            K.K_LAB_MODE: "chunk",
-            K.K_LAB_LAST: ("d1", 21, 33),
-            K.K_LAB_SPAN: ("en", "q1", "d1", 21, 33),
-            K.K_LAB_NOTE: "",
-        },
+        {**on_chunk("d1#1", 21, 33), K.K_LAB_CAND: 1, K.K_LAB_NOTE: ""},
         (
             K.K_LAB_FLASH,
             K.K_LAB_SAVE_ERROR,
@@ -374,16 +367,7 @@ def test_a_new_question_drops_the_old_span_and_opens_its_first_candidate():
 def test_a_new_question_without_candidates_opens_the_first_document():
     p = pick({}, candidates={})
     assert p.change == Change(
-        {
-            K.K_LAB_FOR: ("en", "q1"),
-            K.K_LAB_DOC: "d1",
-            K.K_LAB_MODE: "chunk",
-            K.K_LAB_CHUNK: "d1#0",
-            K.K_LAB_LAST: ("d1", 0, 20),
-            K.K_LAB_SPAN: ("en", "q1", "d1", 0, 20),
-            K.K_LAB_NOTE: "",
-            K.K_LAB_GRADE: 1,
-        },
+        {**on_chunk("d1#0", 0, 20), K.K_LAB_NOTE: "", K.K_LAB_GRADE: 1},
         # dropped, then set again: only the keys left unset stay dropped
         (
             K.K_LAB_FLASH,

@@ -171,13 +171,17 @@ def marked_text(text: str, marks: Sequence[Mark], *, base: int = 0, cls: str = "
         if b <= a:
             continue
         covering = [m for s, e, m in clipped if s <= a and b <= e]
-        if covering:
-            classes = " ".join(dict.fromkeys(c for m in covering for c in m.cls.split()))
-            title = " · ".join(dict.fromkeys(m.title for m in covering if m.title))
-            pieces.append(span(text[a:b], classes, title or None))
-        else:
-            pieces.append(esc(text[a:b]))
+        pieces.append(_covered_piece(text[a:b], covering))
     return div(join(pieces), cls)
+
+
+def _covered_piece(piece: str, covering: Sequence[Mark]) -> Markup:
+    """``piece`` in a span with the classes and titles of the ``covering`` marks (none: escaped)."""
+    if not covering:
+        return esc(piece)
+    classes = " ".join(dict.fromkeys(c for m in covering for c in m.cls.split()))
+    title = " · ".join(dict.fromkeys(m.title for m in covering if m.title))
+    return span(piece, classes, title or None)
 
 
 @dataclass(frozen=True)
@@ -280,12 +284,7 @@ def chunk_map(
         if b is None or b <= a:
             continue
         covering = [m for m in marks if m.start <= a and b <= m.end]
-        if covering:
-            classes = " ".join(dict.fromkeys(c for m in covering for c in m.cls.split()))
-            title = " · ".join(dict.fromkeys(m.title for m in covering if m.title))
-            pieces.append(span(text[a:b], classes, title or None))
-        else:
-            pieces.append(esc(text[a:b]))
+        pieces.append(_covered_piece(text[a:b], covering))
     if hi < n:
         pieces.append(span(" …", "ri-muted"))
     return div(join(pieces), "ri-doc" if window is None else "ri-doc ri-excerpt")

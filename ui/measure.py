@@ -23,7 +23,8 @@ import streamlit as st
 from rag_core.config import PipelineConfig
 from rag_core.gold.labels import Label, LabelStore, LabelStoreError, default_store_path
 
-from .html import Markup, md
+from .html import Markup, md, show
+from .html import style as html_style
 from .i18n import t
 from .state import K_LAB_STORE_PATH as K_STORE_PATH
 from .state import Context
@@ -254,6 +255,17 @@ CSS = """
 def style() -> Markup:
     """The measuring pages' stylesheet (a constant; no document text)."""
     return Markup(f"<style>{CSS}</style>")
+
+
+def page_head(ctx: Context, title_key: str, intro_key: str) -> None:
+    """A measuring page's styles, title and intro; stops the page when there is no question set."""
+    show(html_style())
+    show(style())
+    st.title(t(title_key, ctx.lang))
+    st.caption(t(intro_key, ctx.lang))
+    if not ctx.question_sets:
+        st.info(t("ev.no_sets", ctx.lang))
+        st.stop()
 
 
 def origin_class(origin: str) -> str:

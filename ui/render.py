@@ -55,6 +55,11 @@ def fmt(value: float | None, digits: int = 4) -> str:
     return f"{value:.{digits}f}"
 
 
+def caption(key: str, lang: str, **fields: Any) -> None:
+    """``st.caption`` of the Markdown-escaped text ``t(key, lang, **fields)``."""
+    st.caption(md(t(key, lang, **fields)))
+
+
 def star(is_gold: bool, lang: str) -> Markup:
     return span("★", "ri-star", t("ins.gold_here", lang)) if is_gold else Markup("")
 
@@ -325,7 +330,7 @@ def retriever_column(
         if zero:
             title += " · " + t("ins.zero_df", lang, n=len(zero))
         with st.expander(title, expanded=bool(zero) and not lst.hits):
-            st.caption(md(t("ins.idf_form", lang, form=view.idf_form, n=view.n_docs)))
+            caption("ins.idf_form", lang, form=view.idf_form, n=view.n_docs)
             rows, classes = [], []
             for term in view.terms:
                 rows.append(
@@ -383,16 +388,12 @@ def fusion_table(trace: Trace, lang: str, *, mark: set[str] | None = None) -> No
     if fused is None:
         st.caption(t("ins.no_fusion", lang))
         return
-    st.caption(
-        md(
-            t(
-                "ins.fusion_facts",
-                lang,
-                method=tv("fusion", fused.method, lang),
-                union=fused.union,
-                params=", ".join(f"{k}={v}" for k, v in fused.params.items()) or "—",
-            )
-        )
+    caption(
+        "ins.fusion_facts",
+        lang,
+        method=tv("fusion", fused.method, lang),
+        union=fused.union,
+        params=", ".join(f"{k}={v}" for k, v in fused.params.items()) or "—",
     )
     extra = []
     for name in fused.inputs:
@@ -846,15 +847,8 @@ def answer_and_sources(trace: Trace, lang: str, *, key: str) -> None:
             format_func=lambda i: md(claim_label(sup, i, lang)),
         )
     elif sup.status != "ok":
-        st.caption(
-            md(
-                t(
-                    "ins.support_status",
-                    lang,
-                    status=tv("status", sup.status, lang),
-                    message=sup.message,
-                )
-            )
+        caption(
+            "ins.support_status", lang, status=tv("status", sup.status, lang), message=sup.message
         )
     left, right = st.columns(2)
     with left:

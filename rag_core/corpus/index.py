@@ -11,7 +11,6 @@ ever added, never changed, and each is built once under a per-key lock, so one
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..config import PIPELINE_VERSION, ChunkerConfig, RetrievalConfig
+from ..models import sha256_pairs
 from ..types import (
     Chunk,
     ChunkingDiagnostics,
@@ -53,13 +53,7 @@ class Chunking:
 
 def corpus_fingerprint(documents: Sequence[Document]) -> str:
     """sha256 over (doc_id, text) of every document, first 16 hex digits."""
-    h = hashlib.sha256()
-    for d in documents:
-        h.update(d.doc_id.encode("utf-8"))
-        h.update(b"\0")
-        h.update(d.text.encode("utf-8"))
-        h.update(b"\1")
-    return h.hexdigest()[:16]
+    return sha256_pairs((d.doc_id, d.text) for d in documents)[:16]
 
 
 #: How a Trace warning about a file or row the corpus load skipped begins.

@@ -46,6 +46,7 @@ from ..types import Block, Document, FailedDocument, LoadedFile, LoadReport
 
 # BINARY, BINARY_PROBE, UNDECODABLE, LoadError and decode_bytes are re-exported for callers
 from .decoding import BINARY, BINARY_PROBE, UNDECODABLE, LoadError, decode, decode_bytes, is_blank  # noqa: F401
+from .questions import json_rows
 
 MB = 1024 * 1024
 #: Default size cap per file.
@@ -1320,13 +1321,7 @@ def load_beir(
         )
     queries: dict[str, str] = {}
     query_lines = decode_bytes(queries_path.read_bytes()).lstrip("\ufeff").split("\n")
-    for no, line in enumerate(query_lines, 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{queries_path.name} line {no}: not valid JSON ({exc.msg})") from None
+    for no, row in json_rows(query_lines, queries_path.name):
         if not isinstance(row, dict) or "_id" not in row or not isinstance(row.get("text"), str):
             raise ValueError(f"{queries_path.name} line {no}: a query needs '_id' and 'text'")
         queries[str(row["_id"])] = canonicalize(row["text"])

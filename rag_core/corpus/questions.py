@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -58,17 +58,26 @@ def question_from_dict(row: Any, where: str = "") -> Question:
     )
 
 
-def parse_questions(lines: Iterable[str], source: str = "<questions>") -> tuple[Question, ...]:
-    """Parse JSON Lines; the first bad line raises ``ValueError`` with its number."""
-    out: list[Question] = []
-    seen: set[str] = set()
+def json_rows(lines: Iterable[str], source: str) -> Iterator[tuple[int, Any]]:
+    """``(line number, parsed value)`` of each non-blank JSON Lines line, 1-based, lazily.
+
+    Raises:
+        ValueError: a line is not valid JSON (``source line N: ...``).
+    """
     for no, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            yield no, json.loads(line)
         except json.JSONDecodeError as exc:
             raise ValueError(f"{source} line {no}: not valid JSON ({exc.msg})") from None
+
+
+def parse_questions(lines: Iterable[str], source: str = "<questions>") -> tuple[Question, ...]:
+    """Parse JSON Lines; the first bad line raises ``ValueError`` with its number."""
+    out: list[Question] = []
+    seen: set[str] = set()
+    for no, row in json_rows(lines, source):
         q = question_from_dict(row, f"{source} line {no}")
         if q.id in seen:
             raise ValueError(f"{source} line {no}: duplicate question id {q.id!r}")

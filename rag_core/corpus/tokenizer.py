@@ -76,16 +76,21 @@ def count_tokens(texts: Sequence[str], *, special: bool = True, name: str = "min
         raise ValueError("count_tokens takes a sequence of strings, not one string")
     if not texts:
         return []
+    enc = _encode(texts, name, add_special_tokens=special)
+    return [len(ids) for ids in enc["input_ids"]]
+
+
+def _encode(texts: Sequence[str], name: str, **options: bool) -> Any:
+    """One untruncated batch call of the embedding tokenizer ``name`` (ids, plus ``options``)."""
     tok = embedding_tokenizer(name)
-    enc = tok(
+    return tok(
         list(texts),
-        add_special_tokens=special,
         truncation=False,
         return_attention_mask=False,
         return_token_type_ids=False,
         verbose=False,
+        **options,
     )
-    return [len(ids) for ids in enc["input_ids"]]
 
 
 def token_offsets(text: str, *, name: str = "minilm") -> list[tuple[int, int]]:
@@ -113,14 +118,5 @@ def piece_offsets(pieces: Sequence[str], *, name: str = "minilm") -> list[list[t
     """:func:`token_offsets` of several strings in one batch call."""
     if not pieces:
         return []
-    tok = embedding_tokenizer(name)
-    enc = tok(
-        list(pieces),
-        add_special_tokens=False,
-        truncation=False,
-        return_offsets_mapping=True,
-        return_attention_mask=False,
-        return_token_type_ids=False,
-        verbose=False,
-    )
+    enc = _encode(pieces, name, add_special_tokens=False, return_offsets_mapping=True)
     return [[(int(a), int(b)) for a, b in m] for m in enc["offset_mapping"]]

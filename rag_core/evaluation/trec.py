@@ -118,14 +118,27 @@ def parse_qrels(lines: Iterable[str], source: str = "<qrels>", *, unescape: bool
             raise ValueError(f"{where}: grade {grade_raw!r} is not an integer") from None
         qid = _id(qid_raw, where, "query id", unescape)
         doc = _id(doc_raw, where, "doc id", unescape)
-        if (qid, doc) in first_seen:
-            raise ValueError(
-                f"{where}: query {qid!r} judges doc {doc!r} twice "
-                f"(first at line {first_seen[(qid, doc)]})"
-            )
-        first_seen[(qid, doc)] = number
-        qrels.setdefault(qid, {})[doc] = grade
+        _judge(qrels, first_seen, qid, doc, grade, where, number)
     return qrels
+
+
+def _judge(
+    qrels: Qrels,
+    first_seen: dict[tuple[str, str], int],
+    qid: str,
+    doc: str,
+    grade: int,
+    where: str,
+    number: int,
+) -> None:
+    """Record ``grade`` for (``qid``, ``doc``) read at line ``number``; judged twice: ValueError."""
+    if (qid, doc) in first_seen:
+        raise ValueError(
+            f"{where}: query {qid!r} judges doc {doc!r} twice "
+            f"(first at line {first_seen[(qid, doc)]})"
+        )
+    first_seen[(qid, doc)] = number
+    qrels.setdefault(qid, {})[doc] = grade
 
 
 def parse_beir_qrels(lines: Iterable[str], source: str = "<qrels.tsv>") -> Qrels:
@@ -158,13 +171,7 @@ def parse_beir_qrels(lines: Iterable[str], source: str = "<qrels.tsv>") -> Qrels
             grade = int(grade_raw)
         except ValueError:
             raise ValueError(f"{where}: score {grade_raw!r} is not an integer") from None
-        if (qid, doc) in first_seen:
-            raise ValueError(
-                f"{where}: query {qid!r} judges doc {doc!r} twice "
-                f"(first at line {first_seen[(qid, doc)]})"
-            )
-        first_seen[(qid, doc)] = number
-        qrels.setdefault(qid, {})[doc] = grade
+        _judge(qrels, first_seen, qid, doc, grade, where, number)
     if not header_seen:
         raise ValueError(
             f"{source}: empty file; expected a 'query-id<TAB>corpus-id<TAB>score' header"

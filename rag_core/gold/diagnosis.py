@@ -49,6 +49,10 @@ LOSSES: dict[str, str] = {
 ORDER = tuple(LOSSES)
 
 
+#: The stages a needle's loss is read from, in pipeline order.
+_Stages = tuple[RetrievalStage, RerankStage, GateStage, ContextStage, GenerationStage, SupportStage]
+
+
 def _best_rank(hits: Sequence[Hit], gold: set[str]) -> int | None:
     ranks = [h.rank for h in hits if h.chunk_id in gold]
     return min(ranks) if ranks else None
@@ -90,20 +94,9 @@ def gold_view(
     losses: list[str] = []
     reasons: list[str] = []
     explanations: list[str] = []
+    stages: _Stages = (retrieval, rerank, gate, context, generation, support)
     for i, n in enumerate(needles):
-        loss, why = _needle_loss(
-            i,
-            n,
-            spans[i],
-            chunk_ids[i],
-            stage_ranks,
-            retrieval,
-            rerank,
-            gate,
-            context,
-            generation,
-            support,
-        )
+        loss, why = _needle_loss(i, n, spans[i], chunk_ids[i], stage_ranks, stages)
         losses.append(loss)
         reasons.append(why)
         if loss:
@@ -135,13 +128,9 @@ def _needle_loss(
     span: tuple[int, int] | None,
     chunk_ids: Sequence[str],
     ranks: dict[str, list[int | None]],
-    retrieval: RetrievalStage,
-    rerank: RerankStage,
-    gate: GateStage,
-    context: ContextStage,
-    generation: GenerationStage,
-    support: SupportStage,
+    stages: _Stages,
 ) -> tuple[str, str]:
+    retrieval, rerank, gate, context, generation, support = stages
     if span is None:
         return "corpus", "its text is not in the document"
     if not chunk_ids:

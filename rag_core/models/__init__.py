@@ -34,6 +34,7 @@ from ._files import (
     downloads_allowed,
     ensure_offline,
     quiet_transformers,
+    sha256_pairs,
     sha256_text,
 )
 from .embedders import E5Embedder, Embedder, SentenceTransformerEmbedder, l2_normalise
@@ -269,21 +270,13 @@ def get_generator(name: str = DEFAULT_GENERATOR, *, progress: Progress | None = 
         raise ValueError(
             "generation.model = 'none' turns generation off; there is no generator to load"
         )
-    if name == gguf.QWEN_NAME:
+    bundled = {gguf.QWEN_NAME: gguf.qwen_source, gguf.SMOLLM_NAME: gguf.smollm_source}
+    if name in bundled:
+        source = bundled[name]
         return _once(
             "generator",
             name,
-            lambda: _load_converted(
-                name, gguf.qwen_source(), CATALOGUE[name]["model_id"], progress
-            ),
-        )
-    if name == gguf.SMOLLM_NAME:
-        return _once(
-            "generator",
-            name,
-            lambda: _load_converted(
-                name, gguf.smollm_source(), CATALOGUE[name]["model_id"], progress
-            ),
+            lambda: _load_converted(name, source(), CATALOGUE[name]["model_id"], progress),
         )
     path = Path(name).expanduser()
     if path.suffix == ".gguf":
@@ -432,5 +425,6 @@ __all__ = [
     "get_embedder",
     "get_generator",
     "l2_normalise",
+    "sha256_pairs",
     "sha256_text",
 ]

@@ -16,6 +16,7 @@ from typing import Any
 
 from rag_core.models import get_cross_encoder
 from rag_core.rerank import Reranked, register_reranker
+from rag_core.rerank._shared import by_score, hit_chunks
 from rag_core.types import Chunk, Hit
 
 LABEL = "cross-encoder (sentence-transformers CrossEncoder on question–chunk pairs)"
@@ -42,19 +43,8 @@ def rerank_cross_encoder(
                 "(e.g. cross-encoder/ms-marco-MiniLM-L-6-v2)"
             )
         model = get_cross_encoder(model)
-    passages = []
-    for h in hits:
-        try:
-            passages.append(chunks[h.chunk_id].content)
-        except KeyError:
-            raise ValueError(
-                f"chunk {h.chunk_id!r} of the hits is not in the chunk table"
-            ) from None
+    passages = [c.content for c in hit_chunks(hits, chunks)]
     scores = model.score(query, passages)
-    order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
-    return Reranked(
-        order=tuple(order),
-        scores=tuple(scores[i] for i in order),
-        notes=tuple(f"cross-encoder {scores[i]:.3f}" for i in order),
-        info={"label": LABEL, "model": model.model_id},
+    return by_score(
+        scores, lambda s: f"cross-encoder {s:.3f}", {"label": LABEL, "model": model.model_id}
     )

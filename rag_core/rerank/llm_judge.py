@@ -26,6 +26,7 @@ from rag_core.answer.context import ids_sha256
 from rag_core.models import DEFAULT_GENERATOR, cache_root, get_generator
 from rag_core.models.store import JsonStore
 from rag_core.rerank import Reranked, register_reranker
+from rag_core.rerank._shared import by_score, hit_chunks
 from rag_core.types import Chunk, Hit
 
 DEFAULT_SHORTLIST = 8
@@ -93,21 +94,12 @@ def rerank_llm_judge(
         if name == "none":
             name = DEFAULT_GENERATOR
         generator = get_generator(name)
-    passages = []
-    for h in hits:
-        try:
-            passages.append(chunks[h.chunk_id].content)
-        except KeyError:
-            raise ValueError(
-                f"chunk {h.chunk_id!r} of the hits is not in the chunk table"
-            ) from None
+    passages = [c.content for c in hit_chunks(hits, chunks)]
     scores, cached = judge_scores(generator, query, passages, cache_dir=cache_dir)
-    order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
-    return Reranked(
-        order=tuple(order),
-        scores=tuple(scores[i] for i in order),
-        notes=tuple(f"P(yes) = {scores[i]:.3f}" for i in order),
-        info={
+    return by_score(
+        scores,
+        lambda s: f"P(yes) = {s:.3f}",
+        {
             "label": LABEL,
             "model": generator.model_id,
             "cached": cached,

@@ -21,6 +21,7 @@ import numpy as np
 
 from rag_core.models import get_embedder
 from rag_core.rerank import Reranked, register_reranker
+from rag_core.rerank._shared import by_score, hit_chunks
 from rag_core.types import Chunk, Hit
 
 LABEL = "maxsim (MiniLM token vectors used ColBERT-style; not a trained ColBERT)"
@@ -57,22 +58,13 @@ def rerank_maxsim(
             f"maxsim needs per-token embeddings and {emb.name} gives pooled vectors only; use "
             "minilm"
         )
-    texts = []
-    for h in hits:
-        try:
-            texts.append(chunks[h.chunk_id].text)
-        except KeyError:
-            raise ValueError(
-                f"chunk {h.chunk_id!r} of the hits is not in the chunk table"
-            ) from None
+    texts = [c.text for c in hit_chunks(hits, chunks)]
     q = emb.token_embeddings(query)
     # token_embeddings_many is not part of the Embedder protocol (only MiniLM has it; checked above)
     docs = cast(Any, emb).token_embeddings_many(texts) if texts else []
     scores = [maxsim_score(q, d) for d in docs]
-    order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
-    return Reranked(
-        order=tuple(order),
-        scores=tuple(scores[i] for i in order),
-        notes=tuple(f"maxsim {scores[i]:.2f} over {len(q)} query word pieces" for i in order),
-        info={"label": LABEL, "model": emb.model_id, "query_tokens": len(q)},
+    return by_score(
+        scores,
+        lambda s: f"maxsim {s:.2f} over {len(q)} query word pieces",
+        {"label": LABEL, "model": emb.model_id, "query_tokens": len(q)},
     )

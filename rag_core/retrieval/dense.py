@@ -9,7 +9,6 @@ any candidate — found by BM25 or dense — can be given its distance.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ import numpy as np
 
 from rag_core.config import PIPELINE_VERSION
 from rag_core.corpus.embcache import EmbeddingCache, embed_cached
+from rag_core.models import sha256_pairs
 from rag_core.models.embedders import Embedder, l2_normalise
 from rag_core.types import Chunk, IndexStamp
 
@@ -66,13 +66,7 @@ def choose_dense_model(texts: Sequence[str]) -> tuple[str, str]:
 
 def _fingerprint(chunks: Sequence[Chunk]) -> str:
     """sha256 over ``chunk_id`` and embedded ``text`` of every chunk, in order."""
-    h = hashlib.sha256()
-    for c in chunks:
-        h.update(c.chunk_id.encode("utf-8"))
-        h.update(b"\0")
-        h.update(c.text.encode("utf-8"))
-        h.update(b"\1")
-    return h.hexdigest()
+    return sha256_pairs((c.chunk_id, c.text) for c in chunks)
 
 
 @dataclass

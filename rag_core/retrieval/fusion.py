@@ -78,11 +78,7 @@ def minmax_contributions(lists: Sequence[NamedList], **_: float) -> dict[str, di
     Lee, SIGIR 1997 (min-max normalisation). min/max are taken over each
     list's own hits; a list with all-equal scores gives 1.0 to each hit.
     """
-    out = {}
-    for name, hits in lists:
-        norm = minmax_normalise([h.score for h in hits])
-        out[name] = {h.chunk_id: v for h, v in zip(hits, norm, strict=True)}
-    return out
+    return _normalised(lists, minmax_normalise)
 
 
 @FUSERS.register("zscore")
@@ -92,9 +88,16 @@ def zscore_contributions(lists: Sequence[NamedList], **_: float) -> dict[str, di
     Montague & Aslam, "Relevance score normalization for metasearch", CIKM
     2001 (z-score normalisation). mean/std over each list's own hits.
     """
+    return _normalised(lists, zscore_normalise)
+
+
+def _normalised(
+    lists: Sequence[NamedList], normalise: Callable[[Sequence[float]], list[float]]
+) -> dict[str, dict[str, float]]:
+    """Per list, chunk id → that list's scores passed through ``normalise``."""
     out = {}
     for name, hits in lists:
-        norm = zscore_normalise([h.score for h in hits])
+        norm = normalise([h.score for h in hits])
         out[name] = {h.chunk_id: v for h, v in zip(hits, norm, strict=True)}
     return out
 

@@ -53,6 +53,13 @@ def check_ranking(ranking: Sequence[str]) -> None:
         seen.add(doc)
 
 
+def checked_top(ranking: Sequence[str], k: int | None) -> Sequence[str]:
+    """Check ``k`` and ``ranking`` (:func:`check_k`, :func:`check_ranking`), then :func:`top`."""
+    check_k(k)
+    check_ranking(ranking)
+    return top(ranking, k)
+
+
 def top(ranking: Sequence[T], k: int | None) -> Sequence[T]:
     """The first ``k`` ids of ``ranking`` (all of them when ``k`` is None)."""
     return ranking if k is None else ranking[:k]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ._common import check_k, check_ranking, is_relevant, n_relevant, top
+from ._common import checked_top, is_relevant, n_relevant
 
 
 def average_precision(
@@ -30,14 +30,13 @@ def average_precision(
         qrels: id → grade; grade > 0 is relevant.
         k: cutoff (``None``: the whole ranking).
     """
-    check_k(k)
-    check_ranking(ranking)
+    ranked = checked_top(ranking, k)
     total = n_relevant(qrels)
     if total == 0:
         return None
     found = 0
     precision_sum = 0.0
-    for rank, doc in enumerate(top(ranking, k), start=1):
+    for rank, doc in enumerate(ranked, start=1):
         if is_relevant(qrels, doc):
             found += 1
             precision_sum += found / rank

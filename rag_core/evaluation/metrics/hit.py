@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ._common import check_k, check_ranking, is_relevant, top
+from ._common import checked_top, is_relevant
 
 
 def hit(ranking: Sequence[str], qrels: Mapping[str, int], k: int | None = None) -> float:
@@ -21,6 +21,4 @@ def hit(ranking: Sequence[str], qrels: Mapping[str, int], k: int | None = None) 
         qrels: id → grade; grade > 0 is relevant.
         k: cutoff (``None``: the whole ranking).
     """
-    check_k(k)
-    check_ranking(ranking)
-    return 1.0 if any(is_relevant(qrels, d) for d in top(ranking, k)) else 0.0
+    return 1.0 if any(is_relevant(qrels, d) for d in checked_top(ranking, k)) else 0.0

@@ -29,7 +29,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 
 from ...registry import Registry
-from ._common import check_k, check_ranking, top
+from ._common import checked_top, top
 
 Gain = Callable[[int], float]
 
@@ -78,11 +78,10 @@ def ndcg(
         k: cutoff for both the ranking and the ideal (``None``: no cutoff).
         gain: ``"binary"``, ``"exp"`` or ``"linear"``.
     """
-    check_k(k)
-    check_ranking(ranking)
+    ranked = checked_top(ranking, k)
     gain_fn = GAINS.get(gain)
     ideal_gains = sorted((gain_fn(g) for g in qrels.values() if g > 0), reverse=True)
     ideal = dcg(top(ideal_gains, k))
     if ideal == 0.0:
         return None
-    return dcg([gain_fn(qrels.get(d, 0)) for d in top(ranking, k)]) / ideal
+    return dcg([gain_fn(qrels.get(d, 0)) for d in ranked]) / ideal

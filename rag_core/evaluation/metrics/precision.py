@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ._common import check_k, check_ranking, is_relevant, top
+from ._common import checked_top, is_relevant
 
 
 def precision(ranking: Sequence[str], qrels: Mapping[str, int], k: int | None = None) -> float:
@@ -22,9 +22,8 @@ def precision(ranking: Sequence[str], qrels: Mapping[str, int], k: int | None = 
         qrels: id → grade; grade > 0 is relevant.
         k: cutoff (``None``: divide by ``len(ranking)``).
     """
-    check_k(k)
-    check_ranking(ranking)
+    ranked = checked_top(ranking, k)
     denominator = len(ranking) if k is None else k
     if denominator == 0:
         return 0.0
-    return sum(1 for d in top(ranking, k) if is_relevant(qrels, d)) / denominator
+    return sum(1 for d in ranked if is_relevant(qrels, d)) / denominator

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
-from ._common import check_k, check_ranking, is_relevant, n_relevant, top
+from ._common import checked_top, is_relevant, n_relevant
 
 
 def recall(ranking: Sequence[str], qrels: Mapping[str, int], k: int | None = None) -> float | None:
@@ -22,12 +22,11 @@ def recall(ranking: Sequence[str], qrels: Mapping[str, int], k: int | None = Non
         qrels: id → grade; grade > 0 is relevant.
         k: cutoff (``None``: the whole ranking).
     """
-    check_k(k)
-    check_ranking(ranking)
+    ranked = checked_top(ranking, k)
     total = n_relevant(qrels)
     if total == 0:
         return None
-    return sum(1 for d in top(ranking, k) if is_relevant(qrels, d)) / total
+    return sum(1 for d in ranked if is_relevant(qrels, d)) / total
 
 
 def unit_recall(
@@ -50,9 +49,8 @@ def unit_recall(
         units: per needle, the chunk ids containing it (possibly empty).
         k: cutoff (``None``: the whole ranking).
     """
-    check_k(k)
-    check_ranking(ranking)
+    ranked = checked_top(ranking, k)
     if not units:
         return None
-    found = set(top(ranking, k))
+    found = set(ranked)
     return sum(1 for u in units if found.intersection(u)) / len(units)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ._common import check_k, check_ranking, is_relevant, top
+from ._common import check_ranking, checked_top, is_relevant
 
 
 def first_relevant_rank(ranking: Sequence[str], qrels: Mapping[str, int]) -> int | None:
@@ -33,7 +33,5 @@ def reciprocal_rank(
         qrels: id → grade; grade > 0 is relevant.
         k: cutoff (``None``: the whole ranking).
     """
-    check_k(k)
-    check_ranking(ranking)
-    rank = first_relevant_rank(top(ranking, k), qrels)
+    rank = first_relevant_rank(checked_top(ranking, k), qrels)
     return 0.0 if rank is None else 1.0 / rank
