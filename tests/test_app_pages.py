@@ -65,6 +65,19 @@ def test_inspect_shows_every_stage_heading(entry):
     assert at.get("download_button")[0].label == "Download the Trace (JSON)"
 
 
+@pytest.mark.parametrize(
+    ("lang", "wording"),
+    [("ko", "생성 모델이 꺼져 있습니다"), ("en", "the generator is off")],
+)
+def test_generation_off_is_worded_in_the_page_language(entry, lang, wording):
+    """The core's English reason for a skipped generation is not shown; the page words it."""
+    at = make(entry, {"lang": lang})
+    ok(at)
+    infos = [plain(x.value) for x in at.info]
+    assert any(wording in x for x in infos), infos
+    assert not any("generation is off" in x for x in infos), infos
+
+
 def test_changing_k_changes_the_candidate_lists(entry):
     at = make(entry, {"retrieval.methods": "bm25,tfidf:char"})
     ok(at)

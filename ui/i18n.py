@@ -484,6 +484,10 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "ins.hashes": ("sha256 프롬프트 {prompt} · id {ids}", "sha256 prompt {prompt} · ids {ids}"),
     "ins.gen_skipped": ("생성하지 않았습니다: {message}", "No generation: {message}"),
+    "ins.gen_off": (
+        "생성하지 않았습니다: 생성 모델이 꺼져 있습니다 (generation.model = none).",
+        "No generation: the generator is off (generation.model = none).",
+    ),
     "ins.gen_unavailable": (
         "생성 모델 {model}을(를) 쓸 수 없습니다: {message}",
         "Generator {model} is unavailable: {message}",

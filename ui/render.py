@@ -711,6 +711,8 @@ def generation_status(trace: Trace, lang: str) -> tuple[str, str]:
     """``(kind, text)`` of the generation stage: kind is ``info``/``warning``/``error`` when
     no answer was made (the text says why), ``ok`` with the model, timing and token facts."""
     g = trace.generation
+    if g.status == "skipped" and trace.config.get("generation", {}).get("model") == "none":
+        return "info", t("ins.gen_off", lang)  # worded here, not the core's English reason
     if g.status == "skipped":
         return "info", t("ins.gen_skipped", lang, message=g.message)
     if g.status == "unavailable":
