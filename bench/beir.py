@@ -243,13 +243,15 @@ def product_path(folder: Path, depth: int = DEPTH) -> tuple[float, float, float,
     ks = tuple(sorted({1, 10, depth}))
     gold = {q.id: {str(d): int(g) for d, g in qset.qrels[q.id].items()} for q in questions}
 
-    def floor_pass() -> None:
+    def floor_pass() -> float:
         rankings = {}
         for q in questions:
             text, _ = validate_question(q.question)
             idx, _ = index.top(analyze(text), depth)
             rankings[q.id] = tuple(dict.fromkeys(doc_ids[i] for i in idx.tolist()))
-        evaluate_queries(rankings, gold, ks, gain="binary", judged=set(rankings))
+        result = evaluate_queries(rankings, gold, ks, gain="binary", judged=set(rankings))
+        ndcg = result.means["ndcg@10"]
+        return ndcg.mean if ndcg is not None else float("nan")
 
     kernel = kernel_tok = product = floor = float("inf")
     for _ in range(REPEATS):  # interleaved, best of REPEATS: the machine is shared
@@ -265,8 +267,10 @@ def product_path(folder: Path, depth: int = DEPTH) -> tuple[float, float, float,
         ev = evaluate_config(cfg, questions, corpus, ks=ks, doc_qrels=qset.qrels)
         product = min(product, (time.perf_counter() - t) * 1000 / len(questions))
         t = time.perf_counter()
-        floor_pass()
+        floor_ndcg = floor_pass()
         floor = min(floor, (time.perf_counter() - t) * 1000 / len(questions))
+    if abs(floor_ndcg - ev.means["ndcg@10"].mean) > 1e-12:  # same rankings, or no floor
+        raise SystemExit(f"floor nDCG@10 {floor_ndcg} != product {ev.means['ndcg@10'].mean}")
     return ev.means["ndcg@10"].mean, product, kernel, kernel_tok, floor, len(questions)
 
 
