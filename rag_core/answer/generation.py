@@ -33,20 +33,16 @@ from typing import Any
 from rag_core.answer.context import ids_sha256
 from rag_core.config import GenerationConfig
 from rag_core.models import ModelUnavailable, cache_root, get_generator
-from rag_core.models.store import JsonStore
+from rag_core.models.store import JsonStore, shared_store
 from rag_core.types import ContextStage, GenerationStage
 
 DECODING = "greedy"
-_STORES: dict[Path, JsonStore] = {}
 
 
 def generation_store(cache_dir: str | Path | None) -> JsonStore:
     """The generations cache (``generations.sqlite`` under ``cache_dir``), one per process."""
     path = Path(cache_dir) if cache_dir is not None else cache_root()
-    db = path / "generations.sqlite"
-    if db not in _STORES:
-        _STORES[db] = JsonStore(db)
-    return _STORES[db]
+    return shared_store(path / "generations.sqlite")
 
 
 def cache_key(

@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
+import time
 from contextlib import closing
 from pathlib import Path
 from typing import Any
+
+#: How long opening a store keeps retrying while another connection holds the file.
+OPEN_TIMEOUT_S = 60.0
 
 
 class JsonStore:
@@ -19,9 +24,25 @@ class JsonStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with closing(self._connect()) as con, con:
-            con.execute("PRAGMA journal_mode=WAL")
-            con.execute("CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        # Switching to WAL can fail at once with SQLITE_BUSY while another connection
+        # (thread or process) holds the file: SQLite does not always wait for it, so retry.
+        deadline = time.monotonic() + OPEN_TIMEOUT_S
+        while True:
+            try:
+                with closing(self._connect()) as con, con:
+                    con.execute("PRAGMA journal_mode=WAL")
+                    con.execute(
+                        "CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+                    )
+                return
+            except sqlite3.OperationalError as exc:
+                busy = getattr(exc, "sqlite_errorcode", None) in (
+                    sqlite3.SQLITE_BUSY,
+                    sqlite3.SQLITE_LOCKED,
+                )
+                if not busy or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def _connect(self) -> sqlite3.Connection:
         return sqlite3.connect(self.path, timeout=60)
@@ -56,3 +77,21 @@ class JsonStore:
             except ValueError:
                 continue
         return out
+
+
+_OPEN: dict[Path, JsonStore] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def shared_store(path: str | Path) -> JsonStore:
+    """The process's one :class:`JsonStore` for ``path``, opened on first use.
+
+    Opened under a lock, so threads that ask at once (the app's script thread and
+    its pipeline thread) share one store instead of each creating the file.
+    """
+    key = Path(path)
+    with _OPEN_LOCK:
+        store = _OPEN.get(key)
+        if store is None:
+            store = _OPEN[key] = JsonStore(key)
+    return store

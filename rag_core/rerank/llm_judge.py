@@ -24,7 +24,7 @@ from typing import Any
 
 from rag_core.answer.context import ids_sha256
 from rag_core.models import DEFAULT_GENERATOR, cache_root, get_generator
-from rag_core.models.store import JsonStore
+from rag_core.models.store import JsonStore, shared_store
 from rag_core.rerank import Reranked, register_reranker
 from rag_core.rerank._shared import by_score, hit_chunks
 from rag_core.types import Chunk, Hit
@@ -32,7 +32,6 @@ from rag_core.types import Chunk, Hit
 DEFAULT_SHORTLIST = 8
 LABEL = "llm-judge (generator's P(yes) for 'does this passage answer the question?')"
 JUDGE_SYSTEM = "You judge search results. Reply with one word: yes or no."
-_STORES: dict[Path, JsonStore] = {}
 
 
 def judge_prompt(question: str, passage: str) -> str:
@@ -44,10 +43,9 @@ def judge_prompt(question: str, passage: str) -> str:
 
 
 def _store(cache_dir: str | Path | None) -> JsonStore:
-    db = (Path(cache_dir) if cache_dir is not None else cache_root()) / "judge.sqlite"
-    if db not in _STORES:
-        _STORES[db] = JsonStore(db)
-    return _STORES[db]
+    return shared_store(
+        (Path(cache_dir) if cache_dir is not None else cache_root()) / "judge.sqlite"
+    )
 
 
 def judge_scores(
