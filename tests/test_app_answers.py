@@ -122,3 +122,20 @@ def test_unavailable_generator_falls_back_to_retrieval_metrics(entry, monkeypatc
         in warn
     )
     assert "retrieval metrics (no answers)" in " ".join(m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize(
+    ("lang", "wording"),
+    [("ko", "인용이 자유 모드로 바뀌었습니다"), ("en", "so citations are free")],
+)
+def test_inspect_words_the_citation_fallback_in_the_page_language(
+    entry, monkeypatch, tmp_path, lang, wording
+):
+    """Enforced citations with a generator that cannot constrain decoding: one warning, in the
+    page language (read from the Trace's data, not from the core's English message)."""
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=fake")
+    install(monkeypatch, tmp_path, ConstGenerator(ANSWER))
+    at = make_app(entry, {"lang": lang})
+    ok(at)
+    warnings = [plain(w.value) for w in at.warning]
+    assert sum(wording in w for w in warnings) == 1, warnings

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rag_core.config import PipelineConfig
 from rag_core.corpus.index import load_corpus_index
 from rag_core.pipeline import run
-from ui.views.inspect import split_warnings
+from ui.views.inspect import citations_fell_back, split_warnings
 
 
 def test_split_keeps_order_and_takes_the_load_lines_by_identity():
@@ -25,3 +25,26 @@ def test_a_trace_on_a_corpus_with_a_skipped_file_splits_into_that_file_alone(tmp
     other, skipped = split_warnings(trace.warnings, corpus.load_warnings)
     assert skipped == list(corpus.load_warnings)
     assert not set(other) & set(skipped)
+
+
+def test_citations_fell_back_reads_the_config_and_the_stage_not_the_message(tmp_path):
+    from test_generation import FakeGenerator, context
+
+    from rag_core.answer.generation import generate
+    from rag_core.config import GenerationConfig
+    from rag_core.types import GenerationStage
+
+    gen = FakeGenerator("Hallasan is 1,947 m high.")
+    g = generate(
+        context(gen),
+        GenerationConfig(model="fake", citations="enforced"),
+        generator=gen,
+        cache_dir=tmp_path,
+    )
+    enforced = {"generation": {"citations": "enforced"}}
+    assert citations_fell_back(enforced, g)  # the fake generator cannot constrain decoding
+    assert not citations_fell_back({"generation": {"citations": "free"}}, g)
+    kept = GenerationStage("ok", "m", params={"citations": "enforced"})
+    assert not citations_fell_back(enforced, kept)
+    skipped = GenerationStage("skipped", None, params={"citations": "free"})
+    assert not citations_fell_back(enforced, skipped)

@@ -484,6 +484,12 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "ins.hashes": ("sha256 프롬프트 {prompt} · id {ids}", "sha256 prompt {prompt} · ids {ids}"),
     "ins.gen_skipped": ("생성하지 않았습니다: {message}", "No generation: {message}"),
+    "ins.cite_free": (
+        "generation.citations = enforced는 로컬 transformers 모델에서만 됩니다. {model}은(는) "
+        "디코딩을 제약할 수 없어 인용이 자유 모드로 바뀌었습니다 (모델이 원할 때만 인용합니다).",
+        "generation.citations = enforced needs a local transformers model; {model} cannot "
+        "constrain its decoding, so citations are free (the model cites only if it chooses to).",
+    ),
     "ins.gen_off": (
         "생성하지 않았습니다: 생성 모델이 꺼져 있습니다 (generation.model = none).",
         "No generation: the generator is off (generation.model = none).",

@@ -31,6 +31,7 @@ from .html import Mark, Markup, join, marked_text, md, show, snippet, span, tabl
 from .i18n import t, tv
 from .state import Context, format_value
 from .views.compare import DiffRow
+from .views.inspect import citations_fell_back
 
 STAGES = ("chunking", "retrieval", "fusion", "rerank", "gate", "context", "generation", "support")
 VERDICTS = ("supported", "supported-elsewhere", "uncited", "unsupported", "invalid-citation")
@@ -745,9 +746,8 @@ def generation_section(trace: Trace, lang: str) -> None:
         st.error(md(text))
     else:
         st.caption(md(text))
-    g = trace.generation
-    if g.status == "ok" and g.message and "generation.citations = enforced needs" in g.message:
-        st.warning(md(g.message))
+    if citations_fell_back(trace.config, trace.generation):
+        st.warning(md(t("ins.cite_free", lang, model=trace.generation.model or "—")))
 
 
 def estimate_text(prompt_tokens: int, model_id: str, lang: str) -> str:
