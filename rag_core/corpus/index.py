@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..config import PIPELINE_VERSION, ChunkerConfig, RetrievalConfig
-from ..models import sha256_pairs
+from ..hashing import sha256_pairs
 from ..types import (
     Chunk,
     ChunkingDiagnostics,

@@ -34,7 +34,6 @@ from ._files import (
     downloads_allowed,
     ensure_offline,
     quiet_transformers,
-    sha256_pairs,
     sha256_text,
 )
 from .embedders import E5Embedder, Embedder, SentenceTransformerEmbedder, l2_normalise
@@ -425,6 +424,5 @@ __all__ = [
     "get_embedder",
     "get_generator",
     "l2_normalise",
-    "sha256_pairs",
     "sha256_text",
 ]

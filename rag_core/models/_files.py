@@ -17,7 +17,7 @@ import contextlib
 import hashlib
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 #: ``progress(message, fraction)`` with ``0 <= fraction <= 1`` — the same
@@ -71,17 +71,6 @@ def sha256_file(path: Path, chunk: int = 1 << 22) -> str:
 def sha256_text(text: str) -> str:
     """Hex sha256 of ``text`` encoded as UTF-8."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def sha256_pairs(pairs: Iterable[tuple[str, str]]) -> str:
-    """Hex sha256 over ``(id, text)`` pairs, in order: ``id NUL text SOH`` each, UTF-8."""
-    h = hashlib.sha256()
-    for key, text in pairs:
-        h.update(key.encode("utf-8"))
-        h.update(b"\0")
-        h.update(text.encode("utf-8"))
-        h.update(b"\1")
-    return h.hexdigest()
 
 
 @contextlib.contextmanager

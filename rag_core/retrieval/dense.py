@@ -18,7 +18,7 @@ import numpy as np
 
 from rag_core.config import PIPELINE_VERSION
 from rag_core.corpus.embcache import EmbeddingCache, embed_cached
-from rag_core.models import sha256_pairs
+from rag_core.hashing import sha256_pairs
 from rag_core.models.embedders import Embedder, l2_normalise
 from rag_core.types import Chunk, IndexStamp
 
