@@ -16,8 +16,6 @@ from collections import ChainMap, Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache, partial
-from itertools import count
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from .answer.gate import apply_gate
@@ -26,11 +24,16 @@ from .corpus.index import Chunking, CorpusIndex, Progress
 from .types import (
     AnalyzerView,
     Chunk,
+    Column,
     ContextStage,
     GateStage,
     GenerationStage,
+    GoldView,
     Hit,
+    Hits,
     IndexStamp,
+    LazyMapping,
+    LazyTuple,
     Needle,
     Question,
     RerankStage,
@@ -38,7 +41,7 @@ from .types import (
     RetrieverList,
     SupportStage,
     Trace,
-    hits_from_fields,
+    hit_column,
 )
 
 if TYPE_CHECKING:
@@ -268,6 +271,16 @@ class RunPlan:
         #: chunk and document id per chunking position
         self.chunk_ids = [c.chunk_id for c in self.chunking.chunks]
         self.doc_ids = [c.doc_id for c in self.chunking.chunks]
+        #: every chunk as one hit (ids only): a retriever's hits are taken from it
+        self.all_chunks = Hits(
+            len(self.chunk_ids),
+            {
+                "chunk_id": self.chunk_ids,
+                "doc_id": self.doc_ids,
+                "rank": range(1, len(self.chunk_ids) + 1),
+                "score": range(len(self.chunk_ids)),
+            },
+        )
         self.stop_gate: tuple[ContextStage, GenerationStage, SupportStage] | None = None
 
     def sparse(self, method: str, analyzer: str) -> _SparseRoute:
@@ -371,9 +384,6 @@ def retrieve(
     chunking lacks (whole documents, external texts) are added to ``extra``.
     ``plan``: the config's :class:`RunPlan` (made here when not given).
     """
-    from .models import ModelUnavailable
-    from .retrieval.fusion import fuse
-
     rcfg = config.retrieval
     plan = plan if plan is not None else RunPlan(config, corpus, progress)
     chunking = plan.chunking
@@ -390,6 +400,8 @@ def retrieve(
             )
             continue
         if method == "dense":
+            from .models import ModelUnavailable
+
             try:
                 dense_index = corpus.dense(config.chunker, dense_model, progress)
                 dense_cos = dense_index.cosines(question)
@@ -409,15 +421,9 @@ def retrieve(
                 )
                 continue
             order = _top_indices(dense_cos, rcfg.k)
-            hits = tuple(
-                Hit(
-                    chunk_id=chunking.chunks[i].chunk_id,
-                    doc_id=chunking.chunks[i].doc_id,
-                    rank=r,
-                    score=float(dense_cos[i]),
-                    distance=float(1.0 - dense_cos[i]),
-                )
-                for r, i in enumerate(order, 1)
+            # numpy arithmetic, as the distances given to fused hits below (same float32 rounding)
+            hits = _plan_hits(
+                plan, order, dense_cos[order], distance=(1.0 - dense_cos[order]).tolist()
             )
             lists.append(
                 RetrieverList(
@@ -441,23 +447,12 @@ def retrieve(
         index, analyze, params, idf_form, n_docs = plan.sparse(method, str(analyzer))
         q_tokens = analyze(question)
         found = index.search(q_tokens, rcfg.k)
-        idx, scores, n_candidates = found.indices, found.scores, found.n_candidates
-        # tolist(): Python ints and floats in one C call each (as int()/float() per element);
-        # ids read from the plan's flat lists, not from each Chunk
-        cids, dids = plan.chunk_ids, plan.doc_ids
-        hits = tuple(
-            hits_from_fields(
-                [
-                    {"chunk_id": cids[i], "doc_id": dids[i], "rank": r, "score": s}
-                    for r, i, s in zip(count(1), idx.tolist(), scores.tolist())
-                ]
-            )
-        )
+        hits = _plan_hits(plan, found.indices, found.scores)
         view = AnalyzerView(
             analyzer=str(analyzer),
             idf_form=idf_form,
             n_docs=n_docs,
-            terms=tuple(index.term_stats(q_tokens)),
+            terms=LazyTuple(partial(index.term_stats, q_tokens)),
             segments=_auto_segments(question) if analyzer == "auto" else (),
         )
         message = "" if hits else "0 candidates: no chunk shares a term with the query"
@@ -467,7 +462,7 @@ def retrieve(
                 method,
                 analyzer,
                 hits,
-                n_candidates,
+                found.n_candidates,
                 message=message,
                 analyzer_view=view,
                 params=params,
@@ -477,6 +472,8 @@ def retrieve(
     usable = [lst for lst in lists if lst.status == "ok"]
     fused = None
     if len(usable) > 1:
+        from .retrieval.fusion import fuse
+
         fused = fuse(
             [(lst.name, lst.hits) for lst in usable],
             config.fusion.method,
@@ -488,15 +485,30 @@ def retrieve(
     else:
         final = usable[0].hits if usable else ()
     if dense_cos is not None:
-        final = tuple(
-            replace(h, distance=float(1.0 - dense_cos[chunking.position[h.chunk_id]]))
-            if h.chunk_id in chunking.position
-            else h  # a run's whole document or external text: no vector in the dense index
-            for h in final
-        )
+        position = chunking.position
+        distances = [
+            float(1.0 - dense_cos[position[cid]])
+            if cid in position
+            else old  # a run's whole document or external text: no vector in the dense index
+            for cid, old in zip(
+                hit_column(final, "chunk_id"), hit_column(final, "distance"), strict=True
+            )
+        ]
+        final = Hits.of(final).take(range(len(final)), distance=distances)
         if fused is not None:
             fused = replace(fused, hits=final)
     return RetrievalStage(lists=tuple(lists), fused=fused, hits=final), dense_index
+
+
+def _plan_hits(plan: RunPlan, indices: Any, scores: Any, **columns: Column) -> Hits:
+    """Ranked hits at chunking ``indices`` with ``scores`` (arrays or lists), as columns.
+
+    Chunk and document ids are picked from the plan's lists on first read;
+    ``columns`` adds fields (e.g. ``distance``).
+    """
+    idx = indices.tolist() if hasattr(indices, "tolist") else list(indices)
+    vals = scores.tolist() if hasattr(scores, "tolist") else list(scores)
+    return plan.all_chunks.take(idx, rank=range(1, len(idx) + 1), score=vals, **columns)
 
 
 def _auto_segments(question: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
@@ -538,15 +550,12 @@ def rerank_stage(
 
     rc = config.rerank
     label = RERANK_LABELS.get(rc.method, rc.method)
-    chunking = corpus.chunking(config.chunker)
-    table = chunks if chunks is not None else chunking.by_id
+    table = chunks if chunks is not None else corpus.chunking(config.chunker).by_id
     extra: dict[str, Any] = {}
-    if (
-        rc.method == "mmr"
-        and dense_index is not None
-        and all(h.chunk_id in chunking.position for h in hits[: rc.shortlist])
-    ):
-        extra["vectoriser"] = _dense_vectoriser(dense_index)
+    if rc.method == "mmr" and dense_index is not None:
+        position = corpus.chunking(config.chunker).position
+        if all(cid in position for cid in hit_column(hits, "chunk_id")[: rc.shortlist]):
+            extra["vectoriser"] = _dense_vectoriser(dense_index)
     try:
         out, info = rerank(
             rc.method,
@@ -563,13 +572,16 @@ def rerank_stage(
             **extra,
         )
     except ModelUnavailable as exc:
-        kept = tuple(replace(h, prev_rank=h.rank, retrieval_score=h.score) for h in hits)
+        src = Hits.of(hits)
+        kept = src.take(
+            range(len(src)), prev_rank=src.column("rank"), retrieval_score=src.column("score")
+        )
         return RerankStage(rc.method, label, "unavailable", kept, rc.shortlist, message=str(exc))
     return RerankStage(
         method=rc.method,
         label=info.get("label", label),
         status="ok",
-        hits=tuple(out),
+        hits=out,
         shortlist=min(rc.shortlist, len(hits)),
         message=info.get("message", ""),
         model=info.get("model"),
@@ -806,8 +818,6 @@ def _run_planned(
     query_id: str | None = None,
 ) -> Trace:
     """:func:`run` after the question is validated and the plan made (see there)."""
-    from .gold.diagnosis import gold_view
-
     config, corpus, chunking = plan.config, plan.corpus, plan.chunking
     warnings = warnings + plan.load_warnings
     timings: dict[str, float] = {"chunking": chunking_ms}
@@ -856,36 +866,20 @@ def _run_planned(
         needles = gold.needles
     elif gold:
         needles = tuple(gold)
-    gold_chunks = _WithExtra(chunking.chunks + tuple(extra.values())) if extra else chunking
-    gview = (
-        gold_view(
+    gview = None
+    if needles:
+        from .gold.diagnosis import gold_view
+
+        gold_chunks = _WithExtra(chunking.chunks + tuple(extra.values())) if extra else chunking
+        gview = gold_view(
             needles, corpus, gold_chunks, retrieval, rerank, gate, context, generation, support
         )
-        if needles
-        else None
-    )
 
-    chunk_id = attrgetter("chunk_id")
-    referenced: set[str] = set()
-    for lst in retrieval.lists:
-        referenced.update(map(chunk_id, lst.hits))
-    referenced.update(map(chunk_id, retrieval.hits))
-    referenced.update(map(chunk_id, context.sources))
-    if gview:
-        for ids in gview.chunk_ids:
-            referenced.update(ids)
-    if extra:
-        position: Mapping[str, int] = ChainMap(
-            {cid: len(chunking.position) + i for i, cid in enumerate(extra)}, chunking.position
-        )
-        chunks = {cid: table[cid] for cid in sorted(referenced, key=position.__getitem__)}
-    else:  # chunking order: sort the positions (ints) and read the chunks there
-        cids, table_ = plan.chunk_ids, chunking.chunks
-        positions = sorted(map(chunking.position.__getitem__, referenced))
-        chunks = {cids[p]: table_[p] for p in positions}
+    # the chunks the stages name, gathered when first read (a page, the JSON), not per query
+    chunks = LazyMapping(partial(_referenced_chunks, plan, retrieval, context, gview, extra, table))
 
     stamp = plan.stamp(dense_index)
-    timings["total"] = sum(v for k, v in timings.items() if k != "total")
+    timings["total"] = sum(timings.values())
     return Trace(
         question=question,
         config=plan.config_dict,
@@ -902,6 +896,35 @@ def _run_planned(
         gold=gview,
         warnings=warnings,
     )
+
+
+def _referenced_chunks(
+    plan: RunPlan,
+    retrieval: RetrievalStage,
+    context: ContextStage,
+    gview: GoldView | None,
+    extra: Mapping[str, Chunk],
+    table: Mapping[str, Chunk],
+) -> dict[str, Chunk]:
+    """The Trace's chunk table: every chunk a retriever list, the fused list, the context or
+    the gold view names, in chunking order (a run's extra chunks after the chunking's)."""
+    chunking = plan.chunking
+    referenced: set[str] = set()
+    for lst in retrieval.lists:
+        referenced.update(hit_column(lst.hits, "chunk_id"))
+    referenced.update(hit_column(retrieval.hits, "chunk_id"))
+    referenced.update(s.chunk_id for s in context.sources)
+    if gview:
+        for ids in gview.chunk_ids:
+            referenced.update(ids)
+    if extra:
+        position: Mapping[str, int] = ChainMap(
+            {cid: len(chunking.position) + i for i, cid in enumerate(extra)}, chunking.position
+        )
+        return {cid: table[cid] for cid in sorted(referenced, key=position.__getitem__)}
+    # chunking order: sort the positions (ints) and read the chunks there
+    cids, chunks = plan.chunk_ids, chunking.chunks
+    return {cids[p]: chunks[p] for p in sorted(map(chunking.position.__getitem__, referenced))}
 
 
 class _WithExtra:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from collections.abc import Iterable, Mapping
+import operator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeAlias, TypeVar, overload
 
 StageStatus = Literal["ok", "skipped", "unavailable", "error"]
 
@@ -30,7 +31,7 @@ def to_jsonable(obj: Any) -> Any:
         return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
     if isinstance(obj, Mapping):
         return {str(k): to_jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
+    if isinstance(obj, (list, tuple, Hits, LazyTuple)):
         return [to_jsonable(v) for v in obj]
     if isinstance(obj, bool) or obj is None or isinstance(obj, str):
         return obj
@@ -256,9 +257,9 @@ class Hit:
 
     The constructor is the dataclass one written out: it fills the instance
     dict in one step, with only the fields given a non-default value, instead
-    of one frozen ``__setattr__`` per field (about 3× faster; every stage
-    builds one Hit per candidate per query, so an evaluation builds hundreds
-    per query).
+    of one frozen ``__setattr__`` per field (about 3× faster). The pipeline's
+    stages hold their hits as :class:`Hits` (by field) and make Hit objects
+    only when a page or the JSON reads them.
     """
 
     chunk_id: str
@@ -307,22 +308,14 @@ class Hit:
         object.__setattr__(self, "__dict__", d)
 
 
-def hits_from_fields(fields_: Iterable[dict[str, Any]]) -> list[Hit]:
-    """Hits whose instance dicts are the given dicts.
-
-    What :class:`Hit`'s constructor does, for many hits in a few C-level
-    calls (about 1.5× faster than one constructor call each). Each dict must
-    hold ``chunk_id``, ``doc_id``, ``rank`` and ``score`` and may hold any other
-    field; a field it lacks reads as its default. The hits own the dicts afterwards.
-    """
-    return from_fields(Hit, fields_)
-
-
 def from_fields(cls: type[_T], fields_: Iterable[dict[str, Any]]) -> list[_T]:
     """Instances of the frozen dataclass ``cls`` whose instance dicts are the given dicts.
 
-    Only for classes without ``__post_init__`` or ``__slots__``; each dict must
-    hold every field without a default (see :func:`hits_from_fields`).
+    What the constructor does, for many instances in a few C-level calls
+    (about 1.5× faster than one constructor call each). Only for classes
+    without ``__post_init__`` or ``__slots__``; each dict must hold every field
+    without a default, a field it lacks reads as its class default, and the
+    instances own the dicts afterwards.
     """
     dicts = list(fields_)
     made = list(map(_new_object, repeat(cls, len(dicts))))
@@ -335,12 +328,281 @@ _new_object = object.__new__
 _set_object_attr = object.__setattr__
 
 
+@dataclass(frozen=True)
+class BaseField:
+    """A column of :meth:`Hits.take`'s result that is field ``name`` of the hits taken from
+    (e.g. a reranked hit's ``prev_rank`` is the ``rank`` it had), picked on first read."""
+
+    name: str
+
+
+#: One field of many hits: its values in rank order, a function making them (called
+#: once, on first read), or (in :meth:`Hits.take`) a field of the hits taken from.
+Column: TypeAlias = "Sequence[Any] | Callable[[], Sequence[Any]] | BaseField"
+
+_HIT_REQUIRED = frozenset(("chunk_id", "doc_id", "rank", "score"))
+
+
+class Hits(Sequence[Hit]):
+    """A stage's ranked hits stored by field; a :class:`Hit` object is made only when read.
+
+    A read-only sequence of :class:`Hit`, usable wherever a tuple of hits is:
+    ``len``, indexing, slices, iteration, ``==`` with tuples and lists, ``+``,
+    pickling, JSON (:func:`to_jsonable`). Each field (``chunk_id``, ``score``,
+    …) is kept as a column: a list, or a function making it on first read.
+    :meth:`column` reads one field of every hit without making any Hit, and
+    :meth:`take` picks and reorders hits without copying anything until a
+    field is read. An evaluation reads a few fields of a hundred candidates
+    per stage and query and never the rest, so the pipeline builds its
+    stages as ``Hits`` instead of one object per candidate
+    (docs/ARCHITECTURE.md, "Columnar hits").
+    """
+
+    __slots__ = ("_n", "_cols", "_items", "_base", "_at")
+
+    def __init__(self, n: int, columns: Mapping[str, Column]) -> None:
+        """``n`` hits whose fields are ``columns`` (name → ``n`` values, or a function making
+        them); ``chunk_id``, ``doc_id``, ``rank`` and ``score`` are required, a field not given
+        reads as Hit's default."""
+        names = columns.keys()
+        if not (_HIT_REQUIRED <= names <= _HIT_FIELDS):
+            missing = [f for f in _HIT_FIELD_ORDER if f in _HIT_REQUIRED and f not in names]
+            unknown = sorted(names - _HIT_FIELDS)
+            raise ValueError(
+                f"Hits columns: missing {missing}, unknown {unknown}; "
+                f"valid fields: {', '.join(sorted(_HIT_FIELDS))}"
+            )
+        self._n = n
+        self._cols: dict[str, Column] = dict(columns)
+        self._items: tuple[Hit, ...] | None = None
+        self._base: Hits | None = None
+        self._at: Sequence[int] = ()
+
+    @classmethod
+    def of(cls, hits: Iterable[Hit]) -> Hits:
+        """The given Hit objects as ``Hits`` (returned unchanged when already ``Hits``)."""
+        if isinstance(hits, Hits):
+            return hits
+        out = cls.__new__(cls)
+        out._items = tuple(hits)
+        out._n = len(out._items)
+        out._cols = {}
+        out._base = None
+        out._at = ()
+        return out
+
+    def column(self, name: str) -> Sequence[Any]:
+        """Field ``name`` of every hit, in rank order (made once, then kept)."""
+        col = self._cols.get(name)
+        if col is None:
+            if name not in _HIT_FIELDS:
+                raise ValueError(
+                    f"Hit has no field {name!r}; valid fields: {', '.join(sorted(_HIT_FIELDS))}"
+                )
+            if self._base is not None:
+                col = pick(self._base.column(name), self._at)
+            elif self._items is not None:
+                col = [getattr(h, name) for h in self._items]
+            else:
+                col = [getattr(Hit, name)] * self._n
+        elif isinstance(col, BaseField):
+            if self._base is None:
+                raise ValueError(f"field {name!r} = {col}: these hits were not taken from others")
+            col = pick(self._base.column(col.name), self._at)
+        elif callable(col):
+            col = col()
+        else:
+            return col
+        self._cols[name] = col
+        return col
+
+    def fields(self) -> tuple[str, ...]:
+        """The fields these hits hold (the others read as Hit's defaults)."""
+        if self._items is not None:
+            return _HIT_FIELD_ORDER
+        names = dict.fromkeys(self._base.fields()) if self._base is not None else {}
+        names.update(dict.fromkeys(self._cols))
+        return tuple(names)
+
+    def take(self, positions: Sequence[int], **columns: Column) -> Hits:
+        """The hits at ``positions`` (in that order) as new ``Hits``, ``columns`` replacing
+        fields (a :class:`BaseField` names a field of these hits, picked the same way).
+        Nothing is copied now: each field is picked on its first read."""
+        out = Hits.__new__(Hits)
+        out._n = len(positions)
+        out._cols = columns
+        out._items = None
+        out._base = self
+        out._at = positions
+        return out
+
+    def _made(self) -> tuple[Hit, ...]:
+        items = self._items
+        if items is None:
+            names = self.fields()
+            cols = [self.column(name) for name in names]
+            rows = zip(*cols, strict=True)  # chunk_id, doc_id, rank and score at least
+            items = tuple(from_fields(Hit, [dict(zip(names, row, strict=True)) for row in rows]))
+            if len(items) != self._n:
+                raise ValueError(f"Hits: columns hold {len(items)} hits, not {self._n}")
+            self._items = items
+        return items
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> Hit: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Hits: ...
+
+    def __getitem__(self, i: int | slice) -> Hit | Hits:
+        if isinstance(i, slice):
+            return self.take(range(self._n)[i])
+        return self._made()[i]
+
+    def __iter__(self) -> Iterator[Hit]:
+        return iter(self._made())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Hits, tuple, list)):
+            return len(other) == self._n and all(map(operator.eq, self, other))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._made())
+
+    def __add__(self, other: Iterable[Hit]) -> tuple[Hit, ...]:
+        return self._made() + tuple(other)
+
+    def __radd__(self, other: Iterable[Hit]) -> tuple[Hit, ...]:
+        return tuple(other) + self._made()
+
+    def __repr__(self) -> str:
+        return f"Hits({list(self._made())!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self._items is not None:
+            return (Hits.of, (self._items,))
+        return (Hits, (self._n, {name: list(self.column(name)) for name in self.fields()}))
+
+
+def pick(values: Sequence[_T], positions: Sequence[int]) -> Sequence[_T]:
+    """``[values[p] for p in positions]``: a slice when the positions are a step-1 range,
+    else one ``itemgetter`` call (a tuple, read in C)."""
+    if isinstance(positions, range) and positions.step == 1:
+        return values[positions.start : positions.stop]
+    if len(positions) > 1:
+        return operator.itemgetter(*positions)(values)
+    return [values[p] for p in positions]
+
+
+class LazyTuple(Sequence[_T]):
+    """A read-only sequence made by a function on its first read (then kept).
+
+    For Trace parts that only a page shows (an analyzer view's term
+    statistics): an evaluation never pays for them. Compares equal to the
+    tuple it holds and pickles as that tuple.
+    """
+
+    __slots__ = ("_make", "_items")
+
+    def __init__(self, make: Callable[[], Iterable[_T]]) -> None:
+        self._make: Callable[[], Iterable[_T]] | None = make
+        self._items: tuple[_T, ...] | None = None
+
+    def _made(self) -> tuple[_T, ...]:
+        if self._items is None:
+            make = self._make
+            self._items = tuple(make()) if make is not None else ()
+            self._make = None
+        return self._items
+
+    def __len__(self) -> int:
+        return len(self._made())
+
+    @overload
+    def __getitem__(self, i: int) -> _T: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[_T, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> _T | tuple[_T, ...]:
+        return self._made()[i]
+
+    def __iter__(self) -> Iterator[_T]:
+        return iter(self._made())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyTuple):
+            return self._made() == other._made()
+        if isinstance(other, (tuple, list)):
+            return list(self._made()) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._made())
+
+    def __repr__(self) -> str:
+        return repr(self._made())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (tuple, (self._made(),))
+
+
+class LazyMapping(Mapping[str, _T]):
+    """A read-only mapping made by a function on its first read (then kept).
+
+    A Trace's chunk table: the chunks its stages name, gathered only when a
+    page or the JSON reads them. Compares as a mapping; pickles as a dict.
+    """
+
+    __slots__ = ("_make", "_data")
+
+    def __init__(self, make: Callable[[], Mapping[str, _T]]) -> None:
+        self._make: Callable[[], Mapping[str, _T]] | None = make
+        self._data: Mapping[str, _T] | None = None
+
+    def _made(self) -> Mapping[str, _T]:
+        if self._data is None:
+            make = self._make
+            self._data = make() if make is not None else {}
+            self._make = None
+        return self._data
+
+    def __getitem__(self, key: str) -> _T:
+        return self._made()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._made())
+
+    def __len__(self) -> int:
+        return len(self._made())
+
+    def __repr__(self) -> str:
+        return repr(self._made())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (dict(self._made()),))
+
+
+def hit_column(hits: Sequence[Hit], name: str) -> Sequence[Any]:
+    """Field ``name`` of every hit, in order: :meth:`Hits.column`, or read from each Hit."""
+    if isinstance(hits, Hits):
+        return hits.column(name)
+    return [getattr(h, name) for h in hits]
+
+
 #: Class-level values of Hit's two mapping fields when a hit has none (the
 #: other defaults are class attributes already). Read-only like every Hit
 #: field: the dataclass is frozen and nothing writes into a hit's mappings.
 _HIT_DEFAULTS: dict[str, Any] = {"list_ranks": {}, "contributions": {}}
 for _name, _value in _HIT_DEFAULTS.items():
     setattr(Hit, _name, _value)
+
+_HIT_FIELD_ORDER: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Hit))
+_HIT_FIELDS = frozenset(_HIT_FIELD_ORDER)
 
 
 @dataclass(frozen=True)
@@ -364,7 +626,7 @@ class AnalyzerView:
     analyzer: str
     idf_form: str
     n_docs: int
-    terms: tuple[TermStat, ...]
+    terms: Sequence[TermStat]
     #: ``auto`` only: ``(run of the query, analyzer used on it, its terms)`` per script run.
     segments: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
@@ -380,7 +642,7 @@ class RetrieverList:
     name: str
     method: str
     analyzer: str | None
-    hits: tuple[Hit, ...]
+    hits: Sequence[Hit]
     n_candidates: int
     status: StageStatus = "ok"
     message: str = ""
@@ -394,7 +656,7 @@ class FusionResult:
     """Several lists fused into one; ``union`` = distinct candidates seen."""
 
     method: str
-    hits: tuple[Hit, ...]
+    hits: Sequence[Hit]
     union: int
     inputs: tuple[str, ...]
     params: Mapping[str, Any] = field(default_factory=dict)
@@ -404,7 +666,7 @@ class FusionResult:
 class RetrievalStage:
     lists: tuple[RetrieverList, ...]
     fused: FusionResult | None
-    hits: tuple[Hit, ...]  # what the next stage receives (fused, or the single list)
+    hits: Sequence[Hit]  # what the next stage receives (fused, or the single list)
 
 
 @dataclass(frozen=True)
@@ -412,7 +674,7 @@ class RerankStage:
     method: str
     label: str
     status: StageStatus
-    hits: tuple[Hit, ...]
+    hits: Sequence[Hit]
     shortlist: int
     message: str = ""
     model: str | None = None
@@ -426,8 +688,8 @@ class GateStage:
     metric: Literal["distance", "score", "none"]
     threshold: float | None
     max_kept: int | None
-    kept: tuple[Hit, ...]
-    rejected: tuple[Hit, ...]
+    kept: Sequence[Hit]
+    rejected: Sequence[Hit]
     refused: bool
     reason: str = ""
     status: StageStatus = "ok"

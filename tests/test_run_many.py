@@ -11,7 +11,6 @@ from rag_core.config import PipelineConfig, preset
 from rag_core.corpus.index import load_corpus_index
 from rag_core.corpus.questions import queries_of
 from rag_core.pipeline import run, run_many
-from rag_core.types import Hit, hits_from_fields
 
 QUESTIONS = ["KV cache decode", "한라산의 높이", "what does E21 mean", "노루 한라산", "???"]
 CONFIGS = [
@@ -74,27 +73,6 @@ def test_run_many_validates_like_run(tiny_corpus):
     with pytest.raises(ValueError, match="valid choices: gate, support"):
         list(run_many(config, ["KV cache"], tiny_corpus, stop_after="rerank"))
     assert list(run_many(config, [], tiny_corpus)) == []
-
-
-def test_hits_from_fields_equal_the_constructor():
-    rows = [
-        {"chunk_id": "a::0", "doc_id": "a", "rank": 1, "score": 0.5},
-        {
-            "chunk_id": "b::1",
-            "doc_id": "b",
-            "rank": 2,
-            "score": 0.25,
-            "prev_rank": 3,
-            "retrieval_score": 1.5,
-            "tied": False,
-            "note": "moved",
-        },
-    ]
-    made = hits_from_fields(dict(r) for r in rows)
-    assert made == [Hit(**rows[0]), Hit(**rows[1])]
-    # a field the dict lacks reads as its default
-    assert made[0].distance is None and made[0].list_ranks == {} and made[0].note == ""
-    assert made[1].prev_rank == 3 and not made[1].tied
 
 
 def test_term_stats_records_equal_the_constructor():

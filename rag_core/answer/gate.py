@@ -15,11 +15,10 @@ candidates for any threshold, so the two cannot disagree.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Literal
 
 from ..config import GateConfig
-from ..types import GateStage, Hit
+from ..types import GateStage, Hit, Hits, hit_column
 
 #: Why the gate keeps or rejects one candidate: kept, past the threshold, or
 #: passing the threshold but after ``max_kept`` others were kept.
@@ -51,6 +50,11 @@ def gate_verdicts(
     Returns:
         One :data:`Verdict` per value, in the order given.
     """
+    if threshold is None:  # no value fails: the first max_kept are kept
+        n_kept = len(values) if max_kept is None else min(max_kept, len(values))
+        kept: Verdict = "kept"
+        beyond: Verdict = "max_kept"
+        return (kept,) * n_kept + (beyond,) * (len(values) - n_kept)
     out: list[Verdict] = []
     n_kept = 0
     for value in values:
@@ -80,9 +84,9 @@ def apply_gate(hits: Sequence[Hit], cfg: GateConfig) -> GateStage:
     metric = "none"
     threshold: float | None = None
     message = ""
-    have_distance = (
-        cfg.max_distance is not None and bool(hits) and all(h.distance is not None for h in hits)
-    )
+    hits = Hits.of(hits)
+    distances = hit_column(hits, "distance") if cfg.max_distance is not None and hits else ()
+    have_distance = bool(distances) and all(d is not None for d in distances)
     if cfg.max_distance is not None and have_distance:
         metric, threshold = "distance", cfg.max_distance
     elif cfg.min_score is not None:
@@ -93,42 +97,49 @@ def apply_gate(hits: Sequence[Hit], cfg: GateConfig) -> GateStage:
             "cosine distance (add dense retrieval, or set gate.min_score for sparse scores)"
         )
 
-    values = [
-        h.distance if metric == "distance" and h.distance is not None else h.score for h in hits
-    ]
+    values = distances if metric == "distance" else hits.column("score")
     verdicts = gate_verdicts(values, threshold, cfg.max_kept, higher_is_better=metric != "distance")
-    kept: list[Hit] = []
-    rejected: list[Hit] = []
-    for hit, value, verdict in zip(hits, values, verdicts, strict=True):
-        if verdict == "kept":
-            kept.append(hit)
-        elif verdict == "max_kept":
-            rejected.append(replace(hit, note=f"beyond max kept ({cfg.max_kept})"))
-        elif metric == "distance":
-            rejected.append(replace(hit, note=f"distance {value:.3f} > {threshold:.3f}"))
-        else:
-            rejected.append(replace(hit, note=f"score {value:.4g} < {threshold:.4g}"))
+    kept_at: Sequence[int]
+    rejected_at: Sequence[int]
+    if threshold is None:  # the kept ones come first (gate_verdicts)
+        n_kept = verdicts.count("kept")
+        kept_at, rejected_at = range(n_kept), range(n_kept, len(verdicts))
+    else:
+        kept_at = [i for i, v in enumerate(verdicts) if v == "kept"]
+        rejected_at = [i for i, v in enumerate(verdicts) if v != "kept"]
 
+    def rejected_notes() -> list[str]:
+        notes = []
+        for i in rejected_at:
+            if verdicts[i] == "max_kept":
+                notes.append(f"beyond max kept ({cfg.max_kept})")
+            elif metric == "distance":
+                notes.append(f"distance {values[i]:.3f} > {threshold:.3f}")
+            else:
+                notes.append(f"score {values[i]:.4g} < {threshold:.4g}")
+        return notes
+
+    kept = hits.take(kept_at)
+    rejected = hits.take(rejected_at, note=rejected_notes)
     refused = not kept
     if not hits:
         reason = "no candidates: retrieval returned nothing"
     elif refused:
-        best = hits[0]
         if metric == "distance":
             reason = (
                 f"nothing under cosine distance {threshold:.3f} "
                 f"(best candidate at {min(values):.3f})"
             )
         else:
-            reason = f"nothing scored at least {threshold:.4g} (best {best.score:.4g})"
+            reason = f"nothing scored at least {threshold:.4g} (best {hits.column('score')[0]:.4g})"
     else:
         reason = message
     return GateStage(
         metric=metric,  # type: ignore[arg-type]
         threshold=threshold,
         max_kept=cfg.max_kept,
-        kept=tuple(kept),
-        rejected=tuple(rejected),
+        kept=kept,
+        rejected=rejected,
         refused=refused,
         reason=reason,
         status="ok",

@@ -18,13 +18,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..config import ChunkerConfig, PipelineConfig
 from ..corpus.index import CorpusIndex
 from ..corpus.questions import queries_of
-from ..types import Document, Hit, Needle, Question, Trace
+from ..types import Document, Hit, Needle, Question, Trace, hit_column
 
 if TYPE_CHECKING:
     from ..gold.labels import Label
@@ -126,7 +125,7 @@ def doc_ranking(chunk_hits: Sequence[Hit], depth: int) -> tuple[str, ...]:
     MaxP passage aggregation). Hits are read in rank order.
     """
     # first occurrences in order (dict keys keep insertion order), cut at depth
-    return tuple(islice(dict.fromkeys(map(attrgetter("doc_id"), chunk_hits)), depth))
+    return tuple(islice(dict.fromkeys(hit_column(chunk_hits, "doc_id")), depth))
 
 
 def doc_level_depth(corpus: CorpusIndex, chunker: ChunkerConfig, depth: int) -> int:

@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..answer.gate import gate_verdicts
-from ..types import Notice, Question
+from ..types import Hit, Notice, Question, hit_column
 from .stats import parse_range, wilson_interval
 
 if TYPE_CHECKING:
@@ -505,7 +505,7 @@ def collect(
     chunking = corpus.chunking(cfg.chunker)
     merged = merge_labels(questions, labels, corpus.docs, question_set)
     jobs = [(q, qid, text) for q in merged for qid, text in queries_of(q, phrasings)]
-    raw: list[tuple[Question, str, str, tuple[Any, ...], frozenset[str]]] = []
+    raw: list[tuple[Question, str, str, Sequence[Hit], frozenset[str]]] = []
     warnings: list[Notice] = []
     dense_messages: set[str] = set()
     for qr in run_queries(cfg, jobs, corpus, runs=runs, progress=progress):
@@ -514,10 +514,12 @@ def collect(
                 dense_messages.add(lst.message or f"dense retrieval {lst.status}")
         # a gold chunk holds a gold span of the question (labels merged)
         gold_ids = frozenset(qr.grades)
-        raw.append((qr.question, qr.query_id, qr.text, tuple(qr.trace.rerank.hits), gold_ids))
+        raw.append((qr.question, qr.query_id, qr.text, qr.trace.rerank.hits, gold_ids))
 
-    all_hits = [h for *_, hits, _ in raw for h in hits]
-    have_distance = bool(all_hits) and all(h.distance is not None for h in all_hits)
+    # fields read by column (rag_core.types.Hits): no Hit object is made per candidate
+    have_distance = any(hits for *_, hits, _ in raw) and all(
+        d is not None for *_, hits, _ in raw for d in hit_column(hits, "distance")
+    )
     wants_dense = any(m == "dense" for m, _ in cfg.retrieval.method_specs)
     if metric == "auto":
         chosen: Metric = "distance" if have_distance else "score"
@@ -537,15 +539,13 @@ def collect(
 
     queries = []
     for q, qid, text, hits, gold_ids in raw:
+        values = hit_column(hits, "distance" if chosen == "distance" else "score")
         cands = tuple(
-            Candidate(
-                chunk_id=h.chunk_id,
-                doc_id=h.doc_id,
-                rank=r,
-                value=float(h.distance if chosen == "distance" else h.score),
-                gold=h.chunk_id in gold_ids,
+            Candidate(chunk_id=cid, doc_id=did, rank=r, value=float(v), gold=cid in gold_ids)
+            for r, (cid, did, v) in enumerate(
+                zip(hit_column(hits, "chunk_id"), hit_column(hits, "doc_id"), values, strict=True),
+                1,
             )
-            for r, h in enumerate(hits, 1)
         )
         queries.append(
             QueryCandidates(

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import count
+from itertools import repeat
 from typing import Any
 
 from rag_core.registry import Registry
-from rag_core.types import Chunk, Hit, hits_from_fields
+from rag_core.types import BaseField, Chunk, Hit, Hits, hit_column, pick
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ def register_reranker(name: str, label: str) -> Callable[[RerankFn], RerankFn]:
 @register_reranker("none", "none (retrieval order)")
 def rerank_none(query: str, hits: Sequence[Hit], chunks: Mapping[str, Chunk], **_: Any) -> Reranked:
     """Keep retrieval order; the score stays the retrieval score."""
-    return Reranked(order=tuple(range(len(hits))), scores=tuple(h.score for h in hits))
+    return Reranked(order=tuple(range(len(hits))), scores=tuple(hit_column(hits, "score")))
 
 
 def _check_result(method: str, result: Reranked, n: int) -> None:
@@ -93,7 +93,7 @@ def rerank(
     *,
     shortlist: int,
     **params: Any,
-) -> tuple[tuple[Hit, ...], dict[str, Any]]:
+) -> tuple[Hits, dict[str, Any]]:
     """Rerank the first ``shortlist`` hits with ``method``; the rest follow unchanged.
 
     Args:
@@ -117,55 +117,54 @@ def rerank(
     fn = RERANKERS.get(method)
     if isinstance(shortlist, bool) or not isinstance(shortlist, int) or shortlist < 1:
         raise ValueError(f"shortlist = {shortlist!r} must be an integer >= 1")
-    short, rest = list(hits[:shortlist]), list(hits[shortlist:])
+    src = Hits.of(hits)
+    n = len(src)
+    n_short = min(shortlist, n)
+    short = src.take(range(n_short))
     result = fn(query, short, chunks, **params)
-    _check_result(method, result, len(short))
+    _check_result(method, result, n_short)
 
-    scores = result.scores
-    # tied: the score equals its left or its right neighbour's
+    # Every hit at its new rank, its retrieval rank and score kept as prev_rank and
+    # retrieval_score; the reranked ones carry the reranker's score, a tie flag and
+    # note; the rest follow in their order, noted. Columns, made when first read
+    # (an evaluation reads a few fields of these hits and never builds them).
+    # identity (method "none", or nothing moved): a range, so every field is a plain slice
+    same = result.order == tuple(range(n_short))
+    order: Sequence[int] = range(n) if same else [*result.order, *range(n_short, n)]
+    scores, notes = result.scores, result.notes
+    beyond = "beyond the shortlist: not reranked"
+
+    def new_scores() -> list[float]:
+        return [*map(float, scores), *src.column("score")[n_short:]]
+
+    def new_notes() -> list[str]:
+        mine = notes or pick(src.column("note"), result.order)
+        return [*mine, *repeat(beyond, n - n_short)]
+
+    out = src.take(
+        order,
+        rank=range(1, n + 1),
+        score=new_scores,
+        prev_rank=_RANK,
+        retrieval_score=_SCORE,
+        tied=lambda: [*tie_flags(scores), *repeat(False, n - n_short)],
+        note=new_notes,
+    )
+    info: dict[str, Any] = {"method": method, "shortlist": shortlist, "reranked": n_short}
+    info.update(result.info)
+    return out, info
+
+
+_RANK, _SCORE = BaseField("rank"), BaseField("score")
+
+
+def tie_flags(scores: Sequence[float]) -> list[bool]:
+    """Per position, whether its score equals its left or its right neighbour's."""
     same_as_next = [a == b for a, b in zip(scores, scores[1:], strict=False)]
-    tied = [
+    return [
         bool(left or right)
         for left, right in zip([False, *same_as_next], [*same_as_next, False], strict=True)
-    ]
-    del tied[len(scores) :]  # no scores: no flags
-    moved = list(map(short.__getitem__, result.order))
-    notes = result.notes or [h.note for h in moved]
-    # each hit at its new rank, its retrieval rank and score kept as prev_rank and
-    # retrieval_score: dataclasses.replace written out (the evaluation's hot path),
-    # the other fields copied from the hit's own dict
-    out = hits_from_fields(
-        [
-            {
-                **vars(h),
-                "rank": pos,
-                "score": float(score),
-                "prev_rank": h.rank,
-                "retrieval_score": h.score,
-                "tied": t,
-                "note": note,
-            }
-            # the lengths agree: _check_result
-            for pos, h, score, t, note in zip(count(1), moved, scores, tied, notes)
-        ]
-    )
-    beyond = "beyond the shortlist: not reranked"
-    out += hits_from_fields(
-        [
-            {
-                **vars(h),
-                "rank": pos,
-                "prev_rank": h.rank,
-                "retrieval_score": h.score,
-                "tied": False,
-                "note": beyond,
-            }
-            for pos, h in zip(count(len(out) + 1), rest)
-        ]
-    )
-    info: dict[str, Any] = {"method": method, "shortlist": shortlist, "reranked": len(short)}
-    info.update(result.info)
-    return tuple(out), info
+    ][: len(scores)]
 
 
 def rerank_methods() -> tuple[str, ...]:
