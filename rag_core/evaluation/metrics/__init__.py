@@ -120,11 +120,25 @@ def metric_keys(ks: Sequence[int]) -> tuple[str, ...]:
     return cuts_and_keys(ks)[1]
 
 
+#: Ranks up to this have their :func:`discount` in a table.
+_DISCOUNT_TABLE = 1000
+
+
+@lru_cache(maxsize=64)
+def _discounts(last: int) -> tuple[float, ...]:
+    """:func:`discount` of ranks 0 … ``last``, indexed by rank (index 0 unused)."""
+    return (0.0,) + tuple(discount(rank) for rank in range(1, last + 1))
+
+
+#: Per cutoff: ``k``, IDCG@k and the keys of hit@k, recall@k, p@k and nDCG@k.
+_Cut = tuple[int, float, str, str, str, str]
+
+
 @lru_cache(maxsize=1024)
-def _ideal_dcgs(
+def _plan(
     gain_fn: Gain, grades: tuple[int, ...], cuts: tuple[int, ...]
-) -> tuple[tuple[float, ...], tuple[float | None, ...]]:
-    """IDCG@k per cutoff, and the values of a ranking that retrieves no relevant id.
+) -> tuple[tuple[_Cut, ...], dict[str, float | None], dict[int, float], tuple[float, ...]]:
+    """What :func:`evaluate_checked` needs for one set of relevant grades and cutoffs.
 
     Args:
         gain_fn: the nDCG gain.
@@ -132,14 +146,29 @@ def _ideal_dcgs(
         cuts: checked cutoffs.
 
     Returns:
-        ``(ideals, blank)``: IDCG@k for each of ``cuts``; and, in
-        :func:`evaluate_ranking`'s key order, every value with no relevant id
-        retrieved (``0 / total``, ``0 / k``, ``0 / IDCG``, ``None`` where IDCG is 0).
+        ``(per_cut, blank, gains, discounts)``: per cutoff its IDCG and keys
+        (:data:`_Cut`); every value of a ranking with no relevant id, in
+        :func:`evaluate_ranking`'s key order (``0 / total``, ``0 / k``,
+        ``0 / IDCG``, ``None`` where IDCG is 0; callers copy it); the gain of
+        each grade; :func:`discount` by rank up to the largest cutoff (at most
+        :data:`_DISCOUNT_TABLE`).
     """
     ideal_gains = sorted((gain_fn(g) for g in grades), reverse=True)
-    ideals = tuple(dcg(ideal_gains[:k]) for k in cuts)
-    ndcgs = tuple(None if ideal == 0.0 else sum(()) / ideal for ideal in ideals)
-    return ideals, (0.0,) * (3 * len(cuts)) + ndcgs + (0.0, 0.0)
+    ideals = [dcg(ideal_gains[:k]) for k in cuts]
+    per_cut = tuple(
+        (k, ideal, f"hit@{k}", f"recall@{k}", f"p@{k}", f"ndcg@{k}")
+        for k, ideal in zip(cuts, ideals, strict=True)
+    )
+    blank: dict[str, float | None] = {}
+    for name in ("hit", "recall", "p"):
+        blank.update((f"{name}@{k}", 0.0) for k in cuts)
+    blank.update(
+        (f"ndcg@{k}", None if ideal == 0.0 else sum(()) / ideal)
+        for k, ideal in zip(cuts, ideals, strict=True)
+    )
+    blank.update(dict.fromkeys(UNCUT_METRICS, 0.0))
+    gains = {g: gain_fn(g) for g in grades}
+    return per_cut, blank, gains, _discounts(min(cuts[-1], _DISCOUNT_TABLE))
 
 
 #: Up to this many ids both in the qrels and in the ranking, their ranks are found
@@ -194,34 +223,33 @@ def evaluate_checked(
             for rank, grade in enumerate(map(qrels.get, ranking, repeat(0)), 1)
             if grade > 0
         ]
-    ideals, blank = _ideal_dcgs(gain_fn, tuple(sorted(relevant)), cuts)
+    per_cut, blank, gains, discounts = _plan(gain_fn, tuple(sorted(relevant)), cuts)
+    out = blank.copy()
     if not found:
-        return dict(zip(keys, blank, strict=True)), None
-    # hit@k, recall@k, p@k, nDCG@k (m values each), then rr and ap; a cutoff above
-    # which no relevant id is ranked keeps its blank values (0 / total, 0 / k, 0 / IDCG)
-    values = list(blank)
+        return out, None
     ranks = [rank for rank, _ in found]
     first = ranks[0]
     last = cuts[-1]
-    terms = [gain_fn(grade) * discount(rank) for rank, grade in found if rank <= last]
-    m = len(cuts)
-    for i in reversed(range(m)):
-        k = cuts[i]
+    if last < len(discounts):
+        terms = [gains[grade] * discounts[rank] for rank, grade in found if rank <= last]
+    else:
+        terms = [gains[grade] * discount(rank) for rank, grade in found if rank <= last]
+    # A cutoff above which no relevant id is ranked keeps its blank values.
+    for k, ideal, hit_key, recall_key, p_key, ndcg_key in reversed(per_cut):
         if k < first:
             break
         n = bisect_right(ranks, k)  # relevant ids in the top k
-        values[i] = 1.0
-        values[m + i] = n / total
-        values[2 * m + i] = n / k
-        ideal = ideals[i]
+        out[hit_key] = 1.0
+        out[recall_key] = n / total
+        out[p_key] = n / k
         if ideal != 0.0:
-            values[3 * m + i] = sum(terms[:n]) / ideal
-    values[4 * m] = 1.0 / first
+            out[ndcg_key] = sum(terms[:n]) / ideal
+    out["rr"] = 1.0 / first
     precision_sum = 0.0
     for n, rank in enumerate(ranks, 1):
         precision_sum += n / rank
-    values[4 * m + 1] = precision_sum / total
-    return dict(zip(keys, values, strict=True)), first
+    out["ap"] = precision_sum / total
+    return out, first
 
 
 def evaluate_ranking(
