@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from decimal import Decimal
 
 import pytest
 
@@ -217,6 +218,12 @@ def test_evaluate_checked_edge_cases():
         None,
     )
     assert evaluate_checked(["a"], {}, cuts, keys, judged=True) == (dict.fromkeys(keys, 0.0), None)
+    # equal grades of other types are cached apart: exp's 2**Decimal("0.75") is not 2**0.75
+    for grade in (0.75, Decimal("0.75"), 0.75):
+        qrels = {"a": grade, "c": 3}
+        values = evaluate_checked(["c", "b", "a"], qrels, cuts, keys, "exp")[0]
+        for k in cuts:
+            assert values[f"ndcg@{k}"] == ndcg(["c", "b", "a"], qrels, k, gain="exp")
     # the errors of check_ranking and of the gain registry, in that order
     with pytest.raises(ValueError, match=re.escape("ranking lists id 'b' more than once")):
         evaluate_checked(["a", "b", "c", "b"], {"a": 1}, cuts, keys, "log")

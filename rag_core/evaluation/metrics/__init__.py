@@ -136,21 +136,22 @@ _Cut = tuple[int, float, str, str, str, str]
 
 @lru_cache(maxsize=1024)
 def _plan(
-    gain_fn: Gain, grades: tuple[int, ...], cuts: tuple[int, ...]
-) -> tuple[tuple[_Cut, ...], dict[str, float | None], dict[int, float], tuple[float, ...]]:
+    gain_fn: Gain, grades: tuple[int, ...], types: tuple[type, ...], cuts: tuple[int, ...]
+) -> tuple[tuple[_Cut, ...], dict[str, float | None], tuple[float, ...]]:
     """What :func:`evaluate_checked` needs for one set of relevant grades and cutoffs.
 
     Args:
         gain_fn: the nDCG gain.
         grades: the grades > 0 of the qrels, in any order.
+        types: the type of each grade (a cache key only: ``1`` and ``1.0`` are equal keys).
         cuts: checked cutoffs.
 
     Returns:
-        ``(per_cut, blank, gains, discounts)``: per cutoff its IDCG and keys
+        ``(per_cut, blank, discounts)``: per cutoff its IDCG and keys
         (:data:`_Cut`); every value of a ranking with no relevant id, in
         :func:`evaluate_ranking`'s key order (``0 / total``, ``0 / k``,
-        ``0 / IDCG``, ``None`` where IDCG is 0; callers copy it); the gain of
-        each grade; :func:`discount` by rank up to the largest cutoff (at most
+        ``0 / IDCG``, ``None`` where IDCG is 0; callers copy it);
+        :func:`discount` by rank up to the largest cutoff (at most
         :data:`_DISCOUNT_TABLE`).
     """
     ideal_gains = sorted((gain_fn(g) for g in grades), reverse=True)
@@ -167,8 +168,7 @@ def _plan(
         for k, ideal in zip(cuts, ideals, strict=True)
     )
     blank.update(dict.fromkeys(UNCUT_METRICS, 0.0))
-    gains = {g: gain_fn(g) for g in grades}
-    return per_cut, blank, gains, _discounts(min(cuts[-1], _DISCOUNT_TABLE))
+    return per_cut, blank, _discounts(min(cuts[-1], _DISCOUNT_TABLE))
 
 
 #: Up to this many ids both in the qrels and in the ranking, their ranks are found
@@ -223,7 +223,8 @@ def evaluate_checked(
             for rank, grade in enumerate(map(qrels.get, ranking, repeat(0)), 1)
             if grade > 0
         ]
-    per_cut, blank, gains, discounts = _plan(gain_fn, tuple(sorted(relevant)), cuts)
+    grades = tuple(sorted(relevant))
+    per_cut, blank, discounts = _plan(gain_fn, grades, tuple(map(type, grades)), cuts)
     out = blank.copy()
     if not found:
         return out, None
@@ -231,9 +232,9 @@ def evaluate_checked(
     first = ranks[0]
     last = cuts[-1]
     if last < len(discounts):
-        terms = [gains[grade] * discounts[rank] for rank, grade in found if rank <= last]
+        terms = [gain_fn(grade) * discounts[rank] for rank, grade in found if rank <= last]
     else:
-        terms = [gains[grade] * discount(rank) for rank, grade in found if rank <= last]
+        terms = [gain_fn(grade) * discount(rank) for rank, grade in found if rank <= last]
     # A cutoff above which no relevant id is ranked keeps its blank values.
     for k, ideal, hit_key, recall_key, p_key, ndcg_key in reversed(per_cut):
         if k < first:
