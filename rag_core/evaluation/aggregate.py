@@ -134,12 +134,7 @@ def evaluate_queries(
         entry = rankings.get(qid, ())
         ranking = entry if type(entry) is list else list(entry)
         values, first_gold[qid] = evaluate_checked(
-            ranking,
-            gold.get(qid, empty),
-            cuts,
-            keys,
-            gain,
-            True if qid in judged_set else None,
+            ranking, gold.get(qid, empty), cuts, keys, gain, qid in judged_set or None
         )
         per_query[qid] = values
         if values[keys[0]] is None:

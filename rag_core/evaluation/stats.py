@@ -5,7 +5,8 @@ counts, distances); nothing calls the pipeline.
 
 * :func:`wilson_interval` — Wilson score interval for a proportion.
 * :func:`bootstrap_interval` — percentile bootstrap of a mean.
-* :func:`mean_with_interval` — a mean and its interval as one record.
+* :func:`mean_with_interval` — a mean and its interval as one record
+  (:func:`mean_with_wilson_of_floats`: the same, for metric values we made).
 * :func:`sign_test` / :func:`paired_compare` — exact two-sided sign test on
   the queries where two configurations disagree.
 * :func:`parse_range` — the thresholds a refusal-threshold sweep tries

@@ -34,7 +34,7 @@ from ._common import MetricFn, check_k, check_ranking, rank_by_score
 from .ap import average_precision
 from .destroyed import answers_destroyed, destroyed_needles
 from .hit import hit
-from .ndcg import GAINS, Gain, dcg, discount, ndcg
+from .ndcg import GAINS, Gain, binary_gain, dcg, discount, ndcg
 from .precision import precision
 from .recall import recall, unit_recall
 from .rr import first_relevant_rank, reciprocal_rank
@@ -171,6 +171,14 @@ def _plan(
     return per_cut, blank, _discounts(min(cuts[-1], _DISCOUNT_TABLE))
 
 
+@lru_cache(maxsize=256)
+def _binary_plan(
+    total: int, cuts: tuple[int, ...]
+) -> tuple[tuple[_Cut, ...], dict[str, float | None], tuple[float, ...]]:
+    """:func:`_plan` for the binary gain, which sees only how many grades are relevant."""
+    return _plan(binary_gain, (1,) * total, (int,) * total, cuts)
+
+
 #: Up to this many ids both in the qrels and in the ranking, their ranks are found
 #: with ``ranking.index``; above it, by one pass over the ranking.
 _INDEX_LOOKUPS = 8
@@ -223,8 +231,11 @@ def evaluate_checked(
             for rank, grade in enumerate(map(qrels.get, ranking, repeat(0)), 1)
             if grade > 0
         ]
-    grades = tuple(sorted(relevant))
-    per_cut, blank, discounts = _plan(gain_fn, grades, tuple(map(type, grades)), cuts)
+    if gain_fn is binary_gain:
+        per_cut, blank, discounts = _binary_plan(total, cuts)
+    else:
+        grades = tuple(sorted(relevant))
+        per_cut, blank, discounts = _plan(gain_fn, grades, tuple(map(type, grades)), cuts)
     out = blank.copy()
     if not found:
         return out, None
