@@ -132,7 +132,7 @@ def evaluate_queries(
     empty: dict[str, int] = {}
     for qid in list(gold) + [q for q in rankings if q not in gold]:
         entry = rankings.get(qid, ())
-        ranking = entry if type(entry) is list else list(entry)
+        ranking = entry if type(entry) is list else list(entry)  # nothing below changes it
         values, first_gold[qid] = evaluate_checked(
             ranking, gold.get(qid, empty), cuts, keys, gain, qid in judged_set or None
         )
