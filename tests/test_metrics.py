@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from decimal import Decimal
 
 import pytest
 
@@ -17,7 +18,10 @@ from rag_core.evaluation.metrics import (
     METRICS,
     answers_destroyed,
     average_precision,
+    check_ks,
+    cuts_and_keys,
     destroyed_needles,
+    evaluate_checked,
     evaluate_ranking,
     evaluate_run,
     first_relevant_rank,
@@ -167,6 +171,84 @@ def test_evaluate_ranking_single_pass_equals_each_metric_exactly(gain):
             assert out[f"ndcg@{k}"] == ndcg(ranking, qrels, k, gain=gain)
         assert out["rr"] == reciprocal_rank(ranking, qrels)
         assert out["ap"] == average_precision(ranking, qrels)
+
+
+@pytest.mark.parametrize("gain", ["binary", "exp", "linear"])
+def test_evaluate_checked_equals_each_metric_on_long_rankings_and_graded_qrels(gain):
+    # long rankings and many judged ids: both ways of finding the relevant ranks
+    # (index lookups for a few ids, one pass for many), float grades, cutoffs
+    # past the discount table; every value bit-for-bit the metric function's
+    rng = random.Random(11)
+    pool = [f"c{i}" for i in range(300)]
+    for _ in range(300):
+        ranking = rng.sample(pool, rng.choice([0, 1, 5, 10, 60, 150]))
+        grades = [0, 0, 1, 2, 3, -1] + ([0.5, 2.5] if rng.random() < 0.3 else [])
+        qrels = {d: rng.choice(grades) for d in rng.sample(pool, rng.randint(1, 40))}
+        if ranking and rng.random() < 0.5:  # make sure some relevant ids are retrieved
+            qrels.update(
+                {d: rng.choice([1, 2, 3]) for d in rng.sample(ranking, min(3, len(ranking)))}
+            )
+        ks = sorted(rng.sample([1, 2, 5, 10, 20, 100, 999, 1000, 1001, 1500], 3))
+        cuts, keys = cuts_and_keys(ks)
+        out, first = evaluate_checked(ranking, qrels, cuts, keys, gain)
+        assert out == evaluate_ranking(ranking, qrels, ks, gain)
+        assert tuple(out) == keys == metric_keys(ks)
+        if not any(g > 0 for g in qrels.values()):
+            assert set(out.values()) == {None} and first is None
+            continue
+        assert first == first_relevant_rank(ranking, qrels)
+        for k in ks:
+            assert out[f"hit@{k}"] == hit(ranking, qrels, k)
+            assert out[f"recall@{k}"] == recall(ranking, qrels, k)
+            assert out[f"p@{k}"] == precision(ranking, qrels, k)
+            assert out[f"ndcg@{k}"] == ndcg(ranking, qrels, k, gain=gain)
+        assert out["rr"] == reciprocal_rank(ranking, qrels)
+        assert out["ap"] == average_precision(ranking, qrels)
+
+
+def test_evaluate_checked_edge_cases():
+    cuts, keys = cuts_and_keys([1, 5])
+    # empty ranking of a judged query: 0.0 everywhere, no first rank
+    assert evaluate_checked([], {"a": 2}, cuts, keys, "exp") == (dict.fromkeys(keys, 0.0), None)
+    assert evaluate_checked(("x", "a"), {"a": 1}, cuts, keys)[1] == 2  # any sequence
+    # not judged: no relevant id, or judged=False; judged=True scores 0.0
+    assert evaluate_checked(["a"], {"a": 0}, cuts, keys) == (dict.fromkeys(keys), None)
+    assert evaluate_checked(["a"], {"a": 1}, cuts, keys, judged=False) == (
+        dict.fromkeys(keys),
+        None,
+    )
+    assert evaluate_checked(["a"], {}, cuts, keys, judged=True) == (dict.fromkeys(keys, 0.0), None)
+    # equal grades of other types are cached apart: exp's 2**Decimal("0.75") is not 2**0.75
+    for grade in (0.75, Decimal("0.75"), 0.75):
+        qrels = {"a": grade, "c": 3}
+        values = evaluate_checked(["c", "b", "a"], qrels, cuts, keys, "exp")[0]
+        for k in cuts:
+            assert values[f"ndcg@{k}"] == ndcg(["c", "b", "a"], qrels, k, gain="exp")
+    # the errors of check_ranking and of the gain registry, in that order
+    with pytest.raises(ValueError, match=re.escape("ranking lists id 'b' more than once")):
+        evaluate_checked(["a", "b", "c", "b"], {"a": 1}, cuts, keys, "log")
+    with pytest.raises(ValueError, match=re.escape("not a single string ('ab')")):
+        evaluate_checked("ab", {"a": 1}, cuts, keys)
+    with pytest.raises(ValueError, match=re.escape("unknown gain 'log'")):
+        evaluate_checked(["a"], {}, cuts, keys, "log", judged=False)
+
+
+def test_cuts_and_keys_are_cached_but_checked_like_check_ks():
+    assert cuts_and_keys([10, 1, 10]) == (check_ks([10, 1, 10]), metric_keys([1, 10]))
+    assert cuts_and_keys((1, 10)) is cuts_and_keys([1, 10])  # one cached entry
+    # the cache key holds the types: True and 1.0 are not the cutoff 1
+    for bad in ([True], [1.0], (1, True)):
+        with pytest.raises(ValueError, match=re.escape("cutoff k must be a positive integer")):
+            cuts_and_keys(bad)
+    with pytest.raises(ValueError, match=re.escape("cutoff k must be a positive integer; got [1]")):
+        cuts_and_keys([[1]])  # unhashable: checked, not cached
+    with pytest.raises(
+        ValueError, match=re.escape("ks must be a non-empty sequence of positive integers; got ()")
+    ):
+        metric_keys(())
+    with pytest.raises(ValueError, match=re.escape("; got 5")):
+        cuts_and_keys(5)  # type: ignore[arg-type]
+    assert cuts_and_keys(range(3, 0, -1)) == ((1, 2, 3), metric_keys([1, 2, 3]))
 
 
 def test_evaluate_ranking_judged_override_for_destroyed_answers():

@@ -16,6 +16,7 @@ from rag_core.evaluation.stats import (
     bootstrap_interval,
     format_p,
     mean_with_interval,
+    mean_with_wilson_of_floats,
     paired_compare,
     parse_range,
     sign_test,
@@ -103,6 +104,34 @@ def test_wilson_errors():
         match=re.escape("unknown interval method 'exact'; valid choices: wilson, bootstrap"),
     ):
         mean_with_interval([0.5], method="exact")
+
+
+def test_mean_with_wilson_of_floats_equals_mean_with_interval():
+    rng = random.Random(3)
+    for _ in range(200):
+        values = [rng.choice([0.0, 1.0, rng.random(), 1 / rng.randint(1, 9)]) for _ in range(40)]
+        values = values[: rng.randint(1, 40)]
+        assert mean_with_wilson_of_floats(values) == mean_with_interval(values)
+    assert mean_with_wilson_of_floats([0.0]) == mean_with_interval([0.0])
+    assert mean_with_wilson_of_floats([1.0, 1.0]) == mean_with_interval([1.0, 1.0])
+
+
+@pytest.mark.parametrize(
+    "values,message",
+    [
+        ([0.5, 2.0], "a Wilson interval needs values in [0, 1]; got 2.0"),
+        ([-0.0, -0.5], "a Wilson interval needs values in [0, 1]; got -0.5"),
+        ([0.5, math.nan], "values[1] must be finite; got nan"),
+        ([math.nan, 0.5], "values[0] must be finite; got nan"),
+        ([math.inf], "values[0] must be finite; got inf"),
+        ([], "values is empty: nothing to summarise (no judged queries?)"),
+    ],
+)
+def test_mean_with_wilson_of_floats_gives_mean_with_interval_errors(values, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        mean_with_interval(values)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        mean_with_wilson_of_floats(values)
 
 
 # ---------------------------------------------------------------- bootstrap

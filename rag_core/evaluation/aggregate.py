@@ -20,10 +20,8 @@ from typing import cast
 from .metrics import (
     CUT_METRICS,
     METRICS,
-    evaluate_ranking,
-    first_relevant_rank,
-    metric_key,
-    metric_keys,
+    cuts_and_keys,
+    evaluate_checked,
     parse_metric_key,
     unit_recall,
 )
@@ -32,6 +30,7 @@ from .stats import (
     MeanWithInterval,
     PairedComparison,
     mean_with_interval,
+    mean_with_wilson_of_floats,
     paired_compare,
 )
 
@@ -77,9 +76,15 @@ def _summaries(
     per_query: Mapping[str, MetricValues], qids: Sequence[str], keys: Sequence[str], interval: str
 ) -> dict[str, MeanWithInterval | None]:
     out: dict[str, MeanWithInterval | None] = {}
+    rows = [per_query[q] for q in qids]
     for key in keys:
-        values = [v for q in qids if (v := per_query[q][key]) is not None]
-        out[key] = mean_with_interval(values, interval) if values else None
+        values = [v for row in rows if (v := row[key]) is not None]
+        if not values:
+            out[key] = None
+        elif interval == "wilson":  # metric values are Python floats: skip the per-value checks
+            out[key] = mean_with_wilson_of_floats(values)
+        else:
+            out[key] = mean_with_interval(values, interval)
     return out
 
 
@@ -119,30 +124,28 @@ def evaluate_queries(
         raise ValueError(
             f"unknown interval method {interval!r}; valid choices: {', '.join(INTERVAL_METHODS)}"
         )
-    keys = metric_keys(ks)
+    cuts, keys = cuts_and_keys(ks)
     judged_set = set(judged) if judged is not None else set()
     per_query: dict[str, MetricValues] = {}
     first_gold: dict[str, int | None] = {}
     not_judged: list[str] = []
+    empty: dict[str, int] = {}
     for qid in list(gold) + [q for q in rankings if q not in gold]:
-        ranking = list(rankings.get(qid, ()))
-        grades = gold.get(qid, {})
-        values = evaluate_ranking(
-            ranking, grades, ks, gain, judged=True if qid in judged_set else None
+        entry = rankings.get(qid, ())
+        ranking = entry if type(entry) is list else list(entry)  # nothing below changes it
+        values, first_gold[qid] = evaluate_checked(
+            ranking, gold.get(qid, empty), cuts, keys, gain, qid in judged_set or None
         )
-        if units is not None and qid in units and values[keys[0]] is not None:
-            for k in sorted(set(ks)):
-                values[metric_key("recall", k)] = unit_recall(ranking, units[qid], k)
         per_query[qid] = values
         if values[keys[0]] is None:
             not_judged.append(qid)
-            first_gold[qid] = None
-        else:
-            first_gold[qid] = first_relevant_rank(ranking, grades)
+        elif units is not None and qid in units:
+            for k in cuts:
+                values[f"recall@{k}"] = unit_recall(ranking, units[qid], k)
     skipped = set(not_judged)
     scored = [q for q in per_query if q not in skipped]
     return EvalResult(
-        ks=tuple(sorted(set(ks))),
+        ks=cuts,
         gain=gain,
         metrics=keys,
         per_query=per_query,

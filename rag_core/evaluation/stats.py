@@ -5,7 +5,8 @@ counts, distances); nothing calls the pipeline.
 
 * :func:`wilson_interval` — Wilson score interval for a proportion.
 * :func:`bootstrap_interval` — percentile bootstrap of a mean.
-* :func:`mean_with_interval` — a mean and its interval as one record.
+* :func:`mean_with_interval` — a mean and its interval as one record
+  (:func:`mean_with_wilson_of_floats`: the same, for metric values we made).
 * :func:`sign_test` / :func:`paired_compare` — exact two-sided sign test on
   the queries where two configurations disagree.
 * :func:`parse_range` — the thresholds a refusal-threshold sweep tries
@@ -189,6 +190,24 @@ def mean_with_interval(
     return MeanWithInterval(
         mean=mean, low=low, high=high, n=len(data), method=method, confidence=confidence
     )
+
+
+def mean_with_wilson_of_floats(values: list[float]) -> MeanWithInterval:
+    """:func:`mean_with_interval` (``wilson``, 95 %) of values known to be Python floats.
+
+    For values our own metrics made (per-query metric values, never ``None``):
+    skips the per-value type checks and gives the same record, bit for bit.
+    Values that are not all finite and in [0, 1], or none at all, go through
+    :func:`mean_with_interval` and get its error.
+    """
+    if not values or not min(values) >= 0.0 or not max(values) <= 1.0:
+        return mean_with_interval(values)
+    total = math.fsum(values)
+    if not math.isfinite(total):  # a NaN slips past min() and max()
+        return mean_with_interval(values)
+    n = len(values)
+    low, high = wilson_interval(min(total, float(n)), n)
+    return MeanWithInterval(mean=total / n, low=low, high=high, n=n, method="wilson")
 
 
 # --------------------------------------------------------------- paired tests
@@ -378,6 +397,7 @@ __all__ = [
     "bootstrap_interval",
     "format_p",
     "mean_with_interval",
+    "mean_with_wilson_of_floats",
     "paired_compare",
     "parse_range",
     "sign_test",

@@ -23,16 +23,18 @@ a query with no relevant id is *not judged* — its recall, nDCG and AP are
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from itertools import repeat
 from typing import Any
 
 from ...registry import Registry
-from ._common import MetricFn, check_k, check_ranking, n_relevant, rank_by_score
+from ._common import MetricFn, check_k, check_ranking, rank_by_score
 from .ap import average_precision
 from .destroyed import answers_destroyed, destroyed_needles
 from .hit import hit
-from .ndcg import GAINS, dcg, discount, ndcg
+from .ndcg import GAINS, Gain, binary_gain, dcg, discount, ndcg
 from .precision import precision
 from .recall import recall, unit_recall
 from .rr import first_relevant_rank, reciprocal_rank
@@ -89,10 +91,177 @@ def check_ks(ks: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(set(ks)))
 
 
+@lru_cache(maxsize=256)
+def _checked_cuts(
+    ks: tuple[int, ...], types: tuple[type, ...]
+) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """``(cuts, keys)`` for cutoffs ``ks`` whose element types are ``types`` (a cache key only)."""
+    cuts = check_ks(ks)
+    return cuts, tuple(f"{name}@{k}" for name in CUT_METRICS for k in cuts) + UNCUT_METRICS
+
+
+def cuts_and_keys(ks: Sequence[int]) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """:func:`check_ks` and :func:`metric_keys` in one call, cached per list or tuple of cutoffs.
+
+    The cache key holds each cutoff's type, so ``[True]`` or ``[1.0]`` is checked
+    (and refused) like ``[1]`` is accepted; a bad ``ks`` raises :func:`check_ks`'s error.
+    """
+    if type(ks) is tuple or type(ks) is list:
+        try:
+            return _checked_cuts(tuple(ks), tuple(map(type, ks)))
+        except (TypeError, ValueError):  # unhashable or bad cutoffs: check_ks words the error
+            pass
+    cuts = check_ks(ks)
+    return cuts, tuple(f"{name}@{k}" for name in CUT_METRICS for k in cuts) + UNCUT_METRICS
+
+
 def metric_keys(ks: Sequence[int]) -> tuple[str, ...]:
     """All output keys for cutoffs ``ks``, in the order :func:`evaluate_ranking` uses."""
-    cuts = check_ks(ks)
-    return tuple(f"{name}@{k}" for name in CUT_METRICS for k in cuts) + UNCUT_METRICS
+    return cuts_and_keys(ks)[1]
+
+
+#: Ranks up to this have their :func:`discount` in a table.
+_DISCOUNT_TABLE = 1000
+
+
+@lru_cache(maxsize=64)
+def _discounts(last: int) -> tuple[float, ...]:
+    """:func:`discount` of ranks 0 … ``last``, indexed by rank (index 0 unused)."""
+    return (0.0,) + tuple(discount(rank) for rank in range(1, last + 1))
+
+
+#: Per cutoff: ``k``, IDCG@k and the keys of hit@k, recall@k, p@k and nDCG@k.
+_Cut = tuple[int, float, str, str, str, str]
+
+
+@lru_cache(maxsize=1024)
+def _plan(
+    gain_fn: Gain, grades: tuple[int, ...], types: tuple[type, ...], cuts: tuple[int, ...]
+) -> tuple[tuple[_Cut, ...], dict[str, float | None], tuple[float, ...]]:
+    """What :func:`evaluate_checked` needs for one set of relevant grades and cutoffs.
+
+    Args:
+        gain_fn: the nDCG gain.
+        grades: the grades > 0 of the qrels, in any order.
+        types: the type of each grade (a cache key only: ``1`` and ``1.0`` are equal keys).
+        cuts: checked cutoffs.
+
+    Returns:
+        ``(per_cut, blank, discounts)``: per cutoff its IDCG and keys
+        (:data:`_Cut`); every value of a ranking with no relevant id, in
+        :func:`evaluate_ranking`'s key order (``0 / total``, ``0 / k``,
+        ``0 / IDCG``, ``None`` where IDCG is 0; callers copy it);
+        :func:`discount` by rank up to the largest cutoff (at most
+        :data:`_DISCOUNT_TABLE`).
+    """
+    ideal_gains = sorted((gain_fn(g) for g in grades), reverse=True)
+    ideals = [dcg(ideal_gains[:k]) for k in cuts]
+    per_cut = tuple(
+        (k, ideal, f"hit@{k}", f"recall@{k}", f"p@{k}", f"ndcg@{k}")
+        for k, ideal in zip(cuts, ideals, strict=True)
+    )
+    blank: dict[str, float | None] = {}
+    for name in ("hit", "recall", "p"):
+        blank.update((f"{name}@{k}", 0.0) for k in cuts)
+    blank.update(
+        (f"ndcg@{k}", None if ideal == 0.0 else sum(()) / ideal)
+        for k, ideal in zip(cuts, ideals, strict=True)
+    )
+    blank.update(dict.fromkeys(UNCUT_METRICS, 0.0))
+    return per_cut, blank, _discounts(min(cuts[-1], _DISCOUNT_TABLE))
+
+
+@lru_cache(maxsize=256)
+def _binary_plan(
+    total: int, cuts: tuple[int, ...]
+) -> tuple[tuple[_Cut, ...], dict[str, float | None], tuple[float, ...]]:
+    """:func:`_plan` for the binary gain, which sees only how many grades are relevant."""
+    return _plan(binary_gain, (1,) * total, (int,) * total, cuts)
+
+
+#: Up to this many ids both in the qrels and in the ranking, their ranks are found
+#: with ``ranking.index``; above it, by one pass over the ranking.
+_INDEX_LOOKUPS = 8
+
+
+def evaluate_checked(
+    ranking: Ranking,
+    qrels: Qrels,
+    cuts: tuple[int, ...],
+    keys: tuple[str, ...],
+    gain: str = "binary",
+    judged: bool | None = None,
+) -> tuple[dict[str, float | None], int | None]:
+    """:func:`evaluate_ranking` for cutoffs already checked, and the first relevant rank.
+
+    Args:
+        ranking, qrels, gain, judged: as for :func:`evaluate_ranking`.
+        cuts, keys: what :func:`cuts_and_keys` returns for the cutoffs.
+
+    Returns:
+        ``(values, rank)``: the values :func:`evaluate_ranking` returns, and
+        the 1-based rank of the first relevant id (:func:`first_relevant_rank`),
+        ``None`` when none is retrieved or the query is not judged.
+    """
+    if isinstance(ranking, (str, bytes)):
+        check_ranking(ranking)
+    distinct = set(ranking)
+    if len(distinct) != len(ranking):
+        check_ranking(ranking)  # raises, naming the repeated id
+    gain_fn = GAINS.get(gain)
+    relevant = [grade for grade in qrels.values() if grade > 0]
+    total = len(relevant)
+    if judged is False or (total == 0 and not judged):
+        return dict.fromkeys(keys), None
+    if total == 0:
+        return dict.fromkeys(keys, 0.0), None
+    # The ranks and grades of the relevant ids, in rank order. Each metric below
+    # is its own module's formula restricted to those ranks (an irrelevant rank
+    # adds 0 to every sum), summed in the same order, so the values are
+    # bit-for-bit those of hit(), recall(), precision(), ndcg(),
+    # reciprocal_rank() and average_precision() (checked in tests/test_metrics.py).
+    common = qrels.keys() & distinct
+    found: list[tuple[int, int]]
+    if len(common) <= _INDEX_LOOKUPS:
+        index = ranking.index
+        found = sorted([(index(doc) + 1, grade) for doc in common if (grade := qrels[doc]) > 0])
+    else:
+        found = [
+            (rank, grade)
+            for rank, grade in enumerate(map(qrels.get, ranking, repeat(0)), 1)
+            if grade > 0
+        ]
+    if gain_fn is binary_gain:
+        per_cut, blank, discounts = _binary_plan(total, cuts)
+    else:
+        grades = tuple(sorted(relevant))
+        per_cut, blank, discounts = _plan(gain_fn, grades, tuple(map(type, grades)), cuts)
+    out = blank.copy()
+    if not found:
+        return out, None
+    ranks = [rank for rank, _ in found]
+    first = ranks[0]
+    last = cuts[-1]
+    if last < len(discounts):
+        terms = [gain_fn(grade) * discounts[rank] for rank, grade in found if rank <= last]
+    else:
+        terms = [gain_fn(grade) * discount(rank) for rank, grade in found if rank <= last]
+    # A cutoff above which no relevant id is ranked keeps its blank values.
+    for k, ideal, hit_key, recall_key, p_key, ndcg_key in reversed(per_cut):
+        if k < first:
+            break
+        n = bisect_right(ranks, k)  # relevant ids in the top k
+        out[hit_key] = 1.0
+        out[recall_key] = n / total
+        out[p_key] = n / k
+        if ideal != 0.0:
+            out[ndcg_key] = sum(terms[:n]) / ideal
+    out["rr"] = 1.0 / first
+    precision_sum = 0.0
+    for n, rank in enumerate(ranks, 1):
+        precision_sum += n / rank
+    out["ap"] = precision_sum / total
+    return out, first
 
 
 def evaluate_ranking(
@@ -116,47 +285,8 @@ def evaluate_ranking(
             relevant (e.g. its needle was destroyed by the chunking), so every
             value is 0.0 — its recall ceiling. ``False``: every value is ``None``.
     """
-    cuts = check_ks(ks)
-    keys = tuple(f"{name}@{k}" for name in CUT_METRICS for k in cuts) + UNCUT_METRICS
-    check_ranking(ranking)
-    gain_fn = GAINS.get(gain)
-    total = n_relevant(qrels)
-    if judged is False or (total == 0 and not judged):
-        return dict.fromkeys(keys)
-    if total == 0:
-        return dict.fromkeys(keys, 0.0)
-    # One pass over the ranking: the ranks and grades of the relevant ids. Each
-    # metric below is its own module's formula restricted to those ranks (an
-    # irrelevant rank adds 0 to every sum), summed in the same order, so the
-    # values are bit-for-bit those of hit(), recall(), precision(), ndcg(),
-    # reciprocal_rank() and average_precision() (checked in tests/test_metrics.py).
-    found = [
-        (rank, grade)
-        for rank, grade in enumerate(map(qrels.get, ranking, repeat(0)), 1)
-        if grade > 0
-    ]
-    ideal_gains = sorted((gain_fn(g) for g in qrels.values() if g > 0), reverse=True)
-    out: dict[str, float | None] = {}
-    for k in cuts:
-        out[f"hit@{k}"] = 1.0 if found and found[0][0] <= k else 0.0
-    n_at = [sum(1 for rank, _ in found if rank <= k) for k in cuts]
-    for k, n in zip(cuts, n_at, strict=True):
-        out[f"recall@{k}"] = n / total
-    for k, n in zip(cuts, n_at, strict=True):
-        out[f"p@{k}"] = n / k
-    for k in cuts:
-        ideal = dcg(ideal_gains[:k])
-        out[f"ndcg@{k}"] = (
-            None
-            if ideal == 0.0
-            else sum(gain_fn(g) * discount(r) for r, g in found if r <= k) / ideal
-        )
-    out["rr"] = 1.0 / found[0][0] if found else 0.0
-    precision_sum = 0.0
-    for n, (rank, _) in enumerate(found, 1):
-        precision_sum += n / rank
-    out["ap"] = precision_sum / total
-    return out
+    cuts, keys = cuts_and_keys(ks)
+    return evaluate_checked(ranking, qrels, cuts, keys, gain, judged)[0]
 
 
 def as_ranking(qid: str, entry: Ranking | Mapping[str, float]) -> list[str]:
@@ -231,7 +361,9 @@ __all__ = [
     "as_ranking",
     "average_precision",
     "check_ks",
+    "cuts_and_keys",
     "destroyed_needles",
+    "evaluate_checked",
     "evaluate_ranking",
     "evaluate_run",
     "first_relevant_rank",
