@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rag_core.registry import Registry
-from rag_core.types import FusionResult, Hit
+from rag_core.types import FusionResult, Hit, Hits, hit_column
 
 #: ``fn(lists, rrf_k=..., alpha=...) -> {list name: {chunk_id: contribution}}``
 Fuser = Callable[..., dict[str, dict[str, float]]]
@@ -67,7 +67,11 @@ def rrf_contributions(
     and individual rank learning methods", SIGIR 2009 (``rrf_k = 60``).
     Uses each hit's 1-based ``rank``.
     """
-    return {name: {h.chunk_id: 1.0 / (rrf_k + h.rank) for h in hits} for name, hits in lists}
+    out = {}
+    for name, hits in lists:
+        ids, ranks = hit_column(hits, "chunk_id"), hit_column(hits, "rank")
+        out[name] = {cid: 1.0 / (rrf_k + rank) for cid, rank in zip(ids, ranks, strict=True)}
+    return out
 
 
 @FUSERS.register("minmax")
@@ -97,8 +101,8 @@ def _normalised(
     """Per list, chunk id → that list's scores passed through ``normalise``."""
     out = {}
     for name, hits in lists:
-        norm = normalise([h.score for h in hits])
-        out[name] = {h.chunk_id: v for h, v in zip(hits, norm, strict=True)}
+        norm = normalise(list(hit_column(hits, "score")))
+        out[name] = dict(zip(hit_column(hits, "chunk_id"), norm, strict=True))
     return out
 
 
@@ -149,11 +153,14 @@ def _validate(lists: Sequence[NamedList], k: int, rrf_k: int, alpha: float) -> N
     if len(set(names)) != len(names):
         raise ValueError(f"list names must be distinct, got {names}")
     for name, hits in lists:
+        ids = hit_column(hits, "chunk_id")
+        if len(set(ids)) == len(ids):
+            continue
         seen = set()
-        for h in hits:
-            if h.chunk_id in seen:
-                raise ValueError(f"list {name!r} holds chunk {h.chunk_id!r} twice")
-            seen.add(h.chunk_id)
+        for cid in ids:
+            if cid in seen:
+                raise ValueError(f"list {name!r} holds chunk {cid!r} twice")
+            seen.add(cid)
 
 
 def fuse(
@@ -190,16 +197,23 @@ def fuse(
     cands: dict[str, _Cand] = {}
     ranks: dict[str, dict[str, int]] = {}
     for pos, (name, hits) in enumerate(lists):
-        for h in hits:
-            c = cands.get(h.chunk_id)
+        # fields read by column (rag_core.types.Hits): no Hit object is made per input hit
+        for cid, did, dist, rank in zip(
+            hit_column(hits, "chunk_id"),
+            hit_column(hits, "doc_id"),
+            hit_column(hits, "distance"),
+            hit_column(hits, "rank"),
+            strict=True,
+        ):
+            c = cands.get(cid)
             if c is None:
-                cands[h.chunk_id] = _Cand(h.doc_id, h.distance, h.rank, pos)
-                ranks[h.chunk_id] = {}
+                cands[cid] = _Cand(did, dist, rank, pos)
+                ranks[cid] = {}
             else:
-                c.best_rank = min(c.best_rank, h.rank)
+                c.best_rank = min(c.best_rank, rank)
                 if c.distance is None:
-                    c.distance = h.distance
-            ranks[h.chunk_id][name] = h.rank
+                    c.distance = dist
+            ranks[cid][name] = rank
 
     rows = []
     for cid, c in cands.items():
@@ -212,17 +226,18 @@ def fuse(
         rows.append((score, c, cid, contrib))
     rows.sort(key=lambda r: (-r[0], r[1].best_rank, r[1].first_list, r[2]))
 
-    hits = tuple(
-        Hit(
-            chunk_id=cid,
-            doc_id=c.doc_id,
-            rank=i,
-            score=score,
-            distance=c.distance,
-            list_ranks=ranks[cid],
-            contributions=contrib,
-        )
-        for i, (score, c, cid, contrib) in enumerate(rows[:k], start=1)
+    top = rows[:k]
+    hits = Hits(
+        len(top),
+        {
+            "chunk_id": [cid for _, _, cid, _ in top],
+            "doc_id": [c.doc_id for _, c, _, _ in top],
+            "rank": range(1, len(top) + 1),
+            "score": [score for score, _, _, _ in top],
+            "distance": [c.distance for _, c, _, _ in top],
+            "list_ranks": [ranks[cid] for _, _, cid, _ in top],
+            "contributions": [contrib for _, _, _, contrib in top],
+        },
     )
     params: dict[str, float | int] = {"k": k}
     if method == "rrf":
