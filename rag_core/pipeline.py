@@ -23,6 +23,7 @@ from .config import PipelineConfig
 from .corpus.index import Chunking, CorpusIndex, Progress
 from .types import (
     AnalyzerView,
+    BaseField,
     Chunk,
     Column,
     ContextStage,
@@ -271,7 +272,8 @@ class RunPlan:
         #: chunk and document id per chunking position
         self.chunk_ids = [c.chunk_id for c in self.chunking.chunks]
         self.doc_ids = [c.doc_id for c in self.chunking.chunks]
-        #: every chunk as one hit (ids only): a retriever's hits are taken from it
+        #: every chunk as one hit, for its ids: a retriever's hits are taken from it (every
+        #: take replaces ``rank`` and ``score``, which are placeholders here)
         self.all_chunks = Hits(
             len(self.chunk_ids),
             {
@@ -572,9 +574,8 @@ def rerank_stage(
             **extra,
         )
     except ModelUnavailable as exc:
-        src = Hits.of(hits)
-        kept = src.take(
-            range(len(src)), prev_rank=src.column("rank"), retrieval_score=src.column("score")
+        kept = Hits.of(hits).take(
+            range(len(hits)), prev_rank=BaseField("rank"), retrieval_score=BaseField("score")
         )
         return RerankStage(rc.method, label, "unavailable", kept, rc.shortlist, message=str(exc))
     return RerankStage(

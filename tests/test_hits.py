@@ -244,3 +244,26 @@ def test_a_trace_pickles_and_serialises_as_a_trace_of_tuples(tiny_corpus):
     plain = json.loads(trace.to_json())
     assert plain["rerank"]["hits"] == [to_jsonable(h) for h in trace.rerank.hits]
     assert set(plain["chunks"]) >= {h.chunk_id for h in trace.retrieval.hits}
+
+
+def test_a_reranker_without_its_model_keeps_retrieval_order_with_previous_ranks(
+    tiny_corpus, monkeypatch
+):
+    from rag_core.config import PipelineConfig
+    from rag_core.models import ModelUnavailable
+    from rag_core.pipeline import run
+    from rag_core.rerank import RERANKERS
+
+    def no_model(*_, **__):
+        raise ModelUnavailable("my-reranker", "no weights for this reranker here")
+
+    monkeypatch.setitem(RERANKERS._entries, "overlap", no_model)
+    config = PipelineConfig().with_overrides(
+        {"generation.model": "none", "rerank.method": "overlap"}
+    )
+    trace = run(config, "kv cache", tiny_corpus)
+    assert trace.rerank.status == "unavailable" and "no weights" in trace.rerank.message
+    given = trace.retrieval.hits
+    assert trace.rerank.hits == tuple(
+        replace(h, prev_rank=h.rank, retrieval_score=h.score) for h in given
+    )
