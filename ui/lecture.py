@@ -77,7 +77,7 @@ def flow_columns(trace: Trace, lang: str) -> list[FlowColumn]:
     r = trace.retrieval
     gate_notes = {h.chunk_id: h.note for h in trace.gate.rejected}
     sources = {s.chunk_id: s for s in trace.context.sources}
-    raw: list[tuple[str, str, tuple[Hit, ...]]] = []
+    raw: list[tuple[str, str, Sequence[Hit]]] = []
     for lst in r.lists:
         if lst.status == "ok":
             raw.append(("list", lst.name, lst.hits))
