@@ -7,7 +7,8 @@ A reranker is a function registered in :data:`RERANKERS` (with its UI label in
     def my_method(query: str, hits: Sequence[Hit], chunks: Mapping[str, Chunk],
                   **params) -> Reranked: ...
 
-It receives only the shortlisted hits (in retrieval order) and returns a
+It receives only the shortlisted hits (in retrieval order, a read-only sequence:
+:class:`rag_core.types.Hits`) and returns a
 :class:`Reranked`: the new order as indices into those hits, the reranker's
 score for each position, optional per-hit notes and an info dict.
 :func:`rerank` does the rest the same way for every method: hits beyond the
