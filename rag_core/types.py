@@ -428,6 +428,10 @@ class Hits(Sequence[Hit]):
         """The hits at ``positions`` (in that order) as new ``Hits``, ``columns`` replacing
         fields (a :class:`BaseField` names a field of these hits, picked the same way).
         Nothing is copied now: each field is picked on its first read."""
+        if not columns.keys() <= _HIT_FIELDS:
+            unknown = sorted(columns.keys() - _HIT_FIELDS)
+            valid = ", ".join(sorted(_HIT_FIELDS))
+            raise ValueError(f"Hits.take: unknown fields {unknown}; valid fields: {valid}")
         out = Hits.__new__(Hits)
         out._n = len(positions)
         out._cols = columns

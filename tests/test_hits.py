@@ -111,6 +111,8 @@ def test_bad_columns_are_a_value_error_naming_the_fields():
         Hits(1, {"chunk_id": ["a"], "rank": [1], "score": [1.0], "bogus": [0]})
     with pytest.raises(ValueError, match="valid fields: chunk_id"):
         as_columns().column("title")
+    with pytest.raises(ValueError, match=r"Hits.take: unknown fields \['title'\]"):
+        as_columns().take([0], title=["x"])
     with pytest.raises(ValueError, match="columns hold 3 hits, not 4"):
         list(Hits(4, {"chunk_id": "abc", "doc_id": "abc", "rank": [1, 2, 3], "score": [1] * 3}))
 
