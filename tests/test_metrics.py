@@ -150,6 +150,17 @@ def test_evaluate_ranking_keys_and_order():
     assert tuple(out) == metric_keys([3, 10])
 
 
+def assert_each_metric(out, ranking, qrels, ks, gain):
+    """Every value of ``out`` bit-for-bit the one-metric function's."""
+    for k in ks:
+        assert out[f"hit@{k}"] == hit(ranking, qrels, k)
+        assert out[f"recall@{k}"] == recall(ranking, qrels, k)
+        assert out[f"p@{k}"] == precision(ranking, qrels, k)
+        assert out[f"ndcg@{k}"] == ndcg(ranking, qrels, k, gain=gain)
+    assert out["rr"] == reciprocal_rank(ranking, qrels)
+    assert out["ap"] == average_precision(ranking, qrels)
+
+
 @pytest.mark.parametrize("gain", ["binary", "exp", "linear"])
 def test_evaluate_ranking_single_pass_equals_each_metric_exactly(gain):
     # evaluate_ranking computes every metric in one pass over the ranking; each
@@ -164,13 +175,7 @@ def test_evaluate_ranking_single_pass_equals_each_metric_exactly(gain):
         if not any(g > 0 for g in qrels.values()):
             assert set(out.values()) == {None}
             continue
-        for k in ks:
-            assert out[f"hit@{k}"] == hit(ranking, qrels, k)
-            assert out[f"recall@{k}"] == recall(ranking, qrels, k)
-            assert out[f"p@{k}"] == precision(ranking, qrels, k)
-            assert out[f"ndcg@{k}"] == ndcg(ranking, qrels, k, gain=gain)
-        assert out["rr"] == reciprocal_rank(ranking, qrels)
-        assert out["ap"] == average_precision(ranking, qrels)
+        assert_each_metric(out, ranking, qrels, ks, gain)
 
 
 @pytest.mark.parametrize("gain", ["binary", "exp", "linear"])
@@ -197,13 +202,7 @@ def test_evaluate_checked_equals_each_metric_on_long_rankings_and_graded_qrels(g
             assert set(out.values()) == {None} and first is None
             continue
         assert first == first_relevant_rank(ranking, qrels)
-        for k in ks:
-            assert out[f"hit@{k}"] == hit(ranking, qrels, k)
-            assert out[f"recall@{k}"] == recall(ranking, qrels, k)
-            assert out[f"p@{k}"] == precision(ranking, qrels, k)
-            assert out[f"ndcg@{k}"] == ndcg(ranking, qrels, k, gain=gain)
-        assert out["rr"] == reciprocal_rank(ranking, qrels)
-        assert out["ap"] == average_precision(ranking, qrels)
+        assert_each_metric(out, ranking, qrels, ks, gain)
 
 
 def test_evaluate_checked_edge_cases():

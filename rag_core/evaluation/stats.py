@@ -184,11 +184,18 @@ def mean_with_interval(
             raise ValueError(
                 f"a Wilson interval needs values in [0, 1]; got {bad[0]!r} (use method='bootstrap')"
             )
-        low, high = wilson_interval(min(total, float(len(data))), len(data), confidence)
-    else:
-        low, high = bootstrap_interval(data, confidence, n_resamples, seed)
+        return _wilson_mean(total, len(data), confidence)
+    low, high = bootstrap_interval(data, confidence, n_resamples, seed)
     return MeanWithInterval(
         mean=mean, low=low, high=high, n=len(data), method=method, confidence=confidence
+    )
+
+
+def _wilson_mean(total: float, n: int, confidence: float = 0.95) -> MeanWithInterval:
+    """The mean ``total / n`` of ``n`` checked values in [0, 1] with its Wilson interval."""
+    low, high = wilson_interval(min(total, float(n)), n, confidence)
+    return MeanWithInterval(
+        mean=total / n, low=low, high=high, n=n, method="wilson", confidence=confidence
     )
 
 
@@ -205,9 +212,7 @@ def mean_with_wilson_of_floats(values: list[float]) -> MeanWithInterval:
     total = math.fsum(values)
     if not math.isfinite(total):  # a NaN slips past min() and max()
         return mean_with_interval(values)
-    n = len(values)
-    low, high = wilson_interval(min(total, float(n)), n)
-    return MeanWithInterval(mean=total / n, low=low, high=high, n=n, method="wilson")
+    return _wilson_mean(total, len(values))
 
 
 # --------------------------------------------------------------- paired tests

@@ -91,13 +91,17 @@ def check_ks(ks: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(set(ks)))
 
 
+def _cuts_and_keys(ks: Sequence[int]) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    cuts = check_ks(ks)
+    return cuts, tuple(f"{name}@{k}" for name in CUT_METRICS for k in cuts) + UNCUT_METRICS
+
+
 @lru_cache(maxsize=256)
 def _checked_cuts(
     ks: tuple[int, ...], types: tuple[type, ...]
 ) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """``(cuts, keys)`` for cutoffs ``ks`` whose element types are ``types`` (a cache key only)."""
-    cuts = check_ks(ks)
-    return cuts, tuple(f"{name}@{k}" for name in CUT_METRICS for k in cuts) + UNCUT_METRICS
+    return _cuts_and_keys(ks)
 
 
 def cuts_and_keys(ks: Sequence[int]) -> tuple[tuple[int, ...], tuple[str, ...]]:
@@ -111,8 +115,7 @@ def cuts_and_keys(ks: Sequence[int]) -> tuple[tuple[int, ...], tuple[str, ...]]:
             return _checked_cuts(tuple(ks), tuple(map(type, ks)))
         except (TypeError, ValueError):  # unhashable or bad cutoffs: check_ks words the error
             pass
-    cuts = check_ks(ks)
-    return cuts, tuple(f"{name}@{k}" for name in CUT_METRICS for k in cuts) + UNCUT_METRICS
+    return _cuts_and_keys(ks)
 
 
 def metric_keys(ks: Sequence[int]) -> tuple[str, ...]:
