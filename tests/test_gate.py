@@ -87,3 +87,10 @@ def test_apply_gate_follows_the_verdicts_on_random_lists():
         passing = [i for i, d in enumerate(ds) if t is None or d <= t]
         assert [h.chunk_id for h in g.kept] == [f"c{i}" for i in passing[:m]]
         assert g.refused == (not passing)
+        # each rejected one says why: past max_kept, or its distance past the threshold
+        why = {"max_kept": f"beyond max kept ({m})", "threshold": f"> {t:.3f}" if t else ""}
+        assert [h.chunk_id for h in g.rejected] == [
+            f"c{i}" for i, v in enumerate(verdicts) if v != "kept"
+        ]
+        for h, v in zip(g.rejected, [v for v in verdicts if v != "kept"], strict=True):
+            assert why[v] in h.note

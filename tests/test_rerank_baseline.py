@@ -70,6 +70,27 @@ def test_none_keeps_order_and_records_previous_rank():
     assert info == {"method": "none", "shortlist": 5, "reranked": 2}
 
 
+@pytest.mark.parametrize("shortlist", [1, 2, 3, 10])
+def test_none_equals_an_identity_reranker_through_the_generic_path(monkeypatch, shortlist):
+    """``none`` takes a shortcut (no reranker call); every field must come out as the
+    generic path makes them for a reranker that returns the identity order."""
+    from rag_core.rerank import rerank_none
+
+    def identity(query, hits, chunks, **_):
+        result = rerank_none(query, hits, chunks)
+        return Reranked(order=tuple(result.order), scores=result.scores)
+
+    monkeypatch.setitem(RERANKERS._entries, "identity-test", identity)
+    cs = [chunk("a", 0, "x"), chunk("b", 0, "y"), chunk("c", 0, "z")]
+    hits = ranked(cs, [2.0, 2.0, 1.0])
+    hits[2] = Hit(chunk_id=cs[2].chunk_id, doc_id="c", rank=3, score=1.0, note="from run x")
+    fast, fast_info = rerank("none", "q", hits, table(cs), shortlist=shortlist)
+    slow, slow_info = rerank("identity-test", "q", hits, table(cs), shortlist=shortlist)
+    assert list(fast) == list(slow)  # every Hit field: rank, score, prev_rank, tied, note, ...
+    assert {**fast_info, "method": "x"} == {**slow_info, "method": "x"}
+    assert fast[0].tied is (shortlist >= 2)
+
+
 # ----------------------------------------------------------------- overlap
 
 

@@ -121,6 +121,18 @@ def rerank(
     src = Hits.of(hits)
     n = len(src)
     n_short = min(shortlist, n)
+    beyond = "beyond the shortlist: not reranked"
+    if fn is rerank_none:  # identity: nothing to call, every field read from the hits as given
+        head = src.column("score")[:n_short]
+        return src.take(
+            range(n),
+            rank=range(1, n + 1),
+            score=lambda: [*map(float, head), *src.column("score")[n_short:]],
+            prev_rank=_RANK,
+            retrieval_score=_SCORE,
+            tied=lambda: [*tie_flags(head), *repeat(False, n - n_short)],
+            note=lambda: [*src.column("note")[:n_short], *repeat(beyond, n - n_short)],
+        ), {"method": method, "shortlist": shortlist, "reranked": n_short}
     short = src.take(range(n_short))
     result = fn(query, short, chunks, **params)
     _check_result(method, result, n_short)
@@ -133,7 +145,6 @@ def rerank(
     same = result.order == tuple(range(n_short))
     order: Sequence[int] = range(n) if same else [*result.order, *range(n_short, n)]
     scores, notes = result.scores, result.notes
-    beyond = "beyond the shortlist: not reranked"
 
     def new_scores() -> list[float]:
         return [*map(float, scores), *src.column("score")[n_short:]]
