@@ -64,6 +64,39 @@ def test_run_many_equals_run_on_the_sample_set():
         assert untimed(trace) == untimed(single), qid
 
 
+def test_prefetched_blocks_equal_run_and_raise_in_turn(tiny_corpus, monkeypatch):
+    """Kernels run a block ahead (RunPlan.prefetch); across blocks, with a repeated question
+    and an invalid one, every Trace equals run's, and the error comes at its question."""
+    import rag_core.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "PREFETCH_BLOCK", 2)
+    config = preset("C").with_overrides(
+        {"generation.model": "none", "retrieval.methods": "bm25:unicode,tfidf:char"}
+    )
+    texts = ["KV cache decode", "KV cache decode", "한라산의 높이", "노루 한라산", "  ", "E21"]
+    from rag_core.retrieval.sparse.bm25 import BM25Index
+
+    searched = []
+    kernel = BM25Index.search
+    monkeypatch.setattr(
+        BM25Index, "search", lambda self, q, k: searched.append(q) or kernel(self, q, k)
+    )
+    made = []
+    with pytest.raises(ValueError, match="question is empty"):
+        for trace in run_many(config, texts, tiny_corpus):
+            made.append(trace)
+    assert len(made) == 4  # the four before the empty one, from two blocks
+    # BM25 ran in the prefetch only: once per distinct valid question of the three blocks
+    assert searched == [
+        ["kv", "cache", "decode"],
+        ["한라산의", "높이"],
+        ["노루", "한라산"],
+        ["e21"],
+    ]
+    for text, trace in zip(texts, made, strict=False):
+        assert untimed(trace) == untimed(run(config, text, tiny_corpus, stop_after="gate"))
+
+
 def test_run_many_validates_like_run(tiny_corpus):
     config = preset("C").with_overrides({"generation.model": "none"})
     with pytest.raises(ValueError, match="question is empty"):
