@@ -12,8 +12,10 @@ ever added, never changed, and each is built once under a per-key lock, so one
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +51,11 @@ class Chunking:
 
     def texts(self) -> list[str]:
         return [c.text for c in self.chunks]
+
+    @cached_property
+    def most_chunks_per_doc(self) -> int:
+        """The most chunks any one document has (0 without chunks); counted once."""
+        return max(Counter(c.doc_id for c in self.chunks).values(), default=0)
 
 
 def corpus_fingerprint(documents: Sequence[Document]) -> str:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ..config import ChunkerConfig, PipelineConfig
 from ..corpus.index import CorpusIndex
 from ..corpus.questions import queries_of
-from ..types import Document, Hit, Needle, Question, Trace, hit_column
+from ..types import Document, Hit, Needle, Question, Trace, fast_init, hit_column
 
 if TYPE_CHECKING:
     from ..gold.labels import Label
@@ -134,12 +134,10 @@ def doc_level_depth(corpus: CorpusIndex, chunker: ChunkerConfig, depth: int) -> 
     ``depth × (most chunks of one document)``, at most 10,000 (the
     ``retrieval.k`` limit): ``n`` chunks always span at least ``n / max`` documents.
     """
-    from collections import Counter
-
-    per_doc = Counter(c.doc_id for c in corpus.chunking(chunker).chunks)
-    return min(10_000, depth * max(per_doc.values(), default=1))
+    return min(10_000, depth * max(corpus.chunking(chunker).most_chunks_per_doc, 1))
 
 
+@fast_init
 @dataclass(frozen=True)
 class QueryRun:
     """One query of a question set run to the gate (see :func:`run_queries`)."""
