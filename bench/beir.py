@@ -216,7 +216,8 @@ def product_path(folder: Path, depth: int = DEPTH) -> tuple[float, float, float,
     passes is kept for each.
 
     The floor is the product's own steps without the pipeline: question
-    validation, analysis, the kernel, chunk -> document ids and the metrics
+    validation, analysis, the kernel (a block of questions at a time, as
+    ``run_many`` runs it), chunk -> document ids and the metrics
     (:func:`rag_core.evaluation.aggregate.evaluate_queries` on the same
     rankings). Product minus floor is what building and reading a Trace per
     query costs.
@@ -224,7 +225,7 @@ def product_path(folder: Path, depth: int = DEPTH) -> tuple[float, float, float,
     from rag_core.config import PipelineConfig
     from rag_core.evaluation.aggregate import evaluate_queries
     from rag_core.evaluation.run import evaluate_config
-    from rag_core.pipeline import validate_question
+    from rag_core.pipeline import PREFETCH_BLOCK, validate_question
     from rag_core.retrieval.sparse.analyzers import get_analyzer
 
     qset, corpus = _product_corpus(folder)
@@ -245,10 +246,11 @@ def product_path(folder: Path, depth: int = DEPTH) -> tuple[float, float, float,
 
     def floor_pass() -> float:
         rankings = {}
-        for q in questions:
-            text, _ = validate_question(q.question)
-            idx, _ = index.top(analyze(text), depth)
-            rankings[q.id] = tuple(dict.fromkeys(doc_ids[i] for i in idx.tolist()))
+        for start in range(0, len(questions), PREFETCH_BLOCK):  # kernels grouped, as run_many
+            block = questions[start : start + PREFETCH_BLOCK]
+            found = [index.top(analyze(validate_question(q.question)[0]), depth) for q in block]
+            for q, (idx, _) in zip(block, found, strict=True):
+                rankings[q.id] = tuple(dict.fromkeys(doc_ids[i] for i in idx.tolist()))
         result = evaluate_queries(rankings, gold, ks, gain="binary", judged=set(rankings))
         ndcg = result.means["ndcg@10"]
         return ndcg.mean if ndcg is not None else float("nan")

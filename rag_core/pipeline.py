@@ -586,7 +586,6 @@ def rerank_stage(
     ``chunks``: the chunk table (default: the chunking's; with imported runs
     also their whole documents and external texts).
     """
-    from .models import ModelUnavailable
     from .rerank import RERANK_LABELS, rerank
 
     rc = config.rerank
@@ -612,7 +611,11 @@ def rerank_stage(
             chunker=config.chunker,
             **extra,
         )
-    except ModelUnavailable as exc:
+    except Exception as exc:
+        from .models import ModelUnavailable  # imported when a reranker fails, not per query
+
+        if not isinstance(exc, ModelUnavailable):
+            raise
         kept = Hits.of(hits).take(
             range(len(hits)), prev_rank=BaseField("rank"), retrieval_score=BaseField("score")
         )
