@@ -612,8 +612,9 @@ class LazyTuple(Sequence[_T]):
 class LazyMapping(Mapping[str, _T]):
     """A read-only mapping made by a function on its first read (then kept).
 
-    A Trace's chunk table: the chunks its stages name, gathered only when a
-    page or the JSON reads them. Compares as a mapping; pickles as a dict.
+    A Trace's chunk table (the chunks its stages name) and its rounded
+    timings, made only when a page or the JSON reads them. Compares as a
+    mapping; pickles as a dict.
     """
 
     __slots__ = ("_make", "_data")
