@@ -121,36 +121,35 @@ def rerank(
     src = Hits.of(hits)
     n = len(src)
     n_short = min(shortlist, n)
-    beyond = "beyond the shortlist: not reranked"
-    if fn is rerank_none:  # identity: nothing to call, every field read from the hits as given
-        head = src.column("score")[:n_short]
-        return src.take(
-            range(n),
-            rank=range(1, n + 1),
-            score=lambda: [*map(float, head), *src.column("score")[n_short:]],
-            prev_rank=_RANK,
-            retrieval_score=_SCORE,
-            tied=lambda: [*tie_flags(head), *repeat(False, n - n_short)],
-            note=lambda: [*src.column("note")[:n_short], *repeat(beyond, n - n_short)],
-        ), {"method": method, "shortlist": shortlist, "reranked": n_short}
-    short = src.take(range(n_short))
-    result = fn(query, short, chunks, **params)
-    _check_result(method, result, n_short)
+    info: dict[str, Any] = {"method": method, "shortlist": shortlist, "reranked": n_short}
+    short_order: Sequence[int]
+    notes: Sequence[str]
+    if fn is rerank_none:  # identity: no call needed, the scores are the hits' own
+        short_order, notes = range(n_short), ()
+        scores: Sequence[float] = src.column("score")[:n_short]
+    else:
+        result = fn(query, src.take(range(n_short)), chunks, **params)
+        _check_result(method, result, n_short)
+        short_order, scores, notes = result.order, result.scores, result.notes
+        if result.order == tuple(range(n_short)):  # nothing moved
+            short_order = range(n_short)
+        info.update(result.info)
 
     # Every hit at its new rank, its retrieval rank and score kept as prev_rank and
     # retrieval_score; the reranked ones carry the reranker's score, a tie flag and
     # note; the rest follow in their order, noted. Columns, made when first read
     # (an evaluation reads a few fields of these hits and never builds them).
-    # identity (method "none", or nothing moved): a range, so every field is a plain slice
-    same = result.order == tuple(range(n_short))
-    order: Sequence[int] = range(n) if same else [*result.order, *range(n_short, n)]
-    scores, notes = result.scores, result.notes
+    # identity: a range, so every field is a plain slice
+    order: Sequence[int] = (
+        range(n) if isinstance(short_order, range) else [*short_order, *range(n_short, n)]
+    )
+    beyond = "beyond the shortlist: not reranked"
 
     def new_scores() -> list[float]:
         return [*map(float, scores), *src.column("score")[n_short:]]
 
     def new_notes() -> list[str]:
-        mine = notes or pick(src.column("note"), result.order)
+        mine = notes or pick(src.column("note"), short_order)
         return [*mine, *repeat(beyond, n - n_short)]
 
     out = src.take(
@@ -162,8 +161,6 @@ def rerank(
         tied=lambda: [*tie_flags(scores), *repeat(False, n - n_short)],
         note=new_notes,
     )
-    info: dict[str, Any] = {"method": method, "shortlist": shortlist, "reranked": n_short}
-    info.update(result.info)
     return out, info
 
 
