@@ -99,24 +99,22 @@ def apply_gate(hits: Sequence[Hit], cfg: GateConfig) -> GateStage:
 
     kept_at: Sequence[int]
     rejected_at: Sequence[int]
-    values: Sequence[float] = ()
-    verdicts: tuple[Verdict, ...] | None
-    if threshold is None:  # gate_verdicts without a threshold: the first max_kept are kept
-        n = len(hits)
-        n_kept = n if cfg.max_kept is None else min(cfg.max_kept, n)
-        kept_at, rejected_at = range(n_kept), range(n_kept, n)
-        verdicts = None
+    values: Sequence[float]
+    if threshold is None:  # the rule compares no value, it only counts them: read no score
+        values = range(len(hits))
+    elif metric == "distance":
+        values = distances
     else:
-        values = distances if metric == "distance" else hits.column("score")
-        verdicts = gate_verdicts(
-            values, threshold, cfg.max_kept, higher_is_better=metric != "distance"
-        )
+        values = hits.column("score")
+    verdicts = gate_verdicts(values, threshold, cfg.max_kept, higher_is_better=metric != "distance")
+    if threshold is None:  # the kept ones come first (gate_verdicts)
+        n_kept = verdicts.count("kept")
+        kept_at, rejected_at = range(n_kept), range(n_kept, len(verdicts))
+    else:
         kept_at = [i for i, v in enumerate(verdicts) if v == "kept"]
         rejected_at = [i for i, v in enumerate(verdicts) if v != "kept"]
 
     def rejected_notes() -> list[str]:
-        if verdicts is None:  # no threshold: each one rejected is past max_kept
-            return [f"beyond max kept ({cfg.max_kept})"] * len(rejected_at)
         notes = []
         for i in rejected_at:
             if verdicts[i] == "max_kept":
