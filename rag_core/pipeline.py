@@ -323,15 +323,12 @@ class RunPlan:
         self._found = {}
         for method, analyzer in self.method_specs:
             if method in ("bm25", "tfidf"):
-                index, analyze, *_ = self.sparse(method, str(analyzer))
-                k = self.config.retrieval.k
                 found: dict[str, tuple[list[str], SparseResult]] = {}
                 for q in questions:
                     if q in found:
                         continue
                     try:
-                        terms = analyze(q)
-                        found[q] = (terms, index.search(terms, k))
+                        found[q] = self._search_now(method, str(analyzer), q)
                     except Exception:  # noqa: BLE001 - raised again by retrieve, in its turn
                         continue
                 self._found[(method, str(analyzer))] = found
@@ -342,6 +339,11 @@ class RunPlan:
         found = self._found.get((method, analyzer))
         if found is not None and question in found:
             return found[question]
+        return self._search_now(method, analyzer, question)
+
+    def _search_now(
+        self, method: str, analyzer: str, question: str
+    ) -> tuple[list[str], SparseResult]:
         index, analyze, *_ = self.sparse(method, analyzer)
         terms = analyze(question)
         return terms, index.search(terms, self.config.retrieval.k)
