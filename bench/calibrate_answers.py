@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rag_core.corpus.questions import load_questions
 from rag_core.evaluation.answers import MIN_TERM_RECALL, answered_correctly
+from rag_core.formats.questions import load_questions
 
 ROOT = Path(__file__).resolve().parents[1]
 LABELS = ROOT / "sample_corpus" / "calibration" / "answer_labels.jsonl"

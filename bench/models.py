@@ -37,7 +37,7 @@ from rag_core.answer.generation import generate
 from rag_core.config import ChunkerConfig, ContextConfig, GenerationConfig
 from rag_core.corpus.embcache import EmbeddingCache
 from rag_core.corpus.index import load_corpus_index
-from rag_core.corpus.questions import load_questions
+from rag_core.formats.questions import load_questions
 from rag_core.models import get_embedder, get_generator
 from rag_core.retrieval.dense import DenseIndex
 from rag_core.types import Hit
@@ -130,7 +130,7 @@ def main() -> None:
         chunking.by_id,
         corpus.docs,
         ContextConfig(budget_tokens=1024),
-        generator=gen,
+        tokenizer=gen,
     )
     cfg = GenerationConfig(
         max_new_tokens=args.new_tokens, citations="free"

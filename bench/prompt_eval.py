@@ -5,7 +5,7 @@ Runs the fixed evaluation set ``sample_corpus/calibration/prompt_eval.jsonl``
 stated config, unanswerable ones whose sources lack the answer, and the
 Korean height question of failure mode 4) through
 :func:`rag_core.pipeline.run` once per prompt *variant*. A variant swaps the
-prompt constants of :mod:`rag_core.answer.context` (system text of the ``strict``
+prompt constants of :mod:`rag_core.answer.prompt` (system text of the ``strict``
 instructions, the heading above the sources, the source tag, what the tag's
 title names, the hint after the question) for the duration of its runs and
 restores them afterwards; the library is never edited between runs.
@@ -74,7 +74,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from rag_core.answer import context as ctx_mod
+from rag_core.answer import prompt as prompt_mod
 from rag_core.answer.support import (
     evidence_supports,
     is_refusal,
@@ -87,8 +87,8 @@ from rag_core.config import (
     PipelineConfig,
 )
 from rag_core.corpus.index import load_corpus_index
-from rag_core.corpus.questions import load_questions
 from rag_core.evaluation.stats import wilson_interval
+from rag_core.formats.questions import load_questions
 from rag_core.pipeline import run
 from rag_core.types import Question, Trace
 
@@ -150,7 +150,7 @@ def _v(
     return label, {**constants, **extra}
 
 
-#: name -> (what it changes, constants of rag_core.answer.context to swap in).
+#: name -> (what it changes, constants of rag_core.answer.prompt to swap in).
 VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "v0": _v(
         "before this study: heading line, title = document › section",
@@ -301,31 +301,31 @@ def load_eval_set(path: Path = EVAL_SET, questions_dir: Path = QUESTION_SETS) ->
 
 @contextmanager
 def swapped(constants: Mapping[str, str]) -> Iterator[None]:
-    """Set constants of :mod:`rag_core.answer.context` (``SYSTEM_TEXT`` also as the ``strict``
+    """Set constants of :mod:`rag_core.answer.prompt` (``SYSTEM_TEXT`` also as the ``strict``
     text),
     then restore."""
-    saved = {k: getattr(ctx_mod, k) for k in constants}
-    saved_texts = dict(ctx_mod.SYSTEM_TEXTS)
+    saved = {k: getattr(prompt_mod, k) for k in constants}
+    saved_texts = dict(prompt_mod.SYSTEM_TEXTS)
     try:
         for k, v in constants.items():
-            if not hasattr(ctx_mod, k):
-                raise ValueError(f"rag_core.answer.context has no constant {k}")
-            setattr(ctx_mod, k, v)
+            if not hasattr(prompt_mod, k):
+                raise ValueError(f"rag_core.answer.prompt has no constant {k}")
+            setattr(prompt_mod, k, v)
         if "SYSTEM_TEXT" in constants:
-            ctx_mod.SYSTEM_TEXTS = {**saved_texts, "strict": constants["SYSTEM_TEXT"]}
+            prompt_mod.SYSTEM_TEXTS = {**saved_texts, "strict": constants["SYSTEM_TEXT"]}
         yield
     finally:
         for k, v in saved.items():
-            setattr(ctx_mod, k, v)
-        ctx_mod.SYSTEM_TEXTS = saved_texts
+            setattr(prompt_mod, k, v)
+        prompt_mod.SYSTEM_TEXTS = saved_texts
 
 
 def is_default(name: str) -> bool:
-    """Do variant ``name``'s constants equal the current ones of :mod:`rag_core.answer.context`?"""
+    """Do variant ``name``'s constants equal the current ones of :mod:`rag_core.answer.prompt`?"""
     constants = VARIANTS[name][1]
-    current = {k: getattr(ctx_mod, k) for k in constants}
-    return current == dict(constants) and ctx_mod.SYSTEM_TEXTS["strict"] == constants.get(
-        "SYSTEM_TEXT", ctx_mod.SYSTEM_TEXT
+    current = {k: getattr(prompt_mod, k) for k in constants}
+    return current == dict(constants) and prompt_mod.SYSTEM_TEXTS["strict"] == constants.get(
+        "SYSTEM_TEXT", prompt_mod.SYSTEM_TEXT
     )
 
 
@@ -381,7 +381,7 @@ def score(trace: Trace, item: EvalItem) -> Scored:
         for x in c.numbers_in_no_source
         if not any(v in asked for _w, v, _u in quantities_in(x))
     )
-    heading = ctx_mod.SOURCES_HEADING
+    heading = prompt_mod.SOURCES_HEADING
     framing = any(f in answer for f in _FRAMING) or (bool(heading) and heading in answer)
     sentences = [answer[a:b] for a, b in split_claims(answer)]
     if gen.status != "ok":

@@ -296,7 +296,7 @@ def cmd_index_qdrant(args: argparse.Namespace) -> int:
 
 def cmd_metrics(args: argparse.Namespace) -> int:
     from .evaluation.metrics import evaluate_run
-    from .evaluation.trec import read_qrels, read_run
+    from .formats.trec import read_qrels, read_run
 
     qrels = read_qrels(args.qrels)
     run_ = read_run(args.run)
@@ -307,8 +307,8 @@ def cmd_metrics(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from .corpus.questions import load_questions
     from .evaluation.run import compare_configs, evaluate_config
+    from .formats.questions import load_questions
 
     corpus, qset = _dataset(args)
     if qset is not None:
@@ -530,7 +530,7 @@ def _write_output(text: str, output: str | None) -> None:
     if output is None:
         sys.stdout.write(text)
         return
-    from .evaluation.trec import write_text_atomic
+    from .formats.trec import write_text_atomic
 
     try:
         write_text_atomic(output, text)
@@ -539,7 +539,7 @@ def _write_output(text: str, output: str | None) -> None:
 
 
 def cmd_labels_add(args: argparse.Namespace) -> int:
-    from .corpus.questions import load_questions
+    from .formats.questions import load_questions
     from .gold.labels import check_grade, check_span, question_set_name
 
     questions = load_questions(args.questions)
@@ -588,8 +588,8 @@ def cmd_labels_export(args: argparse.Namespace) -> int:
     if args.format == LABEL_EXPORT_FORMATS[0]:
         _write_output(_store(args.store).export_jsonl(args.question_set), args.output)
         return 0
-    from .corpus.questions import load_questions
-    from .evaluation.trec import format_qrels
+    from .formats.questions import load_questions
+    from .formats.trec import format_qrels
     from .gold.labels import qrels_for, question_set_name
 
     cfg = _load_config(args.config, args.preset, args.set or [])
@@ -700,9 +700,9 @@ def _max_kept(text: str) -> int | None:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from .corpus.questions import load_questions
     from .evaluation import sweep
     from .evaluation.stats import parse_range
+    from .formats.questions import load_questions
     from .gold.labels import question_set_name
 
     corpus, qset = _dataset(args)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+import struct
+from collections.abc import Iterable, Sequence
 
 
 def sha256_pairs(pairs: Iterable[tuple[str, str]]) -> str:
@@ -15,3 +16,13 @@ def sha256_pairs(pairs: Iterable[tuple[str, str]]) -> str:
         h.update(text.encode("utf-8"))
         h.update(b"\1")
     return h.hexdigest()
+
+
+def sha256_text(text: str) -> str:
+    """Hex sha256 of ``text`` encoded as UTF-8."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def ids_sha256(ids: Sequence[int]) -> str:
+    """Hex sha256 of token ids as little-endian int32 bytes (reproducible from a Trace)."""
+    return hashlib.sha256(struct.pack(f"<{len(ids)}i", *ids)).hexdigest()

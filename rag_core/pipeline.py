@@ -688,7 +688,7 @@ def model_stages(
     from .answer.context import build_context
     from .answer.generation import generate
     from .answer.support import check_support
-    from .models import ModelUnavailable, get_embedder, get_generator
+    from .models import ModelUnavailable, fallback_prompt_tokenizer, get_embedder, get_generator
 
     chunking = corpus.chunking(config.chunker)
     generator = None
@@ -710,7 +710,7 @@ def model_stages(
         chunks if chunks is not None else chunking.by_id,
         corpus.docs,
         config.context,
-        generator=generator,
+        tokenizer=generator if generator is not None else fallback_prompt_tokenizer(),
         dropped_by_gate=gate.rejected,
     )
     timings["context"] = (time.perf_counter() - t) * 1000

@@ -143,6 +143,9 @@ class LoadReport:
 
 # ---------------------------------------------------------------- questions
 
+#: ``Needle.origin`` of document-level gold (a qrels judgement of a whole document).
+DOC_LEVEL = "qrels"
+
 
 @dataclass(frozen=True)
 class Needle:

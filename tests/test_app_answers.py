@@ -17,8 +17,8 @@ from streamlit.testing.v1 import AppTest
 
 from rag_core.config import PipelineConfig
 from rag_core.corpus.index import load_corpus_index
-from rag_core.corpus.questions import load_questions
 from rag_core.evaluation.answers import evaluate_answers
+from rag_core.formats.questions import load_questions
 from rag_core.models import ModelUnavailable
 
 MANUAL = load_questions(ROOT / "sample_corpus" / "questions" / "manual.jsonl")

@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from rag_core.config import PipelineConfig
 from rag_core.corpus.index import load_corpus_index
-from rag_core.corpus.questions import load_questions
+from rag_core.formats.questions import load_questions
 from rag_core.gold.labels import LabelStore, label_id_for
 from rag_core.gold.pooling import DEFAULT_POOL_RETRIEVERS, pool_question
 from rag_core.gold.relevance import locate

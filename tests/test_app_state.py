@@ -374,7 +374,7 @@ def test_gallery_covers_the_ten_failure_modes():
 
 
 def test_scenario_configs_are_valid_and_questions_exist():
-    from rag_core.corpus.questions import load_questions
+    from rag_core.formats.questions import load_questions
 
     ids = {
         q.id

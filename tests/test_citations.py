@@ -18,7 +18,7 @@ from rag_core.answer.citations import (
     allowed_ids,
     read_state,
 )
-from rag_core.answer.context import REFUSAL_TEXT
+from rag_core.answer.prompt import REFUSAL_TEXT
 from rag_core.answer.support import citations_in, is_refusal, split_claims
 
 PIECES = [

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rag_core.cli import main
-from rag_core.evaluation.trec import parse_qrels
+from rag_core.formats.trec import parse_qrels
 from rag_core.gold.labels import LabelStore, label_id_for
 
 REPO = Path(__file__).resolve().parents[1]
@@ -253,8 +253,8 @@ def sweep_args(env, thresholds: str, *options: str) -> list[str]:
 def test_sweep_json_matches_the_library(env, capsys):
     from rag_core.config import PipelineConfig
     from rag_core.corpus.index import load_corpus_index
-    from rag_core.corpus.questions import load_questions
     from rag_core.evaluation import sweep
+    from rag_core.formats.questions import load_questions
     from rag_core.types import to_jsonable
 
     code, out, err = cli(capsys, *sweep_args(env, "0:6:1.5", "--max-kept", "2", "--json"))

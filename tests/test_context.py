@@ -14,20 +14,18 @@ import re
 import numpy as np
 import pytest
 
-from rag_core.answer.context import (
+from rag_core.answer.context import build_context, order_sources
+from rag_core.answer.prompt import (
     ANSWER_HINT,
     QUESTION_LABEL,
     REFUSAL_TEXT,
     SOURCES_HEADING,
     SYSTEM_TEXT,
-    build_context,
-    containment,
-    ids_sha256,
-    order_sources,
-    sentence_spans,
-    shingles,
 )
 from rag_core.config import RESERVED_INSTRUCTION_TOKENS, ContextConfig
+from rag_core.hashing import ids_sha256
+from rag_core.models import fallback_prompt_tokenizer
+from rag_core.text import containment, sentence_spans, shingles
 from rag_core.types import Chunk, Document, Hit
 
 
@@ -107,7 +105,7 @@ Q = "How high is Hallasan?"
 
 
 def test_sources_quote_content_never_header_with_locator():
-    ctx = build_context(Q, hits(IDS[:2]), CHUNKS, DOCS, cfg(), generator=TOK)
+    ctx = build_context(Q, hits(IDS[:2]), CHUNKS, DOCS, cfg(), tokenizer=TOK)
     assert ctx.status == "ok"
     assert ctx.user_text == user_text(Q, [(IDS[0], PARAS[0]), (IDS[1], PARAS[1])])
     assert "[Jeju facts > Facts]" not in ctx.prompt_text
@@ -128,11 +126,11 @@ def test_system_text_marks_untrusted_asks_citations_and_refusal():
 
 
 def test_layout_constants_shape_the_user_turn(monkeypatch):
-    import rag_core.answer.context as context
+    import rag_core.answer.prompt as prompt
 
-    monkeypatch.setattr(context, "SOURCES_HEADING", "Sources:")
-    monkeypatch.setattr(context, "SOURCE_WHERE", "{section}")
-    ctx = build_context(Q, hits(IDS[:1]), CHUNKS, DOCS, cfg(), generator=TOK)
+    monkeypatch.setattr(prompt, "SOURCES_HEADING", "Sources:")
+    monkeypatch.setattr(prompt, "SOURCE_WHERE", "{section}")
+    ctx = build_context(Q, hits(IDS[:1]), CHUNKS, DOCS, cfg(), tokenizer=TOK)
     block = f'<source id="1" title="Facts">\n{PARAS[0]}\n</source>\n'
     assert ctx.user_text == "Sources:\n\n" + block + QUESTION_LABEL + Q + ANSWER_HINT
     s = ctx.sources[0]
@@ -140,7 +138,7 @@ def test_layout_constants_shape_the_user_turn(monkeypatch):
 
 
 def test_ordering_ends_puts_best_at_both_ends():
-    ctx = build_context(Q, hits(), CHUNKS, DOCS, cfg(ordering="ends"), generator=TOK)
+    ctx = build_context(Q, hits(), CHUNKS, DOCS, cfg(ordering="ends"), tokenizer=TOK)
     placed = [s.chunk_id for s in sorted((s for s in ctx.sources if s.n), key=lambda s: s.n)]
     assert placed == [IDS[0], IDS[2], IDS[4], IDS[5], IDS[3], IDS[1]]  # ranks 1,3,5,6,4,2
     assert order_sources([1, 2, 3, 4, 5, 6, 7], "ends") == [1, 3, 5, 7, 6, 4, 2]
@@ -148,7 +146,7 @@ def test_ordering_ends_puts_best_at_both_ends():
 
 def test_ordering_document_follows_offsets():
     reverse = list(reversed(IDS))
-    ctx = build_context(Q, hits(reverse), CHUNKS, DOCS, cfg(ordering="document"), generator=TOK)
+    ctx = build_context(Q, hits(reverse), CHUNKS, DOCS, cfg(ordering="document"), tokenizer=TOK)
     placed = [s.chunk_id for s in sorted((s for s in ctx.sources if s.n), key=lambda s: s.n)]
     assert placed == IDS
 
@@ -159,7 +157,7 @@ def test_near_duplicates_are_dropped_with_reason():
     )
     chunks = {**CHUNKS, dup.chunk_id: dup}
     ctx = build_context(
-        Q, hits([IDS[0], dup.chunk_id, IDS[1]]), chunks, DOCS, cfg(dedup=True), generator=TOK
+        Q, hits([IDS[0], dup.chunk_id, IDS[1]]), chunks, DOCS, cfg(dedup=True), tokenizer=TOK
     )
     dropped = [s for s in ctx.sources if s.status == "dropped"]
     assert [(s.chunk_id, s.reason, s.duplicate_of) for s in dropped] == [
@@ -172,7 +170,7 @@ def test_near_duplicates_are_dropped_with_reason():
 
 def test_per_source_cap_cuts_at_sentence_boundary():
     cap = len(PARAS[1]) - 5  # the last sentence no longer fits
-    ctx = build_context(Q, hits([IDS[1]]), CHUNKS, DOCS, cfg(max_source_chars=cap), generator=TOK)
+    ctx = build_context(Q, hits([IDS[1]]), CHUNKS, DOCS, cfg(max_source_chars=cap), tokenizer=TOK)
     s = ctx.sources[0]
     kept = "Jeju has a mild climate. Tangerines grow well there."
     assert (s.status, s.reason, s.quote, s.cut_at) == (
@@ -193,7 +191,7 @@ def test_pack_keeps_whole_sources_then_cuts_one_at_sentence_then_drops():
     )
     budget = len(three_cut) + 3  # room for the first sentence of source 3, not the whole
     assert len(two) < budget
-    ctx = build_context(Q, hits(), CHUNKS, DOCS, cfg(budget_tokens=budget), generator=TOK)
+    ctx = build_context(Q, hits(), CHUNKS, DOCS, cfg(budget_tokens=budget), tokenizer=TOK)
     status = [(s.chunk_id, s.status, s.reason) for s in ctx.sources]
     assert status[:3] == [
         (IDS[0], "included", ""),
@@ -218,22 +216,22 @@ def test_pack_keeps_whole_sources_then_cuts_one_at_sentence_then_drops():
 def test_pack_never_cuts_the_question():
     q = "Why " + "really " * 40 + "?"
     base = TOK.prompt_text(SYSTEM_TEXT, QUESTION_LABEL + q + ANSWER_HINT)
-    ctx = build_context(q, hits(), CHUNKS, DOCS, cfg(budget_tokens=len(base) - 1), generator=TOK)
+    ctx = build_context(q, hits(), CHUNKS, DOCS, cfg(budget_tokens=len(base) - 1), tokenizer=TOK)
     assert ctx.status == "error"
     assert ctx.message.startswith(
         f"the instructions and the question alone take {len(base)} tokens"
     )
-    ok = build_context(q, hits(), CHUNKS, DOCS, cfg(budget_tokens=len(base)), generator=TOK)
+    ok = build_context(q, hits(), CHUNKS, DOCS, cfg(budget_tokens=len(base)), tokenizer=TOK)
     assert ok.status == "ok" and q in ok.actual_input_text
     assert all(s.status == "dropped" for s in ok.sources)
 
 
 def test_hard_cut_keeps_first_budget_ids_and_can_cut_the_question():
-    full_ctx = build_context(Q, hits(IDS[:3]), CHUNKS, DOCS, cfg(policy="hard-cut"), generator=TOK)
+    full_ctx = build_context(Q, hits(IDS[:3]), CHUNKS, DOCS, cfg(policy="hard-cut"), tokenizer=TOK)
     n_full = len(full_ctx.full_ids)
     budget = n_full - len(ANSWER_HINT + "</u><a>") - 5  # ends inside the question
     ctx = build_context(
-        Q, hits(IDS[:3]), CHUNKS, DOCS, cfg(policy="hard-cut", budget_tokens=budget), generator=TOK
+        Q, hits(IDS[:3]), CHUNKS, DOCS, cfg(policy="hard-cut", budget_tokens=budget), tokenizer=TOK
     )
     assert list(ctx.input_ids) == list(ctx.full_ids[:budget])
     assert ctx.actual_input_text == ctx.prompt_text[:budget]
@@ -243,7 +241,7 @@ def test_hard_cut_keeps_first_budget_ids_and_can_cut_the_question():
     s2_quote_start = ctx.prompt_text.index(PARAS[1])
     b2 = s2_quote_start + 10
     ctx2 = build_context(
-        Q, hits(IDS[:3]), CHUNKS, DOCS, cfg(policy="hard-cut", budget_tokens=b2), generator=TOK
+        Q, hits(IDS[:3]), CHUNKS, DOCS, cfg(policy="hard-cut", budget_tokens=b2), tokenizer=TOK
     )
     by = {s.chunk_id: s for s in ctx2.sources}
     assert (by[IDS[1]].status, by[IDS[1]].reason, by[IDS[1]].quote) == (
@@ -256,7 +254,7 @@ def test_hard_cut_keeps_first_budget_ids_and_can_cut_the_question():
 
 
 def test_hashes_are_of_the_prompt_text_and_the_ids_sent():
-    ctx = build_context(Q, hits(IDS[:2]), CHUNKS, DOCS, cfg(), generator=TOK)
+    ctx = build_context(Q, hits(IDS[:2]), CHUNKS, DOCS, cfg(), tokenizer=TOK)
     assert ctx.prompt_sha256 == hashlib.sha256(ctx.prompt_text.encode("utf-8")).hexdigest()
     assert (
         ctx.ids_sha256
@@ -266,7 +264,7 @@ def test_hashes_are_of_the_prompt_text_and_the_ids_sent():
 
 
 def test_no_hits_is_skipped_and_gate_drops_are_listed():
-    ctx = build_context(Q, [], CHUNKS, DOCS, cfg(), generator=TOK, dropped_by_gate=hits(IDS[:2]))
+    ctx = build_context(Q, [], CHUNKS, DOCS, cfg(), tokenizer=TOK, dropped_by_gate=hits(IDS[:2]))
     assert ctx.status == "skipped"
     assert [(s.status, s.reason) for s in ctx.sources] == [("dropped", "gate")] * 2
     assert ctx.prompt_sha256 is None and ctx.ids_sha256 is None and ctx.tokens_after is None
@@ -274,11 +272,11 @@ def test_no_hits_is_skipped_and_gate_drops_are_listed():
 
 def test_bad_input_messages():
     with pytest.raises(ValueError, match=re.escape("the question is empty")):
-        build_context("   ", hits(), CHUNKS, DOCS, cfg(), generator=TOK)
+        build_context("   ", hits(), CHUNKS, DOCS, cfg(), tokenizer=TOK)
     with pytest.raises(
         ValueError, match=re.escape("chunk 'nope' of the kept hits is not in the chunk table")
     ):
-        build_context(Q, [Hit("nope", "jeju", 1, 1.0)], CHUNKS, DOCS, cfg(), generator=TOK)
+        build_context(Q, [Hit("nope", "jeju", 1, 1.0)], CHUNKS, DOCS, cfg(), tokenizer=TOK)
 
 
 def test_sentence_spans_english_korean_decimal():
@@ -295,7 +293,14 @@ def test_sentence_spans_english_korean_decimal():
 
 
 def test_fallback_tokenizer_is_named_and_said():
-    ctx = build_context(Q, hits(IDS[:2]), CHUNKS, DOCS, cfg(budget_tokens=1024))
+    ctx = build_context(
+        Q,
+        hits(IDS[:2]),
+        CHUNKS,
+        DOCS,
+        cfg(budget_tokens=1024),
+        tokenizer=fallback_prompt_tokenizer(),
+    )
     assert "fallback" in ctx.tokenizer
     assert "only estimate" in ctx.message
 
@@ -308,7 +313,7 @@ def test_real_instructions_fit_the_reserved_tokens_with_qwen():
     framing = (SOURCES_HEADING + "\n\n" if SOURCES_HEADING else "") + QUESTION_LABEL + ANSWER_HINT
     n = len(gen.prompt_ids(SYSTEM_TEXT, framing))
     assert n <= RESERVED_INSTRUCTION_TOKENS
-    ctx = build_context(Q, hits(IDS[:3]), CHUNKS, DOCS, cfg(budget_tokens=1024), generator=gen)
+    ctx = build_context(Q, hits(IDS[:3]), CHUNKS, DOCS, cfg(budget_tokens=1024), tokenizer=gen)
     messages = [
         {"role": "system", "content": SYSTEM_TEXT},
         {"role": "user", "content": ctx.user_text},

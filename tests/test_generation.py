@@ -7,9 +7,10 @@ import time
 import pytest
 from apphelpers import CharGenerator
 
-from rag_core.answer.context import build_context, ids_sha256
+from rag_core.answer.context import build_context
 from rag_core.answer.generation import cache_key, generate
 from rag_core.config import ContextConfig, GenerationConfig
+from rag_core.hashing import ids_sha256
 from rag_core.types import Chunk, ContextStage, Document, Hit
 
 TEXT = "Hallasan rises 1,947 m above sea level. It is the highest mountain in South Korea."
@@ -41,7 +42,7 @@ def context(gen, **kw) -> ContextStage:
         {CHUNK.chunk_id: CHUNK},
         {"d": DOC},
         ContextConfig(**kw),
-        generator=gen,
+        tokenizer=gen,
     )
 
 
@@ -87,7 +88,7 @@ def test_no_source_in_prompt_is_skipped(tmp_path):
         {CHUNK.chunk_id: CHUNK},
         {"d": DOC},
         ContextConfig(budget_tokens=max(base, 600)),
-        generator=gen,
+        tokenizer=gen,
     )
     assert all(s.n is None for s in ctx.sources)
     stage = generate(ctx, GenerationConfig(model="fake"), generator=gen, cache_dir=tmp_path)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rag_core.evaluation.trec import parse_qrels
+from rag_core.formats.trec import parse_qrels
 from rag_core.gold.labels import (
     JSONL_FIELDS,
     SCHEMA_VERSION,
@@ -435,7 +435,7 @@ def test_qrels_for_chunking_matches_brute_force(tiny_corpus):
     assert qrels["q#0"] == expected == qrels["q#1"]
     assert {0, 2, 3} <= set(expected.values())  # a judged-not-relevant chunk is written as 0
     # the text written is what the TREC reader reads back
-    from rag_core.evaluation.trec import format_qrels
+    from rag_core.formats.trec import format_qrels
 
     assert parse_qrels(format_qrels(qrels).splitlines()) == qrels
 

@@ -31,10 +31,10 @@ from rag_core.evaluation.metrics import (
     ndcg,
     parse_metric_key,
     precision,
-    rank_by_score,
     recall,
     reciprocal_rank,
 )
+from rag_core.formats.trec import rank_by_score
 
 GOLD_AB = {"A": 1, "B": 1}
 

@@ -375,7 +375,7 @@ def test_collect_errors(tiny_corpus):
 def sample_manual():
     """The bundled manual question set, the sample corpus and its open-gate BM25 sweep data."""
     from rag_core.corpus.index import SAMPLE_CORPUS, load_corpus_index
-    from rag_core.corpus.questions import load_questions
+    from rag_core.formats.questions import load_questions
 
     path = SAMPLE_CORPUS / "questions" / "manual.jsonl"
     if not path.exists():
@@ -387,7 +387,7 @@ def sample_manual():
 
 def test_sample_manual_set_sparse(sample_manual):
     """Integration: the bundled manual question set with BM25 (seconds, no model)."""
-    from rag_core.corpus.questions import queries_of
+    from rag_core.formats.questions import queries_of
 
     questions, _corpus, data = sample_manual
     assert len(data.queries) == sum(len(queries_of(q, "all")) for q in questions)

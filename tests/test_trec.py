@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from rag_core.evaluation.metrics import evaluate_run, rank_by_score
-from rag_core.evaluation.trec import (
+from rag_core.evaluation.metrics import evaluate_run
+from rag_core.formats.trec import (
     escape_id,
     format_run,
     parse_qrels,
     parse_run,
+    rank_by_score,
     read_beir_qrels,
     read_qrels,
     read_run,

@@ -51,7 +51,7 @@ def question_sets(kind: str) -> dict[str, tuple[Question, ...]]:
     questions whose needles all lie in its documents, plus the unanswerable
     ones; sets left empty are omitted.
     """
-    from rag_core.corpus.questions import load_questions
+    from rag_core.formats.questions import load_questions
 
     out: dict[str, tuple[Question, ...]] = {}
     for f in _question_files():
@@ -72,7 +72,7 @@ def sample_index(kind: str) -> CorpusIndex:
     root = CORPUS_DIRS[kind]
     if kind == "sample":
         return load_corpus_index(root)
-    from rag_core.corpus.questions import load_questions
+    from rag_core.formats.questions import load_questions
 
     qs = tuple(q for f in _question_files() for q in load_questions(f))
     return load_corpus_index(root, questions=qs)

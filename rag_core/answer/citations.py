@@ -1,7 +1,7 @@
 """Citations by construction: a logits processor that makes every sentence end with ``[n]``.
 
 With ``generation.citations = enforced`` decoding is constrained so that the
-answer is either exactly :data:`rag_core.answer.context.REFUSAL_TEXT` or a run of
+answer is either exactly :data:`rag_core.answer.prompt.REFUSAL_TEXT` or a run of
 sentences, each closed by one or more citations ``[n]`` where ``n`` is the
 number of a source actually sent. The grammar, over the decoded text::
 
@@ -33,12 +33,15 @@ sentence is closed with a citation while there is room for one.
 from __future__ import annotations
 
 import re
+import threading
+import weakref
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rag_core.answer.context import REFUSAL_TEXT
 from rag_core.config import CITATION_MODES
+
+from .prompt import REFUSAL_TEXT
 
 __all__ = [
     "CITATION_MODES",
@@ -46,6 +49,8 @@ __all__ = [
     "CitationLogitsProcessor",
     "CitationVocab",
     "allowed_ids",
+    "citation_processor",
+    "citation_vocab",
     "read_state",
 ]
 #: Version of the rules below; part of the generation cache key of enforced answers,
@@ -54,7 +59,7 @@ GRAMMAR_VERSION = 2
 #: What the UI calls the enforced mode.
 ENFORCED_LABEL = "citations enforced by constrained decoding"
 
-#: A sentence end, as :func:`rag_core.answer.context.sentence_spans` reads one.
+#: A sentence end, as :func:`rag_core.text.sentence_spans` reads one.
 _END = re.compile(r"[.!?。！？]+[\"'”’)]*(?=\s|$)|\n")
 _OPEN_CITE = re.compile(r"\[(\d*)$")
 
@@ -334,3 +339,34 @@ class CitationLogitsProcessor:
                 row_scores.fill_(float("-inf"))
                 row_scores[keep] = kept
         return scores
+
+
+#: Each generator's classified vocabulary, built on first use (a few seconds) and kept
+#: while the generator lives.
+_VOCABS: weakref.WeakKeyDictionary[Any, CitationVocab] = weakref.WeakKeyDictionary()
+_VOCABS_LOCK = threading.Lock()
+
+
+def citation_vocab(generator: Any) -> CitationVocab:
+    """The :class:`CitationVocab` of ``generator``'s Hugging Face tokenizer (built once)."""
+    with _VOCABS_LOCK:
+        vocab = _VOCABS.get(generator)
+        if vocab is None:
+            vocab = CitationVocab.from_tokenizer(generator.tokenizer, generator.eos_ids)
+            _VOCABS[generator] = vocab
+        return vocab
+
+
+def citation_processor(
+    generator: Any, sources: Sequence[int], prompt_length: int, max_new_tokens: int
+) -> CitationLogitsProcessor:
+    """The processor enforcing citations over ``sources`` for one generation by ``generator``
+    (a local transformers model: its ``tokenizer`` and ``eos_ids``), handed to its
+    ``generate_ids(…, logits_processors=[…])``."""
+    return CitationLogitsProcessor(
+        citation_vocab(generator),
+        sources,
+        prompt_length,
+        decode=lambda new: generator.tokenizer.decode(new, skip_special_tokens=True),
+        max_new_tokens=max_new_tokens,
+    )

@@ -30,11 +30,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from rag_core.answer.context import ids_sha256
 from rag_core.config import GenerationConfig
+from rag_core.hashing import ids_sha256
 from rag_core.models import ModelUnavailable, cache_root, get_generator
 from rag_core.models.store import JsonStore, shared_store
 from rag_core.types import ContextStage, GenerationStage
+
+from .citations import GRAMMAR_VERSION, citation_processor
 
 DECODING = "greedy"
 
@@ -63,20 +65,15 @@ def cache_key(
     """
     if citations not in ("free", "enforced"):
         raise ValueError(f"citations = {citations!r} is not valid; valid choices: free, enforced")
-    if citations == "enforced":
-        from .citations import GRAMMAR_VERSION
-
-        cite = [citations, GRAMMAR_VERSION, list(sources)]
-    else:
-        cite = []
+    cite = [citations, GRAMMAR_VERSION, list(sources)] if citations == "enforced" else []
     payload = json.dumps([model_id, file_sha256, ids_hash, max_new_tokens, DECODING, *cite])
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
 def supports_enforced(generator: Any) -> bool:
-    """Can ``generator`` constrain its decoding (a local transformers model with a citation
-    processor)?"""
-    return callable(getattr(generator, "citation_processor", None))
+    """Can ``generator`` constrain its decoding (a local transformers model that takes
+    logits processors)?"""
+    return bool(getattr(generator, "takes_logits_processors", False))
 
 
 def generate(
@@ -190,11 +187,13 @@ def generate(
                 ),
             )
     kwargs: dict[str, Any] = {}
-    if mode == "enforced":
-        kwargs["cite_sources"] = sources
     if on_text is not None and supports_enforced(generator):
         kwargs["on_text"] = on_text
     try:
+        if mode == "enforced":
+            kwargs["logits_processors"] = [
+                citation_processor(generator, sources, len(ids), cfg.max_new_tokens)
+            ]
         answer, new_ids, seconds = generator.generate_ids(ids, cfg.max_new_tokens, **kwargs)
     except Exception as exc:  # noqa: BLE001 - a failed generation is a stage result, not a crash
         return GenerationStage(

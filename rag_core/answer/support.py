@@ -45,8 +45,9 @@ from typing import Any
 
 import numpy as np
 
-from rag_core.answer.context import REFUSAL_TEXT, sentence_spans
+from rag_core.answer.prompt import REFUSAL_TEXT
 from rag_core.config import SupportConfig
+from rag_core.text import sentence_spans
 from rag_core.types import Claim, ContextStage, Evidence, Source, SupportStage
 
 CITATION_GROUP = re.compile(r"(?:\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\])+")

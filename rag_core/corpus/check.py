@@ -114,9 +114,9 @@ def check_questions(
 
 def check_corpus(root: Path | None = None) -> CorpusReport:
     """Run every check on ``root`` (default: the bundled ``sample_corpus``)."""
+    from ..formats.questions import load_questions
     from .index import SAMPLE_CORPUS
     from .loaders import load_corpus
-    from .questions import load_questions
 
     root = root or SAMPLE_CORPUS
     problems: list[str] = []

@@ -30,8 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from ..gold.relevance import DOC_LEVEL
-from ..types import LoadReport, Needle, Question
+from ..types import DOC_LEVEL, LoadReport, Needle, Question
 from .loaders import canonicalize, load_beir, load_corpus
 
 #: Caps for an uploaded dataset zip.
@@ -174,7 +173,7 @@ def parse_topics(text: str, source: str = "<topics>") -> dict[str, str]:
 
 def load_trec_set(corpus: str | Path, topics: str | Path, qrels: str | Path) -> QrelsSet:
     """A corpus plus TREC topics and qrels as a :class:`QrelsSet`."""
-    from ..evaluation.trec import read_qrels
+    from ..formats.trec import read_qrels
 
     for what, p in (("corpus", corpus), ("topics", topics), ("qrels", qrels)):
         if not Path(p).exists():

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rag_core.models import cache_root, sha256_text
+from rag_core.hashing import sha256_text
+from rag_core.models import cache_root
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS embeddings (

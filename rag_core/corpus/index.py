@@ -288,8 +288,8 @@ def load_corpus_index(
     The question sets under ``<dir>/questions/*.jsonl`` are loaded too unless
     ``questions`` is given, so chunking diagnostics can count destroyed answers.
     """
+    from ..formats.questions import load_questions
     from .loaders import load_corpus
-    from .questions import load_questions
 
     root = Path(path) if path is not None else SAMPLE_CORPUS
     if not root.exists():

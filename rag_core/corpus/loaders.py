@@ -42,11 +42,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+from ..formats.questions import json_rows
 from ..types import Block, Document, FailedDocument, LoadedFile, LoadReport
 
 # BINARY, BINARY_PROBE, UNDECODABLE, LoadError and decode_bytes are re-exported for callers
 from .decoding import BINARY, BINARY_PROBE, UNDECODABLE, LoadError, decode, decode_bytes, is_blank  # noqa: F401
-from .questions import json_rows
 
 MB = 1024 * 1024
 #: Default size cap per file.

@@ -40,7 +40,7 @@ from typing import Any
 
 from ..config import PipelineConfig
 from ..corpus.index import CorpusIndex
-from ..corpus.questions import queries_of
+from ..formats.questions import queries_of
 from ..types import Needle, Question, Trace, to_jsonable
 from .stats import wilson_interval
 
@@ -539,7 +539,7 @@ def evaluate_answers(
         config: The configuration (its generator is used; ``"none"`` falls back).
         questions: The question set; needs at least one question.
         corpus: The loaded corpus.
-        phrasings: Which texts to ask (:func:`rag_core.corpus.questions.queries_of`);
+        phrasings: Which texts to ask (:func:`rag_core.formats.questions.queries_of`);
             default the question only, one generation each.
         progress: ``(done, total)`` after each query.
         should_stop: Checked before each query; True stops the run and the

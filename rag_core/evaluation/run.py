@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..config import ChunkerConfig, PipelineConfig
 from ..corpus.index import CorpusIndex
-from ..corpus.questions import queries_of
+from ..formats.questions import queries_of
 from ..types import Document, Hit, Needle, Question, Trace, fast_init, hit_column
 
 if TYPE_CHECKING:
@@ -183,7 +183,7 @@ def run_queries(
     """The per-query loop of an evaluation and of a threshold sweep.
 
     ``jobs``: ``(question, query id, query text)``, the phrasings of one
-    question next to each other (:func:`rag_core.corpus.questions.queries_of`).
+    question next to each other (:func:`rag_core.formats.questions.queries_of`).
     Every query runs :func:`rag_core.pipeline.run_many` up to the gate
     (``stop_after="gate"``; the same Traces as ``run`` per query). With
     ``chunk_gold``, an answerable question's needles are located in the

@@ -491,7 +491,7 @@ def collect(
         runs: imported runs by tag for ``run:TAG`` retrievers (read at each query id).
     """
     from ..config import GateConfig
-    from ..corpus.questions import queries_of
+    from ..formats.questions import queries_of
     from .run import merge_labels, run_queries
 
     if metric not in METRIC_CHOICES:

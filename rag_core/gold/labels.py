@@ -808,7 +808,7 @@ class LabelStore:
         escape: bool = False,
     ) -> str:
         """TREC qrels of ``questions`` for one chunking (see :func:`qrels_for`)."""
-        from ..evaluation.trec import format_qrels
+        from ..formats.trec import format_qrels
 
         qrels = qrels_for(
             chunks,
@@ -1020,11 +1020,11 @@ def qrels_for(
     (:func:`gold_for`) entirely; its grade is the maximum over the spans it
     contains. A chunk that contains only grade-0 labeled spans is written
     with grade 0 (judged not relevant). Query ids follow
-    :func:`rag_core.corpus.questions.queries_of` with ``phrasings`` — the ids an
+    :func:`rag_core.formats.questions.queries_of` with ``phrasings`` — the ids an
     ``eval`` run uses — so the qrels match its TREC run. Questions with no
     judged chunk are left out (not judged).
     """
-    from ..corpus.questions import queries_of
+    from ..formats.questions import queries_of
 
     order = {c.chunk_id: i for i, c in enumerate(chunks)}
     out: dict[str, dict[str, int]] = {}

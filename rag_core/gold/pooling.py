@@ -179,7 +179,7 @@ def pool_question(
         runs: imported runs by tag; a ``run:TAG`` retriever pools ``runs[TAG]``
             at each phrasing's query id (``rag_core.retrieval.runs``).
     """
-    from ..corpus.questions import queries_of
+    from ..formats.questions import queries_of
     from ..pipeline import retrieve
 
     depth = _check_depth(depth)

@@ -22,10 +22,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..types import Chunk, Document, Needle
-
-#: ``Needle.origin`` of document-level gold (a qrels judgement).
-DOC_LEVEL = "qrels"
+from ..types import DOC_LEVEL, Chunk, Document, Needle
 
 
 def is_document_level(needle: Needle) -> bool:

@@ -2,7 +2,7 @@
 
 Labels are document spans ``[start, end)`` of a document's canonical text
 (see :mod:`rag_core.gold.labels`). An annotator picks one as a chunk (its
-``start``/``end``), a sentence (:func:`sentence_spans`, the splitter the
+``start``/``end``), a sentence (:func:`rag_core.text.sentence_spans`, the splitter the
 context stage uses) or an exact character range — typed, or found by
 pasting the evidence text (:func:`occurrences`).
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..answer.context import sentence_spans
+from ..text import sentence_spans
 
 if TYPE_CHECKING:
     from .labels import Label
@@ -44,7 +44,8 @@ def occurrences(
 
 
 def sentence_containing(text: str, offset: int) -> int | None:
-    """Index (into :func:`sentence_spans`) of the sentence holding ``offset``, else the next one.
+    """Index (into :func:`~rag_core.text.sentence_spans`) of the sentence holding ``offset``,
+    else the next one.
 
     None when no sentence starts at or after ``offset`` and none holds it.
     """
@@ -81,5 +82,4 @@ __all__ = [
     "labels_within",
     "occurrences",
     "sentence_containing",
-    "sentence_spans",
 ]

@@ -28,13 +28,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..hashing import sha256_text
 from ._files import (
     Progress,
     cache_root,
     downloads_allowed,
     ensure_offline,
     quiet_transformers,
-    sha256_text,
 )
 from .embedders import E5Embedder, Embedder, SentenceTransformerEmbedder, l2_normalise
 from .errors import ModelUnavailable
@@ -424,5 +424,4 @@ __all__ = [
     "get_embedder",
     "get_generator",
     "l2_normalise",
-    "sha256_text",
 ]

@@ -68,11 +68,6 @@ def sha256_file(path: Path, chunk: int = 1 << 22) -> str:
     return h.hexdigest()
 
 
-def sha256_text(text: str) -> str:
-    """Hex sha256 of ``text`` encoded as UTF-8."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 @contextlib.contextmanager
 def file_lock(path: Path) -> Iterator[None]:
     """An exclusive inter-process lock on ``path`` (``fcntl.flock``; a no-op without fcntl).

@@ -126,6 +126,9 @@ class Generator(_TokenizerMixin):
     """
 
     is_fallback = False
+    #: ``generate_ids`` applies ``logits_processors`` (a local transformers model can
+    #: constrain its decoding; a remote one could not).
+    takes_logits_processors = True
 
     def __init__(
         self,
@@ -188,36 +191,12 @@ class Generator(_TokenizerMixin):
                 out.append(int(ids[0]))
         return tuple(out)
 
-    def citation_vocab(self) -> Any:
-        """This tokenizer's :class:`rag_core.answer.citations.CitationVocab` (built once, a few
-        seconds)."""
-        from rag_core.answer.citations import CitationVocab
-
-        with self._lock:
-            if getattr(self, "_citation_vocab", None) is None:
-                self._citation_vocab = CitationVocab.from_tokenizer(self.tokenizer, self.eos_ids)
-            return self._citation_vocab
-
-    def citation_processor(
-        self, sources: Sequence[int], prompt_length: int, max_new_tokens: int
-    ) -> Any:
-        """A :class:`rag_core.answer.citations.CitationLogitsProcessor` for one generation."""
-        from rag_core.answer.citations import CitationLogitsProcessor
-
-        return CitationLogitsProcessor(
-            self.citation_vocab(),
-            sources,
-            prompt_length,
-            decode=lambda new: self.tokenizer.decode(new, skip_special_tokens=True),
-            max_new_tokens=max_new_tokens,
-        )
-
     def generate_ids(
         self,
         ids: Sequence[int],
         max_new_tokens: int,
         *,
-        cite_sources: Sequence[int] | None = None,
+        logits_processors: Sequence[Any] = (),
         on_text: Any = None,
     ) -> tuple[str, list[int], float]:
         """Greedy decoding from exactly ``ids``.
@@ -225,9 +204,8 @@ class Generator(_TokenizerMixin):
         Args:
             ids: The prompt ids.
             max_new_tokens: Generation limit.
-            cite_sources: When given, decoding is constrained so that every
-                sentence ends with ``[n]`` over these numbers (or the answer is
-                the exact refusal; ``rag_core.answer.citations``).
+            logits_processors: transformers ``LogitsProcessor``s applied at every
+                step (e.g. the enforced-citation grammar of ``rag_core.answer.citations``).
             on_text: ``on_text(piece)`` receives the answer's text as it is
                 generated (transformers' ``TextStreamer`` protocol, word by word).
 
@@ -249,12 +227,10 @@ class Generator(_TokenizerMixin):
         input_ids = torch.tensor([list(ids)], dtype=torch.long)
         mask = torch.ones_like(input_ids)
         extra: dict[str, Any] = {}
-        if cite_sources is not None:
-            from transformers import LogitsProcessorList
+        if logits_processors:
+            from transformers import LogitsProcessorList  # heavy, optional: loaded on use
 
-            extra["logits_processor"] = LogitsProcessorList(
-                [self.citation_processor(cite_sources, len(ids), max_new_tokens)]
-            )
+            extra["logits_processor"] = LogitsProcessorList(list(logits_processors))
         if on_text is not None:
             extra["streamer"] = CallbackStreamer(self.tokenizer, on_text)
         with self._lock, torch.inference_mode():

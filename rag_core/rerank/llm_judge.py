@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rag_core.answer.context import ids_sha256
+from rag_core.hashing import ids_sha256
 from rag_core.models import DEFAULT_GENERATOR, cache_root, get_generator
 from rag_core.models.store import JsonStore, shared_store
 from rag_core.rerank import Reranked, register_reranker

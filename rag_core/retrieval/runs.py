@@ -25,7 +25,7 @@ against the loaded corpus:
    out of the prompt with that reason.
 
 Errors name the file and the line: ``ValueError("run.txt line 7: …")``, worded as
-in ``rag_core.evaluation.trec`` (whose :func:`~rag_core.evaluation.trec.run_lines` reads the TREC
+in ``rag_core.formats.trec`` (whose :func:`~rag_core.formats.trec.run_lines` reads the TREC
 lines).
 """
 
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..evaluation.trec import finite_score, line_where, run_lines
+from ..formats.trec import finite_score, line_where, run_lines
 from ..types import Chunk, Document, Hit, RetrieverList
 
 if TYPE_CHECKING:
@@ -300,10 +300,10 @@ def _chunk_for(
 def export_trec(lists: Sequence[RetrieverList], query_id: str) -> str:
     """TREC run lines of a Trace's retriever lists (tag = list name with ``:`` → ``-``).
 
-    Ids with whitespace are percent-encoded (:func:`rag_core.evaluation.trec.escape_id`);
+    Ids with whitespace are percent-encoded (:func:`rag_core.formats.trec.escape_id`);
     scores are written with ``repr`` so a re-import reads them back exactly.
     """
-    from ..evaluation.trec import escape_id
+    from ..formats.trec import escape_id
 
     out = []
     q = escape_id(query_id)

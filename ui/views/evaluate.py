@@ -16,7 +16,7 @@ from rag_core.evaluation.aggregate import breakdown, curve
 from rag_core.evaluation.metrics import parse_metric_key
 from rag_core.evaluation.run import TAG_GROUPS, tag_group
 from rag_core.evaluation.stats import PairedComparison, format_p
-from rag_core.evaluation.trec import format_qrels, format_run
+from rag_core.formats.trec import format_qrels, format_run
 
 from ..html import Markup, span
 from ..i18n import t

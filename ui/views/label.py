@@ -13,7 +13,7 @@ Span picking, as :func:`pick_span` and the callbacks below implement it:
 * a new question drops the previous span's keys and opens its first pooled
   candidate (:func:`open_candidate`: its document and chunk, in chunk mode);
 * the mode decides the span: a chunk of the document, a sentence
-  (``rag_core.gold.spans.sentence_spans``) or a character range, typed or found by
+  (``rag_core.text.sentence_spans``) or a character range, typed or found by
   its text (:func:`find`, every occurrence offered by :func:`pick_occurrence`);
 * a mode opened anew starts where the last valid span was (``label._last``):
   the chunk holding its start, the sentence holding it, or its offsets;
@@ -58,8 +58,8 @@ from rag_core.gold.spans import (
     labels_within,
     occurrences,
     sentence_containing,
-    sentence_spans,
 )
+from rag_core.text import sentence_spans
 from rag_core.types import Chunk, Document, Needle, Question
 from ui.html import snippet
 from ui.i18n import t

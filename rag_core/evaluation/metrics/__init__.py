@@ -29,8 +29,9 @@ from functools import lru_cache
 from itertools import repeat
 from typing import Any
 
+from ...formats.trec import as_ranking
 from ...registry import Registry
-from ._common import MetricFn, check_k, check_ranking, rank_by_score
+from ._common import MetricFn, check_k, check_ranking
 from .ap import average_precision
 from .destroyed import answers_destroyed, destroyed_needles
 from .hit import hit
@@ -292,18 +293,6 @@ def evaluate_ranking(
     return evaluate_checked(ranking, qrels, cuts, keys, gain, judged)[0]
 
 
-def as_ranking(qid: str, entry: Ranking | Mapping[str, float]) -> list[str]:
-    """A run entry as a ranked list: scores are ranked by :func:`rank_by_score`."""
-    if isinstance(entry, Mapping):
-        return rank_by_score(entry)
-    if isinstance(entry, (str, bytes)) or not isinstance(entry, Sequence):
-        raise ValueError(
-            f"run entry for query {qid!r} must be a ranked list of ids or a mapping "
-            f"id → score; got {type(entry).__name__}"
-        )
-    return list(entry)
-
-
 def mean_or_none(values: Sequence[float | None]) -> float | None:
     """``fsum`` mean of the non-``None`` values; ``None`` when there are none."""
     kept = [v for v in values if v is not None]
@@ -320,7 +309,7 @@ def evaluate_run(
 
     A run entry is either a ranked list of ids or a mapping id → score; scores
     are ranked as trec_eval ranks them (score descending, ties by id
-    descending — see :func:`rank_by_score`).
+    descending — see :func:`rag_core.formats.trec.rank_by_score`).
 
     Means are over the queries of ``qrels`` with at least one relevant id. A
     judged query missing from the run counts as an empty ranking (0 on every
@@ -361,7 +350,6 @@ __all__ = [
     "UNCUT_METRICS",
     "MetricFn",
     "answers_destroyed",
-    "as_ranking",
     "average_precision",
     "check_ks",
     "cuts_and_keys",
@@ -377,7 +365,6 @@ __all__ = [
     "ndcg",
     "parse_metric_key",
     "precision",
-    "rank_by_score",
     "recall",
     "reciprocal_rank",
 ]

@@ -11,7 +11,6 @@ Conventions (those of trec_eval / pytrec_eval):
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Protocol, TypeVar
 
@@ -73,21 +72,3 @@ def is_relevant(qrels: Mapping[str, int], doc: str) -> bool:
 def n_relevant(qrels: Mapping[str, int]) -> int:
     """Number of ids with a grade above 0."""
     return sum(1 for grade in qrels.values() if grade > 0)
-
-
-def rank_by_score(scores: Mapping[str, float]) -> list[str]:
-    """Order ids as trec_eval does: score descending, ties by id *descending*.
-
-    trec_eval ignores the rank column of a run and sorts by score; its
-    comparator (``comp_sim_docno`` in ``form_res_rels.c``) breaks ties with
-    ``strcmp(b, a)``, i.e. the larger docno first. pytrec_eval (and
-    ir_measures through it) inherit this: with ``a``, ``b``, ``c`` all scored
-    1.0, ``c`` is rank 1. Python compares ``str`` by code point, which orders
-    like ``strcmp`` over UTF-8 bytes, so the two agree on any id.
-    """
-    for doc, score in scores.items():
-        if not math.isfinite(float(score)):
-            raise ValueError(f"score of id {doc!r} must be a finite number; got {score!r}")
-    by_id_desc = sorted(scores, reverse=True)
-    # sorted() is stable, so equal scores keep the id-descending order.
-    return sorted(by_id_desc, key=lambda doc: -float(scores[doc]))

@@ -34,12 +34,43 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import unquote
 
-from .metrics import as_ranking
-
 Qrels = dict[str, dict[str, int]]
 Run = dict[str, dict[str, float]]
 RunLike = Mapping[str, Sequence[str] | Mapping[str, float]]
 QrelsFormat = Literal["auto", "trec", "beir"]
+
+
+# ------------------------------------------------------------------ ranking
+
+
+def rank_by_score(scores: Mapping[str, float]) -> list[str]:
+    """Order ids as trec_eval does: score descending, ties by id *descending*.
+
+    trec_eval ignores the rank column of a run and sorts by score; its
+    comparator (``comp_sim_docno`` in ``form_res_rels.c``) breaks ties with
+    ``strcmp(b, a)``, i.e. the larger docno first. pytrec_eval (and
+    ir_measures through it) inherit this: with ``a``, ``b``, ``c`` all scored
+    1.0, ``c`` is rank 1. Python compares ``str`` by code point, which orders
+    like ``strcmp`` over UTF-8 bytes, so the two agree on any id.
+    """
+    for doc, score in scores.items():
+        if not math.isfinite(float(score)):
+            raise ValueError(f"score of id {doc!r} must be a finite number; got {score!r}")
+    by_id_desc = sorted(scores, reverse=True)
+    # sorted() is stable, so equal scores keep the id-descending order.
+    return sorted(by_id_desc, key=lambda doc: -float(scores[doc]))
+
+
+def as_ranking(qid: str, entry: Sequence[str] | Mapping[str, float]) -> list[str]:
+    """A run entry as a ranked list: scores are ranked by :func:`rank_by_score`."""
+    if isinstance(entry, Mapping):
+        return rank_by_score(entry)
+    if isinstance(entry, (str, bytes)) or not isinstance(entry, Sequence):
+        raise ValueError(
+            f"run entry for query {qid!r} must be a ranked list of ids or a mapping "
+            f"id → score; got {type(entry).__name__}"
+        )
+    return list(entry)
 
 
 # ------------------------------------------------------------------ escaping

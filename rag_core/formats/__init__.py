@@ -1,0 +1,1 @@
+"""File formats every layer may read and write: TREC qrels and runs, question sets."""
