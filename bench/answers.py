@@ -77,10 +77,10 @@ def main(argv: list[str] | None = None) -> int:
 
     os.environ["RAG_INSPECTOR_CACHE"] = str(fresh_generation_cache())
     from rag_core.config import PipelineConfig
-    from rag_core.corpus.index import load_corpus_index
     from rag_core.evaluation.answers import evaluate_answers
     from rag_core.evaluation.run import evaluate_config
     from rag_core.formats.questions import load_questions
+    from rag_core.index import load_corpus_index
     from rag_core.models import get_generator
 
     cfg = PipelineConfig()

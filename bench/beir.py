@@ -205,7 +205,7 @@ PRODUCT_SET = {
 def _product_corpus(folder: Path) -> tuple[object, object]:
     """The BEIR set and its ``CorpusIndex`` (loaded once for every depth)."""
     from rag_core.corpus.datasets import load_beir_set
-    from rag_core.corpus.index import CorpusIndex
+    from rag_core.index import CorpusIndex
 
     qset = load_beir_set(folder)
     return qset, CorpusIndex(qset.report, name=qset.name, questions=qset.questions)

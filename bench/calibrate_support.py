@@ -55,8 +55,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from rag_core.answer.support import check_support
 from rag_core.config import PipelineConfig, SupportConfig
-from rag_core.corpus.index import load_corpus_index
 from rag_core.formats.questions import load_questions
+from rag_core.index import load_corpus_index
 from rag_core.types import ContextStage, Question, Source
 
 ROOT = Path(__file__).resolve().parents[1]

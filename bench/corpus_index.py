@@ -18,8 +18,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rag_core.config import ANALYZERS, preset
-from rag_core.corpus.index import load_corpus_index
-from rag_core.corpus.tokenizer import embedding_tokenizer
+from rag_core.index import load_corpus_index
+from rag_core.models.tokenizer import embedding_tokenizer
 from rag_core.retrieval.sparse.analyzers import kiwi_instance
 
 

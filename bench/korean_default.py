@@ -33,10 +33,10 @@ from beir import DEFAULT_DATA, evaluate, load_beir, run_ours
 
 from rag_core.cli import paired_reading
 from rag_core.config import PipelineConfig
-from rag_core.corpus.index import load_corpus_index
 from rag_core.evaluation.run import evaluate_config
 from rag_core.evaluation.stats import paired_compare, wilson_interval
 from rag_core.formats.questions import load_questions
+from rag_core.index import load_corpus_index
 from rag_core.retrieval.sparse import analyzers as an
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -35,10 +35,10 @@ import numpy as np
 from rag_core.answer.context import build_context
 from rag_core.answer.generation import generate
 from rag_core.config import ChunkerConfig, ContextConfig, GenerationConfig
-from rag_core.corpus.embcache import EmbeddingCache
-from rag_core.corpus.index import load_corpus_index
 from rag_core.formats.questions import load_questions
+from rag_core.index import load_corpus_index
 from rag_core.models import get_embedder, get_generator
+from rag_core.models.embcache import EmbeddingCache
 from rag_core.retrieval.dense import DenseIndex
 from rag_core.types import Hit
 

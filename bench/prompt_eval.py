@@ -86,9 +86,9 @@ from rag_core.config import (
     CITATION_MODES,
     PipelineConfig,
 )
-from rag_core.corpus.index import load_corpus_index
 from rag_core.evaluation.stats import wilson_interval
 from rag_core.formats.questions import load_questions
+from rag_core.index import load_corpus_index
 from rag_core.pipeline import run
 from rag_core.types import Question, Trace
 

@@ -15,7 +15,25 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .config import CHUNK_STRATEGIES, PRESETS, PipelineConfig, override_items, preset
+from .chunking import chunk_document
+from .config import CHUNK_STRATEGIES, PRESETS, ChunkerConfig, PipelineConfig, override_items, preset
+from .corpus.check import check_corpus
+from .corpus.datasets import load_qrels_folder, load_trec_set
+from .corpus.loaders import load_corpus, load_file
+from .evaluation import sweep
+from .evaluation.answers import compare_answers, evaluate_answers
+from .evaluation.metrics import GAINS, evaluate_run
+from .evaluation.run import compare_configs, evaluate_config
+from .evaluation.stats import format_p, parse_range
+from .evaluation.sweep import METRIC_CHOICES, NOTICE_FINAL_SCORE, NOTICE_NO_DISTANCE
+from .formats.questions import load_questions
+from .formats.trec import format_qrels, read_qrels, read_run, write_text_atomic
+from .gold.labels import LabelStore, check_grade, check_span, qrels_for, question_set_name
+from .index import SAMPLE_CORPUS, CorpusIndex, load_corpus_index, load_warnings
+from .models import ModelUnavailable
+from .pipeline import run
+from .retrieval.qdrant import QdrantTarget, build_collection, check_writable
+from .retrieval.runs import check_queries, export_trec, read_run_file
 from .types import dumps, to_jsonable
 
 EXIT_USAGE = 2
@@ -85,8 +103,6 @@ def _warn_load(lines: Sequence[str]) -> None:
 
 
 def _corpus(path: str | None, **kwargs: Any):
-    from .corpus.index import load_corpus_index
-
     corpus = load_corpus_index(path, **kwargs)
     _warn_load(corpus.load_warnings)
     return corpus
@@ -95,9 +111,6 @@ def _corpus(path: str | None, **kwargs: Any):
 def _dataset(args: argparse.Namespace) -> tuple[Any, Any]:
     """``(CorpusIndex, QrelsSet)`` of ``--beir DIR`` or ``--topics``/``--qrels``; ``(None,
     None)`` without."""
-    from .corpus.datasets import load_qrels_folder, load_trec_set
-    from .corpus.index import CorpusIndex
-
     beir = getattr(args, "beir", None)
     topics, qrels = getattr(args, "topics", None), getattr(args, "qrels", None)
     if beir:
@@ -115,8 +128,6 @@ def _dataset(args: argparse.Namespace) -> tuple[Any, Any]:
 
 def _runs(files: Sequence[str] | None, known_queries: Any = None) -> dict[str, Any]:
     """Runs of every ``--run FILE`` by tag; a run naming unknown query ids is an error."""
-    from .retrieval.runs import check_queries, read_run_file
-
     runs: dict[str, Any] = {}
     for f in files or ():
         for tag, r in read_run_file(f).items():
@@ -142,11 +153,6 @@ def _with_runs(cfg: PipelineConfig, runs: dict[str, Any]) -> PipelineConfig:
 
 
 def cmd_chunk(args: argparse.Namespace) -> int:
-    from .chunking import chunk_document
-    from .config import ChunkerConfig
-    from .corpus.index import load_warnings
-    from .corpus.loaders import load_file
-
     report = load_file(args.doc)
     if not report.documents:
         reason = report.failed[0].reason if report.failed else "no document in file"
@@ -184,8 +190,6 @@ def cmd_chunk(args: argparse.Namespace) -> int:
 
 
 def cmd_query(args: argparse.Namespace) -> int:
-    from .pipeline import run
-
     cfg = _load_config(args.config, args.preset, args.set or [])
     corpus, qset = _dataset(args)
     if corpus is None:
@@ -211,8 +215,6 @@ def cmd_query(args: argparse.Namespace) -> int:
     cfg = _with_runs(cfg, runs)
     trace = run(cfg, question, corpus, gold=gold, runs=runs, query_id=query_id)
     if args.trec_run:
-        from .retrieval.runs import export_trec
-
         _write_output(export_trec(trace.retrieval.lists, query_id), args.trec_run)
     gen = trace.generation
     summary = "\n".join(
@@ -239,9 +241,6 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 def cmd_index_qdrant(args: argparse.Namespace) -> int:
     """Chunk and embed the loaded corpus, then write it to a Qdrant collection."""
-    from .models import ModelUnavailable
-    from .retrieval.qdrant import QdrantTarget, build_collection, check_writable
-
     if bool(args.path) == bool(args.url):
         raise UsageError(
             "index qdrant: give exactly one of --path DIR (embedded local mode) or --url URL (a "
@@ -295,9 +294,6 @@ def cmd_index_qdrant(args: argparse.Namespace) -> int:
 
 
 def cmd_metrics(args: argparse.Namespace) -> int:
-    from .evaluation.metrics import evaluate_run
-    from .formats.trec import read_qrels, read_run
-
     qrels = read_qrels(args.qrels)
     run_ = read_run(args.run)
     ks = _ks(args.k)
@@ -307,9 +303,6 @@ def cmd_metrics(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from .evaluation.run import compare_configs, evaluate_config
-    from .formats.questions import load_questions
-
     corpus, qset = _dataset(args)
     if qset is not None:
         questions = qset.questions
@@ -363,8 +356,6 @@ def _eval_answers(
     finishes the current query and prints the rows done, ``status: partial``.
     """
     import time
-
-    from .evaluation.answers import compare_answers, evaluate_answers
 
     phrasings = args.phrasings or "question"
 
@@ -480,8 +471,6 @@ def _eval_summary(out: dict[str, Any]) -> str:
 
 
 def cmd_corpus(args: argparse.Namespace) -> int:
-    from .corpus.check import check_corpus
-
     report = check_corpus(Path(args.dir) if args.dir else None)
     _emit(report, args.json, report.summary())
     return 0 if report.ok else 1
@@ -496,16 +485,11 @@ def _annotator(value: str | None) -> str:
 
 
 def _store(path: str | None):
-    from .gold.labels import LabelStore
-
     return LabelStore(path)
 
 
 def _corpus_docs(path: str | None) -> dict[str, Any]:
     """``{doc_id: Document}`` of a corpus directory (default: the sample corpus)."""
-    from .corpus.index import SAMPLE_CORPUS, load_warnings
-    from .corpus.loaders import load_corpus
-
     report = load_corpus(Path(path) if path else SAMPLE_CORPUS)
     _warn_load(load_warnings(report))
     if not report.documents:
@@ -515,8 +499,6 @@ def _corpus_docs(path: str | None) -> dict[str, Any]:
 
 def _question_files(files: Sequence[str] | None, corpus: str | None) -> list[Path]:
     """The ``--questions`` files, else every ``questions/*.jsonl`` of the corpus."""
-    from .corpus.index import SAMPLE_CORPUS
-
     if files:
         return [Path(f) for f in files]
     qdir = (Path(corpus) if corpus else SAMPLE_CORPUS) / "questions"
@@ -530,7 +512,6 @@ def _write_output(text: str, output: str | None) -> None:
     if output is None:
         sys.stdout.write(text)
         return
-    from .formats.trec import write_text_atomic
 
     try:
         write_text_atomic(output, text)
@@ -539,9 +520,6 @@ def _write_output(text: str, output: str | None) -> None:
 
 
 def cmd_labels_add(args: argparse.Namespace) -> int:
-    from .formats.questions import load_questions
-    from .gold.labels import check_grade, check_span, question_set_name
-
     questions = load_questions(args.questions)
     ids = [q.id for q in questions]
     if args.question_id not in ids:
@@ -588,9 +566,6 @@ def cmd_labels_export(args: argparse.Namespace) -> int:
     if args.format == LABEL_EXPORT_FORMATS[0]:
         _write_output(_store(args.store).export_jsonl(args.question_set), args.output)
         return 0
-    from .formats.questions import load_questions
-    from .formats.trec import format_qrels
-    from .gold.labels import qrels_for, question_set_name
 
     cfg = _load_config(args.config, args.preset, args.set or [])
     corpus, qset = _dataset(args)
@@ -700,11 +675,6 @@ def _max_kept(text: str) -> int | None:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from .evaluation import sweep
-    from .evaluation.stats import parse_range
-    from .formats.questions import load_questions
-    from .gold.labels import question_set_name
-
     corpus, qset = _dataset(args)
     if qset is not None:
         questions, set_name, known = qset.questions, qset.name, qset.queries
@@ -748,8 +718,6 @@ def _queries(n: int) -> str:
 
 def paired_reading(c: Any) -> str:
     """One English sentence for a :class:`rag_core.evaluation.stats.PairedComparison`."""
-    from .evaluation.stats import format_p
-
     conclusion = {
         "a_better": f"{c.label_a} is better on these {_queries(c.n)}",
         "b_better": f"{c.label_b} is better on these {_queries(c.n)}",
@@ -763,8 +731,6 @@ def paired_reading(c: Any) -> str:
 
 def notice_text(n: Any) -> str:
     """English text of a :class:`rag_core.types.Notice` from the sweep."""
-    from .evaluation.sweep import NOTICE_FINAL_SCORE, NOTICE_NO_DISTANCE
-
     if n.code == NOTICE_NO_DISTANCE:
         reason = n.params.get("reason") or "some candidates carry no distance"
         return f"dense retrieval gave no cosine distances ({reason}); sweeping scores"
@@ -879,8 +845,6 @@ def _add_label_commands(sub: Any) -> None:
 
 
 def _add_sweep_command(sub: Any) -> None:
-    from .evaluation.sweep import METRIC_CHOICES
-
     s = sub.add_parser("sweep", help="refusal-threshold sweep over a question set")
     s.add_argument(
         "--queries", default=None, help="question set with answerable and unanswerable questions"
@@ -938,8 +902,6 @@ def _add_dataset_args(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .evaluation.metrics import GAINS
-
     p = _Parser(prog="python -m rag_core", description="RAG Stage Inspector core")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 

@@ -18,9 +18,30 @@ from dataclasses import replace
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
+from . import models  # models.get_* read at call time: the one place a model is swapped
+from .answer.context import build_context
 from .answer.gate import apply_gate
+from .answer.generation import generate
+from .answer.support import check_support
 from .config import PipelineConfig
-from .corpus.index import Chunking, CorpusIndex, Progress
+from .gold.diagnosis import gold_view
+from .index import Chunking, CorpusIndex, Progress
+from .models import ModelUnavailable
+from .rerank import RERANK_LABELS, rerank
+from .retrieval.fusion import fuse
+from .retrieval.qdrant import (
+    QdrantError,
+    QdrantTarget,
+    check_dimension,
+    check_model,
+    collection_facts,
+    connect,
+    distance_of,
+    higher_is_better,
+    search,
+)
+from .retrieval.runs import resolve_hits
+from .retrieval.sparse.analyzers import auto_segments, get_analyzer
 from .types import (
     AnalyzerView,
     BaseField,
@@ -135,25 +156,12 @@ def qdrant_list(config: PipelineConfig, question: str, chunking: Chunking) -> Re
     payload field, a dimension mismatch, a missing model — gives a list with
     status ``unavailable``/``error`` and the reason; other retrievers run on.
     """
-    from .models import ModelUnavailable, get_embedder
-    from .retrieval.qdrant import (
-        QdrantError,
-        QdrantTarget,
-        check_dimension,
-        check_model,
-        collection_facts,
-        connect,
-        distance_of,
-        higher_is_better,
-        search,
-    )
-
     rcfg = config.retrieval
     name = f"qdrant:{rcfg.qdrant_collection}"
     try:
         target = QdrantTarget(url=rcfg.qdrant_url, path=rcfg.qdrant_path)
         facts = collection_facts(connect(target), target, rcfg.qdrant_collection)
-        embedder = get_embedder(rcfg.qdrant_model)
+        embedder = models.get_embedder(rcfg.qdrant_model)
         check_dimension(facts, embedder)
         found, facts = search(
             target,
@@ -294,8 +302,6 @@ class RunPlan:
         """``(index, analyzer function, list params, idf form, n docs)`` of one sparse retriever."""
         key = (method, analyzer)
         if key not in self._sparse:
-            from .retrieval.sparse.analyzers import get_analyzer
-
             rcfg = self.config.retrieval
             index = self.corpus.sparse(self.config.chunker, method, analyzer, rcfg)
             analyze = get_analyzer(analyzer, ngram_min=rcfg.ngram_min, ngram_max=rcfg.ngram_max)
@@ -367,8 +373,6 @@ def _run_list(
     extra: dict[str, Chunk],
 ) -> RetrieverList:
     """The retriever list of an imported run (``run:TAG``), see :mod:`rag_core.retrieval.runs`."""
-    from .retrieval.runs import resolve_hits
-
     run_ = (runs or {}).get(tag)
     if run_ is None:
         loaded = ", ".join(sorted(runs or {})) or "none"
@@ -444,8 +448,6 @@ def retrieve(
             )
             continue
         if method == "dense":
-            from .models import ModelUnavailable
-
             try:
                 dense_index = corpus.dense(config.chunker, dense_model, progress)
                 dense_cos = dense_index.cosines(question)
@@ -515,8 +517,6 @@ def retrieve(
     usable = [lst for lst in lists if lst.status == "ok"]
     fused = None
     if len(usable) > 1:
-        from .retrieval.fusion import fuse
-
         fused = fuse(
             [(lst.name, lst.hits) for lst in usable],
             config.fusion.method,
@@ -555,8 +555,6 @@ def _plan_hits(plan: RunPlan, indices: Any, scores: Any, **columns: Column) -> H
 
 
 def _auto_segments(question: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
-    from .retrieval.sparse.analyzers import auto_segments
-
     return tuple((run.strip(), name, tuple(terms)) for run, name, terms in auto_segments(question))
 
 
@@ -588,8 +586,6 @@ def rerank_stage(
     ``chunks``: the chunk table (default: the chunking's; with imported runs
     also their whole documents and external texts).
     """
-    from .rerank import RERANK_LABELS, rerank
-
     rc = config.rerank
     label = RERANK_LABELS.get(rc.method, rc.method)
     table = chunks if chunks is not None else corpus.chunking(config.chunker).by_id
@@ -614,8 +610,6 @@ def rerank_stage(
             **extra,
         )
     except Exception as exc:
-        from .models import ModelUnavailable  # imported when a reranker fails, not per query
-
         if not isinstance(exc, ModelUnavailable):
             raise
         kept = Hits.of(hits).take(
@@ -685,10 +679,6 @@ def model_stages(
             _skipped_generation(config, reason + " — the model was not called"),
             SupportStage("skipped", message="no answer to check"),
         )
-    from .answer.context import build_context
-    from .answer.generation import generate
-    from .answer.support import check_support
-    from .models import ModelUnavailable, fallback_prompt_tokenizer, get_embedder, get_generator
 
     chunking = corpus.chunking(config.chunker)
     generator = None
@@ -698,7 +688,7 @@ def model_stages(
         if progress:
             progress(f"loading generator {config.generation.model}", 0.0)
         try:
-            generator = get_generator(config.generation.model)
+            generator = models.get_generator(config.generation.model)
         except ModelUnavailable as exc:
             gen_problem = str(exc)
         timings["model_load"] = (time.perf_counter() - t) * 1000
@@ -710,7 +700,7 @@ def model_stages(
         chunks if chunks is not None else chunking.by_id,
         corpus.docs,
         config.context,
-        tokenizer=generator if generator is not None else fallback_prompt_tokenizer(),
+        tokenizer=generator if generator is not None else models.fallback_prompt_tokenizer(),
         dropped_by_gate=gate.rejected,
     )
     timings["context"] = (time.perf_counter() - t) * 1000
@@ -733,7 +723,7 @@ def model_stages(
     t = time.perf_counter()
     if generation.status == "ok" and generation.answer is not None:
         try:
-            embedder = get_embedder("minilm")
+            embedder = models.get_embedder("minilm")
         except ModelUnavailable:
             embedder = None
         support = check_support(
@@ -923,11 +913,9 @@ def _run_planned(
         needles = tuple(gold)
     gview = None
     if needles:
-        from .gold.diagnosis import gold_view
-
         gold_chunks = _WithExtra(chunking.chunks + tuple(extra.values())) if extra else chunking
         gview = gold_view(
-            needles, corpus, gold_chunks, retrieval, rerank, gate, context, generation, support
+            needles, corpus.docs, gold_chunks, retrieval, rerank, gate, context, generation, support
         )
 
     # the chunks the stages name, gathered when first read (a page, the JSON), not per query

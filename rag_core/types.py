@@ -12,8 +12,10 @@ import dataclasses
 import json
 import math
 import operator
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import repeat
 from typing import Any, Literal, TypeAlias, TypeVar, overload
 
@@ -244,6 +246,25 @@ class ChunkingDiagnostics:
     #: loss (not in ``destroyed``, not in ``n_needles``), reported on their own.
     not_in_corpus: tuple[NeedleLoss, ...] = ()
     n_hard_cuts: int = 0  # chunks ending where no boundary was found at the target (cut mid-word)
+
+
+@dataclass(frozen=True)
+class Chunking:
+    """One chunking of a corpus: its chunks in order, looked up by id and by position."""
+
+    signature: str
+    chunks: tuple[Chunk, ...]
+    by_id: dict[str, Chunk]
+    position: dict[str, int]
+    diagnostics: ChunkingDiagnostics
+
+    def texts(self) -> list[str]:
+        return [c.text for c in self.chunks]
+
+    @cached_property
+    def most_chunks_per_doc(self) -> int:
+        """The most chunks any one document has (0 without chunks); counted once."""
+        return max(Counter(c.doc_id for c in self.chunks).values(), default=0)
 
 
 # --------------------------------------------------------------- retrieval

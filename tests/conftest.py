@@ -57,7 +57,7 @@ def tiny_corpus_dir(tmp_path):
 
 @pytest.fixture()
 def tiny_corpus(tiny_corpus_dir):
-    from rag_core.corpus.index import load_corpus_index
+    from rag_core.index import load_corpus_index
 
     return load_corpus_index(tiny_corpus_dir, questions=[])
 

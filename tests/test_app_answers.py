@@ -16,9 +16,9 @@ from apphelpers import ROOT, CharGenerator, html, make_app, ok, plain
 from streamlit.testing.v1 import AppTest
 
 from rag_core.config import PipelineConfig
-from rag_core.corpus.index import load_corpus_index
 from rag_core.evaluation.answers import evaluate_answers
 from rag_core.formats.questions import load_questions
+from rag_core.index import load_corpus_index
 from rag_core.models import ModelUnavailable
 
 MANUAL = load_questions(ROOT / "sample_corpus" / "questions" / "manual.jsonl")

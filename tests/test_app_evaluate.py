@@ -16,9 +16,9 @@ from apphelpers import ROOT, html, make_app, ok, plain
 from streamlit.testing.v1 import AppTest
 
 from rag_core.config import PipelineConfig, preset
-from rag_core.corpus.index import load_corpus_index
 from rag_core.evaluation.run import compare_configs, evaluate_config
 from rag_core.formats.questions import load_questions
+from rag_core.index import load_corpus_index
 from ui.state import config_from_url
 from ui.views.evaluate import paired_reading
 

@@ -16,11 +16,11 @@ from apphelpers import ROOT, html, make_app, ok, plain
 from streamlit.testing.v1 import AppTest
 
 from rag_core.config import PipelineConfig
-from rag_core.corpus.index import load_corpus_index
+from rag_core.evaluation.pooling import DEFAULT_POOL_RETRIEVERS, pool_question
 from rag_core.formats.questions import load_questions
 from rag_core.gold.labels import LabelStore, label_id_for
-from rag_core.gold.pooling import DEFAULT_POOL_RETRIEVERS, pool_question
 from rag_core.gold.relevance import locate
+from rag_core.index import load_corpus_index
 
 EN = load_questions(ROOT / "sample_corpus" / "questions" / "en.jsonl")
 

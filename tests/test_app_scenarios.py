@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rag_core.config import PipelineConfig
-from rag_core.corpus.index import CorpusIndex, load_corpus_index
+from rag_core.index import CorpusIndex, load_corpus_index
 from rag_core.pipeline import run
 from rag_core.scenarios import SCENARIOS, check_expectation, overlapping_hits
 from rag_core.types import Document, LoadReport, Needle, Question

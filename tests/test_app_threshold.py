@@ -14,9 +14,9 @@ from apphelpers import ROOT, make_app, ok, plain
 from streamlit.testing.v1 import AppTest
 
 from rag_core.config import PipelineConfig
-from rag_core.corpus.index import load_corpus_index
 from rag_core.evaluation import sweep
 from rag_core.formats.questions import load_questions
+from rag_core.index import load_corpus_index
 
 SETS = {
     name: load_questions(ROOT / "sample_corpus" / "questions" / f"{name}.jsonl")

@@ -234,7 +234,7 @@ def test_inspect_shows_a_qdrant_list(server, browser, tmp_path):
     from urllib.parse import urlencode
 
     from rag_core.config import PipelineConfig
-    from rag_core.corpus.index import load_corpus_index
+    from rag_core.index import load_corpus_index
     from rag_core.retrieval import qdrant as rq
 
     corpus = load_corpus_index()

@@ -25,7 +25,7 @@ from rag_core.chunking import (
 )
 from rag_core.config import CHUNK_STRATEGIES, ChunkerConfig, preset
 from rag_core.corpus.loaders import load_bytes, load_directory
-from rag_core.corpus.tokenizer import ENCODER_WINDOW, count_tokens, token_offsets
+from rag_core.models.tokenizer import ENCODER_WINDOW, count_tokens, token_offsets
 from rag_core.types import Document, Needle
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -436,7 +436,7 @@ def test_spaceless_line_is_split_and_hard_cuts_are_counted(cfg):
     diag = diagnose([doc], chunks)
     assert diag.n_hard_cuts == len(chunks) - 1
     # the counts are what the encoder receives for each chunk's text, never truncated
-    from rag_core.corpus.tokenizer import count_tokens
+    from rag_core.models.tokenizer import count_tokens
 
     assert [c.tokens for c in chunks] == count_tokens([c.text for c in chunks])
 

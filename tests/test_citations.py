@@ -238,7 +238,7 @@ def test_real_model_enforced_answer_cites_a_supporting_source():
     """The bundled Qwen, default configuration: every claim cites a source sent, one is
     `supported`."""
     from rag_core.config import PipelineConfig
-    from rag_core.corpus.index import load_corpus_index
+    from rag_core.index import load_corpus_index
     from rag_core.pipeline import run
 
     corpus = load_corpus_index()

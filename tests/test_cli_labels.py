@@ -252,9 +252,9 @@ def sweep_args(env, thresholds: str, *options: str) -> list[str]:
 
 def test_sweep_json_matches_the_library(env, capsys):
     from rag_core.config import PipelineConfig
-    from rag_core.corpus.index import load_corpus_index
     from rag_core.evaluation import sweep
     from rag_core.formats.questions import load_questions
+    from rag_core.index import load_corpus_index
     from rag_core.types import to_jsonable
 
     code, out, err = cli(capsys, *sweep_args(env, "0:6:1.5", "--max-kept", "2", "--json"))

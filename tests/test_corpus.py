@@ -12,9 +12,10 @@ import re
 import pytest
 
 from rag_core.config import preset
+from rag_core.corpus import SAMPLE_CORPUS
 from rag_core.corpus.check import check_corpus
-from rag_core.corpus.index import SAMPLE_CORPUS, load_corpus_index
 from rag_core.corpus.loaders import load_corpus, load_directory
+from rag_core.index import load_corpus_index
 from rag_core.pipeline import run
 from rag_core.retrieval.sparse.analyzers import get_analyzer
 

@@ -23,8 +23,8 @@ from rag_core.corpus.datasets import (
     parse_topics,
     safe_extract_zip,
 )
-from rag_core.corpus.index import CorpusIndex
 from rag_core.evaluation.run import evaluate_config
+from rag_core.index import CorpusIndex
 from rag_core.pipeline import run
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from rag_core.config import PIPELINE_VERSION
-from rag_core.corpus.embcache import EmbeddingCache, embed_cached
+from rag_core.models.embcache import EmbeddingCache, embed_cached
 from rag_core.retrieval.dense import DenseIndex
 from rag_core.types import Chunk
 

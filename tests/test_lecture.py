@@ -162,7 +162,7 @@ class _Tags(HTMLParser):
 @pytest.fixture()
 def payload_trace(tmp_path):
     """A Trace over script-payload documents, its answer and claim made of payload text too."""
-    from rag_core.corpus.index import load_corpus_index
+    from rag_core.index import load_corpus_index
 
     write_payload_docs(tmp_path)
     corpus = load_corpus_index(tmp_path, questions=[])

@@ -205,8 +205,8 @@ def test_report_dict_is_what_the_eval_cli_prints(two_evaluations):
 
 def test_report_dict_equals_the_cli_on_the_sample_corpus():
     """CLI parity: ``python -m rag_core eval --json`` prints the same numbers the page shows."""
-    from rag_core.corpus.index import load_corpus_index
     from rag_core.formats.questions import load_questions
+    from rag_core.index import load_corpus_index
 
     path = ROOT / "sample_corpus" / "questions" / "manual.jsonl"
     proc = subprocess.run(

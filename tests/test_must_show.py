@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from rag_core.config import PipelineConfig, preset
-from rag_core.corpus.index import load_corpus_index
+from rag_core.index import load_corpus_index
 from rag_core.pipeline import run
 
 pytestmark = pytest.mark.slow

@@ -29,8 +29,8 @@ def _fresh_clients(monkeypatch, tmp_path):
     """Own embedding cache; toy embedder under its own name; no client (folder lock) kept across
     tests."""
     monkeypatch.setenv("RAG_INSPECTOR_CACHE", str(tmp_path / "cache"))
-    import rag_core.corpus.embcache as embcache
     import rag_core.models as models
+    import rag_core.models.embcache as embcache
 
     monkeypatch.setattr(embcache, "_DEFAULT", {})
     real = models.get_embedder
@@ -365,7 +365,7 @@ def test_cli_index_then_query_and_bad_input(tiny_corpus_dir, tmp_path, capsys):
 def test_sample_corpus_qdrant_top10_agrees_with_exact_cosine(tmp_path, monkeypatch):
     """MiniLM on the sample corpus: Qdrant local mode vs our exact-cosine dense list, every English
     question."""
-    from rag_core.corpus.index import load_corpus_index
+    from rag_core.index import load_corpus_index
 
     monkeypatch.delenv("RAG_INSPECTOR_CACHE")  # the real model: share the user's embedding cache
     corpus = load_corpus_index()

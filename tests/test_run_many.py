@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from rag_core.config import PipelineConfig, preset
-from rag_core.corpus.index import load_corpus_index
 from rag_core.formats.questions import queries_of
+from rag_core.index import load_corpus_index
 from rag_core.pipeline import run, run_many
 
 QUESTIONS = ["KV cache decode", "한라산의 높이", "what does E21 mean", "노루 한라산", "???"]

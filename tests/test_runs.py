@@ -251,7 +251,7 @@ def test_cli_run_bad_input_is_one_line_exit_2(tmp_path, capsys):
     assert code == 2 and err.count("\n") == 1 and "bad.run line 2: expected 6 fields" in err
     unknown = tmp_path / "unknown.run"
     unknown.write_text("no-such-question Q0 a 1 1.0 t\n", encoding="utf-8")
-    from rag_core.corpus.index import SAMPLE_CORPUS
+    from rag_core.corpus import SAMPLE_CORPUS
 
     sets = sorted((SAMPLE_CORPUS / "questions").glob("*.jsonl"))
     code, out, err = run_cli(capsys, "eval", "--queries", str(sets[0]), "--run", str(unknown))

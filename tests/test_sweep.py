@@ -374,8 +374,9 @@ def test_collect_errors(tiny_corpus):
 @pytest.fixture(scope="module")
 def sample_manual():
     """The bundled manual question set, the sample corpus and its open-gate BM25 sweep data."""
-    from rag_core.corpus.index import SAMPLE_CORPUS, load_corpus_index
+    from rag_core.corpus import SAMPLE_CORPUS
     from rag_core.formats.questions import load_questions
+    from rag_core.index import load_corpus_index
 
     path = SAMPLE_CORPUS / "questions" / "manual.jsonl"
     if not path.exists():

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-from rag_core.corpus.index import Chunking
-from rag_core.types import Chunk, ChunkingDiagnostics, Document, Needle, NeedleLoss, Question
+from rag_core.types import (
+    Chunk,
+    Chunking,
+    ChunkingDiagnostics,
+    Document,
+    Needle,
+    NeedleLoss,
+    Question,
+)
 from ui.html import ChunkBox, NeedleMark
 from ui.i18n import t
 from ui.views import chunks as view

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rag_core.config import PipelineConfig
-from rag_core.corpus.index import load_corpus_index
+from rag_core.index import load_corpus_index
 from rag_core.pipeline import run
 from ui.views.inspect import citations_fell_back, split_warnings
 

@@ -10,10 +10,9 @@ import pytest
 
 from rag_core.chunking.diagnostics import diagnose
 from rag_core.config import PipelineConfig, preset
-from rag_core.corpus.index import Chunking
+from rag_core.evaluation.pooling import Pool, PoolEntry
 from rag_core.gold.labels import LabelStore, label_id_for
-from rag_core.gold.pooling import Pool, PoolEntry
-from rag_core.types import Chunk, Document, Needle, Question
+from rag_core.types import Chunk, Chunking, Document, Needle, Question
 from ui import state as K
 from ui.views import label as vm
 from ui.views.label import Change, Msg

@@ -29,7 +29,8 @@ from typing import Any
 import streamlit as st
 
 from rag_core.config import PipelineConfig
-from rag_core.corpus.index import SAMPLE_CORPUS, CorpusIndex, load_corpus_index
+from rag_core.corpus import SAMPLE_CORPUS
+from rag_core.index import CorpusIndex, load_corpus_index
 from rag_core.types import LoadReport, Question, Trace
 
 from .html import md

@@ -14,8 +14,8 @@ from typing import Any
 import streamlit as st
 
 from rag_core.config import PRESET_LABELS
+from rag_core.evaluation.pooling import POOL_ORDERS
 from rag_core.gold.labels import GRADES, Label, LabelEvent, LabelStore
-from rag_core.gold.pooling import POOL_ORDERS
 from rag_core.types import Document, Question
 
 from . import measure

@@ -30,10 +30,10 @@ from .state import K_LAB_STORE_PATH as K_STORE_PATH
 from .state import Context
 
 if TYPE_CHECKING:
-    from rag_core.corpus.index import CorpusIndex
+    from rag_core.evaluation.pooling import Pool
     from rag_core.evaluation.run import ConfigEvaluation
     from rag_core.evaluation.sweep import SweepData
-    from rag_core.gold.pooling import Pool
+    from rag_core.index import CorpusIndex
     from rag_core.retrieval.runs import ExternalRun
     from rag_core.types import Question
 
@@ -195,9 +195,9 @@ def pool(
     _question: Question,
     _runs: Mapping[str, ExternalRun] | None = None,
 ) -> Pool:
-    """``rag_core.gold.pooling.pool_question`` (cached per corpus, chunking, question and pool
+    """``rag_core.evaluation.pooling.pool_question`` (cached per corpus, chunking, question and pool
     settings; the imported runs' fingerprints are part of ``corpus_key``)."""
-    from rag_core.gold.pooling import pool_question
+    from rag_core.evaluation.pooling import pool_question
 
     return pool_question(
         PipelineConfig.from_json(config_json),

@@ -39,7 +39,7 @@ from rag_core.config import (
 from rag_core.modelnames import restrict
 
 if TYPE_CHECKING:
-    from rag_core.corpus.index import CorpusIndex
+    from rag_core.index import CorpusIndex
     from rag_core.retrieval.runs import ExternalRun
     from rag_core.types import Question
 

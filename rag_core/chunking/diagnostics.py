@@ -28,7 +28,8 @@ import bisect
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
-from ..corpus.tokenizer import ENCODER_WINDOW
+from ..gold.relevance import locate
+from ..models.tokenizer import ENCODER_WINDOW, count_tokens
 from ..types import Chunk, ChunkingDiagnostics, Document, Needle, NeedleLoss
 from .html import PARAGRAPH_KINDS, document_blocks
 
@@ -55,8 +56,6 @@ def needle_loss(
     doc: Document | None, needle: Needle, doc_chunks: Sequence[Chunk]
 ) -> NeedleLoss | None:
     """Why ``needle`` is in no chunk of ``doc_chunks`` (sorted by start), or None when it is."""
-    from ..gold.relevance import locate
-
     if doc is None:
         return NeedleLoss(needle.doc_id, needle.text, None, None, (), "not in corpus")
     span = locate(doc.text, needle)
@@ -99,8 +98,6 @@ def diagnose(
     total_tokens: int | None = None
     share: float | None = None
     if counted:
-        from ..corpus.tokenizer import count_tokens
-
         headers = sorted({c.header for c in chunks if c.header})
         per_header = dict(zip(headers, count_tokens(headers, special=False), strict=True))
         header_tokens = sum(per_header.get(c.header, 0) for c in chunks)

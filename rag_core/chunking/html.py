@@ -9,6 +9,7 @@ block shorter than ``min_chars`` is skipped — visibly lost, which
 from __future__ import annotations
 
 from ..config import ChunkerConfig
+from ..corpus.loaders import markdown_blocks
 from ..types import Block, Document
 from .base import CHUNKERS, Span
 
@@ -37,7 +38,6 @@ def document_blocks(doc: Document) -> tuple[Block, ...]:
     """The loader's blocks, or Markdown blocks computed from the text when absent."""
     if doc.blocks or not doc.text:
         return doc.blocks
-    from ..corpus.loaders import markdown_blocks
 
     return markdown_blocks(doc.text)
 

@@ -14,6 +14,7 @@ a window ending inside it is a *hard cut* (``Chunk.hard_cut``).
 from __future__ import annotations
 
 from ..config import ChunkerConfig
+from ..models.tokenizer import max_word_chars, piece_offsets, token_offsets
 from ..types import Document
 from .base import CHUNKERS, SectionIndex, Span
 
@@ -86,8 +87,6 @@ def token_spans(doc: Document, cfg: ChunkerConfig) -> list[Span]:
     that character.
     """
     import bisect
-
-    from ..corpus.tokenizer import max_word_chars, piece_offsets, token_offsets
 
     offsets, words = split_long_words(
         doc.text, token_offsets(doc.text), max_word_chars(), piece_offsets

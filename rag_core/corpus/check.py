@@ -13,7 +13,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..formats.questions import load_questions
 from ..types import Document, Question
+from . import SAMPLE_CORPUS
+from .loaders import load_corpus
 
 #: What the corpus promises (issue: sample_corpus).
 REQUIREMENTS = {
@@ -114,10 +117,6 @@ def check_questions(
 
 def check_corpus(root: Path | None = None) -> CorpusReport:
     """Run every check on ``root`` (default: the bundled ``sample_corpus``)."""
-    from ..formats.questions import load_questions
-    from .index import SAMPLE_CORPUS
-    from .loaders import load_corpus
-
     root = root or SAMPLE_CORPUS
     problems: list[str] = []
     report = load_corpus(root)

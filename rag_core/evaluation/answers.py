@@ -38,11 +38,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import models  # models.get_* read at call time: the one place a model is swapped
+from ..answer.support import is_refusal, quantities_in, quantity_in, strip_citations, terms
 from ..config import PipelineConfig
-from ..corpus.index import CorpusIndex
 from ..formats.questions import queries_of
+from ..index import CorpusIndex
+from ..models import ModelUnavailable
+from ..pipeline import run
 from ..types import Needle, Question, Trace, to_jsonable
-from .stats import wilson_interval
+from .run import evaluate_config
+from .stats import ALPHA, holm, paired_proportions, wilson_interval
 
 #: Version of the scoring rules below; part of the result hash.
 RULE_VERSION = "answers-1"
@@ -128,8 +133,6 @@ def answered_correctly(
     habit of extractive QA scoring (SQuAD EM, Rajpurkar et al. 2016) on the
     number alone.
     """
-    from ..answer.support import is_refusal, quantities_in, quantity_in, strip_citations, terms
-
     if not 0.0 <= min_term_recall <= 1.0:
         raise ValueError(f"min_term_recall must lie in [0, 1]; got {min_term_recall!r}")
     if not needles:
@@ -189,8 +192,6 @@ def refused(trace: Trace) -> bool:
     not hold the answer. An answer with at least one claim is an answer, even
     if it also apologises.
     """
-    from ..answer.support import is_refusal
-
     gen = trace.generation
     if trace.gate.refused or gen.status != "ok" or not (gen.answer or "").strip():
         return True
@@ -549,9 +550,6 @@ def evaluate_answers(
         on_row: Called with each scored row as it is done (a page keeps
             them so a cancelled run can still be shown, see :func:`assemble`).
     """
-    from ..models import ModelUnavailable, get_generator
-    from ..pipeline import run
-
     questions = list(questions)
     if not questions:
         raise ValueError(
@@ -559,7 +557,7 @@ def evaluate_answers(
         )
     fingerprint = corpus.fingerprint
     cfg_dict = config.to_dict()
-    loader = generator_loader or get_generator
+    loader = generator_loader or models.get_generator
     generator = None
     problem = ""
     if config.generation.model == "none":
@@ -572,8 +570,6 @@ def evaluate_answers(
     sha = getattr(generator, "file_sha256", None)
     rhash = result_hash(cfg_dict, fingerprint, sha, questions, phrasings)
     if generator is None:
-        from .run import evaluate_config
-
         retrieval = None
         if any(q.answerable and q.needles for q in questions):
             retrieval = evaluate_config(
@@ -669,8 +665,6 @@ def compare_answers(a: AnswerEvaluation, b: AnswerEvaluation) -> dict[str, Any]:
     ``answered_correctly`` (the headline). Wording is left to the UI (codes:
     ``verdict`` is ``a_better``, ``b_better`` or ``not_distinguishable``).
     """
-    from .stats import ALPHA, holm, paired_proportions
-
     rb = {r.query_id: r for r in b.rows}
     per: dict[str, Any] = {}
     for metric in PAIRED_METRICS:

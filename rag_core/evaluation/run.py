@@ -20,10 +20,21 @@ from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from ..config import ChunkerConfig, PipelineConfig
-from ..corpus.index import CorpusIndex
+from ..config import (
+    ChunkerConfig,
+    ContextConfig,
+    GateConfig,
+    GenerationConfig,
+    PipelineConfig,
+    SupportConfig,
+)
 from ..formats.questions import queries_of
-from ..types import Document, Hit, Needle, Question, Trace, fast_init, hit_column
+from ..gold.labels import gold_for
+from ..gold.relevance import ChunkLookup, grades_for, locate, relevant_chunk_ids
+from ..index import CorpusIndex
+from ..pipeline import final_ranking, run_many
+from ..types import Document, Hit, Needle, Question, Trace, fast_init, hit_column, to_jsonable
+from .aggregate import compare_results, evaluate_queries, per_query_rows
 
 if TYPE_CHECKING:
     from ..gold.labels import Label
@@ -76,8 +87,6 @@ class ConfigEvaluation:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form: means with intervals, per-query rows, answers destroyed."""
-        from ..types import to_jsonable
-
         res = self.result
         per_query = {
             qid: {
@@ -163,7 +172,6 @@ def merge_labels(
     (:func:`rag_core.gold.labels.gold_for`)."""
     if not labels:
         return list(questions)
-    from ..gold.labels import gold_for
 
     return [
         replace(q, needles=gold_for(q, labels, docs, question_set=question_set)) for q in questions
@@ -191,9 +199,6 @@ def run_queries(
     not run as configured is recorded once per stage in ``problems``;
     ``progress(done, total)`` is called after each query.
     """
-    from ..gold.relevance import ChunkLookup, grades_for, relevant_chunk_ids
-    from ..pipeline import run_many
-
     chunks = corpus.chunking(config.chunker).chunks
     lookup = ChunkLookup(chunks) if chunk_gold else None
     traces = run_many(
@@ -261,8 +266,6 @@ def evaluate_config(
             labels=labels,
             question_set=question_set,
         )
-    from ..pipeline import final_ranking
-    from .aggregate import evaluate_queries
 
     depth = max(ks)
     cfg = replace(config, retrieval=replace(config.retrieval, k=max(depth, config.retrieval.k)))
@@ -361,8 +364,6 @@ def _evaluate_documents(
     qrels grade and the labels' grades (a grade-0 label marks an unjudged
     document as judged not relevant).
     """
-    from .aggregate import evaluate_queries
-
     depth = max(ks)
     chunk_depth = max(doc_level_depth(corpus, config.chunker, depth), config.retrieval.k)
     cfg = replace(config, retrieval=replace(config.retrieval, k=chunk_depth))
@@ -416,8 +417,6 @@ def needles_in_corpus(
     needles: Sequence[Needle], docs: Mapping[str, Document | str]
 ) -> tuple[tuple[Needle, ...], tuple[Needle, ...]]:
     """``(needles found in the corpus, needles not in it)``: unknown document or text not found."""
-    from ..gold.relevance import locate
-
     present: list[Needle] = []
     absent: list[Needle] = []
     for n in needles:
@@ -429,8 +428,6 @@ def needles_in_corpus(
 
 def compare_configs(a: ConfigEvaluation, b: ConfigEvaluation) -> dict[str, Any]:
     """Paired sign test per metric over the queries both evaluated."""
-    from .aggregate import compare_results
-
     return compare_results(a.result, b.result)
 
 
@@ -449,8 +446,6 @@ def ranking_config(config: PipelineConfig) -> PipelineConfig:
     sweep clears the gate), so two configs with equal ``ranking_config``
     give equal results — a sound cache key.
     """
-    from ..config import ContextConfig, GateConfig, GenerationConfig, SupportConfig
-
     if not isinstance(config, PipelineConfig):
         raise ValueError(f"expected a PipelineConfig; got {type(config).__name__}")
     return replace(
@@ -507,8 +502,6 @@ def question_rows(a: ConfigEvaluation, b: ConfigEvaluation | None = None) -> lis
 
 def per_query_table(evaluations: dict[str, ConfigEvaluation]) -> list[dict[str, Any]]:
     """Per-query metric rows of several configs (``config`` column first) for a CSV download."""
-    from .aggregate import per_query_rows
-
     out = []
     for name, ev in evaluations.items():
         for row in per_query_rows(ev.result):
@@ -546,8 +539,6 @@ def rows_csv(rows: Sequence[dict[str, Any]]) -> str:
 
 def report_dict(a: ConfigEvaluation, b: ConfigEvaluation | None = None) -> dict[str, Any]:
     """The JSON the ``eval`` CLI prints: ``a``, and with ``b`` also ``b`` and ``comparison``."""
-    from ..types import to_jsonable
-
     out: dict[str, Any] = {"a": a.to_dict()}
     if b is not None:
         out["b"] = b.to_dict()

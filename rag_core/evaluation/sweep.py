@@ -36,13 +36,16 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..answer.gate import gate_verdicts
+from ..config import GateConfig
+from ..formats.questions import queries_of
 from ..types import Hit, Notice, Question, hit_column
-from .stats import parse_range, wilson_interval
+from .run import merge_labels, run_queries
+from .stats import parse_range, risk_coverage, wilson_interval
 
 if TYPE_CHECKING:
     from ..config import PipelineConfig
-    from ..corpus.index import CorpusIndex
     from ..gold.labels import Label
+    from ..index import CorpusIndex
     from ..retrieval.runs import ExternalRun
 
 Metric = Literal["distance", "score"]
@@ -490,10 +493,6 @@ def collect(
         progress: ``(done, total)`` callback.
         runs: imported runs by tag for ``run:TAG`` retrievers (read at each query id).
     """
-    from ..config import GateConfig
-    from ..formats.questions import queries_of
-    from .run import merge_labels, run_queries
-
     if metric not in METRIC_CHOICES:
         raise ValueError(
             f"metric = {metric!r} is not valid; valid choices: {', '.join(METRIC_CHOICES)}"
@@ -617,8 +616,6 @@ def risk_coverage_at(counts: GateCounts) -> dict[str, Any]:
     (Geifman & El-Yaniv 2017, see :func:`rag_core.evaluation.stats.risk_coverage`); the
     answer-level risk needs generated answers (:mod:`rag_core.evaluation.answers`).
     """
-    from .stats import risk_coverage
-
     answered = counts.answered_with_gold + counts.answered_without_gold + counts.bluffed
     wrong = counts.answered_without_gold + counts.bluffed
     rc = risk_coverage(counts.n_answerable + counts.n_unanswerable, answered, wrong)

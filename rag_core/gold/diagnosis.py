@@ -7,12 +7,13 @@ them, so the verdict is the earliest loss over its needles.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from ..types import (
     Chunk,
     ContextStage,
+    Document,
     GateStage,
     GenerationStage,
     GoldView,
@@ -22,13 +23,11 @@ from ..types import (
     RetrievalStage,
     SupportStage,
 )
-
-if TYPE_CHECKING:
-    from ..corpus.index import CorpusIndex
+from .relevance import locate, relevant_chunk_ids
 
 
 class ChunkList(Protocol):
-    """The chunks gold is looked for in: a :class:`~rag_core.corpus.index.Chunking`, or one plus
+    """The chunks gold is looked for in: a :class:`~rag_core.types.Chunking`, or one plus
     extras."""
 
     @property
@@ -60,7 +59,7 @@ def _best_rank(hits: Sequence[Hit], gold: set[str]) -> int | None:
 
 def gold_view(
     needles: Sequence[Needle],
-    corpus: CorpusIndex,
+    docs: Mapping[str, Document],
     chunking: ChunkList,
     retrieval: RetrievalStage,
     rerank: RerankStage,
@@ -70,14 +69,12 @@ def gold_view(
     support: SupportStage,
 ) -> GoldView:
     """Follow every needle through the stages; see :data:`LOSSES`."""
-    from .relevance import locate, relevant_chunk_ids
-
     spans: list[tuple[int, int] | None] = []
     for n in needles:
-        doc = corpus.docs.get(n.doc_id)
+        doc = docs.get(n.doc_id)
         spans.append(locate(doc.text, n) if doc is not None else None)
     in_corpus = [sp is not None for sp in spans]
-    chunk_ids = relevant_chunk_ids(chunking.chunks, needles, corpus.docs)
+    chunk_ids = relevant_chunk_ids(chunking.chunks, needles, docs)
     stage_ranks: dict[str, list[int | None]] = {}
     for lst in retrieval.lists:
         stage_ranks[f"retrieval:{lst.name}"] = [_best_rank(lst.hits, set(ids)) for ids in chunk_ids]

@@ -47,6 +47,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ..formats.questions import queries_of
+from ..formats.trec import format_qrels
 from ..types import Chunk, Document, Needle, Question
 from .relevance import grades_for, locate
 
@@ -808,8 +810,6 @@ class LabelStore:
         escape: bool = False,
     ) -> str:
         """TREC qrels of ``questions`` for one chunking (see :func:`qrels_for`)."""
-        from ..formats.trec import format_qrels
-
         qrels = qrels_for(
             chunks,
             questions,
@@ -1024,8 +1024,6 @@ def qrels_for(
     ``eval`` run uses — so the qrels match its TREC run. Questions with no
     judged chunk are left out (not judged).
     """
-    from ..formats.questions import queries_of
-
     order = {c.chunk_id: i for i, c in enumerate(chunks)}
     out: dict[str, dict[str, int]] = {}
     for q in questions:

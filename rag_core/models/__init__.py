@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..hashing import sha256_text
+from . import gguf
 from ._files import (
     Progress,
     cache_root,
@@ -204,8 +205,6 @@ def _load_converted(name: str, source: Any, model_id: str, progress: Progress | 
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from . import gguf
-
     t0 = time.perf_counter()
     folder, manifest = gguf.prepare(source, progress)
     if progress:
@@ -248,8 +247,6 @@ def _load_hf_generator(name: str, progress: Progress | None) -> Generator:
 
 
 def _gguf_file_source(path: Path) -> Any:
-    from . import gguf
-
     slug = "gguf-" + sha256_text(str(path.resolve()))[:12]
     return gguf.GGUFSource(slug, path.name, (path.resolve(),), None)
 
@@ -262,8 +259,6 @@ def get_generator(name: str = DEFAULT_GENERATOR, *, progress: Progress | None = 
         ModelUnavailable: Its files are not here (the reason says what to do).
         ValueError: ``name`` is empty or ``none`` (generation off: nothing to load).
     """
-    from . import gguf
-
     name = _check_name("generator", name)
     if name == NO_GENERATOR:
         raise ValueError(
@@ -368,8 +363,6 @@ def describe_models() -> list[dict[str, Any]]:
     Availability is checked without loading anything (package present, files
     present); ``cached`` says whether a one-time conversion already ran.
     """
-    from . import gguf
-
     out = []
     for name, info in CATALOGUE.items():
         available, reason, cached = True, "", None

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 #: ``progress(message, fraction)`` with ``0 <= fraction <= 1`` — the same
-#: convention as ``rag_core.corpus.index.Progress`` and ``st.progress(value, text)``.
+#: convention as ``rag_core.index.Progress`` and ``st.progress(value, text)``.
 Progress = Callable[[str, float], None]
 
 CACHE_ENV = "RAG_INSPECTOR_CACHE"

@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 
 from rag_core.config import PIPELINE_VERSION
-from rag_core.corpus.embcache import EmbeddingCache, embed_cached
 from rag_core.hashing import sha256_pairs
+from rag_core.models.embcache import EmbeddingCache, embed_cached
 from rag_core.models.embedders import Embedder, l2_normalise
 from rag_core.types import Chunk, IndexStamp
 

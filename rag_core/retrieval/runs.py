@@ -37,13 +37,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from ..formats.trec import finite_score, line_where, run_lines
-from ..types import Chunk, Document, Hit, RetrieverList
-
-if TYPE_CHECKING:
-    from ..corpus.index import Chunking
+from ..formats.trec import escape_id, finite_score, line_where, run_lines
+from ..types import Chunk, Chunking, Document, Hit, RetrieverList
 
 #: Prefix of an imported run in ``retrieval.methods`` and of its list's name.
 RUN_METHOD = "run"
@@ -303,8 +299,6 @@ def export_trec(lists: Sequence[RetrieverList], query_id: str) -> str:
     Ids with whitespace are percent-encoded (:func:`rag_core.formats.trec.escape_id`);
     scores are written with ``repr`` so a re-import reads them back exactly.
     """
-    from ..formats.trec import escape_id
-
     out = []
     q = escape_id(query_id)
     for lst in lists:

@@ -1,6 +1,6 @@
 """Chunks page view model: the picked document, its chunk boxes and needles, rows and chart.
 
-Pure functions of a ``rag_core.corpus.index.Chunking`` (its chunks and
+Pure functions of a ``rag_core.index.Chunking`` (its chunks and
 ``ChunkingDiagnostics``), the corpus documents and needles; the page only places
 widgets and shows what these return.
 """
@@ -12,9 +12,8 @@ from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
-from rag_core.corpus.index import Chunking
 from rag_core.gold.relevance import locate
-from rag_core.types import Chunk, ChunkingDiagnostics, Document, Needle, Question
+from rag_core.types import Chunk, Chunking, ChunkingDiagnostics, Document, Needle, Question
 
 from ..html import ChunkBox, Markup, NeedleMark, chunk_map, esc, join, snippet, span
 from ..i18n import t, tv

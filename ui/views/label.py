@@ -41,7 +41,7 @@ from rag_core.config import (
     ChunkerConfig,
     preset,
 )
-from rag_core.corpus.index import Chunking
+from rag_core.evaluation.pooling import DEFAULT_POOL_RETRIEVERS, Pool
 from rag_core.gold.labels import (
     GRADES,
     Label,
@@ -51,7 +51,6 @@ from rag_core.gold.labels import (
     gold_for,
     stale_labels,
 )
-from rag_core.gold.pooling import DEFAULT_POOL_RETRIEVERS, Pool
 from rag_core.gold.relevance import locate, relevant_chunk_ids
 from rag_core.gold.spans import (
     label_on,
@@ -60,7 +59,7 @@ from rag_core.gold.spans import (
     sentence_containing,
 )
 from rag_core.text import sentence_spans
-from rag_core.types import Chunk, Document, Needle, Question
+from rag_core.types import Chunk, Chunking, Document, Needle, Question
 from ui.html import snippet
 from ui.i18n import t
 from ui.state import (
@@ -373,7 +372,7 @@ def gold_rows(
 
 
 def pool_defaults(state: State) -> Change:
-    """The pool's retrievers start as ``rag_core.gold.pooling.DEFAULT_POOL_RETRIEVERS``."""
+    """The pool's retrievers start as ``rag_core.evaluation.pooling.DEFAULT_POOL_RETRIEVERS``."""
     if K_LAB_POOL_RETRIEVERS in state:
         return Change()
     return Change({K_LAB_POOL_RETRIEVERS: list(DEFAULT_POOL_RETRIEVERS)})

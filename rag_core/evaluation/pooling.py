@@ -25,11 +25,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from ..formats.questions import queries_of
+from ..pipeline import retrieve
 from ..types import Chunk, Question
 
 if TYPE_CHECKING:
     from ..config import PipelineConfig
-    from ..corpus.index import CorpusIndex
+    from ..index import CorpusIndex
     from ..retrieval.runs import ExternalRun
 
 POOL_ORDERS: tuple[str, ...] = ("rank", "shuffle")
@@ -179,9 +181,6 @@ def pool_question(
         runs: imported runs by tag; a ``run:TAG`` retriever pools ``runs[TAG]``
             at each phrasing's query id (``rag_core.retrieval.runs``).
     """
-    from ..formats.questions import queries_of
-    from ..pipeline import retrieve
-
     depth = _check_depth(depth)
     order = _check_order(order)
     specs = tuple(retrievers)

@@ -12,18 +12,24 @@ ever added, never changed, and each is built once under a per-key lock, so one
 from __future__ import annotations
 
 import threading
-from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..config import PIPELINE_VERSION, ChunkerConfig, RetrievalConfig
-from ..hashing import sha256_pairs
-from ..types import (
-    Chunk,
-    ChunkingDiagnostics,
+from . import models  # models.get_* read at call time: the one place a model is swapped
+from .chunking import chunk_corpus
+from .chunking.diagnostics import diagnose
+from .config import PIPELINE_VERSION, ChunkerConfig, RetrievalConfig
+from .corpus import SAMPLE_CORPUS
+from .corpus.loaders import load_corpus
+from .formats.questions import load_questions
+from .hashing import sha256_pairs
+from .models.embcache import default_cache
+from .retrieval.dense import DenseIndex, choose_dense_model, korean_documents
+from .retrieval.sparse import SparseIndex, build_sparse_index
+from .retrieval.sparse.analyzers import analyze_many
+from .types import (
+    Chunking,
     Document,
     FailedDocument,
     IndexStamp,
@@ -32,30 +38,7 @@ from ..types import (
     Question,
 )
 
-if TYPE_CHECKING:
-    from ..retrieval.dense import DenseIndex
-    from ..retrieval.sparse import SparseIndex
-
 Progress = Callable[[str, float], None]
-
-
-@dataclass(frozen=True)
-class Chunking:
-    """One chunking of the corpus."""
-
-    signature: str
-    chunks: tuple[Chunk, ...]
-    by_id: dict[str, Chunk]
-    position: dict[str, int]
-    diagnostics: ChunkingDiagnostics
-
-    def texts(self) -> list[str]:
-        return [c.text for c in self.chunks]
-
-    @cached_property
-    def most_chunks_per_doc(self) -> int:
-        """The most chunks any one document has (0 without chunks); counted once."""
-        return max(Counter(c.doc_id for c in self.chunks).values(), default=0)
 
 
 def corpus_fingerprint(documents: Sequence[Document]) -> str:
@@ -132,9 +115,6 @@ class CorpusIndex:
         """Chunk every document with ``cfg`` (memoised by signature)."""
 
         def build() -> Chunking:
-            from ..chunking import chunk_corpus
-            from ..chunking.diagnostics import diagnose
-
             def step(done: int, total: int) -> None:
                 if progress:
                     progress(f"chunking {cfg.signature}", done / max(total, 1))
@@ -167,8 +147,6 @@ class CorpusIndex:
         self, chunker: ChunkerConfig, analyzer: str, rcfg: RetrievalConfig
     ) -> list[list[str]]:
         """Analyzed chunk texts (memoised: changing k1/b does not re-tokenize)."""
-        from ..retrieval.sparse.analyzers import analyze_many
-
         key = ("tokens", chunker, analyzer, _ngram(analyzer, rcfg))
         return self._once(
             key,
@@ -184,8 +162,6 @@ class CorpusIndex:
         self, chunker: ChunkerConfig, method: str, analyzer: str, rcfg: RetrievalConfig
     ) -> SparseIndex:
         """A BM25 or TF-IDF index over the chunk texts."""
-        from ..retrieval.sparse import build_sparse_index
-
         params: dict[str, Any] = {}
         if method == "bm25":
             params = {
@@ -210,8 +186,6 @@ class CorpusIndex:
     # -- dense ---------------------------------------------------------------
     def korean_documents(self) -> int:
         """How many documents are Korean (``rag_core.retrieval.dense.korean_documents``)."""
-        from ..retrieval.dense import korean_documents
-
         return self._once(
             ("korean_documents",), lambda: korean_documents([d.text for d in self.docs.values()])
         )
@@ -221,8 +195,6 @@ class CorpusIndex:
         (``rag_core.retrieval.dense.choose_dense_model``)."""
         if model != "auto":
             return model, f"{model} (set explicitly)"
-        from ..retrieval.dense import choose_dense_model
-
         return self._once(
             ("dense_choice",), lambda: choose_dense_model([d.text for d in self.docs.values()])
         )
@@ -231,14 +203,10 @@ class CorpusIndex:
         self, chunker: ChunkerConfig, model: str, progress: Progress | None = None
     ) -> DenseIndex:
         """A dense exact-cosine index (raises ``ModelUnavailable`` if the model is missing)."""
-        from ..retrieval.dense import DenseIndex
-
         model = self.dense_choice(model)[0]
-        from ..models import get_embedder
-        from .embcache import default_cache
 
         def build() -> DenseIndex:
-            embedder = get_embedder(model)
+            embedder = models.get_embedder(model)
             chunking = self.chunking(chunker)
 
             def step(done: int, total: int) -> None:
@@ -276,10 +244,6 @@ def _ngram(analyzer: str, rcfg: RetrievalConfig) -> tuple[int, int] | None:
     return (rcfg.ngram_min, rcfg.ngram_max) if analyzer == "char" else None
 
 
-#: The corpus bundled with the project.
-SAMPLE_CORPUS = Path(__file__).resolve().parents[2] / "sample_corpus"
-
-
 def load_corpus_index(
     path: str | Path | None = None, *, questions: Sequence[Question] | None = None
 ) -> CorpusIndex:
@@ -288,9 +252,6 @@ def load_corpus_index(
     The question sets under ``<dir>/questions/*.jsonl`` are loaded too unless
     ``questions`` is given, so chunking diagnostics can count destroyed answers.
     """
-    from ..formats.questions import load_questions
-    from .loaders import load_corpus
-
     root = Path(path) if path is not None else SAMPLE_CORPUS
     if not root.exists():
         raise ValueError(f"corpus directory {root} does not exist")
