@@ -237,7 +237,8 @@ def product_path(
     from rag_core.config import PipelineConfig
     from rag_core.evaluation.aggregate import evaluate_queries
     from rag_core.evaluation.run import evaluate_config
-    from rag_core.pipeline import PREFETCH_BLOCK, validate_question
+    from rag_core.pipeline import PREFETCH_BLOCK
+    from rag_core.pipeline.question import validate_question
     from rag_core.retrieval.sparse.analyzers import get_analyzer
 
     qset, corpus = _product_corpus(folder)

@@ -6,7 +6,8 @@ import re
 import pytest
 
 from rag_core.config import PipelineConfig, preset
-from rag_core.pipeline import MAX_QUESTION_CHARS, run, validate_question
+from rag_core.pipeline import run
+from rag_core.pipeline.question import MAX_QUESTION_CHARS, validate_question
 from rag_core.types import Needle
 
 SPARSE = {"generation.model": "none"}
@@ -146,3 +147,13 @@ def test_unexpected_script_is_a_warning_not_an_error(tiny_corpus):
     t = run(cfg(), "Какая высота горы Халласан?", tiny_corpus, stop_after="gate")
     assert any("Cyrillic script" in w for w in t.warnings)
     assert t.retrieval.lists[0].hits == ()
+
+
+def test_every_retrieval_method_has_one_driver():
+    from rag_core.config import EXTERNAL_METHODS, RETRIEVAL_METHODS
+    from rag_core.pipeline.retrievers import RETRIEVERS
+
+    assert sorted(RETRIEVERS.names()) == sorted(RETRIEVAL_METHODS + EXTERNAL_METHODS)
+    valid = "bm25, tfidf, dense, qdrant, run"
+    with pytest.raises(ValueError, match=rf"unknown retriever 'bm26'; valid choices: {valid}$"):
+        RETRIEVERS.get("bm26")

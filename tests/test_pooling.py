@@ -13,7 +13,7 @@ from rag_core.config import PipelineConfig
 from rag_core.evaluation.pooling import pool, pool_question
 from rag_core.gold.labels import Label
 from rag_core.gold.spans import label_on, labels_within, occurrences, sentence_containing
-from rag_core.pipeline import retrieve
+from rag_core.pipeline.retrieval import retrieve
 from rag_core.text import sentence_spans
 from rag_core.types import Question
 

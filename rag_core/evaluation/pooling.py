@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..formats.questions import queries_of
-from ..pipeline import retrieve
+from ..pipeline.retrieval import retrieve
 from ..types import Chunk, Question
 
 if TYPE_CHECKING:

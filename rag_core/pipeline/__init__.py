@@ -1,0 +1,228 @@
+"""The one flow: ``PipelineConfig`` + question → :func:`run` → ``Trace``.
+
+The stages, in order, each with its driver module in this package:
+
+1. question — :mod:`.question` (``validate_question``);
+2. plan — :mod:`.plan` (``RunPlan``: the chunking and the per-config lookups);
+3. retrieval (+ fusion) — :mod:`.retrieval`, one driver per method in :mod:`.retrievers`;
+4. rerank — :mod:`.reranking`;
+5. gate — ``rag_core.answer.gate.apply_gate``;
+6. context, generation, support — :mod:`.answering`;
+7. the Trace — :mod:`.trace` (the chunk table, the gold at every stage).
+
+Every stage's full output lands in the Trace, survivors or not. A stage whose model is
+missing is recorded as ``unavailable`` with the reason; every other stage still runs. When
+the gate refuses, context/generation/support are ``skipped`` and the model is never called.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import ChainMap
+from collections.abc import Iterator, Mapping, Sequence
+from functools import partial
+
+from ..answer.gate import apply_gate
+from ..config import PipelineConfig
+from ..index import CorpusIndex, Progress
+from ..retrieval.runs import ExternalRun
+from ..types import Chunk, LazyMapping, Needle, Question, Trace
+from .answering import Listener, model_stages, not_run
+from .plan import RunPlan
+from .question import validate_question
+from .reranking import rerank_stage
+from .retrieval import retrieve
+from .trace import gold_at_stages, referenced_chunks, rounded_ms
+
+#: Questions whose sparse kernels :func:`run_many` runs together (see :meth:`RunPlan.prefetch`).
+PREFETCH_BLOCK = 64
+
+
+def run(
+    config: PipelineConfig,
+    question: str,
+    corpus: CorpusIndex,
+    *,
+    gold: Question | Sequence[Needle] | None = None,
+    progress: Progress | None = None,
+    stop_after: str = "support",
+    listener: Listener | None = None,
+    runs: Mapping[str, ExternalRun] | None = None,
+    query_id: str | None = None,
+) -> Trace:
+    """Run one question through every stage and return the full ``Trace``.
+
+    Args:
+        config: the pipeline configuration.
+        question: the user's question (validated: non-empty, ≤ MAX_QUESTION_CHARS).
+        corpus: the loaded corpus and its index cache.
+        gold: a question-set entry (or needles) to mark gold at every stage.
+        progress: optional ``(message, fraction)`` callback for long work.
+        stop_after: ``"gate"`` to skip context/generation/support (evaluation).
+        listener: optional ``listener(event, value)`` told ``("prompt", {"tokens": n,
+            "model_id": id})`` just before the model is called and ``("text", piece)``
+            for each piece of a freshly generated answer (a cache replay sends none).
+        runs: imported runs by tag (:class:`rag_core.retrieval.runs.ExternalRun`) for
+            the ``run:TAG`` retrievers of ``config``.
+        query_id: the query id those runs are read at (default: ``gold.id``).
+    """
+    if stop_after not in ("gate", "support"):
+        raise ValueError(f"stop_after = {stop_after!r} is not valid; valid choices: gate, support")
+    question, warnings = validate_question(question)
+    plan = RunPlan(config, corpus, progress)
+    if query_id is None and isinstance(gold, Question):
+        query_id = gold.id
+    return _run_planned(
+        plan,
+        question,
+        warnings,
+        plan.chunking_ms,
+        gold=gold,
+        progress=progress,
+        stop_after=stop_after,
+        listener=listener,
+        runs=runs,
+        query_id=query_id,
+    )
+
+
+def run_many(
+    config: PipelineConfig,
+    questions: Sequence[str],
+    corpus: CorpusIndex,
+    *,
+    stop_after: str = "gate",
+    runs: Mapping[str, ExternalRun] | None = None,
+    query_ids: Sequence[str | None] | None = None,
+) -> Iterator[Trace]:
+    """:func:`run` for each question of a set, in order: the same Traces, made faster.
+
+    The per-config work (chunking and index lookups, the dense model choice,
+    analyzers, the config dict, the index stamp) is done once for the set
+    (:class:`RunPlan`), not once per question. The Traces of one call share
+    one ``config`` dict (read-only, as every part of a Trace). Timings: the
+    first Trace carries the chunking lookup, the others 0 for it.
+
+    Args:
+        config, corpus, stop_after, runs: as for :func:`run`.
+        questions: the question texts (each validated as by :func:`run`).
+        query_ids: per question, the id the ``run:TAG`` retrievers read (default: none).
+
+    Yields:
+        One Trace per question, as ``run(config, q, corpus, stop_after=stop_after,
+        runs=runs, query_id=qid)`` returns it (timings aside).
+    """
+    if stop_after not in ("gate", "support"):
+        raise ValueError(f"stop_after = {stop_after!r} is not valid; valid choices: gate, support")
+    if query_ids is not None and len(query_ids) != len(questions):
+        raise ValueError(
+            f"query_ids has {len(query_ids)} ids for {len(questions)} questions; "
+            "give one per question"
+        )
+    plan: RunPlan | None = None
+    for start in range(0, len(questions), PREFETCH_BLOCK):
+        block = questions[start : start + PREFETCH_BLOCK]
+        checked: list[tuple[str, tuple[str, ...]] | None] = []
+        for text in block:  # an invalid question raises when its turn comes, below
+            try:
+                checked.append(validate_question(text))
+            except ValueError:
+                checked.append(None)
+        chunking_ms = 0.0
+        if plan is None:
+            plan = RunPlan(config, corpus)
+            chunking_ms = plan.chunking_ms
+        plan.prefetch([c[0] for c in checked if c is not None])
+        for i, text, valid in zip(range(start, start + len(block)), block, checked, strict=True):
+            question, warnings = valid if valid is not None else validate_question(text)
+            yield _run_planned(
+                plan,
+                question,
+                warnings,
+                chunking_ms,
+                stop_after=stop_after,
+                runs=runs,
+                query_id=query_ids[i] if query_ids is not None else None,
+            )
+            chunking_ms = 0.0
+
+
+def _run_planned(
+    plan: RunPlan,
+    question: str,
+    warnings: tuple[str, ...],
+    chunking_ms: float,
+    *,
+    gold: Question | Sequence[Needle] | None = None,
+    progress: Progress | None = None,
+    stop_after: str = "support",
+    listener: Listener | None = None,
+    runs: Mapping[str, ExternalRun] | None = None,
+    query_id: str | None = None,
+) -> Trace:
+    """:func:`run` after the question is validated and the plan made (see there)."""
+    config, corpus, chunking = plan.config, plan.corpus, plan.chunking
+    warnings = warnings + plan.load_warnings
+    timings: dict[str, float] = {"chunking": chunking_ms}
+
+    t = time.perf_counter()
+    extra: dict[str, Chunk] = {}
+    retrieval, dense_index = retrieve(
+        config,
+        question,
+        corpus,
+        progress=progress,
+        runs=runs,
+        query_id=query_id,
+        extra=extra,
+        plan=plan,
+    )
+    timings["retrieval"] = (time.perf_counter() - t) * 1000
+    table: Mapping[str, Chunk] = ChainMap(extra, chunking.by_id) if extra else chunking.by_id
+
+    t = time.perf_counter()
+    rerank = rerank_stage(config, question, retrieval.hits, corpus, dense_index, table)
+    timings["rerank"] = (time.perf_counter() - t) * 1000
+
+    t = time.perf_counter()
+    gate = apply_gate(rerank.hits, config.gate)
+    timings["gate"] = (time.perf_counter() - t) * 1000
+    if gate.reason and not gate.refused:
+        warnings = warnings + (gate.reason,)
+
+    if stop_after == "gate":
+        if plan.stop_gate is None:  # the same three skipped stages for every question
+            plan.stop_gate = not_run(config, "not run (retrieval-only evaluation)")
+        context, generation, support = plan.stop_gate
+    else:
+        context, generation, support = model_stages(
+            config, question, gate, corpus, progress, timings, table, listener
+        )
+
+    gview = gold_at_stages(plan, gold, extra, retrieval, rerank, gate, context, generation, support)
+    # the chunks the stages name, gathered when first read (a page, the JSON), not per query
+    chunks = LazyMapping(partial(referenced_chunks, plan, retrieval, context, gview, extra, table))
+
+    stamp = plan.stamp(dense_index)
+    timings["total"] = sum(timings.values())
+    return Trace(
+        question=question,
+        config=plan.config_dict,
+        index_stamp=stamp,
+        chunking=chunking.diagnostics,
+        retrieval=retrieval,
+        rerank=rerank,
+        gate=gate,
+        context=context,
+        generation=generation,
+        support=support,
+        chunks=chunks,
+        timings_ms=LazyMapping(partial(rounded_ms, timings)),
+        gold=gview,
+        warnings=warnings,
+    )
+
+
+def final_ranking(trace: Trace) -> list[str]:
+    """The ranked chunk ids the metrics score: after rerank, before the gate."""
+    return [h.chunk_id for h in trace.rerank.hits]

@@ -1,0 +1,62 @@
+"""The question stage: the user's text cleaned, or a clear refusal of unusable input."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from functools import lru_cache
+from typing import Any
+
+#: Longest question accepted (characters). Longer input is an error, not a prompt.
+MAX_QUESTION_CHARS = 2000
+
+
+_KNOWN_SCRIPTS = {"LATIN", "HANGUL", "DIGIT"}
+
+
+NO_LETTERS = "the question has no letters or digits: word analyzers will find nothing"
+
+
+def validate_question(question: Any) -> tuple[str, tuple[str, ...]]:
+    """Clean a question; raise ``ValueError`` for unusable input.
+
+    Returns the NFC-normalised, stripped question and warnings (e.g. a script
+    the corpus does not use).
+    """
+    if not isinstance(question, str):
+        raise ValueError(f"the question must be text, not {type(question).__name__}")
+    q = unicodedata.normalize("NFC", question).replace("\r\n", "\n").strip()
+    if not q:
+        raise ValueError("the question is empty; type a question or pick one from a question set")
+    if len(q) > MAX_QUESTION_CHARS:
+        raise ValueError(
+            f"the question is {len(q):,} characters long; the limit is {MAX_QUESTION_CHARS:,} "
+            "characters (paste a question, not a document)"
+        )
+    warnings: list[str] = []
+    if q.isascii():  # the common case: digits and Latin letters only, both known scripts
+        if not any(map(str.isalnum, q)):
+            warnings.append(NO_LETTERS)
+        return q, tuple(warnings)
+    scripts = Counter(map(_script, filter(str.isalnum, q)))
+    if not scripts:
+        warnings.append(NO_LETTERS)
+    else:
+        script, n = scripts.most_common(1)[0]
+        if script not in _KNOWN_SCRIPTS and n / sum(scripts.values()) >= 0.5:
+            warnings.append(
+                f"the question is mostly in {script.title()} script; the sample corpus is Korean "
+                "and English, so word analyzers will likely find no candidates"
+            )
+    return q, tuple(warnings)
+
+
+@lru_cache(maxsize=65536)
+def _script(ch: str) -> str:
+    """The Unicode script word of ``ch``'s name (``HANGUL``, ``LATIN``…), memoised per character."""
+    if ch.isdigit():
+        return "DIGIT"
+    try:
+        return unicodedata.name(ch).split()[0]
+    except ValueError:
+        return "UNKNOWN"

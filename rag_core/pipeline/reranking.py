@@ -1,0 +1,83 @@
+"""The rerank stage: the configured reranker over the top ``rerank.shortlist`` candidates."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..config import PipelineConfig
+from ..index import CorpusIndex
+from ..models import ModelUnavailable
+from ..rerank import RERANK_LABELS, rerank
+from ..retrieval.dense import DenseIndex
+from ..types import BaseField, Chunk, Hit, Hits, RerankStage, hit_column
+
+
+def rerank_stage(
+    config: PipelineConfig,
+    question: str,
+    hits: Sequence[Hit],
+    corpus: CorpusIndex,
+    dense_index: DenseIndex | None = None,
+    chunks: Mapping[str, Chunk] | None = None,
+) -> RerankStage:
+    """Reorder the top ``rerank.shortlist`` candidates with the configured reranker.
+
+    ``chunks``: the chunk table (default: the chunking's; with imported runs
+    also their whole documents and external texts).
+    """
+    rc = config.rerank
+    label = RERANK_LABELS.get(rc.method, rc.method)
+    table = chunks if chunks is not None else corpus.chunking(config.chunker).by_id
+    extra: dict[str, Any] = {}
+    if rc.method == "mmr" and dense_index is not None:
+        position = corpus.chunking(config.chunker).position
+        if all(cid in position for cid in hit_column(hits, "chunk_id")[: rc.shortlist]):
+            extra["vectoriser"] = _dense_vectoriser(dense_index)
+    try:
+        out, info = rerank(
+            rc.method,
+            question,
+            hits,
+            table,
+            shortlist=rc.shortlist,
+            mmr_lambda=rc.mmr_lambda,
+            model=rc.model,
+            generator=config.generation.model,
+            dense_index=dense_index,
+            corpus=corpus,
+            chunker=config.chunker,
+            **extra,
+        )
+    except Exception as exc:
+        if not isinstance(exc, ModelUnavailable):
+            raise
+        kept = Hits.of(hits).take(
+            range(len(hits)), prev_rank=BaseField("rank"), retrieval_score=BaseField("score")
+        )
+        return RerankStage(rc.method, label, "unavailable", kept, rc.shortlist, message=str(exc))
+    return RerankStage(
+        method=rc.method,
+        label=info.get("label", label),
+        status="ok",
+        hits=out,
+        shortlist=min(rc.shortlist, len(hits)),
+        message=info.get("message", ""),
+        model=info.get("model"),
+        params={k: v for k, v in info.items() if k not in ("label", "message", "model")},
+    )
+
+
+def _dense_vectoriser(
+    dense_index: DenseIndex,
+) -> Callable[[str, Sequence[Any]], tuple[Any, dict[str, Any]]]:
+    """MMR vectors from the dense index (instead of TF-IDF) when dense retrieval ran."""
+    row = {cid: i for i, cid in enumerate(dense_index.chunk_ids)}
+
+    def dense_vectors(query: str, chunks: Sequence[Any]) -> tuple[Any, dict[str, Any]]:
+        return dense_index.query_vector(query), {
+            c.chunk_id: dense_index.vectors[row[c.chunk_id]] for c in chunks
+        }
+
+    dense_vectors.__name__ = f"dense ({dense_index.stamp.embedding_model})"
+    return dense_vectors

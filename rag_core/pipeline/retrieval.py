@@ -1,0 +1,97 @@
+"""The retrieval stage: every configured retriever (:data:`~.retrievers.RETRIEVERS`), fused.
+
+With one usable list its hits are passed on; with several, ``fusion`` combines them. When
+dense retrieval ran, every passed-on hit carries its cosine distance (the gate may read it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from ..config import PipelineConfig
+from ..index import CorpusIndex, Progress
+from ..retrieval.dense import DenseIndex
+from ..retrieval.fusion import fuse
+from ..retrieval.runs import ExternalRun
+from ..types import Chunk, Hits, RetrievalStage, RetrieverList, hit_column
+from .plan import RunPlan
+from .retrievers import RETRIEVERS, Request
+
+
+def _list_name(method: str, analyzer: str | None, model: str) -> str:
+    return f"dense:{model}" if method == "dense" else f"{method}:{analyzer}"
+
+
+def retrieve(
+    config: PipelineConfig,
+    question: str,
+    corpus: CorpusIndex,
+    *,
+    progress: Progress | None = None,
+    runs: Mapping[str, ExternalRun] | None = None,
+    query_id: str | None = None,
+    extra: dict[str, Chunk] | None = None,
+    plan: RunPlan | None = None,
+) -> tuple[RetrievalStage, DenseIndex | None]:
+    """Run every configured retriever and fuse their lists.
+
+    Returns the stage and the dense index (or None) so later stages can
+    attach a cosine distance to any candidate. ``run:TAG`` retrievers read
+    ``runs[TAG]`` at ``query_id``; the chunks their hits name that the
+    chunking lacks (whole documents, external texts) are added to ``extra``.
+    ``plan``: the config's :class:`RunPlan` (made here when not given).
+    """
+    rcfg = config.retrieval
+    plan = plan if plan is not None else RunPlan(config, corpus, progress)
+    chunking = plan.chunking
+    lists: list[RetrieverList] = []
+    dense_index: DenseIndex | None = None
+    dense_cos = None
+    extra = extra if extra is not None else {}
+    for method, analyzer in plan.method_specs:
+        request = Request(
+            question,
+            plan,
+            _list_name(method, analyzer, plan.dense_model),
+            method,
+            analyzer,
+            progress=progress,
+            runs=runs,
+            query_id=query_id,
+            extra=extra,
+        )
+        got = RETRIEVERS.get(method)(request)
+        lists.append(got.list)
+        if got.dense_index is not None:
+            dense_index = got.dense_index
+        if got.cosines is not None:
+            dense_cos = got.cosines
+
+    usable = [lst for lst in lists if lst.status == "ok"]
+    fused = None
+    if len(usable) > 1:
+        fused = fuse(
+            [(lst.name, lst.hits) for lst in usable],
+            config.fusion.method,
+            k=rcfg.k,
+            rrf_k=config.fusion.rrf_k,
+            alpha=config.fusion.alpha,
+        )
+        final = fused.hits
+    else:
+        final = usable[0].hits if usable else ()
+    if dense_cos is not None:
+        position = chunking.position
+        distances = [
+            float(1.0 - dense_cos[position[cid]])
+            if cid in position
+            else old  # a run's whole document or external text: no vector in the dense index
+            for cid, old in zip(
+                hit_column(final, "chunk_id"), hit_column(final, "distance"), strict=True
+            )
+        ]
+        final = Hits.of(final).take(range(len(final)), distance=distances)
+        if fused is not None:
+            fused = replace(fused, hits=final)
+    return RetrievalStage(lists=tuple(lists), fused=fused, hits=final), dense_index

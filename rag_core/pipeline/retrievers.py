@@ -1,0 +1,341 @@
+"""The retrievers: one driver per ``retrieval.methods`` entry, by name in :data:`RETRIEVERS`.
+
+A driver takes a :class:`Request` (the question, the run's plan, the list's name and
+analyzer, the imported runs) and returns the list it retrieved (:class:`Retrieved`). To add
+a retriever: write its kernel under ``rag_core/retrieval/``, a driver here, register it
+under its method name, and list the name in ``rag_core.config.RETRIEVAL_METHODS``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, Literal
+
+import numpy as np
+
+from .. import models  # models.get_* read at call time: the one place a model is swapped
+from ..config import PipelineConfig
+from ..index import CorpusIndex, Progress
+from ..models import ModelUnavailable
+from ..registry import Registry
+from ..retrieval.dense import DenseIndex
+from ..retrieval.qdrant import (
+    QdrantError,
+    QdrantTarget,
+    check_dimension,
+    check_model,
+    collection_facts,
+    connect,
+    distance_of,
+    higher_is_better,
+    search,
+)
+from ..retrieval.runs import ExternalRun, resolve_hits
+from ..retrieval.sparse.analyzers import auto_segments
+from ..types import AnalyzerView, Chunk, Chunking, Column, Hit, Hits, LazyTuple, RetrieverList
+from .plan import RunPlan
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a retriever driver is given for one list of one question."""
+
+    question: str
+    plan: RunPlan
+    #: the list's name (``bm25:char``, ``dense:MODEL``, ``run:TAG``…)
+    name: str
+    method: str
+    #: the analyzer of a sparse list, the tag of an imported run, None otherwise
+    analyzer: str | None
+    progress: Progress | None = None
+    runs: Mapping[str, ExternalRun] | None = None
+    query_id: str | None = None
+    #: chunks an imported run's hits name that the chunking lacks (the run driver adds them)
+    extra: dict[str, Chunk] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    """A driver's list, and for the dense one its index and every chunk's cosine."""
+
+    list: RetrieverList
+    dense_index: DenseIndex | None = None
+    cosines: Any = None
+
+
+#: Retriever drivers by ``retrieval.methods`` name.
+RETRIEVERS: Registry[Callable[[Request], Retrieved]] = Registry("retriever")
+
+
+@RETRIEVERS.register("tfidf")
+@RETRIEVERS.register("bm25")  # the one closest to the function registers first
+def sparse_list(req: Request) -> Retrieved:
+    """A BM25 or TF-IDF list: the plan's kernel result (prefetched or run now) and the
+    analyzer view of the query's terms."""
+    plan, method, analyzer, question = req.plan, req.method, str(req.analyzer), req.question
+    index, _, params, idf_form, n_docs = plan.sparse(method, analyzer)
+    q_tokens, found = plan.search(method, analyzer, question)
+    hits = _plan_hits(plan, found.indices, found.scores)
+    view = AnalyzerView(
+        analyzer=analyzer,
+        idf_form=idf_form,
+        n_docs=n_docs,
+        terms=LazyTuple(partial(index.term_stats, q_tokens)),
+        segments=_auto_segments(question) if analyzer == "auto" else (),
+    )
+    message = "" if hits else "0 candidates: no chunk shares a term with the query"
+    return Retrieved(
+        RetrieverList(
+            req.name,
+            method,
+            analyzer,
+            hits,
+            found.n_candidates,
+            message=message,
+            analyzer_view=view,
+            params=params,
+        )
+    )
+
+
+@RETRIEVERS.register("dense")
+def dense_list(req: Request) -> Retrieved:
+    """Exact cosine over the chunk vectors of the plan's dense model (built on first use)."""
+    plan = req.plan
+    config, corpus, chunking = plan.config, plan.corpus, plan.chunking
+    dense_index = None
+    try:
+        dense_index = corpus.dense(config.chunker, plan.dense_model, req.progress)
+        dense_cos = dense_index.cosines(req.question)
+    except ModelUnavailable as exc:
+        unavailable = RetrieverList(
+            req.name,
+            req.method,
+            None,
+            (),
+            0,
+            status="unavailable",
+            message=str(exc),
+            model=plan.dense_model,
+            params={"model_choice": plan.dense_reason},
+        )
+        return Retrieved(unavailable, dense_index=dense_index)
+    order = _top_indices(dense_cos, config.retrieval.k)
+    # numpy arithmetic, as the distances given to fused hits later (same float32 rounding)
+    hits = _plan_hits(plan, order, dense_cos[order], distance=(1.0 - dense_cos[order]).tolist())
+    found = RetrieverList(
+        req.name,
+        req.method,
+        None,
+        hits,
+        len(chunking.chunks),
+        model=dense_index.stamp.embedding_model,
+        params={"similarity": "cosine", "normalized": True, "model_choice": plan.dense_reason},
+    )
+    return Retrieved(found, dense_index=dense_index, cosines=dense_cos)
+
+
+@RETRIEVERS.register("qdrant")
+def qdrant_driver(req: Request) -> Retrieved:
+    """The configured Qdrant collection (:func:`qdrant_list`)."""
+    return Retrieved(qdrant_list(req.plan.config, req.question, req.plan.chunking))
+
+
+@RETRIEVERS.register("run")
+def run_driver(req: Request) -> Retrieved:
+    """An imported run, read at the request's query id (:func:`run_list`)."""
+    plan = req.plan
+    return Retrieved(
+        run_list(
+            req.name,
+            str(req.analyzer),
+            plan.config,
+            plan.corpus,
+            plan.chunking,
+            req.runs,
+            req.query_id,
+            req.extra,
+        )
+    )
+
+
+def qdrant_list(config: PipelineConfig, question: str, chunking: Chunking) -> RetrieverList:
+    """The Qdrant collection's top ``k`` for ``question``, as one retriever list.
+
+    Hits keep Qdrant's scores; a ``Cosine`` collection also gives each hit its
+    cosine distance ``1 − score`` (so the gate can use it). Hits are matched
+    to the loaded chunks by chunk id; hits that are not chunks of the loaded
+    corpus (another corpus or chunker built the collection) are left out and
+    counted in the message. Any problem — no server, no collection, a missing
+    payload field, a dimension mismatch, a missing model — gives a list with
+    status ``unavailable``/``error`` and the reason; other retrievers run on.
+    """
+    rcfg = config.retrieval
+    name = f"qdrant:{rcfg.qdrant_collection}"
+    try:
+        target = QdrantTarget(url=rcfg.qdrant_url, path=rcfg.qdrant_path)
+        facts = collection_facts(connect(target), target, rcfg.qdrant_collection)
+        embedder = models.get_embedder(rcfg.qdrant_model)
+        check_dimension(facts, embedder)
+        found, facts = search(
+            target,
+            rcfg.qdrant_collection,
+            embedder.encode_queries([question])[0],
+            rcfg.k,
+            text_field=rcfg.qdrant_text_field,
+            doc_field=rcfg.qdrant_doc_field,
+            facts=facts,
+        )
+        check_model(found, rcfg.qdrant_collection, embedder)
+    except QdrantError as exc:
+        return RetrieverList(
+            name,
+            "qdrant",
+            None,
+            (),
+            0,
+            status=exc.kind,  # type: ignore[arg-type]
+            message=str(exc),
+            model=rcfg.qdrant_model,
+        )
+    except ModelUnavailable as exc:
+        return RetrieverList(
+            name,
+            "qdrant",
+            None,
+            (),
+            0,
+            status="unavailable",
+            message=str(exc),
+            model=rcfg.qdrant_model,
+        )
+    params: dict[str, Any] = {
+        "where": target.where,
+        "distance": facts.distance,
+        "points": facts.points,
+        "dimension": facts.dimension,
+    }
+    hits: list[Hit] = []
+    foreign = [h for h in found if h.chunk_id not in chunking.by_id]
+    for h in found:
+        if h.chunk_id in chunking.by_id:
+            hits.append(
+                Hit(
+                    chunk_id=h.chunk_id,
+                    doc_id=h.doc_id,
+                    rank=len(hits) + 1,
+                    score=h.score,
+                    distance=distance_of(facts, h.score),
+                )
+            )
+    message = "" if hits else "0 candidates: the collection returned no point"
+    if foreign:
+        message = (
+            f"{len(foreign)} of {len(found)} hits are not chunks of the loaded corpus with chunker "
+            f"{chunking.signature} (e.g. {foreign[0].chunk_id!r}) and were left out: build the "
+            "collection from this corpus and chunker (python -m rag_core index qdrant …)"
+        )
+    if hits and not higher_is_better(facts):
+        message = " ".join(
+            filter(
+                None,
+                (
+                    message,
+                    (
+                        f"scores are Qdrant's {facts.distance} distances (lower is better, as "
+                        "Qdrant ranks them); score-based fusion and gate.min_score read them as "
+                        "similarities: prefer fusion.method = rrf"
+                    ),
+                ),
+            )
+        )
+    status: Literal["error", "ok"] = "error" if foreign and not hits else "ok"
+    return RetrieverList(
+        name,
+        "qdrant",
+        None,
+        tuple(hits),
+        facts.points,
+        status=status,
+        message=message,
+        model=embedder.model_id,
+        params=params,
+    )
+
+
+def run_list(
+    name: str,
+    tag: str,
+    config: PipelineConfig,
+    corpus: CorpusIndex,
+    chunking: Chunking,
+    runs: Mapping[str, ExternalRun] | None,
+    query_id: str | None,
+    extra: dict[str, Chunk],
+) -> RetrieverList:
+    """The retriever list of an imported run (``run:TAG``), see :mod:`rag_core.retrieval.runs`."""
+    run_ = (runs or {}).get(tag)
+    if run_ is None:
+        loaded = ", ".join(sorted(runs or {})) or "none"
+        return RetrieverList(
+            name,
+            "run",
+            None,
+            (),
+            0,
+            status="unavailable",
+            message=f"no run tagged {tag!r} is loaded (loaded: {loaded})",
+        )
+    run_hits = run_.for_query(query_id)
+    if run_hits is None:
+        why = "this question has no query id" if query_id is None else f"query id {query_id!r}"
+        return RetrieverList(
+            name,
+            "run",
+            None,
+            (),
+            0,
+            status="unavailable",
+            message=f"run {tag!r} has no hits for {why}",
+            params={"source": run_.source},
+        )
+    hits, more = resolve_hits(
+        run_hits, config.retrieval.k, chunking, corpus.docs, corpus.doc_chunk_ids(config.chunker)
+    )
+    extra.update(more)
+    outside = sum(1 for h in hits if h.chunk_id in more)
+    no_text = sum(1 for h in hits if h.note == "text unavailable")
+    params: dict[str, Any] = {"source": run_.source, "tag": tag}
+    if outside:
+        params["outside_chunking"] = outside
+    if no_text:
+        params["text_unavailable"] = no_text
+    message = "" if hits else f"run {tag!r} lists no hit for this query"
+    return RetrieverList(name, "run", None, hits, len(run_hits), message=message, params=params)
+
+
+def _plan_hits(plan: RunPlan, indices: Any, scores: Any, **columns: Column) -> Hits:
+    """Ranked hits at chunking ``indices`` with ``scores`` (arrays or lists), as columns.
+
+    Chunk and document ids are picked from the plan's lists on first read;
+    ``columns`` adds fields (e.g. ``distance``).
+    """
+    idx = indices.tolist() if hasattr(indices, "tolist") else list(indices)
+    vals = scores.tolist() if hasattr(scores, "tolist") else list(scores)
+    return plan.all_chunks.take(idx, rank=range(1, len(idx) + 1), score=vals, **columns)
+
+
+def _auto_segments(question: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    return tuple((run.strip(), name, tuple(terms)) for run, name, terms in auto_segments(question))
+
+
+def _top_indices(scores: Any, k: int) -> list[int]:
+    """Indices of the k largest scores, ties broken by position (stable)."""
+    scores = np.asarray(scores)
+    k = min(k, len(scores))
+    if k <= 0:
+        return []
+    part = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
+    return sorted(part.tolist(), key=lambda i: (-scores[i], i))
