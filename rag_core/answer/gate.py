@@ -15,10 +15,11 @@ candidates for any threshold, so the two cannot disagree.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Literal
 
 from ..config import GateConfig
-from ..types import GateStage, Hit, Hits, hit_column
+from ..types import GateStage, Hit
 
 #: Why the gate keeps or rejects one candidate: kept, past the threshold, or
 #: passing the threshold but after ``max_kept`` others were kept.
@@ -84,8 +85,8 @@ def apply_gate(hits: Sequence[Hit], cfg: GateConfig) -> GateStage:
     metric = "none"
     threshold: float | None = None
     message = ""
-    hits = Hits.of(hits)
-    distances = hit_column(hits, "distance") if cfg.max_distance is not None and hits else ()
+    hits = tuple(hits)
+    distances = [h.distance for h in hits] if cfg.max_distance is not None and hits else []
     have_distance = bool(distances) and all(d is not None for d in distances)
     if cfg.max_distance is not None and have_distance:
         metric, threshold = "distance", cfg.max_distance
@@ -97,36 +98,23 @@ def apply_gate(hits: Sequence[Hit], cfg: GateConfig) -> GateStage:
             "cosine distance (add dense retrieval, or set gate.min_score for sparse scores)"
         )
 
-    kept_at: Sequence[int]
-    rejected_at: Sequence[int]
-    values: Sequence[float]
-    if threshold is None:  # the rule compares no value, it only counts them: read no score
-        values = range(len(hits))
-    elif metric == "distance":
-        values = distances
-    else:
-        values = hits.column("score")
+    # the value the rule compares: every distance is set when the metric is distance
+    values: list[float] = distances if metric == "distance" else [h.score for h in hits]  # type: ignore[assignment]
     verdicts = gate_verdicts(values, threshold, cfg.max_kept, higher_is_better=metric != "distance")
-    if threshold is None:  # the kept ones come first (gate_verdicts)
-        n_kept = verdicts.count("kept")
-        kept_at, rejected_at = range(n_kept), range(n_kept, len(verdicts))
-    else:
-        kept_at = [i for i, v in enumerate(verdicts) if v == "kept"]
-        rejected_at = [i for i, v in enumerate(verdicts) if v != "kept"]
 
-    def rejected_notes() -> list[str]:
-        notes = []
-        for i in rejected_at:
-            if verdicts[i] == "max_kept":
-                notes.append(f"beyond max kept ({cfg.max_kept})")
-            elif metric == "distance":
-                notes.append(f"distance {values[i]:.3f} > {threshold:.3f}")
-            else:
-                notes.append(f"score {values[i]:.4g} < {threshold:.4g}")
-        return notes
+    def why(verdict: Verdict, value: float) -> str:
+        if verdict == "max_kept":
+            return f"beyond max kept ({cfg.max_kept})"
+        if metric == "distance":
+            return f"distance {value:.3f} > {threshold:.3f}"
+        return f"score {value:.4g} < {threshold:.4g}"
 
-    kept = hits.take(kept_at)
-    rejected = hits.take(rejected_at, note=rejected_notes)
+    kept = tuple(h for h, v in zip(hits, verdicts, strict=True) if v == "kept")
+    rejected = tuple(
+        replace(h, note=why(v, value))
+        for h, v, value in zip(hits, verdicts, values, strict=True)
+        if v != "kept"
+    )
     refused = not kept
     if not hits:
         reason = "no candidates: retrieval returned nothing"
@@ -137,7 +125,7 @@ def apply_gate(hits: Sequence[Hit], cfg: GateConfig) -> GateStage:
                 f"(best candidate at {min(values):.3f})"
             )
         else:
-            reason = f"nothing scored at least {threshold:.4g} (best {hits.column('score')[0]:.4g})"
+            reason = f"nothing scored at least {threshold:.4g} (best {hits[0].score:.4g})"
     else:
         reason = message
     return GateStage(

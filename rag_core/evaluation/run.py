@@ -33,7 +33,7 @@ from ..gold.labels import gold_for
 from ..gold.relevance import ChunkLookup, grades_for, locate, relevant_chunk_ids
 from ..index import CorpusIndex
 from ..pipeline import final_ranking, run_many
-from ..types import Document, Hit, Needle, Question, Trace, fast_init, hit_column, to_jsonable
+from ..types import Document, Hit, Needle, Question, Trace, to_jsonable
 from .aggregate import compare_results, evaluate_queries, per_query_rows
 
 if TYPE_CHECKING:
@@ -134,7 +134,7 @@ def doc_ranking(chunk_hits: Sequence[Hit], depth: int) -> tuple[str, ...]:
     MaxP passage aggregation). Hits are read in rank order.
     """
     # first occurrences in order (dict keys keep insertion order), cut at depth
-    return tuple(islice(dict.fromkeys(hit_column(chunk_hits, "doc_id")), depth))
+    return tuple(islice(dict.fromkeys(h.doc_id for h in chunk_hits), depth))
 
 
 def doc_level_depth(corpus: CorpusIndex, chunker: ChunkerConfig, depth: int) -> int:
@@ -146,7 +146,6 @@ def doc_level_depth(corpus: CorpusIndex, chunker: ChunkerConfig, depth: int) -> 
     return min(10_000, depth * max(corpus.chunking(chunker).most_chunks_per_doc, 1))
 
 
-@fast_init
 @dataclass(frozen=True)
 class QueryRun:
     """One query of a question set run to the gate (see :func:`run_queries`)."""

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..answer.gate import gate_verdicts
 from ..config import GateConfig
 from ..formats.questions import queries_of
-from ..types import Hit, Notice, Question, hit_column
+from ..types import Hit, Notice, Question
 from .run import merge_labels, run_queries
 from .stats import parse_range, risk_coverage, wilson_interval
 
@@ -515,9 +515,8 @@ def collect(
         gold_ids = frozenset(qr.grades)
         raw.append((qr.question, qr.query_id, qr.text, qr.trace.rerank.hits, gold_ids))
 
-    # fields read by column (rag_core.types.Hits): no Hit object is made per candidate
     have_distance = any(hits for *_, hits, _ in raw) and all(
-        d is not None for *_, hits, _ in raw for d in hit_column(hits, "distance")
+        h.distance is not None for *_, hits, _ in raw for h in hits
     )
     wants_dense = any(m == "dense" for m, _ in cfg.retrieval.method_specs)
     if metric == "auto":
@@ -538,13 +537,15 @@ def collect(
 
     queries = []
     for q, qid, text, hits, gold_ids in raw:
-        values = hit_column(hits, "distance" if chosen == "distance" else "score")
         cands = tuple(
-            Candidate(chunk_id=cid, doc_id=did, rank=r, value=float(v), gold=cid in gold_ids)
-            for r, (cid, did, v) in enumerate(
-                zip(hit_column(hits, "chunk_id"), hit_column(hits, "doc_id"), values, strict=True),
-                1,
+            Candidate(
+                chunk_id=h.chunk_id,
+                doc_id=h.doc_id,
+                rank=r,
+                value=float(h.distance if chosen == "distance" else h.score),  # type: ignore[arg-type]
+                gold=h.chunk_id in gold_ids,
             )
+            for r, h in enumerate(hits, 1)
         )
         queries.append(
             QueryCandidates(

@@ -20,13 +20,12 @@ from __future__ import annotations
 import time
 from collections import ChainMap
 from collections.abc import Iterator, Mapping, Sequence
-from functools import partial
 
 from ..answer.gate import apply_gate
 from ..config import PipelineConfig
 from ..index import CorpusIndex, Progress
 from ..retrieval.runs import ExternalRun
-from ..types import Chunk, LazyMapping, Needle, Question, Trace
+from ..types import Chunk, Needle, Question, Trace
 from .answering import Listener, model_stages, not_run
 from .plan import RunPlan
 from .question import validate_question
@@ -200,8 +199,7 @@ def _run_planned(
         )
 
     gview = gold_at_stages(plan, gold, extra, retrieval, rerank, gate, context, generation, support)
-    # the chunks the stages name, gathered when first read (a page, the JSON), not per query
-    chunks = LazyMapping(partial(referenced_chunks, plan, retrieval, context, gview, extra, table))
+    chunks = referenced_chunks(plan, retrieval, context, gview, extra, table)
 
     stamp = plan.stamp(dense_index)
     timings["total"] = sum(timings.values())
@@ -217,7 +215,7 @@ def _run_planned(
         generation=generation,
         support=support,
         chunks=chunks,
-        timings_ms=LazyMapping(partial(rounded_ms, timings)),
+        timings_ms=rounded_ms(timings),
         gold=gview,
         warnings=warnings,
     )

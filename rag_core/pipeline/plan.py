@@ -11,7 +11,7 @@ from ..index import CorpusIndex, Progress
 from ..retrieval.dense import DenseIndex
 from ..retrieval.sparse import SparseIndex, SparseResult
 from ..retrieval.sparse.analyzers import get_analyzer
-from ..types import ContextStage, GenerationStage, Hits, IndexStamp, SupportStage
+from ..types import ContextStage, GenerationStage, IndexStamp, SupportStage
 
 
 def no_chunks_message(n_documents: int, signature: str) -> str:
@@ -57,17 +57,6 @@ class RunPlan:
         #: chunk and document id per chunking position
         self.chunk_ids = [c.chunk_id for c in self.chunking.chunks]
         self.doc_ids = [c.doc_id for c in self.chunking.chunks]
-        #: every chunk as one hit, for its ids: a retriever's hits are taken from it (every
-        #: take replaces ``rank`` and ``score``, which are placeholders here)
-        self.all_chunks = Hits(
-            len(self.chunk_ids),
-            {
-                "chunk_id": self.chunk_ids,
-                "doc_id": self.doc_ids,
-                "rank": range(1, len(self.chunk_ids) + 1),
-                "score": range(len(self.chunk_ids)),
-            },
-        )
         self.stop_gate: tuple[ContextStage, GenerationStage, SupportStage] | None = None
         #: per sparse retriever, question -> (its terms, the kernel's result), see :meth:`prefetch`
         self._found: dict[tuple[str, str], dict[str, tuple[list[str], SparseResult]]] = {}

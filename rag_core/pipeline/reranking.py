@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..config import PipelineConfig
@@ -10,7 +11,7 @@ from ..index import CorpusIndex
 from ..models import ModelUnavailable
 from ..rerank import RERANK_LABELS, rerank
 from ..retrieval.dense import DenseIndex
-from ..types import BaseField, Chunk, Hit, Hits, RerankStage, hit_column
+from ..types import Chunk, Hit, RerankStage
 
 
 def rerank_stage(
@@ -32,7 +33,7 @@ def rerank_stage(
     extra: dict[str, Any] = {}
     if rc.method == "mmr" and dense_index is not None:
         position = corpus.chunking(config.chunker).position
-        if all(cid in position for cid in hit_column(hits, "chunk_id")[: rc.shortlist]):
+        if all(h.chunk_id in position for h in hits[: rc.shortlist]):
             extra["vectoriser"] = _dense_vectoriser(dense_index)
     try:
         out, info = rerank(
@@ -52,9 +53,7 @@ def rerank_stage(
     except Exception as exc:
         if not isinstance(exc, ModelUnavailable):
             raise
-        kept = Hits.of(hits).take(
-            range(len(hits)), prev_rank=BaseField("rank"), retrieval_score=BaseField("score")
-        )
+        kept = tuple(replace(h, prev_rank=h.rank, retrieval_score=h.score) for h in hits)
         return RerankStage(rc.method, label, "unavailable", kept, rc.shortlist, message=str(exc))
     return RerankStage(
         method=rc.method,

@@ -14,7 +14,7 @@ from ..index import CorpusIndex, Progress
 from ..retrieval.dense import DenseIndex
 from ..retrieval.fusion import fuse
 from ..retrieval.runs import ExternalRun
-from ..types import Chunk, Hits, RetrievalStage, RetrieverList, hit_column
+from ..types import Chunk, RetrievalStage, RetrieverList
 from .plan import RunPlan
 from .retrievers import RETRIEVERS, Request
 
@@ -83,15 +83,12 @@ def retrieve(
         final = usable[0].hits if usable else ()
     if dense_cos is not None:
         position = chunking.position
-        distances = [
-            float(1.0 - dense_cos[position[cid]])
-            if cid in position
-            else old  # a run's whole document or external text: no vector in the dense index
-            for cid, old in zip(
-                hit_column(final, "chunk_id"), hit_column(final, "distance"), strict=True
-            )
-        ]
-        final = Hits.of(final).take(range(len(final)), distance=distances)
+        final = tuple(
+            replace(h, distance=float(1.0 - dense_cos[position[h.chunk_id]]))
+            if h.chunk_id in position
+            else h  # a run's whole document or external text: no vector in the dense index
+            for h in final
+        )
         if fused is not None:
             fused = replace(fused, hits=final)
     return RetrievalStage(lists=tuple(lists), fused=fused, hits=final), dense_index

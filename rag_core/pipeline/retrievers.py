@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any, Literal
 
 import numpy as np
@@ -34,7 +33,7 @@ from ..retrieval.qdrant import (
 )
 from ..retrieval.runs import ExternalRun, resolve_hits
 from ..retrieval.sparse.analyzers import auto_segments
-from ..types import AnalyzerView, Chunk, Chunking, Column, Hit, Hits, LazyTuple, RetrieverList
+from ..types import AnalyzerView, Chunk, Chunking, Hit, RetrieverList
 from .plan import RunPlan
 
 
@@ -82,7 +81,7 @@ def sparse_list(req: Request) -> Retrieved:
         analyzer=analyzer,
         idf_form=idf_form,
         n_docs=n_docs,
-        terms=LazyTuple(partial(index.term_stats, q_tokens)),
+        terms=index.term_stats(q_tokens),
         segments=_auto_segments(question) if analyzer == "auto" else (),
     )
     message = "" if hits else "0 candidates: no chunk shares a term with the query"
@@ -124,7 +123,7 @@ def dense_list(req: Request) -> Retrieved:
         return Retrieved(unavailable, dense_index=dense_index)
     order = _top_indices(dense_cos, config.retrieval.k)
     # numpy arithmetic, as the distances given to fused hits later (same float32 rounding)
-    hits = _plan_hits(plan, order, dense_cos[order], distance=(1.0 - dense_cos[order]).tolist())
+    hits = _plan_hits(plan, order, dense_cos[order], (1.0 - dense_cos[order]).tolist())
     found = RetrieverList(
         req.name,
         req.method,
@@ -316,15 +315,19 @@ def run_list(
     return RetrieverList(name, "run", None, hits, len(run_hits), message=message, params=params)
 
 
-def _plan_hits(plan: RunPlan, indices: Any, scores: Any, **columns: Column) -> Hits:
-    """Ranked hits at chunking ``indices`` with ``scores`` (arrays or lists), as columns.
-
-    Chunk and document ids are picked from the plan's lists on first read;
-    ``columns`` adds fields (e.g. ``distance``).
-    """
+def _plan_hits(
+    plan: RunPlan, indices: Any, scores: Any, distances: list[float] | None = None
+) -> tuple[Hit, ...]:
+    """Ranked hits, rank 1 first, of the chunks at chunking positions ``indices`` with
+    ``scores`` (numpy arrays or lists) and optionally their cosine ``distances``."""
     idx = indices.tolist() if hasattr(indices, "tolist") else list(indices)
     vals = scores.tolist() if hasattr(scores, "tolist") else list(scores)
-    return plan.all_chunks.take(idx, rank=range(1, len(idx) + 1), score=vals, **columns)
+    dists = distances if distances is not None else [None] * len(idx)
+    ids, docs = plan.chunk_ids, plan.doc_ids
+    return tuple(
+        Hit(ids[i], docs[i], rank, score, distance)
+        for rank, (i, score, distance) in enumerate(zip(idx, vals, dists, strict=True), start=1)
+    )
 
 
 def _auto_segments(question: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:

@@ -17,7 +17,6 @@ from ..types import (
     RerankStage,
     RetrievalStage,
     SupportStage,
-    hit_column,
 )
 from .plan import RunPlan
 
@@ -40,8 +39,8 @@ def referenced_chunks(
     chunking = plan.chunking
     referenced: set[str] = set()
     for lst in retrieval.lists:
-        referenced.update(hit_column(lst.hits, "chunk_id"))
-    referenced.update(hit_column(retrieval.hits, "chunk_id"))
+        referenced.update(h.chunk_id for h in lst.hits)
+    referenced.update(h.chunk_id for h in retrieval.hits)
     referenced.update(s.chunk_id for s in context.sources)
     if gview:
         for ids in gview.chunk_ids:

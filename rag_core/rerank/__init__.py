@@ -7,8 +7,8 @@ A reranker is a function registered in :data:`RERANKERS` (with its UI label in
     def my_method(query: str, hits: Sequence[Hit], chunks: Mapping[str, Chunk],
                   **params) -> Reranked: ...
 
-It receives only the shortlisted hits (in retrieval order, a read-only sequence:
-:class:`rag_core.types.Hits`) and returns a
+It receives only the shortlisted hits (in retrieval order, a tuple of
+:class:`rag_core.types.Hit`) and returns a
 :class:`Reranked`: the new order as indices into those hits, the reranker's
 score for each position, optional per-hit notes and an info dict.
 :func:`rerank` does the rest the same way for every method: hits beyond the
@@ -24,12 +24,11 @@ their own modules; import such a module at the bottom of this file.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from itertools import repeat
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rag_core.registry import Registry
-from rag_core.types import BaseField, Chunk, Hit, Hits, hit_column, pick
+from rag_core.types import Chunk, Hit
 
 
 @dataclass(frozen=True)
@@ -71,7 +70,7 @@ def register_reranker(name: str, label: str) -> Callable[[RerankFn], RerankFn]:
 @register_reranker("none", "none (retrieval order)")
 def rerank_none(query: str, hits: Sequence[Hit], chunks: Mapping[str, Chunk], **_: Any) -> Reranked:
     """Keep retrieval order; the score stays the retrieval score."""
-    return Reranked(order=tuple(range(len(hits))), scores=tuple(hit_column(hits, "score")))
+    return Reranked(order=tuple(range(len(hits))), scores=tuple(h.score for h in hits))
 
 
 def _check_result(method: str, result: Reranked, n: int) -> None:
@@ -94,7 +93,7 @@ def rerank(
     *,
     shortlist: int,
     **params: Any,
-) -> tuple[Hits, dict[str, Any]]:
+) -> tuple[tuple[Hit, ...], dict[str, Any]]:
     """Rerank the first ``shortlist`` hits with ``method``; the rest follow unchanged.
 
     Args:
@@ -118,53 +117,45 @@ def rerank(
     fn = RERANKERS.get(method)
     if isinstance(shortlist, bool) or not isinstance(shortlist, int) or shortlist < 1:
         raise ValueError(f"shortlist = {shortlist!r} must be an integer >= 1")
-    src = Hits.of(hits)
+    src = tuple(hits)
     n = len(src)
     n_short = min(shortlist, n)
     info: dict[str, Any] = {"method": method, "shortlist": shortlist, "reranked": n_short}
-    short_order: Sequence[int]
-    notes: Sequence[str]
-    if fn is rerank_none:  # identity: no call needed, the scores are the hits' own
-        short_order, notes = range(n_short), ()
-        scores: Sequence[float] = src.column("score")[:n_short]
-    else:
-        result = fn(query, src.take(range(n_short)), chunks, **params)
-        _check_result(method, result, n_short)
-        short_order, scores, notes = result.order, result.scores, result.notes
-        if result.order == tuple(range(n_short)):  # nothing moved
-            short_order = range(n_short)
-        info.update(result.info)
+    short = src[:n_short]
+    result = fn(query, short, chunks, **params)
+    _check_result(method, result, n_short)
+    info.update(result.info)
 
     # Every hit at its new rank, its retrieval rank and score kept as prev_rank and
     # retrieval_score; the reranked ones carry the reranker's score, a tie flag and
-    # note; the rest follow in their order, noted. Columns, made when first read
-    # (an evaluation reads a few fields of these hits and never builds them).
-    # identity: a range, so every field is a plain slice
-    order: Sequence[int] = (
-        range(n) if isinstance(short_order, range) else [*short_order, *range(n_short, n)]
-    )
+    # note; the rest follow in their order, noted.
+    notes = result.notes or tuple(short[i].note for i in result.order)
+    ties = tie_flags(result.scores)
+    out = [
+        _moved(short[i], rank, float(score), tied, note)
+        for rank, (i, score, tied, note) in enumerate(
+            zip(result.order, result.scores, ties, notes, strict=True), start=1
+        )
+    ]
     beyond = "beyond the shortlist: not reranked"
+    out += [
+        _moved(h, rank, h.score, False, beyond) for rank, h in enumerate(src[n_short:], n_short + 1)
+    ]
+    return tuple(out), info
 
-    def new_scores() -> list[float]:
-        return [*map(float, scores), *src.column("score")[n_short:]]
 
-    def new_notes() -> list[str]:
-        mine = notes or pick(src.column("note"), short_order)
-        return [*mine, *repeat(beyond, n - n_short)]
-
-    out = src.take(
-        order,
-        rank=range(1, n + 1),
-        score=new_scores,
-        prev_rank=_RANK,
-        retrieval_score=_SCORE,
-        tied=lambda: [*tie_flags(scores), *repeat(False, n - n_short)],
-        note=new_notes,
+def _moved(hit: Hit, rank: int, score: float, tied: bool, note: str) -> Hit:
+    """``hit`` at its reranked ``rank`` with its new ``score``; what retrieval gave it is kept
+    as ``prev_rank`` and ``retrieval_score``."""
+    return replace(
+        hit,
+        rank=rank,
+        score=score,
+        prev_rank=hit.rank,
+        retrieval_score=hit.score,
+        tied=tied,
+        note=note,
     )
-    return out, info
-
-
-_RANK, _SCORE = BaseField("rank"), BaseField("score")
 
 
 def tie_flags(scores: Sequence[float]) -> list[bool]:

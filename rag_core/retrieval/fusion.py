@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rag_core.registry import Registry
-from rag_core.types import FusionResult, Hit, Hits, hit_column
+from rag_core.types import FusionResult, Hit
 
 #: ``fn(lists, rrf_k=..., alpha=...) -> {list name: {chunk_id: contribution}}``
 Fuser = Callable[..., dict[str, dict[str, float]]]
@@ -69,8 +69,7 @@ def rrf_contributions(
     """
     out = {}
     for name, hits in lists:
-        ids, ranks = hit_column(hits, "chunk_id"), hit_column(hits, "rank")
-        out[name] = {cid: 1.0 / (rrf_k + rank) for cid, rank in zip(ids, ranks, strict=True)}
+        out[name] = {h.chunk_id: 1.0 / (rrf_k + h.rank) for h in hits}
     return out
 
 
@@ -101,8 +100,8 @@ def _normalised(
     """Per list, chunk id → that list's scores passed through ``normalise``."""
     out = {}
     for name, hits in lists:
-        norm = normalise(list(hit_column(hits, "score")))
-        out[name] = dict(zip(hit_column(hits, "chunk_id"), norm, strict=True))
+        norm = normalise([h.score for h in hits])
+        out[name] = dict(zip((h.chunk_id for h in hits), norm, strict=True))
     return out
 
 
@@ -153,7 +152,7 @@ def _validate(lists: Sequence[NamedList], k: int, rrf_k: int, alpha: float) -> N
     if len(set(names)) != len(names):
         raise ValueError(f"list names must be distinct, got {names}")
     for name, hits in lists:
-        ids = hit_column(hits, "chunk_id")
+        ids = [h.chunk_id for h in hits]
         if len(set(ids)) == len(ids):
             continue
         seen = set()
@@ -197,23 +196,16 @@ def fuse(
     cands: dict[str, _Cand] = {}
     ranks: dict[str, dict[str, int]] = {}
     for pos, (name, hits) in enumerate(lists):
-        # fields read by column (rag_core.types.Hits): no Hit object is made per input hit
-        for cid, did, dist, rank in zip(
-            hit_column(hits, "chunk_id"),
-            hit_column(hits, "doc_id"),
-            hit_column(hits, "distance"),
-            hit_column(hits, "rank"),
-            strict=True,
-        ):
-            c = cands.get(cid)
+        for h in hits:
+            c = cands.get(h.chunk_id)
             if c is None:
-                cands[cid] = _Cand(did, dist, rank, pos)
-                ranks[cid] = {}
+                cands[h.chunk_id] = _Cand(h.doc_id, h.distance, h.rank, pos)
+                ranks[h.chunk_id] = {}
             else:
-                c.best_rank = min(c.best_rank, rank)
+                c.best_rank = min(c.best_rank, h.rank)
                 if c.distance is None:
-                    c.distance = dist
-            ranks[cid][name] = rank
+                    c.distance = h.distance
+            ranks[h.chunk_id][name] = h.rank
 
     rows = []
     for cid, c in cands.items():
@@ -226,18 +218,17 @@ def fuse(
         rows.append((score, c, cid, contrib))
     rows.sort(key=lambda r: (-r[0], r[1].best_rank, r[1].first_list, r[2]))
 
-    top = rows[:k]
-    hits = Hits(
-        len(top),
-        {
-            "chunk_id": [cid for _, _, cid, _ in top],
-            "doc_id": [c.doc_id for _, c, _, _ in top],
-            "rank": range(1, len(top) + 1),
-            "score": [score for score, _, _, _ in top],
-            "distance": [c.distance for _, c, _, _ in top],
-            "list_ranks": [ranks[cid] for _, _, cid, _ in top],
-            "contributions": [contrib for _, _, _, contrib in top],
-        },
+    hits = tuple(
+        Hit(
+            chunk_id=cid,
+            doc_id=c.doc_id,
+            rank=rank,
+            score=score,
+            distance=c.distance,
+            list_ranks=ranks[cid],
+            contributions=contrib,
+        )
+        for rank, (score, c, cid, contrib) in enumerate(rows[:k], start=1)
     )
     params: dict[str, float | int] = {"k": k}
     if method == "rrf":

@@ -19,7 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from rag_core.types import TermStat, from_fields
+from rag_core.types import TermStat
 
 
 @dataclass(frozen=True)
@@ -121,16 +121,14 @@ def term_stats(
 ) -> tuple[TermStat, ...]:
     """One :class:`TermStat` per distinct query term (df 0 and idf None when unknown)."""
     items, _ = query_term_counts(vocab, query_tokens)
-    get = vocab.get
-    rows = []
+    stats = []
     for term, qtf in items:
-        tid = get(term)
+        tid = vocab.get(term)
         if tid is None:
-            rows.append({"term": term, "qtf": qtf, "df": 0, "idf": None})
+            stats.append(TermStat(term, qtf, 0, None))
         else:
-            rows.append({"term": term, "qtf": qtf, "df": int(df[tid]), "idf": float(idf[tid])})
-    # one C-level pass makes the frozen records (see rag_core.types.from_fields)
-    return tuple(from_fields(TermStat, rows))
+            stats.append(TermStat(term, qtf, int(df[tid]), float(idf[tid])))
+    return tuple(stats)
 
 
 #: Candidate counts up to this are ranked directly; above it a sampled lower
