@@ -5,10 +5,10 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import cache, render, sidebar
+from ui.chunks import view
 from ui.html import md, show, style, table, tag
 from ui.i18n import t
 from ui.state import K_CHUNKS_DOC, K_CHUNKS_DOC_W
-from ui.views import chunks as view
 
 ctx = sidebar.context(__file__)
 lang = ctx.lang

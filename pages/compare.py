@@ -5,10 +5,11 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import cache, render, sidebar
+from ui.compare import view
 from ui.html import md, show, style, table
 from ui.i18n import t
-from ui.state import K_COMPARE_B, K_COMPARE_B_WIDGET, compare_config
-from ui.views import compare as view
+from ui.state import K_COMPARE_B, K_COMPARE_B_WIDGET, compare_config, config_diff
+from ui.trace_view import citation_mode_label
 
 ctx = sidebar.context(__file__)
 lang = ctx.lang
@@ -49,7 +50,7 @@ config_b, problems = compare_config(config_a, st.session_state[W])
 for p in problems:
     st.warning(md(t("cmp.bad_line", lang, error=p)))
 
-render.config_diff_table(view.config_diff(config_a, config_b), lang)
+render.config_diff_table(config_diff(config_a, config_b), lang)
 
 results = {
     side: cache.get_trace(
@@ -74,8 +75,8 @@ st.markdown(f"**{t('ins.question', lang)}** {md(a.question)}")
 
 # summary: one row per stage fact, differing rows marked -----------------------------
 rows, classes = view.summary_rows(
-    view.stage_facts(a, lang, render.citation_mode_label(a.generation, lang)),
-    view.stage_facts(b, lang, render.citation_mode_label(b.generation, lang)),
+    view.stage_facts(a, lang, citation_mode_label(a.generation, lang)),
+    view.stage_facts(b, lang, citation_mode_label(b.generation, lang)),
 )
 st.header(t("cmp.h.summary", lang))
 show(table([t("cmp.stage", lang), "A", "B", ""], rows, row_classes=classes))

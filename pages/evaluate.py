@@ -9,13 +9,12 @@ import streamlit as st
 
 from rag_core.evaluation.metrics import CUT_METRICS
 from rag_core.evaluation.run import compare_configs, ranking_config
-from ui import evaluate_sections as sections
 from ui import measure, sidebar, state
+from ui.evaluate import view
+from ui.evaluate import widgets as sections
 from ui.html import md, show, span, table, tag
 from ui.i18n import t
-from ui.state import overrides_text, query_from_config
-from ui.views import compare as cmp_view
-from ui.views import evaluate as view
+from ui.state import diff_text, overrides_text, query_from_config
 
 ctx = sidebar.context(__file__)
 lang, ss, qsets = ctx.lang, st.session_state, ctx.question_sets
@@ -66,7 +65,7 @@ if st.button(
             "phrasings": phrasings,
             "seconds": seconds,
             "config_a": config_a,
-            "b_text": cmp_view.diff_text(diff),
+            "b_text": diff_text(diff),
             "labels": (store_path, version, len(labels)),
         }
 
@@ -78,9 +77,9 @@ st.toggle(
     help=t("help.ans.toggle", lang),
 )
 if ss.get(state.K_EV_ANSWERS):
-    from ui import answers_view
+    from ui.evaluate import answers_widgets
 
-    answers_view.render(ctx, lang, qsets[qset], qset, config_a, config_b)
+    answers_widgets.render(ctx, lang, qsets[qset], qset, config_a, config_b)
     st.divider()
 res = ss.get(state.K_EV_RESULT)
 if res is None:

@@ -7,8 +7,9 @@ import streamlit as st
 from ui import cache, render, sidebar
 from ui.html import md, show, style
 from ui.i18n import t
-from ui.views.compare import destroyed_needles
-from ui.views.inspect import split_warnings
+from ui.inspect import widgets
+from ui.inspect.view import split_warnings
+from ui.trace_view import destroyed_needles
 
 ctx = sidebar.context(__file__)
 lang = ctx.lang
@@ -26,7 +27,7 @@ if skipped:  # one box for the corpus load, however many files or rows it skippe
     with st.expander(t("ins.not_loaded", lang, n=len(skipped))):
         st.markdown("\n".join(f"- {md(w)}" for w in skipped))
 render.verdict(trace, lang)
-render.flow(trace, lang)
+widgets.flow(trace, lang)
 
 st.download_button(
     t("ins.download", lang),
@@ -80,7 +81,7 @@ render.gate_section(trace, lang, key="ins.gate")
 
 # 6 · context ----------------------------------------------------------------
 st.header(t("ins.h.context", lang), anchor="context")
-render.context_section(trace, lang, cache.token_pieces(trace))
+widgets.context_section(trace, lang, cache.token_pieces(trace))
 
 # 7 · generation + support ---------------------------------------------------
 st.header(t("ins.h.answer", lang), anchor="answer")

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, render, sidebar, slides
+from ui import cache, render, sidebar
 from ui.html import Markup, show, style
 from ui.i18n import t
-from ui.lecture import STEPS, lecture_style, lecture_view, parse_step, selected_claim
+from ui.lecture import slides
+from ui.lecture.view import STEPS, lecture_style, lecture_view, parse_step, selected_claim
 from ui.state import K_LEC_BIG, K_LEC_BIG_W, K_LEC_CLAIM_W, K_LEC_STEP
+from ui.trace_view import claim_label
 
 #: The page keeps Streamlit's chrome small so the panes fill a 1280×720 screen;
 #: the grid is as tall as the window less the chrome above it.
@@ -86,7 +88,7 @@ with st.container(horizontal=True, vertical_alignment="center", gap="small"):
             list(range(len(sup.claims))),
             key=K_LEC_CLAIM_W,
             index=selected,
-            format_func=lambda i: render.claim_label(sup, i, lang, limit=36),
+            format_func=lambda i: claim_label(sup, i, lang, limit=36),
             label_visibility="collapsed",
             width=240,
         )

@@ -18,10 +18,10 @@ from rag_core.evaluation.sweep import (
     value_range,
 )
 from ui import measure, sidebar, state
-from ui import threshold_sections as sections
 from ui.html import md, show, table
 from ui.i18n import t
-from ui.views import threshold as view
+from ui.threshold import view
+from ui.threshold import widgets as sections
 
 ctx = sidebar.context(__file__)
 lang, ss, qsets = ctx.lang, st.session_state, ctx.question_sets

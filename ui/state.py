@@ -21,7 +21,7 @@ writes the query string back, so the address bar always reopens this view.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
@@ -421,6 +421,35 @@ def compare_config(a: PipelineConfig, text: str) -> tuple[PipelineConfig, list[s
         return a.with_overrides(overrides), errors
     except ValueError as exc:
         return a, [*errors, str(exc)]
+
+
+#: Config sections that change the ranking (the others act after the gate).
+RANKING_SECTIONS: tuple[str, ...] = ("chunker", "retrieval", "fusion", "rerank")
+
+
+@dataclass(frozen=True)
+class DiffRow:
+    """One flat config key where B differs from A; ``ranking``: it changes the ranking."""
+
+    key: str
+    a: Any
+    b: Any
+    ranking: bool
+
+
+def config_diff(a: PipelineConfig, b: PipelineConfig) -> list[DiffRow]:
+    """The flat keys (in A's order) whose value differs between A and B."""
+    flat_a, flat_b = a.flat(), b.flat()
+    return [
+        DiffRow(k, flat_a[k], flat_b[k], k.split(".")[0] in RANKING_SECTIONS)
+        for k in flat_a
+        if flat_a[k] != flat_b[k]
+    ]
+
+
+def diff_text(rows: Sequence[DiffRow]) -> str:
+    """B as overrides of A (``key=value; …``), the form the Compare box reads."""
+    return overrides_text({r.key: r.b for r in rows})
 
 
 def overrides_text(overrides: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> str:

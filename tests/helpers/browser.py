@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ui.slides import CHROMIUM, CHROMIUM_ARGS
+from ui.lecture.slides import CHROMIUM, CHROMIUM_ARGS
 
 from .paths import ROOT
 

@@ -20,8 +20,8 @@ from rag_core.config import PipelineConfig, preset
 from rag_core.corpus.index import load_corpus_index
 from rag_core.corpus.questions import load_questions
 from rag_core.evaluation.run import compare_configs, evaluate_config
+from ui.evaluate.view import paired_reading
 from ui.state import config_from_url
-from ui.views.evaluate import paired_reading
 
 MANUAL = load_questions(ROOT / "sample_corpus" / "questions" / "manual.jsonl")
 

@@ -214,10 +214,9 @@ def _used_keys() -> set[str]:
     keys: set[str] = set()
     files = [
         ROOT / "app.py",
-        *sorted((ROOT / "ui").glob("*.py")),
+        *sorted((ROOT / "ui").rglob("*.py")),
         *sorted((ROOT / "pages").glob("*.py")),
     ]
-    files += sorted((ROOT / "ui" / "views").glob("*.py"))
     for f in files:
         keys |= set(
             re.findall(r"""\bt\(\s*["']([a-z0-9_.\-]+)["']""", f.read_text(encoding="utf-8"))

@@ -17,8 +17,9 @@ from helpers.app import PAYLOAD_LINES, html, make_app, ok, write_payload_docs
 from rag_core.config import PipelineConfig
 from rag_core.pipeline import run
 from rag_core.types import Claim, Evidence, GenerationStage, SupportStage
-from ui import lecture, slides
 from ui.i18n import t
+from ui.lecture import slides
+from ui.lecture import view as lecture
 
 BLOCK_TAGS = {
     "html",

@@ -1,12 +1,12 @@
-"""The Chunks view model (``ui.views.chunks``): picker, needle marks, rows, chart — no Streamlit."""
+"""The Chunks view model (``ui.chunks.view``): picker, needle marks, rows, chart — no Streamlit."""
 
 from __future__ import annotations
 
 from rag_core.corpus.index import Chunking
 from rag_core.types import Chunk, ChunkingDiagnostics, Document, Needle, NeedleLoss, Question
+from ui.chunks import view
 from ui.html import ChunkBox, NeedleMark
 from ui.i18n import t
-from ui.views import chunks as view
 
 # d1: "alpha beta gamma delta" (22 chars); chunk 0 = [0, 11), chunk 1 = [6, 22) whose own
 # words start at 11 (overlap "beta "). "alpha beta" (0–10) lies wholly in chunk 0; the

@@ -1,4 +1,4 @@
-"""The Compare view model (``ui.views.compare``): config diff, stage facts, marks — no Streamlit."""
+"""The Compare view model (``ui.compare.view``): config diff, stage facts, marks — no Streamlit."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from helpers.paths import ROOT
 from rag_core.config import PipelineConfig
 from rag_core.pipeline import run
 from rag_core.types import Hit, Needle, NeedleLoss
+from ui.compare import view
 from ui.i18n import t
-from ui.state import compare_config
-from ui.views import compare as view
+from ui.state import RANKING_SECTIONS, compare_config, config_diff, diff_text
+from ui.trace_view import destroyed_needles
 
 
 def _hit(cid: str) -> Hit:
@@ -24,21 +25,21 @@ def test_config_diff_lists_changed_keys_in_a_order_and_flags_ranking_ones():
     b = a.with_overrides(
         {"gate.max_kept": "2", "retrieval.analyzer": "char", "chunker.overlap": "40"}
     )
-    rows = view.config_diff(a, b)
+    rows = config_diff(a, b)
     flat_a, flat_b = a.flat(), b.flat()
     want = [k for k in flat_a if flat_a[k] != flat_b[k]]
     assert [r.key for r in rows] == want
     assert all((r.a, r.b) == (flat_a[r.key], flat_b[r.key]) for r in rows)
     assert {r.key: r.ranking for r in rows}["gate.max_kept"] is False
     assert {r.key: r.ranking for r in rows}["retrieval.analyzer"] is True
-    assert all(r.ranking == (r.key.split(".")[0] in view.RANKING_SECTIONS) for r in rows)
-    assert view.config_diff(a, a) == []
+    assert all(r.ranking == (r.key.split(".")[0] in RANKING_SECTIONS) for r in rows)
+    assert config_diff(a, a) == []
 
 
 def test_diff_text_round_trips_through_the_compare_box():
     a = PipelineConfig()
     b = a.with_overrides({"gate.max_kept": "2", "retrieval.methods": "bm25,dense"})
-    text = view.diff_text(view.config_diff(a, b))
+    text = diff_text(config_diff(a, b))
     again, problems = compare_config(a, text)
     assert problems == [] and again == b
 
@@ -52,8 +53,8 @@ def test_destroyed_needles_keep_only_this_questions_gold():
         gold=SimpleNamespace(needles=(mine,)),
         chunking=SimpleNamespace(destroyed=(other, hit, same_text_other_doc)),
     )
-    assert view.destroyed_needles(trace) == [hit]
-    assert view.destroyed_needles(SimpleNamespace(gold=None, chunking=trace.chunking)) == []
+    assert destroyed_needles(trace) == [hit]
+    assert destroyed_needles(SimpleNamespace(gold=None, chunking=trace.chunking)) == []
 
 
 def test_gold_rank_text_takes_the_best_rank_and_brackets_the_context():
@@ -103,11 +104,15 @@ def test_retriever_pairs_and_stage_facts_on_real_traces(tiny_corpus):
     assert facts[t("cmp.row.gate", "en")].startswith(
         t("cmp.refused", "en") if gate.refused else kept
     )
-    assert facts[t("cmp.row.destroyed", "en")] == str(len(view.destroyed_needles(a)))
+    assert facts[t("cmp.row.destroyed", "en")] == str(len(destroyed_needles(a)))
     assert t("cmp.row.fusion", "en") not in facts  # one retriever: nothing fused
     assert t("cmp.row.fusion", "en") in view.stage_facts(b, "en")
     no_gold = dataclasses.replace(a, gold=None)
     assert view.stage_facts(no_gold, "en")[t("cmp.row.verdict", "en")] == "—"
+
+
+#: Every page with a view model (``ui/<page>/view.py``).
+VIEW_PAGES = ("inspect", "chunks", "compare", "lecture", "label", "evaluate", "threshold")
 
 
 def test_view_models_do_not_import_streamlit():
@@ -115,7 +120,7 @@ def test_view_models_do_not_import_streamlit():
     import sys
 
     code = (
-        "import sys, ui.views.compare, ui.views.evaluate, ui.views.threshold; "
+        "import sys, ui.trace_view, " + ", ".join(f"ui.{p}.view" for p in VIEW_PAGES) + "; "
         "print('streamlit' in sys.modules)"
     )
     root = ROOT

@@ -1,4 +1,4 @@
-"""The Evaluate view model (``ui.views.evaluate``): config B, readings, rows — no Streamlit."""
+"""The Evaluate view model (``ui.evaluate.view``): config B, readings, rows — no Streamlit."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from rag_core.config import PipelineConfig, preset
 from rag_core.evaluation.aggregate import evaluate_queries
 from rag_core.evaluation.stats import format_p, paired_compare, sign_test
+from ui.evaluate import view
 from ui.i18n import t
 from ui.state import K_COMPARE_B, K_COMPARE_B_WIDGET, K_QID, K_QMODE, K_QPHRASING, K_QSET
-from ui.views import evaluate as view
 
 
 def test_metric_label_names_each_metric():

@@ -1,11 +1,12 @@
-"""The Inspect view model (``ui.views.inspect``)."""
+"""The Inspect view model (``ui.inspect.view``)."""
 
 from __future__ import annotations
 
 from rag_core.config import PipelineConfig
 from rag_core.corpus.index import load_corpus_index
 from rag_core.pipeline import run
-from ui.views.inspect import citations_fell_back, split_warnings
+from ui.inspect.view import split_warnings
+from ui.trace_view import citations_fell_back
 
 
 def test_split_keeps_order_and_takes_the_load_lines_by_identity():

@@ -1,6 +1,6 @@
-"""The Label page's view model (``ui.views.label``) on small inline fixtures, without Streamlit.
+"""The Label page's view model (``ui.label.view``) on small inline fixtures, without Streamlit.
 
-Session state is a plain dict; each transition's :class:`~ui.views.label.Change`
+Session state is a plain dict; each transition's :class:`~ui.label.view.Change`
 is compared with the keys it must set and drop, written out.
 """
 
@@ -15,8 +15,8 @@ from rag_core.gold.labels import LabelStore, label_id_for
 from rag_core.gold.pooling import Pool, PoolEntry
 from rag_core.types import Chunk, Document, Needle, Question
 from ui import state as K
-from ui.views import label as vm
-from ui.views.label import Change, Msg
+from ui.label import view as vm
+from ui.label.view import Change, Msg
 
 # "Alpha one." 0–10 · "Beta two." 11–20 · "Gamma three." 21–33
 D1 = Document("d1", "One", "Alpha one. Beta two. Gamma three.")

@@ -1,4 +1,4 @@
-"""The Threshold view model (``ui.views.threshold``): slider arithmetic, notices — no Streamlit."""
+"""The Threshold view model (``ui.threshold.view``): slider arithmetic, notices — no Streamlit."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from rag_core.evaluation.sweep import OUTCOMES
 from rag_core.types import Notice
 from ui.i18n import t
 from ui.state import K_GATE_MAX_DISTANCE, K_GATE_MAX_KEPT, K_GATE_MIN_SCORE
-from ui.views import threshold as view
+from ui.threshold import view
 
 
 def _data():

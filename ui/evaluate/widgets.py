@@ -1,6 +1,6 @@
 """Evaluate page sections: config B's input, the per-question table, the downloads.
 
-Rendering only: what to show comes from :mod:`ui.views.evaluate`; the page
+Rendering only: what to show comes from :mod:`ui.evaluate.view`; the page
 (``pages/evaluate.py``) calls these in order.
 """
 
@@ -15,10 +15,10 @@ import streamlit as st
 from rag_core.config import PRESET_LABELS, PRESETS, PipelineConfig
 from rag_core.evaluation.run import per_query_table, question_rows, report_dict, rows_csv
 
-from . import render, sidebar
-from .html import md, show, tag
-from .i18n import t
-from .state import (
+from .. import render, sidebar
+from ..html import md, show, tag
+from ..i18n import t
+from ..state import (
     K_EV_B_JSON,
     K_EV_B_MODE,
     K_EV_B_OVERRIDES,
@@ -34,9 +34,9 @@ from .state import (
     K_EV_QSET,
     K_EV_READING_METRIC,
     K_QSET,
+    config_diff,
 )
-from .views import compare as cmp_view
-from .views import evaluate as view
+from . import view
 
 _KEEP: dict[str, Any] = {"persist_state": "session"}
 _DL: dict[str, Any] = {"icon": ":material/download:", "on_click": "ignore"}
@@ -185,7 +185,7 @@ def b_config(config_a: PipelineConfig, lang: str) -> tuple[PipelineConfig | None
         st.info(t("ev.b_empty", lang))
     if config_b is None:
         return None, []
-    diff = cmp_view.config_diff(config_a, config_b)
+    diff = config_diff(config_a, config_b)
     render.config_diff_table(diff, lang, dim_non_ranking=True)
     if diff and not any(r.ranking for r in diff):
         st.caption(t("ev.b_same_ranking", lang))

@@ -1,6 +1,6 @@
 """Rendering of the Label page: tables and marked excerpt as escaped HTML, and widget groups.
 
-Every builder lays out what ``ui.views.label`` computed; every text from a
+Every builder lays out what ``ui.label.view`` computed; every text from a
 document, a label or a store goes through ``ui.html`` (escaped). The widget
 groups draw widgets under the session-state keys of ``ui.state`` and hand
 their callbacks to the view model; they decide nothing themselves.
@@ -18,14 +18,14 @@ from rag_core.gold.labels import GRADES, Label, LabelEvent, LabelStore
 from rag_core.gold.pooling import POOL_ORDERS
 from rag_core.types import Document, Question
 
-from . import measure
-from . import state as K
-from .html import Mark, Markup, div, join, marked_text, md, show, snippet, span, table
-from .i18n import t
-from .measure import origin_class
-from .state import Context
-from .views import label as vm
-from .views.label import (
+from .. import measure
+from .. import state as K
+from ..html import Mark, Markup, div, join, marked_text, md, show, snippet, span, table
+from ..i18n import t
+from ..measure import origin_class
+from ..state import Context
+from . import view as vm
+from .view import (
     GoldRow,
     MarkSpec,
     Msg,

@@ -16,8 +16,9 @@ import streamlit as st
 
 from rag_core.evaluation.answers import LOSS_STAGES, assemble, compare_answers, evaluate_answers
 from rag_core.evaluation.stats import format_p
-from ui.html import md, show, span, table
-from ui.i18n import t
+
+from ..html import md, show, span, table
+from ..i18n import t
 
 RATES = (
     "answered_correctly",

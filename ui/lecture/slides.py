@@ -1,6 +1,6 @@
 """Export the lecture view as a slide: a self-contained HTML file, or a PNG of it.
 
-The HTML is :func:`ui.lecture.lecture_view` (escaped ``Markup``) in a bare
+The HTML is :func:`ui.lecture.view.lecture_view` (escaped ``Markup``) in a bare
 document with the stylesheet inline: no script, no external resource. The PNG
 is that file screenshotted by headless Debian Chromium (``--screenshot``), the
 browser the real-browser tests drive, with the same flags.
@@ -12,11 +12,11 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .html import CSS, Markup, esc
-from .lecture import LECTURE_CSS
+from ..html import CSS, Markup, esc
+from .view import LECTURE_CSS
 
 CHROMIUM = "/usr/bin/chromium"
-#: Flags for headless Chromium in a container (shared with tests/test_browser.py).
+#: Flags for headless Chromium in a container (the browser tests launch it with them too).
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",

@@ -1,20 +1,16 @@
-"""Compare page view model: config A against B, and one row per stage fact of two Traces.
+"""Compare page view model: one row per stage fact of two Traces, and what differs between them.
 
-Also home of the two A/B helpers other pages share: :func:`config_diff` (Evaluate's
-B box) and :func:`destroyed_needles` (Inspect's chunking section).
+The A/B config diff other pages share is ``ui.state.config_diff``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
 
-from rag_core.config import PipelineConfig
-from rag_core.types import Hit, NeedleLoss, RetrieverList, Trace
+from rag_core.types import Hit, RetrieverList, Trace
 
 from ..i18n import t, tv
-from ..state import overrides_text
+from ..trace_view import destroyed_needles
 
 #: Example B overrides (label key, text); each shows one failure mode of docs/ARCHITECTURE.md.
 EXAMPLES: tuple[tuple[str, str], ...] = (
@@ -27,42 +23,6 @@ EXAMPLES: tuple[tuple[str, str], ...] = (
     ("cmp.ex.rerank", "rerank.method=overlap; gate.max_kept=2"),
     ("cmp.ex.hardcut", "context.policy=hard-cut; context.budget_tokens=256"),
 )
-#: Config sections that change the ranking (the others act after the gate).
-RANKING_SECTIONS: tuple[str, ...] = ("chunker", "retrieval", "fusion", "rerank")
-
-
-@dataclass(frozen=True)
-class DiffRow:
-    """One flat config key where B differs from A; ``ranking``: it changes the ranking."""
-
-    key: str
-    a: Any
-    b: Any
-    ranking: bool
-
-
-def config_diff(a: PipelineConfig, b: PipelineConfig) -> list[DiffRow]:
-    """The flat keys (in A's order) whose value differs between A and B."""
-    flat_a, flat_b = a.flat(), b.flat()
-    return [
-        DiffRow(k, flat_a[k], flat_b[k], k.split(".")[0] in RANKING_SECTIONS)
-        for k in flat_a
-        if flat_a[k] != flat_b[k]
-    ]
-
-
-def diff_text(rows: Sequence[DiffRow]) -> str:
-    """B as overrides of A (``key=value; …``), the form the Compare box reads."""
-    return overrides_text({r.key: r.b for r in rows})
-
-
-def destroyed_needles(trace: Trace) -> list[NeedleLoss]:
-    """The chunking's destroyed needles that belong to this question's gold (none without gold)."""
-    g = trace.gold
-    if g is None:
-        return []
-    own = {(n.doc_id, n.text) for n in g.needles}
-    return [x for x in trace.chunking.destroyed if (x.doc_id, x.needle) in own]
 
 
 def gold_rank_text(trace: Trace, stage: str) -> str:

@@ -3,8 +3,8 @@
 (1) candidates per stage as a rank-flow, (2) the prompt tokens as sent,
 (3) the answer, (4) the claims with the evidence of the selected one. Every
 builder returns escaped :class:`~ui.html.Markup` from ``ui.html`` and the
-pieces Inspect draws with (``ui.render``), so the Lecture page and the slide
-export (``ui.slides``) show the same thing and document or model text is
+pieces Inspect draws with (``ui.trace_view``), so the Lecture page and the slide
+export (``ui.lecture.slides``) show the same thing and document or model text is
 never markup. Nothing here ranks or scores: membership and reasons come from
 the ``Trace`` (the gate's notes, the context's source statuses).
 """
@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from rag_core.config import PipelineConfig
 from rag_core.types import Hit, Trace
 
-from .html import Mark, Markup, div, join, marked_text, snippet, span, tag
-from .i18n import t, tv
-from .render import (
+from ..html import Mark, Markup, div, join, marked_text, snippet, span, tag
+from ..i18n import t, tv
+from ..state import overrides_text, query_from_config
+from ..trace_view import (
     chunk_label,
     claim_label,
     claim_marks,
@@ -29,7 +30,6 @@ from .render import (
     token_strip,
     verdict_legend,
 )
-from .state import overrides_text, query_from_config
 
 #: The panes in pipeline order; step ``n`` reveals the first ``n``.
 PANES = ("candidates", "prompt", "answer", "claims")

@@ -61,9 +61,10 @@ from rag_core.gold.spans import (
     sentence_spans,
 )
 from rag_core.types import Chunk, Document, Needle, Question
-from ui.html import snippet
-from ui.i18n import t
-from ui.state import (
+
+from ..html import snippet
+from ..i18n import t
+from ..state import (
     K_LAB_ANNOTATOR,
     K_LAB_CAND,
     K_LAB_CHUNK,

@@ -1,6 +1,6 @@
 """Threshold page sections: the settings row, the per-query table, the downloads.
 
-Rendering only: what to show comes from :mod:`ui.views.threshold`; the page
+Rendering only: what to show comes from :mod:`ui.threshold.view`; the page
 (``pages/threshold.py``) calls these in order.
 """
 
@@ -22,10 +22,11 @@ from rag_core.evaluation.sweep import (
 )
 from rag_core.types import dumps
 
-from . import measure
-from .html import md
-from .i18n import t
-from .state import (
+from .. import measure
+from ..evaluate.view import PHRASINGS, pick_qset
+from ..html import md
+from ..i18n import t
+from ..state import (
     K_QSET,
     K_THR_LABELS,
     K_THR_MAX_KEPT,
@@ -37,8 +38,7 @@ from .state import (
     K_THR_T_PREFIX,
     Context,
 )
-from .views import threshold as view
-from .views.evaluate import PHRASINGS, pick_qset
+from . import view
 
 _KEEP: dict[str, Any] = {"persist_state": "session"}
 _DL: dict[str, Any] = {"icon": ":material/download:", "on_click": "ignore"}
