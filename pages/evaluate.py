@@ -51,7 +51,7 @@ if st.button(
     icon=":material/play_arrow:",
 ):
     store_key = (store_path, version)
-    done = measure.evaluate_sides(ctx, jsons, qset, phrasings, ks, store_key, labels, lang, gain)
+    done = sections.evaluate_sides(ctx, jsons, qset, phrasings, ks, store_key, labels, lang, gain)
     if done is not None:
         evals, seconds = done
         a, b = evals["A"], evals.get("B")

@@ -112,7 +112,16 @@ def test_retriever_pairs_and_stage_facts_on_real_traces(tiny_corpus):
 
 
 #: Every page with a view model (``ui/<page>/view.py``).
-VIEW_PAGES = ("inspect", "chunks", "compare", "lecture", "label", "evaluate", "threshold")
+VIEW_PAGES = (
+    "inspect",
+    "chunks",
+    "compare",
+    "scenarios",
+    "lecture",
+    "label",
+    "evaluate",
+    "threshold",
+)
 
 
 def test_view_models_do_not_import_streamlit():
@@ -120,7 +129,9 @@ def test_view_models_do_not_import_streamlit():
     import sys
 
     code = (
-        "import sys, ui.trace_view, " + ", ".join(f"ui.{p}.view" for p in VIEW_PAGES) + "; "
+        "import sys, ui.trace_view, ui.evaluate.answers_view, "
+        + ", ".join(f"ui.{p}.view" for p in VIEW_PAGES)
+        + "; "
         "print('streamlit' in sys.modules)"
     )
     root = ROOT

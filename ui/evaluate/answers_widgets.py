@@ -1,66 +1,23 @@
 """Evaluate page, answers section: run the full pipeline on a question set and show what users
 would see.
 
-Rendering only: the scoring is :mod:`rag_core.evaluation.answers`. The run goes query by
-query with a progress bar and a cancel button; rows done so far live in the
-session, so a cancel (or any rerun mid-run) shows them labelled *partial*.
+Rendering only: the scoring is :mod:`rag_core.evaluation.answers`, the rows and tables
+:mod:`ui.evaluate.answers_view`. The run goes query by query with a progress bar and a
+cancel button; rows done so far live in the session, so a cancel (or any rerun mid-run)
+shows them labelled *partial*.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-import plotly.graph_objects as go
 import streamlit as st
 
-from rag_core.evaluation.answers import LOSS_STAGES, assemble, compare_answers, evaluate_answers
-from rag_core.evaluation.stats import format_p
+from rag_core.evaluation.answers import assemble, compare_answers, evaluate_answers
 
-from ..html import md, show, span, table
+from ..html import md, show, table
 from ..i18n import t
-
-RATES = (
-    "answered_correctly",
-    "false_refusal",
-    "bluff",
-    "correct_refusal",
-    "claims_supported",
-    "claims_supported_cited",
-    "claims_uncited",
-    "claims_unsupported",
-    "claims_invalid_citation",
-    "hallucinated_numbers",
-    "answers_with_hallucinated_number",
-    "context_utilisation",
-)
-
-
-def rate_cell(r: dict[str, Any] | None, lang: str) -> list[Any]:
-    if r is None:
-        return [span("—", "ri-muted"), 0, span(t("ans.no_items", lang), "ri-muted")]
-    return [
-        span(f"{r['rate']:.3f}", "ri-num"),
-        f"{r['k']}/{r['n']}",
-        span(f"[{r['low']:.3f}, {r['high']:.3f}]", "ri-ci ri-num"),
-    ]
-
-
-def funnel_figure(summary: dict[str, Any], lang: str) -> go.Figure:
-    """From "asked" to "answered correctly": answerable queries left after each stage's losses."""
-    steps = summary["funnel"]
-    fig = go.Figure(
-        go.Funnel(
-            y=[t(f"ans.stage.{s['stage']}", lang) for s in steps],
-            x=[s["remaining"] for s in steps],
-            customdata=[s["lost"] for s in steps],
-            texttemplate="%{value}",
-            hovertemplate="%{y}: %{value} (−%{customdata})<extra></extra>",
-            marker={"color": ["#0969da"] + ["#8c959f"] * len(LOSS_STAGES) + ["#1a7f37"]},
-        )
-    )
-    fig.update_layout(height=60 + 30 * len(steps), margin={"l": 10, "r": 20, "t": 10, "b": 10})
-    return fig
+from . import answers_view as view
 
 
 def render(ctx: Any, lang: str, questions: Any, qset: str, config_a: Any, config_b: Any) -> None:
@@ -173,6 +130,34 @@ def _run(
 
 def _show(res: dict[str, Any], lang: str) -> None:
     sides = res["sides"]
+    _side_notes(sides, lang)
+    live = view.answered_sides(sides)
+    if not live:
+        _retrieval_only(sides, lang)
+        return
+    show(table(*view.rates_table(sides, live, lang)))
+    st.caption(t("ans.rates_help", lang))
+    _loss_stages(sides, live, lang)
+    cmp = res.get("cmp")
+    if cmp:
+        st.subheader(t("ans.h.compare", lang))
+        show(table(*view.comparison_table(cmp, lang)))
+        for line in view.mde_lines(cmp, lang):
+            st.caption(md(line))
+    _query_rows(sides, live, lang)
+    st.download_button(
+        t("ans.dl", lang),
+        data=view.download_json(sides, cmp),
+        file_name="answers.json",
+        mime="application/json",
+        key="eval.ans.dl",
+        icon=":material/download:",
+        on_click="ignore",
+    )
+
+
+def _side_notes(sides: dict[str, Any], lang: str) -> None:
+    """Per side: partial or fallen back, its warnings, and its result hash."""
     for side, ev in sides.items():
         if ev.status == "partial":
             st.warning(t("ans.partial", lang, side=side, done=len(ev.rows), n=ev.n_planned))
@@ -181,46 +166,19 @@ def _show(res: dict[str, Any], lang: str) -> None:
         for w in ev.warnings:
             st.caption(md(w))
         st.caption(md(t("ans.hash", lang, side=side, hash=ev.result_hash, model=ev.model or "—")))
-    live = [s for s, ev in sides.items() if ev.status != "retrieval_only"]
-    if not live:
-        for side, ev in sides.items():
-            means = (ev.retrieval or {}).get("means") or {}
-            rows = [
-                [
-                    k,
-                    span(f"{m['mean']:.3f}", "ri-num"),
-                    m.get("n", ""),
-                    span(f"[{m['low']:.3f}, {m['high']:.3f}]", "ri-ci ri-num"),
-                ]
-                for k, m in means.items()
-                if m is not None
-            ]
-            if rows:
-                st.markdown(f"**{side}** · {t('ans.retrieval_only', lang)}")
-                show(
-                    table(
-                        [
-                            t("ev.col.metric", lang),
-                            t("ans.col.value", lang),
-                            "n",
-                            t("ev.col.ci", lang),
-                        ],
-                        rows,
-                    )
-                )
-        return
-    head = [t("ev.col.metric", lang)]
-    for s in live:
-        head += [f"{s} {t('ans.col.value', lang)}", "k/n", f"{s} {t('ev.col.ci', lang)}"]
-    rows = []
-    for key in RATES:
-        row: list[Any] = [t(f"ans.rate.{key}", lang)]
-        for s in live:
-            row += rate_cell(sides[s].summary["rates"].get(key), lang)
-        rows.append(row)
-    show(table(head, rows))
-    st.caption(t("ans.rates_help", lang))
 
+
+def _retrieval_only(sides: dict[str, Any], lang: str) -> None:
+    """No side generated: each side's retrieval means instead."""
+    for side, ev in sides.items():
+        head, rows = view.retrieval_only_table(ev, lang)
+        if rows:
+            st.markdown(f"**{side}** · {t('ans.retrieval_only', lang)}")
+            show(table(head, rows))
+
+
+def _loss_stages(sides: dict[str, Any], live: list[str], lang: str) -> None:
+    """One funnel per answered side: where the answerable questions were lost."""
     st.subheader(t("ans.h.loss", lang))
     cols = st.columns(len(live))
     for col, s in zip(cols, live, strict=True):
@@ -228,7 +186,7 @@ def _show(res: dict[str, Any], lang: str) -> None:
         with col:
             st.markdown(f"**{s}**")
             st.plotly_chart(
-                funnel_figure(summ, lang),
+                view.funnel_figure(summ, lang),
                 key=f"eval.ans.funnel.{s}",
                 config={"displayModeBar": False},
             )
@@ -244,98 +202,21 @@ def _show(res: dict[str, Any], lang: str) -> None:
                 )
             )
 
-    cmp = res.get("cmp")
-    if cmp:
-        st.subheader(t("ans.h.compare", lang))
-        crow = []
-        for metric, c in cmp["metrics"].items():
-            crow.append(
-                [
-                    t(f"ans.rate.{metric}", lang),
-                    c["n"],
-                    c["only_a"],
-                    c["only_b"],
-                    span(
-                        (
-                            f"{100 * c['difference']:+.1f} [{100 * c['low']:+.1f}, "
-                            f"{100 * c['high']:+.1f}]"
-                        ),
-                        "ri-num",
-                    ),
-                    span(format_p(c["p"]).replace("= ", ""), "ri-num"),
-                    span(format_p(c["p_holm"]).replace("= ", ""), "ri-num"),
-                    t(f"ans.verdict.{c['verdict']}", lang),
-                ]
-            )
-        show(
-            table(
-                [
-                    t("ev.col.metric", lang),
-                    "n",
-                    t("ans.col.only_a", lang),
-                    t("ans.col.only_b", lang),
-                    t("ans.col.diff", lang),
-                    "McNemar p",
-                    "Holm p",
-                    t("ev.col.reading", lang),
-                ],
-                crow,
-            )
-        )
-        for metric, c in cmp["metrics"].items():
-            st.caption(
-                md(
-                    t(
-                        "ans.mde",
-                        lang,
-                        metric=t(f"ans.rate.{metric}", lang),
-                        n=c["n"],
-                        discordant=c["only_a"] + c["only_b"],
-                        mde=f"{100 * c['mde']:.1f}",
-                    )
-                )
-            )
 
+def _query_rows(sides: dict[str, Any], live: list[str], lang: str) -> None:
+    """The per-query table of one answered side (a picker when there are two)."""
     st.subheader(t("ans.h.rows", lang))
     side = (
         live[0]
         if len(live) == 1
         else st.radio(t("ans.side", lang), live, key="eval.ans.side", horizontal=True)
     )
-    ev = sides[side]
-    table_rows = [
-        {
-            "query": r.query_id,
-            "outcome": t(f"ans.outcome.{r.outcome}", lang),
-            "loss": t(f"ans.stage.{r.loss_stage}", lang) if r.loss_stage else "",
-            "text": r.text,
-            "answer": r.answer or "",
-            "claims": ", ".join(c["verdict"] for c in r.claims),
-        }
-        for r in ev.rows
-    ]
     st.dataframe(
-        table_rows,
+        view.query_rows(sides[side], lang),
         hide_index=True,
         key="eval.ans.table",
         column_config={
-            "query": st.column_config.TextColumn(t("ev.col.query", lang)),
-            "outcome": st.column_config.TextColumn(t("ans.col.outcome", lang)),
-            "loss": st.column_config.TextColumn(t("ans.col.loss", lang)),
-            "text": st.column_config.TextColumn(t("ev.col.text", lang), width="medium"),
-            "answer": st.column_config.TextColumn(t("ans.col.answer", lang), width="large"),
-            "claims": st.column_config.TextColumn(t("ans.col.claims", lang)),
+            name: st.column_config.TextColumn(t(label, lang), width=width)
+            for name, label, width in view.QUERY_COLUMNS
         },
-    )
-    data = {s: e.to_dict() for s, e in sides.items()}
-    if cmp:
-        data["comparison"] = cmp
-    st.download_button(
-        t("ans.dl", lang),
-        data=json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1),
-        file_name="answers.json",
-        mime="application/json",
-        key="eval.ans.dl",
-        icon=":material/download:",
-        on_click="ignore",
     )

@@ -7,7 +7,9 @@ Rendering only: what to show comes from :mod:`ui.evaluate.view`; the page
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import streamlit as st
@@ -15,7 +17,7 @@ import streamlit as st
 from rag_core.config import PRESET_LABELS, PRESETS, PipelineConfig
 from rag_core.evaluation.run import per_query_table, question_rows, report_dict, rows_csv
 
-from .. import render, sidebar
+from .. import measure, render, sidebar
 from ..html import md, show, tag
 from ..i18n import t
 from ..state import (
@@ -34,6 +36,7 @@ from ..state import (
     K_EV_QSET,
     K_EV_READING_METRIC,
     K_QSET,
+    Context,
     config_diff,
 )
 from . import view
@@ -311,3 +314,53 @@ def downloads(res: Mapping[str, Any], sides: Mapping[str, Any], lang: str) -> No
             key=f"eval.dl.qrels.{sig}",
             **_DL,
         )
+
+
+# ------------------------------------------------------------------ run
+
+
+def evaluate_sides(
+    ctx: Context,
+    jsons: dict[str, str],
+    question_set: str,
+    phrasings: str,
+    ks: tuple[int, ...],
+    labels_key: tuple[str, int],
+    labels: Sequence[Any],
+    lang: str,
+    gain: str = "binary",
+) -> tuple[dict[str, Any], tuple[tuple[float, float], ...]] | None:
+    """Each side's ``ConfigEvaluation`` (``jsons``: side → ranking config JSON, run in order).
+
+    ``ctx``: the page's context (corpus, question sets, imported runs, qrels).
+
+    Also per side ``(seconds now, seconds when computed)``: now ≪ computed means
+    a cache hit. ``None`` when a side failed (its error is on the page).
+    """
+    evals: dict[str, Any] = {}
+    seconds = []
+    for side, js in jsons.items():
+        label = t("ev.running", lang, side=side, set=question_set)
+        t0 = time.perf_counter()
+        run = partial(
+            measure.evaluate,
+            ctx.corpus_key,
+            js,
+            question_set,
+            phrasings,
+            ks,
+            labels_key,
+            label,
+            ctx.corpus,
+            ctx.question_sets[question_set],
+            labels,
+            _runs=ctx.runs,
+            _doc_qrels=ctx.dataset_qrels.get(question_set),
+            gain=gain,
+        )
+        out = measure.run_guarded(run, lang)
+        if out is None:
+            return None
+        evals[side] = out[0]
+        seconds.append((time.perf_counter() - t0, out[1]))
+    return evals, tuple(seconds)

@@ -22,7 +22,6 @@ from .. import measure
 from .. import state as K
 from ..html import Mark, Markup, div, join, marked_text, md, show, snippet, span, table
 from ..i18n import t
-from ..measure import origin_class
 from ..state import Context
 from . import view as vm
 from .view import (
@@ -49,6 +48,12 @@ def done(outcome: vm.Outcome, lang: str) -> None:
         st.error(md(say(outcome.error, lang)))
     elif outcome.rerun:
         st.rerun()
+
+
+def origin_class(origin: str) -> str:
+    """Chip classes for a gold origin (``needle``, ``label``, ``needle+label``) or ``zero``
+    (judged not relevant)."""
+    return "ri-chip ri-o-" + origin.replace("+", "-")
 
 
 def _origin(origin: str, lang: str) -> Markup:
