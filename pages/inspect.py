@@ -7,7 +7,7 @@ import streamlit as st
 from ui import cache, render, sidebar
 from ui.html import md, show, style
 from ui.i18n import t
-from ui.inspect import widgets
+from ui.inspect import keys, widgets
 from ui.inspect.view import split_warnings
 from ui.trace_view import destroyed_needles
 
@@ -36,7 +36,7 @@ st.download_button(
     ),
     file_name="trace.json",
     mime="application/json",
-    key="ins.download",
+    key=keys.K_INS_DOWNLOAD,
     icon=":material/download:",
     on_click="ignore",
 )
@@ -73,11 +73,11 @@ render.fusion_table(trace, lang)
 
 # 4 · rerank -----------------------------------------------------------------
 st.header(t("ins.h.rerank", lang), anchor="rerank")
-render.rerank_section(trace, lang, key="ins.bump")
+render.rerank_section(trace, lang, key=keys.K_INS_BUMP)
 
 # 5 · gate -------------------------------------------------------------------
 st.header(t("ins.h.gate", lang), anchor="gate")
-render.gate_section(trace, lang, key="ins.gate")
+render.gate_section(trace, lang, key=keys.K_INS_GATE)
 
 # 6 · context ----------------------------------------------------------------
 st.header(t("ins.h.context", lang), anchor="context")
@@ -86,7 +86,7 @@ widgets.context_section(trace, lang, cache.token_pieces(trace))
 # 7 · generation + support ---------------------------------------------------
 st.header(t("ins.h.answer", lang), anchor="answer")
 render.generation_section(trace, lang)
-render.answer_and_sources(trace, lang, key="ins.claim")
+render.answer_and_sources(trace, lang, key=keys.K_INS_CLAIM)
 
 st.caption(
     t(

@@ -11,9 +11,9 @@ import streamlit as st
 
 from rag_core.evaluation.run import ranking_config
 from ui import measure, sidebar
-from ui import state as K
 from ui.html import md, show, style
 from ui.i18n import t
+from ui.label import keys as K
 from ui.label import view as vm
 from ui.label import widgets as lr
 

@@ -9,7 +9,7 @@ from ui import sidebar
 from ui.html import show, style
 from ui.i18n import t
 from ui.scenarios import widgets
-from ui.state import K_SCN_LOADED
+from ui.scenarios.keys import K_SCN_LOADED
 
 ctx = sidebar.context(__file__)
 lang = ctx.lang

@@ -26,7 +26,7 @@ from rag_core.gold.labels import Label, LabelStore, LabelStoreError, default_sto
 from .html import Markup, md, show
 from .html import style as html_style
 from .i18n import t
-from .state import K_LAB_STORE_PATH as K_STORE_PATH
+from .label.keys import K_LAB_STORE_PATH as K_STORE_PATH
 from .state import Context
 
 if TYPE_CHECKING:

@@ -9,9 +9,10 @@ import pytest
 from rag_core.config import PipelineConfig, preset
 from rag_core.evaluation.aggregate import evaluate_queries
 from rag_core.evaluation.stats import format_p, paired_compare, sign_test
+from ui.compare.keys import K_COMPARE_B_WIDGET
 from ui.evaluate import view
 from ui.i18n import t
-from ui.state import K_COMPARE_B, K_COMPARE_B_WIDGET, K_QID, K_QMODE, K_QPHRASING, K_QSET
+from ui.state import K_COMPARE_B, K_QID, K_QMODE, K_QPHRASING, K_QSET
 
 
 def test_metric_label_names_each_metric():

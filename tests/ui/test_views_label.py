@@ -14,7 +14,8 @@ from rag_core.corpus.index import Chunking
 from rag_core.gold.labels import LabelStore, label_id_for
 from rag_core.gold.pooling import Pool, PoolEntry
 from rag_core.types import Chunk, Document, Needle, Question
-from ui import state as K
+from ui import state as S
+from ui.label import keys as K
 from ui.label import view as vm
 from ui.label.view import Change, Msg
 
@@ -130,19 +131,19 @@ def test_inside_is_under_the_root(tmp_path):
 
 
 def test_the_page_follows_the_sidebar_when_it_moves():
-    state = {K.K_QSET: "en", K.K_LAB_QSET: "en", K.K_LAB_QID: "q1", K.K_LAB_SIDEBAR: ("en", "q1")}
+    state = {S.K_QSET: "en", K.K_LAB_QSET: "en", K.K_LAB_QID: "q1", K.K_LAB_SIDEBAR: ("en", "q1")}
     assert vm.follow_sidebar(state, QSETS, Q2) == Change(
         {K.K_LAB_QSET: "en", K.K_LAB_QID: "q2", K.K_LAB_SIDEBAR: ("en", "q2")}
     )
 
 
 def test_the_page_keeps_its_own_question_while_the_sidebar_stays():
-    state = {K.K_QSET: "en", K.K_LAB_QSET: "en", K.K_LAB_QID: "q3", K.K_LAB_SIDEBAR: ("en", "q1")}
+    state = {S.K_QSET: "en", K.K_LAB_QSET: "en", K.K_LAB_QID: "q3", K.K_LAB_SIDEBAR: ("en", "q1")}
     assert vm.follow_sidebar(state, QSETS, Q1) == Change({K.K_LAB_SIDEBAR: ("en", "q1")})
 
 
 def test_without_a_sidebar_question_unknown_set_and_id_fall_back_to_the_first():
-    state = {K.K_QSET: "other", K.K_LAB_QSET: "gone", K.K_LAB_QID: "gone"}
+    state = {S.K_QSET: "other", K.K_LAB_QSET: "gone", K.K_LAB_QID: "gone"}
     assert vm.follow_sidebar(state, QSETS, Q1) == Change(
         {K.K_LAB_SIDEBAR: None, K.K_LAB_QSET: "en", K.K_LAB_QID: "q1"}
     )
@@ -154,21 +155,21 @@ def test_without_a_sidebar_question_unknown_set_and_id_fall_back_to_the_first():
 
 def test_follow_makes_the_page_question_the_sidebars():
     state = {K.K_LAB_QSET: "en", K.K_LAB_QID: "q1"}
-    sidebar = {K.K_QMODE: "set", K.K_QSET: "en", K.K_QPHRASING: 0}
+    sidebar = {S.K_QMODE: "set", S.K_QSET: "en", S.K_QPHRASING: 0}
     assert vm.follow(state, QSETS, "q2") == Change(
-        {K.K_LAB_QID: "q2", **sidebar, K.K_QID: "q2", K.K_LAB_SIDEBAR: ("en", "q2")}
+        {K.K_LAB_QID: "q2", **sidebar, S.K_QID: "q2", K.K_LAB_SIDEBAR: ("en", "q2")}
     )
     assert vm.follow(state, QSETS) == Change(
-        {**sidebar, K.K_QID: "q1", K.K_LAB_SIDEBAR: ("en", "q1")}
+        {**sidebar, S.K_QID: "q1", K.K_LAB_SIDEBAR: ("en", "q1")}
     )
     moved = {K.K_LAB_QSET: "ko", K.K_LAB_QID: "q1"}  # the set changed: its first question
     assert vm.follow(moved, QSETS) == Change(
         {
             K.K_LAB_QID: "q3",
-            K.K_QMODE: "set",
-            K.K_QSET: "ko",
-            K.K_QID: "q3",
-            K.K_QPHRASING: 0,
+            S.K_QMODE: "set",
+            S.K_QSET: "ko",
+            S.K_QID: "q3",
+            S.K_QPHRASING: 0,
             K.K_LAB_SIDEBAR: ("ko", "q3"),
         }
     )

@@ -11,8 +11,9 @@ from rag_core.types import Document
 from .. import sidebar
 from ..html import md
 from ..i18n import t
-from ..state import K_CHUNKS_DOC, K_CHUNKS_DOC_W, Context
+from ..state import K_CHUNKS_DOC, Context
 from . import view
+from .keys import K_CHUNKS_DOC_W
 
 
 def _remember_doc() -> None:

@@ -10,8 +10,9 @@ from .. import sidebar
 from ..html import md, show
 from ..i18n import t
 from ..render import sources_table
-from ..state import K_COMPARE_B, K_COMPARE_B_WIDGET, Context
+from ..state import K_COMPARE_B, Context
 from . import view
+from .keys import K_COMPARE_B_WIDGET
 
 W = K_COMPARE_B_WIDGET
 

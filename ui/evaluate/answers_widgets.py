@@ -18,6 +18,16 @@ from rag_core.evaluation.answers import assemble, compare_answers, evaluate_answ
 from ..html import md, show, table
 from ..i18n import t
 from . import answers_view as view
+from .keys import (
+    K_ANS_CANCEL,
+    K_ANS_DL,
+    K_ANS_LIVE,
+    K_ANS_N,
+    K_ANS_RESULT,
+    K_ANS_RUN,
+    K_ANS_SIDE,
+    K_ANS_TABLE,
+)
 
 
 def render(ctx: Any, lang: str, questions: Any, qset: str, config_a: Any, config_b: Any) -> None:
@@ -27,18 +37,18 @@ def render(ctx: Any, lang: str, questions: Any, qset: str, config_a: Any, config
     st.header(t("ans.h", lang))
     st.caption(t("ans.intro", lang))
     n_all = len(questions)
-    if not isinstance(ss.get("eval.ans.n"), int) or not 1 <= ss["eval.ans.n"] <= n_all:
-        ss["eval.ans.n"] = min(6, n_all)
+    if not isinstance(ss.get(K_ANS_N), int) or not 1 <= ss[K_ANS_N] <= n_all:
+        ss[K_ANS_N] = min(6, n_all)
     c1, c2 = st.columns([2, 3])
     c1.number_input(
         t("ans.n", lang),
         min_value=1,
         max_value=n_all,
         step=1,
-        key="eval.ans.n",
+        key=K_ANS_N,
         help=t("help.ans.n", lang),
     )
-    chosen = list(questions[: int(ss["eval.ans.n"])])
+    chosen = list(questions[: int(ss[K_ANS_N])])
     sides = {"A": config_a} if config_b is None else {"A": config_a, "B": config_b}
     key = (ctx.corpus_key, qset, len(chosen), *(c.to_json(sort_keys=True) for c in sides.values()))
     c2.caption(
@@ -50,14 +60,14 @@ def render(ctx: Any, lang: str, questions: Any, qset: str, config_a: Any, config
             sides=len(sides),
         )
     )
-    if st.button(t("ans.run", lang), key="eval.ans.run", icon=":material/play_arrow:"):
-        ss["eval.ans.live"] = {"key": key, "rows": {s: [] for s in sides}, "done": {}}
-        ss["eval.ans.cancel"] = False
-        ss.pop("eval.ans.result", None)
-    live = ss.get("eval.ans.live")
+    if st.button(t("ans.run", lang), key=K_ANS_RUN, icon=":material/play_arrow:"):
+        ss[K_ANS_LIVE] = {"key": key, "rows": {s: [] for s in sides}, "done": {}}
+        ss[K_ANS_CANCEL] = False
+        ss.pop(K_ANS_RESULT, None)
+    live = ss.get(K_ANS_LIVE)
     if live is not None and live["key"] == key:
         _run(ctx, lang, chosen, sides, live)
-    res = ss.get("eval.ans.result")
+    res = ss.get(K_ANS_RESULT)
     if res is None:
         st.info(t("ans.press_run", lang))
         return
@@ -67,7 +77,7 @@ def render(ctx: Any, lang: str, questions: Any, qset: str, config_a: Any, config
 
 
 def _cancel() -> None:
-    st.session_state["eval.ans.cancel"] = True
+    st.session_state[K_ANS_CANCEL] = True
 
 
 def _run(
@@ -78,7 +88,7 @@ def _run(
     from rag_core.models import ModelUnavailable, get_generator
 
     ss = st.session_state
-    cancelled = bool(ss.get("eval.ans.cancel"))
+    cancelled = bool(ss.get(K_ANS_CANCEL))
     out: dict[str, Any] = {}
     for side, cfg in sides.items():
         if side in live["done"]:
@@ -94,7 +104,7 @@ def _run(
         slot = st.empty()
         slot.button(
             t("ans.cancel", lang),
-            key=f"eval.ans.cancel.{side}",
+            key=f"{K_ANS_CANCEL}.{side}",
             on_click=_cancel,
             icon=":material/stop:",
         )
@@ -111,11 +121,11 @@ def _run(
                 ctx.corpus,
                 progress=progress,
                 on_row=live["rows"][side].append,
-                should_stop=lambda: bool(ss.get("eval.ans.cancel")),
+                should_stop=lambda: bool(ss.get(K_ANS_CANCEL)),
             )
         except ValueError as exc:
             st.error(md(str(exc)))
-            ss.pop("eval.ans.live", None)
+            ss.pop(K_ANS_LIVE, None)
             return
         bar.empty()
         slot.empty()
@@ -124,8 +134,8 @@ def _run(
     cmp = None
     if len(out) == 2 and all(ev.rows for ev in out.values()):
         cmp = compare_answers(out["A"], out["B"])
-    ss["eval.ans.result"] = {"key": live["key"], "sides": out, "cmp": cmp}
-    ss.pop("eval.ans.live", None)
+    ss[K_ANS_RESULT] = {"key": live["key"], "sides": out, "cmp": cmp}
+    ss.pop(K_ANS_LIVE, None)
 
 
 def _show(res: dict[str, Any], lang: str) -> None:
@@ -150,7 +160,7 @@ def _show(res: dict[str, Any], lang: str) -> None:
         data=view.download_json(sides, cmp),
         file_name="answers.json",
         mime="application/json",
-        key="eval.ans.dl",
+        key=K_ANS_DL,
         icon=":material/download:",
         on_click="ignore",
     )
@@ -209,12 +219,12 @@ def _query_rows(sides: dict[str, Any], live: list[str], lang: str) -> None:
     side = (
         live[0]
         if len(live) == 1
-        else st.radio(t("ans.side", lang), live, key="eval.ans.side", horizontal=True)
+        else st.radio(t("ans.side", lang), live, key=K_ANS_SIDE, horizontal=True)
     )
     st.dataframe(
         view.query_rows(sides[side], lang),
         hide_index=True,
-        key="eval.ans.table",
+        key=K_ANS_TABLE,
         column_config={
             name: st.column_config.TextColumn(t(label, lang), width=width)
             for name, label, width in view.QUERY_COLUMNS

@@ -18,11 +18,11 @@ from rag_core.evaluation.run import TAG_GROUPS, tag_group
 from rag_core.evaluation.stats import PairedComparison, format_p
 from rag_core.evaluation.trec import format_qrels, format_run
 
+from ..compare.keys import K_COMPARE_B_WIDGET
 from ..html import Markup, span
 from ..i18n import t
 from ..state import (
     K_COMPARE_B,
-    K_COMPARE_B_WIDGET,
     K_QID,
     K_QMODE,
     K_QPHRASING,

@@ -20,7 +20,9 @@ from rag_core.evaluation.run import per_query_table, question_rows, report_dict,
 from .. import measure, render, sidebar
 from ..html import md, show, tag
 from ..i18n import t
-from ..state import (
+from ..state import K_QSET, Context, config_diff
+from . import view
+from .keys import (
     K_EV_B_JSON,
     K_EV_B_MODE,
     K_EV_B_OVERRIDES,
@@ -35,11 +37,7 @@ from ..state import (
     K_EV_Q_OPEN,
     K_EV_QSET,
     K_EV_READING_METRIC,
-    K_QSET,
-    Context,
-    config_diff,
 )
-from . import view
 
 _KEEP: dict[str, Any] = {"persist_state": "session"}
 _DL: dict[str, Any] = {"icon": ":material/download:", "on_click": "ignore"}

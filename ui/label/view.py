@@ -64,7 +64,8 @@ from rag_core.types import Chunk, Document, Needle, Question
 
 from ..html import snippet
 from ..i18n import t
-from ..state import (
+from ..state import K_QID, K_QMODE, K_QPHRASING, K_QSET
+from .keys import (
     K_LAB_ANNOTATOR,
     K_LAB_CAND,
     K_LAB_CHUNK,
@@ -96,10 +97,6 @@ from ..state import (
     K_LAB_START,
     K_LAB_STORE_PATH,
     K_LAB_STORE_W,
-    K_QID,
-    K_QMODE,
-    K_QPHRASING,
-    K_QSET,
 )
 
 #: How a span is picked: a chunk of the sidebar's chunking, a sentence, or a character range.

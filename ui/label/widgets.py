@@ -19,10 +19,10 @@ from rag_core.gold.pooling import POOL_ORDERS
 from rag_core.types import Document, Question
 
 from .. import measure
-from .. import state as K
 from ..html import Mark, Markup, div, join, marked_text, md, show, snippet, span, table
 from ..i18n import t
 from ..state import Context
+from . import keys as K
 from . import view as vm
 from .view import (
     GoldRow,

@@ -11,9 +11,10 @@ from rag_core.types import Trace
 
 from .. import sidebar
 from ..i18n import t
-from ..state import K_LEC_BIG, K_LEC_BIG_W, K_LEC_CLAIM_W, K_LEC_STEP
+from ..state import K_LEC_BIG, K_LEC_STEP
 from ..trace_view import claim_label
 from . import slides
+from .keys import K_LEC_BIG_W, K_LEC_CLAIM_W
 from .view import STEPS, lecture_view, selected_claim
 
 

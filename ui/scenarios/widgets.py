@@ -7,16 +7,13 @@ import streamlit as st
 from rag_core.scenarios import Scenario
 
 from .. import cache, sidebar
+from ..chunks.keys import K_CHUNKS_DOC_W
+from ..compare.keys import K_COMPARE_B_WIDGET
 from ..i18n import t
-from ..state import (
-    K_CHUNKS_DOC_W,
-    K_COMPARE_B,
-    K_COMPARE_B_WIDGET,
-    K_LEC_CLAIM_W,
-    K_SCN_LOADED,
-    overrides_text,
-)
+from ..lecture.keys import K_LEC_CLAIM_W
+from ..state import K_COMPARE_B, overrides_text
 from . import view
+from .keys import K_SCN_LOADED
 
 
 def load(s: Scenario, page: str) -> None:

@@ -26,8 +26,9 @@ from .. import measure
 from ..evaluate.view import PHRASINGS, pick_qset
 from ..html import md
 from ..i18n import t
-from ..state import (
-    K_QSET,
+from ..state import K_QSET, Context
+from . import view
+from .keys import (
     K_THR_LABELS,
     K_THR_MAX_KEPT,
     K_THR_METRIC,
@@ -36,9 +37,7 @@ from ..state import (
     K_THR_Q_FILTER,
     K_THR_QSET,
     K_THR_T_PREFIX,
-    Context,
 )
-from . import view
 
 _KEEP: dict[str, Any] = {"persist_state": "session"}
 _DL: dict[str, Any] = {"icon": ":material/download:", "on_click": "ignore"}
