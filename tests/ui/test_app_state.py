@@ -29,7 +29,7 @@ from ui.html import (
     table,
     tag,
 )
-from ui.i18n import TEXT, fields_of, t, tv
+from ui.i18n import CATALOGUES, TEXT, fields_of, merge, t, tv
 
 PAYLOADS = (
     "<script>window.__xss = 1</script>",
@@ -222,6 +222,19 @@ def _used_keys() -> set[str]:
             re.findall(r"""\bt\(\s*["']([a-z0-9_.\-]+)["']""", f.read_text(encoding="utf-8"))
         )
     return keys
+
+
+def test_the_catalogues_merge_without_a_key_defined_twice():
+    assert len(TEXT) == sum(len(c) for c in CATALOGUES.values())
+    assert set(CATALOGUES) == {"shared", *PAGES_WITH_TEXT}
+    with pytest.raises(
+        ValueError, match=re.escape("i18n key 'x' is defined in two catalogues: a and b")
+    ):
+        merge({"a": {"x": ("가", "a")}, "b": {"y": ("나", "b"), "x": ("다", "c")}})
+
+
+#: Every page folder has its own catalogue ``ui/<page>/text.py``.
+PAGES_WITH_TEXT = tuple(p.parent.name for p in sorted((ROOT / "ui").glob("*/text.py")))
 
 
 def test_every_key_used_in_the_app_exists():
