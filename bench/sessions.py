@@ -28,7 +28,7 @@ browser`` opens N headless chromium tabs: the end-to-end figure, where on a
 
 Usage: ``.venv/bin/python bench/sessions.py [--client ws|browser] [--sessions 8] [--pages
 label,inspect]``
-(the browser client needs /usr/bin/chromium and Playwright, as tests/test_browser.py).
+(the browser client needs /usr/bin/chromium and Playwright, as tests/browser/).
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from test_browser import CHROMIUM, CHROMIUM_ARGS, SERVERS, serve  # noqa: E402
+from helpers.browser import CHROMIUM, CHROMIUM_ARGS, SERVERS, serve  # noqa: E402
 
 TARGET_RATIO = 2.0
 TARGET_SAVE_S = 2.0

@@ -5,10 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import cache, render, sidebar
+from ui.chunks import view, widgets
 from ui.html import md, show, style, table, tag
 from ui.i18n import t
-from ui.state import K_CHUNKS_DOC, K_CHUNKS_DOC_W
-from ui.views import chunks as view
 
 ctx = sidebar.context(__file__)
 lang = ctx.lang
@@ -34,27 +33,7 @@ if d.not_in_corpus:  # reported, not counted as destroyed
 if d.n_hard_cuts:  # cut mid-word where the text had no boundary
     st.warning(t("chk.hard_cuts", lang, n=d.n_hard_cuts))
 
-# document picker (page widget, mirrored in the URL through the sidebar's shadow state)
-pick = view.pick_doc(docs, ctx.gold, ctx.chunks_doc)
-if pick.honoured:
-    sidebar.url_honoured("doc")
-elif notice := sidebar.url_notice("doc", pick.current, lang):  # say what is shown instead
-    st.warning(md(notice))
-if st.session_state.get(K_CHUNKS_DOC_W) not in docs:
-    st.session_state[K_CHUNKS_DOC_W] = pick.current
-
-
-def _remember_doc() -> None:
-    sidebar.shadow_set(K_CHUNKS_DOC, st.session_state[K_CHUNKS_DOC_W])
-
-
-doc_id = st.selectbox(
-    t("chk.doc", lang),
-    pick.ids,
-    key=K_CHUNKS_DOC_W,
-    on_change=_remember_doc,
-    format_func=lambda i: view.doc_option(i, docs, pick.gold_docs),
-)
+doc_id = widgets.doc_picker(ctx, docs, lang)  # page widget, mirrored in the URL
 v = view.doc_view(chunking, docs[doc_id], ctx.corpus.needles, ctx.gold, lang)
 st.subheader(t("chk.h.document", lang, doc=md(doc_id)), anchor=False)
 st.caption(view.doc_facts(v, lang))

@@ -5,10 +5,11 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import cache, render, sidebar
+from ui.compare import view, widgets
 from ui.html import md, show, style, table
 from ui.i18n import t
-from ui.state import K_COMPARE_B, K_COMPARE_B_WIDGET, compare_config
-from ui.views import compare as view
+from ui.state import compare_config, config_diff
+from ui.trace_view import citation_mode_label
 
 ctx = sidebar.context(__file__)
 lang = ctx.lang
@@ -16,40 +17,14 @@ show(style())
 st.title(t("page.compare", lang))
 st.caption(t("cmp.intro", lang))
 
-W = K_COMPARE_B_WIDGET
-if W not in st.session_state:
-    st.session_state[W] = ctx.compare_b
-
-
-def _sync() -> None:
-    sidebar.shadow_set(K_COMPARE_B, st.session_state[W])
-
-
-def _example(text: str) -> None:
-    st.session_state[W] = text
-    sidebar.shadow_set(K_COMPARE_B, text)
-
-
-st.text_area(
-    t("cmp.b", lang),
-    key=W,
-    on_change=_sync,
-    height=80,
-    help=t("cmp.b_help", lang),
-    placeholder="retrieval.analyzer=char",
-)
-cols = st.columns(4)
-for i, (label, text) in enumerate(view.EXAMPLES):
-    cols[i % 4].button(
-        t(label, lang), key=f"cmp.ex.{i}", on_click=_example, args=(text,), width="stretch"
-    )
+b_text = widgets.b_box(ctx, lang)
 
 config_a = ctx.config
-config_b, problems = compare_config(config_a, st.session_state[W])
+config_b, problems = compare_config(config_a, b_text)
 for p in problems:
     st.warning(md(t("cmp.bad_line", lang, error=p)))
 
-render.config_diff_table(view.config_diff(config_a, config_b), lang)
+render.config_diff_table(config_diff(config_a, config_b), lang)
 
 results = {
     side: cache.get_trace(
@@ -74,8 +49,8 @@ st.markdown(f"**{t('ins.question', lang)}** {md(a.question)}")
 
 # summary: one row per stage fact, differing rows marked -----------------------------
 rows, classes = view.summary_rows(
-    view.stage_facts(a, lang, render.citation_mode_label(a.generation, lang)),
-    view.stage_facts(b, lang, render.citation_mode_label(b.generation, lang)),
+    view.stage_facts(a, lang, citation_mode_label(a.generation, lang)),
+    view.stage_facts(b, lang, citation_mode_label(b.generation, lang)),
 )
 st.header(t("cmp.h.summary", lang))
 show(table([t("cmp.stage", lang), "A", "B", ""], rows, row_classes=classes))
@@ -127,15 +102,7 @@ st.header(t("ins.h.context", lang))
 c1, c2 = st.columns(2)
 for col, trace in ((c1, a), (c2, b)):
     with col:
-        if trace.context.status == "skipped":
-            st.info(md(t("ins.context_skipped", lang, message=trace.context.message)))
-        else:
-            if trace.context.question_cut:
-                st.error(t("ins.question_cut", lang))
-            show(render.sources_table(trace.context, trace, lang))
-            c = trace.context
-            tokens = {"before": c.tokens_before, "after": c.tokens_after, "budget": c.budget_tokens}
-            st.caption(t("cmp.tokens", lang, **tokens))
+        widgets.context_column(trace, lang)
 
 st.header(t("ins.h.answer", lang))
 c1, c2 = st.columns(2)

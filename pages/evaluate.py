@@ -9,13 +9,12 @@ import streamlit as st
 
 from rag_core.evaluation.metrics import CUT_METRICS
 from rag_core.evaluation.run import compare_configs, ranking_config
-from ui import evaluate_sections as sections
-from ui import measure, sidebar, state
+from ui import measure, sidebar
+from ui.evaluate import keys, view
+from ui.evaluate import widgets as sections
 from ui.html import md, show, span, table, tag
 from ui.i18n import t
-from ui.state import overrides_text, query_from_config
-from ui.views import compare as cmp_view
-from ui.views import evaluate as view
+from ui.state import diff_text, overrides_text, query_from_config
 
 ctx = sidebar.context(__file__)
 lang, ss, qsets = ctx.lang, st.session_state, ctx.question_sets
@@ -46,18 +45,18 @@ if not ks:
     st.warning(t("ev.no_ks", lang))
 if st.button(
     t("ev.run", lang),
-    key=state.K_EV_RUN,
+    key=keys.K_EV_RUN,
     type="primary",
     disabled=not ks,
     icon=":material/play_arrow:",
 ):
     store_key = (store_path, version)
-    done = measure.evaluate_sides(ctx, jsons, qset, phrasings, ks, store_key, labels, lang, gain)
+    done = sections.evaluate_sides(ctx, jsons, qset, phrasings, ks, store_key, labels, lang, gain)
     if done is not None:
         evals, seconds = done
         a, b = evals["A"], evals.get("B")
         cmp = measure.run_guarded(lambda: compare_configs(a, b), lang) if b is not None else None
-        ss[state.K_EV_RESULT] = {
+        ss[keys.K_EV_RESULT] = {
             "key": key,
             "a": a,
             "b": b,
@@ -66,23 +65,23 @@ if st.button(
             "phrasings": phrasings,
             "seconds": seconds,
             "config_a": config_a,
-            "b_text": cmp_view.diff_text(diff),
+            "b_text": diff_text(diff),
             "labels": (store_path, version, len(labels)),
         }
 
 # ------------------------------------------------------------------ answers (generation on)
 st.toggle(
     t("ans.toggle", lang),
-    key=state.K_EV_ANSWERS,
+    key=keys.K_EV_ANSWERS,
     persist_state="session",
     help=t("help.ans.toggle", lang),
 )
-if ss.get(state.K_EV_ANSWERS):
-    from ui import answers_view
+if ss.get(keys.K_EV_ANSWERS):
+    from ui.evaluate import answers_widgets
 
-    answers_view.render(ctx, lang, qsets[qset], qset, config_a, config_b)
+    answers_widgets.render(ctx, lang, qsets[qset], qset, config_a, config_b)
     st.divider()
-res = ss.get(state.K_EV_RESULT)
+res = ss.get(keys.K_EV_RESULT)
 if res is None:
     st.info(t("ev.press_run", lang))
     st.stop()
@@ -109,7 +108,7 @@ name = (
     st.segmented_control(
         t("ev.curve_metric", lang),
         CUT_METRICS,
-        key=state.K_EV_CURVE,
+        key=keys.K_EV_CURVE,
         default="recall",
         format_func=lambda n: view.NAMES[n] + "@k",
         required=True,
@@ -122,7 +121,7 @@ st.plotly_chart(
 
 # ------------------------------------------------------------------ breakdown
 st.header(t("ev.h.breakdown", lang))
-k_bd = state.K_EV_BD_METRIC
+k_bd = keys.K_EV_BD_METRIC
 ss[k_bd] = view.default_metric(a.result.metrics, a.ks, ss.get(k_bd))
 st.selectbox(t("ev.col.metric", lang), a.result.metrics, key=k_bd, format_func=view.metric_label)
 show(

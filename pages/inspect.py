@@ -7,8 +7,9 @@ import streamlit as st
 from ui import cache, render, sidebar
 from ui.html import md, show, style
 from ui.i18n import t
-from ui.views.compare import destroyed_needles
-from ui.views.inspect import split_warnings
+from ui.inspect import keys, widgets
+from ui.inspect.view import split_warnings
+from ui.trace_view import destroyed_needles
 
 ctx = sidebar.context(__file__)
 lang = ctx.lang
@@ -26,7 +27,7 @@ if skipped:  # one box for the corpus load, however many files or rows it skippe
     with st.expander(t("ins.not_loaded", lang, n=len(skipped))):
         st.markdown("\n".join(f"- {md(w)}" for w in skipped))
 render.verdict(trace, lang)
-render.flow(trace, lang)
+widgets.flow(trace, lang)
 
 st.download_button(
     t("ins.download", lang),
@@ -35,7 +36,7 @@ st.download_button(
     ),
     file_name="trace.json",
     mime="application/json",
-    key="ins.download",
+    key=keys.K_INS_DOWNLOAD,
     icon=":material/download:",
     on_click="ignore",
 )
@@ -72,20 +73,20 @@ render.fusion_table(trace, lang)
 
 # 4 · rerank -----------------------------------------------------------------
 st.header(t("ins.h.rerank", lang), anchor="rerank")
-render.rerank_section(trace, lang, key="ins.bump")
+render.rerank_section(trace, lang, key=keys.K_INS_BUMP)
 
 # 5 · gate -------------------------------------------------------------------
 st.header(t("ins.h.gate", lang), anchor="gate")
-render.gate_section(trace, lang, key="ins.gate")
+render.gate_section(trace, lang, key=keys.K_INS_GATE)
 
 # 6 · context ----------------------------------------------------------------
 st.header(t("ins.h.context", lang), anchor="context")
-render.context_section(trace, lang, cache.token_pieces(trace))
+widgets.context_section(trace, lang, cache.token_pieces(trace))
 
 # 7 · generation + support ---------------------------------------------------
 st.header(t("ins.h.answer", lang), anchor="answer")
 render.generation_section(trace, lang)
-render.answer_and_sources(trace, lang, key="ins.claim")
+render.answer_and_sources(trace, lang, key=keys.K_INS_CLAIM)
 
 st.caption(
     t(

@@ -1,8 +1,8 @@
 """Label: gold evidence as document spans, judged from a pooled candidate list, stored so that none
 is lost.
 
-The page only draws: its state and logic are ``ui.views.label`` (see its docstring), its tables and
-widget groups ``ui.label_render``.
+The page only draws: its state and logic are ``ui.label.view`` (see its docstring), its tables and
+widget groups ``ui.label.widgets``.
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from __future__ import annotations
 import streamlit as st
 
 from rag_core.evaluation.run import ranking_config
-from ui import label_render as lr
 from ui import measure, sidebar
-from ui import state as K
 from ui.html import md, show, style
 from ui.i18n import t
-from ui.views import label as vm
+from ui.label import keys as K
+from ui.label import view as vm
+from ui.label import widgets as lr
 
 ctx = sidebar.context(__file__)
 lang, ss, docs = ctx.lang, st.session_state, ctx.corpus.docs

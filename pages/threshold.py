@@ -18,10 +18,10 @@ from rag_core.evaluation.sweep import (
     value_range,
 )
 from ui import measure, sidebar, state
-from ui import threshold_sections as sections
 from ui.html import md, show, table
 from ui.i18n import t
-from ui.views import threshold as view
+from ui.threshold import keys, view
+from ui.threshold import widgets as sections
 
 ctx = sidebar.context(__file__)
 lang, ss, qsets = ctx.lang, st.session_state, ctx.question_sets
@@ -82,11 +82,11 @@ sections.outcome_counts(counts, labels_out, lang)
 def _apply() -> None:
     """Callback: put this threshold and max-kept into the sidebar's gate."""
     ss.update(view.gate_values(threshold, is_distance, max_kept))
-    ss[state.K_THR_APPLIED] = True
+    ss[keys.K_THR_APPLIED] = True
 
 
 st.button(t("thr.apply", lang), key="thr.apply", on_click=_apply, help=t("help.thr.apply", lang))
-if ss.pop(state.K_THR_APPLIED, False):
+if ss.pop(keys.K_THR_APPLIED, False):
     st.success(t("thr.applied", lang))
 chart = {"config": {"displayModeBar": False}}
 
@@ -100,11 +100,11 @@ st.caption(md(" · ".join(view.distribution_facts(d, s.decimals, lang))))
 st.header(t("thr.h.sweep", lang))
 st.text_input(
     t("thr.range", lang),
-    key=state.K_THR_RANGE,
+    key=keys.K_THR_RANGE,
     placeholder=t("thr.range_ph", lang),
     help=t("help.thr.range", lang),
 )
-cuts, error = view.sweep_cuts(ss.get(state.K_THR_RANGE), cuts_default)
+cuts, error = view.sweep_cuts(ss.get(keys.K_THR_RANGE), cuts_default)
 if error:
     st.error(md(error))
 rep = report(data, cuts, max_kept)

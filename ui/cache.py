@@ -133,7 +133,7 @@ def upload_lookup(key: str) -> CorpusIndex | None:
     return _upload_registry().get(key)
 
 
-# --- h-9a: datasets with qrels (BEIR folders / zips) ---
+# -------------------------------------------------- datasets with qrels (BEIR folders, zips)
 
 
 _STAMP_FILES = 50_000

@@ -26,7 +26,7 @@ from rag_core.gold.labels import Label, LabelStore, LabelStoreError, default_sto
 from .html import Markup, md, show
 from .html import style as html_style
 from .i18n import t
-from .state import K_LAB_STORE_PATH as K_STORE_PATH
+from .label.keys import K_LAB_STORE_PATH as K_STORE_PATH
 from .state import Context
 
 if TYPE_CHECKING:
@@ -266,60 +266,3 @@ def page_head(ctx: Context, title_key: str, intro_key: str) -> None:
     if not ctx.question_sets:
         st.info(t("ev.no_sets", ctx.lang))
         st.stop()
-
-
-def origin_class(origin: str) -> str:
-    """Chip classes for a gold origin (``needle``, ``label``, ``needle+label``) or ``zero``
-    (judged not relevant)."""
-    return "ri-chip ri-o-" + origin.replace("+", "-")
-
-
-# --- h-pages: Evaluate's run of A (and B), timed so a cache hit shows as one ---
-def evaluate_sides(
-    ctx: Context,
-    jsons: dict[str, str],
-    question_set: str,
-    phrasings: str,
-    ks: tuple[int, ...],
-    labels_key: tuple[str, int],
-    labels: Sequence[Any],
-    lang: str,
-    gain: str = "binary",
-) -> tuple[dict[str, Any], tuple[tuple[float, float], ...]] | None:
-    """Each side's ``ConfigEvaluation`` (``jsons``: side → ranking config JSON, run in order).
-
-    ``ctx``: the page's context (corpus, question sets, imported runs, qrels).
-
-    Also per side ``(seconds now, seconds when computed)``: now ≪ computed means
-    a cache hit. ``None`` when a side failed (its error is on the page).
-    """
-    import time
-    from functools import partial
-
-    evals: dict[str, Any] = {}
-    seconds = []
-    for side, js in jsons.items():
-        label = t("ev.running", lang, side=side, set=question_set)
-        t0 = time.perf_counter()
-        run = partial(
-            evaluate,
-            ctx.corpus_key,
-            js,
-            question_set,
-            phrasings,
-            ks,
-            labels_key,
-            label,
-            ctx.corpus,
-            ctx.question_sets[question_set],
-            labels,
-            _runs=ctx.runs,
-            _doc_qrels=ctx.dataset_qrels.get(question_set),
-            gain=gain,
-        )
-        out = run_guarded(run, lang)
-        if out is None:
-            return None
-        evals[side] = out[0]
-        seconds.append((time.perf_counter() - t0, out[1]))
-    return evals, tuple(seconds)

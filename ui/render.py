@@ -1,4 +1,4 @@
-"""Rendering pieces shared by Inspect and Compare: each takes Trace parts and draws them.
+"""Streamlit pieces that draw a Trace, shared by Inspect and Compare (and Lecture, Evaluate).
 
 Nothing here ranks, scores, gates or budgets: every number shown comes from
 the ``Trace``. HTML is built with ``ui.html`` (escaped); charts with plotly,
@@ -8,52 +8,38 @@ whose labels get the same escaping.
 from __future__ import annotations
 
 import html as _html
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
 
 from rag_core.types import (
-    Chunk,
     ChunkingDiagnostics,
     Claim,
     ContextStage,
     GateStage,
     Hit,
     RetrieverList,
-    SupportStage,
     Trace,
 )
 
 from . import cache
-from .html import Mark, Markup, join, marked_text, md, show, snippet, span, table, tag
+from .html import Mark, Markup, marked_text, md, show, snippet, span, table, tag
 from .i18n import t, tv
-from .state import Context, format_value
-from .views.compare import DiffRow
-from .views.inspect import citations_fell_back
-
-STAGES = ("chunking", "retrieval", "fusion", "rerank", "gate", "context", "generation", "support")
-VERDICTS = ("supported", "supported-elsewhere", "uncited", "unsupported", "invalid-citation")
-
-
-def gold_ids(trace: Trace) -> set[str]:
-    """Chunk ids that wholly contain some gold needle (from ``trace.gold``)."""
-    if trace.gold is None:
-        return set()
-    return {cid for ids in trace.gold.chunk_ids for cid in ids}
-
-
-def chunk_label(chunk: Chunk | None, chunk_id: str) -> str:
-    if chunk is None:
-        return chunk_id
-    return f"{chunk.doc_id} #{chunk.ordinal}"
-
-
-def fmt(value: float | None, digits: int = 4) -> str:
-    if value is None:
-        return "—"
-    return f"{value:.{digits}f}"
+from .state import Context, DiffRow, format_value
+from .trace_view import (
+    best_rank,
+    chunk_label,
+    citation_mode_label,
+    citations_fell_back,
+    claim_label,
+    claim_marks,
+    fmt,
+    generation_status,
+    gold_ids,
+    verdict_legend,
+)
 
 
 def caption(key: str, lang: str, **fields: Any) -> None:
@@ -174,50 +160,6 @@ def _cell(ok: bool, lang: str, detail: str = "") -> Markup:
     return span("✗ " + t("ins.absent", lang), "ri-chip lost")
 
 
-def flow(trace: Trace, lang: str) -> None:
-    """One chip per stage: status, milliseconds, and where the gold ranks."""
-    ranks = trace.gold.stage_ranks if trace.gold else {}
-    tm = trace.timings_ms
-    statuses: dict[str, str] = {
-        "chunking": "ok",
-        "retrieval": "ok"
-        if all(lst.status == "ok" for lst in trace.retrieval.lists)
-        else "unavailable",
-        "fusion": "ok" if trace.retrieval.fused is not None else "skipped",
-        "rerank": trace.rerank.status,
-        "gate": "lost" if trace.gate.refused else trace.gate.status,
-        "context": trace.context.status,
-        "generation": trace.generation.status,
-        "support": trace.support.status,
-    }
-    chips = []
-    for stage in STAGES:
-        status = statuses[stage]
-        label = tv("stage", stage, lang)
-        ms = tm.get(stage)
-        text = label + (f" · {ms:.0f} ms" if ms is not None and ms >= 1 else "")
-        if trace.gold is not None:
-            if stage == "retrieval":
-                values = [r for k, v in ranks.items() if k.startswith("retrieval:") for r in v]
-                text += " · ★" + _rank_text(_best(values), False)
-            elif stage in ranks:
-                text += " · ★" + _rank_text(_best(ranks[stage]), stage == "context")
-        chips.append(span(text, f"ri-chip {status}", tv("status", status, lang)))
-        chips.append(span("→", "ri-arrow"))
-    show(tag("div", join(chips[:-1]), cls="ri-flow"))
-
-
-def _rank_text(rank: int | None, source: bool) -> str:
-    if rank is None:
-        return "—"
-    return f"[{rank}]" if source else str(rank)
-
-
-def _best(values: Iterable[int | None] | None) -> int | None:
-    vals = [v for v in values or () if v is not None]
-    return min(vals) if vals else None
-
-
 # ---------------------------------------------------------------- hit tables
 
 
@@ -290,7 +232,7 @@ def retriever_column(
     if lst.params:
         facts.append(", ".join(f"{k}={v}" for k, v in lst.params.items()))
     if trace.gold is not None:
-        r = _best(trace.gold.stage_ranks.get(f"retrieval:{lst.name}"))
+        r = best_rank(trace.gold.stage_ranks.get(f"retrieval:{lst.name}"))
         facts.append(t("ins.gold_rank", lang, rank=r if r is not None else "—"))
     st.caption(md(" · ".join(facts)))
     if lst.status != "ok":
@@ -654,86 +596,7 @@ def sources_table(ctx: ContextStage, trace: Trace, lang: str) -> Markup:
     )
 
 
-def token_strip(pieces: Sequence[str], cut: int, lang: str) -> Markup:
-    """The prompt as tokens; a marker at ``cut`` and the tokens beyond it greyed."""
-    out: list[Markup] = []
-    for i, p in enumerate(pieces):
-        if i == cut:
-            out.append(span(t("ins.cut_here", lang), "ri-trunc"))
-        out.append(span(p, "ri-tok ri-beyond" if i >= cut else "ri-tok", str(i)))
-    return tag("div", join(out), cls="ri-tokens")
-
-
-def context_section(trace: Trace, lang: str, pieces: tuple[Sequence[str], int] | None) -> None:
-    ctx = trace.context
-    if ctx.status == "skipped":
-        st.info(md(t("ins.context_skipped", lang, message=ctx.message)))
-        return
-    if ctx.status != "ok":
-        st.warning(md(ctx.message))
-    c1, c2, c3, c4 = st.columns(4)
-    c1.metric(t("ins.budget", lang), ctx.budget_tokens)
-    c2.metric(
-        t("ins.tokens_before", lang), ctx.tokens_before if ctx.tokens_before is not None else "—"
-    )
-    c3.metric(
-        t("ins.tokens_after", lang), ctx.tokens_after if ctx.tokens_after is not None else "—"
-    )
-    c4.metric(t("ins.sources_in", lang), sum(1 for s in ctx.sources if s.status != "dropped"))
-    notes = [tv("policy", ctx.policy, lang), tv("ordering", ctx.ordering, lang)]
-    if ctx.tokenizer:
-        notes.append(t("ins.tokenizer", lang, name=ctx.tokenizer))
-    st.caption(md(" · ".join(notes)))
-    if ctx.truncated:
-        st.warning(t("ins.truncated", lang))
-    if ctx.question_cut:
-        st.error(t("ins.question_cut", lang))
-    if ctx.message:
-        st.caption(md(ctx.message))
-    show(sources_table(ctx, trace, lang))
-    with st.expander(
-        t("ins.prompt_tokens", lang, n=len(ctx.full_ids) or len(ctx.input_ids)),
-        expanded=ctx.truncated,
-    ):
-        if pieces:
-            show(token_strip(pieces[0], pieces[1], lang))
-        else:
-            st.caption(t("ins.no_pieces", lang))
-    with st.expander(t("ins.actual_input", lang)):
-        st.caption(t("ins.actual_input_help", lang))
-        st.code(ctx.actual_input_text or "", language=None, wrap_lines=True)
-    st.caption(t("ins.hashes", lang, prompt=ctx.prompt_sha256 or "—", ids=ctx.ids_sha256 or "—"))
-
-
 # -------------------------------------------------------------- generation
-
-
-def generation_status(trace: Trace, lang: str) -> tuple[str, str]:
-    """``(kind, text)`` of the generation stage: kind is ``info``/``warning``/``error`` when
-    no answer was made (the text says why), ``ok`` with the model, timing and token facts."""
-    g = trace.generation
-    if g.status == "skipped" and trace.config.get("generation", {}).get("model") == "none":
-        return "info", t("ins.gen_off", lang)  # worded here, not the core's English reason
-    if g.status == "skipped":
-        return "info", t("ins.gen_skipped", lang, message=g.message)
-    if g.status == "unavailable":
-        return "warning", t("ins.gen_unavailable", lang, model=g.model or "—", message=g.message)
-    if g.status == "error":
-        return "error", g.message
-    facts = [
-        g.model or "",
-        citation_mode_label(g, lang),
-        t(
-            "ins.gen_facts",
-            lang,
-            seconds=fmt(g.seconds, 2),
-            tin=g.input_tokens if g.input_tokens is not None else "—",
-            tout=g.output_tokens if g.output_tokens is not None else "—",
-        ),
-    ]
-    if g.cached:
-        facts.append(t("ins.cached", lang))
-    return "ok", " · ".join(f for f in facts if f)
 
 
 def generation_section(trace: Trace, lang: str) -> None:
@@ -768,38 +631,6 @@ def stream_view(lang: str) -> Any:
     from .cache import StreamView
 
     return StreamView(st.empty(), partial(estimate_text, lang=lang), t("ins.streaming", lang))
-
-
-def citation_mode_label(g: Any, lang: str) -> str:
-    """ "citations enforced by constrained decoding" or "citations free", from the mode the
-    generation used."""
-    mode = (g.params or {}).get("citations")
-    return t(f"ins.citations_{mode}", lang) if mode in ("free", "enforced") else ""
-
-
-def claim_marks(answer: str, support: SupportStage, selected: int | None) -> list[Mark]:
-    """Marks for claims (by verdict) and for their numbers found in no source."""
-    marks: list[Mark] = []
-    for i, c in enumerate(support.claims):
-        cls = f"ri-claim ri-v-{c.verdict}" + (" ri-sel" if i == selected else "")
-        marks.append(Mark(c.start, c.end, cls, c.verdict))
-        for num in c.numbers_in_no_source:
-            j = answer.find(num, c.start, c.end)
-            if j >= 0:
-                marks.append(Mark(j, j + len(num), "ri-nonum", "number in no source"))
-    return marks
-
-
-def verdict_legend(lang: str) -> Markup:
-    """One coloured chip per support verdict, and the number-in-no-source mark."""
-    legend = join(span(tv("verdict", v, lang), f"ri-claim ri-v-{v}") + " " for v in VERDICTS)
-    return tag("div", legend + span(t("ins.nonum", lang), "ri-nonum"), cls="ri-legend")
-
-
-def claim_label(support: SupportStage, i: int, lang: str, limit: int = 70) -> str:
-    """``"2. [verdict] claim text…"`` (plain text) for pickers."""
-    c = support.claims[i]
-    return f"{i + 1}. [{tv('verdict', c.verdict, lang)}] {snippet(c.text, limit)}"
 
 
 def evidence_table(claim: Claim, lang: str) -> Markup:
@@ -923,7 +754,9 @@ def _sources_panel(trace: Trace, lang: str, selected: int | None) -> None:
         show(tag("div", head + marked_text(s.quote, marks), cls="ri-src"))
 
 
-# --- h-pages: rendering shared by several pages (one function each) ---
+# -------------------------------------------------------------- config diff, chunking
+
+
 def config_diff_table(rows: Sequence[DiffRow], lang: str, *, dim_non_ranking: bool = False) -> None:
     """The A/B config diff (``ui.views.compare.config_diff`` rows): an info line when B equals A.
 

@@ -21,7 +21,7 @@ writes the query string back, so the address bar always reopens this view.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
@@ -46,128 +46,38 @@ if TYPE_CHECKING:
 LANGS = ("ko", "en")
 CORPORA = ("sample", "sample-html", "upload", "beir")
 
+#: Session-state keys shared by the sidebar and several pages; each page's own keys are in
+#: ``ui/<page>/keys.py``.
+# --- the sidebar's language, corpus (with its uploads) and question widgets
 K_LANG = "lang"
 K_CORPUS = "corpus"
 K_UPLOADS = "uploads"
-K_PRESET = PRESET_KEY
-K_METHODS = "retrieval.methods"
-K_PER_METHOD = "retrieval.per_method"
-K_ANALYZER_FOR = "retrieval.analyzer_for."
 K_QMODE = "q.mode"
 K_QSET = "q.set"
 K_QID = "q.id"
 K_QPHRASING = "q.phrasing"
 K_QTEXT = "q.text"
+# --- the sidebar's retrieval widgets that are not config fields
+K_PRESET = PRESET_KEY
+K_METHODS = "retrieval.methods"
+K_PER_METHOD = "retrieval.per_method"
+K_ANALYZER_FOR = "retrieval.analyzer_for."
+# --- page view keys the sidebar keeps in its shadow state (they survive page switches)
 K_COMPARE_B = "compare.b"
 K_CHUNKS_DOC = "chunks.doc"
-K_CHUNKS_DOC_W = "chunks.doc.w"  # the Chunks page's document picker (widget)
 K_LEC_STEP = "lecture.step"
 K_LEC_BIG = "lecture.big"
-K_LEC_BIG_W = "lec.big.w"  # the Lecture page's large-text toggle (widget)
-K_LEC_CLAIM_W = "lec.claim.w"  # the Lecture page's claim picker (widget)
-K_SCN_LOADED = "scn.loaded"  # id of the scenario last loaded on the Scenarios page
-# --- h-9a: datasets with qrels and imported runs ---
+# --- datasets with qrels and imported runs
 K_BEIR_PATH = "beir.path"
 K_BEIR_SPLIT = "beir.split"
 K_BEIR_ZIP = "beir.zip"
 K_RUN_FILES = "runs.files"
 #: Tags of the imported runs used as retrievers (``run:TAG`` in ``retrieval.methods``).
 K_RUNS = "retrieval.runs"
-# --- h-label: Label page keys ---
-#: The label store this session uses (a path; unset: ``rag_core.gold.labels.default_store_path``).
-K_LAB_STORE_PATH = "label.store.path"
-K_LAB_STORE_W = "label.store.w"
-K_LAB_STORE_USE = "label.store.use"
-K_LAB_ANNOTATOR = "label.annotator"
-K_LAB_QSET = "label.qset"
-K_LAB_QID = "label.qid"
-#: ``(question set, question id)`` the sidebar showed last: the page follows it when it moves.
-K_LAB_SIDEBAR = "label._sb"
-K_LAB_NEXT = "label.next"
-K_LAB_POOL_RETRIEVERS = "label.pool.retrievers"
-K_LAB_POOL_DEPTH = "label.pool.depth"
-K_LAB_POOL_ORDER = "label.pool.order"
-K_LAB_POOL_SEED = "label.pool.seed"
-#: ``(question set, question id)`` the span widgets were opened for.
-K_LAB_FOR = "label._for"
-K_LAB_CAND = "label.cand"
-K_LAB_DOC = "label.doc"
-K_LAB_MODE = "label.mode"
-K_LAB_CHUNK = "label.chunk"
-K_LAB_SENT = "label.sent"
-K_LAB_START = "label.start"
-K_LAB_END = "label.end"
-K_LAB_FIND = "label.find"
-K_LAB_OCCS = "label.occs"
-K_LAB_OCC = "label.occ"
-#: ``(doc id, start, end)`` of the last valid span shown: where a new mode opens.
-K_LAB_LAST = "label._last"
-#: ``(question set, question id, doc id, start, end)`` whose label the grade and note show.
-K_LAB_SPAN = "label._span"
-K_LAB_WHOLE = "label.whole"
-K_LAB_GRADE = "label.grade"
-K_LAB_NOTE = "label.note"
-K_LAB_SAVE = "label.save"
-K_LAB_UNDO_THIS = "label.undo_this"
-K_LAB_UNDO_MINE = "label.undo_mine"
-K_LAB_FLASH = "label.flash"
-K_LAB_SAVE_ERROR = "label.save_error"
-#: ``(span key, label event id)`` as the previous run showed them (optimistic concurrency).
-K_LAB_SEEN = "label._seen"
-#: ``(span key, grade, note)`` of an edit refused because the label changed elsewhere.
-K_LAB_STALE = "label._stale"
-K_LAB_STALE_OVERWRITE = "label.stale.overwrite"
-K_LAB_STALE_KEEP = "label.stale.keep"
-K_LAB_PICK = "label.pick"
-K_LAB_OPEN = "label.open"
-K_LAB_EXP_SCOPE = "label.exp.scope"
-K_LAB_EXP_JSONL = "label.exp.jsonl"
-K_LAB_EXP_CHUNKING = "label.exp.chunking"
-K_LAB_EXP_PHRASINGS = "label.exp.phrasings"
-K_LAB_EXP_ESCAPE = "label.exp.escape"
-K_LAB_EXP_QRELS = "label.exp.qrels"
-K_LAB_IMP_FILE = "label.imp.file"
-K_LAB_IMP_CHECK = "label.imp.check"
-K_LAB_IMP_GO = "label.imp.go"
-K_LAB_IMP_FLASH = "label.imp.flash"
-# --- h-pages: Evaluate/Threshold/Compare keys ---
-K_EV_QSET = "eval.qset"
-K_EV_PHRASINGS = "eval.phrasings"
-K_EV_KS = "eval.ks"
-K_EV_LABELS = "eval.labels"
-K_EV_GAIN = "eval.gain"
-K_EV_B_MODE = "eval.b.mode"
-K_EV_B_PRESET = "eval.b.preset"
-K_EV_B_OVERRIDES = "eval.b.overrides"
-K_EV_B_JSON = "eval.b.json"
-K_EV_B_URL = "eval.b.url"
-K_EV_RUN = "eval.run"
-#: The last evaluation run (a dict: key, a, b, cmp, qset, …), kept across reruns.
-K_EV_RESULT = "eval.result"
-K_EV_ANSWERS = "eval.answers"
-K_EV_READING_METRIC = "eval.reading.metric"
-K_EV_CURVE = "eval.curve"
-K_EV_BD_METRIC = "eval.bd.metric"
-K_EV_Q_FILTER = "eval.q.filter"
-K_EV_Q_OPEN = "eval.q.open"
-K_EV_ESCAPE = "eval.escape"
-K_THR_QSET = "thr.qset"
-K_THR_PHRASINGS = "thr.phrasings"
-K_THR_METRIC = "thr.metric"
-K_THR_LABELS = "thr.labels"
-#: Threshold slider of one metric: ``thr.t.distance`` or ``thr.t.score``.
-K_THR_T_PREFIX = "thr.t."
-K_THR_MAX_KEPT = "thr.m"
-K_THR_OFF = "thr.off"
-K_THR_APPLIED = "thr.applied"
-K_THR_RANGE = "thr.range"
-K_THR_Q_FILTER = "thr.q.filter"
-#: The sidebar's gate widgets, which the Threshold page's "apply" button sets.
+# --- the sidebar's gate widgets (the Threshold page's "apply" sets them)
 K_GATE_MAX_DISTANCE = "gate.max_distance"
 K_GATE_MIN_SCORE = "gate.min_score"
 K_GATE_MAX_KEPT = "gate.max_kept"
-#: The Compare page's B text-area widget (mirrors the shadow view key ``K_COMPARE_B``).
-K_COMPARE_B_WIDGET = "compare.b.w"
 
 CUSTOM = "custom"
 SPARSE_METHODS = tuple(m for m in RETRIEVAL_METHODS if m not in VECTOR_METHODS)
@@ -421,6 +331,35 @@ def compare_config(a: PipelineConfig, text: str) -> tuple[PipelineConfig, list[s
         return a.with_overrides(overrides), errors
     except ValueError as exc:
         return a, [*errors, str(exc)]
+
+
+#: Config sections that change the ranking (the others act after the gate).
+RANKING_SECTIONS: tuple[str, ...] = ("chunker", "retrieval", "fusion", "rerank")
+
+
+@dataclass(frozen=True)
+class DiffRow:
+    """One flat config key where B differs from A; ``ranking``: it changes the ranking."""
+
+    key: str
+    a: Any
+    b: Any
+    ranking: bool
+
+
+def config_diff(a: PipelineConfig, b: PipelineConfig) -> list[DiffRow]:
+    """The flat keys (in A's order) whose value differs between A and B."""
+    flat_a, flat_b = a.flat(), b.flat()
+    return [
+        DiffRow(k, flat_a[k], flat_b[k], k.split(".")[0] in RANKING_SECTIONS)
+        for k in flat_a
+        if flat_a[k] != flat_b[k]
+    ]
+
+
+def diff_text(rows: Sequence[DiffRow]) -> str:
+    """B as overrides of A (``key=value; …``), the form the Compare box reads."""
+    return overrides_text({r.key: r.b for r in rows})
 
 
 def overrides_text(overrides: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> str:

@@ -1,0 +1,130 @@
+"""Generation: statuses with nulls, unavailable models, the replay cache, and greedy peer check."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from helpers.fakes import CHUNK, DOC, HITS, FakeGenerator, context
+
+from rag_core.answer.context import build_context
+from rag_core.answer.generation import cache_key, generate
+from rag_core.config import ContextConfig, GenerationConfig
+from rag_core.hashing import ids_sha256
+from rag_core.types import ContextStage
+
+
+def test_generated_then_replayed_from_cache(tmp_path):
+    gen = FakeGenerator()
+    ctx = context(gen)
+    cfg = GenerationConfig(model="fake", max_new_tokens=64)
+    first = generate(ctx, cfg, generator=gen, cache_dir=tmp_path)
+    assert (first.status, first.answer, first.cached, gen.calls) == ("ok", gen.answer, False, 1)
+    assert (first.input_tokens, first.output_tokens) == (len(ctx.input_ids), len(gen.answer) + 1)
+    assert first.seconds == 0.25 and first.model_sha256 == gen.file_sha256
+    again = generate(ctx, cfg, generator=gen, cache_dir=tmp_path)
+    assert (again.status, again.answer, again.cached, gen.calls) == ("ok", gen.answer, True, 1)
+    assert again.seconds == first.seconds and again.output_tokens == first.output_tokens
+    other = generate(
+        ctx, GenerationConfig(model="fake", max_new_tokens=8), generator=gen, cache_dir=tmp_path
+    )
+    assert (other.cached, gen.calls) == (False, 2)
+    assert cache_key("fake-gen", gen.file_sha256, ids_sha256(ctx.input_ids), 64) != cache_key(
+        "fake-gen", gen.file_sha256, ids_sha256(ctx.input_ids), 8
+    )
+
+
+def test_skipped_stages_carry_nulls_not_zeros(tmp_path):
+    gen = FakeGenerator()
+    refused = ContextStage("skipped", "pack", "rank", 1024, (), message="gate refused")
+    for stage in (
+        generate(refused, GenerationConfig(model="fake"), generator=gen, cache_dir=tmp_path),
+        generate(context(gen), GenerationConfig(model="none"), generator=gen, cache_dir=tmp_path),
+    ):
+        assert stage.status == "skipped"
+        assert (stage.seconds, stage.input_tokens, stage.output_tokens, stage.answer) == (None,) * 4
+    assert gen.calls == 0
+
+
+def test_no_source_in_prompt_is_skipped(tmp_path):
+    gen = FakeGenerator()
+    long_q = "How high is Hallasan, " + "really " * 30 + "?"
+    base = len(gen.prompt_text("x", "y"))  # any small budget that holds only the question
+    ctx = build_context(
+        long_q,
+        HITS,
+        {CHUNK.chunk_id: CHUNK},
+        {"d": DOC},
+        ContextConfig(budget_tokens=max(base, 600)),
+        tokenizer=gen,
+    )
+    assert all(s.n is None for s in ctx.sources)
+    stage = generate(ctx, GenerationConfig(model="fake"), generator=gen, cache_dir=tmp_path)
+    assert stage.status == "skipped" and stage.seconds is None and gen.calls == 0
+
+
+def test_missing_model_is_unavailable_with_reason(tmp_path):
+    ctx = context(FakeGenerator())
+    stage = generate(
+        ctx, GenerationConfig(model=str(tmp_path / "no-such-model")), cache_dir=tmp_path
+    )
+    assert stage.status == "unavailable"
+    assert "is not installed here and the hub is offline" in stage.message
+    assert stage.seconds is None
+
+
+def test_failure_is_an_error_stage_and_tokenizer_mismatch_is_refused(tmp_path):
+    gen = FakeGenerator(fail=True)
+    stage = generate(
+        context(gen), GenerationConfig(model="fake"), generator=gen, cache_dir=tmp_path
+    )
+    assert (
+        stage.status == "error"
+        and stage.message == "generation failed: RuntimeError: out of memory"
+    )
+    other = FakeGenerator()
+    other.model_id = "another"
+    stage = generate(
+        context(gen), GenerationConfig(model="fake"), generator=other, cache_dir=tmp_path
+    )
+    assert stage.status == "error" and "not with another's tokenizer" in stage.message
+
+
+@pytest.mark.slow
+def test_qwen_greedy_equals_plain_generate_and_replay_is_instant(tmp_path):
+    """Free citations: the peer is plain greedy `model.generate` (enforced adds a logits
+    processor)."""
+    import torch
+
+    from rag_core.models import get_generator
+
+    gen = get_generator("qwen2.5-coder-0.5b")
+    ctx = context(gen)
+    stage = generate(
+        ctx,
+        GenerationConfig(max_new_tokens=12, citations="free"),
+        generator=gen,
+        cache_dir=tmp_path,
+    )
+    assert stage.status == "ok" and stage.model_sha256 == gen.file_sha256
+    with torch.inference_mode():
+        plain = gen.model.generate(
+            torch.tensor([list(ctx.input_ids)]),
+            attention_mask=torch.ones(1, len(ctx.input_ids), dtype=torch.long),
+            max_new_tokens=12,
+            do_sample=False,
+            eos_token_id=gen.eos_ids,
+            pad_token_id=gen.pad_id,
+        )
+    new = plain[0, len(ctx.input_ids) :].tolist()
+    assert stage.output_tokens == len(new)
+    assert stage.answer == gen.tokenizer.decode(new, skip_special_tokens=True).strip()
+    t0 = time.perf_counter()
+    again = generate(
+        ctx,
+        GenerationConfig(max_new_tokens=12, citations="free"),
+        generator=gen,
+        cache_dir=tmp_path,
+    )
+    assert again.cached and again.answer == stage.answer
+    assert time.perf_counter() - t0 < 0.05

@@ -1,0 +1,112 @@
+"""Fakes shared by the tests: char-level generators and a hashed-trigram embedder.
+
+Each is a real object of the protocol it stands in for (``rag_core.models``), only tiny and
+deterministic, so a test exercises the code path and counts its calls.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rag_core.answer.context import build_context
+from rag_core.config import ContextConfig
+from rag_core.types import Chunk, ContextStage, Document, Hit
+
+
+class CharGenerator:
+    """A fake generator with char-level token ids (``ord``) and a toy template.
+
+    Subclasses set ``file_sha256`` and write ``generate_ids``; everything a
+    prompt needs (template, encode, offsets, decode) is here once.
+    """
+
+    name = "fake"
+    model_id = "fake-gen"
+    file_sha256 = "0" * 64
+    template_label = "toy template"
+    is_fallback = False
+    eos_ids = (0,)
+
+    def prompt_text(self, system: str, user: str) -> str:
+        return f"<s>{system}</s><u>{user}</u><a>"
+
+    def encode(self, text: str) -> list[int]:
+        return [ord(c) for c in text]
+
+    def encode_offsets(self, text: str):
+        return [ord(c) for c in text], [(i, i + 1) for i in range(len(text))]
+
+    def decode(self, ids, *, skip_special_tokens: bool = False) -> str:
+        return "".join(chr(i) for i in ids)
+
+
+# A one-document prompt for the generation and citation tests.
+TEXT = "Hallasan rises 1,947 m above sea level. It is the highest mountain in South Korea."
+DOC = Document("d", "Jeju", TEXT)
+CHUNK = Chunk("d::c::0000", "d", 0, 0, len(TEXT), 0, TEXT, TEXT)
+HITS = [Hit(CHUNK.chunk_id, "d", 1, 1.0)]
+
+
+class FakeGenerator(CharGenerator):
+    """Char-level prompts; 'generates' a fixed answer and counts its calls."""
+
+    file_sha256 = "0" * 64
+
+    def __init__(self, answer: str = "Hallasan is 1,947 m high [1].", fail: bool = False) -> None:
+        self.answer, self.fail, self.calls = answer, fail, 0
+
+    def generate_ids(self, ids, max_new_tokens):
+        self.calls += 1
+        if self.fail:
+            raise RuntimeError("out of memory")
+        new = [ord(c) for c in self.answer][:max_new_tokens] + [0]
+        return self.answer, new, 0.25
+
+
+def context(gen, **kw) -> ContextStage:
+    return build_context(
+        "How high is Hallasan?",
+        HITS,
+        {CHUNK.chunk_id: CHUNK},
+        {"d": DOC},
+        ContextConfig(**kw),
+        tokenizer=gen,
+    )
+
+
+class HashEmbedder:
+    """Deterministic toy embedder: hashed character trigrams, L2-normalised; counts encodes."""
+
+    name = "hash"
+    passage_prefix = query_prefix = ""
+    supports_token_embeddings = False
+    truncates = True
+
+    def __init__(
+        self, dimension: int = 64, model_id: str = "hash-64", max_tokens: int = 12
+    ) -> None:
+        self.dimension, self.model_id, self.max_tokens = dimension, model_id, max_tokens
+        self.encoded: list[str] = []
+
+    def _vec(self, text: str) -> np.ndarray:
+        v = np.zeros(self.dimension, dtype=np.float32)
+        t = f"  {text.lower()}  "
+        for i in range(len(t) - 2):
+            v[sum(map(ord, t[i : i + 3])) * 2654435761 % self.dimension] += 1.0
+        return v / max(float(np.linalg.norm(v)), 1e-12)
+
+    def encode_queries(self, texts):
+        return (
+            np.stack([self._vec(t) for t in texts])
+            if texts
+            else np.zeros((0, self.dimension), np.float32)
+        )
+
+    def encode_passages(self, texts, *, batch_size=32, progress=None):
+        self.encoded.extend(texts)
+        if progress:
+            progress(len(texts), len(texts))
+        return self.encode_queries(list(texts))
+
+    def count_tokens(self, texts):
+        return [len(t.split()) + 2 for t in texts]

@@ -1,0 +1,38 @@
+"""The Inspect page's words in Korean and English (merged by ``ui.i18n``)."""
+
+# key: (Korean, English)
+TEXT: dict[str, tuple[str, str]] = {
+    # ---- the page
+    "ins.download": ("Trace JSON 내려받기", "Download the Trace (JSON)"),
+    "ins.signature": ("청킹 {sig} · 코퍼스 {fp}", "chunking {sig} · corpus {fp}"),
+    "ins.needle_destroyed": (
+        "이 질문의 정답 근거가 청크 경계에 잘렸습니다: “{needle}” (경계 위치: {cuts})",
+        "This question's gold needle was cut by a chunk boundary: “{needle}” (boundary at {cuts})",
+    ),
+    "ins.open_chunks": (
+        "청크 경계를 문서 위에서 보기",
+        "See the chunk boundaries over the document",
+    ),
+    "ins.budget": ("예산", "budget"),
+    "ins.tokens_before": ("자르기 전 토큰", "tokens before"),
+    "ins.tokens_after": ("보낸 토큰", "tokens sent"),
+    "ins.sources_in": ("프롬프트의 출처", "sources in prompt"),
+    "ins.tokenizer": ("토크나이저 {name}", "tokenizer {name}"),
+    "ins.prompt_tokens": ("프롬프트 토큰 ({n}개)", "Prompt as tokens ({n})"),
+    "ins.actual_input": (
+        "actual_input_text — 실제로 보낸 id를 다시 디코드한 글",
+        "actual_input_text — the decode of the ids really sent",
+    ),
+    "ins.actual_input_help": (
+        "프롬프트 문자열이 아니라 모델에 들어간 토큰 id를 되돌린 글입니다. 잘렸다면 여기서 끝을 "
+        "확인하세요.",
+        "Not the prompt string but the token ids the model received, decoded back. If something "
+        "was cut, its end is here.",
+    ),
+    "ins.hashes": ("sha256 프롬프트 {prompt} · id {ids}", "sha256 prompt {prompt} · ids {ids}"),
+    "ins.timings": ("전체 {total:.0f} ms {cached}", "total {total:.0f} ms {cached}"),
+    "ins.not_loaded": (
+        "이 코퍼스에서 읽지 못한 파일·행 {n}개",
+        "{n} files or rows of this corpus were not loaded",
+    ),
+}

