@@ -764,7 +764,7 @@ def _sources_panel(trace: Trace, lang: str, selected: int | None) -> None:
 
 
 def config_diff_table(rows: Sequence[DiffRow], lang: str, *, dim_non_ranking: bool = False) -> None:
-    """The A/B config diff (``ui.views.compare.config_diff`` rows): an info line when B equals A.
+    """The A/B config diff (``ui.state.config_diff`` rows): an info line when B equals A.
 
     ``dim_non_ranking``: dim the keys that act after the gate (Evaluate ranks only).
     """
