@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from rag_core.types import (
+    AnalyzerView,
     ChunkingDiagnostics,
     Claim,
     ContextStage,
@@ -262,53 +263,58 @@ def retriever_column(
             )
         )
     if lst.analyzer_view is not None:
-        view = lst.analyzer_view
-        zero = view.zero_df_terms
-        title = t(
-            "ins.analyzer_view",
-            lang,
-            analyzer=tv("analyzer", view.analyzer, lang),
-            n=len(view.terms),
+        analyzer_view(lst.analyzer_view, bool(lst.hits), lang)
+
+
+def analyzer_view(view: AnalyzerView, has_hits: bool, lang: str) -> None:
+    """The query's terms as the analyzer made them: qtf, df, idf; df = 0 terms flagged (open
+    when they explain an empty list)."""
+    zero = view.zero_df_terms
+    title = t(
+        "ins.analyzer_view",
+        lang,
+        analyzer=tv("analyzer", view.analyzer, lang),
+        n=len(view.terms),
+    )
+    if zero:
+        title += " · " + t("ins.zero_df", lang, n=len(zero))
+    with st.expander(title, expanded=bool(zero) and not has_hits):
+        caption("ins.idf_form", lang, form=view.idf_form, n=view.n_docs)
+        rows, classes = [], []
+        for term in view.terms:
+            rows.append(
+                [
+                    span(term.term, "ri-mono"),
+                    term.qtf,
+                    term.df,
+                    fmt(term.idf, 3),
+                    span("df = 0", "ri-chip lost") if term.df == 0 else "",
+                ]
+            )
+            classes.append("ri-bad" if term.df == 0 else "")
+        show(
+            table(
+                [t("ins.term", lang), "qtf", "df", "idf", ""],
+                rows,
+                row_classes=classes,
+                empty=t("ins.no_terms", lang),
+            )
         )
-        if zero:
-            title += " · " + t("ins.zero_df", lang, n=len(zero))
-        with st.expander(title, expanded=bool(zero) and not lst.hits):
-            caption("ins.idf_form", lang, form=view.idf_form, n=view.n_docs)
-            rows, classes = [], []
-            for term in view.terms:
-                rows.append(
-                    [
-                        span(term.term, "ri-mono"),
-                        term.qtf,
-                        term.df,
-                        fmt(term.idf, 3),
-                        span("df = 0", "ri-chip lost") if term.df == 0 else "",
-                    ]
-                )
-                classes.append("ri-bad" if term.df == 0 else "")
+        if view.segments:
+            st.caption(t("ins.analyzer_runs", lang))
             show(
                 table(
-                    [t("ins.term", lang), "qtf", "df", "idf", ""],
-                    rows,
-                    row_classes=classes,
-                    empty=t("ins.no_terms", lang),
+                    [t("ins.run", lang), t("ins.run_analyzer", lang), t("ins.term", lang)],
+                    [
+                        [
+                            span(run, "ri-mono"),
+                            tv("analyzer", name, lang),
+                            span(" · ".join(terms), "ri-mono"),
+                        ]
+                        for run, name, terms in view.segments
+                    ],
                 )
             )
-            if view.segments:
-                st.caption(t("ins.analyzer_runs", lang))
-                show(
-                    table(
-                        [t("ins.run", lang), t("ins.run_analyzer", lang), t("ins.term", lang)],
-                        [
-                            [
-                                span(run, "ri-mono"),
-                                tv("analyzer", name, lang),
-                                span(" · ".join(terms), "ri-mono"),
-                            ]
-                            for run, name, terms in view.segments
-                        ],
-                    )
-                )
 
 
 def _has_distance(lst: RetrieverList) -> bool:
@@ -758,7 +764,7 @@ def _sources_panel(trace: Trace, lang: str, selected: int | None) -> None:
 
 
 def config_diff_table(rows: Sequence[DiffRow], lang: str, *, dim_non_ranking: bool = False) -> None:
-    """The A/B config diff (``ui.views.compare.config_diff`` rows): an info line when B equals A.
+    """The A/B config diff (``ui.state.config_diff`` rows): an info line when B equals A.
 
     ``dim_non_ranking``: dim the keys that act after the gate (Evaluate ranks only).
     """

@@ -34,7 +34,8 @@ says so: the numbers are then an estimate, never the generator's.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, TypeVar
 
 from rag_core.config import ContextConfig
@@ -100,6 +101,35 @@ class _Cand:
         return prompt.source_block(n, self.title, self.chunk.section, self.quote)
 
 
+def _source(
+    c: _Cand, n: int | None, tokens: int, *, dropped: str = "", duplicate_of: str | None = None
+) -> Source:
+    """The one :class:`Source` builder: candidate ``c`` sent as ``[n]`` (included, or cut when
+    its quote was cut), or not sent for the reason ``dropped``."""
+    if dropped:
+        status, reason = "dropped", dropped
+        cut_at = None if dropped == "duplicate" else c.cut_at
+    else:
+        status, reason, cut_at = ("cut" if c.reason else "included"), c.reason, c.cut_at
+    ch = c.chunk
+    return Source(
+        n=n,
+        chunk_id=ch.chunk_id,
+        doc_id=ch.doc_id,
+        title=c.title,
+        section=ch.section,
+        start=ch.start,
+        end=ch.end,
+        locator=c.locator,
+        quote=c.quote,
+        tokens=tokens,
+        status=status,  # type: ignore[arg-type]
+        reason=reason,
+        cut_at=cut_at,
+        duplicate_of=duplicate_of,
+    )
+
+
 @dataclass(frozen=True)
 class _Render:
     """One rendered prompt over these candidates (see :class:`.prompt.RenderedPrompt`)."""
@@ -111,13 +141,6 @@ class _Render:
         tuple[int, int, int, int], ...
     ]  # per cand: block start, quote start, quote end, block end
     question: tuple[int, int]  # question span in the prompt
-
-
-def _render(tok: Any, question: str, cands: Sequence[_Cand], system: str) -> _Render:
-    r = prompt.render_prompt(
-        tok, system, question, [(c.title, c.chunk.section, c.quote) for c in cands]
-    )
-    return _Render(tuple(cands), r.user, r.prompt, r.blocks, r.question)
 
 
 def _tokens_in(offsets: Sequence[tuple[int, int]], a: int, b: int) -> int:
@@ -143,6 +166,254 @@ def tokenizer_label(tok: PromptTokenizer) -> str:
         return tok.name
     label = getattr(tok, "template_label", "chat template")
     return f"{getattr(tok, 'model_id', tok.name)} ({label})"
+
+
+@dataclass
+class _Fit:
+    """What a budget policy sent: the final prompt, its ids, the sources in it, the candidates
+    the budget dropped and what the cut removed."""
+
+    final: _Render
+    input_ids: list[int]
+    sent: list[Source]
+    over: list[_Cand] = field(default_factory=list)
+    question_cut: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+class _Assembly:
+    """One question's candidates as the context stage treats them, with the tokenizer that
+    measures them (the steps of the module docstring, one method each)."""
+
+    def __init__(
+        self,
+        question: str,
+        chunks: Mapping[str, Chunk],
+        docs: Mapping[str, Document],
+        cfg: ContextConfig,
+        tok: PromptTokenizer,
+    ) -> None:
+        self.question, self.chunks, self.docs, self.cfg, self.tok = question, chunks, docs, cfg, tok
+        self.system = prompt.system_text(cfg.instructions)
+        self.doc_index = {d: i for i, d in enumerate(docs)}
+
+    def candidate(self, i: int, hit: Hit) -> _Cand:
+        """Hit ``i`` as a candidate: its chunk's content, capped at ``max_source_chars``."""
+        try:
+            chunk = self.chunks[hit.chunk_id]
+        except KeyError:
+            raise ValueError(
+                f"chunk {hit.chunk_id!r} of the kept hits is not in the chunk table"
+            ) from None
+        doc = self.docs.get(chunk.doc_id)
+        quote, capped = _cap(chunk.content, self.cfg.max_source_chars)
+        return _Cand(
+            rank=i,
+            chunk=chunk,
+            title=doc.title if doc is not None and doc.title else chunk.doc_id,
+            doc_order=self.doc_index.get(chunk.doc_id, len(self.doc_index)),
+            quote=quote,
+            reason="cap" if capped else "",
+        )
+
+    def dropped(self, c: _Cand, reason: str, duplicate_of: str | None = None) -> Source:
+        """``c`` not sent, with the tokens it would take on its own."""
+        tokens = len(self.tok.encode(c.block(0)[0]))
+        return _source(c, None, tokens, dropped=reason, duplicate_of=duplicate_of)
+
+    def dedup(self, hits: Sequence[Hit]) -> tuple[list[_Cand], list[Source]]:
+        """Steps 1-2 in rank order: the candidates kept, and those dropped as near-duplicates
+        of a kept one (or for having no text)."""
+        cands: list[_Cand] = []
+        dropped: list[Source] = []
+        kept_shingles: list[tuple[frozenset[str], str]] = []
+        for i, h in enumerate(hits):
+            c = self.candidate(i, h)
+            if not c.chunk.content.strip():
+                # an imported run's hit whose text is neither in the corpus nor in the run
+                dropped.append(self.dropped(c, NO_TEXT_REASON))
+                continue
+            if self.cfg.dedup:
+                sh = shingles(c.chunk.content)
+                dup = next(
+                    (
+                        cid
+                        for other, cid in kept_shingles
+                        if containment(sh, other) >= self.cfg.dedup_threshold
+                    ),
+                    None,
+                )
+                if dup is not None:
+                    dropped.append(self.dropped(c, "duplicate", dup))
+                    continue
+                kept_shingles.append((sh, c.chunk.chunk_id))
+            cands.append(c)
+        return cands, dropped
+
+    def arrange(self, selection: Sequence[_Cand]) -> list[_Cand]:
+        """Step 3: ``context.ordering`` over the selected candidates."""
+        return order_sources(
+            selection, self.cfg.ordering, key_doc=lambda c: (c.doc_order, c.chunk.start, c.rank)
+        )
+
+    def render(self, cands: Sequence[_Cand]) -> _Render:
+        """The prompt over ``cands`` in this order (:func:`.prompt.render_prompt`)."""
+        r = prompt.render_prompt(
+            self.tok,
+            self.system,
+            self.question,
+            [(c.title, c.chunk.section, c.quote) for c in cands],
+        )
+        return _Render(tuple(cands), r.user, r.prompt, r.blocks, r.question)
+
+    def fits(self, rendered: _Render) -> bool:
+        return len(self.tok.encode(rendered.prompt)) <= self.cfg.budget_tokens
+
+    def hard_cut(
+        self, full: _Render, full_ids: Sequence[int], full_offsets: Sequence[tuple[int, int]]
+    ) -> _Fit:
+        """Step 4, ``hard-cut``: the first ``budget`` ids of the full prompt, whatever they cut."""
+        budget = self.cfg.budget_tokens
+        fit = _Fit(full, list(full_ids), [])
+        cut_char = len(full.prompt)
+        if len(full_ids) > budget:
+            fit.input_ids = list(full_ids[:budget])
+            # the furthest character any kept token reaches (special tokens may carry (0, 0))
+            cut_char = max((e for _s, e in full_offsets[:budget]), default=0)
+            fit.question_cut = cut_char < full.question[1]
+            if cut_char < len(full.prompt.rstrip()):
+                fit.notes.append(
+                    f"hard cut after token {budget}: everything after character {cut_char} of the "
+                    "prompt is lost"
+                )
+            if fit.question_cut:
+                fit.notes.append("the cut removed (part of) the question itself")
+            elif cut_char < len(full.prompt):
+                fit.notes.append(
+                    "the cut removed the end of the prompt (the assistant turn marker)"
+                )
+        offsets = full_offsets[: len(fit.input_ids)]
+        for n, (c, (bs, qs, qe, be)) in enumerate(zip(full.cands, full.blocks, strict=True), 1):
+            if qs >= cut_char and qe > cut_char:
+                fit.over.append(c)
+                continue
+            if qe > cut_char:
+                c = replace(c, quote=c.quote[: cut_char - qs], reason="budget")
+            fit.sent.append(_source(c, n, _tokens_in(offsets, bs, min(be, cut_char))))
+        return fit
+
+    def pack(self, cands: Sequence[_Cand], base: _Render) -> _Fit:
+        """Step 4, ``pack``: whole sources in rank order while the prompt fits, the first one
+        that does not cut at the last sentence end that fits, the rest dropped."""
+        selected: list[_Cand] = []
+        final = base
+        over: list[_Cand] = []
+        for i, c in enumerate(cands):
+            trial = self.render(self.arrange([*selected, c]))
+            if self.fits(trial):
+                selected.append(c)
+                final = trial
+                continue
+            best = self.largest_cut(selected, c)
+            if best is not None:
+                selected.append(best[0])
+                final = best[1]
+            else:
+                over.append(c)
+            over.extend(cands[i + 1 :])
+            break
+        input_ids = self.tok.encode(final.prompt)
+        _, offsets = self.tok.encode_offsets(final.prompt)
+        sent = [
+            _source(c, n, _tokens_in(offsets, bs, be))
+            for n, (c, (bs, _qs, _qe, be)) in enumerate(
+                zip(final.cands, final.blocks, strict=True), start=1
+            )
+        ]
+        return _Fit(final, input_ids, sent, over)
+
+    def largest_cut(self, selected: list[_Cand], c: _Cand) -> tuple[_Cand, _Render] | None:
+        """``c`` cut at the largest sentence-boundary prefix that still fits after ``selected``
+        (binary search over its sentence ends), with its prompt; None when none fits."""
+        ends = [b for _a, b in sentence_spans(c.quote) if b < len(c.quote)]
+        lo, hi, best = 0, len(ends) - 1, None
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            cut = replace(c, quote=c.quote[: ends[mid]], reason="budget")
+            trial = self.render(self.arrange([*selected, cut]))
+            if self.fits(trial):
+                best, lo = (cut, trial), mid + 1
+            else:
+                hi = mid - 1
+        return best
+
+
+def _summary(
+    n_hits: int,
+    sent: Sequence[Source],
+    budget: Sequence[Source],
+    dropped: Sequence[Source],
+    n_gate: int,
+) -> str:
+    """The context stage's one-line account of what was sent and what was dropped why."""
+    n_cut = sum(s.status == "cut" for s in sent)
+    n_included = sum(s.status == "included" for s in sent)
+    no_text = sum(s.reason == NO_TEXT_REASON for s in dropped)
+    return (
+        f"{n_included + n_cut} of {n_hits} candidates sent "
+        f"({n_cut} cut); dropped: {len(budget)} budget, "
+        f"{sum(s.reason == 'duplicate' for s in dropped)} duplicate, "
+        + (f"{no_text} text unavailable, " if no_text else "")
+        + f"{n_gate} gate"
+    )
+
+
+def _too_long(n_tokens: int, budget: int) -> str:
+    return (
+        f"the instructions and the question alone take {n_tokens} tokens, more "
+        f"than context.budget_tokens = {budget}; shorten the question or "
+        "raise the budget (pack never cuts the question)"
+    )
+
+
+def _sent(
+    stage: Callable[..., ContextStage],
+    job: _Assembly,
+    fit: _Fit,
+    n_hits: int,
+    full_ids: Sequence[int],
+    dup_sources: list[Source],
+    gate_sources: list[Source],
+) -> ContextStage:
+    """The ``ok`` stage: the sources sent, then those dropped (budget, duplicate, gate), the
+    exact ids and their hashes, and the one-line summary."""
+    tok = job.tok
+    budget_sources = [job.dropped(c, "budget") for c in sorted(fit.over, key=lambda c: c.rank)]
+    fallback_note = (
+        f"token counts use {tok.name}; they only estimate what a generator would see"
+        if tok.is_fallback
+        else ""
+    )
+    summary = _summary(n_hits, fit.sent, budget_sources, dup_sources, len(gate_sources))
+    final, input_ids = fit.final, fit.input_ids
+    return stage(
+        status="ok",
+        sources=tuple(fit.sent + budget_sources + dup_sources + gate_sources),
+        user_text=final.user,
+        prompt_text=final.prompt,
+        tokens_before=len(full_ids),
+        tokens_after=len(input_ids),
+        truncated=bool(budget_sources)
+        or fit.question_cut
+        or any(s.reason == "budget" for s in fit.sent),
+        question_cut=fit.question_cut,
+        actual_input_text=tok.decode(input_ids),
+        input_ids=tuple(input_ids),
+        full_ids=tuple(full_ids),
+        prompt_sha256=sha256_text(final.prompt),
+        ids_sha256=ids_sha256(input_ids),
+        message="; ".join(x for x in [summary, *fit.notes, fallback_note] if x),
+    )
 
 
 def build_context(
@@ -177,267 +448,40 @@ def build_context(
     if not isinstance(question, str) or not question.strip():
         raise ValueError("the question is empty; the context needs a question to ask")
     tok, tok_label = tokenizer, tokenizer_label(tokenizer)
-    fallback_note = (
-        f"token counts use {tok.name}; they only estimate what a generator would see"
-        if tok.is_fallback
-        else ""
+    job = _Assembly(question, chunks, docs, cfg, tok)
+    stage = partial(
+        ContextStage,
+        policy=cfg.policy,
+        ordering=cfg.ordering,
+        budget_tokens=cfg.budget_tokens,
+        system_text=job.system,
+        tokenizer=tok_label,
     )
-    doc_index = {d: i for i, d in enumerate(docs)}
-
-    def cand_of(i: int, hit: Hit) -> _Cand:
-        try:
-            chunk = chunks[hit.chunk_id]
-        except KeyError:
-            raise ValueError(
-                f"chunk {hit.chunk_id!r} of the kept hits is not in the chunk table"
-            ) from None
-        doc = docs.get(chunk.doc_id)
-        quote, capped = _cap(chunk.content, cfg.max_source_chars)
-        return _Cand(
-            rank=i,
-            chunk=chunk,
-            title=doc.title if doc is not None and doc.title else chunk.doc_id,
-            doc_order=doc_index.get(chunk.doc_id, len(doc_index)),
-            quote=quote,
-            reason="cap" if capped else "",
-        )
-
-    def standalone_tokens(c: _Cand) -> int:
-        return len(tok.encode(c.block(0)[0]))
-
-    def dropped(c: _Cand, reason: str, dup_of: str | None = None) -> Source:
-        ch = c.chunk
-        return Source(
-            n=None,
-            chunk_id=ch.chunk_id,
-            doc_id=ch.doc_id,
-            title=c.title,
-            section=ch.section,
-            start=ch.start,
-            end=ch.end,
-            locator=c.locator,
-            quote=c.quote,
-            tokens=standalone_tokens(c),
-            status="dropped",
-            reason=reason,
-            cut_at=c.cut_at if reason != "duplicate" else None,
-            duplicate_of=dup_of,
-        )
-
-    system = prompt.system_text(cfg.instructions)
-    gate_sources = [dropped(cand_of(i, h), "gate") for i, h in enumerate(dropped_by_gate)]
+    gate_sources = [job.dropped(job.candidate(i, h), "gate") for i, h in enumerate(dropped_by_gate)]
     if not hits:
-        return ContextStage(
+        return stage(
             status="skipped",
-            policy=cfg.policy,
-            ordering=cfg.ordering,
-            budget_tokens=cfg.budget_tokens,
             sources=tuple(gate_sources),
-            system_text=system,
-            tokenizer=tok_label,
             message="no candidate reached the context stage; nothing to send to the model",
         )
-
-    # 1-2. dedup + cap, in rank order
-    cands: list[_Cand] = []
-    dup_sources: list[Source] = []
-    kept_shingles: list[tuple[frozenset[str], str]] = []
-    for i, h in enumerate(hits):
-        c = cand_of(i, h)
-        if not c.chunk.content.strip():
-            # an imported run's hit whose text is neither in the corpus nor in the run
-            dup_sources.append(dropped(c, NO_TEXT_REASON))
-            continue
-        if cfg.dedup:
-            sh = shingles(c.chunk.content)
-            dup = next(
-                (
-                    cid
-                    for other, cid in kept_shingles
-                    if containment(sh, other) >= cfg.dedup_threshold
-                ),
-                None,
-            )
-            if dup is not None:
-                dup_sources.append(dropped(c, "duplicate", dup))
-                continue
-            kept_shingles.append((sh, c.chunk.chunk_id))
-        cands.append(c)
-
-    def arrange(selection: Sequence[_Cand]) -> list[_Cand]:
-        return order_sources(
-            selection, cfg.ordering, key_doc=lambda c: (c.doc_order, c.chunk.start, c.rank)
-        )
-
-    budget = cfg.budget_tokens
-    full = _render(tok, question, arrange(cands), system)
+    cands, dup_sources = job.dedup(hits)
+    full = job.render(job.arrange(cands))
     full_ids, full_offsets = tok.encode_offsets(full.prompt)
-    budget_dropped: list[_Cand] = []
-    question_cut = False
-    notes: list[str] = []
-
     if cfg.policy == "hard-cut":
-        final = full
-        if len(full_ids) <= budget:
-            input_ids = list(full_ids)
-            cut_char = len(full.prompt)
-        else:
-            input_ids = list(full_ids[:budget])
-            # the furthest character any kept token reaches (special tokens may carry (0, 0))
-            cut_char = max((e for _s, e in full_offsets[:budget]), default=0)
-            question_cut = cut_char < full.question[1]
-            if cut_char < len(full.prompt.rstrip()):
-                notes.append(
-                    f"hard cut after token {budget}: everything after character {cut_char} of the "
-                    "prompt is lost"
-                )
-            if question_cut:
-                notes.append("the cut removed (part of) the question itself")
-            elif cut_char < len(full.prompt):
-                notes.append("the cut removed the end of the prompt (the assistant turn marker)")
-        included: list[Source] = []
-        for n, (c, (bs, qs, qe, be)) in enumerate(
-            zip(final.cands, final.blocks, strict=True), start=1
-        ):
-            ch = c.chunk
-            if qe <= cut_char:
-                status, reason, quote, cut_at = (
-                    ("cut" if c.reason else "included"),
-                    c.reason,
-                    c.quote,
-                    c.cut_at,
-                )
-            elif qs >= cut_char:
-                budget_dropped.append(c)
-                continue
-            else:
-                kept = cut_char - qs
-                status, reason, quote, cut_at = "cut", "budget", c.quote[:kept], ch.start + kept
-            included.append(
-                Source(
-                    n=n,
-                    chunk_id=ch.chunk_id,
-                    doc_id=ch.doc_id,
-                    title=c.title,
-                    section=ch.section,
-                    start=ch.start,
-                    end=ch.end,
-                    locator=f"#char={ch.start},{ch.start + len(quote)}",
-                    quote=quote,
-                    tokens=_tokens_in(full_offsets[: len(input_ids)], bs, min(be, cut_char)),
-                    status=status,  # type: ignore[arg-type]
-                    reason=reason,
-                    cut_at=cut_at,
-                )
-            )
-    else:  # pack
-        base = _render(tok, question, [], system)
+        fit = job.hard_cut(full, full_ids, full_offsets)
+    else:
+        base = job.render([])
         base_ids = tok.encode(base.prompt)
-        if len(base_ids) > budget:
-            return ContextStage(
+        if len(base_ids) > cfg.budget_tokens:  # pack never cuts the instructions or question
+            budget_dropped = [job.dropped(c, "budget") for c in cands]
+            return stage(
                 status="error",
-                policy=cfg.policy,
-                ordering=cfg.ordering,
-                budget_tokens=budget,
-                sources=tuple([dropped(c, "budget") for c in cands] + dup_sources + gate_sources),
-                system_text=system,
+                sources=tuple(budget_dropped + dup_sources + gate_sources),
                 user_text=base.user,
                 prompt_text=base.prompt,
                 tokens_before=len(full_ids),
-                tokenizer=tok_label,
-                message=(
-                    f"the instructions and the question alone take {len(base_ids)} tokens, more "
-                    f"than context.budget_tokens = {budget}; shorten the question or raise the "
-                    "budget (pack never cuts the question)"
-                ),
+                message=_too_long(len(base_ids), cfg.budget_tokens),
             )
-        selected: list[_Cand] = []
-        final = base
-        for i, c in enumerate(cands):
-            trial = _render(tok, question, arrange([*selected, c]), system)
-            if len(tok.encode(trial.prompt)) <= budget:
-                selected.append(c)
-                final = trial
-                continue
-            # the first source that does not fit: largest sentence-boundary prefix that fits
-            ends = [b for _a, b in sentence_spans(c.quote) if b < len(c.quote)]
-            lo, hi, best = 0, len(ends) - 1, None
-            while lo <= hi:
-                mid = (lo + hi) // 2
-                cut = replace(c, quote=c.quote[: ends[mid]], reason="budget")
-                trial = _render(tok, question, arrange([*selected, cut]), system)
-                if len(tok.encode(trial.prompt)) <= budget:
-                    best, lo = (cut, trial), mid + 1
-                else:
-                    hi = mid - 1
-            if best is not None:
-                selected.append(best[0])
-                final = best[1]
-            else:
-                budget_dropped.append(c)
-            budget_dropped.extend(cands[i + 1 :])
-            break
-        input_ids = tok.encode(final.prompt)
-        _, final_offsets = tok.encode_offsets(final.prompt)
-        included = []
-        for n, (c, (bs, _qs, _qe, be)) in enumerate(
-            zip(final.cands, final.blocks, strict=True), start=1
-        ):
-            ch = c.chunk
-            included.append(
-                Source(
-                    n=n,
-                    chunk_id=ch.chunk_id,
-                    doc_id=ch.doc_id,
-                    title=c.title,
-                    section=ch.section,
-                    start=ch.start,
-                    end=ch.end,
-                    locator=c.locator,
-                    quote=c.quote,
-                    tokens=_tokens_in(final_offsets, bs, be),
-                    status="cut" if c.reason else "included",
-                    reason=c.reason,
-                    cut_at=c.cut_at,
-                )
-            )
+        fit = job.pack(cands, base)
 
-    budget_sources = [dropped(c, "budget") for c in sorted(budget_dropped, key=lambda c: c.rank)]
-    truncated = bool(budget_sources) or question_cut or any(s.reason == "budget" for s in included)
-    counts = {
-        "included": sum(s.status == "included" for s in included),
-        "cut": sum(s.status == "cut" for s in included),
-    }
-    summary = (
-        f"{counts['included'] + counts['cut']} of {len(hits)} candidates sent "
-        f"({counts['cut']} cut); dropped: {len(budget_sources)} budget, "
-        f"{sum(s.reason == 'duplicate' for s in dup_sources)} duplicate, "
-        + (
-            f"{sum(s.reason == NO_TEXT_REASON for s in dup_sources)} text unavailable, "
-            if any(s.reason == NO_TEXT_REASON for s in dup_sources)
-            else ""
-        )
-        + f"{len(gate_sources)} gate"
-    )
-    message = "; ".join(x for x in [summary, *notes, fallback_note] if x)
-    return ContextStage(
-        status="ok",
-        policy=cfg.policy,
-        ordering=cfg.ordering,
-        budget_tokens=budget,
-        sources=tuple(included + budget_sources + dup_sources + gate_sources),
-        system_text=system,
-        user_text=final.user,
-        prompt_text=final.prompt,
-        tokens_before=len(full_ids),
-        tokens_after=len(input_ids),
-        truncated=truncated,
-        question_cut=question_cut,
-        actual_input_text=tok.decode(input_ids),
-        input_ids=tuple(input_ids),
-        full_ids=tuple(full_ids),
-        prompt_sha256=sha256_text(final.prompt),
-        ids_sha256=ids_sha256(input_ids),
-        tokenizer=tok_label,
-        message=message,
-    )
+    return _sent(stage, job, fit, len(hits), full_ids, dup_sources, gate_sources)

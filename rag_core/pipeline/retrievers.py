@@ -188,25 +188,15 @@ def qdrant_list(config: PipelineConfig, question: str, chunking: Chunking) -> Re
             facts=facts,
         )
         check_model(found, rcfg.qdrant_collection, embedder)
-    except QdrantError as exc:
+    except (QdrantError, ModelUnavailable) as exc:
+        status = exc.kind if isinstance(exc, QdrantError) else "unavailable"
         return RetrieverList(
             name,
             "qdrant",
             None,
             (),
             0,
-            status=exc.kind,  # type: ignore[arg-type]
-            message=str(exc),
-            model=rcfg.qdrant_model,
-        )
-    except ModelUnavailable as exc:
-        return RetrieverList(
-            name,
-            "qdrant",
-            None,
-            (),
-            0,
-            status="unavailable",
+            status=status,  # type: ignore[arg-type]
             message=str(exc),
             model=rcfg.qdrant_model,
         )
@@ -229,39 +219,40 @@ def qdrant_list(config: PipelineConfig, question: str, chunking: Chunking) -> Re
                     distance=distance_of(facts, h.score),
                 )
             )
-    message = "" if hits else "0 candidates: the collection returned no point"
-    if foreign:
-        message = (
-            f"{len(foreign)} of {len(found)} hits are not chunks of the loaded corpus with chunker "
-            f"{chunking.signature} (e.g. {foreign[0].chunk_id!r}) and were left out: build the "
-            "collection from this corpus and chunker (python -m rag_core index qdrant …)"
-        )
-    if hits and not higher_is_better(facts):
-        message = " ".join(
-            filter(
-                None,
-                (
-                    message,
-                    (
-                        f"scores are Qdrant's {facts.distance} distances (lower is better, as "
-                        "Qdrant ranks them); score-based fusion and gate.min_score read them as "
-                        "similarities: prefer fusion.method = rrf"
-                    ),
-                ),
-            )
-        )
-    status: Literal["error", "ok"] = "error" if foreign and not hits else "ok"
+    ok: Literal["error", "ok"] = "error" if foreign and not hits else "ok"
+    message = _qdrant_message(len(found), hits, foreign, facts, chunking.signature)
     return RetrieverList(
         name,
         "qdrant",
         None,
         tuple(hits),
         facts.points,
-        status=status,
+        status=ok,
         message=message,
         model=embedder.model_id,
         params=params,
     )
+
+
+def _qdrant_message(
+    n_found: int, hits: list[Hit], foreign: list[Any], facts: Any, signature: str
+) -> str:
+    """What a Qdrant list says: no point, the foreign hits left out, scores that are distances."""
+    message = "" if hits else "0 candidates: the collection returned no point"
+    if foreign:
+        message = (
+            f"{len(foreign)} of {n_found} hits are not chunks of the loaded corpus with chunker "
+            f"{signature} (e.g. {foreign[0].chunk_id!r}) and were left out: build the "
+            "collection from this corpus and chunker (python -m rag_core index qdrant …)"
+        )
+    if hits and not higher_is_better(facts):
+        distances = (
+            f"scores are Qdrant's {facts.distance} distances (lower is better, as "
+            "Qdrant ranks them); score-based fusion and gate.min_score read them as "
+            "similarities: prefer fusion.method = rrf"
+        )
+        message = " ".join(filter(None, (message, distances)))
+    return message
 
 
 def run_list(

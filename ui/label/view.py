@@ -577,12 +577,52 @@ def pick_span(
     chunking: Chunking,
     labels: Sequence[Label],
 ) -> SpanPick:
-    """The span-picking transitions of one run (see the module docstring), as one change."""
+    """The span-picking transitions of one run (see the module docstring), as one change.
+
+    In order: take the previous action's messages, open a new question on its first
+    candidate, settle the document, the mode and the chunk, let the mode pick the span,
+    then show the stored label of that span.
+    """
     d = _Draft(state)
+    flash, save_error = _take_messages(d)
+    _open_question(d, qset, qid, candidates)
+    doc = _pick_document(d, docs)
+    doc_chunks = [c for c in chunking.chunks if c.doc_id == doc.doc_id]
+    if d.get(K_LAB_MODE) not in MODES:
+        d.set(K_LAB_MODE, "chunk")
+    mode = d.get(K_LAB_MODE)
+    last_span = _last_span(d, doc)
+    _keep_chunk(d, doc_chunks, last_span)
+    span = _MODE_SPANS[mode](d, doc, doc_chunks, chunking, last_span)
+    existing = _show_label(d, (qset, qid, doc.doc_id, span.start, span.end), doc, labels)
+    return SpanPick(
+        d.change(),
+        doc,
+        mode,
+        span.options,
+        span.occ_options,
+        span.find_none,
+        span.empty,
+        span.start,
+        span.end,
+        existing,
+        flash,
+        save_error,
+    )
+
+
+def _take_messages(d: _Draft) -> tuple[Msg | None, str | None]:
+    """The previous action's one-shot flash and save error, dropped from the state."""
     flash, save_error = d.get(K_LAB_FLASH), d.get(K_LAB_SAVE_ERROR)
     d.drop(K_LAB_FLASH)
     d.drop(K_LAB_SAVE_ERROR)
-    if d.get(K_LAB_FOR) != (qset, qid):  # a new question opens on its first pooled candidate
+    return flash, save_error
+
+
+def _open_question(d: _Draft, qset: str, qid: str, candidates: Mapping[int, Chunk]) -> None:
+    """A new question drops the previous span's keys and opens its first pooled candidate; the
+    picked candidate stays one of the pool's."""
+    if d.get(K_LAB_FOR) != (qset, qid):
         d.set(K_LAB_FOR, (qset, qid))
         for key in RESET_KEYS:
             d.drop(key)
@@ -591,98 +631,137 @@ def pick_span(
             _open(d, candidates)
     if candidates and d.get(K_LAB_CAND) not in candidates:
         d.set(K_LAB_CAND, min(candidates))
+
+
+def _pick_document(d: _Draft, docs: Mapping[str, Document]) -> Document:
+    """The picked document (the corpus's first when the picked one is gone)."""
     if d.get(K_LAB_DOC) not in docs:
         d.set(K_LAB_DOC, next(iter(docs)))
-    doc = docs[d.get(K_LAB_DOC)]
-    doc_chunks = [c for c in chunking.chunks if c.doc_id == doc.doc_id]
-    if d.get(K_LAB_MODE) not in MODES:
-        d.set(K_LAB_MODE, "chunk")
-    mode = d.get(K_LAB_MODE)
+    return docs[d.get(K_LAB_DOC)]
+
+
+def _last_span(d: _Draft, doc: Document) -> tuple[int, int] | None:
+    """``(start, end)`` of the last valid span when it lies in ``doc``: where a new mode opens."""
     last = d.get(K_LAB_LAST)
-    last_span = (last[1], last[2]) if last and last[0] == doc.doc_id else None
+    return (last[1], last[2]) if last and last[0] == doc.doc_id else None
+
+
+def _keep_chunk(d: _Draft, doc_chunks: Sequence[Chunk], last_span: tuple[int, int] | None) -> None:
+    """The picked chunk is one of the document's: the one holding the last span's start, else
+    its first."""
     if d.get(K_LAB_CHUNK) not in {c.chunk_id for c in doc_chunks} and doc_chunks:
         near = [c for c in doc_chunks if last_span and c.start <= last_span[0] < c.end]
         d.set(K_LAB_CHUNK, (near[0] if near else doc_chunks[0]).chunk_id)
-    options: dict[Any, str] = {}
+
+
+@dataclass(frozen=True)
+class _ModeSpan:
+    """The span one mode picks, and what its pickers offer (see :class:`SpanPick`)."""
+
+    start: int = 0
+    end: int = 0
+    options: dict[Any, str] = field(default_factory=dict)
+    occ_options: dict[int, str] = field(default_factory=dict)
+    find_none: bool = False
+    empty: Msg | None = None
+
+
+def _chunk_span(
+    d: _Draft,
+    doc: Document,
+    doc_chunks: Sequence[Chunk],
+    chunking: Chunking,
+    last_span: tuple[int, int] | None,
+) -> _ModeSpan:
+    """Chunk mode: the picked chunk of the sidebar's chunking."""
+    options: dict[Any, str] = {
+        c.chunk_id: f"#{c.ordinal} · {c.start}–{c.end} · {snippet(c.content, 70)}"
+        for c in doc_chunks
+    }
+    if not doc_chunks:
+        return _ModeSpan(options=options, empty=Msg("lab.no_chunks"))
+    c = chunking.by_id[d.get(K_LAB_CHUNK)]
+    return _ModeSpan(c.start, c.end, options)
+
+
+def _sentence_span(
+    d: _Draft,
+    doc: Document,
+    doc_chunks: Sequence[Chunk],
+    chunking: Chunking,
+    last_span: tuple[int, int] | None,
+) -> _ModeSpan:
+    """Sentence mode: the picked sentence; opened anew, the one holding the last span's start
+    (else the picked chunk's)."""
+    sents = sentence_spans(doc.text)
+    if not sents:
+        return _ModeSpan(empty=Msg("lab.no_sentences"))
+    sent = d.get(K_LAB_SENT)
+    if not isinstance(sent, int) or not 0 <= sent < len(sents):
+        anchor = (
+            last_span[0]
+            if last_span
+            else (chunking.by_id[d.get(K_LAB_CHUNK)].start if doc_chunks else 0)
+        )
+        d.set(K_LAB_SENT, sentence_containing(doc.text, anchor) or 0)
+    options: dict[Any, str] = {
+        i: f"{i + 1} · {s}–{e} · {snippet(doc.text[s:e], 80)}" for i, (s, e) in enumerate(sents)
+    }
+    start, end = sents[d.get(K_LAB_SENT)]
+    return _ModeSpan(start, end, options)
+
+
+def _range_span(
+    d: _Draft,
+    doc: Document,
+    doc_chunks: Sequence[Chunk],
+    chunking: Chunking,
+    last_span: tuple[int, int] | None,
+) -> _ModeSpan:
+    """Range mode: typed offsets, clipped to the document (opened anew: the last span, else the
+    picked chunk's); the find box's occurrences when it holds text."""
+    n_chars = len(doc.text)
+    if K_LAB_START not in d or K_LAB_END not in d:
+        base = chunking.by_id.get(d.get(K_LAB_CHUNK) or "")
+        s, e = last_span or ((base.start, base.end) if base else (0, min(n_chars, 200)))
+        d.set(K_LAB_START, s)
+        d.set(K_LAB_END, e)
+    for key in (K_LAB_START, K_LAB_END):
+        d.set(key, min(max(int(d.get(key)), 0), n_chars))
+    found = d.get(K_LAB_OCCS) or ()
+    find_none = False
     occ_options: dict[int, str] = {}
-    find_none, empty, start, end = False, None, 0, 0
-    if mode == "chunk":
-        options = {
-            c.chunk_id: f"#{c.ordinal} · {c.start}–{c.end} · {snippet(c.content, 70)}"
-            for c in doc_chunks
-        }
-        if not doc_chunks:
-            empty = Msg("lab.no_chunks")
-        else:
-            c = chunking.by_id[d.get(K_LAB_CHUNK)]
-            start, end = c.start, c.end
-    elif mode == "sentence":
-        sents = sentence_spans(doc.text)
-        if not sents:
-            empty = Msg("lab.no_sentences")
-        else:
-            sent = d.get(K_LAB_SENT)
-            if not isinstance(sent, int) or not 0 <= sent < len(sents):
-                anchor = (
-                    last_span[0]
-                    if last_span
-                    else (chunking.by_id[d.get(K_LAB_CHUNK)].start if doc_chunks else 0)
-                )
-                d.set(K_LAB_SENT, sentence_containing(doc.text, anchor) or 0)
-            options = {
-                i: f"{i + 1} · {s}–{e} · {snippet(doc.text[s:e], 80)}"
-                for i, (s, e) in enumerate(sents)
-            }
-            start, end = sents[d.get(K_LAB_SENT)]
-    else:
-        n_chars = len(doc.text)
-        if K_LAB_START not in d or K_LAB_END not in d:
-            base = chunking.by_id.get(d.get(K_LAB_CHUNK) or "")
-            s, e = last_span or ((base.start, base.end) if base else (0, min(n_chars, 200)))
-            d.set(K_LAB_START, s)
-            d.set(K_LAB_END, e)
-        for key in (K_LAB_START, K_LAB_END):
-            d.set(key, min(max(int(d.get(key)), 0), n_chars))
-        found = d.get(K_LAB_OCCS) or ()
-        if d.get(K_LAB_FIND):
-            find_none = not found
-            if len(found) > 1:
-                occ = d.get(K_LAB_OCC)
-                if not isinstance(occ, int) or occ >= len(found):
-                    d.set(K_LAB_OCC, 0)
-                occ_options = {i: f"{s}–{e}" for i, (s, e) in enumerate(found)}
-        start, end = int(d.get(K_LAB_START)), int(d.get(K_LAB_END))
+    if d.get(K_LAB_FIND):
+        find_none = not found
+        if len(found) > 1:
+            occ = d.get(K_LAB_OCC)
+            if not isinstance(occ, int) or occ >= len(found):
+                d.set(K_LAB_OCC, 0)
+            occ_options = {i: f"{s}–{e}" for i, (s, e) in enumerate(found)}
+    start, end = int(d.get(K_LAB_START)), int(d.get(K_LAB_END))
+    return _ModeSpan(start, end, {}, occ_options, find_none)
+
+
+#: Each mode's span picker (:data:`MODES`).
+_MODE_SPANS = {"chunk": _chunk_span, "sentence": _sentence_span, "range": _range_span}
+
+
+def _show_label(d: _Draft, key: SpanKey, doc: Document, labels: Sequence[Label]) -> Label | None:
+    """Remember a valid span as the last one; a new span shows its stored label's grade and note
+    (else an empty note). Returns the label on exactly this span."""
+    _qset, _qid, doc_id, start, end = key
     ok = 0 <= start < end <= len(doc.text)
     if ok:
-        d.set(K_LAB_LAST, (doc.doc_id, start, end))
-    existing = label_on(labels, doc.doc_id, start, end) if ok else None
-    if d.get(K_LAB_SPAN) != (
-        qset,
-        qid,
-        doc.doc_id,
-        start,
-        end,
-    ):  # a new span: show its label, if any
-        d.set(K_LAB_SPAN, (qset, qid, doc.doc_id, start, end))
+        d.set(K_LAB_LAST, (doc_id, start, end))
+    existing = label_on(labels, doc_id, start, end) if ok else None
+    if d.get(K_LAB_SPAN) != key:  # a new span: show its label, if any
+        d.set(K_LAB_SPAN, key)
         if existing is not None:
             d.set(K_LAB_GRADE, existing.grade)
         d.set(K_LAB_NOTE, existing.note if existing is not None else "")
     if d.get(K_LAB_GRADE) not in GRADES:
         d.set(K_LAB_GRADE, 1)
-    return SpanPick(
-        d.change(),
-        doc,
-        mode,
-        options,
-        occ_options,
-        find_none,
-        empty,
-        start,
-        end,
-        existing,
-        flash,
-        save_error,
-    )
+    return existing
 
 
 def judged(existing: Label | None) -> Msg:

@@ -2,7 +2,7 @@
 
 Every builder lays out what ``ui.label.view`` computed; every text from a
 document, a label or a store goes through ``ui.html`` (escaped). The widget
-groups draw widgets under the session-state keys of ``ui.state`` and hand
+groups draw widgets under the session-state keys of ``ui.label.keys`` and hand
 their callbacks to the view model; they decide nothing themselves.
 """
 
