@@ -502,6 +502,10 @@ TEXT: dict[str, tuple[str, str]] = {
         "{seconds}초 · 입력 {tin} 토큰 · 출력 {tout} 토큰",
         "{seconds} s · {tin} tokens in · {tout} tokens out",
     ),
+    "ins.gen_speed": (
+        "첫 토큰 {first}초 · 프롬프트 처리 {prefill} 토큰/초 · 생성 {decode} 토큰/초",
+        "first token {first} s · prefill {prefill} tokens/s · decode {decode} tokens/s",
+    ),
     "ins.cached": ("(캐시)", "(cached)"),
     "ins.no_answer": ("답변이 없습니다.", "No answer."),
     "ins.nonum": ("어느 출처에도 없는 수", "number in no source"),

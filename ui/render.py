@@ -720,8 +720,9 @@ def generation_status(trace: Trace, lang: str) -> tuple[str, str]:
         return "warning", t("ins.gen_unavailable", lang, model=g.model or "—", message=g.message)
     if g.status == "error":
         return "error", g.message
+    params = g.params or {}
     facts = [
-        g.model or "",
+        f"{g.model} · {params['dtype']}" if g.model and params.get("dtype") else g.model or "",
         citation_mode_label(g, lang),
         t(
             "ins.gen_facts",
@@ -731,6 +732,17 @@ def generation_status(trace: Trace, lang: str) -> tuple[str, str]:
             tout=g.output_tokens if g.output_tokens is not None else "—",
         ),
     ]
+    if params.get("prefill_tokens_per_s"):
+        decode = params.get("decode_tokens_per_s")
+        facts.append(
+            t(
+                "ins.gen_speed",
+                lang,
+                first=fmt(params["prefill_seconds"], 1),
+                prefill=f"{params['prefill_tokens_per_s']:.0f}",
+                decode=f"{decode:.1f}" if decode else "—",
+            )
+        )
     if g.cached:
         facts.append(t("ins.cached", lang))
     return "ok", " · ".join(f for f in facts if f)
@@ -750,12 +762,12 @@ def generation_section(trace: Trace, lang: str) -> None:
         st.warning(md(t("ins.cite_free", lang, model=trace.generation.model or "—")))
 
 
-def estimate_text(prompt_tokens: int, model_id: str, lang: str) -> str:
+def estimate_text(prompt_tokens: int, model_id: str, lang: str, dtype: str | None = None) -> str:
     """ "≈ 10 s for 931 prompt tokens", calibrated on this machine's latest generations of the
-    model."""
+    model (in ``dtype`` when given)."""
     from rag_core.answer.generation import estimate_seconds
 
-    est = estimate_seconds(prompt_tokens, model_id)
+    est = estimate_seconds(prompt_tokens, model_id, dtype=dtype)
     if est is None:
         return t("ins.estimate_none", lang, n=prompt_tokens)
     return t("ins.estimate", lang, seconds=f"{est[0]:.0f}", n=prompt_tokens, runs=est[1])
