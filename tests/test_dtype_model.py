@@ -58,3 +58,16 @@ def test_auto_loads_the_machines_dtype_once():
     auto = get_generator("qwen2.5-coder-0.5b", dtype="auto")
     assert auto.dtype == machine_dtype()
     assert get_generator("qwen2.5-coder-0.5b", dtype=machine_dtype()) is auto
+
+
+def test_qwen15_loads_in_bfloat16_and_answers():
+    from rag_core.models import get_generator
+
+    gen = get_generator("qwen2.5-coder-1.5b", dtype="bfloat16")
+    assert gen.model.config.num_hidden_layers == 28  # the 1.5B, not the 0.5B (24 layers)
+    timing: dict[str, float] = {}
+    text, new_ids, seconds = gen.generate_ids(
+        gen.prompt_ids("Answer in one word.", "What is the capital of France?"), 8, timing=timing
+    )
+    assert "Paris" in text and seconds > 0
+    assert timing["prefill_seconds"] > 0 and timing["decode_seconds"] >= 0

@@ -14,11 +14,14 @@ transformers model) falls back to ``free`` and ``message`` says so
 
 Results are stored under the key ``sha256(model id, weights sha256, ids
 sha256, max_new_tokens, "greedy")`` plus, when enforced, ``"enforced"``, the
-grammar version and the source numbers, in
-``<cache>/generations.sqlite``;
-greedy decoding is deterministic, so a replay returns the stored answer
-instantly with ``cached=True`` (``seconds`` stays the original
-generate-only time).
+grammar version and the source numbers, plus ``"dtype=bfloat16"`` for a
+model that computes in bfloat16 (``generation.dtype``; float32 keys are the
+ones written before the dtype existed), in ``<cache>/generations.sqlite``;
+greedy decoding is deterministic for a given dtype, so a replay returns the
+stored answer instantly with ``cached=True`` (``seconds`` stays the original
+generate-only time). ``params`` record the dtype used and, for a local
+model, ``prefill_seconds`` (call to first new token), ``decode_seconds``
+(the rest) and their tokens per second (``rag_core.models.timing``).
 """
 
 from __future__ import annotations
