@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
 
     cfg = PipelineConfig()
     corpus = load_corpus_index(None)
-    get_generator(cfg.generation.model)
+    get_generator(cfg.generation.model, dtype=cfg.generation.dtype)
     print(f"generation cache (fresh): {os.environ['RAG_INSPECTOR_CACHE']}")
     for name in args.sets.split(","):
         questions = pick(

@@ -418,16 +418,24 @@ def score(trace: Trace, item: EvalItem) -> Scored:
 
 
 def run_variant(
-    name: str, items: Sequence[EvalItem], corpus: Any, *, citations: str = "free", log: bool = True
+    name: str,
+    items: Sequence[EvalItem],
+    corpus: Any,
+    *,
+    citations: str = "free",
+    log: bool = True,
+    extra: Mapping[str, str] | None = None,
 ) -> list[Scored]:
     """Every item through the pipeline with variant ``name``'s constants swapped in, in one
-    citation mode."""
+    citation mode (``extra``: further config overrides, e.g. the generator and its dtype)."""
     _label, constants = VARIANTS[name]
     out = []
     with swapped(constants):
         for item in items:
             over = {k: str(v) for k, v in item.overrides.items()}
-            cfg = PipelineConfig().with_overrides({**over, "generation.citations": citations})
+            cfg = PipelineConfig().with_overrides(
+                {**over, "generation.citations": citations, **(extra or {})}
+            )
             t0 = time.perf_counter()
             trace = run(cfg, item.question.question, corpus, gold=item.question)
             s = score(trace, item)
@@ -571,6 +579,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         "unanswerable), so a run stopped early still covers all three",
     )
     ap.add_argument(
+        "--models",
+        default="",
+        help="comma-separated generators to compare, each NAME or NAME@DTYPE (e.g. "
+        "qwen2.5-coder-0.5b@float32,qwen2.5-coder-0.5b@auto); prints a per-model table",
+    )
+    ap.add_argument(
         "--citations",
         default="free",
         help="comma-separated generation.citations modes to run each variant in (free, enforced)",
@@ -596,17 +610,62 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.spread:
         items = spread(items)
     corpus = load_corpus_index()
-    runs = [(n, m) for n in names for m in modes]
-    results: dict[str, list[Scored]] = {(f"{n}/{m}" if len(modes) > 1 else n): [] for n, m in runs}
+    models = [m.strip() for m in args.models.split(",") if m.strip()] or [""]
+    runs = [(n, m, g) for n in names for m in modes for g in models]
+    results: dict[str, list[Scored]] = {run_name(r, len(modes) > 1): [] for r in runs}
     # item by item, every run of an item before the next item: a stopped run leaves paired results
     for item in items:
-        for (n, m), rows in zip(runs, results.values(), strict=True):
-            rows.extend(run_variant(n, [item], corpus, citations=m))
+        for (n, m, g), rows in zip(runs, results.values(), strict=True):
+            rows.extend(run_variant(n, [item], corpus, citations=m, extra=model_overrides(g)))
         if args.json:
             write_json(Path(args.json), results)
     print_tables(results, args.answers)
     if len(modes) > 1 or modes != ["free"]:
         print_citation_table(results)
+    if models != [""]:
+        print_model_table(results)
+
+
+def run_name(run: tuple[str, str, str], many_modes: bool) -> str:
+    """``variant[/mode][/model@dtype]``."""
+    n, m, g = run
+    return n + (f"/{m}" if many_modes else "") + (f"/{g}" if g else "")
+
+
+def model_overrides(spec: str) -> dict[str, str]:
+    """``NAME[@DTYPE]`` → ``{"generation.model": NAME, "generation.dtype": DTYPE}``."""
+    if not spec:
+        return {}
+    name, _, dtype = spec.partition("@")
+    return {"generation.model": name, **({"generation.dtype": dtype} if dtype else {})}
+
+
+def print_model_table(results: Mapping[str, Sequence[Scored]]) -> None:
+    """Per generator: correct, false refusals, bluffs, all claims cited, invented numbers, s/answer.
+
+    A bluff is an unanswerable item answered instead of refused; seconds per
+    answer average the freshly generated answers (cached replays keep their
+    first time).
+    """
+    print(
+        "\nper generator (bluff = unanswerable item not refused; s/answer = mean generation "
+        "seconds)"
+    )
+    print(
+        "| run | correct | false refusals | bluffs | correct with every claim cited | "
+        "invented numbers | s/answer |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for n, rows in results.items():
+        s = summary(rows)
+        a, u = s["answerable"], s["unanswerable"]
+        secs = [r.seconds for r in rows if r.seconds is not None]
+        mean = f"{sum(secs) / len(secs):.1f}" if secs else "—"
+        print(
+            f"| {n} | {a['correct']}/{s['n_answerable']} | {a['refused']} | "
+            f"{s['n_unanswerable'] - u['refused']}/{s['n_unanswerable']} | {s['cited']} | "
+            f"{s['hallucinated']} | {mean} |"
+        )
 
 
 def spread(items: Sequence[EvalItem]) -> list[EvalItem]:

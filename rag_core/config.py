@@ -38,6 +38,9 @@ CONTEXT_POLICIES = ("pack", "hard-cut")
 CONTEXT_ORDERINGS = ("rank", "ends", "document")
 CONTEXT_INSTRUCTIONS = ("strict", "minimal")
 CITATION_MODES = ("free", "enforced")
+#: ``generation.dtype``: ``auto`` = bfloat16 where the CPU computes it natively, else float32
+#: (``rag_core.models.dtype``).
+GENERATION_DTYPES = ("auto", "float32", "bfloat16")
 
 #: Tokens reserved for the fixed instructions + chat template of the prompt.
 #: A budget below this cannot hold the instructions, whatever the sources.
@@ -358,16 +361,22 @@ class GenerationConfig:
     ``enforced`` (constrained decoding: the exact refusal sentence, or
     sentences each ending with ``[n]`` over the sources sent; see
     ``rag_core.answer.citations``).
+
+    ``dtype``: what the model computes in — ``float32``, ``bfloat16``, or
+    ``auto`` (bfloat16 where the CPU has native bfloat16 arithmetic, float32
+    elsewhere; ``rag_core.models.dtype``). The Trace records the one used.
     """
 
     model: str = "qwen2.5-coder-0.5b"
     max_new_tokens: int = 64
     citations: str = "enforced"
+    dtype: str = "auto"
 
     def __post_init__(self) -> None:
         _name("generation.model", self.model)
         _int_range("generation.max_new_tokens", self.max_new_tokens, 1, 2048)
         _choice("generation.citations", self.citations, CITATION_MODES)
+        _choice("generation.dtype", self.dtype, GENERATION_DTYPES)
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ MODELS_ENV = "RAG_INSPECTOR_MODELS"
 
 #: The bundled choices of each config key that names a model (``""``: no model).
 BUNDLED: dict[str, tuple[str, ...]] = {
-    "generation.model": ("qwen2.5-coder-0.5b", "smollm2-135m", "none"),
+    "generation.model": ("qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b", "smollm2-135m", "none"),
     "retrieval.dense_model": ("auto", "minilm", "e5-small"),
     "rerank.model": ("",),
     "retrieval.qdrant_model": ("minilm", "e5-small"),

@@ -382,7 +382,7 @@ class StreamView:
     """Where a streamed generation is shown: a container and the texts of its two captions."""
 
     slot: Any
-    estimate: Callable[[int, str], str]  # (prompt tokens, model id) -> the estimate line
+    estimate: Callable[..., str]  # (prompt tokens, model id[, dtype=]) -> the estimate line
     label: str
 
 
@@ -449,7 +449,8 @@ def _run_streamed(
         if kind == "progress":
             progress(*value)
         elif kind == "prompt":
-            box.caption(view.estimate(int(value["tokens"]), str(value["model_id"])))
+            extra = {"dtype": str(value["dtype"])} if value.get("dtype") else {}
+            box.caption(view.estimate(int(value["tokens"]), str(value["model_id"]), **extra))
             box.caption(view.label)
             box.write_stream(pieces())
             streamed = True
@@ -495,15 +496,26 @@ def token_pieces(trace: Trace) -> tuple[list[str], int] | None:
     ctx = trace.context
     if not ctx.prompt_text or not (ctx.full_ids or ctx.input_ids):
         return None
-    model = str(trace.config.get("generation", {}).get("model", "none"))
+    gen_cfg = trace.config.get("generation", {})
+    model = str(gen_cfg.get("model", "none"))
     return _pieces(
-        model, ctx.tokenizer or "", ctx.prompt_text, tuple(ctx.full_ids), tuple(ctx.input_ids)
+        model,
+        ctx.tokenizer or "",
+        ctx.prompt_text,
+        tuple(ctx.full_ids),
+        tuple(ctx.input_ids),
+        str(gen_cfg.get("dtype", "auto")),
     )
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def _pieces(
-    model: str, label: str, prompt: str, full_ids: tuple[int, ...], input_ids: tuple[int, ...]
+    model: str,
+    label: str,
+    prompt: str,
+    full_ids: tuple[int, ...],
+    input_ids: tuple[int, ...],
+    dtype: str = "auto",
 ) -> tuple[list[str], int] | None:
     try:
         from rag_core.models import fallback_prompt_tokenizer, get_generator
@@ -511,7 +523,7 @@ def _pieces(
         tok = (
             fallback_prompt_tokenizer()
             if "fallback" in label or model == "none"
-            else get_generator(model)
+            else get_generator(model, dtype=dtype)  # the instance the run loaded
         )
         ids, offsets = tok.encode_offsets(prompt)
     except Exception:  # noqa: BLE001 - no tokenizer here: the page says so, shows counts and hashes

@@ -619,12 +619,12 @@ def generation_section(trace: Trace, lang: str) -> None:
         st.warning(md(t("ins.cite_free", lang, model=trace.generation.model or "—")))
 
 
-def estimate_text(prompt_tokens: int, model_id: str, lang: str) -> str:
+def estimate_text(prompt_tokens: int, model_id: str, lang: str, dtype: str | None = None) -> str:
     """ "≈ 10 s for 931 prompt tokens", calibrated on this machine's latest generations of the
-    model."""
+    model (in ``dtype`` when given)."""
     from rag_core.answer.generation import estimate_seconds
 
-    est = estimate_seconds(prompt_tokens, model_id)
+    est = estimate_seconds(prompt_tokens, model_id, dtype=dtype)
     if est is None:
         return t("ins.estimate_none", lang, n=prompt_tokens)
     return t("ins.estimate", lang, seconds=f"{est[0]:.0f}", n=prompt_tokens, runs=est[1])

@@ -26,6 +26,7 @@ from rag_core.config import (
     CONTEXT_ORDERINGS,
     CONTEXT_POLICIES,
     FUSION_METHODS,
+    GENERATION_DTYPES,
     PRESET_LABELS,
     PRESETS,
     RERANK_METHODS,
@@ -37,7 +38,7 @@ from rag_core.config import (
 
 from . import cache
 from .html import md
-from .i18n import t
+from .i18n import TEXT, t
 from .state import (
     CORPORA,
     CUSTOM,
@@ -79,7 +80,7 @@ from .upload_report import render_upload_report
 #: starting config (tests set ``generation.model=none``). A URL still wins.
 ENV_SET = "RAG_APP_SET"
 
-GENERATORS = ("qwen2.5-coder-0.5b", "smollm2-135m", "none")
+GENERATORS = ("qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b", "smollm2-135m", "none")
 DENSE_MODELS = ("auto", "minilm", "e5-small")
 
 _CFG = "_cfg"
@@ -795,8 +796,15 @@ def _context_generation(lang: str) -> None:
         t("side.generator", lang),
         models,
         key="generation.model",
-        format_func=lambda m: t("side.generator.none", lang) if m == "none" else m,
+        format_func=lambda m: generator_label(m, lang),
         help=t("help.generator", lang),
+    )
+    st.selectbox(
+        t("side.dtype", lang),
+        GENERATION_DTYPES,
+        key="generation.dtype",
+        format_func=lambda d: dtype_label(d, lang),
+        help=t("help.dtype", lang),
     )
     _number(
         t("side.max_new_tokens", lang),
@@ -831,6 +839,24 @@ def _context_generation(lang: str) -> None:
             help=t("help.min_cosine", lang),
         )
         st.toggle(t("side.judge", lang), key="support.judge", help=t("help.judge", lang))
+
+
+def generator_label(name: str, lang: str) -> str:
+    """The picker's label: the name and what the bundled model really is (size, quantisation,
+    license)."""
+    if name == "none":
+        return t("side.generator.none", lang)
+    key = f"gen.label.{name}"
+    return f"{name} · {t(key, lang)}" if key in TEXT else name
+
+
+def dtype_label(dtype: str, lang: str) -> str:
+    """ "auto (bfloat16 on this CPU)" for ``auto``; the name otherwise."""
+    if dtype != "auto":
+        return dtype
+    from rag_core.models.dtype import machine_dtype
+
+    return t("side.dtype.auto", lang, dtype=machine_dtype())
 
 
 def _upload_line(corpus: Any, config: PipelineConfig, lang: str) -> None:

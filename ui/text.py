@@ -76,6 +76,28 @@ TEXT: dict[str, tuple[str, str]] = {
     "side.max_source_chars": ("출처당 최대 문자", "Max chars per source"),
     "side.generator": ("생성 모델", "Generator"),
     "side.generator.none": ("없음 (생성 안 함)", "none (no generation)"),
+    "gen.label.qwen2.5-coder-0.5b": (
+        "Qwen2.5-Coder-0.5B-Instruct Q4_K_M, 0.5B, 491 MB, Apache-2.0 (코드용 튜닝)",
+        "Qwen2.5-Coder-0.5B-Instruct Q4_K_M, 0.5B, 491 MB, Apache-2.0 (coder-tuned)",
+    ),
+    "gen.label.qwen2.5-coder-1.5b": (
+        "Qwen2.5-Coder-1.5B-Instruct Q4_K_M, 1.5B, 1.1 GB, Apache-2.0 (코드용 튜닝, 약 3배 느림)",
+        "Qwen2.5-Coder-1.5B-Instruct Q4_K_M, 1.5B, 1.1 GB, Apache-2.0 (coder-tuned, ~3x the work)",
+    ),
+    "gen.label.smollm2-135m": (
+        "SmolLM2-135M-Instruct Q4_1, 135M, Apache-2.0 (영어 전용)",
+        "SmolLM2-135M-Instruct Q4_1, 135M, Apache-2.0 (English only)",
+    ),
+    "side.dtype": ("연산 정밀도", "Precision (dtype)"),
+    "side.dtype.auto": ("auto (이 CPU에서는 {dtype})", "auto ({dtype} on this CPU)"),
+    "help.dtype": (
+        "auto: CPU가 bfloat16을 직접 계산하면(AVX-512 BF16 또는 AMX) bfloat16, 아니면 float32. "
+        "bfloat16은 프롬프트 처리가 약 2배 빠르고 답이 float32와 조금 다를 수 있습니다. "
+        "캐시는 정밀도별로 따로 저장됩니다.",
+        "auto: bfloat16 where the CPU computes it natively (AVX-512 BF16 or AMX), else float32. "
+        "bfloat16 prefills about twice as fast; its answers may differ slightly from float32's. "
+        "Cached answers are kept per precision.",
+    ),
     "side.max_new_tokens": ("최대 새 토큰", "Max new tokens"),
     "side.support": ("근거 검사 설정", "Support check"),
     "side.min_overlap": ("최소 어휘 겹침", "Min word overlap"),
@@ -580,6 +602,10 @@ TEXT: dict[str, tuple[str, str]] = {
     "ins.gen_facts": (
         "{seconds}초 · 입력 {tin} 토큰 · 출력 {tout} 토큰",
         "{seconds} s · {tin} tokens in · {tout} tokens out",
+    ),
+    "ins.gen_speed": (
+        "첫 토큰 {first}초 · 프롬프트 처리 {prefill} 토큰/초 · 생성 {decode} 토큰/초",
+        "first token {first} s · prefill {prefill} tokens/s · decode {decode} tokens/s",
     ),
     "ins.cached": ("(캐시)", "(cached)"),
     "ins.no_answer": ("답변이 없습니다.", "No answer."),

@@ -87,8 +87,9 @@ def generation_status(trace: Trace, lang: str) -> tuple[str, str]:
         return "warning", t("ins.gen_unavailable", lang, model=g.model or "—", message=g.message)
     if g.status == "error":
         return "error", g.message
+    params = g.params or {}
     facts = [
-        g.model or "",
+        f"{g.model} · {params['dtype']}" if g.model and params.get("dtype") else g.model or "",
         citation_mode_label(g, lang),
         t(
             "ins.gen_facts",
@@ -98,6 +99,17 @@ def generation_status(trace: Trace, lang: str) -> tuple[str, str]:
             tout=g.output_tokens if g.output_tokens is not None else "—",
         ),
     ]
+    if params.get("prefill_tokens_per_s"):
+        decode = params.get("decode_tokens_per_s")
+        facts.append(
+            t(
+                "ins.gen_speed",
+                lang,
+                first=fmt(params["prefill_seconds"], 1),
+                prefill=f"{params['prefill_tokens_per_s']:.0f}",
+                decode=f"{decode:.1f}" if decode else "—",
+            )
+        )
     if g.cached:
         facts.append(t("ins.cached", lang))
     return "ok", " · ".join(f for f in facts if f)

@@ -14,11 +14,14 @@ transformers model) falls back to ``free`` and ``message`` says so
 
 Results are stored under the key ``sha256(model id, weights sha256, ids
 sha256, max_new_tokens, "greedy")`` plus, when enforced, ``"enforced"``, the
-grammar version and the source numbers, in
-``<cache>/generations.sqlite``;
-greedy decoding is deterministic, so a replay returns the stored answer
-instantly with ``cached=True`` (``seconds`` stays the original
-generate-only time).
+grammar version and the source numbers, plus ``"dtype=bfloat16"`` for a
+model that computes in bfloat16 (``generation.dtype``; float32 keys are the
+ones written before the dtype existed), in ``<cache>/generations.sqlite``;
+greedy decoding is deterministic for a given dtype, so a replay returns the
+stored answer instantly with ``cached=True`` (``seconds`` stays the original
+generate-only time). ``params`` record the dtype used and, for a local
+model, ``prefill_seconds`` (call to first new token), ``decode_seconds``
+(the rest) and their tokens per second (``rag_core.models.timing``).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from rag_core.config import GenerationConfig
 from rag_core.hashing import ids_sha256
 from rag_core.models import ModelUnavailable, cache_root, get_generator
 from rag_core.models.store import JsonStore, shared_store
+from rag_core.models.timing import rates
 from rag_core.types import ContextStage, GenerationStage
 
 from .citations import GRAMMAR_VERSION, citation_processor
@@ -54,19 +58,28 @@ def cache_key(
     max_new_tokens: int,
     citations: str = "free",
     sources: Sequence[int] = (),
+    dtype: str = "float32",
 ) -> str:
     """``sha256`` of ``[model_id, file_sha256, ids_hash, max_new_tokens, "greedy"]`` + the citation
-    mode.
+    mode + the dtype.
 
     ``enforced`` appends ``"enforced"``, the grammar's version
     (:data:`rag_core.answer.citations.GRAMMAR_VERSION`) and the source numbers a citation may
     use; ``free`` appends nothing, so its keys are those written before the
-    mode existed and earlier free generations still replay.
+    mode existed and earlier free generations still replay. A dtype other
+    than ``float32`` appends ``"dtype=<name>"``; float32 appends nothing, so
+    keys written before the dtype existed (all float32) still replay, and a
+    bfloat16 answer is never returned for float32 or the other way round.
     """
     if citations not in ("free", "enforced"):
         raise ValueError(f"citations = {citations!r} is not valid; valid choices: free, enforced")
+    if not isinstance(dtype, str) or not dtype or dtype == "auto":
+        raise ValueError(f"dtype = {dtype!r} must be the concrete dtype used (float32, bfloat16)")
     cite = [citations, GRAMMAR_VERSION, list(sources)] if citations == "enforced" else []
-    payload = json.dumps([model_id, file_sha256, ids_hash, max_new_tokens, DECODING, *cite])
+    precision = [] if dtype == "float32" else [f"dtype={dtype}"]
+    payload = json.dumps(
+        [model_id, file_sha256, ids_hash, max_new_tokens, DECODING, *cite, *precision]
+    )
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
@@ -74,6 +87,11 @@ def supports_enforced(generator: Any) -> bool:
     """Can ``generator`` constrain its decoding (a local transformers model that takes
     logits processors)?"""
     return bool(getattr(generator, "takes_logits_processors", False))
+
+
+def generator_dtype(generator: Any) -> str:
+    """The dtype a loaded generator computes in (``float32`` for one that does not say)."""
+    return str(getattr(generator, "dtype", None) or "float32")
 
 
 def generate(
@@ -87,10 +105,13 @@ def generate(
 ) -> GenerationStage:
     """Generate an answer from ``context.input_ids`` (see module docstring).
 
+    Steps: skip when there is nothing to send, load the generator, check the
+    ids are this model's, replay from the cache, or generate and store.
+
     Args:
         context: The built context; its ``input_ids`` are sent as they are.
-        cfg: ``model``, ``max_new_tokens`` and ``citations``.
-        generator: A loaded generator; None loads ``cfg.model``.
+        cfg: ``model``, ``max_new_tokens``, ``citations`` and ``dtype``.
+        generator: A loaded generator; None loads ``cfg.model`` in ``cfg.dtype``.
         cache_dir: Folder of ``generations.sqlite`` (default: the user cache).
         use_cache: False forces a fresh generation (the result is still stored).
         on_text: Receives the answer's text piece by piece while a fresh
@@ -101,6 +122,53 @@ def generate(
         "decoding": DECODING,
         "citations": cfg.citations,
     }
+    skipped = _nothing_to_send(context, cfg, params)
+    if skipped is not None:
+        return skipped
+    if generator is None:
+        try:
+            generator = get_generator(cfg.model, dtype=cfg.dtype)
+        except ModelUnavailable as exc:
+            return GenerationStage("unavailable", cfg.model, params=params, message=exc.reason)
+    params["dtype"] = generator_dtype(generator)
+    wrong = _wrong_ids(context, generator, params)
+    if wrong is not None:
+        return wrong
+    notes: list[str] = []
+    mode = cfg.citations
+    if mode == "enforced" and not supports_enforced(generator):
+        mode = "free"
+        params["citations"] = "free"
+        notes.append(
+            "generation.citations = enforced needs a local transformers model; "
+            f"{generator.model_id} cannot constrain its decoding, so citations are free (the model "
+            "cites only if it chooses to)"
+        )
+    sources = sorted({s.n for s in context.sources if s.n is not None})
+    if mode == "enforced":
+        params["cite_sources"] = sources
+    ids = list(context.input_ids)
+    key = cache_key(
+        generator.model_id,
+        generator.file_sha256,
+        context.ids_sha256 or "",
+        cfg.max_new_tokens,
+        mode,
+        sources,
+        params["dtype"],
+    )
+    store = generation_store(cache_dir)
+    if use_cache:
+        replayed = _replay(store, key, generator, ids, params, notes)
+        if replayed is not None:
+            return replayed
+    return _fresh(store, key, generator, ids, cfg, mode, sources, params, notes, on_text)
+
+
+def _nothing_to_send(
+    context: ContextStage, cfg: GenerationConfig, params: dict[str, Any]
+) -> GenerationStage | None:
+    """A ``skipped`` stage when generation is off or the context holds no source, else None."""
     if cfg.model == "none":
         return GenerationStage(
             "skipped", None, params=params, message="generation is off (generation.model = none)"
@@ -120,11 +188,14 @@ def generate(
             params=params,
             message="no source fits in the prompt; the model was not called",
         )
-    if generator is None:
-        try:
-            generator = get_generator(cfg.model)
-        except ModelUnavailable as exc:
-            return GenerationStage("unavailable", cfg.model, params=params, message=exc.reason)
+    return None
+
+
+def _wrong_ids(
+    context: ContextStage, generator: Any, params: dict[str, Any]
+) -> GenerationStage | None:
+    """An ``error`` stage when the context was not measured with this model's tokenizer or its
+    ids were altered, else None."""
     if context.tokenizer is None or not context.tokenizer.startswith(generator.model_id):
         return GenerationStage(
             "error",
@@ -136,59 +207,72 @@ def generate(
                 "ids are the model's"
             ),
         )
-    notes: list[str] = []
-    mode = cfg.citations
-    if mode == "enforced" and not supports_enforced(generator):
-        mode = "free"
-        params["citations"] = "free"
-        notes.append(
-            "generation.citations = enforced needs a local transformers model; "
-            f"{generator.model_id} cannot constrain its decoding, so citations are free (the model "
-            "cites only if it chooses to)"
-        )
-    sources = sorted({s.n for s in context.sources if s.n is not None})
-    if mode == "enforced":
-        params["cite_sources"] = sources
-    ids = list(context.input_ids)
-    ids_hash = ids_sha256(ids)
-    if ids_hash != context.ids_sha256:
+    if ids_sha256(list(context.input_ids)) != context.ids_sha256:
         return GenerationStage(
             "error",
             generator.model_id,
             params=params,
             message="the context's input ids do not match its ids_sha256; the context was altered",
         )
-    key = cache_key(
-        generator.model_id, generator.file_sha256, ids_hash, cfg.max_new_tokens, mode, sources
+    return None
+
+
+#: Timing fields stored with a generation and copied into the stage's params.
+TIMING_KEYS = ("prefill_seconds", "decode_seconds", "prefill_tokens_per_s", "decode_tokens_per_s")
+
+
+def _replay(
+    store: JsonStore,
+    key: str,
+    generator: Any,
+    ids: list[int],
+    params: dict[str, Any],
+    notes: list[str],
+) -> GenerationStage | None:
+    """The stored generation under ``key`` as an ``ok`` stage with ``cached=True``, or None."""
+    t0 = time.perf_counter()
+    hit = store.get(key)
+    if hit is None:
+        return None
+    timing = {k: hit[k] for k in TIMING_KEYS if hit.get(k) is not None}
+    return GenerationStage(
+        "ok",
+        generator.model_id,
+        answer=hit["answer"],
+        seconds=hit["seconds"],
+        input_tokens=len(ids),
+        output_tokens=hit["output_tokens"],
+        model_sha256=generator.file_sha256,
+        params={**params, **timing, "replay_ms": round((time.perf_counter() - t0) * 1000, 2)},
+        cached=True,
+        message="; ".join(
+            [
+                f"replayed from the cache (generated in {hit['seconds']:.1f} s the first time)",
+                *notes,
+            ]
+        ),
     )
-    store = generation_store(cache_dir)
-    if use_cache:
-        t0 = time.perf_counter()
-        hit = store.get(key)
-        if hit is not None:
-            return GenerationStage(
-                "ok",
-                generator.model_id,
-                answer=hit["answer"],
-                seconds=hit["seconds"],
-                input_tokens=len(ids),
-                output_tokens=hit["output_tokens"],
-                model_sha256=generator.file_sha256,
-                params={**params, "replay_ms": round((time.perf_counter() - t0) * 1000, 2)},
-                cached=True,
-                message="; ".join(
-                    [
-                        (
-                            f"replayed from the cache (generated in {hit['seconds']:.1f} s the "
-                            "first time)"
-                        ),
-                        *notes,
-                    ]
-                ),
-            )
+
+
+def _fresh(
+    store: JsonStore,
+    key: str,
+    generator: Any,
+    ids: list[int],
+    cfg: GenerationConfig,
+    mode: str,
+    sources: list[int],
+    params: dict[str, Any],
+    notes: list[str],
+    on_text: Callable[[str], None] | None,
+) -> GenerationStage:
+    """Generate now (timing prefill and decode where the generator can), store, and report."""
     kwargs: dict[str, Any] = {}
     if on_text is not None and supports_enforced(generator):
         kwargs["on_text"] = on_text
+    timing: dict[str, Any] = {}
+    if getattr(generator, "measures_first_token", False):
+        kwargs["timing"] = timing
     try:
         if mode == "enforced":
             kwargs["logits_processors"] = [
@@ -203,6 +287,11 @@ def generate(
             model_sha256=generator.file_sha256,
             message=f"generation failed: {type(exc).__name__}: {exc}",
         )
+    if timing:
+        timing.update(
+            rates(len(ids), len(new_ids), timing["prefill_seconds"], timing["decode_seconds"])
+        )
+        timing = {k: round(v, 4) if isinstance(v, float) else v for k, v in timing.items()}
     store.put(
         key,
         {
@@ -213,6 +302,8 @@ def generate(
             "input_tokens": len(ids),
             "model_id": generator.model_id,
             "citations": mode,
+            "dtype": params["dtype"],
+            **timing,
         },
     )
     stopped = bool(new_ids) and new_ids[-1] in getattr(generator, "eos_ids", ())
@@ -224,17 +315,29 @@ def generate(
         input_tokens=len(ids),
         output_tokens=len(new_ids),
         model_sha256=generator.file_sha256,
-        params=params,
+        params={**params, **timing},
         cached=False,
         message="; ".join(
-            [
-                f"{len(new_ids)} tokens in {seconds:.1f} s "
-                f"({len(new_ids) / max(seconds, 1e-9):.1f} tokens/s)"
-                + ("" if stopped else f"; stopped at max_new_tokens = {cfg.max_new_tokens}"),
-                *notes,
-            ]
+            [_speed_line(new_ids, seconds, timing, cfg.max_new_tokens, stopped), *notes]
         ),
     )
+
+
+def _speed_line(
+    new_ids: list[int], seconds: float, timing: dict[str, Any], limit: int, stopped: bool
+) -> str:
+    """ "12 tokens in 3.1 s (3.9 tokens/s; prefill 2.6 s at 370 tokens/s, decode 11.2 tokens/s)"."""
+    rate = len(new_ids) / max(seconds, 1e-9)
+    line = f"{len(new_ids)} tokens in {seconds:.1f} s ({rate:.1f} tokens/s"
+    if timing.get("prefill_tokens_per_s"):
+        line += (
+            f"; prefill {timing['prefill_seconds']:.1f} s at "
+            f"{timing['prefill_tokens_per_s']:.0f} tokens/s"
+        )
+        if timing.get("decode_tokens_per_s"):
+            line += f", decode {timing['decode_tokens_per_s']:.1f} tokens/s"
+    line += ")"
+    return line + ("" if stopped else f"; stopped at max_new_tokens = {limit}")
 
 
 #: How many of the latest generations calibrate :func:`estimate_seconds`.
@@ -247,6 +350,7 @@ def estimate_seconds(
     *,
     cache_dir: str | Path | None = None,
     runs: int = ESTIMATE_RUNS,
+    dtype: str | None = None,
 ) -> tuple[float, int] | None:
     """``(seconds, n_runs)``: the expected generation time for a prompt of ``prompt_tokens``.
 
@@ -254,7 +358,9 @@ def estimate_seconds(
     ``model_id`` (as stored in the generation cache): ``Σ seconds / Σ
     input_tokens × prompt_tokens``. Prefill dominates on CPU (a 931-token
     prompt costs ~10 s on 2 cores, docs/MODELS.md), so time grows with the
-    prompt. None when no generation of this model was measured yet.
+    prompt. ``dtype`` (``float32``, ``bfloat16``) keeps only the generations
+    made in that precision (rows stored before the dtype existed are
+    float32). None when no generation of this model was measured yet.
     """
     if isinstance(prompt_tokens, bool) or not isinstance(prompt_tokens, int) or prompt_tokens < 0:
         raise ValueError(f"prompt_tokens = {prompt_tokens!r} must be an integer >= 0")
@@ -265,6 +371,7 @@ def estimate_seconds(
         and r.get("model_id") == model_id
         and r.get("input_tokens")
         and r.get("seconds")
+        and (dtype is None or r.get("dtype", "float32") == dtype)
     ][:runs]
     if not rows:
         return None

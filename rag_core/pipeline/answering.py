@@ -73,7 +73,7 @@ def model_stages(
         if progress:
             progress(f"loading generator {config.generation.model}", 0.0)
         try:
-            generator = models.get_generator(config.generation.model)
+            generator = models.get_generator(config.generation.model, dtype=config.generation.dtype)
         except ModelUnavailable as exc:
             gen_problem = str(exc)
         timings["model_load"] = (time.perf_counter() - t) * 1000
@@ -100,7 +100,14 @@ def model_stages(
             progress(f"generating with {config.generation.model}", 0.5)
         on_text = None
         if listener is not None:
-            listener("prompt", {"tokens": len(context.input_ids), "model_id": generator.model_id})
+            listener(
+                "prompt",
+                {
+                    "tokens": len(context.input_ids),
+                    "model_id": generator.model_id,
+                    "dtype": generator.dtype,
+                },
+            )
             on_text = partial(listener, "text")
         generation = generate(context, config.generation, generator=generator, on_text=on_text)
     timings["generation"] = (time.perf_counter() - t) * 1000

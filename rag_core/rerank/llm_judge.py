@@ -56,8 +56,13 @@ def judge_scores(
     out, hits = [], 0
     for p in passages:
         ids = generator.prompt_ids(JUDGE_SYSTEM, judge_prompt(question, p))
+        # float32 keys are those written before dtypes existed; others name their dtype
+        dtype = getattr(generator, "dtype", "float32")
+        precision = [] if dtype == "float32" else [f"dtype={dtype}"]
         key = hashlib.sha256(
-            json.dumps([generator.model_id, generator.file_sha256, ids_sha256(ids)]).encode()
+            json.dumps(
+                [generator.model_id, generator.file_sha256, ids_sha256(ids), *precision]
+            ).encode()
         ).hexdigest()
         cached = store.get(key)
         if cached is not None:

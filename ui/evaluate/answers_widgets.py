@@ -96,7 +96,7 @@ def _run(
             continue
         if cancelled:
             try:
-                gen = get_generator(cfg.generation.model)
+                gen = get_generator(cfg.generation.model, dtype=cfg.generation.dtype)
             except ModelUnavailable:
                 gen = None
             out[side] = assemble(cfg, chosen, ctx.corpus, live["rows"][side], gen, status="partial")
