@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from apphelpers import CharGenerator
+from helpers.fakes import CharGenerator
 
 from rag_core.answer.context import build_context
 from rag_core.answer.generation import cache_key, estimate_seconds, generate
@@ -97,7 +97,7 @@ def _context(gen):
         {CHUNK.chunk_id: CHUNK},
         {"d": DOC},
         ContextConfig(),
-        generator=gen,
+        tokenizer=gen,
     )
 
 

@@ -23,7 +23,7 @@ def _context(gen):
         {CHUNK.chunk_id: CHUNK},
         {"d": DOC},
         ContextConfig(),
-        generator=gen,
+        tokenizer=gen,
     )
 
 
