@@ -58,8 +58,9 @@ class Notice:
     """A message from the core: a stable ``code`` and the ``params`` its wording needs.
 
     The core never writes the sentence: the pages word a notice in Korean or
-    English (``ui/i18n.py``), the CLI in English (``rag_core/cli.py``), so no
-    caller has to recognise a message by its text.
+    English (``ui.i18n.notice_text``), the CLI and the JSON ``message`` fields in
+    English (``rag_core.wording.english``), so no caller has to recognise a message
+    by its text. Codes are declared with their params in ``rag_core.wording``.
     """
 
     code: str
@@ -332,6 +333,9 @@ class RetrieverList:
     n_candidates: int
     status: StageStatus = "ok"
     message: str = ""
+    #: The code and params of ``message`` (``rag_core.wording``); None for none or
+    #: text the core does not word by code yet.
+    notice: Notice | None = None
     model: str | None = None
     analyzer_view: AnalyzerView | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
@@ -363,6 +367,9 @@ class RerankStage:
     hits: tuple[Hit, ...]
     shortlist: int
     message: str = ""
+    #: The code and params of ``message`` (``rag_core.wording``); None for none or
+    #: text the core does not word by code yet.
+    notice: Notice | None = None
     model: str | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
 
@@ -378,6 +385,9 @@ class GateStage:
     rejected: tuple[Hit, ...]
     refused: bool
     reason: str = ""
+    #: The code and params of ``reason`` (``rag_core.wording``); None for none or
+    #: text the core does not word by code yet.
+    notice: Notice | None = None
     status: StageStatus = "ok"
 
 
@@ -427,6 +437,9 @@ class ContextStage:
     ids_sha256: str | None = None
     tokenizer: str | None = None
     message: str = ""
+    #: The code and params of ``message`` (``rag_core.wording``); None for none or
+    #: text the core does not word by code yet.
+    notice: Notice | None = None
 
 
 # -------------------------------------------------------------- generation
@@ -446,6 +459,9 @@ class GenerationStage:
     params: Mapping[str, Any] = field(default_factory=dict)
     cached: bool = False
     message: str = ""
+    #: The code and params of ``message`` (``rag_core.wording``); None for none or
+    #: text the core does not word by code yet.
+    notice: Notice | None = None
 
 
 # ----------------------------------------------------------------- support
@@ -489,6 +505,9 @@ class SupportStage:
     claims: tuple[Claim, ...] = ()
     params: Mapping[str, Any] = field(default_factory=dict)
     message: str = ""
+    #: The code and params of ``message`` (``rag_core.wording``); None for none or
+    #: text the core does not word by code yet.
+    notice: Notice | None = None
 
 
 # ------------------------------------------------------------------- trace
