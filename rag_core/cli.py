@@ -10,8 +10,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
+import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -160,8 +163,6 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     _warn_load(load_warnings(report))
     doc = report.documents[0]
     if args.title:
-        from dataclasses import replace
-
         doc = replace(doc, title=args.title)
     cfg = ChunkerConfig(
         strategy=args.strategy,
@@ -355,15 +356,11 @@ def _eval_answers(
     (no timings: two runs give identical bytes); seconds go to stderr. Ctrl-C
     finishes the current query and prints the rows done, ``status: partial``.
     """
-    import time
-
     phrasings = args.phrasings or "question"
 
     def progress(done: int, total: int) -> None:
         if args.progress:
             print(f"{done}/{total}", file=sys.stderr, flush=True)
-
-    import signal
 
     stop = {"asked": False}
 
@@ -711,7 +708,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
-# --- h-pages: English wording of the core's codes (the pages word them via ui/i18n.py) ---
+# ----------------------------------------------------- English wording of the core's codes
+# (the pages word them in ui/i18n.py)
+
+
 def _queries(n: int) -> str:
     return f"{n} query" if n == 1 else f"{n} queries"
 

@@ -52,7 +52,9 @@ def dumps(obj: Any, **kwargs: Any) -> str:
     return json.dumps(to_jsonable(obj), ensure_ascii=False, **kwargs)
 
 
-# --- h-pages: notices as codes plus data; the UI (ui/i18n.py) and the CLI word them ---
+# ------------------------------------------------------------------ notices
+
+
 @dataclass(frozen=True)
 class Notice:
     """A message from the core: a stable ``code`` and the ``params`` its wording needs.

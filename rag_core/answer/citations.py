@@ -285,6 +285,7 @@ class CitationLogitsProcessor:
         self._ends: Any = None
 
     def _index(self, ids: Collection[int], size: int) -> Any:
+        # lazy: an optional heavy dependency, imported on first use
         import torch
 
         return torch.tensor(sorted(i for i in ids if i < size), dtype=torch.long)
@@ -310,6 +311,7 @@ class CitationLogitsProcessor:
             def best(allowed: Collection[int] | None, _s: Any = row_scores) -> int:
                 """The model's favourite among ``allowed`` (None: every non-bracket id, eos
                 included)."""
+                # lazy: an optional heavy dependency, imported on first use
                 import torch
 
                 if allowed is not None:

@@ -28,6 +28,8 @@ from . import tokens  # noqa: F401
 from . import html  # noqa: F401
 
 # isort: on
+from dataclasses import replace
+
 from ..models.tokenizer import count_tokens
 from .base import CHUNKERS, Span, make_header, sections
 from .diagnostics import diagnose
@@ -85,8 +87,6 @@ def _build(doc: Document, cfg: ChunkerConfig) -> list[Chunk]:
 
 
 def _with_tokens(chunks: list[Chunk]) -> list[Chunk]:
-    from dataclasses import replace
-
     counts = count_tokens([c.text for c in chunks])
     return [replace(c, tokens=n) for c, n in zip(chunks, counts, strict=True)]
 

@@ -13,6 +13,8 @@ a window ending inside it is a *hard cut* (``Chunk.hard_cut``).
 
 from __future__ import annotations
 
+import bisect
+
 from ..config import ChunkerConfig
 from ..models.tokenizer import max_word_chars, piece_offsets, token_offsets
 from ..types import Document
@@ -86,8 +88,6 @@ def token_spans(doc: Document, cfg: ChunkerConfig) -> list[Span]:
     span, so a window edge inside a syllable makes neighbouring chunks share
     that character.
     """
-    import bisect
-
     offsets, words = split_long_words(
         doc.text, token_offsets(doc.text), max_word_chars(), piece_offsets
     )

@@ -15,6 +15,8 @@ every mean without any stage being at fault).
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
@@ -520,9 +522,6 @@ def per_query_table(evaluations: dict[str, ConfigEvaluation]) -> list[dict[str, 
 
 def rows_csv(rows: Sequence[dict[str, Any]]) -> str:
     """CSV text of dict rows (columns in first-seen order; ``None`` written empty)."""
-    import csv
-    import io
-
     columns: list[str] = []
     for row in rows:
         for key in row:

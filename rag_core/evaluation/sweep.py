@@ -33,6 +33,7 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from statistics import median
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..answer.gate import gate_verdicts
@@ -423,8 +424,6 @@ def midpoint_threshold(data: SweepData) -> float | None:
     query with a candidate. A place to start moving the slider from, not a
     recommendation: the right point depends on what a bluff costs.
     """
-    from statistics import median
-
     hib = data.higher_is_better
     bests = [(q.answerable, best_value(q.candidates, hib)) for q in data.queries]
     groups = [[v for a, v in bests if a is wanted and v is not None] for wanted in (True, False)]

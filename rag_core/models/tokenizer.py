@@ -12,6 +12,8 @@ are therefore always taken from ``return_offsets_mapping``, never from decode.
 
 from __future__ import annotations
 
+import importlib
+import json
 import os
 from collections.abc import Sequence
 from functools import lru_cache
@@ -46,9 +48,8 @@ def embedding_tokenizer(name: str = "minilm") -> Any:
     package, module = TOKENIZERS[name]
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     try:
-        import importlib
-
         path = importlib.import_module(module).get_model_path()
+        # lazy: an optional heavy dependency, imported on first use
         from transformers import AutoTokenizer
 
         tok = AutoTokenizer.from_pretrained(str(path), use_fast=True)
@@ -106,8 +107,6 @@ def max_word_chars(name: str = "minilm") -> int:
     """Longest word (in chars) WordPiece splits; a longer one becomes one ``[UNK]`` (BERT's 100)."""
     tok = embedding_tokenizer(name)
     try:
-        import json
-
         model = json.loads(tok.backend_tokenizer.model.__getstate__())
         return int(model.get("max_input_chars_per_word", 100))
     except Exception:  # noqa: BLE001 - an older tokenizers build without the state: BERT's default

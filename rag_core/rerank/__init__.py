@@ -24,7 +24,7 @@ their own modules; import such a module at the bottom of this file.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from rag_core.registry import Registry
@@ -147,10 +147,14 @@ def rerank(
 def _moved(hit: Hit, rank: int, score: float, tied: bool, note: str) -> Hit:
     """``hit`` at its reranked ``rank`` with its new ``score``; what retrieval gave it is kept
     as ``prev_rank`` and ``retrieval_score``."""
-    return replace(
-        hit,
-        rank=rank,
-        score=score,
+    return Hit(
+        hit.chunk_id,
+        hit.doc_id,
+        rank,
+        score,
+        distance=hit.distance,
+        list_ranks=hit.list_ranks,
+        contributions=hit.contributions,
         prev_rank=hit.rank,
         retrieval_score=hit.score,
         tied=tied,

@@ -123,6 +123,7 @@ def connect(target: QdrantTarget, *, create: bool = False) -> Any:
     with _clients_lock:
         if key in _clients:
             return _clients[key]
+        # lazy: an optional heavy dependency, imported on first use
         from qdrant_client import QdrantClient
 
         if target.path:
@@ -362,6 +363,7 @@ def build_collection(
         QdrantError: The collection exists and ``recreate`` is false, or the
             server is unreachable.
     """
+    # lazy: an optional heavy dependency, imported on first use
     from qdrant_client import models
 
     vectors = np.asarray(vectors, dtype=np.float32)

@@ -117,6 +117,7 @@ def kiwi_instance() -> Any:
         with KIWI_LOCK:
             if _KIWI is None:
                 try:
+                    # lazy: an optional heavy dependency, imported on first use
                     from kiwipiepy import Kiwi
                 except ImportError as exc:  # pragma: no cover - depends on the install
                     raise ValueError(
