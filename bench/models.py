@@ -12,7 +12,11 @@ Measured on the sample corpus, chunked with preset C (boundaries 512):
 4. generation — our ``generate`` (cache off) vs ``model.generate`` with the
    same model, the same ids and the same greedy settings (target
    ours/plain ≤ 1.2); tokens/s of each;
-5. cached replay — ``generate`` again on the same context (target ≤ 50 ms).
+5. cached replay — ``generate`` again on the same context (target ≤ 50 ms);
+6.–10. ``--precision``: float32 against the dtype ``auto`` picks (prefill and
+   decode tokens/s, interleaved, as fractions of the arithmetic peak), qint8,
+   prefix KV reuse and the CLI end to end — ``bench/precision.py``, whose
+   options follow ``--precision`` (e.g. ``--precision --repeats 3 --e2e``).
 
 Run: ``.venv/bin/python bench/models.py [--chunks N] [--new-tokens N]``
 (a few minutes on 2 cores; the first run of the generator converts the
@@ -58,6 +62,12 @@ def verdict(ok: bool) -> str:
 
 
 def main() -> None:
+    if "--precision" in sys.argv:  # sections 6-10 only, options passed on
+        import precision
+
+        i = sys.argv.index("--precision")
+        precision.main(sys.argv[i + 1 :])
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--chunks", type=int, default=300, help="chunks to embed (default 300)")
     ap.add_argument("--new-tokens", type=int, default=32, help="tokens to generate (default 32)")

@@ -11,10 +11,11 @@ Sections (``bench/models.py --precision``, or this file directly):
    its first token (:class:`rag_core.models.timing.FirstTokenClock`). Also
    whether the greedy next token and the top-5 agree.
 7. **arithmetic peak** — FLOPs of the prefill ``≈ 2 · P · n + 2 · L · n² · d``
-   (``P`` the weights multiplied per token — all but the embedding table,
-   whose tied ``lm_head`` runs for the last position only; ``L`` layers,
+   (``P`` the weights multiplied per prompt token — all but the embedding
+   table and the ``lm_head``, which runs for the last position only; ``L`` layers,
    ``d`` the attention width, causal ``QKᵀ`` and ``AV``), and the peak
-   ``cores × clock × FLOPs/cycle/core`` of the instruction set:
+   ``cores × clock × FLOPs/cycle/core`` of the instruction set (cores = the
+   torch threads used):
    AVX-512 FP32 FMA = 2 pipes × 16 lanes × 2; AVX-512 BF16 ``VDPBF16PS`` =
    2 × 32 × 2; Intel AMX-BF16 (``amx_bf16``) = 1024 per core per cycle. The clock
    is ``cpu MHz`` of ``/proc/cpuinfo`` (a VM reports its nominal TSC, not the
@@ -129,11 +130,18 @@ def decode(gen: Any, ids: list[int], n: int) -> tuple[float, float, list[int]]:
 
 def model_shape(model: Any) -> dict[str, int]:
     cfg = model.config
-    emb = model.get_input_embeddings().weight.numel()
-    total = sum(p.numel() for p in model.parameters())
+    emb_w = model.get_input_embeddings().weight
+    head_w = model.get_output_embeddings().weight
+    emb = emb_w.numel()
+    head = head_w.numel()
+    total = sum(p.numel() for p in model.parameters())  # a tied head is counted once
+    tied = head_w.data_ptr() == emb_w.data_ptr()
     return {
         "params": total,
-        "matmul_params": total - emb,  # tied lm_head: the last position only
+        # per prompt token: every layer's weights; not the table lookup, not the head
+        "matmul_params": total - emb - (0 if tied else head),
+        "decode_params": total - emb + (head if tied else 0),  # per new token: layers + head
+        "head": head,
         "embedding": emb,
         "layers": int(cfg.num_hidden_layers),
         "attn_width": int(cfg.num_attention_heads * (cfg.hidden_size // cfg.num_attention_heads)),
@@ -145,7 +153,7 @@ def prefill_flops(shape: dict[str, int], n: int) -> float:
     return (
         2 * shape["matmul_params"] * n
         + 2 * shape["layers"] * n * n * shape["attn_width"]
-        + 2 * shape["embedding"]
+        + 2 * shape["head"]
     )
 
 
@@ -222,12 +230,12 @@ def interleaved(args: argparse.Namespace, ids: list[int]) -> None:
         gflops = flops / best[name] / 1e9
         isa = [k for k in peak if ("fp32" in k) == (name == "float32")]
         frac = ", ".join(f"{gflops * 1e9 / peak[k]:.1%} of {k}" for k in isa)
-        nbytes = shape["params"] * (4 if name == "float32" else 2)
+        nbytes = shape["decode_params"] * (4 if name == "float32" else 2)
         dec = max(rates[name])
         print(
             f"   {name:>8}: prefill best {best[name]:.2f} s = {len(ids) / best[name]:.0f} tok/s = "
             f"{gflops:.0f} GFLOP/s ({frac}); decode best {dec:.1f} tok/s = "
-            f"{dec * 2 * shape['params'] / 1e9:.1f} GFLOP/s, "
+            f"{dec * 2 * shape['decode_params'] / 1e9:.1f} GFLOP/s, "
             f"{dec * nbytes / 1e9:.1f} GB/s of weights"
         )
     if chosen != "float32":

@@ -128,7 +128,7 @@ def model_stages(
                 {
                     "tokens": len(context.input_ids),
                     "model_id": generator.model_id,
-                    "dtype": generator.dtype,
+                    "dtype": getattr(generator, "dtype", None),
                 },
             )
             on_text = partial(listener, "text")
