@@ -60,8 +60,9 @@ class Notice:
     """A message from the core: a stable ``code`` and the ``params`` its wording needs.
 
     The core never writes the sentence: the pages word a notice in Korean or
-    English (``ui/i18n.py``), the CLI in English (``rag_core/cli.py``), so no
-    caller has to recognise a message by its text.
+    English (``ui.i18n.notice_text``), the CLI and the JSON ``message`` fields in
+    English (``rag_core.wording.english``), so no caller has to recognise a message
+    by its text. Codes are declared with their params in ``rag_core.wording``.
     """
 
     code: str
@@ -334,6 +335,9 @@ class RetrieverList:
     n_candidates: int
     status: StageStatus = "ok"
     message: str = ""
+    #: The code and params of ``message`` (``rag_core.wording``); None for none or
+    #: text the core does not word by code yet.
+    notice: Notice | None = None
     model: str | None = None
     analyzer_view: AnalyzerView | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
@@ -365,6 +369,9 @@ class RerankStage:
     hits: tuple[Hit, ...]
     shortlist: int
     message: str = ""
+    #: The code and params of ``message`` (``rag_core.wording``); None for none or
+    #: text the core does not word by code yet.
+    notice: Notice | None = None
     model: str | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
 
@@ -380,6 +387,9 @@ class GateStage:
     rejected: tuple[Hit, ...]
     refused: bool
     reason: str = ""
+    #: The code and params of ``reason`` (``rag_core.wording``); None for none or
+    #: text the core does not word by code yet.
+    notice: Notice | None = None
     status: StageStatus = "ok"
 
 
@@ -429,6 +439,9 @@ class ContextStage:
     ids_sha256: str | None = None
     tokenizer: str | None = None
     message: str = ""
+    #: The code and params of ``message`` (``rag_core.wording``); None for none or
+    #: text the core does not word by code yet.
+    notice: Notice | None = None
 
 
 # -------------------------------------------------------------- generation
@@ -448,6 +461,9 @@ class GenerationStage:
     params: Mapping[str, Any] = field(default_factory=dict)
     cached: bool = False
     message: str = ""
+    #: The code and params of ``message`` (``rag_core.wording``); None for none or
+    #: text the core does not word by code yet.
+    notice: Notice | None = None
 
 
 # ----------------------------------------------------------------- support
@@ -491,6 +507,9 @@ class SupportStage:
     claims: tuple[Claim, ...] = ()
     params: Mapping[str, Any] = field(default_factory=dict)
     message: str = ""
+    #: The code and params of ``message`` (``rag_core.wording``); None for none or
+    #: text the core does not word by code yet.
+    notice: Notice | None = None
 
 
 # ------------------------------------------------------------------- trace

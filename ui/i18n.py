@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import string
 from collections.abc import Mapping
+from typing import Any
+
+from rag_core.types import Notice
 
 from . import text as shared
 from .chunks import text as chunks
@@ -69,6 +72,28 @@ def t(key: str, lang: str, **fields: object) -> str:
         raise KeyError(f"no text for i18n key {key!r}") from None
     text = ko if lang == "ko" else en
     return text.format(**fields) if fields else text
+
+
+def notice_text(notice: Notice, lang: str) -> str:
+    """The sentence of a core :class:`Notice` in ``lang``: catalogue key ``notice.<code>``, the
+    notice's params as its fields (a param that is itself a notice is worded first)."""
+    fields = {
+        k: notice_text(v, lang) if isinstance(v, Notice) else v for k, v in notice.params.items()
+    }
+    key = f"notice.{notice.code}"
+    try:
+        ko, en = TEXT[key]
+    except KeyError:
+        raise KeyError(f"no text for notice code {notice.code!r} ({key})") from None
+    return (ko if lang == "ko" else en).format(**fields)
+
+
+def said(stage: Any, lang: str) -> str:
+    """What a stage says: its ``notice`` worded in ``lang``, else its ``message`` (``reason``
+    for the gate) as the core wrote it (the support stage's claim text is not coded yet)."""
+    if getattr(stage, "notice", None) is not None:
+        return notice_text(stage.notice, lang)
+    return str(getattr(stage, "message", None) or getattr(stage, "reason", "") or "")
 
 
 def tv(prefix: str, value: str, lang: str) -> str:

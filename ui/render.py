@@ -27,7 +27,7 @@ from rag_core.types import (
 
 from . import cache
 from .html import Mark, Markup, marked_text, md, show, snippet, span, table, tag
-from .i18n import t, tv
+from .i18n import said, t, tv
 from .state import Context, DiffRow, format_value
 from .trace_view import (
     best_rank,
@@ -237,7 +237,7 @@ def retriever_column(
         facts.append(t("ins.gold_rank", lang, rank=r if r is not None else "—"))
     st.caption(md(" · ".join(facts)))
     if lst.status != "ok":
-        st.warning(md(t("ins.unavailable", lang, name=lst.name, message=lst.message)))
+        st.warning(md(t("ins.unavailable", lang, name=lst.name, message=said(lst, lang))))
         return
     if not lst.hits:
         show(
@@ -436,9 +436,9 @@ def rerank_section(trace: Trace, lang: str, *, key: str) -> None:
         )
     )
     if rr.status != "ok":
-        st.warning(md(t("ins.rerank_unavailable", lang, message=rr.message)))
-    elif rr.message:
-        st.caption(md(rr.message))
+        st.warning(md(t("ins.rerank_unavailable", lang, message=said(rr, lang))))
+    elif said(rr, lang):
+        st.caption(md(said(rr, lang)))
     if rr.method == "none":
         st.caption(t("ins.rerank_none", lang))
         return
@@ -532,12 +532,12 @@ def gate_section(trace: Trace, lang: str, *, key: str) -> None:
         show(
             tag(
                 "div",
-                tag("strong", t("ins.refused", lang)) + tag("div", gate.reason),
+                tag("strong", t("ins.refused", lang)) + tag("div", said(gate, lang)),
                 cls="ri-refusal",
             )
         )
     elif gate.reason:
-        st.info(md(gate.reason))
+        st.info(md(said(gate, lang)))
     fig = gate_chart(gate, trace, lang) if gate.metric != "none" else None
     if gate.metric == "none":
         st.caption(t("ins.gate_none", lang))
@@ -687,7 +687,10 @@ def answer_and_sources(trace: Trace, lang: str, *, key: str) -> None:
         )
     elif sup.status != "ok":
         caption(
-            "ins.support_status", lang, status=tv("status", sup.status, lang), message=sup.message
+            "ins.support_status",
+            lang,
+            status=tv("status", sup.status, lang),
+            message=said(sup, lang),
         )
     left, right = st.columns(2)
     with left:

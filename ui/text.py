@@ -603,6 +603,82 @@ TEXT: dict[str, tuple[str, str]] = {
         "{seconds}초 · 입력 {tin} 토큰 · 출력 {tout} 토큰",
         "{seconds} s · {tin} tokens in · {tout} tokens out",
     ),
+    # ---------------------------------------------- core notices (rag_core/wording.py codes)
+    "notice.gate.refused.no_candidates": (
+        "후보 없음: 검색 결과가 비어 있습니다",
+        "no candidates: retrieval returned nothing",
+    ),
+    "notice.gate.refused.max_distance": (
+        "코사인 거리 {threshold:.3f} 이하인 후보가 없습니다 (가장 가까운 후보 {best:.3f})",
+        "nothing under cosine distance {threshold:.3f} (best candidate at {best:.3f})",
+    ),
+    "notice.gate.refused.min_score": (
+        "점수 {threshold:.4g} 이상인 후보가 없습니다 (최고 {best:.4g})",
+        "nothing scored at least {threshold:.4g} (best {best:.4g})",
+    ),
+    "notice.gate.distance_not_applied": (
+        "gate.max_distance = {threshold} 는 적용되지 않았습니다: 후보에 코사인 거리가 없습니다 "
+        "(dense 검색을 추가하거나 희소 점수용 gate.min_score 를 설정하세요)",
+        "gate.max_distance = {threshold} was not applied: the candidates carry no cosine "
+        "distance (add dense retrieval, or set gate.min_score for sparse scores)",
+    ),
+    "notice.context.skipped.gate_refused": ("게이트가 거절함: {gate}", "gate refused: {gate}"),
+    "notice.generation.skipped.gate_refused": (
+        "게이트가 거절함: {gate} — 모델을 호출하지 않았습니다",
+        "gate refused: {gate} — the model was not called",
+    ),
+    "notice.generation.off": (
+        "생성이 꺼져 있습니다 (generation.model = none)",
+        "generation is off (generation.model = none)",
+    ),
+    "notice.support.skipped.no_answer": ("확인할 답변이 없습니다", "no answer to check"),
+    "notice.support.skipped.generation": (
+        "확인할 답변이 없습니다 (생성 상태: {status})",
+        "no answer to check (generation {status})",
+    ),
+    "notice.stages.not_run.retrieval_only": (
+        "실행하지 않음 (검색만 평가)",
+        "not run (retrieval-only evaluation)",
+    ),
+    "notice.model.package_missing": (
+        "패키지 {package} 가 설치되어 있지 않습니다 (pip install {pip})",
+        "package {package} is not installed (pip install {pip})",
+    ),
+    "notice.model.offline": (
+        "이 컴퓨터에 설치되어 있지 않고 허브는 오프라인입니다. 모델 파일을 폴더에 두고 그 경로를 "
+        "입력하세요 (네트워크가 있으면 RAG_INSPECTOR_ALLOW_DOWNLOAD=1 을 설정하세요)",
+        "it is not installed here and the hub is offline; put its files in a folder and give "
+        "the folder's path (or set RAG_INSPECTOR_ALLOW_DOWNLOAD=1 where a network exists)",
+    ),
+    "notice.model.folder_unloadable": (
+        "폴더 {path} 는 있지만 이 종류의 모델로 불러오지 못했습니다 ({error})",
+        "the folder {path} exists but could not be loaded as this kind of model ({error})",
+    ),
+    "notice.model.download_failed": (
+        "내려받거나 불러오지 못했습니다 ({error})",
+        "it could not be downloaded or loaded ({error})",
+    ),
+    "notice.model.unavailable": ("모델을 쓸 수 없습니다: {detail}", "{detail}"),
+    "notice.run.not_loaded": (
+        "태그 {tag!r} 인 런이 불러와져 있지 않습니다 (불러온 런: {loaded})",
+        "no run tagged {tag!r} is loaded (loaded: {loaded})",
+    ),
+    "notice.run.no_query_id": (
+        "런 {tag!r}: 이 질문에는 쿼리 id가 없어 결과가 없습니다",
+        "run {tag!r} has no hits for this question has no query id",
+    ),
+    "notice.run.no_hits": (
+        "런 {tag!r} 에 쿼리 id {query_id!r} 의 결과가 없습니다",
+        "run {tag!r} has no hits for query id {query_id!r}",
+    ),
+    "notice.run.empty": (
+        "런 {tag!r} 에 이 질문의 결과가 하나도 없습니다",
+        "run {tag!r} lists no hit for this query",
+    ),
+    "notice.retriever.model_unavailable": (
+        "모델 {model!r} 을(를) 쓸 수 없습니다: {reason}",
+        "model {model!r} is unavailable: {reason}",
+    ),
     "ins.gen_speed": (
         "첫 토큰 {first}초 · 프롬프트 처리 {prefill} 토큰/초 · 생성 {decode} 토큰/초",
         "first token {first} s · prefill {prefill} tokens/s · decode {decode} tokens/s",

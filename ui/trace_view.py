@@ -13,7 +13,7 @@ from typing import Any
 from rag_core.types import Chunk, GenerationStage, NeedleLoss, SupportStage, Trace
 
 from .html import Mark, Markup, join, snippet, span, tag
-from .i18n import t, tv
+from .i18n import said, t, tv
 
 VERDICTS = ("supported", "supported-elsewhere", "uncited", "unsupported", "invalid-citation")
 
@@ -82,11 +82,13 @@ def generation_status(trace: Trace, lang: str) -> tuple[str, str]:
     if g.status == "skipped" and trace.config.get("generation", {}).get("model") == "none":
         return "info", t("ins.gen_off", lang)  # worded here, not the core's English reason
     if g.status == "skipped":
-        return "info", t("ins.gen_skipped", lang, message=g.message)
+        return "info", t("ins.gen_skipped", lang, message=said(g, lang))
     if g.status == "unavailable":
-        return "warning", t("ins.gen_unavailable", lang, model=g.model or "—", message=g.message)
+        return "warning", t(
+            "ins.gen_unavailable", lang, model=g.model or "—", message=said(g, lang)
+        )
     if g.status == "error":
-        return "error", g.message
+        return "error", said(g, lang)
     params = g.params or {}
     facts = [
         f"{g.model} · {params['dtype']}" if g.model and params.get("dtype") else g.model or "",

@@ -19,7 +19,14 @@ from dataclasses import replace
 from typing import Literal
 
 from ..config import GateConfig
-from ..types import GateStage, Hit
+from ..types import GateStage, Hit, Notice
+from ..wording import declare, english, notice
+
+#: The gate's notices (``GateStage.notice``): why it refused, or that its rule was not applied.
+GATE_REFUSED_NO_CANDIDATES = declare("gate.refused.no_candidates")
+GATE_REFUSED_MAX_DISTANCE = declare("gate.refused.max_distance", "threshold", "best")
+GATE_REFUSED_MIN_SCORE = declare("gate.refused.min_score", "threshold", "best")
+GATE_DISTANCE_NOT_APPLIED = declare("gate.distance_not_applied", "threshold")
 
 #: Why the gate keeps or rejects one candidate: kept, past the threshold, or
 #: passing the threshold but after ``max_kept`` others were kept.
@@ -84,7 +91,7 @@ def apply_gate(hits: Sequence[Hit], cfg: GateConfig) -> GateStage:
     """
     metric = "none"
     threshold: float | None = None
-    message = ""
+    message: Notice | None = None
     hits = tuple(hits)
     distances = [h.distance for h in hits] if cfg.max_distance is not None and hits else []
     have_distance = bool(distances) and all(d is not None for d in distances)
@@ -93,10 +100,7 @@ def apply_gate(hits: Sequence[Hit], cfg: GateConfig) -> GateStage:
     elif cfg.min_score is not None:
         metric, threshold = "score", cfg.min_score
     elif cfg.max_distance is not None and hits:
-        message = (
-            f"gate.max_distance = {cfg.max_distance} was not applied: the candidates carry no "
-            "cosine distance (add dense retrieval, or set gate.min_score for sparse scores)"
-        )
+        message = notice(GATE_DISTANCE_NOT_APPLIED, threshold=cfg.max_distance)
 
     # the value the rule compares: every distance is set when the metric is distance
     values: list[float] = distances if metric == "distance" else [h.score for h in hits]  # type: ignore[assignment]
@@ -116,16 +120,14 @@ def apply_gate(hits: Sequence[Hit], cfg: GateConfig) -> GateStage:
         if v != "kept"
     )
     refused = not kept
+    reason: Notice | None
     if not hits:
-        reason = "no candidates: retrieval returned nothing"
+        reason = notice(GATE_REFUSED_NO_CANDIDATES)
     elif refused:
         if metric == "distance":
-            reason = (
-                f"nothing under cosine distance {threshold:.3f} "
-                f"(best candidate at {min(values):.3f})"
-            )
+            reason = notice(GATE_REFUSED_MAX_DISTANCE, threshold=threshold, best=min(values))
         else:
-            reason = f"nothing scored at least {threshold:.4g} (best {hits[0].score:.4g})"
+            reason = notice(GATE_REFUSED_MIN_SCORE, threshold=threshold, best=hits[0].score)
     else:
         reason = message
     return GateStage(
@@ -135,6 +137,7 @@ def apply_gate(hits: Sequence[Hit], cfg: GateConfig) -> GateStage:
         kept=kept,
         rejected=rejected,
         refused=refused,
-        reason=reason,
+        reason=english(reason) if reason is not None else "",
+        notice=reason,
         status="ok",
     )

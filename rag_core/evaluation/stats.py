@@ -19,11 +19,11 @@ import math
 import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from statistics import NormalDist
 from typing import Any, Literal
 
 import numpy as np
+from scipy.stats import binomtest
 
 INTERVAL_METHODS: tuple[str, ...] = ("wilson", "bootstrap")
 ALPHA = 0.05
@@ -54,7 +54,9 @@ def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> tuple
 
     Wilson, "Probable inference, the law of succession, and statistical
     inference", JASA 22 (1927); in Newcombe's form (Stat. Med. 17, 1998),
-    the same as ``scipy.stats.binomtest(k, n).proportion_ci(method="wilson")``::
+    which for integer ``successes`` is computed by
+    ``scipy.stats.binomtest(k, n).proportion_ci(method="wilson")``; a float
+    ``successes`` (a summed mean, below) takes the formula written out::
 
         center = (2·n·p̂ + z²) / (2·(n + z²))
         delta  = z · sqrt(4·n·p̂·(1 − p̂) + z²) / (2·(n + z²))
@@ -85,8 +87,13 @@ def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> tuple
         raise ValueError(f"successes must be a number; got {successes!r}")
     if not math.isfinite(successes) or not 0 <= successes <= n:
         raise ValueError(f"successes must lie between 0 and n = {n}; got {successes!r}")
-    z = z_value(confidence)
     n = int(n)
+    if isinstance(successes, (int, np.integer)):
+        ci = binomtest(int(successes), n).proportion_ci(
+            confidence_level=confidence, method="wilson"
+        )
+        return float(ci.low), float(ci.high)
+    z = z_value(confidence)
     p = float(successes) / n
     denom = 2.0 * (n + z * z)
     center = (2.0 * n * p + z * z) / denom
@@ -223,9 +230,9 @@ def sign_test(wins: int, losses: int) -> float:
 
         p = min(1, 2 · P(X ≤ min(wins, losses))),  X ~ Binomial(wins + losses, 1/2)
 
-    Dixon & Mood, "The statistical sign test", JASA 41 (1946). Computed with
-    exact integers (``math.comb``); equals
-    ``scipy.stats.binomtest(wins, wins + losses, 0.5).pvalue``.
+    Dixon & Mood, "The statistical sign test", JASA 41 (1946). Computed by
+    ``scipy.stats.binomtest(wins, wins + losses, 0.5).pvalue`` (the tests keep
+    the exact-integer sum above as its oracle).
     ``wins + losses = 0`` (no discordant pair) gives ``p = 1.0``.
     """
     counts = []
@@ -243,8 +250,7 @@ def sign_test(wins: int, losses: int) -> float:
     n = w + lo
     if n == 0:
         return 1.0
-    tail = sum(math.comb(n, i) for i in range(min(w, lo) + 1))
-    return float(min(Fraction(1), Fraction(2 * tail, 2**n)))
+    return float(min(1.0, binomtest(w, n, 0.5).pvalue))
 
 
 Verdict = Literal["a_better", "b_better", "not_distinguishable"]
@@ -424,7 +430,7 @@ def mcnemar_exact(b: int, c: int) -> float:
 
         p = min(1, 2 · P(X ≤ min(b, c))),  X ~ Binomial(b + c, 1/2)
 
-    equal to ``scipy.stats.binomtest(b, b + c, 0.5).pvalue``.
+    computed as :func:`sign_test` (``scipy.stats.binomtest(b, b + c, 0.5).pvalue``).
     """
     return sign_test(b, c)
 

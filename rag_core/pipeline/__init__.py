@@ -26,7 +26,8 @@ from ..config import PipelineConfig
 from ..index import CorpusIndex, Progress
 from ..retrieval.runs import ExternalRun
 from ..types import Chunk, Needle, Question, Trace
-from .answering import Listener, model_stages, not_run
+from ..wording import notice
+from .answering import STAGES_NOT_RUN_RETRIEVAL_ONLY, Listener, model_stages, not_run
 from .plan import RunPlan
 from .question import validate_question
 from .reranking import rerank_stage
@@ -191,7 +192,7 @@ def _run_planned(
 
     if stop_after == "gate":
         if plan.stop_gate is None:  # the same three skipped stages for every question
-            plan.stop_gate = not_run(config, "not run (retrieval-only evaluation)")
+            plan.stop_gate = not_run(config, notice(STAGES_NOT_RUN_RETRIEVAL_ONLY))
         context, generation, support = plan.stop_gate
     else:
         context, generation, support = model_stages(

@@ -9,36 +9,58 @@ from typing import Any
 
 from .. import models  # models.get_* read at call time: the one place a model is swapped
 from ..answer.context import build_context
+from ..answer.gate import GATE_REFUSED_NO_CANDIDATES
 from ..answer.generation import generate
 from ..answer.support import check_support
 from ..config import PipelineConfig
 from ..index import CorpusIndex, Progress
 from ..models import ModelUnavailable
-from ..types import Chunk, ContextStage, GateStage, GenerationStage, SupportStage
+from ..models.errors import MODEL_UNAVAILABLE
+from ..types import Chunk, ContextStage, GateStage, GenerationStage, Notice, SupportStage
+from ..wording import declare, english, notice
+
+#: Why a stage was not run (``<Stage>.notice``); ``gate`` is the gate's own notice.
+CONTEXT_SKIPPED_GATE = declare("context.skipped.gate_refused", "gate")
+GENERATION_SKIPPED_GATE = declare("generation.skipped.gate_refused", "gate")
+GENERATION_OFF = declare("generation.off")
+SUPPORT_SKIPPED_NO_ANSWER = declare("support.skipped.no_answer")
+SUPPORT_SKIPPED_GENERATION = declare("support.skipped.generation", "status")
+STAGES_NOT_RUN_RETRIEVAL_ONLY = declare("stages.not_run.retrieval_only")
 
 #: ``listener(event, value)``: see :func:`rag_core.pipeline.run`.
 Listener = Callable[[str, Any], None]
 
 
-def skipped_context(config: PipelineConfig, reason: str) -> ContextStage:
+def skipped_context(config: PipelineConfig, reason: Notice) -> ContextStage:
     c = config.context
-    return ContextStage("skipped", c.policy, c.ordering, c.budget_tokens, (), message=reason)
+    return ContextStage(
+        "skipped", c.policy, c.ordering, c.budget_tokens, (), message=english(reason), notice=reason
+    )
 
 
 def skipped_generation(
-    config: PipelineConfig, reason: str, status: str = "skipped"
+    config: PipelineConfig, reason: Notice, status: str = "skipped"
 ) -> GenerationStage:
-    return GenerationStage(status, config.generation.model, message=reason)  # type: ignore[arg-type]
+    return GenerationStage(
+        status,  # type: ignore[arg-type]
+        config.generation.model,
+        message=english(reason),
+        notice=reason,
+    )
+
+
+def skipped_support(reason: Notice) -> SupportStage:
+    return SupportStage("skipped", message=english(reason), notice=reason)
 
 
 def not_run(
-    config: PipelineConfig, reason: str
+    config: PipelineConfig, reason: Notice
 ) -> tuple[ContextStage, GenerationStage, SupportStage]:
     """Context, generation and support all ``skipped`` for ``reason``."""
     return (
         skipped_context(config, reason),
         skipped_generation(config, reason),
-        SupportStage("skipped", message=reason),
+        skipped_support(reason),
     )
 
 
@@ -58,16 +80,16 @@ def model_stages(
     """
     timings = timings if timings is not None else {}
     if gate.refused:
-        reason = f"gate refused: {gate.reason}"
+        why = gate.notice if gate.notice is not None else notice(GATE_REFUSED_NO_CANDIDATES)
         return (
-            skipped_context(config, reason),
-            skipped_generation(config, reason + " — the model was not called"),
-            SupportStage("skipped", message="no answer to check"),
+            skipped_context(config, notice(CONTEXT_SKIPPED_GATE, gate=why)),
+            skipped_generation(config, notice(GENERATION_SKIPPED_GATE, gate=why)),
+            skipped_support(notice(SUPPORT_SKIPPED_NO_ANSWER)),
         )
 
     chunking = corpus.chunking(config.chunker)
     generator = None
-    gen_problem = ""
+    gen_problem: Notice | None = None
     if config.generation.model != "none":
         t = time.perf_counter()
         if progress:
@@ -75,7 +97,7 @@ def model_stages(
         try:
             generator = models.get_generator(config.generation.model, dtype=config.generation.dtype)
         except ModelUnavailable as exc:
-            gen_problem = str(exc)
+            gen_problem = exc.notice
         timings["model_load"] = (time.perf_counter() - t) * 1000
 
     t = time.perf_counter()
@@ -92,9 +114,10 @@ def model_stages(
 
     t = time.perf_counter()
     if config.generation.model == "none":
-        generation = skipped_generation(config, "generation is off (generation.model = none)")
+        generation = skipped_generation(config, notice(GENERATION_OFF))
     elif generator is None:
-        generation = skipped_generation(config, gen_problem, status="unavailable")
+        problem = gen_problem or notice(MODEL_UNAVAILABLE, detail=config.generation.model)
+        generation = skipped_generation(config, problem, status="unavailable")
     else:
         if progress:
             progress(f"generating with {config.generation.model}", 0.5)
@@ -122,8 +145,6 @@ def model_stages(
             generation.answer, context, config.support, embedder=embedder, question=question
         )
     else:
-        support = SupportStage(
-            "skipped", message=f"no answer to check (generation {generation.status})"
-        )
+        support = skipped_support(notice(SUPPORT_SKIPPED_GENERATION, status=generation.status))
     timings["support"] = (time.perf_counter() - t) * 1000
     return context, generation, support

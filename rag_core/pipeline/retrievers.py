@@ -34,7 +34,16 @@ from ..retrieval.qdrant import (
 from ..retrieval.runs import ExternalRun, resolve_hits
 from ..retrieval.sparse.analyzers import auto_segments
 from ..types import AnalyzerView, Chunk, Chunking, Hit, RetrieverList
+from ..wording import declare, english, notice
 from .plan import RunPlan
+
+#: Why a retriever list is empty or unavailable (``RetrieverList.notice``).
+RUN_NOT_LOADED = declare("run.not_loaded", "tag", "loaded")
+RUN_NO_QUERY_ID = declare("run.no_query_id", "tag")
+RUN_NO_HITS = declare("run.no_hits", "tag", "query_id")
+RUN_EMPTY = declare("run.empty", "tag")
+#: ``reason`` is the loader's own notice (``ModelUnavailable.notice``).
+RETRIEVER_MODEL_UNAVAILABLE = declare("retriever.model_unavailable", "model", "reason")
 
 
 @dataclass(frozen=True)
@@ -117,6 +126,7 @@ def dense_list(req: Request) -> Retrieved:
             0,
             status="unavailable",
             message=str(exc),
+            notice=notice(RETRIEVER_MODEL_UNAVAILABLE, model=exc.name, reason=exc.notice),
             model=plan.dense_model,
             params={"model_choice": plan.dense_reason},
         )
@@ -276,11 +286,16 @@ def run_list(
             (),
             0,
             status="unavailable",
-            message=f"no run tagged {tag!r} is loaded (loaded: {loaded})",
+            message=english(n := notice(RUN_NOT_LOADED, tag=tag, loaded=loaded)),
+            notice=n,
         )
     run_hits = run_.for_query(query_id)
     if run_hits is None:
-        why = "this question has no query id" if query_id is None else f"query id {query_id!r}"
+        why = (
+            notice(RUN_NO_QUERY_ID, tag=tag)
+            if query_id is None
+            else notice(RUN_NO_HITS, tag=tag, query_id=query_id)
+        )
         return RetrieverList(
             name,
             "run",
@@ -288,7 +303,8 @@ def run_list(
             (),
             0,
             status="unavailable",
-            message=f"run {tag!r} has no hits for {why}",
+            message=english(why),
+            notice=why,
             params={"source": run_.source},
         )
     hits, more = resolve_hits(
@@ -302,8 +318,17 @@ def run_list(
         params["outside_chunking"] = outside
     if no_text:
         params["text_unavailable"] = no_text
-    message = "" if hits else f"run {tag!r} lists no hit for this query"
-    return RetrieverList(name, "run", None, hits, len(run_hits), message=message, params=params)
+    empty = None if hits else notice(RUN_EMPTY, tag=tag)
+    return RetrieverList(
+        name,
+        "run",
+        None,
+        hits,
+        len(run_hits),
+        message=english(empty) if empty else "",
+        notice=empty,
+        params=params,
+    )
 
 
 def _plan_hits(

@@ -29,6 +29,7 @@ LAYERS: list[tuple[str, dict[str, tuple[str, ...]]]] = [
                 "rag_core.modelnames",
                 "rag_core.text",
                 "rag_core.formats",
+                "rag_core.wording",
             )
         },
     ),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from fractions import Fraction
 
 import pytest
 from scipy.stats import binomtest
@@ -15,6 +16,7 @@ from rag_core.evaluation.stats import (
     PairedComparison,
     bootstrap_interval,
     format_p,
+    mcnemar_exact,
     mean_with_interval,
     mean_with_wilson_of_floats,
     paired_compare,
@@ -55,6 +57,33 @@ def test_wilson_equals_scipy_on_random_inputs():
             low, high = wilson_interval(k, n, confidence)
             assert low == pytest.approx(ci.low, abs=1e-12), (k, n, confidence)
             assert high == pytest.approx(ci.high, abs=1e-12), (k, n, confidence)
+
+
+def _wilson_by_hand(successes: float, n: int, z: float = 1.959963984540054):
+    """The Wilson interval written out (Newcombe's form): the oracle of the scipy call."""
+    p = successes / n
+    denom = 2 * (n + z * z)
+    center = (2 * n * p + z * z) / denom
+    delta = z / denom * math.sqrt(4 * n * p * (1 - p) + z * z)
+    low = 0.0 if successes == 0 else max(0.0, center - delta)
+    high = 1.0 if successes == n else min(1.0, center + delta)
+    return low, high
+
+
+def test_wilson_integer_path_equals_the_formula():
+    rng = random.Random(5)
+    for _ in range(300):
+        n = rng.randint(1, 400)
+        k = rng.randint(0, n)
+        low, high = wilson_interval(k, n)
+        hand = _wilson_by_hand(k, n)
+        assert low == pytest.approx(hand[0], abs=1e-12), (k, n)
+        assert high == pytest.approx(hand[1], abs=1e-12), (k, n)
+
+
+def test_wilson_float_path_is_the_formula():
+    for total, n in ((12.375, 20), (0.5, 1), (63.9, 64), (3.0, 7)):
+        assert wilson_interval(total, n) == pytest.approx(_wilson_by_hand(total, n), abs=1e-15)
 
 
 def test_wilson_accepts_a_summed_mean():
@@ -191,6 +220,22 @@ def test_sign_test_formula_and_scipy():
         assert sign_test(wins, losses) == pytest.approx(
             binomtest(wins, wins + losses, 0.5).pvalue, rel=1e-12, abs=1e-300
         )
+
+
+def test_sign_test_equals_the_exact_integer_sum():
+    """Oracle: p = min(1, 2·Σ_{i ≤ min(w, l)} C(n, i) / 2ⁿ) in exact fractions."""
+    rng = random.Random(13)
+    cases = [(0, 1), (1, 0), (1, 1), (0, 40), (25, 0)] + [
+        (rng.randint(0, 80), rng.randint(0, 80)) for _ in range(300)
+    ]
+    for wins, losses in cases:
+        n = wins + losses
+        if n == 0:
+            continue
+        tail = sum(math.comb(n, i) for i in range(min(wins, losses) + 1))
+        exact = float(min(Fraction(1), Fraction(2 * tail, 2**n)))
+        assert sign_test(wins, losses) == pytest.approx(exact, rel=1e-12, abs=1e-300)
+        assert mcnemar_exact(wins, losses) == sign_test(wins, losses)
 
 
 @pytest.mark.parametrize(

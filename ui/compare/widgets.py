@@ -8,7 +8,7 @@ from rag_core.types import Trace
 
 from .. import sidebar
 from ..html import md, show
-from ..i18n import t
+from ..i18n import said, t
 from ..render import sources_table
 from ..state import K_COMPARE_B, Context
 from . import view
@@ -49,7 +49,7 @@ def b_box(ctx: Context, lang: str) -> str:
 def context_column(trace: Trace, lang: str) -> None:
     """One side's context stage: its sources and token counts (or why it was skipped)."""
     if trace.context.status == "skipped":
-        st.info(md(t("ins.context_skipped", lang, message=trace.context.message)))
+        st.info(md(t("ins.context_skipped", lang, message=said(trace.context, lang))))
         return
     if trace.context.question_cut:
         st.error(t("ins.question_cut", lang))

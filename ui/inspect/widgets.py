@@ -10,7 +10,7 @@ import streamlit as st
 from rag_core.types import Trace
 
 from ..html import join, md, show, span, tag
-from ..i18n import t, tv
+from ..i18n import said, t, tv
 from ..render import sources_table
 from ..trace_view import best_rank, token_strip
 
@@ -59,10 +59,10 @@ def _rank_text(rank: int | None, source: bool) -> str:
 def context_section(trace: Trace, lang: str, pieces: tuple[Sequence[str], int] | None) -> None:
     ctx = trace.context
     if ctx.status == "skipped":
-        st.info(md(t("ins.context_skipped", lang, message=ctx.message)))
+        st.info(md(t("ins.context_skipped", lang, message=said(ctx, lang))))
         return
     if ctx.status != "ok":
-        st.warning(md(ctx.message))
+        st.warning(md(said(ctx, lang)))
     c1, c2, c3, c4 = st.columns(4)
     c1.metric(t("ins.budget", lang), ctx.budget_tokens)
     c2.metric(
@@ -81,7 +81,7 @@ def context_section(trace: Trace, lang: str, pieces: tuple[Sequence[str], int] |
     if ctx.question_cut:
         st.error(t("ins.question_cut", lang))
     if ctx.message:
-        st.caption(md(ctx.message))
+        st.caption(md(said(ctx, lang)))
     show(sources_table(ctx, trace, lang))
     with st.expander(
         t("ins.prompt_tokens", lang, n=len(ctx.full_ids) or len(ctx.input_ids)),

@@ -18,7 +18,7 @@ from rag_core.config import PipelineConfig
 from rag_core.types import Hit, Trace
 
 from ..html import Mark, Markup, div, join, marked_text, snippet, span, tag
-from ..i18n import t, tv
+from ..i18n import said, t, tv
 from ..state import overrides_text, query_from_config
 from ..trace_view import (
     chunk_label,
@@ -219,7 +219,7 @@ def prompt_pane(trace: Trace, lang: str, pieces: tuple[Sequence[str], int] | Non
     greyed."""
     ctx = trace.context
     if ctx.status == "skipped":
-        return div(t("ins.context_skipped", lang, message=ctx.message), "ri-lec-note")
+        return div(t("ins.context_skipped", lang, message=said(ctx, lang)), "ri-lec-note")
     facts = t(
         "cmp.tokens",
         lang,
@@ -278,7 +278,7 @@ def claims_pane(trace: Trace, lang: str, selected: int | None) -> Markup:
                 "ins.support_status",
                 lang,
                 status=tv("status", sup.status, lang),
-                message=sup.message,
+                message=said(sup, lang),
             ),
             "ri-lec-note",
         )
