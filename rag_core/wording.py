@@ -37,6 +37,7 @@ ENGLISH: dict[str, str] = {
     "context.skipped.gate_refused": "gate refused: {gate}",
     "generation.skipped.gate_refused": "gate refused: {gate} — the model was not called",
     "generation.off": "generation is off (generation.model = none)",
+    "generation.model_unavailable": "model {model!r} is unavailable: {reason}",
     "support.skipped.no_answer": "no answer to check",
     "support.skipped.generation": "no answer to check (generation {status})",
     "stages.not_run.retrieval_only": "not run (retrieval-only evaluation)",

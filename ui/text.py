@@ -675,6 +675,10 @@ TEXT: dict[str, tuple[str, str]] = {
         "런 {tag!r} 에 이 질문의 결과가 하나도 없습니다",
         "run {tag!r} lists no hit for this query",
     ),
+    "notice.generation.model_unavailable": (
+        "모델 {model!r} 을(를) 쓸 수 없습니다: {reason}",
+        "model {model!r} is unavailable: {reason}",
+    ),
     "notice.retriever.model_unavailable": (
         "모델 {model!r} 을(를) 쓸 수 없습니다: {reason}",
         "model {model!r} is unavailable: {reason}",

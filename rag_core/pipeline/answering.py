@@ -23,6 +23,7 @@ from ..wording import declare, english, notice
 CONTEXT_SKIPPED_GATE = declare("context.skipped.gate_refused", "gate")
 GENERATION_SKIPPED_GATE = declare("generation.skipped.gate_refused", "gate")
 GENERATION_OFF = declare("generation.off")
+GENERATION_MODEL_UNAVAILABLE = declare("generation.model_unavailable", "model", "reason")
 SUPPORT_SKIPPED_NO_ANSWER = declare("support.skipped.no_answer")
 SUPPORT_SKIPPED_GENERATION = declare("support.skipped.generation", "status")
 STAGES_NOT_RUN_RETRIEVAL_ONLY = declare("stages.not_run.retrieval_only")
@@ -97,7 +98,7 @@ def model_stages(
         try:
             generator = models.get_generator(config.generation.model, dtype=config.generation.dtype)
         except ModelUnavailable as exc:
-            gen_problem = exc.notice
+            gen_problem = notice(GENERATION_MODEL_UNAVAILABLE, model=exc.name, reason=exc.notice)
         timings["model_load"] = (time.perf_counter() - t) * 1000
 
     t = time.perf_counter()
