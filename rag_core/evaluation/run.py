@@ -15,8 +15,6 @@ every mean without any stage being at fault).
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
@@ -31,6 +29,7 @@ from ..config import (
     SupportConfig,
 )
 from ..formats.questions import queries_of
+from ..formats.spreadsheet import rows_csv as rows_csv  # re-exported: the CSV of every export
 from ..gold.labels import gold_for
 from ..gold.relevance import ChunkLookup, grades_for, locate, relevant_chunk_ids
 from ..index import CorpusIndex
@@ -518,21 +517,6 @@ def per_query_table(evaluations: dict[str, ConfigEvaluation]) -> list[dict[str, 
                 }
             )
     return out
-
-
-def rows_csv(rows: Sequence[dict[str, Any]]) -> str:
-    """CSV text of dict rows (columns in first-seen order; ``None`` written empty)."""
-    columns: list[str] = []
-    for row in rows:
-        for key in row:
-            if key not in columns:
-                columns.append(key)
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({k: ("" if row.get(k) is None else row.get(k)) for k in columns})
-    return buf.getvalue()
 
 
 def report_dict(a: ConfigEvaluation, b: ConfigEvaluation | None = None) -> dict[str, Any]:

@@ -15,7 +15,8 @@ from typing import Any
 import streamlit as st
 
 from rag_core.config import PRESET_LABELS, PRESETS, PipelineConfig
-from rag_core.evaluation.run import per_query_table, question_rows, report_dict, rows_csv
+from rag_core.evaluation.run import per_query_table, question_rows, report_dict
+from rag_core.formats.spreadsheet import rows_csv
 
 from .. import measure, render, sidebar
 from ..html import md, show, tag

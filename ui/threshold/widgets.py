@@ -11,7 +11,7 @@ from typing import Any
 
 import streamlit as st
 
-from rag_core.evaluation.run import ranking_config, rows_csv
+from rag_core.evaluation.run import ranking_config
 from rag_core.evaluation.sweep import (
     METRIC_CHOICES,
     OUTCOMES,
@@ -20,6 +20,7 @@ from rag_core.evaluation.sweep import (
     SweepReport,
     outcomes,
 )
+from rag_core.formats.spreadsheet import rows_csv
 from rag_core.types import dumps
 
 from .. import measure
