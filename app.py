@@ -11,7 +11,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui import sidebar
-from ui.html import show, style
+from ui.html import md, show, style
 from ui.i18n import t
 
 ROOT = Path(__file__).resolve().parent
@@ -55,14 +55,57 @@ def build_pages(lang: str) -> dict[str, list[st.Page]]:
     return sections
 
 
+def unknown_page(
+    asked_hash: str | None, asked_name: str | None, main_hash: str, known: dict[str, str]
+) -> str | None:
+    """The page an address asked for when the app has no such page, else ``None``.
+
+    Streamlit then runs the default page (Inspect). A request names its page by
+    URL path (a browser's first load: ``asked_name``) or by script hash (a rerun,
+    ``AppTest``: ``asked_hash``); ``known`` maps each registered page's hash to its
+    URL path, and ``main_hash`` (this entry script) is the hand-over of a page run on
+    its own (``ui.sidebar.context``). A hash without a name is shown by its first 12
+    characters.
+    """
+    if asked_hash:
+        if asked_hash in known or asked_hash == main_hash:
+            return None
+        return asked_name or asked_hash[:12]
+    if asked_name and asked_name not in known.values():
+        return asked_name
+    return None
+
+
+def _asked_page_missing(pages: dict[str, list[st.Page]]) -> str | None:
+    """:func:`unknown_page` of this script run (the hash of ``st.Page`` has no public
+    accessor)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return None
+    manager = ctx.pages_manager
+    known = {str(getattr(p, "_script_hash", "")): p.url_path for s in pages.values() for p in s}
+    return unknown_page(
+        manager.intended_page_script_hash,
+        manager.intended_page_name,
+        manager.main_script_hash,
+        known,
+    )
+
+
 def main() -> None:
     # an emoji favicon is an inline SVG; a :material/…: one is fetched from fonts.gstatic.com (no
     # network at run time)
     st.set_page_config(page_title="RAG Stage Inspector", page_icon="🔎", layout="wide")
     show(style())
     lang = sidebar.current_lang()
-    nav = st.navigation(build_pages(lang), position="sidebar")
+    pages = build_pages(lang)
+    nav = st.navigation(pages, position="sidebar")
+    missing = _asked_page_missing(pages)
     sidebar.render()
+    if notice := sidebar.page_notice(missing, sidebar.current_lang()):
+        st.warning(md(notice))
     nav.run()
 
 

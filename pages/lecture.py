@@ -32,6 +32,7 @@ trace = res.trace
 pieces = cache.token_pieces(trace)
 
 step = parse_step(sidebar.shadow_get(K_LEC_STEP, ""))
+widgets.step_notice(sidebar.shadow_get(K_LEC_STEP, ""), step, lang)
 large = sidebar.shadow_get(K_LEC_BIG, "") == "1"
 selected = widgets.toolbar(trace, lang, step, large, pieces)
 

@@ -140,11 +140,34 @@ def _init_session() -> None:
             ss[k] = v
     ss[_SHADOW] = {k: view[k] for k in SHADOW_KEYS if k in view}
     ss[_CFG] = config
-    ss[_PROBLEMS] = [*problems, *errors]
+    ss[_PROBLEMS] = [*problems, *errors, *_view_notices(params, view, values)]
     ss[_URL_ASKED] = {
-        name: params[name] for name in ("qset", "qid", "ph", "q", "doc") if name in params
+        name: params[name] for name in ("qset", "qid", "ph", "q", "doc", "step") if name in params
     }
     ss[_INIT] = True
+
+
+def _view_notices(
+    params: Mapping[str, str], view: Mapping[str, Any], values: Mapping[str, Any]
+) -> list[str]:
+    """One notice per ``lang=``/``corpus=`` of the address that names no choice (the value
+    ``view_from_query`` dropped), saying what is shown instead."""
+    lang = values[K_LANG]
+    out = []
+    for name, key in (("lang", K_LANG), ("corpus", K_CORPUS)):
+        if params.get(name, "") != "" and key not in view:
+            shown = t(f"url.shown.lang.{lang}" if name == "lang" else f"corpus.{values[key]}", lang)
+            value = params[name][:80]
+            out.append(t("url.not_honoured", lang, param=name, value=value, shown=shown))
+    return out
+
+
+def page_notice(name: str | None, lang: str) -> str | None:
+    """The address named a page the app does not have (``name``): the line saying that the
+    default page (Inspect) is shown instead; ``None`` when the page exists."""
+    if name is None:
+        return None
+    return t("url.page_unknown", lang, page=name[:80], shown=t("page.inspect", lang))
 
 
 def url_notice(name: str, shown: str, lang: str) -> str | None:

@@ -872,6 +872,14 @@ TEXT: dict[str, tuple[str, str]] = {
         "phrasing 0 (this question has {n} phrasing(s), numbered from 0)",
     ),
     "url.shown.set_question": ("질문 세트의 질문 {qid}", "question {qid} of the question set"),
+    # ---- notices about the address (URL): language, page (issue 27)
+    "url.shown.lang.ko": ("한국어 화면", "the Korean interface"),
+    "url.shown.lang.en": ("영어 화면", "the English interface"),
+    "url.page_unknown": (
+        "주소의 페이지 “{page}” 은(는) 이 앱에 없어 대신 {shown} 페이지를 보여 줍니다.",
+        "The address asked for the page “{page}”, which this app does not have; showing the "
+        "{shown} page instead.",
+    ),
     # ---- opening a question on another page (Scenarios' cards, Evaluate's rows)
     "scn.open.inspect": ("검사에서 열기", "Open in Inspect"),
     "scn.open.compare": ("비교에서 열기", "Open in Compare"),

@@ -45,6 +45,17 @@ def parse_step(value: object) -> int:
     return step if 1 <= step <= STEPS else STEPS
 
 
+def step_honoured(value: object) -> bool:
+    """Whether a URL ``step`` value is shown as asked: empty (every pane) or an integer
+    1…:data:`STEPS`."""
+    if value in (None, ""):
+        return True
+    try:
+        return 1 <= int(str(value)) <= STEPS
+    except ValueError:
+        return False
+
+
 # ---------------------------------------------------------------- rank flow
 
 

@@ -10,18 +10,28 @@ import streamlit as st
 from rag_core.types import Trace
 
 from .. import sidebar
+from ..html import md
 from ..i18n import t
 from ..state import K_LEC_BIG, K_LEC_STEP
 from ..trace_view import claim_label
 from . import slides
 from .keys import K_LEC_BIG_W, K_LEC_CLAIM_W
-from .view import STEPS, lecture_view, selected_claim
+from .view import STEPS, lecture_view, selected_claim, step_honoured
 
 
 def _go(n: int) -> None:
     """Button callback: show the first ``n`` panes (the URL keeps ``step`` unless all are shown)."""
     n = min(max(n, 1), STEPS)
     sidebar.shadow_set(K_LEC_STEP, "" if n == STEPS else str(n))
+
+
+def step_notice(asked: object, step: int, lang: str) -> None:
+    """The address's ``step=`` when it names no step 1…:data:`STEPS`: one notice saying which
+    step is shown instead (once per session, like the sidebar's URL notices)."""
+    if step_honoured(asked):
+        sidebar.url_honoured("step")
+    elif notice := sidebar.url_notice("step", t("lec.step", lang, n=step, total=STEPS), lang):
+        st.warning(md(notice))
 
 
 def _big() -> None:
