@@ -98,7 +98,7 @@ sections.summary(res, sides, lang)
 st.header(t("ev.h.metrics", lang))
 head, rows, classes = view.metrics_table(a, sides, cmp, lang)
 show(table(head, rows, row_classes=classes))
-st.caption(t("ev.metrics_help", lang, n=a.result.n_queries))
+st.caption(view.metrics_help(a, lang))
 if cmp:
     sections.reading(a, cmp, ks, lang)
 
@@ -116,7 +116,9 @@ name = (
     or "recall"
 )
 st.plotly_chart(
-    view.curve_figure(sides, name, a.ks), key="eval.curve.fig", config={"displayModeBar": False}
+    view.curve_figure(sides, name, a.ks, lang),
+    key="eval.curve.fig",
+    config={"displayModeBar": False},
 )
 
 # ------------------------------------------------------------------ breakdown

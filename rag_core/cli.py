@@ -27,7 +27,7 @@ from .evaluation import sweep
 from .evaluation.answers import compare_answers, evaluate_answers
 from .evaluation.metrics import GAINS, evaluate_run
 from .evaluation.run import compare_configs, evaluate_config
-from .evaluation.stats import format_p, parse_range
+from .evaluation.stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, format_p, parse_range
 from .evaluation.sweep import METRIC_CHOICES, NOTICE_FINAL_SCORE, NOTICE_NO_DISTANCE
 from .formats.questions import load_questions
 from .formats.trec import format_qrels, read_qrels, read_run, write_text_atomic
@@ -458,9 +458,19 @@ def _eval_summary(out: dict[str, Any]) -> str:
                 f"[{side}] {res['chunker_signature']}: {res['n_queries']} queries, "
                 f"{res['answers_destroyed']} answers destroyed"
             )
+        shown = [m for m in res["means"].values() if m is not None]
+        if shown:
+            unit = "questions (phrasings averaged)" if shown[0]["unit"] == "question" else "queries"
+            lines.append(
+                f"  95% intervals over n = {shown[0]['n']} {unit}: Wilson for 0/1 metrics, "
+                f"percentile bootstrap ({BOOTSTRAP_RESAMPLES} resamples, seed {BOOTSTRAP_SEED}) "
+                "for graded ones"
+            )
         for key, m in res["means"].items():
             if m is not None:
-                lines.append(f"  {key:>10} {m['mean']:.3f}  [{m['low']:.3f}, {m['high']:.3f}]")
+                lines.append(
+                    f"  {key:>10} {m['mean']:.3f}  [{m['low']:.3f}, {m['high']:.3f}] {m['method']}"
+                )
     if "comparison" in out:
         for key, c in out["comparison"].items():
             lines.append(f"  {key:>10} +{c['wins']}/-{c['losses']} (={c['ties']}) p={c['p']:.4g}")

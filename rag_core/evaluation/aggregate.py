@@ -29,8 +29,8 @@ from .stats import (
     INTERVAL_METHODS,
     MeanWithInterval,
     PairedComparison,
-    mean_with_interval,
-    mean_with_wilson_of_floats,
+    cluster_means,
+    metric_intervals,
     paired_compare,
 )
 
@@ -52,7 +52,12 @@ class EvalResult:
         not_judged: qids left out of the means.
         first_gold_rank: qid → 1-based rank of the first relevant chunk in
             the full ranking, ``None`` when not retrieved (or not judged).
-        interval: ``wilson`` or ``bootstrap``.
+        interval: ``auto`` (per metric: Wilson when every value is 0 or 1, else the
+            percentile bootstrap; the method is in each mean's ``method``),
+            ``wilson`` or ``bootstrap``.
+        clusters: query id → question id. When a question has several phrasings,
+            every mean, interval and paired test is over questions, each question's
+            phrasings averaged first (the phrasings are not independent samples).
     """
 
     ks: tuple[int, ...]
@@ -63,7 +68,8 @@ class EvalResult:
     n_queries: int
     not_judged: tuple[str, ...]
     first_gold_rank: dict[str, int | None]
-    interval: str = "wilson"
+    interval: str = "auto"
+    clusters: dict[str, str] | None = None
 
     @property
     def judged(self) -> tuple[str, ...]:
@@ -73,19 +79,22 @@ class EvalResult:
 
 
 def _summaries(
-    per_query: Mapping[str, MetricValues], qids: Sequence[str], keys: Sequence[str], interval: str
+    per_query: Mapping[str, MetricValues],
+    qids: Sequence[str],
+    keys: Sequence[str],
+    interval: str,
+    clusters: Mapping[str, str] | None = None,
 ) -> dict[str, MeanWithInterval | None]:
-    out: dict[str, MeanWithInterval | None] = {}
-    rows = [per_query[q] for q in qids]
+    """Per metric the mean and interval over ``qids``; with ``clusters`` (query id →
+    question id) over questions, each question's phrasings averaged first."""
+    grouped = clusters is not None and len({clusters.get(q, q) for q in qids}) < len(qids)
+    columns: dict[str, list[float]] = {}
     for key in keys:
-        values = [v for row in rows if (v := row[key]) is not None]
-        if not values:
-            out[key] = None
-        elif interval == "wilson":  # metric values are Python floats: skip the per-value checks
-            out[key] = mean_with_wilson_of_floats(values)
-        else:
-            out[key] = mean_with_interval(values, interval)
-    return out
+        values = {q: v for q in qids if (v := per_query[q][key]) is not None}
+        if values:
+            columns[key] = list(cluster_means(values, clusters if grouped else None).values())
+    done = metric_intervals(columns, interval, unit="question" if grouped else "query")
+    return {key: done.get(key) for key in keys}
 
 
 def evaluate_queries(
@@ -95,8 +104,9 @@ def evaluate_queries(
     gain: str = "binary",
     *,
     judged: Collection[str] | None = None,
-    interval: str = "wilson",
+    interval: str = "auto",
     units: Mapping[str, Sequence[Collection[str]]] | None = None,
+    clusters: Mapping[str, str] | None = None,
 ) -> EvalResult:
     """Evaluate per-query rankings against per-query chunk grades.
 
@@ -110,11 +120,15 @@ def evaluate_queries(
         judged: qids that have gold evidence even when no chunk is relevant
             (answers destroyed): they score 0 rather than being not judged.
             ``None``: judged means at least one relevant chunk.
-        interval: ``wilson`` (default) or ``bootstrap`` for the means.
+        interval: ``auto`` (default: per metric, Wilson for 0/1 values, else the
+            percentile bootstrap), ``wilson`` or ``bootstrap`` for the means.
         units: qid → per gold needle the chunk ids containing it. When given
             for a judged qid, ``recall@k`` counts needles found (see
             :func:`rag_core.evaluation.metrics.recall.unit_recall`) instead of chunks, so
             Recall@k differs from Hit@k only for multi-evidence questions.
+        clusters: query id → question id (a question's phrasings); the means,
+            intervals and (:func:`compare_results`) paired tests are then over
+            questions, each question's phrasings averaged first.
 
     Returns:
         An :class:`EvalResult`; queries are ordered as in ``gold``, then any
@@ -149,11 +163,12 @@ def evaluate_queries(
         gain=gain,
         metrics=keys,
         per_query=per_query,
-        means=_summaries(per_query, scored, keys, interval),
+        means=_summaries(per_query, scored, keys, interval, clusters),
         n_queries=len(scored),
         not_judged=tuple(not_judged),
         first_gold_rank=first_gold,
         interval=interval,
+        clusters=dict(clusters) if clusters is not None else None,
     )
 
 
@@ -163,7 +178,8 @@ def compare_results(
     """Paired sign test per metric between two results over the same questions.
 
     Only queries judged in both results take part; metrics are those both
-    results report (e.g. the common cutoffs).
+    results report (e.g. the common cutoffs). With ``clusters`` (query id →
+    question id) the pairs are questions, each the mean of its phrasings.
     """
     judged_b = set(b.judged)
     common = [q for q in a.judged if q in judged_b]
@@ -173,13 +189,15 @@ def compare_results(
             "nothing to compare"
         )
     out: dict[str, PairedComparison] = {}
+    clusters = a.clusters if a.clusters is not None else b.clusters
     for key in a.metrics:
         if key not in b.metrics:
             continue
-        # judged on both sides, so every value is a number (None marks "not judged")
+        # judged on both sides, so every value is a number (None marks "not judged");
+        # a question's phrasings are one paired unit (their mean), not several
         out[key] = paired_compare(
-            {q: cast(float, a.per_query[q][key]) for q in common},
-            {q: cast(float, b.per_query[q][key]) for q in common},
+            cluster_means({q: cast(float, a.per_query[q][key]) for q in common}, clusters),
+            cluster_means({q: cast(float, b.per_query[q][key]) for q in common}, clusters),
             label_a=label_a,
             label_b=label_b,
         )
@@ -208,7 +226,9 @@ def breakdown(
                 members[tag].append(qid)
     out: dict[str, dict[str, MeanWithInterval]] = {}
     for tag, qids in members.items():
-        summary = _summaries(result.per_query, qids, result.metrics, result.interval)
+        summary = _summaries(
+            result.per_query, qids, result.metrics, result.interval, result.clusters
+        )
         out[tag] = {key: value for key, value in summary.items() if value is not None}
     return out
 

@@ -315,7 +315,9 @@ def evaluate_config(
         tags[qid] = (f"lang:{q.lang}",) + tuple(q.tags)
     # Every answerable question is judged: one whose needles the chunking
     # destroyed scores 0 (its recall ceiling) instead of leaving the means.
-    result = evaluate_queries(rankings, gold, ks, gain=gain, judged=set(rankings), units=units)
+    result = evaluate_queries(
+        rankings, gold, ks, gain=gain, judged=set(rankings), units=units, clusters=question_of
+    )
     return ConfigEvaluation(
         config=cfg.to_dict(),
         chunker_signature=chunking.signature,

@@ -46,7 +46,7 @@ def reference(rankings, gold, ks, gain, judged, interval, units) -> EvalResult:
     means = {}
     for key in keys:
         values = [v for q in scored if (v := per_query[q][key]) is not None]
-        means[key] = mean_with_interval(values, interval) if values else None
+        means[key] = _reference_mean(values, interval) if values else None
     return EvalResult(
         ks=tuple(sorted(set(ks))),
         gain=gain,
@@ -58,6 +58,15 @@ def reference(rankings, gold, ks, gain, judged, interval, units) -> EvalResult:
         first_gold_rank=first_gold,
         interval=interval,
     )
+
+
+def _reference_mean(values, interval):
+    """``auto``: Wilson for 0/1 values, else the bootstrap (2,000 resamples, as evaluations)."""
+    if interval == "auto":
+        interval = "wilson" if all(v in (0.0, 1.0) for v in values) else "bootstrap"
+    if interval == "bootstrap":
+        return mean_with_interval(values, "bootstrap", n_resamples=2000)
+    return mean_with_interval(values, interval)
 
 
 def question_set(rng: random.Random, n: int):
@@ -74,7 +83,7 @@ def question_set(rng: random.Random, n: int):
 
 
 @pytest.mark.parametrize("gain", ["binary", "exp", "linear"])
-@pytest.mark.parametrize("interval", ["wilson", "bootstrap"])
+@pytest.mark.parametrize("interval", ["auto", "wilson", "bootstrap"])
 def test_evaluate_queries_equals_the_one_query_composition(gain, interval):
     rng = random.Random(f"{gain}-{interval}")
     for _ in range(12 if interval == "wilson" else 2):

@@ -197,9 +197,15 @@ def test_eval_compare_has_means_intervals_and_sign_tests(capsys):
     a = data["a"]
     assert a["chunker_signature"] == "blind-t512" and a["answers_destroyed"] >= 1
     m = a["means"]["recall@8"]
-    assert m["low"] <= m["mean"] <= m["high"] and m["n"] == a["n_queries"]
+    # a question's phrasings are one unit: n counts questions (issue 27)
+    grouped = a["n_queries"] > a["n_questions"]
+    assert m["unit"] == ("question" if grouped else "query")
+    assert m["low"] <= m["mean"] <= m["high"] and m["n"] == a["n_questions"]
+    assert a["means"]["hit@1"]["method"] in ("wilson", "bootstrap")
+    assert a["means"]["ndcg@8"]["method"] == "bootstrap"
+    assert a["means"]["ndcg@8"]["n_resamples"] == 2000
     cmp = data["comparison"]["hit@8"]
-    assert cmp["wins"] + cmp["losses"] + cmp["ties"] == a["n_queries"] and 0 < cmp["p"] <= 1
+    assert cmp["wins"] + cmp["losses"] + cmp["ties"] == a["n_questions"] and 0 < cmp["p"] <= 1
     assert cmp["verdict"] in ("a_better", "b_better", "not_distinguishable")
     assert "reading" not in cmp and "reading_ko" not in cmp  # a code, no sentence, in the JSON
 

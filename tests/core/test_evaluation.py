@@ -18,7 +18,12 @@ from rag_core.evaluation.aggregate import (
     per_query_rows,
 )
 from rag_core.evaluation.metrics import evaluate_ranking
-from rag_core.evaluation.stats import mean_with_interval, sign_test, wilson_interval
+from rag_core.evaluation.stats import (
+    bootstrap_interval,
+    mean_with_interval,
+    sign_test,
+    wilson_interval,
+)
 from rag_core.types import dumps, to_jsonable
 
 GOLD = {
@@ -30,7 +35,7 @@ GOLD = {
 RANKINGS = {"q1": ["C", "A", "D"], "q2": ["A", "C"], "q3": ["C", "D"], "q4": ["A"]}
 
 
-def test_evaluate_queries_means_and_wilson_intervals():
+def test_evaluate_queries_means_wilson_for_binary_and_bootstrap_for_graded():
     r = evaluate_queries(RANKINGS, GOLD, [1, 3])
     assert r.n_queries == 3
     assert r.not_judged == ("q4",)
@@ -38,11 +43,13 @@ def test_evaluate_queries_means_and_wilson_intervals():
     assert r.first_gold_rank == {"q1": 2, "q2": 1, "q3": None, "q4": None}
     rr = r.means["rr"]
     assert rr.mean == pytest.approx((1 / 2 + 1 + 0) / 3)
-    assert (rr.low, rr.high) == pytest.approx(wilson_interval(1 / 2 + 1 + 0, 3))
-    assert rr.n == 3 and rr.method == "wilson"
+    # RR is graded (1/2 is no success count): the percentile bootstrap, not Wilson
+    assert (rr.low, rr.high) == bootstrap_interval([1 / 2, 1.0, 0.0], n_resamples=2000)
+    assert rr.n == 3 and rr.method == "bootstrap" and rr.n_resamples == 2000
     hit3 = r.means["hit@3"]
     assert hit3.mean == pytest.approx(2 / 3)
     assert (hit3.low, hit3.high) == pytest.approx(wilson_interval(2, 3))
+    assert hit3.method == "wilson" and hit3.unit == "query"
     assert r.per_query["q1"] == evaluate_ranking(RANKINGS["q1"], GOLD["q1"], [1, 3])
     assert set(r.per_query["q4"].values()) == {None}
 
@@ -81,10 +88,10 @@ def test_nothing_judged_gives_none_means():
 def test_bootstrap_interval_option_and_bad_method():
     r = evaluate_queries(RANKINGS, GOLD, [3], interval="bootstrap")
     values = [r.per_query[q]["ndcg@3"] for q in r.judged]
-    assert r.means["ndcg@3"] == mean_with_interval(values, "bootstrap")
+    assert r.means["ndcg@3"] == mean_with_interval(values, "bootstrap", n_resamples=2000)
     with pytest.raises(
         ValueError,
-        match=re.escape("unknown interval method 'normal'; valid choices: wilson, bootstrap"),
+        match=re.escape("unknown interval method 'normal'; valid choices: auto, wilson, bootstrap"),
     ):
         evaluate_queries(RANKINGS, GOLD, [3], interval="normal")
 

@@ -130,7 +130,7 @@ def test_wilson_errors():
         mean_with_interval([])
     with pytest.raises(
         ValueError,
-        match=re.escape("unknown interval method 'exact'; valid choices: wilson, bootstrap"),
+        match=re.escape("unknown interval method 'exact'; valid choices: auto, wilson, bootstrap"),
     ):
         mean_with_interval([0.5], method="exact")
 

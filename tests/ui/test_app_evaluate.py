@@ -72,13 +72,18 @@ def test_a_run_shows_the_metrics_of_evaluate_config_with_intervals(entry, corpus
     page = html(at)
     for key in want.result.metrics:
         assert cell(want.result.means[key]) in page, key
+    methods = {m.method for m in want.result.means.values() if m is not None}
+    assert "bootstrap" in methods  # nDCG, RR, AP are graded
+    assert any(
+        "percentile bootstrap of the mean (2,000 resamples" in plain(c.value) for c in at.caption
+    )
     assert any(
         f"{want.n_questions} questions, {want.n_queries} queries" in plain(c.value)
         for c in at.caption
     )
     assert [h.value for h in at.header][:3] == [
         "Summary",
-        "Metrics (95% Wilson interval)",
+        "Metrics (95% interval)",
         "Metric at k (95% interval band)",
     ]
     assert len(at.get("plotly_chart")) == 1

@@ -128,8 +128,11 @@ def test_metrics_table_has_one_row_per_metric_and_the_test_columns_with_b():
 
 
 def test_cell_shows_mean_and_interval():
-    m = SimpleNamespace(mean=0.5, low=0.25, high=0.75)
+    m = SimpleNamespace(mean=0.5, low=0.25, high=0.75, method="bootstrap")
     assert "0.500" in view.cell(m) and "[0.250, 0.750]" in view.cell(m)
+    assert "bootstrap" in view.cell(m) and "부트스트랩" in view.cell(m, "ko")
+    w = SimpleNamespace(mean=0.5, low=0.25, high=0.75, method="wilson")
+    assert "Wilson" in view.cell(w) and "bootstrap" not in view.cell(w)  # named next to it
     assert "—" in view.cell(None)
 
 

@@ -4,12 +4,13 @@
 TEXT: dict[str, tuple[str, str]] = {
     # ---- the ranking evaluation
     "ev.intro": (
-        "질문 세트를 설정 A(사이드바)와, 원하면 B로 돌려 검색 지표를 잽니다. 모든 값에 95% Wilson "
-        "구간이 붙고, A와 B의 "
-        "차이는 질의별 짝 비교(부호 검정)로 읽습니다. 생성 모델은 부르지 않습니다.",
+        "질문 세트를 설정 A(사이드바)와, 원하면 B로 돌려 검색 지표를 잽니다. 모든 값에 95% 구간이 "
+        "붙고(0/1 지표는 Wilson, 그 밖은 부트스트랩; 방법은 구간 옆에), A와 B의 "
+        "차이는 질문별 짝 비교(부호 검정)로 읽습니다. 생성 모델은 부르지 않습니다.",
         "Runs a question set through configuration A (the sidebar) and optionally B, and measures "
         "retrieval. Every "
-        "value carries its 95% Wilson interval; A against B is read from a paired per-query "
+        "value carries its 95% interval (Wilson for 0/1 metrics, a bootstrap for graded ones; the "
+        "method is named next to it); A against B is read from a paired per-question "
         "comparison (sign test). "
         "No generation model is called.",
     ),
@@ -104,18 +105,23 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "ev.not_judged": ("정답 근거가 없어 빠진 질의 {n}개", "{n} queries left out: no gold evidence"),
     "ev.metrics_help": (
-        "n = {n}개 질의. 구간은 질의별 값의 합에 씌운 Wilson 점수 구간입니다. 구간이 겹치면 차이를 "
-        "단정하지 마세요. "
+        "n = 질문 {n}개 (질의 {q}개{grouped}). 질문별 값이 모두 0 또는 1인 지표(hit@k 등)는 Wilson "
+        "점수 구간, 그 밖의 지표(nDCG, RR, AP, P@k)는 평균의 백분위 부트스트랩 구간(재표본 "
+        "{resamples}개, 고정 시드)입니다. 구간이 겹치면 차이를 단정하지 마세요. "
         "파란 행: 부호 검정에서 p < 0.05.",
-        "n = {n} queries. Intervals are Wilson score intervals over the sum of per-query values; "
-        "overlapping "
+        "n = {n} questions ({q} queries{grouped}). A metric whose per-question values are all "
+        "0 or 1 (hit@k…) gets the Wilson score interval; the others (nDCG, RR, AP, P@k) the "
+        "percentile bootstrap of the mean ({resamples} resamples, fixed seed). Overlapping "
         "intervals are no evidence of a difference. Blue rows: sign test p < 0.05.",
     ),
     "ev.sign_help": (
-        "부호 검정: 두 설정의 값이 다른 질의만 세어(같은 질의 제외) 확률 1/2의 이항분포로 정확한 "
+        "부호 검정: 두 설정의 값이 다른 질문만 세어(같은 질문 제외, "
+        "한 질문의 표현들은 평균해 하나로) "
+        "확률 1/2의 이항분포로 정확한 "
         "양측 p를 구합니다. "
         "p가 크면 평균이 달라 보여도 '이 질의들로는 구별할 수 없음'입니다.",
-        "Sign test: only the queries where the two configs differ count (ties dropped); the exact "
+        "Sign test: only the questions where the two configs differ count (ties dropped; a "
+        "question's phrasings are averaged into one); the exact "
         "two-sided p comes "
         "from Binomial(n, 1/2). A large p reads 'not distinguishable on these queries', whatever "
         "the means say.",
@@ -171,7 +177,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "ev.b_mode.url": ("URL", "URL"),
     # ---- the ranking evaluation: headings
     "ev.h.summary": ("요약", "Summary"),
-    "ev.h.metrics": ("지표 (95% Wilson 구간)", "Metrics (95% Wilson interval)"),
+    "ev.h.metrics": ("지표 (95% 구간)", "Metrics (95% interval)"),
     "ev.h.reading": ("한 줄 해석", "In plain words"),
     "ev.h.curve": ("k에 따른 지표 (95% 구간 띠)", "Metric at k (95% interval band)"),
     "ev.h.breakdown": ("태그별", "By tag"),
@@ -179,7 +185,13 @@ TEXT: dict[str, tuple[str, str]] = {
     "ev.h.downloads": ("받기", "Downloads"),
     # ---- the ranking evaluation: table columns
     "ev.col.metric": ("지표", "metric"),
-    "ev.col.ci": ("평균 [95% 구간]", "mean [95% interval]"),
+    "ev.col.ci": ("평균 [95% 구간] 방법", "mean [95% interval] method"),
+    "ev.ci.wilson": ("Wilson", "Wilson"),
+    "ev.ci.bootstrap": ("부트스트랩", "bootstrap"),
+    "ev.grouped": (
+        ", 한 질문의 표현들은 평균해 하나로",
+        "; a question's phrasings averaged into one value",
+    ),
     "ev.col.wins": ("A가 나음", "A better"),
     "ev.col.losses": ("A가 못함", "A worse"),
     "ev.col.ties": ("같음", "tied"),

@@ -15,7 +15,7 @@ from rag_core.config import PRESET_KEY, PipelineConfig
 from rag_core.evaluation.aggregate import breakdown, curve
 from rag_core.evaluation.metrics import parse_metric_key
 from rag_core.evaluation.run import TAG_GROUPS, tag_group
-from rag_core.evaluation.stats import PairedComparison, format_p
+from rag_core.evaluation.stats import BOOTSTRAP_RESAMPLES, PairedComparison, format_p
 from rag_core.formats.trec import format_qrels, format_run
 
 from ..compare.keys import K_COMPARE_B_WIDGET
@@ -135,11 +135,37 @@ def stage_warnings(ev: Any, lang: str) -> list[str]:
     return out
 
 
-def cell(m: Any) -> Markup:
-    """A mean with its 95% interval (``—`` when the metric has no value)."""
+def cell(m: Any, lang: str = "en") -> Markup:
+    """A mean with its 95% interval and the interval's method (``—`` when the metric has no
+    value)."""
     if m is None:
         return span("—", "ri-muted")
-    return span(f"{m.mean:.3f}", "ri-num") + span(f" [{m.low:.3f}, {m.high:.3f}]", "ri-ci ri-num")
+    return (
+        span(f"{m.mean:.3f}", "ri-num")
+        + span(f" [{m.low:.3f}, {m.high:.3f}]", "ri-ci ri-num")
+        + span(" " + ci_method(m, lang), "ri-muted")
+    )
+
+
+def ci_method(m: Any, lang: str) -> str:
+    """The interval's method in one word (``Wilson`` / ``bootstrap``)."""
+    return t("ev.ci.wilson" if m.method == "wilson" else "ev.ci.bootstrap", lang)
+
+
+def metrics_help(ev: Any, lang: str) -> str:
+    """The caption under the metrics table: n questions and queries, each method's rule."""
+    means = [m for m in ev.result.means.values() if m is not None]
+    n = means[0].n if means else 0
+    grouped = any(m.unit == "question" for m in means)
+    resamples = max((m.n_resamples for m in means), default=0) or BOOTSTRAP_RESAMPLES
+    return t(
+        "ev.metrics_help",
+        lang,
+        n=n,
+        q=ev.result.n_queries,
+        grouped=t("ev.grouped", lang) if grouped else "",
+        resamples=f"{resamples:,}",
+    )
 
 
 def _queries(n: int, lang: str) -> str:
@@ -188,7 +214,10 @@ def metrics_table(
     rows: list[list[Any]] = []
     classes: list[str | None] = []
     for k in a.result.metrics:
-        row: list[Any] = [metric_label(k), *(cell(ev.result.means.get(k)) for ev in sides.values())]
+        row: list[Any] = [
+            metric_label(k),
+            *(cell(ev.result.means.get(k), lang) for ev in sides.values()),
+        ]
         cls = None
         if cmp and k in cmp:
             c = cmp[k]
@@ -233,7 +262,7 @@ def breakdown_rows(sides: Mapping[str, Any], metric: str, lang: str) -> list[lis
         ms = [parts[s].get(tag, {}).get(metric) for s in sides]
         n = next((m.n for m in ms if m is not None), 0)
         group = t(f"ev.group.{tag_group(tag).replace(' ', '_')}", lang)
-        rows.append([group, span(tag, "ri-mono"), n, *(cell(m) for m in ms)])
+        rows.append([group, span(tag, "ri-mono"), n, *(cell(m, lang) for m in ms)])
     return rows
 
 
@@ -315,7 +344,9 @@ def side_notes(ev: Any, lang: str) -> list[tuple[str, str]]:
     return notes
 
 
-def curve_figure(sides: Mapping[str, Any], name: str, ks: Sequence[int]) -> go.Figure:
+def curve_figure(
+    sides: Mapping[str, Any], name: str, ks: Sequence[int], lang: str = "en"
+) -> go.Figure:
     """Metric ``name`` at each k per side: the mean line over its 95% interval band."""
     fig = go.Figure()
     for side, pts in curve_points(sides, name).items():
@@ -341,9 +372,9 @@ def curve_figure(sides: Mapping[str, Any], name: str, ks: Sequence[int]) -> go.F
                 mode="lines+markers",
                 name=side,
                 line={"color": line, "width": 2},
-                customdata=[[m.low, m.high, m.n] for m in ms],
+                customdata=[[m.low, m.high, m.n, ci_method(m, lang)] for m in ms],
                 hovertemplate="k=%{x}: %{y:.3f} [%{customdata[0]:.3f}, %{customdata[1]:.3f}] "
-                "n=%{customdata[2]}",
+                "%{customdata[3]} n=%{customdata[2]}",
             )
         )
     fig.update_layout(
