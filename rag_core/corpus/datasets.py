@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 import stat
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
@@ -124,9 +124,27 @@ def load_beir_set(directory: str | Path, split: str = "test") -> QrelsSet:
     return QrelsSet(root.name, report, queries, qrels, questions, split, unknown)
 
 
-_TOP = re.compile(r"<top>(.*?)</top>", re.S | re.I)
-_NUM = re.compile(r"<num>\s*(?:Number:)?\s*(\S+)", re.I)
-_TITLE = re.compile(r"<title>\s*(?:Topic:)?(.*?)(?=<[a-z]+>|</top>|$)", re.S | re.I)
+_TOP_TAG = re.compile(r"<(/?)top>", re.I)
+# possessive whitespace: a ``<num>`` followed by a megabyte of spaces is one linear scan
+_NUM = re.compile(r"<num>\s*+(?:Number:\s*+)?(\S+)", re.I)
+_TITLE = re.compile(r"<title>\s*+(?:Topic:)?(.*?)(?=<[a-z]+>|</top>|$)", re.S | re.I)
+
+
+def _top_blocks(text: str) -> Iterator[str]:
+    """The text of each ``<top> … </top>`` block, in one pass over the tags (linear time).
+
+    The same blocks as the regex ``<top>(.*?)</top>`` (a ``<top>`` inside an open block
+    is text of it; an unclosed trailing block is no topic), without its quadratic
+    rescans of a file of many unclosed ``<top>`` tags.
+    """
+    start = -1
+    for m in _TOP_TAG.finditer(text):
+        if not m.group(1):
+            if start < 0:
+                start = m.end()
+        elif start >= 0:
+            yield text[start : m.start()]
+            start = -1
 
 
 def parse_topics(text: str, source: str = "<topics>") -> dict[str, str]:
@@ -141,8 +159,7 @@ def parse_topics(text: str, source: str = "<topics>") -> dict[str, str]:
     text = canonicalize(text.lstrip("\ufeff"))
     out: dict[str, str] = {}
     if "<top>" in text.lower():
-        for i, m in enumerate(_TOP.finditer(text), 1):
-            block = m.group(1)
+        for i, block in enumerate(_top_blocks(text), 1):
             num, title = _NUM.search(block), _TITLE.search(block)
             if not num or not title or not title.group(1).strip():
                 raise ValueError(f"{source}: topic {i} lacks <num> or <title>")

@@ -42,6 +42,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+from ..formats import guard
 from ..formats.questions import json_rows
 from ..types import Block, Document, FailedDocument, LoadedFile, LoadReport
 
@@ -53,10 +54,10 @@ MB = 1024 * 1024
 DEFAULT_MAX_BYTES = 20 * MB
 #: Default wall-clock budget for loading one file, in seconds; a file over it is a failure.
 DEFAULT_TIME_BUDGET_S = 60.0
-#: JSON nesting deeper than this is refused before parsing (a row needs 2 or 3 levels).
-MAX_JSON_DEPTH = 64
-#: A JSON integer with more digits than this is refused (Python refuses over 4,300).
-MAX_INT_DIGITS = 1000
+#: JSON nesting deeper than this is refused before parsing (``rag_core.formats.guard``).
+MAX_JSON_DEPTH = guard.MAX_JSON_DEPTH
+#: A JSON integer with more digits than this is refused (``rag_core.formats.guard``).
+MAX_INT_DIGITS = guard.MAX_INT_DIGITS
 
 TEXT_EXTENSIONS = (".md", ".markdown", ".txt")
 HTML_EXTENSIONS = (".html", ".htm")
@@ -1339,11 +1340,6 @@ def load_beir(
                 f"{qrels_path.name} line {no}: expected 3 tab-separated cells "
                 f"(query-id, corpus-id, score), found {len(cells)}"
             )
-        try:
-            score = int(cells[2])
-        except ValueError:
-            raise ValueError(
-                f"{qrels_path.name} line {no}: score {cells[2]!r} is not an integer"
-            ) from None
+        score = guard.grade(cells[2], f"{qrels_path.name} line {no}", "score")
         qrels.setdefault(cells[0], {})[cells[1]] = score
     return report, queries, qrels

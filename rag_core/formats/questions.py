@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from ..types import Needle, Question
+from .guard import json_line
 
 REQUIRED = ("id", "question")
 KNOWN = ("id", "lang", "question", "phrasings", "needles", "answerable", "tags")
@@ -67,10 +67,7 @@ def json_rows(lines: Iterable[str], source: str) -> Iterator[tuple[int, Any]]:
     for no, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        try:
-            yield no, json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{source} line {no}: not valid JSON ({exc.msg})") from None
+        yield no, json_line(line, f"{source} line {no}")  # depth and integer caps first
 
 
 def parse_questions(lines: Iterable[str], source: str = "<questions>") -> tuple[Question, ...]:

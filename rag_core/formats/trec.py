@@ -34,6 +34,8 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import unquote
 
+from . import guard
+
 Qrels = dict[str, dict[str, int]]
 Run = dict[str, dict[str, float]]
 RunLike = Mapping[str, Sequence[str] | Mapping[str, float]]
@@ -143,10 +145,7 @@ def parse_qrels(lines: Iterable[str], source: str = "<qrels>", *, unescape: bool
                 f"found {len(fields)}: {line.strip()!r}"
             )
         qid_raw, _iteration, doc_raw, grade_raw = fields
-        try:
-            grade = int(grade_raw)
-        except ValueError:
-            raise ValueError(f"{where}: grade {grade_raw!r} is not an integer") from None
+        grade = guard.grade(grade_raw, where)
         qid = _id(qid_raw, where, "query id", unescape)
         doc = _id(doc_raw, where, "doc id", unescape)
         _judge(qrels, first_seen, qid, doc, grade, where, number)
@@ -198,10 +197,7 @@ def parse_beir_qrels(lines: Iterable[str], source: str = "<qrels.tsv>") -> Qrels
         qid, doc, grade_raw = (f.strip() for f in fields)
         if not qid or not doc:
             raise ValueError(f"{where}: empty query id or corpus id")
-        try:
-            grade = int(grade_raw)
-        except ValueError:
-            raise ValueError(f"{where}: score {grade_raw!r} is not an integer") from None
+        grade = guard.grade(grade_raw, where, "score")
         _judge(qrels, first_seen, qid, doc, grade, where, number)
     if not header_seen:
         raise ValueError(
@@ -217,15 +213,7 @@ def line_where(source: str, number: int) -> str:
 
 def finite_score(raw: Any, where: str) -> float:
     """``raw`` as a finite float (a bool is not a number); else ``ValueError`` at ``where``."""
-    if isinstance(raw, bool):
-        raise ValueError(f"{where}: score {raw!r} is not a number")
-    try:
-        value = float(raw)
-    except (TypeError, ValueError):
-        raise ValueError(f"{where}: score {raw!r} is not a number") from None
-    if not math.isfinite(value):
-        raise ValueError(f"{where}: score {raw!r} is not finite")
-    return value
+    return guard.finite_float(raw, where)
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ..formats.guard import json_line, offset
 from ..formats.questions import queries_of
 from ..formats.trec import format_qrels
 from ..types import Chunk, Document, Needle, Question
@@ -232,9 +233,8 @@ def _name(value: Any, what: str) -> str:
 
 
 def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{what} must be an integer; got {value!r}")
-    return value
+    """An offset: an integer within SQLite's range (``rag_core.formats.guard.offset``)."""
+    return offset(value, what)
 
 
 def check_grade(grade: Any) -> int:
@@ -851,10 +851,7 @@ def parse_labels_jsonl(
         if not line.strip():
             continue
         where = f"{source} line {no}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+        row = json_line(line, where)  # depth and integer caps before parsing
         if not isinstance(row, dict):
             raise ValueError(f"{where}: a label must be a JSON object, not {type(row).__name__}")
         unknown = sorted(set(row) - set(JSONL_FIELDS))

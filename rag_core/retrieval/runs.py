@@ -32,12 +32,12 @@ lines).
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..formats.guard import json_line
 from ..formats.trec import escape_id, finite_score, line_where, run_lines
 from ..types import Chunk, Chunking, Document, Hit, RetrieverList
 
@@ -132,10 +132,7 @@ def parse_jsonl_run(
         if not line.strip():
             continue
         where = line_where(source, no)
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{where}: not valid JSON ({exc.msg})") from None
+        row = json_line(line, where)  # depth and integer caps before parsing
         if not isinstance(row, dict) or not isinstance(row.get("hits"), list):
             raise ValueError(f"{where}: expected an object with 'qid' and a 'hits' list")
         qid = row.get("qid")

@@ -1,0 +1,164 @@
+"""One input boundary (issue 27, item 1): the reproduced cases of deep JSON, huge integers,
+odd grades and the quadratic topics parser, each a clear one-line ``ValueError``."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+
+import pytest
+
+from rag_core.corpus.datasets import parse_topics
+from rag_core.formats import guard
+from rag_core.formats.questions import json_rows, parse_questions
+from rag_core.formats.trec import parse_beir_qrels, parse_qrels, parse_run
+from rag_core.gold.labels import check_span
+from rag_core.retrieval.runs import parse_jsonl_run
+
+DEEP = "[" * 100_000 + "]" * 100_000
+HUGE = "9" * 400
+
+
+def test_deep_json_line_is_refused_before_parsing():
+    with pytest.raises(ValueError, match=r"^q\.jsonl line 1: JSON nested deeper than 64 levels$"):
+        guard.json_line(DEEP, "q.jsonl line 1")
+    deep_row = '{"_id": "1", "text": "x", "meta": ' + DEEP + "}"
+    with pytest.raises(ValueError, match="nested deeper than 64"):
+        list(json_rows([deep_row], "queries.jsonl"))
+
+
+def test_brackets_inside_strings_do_not_count():
+    assert guard.json_line(json.dumps({"text": "[" * 500}), "x") == {"text": "[" * 500}
+    assert guard.json_depth('{"a": [[1]]}') <= guard.MAX_JSON_DEPTH
+
+
+def test_huge_integer_is_refused_with_its_length():
+    with pytest.raises(ValueError, match="a number with 1001 digits"):
+        guard.json_line('{"n": ' + "1" * 1001 + "}", "x line 1")
+    assert guard.json_line('{"n": ' + HUGE + "}", "x")["n"] == int(HUGE)  # under the cap
+
+
+def test_question_set_with_deep_json_is_a_value_error():
+    with pytest.raises(ValueError, match=r"questions line 1: JSON nested deeper"):
+        parse_questions([DEEP], "questions")
+
+
+def test_jsonl_run_deep_and_huge_score():
+    with pytest.raises(ValueError, match=r"run\.jsonl line 1: JSON nested deeper"):
+        parse_jsonl_run([DEEP], "run.jsonl")
+    row = json.dumps({"qid": "q1", "hits": [{"doc_id": "d1", "score": 1}]}).replace(
+        '"score": 1', f'"score": {HUGE}'
+    )
+    with pytest.raises(ValueError, match=r"run\.jsonl line 1, hit 0: score is not finite"):
+        parse_jsonl_run([row], "run.jsonl")
+
+
+def test_trec_run_with_a_400_digit_score_is_not_finite():
+    with pytest.raises(ValueError, match="not finite"):
+        parse_run([f"q1 Q0 d1 1 {HUGE} tag"], "run.txt")
+
+
+@pytest.mark.parametrize("raw", ["1_0", "١٠", "１", "+1", "1.0", HUGE, "2000", "x", "10e1"])
+def test_odd_grades_are_refused(raw):
+    with pytest.raises(ValueError, match="qrels line 1"):
+        parse_qrels([f"q1 0 d1 {raw}"], "qrels")
+    if raw:
+        with pytest.raises(ValueError, match="qrels.tsv line 2"):
+            parse_beir_qrels(["query-id\tcorpus-id\tscore", f"q1\td1\t{raw}"], "qrels.tsv")
+
+
+@pytest.mark.parametrize(("raw", "value"), [("0", 0), ("3", 3), ("-1", -1), ("100", 100)])
+def test_plain_grades_pass(raw, value):
+    assert parse_qrels([f"q1 0 d1 {raw}"])["q1"]["d1"] == value
+    assert guard.grade(value, "x") == value
+
+
+def test_a_grade_of_ten_to_the_twelve_is_refused_not_exponentiated():
+    with pytest.raises(ValueError, match=r"\|grade\| ≤ 100"):
+        guard.grade(10**12, "qrels line 1")
+    with pytest.raises(ValueError, match="is not an integer"):
+        guard.grade(True, "x")
+
+
+def test_label_offsets_beyond_sqlite_are_refused():
+    with pytest.raises(ValueError, match=r"start = 400 digits is out of range"):
+        check_span("d1", int(HUGE), int(HUGE) + 1, "x")
+    with pytest.raises(ValueError, match="start must be an integer"):
+        check_span("d1", "0", 1, "x")
+
+
+def test_nfc():
+    assert guard.nfc("\u1112\u1161\u11ab") == "한"
+
+
+# ------------------------------------------------------------------ topics: linear time
+
+
+def _seconds(text: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        with contextlib.suppress(ValueError):  # most of these files hold no whole topic
+            parse_topics(text, "topics")
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+@pytest.mark.parametrize(
+    "unit",
+    ["<top>", "<top><title>", "<top><num>1 <title>", "<TOP><num>\n"],
+    ids=["unclosed", "unclosed-title", "unclosed-num-title", "upper"],
+)
+def test_topics_parser_is_linear(unit):
+    small = unit * (250_000 // len(unit))
+    big = unit * (1_000_000 // len(unit))  # 1 MB: the case that froze the server
+    t_small, t_big = _seconds(small), _seconds(big)
+    # the old regex took ~12 s on 100 KB; 4x the input must cost at most ~6x the time
+    assert t_big <= 6 * t_small + 0.05, (t_small, t_big)
+
+
+def test_topics_num_followed_by_spaces_is_linear():
+    t_small = _seconds("<top><num>" + " " * 250_000 + "</top>")
+    t_big = _seconds("<top><num>" + " " * 1_000_000 + "</top>")
+    assert t_big <= 6 * t_small + 0.05, (t_small, t_big)
+
+
+def test_topics_blocks_are_those_of_the_old_regex():
+    text = (
+        "<top><num> Number: 301\n<title> Topic: a  b\n</top>\n<top>\n<num>302\n<title>c</top><top>"
+    )
+    assert parse_topics(text) == {"301": "a b", "302": "c"}
+    nested = "<top><num>1\n<top><title>x</top>"
+    assert parse_topics(nested) == {"1": "x"}
+
+
+# ------------------------------------------------------------------ BEIR folders
+
+
+def _beir(tmp_path, queries: str, qrels: str):
+    from rag_core.corpus.datasets import load_beir_set
+
+    root = tmp_path / "beir"
+    (root / "qrels").mkdir(parents=True)
+    (root / "corpus.jsonl").write_text(
+        '{"_id": "d1", "title": "", "text": "Hallasan is 1,950 m tall."}\n'
+        '{"_id": "d2", "title": "", "text": "Seoraksan is 1,708 m tall."}\n',
+        encoding="utf-8",
+    )
+    (root / "queries.jsonl").write_text(queries, encoding="utf-8")
+    (root / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n" + qrels, "utf-8")
+    return lambda: load_beir_set(root)
+
+
+def test_beir_deep_query_line_is_a_clear_error(tmp_path):
+    load = _beir(tmp_path, '{"_id": "q1", "text": "x"}\n' + DEEP + "\n", "q1\td1\t1\n")
+    with pytest.raises(ValueError, match=r"queries\.jsonl line 2: JSON nested deeper than 64"):
+        load()
+
+
+@pytest.mark.parametrize("grade", [HUGE, "1_0", "٣"])
+def test_beir_odd_grade_is_a_clear_error(tmp_path, grade):
+    load = _beir(tmp_path, '{"_id": "q1", "text": "How tall?"}\n', f"q1\td1\t{grade}\n")
+    with pytest.raises(ValueError, match=r"test\.tsv line 2: score .* (ASCII digits|range)"):
+        load()
