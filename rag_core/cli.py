@@ -126,6 +126,8 @@ def _dataset(args: argparse.Namespace) -> tuple[Any, Any]:
         qset = load_trec_set(args.corpus, topics, qrels)
     else:
         return None, None
+    for line in qset.warnings():
+        print(f"warning: {line}", file=sys.stderr)
     return CorpusIndex(qset.report, name=qset.name, questions=qset.questions), qset
 
 
@@ -212,7 +214,13 @@ def cmd_query(args: argparse.Namespace) -> int:
         else:
             question = gold.question
     query_id = args.query_id or args.question_id or "q1"
-    runs = _runs(args.run)
+    known = {
+        qid
+        for q in corpus.questions
+        for qid in (q.id, *(f"{q.id}#{i}" for i in range(len(q.phrasings))))
+    }
+    known |= set(qset.queries) if qset is not None else set()
+    runs = _runs(args.run, known | {query_id})  # a run naming other query ids is refused
     cfg = _with_runs(cfg, runs)
     trace = run(cfg, question, corpus, gold=gold, runs=runs, query_id=query_id)
     if args.trec_run:

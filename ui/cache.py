@@ -22,7 +22,7 @@ import time
 import traceback
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -186,10 +186,23 @@ def _beir_zip_build(digest: str, split: str, _data: bytes) -> tuple[CorpusIndex,
 
     from rag_core.corpus.datasets import load_qrels_folder, safe_extract_zip
 
+    skipped: list[str] = []
     with tempfile.TemporaryDirectory(prefix="rag-inspector-beir-") as tmp:
-        folder = safe_extract_zip(_data, tmp)
-        qset = load_qrels_folder(folder, split)  # everything is read into memory here
+        try:
+            folder = safe_extract_zip(_data, tmp, skipped=skipped)
+            qset = load_qrels_folder(folder, split)  # everything is read into memory here
+        except ValueError as exc:  # name the zip, never the server's temporary folder
+            raise ValueError(_without_folder(str(exc), tmp)) from None
+    name = "zip" if qset.name == Path(tmp).name else qset.name
+    qset = replace(qset, name=name, skipped=tuple(skipped))
     return CorpusIndex(qset.report, name=qset.name, questions=qset.questions), qset
+
+
+def _without_folder(message: str, folder: str) -> str:
+    """``message`` with the temporary folder's path replaced by "the zip"."""
+    for form in {str(Path(folder).resolve()), str(folder)}:
+        message = message.replace(form + "/", "").replace(form, "the zip")
+    return message
 
 
 def beir_zip_index(data: bytes, split: str) -> tuple[CorpusIndex, Any, str]:

@@ -460,6 +460,11 @@ def _beir(lang: str, problems: list[str]) -> tuple[Any, Any, str] | None:
         st.caption(t("side.qrels.trec", lang))
     if qset.unknown_docs:
         st.caption(t("side.beir.unknown", lang, n=len(qset.unknown_docs)))
+    for kind, n in qset.duplicates.items():  # repeats dropped, the first line kept
+        if n:
+            st.warning(t("side.beir.dup", lang, n=n, kind=t(f"side.beir.dup.{kind}", lang)))
+    for line in qset.skipped:  # zip members not unpacked, each with its reason
+        st.warning(md(t("side.beir.skipped", lang, line=line)))
     st.caption(t("side.doc_level", lang))
     return loaded
 

@@ -29,6 +29,7 @@ import zipfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
+from zlib import error as zlib_error
 
 from ..types import DOC_LEVEL, LoadReport, Needle, Question
 from .loaders import canonicalize, load_beir, load_corpus
@@ -50,6 +51,9 @@ class QrelsSet:
         questions: one :class:`Question` per judged query (query order).
         split: the qrels split used.
         unknown_docs: judged doc ids missing from the corpus (reported, kept out of gold).
+        duplicates: BEIR: repeats dropped (the first line kept) by kind —
+            ``documents`` (corpus ``_id``), ``queries`` (query id), ``judgements``
+            (the same query and document judged twice).
     """
 
     name: str
@@ -59,6 +63,27 @@ class QrelsSet:
     questions: tuple[Question, ...]
     split: str = "test"
     unknown_docs: tuple[str, ...] = field(default=())
+    duplicates: Mapping[str, int] = field(default_factory=dict)
+    #: Zip members not unpacked, one line each (:func:`safe_extract_zip`).
+    skipped: tuple[str, ...] = ()
+
+    def warnings(self) -> tuple[str, ...]:
+        """One English line per thing loaded otherwise than written: repeats dropped and
+        judged documents the corpus lacks (the CLI prints them on stderr)."""
+        out = [
+            f"{self.name}: {n} repeated {kind} dropped (the first line of each kept)"
+            for kind, n in self.duplicates.items()
+            if n
+        ]
+        out += self.skipped
+        if self.unknown_docs:
+            out.append(
+                f"{self.name}: the qrels judge {len(self.unknown_docs)} document(s) the corpus "
+                f"lacks (left out of the gold; trec_eval would count them): "
+                + ", ".join(repr(d) for d in self.unknown_docs[:3])
+                + (", …" if len(self.unknown_docs) > 3 else "")
+            )
+        return tuple(out)
 
     @property
     def n_judgements(self) -> int:
@@ -116,12 +141,13 @@ def questions_from_qrels(
 def load_beir_set(directory: str | Path, split: str = "test") -> QrelsSet:
     """A BEIR folder as a :class:`QrelsSet` (document text = ``title + "\\n\\n" + text``)."""
     root = Path(directory)
-    report, queries, qrels = load_beir(root, split=split, title_in_text=True)
+    duplicates: dict[str, int] = {}
+    report, queries, qrels = load_beir(root, split=split, title_in_text=True, duplicates=duplicates)
     if not report.documents:
         raise ValueError(f"BEIR folder {str(root)!r}: corpus.jsonl holds no loadable document")
     docs = {d.doc_id for d in report.documents}
     questions, unknown = questions_from_qrels(queries, qrels, docs, tag=f"beir:{root.name}")
-    return QrelsSet(root.name, report, queries, qrels, questions, split, unknown)
+    return QrelsSet(root.name, report, queries, qrels, questions, split, unknown, duplicates)
 
 
 _TOP_TAG = re.compile(r"<(/?)top>", re.I)
@@ -267,12 +293,19 @@ def load_qrels_folder(directory: str | Path, split: str = "test") -> QrelsSet:
     return replace(qset, name=root.name)
 
 
+#: Compression methods the standard library unpacks (PPMd, 98, and others are not).
+_ZIP_METHODS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA}
+#: The longest name part most file systems accept, in bytes (longer: OSError 36).
+_NAME_MAX = 255
+
+
 def safe_extract_zip(
     data: bytes,
     dest: str | Path,
     *,
     max_files: int = ZIP_MAX_FILES,
     max_bytes: int = ZIP_MAX_BYTES,
+    skipped: list[str] | None = None,
 ) -> Path:
     """Unpack an uploaded zip into ``dest``; return the dataset folder inside it.
 
@@ -281,10 +314,18 @@ def safe_extract_zip(
     and again while writing, so a lying header cannot exceed the cap), an
     absolute path, a ``..`` part, a drive letter, or a symbolic link. The
     dataset folder is ``dest`` or its only top-level folder.
+
+    A member that cannot be unpacked is skipped with a one-line reason appended
+    to ``skipped`` (the other members still unpack): a name that is a folder
+    (``.``, ``set/.``), an encrypted member, a compression the standard library
+    lacks (PPMd…), a name part over 255 bytes, a file and a folder (or two
+    files) of the same name, and a member whose data fails its CRC check (its
+    partial file is removed). Reasons name the member, never ``dest``.
     """
     import io
 
     dest = Path(dest)
+    notes = skipped if skipped is not None else []
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
@@ -310,19 +351,57 @@ def safe_extract_zip(
         written = 0
         root = dest.resolve()
         for info in infos:
-            target = (dest / info.filename.replace("\\", "/")).resolve()
+            shown = info.filename[:80] + ("…" if len(info.filename) > 80 else "")
+            name = info.filename.replace("\\", "/")
+            if any(len(p.encode("utf-8", "surrogatepass")) > _NAME_MAX for p in name.split("/")):
+                notes.append(f"zip member {shown!r} skipped: a name part over {_NAME_MAX} bytes")
+                continue
+            target = (dest / name).resolve()
             if root != target and root not in target.parents:
                 raise ValueError(f"the zip member {info.filename!r} points outside the folder")
             if info.is_dir():
-                target.mkdir(parents=True, exist_ok=True)
+                try:
+                    target.mkdir(parents=True, exist_ok=True)
+                except OSError:  # a file of that name is there
+                    notes.append(f"zip member {shown!r} skipped: a file of the same name exists")
                 continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with zf.open(info) as src, open(target, "wb") as out:
-                while chunk := src.read(1 << 20):
-                    written += len(chunk)
-                    if written > max_bytes:
-                        raise ValueError(f"the zip unpacks to more than {max_bytes:,} bytes")
-                    out.write(chunk)
+            if target == root or name == "." or name.endswith("/."):
+                notes.append(f"zip member {shown!r} skipped: it names a folder, not a file")
+                continue
+            if info.flag_bits & 0x1:
+                notes.append(f"zip member {shown!r} skipped: it is encrypted")
+                continue
+            if info.compress_type not in _ZIP_METHODS:
+                notes.append(
+                    f"zip member {shown!r} skipped: compression method {info.compress_type} "
+                    "is not supported (use deflate)"
+                )
+                continue
+            if target.exists():
+                what = "folder" if target.is_dir() else "file"
+                notes.append(f"zip member {shown!r} skipped: a {what} of the same name exists")
+                continue
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with zf.open(info) as src, open(target, "wb") as out:
+                    while chunk := src.read(1 << 20):
+                        written += len(chunk)
+                        if written > max_bytes:
+                            raise ValueError(f"the zip unpacks to more than {max_bytes:,} bytes")
+                        out.write(chunk)
+            except zipfile.BadZipFile as exc:
+                target.unlink(missing_ok=True)
+                reason = "its data fails the CRC check" if "CRC" in str(exc) else "it is damaged"
+                notes.append(f"zip member {shown!r} skipped: {reason}")
+            except (OSError, NotImplementedError, RuntimeError, EOFError, zlib_error) as exc:
+                if isinstance(exc, OSError) and target.is_file():
+                    target.unlink(missing_ok=True)
+                reason = (
+                    "a file of the same name is in its path"
+                    if isinstance(exc, (FileExistsError, NotADirectoryError))
+                    else f"it cannot be unpacked ({type(exc).__name__})"
+                )
+                notes.append(f"zip member {shown!r} skipped: {reason}")
     entries = [p for p in dest.iterdir() if not p.name.startswith(("__MACOSX", "."))]
     if len(entries) == 1 and entries[0].is_dir():
         return entries[0]

@@ -1288,6 +1288,7 @@ def load_beir(
     *,
     split: str = "test",
     title_in_text: bool = False,
+    duplicates: dict[str, int] | None = None,
 ) -> tuple[LoadReport, dict[str, str], dict[str, dict[str, int]]]:
     """Load a BEIR folder: ``corpus.jsonl``, ``queries.jsonl``, ``qrels/<split>.tsv`` or
     ``qrels.tsv``.
@@ -1300,6 +1301,11 @@ def load_beir(
         and the time budget (a BEIR corpus is chosen on purpose, not uploaded).
         With ``title_in_text`` a document's text is ``title + "\n\n" + text``
         (what BEIR's and Pyserini's BM25 baselines index; offsets refer to it).
+
+        A query id or a (query, document) judgement that repeats keeps its first
+        line; with ``duplicates`` (a dict) the repeats are counted into it under
+        ``documents`` (corpus rows whose ``_id`` repeats: failures of the report),
+        ``queries`` and ``judgements``, so the caller can say how many were dropped.
 
     Raises:
         ValueError: a missing folder or file, or a malformed query / qrels line (named).
@@ -1321,11 +1327,16 @@ def load_beir(
             tuple(_with_title(d) for d in report.documents), report.failed, report.files
         )
     queries: dict[str, str] = {}
+    repeated_queries = repeated_judgements = 0
     query_lines = decode_bytes(queries_path.read_bytes()).lstrip("\ufeff").split("\n")
     for no, row in json_rows(query_lines, queries_path.name):
         if not isinstance(row, dict) or "_id" not in row or not isinstance(row.get("text"), str):
             raise ValueError(f"{queries_path.name} line {no}: a query needs '_id' and 'text'")
-        queries[str(row["_id"])] = canonicalize(row["text"])
+        qid = str(row["_id"])
+        if qid in queries:
+            repeated_queries += 1
+            continue
+        queries[qid] = canonicalize(row["text"])
     qrels: dict[str, dict[str, int]] = {}
     qrels_lines = decode_bytes(qrels_path.read_bytes()).lstrip("\ufeff").split("\n")
     for no, line in enumerate(qrels_lines, 1):
@@ -1341,5 +1352,15 @@ def load_beir(
                 f"(query-id, corpus-id, score), found {len(cells)}"
             )
         score = guard.grade(cells[2], f"{qrels_path.name} line {no}", "score")
-        qrels.setdefault(cells[0], {})[cells[1]] = score
+        judged = qrels.setdefault(cells[0], {})
+        if cells[1] in judged:
+            repeated_judgements += 1
+            continue
+        judged[cells[1]] = score
+    if duplicates is not None:
+        duplicates["documents"] = sum(
+            f.reason.startswith("duplicate doc_id") for f in report.failed
+        )
+        duplicates["queries"] = repeated_queries
+        duplicates["judgements"] = repeated_judgements
     return report, queries, qrels

@@ -162,3 +162,60 @@ def test_beir_odd_grade_is_a_clear_error(tmp_path, grade):
     load = _beir(tmp_path, '{"_id": "q1", "text": "How tall?"}\n', f"q1\td1\t{grade}\n")
     with pytest.raises(ValueError, match=r"test\.tsv line 2: score .* (ASCII digits|range)"):
         load()
+
+
+def test_beir_repeats_are_counted_and_the_first_line_kept(tmp_path, capsys):
+    load = _beir(
+        tmp_path,
+        '{"_id": "q1", "text": "How tall is Hallasan?"}\n'
+        '{"_id": "q1", "text": "a second text for q1"}\n'
+        '{"_id": "q2", "text": "How tall is Seoraksan?"}\n',
+        "q1\td1\t2\nq1\td1\t0\nq2\td2\t1\nq2\td2\t1\nq2\td9\t1\n",
+    )
+    corpus = tmp_path / "beir" / "corpus.jsonl"
+    corpus.write_text(
+        corpus.read_text("utf-8") + '{"_id": "d1", "title": "", "text": "another d1"}\n', "utf-8"
+    )
+    qset = load()
+    assert dict(qset.duplicates) == {"documents": 1, "queries": 1, "judgements": 2}
+    assert qset.queries["q1"] == "How tall is Hallasan?"  # the first line wins
+    assert qset.qrels["q1"]["d1"] == 2
+    assert qset.unknown_docs == ("d9",)
+    lines = qset.warnings()
+    assert "beir: 1 repeated queries dropped (the first line of each kept)" in lines
+    assert "beir: 2 repeated judgements dropped (the first line of each kept)" in lines
+    assert any("judge 1 document(s) the corpus lacks" in line and "'d9'" in line for line in lines)
+    from rag_core.cli import main
+
+    code = main(
+        [
+            "query",
+            "--beir",
+            str(tmp_path / "beir"),
+            "--question-id",
+            "q1",
+            "--set",
+            "generation.model=none",
+        ]
+    )
+    err = capsys.readouterr().err
+    assert code == 0 and "warning: beir: 1 repeated documents dropped" in err
+    assert "the corpus lacks" in err
+
+
+def test_query_with_a_run_of_unknown_query_ids_is_refused(tmp_path, capsys):
+    from rag_core.cli import main
+
+    unknown = tmp_path / "unknown.run"
+    unknown.write_text("no-such-question Q0 a 1 1.0 t\n", encoding="utf-8")
+    code = main(
+        ["query", "How tall is Hallasan?", "--run", str(unknown), "--set", "generation.model=none"]
+    )
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "references 1 query id(s)" in err
+    known = tmp_path / "known.run"
+    known.write_text("q1 Q0 a 1 1.0 t\n", encoding="utf-8")
+    code = main(
+        ["query", "How tall is Hallasan?", "--run", str(known), "--set", "generation.model=none"]
+    )
+    assert code == 0, capsys.readouterr().err

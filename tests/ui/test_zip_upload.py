@@ -1,0 +1,55 @@
+"""An uploaded BEIR zip: messages name the zip, never the server's temporary folder, and
+skipped members reach the QrelsSet (issue 27)."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+import pytest
+
+from ui import cache
+
+
+def _zip(members: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return buf.getvalue()
+
+
+BEIR = {
+    "corpus.jsonl": b'{"_id": "d1", "title": "", "text": "Hallasan is 1,950 m tall."}\n',
+    "queries.jsonl": b'{"_id": "q1", "text": "How tall is Hallasan?"}\n',
+    "qrels/test.tsv": b"query-id\tcorpus-id\tscore\nq1\td1\t1\n",
+}
+
+
+@pytest.mark.parametrize(
+    "members",
+    [{}, {"a/corpus.jsonl": b"{}", "b/queries.jsonl": b"{}"}, {"x.txt": b"x"}],
+    ids=["empty", "two-roots", "no-dataset"],
+)
+def test_zip_errors_never_show_the_temporary_folder(members):
+    with pytest.raises(ValueError) as info:
+        cache.beir_zip_index(_zip(members), "test")
+    message = str(info.value)
+    assert "rag-inspector-beir-" not in message and "/tmp" not in message, message
+
+
+def test_skipped_members_are_reported_with_the_set():
+    data = _zip({**{f"set/{k}": v for k, v in BEIR.items()}, "set/.": b"x"})
+    _, qset, _ = cache.beir_zip_index(data, "test")
+    assert len(qset.questions) == 1
+    assert qset.skipped == ("zip member 'set/.' skipped: it names a folder, not a file",)
+    assert qset.skipped[0] in qset.warnings()
+
+
+def test_without_folder():
+    assert cache._without_folder("BEIR folder '/tmp/x/a' lacks b", "/tmp/x") == (
+        "BEIR folder 'a' lacks b"
+    )
+    assert (
+        cache._without_folder("folder '/tmp/x' is empty", "/tmp/x") == "folder 'the zip' is empty"
+    )
