@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..types import Needle, Question
-from .guard import json_line
+from .guard import json_line, nfc
 
 REQUIRED = ("id", "question")
 KNOWN = ("id", "lang", "question", "phrasings", "needles", "answerable", "tags")
@@ -38,7 +38,7 @@ def question_from_dict(row: Any, where: str = "") -> Question:
             or not n["text"].strip()
         ):
             raise ValueError(f"{at}needle {i} must be an object with non-empty 'doc_id' and 'text'")
-        needles.append(Needle(doc_id=n["doc_id"], text=n["text"]))
+        needles.append(Needle(doc_id=n["doc_id"], text=nfc(n["text"])))  # as the corpus text
     answerable = row.get("answerable", True)
     if not isinstance(answerable, bool):
         raise ValueError(f"{at}'answerable' must be true or false")
@@ -50,8 +50,8 @@ def question_from_dict(row: Any, where: str = "") -> Question:
     return Question(
         id=row["id"],
         lang=str(row.get("lang", "")),
-        question=row["question"].strip(),
-        phrasings=tuple(p.strip() for p in phrasings),
+        question=nfc(row["question"].strip()),
+        phrasings=tuple(nfc(p.strip()) for p in phrasings),
         needles=tuple(needles),
         answerable=answerable,
         tags=tuple(tags),

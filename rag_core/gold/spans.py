@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..formats.guard import nfc
 from ..text import sentence_spans
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ def occurrences(
         raise ValueError("text and fragment must be strings")
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise ValueError(f"limit must be a positive integer; got {limit!r}")
+    fragment = nfc(fragment)  # the document text is NFC: an NFD fragment finds its twin
     if not fragment:
         return ()
     out: list[tuple[int, int]] = []

@@ -219,3 +219,24 @@ def test_query_with_a_run_of_unknown_query_ids_is_refused(tmp_path, capsys):
         ["query", "How tall is Hallasan?", "--run", str(known), "--set", "generation.model=none"]
     )
     assert code == 0, capsys.readouterr().err
+
+
+def test_nfd_needles_and_search_text_find_their_nfc_twin():
+    import unicodedata
+
+    from rag_core.gold.spans import occurrences
+
+    nfc_text = "한라산의 높이는 1,950 m입니다. 한라산은 제주에 있습니다."
+    nfd = unicodedata.normalize("NFD", "한라산")
+    assert nfd != "한라산"
+    assert occurrences(nfc_text, nfd) == occurrences(nfc_text, "한라산")
+    assert len(occurrences(nfc_text, nfd)) == 2
+    row = {
+        "id": "ko-x",
+        "question": unicodedata.normalize("NFD", "한라산의 높이는?"),
+        "phrasings": [unicodedata.normalize("NFD", "한라산 높이")],
+        "needles": [{"doc_id": "d", "text": unicodedata.normalize("NFD", "1,950 m입니다")}],
+    }
+    (q,) = parse_questions([json.dumps(row)])
+    assert q.needles[0].text in nfc_text and q.question == "한라산의 높이는?"
+    assert q.phrasings == ("한라산 높이",)
