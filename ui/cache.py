@@ -386,8 +386,18 @@ def _run_trace(
         progress.done()
         return TraceResult(None, error=f"{type(exc).__name__}: {exc}", crash=traceback.format_exc())
     progress.done()
-    store.put(key, trace)
+    if cacheable(trace):
+        store.put(key, trace)
     return TraceResult(trace, seconds=time.perf_counter() - t0)
+
+
+def cacheable(trace: Trace) -> bool:
+    """A Trace may be kept for the next visit unless a server list failed to connect: a
+    Qdrant server that was down (or too slow) may be up on the next run, and a cached
+    "Connection refused" would hide it."""
+    return not any(
+        lst.method == "qdrant" and lst.status == "unavailable" for lst in trace.retrieval.lists
+    )
 
 
 @dataclass(frozen=True)

@@ -33,8 +33,12 @@ from typing import Any
 
 import numpy as np
 
-#: Seconds a server request may take before the retriever reports it unreachable.
+#: Seconds a server request may wait for the next bytes (httpx's per-read timeout).
 TIMEOUT_S = 5
+#: Seconds one server call may take in total. The per-read timeout restarts on every byte, so
+#: a server that drips one byte every 2 s would hold a call (and the page) for ever; past this
+#: deadline the call is abandoned, the client dropped, and the list reports the server unreachable.
+DEADLINE_S = 20.0
 #: Points sent per upload request by :func:`build_collection`.
 UPLOAD_BATCH = 256
 #: Qdrant distances whose score grows with similarity.
@@ -167,20 +171,63 @@ def close_all() -> None:
 _local_lock = threading.Lock()
 
 
+def _within_deadline(target: QdrantTarget, what: str, fn: Callable[[], Any]) -> Any:
+    """``fn()`` on a daemon thread, waited for at most :data:`DEADLINE_S` seconds in total.
+
+    Past the deadline the call is abandoned (its thread ends when the socket does),
+    the target's cached client is dropped so the next call opens a fresh connection,
+    and ``QdrantError`` (``unavailable``) says so.
+    """
+    box: dict[str, Any] = {}
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - re-raised on the caller's thread
+            box["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name="qdrant-call", daemon=True).start()
+    if not done.wait(DEADLINE_S):
+        forget(target)
+        raise QdrantError(
+            f"Qdrant at {target.where} did not answer within {DEADLINE_S:g} s while {what} "
+            "(a total deadline: the server is overloaded, or it answers too slowly)",
+            kind="unavailable",
+        )
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
+
+
+def forget(target: QdrantTarget) -> None:
+    """Drop the cached client of a server ``target`` (after a failure: the next call
+    connects afresh rather than reusing a broken connection)."""
+    if target.path:
+        return
+    with _clients_lock:
+        client = _clients.pop((target.url, ""), None)
+    if client is not None:
+        threading.Thread(target=client.close, daemon=True).start()  # may block on the socket
+
+
 def _call(target: QdrantTarget, what: str, fn: Callable[[], Any]) -> Any:
-    """Run one client call (one at a time in local mode); a failure becomes one clear
-    ``QdrantError``."""
+    """Run one client call (one at a time in local mode; within :data:`DEADLINE_S` against
+    a server); a failure becomes one clear ``QdrantError``."""
     try:
         if target.path:
             with _local_lock:
                 return fn()
-        return fn()
+        return _within_deadline(target, what, fn)
     except QdrantError:
         raise
     except Exception as exc:  # noqa: BLE001 - the client raises many types (httpx, grpc, its own)
         text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         if "not found" in text.lower() and "collection" in text.lower():
             raise QdrantError(f"Qdrant at {target.where}: {text}") from None
+        forget(target)  # a failed connection is not kept for the next visit
         raise QdrantError(
             f"Qdrant at {target.where} is unreachable or failed while {what}: {text}",
             kind="unavailable",
