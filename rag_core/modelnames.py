@@ -123,6 +123,82 @@ def refusal(key: str, value: Any, env: Mapping[str, str] | None = None) -> str |
     )
 
 
+# ------------------------------------------------------- shared-server mode (issue 27)
+
+#: ``RAG_INSPECTOR_MODE=shared``: the app serves visitors (a class), so every path or server
+#: typed in the app — not only those in the address — must lie inside an allow-listed root.
+MODE_ENV = "RAG_INSPECTOR_MODE"
+#: Environment variable naming the folder under which visitors may open BEIR/TREC folders.
+DATA_ENV = "RAG_INSPECTOR_DATA"
+#: Environment variable naming the folder under which visitors may open or create label stores.
+LABELS_ENV = "RAG_INSPECTOR_LABELS"
+#: What each typed place is checked against: its environment variable and what it names.
+PLACES: dict[str, tuple[str, str]] = {
+    "dataset": (DATA_ENV, "a dataset folder"),
+    "labels": (LABELS_ENV, "a label store file"),
+}
+
+
+def shared_mode(env: Mapping[str, str] | None = None) -> bool:
+    """Whether the app runs for visitors (``$RAG_INSPECTOR_MODE`` is ``shared``)."""
+    value = (os.environ if env is None else env).get(MODE_ENV, "").strip().lower()
+    return value == "shared"
+
+
+def place_refusal(kind: str, text: str, env: Mapping[str, str] | None = None) -> str | None:
+    """Why a visitor of a shared server may not open ``text`` as a ``kind`` place
+    (:data:`PLACES`: ``dataset``, ``labels``); None when allowed or not in shared mode.
+
+    Allowed: a path strictly inside the kind's root after resolving ``..`` and
+    symlinks. The message names the key and the root's variable only, so it reads
+    the same whether the path exists, is a folder, or is an SQLite file.
+    """
+    if kind not in PLACES:
+        raise ValueError(f"unknown place kind {kind!r}; valid choices: {', '.join(PLACES)}")
+    env = os.environ if env is None else env
+    if not shared_mode(env):
+        return None
+    variable, what = PLACES[kind]
+    value = env.get(variable, "").strip()
+    root = os.path.realpath(os.path.expanduser(value)) if value else None
+    if _inside(root, text.strip()):
+        return None
+    where = f"a path inside ${variable}" if root is not None else f"${variable} is not set"
+    return (
+        f"this server is shared ({MODE_ENV}=shared): {what} must be {where}; "
+        "nothing was opened. The operator sets the allowed folder."
+    )
+
+
+def shared_restrict(
+    values: Mapping[str, Any], base: Mapping[str, Any], env: Mapping[str, str] | None = None
+) -> tuple[dict[str, Any], list[str]]:
+    """In shared mode, the typed config values (flat keys) a visitor may not set put back to
+    ``base``'s, with one message each; outside shared mode ``values`` unchanged.
+
+    The same rule as the address (:func:`refusal`): model paths inside
+    ``$RAG_INSPECTOR_MODELS``, Qdrant folders inside ``$RAG_INSPECTOR_QDRANT``,
+    servers listed in ``$RAG_INSPECTOR_QDRANT_URLS``.
+    """
+    env = os.environ if env is None else env
+    out = dict(values)
+    if not shared_mode(env):
+        return out, []
+    problems = []
+    for key, value in values.items():
+        if value == base.get(key) or value in ("", None):
+            continue
+        why = refusal(key, value, env)
+        if why is not None:
+            out[key] = base.get(key)
+            head = why.split("; the default is kept")[0]
+            problems.append(
+                head.replace("from the address", f"on this shared server ({MODE_ENV}=shared)")
+                + "; the default is kept."
+            )
+    return out, problems
+
+
 def restrict(
     overrides: Mapping[str, Any], env: Mapping[str, str] | None = None
 ) -> tuple[dict[str, Any], list[str]]:

@@ -35,6 +35,7 @@ from rag_core.config import (
     PipelineConfig,
     parse_overrides,
 )
+from rag_core.modelnames import place_refusal, shared_mode, shared_restrict
 
 from . import cache
 from .html import md
@@ -160,6 +161,19 @@ def _view_notices(
             value = params[name][:80]
             out.append(t("url.not_honoured", lang, param=name, value=value, shown=shown))
     return out
+
+
+def shared_config(config: PipelineConfig) -> tuple[PipelineConfig, list[str]]:
+    """On a shared server (``RAG_INSPECTOR_MODE=shared``) the sidebar's typed model names,
+    Qdrant folders and servers follow the address's rule (``rag_core.modelnames``): a value
+    outside its allow-listed root is put back to the start config's, with one message."""
+    if not shared_mode():
+        return config, []
+    base = start_config()[0].flat()
+    flat = config.flat()
+    kept, refused = shared_restrict(flat, base)
+    changed = {k: v for k, v in kept.items() if v != flat[k]}
+    return (config.with_overrides(changed) if changed else config), refused
 
 
 def page_notice(name: str | None, lang: str) -> str | None:
@@ -429,6 +443,10 @@ def _beir_sets(qset: Any) -> tuple[dict[str, tuple[Any, ...]], dict[str, Any]]:
 def _beir(lang: str, problems: list[str]) -> tuple[Any, Any, str] | None:
     """The BEIR or TREC folder (path or zip) the widgets name, or None with a problem said."""
     ss = st.session_state
+    typed = (st.session_state.get(K_BEIR_PATH) or "").strip()
+    if typed and (why := place_refusal("dataset", typed)):  # shared server: nothing opened
+        problems.append(why)
+        st.session_state[K_BEIR_PATH] = ""  # before the box renders, so it may be cleared
     st.text_input(t("side.qrels.path", lang), key=K_BEIR_PATH, help=t("help.qrels.path", lang))
     st.text_input(t("side.beir.split", lang), key=K_BEIR_SPLIT, placeholder="test")
     upload = st.file_uploader(
@@ -945,6 +963,8 @@ def render() -> Context:
             _context_generation(lang)
         try:
             config = config_from_widgets(cast(Mapping[str, Any], ss))  # session state reads as one
+            config, refused = shared_config(config)  # shared server: typed paths as the URL's
+            problems += refused
             ss[_CFG] = config
         except ValueError as exc:
             config = ss[_CFG]

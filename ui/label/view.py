@@ -58,6 +58,7 @@ from rag_core.gold.spans import (
     occurrences,
     sentence_containing,
 )
+from rag_core.modelnames import place_refusal
 from rag_core.text import sentence_spans
 from rag_core.types import Chunk, Chunking, Document, Needle, Question
 
@@ -220,6 +221,8 @@ def store_box(state: State, path: Path) -> Change:
 def use_store(state: State) -> Outcome:
     """Switch to the path in the box; a path that cannot be opened is reported, the store stays."""
     wanted = str(state.get(K_LAB_STORE_W) or "").strip()
+    if why := place_refusal("labels", wanted):  # a shared server opens no visitor path
+        return Outcome(error=Msg("lab.store_error", {"error": why}))
     try:
         LabelStore(wanted)  # opens (or creates) it
     except (LabelStoreError, OSError) as exc:

@@ -1,0 +1,94 @@
+"""Shared-server mode (issue 27): with ``RAG_INSPECTOR_MODE=shared`` no path typed in the app
+is opened unless it lies inside its allow-listed root, and the messages never tell an
+existing path from a missing one."""
+
+from __future__ import annotations
+
+import pytest
+from helpers.app import make_app, plain
+
+from rag_core import modelnames
+from rag_core.modelnames import place_refusal, shared_mode, shared_restrict
+from ui.label import view as vm
+from ui.label.keys import K_LAB_STORE_W
+
+PROBES = ("/etc", "/etc/passwd", "/no/such/folder", "../../etc", "~/.ssh")
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch):
+    for var in (
+        modelnames.MODE_ENV,
+        modelnames.DATA_ENV,
+        modelnames.LABELS_ENV,
+        modelnames.MODELS_ENV,
+        modelnames.QDRANT_PATH_ENV,
+        modelnames.QDRANT_URLS_ENV,
+    ):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=none")
+
+
+def test_shared_mode_is_off_unless_set():
+    assert not shared_mode({}) and shared_mode({"RAG_INSPECTOR_MODE": "shared"})
+    assert place_refusal("dataset", "/etc", {}) is None  # an operator's own app opens any path
+
+
+@pytest.mark.parametrize("kind", ["dataset", "labels"])
+def test_places_outside_the_root_get_one_message_whatever_exists(kind, tmp_path):
+    env = {"RAG_INSPECTOR_MODE": "shared"}
+    messages = {place_refusal(kind, p, env) for p in PROBES}
+    assert len(messages) == 1 and None not in messages
+    (message,) = messages
+    assert "is not set" in message and not any(p in message for p in PROBES)
+    root = tmp_path / "root"
+    (root / "set").mkdir(parents=True)
+    env[modelnames.PLACES[kind][0]] = str(root)
+    assert place_refusal(kind, str(root / "set"), env) is None
+    assert place_refusal(kind, "set/labels.sqlite", env) is None  # relative to the root
+    inside = {place_refusal(kind, p, env) for p in (*PROBES, str(root / ".." / "x"), str(root))}
+    assert len(inside) == 1 and None not in inside
+
+
+def test_typed_model_and_qdrant_values_follow_the_url_rule(tmp_path):
+    env = {"RAG_INSPECTOR_MODE": "shared"}
+    base = {"generation.model": "none", "retrieval.qdrant_path": "", "retrieval.k": 5}
+    typed = {"generation.model": "/etc", "retrieval.qdrant_path": "/tmp/x", "retrieval.k": 9}
+    kept, problems = shared_restrict(typed, base, env)
+    assert kept == {"generation.model": "none", "retrieval.qdrant_path": "", "retrieval.k": 9}
+    assert len(problems) == 2 and all("shared server" in p for p in problems)
+    assert shared_restrict(typed, base, {}) == (typed, [])  # not shared: the operator's choice
+    env[modelnames.QDRANT_PATH_ENV] = str(tmp_path)
+    kept, _ = shared_restrict({"retrieval.qdrant_path": str(tmp_path / "q")}, base, env)
+    assert kept["retrieval.qdrant_path"] == str(tmp_path / "q")
+
+
+def test_label_store_box_opens_nothing_outside_the_root(tmp_path, monkeypatch):
+    monkeypatch.setenv(modelnames.MODE_ENV, "shared")
+    wanted = tmp_path / "new" / "labels.sqlite"
+    outcome = vm.use_store({K_LAB_STORE_W: str(wanted)})
+    assert outcome.error is not None and "nothing was opened" in outcome.error.fields["error"]
+    assert not wanted.parent.exists()  # no mkdir -p, no SQLite file
+    monkeypatch.setenv(modelnames.LABELS_ENV, str(tmp_path))
+    assert vm.use_store({K_LAB_STORE_W: str(wanted)}).error is None
+    assert wanted.exists()
+
+
+def test_the_app_opens_no_typed_dataset_folder_or_qdrant_folder(entry, tmp_path, monkeypatch):
+    monkeypatch.setenv(modelnames.MODE_ENV, "shared")
+    folder = tmp_path / "qdrant"
+    folder.mkdir()
+    at = make_app(entry, {"lang": "en", "corpus": "beir"})
+    at.session_state["beir.path"] = str(tmp_path)
+    at.session_state["retrieval.qdrant_path"] = str(folder)
+    at.run()
+    assert not at.exception
+    warnings = [plain(w.value) for w in at.warning]
+    assert any("a dataset folder must be" in w and "nothing was opened" in w for w in warnings)
+    assert any(
+        "retrieval.qdrant_path: this value is not accepted on this shared server" in w
+        for w in warnings
+    ), warnings
+    assert at.session_state["_ctx"].config.retrieval.qdrant_path == ""
+    assert list(folder.iterdir()) == []  # no .lock, no meta.json
+    assert str(tmp_path) not in " ".join(warnings)
