@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 from helpers.app import STAGE_HEADINGS_EN, make_app, plain
+from helpers.paths import ROOT
 from streamlit.testing.v1 import AppTest
 
-from app import unknown_page
 from rag_core import modelnames
 from ui.lecture.view import STEPS, step_honoured
 
@@ -110,4 +110,11 @@ KNOWN = {"h-inspect": "inspect", "h-chunks": "chunks"}
     ],
 )
 def test_unknown_page_of_a_request(asked_hash, asked_name, missing):
-    assert unknown_page(asked_hash, asked_name, "main", KNOWN) == missing
+    import importlib.util
+
+    # by path: another module named ``app`` (bench/app.py) may be first on sys.path
+    spec = importlib.util.spec_from_file_location("rag_inspector_app", ROOT / "app.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.unknown_page(asked_hash, asked_name, "main", KNOWN) == missing
