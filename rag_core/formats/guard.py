@@ -35,7 +35,7 @@ MAX_GRADE = 100
 #: Character offsets (label ``start``/``end``) must fit SQLite's 64-bit integers.
 MAX_OFFSET = 2**63 - 1
 
-_GRADE = re.compile(r"-?[0-9]{1,4}", re.ASCII)
+_GRADE = re.compile(r"-?[0-9]+", re.ASCII)
 _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
 
 
@@ -105,7 +105,13 @@ def grade(raw: Any, where: str, what: str = "grade") -> int:
     if isinstance(raw, int):
         value = raw
     elif isinstance(raw, str) and _GRADE.fullmatch(raw.strip()):
-        value = int(raw.strip())
+        text = raw.strip()
+        digits = len(text) - text.startswith("-")
+        if digits > 6:  # refused before int(): a 400-digit grade is never converted
+            raise ValueError(
+                f"{where}: {what} of {digits} digits is out of range (|grade| ≤ {MAX_GRADE})"
+            )
+        value = int(text)
     else:
         shown = raw if not isinstance(raw, str) or len(raw) <= 40 else raw[:40] + "…"
         raise ValueError(

@@ -240,3 +240,17 @@ def test_nfd_needles_and_search_text_find_their_nfc_twin():
     (q,) = parse_questions([json.dumps(row)])
     assert q.needles[0].text in nfc_text and q.question == "한라산의 높이는?"
     assert q.phrasings == ("한라산 높이",)
+
+
+@pytest.mark.parametrize("grade", ["2000", "1" + "0" * 12, HUGE])
+def test_metrics_cli_refuses_a_huge_grade_in_one_line(tmp_path, capsys, grade):
+    from rag_core.cli import main
+
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text(f"q1 0 d1 {grade}\nq1 0 d2 1\n", encoding="utf-8")
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n", encoding="utf-8")
+    code = main(["metrics", "--qrels", str(qrels), "--run", str(run), "--gain", "exp"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert "qrels.txt line 1: grade" in err and "|grade| ≤ 100" in err
