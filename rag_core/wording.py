@@ -139,6 +139,18 @@ ENGLISH: dict[str, str] = {
     "context.skipped.gate_refused": "gate refused: {gate}",
     "generation.skipped.gate_refused": "gate refused: {gate} — the model was not called",
     "generation.off": "generation is off (generation.model = none)",
+    # generation (rag_core/answer/generation.py)
+    "generation.no_prompt": "no prompt to send ({why}); the model was not called",
+    "generation.context_status": "the context stage is {status}",
+    "generation.no_source_fits": "no source fits in the prompt; the model was not called",
+    "generation.wrong_tokenizer": (
+        "the context was measured with {tokenizer!r}, not with {model}'s tokenizer; rebuild the "
+        "context with this generator so its ids are the model's"
+    ),
+    "generation.ids_altered": (
+        "the context's input ids do not match its ids_sha256; the context was altered"
+    ),
+    "generation.failed": "generation failed: {kind}: {error}",
     "generation.model_unavailable": "model {model!r} is unavailable: {reason}",
     "support.skipped.no_answer": "no answer to check",
     "support.skipped.generation": "no answer to check (generation {status})",

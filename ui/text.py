@@ -1008,6 +1008,36 @@ TEXT: dict[str, tuple[str, str]] = {
         "GGUF 변환 뒤 맞지 않는 가중치가 남았습니다 (빠짐 {missing}, 남음 {unexpected})",
         "converting the GGUF left weights unmatched (missing {missing}, unexpected {unexpected})",
     ),
+    "notice.generation.no_prompt": (
+        "보낼 프롬프트가 없습니다 ({why}). 모델을 호출하지 않았습니다",
+        "no prompt to send ({why}); the model was not called",
+    ),
+    "notice.generation.context_status": (
+        "문맥 단계 상태: {status}",
+        "the context stage is {status}",
+    ),
+    "notice.generation.no_source_fits": (
+        "프롬프트에 들어가는 출처가 없습니다. 모델을 호출하지 않았습니다",
+        "no source fits in the prompt; the model was not called",
+    ),
+    "notice.generation.wrong_tokenizer": (
+        (
+            "문맥은 {tokenizer!r} 로 측정되었고 {model} 의 토크나이저가 아닙니다. 이 생성 모델로 "
+            "문맥을 다시 만들어 id가 모델의 것이 되게 하세요"
+        ),
+        (
+            "the context was measured with {tokenizer!r}, not with {model}'s tokenizer; rebuild "
+            "the context with this generator so its ids are the model's"
+        ),
+    ),
+    "notice.generation.ids_altered": (
+        "문맥의 입력 id가 ids_sha256 과 맞지 않습니다. 문맥이 바뀌었습니다",
+        "the context's input ids do not match its ids_sha256; the context was altered",
+    ),
+    "notice.generation.failed": (
+        "생성 실패: {kind}: {error}",
+        "generation failed: {kind}: {error}",
+    ),
     "ins.gen_speed": (
         "첫 토큰 {first}초 · 프롬프트 처리 {prefill} 토큰/초 · 생성 {decode} 토큰/초",
         "first token {first} s · prefill {prefill} tokens/s · decode {decode} tokens/s",
