@@ -904,7 +904,19 @@ def _add_dataset_args(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m rag_core", description="RAG Stage Inspector core")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    _add_chunk_command(sub)
+    _add_query_command(sub)
+    _add_metrics_command(sub)
+    _add_eval_command(sub)
+    _add_corpus_command(sub)
+    _add_index_command(sub)
+    _add_label_commands(sub)
+    _add_sweep_command(sub)
+    return p
 
+
+def _add_chunk_command(sub: Any) -> None:
+    """``chunk``: chunk one document."""
     c = sub.add_parser("chunk", help="chunk one document")
     c.add_argument("--doc", required=True)
     c.add_argument("--title", default=None)
@@ -916,6 +928,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true")
     c.set_defaults(fn=cmd_chunk)
 
+
+def _add_query_command(sub: Any) -> None:
+    """``query``: one question through the pipeline."""
     q = sub.add_parser("query", help="run one question through the pipeline")
     q.add_argument("question", nargs="?")
     q.add_argument("--corpus", default=None)
@@ -942,6 +957,9 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--json", action="store_true")
     q.set_defaults(fn=cmd_query)
 
+
+def _add_metrics_command(sub: Any) -> None:
+    """``metrics``: score a TREC run against qrels."""
     m = sub.add_parser("metrics", help="score a TREC run against qrels")
     m.add_argument("--qrels", required=True)
     m.add_argument("--run", required=True)
@@ -955,6 +973,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--json", action="store_true")
     m.set_defaults(fn=cmd_metrics)
 
+
+def _add_eval_command(sub: Any) -> None:
+    """``eval``: evaluate a config (and compare another)."""
     e = sub.add_parser("eval", help="evaluate a config (and compare another) on a question set")
     e.add_argument("--queries", default=None, help="our question set (.jsonl)")
     e.add_argument("--corpus", default=None)
@@ -980,6 +1001,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--json", action="store_true")
     e.set_defaults(fn=cmd_eval)
 
+
+def _add_corpus_command(sub: Any) -> None:
+    """``corpus check``: validate a corpus and its question sets."""
     cc = sub.add_parser("corpus", help="corpus tools")
     csub = cc.add_subparsers(dest="corpus_command", parser_class=_Parser)
     chk = csub.add_parser("check", help="validate the sample corpus and its question sets")
@@ -987,6 +1011,9 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("--json", action="store_true")
     chk.set_defaults(fn=cmd_corpus)
 
+
+def _add_index_command(sub: Any) -> None:
+    """``index qdrant``: write the corpus to a Qdrant collection."""
     ix = sub.add_parser("index", help="write the loaded corpus to an external index")
     isub = ix.add_subparsers(dest="index_command", parser_class=_Parser)
     iq = isub.add_parser("qdrant", help="chunk + embed the corpus into a Qdrant collection")
@@ -1003,10 +1030,6 @@ def build_parser() -> argparse.ArgumentParser:
     iq.add_argument("--recreate", action="store_true", help="replace the collection if it exists")
     iq.add_argument("--json", action="store_true")
     iq.set_defaults(fn=cmd_index_qdrant)
-
-    _add_label_commands(sub)
-    _add_sweep_command(sub)
-    return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:

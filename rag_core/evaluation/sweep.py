@@ -503,61 +503,13 @@ def collect(
     chunking = corpus.chunking(cfg.chunker)
     merged = merge_labels(questions, labels, corpus.docs, question_set)
     jobs = [(q, qid, text) for q in merged for qid, text in queries_of(q, phrasings)]
-    raw: list[tuple[Question, str, str, Sequence[Hit], frozenset[str]]] = []
-    warnings: list[Notice] = []
-    dense_messages: set[str] = set()
-    for qr in run_queries(cfg, jobs, corpus, runs=runs, progress=progress):
-        for lst in qr.trace.retrieval.lists:
-            if lst.method == "dense" and lst.status != "ok":
-                dense_messages.add(lst.message or f"dense retrieval {lst.status}")
-        # a gold chunk holds a gold span of the question (labels merged)
-        gold_ids = frozenset(qr.grades)
-        raw.append((qr.question, qr.query_id, qr.text, qr.trace.rerank.hits, gold_ids))
-
+    raw, dense_messages = _ranked(cfg, jobs, corpus, runs, progress)
     have_distance = any(hits for *_, hits, _ in raw) and all(
         h.distance is not None for *_, hits, _ in raw for h in hits
     )
-    wants_dense = any(m == "dense" for m, _ in cfg.retrieval.method_specs)
-    if metric == "auto":
-        chosen: Metric = "distance" if have_distance else "score"
-    elif metric == "distance" and not have_distance:
-        raise ValueError(
-            "metric = 'distance' needs dense retrieval: the candidates carry no cosine distance "
-            "(add dense to retrieval.methods, or use metric = 'score')"
-        )
-    else:
-        chosen = metric  # type: ignore[assignment]
-    if wants_dense and not have_distance:
-        reason = "; ".join(sorted(dense_messages))  # empty: some candidates carry no distance
-        warnings.append(Notice(NOTICE_NO_DISTANCE, {"reason": reason}))
-    if chosen == "score":
-        fused = len(cfg.retrieval.method_specs) > 1
-        warnings.append(Notice(NOTICE_FINAL_SCORE, {"fused": fused, "rerank": cfg.rerank.method}))
-
-    queries = []
-    for q, qid, text, hits, gold_ids in raw:
-        cands = tuple(
-            Candidate(
-                chunk_id=h.chunk_id,
-                doc_id=h.doc_id,
-                rank=r,
-                value=float(h.distance if chosen == "distance" else h.score),  # type: ignore[arg-type]
-                gold=h.chunk_id in gold_ids,
-            )
-            for r, h in enumerate(hits, 1)
-        )
-        queries.append(
-            QueryCandidates(
-                query_id=qid,
-                question_id=q.id,
-                text=text,
-                answerable=q.answerable,
-                candidates=cands,
-                gold_in_chunking=bool(gold_ids),
-                lang=q.lang,
-                tags=q.tags,
-            )
-        )
+    chosen = _chosen_metric(metric, have_distance)
+    warnings = _sweep_notices(cfg, chosen, have_distance, dense_messages)
+    queries = [_query_candidates(row, chosen) for row in raw]
     return SweepData(
         metric=chosen,
         higher_is_better=chosen == "score",
@@ -570,6 +522,84 @@ def collect(
         config=cfg.to_dict(),
         seconds=time.perf_counter() - t0,
         warnings=tuple(warnings),
+    )
+
+
+#: One swept query: its question, query id and text, ranked hits and gold chunk ids.
+_Row = tuple[Question, str, str, Sequence[Hit], frozenset[str]]
+
+
+def _ranked(
+    cfg: PipelineConfig,
+    jobs: Sequence[tuple[Question, str, str]],
+    corpus: CorpusIndex,
+    runs: Mapping[str, ExternalRun] | None,
+    progress: Callable[[int, int], None] | None,
+) -> tuple[list[_Row], set[str]]:
+    """Every job's reranked candidates with the gate open, and the messages of dense lists
+    that did not run."""
+    raw: list[_Row] = []
+    dense_messages: set[str] = set()
+    for qr in run_queries(cfg, jobs, corpus, runs=runs, progress=progress):
+        for lst in qr.trace.retrieval.lists:
+            if lst.method == "dense" and lst.status != "ok":
+                dense_messages.add(lst.message or f"dense retrieval {lst.status}")
+        # a gold chunk holds a gold span of the question (labels merged)
+        gold_ids = frozenset(qr.grades)
+        raw.append((qr.question, qr.query_id, qr.text, qr.trace.rerank.hits, gold_ids))
+    return raw, dense_messages
+
+
+def _chosen_metric(metric: str, have_distance: bool) -> Metric:
+    """``auto`` → distance when every candidate carries one, else score; ``distance`` needs
+    distances."""
+    if metric == "auto":
+        return "distance" if have_distance else "score"
+    if metric == "distance" and not have_distance:
+        raise ValueError(
+            "metric = 'distance' needs dense retrieval: the candidates carry no cosine distance "
+            "(add dense to retrieval.methods, or use metric = 'score')"
+        )
+    return metric  # type: ignore[return-value]
+
+
+def _sweep_notices(
+    cfg: PipelineConfig, chosen: Metric, have_distance: bool, dense_messages: set[str]
+) -> list[Notice]:
+    """What the sweep says: dense asked for but no distances; thresholds on the final score."""
+    warnings: list[Notice] = []
+    wants_dense = any(m == "dense" for m, _ in cfg.retrieval.method_specs)
+    if wants_dense and not have_distance:
+        reason = "; ".join(sorted(dense_messages))  # empty: some candidates carry no distance
+        warnings.append(Notice(NOTICE_NO_DISTANCE, {"reason": reason}))
+    if chosen == "score":
+        fused = len(cfg.retrieval.method_specs) > 1
+        warnings.append(Notice(NOTICE_FINAL_SCORE, {"fused": fused, "rerank": cfg.rerank.method}))
+    return warnings
+
+
+def _query_candidates(row: _Row, chosen: Metric) -> QueryCandidates:
+    """One query's ranked candidates with the swept value (distance or score) and gold marks."""
+    q, qid, text, hits, gold_ids = row
+    cands = tuple(
+        Candidate(
+            chunk_id=h.chunk_id,
+            doc_id=h.doc_id,
+            rank=r,
+            value=float(h.distance if chosen == "distance" else h.score),  # type: ignore[arg-type]
+            gold=h.chunk_id in gold_ids,
+        )
+        for r, h in enumerate(hits, 1)
+    )
+    return QueryCandidates(
+        query_id=qid,
+        question_id=q.id,
+        text=text,
+        answerable=q.answerable,
+        candidates=cands,
+        gold_in_chunking=bool(gold_ids),
+        lang=q.lang,
+        tags=q.tags,
     )
 
 

@@ -25,7 +25,7 @@ from ..answer.gate import apply_gate
 from ..config import PipelineConfig
 from ..index import CorpusIndex, Progress
 from ..retrieval.runs import ExternalRun
-from ..types import Chunk, Needle, Notice, Question, Trace
+from ..types import Chunk, GateStage, Needle, Notice, Question, Trace
 from ..wording import english, notice
 from .answering import STAGES_NOT_RUN_RETRIEVAL_ONLY, Listener, model_stages, not_run
 from .plan import RunPlan
@@ -189,14 +189,7 @@ def _run_planned(
     t = time.perf_counter()
     gate = apply_gate(rerank.hits, config.gate)
     timings["gate"] = (time.perf_counter() - t) * 1000
-    gate_warning = gate.notice if gate.notice is not None and not gate.refused else None
-    if gate_warning is not None:
-        notices = (*notices, gate_warning)
-    warnings = (
-        *map(english, notices[: len(notices) - (gate_warning is not None)]),
-        *plan.load_warnings,
-        *([gate.reason] if gate_warning is not None else []),
-    )
+    notices, warnings = _warnings(notices, gate, plan.load_warnings)
 
     if stop_after == "gate":
         if plan.stop_gate is None:  # the same three skipped stages for every question
@@ -229,6 +222,16 @@ def _run_planned(
         warnings=warnings,
         notices=notices,
     )
+
+
+def _warnings(
+    notices: tuple[Notice, ...], gate: GateStage, load_warnings: tuple[str, ...]
+) -> tuple[tuple[Notice, ...], tuple[str, ...]]:
+    """A Trace's ``notices`` (the question's, then a gate rule that could not apply) and its
+    ``warnings`` in English (the question's, the corpus load's lines, the gate's)."""
+    if gate.notice is None or gate.refused:
+        return notices, (*map(english, notices), *load_warnings)
+    return (*notices, gate.notice), (*map(english, notices), *load_warnings, gate.reason)
 
 
 def final_ranking(trace: Trace) -> list[str]:
