@@ -28,7 +28,7 @@ from .evaluation.answers import compare_answers, evaluate_answers
 from .evaluation.metrics import GAINS, evaluate_run
 from .evaluation.run import compare_configs, evaluate_config
 from .evaluation.stats import format_p, parse_range
-from .evaluation.sweep import METRIC_CHOICES, NOTICE_FINAL_SCORE, NOTICE_NO_DISTANCE
+from .evaluation.sweep import METRIC_CHOICES
 from .formats.questions import load_questions
 from .formats.trec import format_qrels, read_qrels, read_run, write_text_atomic
 from .gold.labels import LabelStore, check_grade, check_span, qrels_for, question_set_name
@@ -38,6 +38,7 @@ from .pipeline import run
 from .retrieval.qdrant import QdrantTarget, build_collection, check_writable
 from .retrieval.runs import check_queries, export_trec, read_run_file
 from .types import dumps, to_jsonable
+from .wording import english
 
 EXIT_USAGE = 2
 #: What ``labels export --format`` writes: span labels as JSONL, or chunk-level TREC qrels.
@@ -729,19 +730,6 @@ def paired_reading(c: Any) -> str:
     )
 
 
-def notice_text(n: Any) -> str:
-    """English text of a :class:`rag_core.types.Notice` from the sweep."""
-    if n.code == NOTICE_NO_DISTANCE:
-        reason = n.params.get("reason") or "some candidates carry no distance"
-        return f"dense retrieval gave no cosine distances ({reason}); sweeping scores"
-    if n.code == NOTICE_FINAL_SCORE:
-        what = "the fused score" if n.params.get("fused") else "the retriever's score"
-        rerank = n.params.get("rerank") or "none"
-        after = "" if rerank == "none" else f" after rerank ({rerank})"
-        return f"thresholds apply to the final score (higher is better): {what}{after}"
-    return f"{n.code} {dict(n.params)}"
-
-
 def _sweep_summary(rep: Any) -> str:
     d = rep.distribution
     cmp = "≥" if rep.higher_is_better else "≤"
@@ -752,7 +740,7 @@ def _sweep_summary(rep: Any) -> str:
             f"collected in {rep.seconds_collect:.2f} s"
         ),
         f"gate: {rep.metric} {cmp} threshold, keep at most {rep.max_kept or 'all'}",
-        *(f"note: {notice_text(w)}" for w in rep.warnings),
+        *(f"note: {english(w)}" for w in rep.warnings),
         (
             f"worst answerable best {rep.metric}: {d.worst_answerable} "
             f"({d.worst_answerable_id}); "

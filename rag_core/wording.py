@@ -135,6 +135,14 @@ ENGLISH: dict[str, str] = {
         "fusion.method = rrf"
     ),
     "qdrant.two_notes": "{first} {second}",
+    # sweep (rag_core/evaluation/sweep.py)
+    "sweep.no_distance": "dense retrieval gave no cosine distances ({reason}); sweeping scores",
+    "sweep.no_distance.unknown": "some candidates carry no distance",
+    "sweep.final_score": "thresholds apply to the final score (higher is better): {which}",
+    "sweep.score.fused": "the fused score",
+    "sweep.score.single": "the retriever's score",
+    "sweep.score.fused_reranked": "the fused score after rerank ({method})",
+    "sweep.score.single_reranked": "the retriever's score after rerank ({method})",
     # skipped stages (rag_core/pipeline/answering.py)
     "context.skipped.gate_refused": "gate refused: {gate}",
     "generation.skipped.gate_refused": "gate refused: {gate} — the model was not called",

@@ -1038,6 +1038,34 @@ TEXT: dict[str, tuple[str, str]] = {
         "생성 실패: {kind}: {error}",
         "generation failed: {kind}: {error}",
     ),
+    "notice.sweep.no_distance": (
+        "dense 검색이 코사인 거리를 주지 않아 점수로 잽니다 ({reason})",
+        "dense retrieval gave no cosine distances ({reason}); sweeping scores",
+    ),
+    "notice.sweep.no_distance.unknown": (
+        "거리가 없는 후보가 있음",
+        "some candidates carry no distance",
+    ),
+    "notice.sweep.final_score": (
+        "임계값은 최종 점수(높을수록 좋음)에 적용됩니다: {which}",
+        "Thresholds apply to the final score (higher is better): {which}",
+    ),
+    "notice.sweep.score.fused": (
+        "융합 점수",
+        "the fused score",
+    ),
+    "notice.sweep.score.single": (
+        "검색기의 점수",
+        "the retriever's score",
+    ),
+    "notice.sweep.score.fused_reranked": (
+        "재순위({method}) 뒤의 융합 점수",
+        "the fused score after rerank ({method})",
+    ),
+    "notice.sweep.score.single_reranked": (
+        "재순위({method}) 뒤의 검색기 점수",
+        "the retriever's score after rerank ({method})",
+    ),
     "ins.gen_speed": (
         "첫 토큰 {first}초 · 프롬프트 처리 {prefill} 토큰/초 · 생성 {decode} 토큰/초",
         "first token {first} s · prefill {prefill} tokens/s · decode {decode} tokens/s",

@@ -40,6 +40,7 @@ from ..answer.gate import gate_verdicts
 from ..config import GateConfig
 from ..formats.questions import queries_of
 from ..types import Hit, Notice, Question
+from ..wording import declare, notice
 from .run import merge_labels, run_queries
 from .stats import parse_range, risk_coverage, wilson_interval
 
@@ -62,11 +63,17 @@ OUTCOMES: tuple[str, ...] = (
 DEFAULT_DISTANCE_RANGE = "0.45:0.8:0.025"
 DEFAULT_MAX_KEPT = 4
 #: Notice codes of :func:`collect`. ``sweep.no_distance``: dense retrieval was asked
-#: for but gave no cosine distances (``reason``: its messages, may be empty), so
-#: scores are swept. ``sweep.final_score``: thresholds apply to the final score
-#: (``fused``: several retrievers were fused; ``rerank``: the rerank method).
-NOTICE_NO_DISTANCE = "sweep.no_distance"
-NOTICE_FINAL_SCORE = "sweep.final_score"
+#: for but gave no cosine distances (``reason``: its lists' messages, or the notice
+#: ``sweep.no_distance.unknown``), so scores are swept. ``sweep.final_score``: thresholds
+#: apply to the final score; ``which`` (a notice) names it: the fused or the retriever's
+#: score, after rerank ``method`` or not.
+NOTICE_NO_DISTANCE = declare("sweep.no_distance", "reason")
+NOTICE_NO_DISTANCE_UNKNOWN = declare("sweep.no_distance.unknown")
+NOTICE_FINAL_SCORE = declare("sweep.final_score", "which")
+SCORE_FUSED = declare("sweep.score.fused")
+SCORE_SINGLE = declare("sweep.score.single")
+SCORE_FUSED_RERANKED = declare("sweep.score.fused_reranked", "method")
+SCORE_SINGLE_RERANKED = declare("sweep.score.single_reranked", "method")
 
 
 # ------------------------------------------------------------------ records
@@ -570,11 +577,17 @@ def _sweep_notices(
     warnings: list[Notice] = []
     wants_dense = any(m == "dense" for m, _ in cfg.retrieval.method_specs)
     if wants_dense and not have_distance:
-        reason = "; ".join(sorted(dense_messages))  # empty: some candidates carry no distance
-        warnings.append(Notice(NOTICE_NO_DISTANCE, {"reason": reason}))
+        messages = "; ".join(sorted(dense_messages))
+        reason: str | Notice = messages or notice(NOTICE_NO_DISTANCE_UNKNOWN)
+        warnings.append(notice(NOTICE_NO_DISTANCE, reason=reason))
     if chosen == "score":
         fused = len(cfg.retrieval.method_specs) > 1
-        warnings.append(Notice(NOTICE_FINAL_SCORE, {"fused": fused, "rerank": cfg.rerank.method}))
+        method = cfg.rerank.method
+        if method == "none":
+            which = notice(SCORE_FUSED if fused else SCORE_SINGLE)
+        else:
+            which = notice(SCORE_FUSED_RERANKED if fused else SCORE_SINGLE_RERANKED, method=method)
+        warnings.append(notice(NOTICE_FINAL_SCORE, which=which))
     return warnings
 
 

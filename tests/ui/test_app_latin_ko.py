@@ -19,6 +19,7 @@ from rag_core.answer import prompt
 from rag_core.corpus import SAMPLE_CORPUS
 from rag_core.index import load_corpus_index
 from rag_core.models.generators import PLAIN_TEMPLATE
+from rag_core.scenarios import SCENARIOS
 
 #: Proper nouns, library and formula names a Korean page may show in Latin script.
 ALLOWED = ("scikit-learn", "tf-idf", "Okapi", "BM25", "Lucene", "MiniLM", "Qdrant")
@@ -52,6 +53,7 @@ def data_text() -> str:
     corpus = load_corpus_index(SAMPLE_CORPUS)
     parts = [d.text for d in corpus.docs.values()] + [d.title for d in corpus.docs.values()]
     parts += [q.question for q in corpus.questions]
+    parts += [s.question for s in SCENARIOS if s.question]  # a lecture scenario's own question
     parts += [*prompt.SYSTEM_TEXTS.values(), prompt.REFUSAL_TEXT, prompt.ANSWER_HINT]
     # the fallback tokenizer's chat template: its role names head the prompt shown
     parts += [PLAIN_TEMPLATE.format(system=t, user="") for t in prompt.SYSTEM_TEXTS.values()]
@@ -94,3 +96,16 @@ def test_a_korean_page_shows_no_english_sentence_from_the_core(
     assert not at.exception, [e.value for e in at.exception]
     found = [s for s in latin_sentences(_page_text(at)) if _letters(s) not in data_text]
     assert not found, f"English sentences on the Korean {page} page ({case}): {found}"
+
+
+@pytest.mark.parametrize(
+    "page", ["chunks", "compare", "scenarios", "threshold", "evaluate", "label"]
+)
+def test_the_other_korean_pages_show_no_english_sentence_from_the_core(
+    entry, monkeypatch, data_text, page
+):
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=none")
+    at = make_app(entry, {"lang": "ko", "qid": "ko-01"}, page=page)
+    assert not at.exception, [e.value for e in at.exception]
+    found = [s for s in latin_sentences(_page_text(at)) if _letters(s) not in data_text]
+    assert not found, f"English sentences on the Korean {page} page: {found}"
