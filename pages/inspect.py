@@ -8,7 +8,7 @@ from ui import cache, render, sidebar
 from ui.html import md, show, style
 from ui.i18n import t
 from ui.inspect import keys, widgets
-from ui.inspect.view import split_warnings, warning_text
+from ui.inspect.view import split_warnings, warning_lines
 from ui.trace_view import destroyed_needles
 
 ctx = sidebar.context(__file__)
@@ -20,9 +20,9 @@ res = render.page_trace(ctx, stream=True)
 trace = res.trace
 
 st.markdown(f"**{t('ins.question', lang)}** {md(trace.question)}")
-other, skipped = split_warnings(trace.warnings, ctx.corpus.load_warnings)
-for w in other:
-    st.warning(md(warning_text(w, trace, lang)))
+_, skipped = split_warnings(trace.warnings, ctx.corpus.load_warnings)
+for w in warning_lines(trace, lang):
+    st.warning(md(w))
 if skipped:  # one box for the corpus load, however many files or rows it skipped
     with st.expander(t("ins.not_loaded", lang, n=len(skipped))):
         st.markdown("\n".join(f"- {md(w)}" for w in skipped))

@@ -28,7 +28,7 @@ from .evaluation.answers import compare_answers, evaluate_answers
 from .evaluation.metrics import GAINS, evaluate_run
 from .evaluation.run import compare_configs, evaluate_config
 from .evaluation.stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, format_p, parse_range
-from .evaluation.sweep import METRIC_CHOICES, NOTICE_FINAL_SCORE, NOTICE_NO_DISTANCE
+from .evaluation.sweep import METRIC_CHOICES
 from .formats.questions import load_questions
 from .formats.trec import format_qrels, read_qrels, read_run, write_text_atomic
 from .gold.labels import LabelStore, check_grade, check_span, qrels_for, question_set_name
@@ -38,6 +38,7 @@ from .pipeline import run
 from .retrieval.qdrant import QdrantTarget, build_collection, check_writable
 from .retrieval.runs import check_queries, export_trec, read_run_file
 from .types import dumps, to_jsonable
+from .wording import english
 
 EXIT_USAGE = 2
 #: What ``labels export --format`` writes: span labels as JSONL, or chunk-level TREC qrels.
@@ -747,19 +748,6 @@ def paired_reading(c: Any) -> str:
     )
 
 
-def notice_text(n: Any) -> str:
-    """English text of a :class:`rag_core.types.Notice` from the sweep."""
-    if n.code == NOTICE_NO_DISTANCE:
-        reason = n.params.get("reason") or "some candidates carry no distance"
-        return f"dense retrieval gave no cosine distances ({reason}); sweeping scores"
-    if n.code == NOTICE_FINAL_SCORE:
-        what = "the fused score" if n.params.get("fused") else "the retriever's score"
-        rerank = n.params.get("rerank") or "none"
-        after = "" if rerank == "none" else f" after rerank ({rerank})"
-        return f"thresholds apply to the final score (higher is better): {what}{after}"
-    return f"{n.code} {dict(n.params)}"
-
-
 def _sweep_summary(rep: Any) -> str:
     d = rep.distribution
     cmp = "≥" if rep.higher_is_better else "≤"
@@ -770,7 +758,7 @@ def _sweep_summary(rep: Any) -> str:
             f"collected in {rep.seconds_collect:.2f} s"
         ),
         f"gate: {rep.metric} {cmp} threshold, keep at most {rep.max_kept or 'all'}",
-        *(f"note: {notice_text(w)}" for w in rep.warnings),
+        *(f"note: {english(w)}" for w in rep.warnings),
         (
             f"worst answerable best {rep.metric}: {d.worst_answerable} "
             f"({d.worst_answerable_id}); "
@@ -922,7 +910,19 @@ def _add_dataset_args(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m rag_core", description="RAG Stage Inspector core")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    _add_chunk_command(sub)
+    _add_query_command(sub)
+    _add_metrics_command(sub)
+    _add_eval_command(sub)
+    _add_corpus_command(sub)
+    _add_index_command(sub)
+    _add_label_commands(sub)
+    _add_sweep_command(sub)
+    return p
 
+
+def _add_chunk_command(sub: Any) -> None:
+    """``chunk``: chunk one document."""
     c = sub.add_parser("chunk", help="chunk one document")
     c.add_argument("--doc", required=True)
     c.add_argument("--title", default=None)
@@ -934,6 +934,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true")
     c.set_defaults(fn=cmd_chunk)
 
+
+def _add_query_command(sub: Any) -> None:
+    """``query``: one question through the pipeline."""
     q = sub.add_parser("query", help="run one question through the pipeline")
     q.add_argument("question", nargs="?")
     q.add_argument("--corpus", default=None)
@@ -960,6 +963,9 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--json", action="store_true")
     q.set_defaults(fn=cmd_query)
 
+
+def _add_metrics_command(sub: Any) -> None:
+    """``metrics``: score a TREC run against qrels."""
     m = sub.add_parser("metrics", help="score a TREC run against qrels")
     m.add_argument("--qrels", required=True)
     m.add_argument("--run", required=True)
@@ -973,6 +979,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--json", action="store_true")
     m.set_defaults(fn=cmd_metrics)
 
+
+def _add_eval_command(sub: Any) -> None:
+    """``eval``: evaluate a config (and compare another)."""
     e = sub.add_parser("eval", help="evaluate a config (and compare another) on a question set")
     e.add_argument("--queries", default=None, help="our question set (.jsonl)")
     e.add_argument("--corpus", default=None)
@@ -998,6 +1007,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--json", action="store_true")
     e.set_defaults(fn=cmd_eval)
 
+
+def _add_corpus_command(sub: Any) -> None:
+    """``corpus check``: validate a corpus and its question sets."""
     cc = sub.add_parser("corpus", help="corpus tools")
     csub = cc.add_subparsers(dest="corpus_command", parser_class=_Parser)
     chk = csub.add_parser("check", help="validate the sample corpus and its question sets")
@@ -1005,6 +1017,9 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("--json", action="store_true")
     chk.set_defaults(fn=cmd_corpus)
 
+
+def _add_index_command(sub: Any) -> None:
+    """``index qdrant``: write the corpus to a Qdrant collection."""
     ix = sub.add_parser("index", help="write the loaded corpus to an external index")
     isub = ix.add_subparsers(dest="index_command", parser_class=_Parser)
     iq = isub.add_parser("qdrant", help="chunk + embed the corpus into a Qdrant collection")
@@ -1021,10 +1036,6 @@ def build_parser() -> argparse.ArgumentParser:
     iq.add_argument("--recreate", action="store_true", help="replace the collection if it exists")
     iq.add_argument("--json", action="store_true")
     iq.set_defaults(fn=cmd_index_qdrant)
-
-    _add_label_commands(sub)
-    _add_sweep_command(sub)
-    return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:

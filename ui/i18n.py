@@ -89,11 +89,22 @@ def notice_text(notice: Notice, lang: str) -> str:
 
 
 def said(stage: Any, lang: str) -> str:
-    """What a stage says: its ``notice`` worded in ``lang``, else its ``message`` (``reason``
-    for the gate) as the core wrote it (the support stage's claim text is not coded yet)."""
+    """What a stage says: its ``notices`` (the context stage's parts, joined by "; ") or its
+    ``notice`` worded in ``lang``, else its ``message`` (``reason`` for the gate) as the core
+    wrote it (the support stage's claim text is not coded yet)."""
+    if getattr(stage, "notices", ()):
+        return "; ".join(notice_text(n, lang) for n in stage.notices)
     if getattr(stage, "notice", None) is not None:
         return notice_text(stage.notice, lang)
     return str(getattr(stage, "message", None) or getattr(stage, "reason", "") or "")
+
+
+def note_text(hit: Any, lang: str) -> str:
+    """A hit's note in ``lang``: its ``notice`` worded (the gate's why), else its ``note``
+    as the core wrote it (a reranker's score label, an imported run's remark)."""
+    if getattr(hit, "notice", None) is not None:
+        return notice_text(hit.notice, lang)
+    return str(hit.note)
 
 
 def tv(prefix: str, value: str, lang: str) -> str:

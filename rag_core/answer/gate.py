@@ -27,6 +27,10 @@ GATE_REFUSED_NO_CANDIDATES = declare("gate.refused.no_candidates")
 GATE_REFUSED_MAX_DISTANCE = declare("gate.refused.max_distance", "threshold", "best")
 GATE_REFUSED_MIN_SCORE = declare("gate.refused.min_score", "threshold", "best")
 GATE_DISTANCE_NOT_APPLIED = declare("gate.distance_not_applied", "threshold")
+#: Why the gate rejected one candidate (``Hit.notice`` of ``GateStage.rejected``).
+GATE_BEYOND_MAX_KEPT = declare("gate.beyond_max_kept", "max_kept")
+GATE_OVER_DISTANCE = declare("gate.over_distance", "value", "threshold")
+GATE_UNDER_SCORE = declare("gate.under_score", "value", "threshold")
 
 #: Why the gate keeps or rejects one candidate: kept, past the threshold, or
 #: passing the threshold but after ``max_kept`` others were kept.
@@ -106,18 +110,19 @@ def apply_gate(hits: Sequence[Hit], cfg: GateConfig) -> GateStage:
     values: list[float] = distances if metric == "distance" else [h.score for h in hits]  # type: ignore[assignment]
     verdicts = gate_verdicts(values, threshold, cfg.max_kept, higher_is_better=metric != "distance")
 
-    def why(verdict: Verdict, value: float) -> str:
+    def why(verdict: Verdict, value: float) -> Notice:
         if verdict == "max_kept":
-            return f"beyond max kept ({cfg.max_kept})"
+            return notice(GATE_BEYOND_MAX_KEPT, max_kept=cfg.max_kept)
         if metric == "distance":
-            return f"distance {value:.3f} > {threshold:.3f}"
-        return f"score {value:.4g} < {threshold:.4g}"
+            return notice(GATE_OVER_DISTANCE, value=value, threshold=threshold)
+        return notice(GATE_UNDER_SCORE, value=value, threshold=threshold)
 
     kept = tuple(h for h, v in zip(hits, verdicts, strict=True) if v == "kept")
     rejected = tuple(
-        replace(h, note=why(v, value))
+        replace(h, note=english(n), notice=n)
         for h, v, value in zip(hits, verdicts, values, strict=True)
         if v != "kept"
+        for n in (why(v, value),)
     )
     refused = not kept
     reason: Notice | None

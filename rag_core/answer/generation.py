@@ -38,9 +38,26 @@ from rag_core.hashing import ids_sha256
 from rag_core.models import ModelUnavailable, cache_root, get_generator
 from rag_core.models.store import JsonStore, shared_store
 from rag_core.models.timing import rates
-from rag_core.types import ContextStage, GenerationStage
+from rag_core.types import ContextStage, GenerationStage, Notice
+from rag_core.wording import declare, english, notice
 
 from .citations import GRAMMAR_VERSION, citation_processor
+
+#: Why no answer was made (``GenerationStage.notice``); the pipeline declares the same
+#: ``generation.off`` for the stage it skips itself.
+GENERATION_OFF = declare("generation.off")
+GENERATION_NO_PROMPT = declare("generation.no_prompt", "why")
+GENERATION_CONTEXT_STATUS = declare("generation.context_status", "status")
+GENERATION_NO_SOURCE_FITS = declare("generation.no_source_fits")
+GENERATION_WRONG_TOKENIZER = declare("generation.wrong_tokenizer", "tokenizer", "model")
+GENERATION_IDS_ALTERED = declare("generation.ids_altered")
+GENERATION_FAILED = declare("generation.failed", "kind", "error")
+
+
+def _stage(status: str, model: str | None, why: Notice, **fields: Any) -> GenerationStage:
+    """A stage that made no answer, saying why (``message`` is the notice's English)."""
+    return GenerationStage(status, model, message=english(why), notice=why, **fields)  # type: ignore[arg-type]
+
 
 DECODING = "greedy"
 
@@ -129,7 +146,7 @@ def generate(
         try:
             generator = get_generator(cfg.model, dtype=cfg.dtype)
         except ModelUnavailable as exc:
-            return GenerationStage("unavailable", cfg.model, params=params, message=exc.reason)
+            return _stage("unavailable", cfg.model, exc.notice, params=params)
     params["dtype"] = generator_dtype(generator)
     wrong = _wrong_ids(context, generator, params)
     if wrong is not None:
@@ -170,24 +187,17 @@ def _nothing_to_send(
 ) -> GenerationStage | None:
     """A ``skipped`` stage when generation is off or the context holds no source, else None."""
     if cfg.model == "none":
-        return GenerationStage(
-            "skipped", None, params=params, message="generation is off (generation.model = none)"
-        )
+        return _stage("skipped", None, notice(GENERATION_OFF), params=params)
     if context.status != "ok" or not context.input_ids:
-        why = context.message or f"the context stage is {context.status}"
-        return GenerationStage(
-            "skipped",
-            cfg.model,
-            params=params,
-            message=f"no prompt to send ({why}); the model was not called",
-        )
+        if context.notice is not None:
+            why = context.notice
+        elif context.notices and len(context.notices) == 1:
+            why = context.notices[0]
+        else:
+            why = notice(GENERATION_CONTEXT_STATUS, status=context.status)
+        return _stage("skipped", cfg.model, notice(GENERATION_NO_PROMPT, why=why), params=params)
     if not any(s.n is not None for s in context.sources):
-        return GenerationStage(
-            "skipped",
-            cfg.model,
-            params=params,
-            message="no source fits in the prompt; the model was not called",
-        )
+        return _stage("skipped", cfg.model, notice(GENERATION_NO_SOURCE_FITS), params=params)
     return None
 
 
@@ -197,23 +207,12 @@ def _wrong_ids(
     """An ``error`` stage when the context was not measured with this model's tokenizer or its
     ids were altered, else None."""
     if context.tokenizer is None or not context.tokenizer.startswith(generator.model_id):
-        return GenerationStage(
-            "error",
-            generator.model_id,
-            params=params,
-            message=(
-                f"the context was measured with {context.tokenizer!r}, not with "
-                f"{generator.model_id}'s tokenizer; rebuild the context with this generator so its "
-                "ids are the model's"
-            ),
+        why = notice(
+            GENERATION_WRONG_TOKENIZER, tokenizer=context.tokenizer, model=generator.model_id
         )
+        return _stage("error", generator.model_id, why, params=params)
     if ids_sha256(list(context.input_ids)) != context.ids_sha256:
-        return GenerationStage(
-            "error",
-            generator.model_id,
-            params=params,
-            message="the context's input ids do not match its ids_sha256; the context was altered",
-        )
+        return _stage("error", generator.model_id, notice(GENERATION_IDS_ALTERED), params=params)
     return None
 
 
@@ -280,12 +279,9 @@ def _fresh(
             ]
         answer, new_ids, seconds = generator.generate_ids(ids, cfg.max_new_tokens, **kwargs)
     except Exception as exc:  # noqa: BLE001 - a failed generation is a stage result, not a crash
-        return GenerationStage(
-            "error",
-            generator.model_id,
-            params=params,
-            model_sha256=generator.file_sha256,
-            message=f"generation failed: {type(exc).__name__}: {exc}",
+        why = notice(GENERATION_FAILED, kind=type(exc).__name__, error=str(exc))
+        return _stage(
+            "error", generator.model_id, why, params=params, model_sha256=generator.file_sha256
         )
     if timing:
         timing.update(

@@ -555,40 +555,9 @@ def evaluate_answers(
         raise ValueError(
             "the question set is empty: add questions (JSON Lines) to evaluate answers"
         )
-    fingerprint = corpus.fingerprint
-    cfg_dict = config.to_dict()
-    loader = generator_loader or models.get_generator
-    generator = None
-    problem = ""
-    if config.generation.model == "none":
-        problem = "generation.model = none"
-    else:
-        try:
-            generator = loader(config.generation.model)
-        except ModelUnavailable as exc:
-            problem = str(exc)
-    sha = getattr(generator, "file_sha256", None)
-    rhash = result_hash(cfg_dict, fingerprint, sha, questions, phrasings)
+    generator, problem = _load_generator(config, generator_loader or models.get_generator)
     if generator is None:
-        retrieval = None
-        if any(q.answerable and q.needles for q in questions):
-            retrieval = evaluate_config(
-                config, questions, corpus, phrasings=phrasings, progress=progress
-            ).to_dict()
-        return AnswerEvaluation(
-            status="retrieval_only",
-            config=cfg_dict,
-            result_hash=rhash,
-            n_planned=0,
-            rows=(),
-            summary=summarise(()),
-            model=config.generation.model,
-            model_sha256=None,
-            corpus_fingerprint=fingerprint,
-            reason="generator_unavailable",
-            message=problem,
-            retrieval=retrieval,
-        )
+        return _retrieval_only(config, questions, corpus, phrasings, progress, problem)
     jobs = [(q, qid, text) for q in questions for qid, text in queries_of(q, phrasings)]
     rows: list[AnswerRow] = []
     warnings: dict[str, str] = {}
@@ -616,6 +585,47 @@ def evaluate_answers(
         phrasings=phrasings,
         status=status,
         warnings=tuple(f"generation {k}: {v}" for k, v in warnings.items()),
+    )
+
+
+def _load_generator(config: PipelineConfig, loader: Callable[[str], Any]) -> tuple[Any, str]:
+    """The configured generator, or None and why not (off, or the loader's message)."""
+    if config.generation.model == "none":
+        return None, "generation.model = none"
+    try:
+        return loader(config.generation.model), ""
+    except ModelUnavailable as exc:
+        return None, str(exc)
+
+
+def _retrieval_only(
+    config: PipelineConfig,
+    questions: Sequence[Question],
+    corpus: CorpusIndex,
+    phrasings: str,
+    progress: Callable[[int, int], None] | None,
+    problem: str,
+) -> AnswerEvaluation:
+    """Without a generator: the retrieval evaluation of the answerable questions, and why."""
+    cfg_dict = config.to_dict()
+    retrieval = None
+    if any(q.answerable and q.needles for q in questions):
+        retrieval = evaluate_config(
+            config, questions, corpus, phrasings=phrasings, progress=progress
+        ).to_dict()
+    return AnswerEvaluation(
+        status="retrieval_only",
+        config=cfg_dict,
+        result_hash=result_hash(cfg_dict, corpus.fingerprint, None, questions, phrasings),
+        n_planned=0,
+        rows=(),
+        summary=summarise(()),
+        model=config.generation.model,
+        model_sha256=None,
+        corpus_fingerprint=corpus.fingerprint,
+        reason="generator_unavailable",
+        message=problem,
+        retrieval=retrieval,
     )
 
 

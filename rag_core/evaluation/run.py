@@ -270,53 +270,29 @@ def evaluate_config(
     depth = max(ks)
     cfg = replace(config, retrieval=replace(config.retrieval, k=max(depth, config.retrieval.k)))
     chunking = corpus.chunking(cfg.chunker)
-    questions = merge_labels(questions, labels, corpus.docs, question_set)
-    missing: dict[str, tuple[tuple[str, str], ...]] = {}
-    answerable = []
-    for q in questions:
-        if not (q.answerable and q.needles):
-            continue
-        present, absent = needles_in_corpus(q.needles, corpus.docs)
-        if absent:
-            missing[q.id] = tuple((n.doc_id, n.text) for n in absent)
-        if present:
-            answerable.append(replace(q, needles=present) if absent else q)
-    miss_lines = [
-        f"question {qid}: {NOT_IN_CORPUS} ({len(v)}: "
-        + ", ".join(f"{d} {t[:40]!r}" for d, t in v[:3])
-        + (", …" if len(v) > 3 else "")
-        + ")"
-        + ("" if any(q.id == qid for q in answerable) else "; question not scored")
-        for qid, v in missing.items()
-    ]
+    answerable, missing = _answerable_in_corpus(
+        merge_labels(questions, labels, corpus.docs, question_set), corpus.docs
+    )
+    miss_lines = _missing_lines(missing, answerable)
     if not answerable:
         raise ValueError(
             "the question set has no answerable question with gold needles in this corpus to score"
             + (f" ({len(missing)} question(s) have needles not in the corpus)" if missing else "")
         )
-    rankings: dict[str, tuple[str, ...]] = {}
-    gold: dict[str, dict[str, int]] = {}
-    texts: dict[str, str] = {}
-    question_of: dict[str, str] = {}
-    tags: dict[str, tuple[str, ...]] = {}
-    destroyed: list[str] = []
-    units: dict[str, list[set[str]]] = {}
-    problems: dict[str, str] = {}
     jobs = [(q, qid, text) for q in answerable for qid, text in queries_of(q, phrasings)]
-    for qr in run_queries(cfg, jobs, corpus, runs=runs, progress=progress, problems=problems):
-        qid, q = qr.query_id, qr.question
-        units[qid] = [set(ids) for ids in qr.per_needle]
-        if all(not ids for ids in qr.per_needle):
-            destroyed.append(qid)
-        rankings[qid] = tuple(final_ranking(qr.trace)[:depth])
-        gold[qid] = dict(qr.grades)
-        texts[qid] = qr.text
-        question_of[qid] = q.id
-        tags[qid] = (f"lang:{q.lang}",) + tuple(q.tags)
+    got = _ChunkRuns()
+    for qr in run_queries(cfg, jobs, corpus, runs=runs, progress=progress, problems=got.problems):
+        got.add(qr, depth)
     # Every answerable question is judged: one whose needles the chunking
     # destroyed scores 0 (its recall ceiling) instead of leaving the means.
     result = evaluate_queries(
-        rankings, gold, ks, gain=gain, judged=set(rankings), units=units, clusters=question_of
+        got.rankings,
+        got.gold,
+        ks,
+        gain=gain,
+        judged=set(got.rankings),
+        units=got.units,
+        clusters=got.question_of,
     )
     return ConfigEvaluation(
         config=cfg.to_dict(),
@@ -325,16 +301,74 @@ def evaluate_config(
         n_questions=len(answerable),
         n_queries=len(jobs),
         result=result,
-        rankings=rankings,
-        gold=gold,
-        query_text=texts,
-        question_of=question_of,
-        tags=tags,
-        destroyed=tuple(destroyed),
-        warnings=tuple(problems.values()) + tuple(miss_lines),
+        rankings=got.rankings,
+        gold=got.gold,
+        query_text=got.texts,
+        question_of=got.question_of,
+        tags=got.tags,
+        destroyed=tuple(got.destroyed),
+        warnings=tuple(got.problems.values()) + tuple(miss_lines),
         not_in_corpus=missing,
-        stage_problems=tuple(problems.values()),
+        stage_problems=tuple(got.problems.values()),
     )
+
+
+def _answerable_in_corpus(
+    questions: Sequence[Question], docs: Mapping[str, Any]
+) -> tuple[list[Question], dict[str, tuple[tuple[str, str], ...]]]:
+    """The answerable questions with their needles found in the corpus (those not found are
+    dropped from the question), and per question id the ``(doc_id, text)`` not found."""
+    missing: dict[str, tuple[tuple[str, str], ...]] = {}
+    answerable = []
+    for q in questions:
+        if not (q.answerable and q.needles):
+            continue
+        present, absent = needles_in_corpus(q.needles, docs)
+        if absent:
+            missing[q.id] = tuple((n.doc_id, n.text) for n in absent)
+        if present:
+            answerable.append(replace(q, needles=present) if absent else q)
+    return answerable, missing
+
+
+def _missing_lines(
+    missing: Mapping[str, tuple[tuple[str, str], ...]], answerable: Sequence[Question]
+) -> list[str]:
+    """One warning line per question with needles not in the corpus (the first three named)."""
+    return [
+        f"question {qid}: {NOT_IN_CORPUS} ({len(v)}: "
+        + ", ".join(f"{d} {t[:40]!r}" for d, t in v[:3])
+        + (", …" if len(v) > 3 else "")
+        + ")"
+        + ("" if any(q.id == qid for q in answerable) else "; question not scored")
+        for qid, v in missing.items()
+    ]
+
+
+@dataclass
+class _ChunkRuns:
+    """What a chunk-level evaluation gathers per query id while its queries run."""
+
+    rankings: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    gold: dict[str, dict[str, int]] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)
+    question_of: dict[str, str] = field(default_factory=dict)
+    tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    destroyed: list[str] = field(default_factory=list)
+    units: dict[str, list[set[str]]] = field(default_factory=dict)
+    problems: dict[str, str] = field(default_factory=dict)
+
+    def add(self, qr: QueryRun, depth: int) -> None:
+        """Record one query's run, its ranking cut at ``depth``."""
+        qid, q = qr.query_id, qr.question
+        self.units[qid] = [set(ids) for ids in qr.per_needle]
+        if all(not ids for ids in qr.per_needle):
+            self.destroyed.append(qid)
+        self.rankings[qid] = tuple(final_ranking(qr.trace)[:depth])
+        self.gold[qid] = dict(qr.grades)
+        self.texts[qid] = qr.text
+        self.question_of[qid] = q.id
+        self.tags[qid] = (f"lang:{q.lang}",) + tuple(q.tags)
 
 
 def _note_problems(trace: Trace, problems: dict[str, str]) -> None:

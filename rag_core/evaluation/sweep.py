@@ -40,6 +40,7 @@ from ..answer.gate import gate_verdicts
 from ..config import GateConfig
 from ..formats.questions import queries_of
 from ..types import Hit, Notice, Question
+from ..wording import declare, notice
 from .run import merge_labels, run_queries
 from .stats import parse_range, risk_coverage, wilson_interval
 
@@ -62,11 +63,17 @@ OUTCOMES: tuple[str, ...] = (
 DEFAULT_DISTANCE_RANGE = "0.45:0.8:0.025"
 DEFAULT_MAX_KEPT = 4
 #: Notice codes of :func:`collect`. ``sweep.no_distance``: dense retrieval was asked
-#: for but gave no cosine distances (``reason``: its messages, may be empty), so
-#: scores are swept. ``sweep.final_score``: thresholds apply to the final score
-#: (``fused``: several retrievers were fused; ``rerank``: the rerank method).
-NOTICE_NO_DISTANCE = "sweep.no_distance"
-NOTICE_FINAL_SCORE = "sweep.final_score"
+#: for but gave no cosine distances (``reason``: its lists' messages, or the notice
+#: ``sweep.no_distance.unknown``), so scores are swept. ``sweep.final_score``: thresholds
+#: apply to the final score; ``which`` (a notice) names it: the fused or the retriever's
+#: score, after rerank ``method`` or not.
+NOTICE_NO_DISTANCE = declare("sweep.no_distance", "reason")
+NOTICE_NO_DISTANCE_UNKNOWN = declare("sweep.no_distance.unknown")
+NOTICE_FINAL_SCORE = declare("sweep.final_score", "which")
+SCORE_FUSED = declare("sweep.score.fused")
+SCORE_SINGLE = declare("sweep.score.single")
+SCORE_FUSED_RERANKED = declare("sweep.score.fused_reranked", "method")
+SCORE_SINGLE_RERANKED = declare("sweep.score.single_reranked", "method")
 
 
 # ------------------------------------------------------------------ records
@@ -503,61 +510,13 @@ def collect(
     chunking = corpus.chunking(cfg.chunker)
     merged = merge_labels(questions, labels, corpus.docs, question_set)
     jobs = [(q, qid, text) for q in merged for qid, text in queries_of(q, phrasings)]
-    raw: list[tuple[Question, str, str, Sequence[Hit], frozenset[str]]] = []
-    warnings: list[Notice] = []
-    dense_messages: set[str] = set()
-    for qr in run_queries(cfg, jobs, corpus, runs=runs, progress=progress):
-        for lst in qr.trace.retrieval.lists:
-            if lst.method == "dense" and lst.status != "ok":
-                dense_messages.add(lst.message or f"dense retrieval {lst.status}")
-        # a gold chunk holds a gold span of the question (labels merged)
-        gold_ids = frozenset(qr.grades)
-        raw.append((qr.question, qr.query_id, qr.text, qr.trace.rerank.hits, gold_ids))
-
+    raw, dense_messages = _ranked(cfg, jobs, corpus, runs, progress)
     have_distance = any(hits for *_, hits, _ in raw) and all(
         h.distance is not None for *_, hits, _ in raw for h in hits
     )
-    wants_dense = any(m == "dense" for m, _ in cfg.retrieval.method_specs)
-    if metric == "auto":
-        chosen: Metric = "distance" if have_distance else "score"
-    elif metric == "distance" and not have_distance:
-        raise ValueError(
-            "metric = 'distance' needs dense retrieval: the candidates carry no cosine distance "
-            "(add dense to retrieval.methods, or use metric = 'score')"
-        )
-    else:
-        chosen = metric  # type: ignore[assignment]
-    if wants_dense and not have_distance:
-        reason = "; ".join(sorted(dense_messages))  # empty: some candidates carry no distance
-        warnings.append(Notice(NOTICE_NO_DISTANCE, {"reason": reason}))
-    if chosen == "score":
-        fused = len(cfg.retrieval.method_specs) > 1
-        warnings.append(Notice(NOTICE_FINAL_SCORE, {"fused": fused, "rerank": cfg.rerank.method}))
-
-    queries = []
-    for q, qid, text, hits, gold_ids in raw:
-        cands = tuple(
-            Candidate(
-                chunk_id=h.chunk_id,
-                doc_id=h.doc_id,
-                rank=r,
-                value=float(h.distance if chosen == "distance" else h.score),  # type: ignore[arg-type]
-                gold=h.chunk_id in gold_ids,
-            )
-            for r, h in enumerate(hits, 1)
-        )
-        queries.append(
-            QueryCandidates(
-                query_id=qid,
-                question_id=q.id,
-                text=text,
-                answerable=q.answerable,
-                candidates=cands,
-                gold_in_chunking=bool(gold_ids),
-                lang=q.lang,
-                tags=q.tags,
-            )
-        )
+    chosen = _chosen_metric(metric, have_distance)
+    warnings = _sweep_notices(cfg, chosen, have_distance, dense_messages)
+    queries = [_query_candidates(row, chosen) for row in raw]
     return SweepData(
         metric=chosen,
         higher_is_better=chosen == "score",
@@ -570,6 +529,90 @@ def collect(
         config=cfg.to_dict(),
         seconds=time.perf_counter() - t0,
         warnings=tuple(warnings),
+    )
+
+
+#: One swept query: its question, query id and text, ranked hits and gold chunk ids.
+_Row = tuple[Question, str, str, Sequence[Hit], frozenset[str]]
+
+
+def _ranked(
+    cfg: PipelineConfig,
+    jobs: Sequence[tuple[Question, str, str]],
+    corpus: CorpusIndex,
+    runs: Mapping[str, ExternalRun] | None,
+    progress: Callable[[int, int], None] | None,
+) -> tuple[list[_Row], set[str]]:
+    """Every job's reranked candidates with the gate open, and the messages of dense lists
+    that did not run."""
+    raw: list[_Row] = []
+    dense_messages: set[str] = set()
+    for qr in run_queries(cfg, jobs, corpus, runs=runs, progress=progress):
+        for lst in qr.trace.retrieval.lists:
+            if lst.method == "dense" and lst.status != "ok":
+                dense_messages.add(lst.message or f"dense retrieval {lst.status}")
+        # a gold chunk holds a gold span of the question (labels merged)
+        gold_ids = frozenset(qr.grades)
+        raw.append((qr.question, qr.query_id, qr.text, qr.trace.rerank.hits, gold_ids))
+    return raw, dense_messages
+
+
+def _chosen_metric(metric: str, have_distance: bool) -> Metric:
+    """``auto`` → distance when every candidate carries one, else score; ``distance`` needs
+    distances."""
+    if metric == "auto":
+        return "distance" if have_distance else "score"
+    if metric == "distance" and not have_distance:
+        raise ValueError(
+            "metric = 'distance' needs dense retrieval: the candidates carry no cosine distance "
+            "(add dense to retrieval.methods, or use metric = 'score')"
+        )
+    return metric  # type: ignore[return-value]
+
+
+def _sweep_notices(
+    cfg: PipelineConfig, chosen: Metric, have_distance: bool, dense_messages: set[str]
+) -> list[Notice]:
+    """What the sweep says: dense asked for but no distances; thresholds on the final score."""
+    warnings: list[Notice] = []
+    wants_dense = any(m == "dense" for m, _ in cfg.retrieval.method_specs)
+    if wants_dense and not have_distance:
+        messages = "; ".join(sorted(dense_messages))
+        reason: str | Notice = messages or notice(NOTICE_NO_DISTANCE_UNKNOWN)
+        warnings.append(notice(NOTICE_NO_DISTANCE, reason=reason))
+    if chosen == "score":
+        fused = len(cfg.retrieval.method_specs) > 1
+        method = cfg.rerank.method
+        if method == "none":
+            which = notice(SCORE_FUSED if fused else SCORE_SINGLE)
+        else:
+            which = notice(SCORE_FUSED_RERANKED if fused else SCORE_SINGLE_RERANKED, method=method)
+        warnings.append(notice(NOTICE_FINAL_SCORE, which=which))
+    return warnings
+
+
+def _query_candidates(row: _Row, chosen: Metric) -> QueryCandidates:
+    """One query's ranked candidates with the swept value (distance or score) and gold marks."""
+    q, qid, text, hits, gold_ids = row
+    cands = tuple(
+        Candidate(
+            chunk_id=h.chunk_id,
+            doc_id=h.doc_id,
+            rank=r,
+            value=float(h.distance if chosen == "distance" else h.score),  # type: ignore[arg-type]
+            gold=h.chunk_id in gold_ids,
+        )
+        for r, h in enumerate(hits, 1)
+    )
+    return QueryCandidates(
+        query_id=qid,
+        question_id=q.id,
+        text=text,
+        answerable=q.answerable,
+        candidates=cands,
+        gold_in_chunking=bool(gold_ids),
+        lang=q.lang,
+        tags=q.tags,
     )
 
 

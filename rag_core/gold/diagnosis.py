@@ -19,10 +19,12 @@ from ..types import (
     GoldView,
     Hit,
     Needle,
+    Notice,
     RerankStage,
     RetrievalStage,
     SupportStage,
 )
+from ..wording import declare, english, notice
 from .relevance import locate, relevant_chunk_ids
 
 
@@ -46,6 +48,21 @@ LOSSES: dict[str, str] = {
     "answer": "present but unused or contradicted by the answer",
 }
 ORDER = tuple(LOSSES)
+
+#: Why one needle was lost (``GoldView.needle_notices``).
+GOLD_NOT_IN_DOCUMENT = declare("gold.not_in_document")
+GOLD_CUT_BY_CHUNKING = declare("gold.cut_by_chunking")
+GOLD_NOT_RETRIEVED = declare("gold.not_retrieved", "top")
+GOLD_FUSED_OUT = declare("gold.fused_out", "found_by")
+GOLD_RERANKED_OUT = declare("gold.reranked_out", "before", "after")
+GOLD_NOT_KEPT = declare("gold.not_kept")
+GOLD_SOURCE_DROPPED = declare("gold.source_dropped", "reason")
+GOLD_CUT_BEFORE_NEEDLE = declare("gold.cut_before_needle")
+GOLD_UNUSED = declare("gold.unused", "n")
+
+#: The gate's code for a candidate beyond ``gate.max_kept`` (``rag_core.answer.gate``
+#: declares it; the gate sits above this layer, so the code is named here as text).
+_BEYOND_MAX_KEPT = "gate.beyond_max_kept"
 
 
 #: The stages a needle's loss is read from, in pipeline order.
@@ -89,15 +106,15 @@ def gold_view(
     stage_ranks["context"] = source_n
 
     losses: list[str] = []
-    reasons: list[str] = []
+    whys: list[Notice | None] = []
     explanations: list[str] = []
     stages: _Stages = (retrieval, rerank, gate, context, generation, support)
     for i, n in enumerate(needles):
         loss, why = _needle_loss(i, n, spans[i], chunk_ids[i], stage_ranks, stages)
         losses.append(loss)
-        reasons.append(why)
-        if loss:
-            explanations.append(f"needle {i + 1} ({n.text[:40]!r}…): {why}")
+        whys.append(why)
+        if loss and why is not None:  # a loss always has its why
+            explanations.append(f"needle {i + 1} ({n.text[:40]!r}…): {english(why)}")
     lost = [stage for stage in losses if stage]
     lost_at = min(lost, key=ORDER.index) if lost else ""
     if not lost:
@@ -115,7 +132,8 @@ def gold_view(
         lost_at=lost_at,
         explanation=explanation,
         needle_losses=tuple(losses),
-        needle_reasons=tuple(reasons),
+        needle_reasons=tuple(english(w) if w is not None else "" for w in whys),
+        needle_notices=tuple(whys),
     )
 
 
@@ -126,55 +144,43 @@ def _needle_loss(
     chunk_ids: Sequence[str],
     ranks: dict[str, list[int | None]],
     stages: _Stages,
-) -> tuple[str, str]:
+) -> tuple[str, Notice | None]:
+    """The stage that lost needle ``i`` and why ("", None when it reached the answer)."""
     retrieval, rerank, gate, context, generation, support = stages
     if span is None:
-        return "corpus", "its text is not in the document"
+        return "corpus", notice(GOLD_NOT_IN_DOCUMENT)
     if not chunk_ids:
-        return "chunking", "no chunk contains it whole (a boundary cut it)"
+        return "chunking", notice(GOLD_CUT_BY_CHUNKING)
     in_lists = [k for k in ranks if k.startswith("retrieval:") and ranks[k][i] is not None]
     if not in_lists:
-        return (
-            "retrieval",
-            f"no retriever ranked a chunk holding it in its top {len(retrieval.hits) or 'k'}",
-        )
+        return "retrieval", notice(GOLD_NOT_RETRIEVED, top=len(retrieval.hits) or "k")
     if retrieval.fused is not None and ranks["fusion"][i] is None:
-        return (
-            "fusion",
-            (
-                f"found by {', '.join(k.split(':', 1)[1] for k in in_lists)} "
-                "but not in the fused top k"
-            ),
-        )
+        found_by = ", ".join(k.split(":", 1)[1] for k in in_lists)
+        return "fusion", notice(GOLD_FUSED_OUT, found_by=found_by)
     if ranks["gate"][i] is None:
         gid = set(chunk_ids)
         notes = [h for h in gate.rejected if h.chunk_id in gid]
-        if notes and all("max kept" in h.note for h in notes):
+        if notes and all(h.notice is not None and h.notice.code == _BEYOND_MAX_KEPT for h in notes):
             before = min((h.prev_rank or h.rank) for h in notes)
             if gate.max_kept is not None and before <= gate.max_kept and rerank.method != "none":
-                return (
-                    "rerank",
-                    (
-                        f"rank {before} before rerank, {min(h.rank for h in notes)} after: beyond "
-                        "max kept"
-                    ),
-                )
-        why = notes[0].note if notes else "not kept"
+                after = min(h.rank for h in notes)
+                return "rerank", notice(GOLD_RERANKED_OUT, before=before, after=after)
+        why = notes[0].notice if notes and notes[0].notice is not None else notice(GOLD_NOT_KEPT)
         return "gate", why
     if context.status == "skipped":
-        return "", ""
+        return "", None
     if ranks["context"][i] is None:
         src = [s for s in context.sources if s.chunk_id in set(chunk_ids)]
         reason = src[0].reason if src else "not selected"
-        return "context", f"its source was dropped ({reason})"
+        return "context", notice(GOLD_SOURCE_DROPPED, reason=reason)
     if span is not None and not any(
         s.doc_id == needle.doc_id and s.start <= span[0] and span[1] <= s.start + len(s.quote)
         for s in context.sources
         if s.n is not None and s.status != "dropped"
     ):
-        return "context", "its source was cut before the needle (the model never saw it)"
+        return "context", notice(GOLD_CUT_BEFORE_NEEDLE)
     if generation.status != "ok" or support.status != "ok":
-        return "", ""
+        return "", None
     n = ranks["context"][i]
     supported = any(
         c.verdict in ("supported", "supported-elsewhere")
@@ -182,5 +188,5 @@ def _needle_loss(
         for c in support.claims
     )
     if not supported:
-        return "answer", f"source [{n}] was in the prompt but no supported claim rests on it"
-    return "", ""
+        return "answer", notice(GOLD_UNUSED, n=n)
+    return "", None

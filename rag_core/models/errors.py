@@ -10,7 +10,17 @@ MODEL_PACKAGE_MISSING = declare("model.package_missing", "package", "pip")
 MODEL_OFFLINE = declare("model.offline")
 MODEL_FOLDER_UNLOADABLE = declare("model.folder_unloadable", "path", "error")
 MODEL_DOWNLOAD_FAILED = declare("model.download_failed", "error")
-#: A reason not coded yet: ``detail`` is the loader's own English text.
+MODEL_PACKAGE_NOT_INSTALLED = declare("model.package_not_installed", "package")
+MODEL_NO_WEIGHTS = declare("model.no_weights", "path")
+MODEL_ENGINE_FAILED = declare("model.engine_failed", "engine", "error")
+MODEL_NO_GGUF_FILE = declare("model.no_gguf_file", "path")
+MODEL_PART_MISSING = declare("model.part_missing", "package", "error", "version", "parts")
+MODEL_PART_DATA_MISSING = declare("model.part_data_missing", "package", "path")
+MODEL_SMOLLM_MISSING = declare("model.smollm_missing")
+MODEL_PARTS_DAMAGED = declare("model.parts_damaged", "parts", "digest", "expected")
+MODEL_FILE_DAMAGED = declare("model.file_damaged", "path", "digest", "expected")
+MODEL_UNMATCHED_WEIGHTS = declare("model.unmatched_weights", "missing", "unexpected")
+#: A reason given as text (by a caller outside the loaders): ``detail`` is that text.
 MODEL_UNAVAILABLE = declare("model.unavailable", "detail")
 
 

@@ -112,7 +112,7 @@ class FallbackPromptTokenizer(_TokenizerMixin):
     def __init__(self, tokenizer: Any, label: str) -> None:
         self.tokenizer = tokenizer
         self.chat_template = None
-        self.name = f"{label} (fallback: no generator tokenizer loaded)"
+        self.name = f"{label} (fallback)"
         self._lock = threading.RLock()
 
 

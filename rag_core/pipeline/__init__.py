@@ -25,8 +25,8 @@ from ..answer.gate import apply_gate
 from ..config import PipelineConfig
 from ..index import CorpusIndex, Progress
 from ..retrieval.runs import ExternalRun
-from ..types import Chunk, Needle, Question, Trace
-from ..wording import notice
+from ..types import Chunk, GateStage, Needle, Notice, Question, Trace
+from ..wording import english, notice
 from .answering import STAGES_NOT_RUN_RETRIEVAL_ONLY, Listener, model_stages, not_run
 from .plan import RunPlan
 from .question import validate_question
@@ -68,14 +68,14 @@ def run(
     """
     if stop_after not in ("gate", "support"):
         raise ValueError(f"stop_after = {stop_after!r} is not valid; valid choices: gate, support")
-    question, warnings = validate_question(question)
+    question, notices = validate_question(question)
     plan = RunPlan(config, corpus, progress)
     if query_id is None and isinstance(gold, Question):
         query_id = gold.id
     return _run_planned(
         plan,
         question,
-        warnings,
+        notices,
         plan.chunking_ms,
         gold=gold,
         progress=progress,
@@ -122,7 +122,7 @@ def run_many(
     plan: RunPlan | None = None
     for start in range(0, len(questions), PREFETCH_BLOCK):
         block = questions[start : start + PREFETCH_BLOCK]
-        checked: list[tuple[str, tuple[str, ...]] | None] = []
+        checked: list[tuple[str, tuple[Notice, ...]] | None] = []
         for text in block:  # an invalid question raises when its turn comes, below
             try:
                 checked.append(validate_question(text))
@@ -134,11 +134,11 @@ def run_many(
             chunking_ms = plan.chunking_ms
         plan.prefetch([c[0] for c in checked if c is not None])
         for i, text, valid in zip(range(start, start + len(block)), block, checked, strict=True):
-            question, warnings = valid if valid is not None else validate_question(text)
+            question, notices = valid if valid is not None else validate_question(text)
             yield _run_planned(
                 plan,
                 question,
-                warnings,
+                notices,
                 chunking_ms,
                 stop_after=stop_after,
                 runs=runs,
@@ -150,7 +150,7 @@ def run_many(
 def _run_planned(
     plan: RunPlan,
     question: str,
-    warnings: tuple[str, ...],
+    notices: tuple[Notice, ...],
     chunking_ms: float,
     *,
     gold: Question | Sequence[Needle] | None = None,
@@ -160,9 +160,11 @@ def _run_planned(
     runs: Mapping[str, ExternalRun] | None = None,
     query_id: str | None = None,
 ) -> Trace:
-    """:func:`run` after the question is validated and the plan made (see there)."""
+    """:func:`run` after the question is validated and the plan made (see there).
+
+    ``notices``: the question's warnings; the gate's (a rule it could not apply) is added.
+    """
     config, corpus, chunking = plan.config, plan.corpus, plan.chunking
-    warnings = warnings + plan.load_warnings
     timings: dict[str, float] = {"chunking": chunking_ms}
 
     t = time.perf_counter()
@@ -187,8 +189,7 @@ def _run_planned(
     t = time.perf_counter()
     gate = apply_gate(rerank.hits, config.gate)
     timings["gate"] = (time.perf_counter() - t) * 1000
-    if gate.reason and not gate.refused:
-        warnings = warnings + (gate.reason,)
+    notices, warnings = _warnings(notices, gate, plan.load_warnings)
 
     if stop_after == "gate":
         if plan.stop_gate is None:  # the same three skipped stages for every question
@@ -219,7 +220,18 @@ def _run_planned(
         timings_ms=rounded_ms(timings),
         gold=gview,
         warnings=warnings,
+        notices=notices,
     )
+
+
+def _warnings(
+    notices: tuple[Notice, ...], gate: GateStage, load_warnings: tuple[str, ...]
+) -> tuple[tuple[Notice, ...], tuple[str, ...]]:
+    """A Trace's ``notices`` (the question's, then a gate rule that could not apply) and its
+    ``warnings`` in English (the question's, the corpus load's lines, the gate's)."""
+    if gate.notice is None or gate.refused:
+        return notices, (*map(english, notices), *load_warnings)
+    return (*notices, gate.notice), (*map(english, notices), *load_warnings, gate.reason)
 
 
 def final_ranking(trace: Trace) -> list[str]:

@@ -10,7 +10,7 @@ from typing import Any
 from .. import models  # models.get_* read at call time: the one place a model is swapped
 from ..answer.context import build_context
 from ..answer.gate import GATE_REFUSED_NO_CANDIDATES
-from ..answer.generation import generate
+from ..answer.generation import GENERATION_OFF, generate
 from ..answer.support import check_support
 from ..config import PipelineConfig
 from ..index import CorpusIndex, Progress
@@ -22,7 +22,6 @@ from ..wording import declare, english, notice
 #: Why a stage was not run (``<Stage>.notice``); ``gate`` is the gate's own notice.
 CONTEXT_SKIPPED_GATE = declare("context.skipped.gate_refused", "gate")
 GENERATION_SKIPPED_GATE = declare("generation.skipped.gate_refused", "gate")
-GENERATION_OFF = declare("generation.off")
 GENERATION_MODEL_UNAVAILABLE = declare("generation.model_unavailable", "model", "reason")
 SUPPORT_SKIPPED_NO_ANSWER = declare("support.skipped.no_answer")
 SUPPORT_SKIPPED_GENERATION = declare("support.skipped.generation", "status")
@@ -89,17 +88,7 @@ def model_stages(
         )
 
     chunking = corpus.chunking(config.chunker)
-    generator = None
-    gen_problem: Notice | None = None
-    if config.generation.model != "none":
-        t = time.perf_counter()
-        if progress:
-            progress(f"loading generator {config.generation.model}", 0.0)
-        try:
-            generator = models.get_generator(config.generation.model, dtype=config.generation.dtype)
-        except ModelUnavailable as exc:
-            gen_problem = notice(GENERATION_MODEL_UNAVAILABLE, model=exc.name, reason=exc.notice)
-        timings["model_load"] = (time.perf_counter() - t) * 1000
+    generator, gen_problem = _load_generator(config, progress, timings)
 
     t = time.perf_counter()
     context = build_context(
@@ -114,38 +103,74 @@ def model_stages(
     timings["context"] = (time.perf_counter() - t) * 1000
 
     t = time.perf_counter()
-    if config.generation.model == "none":
-        generation = skipped_generation(config, notice(GENERATION_OFF))
-    elif generator is None:
-        problem = gen_problem or notice(MODEL_UNAVAILABLE, detail=config.generation.model)
-        generation = skipped_generation(config, problem, status="unavailable")
-    else:
-        if progress:
-            progress(f"generating with {config.generation.model}", 0.5)
-        on_text = None
-        if listener is not None:
-            listener(
-                "prompt",
-                {
-                    "tokens": len(context.input_ids),
-                    "model_id": generator.model_id,
-                    "dtype": getattr(generator, "dtype", None),
-                },
-            )
-            on_text = partial(listener, "text")
-        generation = generate(context, config.generation, generator=generator, on_text=on_text)
+    generation = _generation(config, context, generator, gen_problem, progress, listener)
     timings["generation"] = (time.perf_counter() - t) * 1000
 
     t = time.perf_counter()
-    if generation.status == "ok" and generation.answer is not None:
-        try:
-            embedder = models.get_embedder("minilm")
-        except ModelUnavailable:
-            embedder = None
-        support = check_support(
-            generation.answer, context, config.support, embedder=embedder, question=question
-        )
-    else:
-        support = skipped_support(notice(SUPPORT_SKIPPED_GENERATION, status=generation.status))
+    support = _support(config, question, context, generation)
     timings["support"] = (time.perf_counter() - t) * 1000
     return context, generation, support
+
+
+def _load_generator(
+    config: PipelineConfig, progress: Progress | None, timings: dict[str, float]
+) -> tuple[Any, Notice | None]:
+    """The configured generator (None when off or missing) and, when missing, why."""
+    if config.generation.model == "none":
+        return None, None
+    t = time.perf_counter()
+    if progress:
+        progress(f"loading generator {config.generation.model}", 0.0)
+    generator, problem = None, None
+    try:
+        generator = models.get_generator(config.generation.model, dtype=config.generation.dtype)
+    except ModelUnavailable as exc:
+        problem = notice(GENERATION_MODEL_UNAVAILABLE, model=exc.name, reason=exc.notice)
+    timings["model_load"] = (time.perf_counter() - t) * 1000
+    return generator, problem
+
+
+def _generation(
+    config: PipelineConfig,
+    context: ContextStage,
+    generator: Any,
+    problem: Notice | None,
+    progress: Progress | None,
+    listener: Listener | None,
+) -> GenerationStage:
+    """The generation stage: off, unavailable (with ``problem``), or the model's answer (the
+    listener is told of the prompt first and then of each new piece of text)."""
+    if config.generation.model == "none":
+        return skipped_generation(config, notice(GENERATION_OFF))
+    if generator is None:
+        why = problem or notice(MODEL_UNAVAILABLE, detail=config.generation.model)
+        return skipped_generation(config, why, status="unavailable")
+    if progress:
+        progress(f"generating with {config.generation.model}", 0.5)
+    on_text = None
+    if listener is not None:
+        listener(
+            "prompt",
+            {
+                "tokens": len(context.input_ids),
+                "model_id": generator.model_id,
+                "dtype": getattr(generator, "dtype", None),
+            },
+        )
+        on_text = partial(listener, "text")
+    return generate(context, config.generation, generator=generator, on_text=on_text)
+
+
+def _support(
+    config: PipelineConfig, question: str, context: ContextStage, generation: GenerationStage
+) -> SupportStage:
+    """The support check of an answer (MiniLM evidence when installed), else skipped."""
+    if generation.status != "ok" or generation.answer is None:
+        return skipped_support(notice(SUPPORT_SKIPPED_GENERATION, status=generation.status))
+    try:
+        embedder = models.get_embedder("minilm")
+    except ModelUnavailable:
+        embedder = None
+    return check_support(
+        generation.answer, context, config.support, embedder=embedder, question=question
+    )

@@ -7,6 +7,9 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
+from ..types import Notice
+from ..wording import declare, notice
+
 #: Longest question accepted (characters). Longer input is an error, not a prompt.
 MAX_QUESTION_CHARS = 2000
 
@@ -14,14 +17,16 @@ MAX_QUESTION_CHARS = 2000
 _KNOWN_SCRIPTS = {"LATIN", "HANGUL", "DIGIT"}
 
 
-NO_LETTERS = "the question has no letters or digits: word analyzers will find nothing"
+#: The question's warnings (``Trace.notices``).
+QUESTION_NO_LETTERS = declare("question.no_letters")
+QUESTION_OTHER_SCRIPT = declare("question.other_script", "script")
 
 
-def validate_question(question: Any) -> tuple[str, tuple[str, ...]]:
+def validate_question(question: Any) -> tuple[str, tuple[Notice, ...]]:
     """Clean a question; raise ``ValueError`` for unusable input.
 
-    Returns the NFC-normalised, stripped question and warnings (e.g. a script
-    the corpus does not use).
+    Returns the NFC-normalised, stripped question and its warnings as notices (no letters,
+    or mostly a script the corpus does not use).
     """
     if not isinstance(question, str):
         raise ValueError(f"the question must be text, not {type(question).__name__}")
@@ -33,21 +38,18 @@ def validate_question(question: Any) -> tuple[str, tuple[str, ...]]:
             f"the question is {len(q):,} characters long; the limit is {MAX_QUESTION_CHARS:,} "
             "characters (paste a question, not a document)"
         )
-    warnings: list[str] = []
+    warnings: list[Notice] = []
     if q.isascii():  # the common case: digits and Latin letters only, both known scripts
         if not any(map(str.isalnum, q)):
-            warnings.append(NO_LETTERS)
+            warnings.append(notice(QUESTION_NO_LETTERS))
         return q, tuple(warnings)
     scripts = Counter(map(_script, filter(str.isalnum, q)))
     if not scripts:
-        warnings.append(NO_LETTERS)
+        warnings.append(notice(QUESTION_NO_LETTERS))
     else:
         script, n = scripts.most_common(1)[0]
         if script not in _KNOWN_SCRIPTS and n / sum(scripts.values()) >= 0.5:
-            warnings.append(
-                f"the question is mostly in {script.title()} script; the sample corpus is Korean "
-                "and English, so word analyzers will likely find no candidates"
-            )
+            warnings.append(notice(QUESTION_OTHER_SCRIPT, script=script.title()))
     return q, tuple(warnings)
 
 

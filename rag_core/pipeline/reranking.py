@@ -12,6 +12,10 @@ from ..models import ModelUnavailable
 from ..rerank import RERANK_LABELS, rerank
 from ..retrieval.dense import DenseIndex
 from ..types import Chunk, Hit, RerankStage
+from ..wording import declare, notice
+
+#: ``reason`` is the loader's own notice (``ModelUnavailable.notice``).
+RERANK_MODEL_UNAVAILABLE = declare("rerank.model_unavailable", "model", "reason")
 
 
 def rerank_stage(
@@ -54,7 +58,10 @@ def rerank_stage(
         if not isinstance(exc, ModelUnavailable):
             raise
         kept = tuple(replace(h, prev_rank=h.rank, retrieval_score=h.score) for h in hits)
-        return RerankStage(rc.method, label, "unavailable", kept, rc.shortlist, message=str(exc))
+        why = notice(RERANK_MODEL_UNAVAILABLE, model=exc.name, reason=exc.notice)
+        return RerankStage(
+            rc.method, label, "unavailable", kept, rc.shortlist, message=str(exc), notice=why
+        )
     return RerankStage(
         method=rc.method,
         label=info.get("label", label),

@@ -33,7 +33,7 @@ from ..retrieval.qdrant import (
 )
 from ..retrieval.runs import ExternalRun, resolve_hits
 from ..retrieval.sparse.analyzers import auto_segments
-from ..types import AnalyzerView, Chunk, Chunking, Hit, RetrieverList
+from ..types import AnalyzerView, Chunk, Chunking, Hit, Notice, RetrieverList
 from ..wording import declare, english, notice
 from .plan import RunPlan
 
@@ -44,6 +44,12 @@ RUN_NO_HITS = declare("run.no_hits", "tag", "query_id")
 RUN_EMPTY = declare("run.empty", "tag")
 #: ``reason`` is the loader's own notice (``ModelUnavailable.notice``).
 RETRIEVER_MODEL_UNAVAILABLE = declare("retriever.model_unavailable", "model", "reason")
+RETRIEVER_NO_SHARED_TERM = declare("retriever.no_shared_term")
+QDRANT_NO_POINTS = declare("qdrant.no_points")
+QDRANT_FOREIGN_HITS = declare("qdrant.foreign_hits", "foreign", "found", "signature", "example")
+QDRANT_DISTANCE_SCORES = declare("qdrant.distance_scores", "distance")
+#: Two of the above at once (``first`` and ``second`` are notices).
+QDRANT_TWO_NOTES = declare("qdrant.two_notes", "first", "second")
 
 
 @dataclass(frozen=True)
@@ -93,7 +99,7 @@ def sparse_list(req: Request) -> Retrieved:
         terms=index.term_stats(q_tokens),
         segments=_auto_segments(question) if analyzer == "auto" else (),
     )
-    message = "" if hits else "0 candidates: no chunk shares a term with the query"
+    empty = None if hits else notice(RETRIEVER_NO_SHARED_TERM)
     return Retrieved(
         RetrieverList(
             req.name,
@@ -101,7 +107,8 @@ def sparse_list(req: Request) -> Retrieved:
             analyzer,
             hits,
             found.n_candidates,
-            message=message,
+            message=english(empty) if empty else "",
+            notice=empty,
             analyzer_view=view,
             params=params,
         )
@@ -199,7 +206,11 @@ def qdrant_list(config: PipelineConfig, question: str, chunking: Chunking) -> Re
         )
         check_model(found, rcfg.qdrant_collection, embedder)
     except (QdrantError, ModelUnavailable) as exc:
-        status = exc.kind if isinstance(exc, QdrantError) else "unavailable"
+        if isinstance(exc, QdrantError):
+            status, why = exc.kind, exc.notice
+        else:
+            why = notice(RETRIEVER_MODEL_UNAVAILABLE, model=exc.name, reason=exc.notice)
+            status = "unavailable"
         return RetrieverList(
             name,
             "qdrant",
@@ -208,6 +219,7 @@ def qdrant_list(config: PipelineConfig, question: str, chunking: Chunking) -> Re
             0,
             status=status,  # type: ignore[arg-type]
             message=str(exc),
+            notice=why,
             model=rcfg.qdrant_model,
         )
     params: dict[str, Any] = {
@@ -230,7 +242,7 @@ def qdrant_list(config: PipelineConfig, question: str, chunking: Chunking) -> Re
                 )
             )
     ok: Literal["error", "ok"] = "error" if foreign and not hits else "ok"
-    message = _qdrant_message(len(found), hits, foreign, facts, chunking.signature)
+    said = _qdrant_notice(len(found), hits, foreign, facts, chunking.signature)
     return RetrieverList(
         name,
         "qdrant",
@@ -238,31 +250,30 @@ def qdrant_list(config: PipelineConfig, question: str, chunking: Chunking) -> Re
         tuple(hits),
         facts.points,
         status=ok,
-        message=message,
+        message=english(said) if said is not None else "",
+        notice=said,
         model=embedder.model_id,
         params=params,
     )
 
 
-def _qdrant_message(
+def _qdrant_notice(
     n_found: int, hits: list[Hit], foreign: list[Any], facts: Any, signature: str
-) -> str:
+) -> Notice | None:
     """What a Qdrant list says: no point, the foreign hits left out, scores that are distances."""
-    message = "" if hits else "0 candidates: the collection returned no point"
+    said = None if hits else notice(QDRANT_NO_POINTS)
     if foreign:
-        message = (
-            f"{len(foreign)} of {n_found} hits are not chunks of the loaded corpus with chunker "
-            f"{signature} (e.g. {foreign[0].chunk_id!r}) and were left out: build the "
-            "collection from this corpus and chunker (python -m rag_core index qdrant …)"
+        said = notice(
+            QDRANT_FOREIGN_HITS,
+            foreign=len(foreign),
+            found=n_found,
+            signature=signature,
+            example=foreign[0].chunk_id,
         )
     if hits and not higher_is_better(facts):
-        distances = (
-            f"scores are Qdrant's {facts.distance} distances (lower is better, as "
-            "Qdrant ranks them); score-based fusion and gate.min_score read them as "
-            "similarities: prefer fusion.method = rrf"
-        )
-        message = " ".join(filter(None, (message, distances)))
-    return message
+        distances = notice(QDRANT_DISTANCE_SCORES, distance=facts.distance)
+        said = distances if said is None else notice(QDRANT_TWO_NOTES, first=said, second=distances)
+    return said
 
 
 def run_list(

@@ -33,6 +33,9 @@ from typing import Any
 
 import numpy as np
 
+from ..types import Notice
+from ..wording import declare, english, notice
+
 #: Seconds a server request may wait for the next bytes (httpx's per-read timeout).
 TIMEOUT_S = 5
 #: Seconds one server call may take in total. The per-read timeout restarts on every byte, so
@@ -45,15 +48,40 @@ UPLOAD_BATCH = 256
 _SIMILARITIES = ("Cosine", "Dot")
 
 
+#: Why a Qdrant collection cannot serve the query (``QdrantError.notice``).
+QDRANT_NONE_GIVEN = declare("qdrant.none_given")
+QDRANT_BOTH_GIVEN = declare("qdrant.both_given")
+QDRANT_NO_FOLDER = declare("qdrant.no_folder", "path")
+QDRANT_FOLDER_UNOPENABLE = declare("qdrant.folder_unopenable", "path", "error")
+QDRANT_BAD_URL = declare("qdrant.bad_url", "url")
+QDRANT_NOT_FOUND = declare("qdrant.not_found", "where", "error")
+QDRANT_UNREACHABLE = declare("qdrant.unreachable", "where", "what", "error")
+QDRANT_NO_COLLECTION = declare("qdrant.no_collection", "where", "collection", "names")
+QDRANT_NAMED_VECTORS = declare("qdrant.named_vectors", "collection", "n", "names")
+QDRANT_DIMENSION = declare(
+    "qdrant.dimension_mismatch", "collection", "dimension", "model", "model_dimension"
+)
+QDRANT_QUERY_DIMENSION = declare(
+    "qdrant.query_dimension_mismatch", "collection", "dimension", "query_dimension"
+)
+QDRANT_NO_PAYLOAD_FIELD = declare(
+    "qdrant.no_payload_field", "collection", "point", "field", "key", "fields"
+)
+QDRANT_OTHER_MODEL = declare("qdrant.other_model", "collection", "others", "model")
+QDRANT_EXISTS = declare("qdrant.exists", "collection", "where", "n")
+
+
 class QdrantError(ValueError):
-    """A Qdrant server, collection or payload that cannot serve the query (message says why).
+    """A Qdrant server, collection or payload that cannot serve the query (``notice`` says why;
+    the exception's text is its English).
 
     ``kind`` is ``"unavailable"`` (cannot connect, nothing configured) or
     ``"error"`` (connected, but the collection does not fit the config).
     """
 
-    def __init__(self, message: str, kind: str = "error") -> None:
-        super().__init__(message)
+    def __init__(self, why: Notice, kind: str = "error") -> None:
+        super().__init__(english(why))
+        self.notice = why
         self.kind = kind
 
 
@@ -68,10 +96,7 @@ class QdrantTarget:
     def __post_init__(self) -> None:
         if bool(self.url) == bool(self.path):
             raise QdrantError(
-                "no Qdrant given: set retrieval.qdrant_url (a server, e.g. http://localhost:6333) "
-                "or retrieval.qdrant_path (a folder for the client's embedded local mode)"
-                if not self.url
-                else "set retrieval.qdrant_url or retrieval.qdrant_path, not both",
+                notice(QDRANT_NONE_GIVEN if not self.url else QDRANT_BOTH_GIVEN),
                 kind="unavailable",
             )
 
@@ -132,23 +157,17 @@ def connect(target: QdrantTarget, *, create: bool = False) -> Any:
 
         if target.path:
             if not create and not Path(target.path).is_dir():
-                raise QdrantError(
-                    f"retrieval.qdrant_path {target.path} does not exist; build a collection there "
-                    "with python -m rag_core index qdrant --path DIR --collection NAME",
-                    kind="unavailable",
-                )
+                raise QdrantError(notice(QDRANT_NO_FOLDER, path=target.path), kind="unavailable")
             try:
                 client = QdrantClient(path=target.path, force_disable_check_same_thread=True)
             except (RuntimeError, OSError) as exc:
                 raise QdrantError(
-                    f"cannot open the Qdrant folder {target.path}: {exc}", kind="unavailable"
+                    notice(QDRANT_FOLDER_UNOPENABLE, path=target.path, error=str(exc)),
+                    kind="unavailable",
                 ) from None
         else:
             if not target.url.startswith(("http://", "https://")):
-                raise QdrantError(
-                    f"retrieval.qdrant_url = {target.url!r} must start with http:// or https://",
-                    kind="unavailable",
-                )
+                raise QdrantError(notice(QDRANT_BAD_URL, url=target.url), kind="unavailable")
             client = QdrantClient(url=target.url, timeout=TIMEOUT_S, check_compatibility=False)
         _clients[key] = client
         global _close_registered
@@ -226,10 +245,10 @@ def _call(target: QdrantTarget, what: str, fn: Callable[[], Any]) -> Any:
     except Exception as exc:  # noqa: BLE001 - the client raises many types (httpx, grpc, its own)
         text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         if "not found" in text.lower() and "collection" in text.lower():
-            raise QdrantError(f"Qdrant at {target.where}: {text}") from None
+            raise QdrantError(notice(QDRANT_NOT_FOUND, where=target.where, error=text)) from None
         forget(target)  # a failed connection is not kept for the next visit
         raise QdrantError(
-            f"Qdrant at {target.where} is unreachable or failed while {what}: {text}",
+            notice(QDRANT_UNREACHABLE, where=target.where, what=what, error=text),
             kind="unavailable",
         ) from None
 
@@ -248,9 +267,9 @@ def collection_facts(client: Any, target: QdrantTarget, collection: str) -> Coll
             "listing collections",
             lambda: [c.name for c in client.get_collections().collections],
         )
+        listed = ", ".join(sorted(names)) or "none"
         raise QdrantError(
-            f"Qdrant at {target.where} has no collection {collection!r}; collections there: "
-            f"{', '.join(sorted(names)) or 'none'}"
+            notice(QDRANT_NO_COLLECTION, where=target.where, collection=collection, names=listed)
         )
     info = _call(target, "reading the collection", lambda: client.get_collection(collection))
     vectors = info.config.params.vectors
@@ -258,8 +277,12 @@ def collection_facts(client: Any, target: QdrantTarget, collection: str) -> Coll
     if isinstance(vectors, dict):
         if len(vectors) != 1:
             raise QdrantError(
-                f"collection {collection!r} has {len(vectors)} named vectors "
-                f"({', '.join(sorted(vectors))}); only a collection with one vector is supported"
+                notice(
+                    QDRANT_NAMED_VECTORS,
+                    collection=collection,
+                    n=len(vectors),
+                    names=", ".join(sorted(vectors)),
+                )
             )
         name, vectors = next(iter(vectors.items()))
     distance = getattr(vectors.distance, "value", str(vectors.distance))
@@ -272,9 +295,13 @@ def check_dimension(facts: CollectionFacts, embedder: Any) -> None:
     """Raise ``QdrantError`` unless ``embedder`` gives vectors of the collection's size."""
     if int(embedder.dimension) != facts.dimension:
         raise QdrantError(
-            f"dimension mismatch: collection {facts.name!r} holds {facts.dimension}-d vectors but "
-            f"the question embedder {embedder.model_id} gives {embedder.dimension}-d vectors; set "
-            "retrieval.qdrant_model to the model that built the collection"
+            notice(
+                QDRANT_DIMENSION,
+                collection=facts.name,
+                dimension=facts.dimension,
+                model=embedder.model_id,
+                model_dimension=embedder.dimension,
+            )
         )
 
 
@@ -300,8 +327,12 @@ def search(
     vec = np.asarray(query_vector, dtype=np.float32).reshape(-1)
     if vec.shape[0] != facts.dimension:
         raise QdrantError(
-            f"dimension mismatch: collection {collection!r} holds {facts.dimension}-d vectors but "
-            f"the query vector has {vec.shape[0]}"
+            notice(
+                QDRANT_QUERY_DIMENSION,
+                collection=collection,
+                dimension=facts.dimension,
+                query_dimension=vec.shape[0],
+            )
         )
     res = _call(
         target,
@@ -319,8 +350,14 @@ def search(
         ):
             if field not in payload:
                 raise QdrantError(
-                    f"collection {collection!r}: point {p.id} has no payload field {field!r} "
-                    f"({key}); its payload fields are: {', '.join(sorted(payload)) or 'none'}"
+                    notice(
+                        QDRANT_NO_PAYLOAD_FIELD,
+                        collection=collection,
+                        point=p.id,
+                        field=field,
+                        key=key,
+                        fields=", ".join(sorted(payload)) or "none",
+                    )
                 )
         chunk_id = payload.get("chunk_id")
         hits.append(
@@ -352,9 +389,12 @@ def check_model(hits: Sequence[QdrantHit], collection: str, embedder: Any) -> No
     )
     if others:
         raise QdrantError(
-            f"collection {collection!r} was embedded with {', '.join(others)} but the question "
-            f"embedder is {embedder.model_id}; set retrieval.qdrant_model to the model that built "
-            "the collection"
+            notice(
+                QDRANT_OTHER_MODEL,
+                collection=collection,
+                others=", ".join(others),
+                model=embedder.model_id,
+            )
         )
 
 
@@ -382,10 +422,7 @@ def check_writable(target: QdrantTarget, collection: str, *, recreate: bool = Fa
     )
     if exists and not recreate:
         n = _call(target, "counting points", lambda: client.count(collection, exact=True).count)
-        raise QdrantError(
-            f"collection {collection!r} already exists at {target.where} ({n} points); pass "
-            "--recreate to replace it"
-        )
+        raise QdrantError(notice(QDRANT_EXISTS, collection=collection, where=target.where, n=n))
     return exists
 
 

@@ -113,3 +113,84 @@ def test_model_unavailable_carries_a_notice():
 
 def test_gate_stage_default_has_no_notice():
     assert GateStage("none", None, None, (), (), False).notice is None
+
+
+# ---------------------------------------------- the codes finished (context, question, gold…)
+
+
+def test_the_context_stage_says_its_parts_as_notices_and_the_message_joins_their_english():
+    from helpers.fakes import FakeGenerator, context
+
+    from rag_core.answer.context import CONTEXT_HARD_CUT, CONTEXT_SENT
+
+    stage = context(FakeGenerator(), policy="hard-cut", budget_tokens=200)
+    assert stage.status == "ok" and stage.notices
+    assert stage.notices[0].code == CONTEXT_SENT
+    assert stage.notices[0].params["hits"] == 1
+    assert any(n.code == CONTEXT_HARD_CUT for n in stage.notices)  # 200 ids cut the prompt
+    assert stage.message == "; ".join(english(n) for n in stage.notices)
+    assert stage.message.startswith(f"{stage.notices[0].params['sent']} of 1 candidates sent (")
+    assert stage.notice is None
+
+
+def test_question_warnings_are_notices_and_the_trace_words_them_in_english(tiny_corpus):
+    from rag_core.pipeline import run
+    from rag_core.pipeline.question import (
+        QUESTION_NO_LETTERS,
+        QUESTION_OTHER_SCRIPT,
+        validate_question,
+    )
+
+    assert validate_question("?!")[1] == (Notice(QUESTION_NO_LETTERS, {}),)
+    _, other = validate_question("Как высока гора?")
+    assert other == (Notice(QUESTION_OTHER_SCRIPT, {"script": "Cyrillic"}),)
+    cfg = PipelineConfig().with_overrides(
+        {"retrieval.methods": "bm25:char", "generation.model": "none", "gate.max_distance": "0.3"}
+    )
+    # mostly Cyrillic letters, and one word the character analyzer finds (so the gate has
+    # candidates, none with a distance)
+    trace = run(cfg, "cache почему растёт вершина", tiny_corpus, stop_after="gate")
+    assert [n.code for n in trace.notices] == [QUESTION_OTHER_SCRIPT, GATE_DISTANCE_NOT_APPLIED]
+    assert trace.warnings == tuple(english(n) for n in trace.notices)
+
+
+def test_a_gate_rejection_carries_its_why_as_a_notice():
+    from rag_core.answer.gate import GATE_BEYOND_MAX_KEPT, GATE_OVER_DISTANCE
+
+    gate = apply_gate(_hits(0.1, 0.2, 0.5), GateConfig(max_distance=0.3, max_kept=1))
+    assert [h.notice for h in gate.rejected] == [
+        Notice(GATE_BEYOND_MAX_KEPT, {"max_kept": 1}),
+        Notice(GATE_OVER_DISTANCE, {"value": 0.5, "threshold": 0.3}),
+    ]
+    assert [h.note for h in gate.rejected] == ["beyond max kept (1)", "distance 0.500 > 0.300"]
+
+
+def test_qdrant_errors_carry_notices():
+    from rag_core.retrieval.qdrant import QDRANT_BAD_URL, QdrantError, QdrantTarget, connect
+
+    with pytest.raises(QdrantError) as info:
+        connect(QdrantTarget(url="localhost:6333"))
+    assert info.value.notice == Notice(QDRANT_BAD_URL, {"url": "localhost:6333"})
+    assert str(info.value) == (
+        "retrieval.qdrant_url = 'localhost:6333' must start with http:// or https://"
+    )
+    assert info.value.kind == "unavailable"
+
+
+def test_no_loader_in_rag_core_raises_a_missing_model_as_loose_text():
+    """Every ``ModelUnavailable(name, reason)`` in rag_core gives a declared notice, not text
+    (a loose string becomes ``model.unavailable``, which only outside callers should need)."""
+    import ast
+    from pathlib import Path
+
+    loose = []
+    for path in Path(rag_core.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", None) == "ModelUnavailable"
+                and len(node.args) == 2
+                and isinstance(node.args[1], (ast.Constant, ast.JoinedStr))
+            ):
+                loose.append(f"{path.name}:{node.lineno}")
+    assert not loose, f"ModelUnavailable with a text reason: {loose}"

@@ -274,7 +274,7 @@ def test_collect_on_tiny_corpus_matches_pipeline(tiny_corpus):
     assert [q.query_id for q in data.queries] == ["h", "e#0", "e#1", "out"]
     assert (data.n_answerable, data.n_unanswerable) == (3, 1)
     assert data.warnings == (  # one retriever, no rerank: thresholds apply to its score
-        Notice(sweep.NOTICE_FINAL_SCORE, {"fused": False, "rerank": "none"}),
+        Notice(sweep.NOTICE_FINAL_SCORE, {"which": Notice(sweep.SCORE_SINGLE, {})}),
     )
     open_cfg = replace(cfg, gate=GateConfig())
     chunks = tiny_corpus.chunking(cfg.chunker).chunks

@@ -7,12 +7,11 @@ import math
 import pytest
 from helpers.sweep import data_of, query
 
-from rag_core.cli import notice_text as cli_notice_text
 from rag_core.evaluation import sweep
 from rag_core.evaluation.stats import wilson_interval
 from rag_core.evaluation.sweep import OUTCOMES
-from rag_core.types import Notice
-from ui.i18n import t
+from rag_core.wording import english, notice
+from ui.i18n import notice_text, t
 from ui.state import K_GATE_MAX_DISTANCE, K_GATE_MAX_KEPT, K_GATE_MIN_SCORE
 from ui.threshold import view
 
@@ -85,29 +84,31 @@ def test_gate_values_put_the_threshold_on_the_metrics_side():
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_notices_are_worded_here_and_the_final_score_comes_first(lang):
-    final = Notice(sweep.NOTICE_FINAL_SCORE, {"fused": True, "rerank": "overlap"})
-    nodist = Notice(sweep.NOTICE_NO_DISTANCE, {"reason": "dense:x unavailable"})
+def test_notices_are_worded_from_their_codes_and_the_final_score_comes_first(lang):
+    which = notice(sweep.SCORE_FUSED_RERANKED, method="overlap")
+    final = notice(sweep.NOTICE_FINAL_SCORE, which=which)
+    nodist = notice(sweep.NOTICE_NO_DISTANCE, reason="dense:x unavailable")
     lines = view.notice_lines([nodist, final], lang)
-    which = t("thr.score.fused", lang) + " " + t("thr.score.rerank", lang, method="overlap")
-    assert lines[0] == t("thr.score_note", lang, which=which)
-    note = t("sweep.no_distance", lang, reason="dense:x unavailable")
-    assert lines[1] == t("thr.note", lang, note=note)
-    single = Notice(sweep.NOTICE_FINAL_SCORE, {"fused": False, "rerank": "none"})
-    assert view.notice_text(single, lang) == t(
-        "thr.score_note", lang, which=t("thr.score.single", lang)
+    assert lines[0] == notice_text(final, lang)
+    assert "overlap" in lines[0] and lines[0] != notice_text(which, lang)
+    assert lines[1] == t("thr.note", lang, note=notice_text(nodist, lang))
+    assert "dense:x unavailable" in lines[1]
+    unknown = notice(sweep.NOTICE_NO_DISTANCE, reason=notice(sweep.NOTICE_NO_DISTANCE_UNKNOWN))
+    assert notice_text(notice(sweep.NOTICE_NO_DISTANCE_UNKNOWN), lang) in view.notice_text(
+        unknown, lang
     )
-    unknown = view.notice_text(Notice(sweep.NOTICE_NO_DISTANCE, {"reason": ""}), lang)
-    assert t("sweep.no_distance.unknown", lang) in unknown
 
 
 def test_the_cli_words_the_same_codes_in_english():
-    final = Notice(sweep.NOTICE_FINAL_SCORE, {"fused": False, "rerank": "overlap"})
-    assert cli_notice_text(final) == (
+    final = notice(
+        sweep.NOTICE_FINAL_SCORE, which=notice(sweep.SCORE_SINGLE_RERANKED, method="overlap")
+    )
+    assert english(final) == (
         "thresholds apply to the final score (higher is better): "
         "the retriever's score after rerank (overlap)"
     )
-    assert cli_notice_text(Notice(sweep.NOTICE_NO_DISTANCE, {"reason": ""})) == (
+    unknown = notice(sweep.NOTICE_NO_DISTANCE, reason=notice(sweep.NOTICE_NO_DISTANCE_UNKNOWN))
+    assert english(unknown) == (
         "dense retrieval gave no cosine distances (some candidates carry no distance); "
         "sweeping scores"
     )

@@ -1,4 +1,4 @@
-"""The Inspect view model: which of a Trace's warnings belong to the corpus load."""
+"""The Inspect view model: a Trace's warnings, worded, and those of the corpus load."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from rag_core.types import Trace
 
-from ..i18n import said
+from ..i18n import notice_text
 
 
 def split_warnings(
@@ -19,11 +19,6 @@ def split_warnings(
     return [w for w in warnings if w not in load], [w for w in warnings if w in load]
 
 
-def warning_text(warning: str, trace: Trace, lang: str) -> str:
-    """A Trace warning in ``lang``. The pipeline copies a gate's reason that did not refuse
-    (its rule was not applied) into the warnings; that one is worded from the gate's notice.
-    The question's and the load's warnings are not coded yet and show as the core wrote them."""
-    gate = trace.gate
-    if gate.notice is not None and not gate.refused and warning == gate.reason:
-        return said(gate, lang)
-    return warning
+def warning_lines(trace: Trace, lang: str) -> list[str]:
+    """The question's and the gate's warnings (``Trace.notices``) in ``lang``."""
+    return [notice_text(n, lang) for n in trace.notices]

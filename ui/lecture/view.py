@@ -18,7 +18,7 @@ from rag_core.config import PipelineConfig
 from rag_core.types import Hit, Trace
 
 from ..html import Mark, Markup, div, join, marked_text, snippet, span, tag
-from ..i18n import said, t, tv
+from ..i18n import note_text, said, t, tv
 from ..state import overrides_text, query_from_config
 from ..trace_view import (
     chunk_label,
@@ -86,7 +86,7 @@ def _code(i: int) -> str:
 def flow_columns(trace: Trace, lang: str) -> list[FlowColumn]:
     """Retriever lists → fused → reranked → kept, each with why items were not passed on."""
     r = trace.retrieval
-    gate_notes = {h.chunk_id: h.note for h in trace.gate.rejected}
+    gate_notes = {h.chunk_id: note_text(h, lang) for h in trace.gate.rejected}
     sources = {s.chunk_id: s for s in trace.context.sources}
     raw: list[tuple[str, str, Sequence[Hit]]] = []
     for lst in r.lists:

@@ -37,10 +37,6 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "thr.add_dense": ("dense 검색 추가", "Add dense retrieval"),
     "thr.running": ("후보 모으는 중 ({set})", "Collecting candidates ({set})"),
-    "thr.score_note": (
-        "임계값은 최종 점수(높을수록 좋음)에 적용됩니다: {which}",
-        "Thresholds apply to the final score (higher is better): {which}",
-    ),
     "thr.line": ("임계값 {value}", "threshold {value}"),
     "thr.note": ("참고: {note}", "Note: {note}"),
     "thr.what.distance": (
@@ -146,9 +142,6 @@ TEXT: dict[str, tuple[str, str]] = {
     "thr.metric.distance": ("코사인 거리", "cosine distance"),
     "thr.metric.score": ("점수", "score"),
     # ---- the page: scores
-    "thr.score.fused": ("융합 점수", "the fused score"),
-    "thr.score.single": ("검색기의 점수", "the retriever's score"),
-    "thr.score.rerank": ("(재순위 {method} 뒤)", "(after rerank {method})"),
     # ---- the page: gate outcomes
     "thr.out.answered_with_gold": ("정답과 함께 답함", "answered, gold kept"),
     "thr.out.answered_without_gold": ("정답 없이 답함", "answered, no gold"),
@@ -208,10 +201,4 @@ TEXT: dict[str, tuple[str, str]] = {
         "Current setting: coverage {coverage}, risk {risk}",
     ),
     "thr.rc.export": ("이 운영점 내보내기 (JSON)", "Export this operating point (JSON)"),
-    # ---- sweep notices (the core's codes)
-    "sweep.no_distance": (
-        "dense 검색이 코사인 거리를 주지 않아 점수로 잽니다 ({reason})",
-        "dense retrieval gave no cosine distances ({reason}); sweeping scores",
-    ),
-    "sweep.no_distance.unknown": ("거리가 없는 후보가 있음", "some candidates carry no distance"),
 }

@@ -17,7 +17,6 @@ from rag_core.evaluation.stats import parse_range
 from rag_core.evaluation.sweep import (
     DEFAULT_MAX_KEPT,
     NOTICE_FINAL_SCORE,
-    NOTICE_NO_DISTANCE,
     OUTCOMES,
     BestDistribution,
     GateCounts,
@@ -27,6 +26,7 @@ from rag_core.evaluation.sweep import (
 from rag_core.types import Notice
 
 from ..html import span
+from ..i18n import notice_text as worded
 from ..i18n import t
 from ..state import K_GATE_MAX_DISTANCE, K_GATE_MAX_KEPT, K_GATE_MIN_SCORE
 
@@ -113,19 +113,11 @@ def gate_values(threshold: float | None, is_distance: bool, max_kept: int) -> di
 
 
 def notice_text(n: Notice, lang: str) -> str:
-    """A sweep notice in ``lang``; an unknown code shows as the code and its data."""
+    """A sweep notice in ``lang`` (``notice.<code>``): what the threshold applies to as it is,
+    any other notice as a note."""
     if n.code == NOTICE_FINAL_SCORE:
-        which = t("thr.score.fused" if n.params.get("fused") else "thr.score.single", lang)
-        rerank = n.params.get("rerank") or "none"
-        if rerank != "none":
-            which += " " + t("thr.score.rerank", lang, method=rerank)
-        return t("thr.score_note", lang, which=which)
-    if n.code == NOTICE_NO_DISTANCE:
-        reason = n.params.get("reason") or t("sweep.no_distance.unknown", lang)
-        note = t("sweep.no_distance", lang, reason=reason)
-    else:
-        note = f"{n.code} {dict(n.params)}"
-    return t("thr.note", lang, note=note)
+        return worded(n, lang)
+    return t("thr.note", lang, note=worded(n, lang))
 
 
 def notice_lines(notices: Iterable[Notice], lang: str) -> list[str]:

@@ -1,0 +1,111 @@
+"""A Korean page shows no Latin-script sentence from the core: every stage summary, warning,
+per-hit note and gold reason reaches it in Korean (generation off).
+
+A sentence is a run of four or more Latin words (letters only; ids such as ``bm25:char`` or
+``all-MiniLM-L6-v2`` are not words), three of them longer than one letter. Runs that are
+data — the corpus' documents and questions, the prompt wording sent to the model — are left
+out, as are the few names in :data:`ALLOWED`.
+"""
+
+from __future__ import annotations
+
+import html as _html
+import re
+
+import pytest
+from helpers.app import html, make_app, plain
+
+from rag_core.answer import prompt
+from rag_core.corpus import SAMPLE_CORPUS
+from rag_core.index import load_corpus_index
+from rag_core.models.generators import PLAIN_TEMPLATE
+from rag_core.scenarios import SCENARIOS
+
+#: Proper nouns, library and formula names a Korean page may show in Latin script.
+ALLOWED = ("scikit-learn", "tf-idf", "Okapi", "BM25", "Lucene", "MiniLM", "Qdrant")
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+
+
+def latin_sentences(text: str, min_words: int = 4) -> list[str]:
+    """The runs of ``min_words`` or more Latin words in ``text`` (punctuation around a word is
+    allowed; any other token ends the run)."""
+    runs: list[str] = []
+    cur: list[str] = []
+    for token in [*text.split(), "\x00"]:
+        word = token.strip("([{\"'“”‘’").rstrip(".,;:!?)]}\"'“”’")
+        if _WORD.fullmatch(word) and word not in ALLOWED:
+            cur.append(word)
+            continue
+        if len(cur) >= min_words and sum(len(w) > 1 for w in cur) >= min_words - 1:
+            runs.append(" ".join(cur))
+        cur = []
+    return runs
+
+
+def _letters(text: str) -> str:
+    return re.sub(r"[^a-z]", "", text.lower())
+
+
+@pytest.fixture(scope="module")
+def data_text() -> str:
+    """What a page may quote in English because it is data: documents, questions, prompt."""
+    corpus = load_corpus_index(SAMPLE_CORPUS)
+    parts = [d.text for d in corpus.docs.values()] + [d.title for d in corpus.docs.values()]
+    parts += [q.question for q in corpus.questions]
+    parts += [s.question for s in SCENARIOS if s.question]  # a lecture scenario's own question
+    parts += [*prompt.SYSTEM_TEXTS.values(), prompt.REFUSAL_TEXT, prompt.ANSWER_HINT]
+    # the fallback tokenizer's chat template: its role names head the prompt shown
+    parts += [PLAIN_TEMPLATE.format(system=t, user="") for t in prompt.SYSTEM_TEXTS.values()]
+    return "\n".join(_letters(p) for p in parts)
+
+
+def _page_text(at) -> str:
+    parts = [html(at)]
+    for kind in ("markdown", "caption", "info", "warning", "error", "success", "text"):
+        parts += [str(getattr(e, "value", "")) for e in getattr(at, kind)]
+    return _html.unescape(re.sub(r"<[^>]+>", " ", plain("\n".join(parts))))
+
+
+def test_latin_sentences_finds_runs_of_four_words_and_not_ids():
+    assert latin_sentences("후보 0개: no chunk shares a term") == ["no chunk shares a term"]
+    assert latin_sentences("bm25:char all-MiniLM-L6-v2 (fallback) 토큰") == []
+    assert latin_sentences("gate refused: no candidates") == ["gate refused no candidates"]
+    assert latin_sentences("A A A A") == []  # single letters (flow columns) are not words
+    assert latin_sentences("tf-idf scikit-learn raw tf") == []
+
+
+CASES = {
+    # hard cut with the fallback tokenizer, a gate that rejects beyond 2, two sparse lists fused
+    "hard-cut": "generation.model=none;context.policy=hard-cut;context.budget_tokens=300;"
+    "gate.max_kept=2;retrieval.methods=bm25:char,tfidf:char",
+    # a refusal: gold lost at the gate, the context and generation skipped
+    "refused": "generation.model=none;retrieval.methods=bm25:char;gate.min_score=1000",
+    # a distance gate that cannot apply (sparse scores only): a Trace warning
+    "no-distance": "generation.model=none;retrieval.methods=bm25:char;gate.max_distance=0.3",
+}
+
+
+@pytest.mark.parametrize("page", ["inspect", "lecture"])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_korean_page_shows_no_english_sentence_from_the_core(
+    entry, monkeypatch, data_text, page, case
+):
+    monkeypatch.setenv("RAG_APP_SET", CASES[case])
+    at = make_app(entry, {"lang": "ko", "qid": "ko-01"}, page=page)
+    assert not at.exception, [e.value for e in at.exception]
+    found = [s for s in latin_sentences(_page_text(at)) if _letters(s) not in data_text]
+    assert not found, f"English sentences on the Korean {page} page ({case}): {found}"
+
+
+@pytest.mark.parametrize(
+    "page", ["chunks", "compare", "scenarios", "threshold", "evaluate", "label"]
+)
+def test_the_other_korean_pages_show_no_english_sentence_from_the_core(
+    entry, monkeypatch, data_text, page
+):
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=none")
+    at = make_app(entry, {"lang": "ko", "qid": "ko-01"}, page=page)
+    assert not at.exception, [e.value for e in at.exception]
+    found = [s for s in latin_sentences(_page_text(at)) if _letters(s) not in data_text]
+    assert not found, f"English sentences on the Korean {page} page: {found}"
