@@ -93,6 +93,8 @@ ENGLISH: dict[str, str] = {
     "qdrant.bad_url": "retrieval.qdrant_url = {url!r} must start with http:// or https://",
     "qdrant.not_found": "Qdrant at {where}: {error}",
     "qdrant.unreachable": "Qdrant at {where} is unreachable or failed while {what}: {error}",
+    "qdrant.deadline": "Qdrant at {where} did not answer within {seconds} s while {what} "
+    "(a total deadline: the server is overloaded, or it answers too slowly)",
     "qdrant.no_collection": (
         "Qdrant at {where} has no collection {collection!r}; collections there: {names}"
     ),

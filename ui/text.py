@@ -833,6 +833,12 @@ TEXT: dict[str, tuple[str, str]] = {
         "Qdrant ({where}): {error}",
         "Qdrant at {where}: {error}",
     ),
+    "notice.qdrant.deadline": (
+        "{where}의 Qdrant가 {what} 중 {seconds}초 안에 답하지 않았습니다 (전체 제한 시간: 서버가 "
+        "과부하이거나 너무 느리게 답합니다)",
+        "Qdrant at {where} did not answer within {seconds} s while {what} "
+        "(a total deadline: the server is overloaded, or it answers too slowly)",
+    ),
     "notice.qdrant.unreachable": (
         "Qdrant ({where}) 에 연결할 수 없거나 작업 중 실패했습니다 ({what}): {error}",
         "Qdrant at {where} is unreachable or failed while {what}: {error}",

@@ -56,6 +56,7 @@ QDRANT_FOLDER_UNOPENABLE = declare("qdrant.folder_unopenable", "path", "error")
 QDRANT_BAD_URL = declare("qdrant.bad_url", "url")
 QDRANT_NOT_FOUND = declare("qdrant.not_found", "where", "error")
 QDRANT_UNREACHABLE = declare("qdrant.unreachable", "where", "what", "error")
+QDRANT_DEADLINE = declare("qdrant.deadline", "where", "seconds", "what")
 QDRANT_NO_COLLECTION = declare("qdrant.no_collection", "where", "collection", "names")
 QDRANT_NAMED_VECTORS = declare("qdrant.named_vectors", "collection", "n", "names")
 QDRANT_DIMENSION = declare(
@@ -212,8 +213,7 @@ def _within_deadline(target: QdrantTarget, what: str, fn: Callable[[], Any]) -> 
     if not done.wait(DEADLINE_S):
         forget(target)
         raise QdrantError(
-            f"Qdrant at {target.where} did not answer within {DEADLINE_S:g} s while {what} "
-            "(a total deadline: the server is overloaded, or it answers too slowly)",
+            notice(QDRANT_DEADLINE, where=target.where, seconds=f"{DEADLINE_S:g}", what=what),
             kind="unavailable",
         )
     if "error" in box:
