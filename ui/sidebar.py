@@ -205,11 +205,16 @@ def url_honoured(name: str) -> None:
 
 
 def _seed(values: Mapping[str, Any]) -> None:
-    """Give every widget key without a value the value of the last good config."""
+    """Give every widget key without a value the value of the last good config, and write
+    every other widget key's value back to itself.
+
+    The write-back keeps values across a language switch: a widget whose label changes is a
+    new widget to Streamlit, and a new widget starts from its own default (the first option,
+    the minimum) unless its key holds a value set through the Session State API.
+    """
     ss = st.session_state
     for k, v in values.items():
-        if k not in ss:
-            ss[k] = v
+        ss[k] = ss[k] if k in ss else v
 
 
 def shadow_get(key: str, default: Any = "") -> Any:
