@@ -216,7 +216,8 @@ def backing_sources(trace: Trace) -> set[int]:
 
     A claim with a verdict in :data:`SUPPORTED_VERDICTS` rests on each source
     whose evidence passes the support rule recorded in the support stage's
-    params (:func:`rag_core.answer.support.check_support`: ``overlap ≥ min_overlap``,
+    params (:func:`rag_core.answer.support.check_support`: ``p_supported ≥ min_p``; traces
+    from before ``min_p``: ``overlap ≥ min_overlap``,
     ``cosine ≥ min_cosine`` when measured, no missing number, judge ≥ its
     threshold when asked) — read from the verdicts, so the free and the
     enforced citation modes count alike.
@@ -230,7 +231,10 @@ def backing_sources(trace: Trace) -> set[int]:
         if c.verdict not in SUPPORTED_VERDICTS:
             continue
         for e in c.evidence:
-            if (
+            if "min_p" in p and e.p_supported is not None:
+                if e.p_supported >= p["min_p"]:
+                    out.add(e.n)
+            elif (
                 e.overlap >= p.get("min_overlap", 0.0)
                 and (e.cosine is None or e.cosine >= p.get("min_cosine", -1.0))
                 and not e.missing_numbers
