@@ -57,6 +57,8 @@ from rag_core.types import Source  # noqa: E402
 DATA = ROOT.parent / "shared" / "datasets" / "ragtruth_dev"
 PAIRS = ROOT / "sample_corpus" / "calibration" / "support_pairs.jsonl"
 SVG = ROOT / "docs" / "support_reliability.svg"
+#: Out-of-fold predictions per claim, for bench/support.py (not committed).
+OOF_DUMP = Path("/tmp/rag_support_oof.json")
 START = json.loads(
     '{"intercept": -3.0, "weights": [4.0, 1.0, 0.5, -2.0, -3.0, -1.0, 0.5, -1.0, 0.0]}'
 )
@@ -392,12 +394,31 @@ def main(argv: Sequence[str] | None = None) -> None:
         gold[it.row_id] = gold[it.row_id] or it.label == 0
     min_p = choose_min_p(rt, p[: len(rt)], gold) if rt else 0.5
     report(items, rt, pairs, p, p_nc, gold, min_p)
+    OOF_DUMP.write_text(
+        json.dumps(
+            [
+                {
+                    "task": it.task,
+                    "id": it.row_id,
+                    "start": it.start,
+                    "end": it.end,
+                    "label": it.label,
+                    "p": float(pi),
+                }
+                for it, pi in zip(items, p, strict=True)
+            ]
+            + [{"min_p": min_p}]
+        ),
+        encoding="utf-8",
+    )
     b, w = fit(items, stats, True)
     b0, w0 = fit(items, stats, False)
     y = np.asarray([it.label for it in items])
     rows, ece = reliability(p, y)
     write_svg(rows, SVG, ece)
-    judge = [0.0, 1.0, 0.0]
+    # without --judge: logit(p') = logit(p) + logit(j), the two odds multiplied (a judge at 0.5
+    # changes nothing; stated in docs/MODELS.md as not fitted)
+    judge = [0.0, 1.0, 1.0]
     if args.judge:
         judge, info = judge_weights(pairs, p[len(rt) :])
         ypairs = np.asarray([it.label for it in pairs])
