@@ -63,6 +63,18 @@ START = json.loads(
     '{"intercept": -3.0, "weights": [4.0, 1.0, 0.5, -2.0, -3.0, -1.0, 0.5, -1.0, 0.0]}'
 )
 FOLDS = 5
+#: The sign each weight must have (more coverage never lowers p, a missing number never raises
+#: it); a fitted weight of the other sign is an artefact of few examples and is set to 0.
+SIGNS = {
+    "coverage": 1,
+    "coverage_source": 1,
+    "cosine_z": 1,
+    "entity_novelty": -1,
+    "numbers_missing": -1,
+    "number_conflict": -1,
+    "numbers_found": 1,
+    "negation_mismatch": -1,
+}
 C = 1.0  # inverse L2 strength of the logistic regression
 
 
@@ -208,6 +220,9 @@ def fit(items: Sequence[Item], stats: dict, use_cos: bool) -> tuple[float, np.nd
         b, w = float(lr.intercept_[0]), lr.coef_[0].astype(np.float64)
         if not use_cos:
             w[FEATURES.index("cosine_z")] = 0.0
+        w = np.asarray(
+            [0.0 if x * SIGNS.get(f, 0) < 0 else x for f, x in zip(FEATURES, w, strict=True)]
+        )
     return b, w
 
 

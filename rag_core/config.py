@@ -381,7 +381,7 @@ class SupportConfig:
     (old links and saved configs load) but unused.
     """
 
-    min_p: float = 0.5
+    min_p: float = 0.83
     judge: bool = False
     min_overlap: float = 0.40  # unused since min_p (kept so old configs load)
     min_cosine: float = 0.15  # unused since min_p

@@ -194,7 +194,8 @@ def refused(trace: Trace) -> bool:
     gen = trace.generation
     if trace.gate.refused or gen.status != "ok" or not (gen.answer or "").strip():
         return True
-    return not trace.support.claims and is_refusal(gen.answer or "")
+    checked = [c for c in trace.support.claims if c.verdict != "not-a-claim"]
+    return not checked and is_refusal(gen.answer or "")
 
 
 def outcome(answerable: bool, is_refused: bool, correct: bool) -> str:
@@ -293,7 +294,11 @@ def claim_counts(trace: Trace) -> dict[str, int]:
     ``supported-elsewhere`` and ``uncited`` (a source backs it, the citation
     is wrong or missing).
     """
-    claims = trace.support.claims if trace.support.status == "ok" else ()
+    claims = tuple(
+        c
+        for c in (trace.support.claims if trace.support.status == "ok" else ())
+        if c.verdict != "not-a-claim"  # refusals, framing: never judged, never counted
+    )
     verdicts = [c.verdict for c in claims]
     n_numbers = sum(len(c.numbers) for c in claims)
     n_halluc = sum(len(c.numbers_in_no_source) for c in claims)
