@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from rag_core.answer.claims import strip_citations
 from rag_core.answer.context import sentence_spans
@@ -45,7 +46,7 @@ SHORT_SOURCE_CHARS = 1200
 
 
 @lru_cache(maxsize=1)
-def _stemmer():  # type: ignore[no-untyped-def]
+def _stemmer() -> Any:
     import Stemmer  # PyStemmer
 
     return Stemmer.Stemmer("english")
