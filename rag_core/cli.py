@@ -1006,6 +1006,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_label_commands(sub)
     _add_sweep_command(sub)
+    from .answer.checkfile import add_support_command
+
+    add_support_command(sub)
     return p
 
 
@@ -1019,7 +1022,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "fn", None):
             raise UsageError(
                 "python -m rag_core: choose a command: chunk, query, metrics, eval, corpus check, "
-                "labels, sweep, index qdrant"
+                "labels, sweep, index qdrant, support"
             )
         return args.fn(args)
     except UsageError as exc:

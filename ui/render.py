@@ -746,15 +746,17 @@ def _sources_panel(trace: Trace, lang: str, selected: int | None) -> None:
                 if e.n != s.n:
                     continue
                 cls = "ri-ev-sel" if e.score == best else "ri-ev"
-                # evidence offsets are document offsets; the quote starts at s.start
-                marks.append(
-                    Mark(
-                        e.start - s.start,
-                        e.end - s.start,
-                        cls,
-                        t("ins.evidence_of", lang, n=selected + 1),
+                # evidence offsets are document offsets; the quote starts at s.start; a window
+                # of several sentences marks each of them
+                for a, b in e.spans or ((e.start, e.end),):
+                    marks.append(
+                        Mark(
+                            a - s.start,
+                            b - s.start,
+                            cls,
+                            t("ins.evidence_of", lang, n=selected + 1),
+                        )
                     )
-                )
         head = tag(
             "div",
             f"[{s.n}] {s.title} › {s.section}  {s.locator} · {tv('source', s.status, lang)}",

@@ -823,20 +823,12 @@ def _context_generation(lang: str) -> None:
     )
     with st.expander(t("side.support", lang)):
         st.slider(
-            t("side.min_overlap", lang),
+            t("side.min_p", lang),
             0.0,
             1.0,
-            key="support.min_overlap",
-            step=0.05,
-            help=t("help.min_overlap", lang),
-        )
-        st.slider(
-            t("side.min_cosine", lang),
-            -1.0,
-            1.0,
-            key="support.min_cosine",
-            step=0.05,
-            help=t("help.min_cosine", lang),
+            key="support.min_p",
+            step=0.01,
+            help=t("help.min_p", lang),
         )
         st.toggle(t("side.judge", lang), key="support.judge", help=t("help.judge", lang))
 

@@ -11,6 +11,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "nav.diagnose": ("진단", "Diagnose"),
     "nav.measure": ("측정", "Measure"),
     "page.inspect": ("검사", "Inspect"),
+    "page.check": ("답변 검사", "Check an answer"),
     "page.chunks": ("청크", "Chunks"),
     "page.compare": ("비교", "Compare"),
     "page.scenarios": ("시나리오", "Scenarios"),
@@ -100,6 +101,7 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "side.max_new_tokens": ("최대 새 토큰", "Max new tokens"),
     "side.support": ("근거 검사 설정", "Support check"),
+    "side.min_p": ("뒷받침 확률 하한 (min_p)", "Min P(supported)"),
     "side.min_overlap": ("최소 어휘 겹침", "Min word overlap"),
     "side.min_cosine": ("최소 코사인", "Min cosine"),
     "side.judge": ("LLM 판정 사용", "Use the LLM judge"),
@@ -329,6 +331,11 @@ TEXT: dict[str, tuple[str, str]] = {
         "unavailable; every "
         "other stage still works.",
     ),
+    "help.min_p": (
+        "근거 모델의 P(뒷받침)이 이 값 이상인 출처가 있으면 주장이 뒷받침된 것으로 봅니다.",
+        "A claim counts as supported by a source whose P(supported) under the support model is "
+        "at least this.",
+    ),
     "help.min_overlap": (
         "주장과 출처 문장이 이만큼 겹쳐야 '뒷받침'으로 봅니다.",
         "A claim counts as supported when it overlaps a source sentence at least this much.",
@@ -477,6 +484,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "verdict.uncited": ("인용 없음", "uncited"),
     "verdict.unsupported": ("뒷받침 없음", "unsupported"),
     "verdict.invalid-citation": ("없는 출처 인용", "invalid citation"),
+    "verdict.contradicted": ("출처와 모순", "contradicted"),
+    "verdict.not-a-claim": ("주장 아님", "not a claim"),
     # ---- codes of the Trace, worded: gate metrics: metrics
     "gate.metric.distance": ("코사인 거리", "cosine distance"),
     "gate.metric.score": ("점수", "score"),

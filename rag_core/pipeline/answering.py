@@ -138,12 +138,17 @@ def model_stages(
 
     t = time.perf_counter()
     if generation.status == "ok" and generation.answer is not None:
-        try:
-            embedder = models.get_embedder("minilm")
+        try:  # the corpus's own embedder (e5 for a corpus with Korean documents)
+            embedder = models.get_embedder(corpus.dense_choice(config.retrieval.dense_model)[0])
         except ModelUnavailable:
             embedder = None
         support = check_support(
-            generation.answer, context, config.support, embedder=embedder, question=question
+            generation.answer,
+            context,
+            config.support,
+            embedder=embedder,
+            judge=generator if config.support.judge else None,
+            question=question,
         )
     else:
         support = skipped_support(notice(SUPPORT_SKIPPED_GENERATION, status=generation.status))
