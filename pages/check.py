@@ -7,7 +7,7 @@ import streamlit as st
 from ui import sidebar
 from ui.check import view, widgets
 from ui.html import md, show, style
-from ui.i18n import t
+from ui.i18n import notice_text, t
 
 ctx = sidebar.context(__file__)
 lang = ctx.lang
@@ -23,5 +23,8 @@ if not rows:
 row = widgets.pick_row(rows, lang)
 cfg = ctx.config.support
 with st.spinner(t("chk2.run", lang)):
-    stage = view.check(row, cfg)
+    judge, no_judge = view.judge(ctx.config) if cfg.judge else (None, None)
+    stage = view.check(row, cfg, judge=judge)
+if no_judge is not None:
+    st.warning(md(notice_text(no_judge, lang)))
 widgets.result(row, stage, cfg, lang)

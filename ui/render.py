@@ -14,6 +14,7 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
+from rag_core.answer.checkfile import SUPPORT_JUDGE_UNAVAILABLE
 from rag_core.types import (
     AnalyzerView,
     ChunkingDiagnostics,
@@ -692,6 +693,8 @@ def answer_and_sources(trace: Trace, lang: str, *, key: str) -> None:
             status=tv("status", sup.status, lang),
             message=said(sup, lang),
         )
+    if sup.notice is not None and sup.notice.code == SUPPORT_JUDGE_UNAVAILABLE:
+        st.warning(md(said(sup, lang)))  # support.judge is on but verdicts came without it
     left, right = st.columns(2)
     with left:
         st.markdown(f"**{t('ins.answer', lang)}**")

@@ -645,6 +645,44 @@ TEXT: dict[str, tuple[str, str]] = {
         "확인할 답변이 없습니다 (생성 상태: {status})",
         "no answer to check (generation {status})",
     ),
+    "notice.support.no_claims": (
+        "답변에 확인할 주장이 없습니다 ({kinds})",
+        "the answer makes no claim to check ({kinds})",
+    ),
+    "notice.support.summary": ("주장 {judged}개: {counts}", "{judged} claims: {counts}"),
+    "notice.support.judge_unavailable": (
+        "판정 모델 {model!r}을(를) 쓸 수 없습니다: {reason}",
+        "the judge {model!r} is unavailable: {reason}",
+    ),
+    "notice.support.judge.no_generator": (
+        "생성이 꺼져 있어 판정할 생성 모델이 없습니다",
+        "generation is off, so there is no generator to judge",
+    ),
+    "notice.support.judge.no_probability": (
+        "이 모델은 P(yes)를 주지 않습니다 (판정에는 p_yes가 필요합니다)",
+        "it gives no P(yes) (a judge needs p_yes)",
+    ),
+    "notice.support.bad_row": ("{file}:{line}: {problem}", "{file}:{line}: {problem}"),
+    "notice.support.row.not_json": (
+        "JSON 값이 아닙니다 ({error})",
+        "not a JSON value ({error})",
+    ),
+    "notice.support.row.not_object": (
+        "행은 JSON 객체여야 합니다 ({kind} 아님)",
+        "a row must be a JSON object, not {kind}",
+    ),
+    "notice.support.row.no_answer": (
+        "답변 없음: {keys} 중 하나가 문자열이어야 합니다",
+        "no answer: one of {keys} must be a string",
+    ),
+    "notice.support.row.no_contexts": (
+        "출처 없음: {keys} 중 하나가 문자열 목록이어야 합니다",
+        "no contexts: one of {keys} must be a list of strings",
+    ),
+    "notice.support.row.bad_question": (
+        "question은 문자열이어야 합니다",
+        "question must be a string",
+    ),
     "notice.stages.not_run.retrieval_only": (
         "실행하지 않음 (검색만 평가)",
         "not run (retrieval-only evaluation)",

@@ -10,24 +10,42 @@ order). The output is one JSON object per row::
 
 with ``start``/``end`` character offsets into the answer (claims) or into context ``n``
 (evidence; one entry per sentence of the best window). ``flagged`` is true when a claim is
-``unsupported`` or ``contradicted``. A bad row yields one :class:`RowError` (file and line) and
-the other rows are still checked.
+``unsupported`` or ``contradicted``. A bad row yields one :class:`RowError` (file, line and a
+``support.row.*`` notice saying what is wrong) and the other rows are still checked. The
+``python -m rag_core support`` command over these functions is in ``rag_core/cli.py``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rag_core import models  # models.get_* read at call time (tests swap them)
+from rag_core.answer.support import check_support, flagged
 from rag_core.config import SupportConfig
-from rag_core.types import ContextStage, Source, SupportStage
+from rag_core.models import ModelUnavailable
+from rag_core.retrieval.dense import choose_dense_model
+from rag_core.types import ContextStage, Notice, Source, SupportStage
+from rag_core.wording import declare, english, notice
 
 QUESTION_KEYS = ("question", "user_input", "query")
 CONTEXT_KEYS = ("contexts", "passages", "retrieved_contexts")
 ANSWER_KEYS = ("answer", "response")
+
+#: A row that could not be read (``problem``: one of the ``support.row.*`` notices).
+SUPPORT_BAD_ROW = declare("support.bad_row", "file", "line", "problem")
+ROW_NOT_JSON = declare("support.row.not_json", "error")
+ROW_NOT_OBJECT = declare("support.row.not_object", "kind")
+ROW_NO_ANSWER = declare("support.row.no_answer", "keys")
+ROW_NO_CONTEXTS = declare("support.row.no_contexts", "keys")
+ROW_BAD_QUESTION = declare("support.row.bad_question")
+#: ``support.judge`` is on but no judge can be had (``reason``: a notice or text).
+SUPPORT_JUDGE_UNAVAILABLE = declare("support.judge_unavailable", "model", "reason")
+JUDGE_NO_GENERATOR = declare("support.judge.no_generator")
+JUDGE_NO_PROBABILITY = declare("support.judge.no_probability")
 
 
 @dataclass(frozen=True)
@@ -40,16 +58,32 @@ class Row:
     answer: str
 
 
+class RowProblem(ValueError):
+    """What is wrong with one row, as a notice (``str()``: its English)."""
+
+    def __init__(self, problem: Notice) -> None:
+        super().__init__(english(problem))
+        self.problem = problem
+
+
 @dataclass(frozen=True)
 class RowError:
-    """A row that could not be read: ``file:line: message``."""
+    """A row that could not be read: ``file:line: problem``."""
 
     file: str
     line: int
-    message: str
+    problem: Notice
+
+    @property
+    def notice(self) -> Notice:
+        return notice(SUPPORT_BAD_ROW, file=self.file, line=self.line, problem=self.problem)
+
+    @property
+    def message(self) -> str:
+        return english(self.problem)
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.message}"
+        return english(self.notice)
 
 
 def _first(obj: Mapping[str, Any], keys: Sequence[str]) -> Any:
@@ -60,35 +94,46 @@ def _first(obj: Mapping[str, Any], keys: Sequence[str]) -> Any:
 
 
 def parse_row(obj: Any, default_id: str) -> Row:
-    """A :class:`Row` from one decoded JSON value (``ValueError`` naming what is wrong)."""
+    """A :class:`Row` from one decoded JSON value (:class:`RowProblem` naming what is wrong)."""
     if not isinstance(obj, dict):
-        raise ValueError(f"a row must be a JSON object, not {type(obj).__name__}")
+        raise RowProblem(notice(ROW_NOT_OBJECT, kind=type(obj).__name__))
     contexts = _first(obj, CONTEXT_KEYS)
     answer = _first(obj, ANSWER_KEYS)
     question = _first(obj, QUESTION_KEYS) or ""
     if answer is None or not isinstance(answer, str):
-        raise ValueError(f"no answer: one of {', '.join(ANSWER_KEYS)} must be a string")
+        raise RowProblem(notice(ROW_NO_ANSWER, keys=", ".join(ANSWER_KEYS)))
     if isinstance(contexts, str):
         contexts = [contexts]
     if not isinstance(contexts, list) or not all(isinstance(c, str) for c in contexts):
-        raise ValueError(f"no contexts: one of {', '.join(CONTEXT_KEYS)} must be a list of strings")
+        raise RowProblem(notice(ROW_NO_CONTEXTS, keys=", ".join(CONTEXT_KEYS)))
     if not isinstance(question, str):
-        raise ValueError("question must be a string")
+        raise RowProblem(notice(ROW_BAD_QUESTION))
     rid = obj.get("id", default_id)
     return Row(str(rid), question, tuple(contexts), answer)
 
 
+def parse_lines(lines: Iterable[str], name: str) -> Iterator[Row | RowError]:
+    """Rows of JSONL ``lines`` (of file ``name``) in order; blank lines are skipped and a line
+    that is not a valid row yields a :class:`RowError`."""
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            yield RowError(name, lineno, notice(ROW_NOT_JSON, error=str(exc)))
+            continue
+        try:
+            yield parse_row(obj, default_id=str(lineno))
+        except RowProblem as exc:
+            yield RowError(name, lineno, exc.problem)
+
+
 def read_rows(path: str | Path) -> Iterator[Row | RowError]:
-    """Rows of a JSONL file in order; a line that is not a valid row yields a :class:`RowError`."""
+    """Rows of a JSONL file in order (:func:`parse_lines`)."""
     p = Path(path)
     with p.open(encoding="utf-8") as f:
-        for lineno, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                yield parse_row(json.loads(line), default_id=str(lineno))
-            except (ValueError, json.JSONDecodeError) as exc:
-                yield RowError(p.name, lineno, str(exc))
+        yield from parse_lines(f, p.name)
 
 
 def context_stage(contexts: Sequence[str]) -> ContextStage:
@@ -116,21 +161,37 @@ def context_stage(contexts: Sequence[str]) -> ContextStage:
 def embedder_for(contexts: Sequence[str]) -> Any:
     """The embedder a corpus of these texts would get (``choose_dense_model``: e5 when any is
     Korean, else MiniLM); None when it is unavailable."""
-    from rag_core.models import ModelUnavailable, get_embedder
-    from rag_core.retrieval.dense import choose_dense_model
-
     try:
-        return get_embedder(choose_dense_model(list(contexts) or [""])[0])
+        return models.get_embedder(choose_dense_model(list(contexts) or [""])[0])
     except ModelUnavailable:
         return None
+
+
+def judge_for(model: str, dtype: str = "auto") -> tuple[Any, Notice | None]:
+    """The judge ``support.judge`` asks: generator ``model`` when it can give ``P(yes)``
+    (``p_yes(system, user)``), else ``None`` and the ``support.judge_unavailable`` notice."""
+    if model == "none":
+        return None, notice(
+            SUPPORT_JUDGE_UNAVAILABLE, model=model, reason=notice(JUDGE_NO_GENERATOR)
+        )
+    try:
+        gen = models.get_generator(model, dtype=dtype)
+    except ModelUnavailable as exc:
+        return None, notice(SUPPORT_JUDGE_UNAVAILABLE, model=exc.name, reason=exc.notice)
+    return judge_or_notice(gen, model)
+
+
+def judge_or_notice(gen: Any, model: str) -> tuple[Any, Notice | None]:
+    """``(gen, None)`` when ``gen`` can judge (has ``p_yes``), else ``None`` and why not."""
+    if callable(getattr(gen, "p_yes", None)):
+        return gen, None
+    return None, notice(SUPPORT_JUDGE_UNAVAILABLE, model=model, reason=notice(JUDGE_NO_PROBABILITY))
 
 
 def check_row(
     row: Row, cfg: SupportConfig, *, embedder: Any = None, judge: Any = None
 ) -> SupportStage:
     """The support stage of one row."""
-    from rag_core.answer.support import check_support
-
     return check_support(
         row.answer,
         context_stage(row.contexts),
@@ -143,8 +204,6 @@ def check_row(
 
 def row_result(row: Row, stage: SupportStage) -> dict[str, Any]:
     """The output object of one row (module docstring)."""
-    from rag_core.answer.support import flagged
-
     claims = []
     for c in stage.claims:
         evidence = []
@@ -189,53 +248,3 @@ def check_file(
             continue
         emb = embedder_for(item.contexts) if embedder == "auto" else embedder
         yield row_result(item, check_row(item, cfg, embedder=emb, judge=judge))
-
-
-def cmd_support(args: Any) -> int:
-    """``python -m rag_core support FILE.jsonl [--json] [--output OUT] [--min-p P] [--judge]``.
-
-    JSON lines go to ``--output`` (and to stdout with ``--json`` or without ``--output``);
-    otherwise stdout gets one summary line per row. Bad rows: one stderr line each; exit 1
-    when any row was bad, else 0.
-    """
-    import sys
-
-    cfg = SupportConfig(
-        **({"min_p": args.min_p} if args.min_p is not None else {}), judge=bool(args.judge)
-    )
-    judge = None
-    if args.judge:
-        from rag_core.models import get_generator
-
-        judge = get_generator(args.generator)
-    out = open(args.output, "w", encoding="utf-8") if args.output else None  # noqa: SIM115
-    bad = 0
-    try:
-        for res in check_file(args.file, cfg, judge=judge):
-            if isinstance(res, RowError):
-                print(f"error: {res}", file=sys.stderr)
-                bad += 1
-                continue
-            line = json.dumps(res, ensure_ascii=False)
-            if out is not None:
-                out.write(line + "\n")
-            if args.json or out is None:
-                sys.stdout.write(line + "\n")
-            else:
-                sys.stdout.write(summary_line(res) + "\n")
-    finally:
-        if out is not None:
-            out.close()
-    return 1 if bad else 0
-
-
-def add_support_command(sub: Any) -> None:
-    """The ``support`` subcommand of ``python -m rag_core``."""
-    s = sub.add_parser("support", help="check the claims of answers in a JSONL file")
-    s.add_argument("file", help="JSONL rows {id, question, contexts, answer}")
-    s.add_argument("--json", action="store_true", help="JSON lines on stdout")
-    s.add_argument("--output", default=None, help="write the JSON lines to this file")
-    s.add_argument("--min-p", type=float, default=None, help="threshold on p_supported")
-    s.add_argument("--judge", action="store_true", help="stack the generator's P(yes)")
-    s.add_argument("--generator", default="qwen2.5-coder-0.5b", help="the judge (with --judge)")
-    s.set_defaults(fn=cmd_support)

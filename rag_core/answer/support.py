@@ -69,7 +69,13 @@ from rag_core.answer.evidence import (  # noqa: F401  (re-exported)
 )
 from rag_core.answer.support_model import FEATURES, SupportModel, load_model
 from rag_core.config import SupportConfig
-from rag_core.types import Claim, ContextStage, Evidence, Source, SupportStage
+from rag_core.types import Claim, ContextStage, Evidence, Notice, Source, SupportStage
+from rag_core.wording import declare, english, notice
+
+#: What the support stage says (``SupportStage.notice``; English in ``rag_core.wording``).
+SUPPORT_SKIPPED_NO_ANSWER = declare("support.skipped.no_answer")
+SUPPORT_NO_CLAIMS = declare("support.no_claims", "kinds")
+SUPPORT_SUMMARY = declare("support.summary", "judged", "counts")
 
 Verdict = str
 #: A negation mismatch contradicts only one prose sentence (≤ 400 characters) that states this
@@ -383,12 +389,18 @@ def judge_claim(
     )
 
 
-def _summary(claims: Sequence[Claim]) -> str:
+def _summary(claims: Sequence[Claim]) -> Notice:
     counts: dict[str, int] = {}
     for claim in claims:
         counts[claim.verdict] = counts.get(claim.verdict, 0) + 1
     judged = sum(c.verdict != "not-a-claim" for c in claims)
-    return f"{judged} claims: " + ", ".join(f"{v} {k}" for k, v in counts.items())
+    return notice(
+        SUPPORT_SUMMARY, judged=judged, counts=", ".join(f"{v} {k}" for k, v in counts.items())
+    )
+
+
+def _stage(claims: tuple[Claim, ...], params: dict[str, Any], said: Notice) -> SupportStage:
+    return SupportStage("ok", claims, params, english(said), notice=said)
 
 
 # ------------------------------------------------------------------- check
@@ -426,7 +438,8 @@ def check_support(
         "embedder": getattr(embedder, "model_id", None),
     }
     if answer is None or not answer.strip():
-        return SupportStage("skipped", params=params, message="no answer to check")
+        said = notice(SUPPORT_SKIPPED_NO_ANSWER)
+        return SupportStage("skipped", params=params, message=english(said), notice=said)
     sources = [s for s in context.sources if s.n is not None]
     spans = split_claims(answer)
     kinds = [non_claim_kind(answer[a:b]) for a, b in spans]
@@ -434,10 +447,8 @@ def check_support(
         claims = tuple(
             not_a_claim(answer, a, b, k or "") for (a, b), k in zip(spans, kinds, strict=False)
         )
-        msg = "the answer makes no claim to check" + (
-            f" ({', '.join(sorted({k or '' for k in kinds}))})" if kinds else ""
-        )
-        return SupportStage("ok", claims, params, msg)
+        kinds_text = ", ".join(sorted({k or "" for k in kinds})) or "empty"
+        return _stage(claims, params, notice(SUPPORT_NO_CLAIMS, kinds=kinds_text))
     qterms = {an: terms(question, an) for an in ("kiwi", "unicode")} if question else {}
     views_by: dict[str, list[SourceView]] = {}
     judged = [
@@ -459,7 +470,7 @@ def check_support(
             views_by[c.analyzer] = [source_view(s, c.analyzer, embedder) for s in sources]
         cvec = cvecs[i] if cvecs is not None else None
         out.append(judge_claim(answer, c, views_by[c.analyzer], cvec, ctx))
-    return SupportStage("ok", tuple(out), params, _summary(out))
+    return _stage(tuple(out), params, _summary(out))
 
 
 def flagged(stage: SupportStage) -> bool:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
 from .. import models  # models.get_* read at call time: the one place a model is swapped
+from ..answer.checkfile import judge_or_notice
 from ..answer.context import build_context
 from ..answer.gate import GATE_REFUSED_NO_CANDIDATES
 from ..answer.generation import generate
-from ..answer.support import check_support
+from ..answer.support import SUPPORT_SKIPPED_NO_ANSWER, check_support
 from ..config import PipelineConfig
 from ..index import CorpusIndex, Progress
 from ..models import ModelUnavailable
@@ -24,7 +26,6 @@ CONTEXT_SKIPPED_GATE = declare("context.skipped.gate_refused", "gate")
 GENERATION_SKIPPED_GATE = declare("generation.skipped.gate_refused", "gate")
 GENERATION_OFF = declare("generation.off")
 GENERATION_MODEL_UNAVAILABLE = declare("generation.model_unavailable", "model", "reason")
-SUPPORT_SKIPPED_NO_ANSWER = declare("support.skipped.no_answer")
 SUPPORT_SKIPPED_GENERATION = declare("support.skipped.generation", "status")
 STAGES_NOT_RUN_RETRIEVAL_ONLY = declare("stages.not_run.retrieval_only")
 
@@ -142,14 +143,21 @@ def model_stages(
             embedder = models.get_embedder(corpus.dense_choice(config.retrieval.dense_model)[0])
         except ModelUnavailable:
             embedder = None
+        judge, no_judge = (
+            judge_or_notice(generator, config.generation.model)
+            if config.support.judge
+            else (None, None)
+        )
         support = check_support(
             generation.answer,
             context,
             config.support,
             embedder=embedder,
-            judge=generator if config.support.judge else None,
+            judge=judge,
             question=question,
         )
+        if no_judge is not None:  # judged without it: say so instead of the summary
+            support = replace(support, message=english(no_judge), notice=no_judge)
     else:
         support = skipped_support(notice(SUPPORT_SKIPPED_GENERATION, status=generation.status))
     timings["support"] = (time.perf_counter() - t) * 1000

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import io
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rag_core.answer.checkfile import Row, RowError, check_row, embedder_for, parse_row
-from rag_core.config import SupportConfig
-from rag_core.types import SupportStage
+from rag_core.answer.checkfile import (
+    Row,
+    RowError,
+    check_row,
+    embedder_for,
+    judge_for,
+    parse_lines,
+)
+from rag_core.config import PipelineConfig, SupportConfig
+from rag_core.types import Notice, SupportStage
 from ui.html import Mark
 
 _SEP = re.compile(r"^\s*---+\s*$", re.MULTILINE)
@@ -35,20 +41,24 @@ def uploaded_rows(data: bytes, name: str) -> tuple[list[Row], list[RowError]]:
     rows: list[Row] = []
     errors: list[RowError] = []
     text = data.decode("utf-8", errors="replace")
-    for lineno, line in enumerate(io.StringIO(text), start=1):
-        if not line.strip():
-            continue
-        try:
-            rows.append(parse_row(json.loads(line), default_id=str(lineno)))
-        except (ValueError, json.JSONDecodeError) as exc:
-            errors.append(RowError(name, lineno, str(exc)))
+    for item in parse_lines(io.StringIO(text), name):
+        if isinstance(item, RowError):
+            errors.append(item)
+        else:
+            rows.append(item)
     return rows, errors
 
 
-def check(row: Row, cfg: SupportConfig, embedder: Any = "auto") -> SupportStage:
-    """The support stage of ``row`` with the embedder its contexts' language gets."""
+def check(row: Row, cfg: SupportConfig, embedder: Any = "auto", judge: Any = None) -> SupportStage:
+    """The support stage of ``row`` with the embedder its contexts' language gets (and
+    ``judge``, asked when ``cfg.judge`` is on)."""
     emb = embedder_for(row.contexts) if embedder == "auto" else embedder
-    return check_row(row, cfg, embedder=emb)
+    return check_row(row, cfg, embedder=emb, judge=judge)
+
+
+def judge(config: PipelineConfig) -> tuple[Any, Notice | None]:
+    """The sidebar's generator as the judge (``support.judge``), or why there is none."""
+    return judge_for(config.generation.model, config.generation.dtype)
 
 
 @dataclass(frozen=True)

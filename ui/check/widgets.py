@@ -10,7 +10,7 @@ from rag_core.types import SupportStage
 from ui import render
 from ui.check import keys, view
 from ui.html import marked_text, md, show, table, tag
-from ui.i18n import t, tv
+from ui.i18n import notice_text, t, tv
 
 
 def inputs(lang: str) -> tuple[list[Row], list[str]]:
@@ -26,7 +26,7 @@ def inputs(lang: str) -> tuple[list[Row], list[str]]:
         if up is None:
             return [], []
         rows, errors = view.uploaded_rows(up.getvalue(), up.name)
-        return rows, [str(e) for e in errors]
+        return rows, [notice_text(e.notice, lang) for e in errors]
     st.text_input(t("chk2.question", lang), key=keys.K_QUESTION)
     st.text_area(t("chk2.contexts", lang), key=keys.K_CONTEXTS, height=180)
     st.text_area(t("chk2.answer", lang), key=keys.K_ANSWER, height=120)
