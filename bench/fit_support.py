@@ -163,7 +163,7 @@ def row_items(r: dict[str, Any], task: str, embedder: Any, emb_name: str) -> lis
 
 def pair_items(embedder: Any, emb_name: str) -> list[Item]:
     """Items of the calibration pairs: features of the labelled source's windows."""
-    from rag_core.corpus.index import load_corpus_index
+    from rag_core.index import load_corpus_index
 
     corpus = load_corpus_index()
     out = []

@@ -46,6 +46,11 @@ def load_old_module() -> ModuleType:
         capture_output=True,
         text=True,
     ).stdout
+    # the old file's import of the names that have moved since (answer/prompt.py, text.py)
+    text = text.replace(
+        "from rag_core.answer.context import REFUSAL_TEXT, sentence_spans",
+        "from rag_core.answer.prompt import REFUSAL_TEXT\nfrom rag_core.text import sentence_spans",
+    )
     path = Path(tempfile.gettempdir()) / f"rag_support_old_{OLD_REF}.py"
     path.write_text(text, encoding="utf-8")
     spec = importlib.util.spec_from_file_location("rag_support_old", path)
