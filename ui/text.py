@@ -102,8 +102,6 @@ TEXT: dict[str, tuple[str, str]] = {
     "side.max_new_tokens": ("최대 새 토큰", "Max new tokens"),
     "side.support": ("근거 검사 설정", "Support check"),
     "side.min_p": ("뒷받침 확률 하한 (min_p)", "Min P(supported)"),
-    "side.min_overlap": ("최소 어휘 겹침", "Min word overlap"),
-    "side.min_cosine": ("최소 코사인", "Min cosine"),
     "side.judge": ("LLM 판정 사용", "Use the LLM judge"),
     "side.bad_config": (
         "설정 오류 (이전 설정을 유지합니다): {error}",
@@ -335,14 +333,6 @@ TEXT: dict[str, tuple[str, str]] = {
         "근거 모델의 P(뒷받침)이 이 값 이상인 출처가 있으면 주장이 뒷받침된 것으로 봅니다.",
         "A claim counts as supported by a source whose P(supported) under the support model is "
         "at least this.",
-    ),
-    "help.min_overlap": (
-        "주장과 출처 문장이 이만큼 겹쳐야 '뒷받침'으로 봅니다.",
-        "A claim counts as supported when it overlaps a source sentence at least this much.",
-    ),
-    "help.min_cosine": (
-        "임베딩 유사도의 하한 (모델이 있을 때).",
-        "Lower bound on embedding similarity (when a model is present).",
     ),
     "help.judge": (
         "생성 모델이 주장-문장 쌍을 다시 판정합니다 (느림).",

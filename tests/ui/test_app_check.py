@@ -68,3 +68,25 @@ def test_uploaded_rows_keep_the_good_rows_and_name_the_bad_lines():
     assert [(e.file, e.line) for e in errors] == [("mine.jsonl", 2), ("mine.jsonl", 4)]
     assert view.split_contexts("a\n---\nb\n----\n\n") == ("a", "b")
     assert view.pasted_row("q", "", "answer") is None
+
+
+def test_korean_page_checks_a_pasted_answer_and_words_bad_rows_in_korean(entry):
+    at = make_app(entry, {"lang": "ko"}, page="check")
+    ok(at)
+    assert [x.value for x in at.title] == ["답변 검사"]
+    at.text_area(key=keys.K_CONTEXTS).set_value("한라산은 해발 1,947m이다.")
+    at.text_area(key=keys.K_ANSWER).set_value(
+        "한라산은 해발 1,947m이다 [1]. 도움이 되었기를 바랍니다!"
+    )
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("모든 주장이" in s.value for s in at.success)
+    assert "ri-v-not-a-claim" in html(at)  # the pleasantry is greyed, never judged
+    from ui.check import view
+    from ui.i18n import notice_text
+
+    _rows, errors = view.uploaded_rows(b'[1]\n{"contexts": ["x"]}\n', "x.jsonl")
+    assert [notice_text(e.notice, "ko") for e in errors] == [
+        "x.jsonl:1: 행은 JSON 객체여야 합니다 (list 아님)",
+        "x.jsonl:2: 답변 없음: answer, response 중 하나가 문자열이어야 합니다",
+    ]
