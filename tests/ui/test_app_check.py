@@ -90,3 +90,20 @@ def test_korean_page_checks_a_pasted_answer_and_words_bad_rows_in_korean(entry):
         "x.jsonl:1: 행은 JSON 객체여야 합니다 (list 아님)",
         "x.jsonl:2: 답변 없음: answer, response 중 하나가 문자열이어야 합니다",
     ]
+
+
+def test_the_judge_toggle_without_a_generator_is_named_not_ignored(entry):
+    from rag_core.answer.checkfile import JUDGE_NO_GENERATOR, SUPPORT_JUDGE_UNAVAILABLE
+    from rag_core.config import PipelineConfig
+    from ui.check import view
+
+    judge, why = view.judge(PipelineConfig().with_overrides({"generation.model": "none"}))
+    assert judge is None and why is not None and why.code == SUPPORT_JUDGE_UNAVAILABLE
+    assert why.params["reason"].code == JUDGE_NO_GENERATOR
+    at = make_app(entry, {"lang": "en", "support.judge": "true"}, page="check")
+    at.text_area(key=keys.K_CONTEXTS).set_value(CONTEXT)
+    at.text_area(key=keys.K_ANSWER).set_value("It is 1,200 m long [1].")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("judge 'none' is unavailable" in w.value for w in at.warning)
+    assert any("supported" in s.value for s in at.success)  # checked without the judge
