@@ -30,6 +30,7 @@ import argparse
 import json
 import math
 import os
+import pickle
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -60,7 +61,7 @@ SVG = ROOT / "docs" / "support_reliability.svg"
 #: Out-of-fold predictions per claim, for bench/support.py (not committed).
 OOF_DUMP = Path("/tmp/rag_support_oof.json")
 START = json.loads(
-    '{"intercept": -3.0, "weights": [4.0, 1.0, 0.5, -2.0, -3.0, -1.0, 0.5, -1.0, 0.0]}'
+    '{"intercept": -3.0, "weights": [4.0, 1.0, 0.5, -2.0, -3.0, -1.0, 0.5, -1.0, 0.0, -0.5, -2.0]}'
 )
 FOLDS = 5
 #: The sign each weight must have (more coverage never lowers p, a missing number never raises
@@ -74,6 +75,8 @@ SIGNS = {
     "number_conflict": -1,
     "numbers_found": 1,
     "negation_mismatch": -1,
+    "log_novel": -1,
+    "negated_only": -1,
 }
 C = 1.0  # inverse L2 strength of the logistic regression
 
@@ -395,8 +398,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--judge", action="store_true", help="also fit the judge stacking weights")
     ap.add_argument("--limit", type=int, default=0, help="RAGTruth rows per task (0 = all)")
     ap.add_argument("--out", default=str(MODEL_PATH))
+    ap.add_argument(
+        "--items",
+        help="pickle of the featurised items: written when absent, read when present "
+        "(to refit without featurising again; delete it after a feature change)",
+    )
     args = ap.parse_args(argv)
-    rt, pairs, stats = load_all(args.limit)
+    if args.items and Path(args.items).exists():
+        rt, pairs, stats = pickle.loads(Path(args.items).read_bytes())
+    else:
+        rt, pairs, stats = load_all(args.limit)
+        if args.items:
+            Path(args.items).write_bytes(pickle.dumps((rt, pairs, stats)))
     items = rt + pairs
     print(
         f"{len(rt)} RAGTruth claims ({sum(it.label == 0 for it in rt)} unsupported), "

@@ -1,6 +1,6 @@
 """What a claim of an answer is: spans, citations, and the sentences that assert nothing.
 
-A **claim** is a sentence of the answer (:func:`rag_core.text.sentence_spans`) or a
+A **claim** is a sentence of the answer (:func:`sentences`: abbreviation-aware) or a
 whole list item, with its citations attached (``[n]``, ``[n, m]``, ``[n][m]``, written-out
 ``Source n`` / ``Passage n``; trailing or leading style, see :func:`split_claims`). A list
 marker (``3.``, ``- ``, ``•``, ``(a)``) is never part of the claim text.
@@ -75,6 +75,47 @@ def citations_in(text: str) -> tuple[int, ...]:
 
 # ------------------------------------------------------------------- spans
 
+#: Titles and short forms that end with a period and never end a sentence ("Dr. Kim").
+_TITLE = re.compile(
+    r"\b(?:Mr|Mrs|Ms|Dr|Prof|Sr|Jr|St|Sen|Rep|Gov|Gen|Col|Lt|Sgt|Capt|Rev|Mt|Ft|No|vs|approx)\.$"
+)
+#: Initials such as "U.S.", "U.N.", "p.m.": they end a sentence only when a usual sentence
+#: opener (:data:`_OPENER`) follows.
+_INITIALS = re.compile(r"(?:\b[A-Za-z]\.){2,}$")
+_OPENER = re.compile(
+    r"(?:The|A|An|He|She|It|They|We|I|You|This|That|These|Those|His|Her|Its|Their|Our|There"
+    r"|In|On|At|But|And|However|After|Before|When|While|As|If)\b"
+)
+#: What a sentence never starts with in English: a lowercase letter, a digit, ``&``, ``(``.
+_NOT_A_START = re.compile(r"[a-z0-9&(,;:]")
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """:func:`~rag_core.text.sentence_spans` with spans rejoined where a period ended
+    an abbreviation rather than a sentence ("the U.S. Department …", "Dr. Kim", "Mon. & Sun.").
+
+    A span is joined to the one after it, on the same line, when its last word is a title
+    (:data:`_TITLE`), when it ends with initials and no usual sentence opener follows
+    (:data:`_INITIALS`, :data:`_OPENER`), or when the next span starts as no English sentence
+    does (:data:`_NOT_A_START`: a lowercase letter, a digit, ``&``).
+    """
+    out: list[tuple[int, int]] = []
+    for a, b in sentence_spans(text):
+        if out:
+            pa, pb = out[-1]
+            gap = text[pb:a]
+            tail = text[pa:pb].rsplit(None, 1)[-1]
+            initials = _INITIALS.search(tail) and not _OPENER.match(text, a)
+            if (
+                "\n" not in gap
+                and text[pb - 1] == "."
+                and (_TITLE.search(tail) or initials or _NOT_A_START.match(text[a]))
+            ):
+                out[-1] = (pa, b)
+                continue
+        out.append((a, b))
+    return out
+
 
 def _line_units(answer: str) -> list[tuple[int, int]]:
     """Sentences of ordinary lines and whole list items (marker excluded), in order."""
@@ -93,7 +134,7 @@ def _line_units(answer: str) -> list[tuple[int, int]]:
             if b > a:
                 units.append((a, b))
         else:
-            units += [(pos + a, pos + b) for a, b in sentence_spans(body)]
+            units += [(pos + a, pos + b) for a, b in sentences(body)]
         pos += len(line)
     return units
 

@@ -11,19 +11,23 @@
   ``하나 둘 셋 넷 …`` and counters ``한/두/세/네 + 명/개/마리/살…``.
 - **Negation.** English ``not no never n't none nothing neither nor without``; Korean
   ``않 없 못 아니``.
-- **Windows.** The evidence unit is a window of 1–3 consecutive sentences of one source, and
+- **Units.** A source's evidence units are its sentences, or, for a structured record (a JSON
+  object or array), its facts: one per leaf, read as key path plus value, ``false`` stating
+  the negation (:func:`record_units`).
+- **Windows.** The evidence unit is a window of 1–3 consecutive units of one source, and
   the whole source when it is short (:data:`SHORT_SOURCE_CHARS`).
 """
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from rag_core.answer.claims import strip_citations
-from rag_core.text import sentence_spans
+from rag_core.answer.claims import sentences, strip_citations
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _WORD = re.compile(r"\w+")
@@ -33,7 +37,9 @@ STOPWORDS = frozenset(
     "with by for as from which who what when where how than then so such has have had he she "
     "they them their his her we our you your i also there will would can could "
     # negation and auxiliaries: the negation feature compares them, coverage does not
-    "do does did not no nor doesn don didn isn wasn aren weren hasn haven t s".split()
+    "do does did not no nor doesn don didn isn wasn aren weren hasn haven t s "
+    # a record's literals: its negation is the unit's flag (record_units), not a term
+    "true false null".split()
 )
 
 #: Longest windows tried, in sentences.
@@ -111,8 +117,11 @@ RANGE = re.compile(
     r"(?<![\w.,\-:/#])(\d{1,4})\s?[-–—~]\s?(\d{1,4})(?!\d|[\-–/:.]\d)"
     rf"(\s?(?:{_UNITS}))?(?![A-Za-z0-9])"
 )
-#: A clock time ``17:00`` / ``9:0`` (= ``09:00``).
-TIME = re.compile(r"(?<![\d:])([01]?\d|2[0-4]):([0-5]?\d)(?![\d:])")
+#: A clock time ``17:00`` / ``9:0`` (= ``09:00``), ``5:00 PM``, ``4 pm``, ``11 a.m.``.
+TIME = re.compile(
+    r"(?<![\d:])(?:([01]?\d|2[0-4]):([0-5]?\d)(?:\s?([AaPp])\.?[Mm]\.?)?|(1[0-2]|0?[1-9])\s?([AaPp])\.?[Mm]\.?)"
+    r"(?![\d:A-Za-z])"
+)
 
 #: Units written differently that name the same unit.
 UNIT_ALIASES = {
@@ -199,7 +208,7 @@ def _word_numbers(clean: str) -> tuple[list[tuple[int, str, str, str | None]], s
     ``clean`` with them masked out."""
     found: list[tuple[int, str, str, str | None]] = []
     for m in TIME.finditer(clean):
-        found.append((m.start(), m.group(0), f"{int(m.group(1))}:{int(m.group(2)):02d}", "time"))
+        found.append((m.start(), m.group(0), clock(m), "time"))
     for m in list(TIME.finditer(clean)):
         clean = _mask(clean, m.start(), m.end())
     for m in RANGE.finditer(clean):
@@ -226,6 +235,19 @@ def _word_numbers(clean: str) -> tuple[list[tuple[int, str, str, str | None]], s
         for m in list(pat.finditer(clean)):
             clean = _mask(clean, m.start(), m.end())
     return found, clean
+
+
+def clock(m: re.Match[str]) -> str:
+    """``H:MM`` on a 24-hour clock of a :data:`TIME` match: ``17:0`` → ``17:00``, ``5:00 PM`` →
+    ``17:00``, ``4 pm`` → ``16:00``, ``12 a.m.`` → ``0:00``."""
+    hour_s, minute_s, half, bare_hour, bare_half = m.groups()
+    hour, minute = (int(hour_s), int(minute_s)) if hour_s else (int(bare_hour), 0)
+    half = (half or bare_half or "").lower()
+    if half == "p" and hour < 12:
+        hour += 12
+    elif half == "a" and hour == 12:
+        hour = 0
+    return f"{hour}:{minute:02d}"
 
 
 def quantities_in(text: str) -> list[tuple[str, str, str | None]]:
@@ -297,10 +319,105 @@ class Window:
         return self.spans[-1][1]
 
 
+@dataclass(frozen=True)
+class Unit:
+    """One evidence unit of a source: a sentence, or one fact of a structured record.
+
+    ``text`` is what its terms and numbers are read from (for a record's fact: the key path's
+    words and the value); ``negated`` is set when the unit itself states a negation that its
+    words do not show (a record's ``false`` / ``"no"``), else ``None``.
+    """
+
+    start: int
+    end: int
+    text: str
+    negated: bool | None = None
+
+
+#: A JSON token: a string (escapes kept), a number, a literal, or punctuation.
+_JSON_TOKEN = re.compile(
+    r'"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|[{}\[\]:,]'
+)
+#: A string value longer than this is prose (a review, a description): cut into sentences.
+RECORD_PROSE_CHARS = 200
+_NO_VALUES = frozenset({"false", "no", "none"})
+
+
+def _key_words(key: str) -> str:
+    """``"BusinessAcceptsCreditCards"`` → ``"Business Accepts Credit Cards"``; ``_`` → space."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", key).replace("_", " ")
+
+
+def record_units(quote: str) -> tuple[Unit, ...] | None:
+    """The facts of ``quote`` when it is a JSON object or array (else ``None``).
+
+    A structured record states one fact per leaf: ``"OutdoorSeating": false`` says "outdoor
+    seating: no". Each leaf is a unit spanning its key and value in the quote, read as the
+    words of its key path and its value; ``false`` / ``"no"`` / ``"none"`` make the unit
+    negated; ``null`` states nothing and is skipped. A long string value (over
+    :data:`RECORD_PROSE_CHARS`) is prose: each of its sentences is a unit of its own.
+    """
+    body = quote.strip()
+    if not body or body[0] not in "{[":
+        return None
+    try:
+        json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    units: list[Unit] = []
+    path: list[str | None] = []  # the key of each open object (None for arrays)
+    key: tuple[int, str] | None = None  # (offset, name) of the key awaiting its value
+    tokens = list(_JSON_TOKEN.finditer(quote))
+    for i, m in enumerate(tokens):
+        tok = m.group(0)
+        if tok in "{[":
+            path.append(key[1] if key else None)
+            key = None
+        elif tok in "}]":
+            if path:
+                path.pop()
+        elif tok in ":,":
+            continue
+        elif tok.startswith('"') and i + 1 < len(tokens) and tokens[i + 1].group(0) == ":":
+            key = (m.start(), tok[1:-1])
+        else:
+            if tok != "null":
+                units += _leaf_units(quote, m, key, path)
+            key = None
+    return tuple(units)
+
+
+def _leaf_units(
+    quote: str, m: re.Match[str], key: tuple[int, str] | None, path: Sequence[str | None]
+) -> list[Unit]:
+    """The unit(s) of one record leaf (see :func:`record_units`)."""
+    words = " ".join(_key_words(k) for k in [*path, key[1] if key else None] if k)
+    tok = m.group(0)
+    if tok.startswith('"') and len(tok) - 2 > RECORD_PROSE_CHARS:
+        raw = re.sub(r"\\[nrt]", "  ", tok[1:-1])  # same length: offsets stay true
+        base = m.start() + 1
+        return [Unit(base + a, base + b, raw[a:b]) for a, b in sentences(raw)]
+    value = tok.strip('"')
+    start = key[0] if key else m.start()
+    negated = True if value.lower() in _NO_VALUES else None
+    raw_keys = " ".join(k for k in [*path, key[1] if key else None] if k)
+    return [Unit(start, m.end(), f"{words} {raw_keys} {value}", negated)]
+
+
 @lru_cache(maxsize=4096)
+def quote_units(quote: str) -> tuple[Unit, ...]:
+    """Evidence units of a source quote (cached by text): the facts of a structured record
+    (:func:`record_units`), else its sentences (abbreviation-aware,
+    :func:`rag_core.answer.claims.sentences`)."""
+    rec = record_units(quote)
+    if rec:
+        return rec
+    return tuple(Unit(a, b, quote[a:b]) for a, b in sentences(quote))
+
+
 def quote_sentences(quote: str) -> tuple[tuple[int, int], ...]:
-    """Sentence spans of a source quote (cached by text)."""
-    return tuple(sentence_spans(quote))
+    """``(start, end)`` of each evidence unit of a source quote."""
+    return tuple((u.start, u.end) for u in quote_units(quote))
 
 
 def windows(quote: str, max_window: int = MAX_WINDOW) -> list[Window]:

@@ -64,6 +64,7 @@ from rag_core.answer.evidence import (  # noqa: F401  (re-exported)
     quantities_in,
     quantity_in,
     quote_sentences,
+    quote_units,
     terms,
     windows,
 )
@@ -148,6 +149,7 @@ class SourceView:
     sentence_numbers: tuple[frozenset[tuple[str, str | None]], ...]
     sentence_negated: tuple[bool, ...]
     all_terms: frozenset[str]
+    positive_terms: frozenset[str]  # terms of the units that are not negated
     all_numbers: frozenset[tuple[str, str | None]]
     windows: tuple[Window, ...]
     vectors: np.ndarray | None  # unit vector per window, or None without an embedder
@@ -168,11 +170,13 @@ def claim_view(answer: str, a: int, b: int, question_terms: frozenset[str] | Non
 
 def source_view(src: Source, analyzer: str, embedder: Any) -> SourceView:
     """Sentences, terms, numbers and window vectors of ``src`` (vectors from the cache)."""
-    spans = quote_sentences(src.quote)
-    texts = [src.quote[a:b] for a, b in spans]
+    units = quote_units(src.quote)
+    texts = [u.text for u in units]
     st = tuple(terms(t, analyzer) for t in texts)
     sn = tuple(frozenset((v, u) for _w, v, u in quantities_in(t)) for t in texts)
     wins = tuple(windows(src.quote))
+    negated = tuple(has_negation(u.text) if u.negated is None else u.negated for u in units)
+    positive = [t for t, n in zip(st, negated, strict=True) if not n]
     vectors = None
     if embedder is not None and texts:
         sv = encode_cached(embedder, texts)
@@ -182,8 +186,9 @@ def source_view(src: Source, analyzer: str, embedder: Any) -> SourceView:
         src,
         st,
         sn,
-        tuple(has_negation(t) for t in texts),
+        negated,
         frozenset().union(*st) if st else frozenset(),
+        frozenset().union(*positive) if positive else frozenset(),
         frozenset().union(*sn) if sn else frozenset(),
         wins,
         vectors,
@@ -215,6 +220,8 @@ def window_features(
         float(found),
         float(neg),
         math.log1p(len(A)),
+        math.log1p(len(A - sv.all_terms)),
+        0.0 if c.negated or not A else len((A & sv.all_terms) - sv.positive_terms) / len(A),
     ]
     why = ""
     if conflict:

@@ -34,6 +34,8 @@ FEATURES = (
     "numbers_found",  # 1 when the claim has numbers and the window states them all
     "negation_mismatch",  # 1 when exactly one of claim and window is negated
     "log_terms",  # log(1 + number of answer terms)
+    "log_novel",  # log(1 + number of answer terms found nowhere in the source)
+    "negated_only",  # share of a positive claim's terms the source states only negated
 )
 
 
