@@ -193,7 +193,7 @@ def table_for(task: str) -> None:
 def timing(n_rows: int, old_rows: int) -> None:
     """Cold and warm seconds per response for the new checker; the old rule on a few rows."""
     from rag_core.answer import support as sup
-    from rag_core.answer.evidence import quote_sentences, terms
+    from rag_core.answer.evidence import quote_units, terms
     from rag_core.config import SupportConfig
     from rag_core.models import get_embedder
 
@@ -205,7 +205,7 @@ def timing(n_rows: int, old_rows: int) -> None:
     cfg = SupportConfig()
     sup._VEC_CACHE.clear()
     terms.cache_clear()
-    quote_sentences.cache_clear()
+    quote_units.cache_clear()
 
     def one_pass() -> float:
         t = time.perf_counter()
