@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent
 #: title under the i18n key ``page.<name>`` and its icon in ICONS.
 PAGES: tuple[tuple[str, str], ...] = (
     ("diagnose", "inspect"),
+    ("diagnose", "check"),
     ("diagnose", "chunks"),
     ("diagnose", "compare"),
     ("diagnose", "scenarios"),
@@ -30,6 +31,7 @@ PAGES: tuple[tuple[str, str], ...] = (
 )
 ICONS = {
     "inspect": ":material/troubleshoot:",
+    "check": ":material/fact_check:",
     "chunks": ":material/view_agenda:",
     "compare": ":material/compare:",
     "scenarios": ":material/school:",

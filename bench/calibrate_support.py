@@ -1,5 +1,10 @@
 """Calibrate ``support.min_overlap`` × ``support.min_cosine`` on hand-labelled claim–source pairs.
 
+Superseded by ``bench/fit_support.py`` (issue #22): the verdict now uses one threshold on the
+support model's ``p_supported`` (``support.min_p``) and these two thresholds are unused. This
+script still collects pairs (``--collect``) and grids the old rule's overlap/cosine features
+(now stemmed, over the best evidence *window*) for comparison.
+
 The labelled data is ``sample_corpus/calibration/support_pairs.jsonl``, one
 row per (claim, source) pair of a generated answer:
 

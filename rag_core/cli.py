@@ -1,4 +1,4 @@
-"""Command line: ``python -m rag_core {chunk,query,metrics,eval,corpus,sweep,labels,index} …``.
+"""Command line: ``python -m rag_core {chunk,query,metrics,eval,corpus,sweep,labels,index,support}``
 
 Every command prints one JSON document on stdout with ``--json`` (a short
 human summary otherwise). Bad arguments print one clear line on stderr and
@@ -18,8 +18,18 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
+from .answer import checkfile
 from .chunking import chunk_document
-from .config import CHUNK_STRATEGIES, PRESETS, ChunkerConfig, PipelineConfig, override_items, preset
+from .config import (
+    CHUNK_STRATEGIES,
+    PRESETS,
+    ChunkerConfig,
+    GenerationConfig,
+    PipelineConfig,
+    SupportConfig,
+    override_items,
+    preset,
+)
 from .corpus.check import check_corpus
 from .corpus.datasets import load_qrels_folder, load_trec_set
 from .corpus.loaders import load_corpus, load_file
@@ -880,6 +890,61 @@ def _add_sweep_command(sub: Any) -> None:
     s.set_defaults(fn=cmd_sweep)
 
 
+# ----------------------------------------------------------------- support
+
+
+def cmd_support(args: argparse.Namespace) -> int:
+    """``python -m rag_core support FILE.jsonl [--json] [--output OUT] [--min-p P] [--judge]``.
+
+    JSON lines go to ``--output`` (and to stdout with ``--json`` or without ``--output``);
+    otherwise stdout gets one summary line per row. Bad rows: one stderr line each; exit 1
+    when any row was bad, else 0.
+    """
+    cfg = SupportConfig(
+        **({"min_p": args.min_p} if args.min_p is not None else {}), judge=bool(args.judge)
+    )
+    judge = None
+    if args.judge:
+        judge, why = checkfile.judge_for(args.generator)
+        if why is not None:
+            raise UsageError(f"--judge: {english(why)}")
+    if not Path(args.file).is_file():
+        raise UsageError(f"{args.file}: file not found")
+    try:
+        out = open(args.output, "w", encoding="utf-8") if args.output else None  # noqa: SIM115
+    except OSError as exc:
+        raise UsageError(f"--output {args.output}: {exc.strerror or exc}") from None
+    bad = 0
+    try:
+        for res in checkfile.check_file(args.file, cfg, judge=judge):
+            if isinstance(res, checkfile.RowError):
+                print(f"error: {res}", file=sys.stderr)
+                bad += 1
+                continue
+            line = json.dumps(res, ensure_ascii=False)
+            if out is not None:
+                out.write(line + "\n")
+            if args.json or out is None:
+                sys.stdout.write(line + "\n")
+            else:
+                sys.stdout.write(checkfile.summary_line(res) + "\n")
+    finally:
+        if out is not None:
+            out.close()
+    return 1 if bad else 0
+
+
+def _add_support_command(sub: Any) -> None:
+    s = sub.add_parser("support", help="check the claims of answers in a JSONL file")
+    s.add_argument("file", help="JSONL rows {id, question, contexts, answer}")
+    s.add_argument("--json", action="store_true", help="JSON lines on stdout")
+    s.add_argument("--output", default=None, help="write the JSON lines to this file")
+    s.add_argument("--min-p", type=float, default=None, help="threshold on p_supported")
+    s.add_argument("--judge", action="store_true", help="stack the generator's P(yes)")
+    s.add_argument("--generator", default=GenerationConfig().model, help="the judge (with --judge)")
+    s.set_defaults(fn=cmd_support)
+
+
 # ------------------------------------------------------------------ parser
 
 
@@ -918,6 +983,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_index_command(sub)
     _add_label_commands(sub)
     _add_sweep_command(sub)
+    _add_support_command(sub)
     return p
 
 
@@ -1048,7 +1114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "fn", None):
             raise UsageError(
                 "python -m rag_core: choose a command: chunk, query, metrics, eval, corpus check, "
-                "labels, sweep, index qdrant"
+                "labels, sweep, index qdrant, support"
             )
         return args.fn(args)
     except UsageError as exc:

@@ -381,21 +381,26 @@ class GenerationConfig:
 
 @dataclass(frozen=True)
 class SupportConfig:
-    """Thresholds of the per-claim support check (see ``rag_core.answer.support``).
+    """The per-claim support check (see ``rag_core.answer.support``).
 
-    Defaults calibrated on generated answers over the sample corpus
-    (docs/MODELS.md, "Per-claim support").
+    ``min_p``: a source supports a claim when the support model's ``p_supported ≥ min_p``
+    (default chosen by ``bench/fit_support.py``; docs/MODELS.md, "Per-claim support").
+    ``judge``: stack the generator's ``P(yes)`` on the model. ``min_overlap``, ``min_cosine``
+    and ``judge_threshold`` are the thresholds of the rule ``min_p`` replaced: still accepted
+    (old links and saved configs load) but unused.
     """
 
-    min_overlap: float = 0.40
-    min_cosine: float = 0.15
+    min_p: float = 0.83
     judge: bool = False
-    judge_threshold: float = 0.5
+    min_overlap: float = 0.40  # unused since min_p (kept so old configs load)
+    min_cosine: float = 0.15  # unused since min_p
+    judge_threshold: float = 0.5  # unused since min_p
 
     def __post_init__(self) -> None:
+        _float_range("support.min_p", self.min_p, 0.0, 1.0)
+        _bool("support.judge", self.judge)
         _float_range("support.min_overlap", self.min_overlap, 0.0, 1.0)
         _float_range("support.min_cosine", self.min_cosine, -1.0, 1.0)
-        _bool("support.judge", self.judge)
         _float_range("support.judge_threshold", self.judge_threshold, 0.0, 1.0)
 
 

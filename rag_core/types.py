@@ -475,7 +475,11 @@ class GenerationStage:
 
 @dataclass(frozen=True)
 class Evidence:
-    """The best-matching sentence of one source for one claim."""
+    """The best evidence window (1–3 consecutive sentences) of one source for one claim.
+
+    ``sentence`` is the window's text and ``start``/``end`` its document offsets; ``spans``
+    holds the document offsets of every sentence in it. ``score`` equals ``p_supported``.
+    """
 
     n: int
     chunk_id: str
@@ -487,7 +491,10 @@ class Evidence:
     score: float
     missing_numbers: tuple[str, ...] = ()
     judge: float | None = None
-    missing_terms: tuple[str, ...] = ()  # the claim's answer terms this sentence lacks
+    missing_terms: tuple[str, ...] = ()  # the claim's answer terms this window lacks
+    spans: tuple[tuple[int, int], ...] = ()  # document offsets of each sentence of the window
+    p_supported: float | None = None
+    contradiction: str = ""  # what in the window contradicts the claim ("" when nothing)
 
 
 @dataclass(frozen=True)
@@ -497,12 +504,19 @@ class Claim:
     end: int
     citations: tuple[int, ...]
     verdict: Literal[
-        "supported", "supported-elsewhere", "unsupported", "uncited", "invalid-citation"
+        "supported",
+        "supported-elsewhere",
+        "unsupported",
+        "uncited",
+        "invalid-citation",
+        "contradicted",
+        "not-a-claim",
     ]
     evidence: tuple[Evidence, ...]
     numbers: tuple[str, ...] = ()
     numbers_in_no_source: tuple[str, ...] = ()
     reason: str = ""
+    p_supported: float | None = None  # the best source's P(supported); None for not-a-claim
 
 
 @dataclass(frozen=True)

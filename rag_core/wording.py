@@ -165,6 +165,18 @@ ENGLISH: dict[str, str] = {
     "support.skipped.no_answer": "no answer to check",
     "support.skipped.generation": "no answer to check (generation {status})",
     "stages.not_run.retrieval_only": "not run (retrieval-only evaluation)",
+    # support (rag_core/answer/support.py, checkfile.py)
+    "support.no_claims": "the answer makes no claim to check ({kinds})",
+    "support.summary": "{judged} claims: {counts}",
+    "support.judge_unavailable": "the judge {model!r} is unavailable: {reason}",
+    "support.judge.no_generator": "generation is off, so there is no generator to judge",
+    "support.judge.no_probability": "it gives no P(yes) (a judge needs p_yes)",
+    "support.bad_row": "{file}:{line}: {problem}",
+    "support.row.not_json": "not a JSON value ({error})",
+    "support.row.not_object": "a row must be a JSON object, not {kind}",
+    "support.row.no_answer": "no answer: one of {keys} must be a string",
+    "support.row.no_contexts": "no contexts: one of {keys} must be a list of strings",
+    "support.row.bad_question": "question must be a string",
     # models (rag_core/models/)
     "model.package_missing": "package {package} is not installed (pip install {pip})",
     "model.offline": (

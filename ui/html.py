@@ -358,6 +358,8 @@ CSS = """
 .ri-v-uncited{background:#fff8c5;border-bottom:2px solid #9a6700}
 .ri-v-unsupported{background:#ffebe9;border-bottom:2px solid #cf222e}
 .ri-v-invalid-citation{background:#fbefff;border-bottom:2px solid #8250df}
+.ri-v-contradicted{background:#ffd8d3;border-bottom:3px double #a40e26}
+.ri-v-not-a-claim{color:#8c959f;background:none;border-bottom:1px dotted #d0d7de}
 .ri-sel{outline:2px solid #1f2328}
 .ri-nonum{color:#fff;background:#cf222e;border-radius:3px;padding:0 2px}
 .ri-ev{background:#aceebb}

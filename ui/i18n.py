@@ -23,6 +23,7 @@ from typing import Any
 from rag_core.types import Notice
 
 from . import text as shared
+from .check import text as check
 from .chunks import text as chunks
 from .compare import text as compare
 from .evaluate import text as evaluate
@@ -36,6 +37,7 @@ from .threshold import text as threshold
 CATALOGUES: dict[str, Mapping[str, tuple[str, str]]] = {
     "shared": shared.TEXT,
     "inspect": inspect_.TEXT,
+    "check": check.TEXT,
     "chunks": chunks.TEXT,
     "compare": compare.TEXT,
     "scenarios": scenarios.TEXT,

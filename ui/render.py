@@ -14,6 +14,7 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
+from rag_core.answer.checkfile import SUPPORT_JUDGE_UNAVAILABLE
 from rag_core.types import (
     AnalyzerView,
     ChunkingDiagnostics,
@@ -695,6 +696,8 @@ def answer_and_sources(trace: Trace, lang: str, *, key: str) -> None:
             status=tv("status", sup.status, lang),
             message=said(sup, lang),
         )
+    if sup.notice is not None and sup.notice.code == SUPPORT_JUDGE_UNAVAILABLE:
+        st.warning(md(said(sup, lang)))  # support.judge is on but verdicts came without it
     left, right = st.columns(2)
     with left:
         st.markdown(f"**{t('ins.answer', lang)}**")
@@ -749,15 +752,17 @@ def _sources_panel(trace: Trace, lang: str, selected: int | None) -> None:
                 if e.n != s.n:
                     continue
                 cls = "ri-ev-sel" if e.score == best else "ri-ev"
-                # evidence offsets are document offsets; the quote starts at s.start
-                marks.append(
-                    Mark(
-                        e.start - s.start,
-                        e.end - s.start,
-                        cls,
-                        t("ins.evidence_of", lang, n=selected + 1),
+                # evidence offsets are document offsets; the quote starts at s.start; a window
+                # of several sentences marks each of them
+                for a, b in e.spans or ((e.start, e.end),):
+                    marks.append(
+                        Mark(
+                            a - s.start,
+                            b - s.start,
+                            cls,
+                            t("ins.evidence_of", lang, n=selected + 1),
+                        )
                     )
-                )
         head = tag(
             "div",
             f"[{s.n}] {s.title} › {s.section}  {s.locator} · {tv('source', s.status, lang)}",

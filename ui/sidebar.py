@@ -214,7 +214,7 @@ def _seed(values: Mapping[str, Any]) -> None:
     """
     ss = st.session_state
     for k, v in values.items():
-        ss[k] = ss[k] if k in ss else v
+        ss[k] = ss.get(k, v)
 
 
 def shadow_get(key: str, default: Any = "") -> Any:
@@ -907,20 +907,12 @@ def _support(lang: str) -> None:
     """The support checker's thresholds and its judge, in an expander."""
     with st.expander(t("side.support", lang)):
         st.slider(
-            t("side.min_overlap", lang),
+            t("side.min_p", lang),
             0.0,
             1.0,
-            key="support.min_overlap",
-            step=0.05,
-            help=t("help.min_overlap", lang),
-        )
-        st.slider(
-            t("side.min_cosine", lang),
-            -1.0,
-            1.0,
-            key="support.min_cosine",
-            step=0.05,
-            help=t("help.min_cosine", lang),
+            key="support.min_p",
+            step=0.01,
+            help=t("help.min_p", lang),
         )
         st.toggle(t("side.judge", lang), key="support.judge", help=t("help.judge", lang))
 

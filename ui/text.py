@@ -11,6 +11,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "nav.diagnose": ("진단", "Diagnose"),
     "nav.measure": ("측정", "Measure"),
     "page.inspect": ("검사", "Inspect"),
+    "page.check": ("답변 검사", "Check an answer"),
     "page.chunks": ("청크", "Chunks"),
     "page.compare": ("비교", "Compare"),
     "page.scenarios": ("시나리오", "Scenarios"),
@@ -100,8 +101,7 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "side.max_new_tokens": ("최대 새 토큰", "Max new tokens"),
     "side.support": ("근거 검사 설정", "Support check"),
-    "side.min_overlap": ("최소 어휘 겹침", "Min word overlap"),
-    "side.min_cosine": ("최소 코사인", "Min cosine"),
+    "side.min_p": ("뒷받침 확률 하한 (min_p)", "Min P(supported)"),
     "side.judge": ("LLM 판정 사용", "Use the LLM judge"),
     "side.bad_config": (
         "설정 오류 (이전 설정을 유지합니다): {error}",
@@ -329,13 +329,10 @@ TEXT: dict[str, tuple[str, str]] = {
         "unavailable; every "
         "other stage still works.",
     ),
-    "help.min_overlap": (
-        "주장과 출처 문장이 이만큼 겹쳐야 '뒷받침'으로 봅니다.",
-        "A claim counts as supported when it overlaps a source sentence at least this much.",
-    ),
-    "help.min_cosine": (
-        "임베딩 유사도의 하한 (모델이 있을 때).",
-        "Lower bound on embedding similarity (when a model is present).",
+    "help.min_p": (
+        "근거 모델의 P(뒷받침)이 이 값 이상인 출처가 있으면 주장이 뒷받침된 것으로 봅니다.",
+        "A claim counts as supported by a source whose P(supported) under the support model is "
+        "at least this.",
     ),
     "help.judge": (
         "생성 모델이 주장-문장 쌍을 다시 판정합니다 (느림).",
@@ -477,6 +474,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "verdict.uncited": ("인용 없음", "uncited"),
     "verdict.unsupported": ("뒷받침 없음", "unsupported"),
     "verdict.invalid-citation": ("없는 출처 인용", "invalid citation"),
+    "verdict.contradicted": ("출처와 모순", "contradicted"),
+    "verdict.not-a-claim": ("주장 아님", "not a claim"),
     # ---- codes of the Trace, worded: gate metrics: metrics
     "gate.metric.distance": ("코사인 거리", "cosine distance"),
     "gate.metric.score": ("점수", "score"),
@@ -635,6 +634,44 @@ TEXT: dict[str, tuple[str, str]] = {
     "notice.support.skipped.generation": (
         "확인할 답변이 없습니다 (생성 상태: {status})",
         "no answer to check (generation {status})",
+    ),
+    "notice.support.no_claims": (
+        "답변에 확인할 주장이 없습니다 ({kinds})",
+        "the answer makes no claim to check ({kinds})",
+    ),
+    "notice.support.summary": ("주장 {judged}개: {counts}", "{judged} claims: {counts}"),
+    "notice.support.judge_unavailable": (
+        "판정 모델 {model!r}을(를) 쓸 수 없습니다: {reason}",
+        "the judge {model!r} is unavailable: {reason}",
+    ),
+    "notice.support.judge.no_generator": (
+        "생성이 꺼져 있어 판정할 생성 모델이 없습니다",
+        "generation is off, so there is no generator to judge",
+    ),
+    "notice.support.judge.no_probability": (
+        "이 모델은 P(yes)를 주지 않습니다 (판정에는 p_yes가 필요합니다)",
+        "it gives no P(yes) (a judge needs p_yes)",
+    ),
+    "notice.support.bad_row": ("{file}:{line}: {problem}", "{file}:{line}: {problem}"),
+    "notice.support.row.not_json": (
+        "JSON 값이 아닙니다 ({error})",
+        "not a JSON value ({error})",
+    ),
+    "notice.support.row.not_object": (
+        "행은 JSON 객체여야 합니다 ({kind} 아님)",
+        "a row must be a JSON object, not {kind}",
+    ),
+    "notice.support.row.no_answer": (
+        "답변 없음: {keys} 중 하나가 문자열이어야 합니다",
+        "no answer: one of {keys} must be a string",
+    ),
+    "notice.support.row.no_contexts": (
+        "출처 없음: {keys} 중 하나가 문자열 목록이어야 합니다",
+        "no contexts: one of {keys} must be a list of strings",
+    ),
+    "notice.support.row.bad_question": (
+        "question은 문자열이어야 합니다",
+        "question must be a string",
     ),
     "notice.stages.not_run.retrieval_only": (
         "실행하지 않음 (검색만 평가)",

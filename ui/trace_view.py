@@ -15,7 +15,15 @@ from rag_core.types import Chunk, GenerationStage, NeedleLoss, SupportStage, Tra
 from .html import Mark, Markup, join, snippet, span, tag
 from .i18n import said, t, tv
 
-VERDICTS = ("supported", "supported-elsewhere", "uncited", "unsupported", "invalid-citation")
+VERDICTS = (
+    "supported",
+    "supported-elsewhere",
+    "uncited",
+    "unsupported",
+    "contradicted",
+    "invalid-citation",
+    "not-a-claim",
+)
 
 
 def gold_ids(trace: Trace) -> set[str]:

@@ -1,391 +1,329 @@
-"""Per-claim support: is each sentence of the answer backed by the source it cites?
+"""Per-claim support: is each claim of the answer backed by the sources, and how likely?
 
-1. **Claims.** The answer is split into sentences (:func:`rag_core.answer.context.sentence_spans`:
-   ``. ! ?`` + space, newlines; Korean ``…다.``/``…요.``/``…니다.`` end with a
-   period). Citations are ``[n]``, ``[n, m]`` or ``[n][m]``. A citation group
-   that follows a sentence's end belongs to the claim before it (trailing
-   style) — unless the answer's first claim *starts* with a citation, in which
-   case every leading group belongs to the sentence it opens (leading style).
-   A refusal sentence (:data:`rag_core.answer.context.REFUSAL_TEXT` or the phrases in
-   :data:`REFUSAL_PATTERNS`) is not a claim.
-2. **Evidence.** For each claim and each source placed in the prompt, the
-   source sentence with the highest score, where
-
-   - ``overlap = |A ∩ T(sentence)| / |A|`` where ``A = T(claim) − T(question)``
-     (the claim's *answer* terms; all its terms when it only restates the
-     question) over distinct terms ``T``: Kiwi content morphemes when the
-     claim contains Hangul (particles dropped, so ``한라산의`` meets
-     ``한라산은``), else lowercase ``\\w+`` words minus :data:`STOPWORDS`;
-     ``missing_terms`` lists the answer terms the best sentence lacks;
-   - ``cosine`` = cosine of the embedder's vectors of claim and sentence
-     (None without an embedder);
-   - ``score = (overlap + cosine) / 2`` (``overlap`` alone without cosine).
-
-   ``missing_numbers`` lists the claim's numbers and codes that the whole
-   source quote lacks (``1,947`` = ``1947``; ``E17`` is one code, ≠ ``E21``;
-   with units on both sides the units must agree: ``4,000미터`` ≠ ``4,000종``).
-3. **Verdict.** A source *supports* a claim when its best sentence has
-   ``overlap >= min_overlap`` and ``cosine >= min_cosine`` (when known), no
-   claim number is missing from it, and — with the optional judge — the
-   judge's ``P(supported) >= judge_threshold``. Then:
+1. **Claims** (:mod:`rag_core.answer.claims`): sentences and whole list items, citations
+   attached (``[n]``, ``[n, m]``, ``[n][m]``, ``Source n``/``Passage n``; trailing or leading
+   style). Spans that assert nothing about the sources — refusals, framing, pleasantries, meta
+   statements, bare citations — get the verdict ``not-a-claim`` and are never judged.
+2. **Evidence** (:mod:`rag_core.answer.evidence`): for each claim and each source placed in the
+   prompt, the window of 1–3 consecutive sentences (or the whole short source) with the
+   highest ``p_supported``; :class:`~rag_core.types.Evidence` records the window's text, its
+   document offsets and the offsets of every sentence in it (``spans``).
+3. **Probability** (:mod:`rag_core.answer.support_model`): ``p_supported`` of a window is a
+   logistic regression over term coverage (stemmed English / Kiwi morphemes), the corpus
+   embedder's cosine, numbers found / missing / contradicted, negation mismatch and name
+   novelty; with ``support.judge`` on, the judge's ``P(yes)`` is stacked on it (it can rescue
+   as well as veto). A source **supports** the claim when ``p_supported ≥ support.min_p``.
+4. **Verdict**:
 
    - ``supported``: a cited source supports it;
-   - ``invalid-citation``: some ``[n]`` is not a source in the prompt and no
-     cited source supports it;
+   - ``invalid-citation``: some ``[n]`` is not a source in the prompt and no cited source
+     supports it;
    - ``supported-elsewhere``: cited sources do not support it, another does;
    - ``uncited``: no citation, but a source supports it;
-   - ``unsupported``: no source supports it (cited or not).
+   - ``contradicted``: no source supports it and its best evidence states another number or
+     date, or the negation (RAGTruth's "conflict");
+   - ``unsupported``: no source supports it ("baseless");
+   - ``not-a-claim``: step 1.
+
+   A response is *flagged* (:func:`flagged`) when a claim is ``unsupported`` or
+   ``contradicted``.
 """
 
 from __future__ import annotations
 
-import re
+import hashlib
+import math
+from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
+from threading import Lock
 from typing import Any
 
 import numpy as np
 
-from rag_core.answer.prompt import REFUSAL_TEXT
+from rag_core.answer.claims import (  # noqa: F401  (re-exported: the support API)
+    CITATION_GROUP,
+    SOURCE_REF,
+    citations_in,
+    is_refusal,
+    non_claim_kind,
+    split_claims,
+    strip_citations,
+)
+from rag_core.answer.evidence import (  # noqa: F401  (re-exported)
+    NUMBER,
+    STOPWORDS,
+    UNIT_ALIASES,
+    Window,
+    analyzer_for,
+    conflicting,
+    entity_terms,
+    has_negation,
+    normalise_number,
+    numbers_in,
+    quantities_in,
+    quantity_in,
+    quote_sentences,
+    quote_units,
+    terms,
+    windows,
+)
+from rag_core.answer.support_model import FEATURES, SupportModel, load_model
 from rag_core.config import SupportConfig
-from rag_core.text import sentence_spans
-from rag_core.types import Claim, ContextStage, Evidence, Source, SupportStage
+from rag_core.types import Claim, ContextStage, Evidence, Notice, Source, SupportStage
+from rag_core.wording import declare, english, notice
 
-CITATION_GROUP = re.compile(r"(?:\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\])+")
-#: "Source 2" written out, or a source's whole label line echoed by the model
-#: ("Source 1 — Title › Section (doc #char=a,b):") — a reference to source n.
-SOURCE_REF = re.compile(r"\b[Ss]ource\s+(\d+)\b(?:\s+—[^\n]*?\([^()\n]*#char=\d+,\d+\))?:?")
-_SOURCE_WORD = re.compile(r"\b[Ss]ources?\s*:?\s*(?=\[\s*\d)")  # "Source [1]"
-_CITE_NUM = re.compile(r"\d+")
-_LEADING_CITE = re.compile(r"^\s*((?:\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]\s*)+)")
-_ONLY_CITES = re.compile(r"^[\s\[\]\d,;.!?。]*$")
-_HANGUL = re.compile(r"[\uac00-\ud7a3]")
-_WORD = re.compile(r"\w+")
-
-#: A number or code: optional letters glued in front (``E17``), digits with
-#: thousands commas or a decimal part, then an optional unit. A hyphen and a
-#: word may follow (``2-year``, ``65-billion-parameter``: the number counts);
-#: a hyphen and a digit may not (``15-17`` and ids such as ``jeju-01-geo``
-#: stay out).
-NUMBER = re.compile(
-    r"(?<![A-Za-z0-9.,\-_#=/])([A-Za-z]{0,4}-?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?"
-    r"(\s?(?:%|km|cm|mm|m|kg|g|ms|s|GB|MB|KB|TB|KiB|MiB|GiB|°C|℃|㎞|㎢|"
-    r"킬로미터|센티미터|밀리미터|제곱킬로미터|미터|킬로그램|그램|헥타르|리터|톤|퍼센트|"
-    r"시간|년|월|일|분|초|개|명|원|배|종|마리|그루|곳|회|권|호|층|번|가지|차례|세|살|도))?"
-    r"(?![A-Za-z0-9]|-\d)",
-)
-
-#: Units written differently that name the same unit (for comparing quantities).
-UNIT_ALIASES = {
-    "미터": "m",
-    "킬로미터": "km",
-    "㎞": "km",
-    "센티미터": "cm",
-    "밀리미터": "mm",
-    "제곱킬로미터": "km²",
-    "㎢": "km²",
-    "킬로그램": "kg",
-    "그램": "g",
-    "퍼센트": "%",
-    "℃": "°C",
-    "도": "°C",
-}
-
-REFUSAL_PATTERNS = (
-    REFUSAL_TEXT.lower().rstrip("."),
-    "do not contain the answer",
-    "does not contain the answer",
-    "cannot answer",
-    "can't answer",
-    "not mentioned in the sources",
-    "출처에",
-    "포함되어 있지 않",
-    "나와 있지 않",
-    "알 수 없",
-)
-
-STOPWORDS = frozenset(
-    "a an the is are was were be been being of in on at to and or it its this that these those "
-    "with by for as from which who what when where how than then so such".split()
-)
+#: What the support stage says (``SupportStage.notice``; English in ``rag_core.wording``).
+SUPPORT_SKIPPED_NO_ANSWER = declare("support.skipped.no_answer")
+SUPPORT_NO_CLAIMS = declare("support.no_claims", "kinds")
+SUPPORT_SUMMARY = declare("support.summary", "judged", "counts")
 
 Verdict = str
+#: A negation mismatch contradicts only one prose sentence (≤ 400 characters) that states this
+#: share of the claim's terms (a copied sentence with "not" added or dropped), not any negated
+#: neighbour nor a long record such as a JSON object.
+NEGATION_COVERAGE = 0.8
+#: A different number contradicts only a window that states this share of the claim's terms.
+CONFLICT_COVERAGE = 0.5
+#: Verdicts that flag a response as hallucinated.
+FLAG_VERDICTS = ("unsupported", "contradicted")
 
 
-# ------------------------------------------------------------------ pieces
+# ----------------------------------------------------------- vector cache
+
+_VEC_CACHE: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+_VEC_LOCK = Lock()
+#: Sentence vectors kept per process (about 150 MB at 384 float32 dimensions).
+VEC_CACHE_SIZE = 100_000
 
 
-def normalise_number(letters: str, digits: str, decimals: str | None) -> str:
-    """``("E", "17", None) -> "e17"``; ``("", "1,947", None) -> "1947"``; ``("", "2", ".50") ->
-    "2.5"``.
-
-    A letter prefix (a code such as ``E17`` or ``WD-8412``) stays part of the
-    number, lowercased, so ``E17`` never matches ``E21`` or a bare ``17``.
-    """
-    num = digits.replace(",", "")
-    if decimals:
-        frac = decimals.rstrip("0")
-        num += frac if frac != "." else ""
-    return (letters.lower() + num) if letters else num
-
-
-def quantities_in(text: str) -> list[tuple[str, str, str | None]]:
-    """``(as written, normalised value, canonical unit or None)`` per number (citations removed).
-
-    ``4,000미터`` and ``4,000종`` have the same value but different units: a
-    claim of 4,000 metres is not backed by a source counting 4,000 species.
-    """
-    clean = strip_citations(text)
-    out = []
-    for m in NUMBER.finditer(clean):
-        unit = (m.group(4) or "").strip() or None
-        if unit is not None:
-            unit = UNIT_ALIASES.get(unit, unit)
-        out.append((m.group(0).strip(), normalise_number(m.group(1), m.group(2), m.group(3)), unit))
-    return out
+def encode_cached(embedder: Any, texts: Sequence[str]) -> np.ndarray:
+    """Unit vectors of ``texts`` (``embedder.encode_queries``), each text encoded once per
+    process: an LRU keyed by ``(model id, sha256(text))``."""
+    mid = str(getattr(embedder, "model_id", id(embedder)))
+    keys = [(mid, hashlib.sha256(t.encode("utf-8")).hexdigest()) for t in texts]
+    with _VEC_LOCK:
+        have = {k: _VEC_CACHE[k] for k in keys if k in _VEC_CACHE}
+        for k in have:
+            _VEC_CACHE.move_to_end(k)
+    todo = list(dict.fromkeys(i for i, k in enumerate(keys) if k not in have))
+    todo_texts: dict[tuple[str, str], str] = {}
+    for i in todo:
+        todo_texts.setdefault(keys[i], texts[i])
+    if todo_texts:
+        vecs = np.asarray(embedder.encode_queries(list(todo_texts.values())), dtype=np.float32)
+        with _VEC_LOCK:
+            for k, v in zip(todo_texts, vecs, strict=True):
+                have[k] = v
+                _VEC_CACHE[k] = v
+            while len(_VEC_CACHE) > VEC_CACHE_SIZE:
+                _VEC_CACHE.popitem(last=False)
+    if not keys:
+        return np.zeros((0, 0), dtype=np.float32)
+    return np.stack([have[k] for k in keys])
 
 
-def quantity_in(value: str, unit: str | None, found: set[tuple[str, str | None]]) -> bool:
-    """Is ``value unit`` among ``found``? A unit-less number on either side matches any unit."""
-    return any(v == value and (unit is None or u is None or u == unit) for v, u in found)
+# ----------------------------------------------------------------- pieces
 
 
-def numbers_in(text: str) -> list[tuple[str, str]]:
-    """``(as written, normalised)`` for each number or code in ``text`` (citations removed)."""
-    clean = strip_citations(text)
-    out = []
-    for m in NUMBER.finditer(clean):
-        out.append((m.group(0).strip(), normalise_number(m.group(1), m.group(2), m.group(3))))
-    return out
+@dataclass(frozen=True)
+class ClaimView:
+    """What the checker knows of one claim."""
+
+    start: int
+    end: int
+    text: str  # citations removed, whitespace collapsed
+    analyzer: str
+    answer_terms: frozenset[str]
+    entities: frozenset[str]
+    quantities: tuple[tuple[str, str, str | None], ...]
+    negated: bool
 
 
-def strip_citations(text: str) -> str:
-    """``text`` without ``[n]`` groups and ``Source n`` references (each replaced by a space)."""
-    return SOURCE_REF.sub(" ", CITATION_GROUP.sub(" ", _SOURCE_WORD.sub(" ", text)))
+@dataclass(frozen=True)
+class SourceView:
+    """A source quote cut into sentences with their terms and numbers."""
+
+    source: Source
+    sentence_terms: tuple[frozenset[str], ...]
+    sentence_numbers: tuple[frozenset[tuple[str, str | None]], ...]
+    sentence_negated: tuple[bool, ...]
+    all_terms: frozenset[str]
+    positive_terms: frozenset[str]  # terms of the units that are not negated
+    all_numbers: frozenset[tuple[str, str | None]]
+    windows: tuple[Window, ...]
+    vectors: np.ndarray | None  # unit vector per window, or None without an embedder
 
 
-def citations_in(text: str) -> tuple[int, ...]:
-    """Every cited ``n`` — ``[n]``, ``[n, m]``, ``Source n`` — in order of appearance, without
-    repeats."""
-    found = [(g.start(), _CITE_NUM.findall(g.group(0))) for g in CITATION_GROUP.finditer(text)]
-    found += [(m.start(), [m.group(1)]) for m in SOURCE_REF.finditer(text)]
-    nums: list[int] = []
-    for _pos, group in sorted(found):
-        for n in group:
-            if int(n) not in nums:
-                nums.append(int(n))
-    return tuple(nums)
-
-
-def terms(text: str, analyzer: str) -> set[str]:
-    """Distinct terms of ``text`` under ``analyzer`` (``kiwi`` or ``unicode`` minus stopwords)."""
-    text = strip_citations(text)
-    if analyzer == "kiwi":
-        from rag_core.retrieval.sparse.analyzers import kiwi_terms
-
-        return set(kiwi_terms(text))
-    return {w for w in _WORD.findall(text.lower()) if w not in STOPWORDS}
-
-
-def split_claims(answer: str) -> list[tuple[int, int]]:
-    """Claim spans of ``answer`` with citations attached as the module docstring says."""
-    spans = sentence_spans(answer)
-    merged: list[list[int]] = []
-    for a, b in spans:  # a span that is only citations/punctuation joins the previous claim
-        if merged and _ONLY_CITES.match(answer[a:b]):
-            merged[-1][1] = b
-        else:
-            merged.append([a, b])
-    if not merged:
-        return []
-    leading = bool(_LEADING_CITE.match(answer[merged[0][0] : merged[0][1]]))
-    if not leading:
-        for k in range(1, len(merged)):
-            m = _LEADING_CITE.match(answer[merged[k][0] : merged[k][1]])
-            if m:
-                merged[k - 1][1] = merged[k][0] + len(m.group(1).rstrip())
-                merged[k][0] += m.end()
-    return [(a, b) for a, b in merged if answer[a:b].strip()]
-
-
-def is_refusal(text: str) -> bool:
-    """True when ``text`` says the sources do not hold the answer."""
-    low = " ".join(text.lower().split())
-    return any(p in low for p in REFUSAL_PATTERNS)
-
-
-# ------------------------------------------------------------------- check
-
-
-def _source_sentences(src: Source) -> list[tuple[int, int, str]]:
-    """``(doc start, doc end, text)`` of each sentence of the source quote."""
-    return [(src.start + a, src.start + b, src.quote[a:b]) for a, b in sentence_spans(src.quote)]
-
-
-def check_support(
-    answer: str | None,
-    context: ContextStage,
-    cfg: SupportConfig,
-    *,
-    embedder: Any = None,
-    judge: Any = None,
-    question: str = "",
-) -> SupportStage:
-    """Split ``answer`` into claims and give each a verdict with its evidence (module docstring).
-
-    Args:
-        answer: The generated answer.
-        context: The context stage whose sources ``[n]`` the answer cites.
-        cfg: ``min_overlap``, ``min_cosine``, ``judge``, ``judge_threshold``.
-        embedder: For the cosine part of the score (None: overlap only).
-        judge: A generator asked ``P(supported)`` when ``cfg.judge`` is on.
-        question: The question; terms a claim merely repeats from it carry no
-            evidence ("The capital of France is Paris" over a source that only
-            *asks* "what is the capital of France" has answer term ``paris``,
-            found nowhere), so the overlap counts the claim's other terms.
-    """
-    params: dict[str, Any] = {
-        "min_overlap": cfg.min_overlap,
-        "min_cosine": cfg.min_cosine,
-        "judge": bool(cfg.judge and judge is not None),
-        "judge_threshold": cfg.judge_threshold,
-        "embedder": getattr(embedder, "model_id", None),
-        "score": "(overlap + cosine) / 2" if embedder is not None else "overlap",
-    }
-    if answer is None or not answer.strip():
-        return SupportStage("skipped", params=params, message="no answer to check")
-    sources = [s for s in context.sources if s.n is not None]
-    by_n = {s.n: s for s in sources}
-    spans = split_claims(answer)
-    refusals = [answer[a:b] for a, b in spans if is_refusal(answer[a:b])]
-    spans = [(a, b) for a, b in spans if not is_refusal(answer[a:b])]
-    notes = []
-    if refusals:
-        notes.append(f"refusal not checked: {' '.join(refusals)!r}")
-    if not spans:
-        return SupportStage(
-            "ok", (), params, "; ".join(notes) or "the answer makes no claim to check"
-        )
-
-    cleaned = [(a, b, " ".join(strip_citations(answer[a:b]).split())) for a, b in spans]
-    bare = [answer[a:b] for a, b, t in cleaned if not _WORD.search(t)]
-    if bare:
-        notes.append(f"citation-only text not checked: {' '.join(bare)!r}")
-    spans = [(a, b) for a, b, t in cleaned if _WORD.search(t)]
-    claim_texts = [t for _a, _b, t in cleaned if _WORD.search(t)]
-    if not spans:
-        return SupportStage("ok", (), params, "; ".join(notes))
-    sent_rows: list[tuple[Source, int, int, str]] = []
-    for s in sources:
-        sent_rows.extend((s, a, b, t) for a, b, t in _source_sentences(s))
-    cos = None
-    if embedder is not None and sent_rows:
-        cvec = embedder.encode_queries(claim_texts)
-        svec = embedder.encode_queries([t for *_x, t in sent_rows])
-        cos = np.asarray(cvec @ svec.T, dtype=np.float64)
-    src_numbers = {s.n: {(v, u) for _w, v, u in quantities_in(s.quote)} for s in sources}
-    all_numbers = set().union(*src_numbers.values()) if src_numbers else set()
-
-    claims: list[Claim] = []
-    for ci, ((a, b), ctext) in enumerate(zip(spans, claim_texts, strict=True)):
-        analyzer = "kiwi" if _HANGUL.search(ctext) else "unicode"
-        cterms = terms(ctext, analyzer)
-        novel = cterms - terms(question, analyzer) if question else cterms
-        if novel:  # a claim that only restates the question keeps all its terms
-            cterms = novel
-        nums = quantities_in(ctext)
-        evidence: list[Evidence] = []
-        supports: dict[int, bool] = {}
-        for s in sources:
-            if s.n is None:  # filtered out above; this narrows the type for mypy
-                continue
-            best: Evidence | None = None
-            for ri, (rs, sa, sb, stext) in enumerate(sent_rows):
-                if rs is not s:
-                    continue
-                ov = len(cterms & terms(stext, analyzer)) / len(cterms) if cterms else 0.0
-                c = float(cos[ci, ri]) if cos is not None else None
-                score = (ov + c) / 2 if c is not None else ov
-                if best is None or score > best.score:
-                    best = Evidence(s.n, s.chunk_id, stext, sa, sb, ov, c, score)
-                    best_terms = cterms - terms(stext, analyzer)
-            if best is None:
-                continue
-            missing = tuple(w for w, v, u in nums if not quantity_in(v, u, src_numbers[s.n]))
-            jp = None
-            if cfg.judge and judge is not None:
-                jp = judge_support(judge, ctext, s.quote)
-            best = Evidence(
-                best.n,
-                best.chunk_id,
-                best.sentence,
-                best.start,
-                best.end,
-                round(best.overlap, 4),
-                None if best.cosine is None else round(best.cosine, 4),
-                round(best.score, 4),
-                missing,
-                jp,
-                tuple(sorted(best_terms)),
-            )
-            evidence.append(best)
-            supports[s.n] = evidence_supports(best, cfg)
-        cites = citations_in(answer[a:b])
-        verdict, reason = _verdict(cites, by_n, supports, evidence, cfg)
-        claims.append(
-            Claim(
-                text=answer[a:b],
-                start=a,
-                end=b,
-                citations=cites,
-                verdict=verdict,  # type: ignore[arg-type]
-                evidence=tuple(evidence),
-                numbers=tuple(w for w, _v, _u in nums),
-                numbers_in_no_source=tuple(
-                    w for w, v, u in nums if not quantity_in(v, u, all_numbers)
-                ),
-                reason=reason,
-            )
-        )
-    counts: dict[str, int] = {}
-    for claim in claims:
-        counts[claim.verdict] = counts.get(claim.verdict, 0) + 1
-    summary = ", ".join(f"{v} {k}" for k, v in counts.items())
-    return SupportStage(
-        "ok", tuple(claims), params, "; ".join([f"{len(claims)} claims: {summary}", *notes])
+def claim_view(answer: str, a: int, b: int, question_terms: frozenset[str] | None) -> ClaimView:
+    """The claim ``answer[a:b]``: its answer terms (its terms minus the question's, all of them
+    when it only restates the question), names, numbers and negation."""
+    text = " ".join(strip_citations(answer[a:b]).split())
+    analyzer = analyzer_for(text)
+    t = terms(text, analyzer)
+    novel = t - question_terms if question_terms else t
+    ents = entity_terms(text) if analyzer == "unicode" else frozenset()
+    return ClaimView(
+        a, b, text, analyzer, novel or t, ents, tuple(quantities_in(text)), has_negation(text)
     )
 
 
-def evidence_supports(e: Evidence, cfg: SupportConfig) -> bool:
-    """Does this source's best sentence support the claim (the rule of step 3 of the module
-    docstring)?"""
+def source_view(src: Source, analyzer: str, embedder: Any) -> SourceView:
+    """Sentences, terms, numbers and window vectors of ``src`` (vectors from the cache)."""
+    units = quote_units(src.quote)
+    texts = [u.text for u in units]
+    st = tuple(terms(t, analyzer) for t in texts)
+    sn = tuple(frozenset((v, u) for _w, v, u in quantities_in(t)) for t in texts)
+    wins = tuple(windows(src.quote))
+    negated = tuple(has_negation(u.text) if u.negated is None else u.negated for u in units)
+    positive = [t for t, n in zip(st, negated, strict=True) if not n]
+    vectors = None
+    if embedder is not None and texts:
+        sv = encode_cached(embedder, texts)
+        wv = np.stack([sv[w.first : w.last + 1].sum(axis=0) for w in wins])
+        vectors = wv / np.maximum(np.linalg.norm(wv, axis=1, keepdims=True), 1e-12)
+    return SourceView(
+        src,
+        st,
+        sn,
+        negated,
+        frozenset().union(*st) if st else frozenset(),
+        frozenset().union(*positive) if positive else frozenset(),
+        frozenset().union(*sn) if sn else frozenset(),
+        wins,
+        vectors,
+    )
+
+
+def window_features(
+    c: ClaimView, sv: SourceView, w: Window, cosine_z: float
+) -> tuple[list[float], tuple[str, ...], str]:
+    """The :data:`~rag_core.answer.support_model.FEATURES` of claim ``c`` against window ``w``,
+    the claim's numbers the source lacks, and what contradicts (``""`` when nothing)."""
+    A = c.answer_terms
+    wt = frozenset().union(*sv.sentence_terms[w.first : w.last + 1])
+    wn = set().union(*sv.sentence_numbers[w.first : w.last + 1])
+    cov = len(A & wt) / len(A) if A else 0.0
+    cov_src = len(A & sv.all_terms) / len(A) if A else 0.0
+    ent = len(c.entities - sv.all_terms) / len(c.entities) if c.entities else 0.0
+    missing = tuple(x for x, v, u in c.quantities if not quantity_in(v, u, set(sv.all_numbers)))
+    conflict = [x for x, v, u in c.quantities if x in missing and conflicting(v, u, wn)]
+    found = bool(c.quantities) and all(quantity_in(v, u, wn) for _x, v, u in c.quantities)
+    neg = c.negated != any(sv.sentence_negated[w.first : w.last + 1])
+    f = [
+        cov,
+        cov_src,
+        cosine_z,
+        ent,
+        len(missing) / len(c.quantities) if c.quantities else 0.0,
+        float(bool(conflict)),
+        float(found),
+        float(neg),
+        math.log1p(len(A)),
+        math.log1p(len(A - sv.all_terms)),
+        0.0 if c.negated or not A else len((A & sv.all_terms) - sv.positive_terms) / len(A),
+    ]
+    why = ""
+    if conflict:
+        why = f"the source states another value than {', '.join(conflict)}"
+    elif neg and cov >= NEGATION_COVERAGE and w.first == w.last and w.end - w.start <= 400:
+        why = "one of claim and source is negated, the other not"
+    return f, missing, why
+
+
+def best_evidence(
+    c: ClaimView, sv: SourceView, cvec: np.ndarray | None, model: SupportModel, emb_name: str
+) -> tuple[Evidence, list[float]]:
+    """The window of ``sv`` with the highest ``p_supported`` for claim ``c``, as Evidence, and
+    its features."""
+    cos = (sv.vectors @ cvec) if (sv.vectors is not None and cvec is not None) else None
+    best: tuple[float, int, list[float], tuple[str, ...], str] | None = None
+    for i, w in enumerate(sv.windows):
+        z = model.cosine_z(float(cos[i]), emb_name) if cos is not None else 0.0
+        f, missing, why = window_features(c, sv, w, z)
+        p = model.p(f, with_cosine=cos is not None)
+        if best is None or p > best[0]:
+            best = (p, i, f, missing, why)
+    assert best is not None  # a source quote has at least one sentence
+    p, i, f, missing, why = best
+    w, s = sv.windows[i], sv.source
+    wt = frozenset().union(*sv.sentence_terms[w.first : w.last + 1])
+    ev = Evidence(
+        n=s.n or 0,
+        chunk_id=s.chunk_id,
+        sentence=s.quote[w.start : w.end],
+        start=s.start + w.start,
+        end=s.start + w.end,
+        overlap=round(f[0], 4),
+        cosine=None if cos is None else round(float(cos[i]), 4),
+        score=round(p, 4),
+        missing_numbers=missing,
+        judge=None,
+        missing_terms=tuple(sorted(c.answer_terms - wt)),
+        spans=tuple((s.start + a, s.start + b) for a, b in w.spans),
+        p_supported=round(p, 4),
+        contradiction=why,
+    )
+    return ev, f
+
+
+JUDGE_SYSTEM = "You check facts. Reply with one word: yes or no."
+
+
+def judge_prompt(claim: str, source_text: str) -> str:
+    """The user turn that asks the judge whether ``source_text`` supports ``claim``."""
     return (
-        e.overlap >= cfg.min_overlap
-        and (e.cosine is None or e.cosine >= cfg.min_cosine)
-        and not e.missing_numbers
-        and (e.judge is None or e.judge >= cfg.judge_threshold)
+        f"Source:\n{source_text}\n\nClaim: {claim}\n\nDoes the source support the claim? Answer "
+        "yes or no."
     )
+
+
+def judge_support(judge: Any, claim: str, source_text: str) -> float:
+    """``P(yes)`` of ``judge`` (any object with ``p_yes(system, user)``) for "does the source
+    support the claim?"."""
+    return float(judge.p_yes(JUDGE_SYSTEM, judge_prompt(claim, source_text)))
+
+
+def apply_judge(ev: Evidence, claim: str, judge: Any, model: SupportModel) -> Evidence:
+    """``ev`` with the judge's ``P(yes)`` on its window stacked on ``p_supported``."""
+    j = judge_support(judge, claim, ev.sentence)
+    p = model.with_judge(ev.p_supported if ev.p_supported is not None else ev.score, j)
+    return _replace(ev, judge=round(j, 4), p_supported=round(p, 4), score=round(p, 4))
+
+
+def _replace(ev: Evidence, **kw: Any) -> Evidence:
+    from dataclasses import replace
+
+    return replace(ev, **kw)
 
 
 def _fmt(e: Evidence) -> str:
     cos = "" if e.cosine is None else f", cos {e.cosine:.2f}"
     miss = f", lacks {', '.join(e.missing_numbers)}" if e.missing_numbers else ""
     judge = "" if e.judge is None else f", judge {e.judge:.2f}"
-    return f"[{e.n}] overlap {e.overlap:.2f}{cos}{miss}{judge}"
+    return f"[{e.n}] p {e.score:.2f} (coverage {e.overlap:.2f}{cos}{miss}{judge})"
+
+
+def contradicts(e: Evidence) -> bool:
+    """Does the window state another number, or the negation, of a claim it mostly covers (a
+    veto: such a source never supports the claim, whatever its ``p_supported``)?"""
+    return bool(e.contradiction) and e.overlap >= CONFLICT_COVERAGE
 
 
 def _verdict(
     cites: Sequence[int],
-    by_n: dict[int | None, Source],
-    supports: dict[int, bool],
+    by_n: dict[int, Source],
     evidence: Sequence[Evidence],
-    cfg: SupportConfig,
+    min_p: float,
 ) -> tuple[Verdict, str]:
+    """The verdict of step 4 of the module docstring, and its reason."""
     ev = {e.n: e for e in evidence}
+    supports = {e.n: e.score >= min_p and not contradicts(e) for e in evidence}
     valid = [n for n in cites if n in by_n]
     invalid = [n for n in cites if n not in by_n]
     backing = [n for n in valid if supports.get(n)]
     others = [n for n, ok in supports.items() if ok and n not in valid]
-    rule = f"needs overlap ≥ {cfg.min_overlap}, cos ≥ {cfg.min_cosine}, no missing number"
+    rule = f"needs p_supported ≥ {min_p:g}"
     if backing:
         extra = f"; [{', '.join(map(str, invalid))}] is not a source" if invalid else ""
         return "supported", "supported by " + "; ".join(_fmt(ev[n]) for n in backing) + extra
@@ -403,19 +341,145 @@ def _verdict(
         return "uncited", "no citation; supported by " + "; ".join(_fmt(ev[n]) for n in others)
     best = max(evidence, key=lambda e: e.score, default=None)
     head = "no citation and " if not cites else ""
+    if best is not None and contradicts(best):
+        return "contradicted", f"{head}{best.contradiction} ({_fmt(best)})"
     return "unsupported", (
         f"{head}no source supports it ({rule})" + (f"; closest {_fmt(best)}" if best else "")
     )
 
 
-JUDGE_SYSTEM = "You check facts. Reply with one word: yes or no."
-
-
-def judge_support(judge: Any, claim: str, source_text: str) -> float:
-    """``P(yes)`` of ``judge`` for "does the source support the claim?" (see
-    ``Generator.yes_probability``)."""
-    user = (
-        f"Source:\n{source_text}\n\nClaim: {claim}\n\nDoes the source support the claim? Answer "
-        "yes or no."
+def not_a_claim(answer: str, a: int, b: int, kind: str) -> Claim:
+    """A span that asserts nothing about the sources (never judged)."""
+    return Claim(
+        text=answer[a:b],
+        start=a,
+        end=b,
+        citations=citations_in(answer[a:b]),
+        verdict="not-a-claim",
+        evidence=(),
+        reason=f"not a claim: {kind}",
     )
-    return float(judge.yes_probability(judge.prompt_ids(JUDGE_SYSTEM, user)))
+
+
+def judge_claim(
+    answer: str,
+    c: ClaimView,
+    views: Sequence[SourceView],
+    cvec: np.ndarray | None,
+    ctx: tuple[SupportModel, str, float, Any],
+) -> Claim:
+    """Evidence from every source, the judge when given, the verdict: one :class:`Claim`."""
+    model, emb_name, min_p, judge = ctx
+    evidence = []
+    for sv in views:
+        ev, _f = best_evidence(c, sv, cvec, model, emb_name)
+        if judge is not None:
+            ev = apply_judge(ev, c.text, judge, model)
+        evidence.append(ev)
+    cites = citations_in(answer[c.start : c.end])
+    by_n = {sv.source.n: sv.source for sv in views if sv.source.n is not None}
+    verdict, reason = _verdict(cites, by_n, evidence, min_p)
+    all_numbers = set().union(*(sv.all_numbers for sv in views)) if views else set()
+    return Claim(
+        text=answer[c.start : c.end],
+        start=c.start,
+        end=c.end,
+        citations=cites,
+        verdict=verdict,  # type: ignore[arg-type]
+        evidence=tuple(evidence),
+        numbers=tuple(w for w, _v, _u in c.quantities),
+        numbers_in_no_source=tuple(
+            w for w, v, u in c.quantities if not quantity_in(v, u, all_numbers)
+        ),
+        reason=reason,
+        p_supported=max((e.score for e in evidence), default=0.0),
+    )
+
+
+def _summary(claims: Sequence[Claim]) -> Notice:
+    counts: dict[str, int] = {}
+    for claim in claims:
+        counts[claim.verdict] = counts.get(claim.verdict, 0) + 1
+    judged = sum(c.verdict != "not-a-claim" for c in claims)
+    return notice(
+        SUPPORT_SUMMARY, judged=judged, counts=", ".join(f"{v} {k}" for k, v in counts.items())
+    )
+
+
+def _stage(claims: tuple[Claim, ...], params: dict[str, Any], said: Notice) -> SupportStage:
+    return SupportStage("ok", claims, params, english(said), notice=said)
+
+
+# ------------------------------------------------------------------- check
+
+
+def check_support(
+    answer: str | None,
+    context: ContextStage,
+    cfg: SupportConfig,
+    *,
+    embedder: Any = None,
+    judge: Any = None,
+    question: str = "",
+    model: SupportModel | None = None,
+) -> SupportStage:
+    """Split ``answer`` into claims and give each a verdict, ``p_supported`` and its evidence.
+
+    Args:
+        answer: The generated answer.
+        context: The context stage whose sources ``[n]`` the answer cites.
+        cfg: ``min_p`` (the one threshold on ``p_supported``) and ``judge``.
+        embedder: The corpus's embedder, for the cosine feature (None: the model without it).
+        judge: Anything with ``p_yes(system, user) -> float``, asked when ``cfg.judge`` is on.
+        question: The question; terms a claim merely repeats from it carry no evidence.
+        model: The support model (default: the committed ``support_model.json``).
+    """
+    model = model or load_model()
+    use_judge = judge if (cfg.judge and judge is not None) else None
+    emb_name = str(getattr(embedder, "name", "") or getattr(embedder, "model_id", "default"))
+    params: dict[str, Any] = {
+        "min_p": cfg.min_p,
+        "model": "logistic regression (rag_core/answer/support_model.json)",
+        "features": list(FEATURES),
+        "judge": use_judge is not None,
+        "embedder": getattr(embedder, "model_id", None),
+    }
+    if answer is None or not answer.strip():
+        said = notice(SUPPORT_SKIPPED_NO_ANSWER)
+        return SupportStage("skipped", params=params, message=english(said), notice=said)
+    sources = [s for s in context.sources if s.n is not None]
+    spans = split_claims(answer)
+    kinds = [non_claim_kind(answer[a:b]) for a, b in spans]
+    if all(k is not None for k in kinds):
+        claims = tuple(
+            not_a_claim(answer, a, b, k or "") for (a, b), k in zip(spans, kinds, strict=False)
+        )
+        kinds_text = ", ".join(sorted({k or "" for k in kinds})) or "empty"
+        return _stage(claims, params, notice(SUPPORT_NO_CLAIMS, kinds=kinds_text))
+    qterms = {an: terms(question, an) for an in ("kiwi", "unicode")} if question else {}
+    views_by: dict[str, list[SourceView]] = {}
+    judged = [
+        claim_view(answer, a, b, qterms.get(analyzer_for(answer[a:b])))
+        for (a, b), k in zip(spans, kinds, strict=True)
+        if k is None
+    ]
+    cvecs = encode_cached(embedder, [c.text for c in judged]) if embedder is not None else None
+    out: list[Claim] = []
+    it = iter(range(len(judged)))
+    ctx = (model, emb_name, cfg.min_p, use_judge)
+    for (a, b), k in zip(spans, kinds, strict=True):
+        if k is not None:
+            out.append(not_a_claim(answer, a, b, k))
+            continue
+        i = next(it)
+        c = judged[i]
+        if c.analyzer not in views_by:
+            views_by[c.analyzer] = [source_view(s, c.analyzer, embedder) for s in sources]
+        cvec = cvecs[i] if cvecs is not None else None
+        out.append(judge_claim(answer, c, views_by[c.analyzer], cvec, ctx))
+    return _stage(tuple(out), params, _summary(out))
+
+
+def flagged(stage: SupportStage) -> bool:
+    """Is the response flagged: some claim ``unsupported`` or ``contradicted``?"""
+    return any(c.verdict in FLAG_VERDICTS for c in stage.claims)

@@ -195,7 +195,8 @@ def refused(trace: Trace) -> bool:
     gen = trace.generation
     if trace.gate.refused or gen.status != "ok" or not (gen.answer or "").strip():
         return True
-    return not trace.support.claims and is_refusal(gen.answer or "")
+    checked = [c for c in trace.support.claims if c.verdict != "not-a-claim"]
+    return not checked and is_refusal(gen.answer or "")
 
 
 def outcome(answerable: bool, is_refused: bool, correct: bool) -> str:
@@ -217,7 +218,8 @@ def backing_sources(trace: Trace) -> set[int]:
 
     A claim with a verdict in :data:`SUPPORTED_VERDICTS` rests on each source
     whose evidence passes the support rule recorded in the support stage's
-    params (:func:`rag_core.answer.support.check_support`: ``overlap ≥ min_overlap``,
+    params (:func:`rag_core.answer.support.check_support`: ``p_supported ≥ min_p``; traces
+    from before ``min_p``: ``overlap ≥ min_overlap``,
     ``cosine ≥ min_cosine`` when measured, no missing number, judge ≥ its
     threshold when asked) — read from the verdicts, so the free and the
     enforced citation modes count alike.
@@ -231,7 +233,10 @@ def backing_sources(trace: Trace) -> set[int]:
         if c.verdict not in SUPPORTED_VERDICTS:
             continue
         for e in c.evidence:
-            if (
+            if "min_p" in p and e.p_supported is not None:
+                if e.p_supported >= p["min_p"]:
+                    out.add(e.n)
+            elif (
                 e.overlap >= p.get("min_overlap", 0.0)
                 and (e.cosine is None or e.cosine >= p.get("min_cosine", -1.0))
                 and not e.missing_numbers
@@ -290,7 +295,11 @@ def claim_counts(trace: Trace) -> dict[str, int]:
     ``supported-elsewhere`` and ``uncited`` (a source backs it, the citation
     is wrong or missing).
     """
-    claims = trace.support.claims if trace.support.status == "ok" else ()
+    claims = tuple(
+        c
+        for c in (trace.support.claims if trace.support.status == "ok" else ())
+        if c.verdict != "not-a-claim"  # refusals, framing: never judged, never counted
+    )
     verdicts = [c.verdict for c in claims]
     n_numbers = sum(len(c.numbers) for c in claims)
     n_halluc = sum(len(c.numbers_in_no_source) for c in claims)

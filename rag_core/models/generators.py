@@ -298,3 +298,8 @@ class Generator(_TokenizerMixin):
         p_no = float(probs[list(self.no_ids)].sum())
         total = p_yes + p_no
         return p_yes / total if total > 0 else 0.5
+
+    def p_yes(self, system: str, user: str) -> float:
+        """``P(yes)`` of the reply to one ``system``/``user`` turn (:meth:`yes_probability` of
+        :meth:`prompt_ids`): the judge interface ``rag_core.answer.support`` calls."""
+        return self.yes_probability(self.prompt_ids(system, user))

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
 from .. import models  # models.get_* read at call time: the one place a model is swapped
+from ..answer.checkfile import judge_or_notice
 from ..answer.context import build_context
 from ..answer.gate import GATE_REFUSED_NO_CANDIDATES
 from ..answer.generation import GENERATION_OFF, generate
-from ..answer.support import check_support
+from ..answer.support import SUPPORT_SKIPPED_NO_ANSWER, check_support
 from ..config import PipelineConfig
 from ..index import CorpusIndex, Progress
 from ..models import ModelUnavailable
@@ -23,7 +25,6 @@ from ..wording import declare, english, notice
 CONTEXT_SKIPPED_GATE = declare("context.skipped.gate_refused", "gate")
 GENERATION_SKIPPED_GATE = declare("generation.skipped.gate_refused", "gate")
 GENERATION_MODEL_UNAVAILABLE = declare("generation.model_unavailable", "model", "reason")
-SUPPORT_SKIPPED_NO_ANSWER = declare("support.skipped.no_answer")
 SUPPORT_SKIPPED_GENERATION = declare("support.skipped.generation", "status")
 STAGES_NOT_RUN_RETRIEVAL_ONLY = declare("stages.not_run.retrieval_only")
 
@@ -107,7 +108,7 @@ def model_stages(
     timings["generation"] = (time.perf_counter() - t) * 1000
 
     t = time.perf_counter()
-    support = _support(config, question, context, generation)
+    support = _support(config, question, context, generation, generator, corpus)
     timings["support"] = (time.perf_counter() - t) * 1000
     return context, generation, support
 
@@ -162,15 +163,34 @@ def _generation(
 
 
 def _support(
-    config: PipelineConfig, question: str, context: ContextStage, generation: GenerationStage
+    config: PipelineConfig,
+    question: str,
+    context: ContextStage,
+    generation: GenerationStage,
+    generator: Any,
+    corpus: CorpusIndex,
 ) -> SupportStage:
-    """The support check of an answer (MiniLM evidence when installed), else skipped."""
+    """The support check of an answer with the corpus's own embedder (e5 for a corpus with
+    Korean documents) and, when ``support.judge`` is on, the generator as judge; else skipped."""
     if generation.status != "ok" or generation.answer is None:
         return skipped_support(notice(SUPPORT_SKIPPED_GENERATION, status=generation.status))
     try:
-        embedder = models.get_embedder("minilm")
+        embedder = models.get_embedder(corpus.dense_choice(config.retrieval.dense_model)[0])
     except ModelUnavailable:
         embedder = None
-    return check_support(
-        generation.answer, context, config.support, embedder=embedder, question=question
+    judge, no_judge = (
+        judge_or_notice(generator, config.generation.model)
+        if config.support.judge
+        else (None, None)
     )
+    support = check_support(
+        generation.answer,
+        context,
+        config.support,
+        embedder=embedder,
+        judge=judge,
+        question=question,
+    )
+    if no_judge is not None:  # judged without it: say so instead of the summary
+        support = replace(support, message=english(no_judge), notice=no_judge)
+    return support

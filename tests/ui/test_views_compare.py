@@ -114,6 +114,7 @@ def test_retriever_pairs_and_stage_facts_on_real_traces(tiny_corpus):
 #: Every page with a view model (``ui/<page>/view.py``).
 VIEW_PAGES = (
     "inspect",
+    "check",
     "chunks",
     "compare",
     "scenarios",

@@ -1,0 +1,434 @@
+"""What evidence is: terms, numbers, negations and the sentence windows of a source.
+
+- **Terms.** Kiwi content morphemes when the text contains Hangul (particles dropped, so
+  ``한라산의`` meets ``한라산은``); otherwise lowercase ``\\w+`` words minus :data:`STOPWORDS`,
+  each reduced by the Snowball English stemmer (PyStemmer; Porter 2, snowballstem.org), so
+  "injuries" meets "injured".
+- **Numbers.** Digits with thousands commas, decimals and a unit (:data:`NUMBER`; ``1,947`` =
+  ``1947``; ``E17`` is one code, ≠ ``E21``; ``4,000미터`` ≠ ``4,000종``), clock times
+  (``17:00`` = ``17:0``), hyphenated ranges (``April 18-19``, ``3–5``: each end is a number),
+  and number words: English ``three``, ``twenty-five``, ``a dozen``; Korean native numerals
+  ``하나 둘 셋 넷 …`` and counters ``한/두/세/네 + 명/개/마리/살…``.
+- **Negation.** English ``not no never n't none nothing neither nor without``; Korean
+  ``않 없 못 아니``.
+- **Units.** A source's evidence units are its sentences, or, for a structured record (a JSON
+  object or array), its facts: one per leaf, read as key path plus value, ``false`` stating
+  the negation (:func:`record_units`).
+- **Windows.** The evidence unit is a window of 1–3 consecutive units of one source, and
+  the whole source when it is short (:data:`SHORT_SOURCE_CHARS`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from rag_core.answer.claims import sentences, strip_citations
+
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+_WORD = re.compile(r"\w+")
+
+STOPWORDS = frozenset(
+    "a an the is are was were be been being of in on at to and or it its this that these those "
+    "with by for as from which who what when where how than then so such has have had he she "
+    "they them their his her we our you your i also there will would can could "
+    # negation and auxiliaries: the negation feature compares them, coverage does not
+    "do does did not no nor doesn don didn isn wasn aren weren hasn haven t s "
+    # a record's literals: its negation is the unit's flag (record_units), not a term
+    "true false null".split()
+)
+
+#: Longest windows tried, in sentences.
+MAX_WINDOW = 3
+#: A source up to this many characters is also tried whole.
+SHORT_SOURCE_CHARS = 1200
+
+
+# -------------------------------------------------------------------- terms
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    import Stemmer  # PyStemmer
+
+    return Stemmer.Stemmer("english")
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """Snowball (Porter 2) English stem of a lowercase word."""
+    return str(_stemmer().stemWord(word))
+
+
+def analyzer_for(text: str) -> str:
+    """``kiwi`` when ``text`` contains Hangul, else ``unicode``."""
+    return "kiwi" if _HANGUL.search(text) else "unicode"
+
+
+@lru_cache(maxsize=100_000)
+def terms(text: str, analyzer: str) -> frozenset[str]:
+    """Distinct terms of ``text`` under ``analyzer`` (``kiwi``, or ``unicode``: stemmed words minus
+    stopwords)."""
+    text = strip_citations(text)
+    if analyzer == "kiwi":
+        from rag_core.retrieval.sparse.analyzers import kiwi_terms
+
+        return frozenset(stem(t) if t.isascii() else t for t in kiwi_terms(text))
+    return frozenset(stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS)
+
+
+_ENTITY = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)*)")
+
+
+def entity_terms(text: str) -> frozenset[str]:
+    """Stems of capitalised words not at a sentence start (names, places) in English text."""
+    clean = strip_citations(text)
+    out = set()
+    for m in _ENTITY.finditer(clean):
+        for w in m.group(1).split():
+            if w.lower() not in STOPWORDS:
+                out.add(stem(w.lower()))
+    return frozenset(out)
+
+
+# ------------------------------------------------------------------ numbers
+
+_UNITS = (
+    r"%|km|cm|mm|m|kg|g|ms|s|GB|MB|KB|TB|KiB|MiB|GiB|°C|℃|㎞|㎢|"
+    r"킬로미터|센티미터|밀리미터|제곱킬로미터|미터|킬로그램|그램|헥타르|리터|톤|퍼센트|"
+    r"시간|년|월|일|분|초|개|명|원|배|종|마리|그루|곳|회|권|호|층|번|가지|차례|세|살|도|"
+    r" ?(?:percent|per cent|million|billion|trillion|thousand|hundred|years?|months?|weeks?|days?"
+    r"|hours?|minutes?|miles?|feet|foot|inches|pounds?|dollars?|people|stars?)\b"
+)
+#: A number or code: optional letters glued in front (``E17``), digits with thousands commas or
+#: a decimal part, then an optional unit. A hyphen and a word may follow (``2-year``); a hyphen
+#: and a digit may not (ids such as ``jeju-01-geo`` stay out; ranges are found first).
+NUMBER = re.compile(
+    r"(?<![A-Za-z0-9.,\-_#=/:])([A-Za-z]{0,4}-?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?"
+    rf"(\s?(?:{_UNITS}))?"
+    r"(?![A-Za-z0-9:]|-\d)",
+)
+#: A range of two plain numbers: ``18-19``, ``3–5``, ``10~12``, ``5 to 7`` is left to the words.
+RANGE = re.compile(
+    r"(?<![\w.,\-:/#])(\d{1,4})\s?[-–—~]\s?(\d{1,4})(?!\d|[\-–/:.]\d)"
+    rf"(\s?(?:{_UNITS}))?(?![A-Za-z0-9])"
+)
+#: A clock time ``17:00`` / ``9:0`` (= ``09:00``), ``5:00 PM``, ``4 pm``, ``11 a.m.``.
+TIME = re.compile(
+    r"(?<![\d:])(?:([01]?\d|2[0-4]):([0-5]?\d)(?:\s?([AaPp])\.?[Mm]\.?)?|(1[0-2]|0?[1-9])\s?([AaPp])\.?[Mm]\.?)"
+    r"(?![\d:A-Za-z])"
+)
+
+#: Units written differently that name the same unit.
+UNIT_ALIASES = {
+    "미터": "m",
+    "킬로미터": "km",
+    "㎞": "km",
+    "센티미터": "cm",
+    "밀리미터": "mm",
+    "제곱킬로미터": "km²",
+    "㎢": "km²",
+    "킬로그램": "kg",
+    "그램": "g",
+    "퍼센트": "%",
+    "percent": "%",
+    "per cent": "%",
+    "℃": "°C",
+    "도": "°C",
+    "살": "세",
+    "foot": "feet",
+    "people": "명",
+}
+
+_ONES = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "dozen": 12,
+}  # fmt: skip
+_TENS = {
+    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+    "eighty": 80, "ninety": 90,
+}  # fmt: skip
+_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10,
+}  # fmt: skip
+#: English number words: ``twenty-five``, ``twenty five``, ``three``, ``a dozen``, then an
+#: optional ``hundred/thousand/million/billion`` (kept as the unit).
+NUMBER_WORDS = re.compile(
+    rf"\b(?:({'|'.join(_TENS)})(?:[-\s]({'|'.join(k for k in _ONES if _ONES[k] < 10)}))?"
+    rf"|({'|'.join(_ONES)}))\b(\s(?:hundred|thousand|million|billion))?"
+    rf"(\s(?:{_UNITS}))?(?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
+_KO_NATIVE = {
+    "하나": 1, "둘": 2, "셋": 3, "넷": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8,
+    "아홉": 9, "열": 10, "스물": 20, "서른": 30, "마흔": 40, "쉰": 50,
+}  # fmt: skip
+_KO_COUNTER_FORM = {"한": 1, "두": 2, "세": 3, "네": 4, "스무": 20}
+_KO_COUNTERS = r"명|개|마리|살|가지|번|권|곳|사람|그루|채|대|잔|병|시간|달|해|차례|벌|켤레"
+#: Korean native numerals standing alone (``셋이다``, ``다섯 명``) and counter forms (``세 명``).
+KO_NUMBER_WORDS = re.compile(
+    rf"(?<![\uac00-\ud7a3])(?:({'|'.join(_KO_NATIVE)})|({'|'.join(_KO_COUNTER_FORM)}))"
+    rf"(?:\s?({_KO_COUNTERS}))?(?=[\s.,!?은는이가을를의도와과만]|$)"
+)
+
+
+def normalise_number(letters: str, digits: str, decimals: str | None) -> str:
+    """``("E", "17", None) -> "e17"``; ``("", "1,947", None) -> "1947"``; ``("", "2", ".50") ->
+    "2.5"``."""
+    num = digits.replace(",", "")
+    if decimals:
+        frac = decimals.rstrip("0")
+        num += frac if frac != "." else ""
+    return (letters.lower() + num) if letters else num
+
+
+def _unit(raw: str | None) -> str | None:
+    u = (raw or "").strip()
+    if not u:
+        return None
+    u = UNIT_ALIASES.get(u.lower(), UNIT_ALIASES.get(u, u))
+    if u.isascii() and len(u) > 3 and u.endswith("s") and u not in ("feet", "inches"):
+        u = u[:-1]  # years -> year
+    return u
+
+
+def _mask(text: str, a: int, b: int) -> str:
+    return text[:a] + " " * (b - a) + text[b:]
+
+
+def _word_numbers(clean: str) -> tuple[list[tuple[int, str, str, str | None]], str]:
+    """Number words, ranges and times of ``clean`` as ``(pos, written, value, unit)``, and
+    ``clean`` with them masked out."""
+    found: list[tuple[int, str, str, str | None]] = []
+    for m in TIME.finditer(clean):
+        found.append((m.start(), m.group(0), clock(m), "time"))
+    for m in list(TIME.finditer(clean)):
+        clean = _mask(clean, m.start(), m.end())
+    for m in RANGE.finditer(clean):
+        unit = _unit(m.group(3))  # "3–5 km": both ends in km
+        found.append((m.start(1), m.group(1), m.group(1), unit))
+        found.append((m.start(2), m.group(2), m.group(2), unit))
+    for m in list(RANGE.finditer(clean)):
+        clean = _mask(clean, m.start(), m.end())
+    for m in NUMBER_WORDS.finditer(clean):
+        tens, one, single, scale, unit = m.groups()
+        value = (
+            _TENS[tens.lower()] + (_ONES[one.lower()] if one else 0)
+            if tens
+            else _ONES[single.lower()]
+        )
+        found.append((m.start(), m.group(0), str(value), _unit(scale or unit)))
+    for m in KO_NUMBER_WORDS.finditer(clean):
+        native, counter_form, counter = m.groups()
+        if native is None and counter is None:
+            continue  # 한/두/세/네 alone are words, not numbers
+        value = _KO_NATIVE[native] if native else _KO_COUNTER_FORM[counter_form]
+        found.append((m.start(), m.group(0), str(value), _unit(counter)))
+    for pat in (NUMBER_WORDS, KO_NUMBER_WORDS):
+        for m in list(pat.finditer(clean)):
+            clean = _mask(clean, m.start(), m.end())
+    return found, clean
+
+
+def clock(m: re.Match[str]) -> str:
+    """``H:MM`` on a 24-hour clock of a :data:`TIME` match: ``17:0`` → ``17:00``, ``5:00 PM`` →
+    ``17:00``, ``4 pm`` → ``16:00``, ``12 a.m.`` → ``0:00``."""
+    hour_s, minute_s, half, bare_hour, bare_half = m.groups()
+    hour, minute = (int(hour_s), int(minute_s)) if hour_s else (int(bare_hour), 0)
+    half = (half or bare_half or "").lower()
+    if half == "p" and hour < 12:
+        hour += 12
+    elif half == "a" and hour == 12:
+        hour = 0
+    return f"{hour}:{minute:02d}"
+
+
+def quantities_in(text: str) -> list[tuple[str, str, str | None]]:
+    """``(as written, normalised value, canonical unit or None)`` per number (citations removed),
+    in order of appearance.
+
+    ``4,000미터`` and ``4,000종`` have the same value but different units: a claim of 4,000
+    metres is not backed by a source counting 4,000 species.
+    """
+    found, clean = _word_numbers(strip_citations(text))
+    for m in NUMBER.finditer(clean):
+        value = normalise_number(m.group(1), m.group(2), m.group(3))
+        found.append((m.start(), m.group(0).strip(), value, _unit(m.group(4))))
+    return [(w, v, u) for _p, w, v, u in sorted(found, key=lambda x: x[0])]
+
+
+def quantity_in(value: str, unit: str | None, found: set[tuple[str, str | None]]) -> bool:
+    """Is ``value unit`` among ``found``? A unit-less number on either side matches any unit."""
+    return any(v == value and (unit is None or u is None or u == unit) for v, u in found)
+
+
+def numbers_in(text: str) -> list[tuple[str, str]]:
+    """``(as written, normalised)`` for each number or code in ``text`` (citations removed)."""
+    return [(w, v) for w, v, _u in quantities_in(text)]
+
+
+def conflicting(value: str, unit: str | None, found: set[tuple[str, str | None]]) -> bool:
+    """Does ``found`` state *another* value of the same kind (same unit, or both unit-less plain
+    numbers) — a different count, date or amount rather than a number merely absent?"""
+    if quantity_in(value, unit, found):
+        return False
+    plain = value.replace(".", "", 1).isdigit()
+    return any(
+        v != value and u == unit and (unit is not None or (plain and v.isdigit())) for v, u in found
+    )
+
+
+# ----------------------------------------------------------------- negation
+
+_NEG_EN = re.compile(
+    r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|nobody|n't)\b|n't\b", re.I
+)
+_NEG_KO = re.compile(r"않|없|못|아니")
+
+
+def has_negation(text: str) -> bool:
+    """Does ``text`` contain a negation word (module docstring)?"""
+    clean = strip_citations(text)
+    return bool(_NEG_EN.search(clean) or _NEG_KO.search(clean))
+
+
+# ------------------------------------------------------------------ windows
+
+
+@dataclass(frozen=True)
+class Window:
+    """1–3 consecutive sentences of a source (or the whole source), offsets into its quote."""
+
+    first: int  # index of the first sentence
+    last: int  # index of the last sentence (inclusive)
+    spans: tuple[tuple[int, int], ...]  # (start, end) of each sentence, in the quote
+
+    @property
+    def start(self) -> int:
+        return self.spans[0][0]
+
+    @property
+    def end(self) -> int:
+        return self.spans[-1][1]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One evidence unit of a source: a sentence, or one fact of a structured record.
+
+    ``text`` is what its terms and numbers are read from (for a record's fact: the key path's
+    words and the value); ``negated`` is set when the unit itself states a negation that its
+    words do not show (a record's ``false`` / ``"no"``), else ``None``.
+    """
+
+    start: int
+    end: int
+    text: str
+    negated: bool | None = None
+
+
+#: A JSON token: a string (escapes kept), a number, a literal, or punctuation.
+_JSON_TOKEN = re.compile(
+    r'"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|[{}\[\]:,]'
+)
+#: A string value longer than this is prose (a review, a description): cut into sentences.
+RECORD_PROSE_CHARS = 200
+_NO_VALUES = frozenset({"false", "no", "none"})
+
+
+def _key_words(key: str) -> str:
+    """``"BusinessAcceptsCreditCards"`` → ``"Business Accepts Credit Cards"``; ``_`` → space."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", key).replace("_", " ")
+
+
+def record_units(quote: str) -> tuple[Unit, ...] | None:
+    """The facts of ``quote`` when it is a JSON object or array (else ``None``).
+
+    A structured record states one fact per leaf: ``"OutdoorSeating": false`` says "outdoor
+    seating: no". Each leaf is a unit spanning its key and value in the quote, read as the
+    words of its key path and its value; ``false`` / ``"no"`` / ``"none"`` make the unit
+    negated; ``null`` states nothing and is skipped. A long string value (over
+    :data:`RECORD_PROSE_CHARS`) is prose: each of its sentences is a unit of its own.
+    """
+    body = quote.strip()
+    if not body or body[0] not in "{[":
+        return None
+    try:
+        json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    units: list[Unit] = []
+    path: list[str | None] = []  # the key of each open object (None for arrays)
+    key: tuple[int, str] | None = None  # (offset, name) of the key awaiting its value
+    tokens = list(_JSON_TOKEN.finditer(quote))
+    for i, m in enumerate(tokens):
+        tok = m.group(0)
+        if tok in "{[":
+            path.append(key[1] if key else None)
+            key = None
+        elif tok in "}]":
+            if path:
+                path.pop()
+        elif tok in ":,":
+            continue
+        elif tok.startswith('"') and i + 1 < len(tokens) and tokens[i + 1].group(0) == ":":
+            key = (m.start(), tok[1:-1])
+        else:
+            if tok != "null":
+                units += _leaf_units(quote, m, key, path)
+            key = None
+    return tuple(units)
+
+
+def _leaf_units(
+    quote: str, m: re.Match[str], key: tuple[int, str] | None, path: Sequence[str | None]
+) -> list[Unit]:
+    """The unit(s) of one record leaf (see :func:`record_units`)."""
+    words = " ".join(_key_words(k) for k in [*path, key[1] if key else None] if k)
+    tok = m.group(0)
+    if tok.startswith('"') and len(tok) - 2 > RECORD_PROSE_CHARS:
+        raw = re.sub(r"\\[nrt]", "  ", tok[1:-1])  # same length: offsets stay true
+        base = m.start() + 1
+        return [Unit(base + a, base + b, raw[a:b]) for a, b in sentences(raw)]
+    value = tok.strip('"')
+    start = key[0] if key else m.start()
+    negated = True if value.lower() in _NO_VALUES else None
+    raw_keys = " ".join(k for k in [*path, key[1] if key else None] if k)
+    return [Unit(start, m.end(), f"{words} {raw_keys} {value}", negated)]
+
+
+@lru_cache(maxsize=4096)
+def quote_units(quote: str) -> tuple[Unit, ...]:
+    """Evidence units of a source quote (cached by text): the facts of a structured record
+    (:func:`record_units`), else its sentences (abbreviation-aware,
+    :func:`rag_core.answer.claims.sentences`)."""
+    rec = record_units(quote)
+    if rec:
+        return rec
+    return tuple(Unit(a, b, quote[a:b]) for a, b in sentences(quote))
+
+
+def quote_sentences(quote: str) -> tuple[tuple[int, int], ...]:
+    """``(start, end)`` of each evidence unit of a source quote."""
+    return tuple((u.start, u.end) for u in quote_units(quote))
+
+
+def windows(quote: str, max_window: int = MAX_WINDOW) -> list[Window]:
+    """Every window of 1..``max_window`` consecutive sentences, plus the whole quote when it is
+    short (≤ :data:`SHORT_SOURCE_CHARS`) and longer than ``max_window`` sentences."""
+    sents = quote_sentences(quote)
+    out = [
+        Window(i, j, sents[i : j + 1])
+        for i in range(len(sents))
+        for j in range(i, min(i + max_window, len(sents)))
+    ]
+    if len(sents) > max_window and len(quote) <= SHORT_SOURCE_CHARS:
+        out.append(Window(0, len(sents) - 1, sents))
+    return out

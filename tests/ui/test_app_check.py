@@ -1,0 +1,109 @@
+"""The "Check an answer" page through AppTest: pasted and uploaded answers, escaping."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from helpers.app import html, make_app, ok
+
+from ui.check import keys
+
+
+@pytest.fixture(autouse=True)
+def no_generation(monkeypatch):
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=none")
+
+
+CONTEXT = "The bridge opened on April 18, 2019. It is 1,200 m long. <b>Bold</b> text stays text."
+
+
+def test_pasted_answer_is_checked_claim_by_claim(entry):
+    at = make_app(entry, {"lang": "en"}, page="check")
+    ok(at)
+    assert [x.value for x in at.title] == ["Check an answer"]
+    assert at.info  # nothing entered yet: the page says what it needs
+    at.text_input(key=keys.K_QUESTION).set_value("When did the bridge open?")
+    at.text_area(key=keys.K_CONTEXTS).set_value(CONTEXT + "\n---\nCats purr.")
+    at.text_area(key=keys.K_ANSWER).set_value(
+        "Sure! The bridge opened on April 21, 2019 [1]. It is 1,200 m long [1]. <script>x</script>"
+    )
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Flagged" in e.value for e in at.error)  # the contradicted date flags it
+    body = html(at)
+    assert "ri-v-not-a-claim" in body and "ri-v-contradicted" in body and "ri-v-supported" in body
+    assert "<script>" not in body and "&lt;script&gt;" in body  # answer text escaped
+    assert "<b>Bold</b>" not in body and "&lt;b&gt;Bold&lt;/b&gt;" in body  # context escaped
+    at.radio(key=keys.K_CLAIM).set_value(2).run()  # the supported claim: its evidence is marked
+    body = html(at)
+    assert "ri-ev-sel" in body
+
+
+def test_min_p_slider_changes_the_verdicts(entry):
+    at = make_app(entry, {"lang": "en"}, page="check")
+    at.text_area(key=keys.K_CONTEXTS).set_value(CONTEXT)
+    at.text_area(key=keys.K_ANSWER).set_value("It is 1,200 m long [1].")
+    at.run()
+    assert any("supported" in s.value for s in at.success)
+    at.slider(key="support.min_p").set_value(1.0).run()
+    ok_after = [e.value for e in at.error]
+    assert any("Flagged" in v for v in ok_after)
+
+
+def test_upload_mode_waits_for_a_file(entry):
+    at = make_app(entry, {"lang": "en"}, page="check")
+    at.radio[0].set_value("upload").run()
+    ok(at)
+    assert at.info  # no file yet: the page says what it needs
+
+
+def test_uploaded_rows_keep_the_good_rows_and_name_the_bad_lines():
+    from ui.check import view
+
+    good = {"id": "a", "user_input": "q", "retrieved_contexts": ["Cats purr."], "response": "Hi."}
+    data = (json.dumps(good) + "\n[1, 2]\n\n{oops\n").encode()
+    rows, errors = view.uploaded_rows(data, "mine.jsonl")
+    assert [r.id for r in rows] == ["a"] and rows[0].contexts == ("Cats purr.",)
+    assert [(e.file, e.line) for e in errors] == [("mine.jsonl", 2), ("mine.jsonl", 4)]
+    assert view.split_contexts("a\n---\nb\n----\n\n") == ("a", "b")
+    assert view.pasted_row("q", "", "answer") is None
+
+
+def test_korean_page_checks_a_pasted_answer_and_words_bad_rows_in_korean(entry):
+    at = make_app(entry, {"lang": "ko"}, page="check")
+    ok(at)
+    assert [x.value for x in at.title] == ["답변 검사"]
+    at.text_area(key=keys.K_CONTEXTS).set_value("한라산은 해발 1,947m이다.")
+    at.text_area(key=keys.K_ANSWER).set_value(
+        "한라산은 해발 1,947m이다 [1]. 도움이 되었기를 바랍니다!"
+    )
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("모든 주장이" in s.value for s in at.success)
+    assert "ri-v-not-a-claim" in html(at)  # the pleasantry is greyed, never judged
+    from ui.check import view
+    from ui.i18n import notice_text
+
+    _rows, errors = view.uploaded_rows(b'[1]\n{"contexts": ["x"]}\n', "x.jsonl")
+    assert [notice_text(e.notice, "ko") for e in errors] == [
+        "x.jsonl:1: 행은 JSON 객체여야 합니다 (list 아님)",
+        "x.jsonl:2: 답변 없음: answer, response 중 하나가 문자열이어야 합니다",
+    ]
+
+
+def test_the_judge_toggle_without_a_generator_is_named_not_ignored(entry):
+    from rag_core.answer.checkfile import JUDGE_NO_GENERATOR, SUPPORT_JUDGE_UNAVAILABLE
+    from rag_core.config import PipelineConfig
+    from ui.check import view
+
+    judge, why = view.judge(PipelineConfig().with_overrides({"generation.model": "none"}))
+    assert judge is None and why is not None and why.code == SUPPORT_JUDGE_UNAVAILABLE
+    assert why.params["reason"].code == JUDGE_NO_GENERATOR
+    at = make_app(entry, {"lang": "en", "support.judge": "true"}, page="check")
+    at.text_area(key=keys.K_CONTEXTS).set_value(CONTEXT)
+    at.text_area(key=keys.K_ANSWER).set_value("It is 1,200 m long [1].")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("judge 'none' is unavailable" in w.value for w in at.warning)
+    assert any("supported" in s.value for s in at.success)  # checked without the judge

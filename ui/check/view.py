@@ -1,0 +1,103 @@
+"""Streamlit-free view model of the Check page: inputs → rows → support stages → marks."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rag_core.answer.checkfile import (
+    Row,
+    RowError,
+    check_row,
+    embedder_for,
+    judge_for,
+    parse_lines,
+)
+from rag_core.config import PipelineConfig, SupportConfig
+from rag_core.types import Notice, SupportStage
+from ui.html import Mark
+
+_SEP = re.compile(r"^\s*---+\s*$", re.MULTILINE)
+
+
+def split_contexts(text: str) -> tuple[str, ...]:
+    """Pasted contexts: separated by a ``---`` line; empty pieces dropped."""
+    return tuple(p.strip() for p in _SEP.split(text) if p.strip())
+
+
+def pasted_row(question: str, contexts: str, answer: str) -> Row | None:
+    """The pasted inputs as a row (None when the answer or every context is empty)."""
+    ctxs = split_contexts(contexts)
+    if not answer.strip() or not ctxs:
+        return None
+    return Row("pasted", question.strip(), ctxs, answer)
+
+
+def uploaded_rows(data: bytes, name: str) -> tuple[list[Row], list[RowError]]:
+    """Rows of an uploaded JSONL file and the lines that could not be read."""
+    rows: list[Row] = []
+    errors: list[RowError] = []
+    text = data.decode("utf-8", errors="replace")
+    for item in parse_lines(io.StringIO(text), name):
+        if isinstance(item, RowError):
+            errors.append(item)
+        else:
+            rows.append(item)
+    return rows, errors
+
+
+def check(row: Row, cfg: SupportConfig, embedder: Any = "auto", judge: Any = None) -> SupportStage:
+    """The support stage of ``row`` with the embedder its contexts' language gets (and
+    ``judge``, asked when ``cfg.judge`` is on)."""
+    emb = embedder_for(row.contexts) if embedder == "auto" else embedder
+    return check_row(row, cfg, embedder=emb, judge=judge)
+
+
+def judge(config: PipelineConfig) -> tuple[Any, Notice | None]:
+    """The sidebar's generator as the judge (``support.judge``), or why there is none."""
+    return judge_for(config.generation.model, config.generation.dtype)
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Judged claims and how many flag the answer."""
+
+    judged: int
+    bad: int
+
+    @property
+    def flagged(self) -> bool:
+        return self.bad > 0
+
+
+def counts(stage: SupportStage) -> Counts:
+    judged = [c for c in stage.claims if c.verdict != "not-a-claim"]
+    bad = [c for c in judged if c.verdict in ("unsupported", "contradicted")]
+    return Counts(len(judged), len(bad))
+
+
+def evidence_marks(stage: SupportStage, selected: int | None, n: int) -> list[Mark]:
+    """Marks on context ``n`` for every sentence of the selected claim's evidence window."""
+    if selected is None or not (0 <= selected < len(stage.claims)):
+        return []
+    claim = stage.claims[selected]
+    best = max((e.score for e in claim.evidence), default=None)
+    out = []
+    for e in claim.evidence:
+        if e.n != n:
+            continue
+        cls = "ri-ev-sel" if e.score == best else "ri-ev"
+        out += [Mark(a, b, cls, f"p {e.score:.2f}") for a, b in e.spans or ((e.start, e.end),)]
+    return out
+
+
+def p_label(p: float | None) -> str:
+    return "—" if p is None else f"{p:.2f}"
+
+
+def claim_rows(stage: SupportStage) -> Sequence[tuple[int, str, str, str]]:
+    """``(index, verdict, p, text)`` per claim, for the table under the answer."""
+    return [(i, c.verdict, p_label(c.p_supported), c.text) for i, c in enumerate(stage.claims)]
