@@ -204,6 +204,10 @@ def url_honoured(name: str) -> None:
     st.session_state.get(_URL_ASKED, {}).pop(name, None)
 
 
+#: The sidebar's view widgets whose value a person chose (file uploaders cannot be set).
+_VIEW_WIDGETS = (K_CORPUS, K_QMODE, K_QSET, K_QID, K_QPHRASING, K_QTEXT, K_BEIR_PATH, K_BEIR_SPLIT)
+
+
 def _seed(values: Mapping[str, Any]) -> None:
     """Give every widget key without a value the value of the last good config, and write
     every other widget key's value back to itself.
@@ -993,6 +997,9 @@ def render() -> Context:
         st.switch_page(page_path(goto), query_params=st.query_params.to_dict())
     _init_session()
     _seed(widgets_from_config(ss[_CFG]))
+    for k in _VIEW_WIDGETS:  # kept across a language switch, as _seed keeps the config's
+        if k in ss:
+            ss[k] = ss[k]
     if ss.get(K_LANG) not in LANGS:  # a page switch before the widget rendered dropped its state
         ss[K_LANG] = ss.get(_LANG_SHADOW) if ss.get(_LANG_SHADOW) in LANGS else current_lang()
     sb = st.sidebar
