@@ -85,6 +85,13 @@ Verdict = str
 NEGATION_COVERAGE = 0.8
 #: A different number contradicts only a window that states this share of the claim's terms.
 CONFLICT_COVERAGE = 0.5
+#: A positive claim is contradicted when its window states this share of its terms only in
+#: explicitly negated units (a record's ``false``) and the source nowhere positively.
+NEGATED_ONLY_SHARE = 0.5
+#: Why a window contradicts a claim (a veto, :func:`contradicts`): one copied sentence with
+#: the negation added or dropped, or a record's stated ``false`` for what the claim asserts.
+NEGATION_FLIP = "one of claim and source is negated, the other not"
+NEGATED_FACT = "the source states it negated"
 #: Verdicts that flag a response as hallucinated.
 FLAG_VERDICTS = ("unsupported", "contradicted")
 
@@ -148,6 +155,7 @@ class SourceView:
     sentence_terms: tuple[frozenset[str], ...]
     sentence_numbers: tuple[frozenset[tuple[str, str | None]], ...]
     sentence_negated: tuple[bool, ...]
+    stated_negated: tuple[bool, ...]  # the unit states a negation explicitly (a record's false)
     all_terms: frozenset[str]
     positive_terms: frozenset[str]  # terms of the units that are not negated
     all_numbers: frozenset[tuple[str, str | None]]
@@ -187,6 +195,7 @@ def source_view(src: Source, analyzer: str, embedder: Any) -> SourceView:
         st,
         sn,
         negated,
+        tuple(u.negated is True for u in units),
         frozenset().union(*st) if st else frozenset(),
         frozenset().union(*positive) if positive else frozenset(),
         frozenset().union(*sn) if sn else frozenset(),
@@ -227,8 +236,18 @@ def window_features(
     if conflict:
         why = f"the source states another value than {', '.join(conflict)}"
     elif neg and cov >= NEGATION_COVERAGE and w.first == w.last and w.end - w.start <= 400:
-        why = "one of claim and source is negated, the other not"
+        why = NEGATION_FLIP
+    elif not c.negated and A and _negated_here(A, sv, w) / len(A) >= NEGATED_ONLY_SHARE:
+        why = NEGATED_FACT
     return f, missing, why
+
+
+def _negated_here(A: frozenset[str], sv: SourceView, w: Window) -> int:
+    """How many of the claim's terms ``A`` window ``w`` states only in explicitly negated units
+    (a record's ``false``), and the source nowhere positively ("has outdoor seating" against
+    ``"OutdoorSeating": false``)."""
+    neg = [sv.sentence_terms[i] for i in range(w.first, w.last + 1) if sv.stated_negated[i]]
+    return len((A & frozenset().union(*neg)) - sv.positive_terms) if neg else 0
 
 
 def best_evidence(

@@ -411,9 +411,14 @@ def test_cli_ctrl_c_reports_partial_results(capsys, fake, tmp_path):
 
     fake.generate_ids = interrupting
     fake.answers = {"": "Check the fluff filter [1]."}
-    code = main(fake_answers_argv(qfile, "--json"))
+    # A terminal's Ctrl-C handler, also when pytest runs as a background job (SIGINT ignored)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        code = main(fake_answers_argv(qfile, "--json"))
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+    finally:
+        signal.signal(signal.SIGINT, before)
     out = capsys.readouterr()
     a = json.loads(out.out)["a"]
     assert code == 0 and "interrupted" in out.err
     assert a["status"] == "partial" and 1 <= a["n_done"] < a["n_planned"] == 4
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -104,3 +104,25 @@ def test_a_positive_claim_on_a_negated_fact_scores_negated_only() -> None:
     assert feat("It has outdoor seating.") > 0.5
     assert feat("It offers free WiFi.") == 0.0
     assert feat("It has no outdoor seating.") == 0.0
+
+
+def test_a_positive_claim_on_a_negated_record_fact_is_contradicted() -> None:
+    from rag_core.answer.support import check_support
+    from rag_core.config import SupportConfig
+    from rag_core.types import ContextStage, Source
+
+    quote = json.dumps({"name": "Cafe Rosa", "attributes": {"OutdoorSeating": False}})
+    src = Source(1, "c", "d", "", "", 0, len(quote), "", quote, 0, "included")
+    ctx = ContextStage("ok", "pack", "rank", 4096, (src,))
+    claims = {
+        c.text: c.verdict
+        for c in check_support(
+            "Cafe Rosa has outdoor seating [1]. Cafe Rosa has no outdoor seating [1].",
+            ctx,
+            SupportConfig(),
+        ).claims
+    }
+    assert claims == {
+        "Cafe Rosa has outdoor seating [1].": "contradicted",
+        "Cafe Rosa has no outdoor seating [1].": "supported",
+    }
