@@ -51,11 +51,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rag_core.corpus.index import load_corpus_index
-from rag_core.corpus.questions import load_questions
 
 from rag_core.answer.context import build_context
 from rag_core.config import PipelineConfig
+from rag_core.formats.questions import load_questions
+from rag_core.index import load_corpus_index
 from rag_core.models import cache_root, get_generator
 from rag_core.models.dtype import cpu_flags, machine_dtype
 from rag_core.models.timing import FirstTokenClock
@@ -85,7 +85,7 @@ def prompt_ids(qid: str) -> list[int]:
         corpus.chunking(cfg.chunker).by_id,
         corpus.docs,
         cfg.context,
-        generator=get_generator(MODEL, dtype="float32"),
+        tokenizer=get_generator(MODEL, dtype="float32"),
         dropped_by_gate=trace.gate.rejected,
     )
     return list(ctx.input_ids)

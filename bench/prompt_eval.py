@@ -399,7 +399,7 @@ def score(trace: Trace, item: EvalItem) -> Scored:
     cited = bool(claims) and all(c.citations for c in claims)
     cfg = PipelineConfig.from_dict(trace.config).support
     checks = tuple(
-        (n, any(e.n == n and evidence_supports(e, cfg) for e in c.evidence))
+        (n, any(e.n == n and evidence_supports(e, cfg.min_p) for e in c.evidence))
         for c in claims
         for n in c.citations
     )

@@ -329,6 +329,11 @@ def contradicts(e: Evidence) -> bool:
     return bool(e.contradiction) and e.overlap >= CONFLICT_COVERAGE
 
 
+def evidence_supports(e: Evidence, min_p: float) -> bool:
+    """Does ``e`` support its claim: ``p_supported ≥ min_p`` and no veto (:func:`contradicts`)?"""
+    return e.score >= min_p and not contradicts(e)
+
+
 def _verdict(
     cites: Sequence[int],
     by_n: dict[int, Source],
@@ -337,7 +342,7 @@ def _verdict(
 ) -> tuple[Verdict, str]:
     """The verdict of step 4 of the module docstring, and its reason."""
     ev = {e.n: e for e in evidence}
-    supports = {e.n: e.score >= min_p and not contradicts(e) for e in evidence}
+    supports = {e.n: evidence_supports(e, min_p) for e in evidence}
     valid = [n for n in cites if n in by_n]
     invalid = [n for n in cites if n not in by_n]
     backing = [n for n in valid if supports.get(n)]
