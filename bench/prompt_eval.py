@@ -373,7 +373,8 @@ def score(trace: Trace, item: EvalItem) -> Scored:
     gold = None
     if item.expect == "answer":
         gold = any(n.text in s.quote for n in item.question.needles for s in included)
-    claims = trace.support.claims
+    # a refusal, framing or a bare citation is greyed 'not-a-claim', never a claim of the answer
+    claims = tuple(c for c in trace.support.claims if c.verdict != "not-a-claim")
     asked = {v for _w, v, _u in quantities_in(item.question.question)}
     invented = tuple(
         x

@@ -38,9 +38,9 @@ CONTEXT_POLICIES = ("pack", "hard-cut")
 CONTEXT_ORDERINGS = ("rank", "ends", "document")
 CONTEXT_INSTRUCTIONS = ("strict", "minimal")
 CITATION_MODES = ("free", "enforced")
-#: ``generation.dtype``: ``auto`` = bfloat16 where the CPU computes it natively, else float32
-#: (``rag_core.models.dtype``).
-GENERATION_DTYPES = ("auto", "float32", "bfloat16")
+#: ``generation.dtype``: ``auto`` = bfloat16 where the CPU computes it natively, else float32;
+#: ``qint8`` = int8 Linear layers, opt-in only (``rag_core.models.dtype``).
+GENERATION_DTYPES = ("auto", "float32", "bfloat16", "qint8")
 
 #: Tokens reserved for the fixed instructions + chat template of the prompt.
 #: A budget below this cannot hold the instructions, whatever the sources.
@@ -362,9 +362,11 @@ class GenerationConfig:
     sentences each ending with ``[n]`` over the sources sent; see
     ``rag_core.answer.citations``).
 
-    ``dtype``: what the model computes in — ``float32``, ``bfloat16``, or
+    ``dtype``: what the model computes in — ``float32``, ``bfloat16``,
     ``auto`` (bfloat16 where the CPU has native bfloat16 arithmetic, float32
-    elsewhere; ``rag_core.models.dtype``). The Trace records the one used.
+    elsewhere; ``rag_core.models.dtype``), or ``qint8`` (float32 with the Linear
+    layers dynamically quantised to int8; never picked by ``auto``). The Trace
+    records the one used.
     """
 
     model: str = "qwen2.5-coder-0.5b"

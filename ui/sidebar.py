@@ -931,7 +931,10 @@ def generator_label(name: str, lang: str) -> str:
 
 
 def dtype_label(dtype: str, lang: str) -> str:
-    """ "auto (bfloat16 on this CPU)" for ``auto``; the name otherwise."""
+    """ "auto (bfloat16 on this CPU)" for ``auto``, qint8 with its measured cost; the name
+    otherwise."""
+    if dtype == "qint8":
+        return t("side.dtype.qint8", lang)
     if dtype != "auto":
         return dtype
     from rag_core.models.dtype import machine_dtype

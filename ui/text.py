@@ -91,13 +91,21 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "side.dtype": ("연산 정밀도", "Precision (dtype)"),
     "side.dtype.auto": ("auto (이 CPU에서는 {dtype})", "auto ({dtype} on this CPU)"),
+    "side.dtype.qint8": (
+        "qint8 (int8 선형층: 더 빠르지만 정답이 절반으로 줄어듦)",
+        "qint8 (int8 linear layers: faster, half as many right answers)",
+    ),
     "help.dtype": (
         "auto: CPU가 bfloat16을 직접 계산하면(AVX-512 BF16 또는 AMX) bfloat16, 아니면 float32. "
         "bfloat16은 프롬프트 처리가 약 2배 빠르고 답이 float32와 조금 다를 수 있습니다. "
-        "캐시는 정밀도별로 따로 저장됩니다.",
+        "캐시는 정밀도별로 따로 저장됩니다. qint8은 선형층 가중치를 int8로 양자화해 "
+        "디코딩이 약 2배 빠르지만, 24문항 평가에서 정답이 12개에서 6개로 줄었습니다"
+        "(docs/MODELS.md).",
         "auto: bfloat16 where the CPU computes it natively (AVX-512 BF16 or AMX), else float32. "
         "bfloat16 prefills about twice as fast; its answers may differ slightly from float32's. "
-        "Cached answers are kept per precision.",
+        "Cached answers are kept per precision. qint8 quantises the linear layers' weights to "
+        "int8: decoding about twice as fast, but on the 24-question evaluation it answered 6 "
+        "correctly where float32 answered 12 (docs/MODELS.md).",
     ),
     "side.max_new_tokens": ("최대 새 토큰", "Max new tokens"),
     "side.support": ("근거 검사 설정", "Support check"),

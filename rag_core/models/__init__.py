@@ -39,7 +39,7 @@ from ._files import (
     ensure_offline,
     quiet_transformers,
 )
-from .dtype import resolve_dtype, torch_dtype
+from .dtype import quantise, resolve_dtype, torch_dtype
 from .embedders import E5Embedder, Embedder, SentenceTransformerEmbedder, l2_normalise
 from .errors import (
     MODEL_DOWNLOAD_FAILED,
@@ -241,7 +241,7 @@ def _load_converted(
     model = AutoModelForCausalLM.from_pretrained(
         str(folder), local_files_only=True, dtype=torch_dtype(dtype)
     )
-    model.eval()
+    model = quantise(model.eval(), dtype)
     if progress:
         progress(f"{model_id} ready", 1.0)
     return Generator(
@@ -269,7 +269,7 @@ def _load_hf_generator(name: str, dtype: str, progress: Progress | None) -> Gene
         )
     except Exception as exc:  # noqa: BLE001 - any loader failure means "not available here"
         raise ModelUnavailable(name, _missing_reason(name, exc)) from None
-    model.eval()
+    model = quantise(model.eval(), dtype)
     if progress:
         progress(f"{name} ready", 1.0)
     return Generator(

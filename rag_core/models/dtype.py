@@ -23,12 +23,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
-#: The values of ``generation.dtype`` (``qint8`` was measured and is not offered:
-#: docs/MODELS.md, "Precision").
-DTYPES = ("auto", "float32", "bfloat16")
-#: What ``auto`` can resolve to.
-CONCRETE_DTYPES = ("float32", "bfloat16")
+#: The values of ``generation.dtype``. ``qint8`` is opt-in, never chosen by ``auto``: float32
+#: weights with the Linear layers quantised to int8 after loading (docs/MODELS.md, "Precision").
+DTYPES = ("auto", "float32", "bfloat16", "qint8")
+#: What a model can compute in (``auto`` resolves to the first two only).
+CONCRETE_DTYPES = ("float32", "bfloat16", "qint8")
+#: Loaded in float32, then ``torch.ao.quantization.quantize_dynamic`` of every ``nn.Linear``.
+QUANTISED_DTYPES = ("qint8",)
 #: CPU flags any one of which gives native bfloat16 matrix arithmetic.
 BF16_FLAGS = ("avx512_bf16", "amx_bf16")
 #: torch CPU capabilities (``get_cpu_capability()``) whose kernels use 512-bit vectors.
@@ -89,11 +92,29 @@ def resolve_dtype(requested: str) -> str:
 
 
 def torch_dtype(name: str) -> object:
-    """The ``torch.dtype`` of a concrete dtype name."""
+    """The ``torch.dtype`` a model of concrete dtype ``name`` is loaded in (float32 for the
+    quantised ones, which are quantised after loading: :func:`quantise`)."""
     import torch
 
     if name not in CONCRETE_DTYPES:
         raise ValueError(
             f"dtype {name!r} is not concrete; valid choices: {', '.join(CONCRETE_DTYPES)}"
         )
-    return getattr(torch, name)
+    return torch.float32 if name in QUANTISED_DTYPES else getattr(torch, name)
+
+
+def quantise(model: Any, name: str) -> Any:
+    """``model`` with its ``nn.Linear`` layers quantised when ``name`` is a quantised dtype
+    (dynamic quantisation: int8 weights per tensor, activations quantised per batch at run
+    time; PyTorch's ``quantize_dynamic``, its FBGEMM/oneDNN VNNI kernels), else ``model``."""
+    if name not in QUANTISED_DTYPES:
+        return model
+    import warnings
+
+    import torch
+    from torch.ao.quantization import quantize_dynamic
+
+    with warnings.catch_warnings():  # deprecated for torchao in 2.13, still the shipped kernel
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore", UserWarning)
+        return quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)

@@ -8,7 +8,14 @@ from helpers.fakes import CharGenerator
 from rag_core.answer.context import build_context
 from rag_core.answer.generation import cache_key, estimate_seconds, generate
 from rag_core.config import GENERATION_DTYPES, ContextConfig, GenerationConfig, PipelineConfig
-from rag_core.models.dtype import DTYPES, choose_dtype, cpu_flags, resolve_dtype
+from rag_core.models.dtype import (
+    DTYPES,
+    choose_dtype,
+    cpu_flags,
+    quantise,
+    resolve_dtype,
+    torch_dtype,
+)
 from rag_core.models.timing import FirstTokenClock, rates
 from rag_core.types import Chunk, Document, Hit
 
@@ -50,8 +57,24 @@ def test_resolve_dtype():
     assert resolve_dtype("float32") == "float32"
     assert resolve_dtype("bfloat16") == "bfloat16"
     assert resolve_dtype("auto") in ("float32", "bfloat16")
-    with pytest.raises(ValueError, match="valid choices: auto, float32, bfloat16"):
+    assert resolve_dtype("qint8") == "qint8"  # opt-in: never what auto resolves to
+    assert resolve_dtype("auto") != "qint8"
+    with pytest.raises(ValueError, match="valid choices: auto, float32, bfloat16, qint8"):
         resolve_dtype("float16")
+
+
+def test_qint8_loads_in_float32_and_quantises_only_linear_layers():
+    import torch
+
+    assert torch_dtype("qint8") is torch.float32 and torch_dtype("bfloat16") is torch.bfloat16
+    net = torch.nn.Sequential(torch.nn.Embedding(10, 8), torch.nn.Linear(8, 4))
+    assert quantise(net, "float32") is net
+    q = quantise(net, "qint8")
+    assert isinstance(q[0], torch.nn.Embedding)
+    assert type(q[1]).__module__.startswith("torch.ao.nn.quantized.dynamic")
+    assert q[1].weight().dtype == torch.qint8
+    with pytest.raises(ValueError, match="not concrete"):
+        torch_dtype("auto")
 
 
 def test_config_knob_validates_and_round_trips():

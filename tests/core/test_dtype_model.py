@@ -27,14 +27,15 @@ def _context(gen):
     )
 
 
-@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "qint8"])
 def test_fresh_generations_are_byte_identical_within_a_dtype(tmp_path, dtype):
-    import torch
-
     from rag_core.models import get_generator
+    from rag_core.models.dtype import torch_dtype
 
     gen = get_generator("qwen2.5-coder-0.5b", dtype=dtype)
-    assert gen.dtype == dtype and next(gen.model.parameters()).dtype == getattr(torch, dtype)
+    assert gen.dtype == dtype and next(gen.model.parameters()).dtype == torch_dtype(dtype)
+    quantised = [m for m in gen.model.modules() if "quantized" in type(m).__module__]
+    assert bool(quantised) == (dtype == "qint8")
     ctx = _context(gen)
     cfg = GenerationConfig(max_new_tokens=16, citations="enforced", dtype=dtype)
     runs = []

@@ -59,3 +59,9 @@ def test_picker_labels_say_what_each_model_is():
     assert (
         machine_dtype() in dtype_label("auto", "en") and dtype_label("float32", "ko") == "float32"
     )
+
+
+def test_qint8_label_states_what_it_costs():
+    # measured on the 24-question set (docs/MODELS.md): half as many right answers as float32
+    assert dtype_label("qint8", "en").startswith("qint8 (") and "half" in dtype_label("qint8", "en")
+    assert dtype_label("qint8", "ko").startswith("qint8 (") and "절반" in dtype_label("qint8", "ko")
