@@ -254,3 +254,27 @@ def test_metrics_cli_refuses_a_huge_grade_in_one_line(tmp_path, capsys, grade):
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1, err
     assert "qrels.txt line 1: grade" in err and "|grade| ≤ 100" in err
+
+
+def test_run_pieces_hard_cuts_only_runs_longer_than_the_cap():
+    spaced = "한라산의 높이는 " * 100
+    assert guard.run_pieces(spaced) == [spaced]  # no run over the cap: one piece, unchanged
+    line = "가" * (2 * guard.MAX_RUN + 10)
+    text = "앞 " + line + " 뒤"
+    pieces = guard.run_pieces(text)
+    assert "".join(pieces) == text
+    assert [len(p) for p in pieces] == [2 + guard.MAX_RUN, guard.MAX_RUN, 10 + 2]
+    assert guard.run_pieces("abcdefg", 3) == ["abc", "def", "g"]
+    assert guard.run_pieces("ab cd", 2) == ["ab cd"]
+    with pytest.raises(ValueError, match="max_run = 0 must be an integer >= 1"):
+        guard.run_pieces("x", 0)
+
+
+def test_run_pieces_is_linear_on_many_runs_just_under_the_cap():
+    text = ("나" * guard.MAX_RUN + " ") * 8_000  # 2 MB of runs one short of a cut
+    start = time.perf_counter()
+    assert guard.run_pieces(text) == [text]
+    elapsed = time.perf_counter() - start
+    start = time.perf_counter()
+    text.split()  # one linear pass over the same text, the yardstick
+    assert elapsed < 50 * (time.perf_counter() - start) + 0.5
