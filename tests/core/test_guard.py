@@ -278,3 +278,26 @@ def test_run_pieces_is_linear_on_many_runs_just_under_the_cap():
     start = time.perf_counter()
     text.split()  # one linear pass over the same text, the yardstick
     assert elapsed < 50 * (time.perf_counter() - start) + 0.5
+
+
+def _beir_folder(root, n_docs: int):
+    root.mkdir()
+    rows = "".join(json.dumps({"_id": f"d{i}", "text": f"row {i}"}) + "\n" for i in range(n_docs))
+    (root / "corpus.jsonl").write_text(rows)
+    (root / "queries.jsonl").write_text('{"_id": "q1", "text": "row"}\n')
+    (root / "qrels.tsv").write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\n")
+    return root
+
+
+def test_a_beir_corpus_over_its_time_budget_is_refused_with_the_reason(tmp_path):
+    from rag_core.corpus.datasets import load_qrels_folder
+
+    root = _beir_folder(tmp_path / "set", 20_000)
+    assert len(load_qrels_folder(root).report.documents) == 20_000  # a chosen folder: no budget
+    with pytest.raises(ValueError) as info:
+        load_qrels_folder(root, time_budget_s=1e-6)
+    message = str(info.value)
+    assert "corpus.jsonl holds no loadable document" in message
+    assert "took longer than the 1e-06 s loading budget" in message
+    with pytest.raises(ValueError, match="must be a positive number of seconds"):
+        load_qrels_folder(root, time_budget_s=0)
