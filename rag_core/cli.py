@@ -251,6 +251,9 @@ def cmd_query(args: argparse.Namespace) -> int:
         ]
     )
     _emit(trace, args.json, summary)
+    for lst in trace.retrieval.lists:  # an ok list's note (Qdrant hits left out) on stderr
+        if lst.status == "ok" and lst.hits and lst.message:
+            print(f"note: {lst.name}: {lst.message}", file=sys.stderr)
     failed = [lst for lst in trace.retrieval.lists if lst.method == "qdrant" and lst.status != "ok"]
     for (
         lst

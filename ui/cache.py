@@ -185,12 +185,14 @@ def _beir_zip_build(digest: str, split: str, _data: bytes) -> tuple[CorpusIndex,
     import tempfile
 
     from rag_core.corpus.datasets import load_qrels_folder, safe_extract_zip
+    from rag_core.corpus.loaders import DEFAULT_TIME_BUDGET_S
 
     skipped: list[str] = []
     with tempfile.TemporaryDirectory(prefix="rag-inspector-beir-") as tmp:
         try:
             folder = safe_extract_zip(_data, tmp, skipped=skipped)
-            qset = load_qrels_folder(folder, split)  # everything is read into memory here
+            # everything is read into memory here; an upload's corpus file has a time budget
+            qset = load_qrels_folder(folder, split, time_budget_s=DEFAULT_TIME_BUDGET_S)
         except ValueError as exc:  # name the zip, never the server's temporary folder
             raise ValueError(_without_folder(str(exc), tmp)) from None
     name = "zip" if qset.name == Path(tmp).name else qset.name

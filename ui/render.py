@@ -243,6 +243,8 @@ def retriever_column(
     if lst.status != "ok":
         st.warning(md(t("ins.unavailable", lang, name=lst.name, message=said(lst, lang))))
         return
+    if lst.notice is not None and lst.hits:  # hits left out, or scores that are distances
+        st.caption(md(said(lst, lang)))
     if not lst.hits:
         show(
             tag(

@@ -138,13 +138,19 @@ def questions_from_qrels(
     return tuple(out), tuple(sorted(unknown))
 
 
-def load_beir_set(directory: str | Path, split: str = "test") -> QrelsSet:
-    """A BEIR folder as a :class:`QrelsSet` (document text = ``title + "\\n\\n" + text``)."""
+def load_beir_set(
+    directory: str | Path, split: str = "test", *, time_budget_s: float | None = None
+) -> QrelsSet:
+    """A BEIR folder as a :class:`QrelsSet` (document text = ``title + "\\n\\n" + text``);
+    ``time_budget_s`` bounds the corpus file's parse (:func:`load_beir`)."""
     root = Path(directory)
     duplicates: dict[str, int] = {}
-    report, queries, qrels = load_beir(root, split=split, title_in_text=True, duplicates=duplicates)
+    report, queries, qrels = load_beir(
+        root, split=split, title_in_text=True, duplicates=duplicates, time_budget_s=time_budget_s
+    )
     if not report.documents:
-        raise ValueError(f"BEIR folder {str(root)!r}: corpus.jsonl holds no loadable document")
+        why = f" ({report.failed[0].reason})" if report.failed else ""
+        raise ValueError(f"BEIR folder {str(root)!r}: corpus.jsonl holds no loadable document{why}")
     docs = {d.doc_id for d in report.documents}
     questions, unknown = questions_from_qrels(queries, qrels, docs, tag=f"beir:{root.name}")
     return QrelsSet(root.name, report, queries, qrels, questions, split, unknown, duplicates)
@@ -223,7 +229,8 @@ def load_trec_set(corpus: str | Path, topics: str | Path, qrels: str | Path) -> 
             raise ValueError(f"{what} {str(p)!r} does not exist")
     report = load_corpus(corpus)
     if not report.documents:
-        raise ValueError(f"corpus {str(corpus)!r} holds no loadable document")
+        why = f" ({report.failed[0].reason})" if report.failed else ""
+        raise ValueError(f"corpus {str(corpus)!r} holds no loadable document{why}")
     try:
         topics_text = Path(topics).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -283,11 +290,17 @@ def find_trec_files(root: str | Path) -> tuple[Path, Path, Path]:
     return corpus, found["topics"][0], found["qrels"][0]
 
 
-def load_qrels_folder(directory: str | Path, split: str = "test") -> QrelsSet:
-    """A BEIR folder (it holds ``queries.jsonl``), else a TREC folder (:func:`find_trec_files`)."""
+def load_qrels_folder(
+    directory: str | Path, split: str = "test", *, time_budget_s: float | None = None
+) -> QrelsSet:
+    """A BEIR folder (it holds ``queries.jsonl``), else a TREC folder (:func:`find_trec_files`).
+
+    ``time_budget_s``: the per-file time budget of a BEIR corpus file (an uploaded zip's); a
+    TREC corpus's files always have the loaders' own.
+    """
     root = Path(directory)
     if not root.is_dir() or (root / "queries.jsonl").is_file():
-        return load_beir_set(root, split)
+        return load_beir_set(root, split, time_budget_s=time_budget_s)
     corpus, topics, qrels = find_trec_files(root)
     qset = load_trec_set(corpus, topics, qrels)
     return replace(qset, name=root.name)

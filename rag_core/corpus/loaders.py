@@ -1289,6 +1289,7 @@ def load_beir(
     split: str = "test",
     title_in_text: bool = False,
     duplicates: dict[str, int] | None = None,
+    time_budget_s: float | None = None,
 ) -> tuple[LoadReport, dict[str, str], dict[str, dict[str, int]]]:
     """Load a BEIR folder: ``corpus.jsonl``, ``queries.jsonl``, ``qrels/<split>.tsv`` or
     ``qrels.tsv``.
@@ -1298,7 +1299,8 @@ def load_beir(
         The qrels file has a header line and ``query-id\tcorpus-id\tscore``
         rows (ids may contain spaces). ``qrels/<split>.tsv`` is used when it
         exists, else ``qrels.tsv``. The corpus is loaded without the size cap
-        and the time budget (a BEIR corpus is chosen on purpose, not uploaded).
+        and, unless ``time_budget_s`` is given (an uploaded zip's corpus), without
+        the time budget (a BEIR folder is chosen on purpose).
         With ``title_in_text`` a document's text is ``title + "\n\n" + text``
         (what BEIR's and Pyserini's BM25 baselines index; offsets refer to it).
 
@@ -1319,8 +1321,9 @@ def load_beir(
         if not p.is_file():
             raise ValueError(f"BEIR folder {str(root)!r} lacks {p.name}")
     qrels_path = beir_qrels_path(root, split)
+    _check_budget(time_budget_s)
     report = load_file(
-        corpus, max_bytes=max(DEFAULT_MAX_BYTES, corpus.stat().st_size), time_budget_s=None
+        corpus, max_bytes=max(DEFAULT_MAX_BYTES, corpus.stat().st_size), time_budget_s=time_budget_s
     )
     if title_in_text:
         report = LoadReport(

@@ -34,6 +34,11 @@ MAX_INT_DIGITS = 1000
 MAX_GRADE = 100
 #: Character offsets (label ``start``/``end``) must fit SQLite's 64-bit integers.
 MAX_OFFSET = 2**63 - 1
+#: The longest run of non-space characters a morphological analyzer is handed whole; a longer
+#: run (a spaceless line: no Korean word is this long) is hard-cut into pieces of this length,
+#: as the chunkers hard-cut a line without a boundary.
+MAX_RUN = 256
+_LONG_RUN = re.compile(rf"(?<!\S)\S{{{MAX_RUN + 1},}}")  # from a run start: linear
 
 _GRADE = re.compile(r"-?[0-9]+", re.ASCII)
 _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
@@ -153,6 +158,24 @@ def offset(raw: Any, what: str) -> int:
     return raw
 
 
+def run_pieces(text: str, max_run: int = MAX_RUN) -> list[str]:
+    """``text`` cut so that no piece holds a run of more than ``max_run`` non-space characters.
+
+    Text without such a run is one piece, unchanged (the common case: one regex scan). A
+    longer run is hard-cut every ``max_run`` characters; the pieces concatenate to ``text``.
+    """
+    if max_run < 1:
+        raise ValueError(f"max_run = {max_run!r} must be an integer >= 1")
+    long_run = _LONG_RUN if max_run == MAX_RUN else re.compile(rf"(?<!\S)\S{{{max_run + 1},}}")
+    cuts: list[int] = []
+    for m in long_run.finditer(text):
+        cuts.extend(range(m.start() + max_run, m.end(), max_run))
+    if not cuts:
+        return [text]
+    bounds = [0, *cuts, len(text)]
+    return [text[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+
+
 def nfc(text: str) -> str:
     """``text`` in Unicode NFC (the form the corpus text is stored in): an NFD id or
     needle then matches its NFC twin."""
@@ -164,6 +187,7 @@ __all__ = [
     "MAX_INT_DIGITS",
     "MAX_JSON_DEPTH",
     "MAX_OFFSET",
+    "MAX_RUN",
     "capped_int",
     "finite_float",
     "grade",
@@ -171,4 +195,5 @@ __all__ = [
     "json_line",
     "nfc",
     "offset",
+    "run_pieces",
 ]

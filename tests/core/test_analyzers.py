@@ -135,3 +135,30 @@ def test_dense_auto_picks_e5_for_a_corpus_with_korean_documents():
     assert model == "e5-small" and "1 of 2 documents are Korean" in why
     model, why = choose_dense_model(["The KV cache.", "BM25 (Robertson) with 한 word"])
     assert model == "minilm" and "no Korean document" in why
+
+
+def test_kiwi_never_gets_a_spaceless_run_longer_than_the_guard(monkeypatch):
+    """A 2 MB spaceless Korean line reaches Kiwi hard-cut into pieces (issue 27): each piece's
+    terms, in order, are the text's terms."""
+    from rag_core.formats import guard
+    from rag_core.retrieval.sparse import analyzers
+
+    seen: list[str] = []
+
+    class Token:
+        def __init__(self, form: str) -> None:
+            self.form, self.tag = form, "NNG"
+
+    class FakeKiwi:
+        def tokenize(self, texts):
+            seen.extend(texts)
+            return [[Token(t[:2])] for t in texts]
+
+    monkeypatch.setattr(analyzers, "_KIWI", FakeKiwi())
+    line = "한라산" * 233_000  # 699,000 syllables, about 2 MB of UTF-8
+    terms = analyzers.analyze_many("auto", ["짧은 글", line])
+    assert max(len(s) for s in seen) == guard.MAX_RUN
+    assert "".join(seen[2:]) == line
+    assert terms[0] == ["짧은", "글"] and len(terms[1]) == -(-len(line) // guard.MAX_RUN)
+    seen.clear()
+    assert analyzers.get_analyzer("kiwi")("한라산의 높이") == ["한라"] and seen == ["한라산의 높이"]

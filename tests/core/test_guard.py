@@ -254,3 +254,50 @@ def test_metrics_cli_refuses_a_huge_grade_in_one_line(tmp_path, capsys, grade):
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1, err
     assert "qrels.txt line 1: grade" in err and "|grade| ≤ 100" in err
+
+
+def test_run_pieces_hard_cuts_only_runs_longer_than_the_cap():
+    spaced = "한라산의 높이는 " * 100
+    assert guard.run_pieces(spaced) == [spaced]  # no run over the cap: one piece, unchanged
+    line = "가" * (2 * guard.MAX_RUN + 10)
+    text = "앞 " + line + " 뒤"
+    pieces = guard.run_pieces(text)
+    assert "".join(pieces) == text
+    assert [len(p) for p in pieces] == [2 + guard.MAX_RUN, guard.MAX_RUN, 10 + 2]
+    assert guard.run_pieces("abcdefg", 3) == ["abc", "def", "g"]
+    assert guard.run_pieces("ab cd", 2) == ["ab cd"]
+    with pytest.raises(ValueError, match="max_run = 0 must be an integer >= 1"):
+        guard.run_pieces("x", 0)
+
+
+def test_run_pieces_is_linear_on_many_runs_just_under_the_cap():
+    text = ("나" * guard.MAX_RUN + " ") * 8_000  # 2 MB of runs one short of a cut
+    start = time.perf_counter()
+    assert guard.run_pieces(text) == [text]
+    elapsed = time.perf_counter() - start
+    start = time.perf_counter()
+    text.split()  # one linear pass over the same text, the yardstick
+    assert elapsed < 50 * (time.perf_counter() - start) + 0.5
+
+
+def _beir_folder(root, n_docs: int):
+    root.mkdir()
+    rows = "".join(json.dumps({"_id": f"d{i}", "text": f"row {i}"}) + "\n" for i in range(n_docs))
+    (root / "corpus.jsonl").write_text(rows)
+    (root / "queries.jsonl").write_text('{"_id": "q1", "text": "row"}\n')
+    (root / "qrels.tsv").write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\n")
+    return root
+
+
+def test_a_beir_corpus_over_its_time_budget_is_refused_with_the_reason(tmp_path):
+    from rag_core.corpus.datasets import load_qrels_folder
+
+    root = _beir_folder(tmp_path / "set", 20_000)
+    assert len(load_qrels_folder(root).report.documents) == 20_000  # a chosen folder: no budget
+    with pytest.raises(ValueError) as info:
+        load_qrels_folder(root, time_budget_s=1e-6)
+    message = str(info.value)
+    assert "corpus.jsonl holds no loadable document" in message
+    assert "took longer than the 1e-06 s loading budget" in message
+    with pytest.raises(ValueError, match="must be a positive number of seconds"):
+        load_qrels_folder(root, time_budget_s=0)

@@ -272,6 +272,60 @@ def test_collection_of_another_chunking_is_reported(tiny_corpus, tmp_path):
     )
 
 
+def test_hits_matching_no_loaded_chunk_are_counted_in_a_notice(
+    tiny_corpus, tiny_corpus_dir, tmp_path, capsys
+):
+    """Some hits of the collection are not chunks of the loaded corpus (issue 27): they are left
+    out, counted in the list's notice (status ok: the others are real hits), and the CLI says so
+    on stderr."""
+    from dataclasses import replace
+
+    cfg = PipelineConfig()
+    chunking = tiny_corpus.chunking(cfg.chunker)
+    chunks = [
+        replace(c, chunk_id=f"elsewhere::{c.chunk_id}") if i % 2 else c
+        for i, c in enumerate(chunking.chunks)
+    ]
+    index = DenseIndex.build(
+        chunking.chunks, HashEmbedder(64, "hash-64"), chunker_signature=chunking.signature
+    )
+    rq.build_collection(
+        rq.QdrantTarget(path=str(tmp_path / "q")),
+        COLLECTION,
+        chunks,
+        index.vectors,
+        model_id="hash-64",
+        chunker_signature=chunking.signature,
+    )
+    rq.close_all()
+    n = len(chunks)
+    trace = run(
+        _config(qdrant_path=str(tmp_path / "q"), k=n), "KV cache", tiny_corpus, stop_after="gate"
+    )
+    (q,) = trace.retrieval.lists
+    assert q.status == "ok" and len(q.hits) == n - n // 2
+    assert all(not h.chunk_id.startswith("elsewhere::") for h in q.hits)
+    assert q.notice is not None and q.notice.code == "qdrant.foreign_hits"
+    assert q.notice.params["foreign"] == n // 2 and q.notice.params["found"] == n
+    assert q.message.startswith(f"{n // 2} of {n} hits are not chunks of the loaded corpus")
+    rq.close_all()
+    query = [
+        "query",
+        "KV cache",
+        "--corpus",
+        str(tiny_corpus_dir),
+        "--set",
+        "generation.model=none",
+    ]
+    query += ["--set", "retrieval.methods=qdrant", "--set", f"retrieval.k={n}"]
+    query += ["--set", f"retrieval.qdrant_collection={COLLECTION}"]
+    query += ["--set", "retrieval.qdrant_model=hash-64"]
+    assert main([*query, "--set", f"retrieval.qdrant_path={tmp_path / 'q'}"]) == 0
+    err = capsys.readouterr().err
+    assert f"note: qdrant:{COLLECTION}: {n // 2} of {n} hits are not chunks" in err, err
+    rq.close_all()
+
+
 # --------------------------------------------------------------------- CLI
 
 

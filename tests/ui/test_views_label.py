@@ -756,3 +756,29 @@ def test_import_labels_refuses_bad_files_and_reports_a_good_one(store):
     )
     (lab,) = store.current()
     assert lab.label_id == label_id_for("en", "q1", "d1", 11, 20)
+
+
+def test_a_fresh_session_the_browser_refilled_keeps_the_typed_note(store):
+    """After a server restart the browser reconnects with its widgets' values and no other
+    session keys: the candidate, chunk, grade and typed note stay (the stored label's note
+    used to replace the typed one, and the next save stored the old note)."""
+    lab = store.add("en", "q1", "d1", 0, 20, 1, text=D1.text[0:20], note="stored", doc=D1)
+    refilled = {
+        K.K_LAB_CAND: 2,
+        K.K_LAB_DOC: "d1",
+        K.K_LAB_CHUNK: "d1#0",
+        K.K_LAB_MODE: "chunk",
+        K.K_LAB_GRADE: 3,
+        K.K_LAB_NOTE: "typed before the restart",
+    }
+    p = pick(refilled, labels=(lab,))
+    state = after(refilled, p.change)
+    assert (p.start, p.end, p.existing) == (0, 20, lab)
+    assert state[K.K_LAB_NOTE] == "typed before the restart" and state[K.K_LAB_GRADE] == 3
+    assert state[K.K_LAB_CAND] == 2 and state[K.K_LAB_SPAN] == ("en", "q1", "d1", 0, 20)
+    # the next span picked in that session shows its own stored label, as before
+    moved = after(state, pick({**state, K.K_LAB_CHUNK: "d1#1"}, labels=(lab,)).change)
+    assert moved[K.K_LAB_NOTE] == "" and moved[K.K_LAB_SPAN] == ("en", "q1", "d1", 21, 33)
+    # a first visit (no widget value yet) still opens on the stored label
+    first = after({}, pick({}, labels=(lab,), candidates={2: CHUNKS[0]}).change)
+    assert first[K.K_LAB_NOTE] == "stored"

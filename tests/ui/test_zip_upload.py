@@ -53,3 +53,16 @@ def test_without_folder():
     assert (
         cache._without_folder("folder '/tmp/x' is empty", "/tmp/x") == "folder 'the zip' is empty"
     )
+
+
+def test_an_uploaded_zips_corpus_has_the_loaders_time_budget(monkeypatch):
+    from rag_core.corpus import loaders
+
+    rows = "".join(f'{{"_id": "d{i}", "title": "", "text": "row {i}"}}\n' for i in range(20_000))
+    data = _zip({**{f"set/{k}": v for k, v in BEIR.items()}, "set/corpus.jsonl": rows.encode()})
+    monkeypatch.setattr(loaders, "DEFAULT_TIME_BUDGET_S", 1e-6)
+    with pytest.raises(ValueError, match="took longer than the 1e-06 s loading budget"):
+        cache.beir_zip_index(data, "test")
+    monkeypatch.setattr(loaders, "DEFAULT_TIME_BUDGET_S", 60.0)
+    _, qset, _ = cache.beir_zip_index(data, "test")
+    assert len(qset.report.documents) == 20_000

@@ -17,7 +17,9 @@ Span picking, as :func:`pick_span` and the callbacks below implement it:
   its text (:func:`find`, every occurrence offered by :func:`pick_occurrence`);
 * a mode opened anew starts where the last valid span was (``label._last``):
   the chunk holding its start, the sentence holding it, or its offsets;
-* a new span shows its stored label's grade and note (else an empty note).
+* a new span shows its stored label's grade and note (else an empty note);
+* a fresh session whose widgets the browser refilled (it reconnected after a server
+  restart) keeps them: the same candidate, span, grade and typed note, not the stored ones.
 
 Saving is optimistic concurrency: the page remembers the label version it
 showed (``label._seen``); a save against a label that changed meanwhile is
@@ -587,8 +589,11 @@ def pick_span(
     then show the stored label of that span.
     """
     d = _Draft(state)
+    # no key of this page's own yet, but widget values: the browser reconnected to a fresh
+    # session (after a server restart) and sent back what its widgets held
+    refilled = K_LAB_FOR not in state and K_LAB_CAND in state
     flash, save_error = _take_messages(d)
-    _open_question(d, qset, qid, candidates)
+    _open_question(d, qset, qid, candidates, refilled)
     doc = _pick_document(d, docs)
     doc_chunks = [c for c in chunking.chunks if c.doc_id == doc.doc_id]
     if d.get(K_LAB_MODE) not in MODES:
@@ -597,7 +602,7 @@ def pick_span(
     last_span = _last_span(d, doc)
     _keep_chunk(d, doc_chunks, last_span)
     span = _MODE_SPANS[mode](d, doc, doc_chunks, chunking, last_span)
-    existing = _show_label(d, (qset, qid, doc.doc_id, span.start, span.end), doc, labels)
+    existing = _show_label(d, (qset, qid, doc.doc_id, span.start, span.end), doc, labels, refilled)
     return SpanPick(
         d.change(),
         doc,
@@ -622,9 +627,13 @@ def _take_messages(d: _Draft) -> tuple[Msg | None, str | None]:
     return flash, save_error
 
 
-def _open_question(d: _Draft, qset: str, qid: str, candidates: Mapping[int, Chunk]) -> None:
+def _open_question(
+    d: _Draft, qset: str, qid: str, candidates: Mapping[int, Chunk], refilled: bool = False
+) -> None:
     """A new question drops the previous span's keys and opens its first pooled candidate; the
-    picked candidate stays one of the pool's."""
+    picked candidate stays one of the pool's. A ``refilled`` session keeps its widgets."""
+    if refilled:  # a fresh session the browser refilled (a server restart): widgets stay
+        d.set(K_LAB_FOR, (qset, qid))
     if d.get(K_LAB_FOR) != (qset, qid):
         d.set(K_LAB_FOR, (qset, qid))
         for key in RESET_KEYS:
@@ -749,14 +758,19 @@ def _range_span(
 _MODE_SPANS = {"chunk": _chunk_span, "sentence": _sentence_span, "range": _range_span}
 
 
-def _show_label(d: _Draft, key: SpanKey, doc: Document, labels: Sequence[Label]) -> Label | None:
+def _show_label(
+    d: _Draft, key: SpanKey, doc: Document, labels: Sequence[Label], refilled: bool = False
+) -> Label | None:
     """Remember a valid span as the last one; a new span shows its stored label's grade and note
-    (else an empty note). Returns the label on exactly this span."""
+    (else an empty note), unless the browser ``refilled`` them. Returns the label on exactly
+    this span."""
     _qset, _qid, doc_id, start, end = key
     ok = 0 <= start < end <= len(doc.text)
     if ok:
         d.set(K_LAB_LAST, (doc_id, start, end))
     existing = label_on(labels, doc_id, start, end) if ok else None
+    if refilled:  # a fresh session the browser refilled (a server restart): the typed grade
+        d.set(K_LAB_SPAN, key)  # and note stay
     if d.get(K_LAB_SPAN) != key:  # a new span: show its label, if any
         d.set(K_LAB_SPAN, key)
         if existing is not None:

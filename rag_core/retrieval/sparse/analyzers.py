@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import Any
 
+from rag_core.formats import guard
 from rag_core.registry import Registry
 
 Analyzer = Callable[[str], list[str]]
@@ -138,25 +139,32 @@ def _kiwi_forms(tokens: Iterable[Any]) -> list[str]:
 
 def kiwi_terms(text: str) -> list[str]:
     """Lowercased forms of the content morphemes Kiwi finds in ``text``."""
-    if not text.strip():
-        return []
-    kiwi = kiwi_instance()
-    with KIWI_LOCK:  # one analysis at a time on the shared instance
-        tokens = kiwi.tokenize(text)
-    return _kiwi_forms(tokens)
+    return kiwi_terms_many([text])[0]
 
 
 def kiwi_terms_many(texts: Sequence[str]) -> list[list[str]]:
-    """:func:`kiwi_terms` for many texts in one batched Kiwi call (faster for indexing)."""
-    kiwi = kiwi_instance()
+    """:func:`kiwi_terms` for many texts in one batched Kiwi call (faster for indexing).
+
+    Input guard: a run of more than :data:`rag_core.formats.guard.MAX_RUN` non-space
+    characters (a spaceless line) is hard-cut into pieces of that length before Kiwi sees
+    it (:func:`~rag_core.formats.guard.run_pieces`), so no call gets an unbounded lattice;
+    a text's terms are its pieces' terms in order. Text with spaces is passed whole.
+    """
     out: list[list[str]] = [[] for _ in texts]
-    todo = [i for i, t in enumerate(texts) if t.strip()]
-    if not todo:
+    owner: list[int] = []
+    pieces: list[str] = []
+    for i, text in enumerate(texts):
+        for piece in guard.run_pieces(text) if text.strip() else ():
+            if piece.strip():
+                owner.append(i)
+                pieces.append(piece)
+    if not pieces:
         return out
-    with KIWI_LOCK:
-        results = list(kiwi.tokenize([texts[i] for i in todo]))
-    for i, tokens in zip(todo, results, strict=True):
-        out[i] = _kiwi_forms(tokens)
+    kiwi = kiwi_instance()
+    with KIWI_LOCK:  # one analysis at a time on the shared instance
+        results = list(kiwi.tokenize(pieces))
+    for i, tokens in zip(owner, results, strict=True):
+        out[i].extend(_kiwi_forms(tokens))
     return out
 
 
