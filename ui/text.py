@@ -677,6 +677,10 @@ TEXT: dict[str, tuple[str, str]] = {
         "실행하지 않음 (검색만 평가)",
         "not run (retrieval-only evaluation)",
     ),
+    "notice.stages.not_run.after_context": (
+        "아직 실행하지 않음 (컨텍스트 단계까지만 실행)",
+        "not run yet (the run stopped after the context stage)",
+    ),
     "notice.model.package_missing": (
         "패키지 {package} 가 설치되어 있지 않습니다 (pip install {pip})",
         "package {package} is not installed (pip install {pip})",
