@@ -1163,10 +1163,6 @@ TEXT: dict[str, tuple[str, str]] = {
         "프롬프트 {n} 토큰 → 이 컴퓨터에서 아직 측정된 생성이 없어 시간을 추정하지 못합니다",
         "{n} prompt tokens → no generation measured on this machine yet, so no time estimate",
     ),
-    "ins.streaming": (
-        "답변 생성 중 (토큰 단위로 표시)…",
-        "Generating the answer (shown token by token)…",
-    ),
     # ---- Trace pieces shared by Inspect, Compare and Lecture: verdicts
     "ins.verdict.nogold": (
         "정답 근거가 없는 질문입니다(직접 입력). 단계별 결과만 보여 줍니다. 정답 추적은 질문 "
