@@ -292,7 +292,7 @@ def _trace(
         question=question,
         config=plan.config_dict,
         index_stamp=stamp,
-        chunking=plan.chunking.diagnostics,
+        chunking=plan.diagnostics,
         retrieval=retrieval,
         rerank=rerank,
         gate=gate,
