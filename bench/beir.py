@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -49,7 +50,11 @@ import pytrec_eval
 from rag_core.retrieval.sparse import BM25Index, analyze_many
 from rag_core.retrieval.sparse.analyzers import KIWI_CONTENT_TAGS, KIWI_LOCK, kiwi_instance
 
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+#: The public sets (``RAG_INSPECTOR_DATASETS``, else ``../shared/datasets`` beside the checkout).
+DEFAULT_DATA = Path(
+    os.environ.get("RAG_INSPECTOR_DATASETS")
+    or Path(__file__).resolve().parents[2] / "shared" / "datasets"
+)
 DEPTH = 100
 MEASURES = ("ndcg_cut_10", "recall_10", "recall_100")
 

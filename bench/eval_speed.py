@@ -13,6 +13,7 @@ Usage: ``.venv/bin/python bench/eval_speed.py [--data ../shared/datasets] [--pas
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -43,7 +44,13 @@ PRODUCT_SET = {
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "datasets")
+    ap.add_argument(
+        "--data",
+        type=Path,
+        default=Path(
+            os.environ.get("RAG_INSPECTOR_DATASETS") or ROOT.parent / "shared" / "datasets"
+        ),
+    )
     ap.add_argument("--passes", type=int, default=5)
     args = ap.parse_args()
     folder = args.data / "scifact"

@@ -55,7 +55,10 @@ from rag_core.answer.support import (  # noqa: E402
 from rag_core.answer.support_model import FEATURES, MODEL_PATH, from_dict, sigmoid  # noqa: E402
 from rag_core.types import Source  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "datasets" / "ragtruth_dev"
+DATA = (
+    Path(os.environ.get("RAG_INSPECTOR_DATASETS") or ROOT.parent / "shared" / "datasets")
+    / "ragtruth_dev"
+)
 PAIRS = ROOT / "sample_corpus" / "calibration" / "support_pairs.jsonl"
 SVG = ROOT / "docs" / "support_reliability.svg"
 #: Out-of-fold predictions per claim, for bench/support.py (not committed).

@@ -30,7 +30,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 #: The last commit with the old (min_overlap / min_cosine) rule.
 OLD_REF = "c770a87"
-DATA = ROOT.parent / "shared" / "datasets" / "ragtruth_dev"
+DATA = (
+    Path(os.environ.get("RAG_INSPECTOR_DATASETS") or ROOT.parent / "shared" / "datasets")
+    / "ragtruth_dev"
+)
 FILES = {"Summary": "summary.jsonl", "Data2txt": "data2txt.jsonl"}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, render, sidebar
+from ui import cache, render, sidebar, stream
 from ui.compare import view, widgets
 from ui.html import md, show, style, table
 from ui.i18n import t
@@ -26,17 +26,16 @@ for p in problems:
 
 render.config_diff_table(config_diff(config_a, config_b), lang)
 
+configs = {"A": config_a, "B": config_b}
+# stages first: each side's answer streams in its pane below; a moved knob cancels the old ones
+stream.cancel_others(
+    {cache.trace_key(ctx.corpus_key, c, ctx.question, ctx.gold) for c in configs.values()}
+)
 results = {
-    side: cache.get_trace(
-        ctx.corpus,
-        ctx.corpus_key,
-        cfg,
-        ctx.question,
-        ctx.gold,
-        runs=ctx.runs,
-        progress_label=t("cmp.running", lang, side=side),
+    side: stream.staged_trace(
+        ctx.corpus, ctx.corpus_key, cfg, ctx.question, ctx.gold, lang, runs=ctx.runs
     )
-    for side, cfg in (("A", config_a), ("B", config_b))
+    for side, cfg in configs.items()
 }
 for side, res in results.items():
     if res.trace is None:
@@ -107,8 +106,6 @@ for col, trace in ((c1, a), (c2, b)):
 st.header(t("ins.h.answer", lang))
 c1, c2 = st.columns(2)
 with c1:
-    render.generation_section(a, lang)
-    render.answer_and_sources(a, lang, key="cmp.claim.a")
+    render.answer_pane(results["A"], lang, key="cmp.claim.a")
 with c2:
-    render.generation_section(b, lang)
-    render.answer_and_sources(b, lang, key="cmp.claim.b")
+    render.answer_pane(results["B"], lang, key="cmp.claim.b")

@@ -16,7 +16,7 @@ lang = ctx.lang
 show(style())
 st.title(t("page.inspect", lang))
 
-res = render.page_trace(ctx, stream=True)
+res = render.page_trace(ctx, staged=True)
 trace = res.trace
 
 st.markdown(f"**{t('ins.question', lang)}** {md(trace.question)}")
@@ -85,8 +85,7 @@ widgets.context_section(trace, lang, cache.token_pieces(trace))
 
 # 7 · generation + support ---------------------------------------------------
 st.header(t("ins.h.answer", lang), anchor="answer")
-render.generation_section(trace, lang)
-render.answer_and_sources(trace, lang, key=keys.K_INS_CLAIM)
+render.answer_pane(res, lang, key=keys.K_INS_CLAIM)  # streamed, with Stop, while it is made
 
 st.caption(
     t(

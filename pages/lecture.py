@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, render, sidebar
+from ui import cache, render, sidebar, stream
 from ui.html import Markup, show, style
 from ui.lecture import widgets
 from ui.lecture.view import lecture_style, lecture_view, parse_step
@@ -27,7 +27,7 @@ st.set_page_config(
 )  # the projector needs the width; the ☰ reopens it
 show(style() + lecture_style() + PAGE_CSS)
 
-res = render.page_trace(ctx)
+res = render.page_trace(ctx, staged=True)  # the panes at once, the answer streamed after
 trace = res.trace
 pieces = cache.token_pieces(trace)
 
@@ -36,8 +36,19 @@ widgets.step_notice(sidebar.shadow_get(K_LEC_STEP, ""), step, lang)
 large = sidebar.shadow_get(K_LEC_BIG, "") == "1"
 selected = widgets.toolbar(trace, lang, step, large, pieces)
 
-show(
-    lecture_view(
-        trace, lang, step=step, selected=selected, pieces=pieces, large=large, height=GRID_HEIGHT
-    )
-)
+strip, grid = st.container(), st.empty()  # the answer's stream above the panes
+for final in (False, True):
+    with grid.container():
+        show(
+            lecture_view(
+                trace, lang, step=step, selected=selected, pieces=pieces, large=large,
+                height=GRID_HEIGHT,
+            )
+        )  # fmt: skip
+    if final or res.pending is None:
+        break
+    with strip:  # the answer is being made: its time line and Stop, then the page reruns
+        trace = stream.follow(res.pending, lang, key="lec.stop", show_text=step >= 3) or trace
+if res.stopped:
+    with strip:
+        stream.stopped_pane(res.key, lang, widget="lec.resume")

@@ -876,8 +876,8 @@ def _add_sweep_command(sub: Any) -> None:
     s.add_argument(
         "--thresholds",
         default=None,
-        help="start:stop:step or a,b,c (default: 0.45:0.8:0.025 for distances, "
-        "the observed range for scores)",
+        help="start:stop:step or a,b,c (default: the range of the best distances or scores "
+        "observed, in round steps for distances)",
     )
     s.add_argument("--max-kept", default="4", help="keep at most M under the cut (none: no limit)")
     s.add_argument("--phrasings", default="all", help="all | question | 0 | 1")

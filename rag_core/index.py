@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from .retrieval.sparse import SparseIndex, build_sparse_index
 from .retrieval.sparse.analyzers import analyze_many
 from .types import (
     Chunking,
+    ChunkingDiagnostics,
     Document,
     FailedDocument,
     IndexStamp,
@@ -225,6 +227,33 @@ class CorpusIndex:
             )
 
         return self._once(("dense", chunker, model), build)
+
+    def windowed(self, chunker: ChunkerConfig, model: str) -> ChunkingDiagnostics:
+        """The chunking's diagnostics with the window facts of embedder ``model`` (``auto``:
+        the corpus's, :meth:`dense_choice`): its ``max_tokens`` as ``encoder_window`` and the
+        chunks its own tokenizer counts beyond it as ``over_window`` (memoised).
+
+        The chunkers count with MiniLM's word pieces against its 256; an e5 corpus is embedded
+        with another tokenizer and a 512-token window, so those facts are recounted with it.
+        When that embedder is not here, the chunker's own facts stay (they are MiniLM's).
+        """
+        diag = self.chunking(chunker).diagnostics
+        model = self.dense_choice(model)[0]
+        if model == "minilm":  # the chunkers' own tokenizer and window
+            return diag
+
+        def build() -> ChunkingDiagnostics:
+            try:
+                embedder = models.get_embedder(model)
+            except models.ModelUnavailable:
+                return diag
+            chunks = self.chunking(chunker).chunks
+            counts = embedder.count_tokens([c.text for c in chunks]) if chunks else []
+            window = int(embedder.max_tokens)
+            over = tuple(c.chunk_id for c, n in zip(chunks, counts, strict=True) if n > window)
+            return replace(diag, encoder_window=window, over_window=over)
+
+        return self._once(("windowed", chunker, model), build)
 
     def stamp(self, chunker: ChunkerConfig, dense_stamp: IndexStamp | None = None) -> IndexStamp:
         chunking = self.chunking(chunker)

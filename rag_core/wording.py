@@ -165,6 +165,7 @@ ENGLISH: dict[str, str] = {
     "support.skipped.no_answer": "no answer to check",
     "support.skipped.generation": "no answer to check (generation {status})",
     "stages.not_run.retrieval_only": "not run (retrieval-only evaluation)",
+    "stages.not_run.after_context": "not run yet (the run stopped after the context stage)",
     # support (rag_core/answer/support.py, checkfile.py)
     "support.no_claims": "the answer makes no claim to check ({kinds})",
     "support.summary": "{judged} claims: {counts}",

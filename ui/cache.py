@@ -282,6 +282,12 @@ class TraceResult:
     crash: str = ""
     cached: bool = False
     seconds: float = 0.0
+    #: ``ui.stream``: the answer is still being made (``trace`` is its ``stages`` Trace) …
+    pending: Any = None
+    #: … or its generation was stopped (``trace`` is the ``stages`` Trace).
+    stopped: bool = False
+    #: The Trace's LRU key (:func:`trace_key`), where ``ui.stream`` made it.
+    key: tuple[str, ...] = ()
 
 
 def trace_key(
@@ -296,7 +302,7 @@ def trace_key(
     )
 
 
-class _Progress:
+class Progress:
     """Feeds ``pipeline.run``'s ``(message, fraction)`` callback into an ``st.status`` box.
 
     The box is created at the first call, so a run that loads nothing shows nothing.
@@ -334,13 +340,11 @@ def get_trace(
     slot: Any = None,
     runner: Callable[..., Trace] | None = None,
     runs: Any = None,
-    stream: StreamView | None = None,
 ) -> TraceResult:
     """The Trace of one question (from the LRU, or run with visible progress; one run per key).
 
-    With ``stream`` a fresh run shows the prompt-token count and the time
-    estimate before the model is called and the answer token by token while
-    it is generated (a cached Trace returns at once, as always).
+    Pages that show an answer use ``ui.stream.staged_trace`` instead: their stages first,
+    the answer streamed after.
 
     ``runs``: imported runs by tag for ``run:TAG`` retrievers (read at ``gold.id``).
     """
@@ -354,7 +358,7 @@ def get_trace(
         if hit is not None:
             return TraceResult(hit, cached=True)
         return _run_trace(
-            store, key, corpus, config, question, gold, progress_label, slot, runner, runs, stream
+            store, key, corpus, config, question, gold, progress_label, slot, runner, runs
         )
 
 
@@ -369,18 +373,14 @@ def _run_trace(
     slot: Any,
     runner: Callable[..., Trace] | None,
     runs: Any = None,
-    stream: StreamView | None = None,
 ) -> TraceResult:
     from rag_core.pipeline import run
 
-    progress = _Progress(slot if slot is not None else st.empty(), progress_label)
+    progress = Progress(slot if slot is not None else st.empty(), progress_label)
     t0 = time.perf_counter()
     try:
         extra = {"runs": runs} if runs else {}
-        if stream is not None and runner is None and not runs:
-            trace = _run_streamed(config, question, corpus, gold, progress, stream)
-        else:
-            trace = (runner or run)(config, question, corpus, gold=gold, progress=progress, **extra)
+        trace = (runner or run)(config, question, corpus, gold=gold, progress=progress, **extra)
     except ValueError as exc:
         progress.done()
         return TraceResult(None, error=str(exc))
@@ -401,97 +401,9 @@ def cacheable(trace: Trace) -> bool:
     return not any(lst.method == "qdrant" and lst.status == "unavailable" for lst in lists)
 
 
-@dataclass(frozen=True)
-class StreamView:
-    """Where a streamed generation is shown: a container and the texts of its two captions."""
-
-    slot: Any
-    estimate: Callable[..., str]  # (prompt tokens, model id[, dtype=]) -> the estimate line
-    label: str
-
-
-_DONE = object()
-
-
-def _run_streamed(
-    config: PipelineConfig,
-    question: str,
-    corpus: CorpusIndex,
-    gold: Question | None,
-    progress: _Progress,
-    view: StreamView,
-) -> Trace:
-    """``pipeline.run`` in a worker thread; its events are drawn here, on the script thread.
-
-    The worker never touches Streamlit: progress, the prompt size and the
-    answer's pieces travel through a queue (what transformers'
-    ``TextIteratorStreamer`` does), and ``st.write_stream`` draws the pieces.
-    """
-    import queue
-
-    from rag_core.pipeline import run
-
-    events: queue.Queue[tuple[str, Any]] = queue.Queue()
-    result: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            result["trace"] = run(
-                config,
-                question,
-                corpus,
-                gold=gold,
-                progress=lambda m, f: events.put(("progress", (m, f))),
-                listener=lambda kind, value: events.put((kind, value)),
-            )
-        except BaseException as exc:  # noqa: BLE001 - re-raised on the script thread
-            result["error"] = exc
-        finally:
-            events.put(("done", _DONE))
-
-    worker = threading.Thread(target=work, name="rag-trace", daemon=True)
-    worker.start()
-    box = view.slot.container()
-    pending: list[tuple[str, Any]] = []
-
-    def pieces() -> Any:
-        while True:
-            kind, value = pending.pop(0) if pending else events.get()
-            if kind == "text":
-                yield value
-            elif kind in ("done", "prompt"):
-                pending.append((kind, value))
-                return
-            elif kind == "progress":
-                progress(*value)
-
-    streamed = False
-    while True:
-        kind, value = pending.pop(0) if pending else events.get()
-        if kind == "done":
-            break
-        if kind == "progress":
-            progress(*value)
-        elif kind == "prompt":
-            extra = {"dtype": str(value["dtype"])} if value.get("dtype") else {}
-            box.caption(view.estimate(int(value["tokens"]), str(value["model_id"]), **extra))
-            box.caption(view.label)
-            box.write_stream(pieces())
-            streamed = True
-        elif kind == "text":  # pieces before the prompt event cannot happen; keep them anyway
-            pending.insert(0, (kind, value))
-            box.write_stream(pieces())
-    worker.join()
-    if streamed:
-        view.slot.empty()
-    if "error" in result:
-        raise result["error"]
-    return result["trace"]
-
-
 def get_chunking(corpus: CorpusIndex, chunker: Any, *, progress_label: str = "…") -> Any:
     """``corpus.chunking(chunker)`` with visible progress; None (and a page error) on failure."""
-    progress = _Progress(st.empty(), progress_label)
+    progress = Progress(st.empty(), progress_label)
     try:
         return corpus.chunking(chunker, progress)
     except ValueError as exc:

@@ -53,23 +53,32 @@ def star(is_gold: bool, lang: str) -> Markup:
     return span("★", "ri-star", t("ins.gold_here", lang)) if is_gold else Markup("")
 
 
-def page_trace(ctx: Context, *, stream: bool = False) -> cache.TraceResult:
+def page_trace(ctx: Context, *, staged: bool = False) -> cache.TraceResult:
     """The Trace of the sidebar's question and config; when the pipeline cannot run it, the
     reason on the page (and a bug's traceback in an expander), then ``st.stop()``.
 
-    ``stream``: a fresh generation shows its prompt size, time estimate and
-    answer token by token (:func:`stream_view`)."""
+    ``staged``: a run whose answer is still being made returns its ``stages`` Trace at once
+    (``ui.stream``; the page draws the answer pane with :func:`answer_pane`), and the
+    session's generation for another Trace (a knob moved) is cancelled."""
     lang = ctx.lang
-    res = cache.get_trace(
-        ctx.corpus,
-        ctx.corpus_key,
-        ctx.config,
-        ctx.question,
-        ctx.gold,
-        progress_label=t("ins.running", lang),
-        runs=ctx.runs,
-        stream=stream_view(lang) if stream else None,
-    )
+    if staged:
+        from . import stream
+
+        key = cache.trace_key(ctx.corpus_key, ctx.config, ctx.question, ctx.gold)
+        stream.cancel_others({key})
+        res = stream.staged_trace(
+            ctx.corpus, ctx.corpus_key, ctx.config, ctx.question, ctx.gold, lang, runs=ctx.runs
+        )
+    else:
+        res = cache.get_trace(
+            ctx.corpus,
+            ctx.corpus_key,
+            ctx.config,
+            ctx.question,
+            ctx.gold,
+            progress_label=t("ins.running", lang),
+            runs=ctx.runs,
+        )
     if res.trace is None:
         st.error(md(t("ins.no_trace", lang, error=res.error)))
         if res.crash:
@@ -77,6 +86,26 @@ def page_trace(ctx: Context, *, stream: bool = False) -> cache.TraceResult:
                 st.code(res.crash, language=None)
         st.stop()
     return res
+
+
+def answer_pane(res: cache.TraceResult, lang: str, *, key: str) -> None:
+    """The answer section of a page: streamed with a Stop button while it is being made
+    (``ui.stream.follow``), the stopped state, or the Trace's generation and claims."""
+    from . import stream
+
+    trace = res.trace
+    if trace is None:  # page_trace has said why and stopped the page
+        return
+    if res.pending is not None:
+        final = stream.follow(res.pending, lang, key=f"{key}.stop")
+        if final is None:
+            return
+        trace = final
+    elif res.stopped:
+        stream.stopped_pane(res.key, lang, widget=f"{key}.resume")
+        return
+    generation_section(trace, lang)
+    answer_and_sources(trace, lang, key=key)
 
 
 # ------------------------------------------------------------------ verdict
@@ -634,15 +663,6 @@ def estimate_text(prompt_tokens: int, model_id: str, lang: str, dtype: str | Non
     if est is None:
         return t("ins.estimate_none", lang, n=prompt_tokens)
     return t("ins.estimate", lang, seconds=f"{est[0]:.0f}", n=prompt_tokens, runs=est[1])
-
-
-def stream_view(lang: str) -> Any:
-    """Where a fresh generation streams on a page: an empty slot, the estimate line, the label."""
-    from functools import partial
-
-    from .cache import StreamView
-
-    return StreamView(st.empty(), partial(estimate_text, lang=lang), t("ins.streaming", lang))
 
 
 def evidence_table(claim: Claim, lang: str) -> Markup:

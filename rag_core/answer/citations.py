@@ -360,15 +360,21 @@ def citation_vocab(generator: Any) -> CitationVocab:
 
 
 def citation_processor(
-    generator: Any, sources: Sequence[int], prompt_length: int, max_new_tokens: int
+    generator: Any,
+    sources: Sequence[int],
+    prompt_length: int,
+    max_new_tokens: int,
+    refusal: str = REFUSAL_TEXT,
 ) -> CitationLogitsProcessor:
     """The processor enforcing citations over ``sources`` for one generation by ``generator``
     (a local transformers model: its ``tokenizer`` and ``eos_ids``), handed to its
-    ``generate_ids(…, logits_processors=[…])``."""
+    ``generate_ids(…, logits_processors=[…])``; ``refusal``: the refusal the prompt asked for
+    (``rag_core.answer.prompt.refusal_of`` its system text)."""
     return CitationLogitsProcessor(
         citation_vocab(generator),
         sources,
         prompt_length,
         decode=lambda new: generator.tokenizer.decode(new, skip_special_tokens=True),
         max_new_tokens=max_new_tokens,
+        refusal=refusal,
     )

@@ -207,7 +207,7 @@ class _Assembly:
         tok: PromptTokenizer,
     ) -> None:
         self.question, self.chunks, self.docs, self.cfg, self.tok = question, chunks, docs, cfg, tok
-        self.system = prompt.system_text(cfg.instructions)
+        self.system = prompt.system_text(cfg.instructions, prompt.refusal_text(question))
         self.doc_index = {d: i for i, d in enumerate(docs)}
 
     def candidate(self, i: int, hit: Hit) -> _Cand:

@@ -42,6 +42,7 @@ from rag_core.types import ContextStage, GenerationStage, Notice
 from rag_core.wording import declare, english, notice
 
 from .citations import GRAMMAR_VERSION, citation_processor
+from .prompt import REFUSAL_TEXT, refusal_of
 
 #: Why no answer was made (``GenerationStage.notice``); the pipeline declares the same
 #: ``generation.off`` for the stage it skips itself.
@@ -179,7 +180,8 @@ def generate(
         replayed = _replay(store, key, generator, ids, params, notes)
         if replayed is not None:
             return replayed
-    return _fresh(store, key, generator, ids, cfg, mode, sources, params, notes, on_text)
+    refusal = refusal_of(context.system_text)
+    return _fresh(store, key, generator, ids, cfg, mode, sources, params, notes, on_text, refusal)
 
 
 def _nothing_to_send(
@@ -264,8 +266,10 @@ def _fresh(
     params: dict[str, Any],
     notes: list[str],
     on_text: Callable[[str], None] | None,
+    refusal: str = REFUSAL_TEXT,
 ) -> GenerationStage:
-    """Generate now (timing prefill and decode where the generator can), store, and report."""
+    """Generate now (timing prefill and decode where the generator can), store, and report
+    (``refusal``: what the enforced grammar lets the answer be instead of cited sentences)."""
     kwargs: dict[str, Any] = {}
     if on_text is not None and supports_enforced(generator):
         kwargs["on_text"] = on_text
@@ -275,7 +279,7 @@ def _fresh(
     try:
         if mode == "enforced":
             kwargs["logits_processors"] = [
-                citation_processor(generator, sources, len(ids), cfg.max_new_tokens)
+                citation_processor(generator, sources, len(ids), cfg.max_new_tokens, refusal)
             ]
         answer, new_ids, seconds = generator.generate_ids(ids, cfg.max_new_tokens, **kwargs)
     except Exception as exc:  # noqa: BLE001 - a failed generation is a stage result, not a crash

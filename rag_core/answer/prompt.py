@@ -35,7 +35,10 @@ SYSTEM_TEXT = (
     "guess; reply only: The sources do not contain the answer.\n- Answer briefly, in the language "
     "of the question."
 )
-REFUSAL_TEXT = "The sources do not contain the answer."
+#: The refusal the prompt asks for, in the question's language (:func:`refusal_text`); the
+#: system text names the English one and :func:`system_text` puts the question's in its place.
+REFUSAL_TEXTS = {"en": "The sources do not contain the answer.", "ko": "출처에 답이 없습니다."}
+REFUSAL_TEXT = REFUSAL_TEXTS["en"]
 #: The instructions a naive tutorial pipeline ships: cite, but no refusal
 #: clause and no untrusted-data warning (``context.instructions = minimal``).
 MINIMAL_SYSTEM_TEXT = (
@@ -68,9 +71,33 @@ class PromptTemplate(Protocol):
     def prompt_text(self, system: str, user: str) -> str: ...
 
 
-def system_text(instructions: str) -> str:
-    """The system turn of ``context.instructions`` (``strict`` or ``minimal``)."""
-    return SYSTEM_TEXTS[instructions]
+def question_lang(question: str) -> str:
+    """``ko`` when Hangul outweighs Latin letters in ``question`` (a syllable counts as two
+    letters: "KV cache가 왜 커지나요?" is Korean), else ``en`` (the refusal's two languages; a
+    question in another script gets the English one)."""
+    hangul = sum(1 for c in question if "\uac00" <= c <= "\ud7a3" or "\u3131" <= c <= "\u318e")
+    latin = sum(1 for c in question if c.isascii() and c.isalpha())
+    return "ko" if 2 * hangul > latin else "en"
+
+
+def refusal_text(question: str) -> str:
+    """The refusal the model is asked for on ``question``, in its language (``REFUSAL_TEXTS``)."""
+    return REFUSAL_TEXTS[question_lang(question)]
+
+
+def refusal_of(system: str) -> str:
+    """The refusal a rendered system text asks for (the English one when it names none): what
+    the enforced-citation grammar lets an answer be instead of cited sentences."""
+    for text in REFUSAL_TEXTS.values():
+        if text in system:
+            return text
+    return REFUSAL_TEXT
+
+
+def system_text(instructions: str, refusal: str = REFUSAL_TEXT) -> str:
+    """The system turn of ``context.instructions`` (``strict`` or ``minimal``), asking for
+    ``refusal`` (:func:`refusal_text` of the question) where it asks for the English one."""
+    return SYSTEM_TEXTS[instructions].replace(REFUSAL_TEXT, refusal)
 
 
 def source_block(n: int, title: str, section: str, quote: str) -> tuple[str, int]:

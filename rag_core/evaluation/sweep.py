@@ -59,8 +59,14 @@ OUTCOMES: tuple[str, ...] = (
     "bluffed",
     "refused_unanswerable",
 )
-#: Default distance thresholds (a sweep over MiniLM cosine distances).
+#: Distance thresholds swept when no query has a candidate (else :func:`default_thresholds`
+#: follows the distances observed: they depend on the embedder — MiniLM's best distances
+#: lie around 0.4–0.8, e5-small's around 0.05–0.25).
 DEFAULT_DISTANCE_RANGE = "0.45:0.8:0.025"
+#: The steps a default distance sweep may take: the finest that covers the data in at most
+#: :data:`MAX_DEFAULT_CUTS` thresholds.
+DISTANCE_STEPS = (0.005, 0.01, 0.02, 0.025, 0.05, 0.1)
+MAX_DEFAULT_CUTS = 21
 DEFAULT_MAX_KEPT = 4
 #: Notice codes of :func:`collect`. ``sweep.no_distance``: dense retrieval was asked
 #: for but gave no cosine distances (``reason``: its lists' messages, or the notice
@@ -393,20 +399,39 @@ def distribution(data: SweepData) -> BestDistribution:
 def default_thresholds(data: SweepData, n: int = 21) -> tuple[float, ...]:
     """Thresholds to sweep when none are given.
 
-    Distances: ``0.45:0.8:0.025``. Scores (their scale depends on
-    the retriever): ``n`` evenly spaced values from the lowest to the highest
-    best score seen, rounded to 4 significant digits.
+    Both follow the best values observed (the value that decides whether a query is
+    refused), since their scale depends on the embedder or retriever. Distances: from the
+    lowest best distance rounded down to the highest rounded up, in the finest step of
+    :data:`DISTANCE_STEPS` that needs at most :data:`MAX_DEFAULT_CUTS` thresholds
+    (``0.45:0.8:0.025`` when no query has a candidate). Scores: ``n`` evenly spaced values
+    from the lowest to the highest best score, rounded to 4 significant digits.
     """
-    if data.metric == "distance":
-        return parse_range(DEFAULT_DISTANCE_RANGE)
     bests = (best_value(q.candidates, data.higher_is_better) for q in data.queries)
     values = [v for v in bests if v is not None]
+    if data.metric == "distance":
+        return (
+            distance_cuts(min(values), max(values))
+            if values
+            else parse_range(DEFAULT_DISTANCE_RANGE)
+        )
     if not values:
         return (0.0,)
     lo, hi = min(values), max(values)
     if hi == lo:
         return (float(f"{lo:.4g}"),)
     return tuple(dict.fromkeys(float(f"{lo + (hi - lo) * i / (n - 1):.4g}") for i in range(n)))
+
+
+def distance_cuts(lo: float, hi: float) -> tuple[float, ...]:
+    """Round distance thresholds covering ``lo``–``hi``: ``⌊lo/s⌋·s … ⌈hi/s⌉·s`` in steps ``s``,
+    the smallest of :data:`DISTANCE_STEPS` giving at most :data:`MAX_DEFAULT_CUTS` values."""
+    if hi < lo:
+        raise ValueError(f"distance range {lo}–{hi} is empty; give lo <= hi")
+    for step in DISTANCE_STEPS:
+        first, last = math.floor(lo / step + 1e-9), math.ceil(hi / step - 1e-9)
+        if last - first + 1 <= MAX_DEFAULT_CUTS:
+            break
+    return tuple(round(i * step, 6) for i in range(first, max(last, first) + 1))
 
 
 def value_range(data: SweepData) -> tuple[float, float] | None:

@@ -327,6 +327,15 @@ def get_generator(
     return _once("generator", key, lambda: _load_hf_generator(name, dt, progress))
 
 
+def prepared(name: str) -> bool:
+    """False when loading generator ``name`` first converts a bundled GGUF (the one-time work
+    behind its first answer on a machine); True for every other name (nothing to convert)."""
+    if name not in (gguf.QWEN_NAME, gguf.QWEN15_NAME, gguf.SMOLLM_NAME):
+        return True
+    manifest = gguf.read_manifest(gguf.converted_dir(name))
+    return manifest is not None and manifest.get("conversion") == gguf.CONVERSION_VERSION
+
+
 def fallback_prompt_tokenizer() -> PromptTokenizer:
     """The MiniLM word-piece tokenizer behind a plain template, for measuring without a generator.
 
@@ -467,4 +476,5 @@ __all__ = [
     "get_embedder",
     "get_generator",
     "l2_normalise",
+    "prepared",
 ]

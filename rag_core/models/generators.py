@@ -43,11 +43,15 @@ class PromptTokenizer(Protocol):
 
 
 class _TokenizerMixin:
-    """Shared tokenising code over a Hugging Face fast tokenizer ``self.tokenizer``."""
+    """Shared tokenising code over a Hugging Face fast tokenizer ``self.tokenizer``.
+
+    Tokenizer calls hold ``_tok_lock``, not the model's lock: a session can build and measure
+    its prompt while another session's generation runs (and is being cancelled).
+    """
 
     tokenizer: Any
     chat_template: str | None
-    _lock: threading.RLock
+    _tok_lock: threading.RLock
 
     def prompt_text(self, system: str, user: str) -> str:
         """The full prompt as text: chat template over a system and a user turn + generation
@@ -55,19 +59,19 @@ class _TokenizerMixin:
         if self.chat_template is None:
             return PLAIN_TEMPLATE.format(system=system, user=user)
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-        with self._lock:
+        with self._tok_lock:
             return self.tokenizer.apply_chat_template(
                 messages, tokenize=False, add_generation_prompt=True
             )
 
     def encode(self, text: str) -> list[int]:
         """Token ids of ``text`` with no special tokens added (the template has them)."""
-        with self._lock:
+        with self._tok_lock:
             return list(self.tokenizer(text, add_special_tokens=False, verbose=False)["input_ids"])
 
     def encode_offsets(self, text: str) -> tuple[list[int], list[tuple[int, int]]]:
         """Token ids and each token's ``(start, end)`` character span in ``text``."""
-        with self._lock:
+        with self._tok_lock:
             enc = self.tokenizer(
                 text, add_special_tokens=False, return_offsets_mapping=True, verbose=False
             )
@@ -79,7 +83,7 @@ class _TokenizerMixin:
 
     def decode(self, ids: Sequence[int], *, skip_special_tokens: bool = False) -> str:
         """Text of ``ids``; template markers kept unless ``skip_special_tokens``."""
-        with self._lock:
+        with self._tok_lock:
             return self.tokenizer.decode(list(ids), skip_special_tokens=skip_special_tokens)
 
 
@@ -113,7 +117,7 @@ class FallbackPromptTokenizer(_TokenizerMixin):
         self.tokenizer = tokenizer
         self.chat_template = None
         self.name = f"{label} (fallback)"
-        self._lock = threading.RLock()
+        self._tok_lock = threading.RLock()
 
 
 class Generator(_TokenizerMixin):
@@ -156,7 +160,8 @@ class Generator(_TokenizerMixin):
         self.file_sha256 = file_sha256
         self.load_seconds = load_seconds
         self.chat_template = getattr(tokenizer, "chat_template", None) or None
-        self._lock = threading.RLock()
+        self._lock = threading.RLock()  # the model: one forward pass at a time
+        self._tok_lock = threading.RLock()  # the tokenizer (see _TokenizerMixin)
         self.eos_ids = self._eos_ids()
         self.pad_id = (
             tokenizer.pad_token_id if tokenizer.pad_token_id is not None else self.eos_ids[0]

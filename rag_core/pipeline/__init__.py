@@ -20,19 +20,57 @@ from __future__ import annotations
 import time
 from collections import ChainMap
 from collections.abc import Iterator, Mapping, Sequence
+from functools import partial
+from typing import Any
 
 from ..answer.gate import apply_gate
 from ..config import PipelineConfig
 from ..index import CorpusIndex, Progress
 from ..retrieval.runs import ExternalRun
-from ..types import Chunk, GateStage, Needle, Notice, Question, Trace
-from ..wording import english, notice
-from .answering import STAGES_NOT_RUN_RETRIEVAL_ONLY, Listener, model_stages, not_run
+from ..types import (
+    Chunk,
+    ContextStage,
+    GateStage,
+    GenerationStage,
+    Needle,
+    Notice,
+    Question,
+    RerankStage,
+    RetrievalStage,
+    SupportStage,
+    Trace,
+)
+from ..wording import declare, english, notice
+from .answering import (
+    STAGES_NOT_RUN_RETRIEVAL_ONLY,
+    Listener,
+    answer_stages,
+    context_stage,
+    not_run,
+    skipped_generation,
+    skipped_support,
+)
 from .plan import RunPlan
 from .question import validate_question
 from .reranking import rerank_stage
 from .retrieval import retrieve
 from .trace import gold_at_stages, referenced_chunks, rounded_ms
+
+#: What ``stop_after`` may name: the last stage run (``gate``: no context; ``context``: the
+#: prompt is built and measured, no answer; ``support``: everything).
+STOP_AFTER = ("gate", "context", "support")
+#: Why generation and support were not run when ``stop_after="context"``.
+STAGES_NOT_RUN_AFTER_CONTEXT = declare("stages.not_run.after_context")
+
+
+class Cancelled(BaseException):
+    """Raised by a listener to abandon a run (a page whose user moved on, or pressed Stop).
+
+    A ``BaseException``, as ``asyncio.CancelledError``: no stage's ``except Exception`` turns it
+    into a stage result, so nothing of the abandoned run is returned or stored (the generation
+    cache is written only after a finished generation); every lock is released on the way out.
+    """
+
 
 #: Questions whose sparse kernels :func:`run_many` runs together (see :meth:`RunPlan.prefetch`).
 PREFETCH_BLOCK = 64
@@ -58,16 +96,26 @@ def run(
         corpus: the loaded corpus and its index cache.
         gold: a question-set entry (or needles) to mark gold at every stage.
         progress: optional ``(message, fraction)`` callback for long work.
-        stop_after: ``"gate"`` to skip context/generation/support (evaluation).
-        listener: optional ``listener(event, value)`` told ``("prompt", {"tokens": n,
-            "model_id": id})`` just before the model is called and ``("text", piece)``
-            for each piece of a freshly generated answer (a cache replay sends none).
+        stop_after: the last stage to run (:data:`STOP_AFTER`): ``"gate"`` skips
+            context/generation/support (evaluation), ``"context"`` builds the prompt but
+            generates nothing (generation and support ``skipped``), ``"support"`` runs all.
+        listener: optional ``listener(event, value)``, told, in order:
+            ``("preparing", {"model": name, "once": bool})`` before a generator is loaded
+            (``once``: a one-time conversion comes first); ``("stages", trace)`` once the
+            context is built and before the model is called, with the Trace
+            ``stop_after="context"`` returns (so a page can draw every model-free stage while
+            the answer is made); ``("prompt", {"tokens": n, "model_id": id, "dtype": d})``
+            just before the model is called; ``("text", piece)`` for each piece of a freshly
+            generated answer (a cache replay sends none). A listener may raise
+            :class:`Cancelled` to abandon the run.
         runs: imported runs by tag (:class:`rag_core.retrieval.runs.ExternalRun`) for
             the ``run:TAG`` retrievers of ``config``.
         query_id: the query id those runs are read at (default: ``gold.id``).
     """
-    if stop_after not in ("gate", "support"):
-        raise ValueError(f"stop_after = {stop_after!r} is not valid; valid choices: gate, support")
+    if stop_after not in STOP_AFTER:
+        raise ValueError(
+            f"stop_after = {stop_after!r} is not valid; valid choices: {', '.join(STOP_AFTER)}"
+        )
     question, notices = validate_question(question)
     plan = RunPlan(config, corpus, progress)
     if query_id is None and isinstance(gold, Question):
@@ -191,25 +239,60 @@ def _run_planned(
     timings["gate"] = (time.perf_counter() - t) * 1000
     notices, warnings = _warnings(notices, gate, plan.load_warnings)
 
+    finish = partial(
+        _trace, plan, question, extra, table, (retrieval, dense_index, rerank, gate), gold=gold,
+        warnings=warnings, notices=notices,
+    )  # fmt: skip
     if stop_after == "gate":
         if plan.stop_gate is None:  # the same three skipped stages for every question
             plan.stop_gate = not_run(config, notice(STAGES_NOT_RUN_RETRIEVAL_ONLY))
-        context, generation, support = plan.stop_gate
-    else:
-        context, generation, support = model_stages(
-            config, question, gate, corpus, progress, timings, table, listener
+        return finish(plan.stop_gate, timings)
+    prepared = context_stage(config, question, gate, corpus, progress, timings, table, listener)
+    if prepared.skipped is not None:  # the gate refused: nothing more to run
+        return finish(prepared.skipped, timings)
+    if stop_after == "context" or (listener is not None and prepared.generator is not None):
+        why = notice(STAGES_NOT_RUN_AFTER_CONTEXT)
+        staged = finish(
+            (prepared.context, skipped_generation(config, why), skipped_support(why)),
+            dict(timings),
         )
+        if stop_after == "context":
+            return staged
+        if listener is not None:
+            listener("stages", staged)
+    generation, support = answer_stages(
+        config, question, prepared, corpus, progress, timings, listener
+    )
+    return finish((prepared.context, generation, support), timings)
 
+
+def _trace(
+    plan: RunPlan,
+    question: str,
+    extra: dict[str, Chunk],
+    table: Mapping[str, Chunk],
+    ranked: tuple[RetrievalStage, Any, RerankStage, GateStage],
+    answer: tuple[ContextStage, GenerationStage, SupportStage],
+    timings: dict[str, float],
+    *,
+    gold: Question | Sequence[Needle] | None,
+    warnings: tuple[str, ...],
+    notices: tuple[Notice, ...],
+) -> Trace:
+    """The Trace of a run's stages (``ranked``: retrieval, its dense index, rerank, gate;
+    ``answer``: context, generation, support): the gold at every stage, the chunk table, the
+    stamp, the total time."""
+    retrieval, dense_index, rerank, gate = ranked
+    context, generation, support = answer
     gview = gold_at_stages(plan, gold, extra, retrieval, rerank, gate, context, generation, support)
     chunks = referenced_chunks(plan, retrieval, context, gview, extra, table)
-
     stamp = plan.stamp(dense_index)
-    timings["total"] = sum(timings.values())
+    timings["total"] = sum(v for k, v in timings.items() if k != "total")
     return Trace(
         question=question,
         config=plan.config_dict,
         index_stamp=stamp,
-        chunking=chunking.diagnostics,
+        chunking=plan.diagnostics,
         retrieval=retrieval,
         rerank=rerank,
         gate=gate,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -80,16 +80,51 @@ def model_stages(
     ``chunks``: see :func:`rerank_stage`; ``listener``: see :func:`run`.
     """
     timings = timings if timings is not None else {}
+    prepared = context_stage(config, question, gate, corpus, progress, timings, chunks, listener)
+    if prepared.skipped is not None:
+        return prepared.skipped
+    generation, support = answer_stages(
+        config, question, prepared, corpus, progress, timings, listener
+    )
+    return prepared.context, generation, support
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """The context stage's result and what the answer stages need from it: the loaded generator
+    (None when off or missing) and why it is missing; ``skipped``: all three stages when the
+    gate refused (nothing else to run)."""
+
+    context: ContextStage
+    generator: Any = None
+    problem: Notice | None = None
+    skipped: tuple[ContextStage, GenerationStage, SupportStage] | None = None
+
+
+def context_stage(
+    config: PipelineConfig,
+    question: str,
+    gate: GateStage,
+    corpus: CorpusIndex,
+    progress: Progress | None = None,
+    timings: dict[str, float] | None = None,
+    chunks: Mapping[str, Chunk] | None = None,
+    listener: Listener | None = None,
+) -> Prepared:
+    """The context of the kept candidates, measured with the generator's tokenizer (loaded here:
+    the listener is told ``("preparing", {"model", "once"})`` first) or the named fallback."""
+    timings = timings if timings is not None else {}
     if gate.refused:
         why = gate.notice if gate.notice is not None else notice(GATE_REFUSED_NO_CANDIDATES)
-        return (
+        skipped = (
             skipped_context(config, notice(CONTEXT_SKIPPED_GATE, gate=why)),
             skipped_generation(config, notice(GENERATION_SKIPPED_GATE, gate=why)),
             skipped_support(notice(SUPPORT_SKIPPED_NO_ANSWER)),
         )
+        return Prepared(skipped[0], skipped=skipped)
 
     chunking = corpus.chunking(config.chunker)
-    generator, gen_problem = _load_generator(config, progress, timings)
+    generator, gen_problem = _load_generator(config, progress, timings, listener)
 
     t = time.perf_counter()
     context = build_context(
@@ -102,29 +137,52 @@ def model_stages(
         dropped_by_gate=gate.rejected,
     )
     timings["context"] = (time.perf_counter() - t) * 1000
+    return Prepared(context, generator, gen_problem)
 
+
+def answer_stages(
+    config: PipelineConfig,
+    question: str,
+    prepared: Prepared,
+    corpus: CorpusIndex,
+    progress: Progress | None = None,
+    timings: dict[str, float] | None = None,
+    listener: Listener | None = None,
+) -> tuple[GenerationStage, SupportStage]:
+    """Generation from the prepared context, then the support check of its answer."""
+    timings = timings if timings is not None else {}
+    context, generator = prepared.context, prepared.generator
     t = time.perf_counter()
-    generation = _generation(config, context, generator, gen_problem, progress, listener)
+    generation = _generation(config, context, generator, prepared.problem, progress, listener)
     timings["generation"] = (time.perf_counter() - t) * 1000
 
     t = time.perf_counter()
     support = _support(config, question, context, generation, generator, corpus)
     timings["support"] = (time.perf_counter() - t) * 1000
-    return context, generation, support
+    return generation, support
 
 
 def _load_generator(
-    config: PipelineConfig, progress: Progress | None, timings: dict[str, float]
+    config: PipelineConfig,
+    progress: Progress | None,
+    timings: dict[str, float],
+    listener: Listener | None = None,
 ) -> tuple[Any, Notice | None]:
-    """The configured generator (None when off or missing) and, when missing, why."""
-    if config.generation.model == "none":
+    """The configured generator (None when off or missing) and, when missing, why.
+
+    ``listener`` is told ``("preparing", {"model": name, "once": bool})`` first; ``once``: a
+    bundled model that is not converted yet (the load converts it, once per machine)."""
+    name = config.generation.model
+    if name == "none":
         return None, None
     t = time.perf_counter()
+    if listener is not None:
+        listener("preparing", {"model": name, "once": not models.prepared(name)})
     if progress:
-        progress(f"loading generator {config.generation.model}", 0.0)
+        progress(f"loading generator {name}", 0.0)
     generator, problem = None, None
     try:
-        generator = models.get_generator(config.generation.model, dtype=config.generation.dtype)
+        generator = models.get_generator(name, dtype=config.generation.dtype, progress=progress)
     except ModelUnavailable as exc:
         problem = notice(GENERATION_MODEL_UNAVAILABLE, model=exc.name, reason=exc.notice)
     timings["model_load"] = (time.perf_counter() - t) * 1000

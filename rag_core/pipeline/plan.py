@@ -50,6 +50,8 @@ class RunPlan:
         # files and rows the corpus load skipped are listed with every answer over it
         self.load_warnings: tuple[str, ...] = tuple(getattr(corpus, "load_warnings", ()))
         self.dense_model, self.dense_reason = corpus.dense_choice(config.retrieval.dense_model)
+        #: the chunking's diagnostics, window facts those of the corpus's embedder
+        self.diagnostics = corpus.windowed(config.chunker, config.retrieval.dense_model)
         self.config_dict = config.to_dict()
         self._sparse: dict[tuple[str, str], _SparseRoute] = {}
         self._stamp: tuple[Any, IndexStamp] | None = None

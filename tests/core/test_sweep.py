@@ -217,11 +217,52 @@ def test_distribution_of_best_values():
 
 
 def test_default_thresholds():
-    assert sweep.default_thresholds(DIST) == parse_range(sweep.DEFAULT_DISTANCE_RANGE)
+    # best distances 0.40 … 0.66: 0.005 and 0.01 need more than 21 cuts, 0.02 needs 14
+    assert sweep.default_thresholds(DIST) == tuple(round(0.40 + 0.02 * i, 6) for i in range(14))
+    empty = data_of([query("a", []), query("u", [], answerable=False)])
+    assert sweep.default_thresholds(empty) == parse_range(sweep.DEFAULT_DISTANCE_RANGE)
     scores = data_of([query("a", [9.0, 3.0]), query("u", [1.5], answerable=False)], "score")
     cuts = sweep.default_thresholds(scores, n=7)
     assert cuts[0] == 1.5 and cuts[-1] == 9.0 and len(cuts) == 7
     assert cuts[1] == pytest.approx(1.5 + (9.0 - 1.5) / 6)
+
+
+@pytest.mark.parametrize(
+    ("lo", "hi", "step"),
+    [
+        (0.052, 0.231, 0.01),  # e5-small's best distances: 0.05 … 0.24, 20 cuts
+        (0.41, 0.83, 0.025),  # MiniLM's: 0.4 … 0.85
+        (0.3, 0.3, 0.005),  # one value: one cut
+        (0.0, 1.9, 0.1),
+    ],
+)
+def test_default_distance_cuts_cover_the_data_in_the_finest_step(lo, hi, step):
+    cuts = sweep.distance_cuts(lo, hi)
+    assert cuts[0] <= lo and cuts[-1] >= hi and len(cuts) <= sweep.MAX_DEFAULT_CUTS
+    assert cuts[0] > lo - step and cuts[-1] < hi + step  # no more than one step beyond
+    assert all(b - a == pytest.approx(step) for a, b in zip(cuts, cuts[1:], strict=False))
+    finer = [s for s in sweep.DISTANCE_STEPS if s < step]
+    for s in finer:  # every finer step would need too many thresholds
+        assert math.ceil(hi / s - 1e-9) - math.floor(lo / s + 1e-9) + 1 > sweep.MAX_DEFAULT_CUTS
+
+
+def test_a_sweep_of_e5_distances_is_not_flat():
+    """The sweep over distances like e5-small's (0.05–0.23) varies (MiniLM's fixed 0.45–0.8
+    range lay above every one of them: 16 equal rows)."""
+    e5 = data_of(
+        [
+            query("a1", [0.08, 0.2], gold={1}),
+            query("a2", [0.12], gold={1}),
+            query("u1", [0.19], answerable=False),
+            query("u2", [0.23], answerable=False),
+        ]
+    )
+    def distinct(cuts) -> int:
+        rows = sweep.sweep_table(e5, cuts, None)
+        return len({tuple(getattr(r, k) for k in sweep.OUTCOMES) for r in rows})
+
+    assert distinct(sweep.default_thresholds(e5)) >= 4  # every query's turn comes
+    assert distinct(parse_range(sweep.DEFAULT_DISTANCE_RANGE)) == 1
 
 
 @pytest.mark.parametrize(

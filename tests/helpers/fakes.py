@@ -110,3 +110,31 @@ class HashEmbedder:
 
     def count_tokens(self, texts):
         return [len(t.split()) + 2 for t in texts]
+
+
+class StreamingGenerator(CharGenerator):
+    """Char-level prompts; 'generates' ``answer`` word by word through ``on_text`` (as the real
+    generator's streamer does), ``pause`` seconds per word, holding its own model lock while it
+    runs (as :meth:`rag_core.models.Generator.generate_ids` does)."""
+
+    file_sha256 = "5" * 64
+    takes_logits_processors = True  # it takes on_text; the tests use free citations
+
+    def __init__(self, answer: str = "Hallasan is 1,947 m high [1].", pause: float = 0.0) -> None:
+        import threading
+
+        self.answer, self.pause, self.calls, self.words = answer, pause, 0, 0
+        self.lock = threading.Lock()
+
+    def generate_ids(self, ids, max_new_tokens, *, logits_processors=(), on_text=None):
+        import re
+        import time
+
+        self.calls += 1
+        with self.lock:
+            for word in re.findall(r"\S+\s*", self.answer):
+                time.sleep(self.pause)
+                self.words += 1
+                if on_text is not None:
+                    on_text(word)
+        return self.answer, [ord(c) for c in self.answer] + [0], 0.01

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 #: The repository root (``tests/helpers/paths.py`` → two folders up).
 ROOT = Path(__file__).resolve().parents[2]
-#: The real public data sets beside the checkout (``../shared/datasets``); tests skip when absent.
-DATASETS = ROOT.parent / "shared" / "datasets"
+#: The real public data sets: ``$RAG_INSPECTOR_DATASETS``, else ``../shared/datasets`` beside the
+#: checkout; tests skip when absent.
+DATASETS = Path(os.environ.get("RAG_INSPECTOR_DATASETS") or ROOT.parent / "shared" / "datasets")

@@ -35,4 +35,22 @@ TEXT: dict[str, tuple[str, str]] = {
         "이 코퍼스에서 읽지 못한 파일·행 {n}개",
         "{n} files or rows of this corpus were not loaded",
     ),
+    # ---- stages first, answer second (ui/stream.py; Inspect, Compare, Lecture)
+    "stream.waiting": (
+        "다른 세션이 같은 질문을 실행하고 있습니다: {s:.0f} 초",
+        "another session is running this question: {s:.0f} s",
+    ),
+    "stream.converting": (
+        "번들 모델을 변환하는 중 (이 컴퓨터에서 한 번만): {s:.0f} 초",
+        "converting the bundled model, once: {s:.0f} s",
+    ),
+    "stream.loading": ("생성 모델을 불러오는 중: {s:.0f} 초", "loading the generator: {s:.0f} s"),
+    "stream.starting": ("답변을 시작하는 중: {s:.0f} 초", "starting the answer: {s:.0f} s"),
+    "stream.elapsed": ("지금까지 {s:.0f} 초", "{s:.0f} s so far"),
+    "stream.stop": ("생성 중지", "Stop"),
+    "stream.stopped": (
+        "답변 생성을 중지했습니다. 위의 단계들은 그대로입니다.",
+        "Generation stopped. The stages above are complete.",
+    ),
+    "stream.resume": ("답변 생성", "Generate the answer"),
 }

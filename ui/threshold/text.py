@@ -107,14 +107,16 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "thr.range": ("임계값 (시작:끝:간격)", "Thresholds (start:stop:step)"),
     "thr.range_ph": (
-        "비우면 기본값 (거리: 0.45:0.8:0.025)",
-        "empty: the default (distance: 0.45:0.8:0.025)",
+        "비우면 기본값: 관측된 최상위 값의 범위",
+        "empty: the default, the range of the best values observed",
     ),
     "help.thr.range": (
-        "예: 0.45:0.8:0.025. 점수일 때 기본값은 관측된 최상위 점수의 범위를 20칸으로 나눈 "
-        "것입니다.",
-        "E.g. 0.45:0.8:0.025. For scores the default splits the range of observed best scores into "
-        "20 steps.",
+        "예: 0.45:0.8:0.025. 기본값은 이 코퍼스의 임베더로 관측된 질문별 최상위 값의 범위입니다. "
+        "거리는 21개 이하가 되는 가장 촘촘한 둥근 간격(0.005, 0.01, 0.02, 0.025, 0.05, 0.1), "
+        "점수는 20칸입니다.",
+        "E.g. 0.45:0.8:0.025. The default is the range of each query's best value observed with "
+        "this corpus's embedder: for distances in the finest round step (0.005, 0.01, 0.02, "
+        "0.025, 0.05, 0.1) that needs at most 21 thresholds, for scores in 20 steps.",
     ),
     "thr.none": ("없음", "none"),
     "thr.sweep_help": (

@@ -1,0 +1,54 @@
+"""The "over the window" facts of a Trace are the corpus's embedder's: its ``max_tokens`` and its
+own token counts (MiniLM's 256 word pieces only for MiniLM)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers.fakes import HashEmbedder
+
+import rag_core.models as models
+from rag_core.config import PipelineConfig
+from rag_core.models import ModelUnavailable
+from rag_core.pipeline import run
+
+
+def _cfg(model: str) -> PipelineConfig:
+    return PipelineConfig().with_overrides(
+        {"retrieval.methods": "bm25", "retrieval.analyzer": "unicode",
+         "retrieval.dense_model": model, "generation.model": "none"}
+    )  # fmt: skip
+
+
+@pytest.fixture()
+def hash_embedder(monkeypatch):
+    emb = HashEmbedder(max_tokens=12)
+
+    def get(name, *a, **k):
+        if name != "hash":
+            raise ModelUnavailable(name, "not in this test")
+        return emb
+
+    monkeypatch.setattr(models, "get_embedder", get)
+    return emb
+
+
+def test_the_window_and_the_counts_are_the_embedders(tiny_corpus, hash_embedder):
+    cfg = _cfg("hash")
+    d = tiny_corpus.windowed(cfg.chunker, "hash")
+    chunks = tiny_corpus.chunking(cfg.chunker).chunks
+    counts = hash_embedder.count_tokens([c.text for c in chunks])
+    assert d.encoder_window == 12
+    assert d.over_window == tuple(c.chunk_id for c, n in zip(chunks, counts, strict=True) if n > 12)
+    assert d.over_window  # the fixture's paragraphs are longer than 10 words
+    trace = run(cfg, "KV cache", tiny_corpus)
+    assert trace.chunking == d  # what every page shows of the chunking
+    base = tiny_corpus.chunking(cfg.chunker).diagnostics
+    assert (trace.chunking.n_chunks, trace.chunking.destroyed) == (base.n_chunks, base.destroyed)
+
+
+def test_minilm_and_a_missing_embedder_keep_the_chunkers_facts(tiny_corpus, hash_embedder):
+    cfg = _cfg("minilm")
+    base = tiny_corpus.chunking(cfg.chunker).diagnostics
+    assert tiny_corpus.windowed(cfg.chunker, "minilm") is base
+    assert tiny_corpus.windowed(cfg.chunker, "other-model") == base  # not here: unchanged
+    assert run(_cfg("minilm"), "KV cache", tiny_corpus).chunking is base

@@ -1,0 +1,327 @@
+"""Stages first, answer second: a page draws every model-free stage, then the answer streams.
+
+``rag_core.pipeline.run`` runs in a worker thread and reports through its listener: the
+``stages`` Trace (everything up to the context, as ``stop_after="context"`` returns it) as
+soon as the prompt is built, then the answer's pieces. :func:`staged_trace` waits for that
+Trace only and hands it to the page with a :class:`Pending` generation; the page draws its
+stages from it and calls :func:`follow` in its answer pane, which streams the text there with a
+**Stop** button and, when the run ends, reruns the page (the full Trace is in the Trace LRU
+then, so the rerun draws it at once).
+
+Cancelling. Every wait here wakes at least every :data:`TICK` seconds and writes an element
+(a ticking time line), so a Streamlit rerun — a moved knob, the Stop button — interrupts the
+script within a tick instead of after the model. The next run of the session cancels the
+session's running generation unless it asks for the same Trace (then it follows it again);
+the worker's listener raises ``Cancelled`` at the model's next piece of text, so nothing of
+the abandoned run is returned or cached (``rag_core.pipeline.Cancelled``), and the worker
+releases the Trace's build lock whatever happens. The worker never touches Streamlit.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamlit as st
+
+from rag_core.config import PipelineConfig
+from rag_core.index import CorpusIndex
+from rag_core.types import Question, Trace
+
+from . import cache
+from .html import md
+from .i18n import t
+
+#: Seconds between two writes of a waiting script: the longest a rerun waits to interrupt it.
+TICK = 0.25
+#: After the ``stages`` Trace, how long to wait for the run's end before streaming (a replayed
+#: answer ends at once: then the page is drawn once, complete).
+GRACE = 0.3
+#: A phase shows its ticking line only once it has lasted this long.
+SHOW_AFTER = 0.6
+#: Session keys: the session's running generation; the Traces it stopped (key → staged Trace).
+K_PENDING = "_stream.pending"
+K_STOPPED = "_stream.stopped"
+
+
+@dataclass
+class Pending:
+    """One run's generation, going on in a worker after its ``stages`` Trace was drawn."""
+
+    key: tuple[str, ...]
+    staged: Trace
+    events: queue.Queue[tuple[str, Any]]
+    cancel: threading.Event
+    result: dict[str, Any]
+    backlog: list[tuple[str, Any]] = field(default_factory=list)  # read before ``events``
+    text: str = ""
+    prompt: dict[str, Any] | None = None
+    started: float = field(default_factory=time.perf_counter)
+    finished: bool = False
+
+
+def _pendings() -> dict[tuple[str, ...], Pending]:
+    return st.session_state.setdefault(K_PENDING, {})
+
+
+def _stopped() -> dict[tuple[str, ...], Trace]:
+    return st.session_state.setdefault(K_STOPPED, {})
+
+
+def cancel_others(keep: set[tuple[str, ...]]) -> None:
+    """Cancel this session's running generations other than those of ``keep`` (a page run
+    calls it once with the keys it shows: a moved knob abandons the old answer)."""
+    pendings = _pendings()
+    for key in [k for k in pendings if k not in keep]:
+        pendings.pop(key).cancel.set()
+
+
+def stop(key: tuple[str, ...]) -> None:
+    """The Stop button's callback: cancel the generation of ``key`` and keep its stages."""
+    pending = _pendings().pop(key, None)
+    if pending is not None:
+        pending.cancel.set()
+        _stopped()[key] = pending.staged
+
+
+def resume(key: tuple[str, ...]) -> None:
+    """The "generate" button's callback after a Stop: the next run generates again."""
+    _stopped().pop(key, None)
+
+
+def staged_trace(
+    corpus: CorpusIndex,
+    corpus_key: str,
+    config: PipelineConfig,
+    question: str,
+    gold: Question | None,
+    lang: str,
+    *,
+    runs: Any = None,
+) -> cache.TraceResult:
+    """The Trace to draw now: cached, stopped, or the ``stages`` Trace of a run whose answer is
+    still being made (``TraceResult.pending``; hand it to :func:`follow`)."""
+    key = cache.trace_key(corpus_key, config, question, gold)
+    store = cache.trace_store()
+    hit = store.get(key)
+    if hit is not None:
+        return cache.TraceResult(hit, cached=True)
+    if key in _stopped():
+        return cache.TraceResult(_stopped()[key], stopped=True, key=key)
+    running = _pendings().get(key)
+    if running is not None and not running.cancel.is_set():
+        return cache.TraceResult(
+            running.staged, pending=running, key=key
+        )  # the same answer, followed again
+    lock = store.building(key)
+    line = st.empty()
+    waited = time.perf_counter()
+    while not lock.acquire(timeout=TICK):  # another session (or an abandoned run) builds it
+        _tick(line, t("stream.waiting", lang, s=time.perf_counter() - waited), waited)
+    line.empty()
+    hit = store.get(key)
+    if hit is not None:
+        lock.release()
+        return cache.TraceResult(hit, cached=True)
+    return _start(store, key, lock, corpus, config, question, gold, lang, runs)
+
+
+def _start(
+    store: cache.TraceLRU,
+    key: tuple[str, ...],
+    lock: threading.Lock,
+    corpus: CorpusIndex,
+    config: PipelineConfig,
+    question: str,
+    gold: Question | None,
+    lang: str,
+    runs: Any,
+) -> cache.TraceResult:
+    """Start the worker (it owns ``lock`` from here) and wait for its ``stages`` Trace or end."""
+    from rag_core.pipeline import Cancelled, run
+
+    events: queue.Queue[tuple[str, Any]] = queue.Queue()
+    cancel = threading.Event()
+    result: dict[str, Any] = {}
+
+    def listen(kind: str, value: Any) -> None:
+        if cancel.is_set():
+            raise Cancelled
+        events.put((kind, value))
+
+    def work() -> None:
+        try:
+            trace = run(
+                config,
+                question,
+                corpus,
+                gold=gold,
+                runs=runs or None,
+                progress=lambda m, f: events.put(("progress", (m, f))),
+                listener=listen,
+            )
+            if cache.cacheable(trace):
+                store.put(key, trace)
+            result["trace"] = trace
+        except Cancelled:
+            result["cancelled"] = True
+        except ValueError as exc:  # a bad question or setting: said on the page
+            result["error"] = str(exc)
+        except Exception as exc:  # noqa: BLE001 - a bug in a stage must not take the page down
+            result["error"] = f"{type(exc).__name__}: {exc}"
+            result["crash"] = traceback.format_exc()
+        finally:
+            lock.release()
+            events.put(("done", None))
+
+    threading.Thread(target=work, name="rag-trace", daemon=True).start()
+    t0 = time.perf_counter()
+    try:
+        staged = _wait_for_stages(events, lang)
+    except BaseException:  # the script was interrupted (a rerun): abandon the run
+        cancel.set()
+        raise
+    backlog = _read_for(events, GRACE) if staged is not None else []
+    if staged is None or (backlog and backlog[-1][0] == "done"):
+        return _ended(result, time.perf_counter() - t0)  # no model call, a replay, an error
+    pending = Pending(key, staged, events, cancel, result, backlog=backlog, started=t0)
+    _pendings()[key] = pending
+    return cache.TraceResult(staged, pending=pending, key=key)
+
+
+def _wait_for_stages(events: queue.Queue[tuple[str, Any]], lang: str) -> Trace | None:
+    """Draw progress until the ``stages`` Trace (returned) or the run's end (None)."""
+    progress = cache.Progress(st.empty(), t("ins.running", lang))
+    line = st.empty()
+    phase: tuple[str, float] | None = None
+    try:
+        while True:
+            try:
+                kind, value = events.get(timeout=TICK)
+            except queue.Empty:
+                if phase is not None:
+                    _tick(line, t(phase[0], lang, s=time.perf_counter() - phase[1]), phase[1])
+                continue
+            if kind == "done":
+                return None
+            if kind == "stages":
+                return value
+            if kind == "progress":
+                progress(*value)
+            elif kind == "preparing":
+                phase = (
+                    "stream.converting" if value.get("once") else "stream.loading",
+                    time.perf_counter(),
+                )
+    finally:
+        progress.done()
+        line.empty()
+
+
+def _read_for(events: queue.Queue[tuple[str, Any]], seconds: float) -> list[tuple[str, Any]]:
+    """The events of the next ``seconds``, in order (up to and including ``done``)."""
+    deadline = time.perf_counter() + seconds
+    out: list[tuple[str, Any]] = []
+    while (left := deadline - time.perf_counter()) > 0:
+        try:
+            out.append(events.get(timeout=left))
+        except queue.Empty:
+            break
+        if out[-1][0] == "done":
+            break
+    return out
+
+
+def _ended(result: dict[str, Any], seconds: float) -> cache.TraceResult:
+    if "trace" in result:
+        return cache.TraceResult(result["trace"], seconds=seconds)
+    return cache.TraceResult(None, error=result.get("error", ""), crash=result.get("crash", ""))
+
+
+def _tick(slot: Any, text: str, since: float) -> None:
+    """One write of a waiting script (its chance to be interrupted); the text only once the
+    wait has lasted :data:`SHOW_AFTER` seconds."""
+    if time.perf_counter() - since >= SHOW_AFTER:
+        slot.caption(md(text))
+    else:
+        slot.empty()
+
+
+def follow(pending: Pending, lang: str, *, key: str, show_text: bool = True) -> Trace | None:
+    """Stream ``pending``'s answer here with a Stop button (widget ``key``); at the end, rerun
+    the page when the full Trace was kept (it is drawn from the cache), else return it. None:
+    the run was cancelled or failed (said here).
+
+    ``show_text=False``: only the time line and Stop (a lecture step before the answer's: no
+    spoiler)."""
+    from .render import estimate_text
+
+    line = st.empty()
+    st.button(
+        t("stream.stop", lang),
+        key=key,
+        on_click=stop,
+        args=(pending.key,),
+        icon=":material/stop_circle:",
+    )
+    box = st.empty()
+    if pending.text and show_text:
+        box.markdown(md(pending.text) + " ▌")
+    while True:
+        try:
+            kind, value = (
+                pending.backlog.pop(0) if pending.backlog else pending.events.get(timeout=TICK)
+            )
+        except queue.Empty:
+            _prompt_line(line, pending, lang, estimate_text)
+            continue
+        if kind == "done":
+            break
+        if kind == "prompt":
+            pending.prompt = {**value, "since": time.perf_counter()}
+            _prompt_line(line, pending, lang, estimate_text)
+        elif kind == "text":
+            pending.text += value
+            if show_text:
+                box.markdown(md(pending.text) + " ▌")
+    pending.finished = True
+    _pendings().pop(pending.key, None)
+    trace = pending.result.get("trace")
+    if trace is not None and cache.trace_store().get(pending.key) is trace:
+        st.rerun()  # the full Trace is kept: the whole page is drawn from it
+    line.empty()
+    box.empty()
+    if trace is None:
+        if pending.result.get("error"):
+            st.error(md(t("ins.no_trace", lang, error=pending.result["error"])))
+        return None
+    return trace
+
+
+def _prompt_line(slot: Any, pending: Pending, lang: str, estimate: Any) -> None:
+    """The line above a streaming answer: the prompt's size and time estimate, and the seconds
+    so far (while the model reads the prompt, before its first word)."""
+    if pending.prompt is None:
+        slot.caption(md(t("stream.starting", lang, s=time.perf_counter() - pending.started)))
+        return
+    p = pending.prompt
+    extra = {"dtype": str(p["dtype"])} if p.get("dtype") else {}
+    head = estimate(int(p["tokens"]), str(p["model_id"]), lang, **extra)
+    so_far = t("stream.elapsed", lang, s=time.perf_counter() - p["since"])
+    slot.caption(md(f"{head} · {so_far}"))
+
+
+def stopped_pane(key: tuple[str, ...], lang: str, *, widget: str) -> None:
+    """The answer pane of a stopped generation: what happened, and a button to generate."""
+    st.info(t("stream.stopped", lang))
+    st.button(
+        t("stream.resume", lang),
+        key=widget,
+        on_click=resume,
+        args=(key,),
+        icon=":material/play_arrow:",
+    )
