@@ -108,7 +108,7 @@ st.header(t("ins.h.answer", lang))
 c1, c2 = st.columns(2)
 with c1:
     render.generation_section(a, lang)
-    render.answer_and_sources(a, lang, key="cmp.claim.a")
+    render.answer_and_sources(a, lang, key="cmp.claim.a", question=ctx.gold)
 with c2:
     render.generation_section(b, lang)
-    render.answer_and_sources(b, lang, key="cmp.claim.b")
+    render.answer_and_sources(b, lang, key="cmp.claim.b", question=ctx.gold)

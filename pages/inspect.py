@@ -86,7 +86,7 @@ widgets.context_section(trace, lang, cache.token_pieces(trace))
 # 7 · generation + support ---------------------------------------------------
 st.header(t("ins.h.answer", lang), anchor="answer")
 render.generation_section(trace, lang)
-render.answer_and_sources(trace, lang, key=keys.K_INS_CLAIM)
+render.answer_and_sources(trace, lang, key=keys.K_INS_CLAIM, question=ctx.gold)
 
 st.caption(
     t(

@@ -22,6 +22,7 @@ from rag_core.types import (
     ContextStage,
     GateStage,
     Hit,
+    Question,
     RetrieverList,
     Trace,
 )
@@ -31,6 +32,7 @@ from .html import Mark, Markup, marked_text, md, show, snippet, span, table, tag
 from .i18n import note_text, notice_text, said, t, tv
 from .state import Context, DiffRow, format_value
 from .trace_view import (
+    answer_mark_chip,
     best_rank,
     chunk_label,
     citation_mode_label,
@@ -672,8 +674,11 @@ def evidence_table(claim: Claim, lang: str) -> Markup:
     )
 
 
-def answer_and_sources(trace: Trace, lang: str, *, key: str) -> None:
-    """Answer with claims coloured | sources with evidence and gold highlighted."""
+def answer_and_sources(
+    trace: Trace, lang: str, *, key: str, question: Question | None = None
+) -> None:
+    """Answer with claims coloured and its own mark (does it answer ``question``, or the
+    Trace's gold) | sources with evidence and gold highlighted."""
     g, sup = trace.generation, trace.support
     if g.status != "ok" or g.answer is None:
         st.caption(t("ins.no_answer", lang))
@@ -701,6 +706,7 @@ def answer_and_sources(trace: Trace, lang: str, *, key: str) -> None:
     left, right = st.columns(2)
     with left:
         st.markdown(f"**{t('ins.answer', lang)}**")
+        show(answer_mark_chip(trace, question, lang))
         mode = citation_mode_label(g, lang)
         if mode:
             st.caption(mode)
