@@ -106,6 +106,6 @@ for col, trace in ((c1, a), (c2, b)):
 st.header(t("ins.h.answer", lang))
 c1, c2 = st.columns(2)
 with c1:
-    render.answer_pane(results["A"], lang, key="cmp.claim.a")
+    render.answer_pane(results["A"], lang, key="cmp.claim.a", question=ctx.gold)
 with c2:
-    render.answer_pane(results["B"], lang, key="cmp.claim.b")
+    render.answer_pane(results["B"], lang, key="cmp.claim.b", question=ctx.gold)

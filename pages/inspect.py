@@ -85,7 +85,9 @@ widgets.context_section(trace, lang, cache.token_pieces(trace))
 
 # 7 · generation + support ---------------------------------------------------
 st.header(t("ins.h.answer", lang), anchor="answer")
-render.answer_pane(res, lang, key=keys.K_INS_CLAIM)  # streamed, with Stop, while it is made
+render.answer_pane(  # streamed, with Stop, while it is made
+    res, lang, key=keys.K_INS_CLAIM, question=ctx.gold
+)
 
 st.caption(
     t(

@@ -1,14 +1,18 @@
-"""Lecture: the four panes of one Trace side by side on one screen, revealed stage by stage."""
+"""Lecture: the four panes of one Trace side by side on one screen, revealed stage by stage,
+under a verdict line; with a comparison configuration, a before/after toggle to its baseline."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import streamlit as st
 
 from ui import cache, render, sidebar, stream
-from ui.html import Markup, show, style
+from ui.html import Markup, md, show, style
+from ui.i18n import t
 from ui.lecture import widgets
-from ui.lecture.view import lecture_style, lecture_view, parse_step
-from ui.state import K_LEC_BIG, K_LEC_STEP
+from ui.lecture.view import lecture_style, lecture_view, parse_side, parse_step
+from ui.state import K_LEC_BIG, K_LEC_SIDE, K_LEC_STEP, compare_config
 
 #: The page keeps Streamlit's chrome small so the panes fill a 1280×720 screen;
 #: the grid is as tall as the window less the chrome above it.
@@ -27,14 +31,23 @@ st.set_page_config(
 )  # the projector needs the width; the ☰ reopens it
 show(style() + lecture_style() + PAGE_CSS)
 
-res = render.page_trace(ctx, staged=True)  # the panes at once, the answer streamed after
+side = parse_side(sidebar.shadow_get(K_LEC_SIDE, "")) if ctx.compare_b else "a"
+shown = ctx
+if side == "b":
+    config_b, problems = compare_config(ctx.config, ctx.compare_b)
+    for p in problems:
+        st.warning(md(t("lec.side_bad", lang, error=p)))
+    shown = replace(ctx, config=config_b)
+res = render.page_trace(shown, staged=True)  # the panes at once, the answer streamed after
 trace = res.trace
 pieces = cache.token_pieces(trace)
 
 step = parse_step(sidebar.shadow_get(K_LEC_STEP, ""))
 widgets.step_notice(sidebar.shadow_get(K_LEC_STEP, ""), step, lang)
 large = sidebar.shadow_get(K_LEC_BIG, "") == "1"
-selected = widgets.toolbar(trace, lang, step, large, pieces)
+selected = widgets.toolbar(
+    trace, lang, step, large, pieces, question=ctx.gold, side=side, compare_b=ctx.compare_b
+)
 
 strip, grid = st.container(), st.empty()  # the answer's stream above the panes
 for final in (False, True):
@@ -42,7 +55,7 @@ for final in (False, True):
         show(
             lecture_view(
                 trace, lang, step=step, selected=selected, pieces=pieces, large=large,
-                height=GRID_HEIGHT,
+                height=GRID_HEIGHT, question=ctx.gold,
             )
         )  # fmt: skip
     if final or res.pending is None:

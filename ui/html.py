@@ -353,14 +353,20 @@ CSS = """
 .ri-header{display:inline-block;font-size:0.72rem;border:1px dashed #8250df;color:#8250df;
   border-radius:3px;padding:0 4px;margin:0 2px;font-style:italic;white-space:normal}
 .ri-claim{border-radius:3px;padding:1px 2px}
-.ri-v-supported{background:#dafbe1;border-bottom:2px solid #1a7f37}
-.ri-v-supported-elsewhere{background:#ddf4ff;border-bottom:2px solid #0969da}
+.ri-v-supported{background:#ddf4ff;border-bottom:2px solid #0969da}
+.ri-v-supported-elsewhere{background:#eef6ff;border-bottom:2px dashed #0969da}
 .ri-v-uncited{background:#fff8c5;border-bottom:2px solid #9a6700}
 .ri-v-unsupported{background:#ffebe9;border-bottom:2px solid #cf222e}
 .ri-v-invalid-citation{background:#fbefff;border-bottom:2px solid #8250df}
 .ri-v-contradicted{background:#ffd8d3;border-bottom:3px double #a40e26}
 .ri-v-not-a-claim{color:#8c959f;background:none;border-bottom:1px dotted #d0d7de}
 .ri-sel{outline:2px solid #1f2328}
+.ri-mark{display:inline-block;border-radius:10px;padding:0 8px;margin:2px 0 4px 0;
+  border:1px solid #d0d7de;font-weight:600}
+.ri-mark-correct,.ri-mark-correct_refusal{background:#dafbe1;border-color:#1a7f37;color:#116329}
+.ri-mark-wrong,.ri-mark-bluff,.ri-mark-false_refusal{background:#ffebe9;border-color:#cf222e;
+  color:#82071e}
+.ri-mark-not_judged{background:#f6f8fa;color:#57606a}
 .ri-nonum{color:#fff;background:#cf222e;border-radius:3px;padding:0 2px}
 .ri-ev{background:#aceebb}
 .ri-ev-sel{background:#4ac26b;color:#fff}

@@ -22,6 +22,7 @@ from rag_core.types import (
     ContextStage,
     GateStage,
     Hit,
+    Question,
     RetrieverList,
     Trace,
 )
@@ -31,6 +32,7 @@ from .html import Mark, Markup, marked_text, md, show, snippet, span, table, tag
 from .i18n import note_text, notice_text, said, t, tv
 from .state import Context, DiffRow, format_value
 from .trace_view import (
+    answer_mark_chip,
     best_rank,
     chunk_label,
     citation_mode_label,
@@ -88,9 +90,12 @@ def page_trace(ctx: Context, *, staged: bool = False) -> cache.TraceResult:
     return res
 
 
-def answer_pane(res: cache.TraceResult, lang: str, *, key: str) -> None:
+def answer_pane(
+    res: cache.TraceResult, lang: str, *, key: str, question: Question | None = None
+) -> None:
     """The answer section of a page: streamed with a Stop button while it is being made
-    (``ui.stream.follow``), the stopped state, or the Trace's generation and claims."""
+    (``ui.stream.follow``), the stopped state, or the Trace's generation and claims (with the
+    answer's own mark against ``question``: :func:`answer_and_sources`)."""
     from . import stream
 
     trace = res.trace
@@ -105,7 +110,7 @@ def answer_pane(res: cache.TraceResult, lang: str, *, key: str) -> None:
         stream.stopped_pane(res.key, lang, widget=f"{key}.resume")
         return
     generation_section(trace, lang)
-    answer_and_sources(trace, lang, key=key)
+    answer_and_sources(trace, lang, key=key, question=question)
 
 
 # ------------------------------------------------------------------ verdict
@@ -694,8 +699,11 @@ def evidence_table(claim: Claim, lang: str) -> Markup:
     )
 
 
-def answer_and_sources(trace: Trace, lang: str, *, key: str) -> None:
-    """Answer with claims coloured | sources with evidence and gold highlighted."""
+def answer_and_sources(
+    trace: Trace, lang: str, *, key: str, question: Question | None = None
+) -> None:
+    """Answer with claims coloured and its own mark (does it answer ``question``, or the
+    Trace's gold) | sources with evidence and gold highlighted."""
     g, sup = trace.generation, trace.support
     if g.status != "ok" or g.answer is None:
         st.caption(t("ins.no_answer", lang))
@@ -723,6 +731,7 @@ def answer_and_sources(trace: Trace, lang: str, *, key: str) -> None:
     left, right = st.columns(2)
     with left:
         st.markdown(f"**{t('ins.answer', lang)}**")
+        show(answer_mark_chip(trace, question, lang))
         mode = citation_mode_label(g, lang)
         if mode:
             st.caption(mode)

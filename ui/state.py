@@ -67,6 +67,7 @@ K_COMPARE_B = "compare.b"
 K_CHUNKS_DOC = "chunks.doc"
 K_LEC_STEP = "lecture.step"
 K_LEC_BIG = "lecture.big"
+K_LEC_SIDE = "lecture.side"  # "b": the Lecture page shows configuration B (the baseline)
 # --- datasets with qrels and imported runs
 K_BEIR_PATH = "beir.path"
 K_BEIR_SPLIT = "beir.split"
@@ -96,11 +97,12 @@ VIEW_KEYS = {
     "doc": K_CHUNKS_DOC,
     "step": K_LEC_STEP,
     "big": K_LEC_BIG,
+    "side": K_LEC_SIDE,
 }
 
 #: View keys held by page widgets, not sidebar widgets: the sidebar keeps them
 #: in its shadow state (page-local widget state is lost on page switches).
-SHADOW_KEYS: tuple[str, ...] = (K_COMPARE_B, K_CHUNKS_DOC, K_LEC_STEP, K_LEC_BIG)
+SHADOW_KEYS: tuple[str, ...] = (K_COMPARE_B, K_CHUNKS_DOC, K_LEC_STEP, K_LEC_BIG, K_LEC_SIDE)
 
 #: Widget keys whose value is exactly the config field of the same flat key.
 DIRECT_KEYS: tuple[str, ...] = tuple(

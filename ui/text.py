@@ -484,6 +484,23 @@ TEXT: dict[str, tuple[str, str]] = {
     "verdict.invalid-citation": ("없는 출처 인용", "invalid citation"),
     "verdict.contradicted": ("출처와 모순", "contradicted"),
     "verdict.not-a-claim": ("주장 아님", "not a claim"),
+    # ---- the answer's own mark (rag_core.evaluation.answers.answer_mark), apart from support
+    "mark.head": ("답변 판정: {mark}", "Answer: {mark}"),
+    "mark.help": (
+        "답변이 질문에 답하는지를 정답 근거와 맞춰 본 판정입니다 (답변 평가의 '정답' 규칙). "
+        "주장의 색은 출처가 뒷받침하는지(충실성)만 말하므로, 출처에 충실해도 질문에 답하지 "
+        "못할 수 있습니다. 초록색은 이 판정에만 씁니다.",
+        "Whether the answer answers the question, checked against the gold (the answered-"
+        "correctly rule of answer evaluation). The claims' colours only say whether a source "
+        "backs them (faithfulness): a faithful answer can still miss the question. Green is "
+        "kept for this mark.",
+    ),
+    "mark.correct": ("질문에 답함", "answers the question"),
+    "mark.wrong": ("질문에 답하지 못함", "does not answer the question"),
+    "mark.false_refusal": ("답할 수 있는데 거절함", "refused an answerable question"),
+    "mark.bluff": ("답이 없는 질문에 답함", "answered a question the corpus cannot answer"),
+    "mark.correct_refusal": ("올바르게 거절함", "refused, as it should"),
+    "mark.not_judged": ("판정 안 함 (정답 근거 없음)", "not judged (no gold)"),
     # ---- codes of the Trace, worded: gate metrics: metrics
     "gate.metric.distance": ("코사인 거리", "cosine distance"),
     "gate.metric.score": ("점수", "score"),

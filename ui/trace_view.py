@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from rag_core.types import Chunk, GenerationStage, NeedleLoss, SupportStage, Trace
+from rag_core.evaluation.answers import answer_mark
+from rag_core.types import Chunk, GenerationStage, NeedleLoss, Question, SupportStage, Trace
 
 from .html import Mark, Markup, join, snippet, span, tag
 from .i18n import said, t, tv
@@ -155,3 +156,14 @@ def claim_label(support: SupportStage, i: int, lang: str, limit: int = 70) -> st
     """``"2. [verdict] claim text…"`` (plain text) for pickers."""
     c = support.claims[i]
     return f"{i + 1}. [{tv('verdict', c.verdict, lang)}] {snippet(c.text, limit)}"
+
+
+def answer_mark_chip(trace: Trace, question: Question | None, lang: str) -> Markup:
+    """The answer's own mark (:func:`rag_core.evaluation.answers.answer_mark`) as a chip: green
+    only when it answers the question (or rightly refuses), whatever its claims' support."""
+    mark = answer_mark(trace, question)
+    return span(
+        t("mark.head", lang, mark=tv("mark", mark, lang)),
+        f"ri-mark ri-mark-{mark}",
+        t("mark.help", lang),
+    )

@@ -209,6 +209,48 @@ def outcome(answerable: bool, is_refused: bool, correct: bool) -> str:
     return "correct_refusal" if is_refused else "bluff"
 
 
+#: The answer's own mark (:func:`answer_mark`): the outcomes of :func:`outcome`, or not judged.
+ANSWER_MARKS: tuple[str, ...] = (
+    "correct",
+    "wrong",
+    "false_refusal",
+    "bluff",
+    "correct_refusal",
+    "not_judged",
+)
+
+
+def answer_mark(trace: Trace, question: Question | None = None) -> str:
+    """Does the system's reply answer the question? One of :data:`ANSWER_MARKS`.
+
+    The same rules Evaluate's answer metrics use: :func:`refused`, then
+    :func:`answered_correctly` against the gold needles, combined by
+    :func:`outcome`. It is apart from the claims' support verdicts on purpose:
+    a claim can be faithful to a source and still not answer the question.
+
+    ``question``: the set question asked (its ``answerable`` flag and needles);
+    without it the Trace's own gold (``trace.gold``) counts as an answerable
+    question's needles. ``not_judged`` when there is nothing to judge against
+    (no gold, or an answerable question without needles) or no answer was made
+    while the gate let candidates through (generation off or unavailable).
+    """
+    if question is None and trace.gold is None:
+        return "not_judged"
+    answerable = question.answerable if question is not None else True
+    needles = question.needles if question is not None else ()
+    if not needles and trace.gold is not None:
+        needles = trace.gold.needles
+    if answerable and not needles:
+        return "not_judged"
+    if not trace.gate.refused and trace.generation.status != "ok":
+        return "not_judged"
+    is_refused = refused(trace)
+    correct = False
+    if answerable and not is_refused:
+        correct = answered_correctly(trace.generation.answer, needles, trace.question).correct
+    return outcome(answerable, is_refused, correct)
+
+
 #: Verdicts of a claim some source in the prompt supports (cited or not).
 SUPPORTED_VERDICTS = ("supported", "supported-elsewhere", "uncited")
 

@@ -36,6 +36,60 @@ TEXT: dict[str, tuple[str, str]] = {
         "PNG를 만들 Chromium({path})이 없습니다: make browser",
         "Chromium ({path}) is not installed to make the PNG: make browser",
     ),
+    # ---- the page: the verdict line (rag_core.evaluation.verdict), told step by step
+    "lec.v.lost": (
+        "✗ 정답 근거를 {stage} 단계에서 잃었습니다 ({loss})",
+        "✗ The gold was lost at the {stage} stage ({loss})",
+    ),
+    "lec.v.question_cut": (
+        "✗ 예산이 질문까지 잘랐습니다: 모델은 질문의 끝을 보지 못합니다",
+        "✗ The budget cut the question itself: the model never sees its end",
+    ),
+    "lec.v.kept": (
+        "정답 근거가 게이트를 통과했습니다 ({rank}위). 모델에게까지 닿을까요?",
+        "The gold passed the gate (rank {rank}). Will it reach the model?",
+    ),
+    "lec.v.sent": (
+        "✓ 정답 근거가 검색되고, 유지되고, 프롬프트에 [{n}]로 들어갔습니다",
+        "✓ The gold was retrieved, kept and sent to the model as [{n}]",
+    ),
+    "lec.v.should_refuse.gate": (
+        "✗ 코퍼스로는 답할 수 없는 질문인데 게이트가 후보 {n}개를 통과시켰습니다: "
+        "거절했어야 합니다",
+        "✗ The corpus cannot answer this, yet the gate let {n} candidates through: it should "
+        "have refused",
+    ),
+    "lec.v.should_refuse.answer": (
+        "✗ 코퍼스로는 답할 수 없는 질문에 모델이 답했습니다: 거절했어야 합니다",
+        "✗ The corpus cannot answer this, yet the model answered: it should have refused",
+    ),
+    "lec.v.refused.gate": (
+        "✓ 답할 수 없는 질문을 게이트가 거절했습니다 (모델은 부르지 않았습니다)",
+        "✓ The corpus cannot answer this and the gate refused (the model was not called)",
+    ),
+    "lec.v.refused.answer": (
+        "✓ 게이트는 후보를 통과시켰지만 모델이 답을 거절했습니다",
+        "✓ The gate let candidates through, but the model declined to answer",
+    ),
+    "lec.v.no_gold": (
+        "이 질문에는 정답 근거가 없어 잃은 곳을 판정할 수 없습니다",
+        "This question has no gold: there is nothing to follow through the stages",
+    ),
+    "lec.should_refuse": ("거절해야 할 질문", "should refuse"),
+    "lec.should_refuse_help": (
+        "코퍼스에 답이 없는 질문입니다: 올바른 시스템은 답하지 않고 거절합니다.",
+        "The corpus holds no answer to this question: a sound system refuses it.",
+    ),
+    # ---- the page: the before/after toggle (the scenario's B)
+    "lec.side": ("설정", "Configuration"),
+    "lec.side.a": ("A · 실패", "A · failure"),
+    "lec.side.b": ("B · 기준선", "B · baseline"),
+    "lec.side_help": (
+        "A는 사이드바 설정(사례의 실패), B는 A에 비교 설정을 더한 것(작동하는 기준선: {b}).",
+        "A is the sidebar's configuration (the scenario's failure); B is A plus the comparison "
+        "overrides (the working baseline: {b}).",
+    ),
+    "lec.side_bad": ("B 설정을 적용하지 못했습니다: {error}", "Could not apply B: {error}"),
     # ---- the page: panes
     "lec.pane.candidates": ("① 단계별 후보", "① Candidates per stage"),
     "lec.pane.prompt": ("② 보낸 프롬프트 토큰", "② Prompt tokens as sent"),

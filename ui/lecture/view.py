@@ -15,12 +15,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag_core.config import PipelineConfig
-from rag_core.types import Hit, Trace
+from rag_core.evaluation.verdict import Verdict, verdict
+from rag_core.types import Hit, Question, Trace
 
 from ..html import Mark, Markup, div, join, marked_text, snippet, span, tag
-from ..i18n import note_text, said, t, tv
+from ..i18n import note_text, notice_text, said, t, tv
 from ..state import overrides_text, query_from_config
 from ..trace_view import (
+    answer_mark_chip,
     chunk_label,
     claim_label,
     claim_marks,
@@ -34,6 +36,18 @@ from ..trace_view import (
 #: The panes in pipeline order; step ``n`` reveals the first ``n``.
 PANES = ("candidates", "prompt", "answer", "claims")
 STEPS = len(PANES)
+#: What the viewer has seen after each step (``rag_core.evaluation.verdict.SEEN``): the
+#: candidates, the prompt, the answer — its support and its own mark only at the last step.
+STEP_SEEN = ("gate", "context", "answer", "answer")
+#: The step from which the answer's claims are judged (coloured, picked, marked).
+JUDGED_STEP = PANES.index("claims") + 1
+#: The before/after toggle: configuration A (the failure) and B (the working baseline).
+SIDES = ("a", "b")
+
+
+def parse_side(value: object) -> str:
+    """The side a URL value asks for: ``b`` shows configuration B, anything else A."""
+    return "b" if str(value) == "b" else "a"
 
 
 def parse_step(value: object) -> int:
@@ -268,14 +282,27 @@ def selected_claim(trace: Trace, value: object) -> int | None:
     return i if 0 <= i < len(claims) else 0
 
 
-def answer_pane(trace: Trace, lang: str, selected: int | None) -> Markup:
-    """Pane 3: the generator's facts and the answer with every claim coloured by its verdict."""
+def answer_pane(
+    trace: Trace,
+    lang: str,
+    selected: int | None,
+    *,
+    judged: bool = True,
+    question: Question | None = None,
+) -> Markup:
+    """Pane 3: the generator's facts and the answer; once ``judged`` (the claims' step), its own
+    mark (does it answer the question?) and every claim coloured by its support verdict."""
     g = trace.generation
     kind, text = generation_status(trace, lang)
+    mark = answer_mark_chip(trace, question, lang) if judged else Markup("")
     if kind != "ok" or g.answer is None:
-        return div(text, f"ri-lec-note {kind}")
-    return div(text, "ri-muted ri-lec-facts") + marked_text(
-        g.answer, claim_marks(g.answer, trace.support, selected)
+        return div(text, f"ri-lec-note {kind}") + (mark if trace.gate.refused else Markup(""))
+    if not judged:  # the answer as the model wrote it: no verdict before its step
+        return div(text, "ri-muted ri-lec-facts") + marked_text(g.answer, [])
+    return (
+        div(text, "ri-muted ri-lec-facts")
+        + div(mark)
+        + marked_text(g.answer, claim_marks(g.answer, trace.support, selected))
     )
 
 
@@ -348,6 +375,53 @@ def config_changes(trace: Trace) -> str:
     return overrides_text(query_from_config(config))
 
 
+def lecture_verdict(trace: Trace, question: Question | None, step: int) -> Verdict:
+    """The verdict as far as step ``step`` has shown (:data:`STEP_SEEN`)."""
+    if not 1 <= step <= STEPS:
+        raise ValueError(f"step = {step!r} is not valid; valid choices: 1 to {STEPS}")
+    return verdict(trace, question, seen=STEP_SEEN[step - 1])
+
+
+def verdict_kind(v: Verdict) -> str:
+    """The verdict line's look: ``lost`` (a failure), ``ok`` (the pipeline did its part),
+    ``open`` (the gold still in play), ``none`` (nothing to judge)."""
+    if v.failed:
+        return "lost"
+    if v.kind in ("sent", "refused"):
+        return "ok"
+    return "open" if v.kind == "kept" else "none"
+
+
+def verdict_text(v: Verdict, lang: str) -> str:
+    """The verdict line's sentence, and why (each lost needle's reason) after it."""
+    if v.kind == "lost":
+        head = t(
+            "lec.v.lost", lang, stage=tv("stage", v.stage, lang), loss=tv("loss", v.stage, lang)
+        )
+    elif v.kind == "kept":
+        head = t("lec.v.kept", lang, rank=v.rank if v.rank is not None else "—")
+    elif v.kind == "sent":
+        head = t("lec.v.sent", lang, n=v.source if v.source is not None else "—")
+    elif v.kind in ("should_refuse", "refused"):
+        head = t(f"lec.v.{v.kind}.{v.stage}", lang, n=v.kept)
+    else:
+        head = t(f"lec.v.{v.kind}", lang)
+    whys = "; ".join(notice_text(n, lang) for n in v.notices)
+    return f"{head} — {whys}" if whys else head
+
+
+def verdict_line(trace: Trace, question: Question | None, lang: str, step: int) -> Markup:
+    """The line above the panes: where the gold was lost (or that it should have been refused),
+    told only as far as ``step`` has revealed."""
+    v = lecture_verdict(trace, question, step)
+    return tag(
+        "div",
+        verdict_text(v, lang),
+        cls=f"ri-lec-verdict {verdict_kind(v)}",
+        attrs={"data-verdict": v.kind, "data-stage": v.stage},
+    )
+
+
 def lecture_view(
     trace: Trace,
     lang: str,
@@ -357,15 +431,20 @@ def lecture_view(
     pieces: tuple[Sequence[str], int] | None = None,
     large: bool = False,
     height: str = "100vh",
+    question: Question | None = None,
 ) -> Markup:
-    """The four panes side by side (``height`` tall); panes after ``step`` show only their
-    question."""
+    """The verdict line and the four panes side by side (``height`` tall); panes after ``step``
+    show only their question. ``question``: the set question asked (its gold and whether it
+    can be answered), None for free text."""
     if not 1 <= step <= STEPS:
         raise ValueError(f"step = {step!r} is not valid; valid choices: 1 to {STEPS}")
+    judged = step >= JUDGED_STEP
     bodies = {
         "candidates": lambda: rank_flow(trace, lang),
         "prompt": lambda: prompt_pane(trace, lang, pieces),
-        "answer": lambda: answer_pane(trace, lang, selected),
+        "answer": lambda: answer_pane(
+            trace, lang, selected if judged else None, judged=judged, question=question
+        ),
         "claims": lambda: claims_pane(trace, lang, selected),
     }
     panes = []
@@ -390,13 +469,17 @@ def lecture_view(
         + " "
         + span(trace.question, "ri-lec-question")
     )
+    if question is not None and not question.answerable:  # a fact of the question, no spoiler
+        top += " " + span(
+            t("lec.should_refuse", lang), "ri-chip lost", t("lec.should_refuse_help", lang)
+        )
     changed = config_changes(trace)
     if changed:
         top += span(" · " + t("lec.config", lang, changes=changed), "ri-muted")
-    question = div(top, "ri-lec-top", title=trace.question + (f" · {changed}" if changed else ""))
+    head_line = div(top, "ri-lec-top", title=trace.question + (f" · {changed}" if changed else ""))
     return tag(
         "div",
-        question + div(join(panes), "ri-lec-grid"),
+        head_line + verdict_line(trace, question, lang, step) + div(join(panes), "ri-lec-grid"),
         cls="ri-lec" + (" ri-lec-big" if large else ""),
         style=f"height:{height}",
         attrs={"data-step": step},
@@ -407,6 +490,12 @@ LECTURE_CSS = """
 .ri-lec{display:flex;flex-direction:column;gap:6px;box-sizing:border-box;min-height:0;
   font-size:clamp(13px,calc(0.78vw + 3px),18px)}
 .ri-lec *{box-sizing:border-box}
+.ri-lec-verdict{border-radius:6px;padding:3px 10px;border:1px solid #d0d7de;font-weight:600;
+  line-height:1.35;flex:0 0 auto}
+.ri-lec-verdict.lost{background:#ffebe9;border-color:#ff8182;color:#82071e}
+.ri-lec-verdict.ok{background:#ddf4ff;border-color:#54aeff;color:#0a3069}
+.ri-lec-verdict.open{background:#fff8c5;border-color:#d4a72c;color:#4d2d00}
+.ri-lec-verdict.none{background:#f6f8fa;color:#57606a;font-weight:400}
 .ri-lec-top{flex:0 0 auto;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;font-size:1.0em}
 .ri-lec-label{font-weight:700}
 .ri-lec-question{font-weight:600;color:#0969da}

@@ -7,16 +7,16 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from rag_core.types import Trace
+from rag_core.types import Question, Trace
 
 from .. import sidebar
 from ..html import md
 from ..i18n import t
-from ..state import K_LEC_BIG, K_LEC_STEP
+from ..state import K_LEC_BIG, K_LEC_SIDE, K_LEC_STEP
 from ..trace_view import claim_label
 from . import slides
-from .keys import K_LEC_BIG_W, K_LEC_CLAIM_W
-from .view import STEPS, lecture_view, selected_claim, step_honoured
+from .keys import K_LEC_BIG_W, K_LEC_CLAIM_W, K_LEC_SIDE_W
+from .view import JUDGED_STEP, SIDES, STEPS, lecture_view, selected_claim, step_honoured
 
 
 def _go(n: int) -> None:
@@ -38,11 +38,40 @@ def _big() -> None:
     sidebar.shadow_set(K_LEC_BIG, "1" if st.session_state[K_LEC_BIG_W] else "")
 
 
+def _side() -> None:
+    side = st.session_state.get(K_LEC_SIDE_W) or "a"
+    sidebar.shadow_set(K_LEC_SIDE, "" if side == "a" else side)
+
+
+def side_toggle(side: str, compare_b: str, lang: str) -> None:
+    """Before/after: configuration A (the scenario's failure) or B (its working baseline)."""
+    st.session_state[K_LEC_SIDE_W] = side
+    st.segmented_control(
+        t("lec.side", lang),
+        list(SIDES),
+        key=K_LEC_SIDE_W,
+        format_func=lambda s: t(f"lec.side.{s}", lang),
+        on_change=_side,
+        required=True,
+        label_visibility="collapsed",
+        help=md(t("lec.side_help", lang, b=compare_b)),
+    )
+
+
 def toolbar(
-    trace: Trace, lang: str, step: int, large: bool, pieces: tuple[Sequence[str], int] | None
+    trace: Trace,
+    lang: str,
+    step: int,
+    large: bool,
+    pieces: tuple[Sequence[str], int] | None,
+    *,
+    question: Question | None = None,
+    side: str = "a",
+    compare_b: str = "",
 ) -> int | None:
-    """Back / next / all, the step, the claim picker, the size toggle and the export; returns
-    the selected claim (None without claims)."""
+    """Back / next / all, the step, the A/B toggle (with a B), the claim picker (from the
+    claims' step on: its labels carry verdicts), the size toggle and the export; returns the
+    selected claim (None without claims or before their step)."""
     st.session_state[K_LEC_BIG_W] = large
     selected = selected_claim(trace, st.session_state.get(K_LEC_CLAIM_W, 0))
     if (
@@ -77,6 +106,10 @@ def toolbar(
             type="tertiary",
         )
         st.markdown(f"**{t('lec.step', lang, n=step, total=STEPS)}**", width="content")
+        if compare_b:
+            side_toggle(side, compare_b, lang)
+        if step < JUDGED_STEP:
+            selected = None  # no claim (nor its verdict) before the claims' step
         if selected is not None:
             sup = trace.support
             selected = st.selectbox(
@@ -90,7 +123,7 @@ def toolbar(
             )
         st.toggle(t("lec.big", lang), key=K_LEC_BIG_W, on_change=_big)
         with st.popover(t("lec.export", lang), icon=":material/download:"):
-            export(trace, lang, step, selected, pieces, large)
+            export(trace, lang, step, selected, pieces, large, question)
     return selected
 
 
@@ -101,10 +134,18 @@ def export(
     selected: int | None,
     pieces: tuple[Sequence[str], int] | None,
     large: bool,
+    question: Question | None = None,
 ) -> None:
     """The slide export: the lecture view as one HTML file, or a PNG of it."""
     view_for_export = lecture_view(
-        trace, lang, step=step, selected=selected, pieces=pieces, large=large, height="100%"
+        trace,
+        lang,
+        step=step,
+        selected=selected,
+        pieces=pieces,
+        large=large,
+        height="100%",
+        question=question,
     )
     document = slides.slide_html(view_for_export, lang, trace.question)
     st.caption(t("lec.export_help", lang))

@@ -14,6 +14,7 @@ from ..state import (
     K_CHUNKS_DOC,
     K_COMPARE_B,
     K_CORPUS,
+    K_LEC_SIDE,
     K_LEC_STEP,
     K_QID,
     K_QMODE,
@@ -74,4 +75,5 @@ def load_view(s: Scenario, page: str, qsets: QuestionSets) -> dict[str, object]:
         view.update({K_QMODE: "free", K_QTEXT: s.question})
     view[K_CHUNKS_DOC] = ""  # the Chunks page opens on the question's gold document
     view[K_LEC_STEP] = "1" if page == "lecture" else ""  # the lecture starts with the candidates
+    view[K_LEC_SIDE] = ""  # … and with configuration A, the failure
     return view

@@ -1,0 +1,114 @@
+"""The Lecture page step by step through ``AppTest``: the verdict line says only what the shown
+steps have revealed, no answer or support verdict is visible before its step, and the A/B
+toggle switches to the scenario's working baseline.
+
+A char-level fake generator answers a fixed text (no model is loaded); the support check runs
+without an embedder.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from helpers.app import html, make_app, ok
+from helpers.fakes import CharGenerator
+from helpers.paths import ROOT
+
+from rag_core.models import ModelUnavailable
+from ui.i18n import t
+
+ANSWER = "Error E17 means the door latch did not close [1]. QUOKKA-ANSWER."
+
+
+class Answers(CharGenerator):
+    file_sha256 = "d" * 64
+
+    def generate_ids(self, ids, max_new_tokens):
+        return ANSWER, [ord(c) for c in ANSWER] + [0], 0.1
+
+
+@pytest.fixture()
+def fake_model(monkeypatch, tmp_path):
+    import rag_core.models as models
+
+    def no_embedder(name, *a, **k):
+        raise ModelUnavailable(name, "not in this test")
+
+    monkeypatch.setenv("RAG_INSPECTOR_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("RAG_INSPECTOR_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=fake")
+    monkeypatch.setattr(models, "get_generator", lambda name, *a, **k: Answers())
+    monkeypatch.setattr(models, "get_embedder", no_embedder)
+
+
+def _verdict(body: str) -> tuple[str, str]:
+    m = re.search(r'class="ri-lec-verdict (\w+)" data-verdict="(\w+)" data-stage="(\w*)"', body)
+    assert m, "no verdict line"
+    return m.group(2), m.group(3)
+
+
+def _open(entry, scenario: str):
+    at = make_app(entry, {"lang": "en"}, page="scenarios")
+    ok(at)
+    at.button(key=f"scn.{scenario}.lecture").click().run()
+    ok(at)
+    at.switch_page(str(ROOT / "pages" / "lecture.py"))  # where the button went: stay there
+    return at.run()
+
+
+def test_nothing_is_told_before_its_step(entry, fake_model):
+    at = _open(entry, "rerank-wrong-paragraph")
+    claim_pickers = lambda: [s for s in at.selectbox if s.key == "lec.claim.w"]  # noqa: E731
+    seen = []
+    for step in range(1, 5):
+        body = html(at)
+        assert f'data-step="{step}"' in body
+        seen.append(_verdict(body))
+        answer_shown = "QUOKKA-ANSWER" in body
+        judged = "ri-claim ri-v-" in body.split('class="ri-lec-grid"')[1]
+        assert answer_shown == (step >= 3), step
+        assert judged == (step == 4), step  # claims coloured by verdict only at their step
+        assert ("ri-mark ri-mark-" in body) == (step == 4), step  # the answer's own mark too
+        assert bool(claim_pickers()) == (step == 4), step  # its labels carry the verdicts
+        if step < 4:
+            at.button(key="lec.next").click().run()
+            ok(at)
+    # the gold is lost among the candidates: told from step 1 on, the same at every step
+    assert seen == [("lost", "rerank")] * 4
+    assert "data-shown" in body and 'data-pane="claims" data-shown="1"' in body
+
+
+def test_a_budget_loss_is_told_at_the_prompt_step(entry, fake_model):
+    at = _open(entry, "budget-cut")
+    first = _verdict(html(at))
+    assert first[0] == "kept"  # step 1: the gate kept the gold; the budget is not shown yet
+    assert t("lec.v.kept", "en", rank=4).split("(")[0] in html(at)
+    at.button(key="lec.next").click().run()
+    ok(at)
+    assert _verdict(html(at)) == ("lost", "context")
+
+
+def test_the_toggle_switches_to_the_working_baseline_and_back(entry, fake_model):
+    at = _open(entry, "rerank-wrong-paragraph")
+    toggle = at.get("button_group")
+    assert toggle, "no A/B toggle"
+    assert "side" not in at.query_params
+    at.button(key="lec.all").click().run()
+    ok(at)
+    assert _verdict(html(at)) == ("lost", "rerank")
+    seg = next(w for w in at.get("button_group") if w.key == "lec.side.w")
+    seg.set_value("b").run()
+    ok(at)
+    assert at.query_params["side"] == "b"
+    assert _verdict(html(at)) == ("sent", "context")
+    seg = next(w for w in at.get("button_group") if w.key == "lec.side.w")
+    seg.set_value("a").run()
+    assert "side" not in at.query_params and _verdict(html(at)) == ("lost", "rerank")
+
+
+def test_an_out_of_domain_question_carries_its_marker_from_the_first_step(entry, fake_model):
+    at = _open(entry, "no-threshold")
+    body = html(at)
+    assert t("lec.should_refuse", "en") in body
+    assert _verdict(body) == ("should_refuse", "gate")
