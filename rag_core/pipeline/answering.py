@@ -13,8 +13,9 @@ from ..answer.checkfile import judge_or_notice
 from ..answer.context import build_context
 from ..answer.gate import GATE_REFUSED_NO_CANDIDATES
 from ..answer.generation import GENERATION_OFF, generate
+from ..answer.remote import approximate_counts
 from ..answer.support import SUPPORT_SKIPPED_NO_ANSWER, check_support
-from ..config import PipelineConfig
+from ..config import PipelineConfig, is_endpoint_model
 from ..index import CorpusIndex, Progress
 from ..models import ModelUnavailable
 from ..models.errors import MODEL_UNAVAILABLE
@@ -98,9 +99,11 @@ def model_stages(
         chunks if chunks is not None else chunking.by_id,
         corpus.docs,
         config.context,
-        tokenizer=generator if generator is not None else models.fallback_prompt_tokenizer(),
+        tokenizer=_context_tokenizer(generator),
         dropped_by_gate=gate.rejected,
     )
+    if generator is not None and getattr(generator, "exact", True) is False:
+        context = approximate_counts(context)  # an endpoint whose tokenizer is unknown
     timings["context"] = (time.perf_counter() - t) * 1000
 
     t = time.perf_counter()
@@ -113,6 +116,14 @@ def model_stages(
     return context, generation, support
 
 
+def _context_tokenizer(generator: Any) -> Any:
+    """What measures the prompt: the generator (in-process, or an endpoint whose tokenizer is
+    known), else the stated fallback."""
+    if generator is not None and getattr(generator, "exact", True):
+        return generator
+    return models.fallback_prompt_tokenizer()
+
+
 def _load_generator(
     config: PipelineConfig, progress: Progress | None, timings: dict[str, float]
 ) -> tuple[Any, Notice | None]:
@@ -122,9 +133,22 @@ def _load_generator(
     t = time.perf_counter()
     if progress:
         progress(f"loading generator {config.generation.model}", 0.0)
-    generator, problem = None, None
+    generator: Any = None
+    problem: Notice | None = None
+    g = config.generation
     try:
-        generator = models.get_generator(config.generation.model, dtype=config.generation.dtype)
+        if is_endpoint_model(g.model):  # a server (rag_core.models.endpoint)
+            generator = models.get_endpoint_generator(
+                g.model,
+                g.endpoint,
+                api_key_env=g.api_key_env,
+                tokenizer=g.tokenizer,
+                timeouts=models.Timeouts(
+                    g.connect_timeout_s, g.first_token_timeout_s, g.total_timeout_s
+                ),
+            )
+        else:
+            generator = models.get_generator(g.model, dtype=g.dtype)
     except ModelUnavailable as exc:
         problem = notice(GENERATION_MODEL_UNAVAILABLE, model=exc.name, reason=exc.notice)
     timings["model_load"] = (time.perf_counter() - t) * 1000
