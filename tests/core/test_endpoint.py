@@ -380,3 +380,80 @@ def test_concurrent_requests_each_get_their_own_answer():
         for t in threads:
             t.join(10)
     assert out == [ANSWER] * 4
+
+
+# ------------------------------------------------------------ the address and the CLI
+
+
+def test_from_the_address_an_endpoint_is_accepted_only_when_listed():
+    from rag_core.modelnames import ENDPOINTS_ENV, restrict
+
+    asked = {
+        "generation.model": "openai:tiny",
+        "generation.endpoint": "http://10.0.0.5:8000/v1",
+        "generation.api_key_env": "AWS_SECRET_ACCESS_KEY",
+    }
+    kept, problems = restrict(asked, env={})
+    assert kept == {"generation.model": "openai:tiny"} and len(problems) == 2
+    assert all(ENDPOINTS_ENV in p for p in problems)
+    listed = {ENDPOINTS_ENV: "http://10.0.0.5:8000/v1/=VLLM_KEY, http://127.0.0.1:11434/v1"}
+    kept, problems = restrict(asked, env=listed)
+    assert "generation.endpoint" in kept and "generation.api_key_env" in problems[0]
+    kept, problems = restrict({**asked, "generation.api_key_env": "VLLM_KEY"}, env=listed)
+    assert kept == {**asked, "generation.api_key_env": "VLLM_KEY"} and problems == []
+
+
+def test_a_shared_link_to_an_unlisted_endpoint_keeps_the_default_generator(monkeypatch):
+    from ui.state import config_from_url
+
+    monkeypatch.delenv("RAG_INSPECTOR_ENDPOINTS", raising=False)
+    cfg, problems = config_from_url(
+        "/?generation.model=openai:tiny&generation.endpoint=http://evil.example:80/v1"
+    )
+    assert cfg.generation == PipelineConfig().generation
+    assert any("RAG_INSPECTOR_ENDPOINTS" in p for p in problems)
+    monkeypatch.setenv("RAG_INSPECTOR_ENDPOINTS", "http://evil.example:80/v1")
+    cfg, problems = config_from_url(
+        "/?generation.model=openai:tiny&generation.endpoint=http://evil.example:80/v1"
+    )
+    assert cfg.generation.model == "openai:tiny" and problems == []
+
+
+def test_the_cli_takes_any_endpoint_with_set(offline, tiny_corpus_dir, capsys):
+    from rag_core.cli import main
+
+    with FakeOpenAI(tokenize="vllm") as srv:
+        code = main(
+            [
+                "query",
+                QUESTION,
+                "--corpus",
+                str(tiny_corpus_dir),
+                "--preset",
+                "C",
+                "--set",
+                "retrieval.analyzer=unicode",
+                "--set",
+                "generation.model=openai:tiny",
+                "--set",
+                f"generation.endpoint={srv.url}",
+                "--set",
+                "generation.citations=free",
+                "--json",
+            ]
+        )
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    trace = json.loads(out.out)
+    assert trace["generation"]["answer"] == ANSWER
+    assert trace["config"]["generation"]["endpoint"] == srv.url
+
+
+def test_a_trace_whose_endpoint_failed_is_not_kept_for_the_next_visit(offline, tiny_corpus):
+    from ui.cache import cacheable
+
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    down = run(config(url), QUESTION, tiny_corpus)
+    assert down.generation.status == "unavailable" and not cacheable(down)
+    with FakeOpenAI(tokenize="vllm") as srv:
+        assert cacheable(run(config(srv.url), QUESTION, tiny_corpus))
