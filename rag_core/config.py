@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from functools import lru_cache
 from typing import Any, get_type_hints
+from urllib.parse import urlsplit
 
 #: Bumped whenever a change alters what an index holds (see ``IndexStamp``).
 PIPELINE_VERSION = "1"
@@ -353,6 +355,65 @@ class ContextConfig:
         _choice("context.instructions", self.instructions, CONTEXT_INSTRUCTIONS)
 
 
+#: The prefix of an endpoint generator's name: ``openai:MODEL`` (``rag_core.models.endpoint``).
+ENDPOINT_PREFIX = "openai:"
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def is_endpoint_model(name: Any) -> bool:
+    """Whether a generator name is an endpoint model (``openai:MODEL``)."""
+    return isinstance(name, str) and name.startswith(ENDPOINT_PREFIX)
+
+
+def check_endpoint_url(url: Any, key: str = "generation.endpoint") -> str:
+    """``url`` without a trailing slash, after checking it is a plain ``http(s)://host[:port]/…``.
+
+    Raises:
+        ValueError: Another scheme, no host, credentials in the URL (keys belong in
+            ``generation.api_key_env``), a query string, a fragment or a bad port.
+    """
+    if not isinstance(url, str) or not url.strip():
+        raise ValueError(
+            f"{key} is empty: give the server's base URL, e.g. http://127.0.0.1:8000/v1"
+        )
+    text = url.strip()
+    parts = urlsplit(text)
+    if parts.username is not None or parts.password is not None or "@" in parts.netloc:
+        raise ValueError(
+            f"{key}: the URL must not carry credentials (user:password@); name the environment "
+            "variable holding the key in generation.api_key_env"
+        )
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(
+            f"{key} = {text!r} must be http://host:port/v1 or https://host:port/v1 "
+            "(valid schemes: http, https)"
+        )
+    if parts.query or parts.fragment:
+        raise ValueError(f"{key}: the URL must not have a query string or fragment")
+    try:
+        parts.port  # noqa: B018 - raises on a bad port
+    except ValueError:
+        raise ValueError(f"{key}: the URL's port is not a number between 0 and 65535") from None
+    return text.rstrip("/")
+
+
+def check_key_env(name: Any) -> str:
+    """``name`` stripped when it is a valid environment variable name (or empty: no key).
+
+    Raises:
+        ValueError: Not a name (a key pasted here by mistake is refused without echoing it).
+    """
+    if not isinstance(name, str):
+        raise ValueError("generation.api_key_env must be the name of an environment variable")
+    text = name.strip()
+    if text and not _ENV_NAME.match(text):
+        raise ValueError(
+            "generation.api_key_env must be the NAME of an environment variable holding the key "
+            "(letters, digits, _), e.g. OPENAI_API_KEY — never the key itself"
+        )
+    return text
+
+
 @dataclass(frozen=True)
 class GenerationConfig:
     """The local generator; ``model = "none"`` skips generation.
@@ -373,12 +434,38 @@ class GenerationConfig:
     max_new_tokens: int = 64
     citations: str = "enforced"
     dtype: str = "auto"
+    endpoint: str = ""
+    api_key_env: str = ""
+    tokenizer: str = ""
+    connect_timeout_s: float = 5.0
+    first_token_timeout_s: float = 120.0
+    total_timeout_s: float = 600.0
 
     def __post_init__(self) -> None:
         _name("generation.model", self.model)
         _int_range("generation.max_new_tokens", self.max_new_tokens, 1, 2048)
         _choice("generation.citations", self.citations, CITATION_MODES)
         _choice("generation.dtype", self.dtype, GENERATION_DTYPES)
+        self._check_endpoint()
+
+    def _check_endpoint(self) -> None:
+        if is_endpoint_model(self.model) and not self.model[len(ENDPOINT_PREFIX) :].strip():
+            raise ValueError(
+                f"generation.model = {self.model!r} names no model: write openai:MODEL, MODEL as "
+                "the server lists it (GET /v1/models)"
+            )
+        if self.endpoint:
+            check_endpoint_url(self.endpoint)
+        elif is_endpoint_model(self.model):
+            raise ValueError(
+                f"generation.model = {self.model!r} needs generation.endpoint, the server's base "
+                "URL (http://host:port/v1 or https://host:port/v1)"
+            )
+        check_key_env(self.api_key_env)
+        if not isinstance(self.tokenizer, str):
+            raise ValueError("generation.tokenizer must be a hub id, a folder or empty (auto)")
+        for key in ("connect_timeout_s", "first_token_timeout_s", "total_timeout_s"):
+            _float_range(f"generation.{key}", getattr(self, key), 0.0, 3600.0, low_open=True)
 
 
 @dataclass(frozen=True)

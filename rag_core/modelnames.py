@@ -22,6 +22,15 @@ to a host. From the address a folder is accepted only inside
 ``$RAG_INSPECTOR_QDRANT`` (unset: none) and a server only when it is listed
 in ``$RAG_INSPECTOR_QDRANT_URLS`` (comma-separated; default
 ``http://localhost:6333``).
+
+An endpoint generator (``generation.model = openai:MODEL``) makes the server connect to
+``generation.endpoint`` and send it the key read from the variable named by
+``generation.api_key_env``. From the address an endpoint is accepted only when listed
+in ``$RAG_INSPECTOR_ENDPOINTS`` (comma-separated base URLs, each optionally
+``URL=KEYVAR`` to name the variable its key is in; default: none), and a key variable
+only when an entry names it — a visitor cannot make the server send another of its
+secrets. The model name ``openai:…`` itself is harmless without an accepted endpoint.
+A tokenizer (``generation.tokenizer``) follows the model paths' rule.
 """
 
 from __future__ import annotations
@@ -29,6 +38,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from typing import Any
+
+from .config import ENDPOINT_PREFIX
 
 #: Environment variable naming the one folder whose model folders/files visitors may name.
 MODELS_ENV = "RAG_INSPECTOR_MODELS"
@@ -39,7 +50,11 @@ BUNDLED: dict[str, tuple[str, ...]] = {
     "retrieval.dense_model": ("auto", "minilm", "e5-small"),
     "rerank.model": ("",),
     "retrieval.qdrant_model": ("minilm", "e5-small"),
+    "generation.tokenizer": ("", "qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b", "smollm2-135m"),
 }
+
+#: Environment variable listing the endpoints (``URL`` or ``URL=KEYVAR``) visitors may name.
+ENDPOINTS_ENV = "RAG_INSPECTOR_ENDPOINTS"
 
 # : Environment variable naming the one folder under which visitors may name Qdrant local-mode
 # folders.
@@ -94,6 +109,34 @@ def _qdrant_refusal(key: str, text: str, env: Mapping[str, str]) -> str | None:
     )
 
 
+def allowed_endpoints(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``{base URL: key variable or ""}`` from :data:`ENDPOINTS_ENV` (unset: none)."""
+    value = (os.environ if env is None else env).get(ENDPOINTS_ENV, "")
+    out: dict[str, str] = {}
+    for entry in value.split(","):
+        url, _, var = entry.strip().partition("=")
+        if url.strip():
+            out[url.strip().rstrip("/")] = var.strip()
+    return out
+
+
+def _endpoint_refusal(key: str, text: str, env: Mapping[str, str]) -> str | None:
+    """Why a visitor may not set an endpoint field to ``text`` (None: allowed or empty)."""
+    listed = allowed_endpoints(env)
+    if not text:
+        return None
+    if key == "generation.endpoint" and text.rstrip("/") in listed:
+        return None
+    if key == "generation.api_key_env" and text in {v for v in listed.values() if v}:
+        return None
+    what = "the endpoints" if key == "generation.endpoint" else "the key variables named"
+    return (
+        f"{key}: this value is not accepted from the address (allowed: {what} listed in "
+        f"${ENDPOINTS_ENV}: {', '.join(listed) or 'none'}); the default is kept. An operator can "
+        "choose it in the sidebar or the CLI."
+    )
+
+
 def refusal(key: str, value: Any, env: Mapping[str, str] | None = None) -> str | None:
     """Why a visitor may not set ``key = value`` (None when allowed or ``key`` names no model or
     place).
@@ -104,6 +147,10 @@ def refusal(key: str, value: Any, env: Mapping[str, str] | None = None) -> str |
     text = (value if isinstance(value, str) else str(value)).strip()
     if key in ("retrieval.qdrant_path", "retrieval.qdrant_url"):
         return _qdrant_refusal(key, text, os.environ if env is None else env)
+    if key in ("generation.endpoint", "generation.api_key_env"):
+        return _endpoint_refusal(key, text, os.environ if env is None else env)
+    if key == "generation.model" and text.startswith(ENDPOINT_PREFIX) and len(text) > 7:
+        return None  # a name only: the endpoint it needs is the door
     if key not in BUNDLED:
         return None
     if text in BUNDLED[key]:

@@ -224,6 +224,28 @@ ENGLISH: dict[str, str] = {
     "retriever.model_unavailable": "model {model!r} is unavailable: {reason}",
     # rerank (rag_core/pipeline/reranking.py)
     "rerank.model_unavailable": "model {model!r} is unavailable: {reason}",
+    # endpoint generators (rag_core/models/endpoint.py, rag_core/answer/remote.py)
+    "endpoint.unreachable": "the server cannot be reached ({error})",
+    "endpoint.tls": "the TLS handshake failed ({error})",
+    "endpoint.auth": (
+        "the server refused the key (HTTP {status}); the key is read from ${key_env}"
+    ),
+    "endpoint.no_model": "the server has no model {model!r} (HTTP {status})",
+    "endpoint.rate_limited": (
+        "the server is rate-limiting requests (HTTP 429, retry after {retry_after} s)"
+    ),
+    "endpoint.server_error": "the server failed (HTTP {status}: {detail})",
+    "endpoint.http_error": "the server refused the request (HTTP {status}: {detail})",
+    "endpoint.malformed": "the server's reply is malformed ({what})",
+    "endpoint.truncated": "the server's reply was cut off before it ended",
+    "endpoint.timeout": "no reply within the {which} timeout ({seconds} s)",
+    "endpoint.key_unset": "the environment variable ${key_env} that should hold the key is not set",
+    "endpoint.cancelled": "the request was cancelled",
+    "generation.endpoint_failed": "endpoint {endpoint}: {cause}",
+    "context.endpoint_tokenizer_unknown": (
+        "token counts approximate (server tokenizer unknown): counted with {tokenizer}; "
+        "set generation.tokenizer to count exactly"
+    ),
 }
 
 

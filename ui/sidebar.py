@@ -870,10 +870,82 @@ def _context(lang: str) -> None:
         )
 
 
+#: Session key of the model ids the endpoint's ``GET /v1/models`` listed (``openai:ID`` choices).
+K_ENDPOINT_MODELS = "side.endpoint.models"
+#: Session key of the last model listing's problem (a notice, shown under the button).
+K_ENDPOINT_PROBLEM = "side.endpoint.problem"
+
+
+def _list_endpoint_models() -> None:
+    """The "list models" button: ask ``GET /v1/models`` of the typed endpoint (on a shared
+    server only an allow-listed one, as from the address)."""
+    from rag_core.modelnames import refusal
+    from rag_core.models.endpoint import EndpointError, list_models
+
+    ss = st.session_state
+    url = str(ss.get("generation.endpoint") or "").strip()
+    ss[K_ENDPOINT_PROBLEM] = None
+    if shared_mode() and refusal("generation.endpoint", url) is not None:
+        ss[K_ENDPOINT_PROBLEM] = refusal("generation.endpoint", url)
+        return
+    try:
+        ids = list_models(url, str(ss.get("generation.api_key_env") or ""), timeout=5.0)
+    except EndpointError as exc:
+        ss[K_ENDPOINT_PROBLEM] = exc.notice
+        return
+    except ValueError as exc:
+        ss[K_ENDPOINT_PROBLEM] = str(exc)
+        return
+    ss[K_ENDPOINT_MODELS] = [f"openai:{i}" for i in ids]
+    if ids and not str(ss.get("generation.model", "")).startswith("openai:"):
+        ss["generation.model"] = f"openai:{ids[0]}"
+
+
+def _endpoint(lang: str) -> None:
+    """The user's own server: base URL, key variable, the model list, tokenizer, timeouts."""
+    from .i18n import notice_text
+
+    ss = st.session_state
+    with st.expander(
+        t("side.endpoint.section", lang), expanded=bool(ss.get("generation.endpoint"))
+    ):
+        st.text_input(
+            t("side.endpoint", lang), key="generation.endpoint", help=t("help.endpoint", lang)
+        )
+        st.text_input(
+            t("side.api_key_env", lang),
+            key="generation.api_key_env",
+            help=t("help.api_key_env", lang),
+        )
+        st.button(
+            t("side.endpoint.list", lang),
+            on_click=_list_endpoint_models,
+            disabled=not ss.get("generation.endpoint"),
+            key="side.endpoint.list_button",
+        )
+        problem = ss.get(K_ENDPOINT_PROBLEM)
+        if problem is not None:
+            text = problem if isinstance(problem, str) else notice_text(problem, lang)
+            st.warning(md(t("side.endpoint.problem", lang, problem=text)))
+        elif ss.get(K_ENDPOINT_MODELS):
+            st.caption(t("side.endpoint.listed", lang, n=len(ss[K_ENDPOINT_MODELS])))
+        st.text_input(
+            t("side.tokenizer", lang), key="generation.tokenizer", help=t("help.tokenizer", lang)
+        )
+        for name in ("connect_timeout_s", "first_token_timeout_s", "total_timeout_s"):
+            st.number_input(
+                t(f"side.{name}", lang),
+                key=f"generation.{name}",
+                min_value=0.1,
+                max_value=3600.0,
+                step=1.0,
+            )
+
+
 def _generation(lang: str) -> None:
     """The generator, its precision, the answer length and the citation mode."""
     ss = st.session_state
-    models = list(GENERATORS)
+    models = list(GENERATORS) + [m for m in ss.get(K_ENDPOINT_MODELS, []) if m not in GENERATORS]
     if ss.get("generation.model") not in models:
         models.append(ss["generation.model"])
     st.selectbox(
@@ -905,6 +977,7 @@ def _generation(lang: str) -> None:
         format_func=lambda m: t(f"citations.{m}", lang),
         help=t("help.citations", lang),
     )
+    _endpoint(lang)
 
 
 def _support(lang: str) -> None:
@@ -926,6 +999,8 @@ def generator_label(name: str, lang: str) -> str:
     license)."""
     if name == "none":
         return t("side.generator.none", lang)
+    if name.startswith("openai:"):
+        return t("side.generator.endpoint", lang, model=name[len("openai:") :])
     key = f"gen.label.{name}"
     return f"{name} · {t(key, lang)}" if key in TEXT else name
 

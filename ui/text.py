@@ -77,6 +77,51 @@ TEXT: dict[str, tuple[str, str]] = {
     "side.max_source_chars": ("출처당 최대 문자", "Max chars per source"),
     "side.generator": ("생성 모델", "Generator"),
     "side.generator.none": ("없음 (생성 안 함)", "none (no generation)"),
+    "side.generator.endpoint": (
+        "{model} · 내 서버 (OpenAI 호환)",
+        "{model} · your server (OpenAI-compatible)",
+    ),
+    "side.endpoint.section": (
+        "내 생성 모델 서버 (OpenAI 호환)",
+        "Your own generator (OpenAI-compatible server)",
+    ),
+    "side.endpoint": ("엔드포인트 URL", "Endpoint URL"),
+    "side.api_key_env": ("API 키 환경 변수 이름", "API key environment variable (name)"),
+    "side.endpoint.list": ("서버의 모델 목록 불러오기", "List the server's models"),
+    "side.endpoint.listed": (
+        "모델 {n}개를 생성 모델 목록에 추가했습니다",
+        "{n} models added to the generator picker",
+    ),
+    "side.endpoint.problem": (
+        "모델 목록을 불러오지 못했습니다: {problem}",
+        "could not list models: {problem}",
+    ),
+    "side.tokenizer": (
+        "토크나이저 (허브 id 또는 폴더, 비우면 서버에 묻기)",
+        "Tokenizer (hub id or folder; empty: ask the server)",
+    ),
+    "side.connect_timeout_s": ("연결 제한 시간 (초)", "Connect timeout (s)"),
+    "side.first_token_timeout_s": ("첫 토큰 제한 시간 (초)", "First-token timeout (s)"),
+    "side.total_timeout_s": ("전체 제한 시간 (초)", "Total timeout (s)"),
+    "help.endpoint": (
+        "vLLM, llama-server, Ollama(/v1), TGI, transformers serve 같은 OpenAI 호환 서버의 기본 URL "
+        "(예: http://127.0.0.1:8000/v1). 생성 모델에서 openai:모델 을 고르면 이 서버로 보냅니다.",
+        "Base URL of an OpenAI-compatible server such as vLLM, llama-server, Ollama (/v1), TGI or "
+        "transformers serve (e.g. http://127.0.0.1:8000/v1). Pick openai:MODEL as the generator "
+        "to send prompts there.",
+    ),
+    "help.api_key_env": (
+        "키 자체가 아니라 키를 담은 환경 변수의 이름 (예: OPENAI_API_KEY). 키는 URL, Trace, 캐시, "
+        "내보내기 어디에도 남지 않습니다.",
+        "The NAME of the environment variable holding the key (e.g. OPENAI_API_KEY), never the "
+        "key: it appears in no URL, Trace, cache or export.",
+    ),
+    "help.tokenizer": (
+        "정확한 프롬프트 토큰 수를 위해 모델의 토크나이저 (허브 id 또는 로컬 폴더, "
+        "오프라인으로 로드). 비우면 서버의 /tokenize 를 쓰고, 없으면 근사치로 셉니다.",
+        "The model's tokenizer for exact prompt token ids (a hub id or a local folder, loaded "
+        "offline). Empty: the server's /tokenize, else counts are approximate.",
+    ),
     "gen.label.qwen2.5-coder-0.5b": (
         "Qwen2.5-Coder-0.5B-Instruct Q4_K_M, 0.5B, 491 MB, Apache-2.0 (코드용 튜닝)",
         "Qwen2.5-Coder-0.5B-Instruct Q4_K_M, 0.5B, 491 MB, Apache-2.0 (coder-tuned)",
@@ -1014,6 +1059,62 @@ TEXT: dict[str, tuple[str, str]] = {
         "모델 {model!r} 을(를) 쓸 수 없습니다: {reason}",
         "model {model!r} is unavailable: {reason}",
     ),
+    # endpoint generators (rag_core/models/endpoint.py)
+    "notice.endpoint.unreachable": (
+        "서버에 연결할 수 없습니다 ({error})",
+        "the server cannot be reached ({error})",
+    ),
+    "notice.endpoint.tls": (
+        "TLS 연결에 실패했습니다 ({error})",
+        "the TLS handshake failed ({error})",
+    ),
+    "notice.endpoint.auth": (
+        "서버가 키를 거부했습니다 (HTTP {status}). 키는 환경 변수 ${key_env} 에서 읽습니다",
+        "the server refused the key (HTTP {status}); the key is read from ${key_env}",
+    ),
+    "notice.endpoint.no_model": (
+        "서버에 모델 {model!r} 이(가) 없습니다 (HTTP {status})",
+        "the server has no model {model!r} (HTTP {status})",
+    ),
+    "notice.endpoint.rate_limited": (
+        "서버가 요청 수를 제한하고 있습니다 (HTTP 429, {retry_after} 초 뒤 재시도)",
+        "the server is rate-limiting requests (HTTP 429, retry after {retry_after} s)",
+    ),
+    "notice.endpoint.server_error": (
+        "서버 오류입니다 (HTTP {status}: {detail})",
+        "the server failed (HTTP {status}: {detail})",
+    ),
+    "notice.endpoint.http_error": (
+        "서버가 요청을 거부했습니다 (HTTP {status}: {detail})",
+        "the server refused the request (HTTP {status}: {detail})",
+    ),
+    "notice.endpoint.malformed": (
+        "서버 응답의 형식이 잘못되었습니다 ({what})",
+        "the server's reply is malformed ({what})",
+    ),
+    "notice.endpoint.truncated": (
+        "서버 응답이 끝나기 전에 끊겼습니다",
+        "the server's reply was cut off before it ended",
+    ),
+    "notice.endpoint.timeout": (
+        "{which} 제한 시간 ({seconds} 초) 안에 응답이 없습니다",
+        "no reply within the {which} timeout ({seconds} s)",
+    ),
+    "notice.endpoint.key_unset": (
+        "키를 담을 환경 변수 ${key_env} 이(가) 설정되지 않았습니다",
+        "the environment variable ${key_env} that should hold the key is not set",
+    ),
+    "notice.endpoint.cancelled": ("요청이 취소되었습니다", "the request was cancelled"),
+    "notice.generation.endpoint_failed": (
+        "엔드포인트 {endpoint}: {cause}",
+        "endpoint {endpoint}: {cause}",
+    ),
+    "notice.context.endpoint_tokenizer_unknown": (
+        "토큰 수는 근사치입니다 (서버 토크나이저를 알 수 없음): {tokenizer} 로 셌습니다. "
+        "정확히 세려면 generation.tokenizer 를 지정하세요",
+        "token counts approximate (server tokenizer unknown): counted with {tokenizer}; "
+        "set generation.tokenizer to count exactly",
+    ),
     "notice.model.package_not_installed": (
         "패키지 {package} 가 설치되어 있지 않습니다",
         "package {package} is not installed",
@@ -1143,6 +1244,21 @@ TEXT: dict[str, tuple[str, str]] = {
         "first token {first} s · prefill {prefill} tokens/s · decode {decode} tokens/s",
     ),
     "ins.cached": ("(캐시)", "(cached)"),
+    "ins.ep_sent": ("{endpoint} 에 {sent} 로 보냄", "sent to {endpoint} as {sent}"),
+    "ins.ep_sent.token ids": ("토큰 id", "token ids"),
+    "ins.ep_sent.text": ("텍스트 (서버가 id 를 받지 않음)", "text (the server takes no ids)"),
+    "ins.ep_sent.chat messages": (
+        "채팅 메시지 (서버의 템플릿)",
+        "chat messages (the server's template)",
+    ),
+    "ins.ep_counts": (
+        "프롬프트 토큰: 우리 {ours} · 서버 usage.prompt_tokens {server} ({verdict})",
+        "prompt tokens: ours {ours} · server usage.prompt_tokens {server} ({verdict})",
+    ),
+    "ins.ep_count_equal": ("일치", "equal"),
+    "ins.ep_count_differ": ("다름", "different"),
+    "ins.ep_count_unreported": ("서버가 알려 주지 않음", "the server did not report it"),
+    "ins.ep_count_approx": ("우리 수는 근사치", "ours is approximate"),
     "ins.no_answer": ("답변이 없습니다.", "No answer."),
     "ins.nonum": ("어느 출처에도 없는 수", "number in no source"),
     "ins.pick_claim": ("주장을 고르면 근거를 보여 줍니다", "Pick a claim to see its evidence"),

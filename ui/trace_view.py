@@ -14,7 +14,7 @@ from rag_core.evaluation.answers import answer_mark
 from rag_core.types import Chunk, GenerationStage, NeedleLoss, Question, SupportStage, Trace
 
 from .html import Mark, Markup, join, snippet, span, tag
-from .i18n import said, t, tv
+from .i18n import TEXT, said, t, tv
 
 VERDICTS = (
     "supported",
@@ -121,9 +121,37 @@ def generation_status(trace: Trace, lang: str) -> tuple[str, str]:
                 decode=f"{decode:.1f}" if decode else "—",
             )
         )
+    facts += endpoint_facts(params, lang)
     if g.cached:
         facts.append(t("ins.cached", lang))
     return "ok", " · ".join(f for f in facts if f)
+
+
+def endpoint_facts(params: Mapping[str, Any], lang: str) -> list[str]:
+    """For an endpoint's answer: where it came from and how it was sent, and our prompt count
+    next to the server's ``usage.prompt_tokens`` (equal, different, or approximate)."""
+    if not params.get("endpoint"):
+        return []
+    ours, server = params.get("prompt_tokens_ours"), params.get("prompt_tokens_server")
+    if params.get("prompt_tokens_ours_exact") is False:
+        verdict = t("ins.ep_count_approx", lang)
+    elif server is None:
+        verdict = t("ins.ep_count_unreported", lang)
+    else:
+        verdict = t("ins.ep_count_equal" if ours == server else "ins.ep_count_differ", lang)
+    sent = params.get("sent_as") or "—"
+    return [
+        t("ins.ep_sent", lang, endpoint=params["endpoint"], sent=t(f"ins.ep_sent.{sent}", lang))
+        if f"ins.ep_sent.{sent}" in TEXT
+        else t("ins.ep_sent", lang, endpoint=params["endpoint"], sent=sent),
+        t(
+            "ins.ep_counts",
+            lang,
+            ours=ours if ours is not None else "—",
+            server=server if server is not None else "—",
+            verdict=verdict,
+        ),
+    ]
 
 
 def citation_mode_label(g: Any, lang: str) -> str:

@@ -43,6 +43,7 @@ from rag_core.wording import declare, english, notice
 
 from .citations import GRAMMAR_VERSION, citation_processor
 from .prompt import REFUSAL_TEXT, refusal_of
+from .remote import generate_remote
 
 #: Why no answer was made (``GenerationStage.notice``); the pipeline declares the same
 #: ``generation.off`` for the stage it skips itself.
@@ -120,6 +121,7 @@ def generate(
     cache_dir: str | Path | None = None,
     use_cache: bool = True,
     on_text: Callable[[str], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> GenerationStage:
     """Generate an answer from ``context.input_ids`` (see module docstring).
 
@@ -134,6 +136,8 @@ def generate(
         use_cache: False forces a fresh generation (the result is still stored).
         on_text: Receives the answer's text piece by piece while a fresh
             generation runs (not called on a cache replay).
+        cancelled: For an endpoint generator (``openai:MODEL``, ``rag_core.answer.remote``):
+            asked while the reply streams; True closes the request.
     """
     params: dict[str, Any] = {
         "max_new_tokens": cfg.max_new_tokens,
@@ -148,6 +152,19 @@ def generate(
             generator = get_generator(cfg.model, dtype=cfg.dtype)
         except ModelUnavailable as exc:
             return _stage("unavailable", cfg.model, exc.notice, params=params)
+    if getattr(generator, "is_endpoint", False):  # a server: rag_core.answer.remote
+        params["citations"] = "free"
+        return generate_remote(
+            context,
+            cfg,
+            generator,
+            generation_store(cache_dir),
+            params,
+            [] if cfg.citations == "free" else [_no_enforcing(generator)],
+            use_cache=use_cache,
+            on_text=on_text,
+            cancelled=cancelled,
+        )
     params["dtype"] = generator_dtype(generator)
     wrong = _wrong_ids(context, generator, params)
     if wrong is not None:
@@ -157,11 +174,7 @@ def generate(
     if mode == "enforced" and not supports_enforced(generator):
         mode = "free"
         params["citations"] = "free"
-        notes.append(
-            "generation.citations = enforced needs a local transformers model; "
-            f"{generator.model_id} cannot constrain its decoding, so citations are free (the model "
-            "cites only if it chooses to)"
-        )
+        notes.append(_no_enforcing(generator))
     sources = sorted({s.n for s in context.sources if s.n is not None})
     if mode == "enforced":
         params["cite_sources"] = sources
@@ -182,6 +195,15 @@ def generate(
             return replayed
     refusal = refusal_of(context.system_text)
     return _fresh(store, key, generator, ids, cfg, mode, sources, params, notes, on_text, refusal)
+
+
+def _no_enforcing(generator: Any) -> str:
+    """The note of a generator that cannot constrain its decoding (citations fall back to free)."""
+    return (
+        "generation.citations = enforced needs a local transformers model; "
+        f"{generator.model_id} cannot constrain its decoding, so citations are free (the model "
+        "cites only if it chooses to)"
+    )
 
 
 def _nothing_to_send(

@@ -41,6 +41,7 @@ from ._files import (
 )
 from .dtype import quantise, resolve_dtype, torch_dtype
 from .embedders import E5Embedder, Embedder, SentenceTransformerEmbedder, l2_normalise
+from .endpoint import EndpointGenerator, Timeouts, make_endpoint_generator
 from .errors import (
     MODEL_DOWNLOAD_FAILED,
     MODEL_ENGINE_FAILED,
@@ -336,6 +337,55 @@ def prepared(name: str) -> bool:
     return manifest is not None and manifest.get("conversion") == gguf.CONVERSION_VERSION
 
 
+def _load_tokenizer(name: str) -> Any:
+    """A tokenizer by bundled generator name, hub id or folder, loaded offline, once."""
+
+    def load() -> Any:
+        # lazy: an optional heavy dependency, imported on first use
+        from transformers import AutoTokenizer
+
+        bundled = {
+            gguf.QWEN_NAME: gguf.qwen_source,
+            gguf.QWEN15_NAME: gguf.qwen15_source,
+            gguf.SMOLLM_NAME: gguf.smollm_source,
+        }
+        where = str(gguf.prepare(bundled[name](), None)[0]) if name in bundled else name
+        try:
+            return AutoTokenizer.from_pretrained(where, local_files_only=not downloads_allowed())
+        except Exception as exc:  # noqa: BLE001 - any loader failure means "not available here"
+            raise ModelUnavailable(name, _missing_reason(name, exc)) from None
+
+    return _once("tokenizer", name, load)
+
+
+def get_endpoint_generator(
+    name: str,
+    endpoint: str,
+    *,
+    api_key_env: str = "",
+    tokenizer: str = "",
+    timeouts: Timeouts | None = None,
+) -> EndpointGenerator:
+    """The endpoint generator ``openai:MODEL`` at ``endpoint`` (``rag_core.models.endpoint``).
+
+    Not cached: the server's tokenizer is probed on each call (it may have come up or
+    changed since); a tokenizer named by ``tokenizer`` (a bundled generator name, a hub id
+    or a folder) is loaded offline once per process.
+
+    Raises:
+        ModelUnavailable: ``tokenizer`` cannot be loaded here.
+        ValueError: The name, URL or key variable is not valid.
+    """
+    return make_endpoint_generator(
+        name,
+        endpoint,
+        api_key_env=api_key_env,
+        tokenizer=tokenizer,
+        timeouts=timeouts,
+        load_tokenizer=_load_tokenizer,
+    )
+
+
 def fallback_prompt_tokenizer() -> PromptTokenizer:
     """The MiniLM word-piece tokenizer behind a plain template, for measuring without a generator.
 
@@ -460,6 +510,7 @@ __all__ = [
     "CATALOGUE",
     "DEFAULT_EMBEDDER",
     "DEFAULT_GENERATOR",
+    "EndpointGenerator",
     "NO_GENERATOR",
     "CrossEncoderModel",
     "Embedder",
@@ -468,12 +519,14 @@ __all__ = [
     "ModelUnavailable",
     "Progress",
     "PromptTokenizer",
+    "Timeouts",
     "cache_root",
     "clear_loaded",
     "describe_models",
     "fallback_prompt_tokenizer",
     "get_cross_encoder",
     "get_embedder",
+    "get_endpoint_generator",
     "get_generator",
     "l2_normalise",
     "prepared",

@@ -13,8 +13,9 @@ from ..answer.checkfile import judge_or_notice
 from ..answer.context import build_context
 from ..answer.gate import GATE_REFUSED_NO_CANDIDATES
 from ..answer.generation import GENERATION_OFF, generate
+from ..answer.remote import approximate_counts
 from ..answer.support import SUPPORT_SKIPPED_NO_ANSWER, check_support
-from ..config import PipelineConfig
+from ..config import PipelineConfig, is_endpoint_model
 from ..index import CorpusIndex, Progress
 from ..models import ModelUnavailable
 from ..models.errors import MODEL_UNAVAILABLE
@@ -133,9 +134,11 @@ def context_stage(
         chunks if chunks is not None else chunking.by_id,
         corpus.docs,
         config.context,
-        tokenizer=generator if generator is not None else models.fallback_prompt_tokenizer(),
+        tokenizer=_context_tokenizer(generator),
         dropped_by_gate=gate.rejected,
     )
+    if generator is not None and getattr(generator, "exact", True) is False:
+        context = approximate_counts(context)  # an endpoint whose tokenizer is unknown
     timings["context"] = (time.perf_counter() - t) * 1000
     return Prepared(context, generator, gen_problem)
 
@@ -162,6 +165,14 @@ def answer_stages(
     return generation, support
 
 
+def _context_tokenizer(generator: Any) -> Any:
+    """What measures the prompt: the generator (in-process, or an endpoint whose tokenizer is
+    known), else the stated fallback."""
+    if generator is not None and getattr(generator, "exact", True):
+        return generator
+    return models.fallback_prompt_tokenizer()
+
+
 def _load_generator(
     config: PipelineConfig,
     progress: Progress | None,
@@ -180,9 +191,22 @@ def _load_generator(
         listener("preparing", {"model": name, "once": not models.prepared(name)})
     if progress:
         progress(f"loading generator {name}", 0.0)
-    generator, problem = None, None
+    generator: Any = None
+    problem: Notice | None = None
+    g = config.generation
     try:
-        generator = models.get_generator(name, dtype=config.generation.dtype, progress=progress)
+        if is_endpoint_model(g.model):  # a server (rag_core.models.endpoint)
+            generator = models.get_endpoint_generator(
+                g.model,
+                g.endpoint,
+                api_key_env=g.api_key_env,
+                tokenizer=g.tokenizer,
+                timeouts=models.Timeouts(
+                    g.connect_timeout_s, g.first_token_timeout_s, g.total_timeout_s
+                ),
+            )
+        else:
+            generator = models.get_generator(g.model, dtype=g.dtype, progress=progress)
     except ModelUnavailable as exc:
         problem = notice(GENERATION_MODEL_UNAVAILABLE, model=exc.name, reason=exc.notice)
     timings["model_load"] = (time.perf_counter() - t) * 1000

@@ -1,0 +1,221 @@
+"""Generation through an OpenAI-compatible endpoint (``generation.model = openai:MODEL``).
+
+The stage the in-process generator makes, from a server: greedy (``temperature: 0``),
+streamed into the same ``on_text`` listener, cached by endpoint, model, prompt and
+decoding parameters. ``params`` record what was sent (``sent_as``: token ids, text or
+chat messages), where the prompt's tokens were counted (``tokenizer_source``: ``local``,
+``server`` or ``unknown``), our count and the server's ``usage.prompt_tokens``
+(``prompt_tokens_ours``, ``prompt_tokens_server``, ``prompt_tokens_match``), the
+server's ``system_fingerprint`` and the time to the first piece of text.
+
+A failed request is a stage result: ``unavailable`` with
+``generation.endpoint_failed`` naming the endpoint (its URL, which never holds a key)
+and the cause (``rag_core.models.endpoint``). Enforced citations are not yet sent as
+a server-side grammar: the stage falls back to ``free`` and says so, as for any
+generator that cannot constrain its decoding.
+
+Cache key: ``sha256(["endpoint", url, model, ids sha256 | sha256(system, user),
+max_new_tokens, "greedy"])``; a server's fingerprint, when given, is stored with the
+answer and shown on replay.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from rag_core.config import GenerationConfig
+from rag_core.hashing import ids_sha256, sha256_text
+from rag_core.models.endpoint import EndpointError, EndpointGenerator
+from rag_core.models.store import JsonStore
+from rag_core.types import ContextStage, GenerationStage, Notice
+from rag_core.wording import declare, english, notice
+
+from .context import CONTEXT_FALLBACK_TOKENIZER
+
+#: Why an endpoint made no answer (``GenerationStage.notice``): ``cause`` is the
+#: endpoint's own notice (``rag_core.models.endpoint``).
+GENERATION_ENDPOINT_FAILED = declare("generation.endpoint_failed", "endpoint", "cause")
+#: The context stage's caveat when the server's tokenizer is unknown (replaces the
+#: fallback tokenizer's notice).
+CONTEXT_ENDPOINT_TOKENIZER_UNKNOWN = declare("context.endpoint_tokenizer_unknown", "tokenizer")
+
+#: Declared in ``rag_core.answer.generation`` too (the same codes, raised here for endpoints).
+GENERATION_WRONG_TOKENIZER = declare("generation.wrong_tokenizer", "tokenizer", "model")
+GENERATION_FAILED = declare("generation.failed", "kind", "error")
+
+DECODING = "greedy"
+
+
+def endpoint_cache_key(endpoint: str, model: str, prompt_hash: str, max_new_tokens: int) -> str:
+    """``sha256(["endpoint", endpoint, model, prompt_hash, max_new_tokens, "greedy"])``."""
+    payload = json.dumps(["endpoint", endpoint, model, prompt_hash, max_new_tokens, DECODING])
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def _failed(generator: EndpointGenerator, cause: Notice, params: dict[str, Any]) -> GenerationStage:
+    why = notice(GENERATION_ENDPOINT_FAILED, endpoint=generator.client.url, cause=cause)
+    return GenerationStage(
+        "unavailable", generator.model_id, message=english(why), notice=why, params=params
+    )
+
+
+def generate_remote(
+    context: ContextStage,
+    cfg: GenerationConfig,
+    generator: EndpointGenerator,
+    store: JsonStore,
+    params: dict[str, Any],
+    notes: list[str],
+    *,
+    use_cache: bool = True,
+    on_text: Callable[[str], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> GenerationStage:
+    """The generation stage from ``generator``'s server (module docstring).
+
+    ``context`` was measured with ``generator`` when it is :attr:`~EndpointGenerator.exact`
+    (its ids are sent), else with the fallback tokenizer (the messages are sent).
+    """
+    params.update(
+        endpoint=generator.client.url,
+        tokenizer_source=generator.tokenizer_source,
+        dtype=None,
+    )
+    if generator.exact:
+        if context.tokenizer is None or not context.tokenizer.startswith(generator.model_id):
+            why = notice(
+                GENERATION_WRONG_TOKENIZER, tokenizer=context.tokenizer, model=generator.model_id
+            )
+            return GenerationStage(
+                "error", generator.model_id, message=english(why), notice=why, params=params
+            )
+        sent = list(context.input_ids)
+        ids: list[int] | None = sent
+        prompt_hash = ids_sha256(sent)
+    else:
+        ids = None
+        prompt_hash = sha256_text(json.dumps([context.system_text, context.user_text]))
+    key = endpoint_cache_key(
+        generator.client.url, generator.served_model, prompt_hash, cfg.max_new_tokens
+    )
+    if use_cache:
+        hit = store.get(key)
+        if isinstance(hit, dict):
+            return _stage(generator, hit, params, notes, cached=True)
+    messages = [
+        {"role": "system", "content": context.system_text},
+        {"role": "user", "content": context.user_text},
+    ]
+    try:
+        reply = generator.complete(
+            ids=ids,
+            prompt_text=context.actual_input_text if ids is not None else None,
+            messages=None if ids is not None else messages,
+            max_new_tokens=cfg.max_new_tokens,
+            on_text=on_text,
+            cancelled=cancelled,
+        )
+    except EndpointError as exc:
+        return _failed(generator, exc.notice, params)
+    except Exception as exc:  # noqa: BLE001 - a failed generation is a stage result, not a crash
+        why = notice(GENERATION_FAILED, kind=type(exc).__name__, error=str(exc))
+        return GenerationStage(
+            "error", generator.model_id, message=english(why), notice=why, params=params
+        )
+    ours = len(ids) if ids is not None else len(context.input_ids)
+    record = {
+        "answer": reply.text,
+        "seconds": reply.seconds,
+        "output_tokens": reply.completion_tokens,
+        "input_tokens": ours if ids is not None else reply.prompt_tokens,
+        "model_id": generator.model_id,
+        "endpoint": generator.client.url,
+        "sent_as": reply.sent_as,
+        "prompt_tokens_ours": ours,
+        "prompt_tokens_server": reply.prompt_tokens,
+        "first_token_seconds": None
+        if reply.first_token_seconds is None
+        else round(reply.first_token_seconds, 4),
+        "finish_reason": reply.finish_reason,
+        "fingerprint": reply.fingerprint,
+        "citations": "free",
+    }
+    store.put(key, record)
+    return _stage(generator, record, params, notes, cached=False)
+
+
+def _stage(
+    generator: EndpointGenerator,
+    rec: dict[str, Any],
+    params: dict[str, Any],
+    notes: list[str],
+    *,
+    cached: bool,
+) -> GenerationStage:
+    """An ``ok`` stage of one stored or fresh reply, with both prompt counts in ``params``."""
+    ours, server = rec.get("prompt_tokens_ours"), rec.get("prompt_tokens_server")
+    exact = generator.exact
+    match = (ours == server) if (exact and server is not None) else None
+    out = {
+        **params,
+        "sent_as": rec.get("sent_as"),
+        "prompt_tokens_ours": ours,
+        "prompt_tokens_ours_exact": exact,
+        "prompt_tokens_server": server,
+        "prompt_tokens_match": match,
+        "first_token_seconds": rec.get("first_token_seconds"),
+        "finish_reason": rec.get("finish_reason"),
+        "system_fingerprint": rec.get("fingerprint"),
+    }
+    count = (
+        f"prompt tokens: ours {ours}{'' if exact else ' (approximate)'}, server "
+        f"{server if server is not None else 'not reported'}"
+        + ("" if match is None else " — equal" if match else " — DIFFERENT")
+    )
+    seconds = float(rec.get("seconds") or 0.0)
+    head = (
+        f"replayed from the cache (generated in {seconds:.1f} s the first time)"
+        if cached
+        else f"{rec.get('output_tokens') or '?'} tokens in {seconds:.1f} s from "
+        f"{generator.client.url}"
+    )
+    if rec.get("finish_reason") == "length":
+        head += f"; stopped at max_new_tokens = {params.get('max_new_tokens')}"
+    return GenerationStage(
+        "ok",
+        generator.model_id,
+        answer=rec.get("answer"),
+        seconds=seconds,
+        input_tokens=rec.get("input_tokens"),
+        output_tokens=rec.get("output_tokens"),
+        params=out,
+        cached=cached,
+        message="; ".join([head, count, *notes]),
+    )
+
+
+def approximate_counts(context: ContextStage) -> ContextStage:
+    """``context`` with the fallback tokenizer's caveat replaced by
+    ``context.endpoint_tokenizer_unknown`` (the server's tokenizer is unknown)."""
+    if not context.notices:
+        return context
+    notices = tuple(
+        notice(CONTEXT_ENDPOINT_TOKENIZER_UNKNOWN, tokenizer=n.params.get("tokenizer", "?"))
+        if n.code == CONTEXT_FALLBACK_TOKENIZER
+        else n
+        for n in context.notices
+    )
+    return replace(context, notices=notices, message="; ".join(map(english, notices)))
+
+
+__all__ = [
+    "CONTEXT_ENDPOINT_TOKENIZER_UNKNOWN",
+    "GENERATION_ENDPOINT_FAILED",
+    "approximate_counts",
+    "endpoint_cache_key",
+    "generate_remote",
+]

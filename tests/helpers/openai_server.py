@@ -1,0 +1,236 @@
+"""A small OpenAI-compatible HTTP server of the tests' own, on 127.0.0.1, that can misbehave.
+
+It speaks the routes an endpoint generator uses — ``GET /v1/models``, ``POST
+/v1/completions`` and ``/v1/chat/completions`` (JSON or server-sent events), and
+optionally a char-level ``/tokenize``/``/detokenize`` in vLLM's or llama.cpp's shape —
+and injects one fault per test (``FakeOpenAI.fault``): ``hang``, ``drip``, ``status:N``,
+``garbage``, ``cut``, ``bad_event``, ``ids_refused``. Every request is recorded
+(``requests``: method, path, headers, body) so a test can check what was sent.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+ANSWER_PIECES = ("Hallasan ", "is 1,947 m ", "high [1].")
+
+
+def render(system: str, user: str) -> str:
+    """The fake's chat template (the same toy template as ``helpers.fakes.CharGenerator``)."""
+    return f"<s>{system}</s><u>{user}</u><a>"
+
+
+class FakeOpenAI:
+    """Start with ``with FakeOpenAI() as srv:``; ``srv.url`` is the ``…/v1`` base URL."""
+
+    def __init__(
+        self,
+        *,
+        models: tuple[str, ...] = ("tiny",),
+        tokenize: str | None = None,
+        fault: str | None = None,
+        pieces: tuple[str, ...] = ANSWER_PIECES,
+        usage_offset: int = 0,
+    ) -> None:
+        self.models = models
+        self.tokenize = tokenize  # None, "vllm" or "llama.cpp"
+        self.fault = fault
+        self.pieces = pieces
+        self.usage_offset = usage_offset
+        self.requests: list[dict[str, Any]] = []
+        self.disconnected = threading.Event()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    @property
+    def port(self) -> int:
+        return int(self._server.server_address[1])
+
+    def __enter__(self) -> FakeOpenAI:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    # ----------------------------------------------------------------- handler
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:  # quiet
+                pass
+
+            def _json(self, status: int, obj: Any) -> None:
+                raw = json.dumps(obj).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+
+            def do_GET(self) -> None:
+                fake.requests.append(
+                    {"method": "GET", "path": self.path, "headers": dict(self.headers)}
+                )
+                if self.path == "/v1/models":
+                    self._json(200, {"object": "list", "data": [{"id": m} for m in fake.models]})
+                else:
+                    self._json(404, {"error": "no route"})
+
+            def do_POST(self) -> None:
+                n = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(n) or b"{}")
+                fake.requests.append(
+                    {
+                        "method": "POST",
+                        "path": self.path,
+                        "headers": dict(self.headers),
+                        "body": body,
+                    }
+                )
+                if self.path in ("/tokenize", "/detokenize", "/apply-template"):
+                    return self._tokenizer_route(body)
+                if self.path not in ("/v1/completions", "/v1/chat/completions"):
+                    return self._json(404, {"error": "no route"})
+                fault = fake.fault or ""
+                if fault.startswith("status:"):
+                    status = int(fault.split(":")[1])
+                    # a hostile server echoes the Authorization header back
+                    echo = self.headers.get("Authorization", "")
+                    self.send_response(status)
+                    if status == 429:
+                        self.send_header("Retry-After", "7")
+                    raw = json.dumps({"error": {"message": f"nope {echo}"}}).encode()
+                    self.send_header("Content-Length", str(len(raw)))
+                    self.end_headers()
+                    self.wfile.write(raw)
+                    return None
+                if body.get("model") not in fake.models:
+                    return self._json(
+                        404, {"error": {"message": f"model {body.get('model')} not found"}}
+                    )
+                if fault == "ids_refused" and not isinstance(body.get("prompt", ""), str):
+                    return self._json(400, {"detail": "prompt must be a string."})
+                if fault == "hang":
+                    time.sleep(30)
+                    return None
+                if fault == "garbage":
+                    raw = b"<html>502 bad gateway</html>"
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.send_header("Content-Length", str(len(raw)))
+                    self.end_headers()
+                    self.wfile.write(raw)
+                    return None
+                self._stream(body)
+                return None
+
+            def _prompt_tokens(self, body: dict[str, Any]) -> int:
+                prompt = body.get("prompt")
+                if isinstance(prompt, list):
+                    return len(prompt)
+                if isinstance(prompt, str):
+                    return len(prompt)
+                msgs = body.get("messages") or []
+                return len(render(msgs[0]["content"], msgs[1]["content"])) if len(msgs) == 2 else 0
+
+            def _stream(self, body: dict[str, Any]) -> None:
+                chat = self.path.endswith("chat/completions")
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-cache")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                fault = fake.fault or ""
+
+                def send(obj: Any) -> None:
+                    self.wfile.write(f"data: {json.dumps(obj)}\n\n".encode())
+                    self.wfile.flush()
+
+                try:
+                    if fault == "drip":
+                        while True:  # one byte of a comment line every 0.2 s, forever
+                            self.wfile.write(b":")
+                            self.wfile.flush()
+                            time.sleep(0.2)
+                    if fault == "bad_event":
+                        self.wfile.write(b"data: {not json\n\n")
+                        self.wfile.flush()
+                        return
+                    for i, piece in enumerate(fake.pieces):
+                        choice = (
+                            {"index": 0, "delta": {"content": piece}, "finish_reason": None}
+                            if chat
+                            else {"index": 0, "text": piece, "finish_reason": None}
+                        )
+                        send({"id": "x", "system_fingerprint": "fp-1", "choices": [choice]})
+                        if fault == "cut" and i == 0:
+                            return
+                        if fault == "slow_pieces":
+                            time.sleep(0.3)
+                    done = (
+                        {"index": 0, "delta": {}, "finish_reason": "stop"}
+                        if chat
+                        else {"index": 0, "text": "", "finish_reason": "stop"}
+                    )
+                    send({"id": "x", "choices": [done]})
+                    prompt_tokens = self._prompt_tokens(body) + fake.usage_offset
+                    send(
+                        {
+                            "id": "x",
+                            "choices": [],
+                            "usage": {
+                                "prompt_tokens": prompt_tokens,
+                                "completion_tokens": len(fake.pieces),
+                                "total_tokens": prompt_tokens + len(fake.pieces),
+                            },
+                        }
+                    )
+                    self.wfile.write(b"data: [DONE]\n\n")
+                    self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    fake.disconnected.set()
+
+            def _tokenizer_route(self, body: dict[str, Any]) -> None:
+                if fake.tokenize is None:
+                    return self._json(404, {"detail": "Not Found"})
+                if self.path == "/apply-template":
+                    if fake.tokenize != "llama.cpp":
+                        return self._json(404, {"detail": "Not Found"})
+                    m = body["messages"]
+                    return self._json(200, {"prompt": render(m[0]["content"], m[1]["content"])})
+                if self.path == "/detokenize":
+                    text = "".join(chr(i) for i in body.get("tokens", []))
+                    key = "prompt" if fake.tokenize == "vllm" else "content"
+                    return self._json(200, {key: text})
+                if "messages" in body:
+                    m = body["messages"]
+                    text = render(m[0]["content"], m[1]["content"])
+                else:
+                    text = body.get("prompt") if fake.tokenize == "vllm" else body.get("content")
+                ids = [ord(c) for c in str(text)]
+                if fake.tokenize == "vllm":
+                    out: dict[str, Any] = {"count": len(ids), "max_model_len": 4096, "tokens": ids}
+                    if body.get("return_token_strs"):
+                        out["token_strs"] = [chr(i) for i in ids]
+                    return self._json(200, out)
+                if body.get("with_pieces"):
+                    rows = [{"id": i, "piece": chr(i)} for i in ids]
+                    return self._json(200, {"tokens": rows})
+                return self._json(200, {"tokens": ids})
+
+        return Handler
