@@ -106,8 +106,9 @@ DEFAULT_QUESTION = {"ko": "한라산의 높이는 얼마인가요?", "en": "How 
 #: The question a fresh session opens on (set, id), per language, when the URL names none:
 #: with the default configuration and the bundled models its gold is retrieved, kept and
 #: sent, and the answer's claim is supported by the source it cites, in the question's
-#: language (tests/ui/test_first_screen.py checks both with the real model).
-FIRST_QUESTIONS = {"en": ("en", "en-emb-01"), "ko": ("ko", "ko-01")}
+#: language (tests/ui/test_first_screen.py checks both with the real model). Not ko-01:
+#: its particle and common words keep its gold out of BM25's top 8 (the FM3/FM4 lesson).
+FIRST_QUESTIONS = {"en": ("en", "en-emb-01"), "ko": ("ko", "ko-02")}
 
 
 def start_config() -> tuple[PipelineConfig, list[str]]:
