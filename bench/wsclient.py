@@ -83,6 +83,9 @@ class Run:
     widgets: dict[str, tuple[str, str]] = field(
         default_factory=dict
     )  # label -> (element type, widget id)
+    #: (seconds from the request, text) of every text element as it arrived, over every run
+    #: in between (``st.rerun``) too: when a page showed what
+    seen: list[tuple[float, str]] = field(default_factory=list)
 
 
 class Session:
@@ -136,6 +139,7 @@ class Session:
         texts: list[str] = []
         widgets: dict[str, tuple[str, str]] = {}
         screen: dict[str, WidgetState] = {}
+        seen: list[tuple[float, str]] = []
         deadline = t0 + timeout_s
         while True:
             raw = await asyncio.wait_for(self.ws.recv(), max(1.0, deadline - time.perf_counter()))
@@ -154,6 +158,7 @@ class Session:
                 body = getattr(el, etype) if etype else None
                 if etype in ("markdown", "alert", "text", "heading"):
                     texts.append(body.body)
+                    seen.append((time.perf_counter() - t0, body.body))
                 elif body is not None and hasattr(body, "id") and getattr(body, "id", ""):
                     widgets[getattr(body, "label", "")] = (etype, body.id)
                     state = widget_state(etype, body, self.screen.get(body.id))
@@ -164,9 +169,15 @@ class Session:
                 ForwardMsg.FINISHED_WITH_COMPILE_ERROR,
             ):
                 self.screen = screen
-                return Run(fwd.script_finished, time.perf_counter() - t0, texts, widgets)
+                return Run(fwd.script_finished, time.perf_counter() - t0, texts, widgets, seen)
 
     def set_text(self, widget_id: str, value: str) -> None:
         """Remember a text widget's value; it travels with every later run, as the browser's
         does."""
         self.values[widget_id] = WidgetState(id=widget_id, string_value=value)
+
+    def set_number(self, widget_id: str, value: float) -> None:
+        """Remember a slider's value (sent with every later run, as the browser's is)."""
+        out = WidgetState(id=widget_id)
+        out.double_array_value.data.append(float(value))
+        self.values[widget_id] = out

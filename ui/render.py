@@ -39,6 +39,7 @@ from .trace_view import (
     citations_fell_back,
     claim_label,
     claim_marks,
+    claim_reason,
     fmt,
     generation_status,
     gold_ids,
@@ -468,7 +469,7 @@ def rerank_section(trace: Trace, lang: str, *, key: str) -> None:
             t(
                 "ins.rerank_facts",
                 lang,
-                label=rr.label,
+                label=tv("rerank", rr.method, lang),
                 shortlist=rr.shortlist,
                 status=tv("status", rr.status, lang),
             )
@@ -747,7 +748,8 @@ def answer_and_sources(
                 )
             )
             if claim.reason:
-                st.caption(md(claim.reason))
+                min_p = trace.config.get("support", {}).get("min_p", "—")
+                st.caption(md(claim_reason(claim, min_p, lang)))
             if claim.numbers_in_no_source:
                 st.error(
                     md(

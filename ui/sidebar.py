@@ -103,11 +103,12 @@ _UPLOAD_NOTE: contextvars.ContextVar[tuple[Any, int] | None] = contextvars.Conte
 )
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_QUESTION = {"ko": "한라산의 높이는 얼마인가요?", "en": "How tall is Hallasan?"}
-#: The question a fresh session opens on (set, id) when the URL names none: with the
-#: default configuration and the bundled models its gold is retrieved, kept and
-#: sent, and the answer's claim is supported by the source it cites
-#: (tests/test_first_screen.py checks it with the real model).
-FIRST_QUESTION = ("en", "en-emb-01")
+#: The question a fresh session opens on (set, id), per language, when the URL names none:
+#: with the default configuration and the bundled models its gold is retrieved, kept and
+#: sent, and the answer's claim is supported by the source it cites, in the question's
+#: language (tests/ui/test_first_screen.py checks both with the real model). Not ko-01:
+#: its particle and common words keep its gold out of BM25's top 8 (the FM3/FM4 lesson).
+FIRST_QUESTIONS = {"en": ("en", "en-emb-01"), "ko": ("ko", "ko-02")}
 
 
 def start_config() -> tuple[PipelineConfig, list[str]]:
@@ -134,8 +135,9 @@ def _init_session() -> None:
     values.setdefault(K_CORPUS, "sample")
     values.setdefault(K_QMODE, "set")
     if K_QID not in view and K_QTEXT not in view:
-        values.setdefault(K_QSET, FIRST_QUESTION[0])
-        values.setdefault(K_QID, FIRST_QUESTION[1])
+        first = FIRST_QUESTIONS.get(values[K_LANG], FIRST_QUESTIONS["en"])
+        values.setdefault(K_QSET, first[0])
+        values.setdefault(K_QID, first[1])
     for k, v in values.items():
         if k not in SHADOW_KEYS:
             ss[k] = v

@@ -122,12 +122,13 @@ def staged_trace(
     waited = time.perf_counter()
     while not lock.acquire(timeout=TICK):  # another session (or an abandoned run) builds it
         _tick(line, t("stream.waiting", lang, s=time.perf_counter() - waited), waited)
-    line.empty()
+    # no Streamlit call (a point where a rerun interrupts) until the worker owns the lock
     hit = store.get(key)
     if hit is not None:
         lock.release()
+        line.empty()
         return cache.TraceResult(hit, cached=True)
-    return _start(store, key, lock, corpus, config, question, gold, lang, runs)
+    return _start(store, key, lock, corpus, config, question, gold, lang, runs, line)
 
 
 def _start(
@@ -140,8 +141,10 @@ def _start(
     gold: Question | None,
     lang: str,
     runs: Any,
+    line: Any,
 ) -> cache.TraceResult:
-    """Start the worker (it owns ``lock`` from here) and wait for its ``stages`` Trace or end."""
+    """Start the worker (it owns ``lock`` from here) and wait for its ``stages`` Trace or end
+    (``line``: the waiting line, cleared once the worker runs)."""
     from rag_core.pipeline import Cancelled, run
 
     events: queue.Queue[tuple[str, Any]] = queue.Queue()
@@ -181,6 +184,7 @@ def _start(
     threading.Thread(target=work, name="rag-trace", daemon=True).start()
     t0 = time.perf_counter()
     try:
+        line.empty()
         staged = _wait_for_stages(events, lang)
     except BaseException:  # the script was interrupted (a rerun): abandon the run
         cancel.set()

@@ -11,7 +11,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rag_core.evaluation.answers import answer_mark
-from rag_core.types import Chunk, GenerationStage, NeedleLoss, Question, SupportStage, Trace
+from rag_core.types import (
+    Chunk,
+    Claim,
+    GenerationStage,
+    NeedleLoss,
+    Question,
+    SupportStage,
+    Trace,
+)
 
 from .html import Mark, Markup, join, snippet, span, tag
 from .i18n import TEXT, said, t, tv
@@ -178,6 +186,22 @@ def verdict_legend(lang: str) -> Markup:
     """One coloured chip per support verdict, and the number-in-no-source mark."""
     legend = join(span(tv("verdict", v, lang), f"ri-claim ri-v-{v}") + " " for v in VERDICTS)
     return tag("div", legend + span(t("ins.nonum", lang), "ri-nonum"), cls="ri-legend")
+
+
+def claim_reason(claim: Claim, min_p: Any, lang: str) -> str:
+    """Why the claim got its verdict, in ``lang``: the core's English reason in English;
+    otherwise the same facts worded here — each source's ``p_supported`` against the rule's
+    ``min_p`` (the trace's ``support.min_p``) and what contradicts it."""
+    if lang == "en" or not claim.reason:
+        return claim.reason
+    if claim.verdict == "not-a-claim":
+        return t("ins.why.not_claim", lang)
+    ps = ", ".join(f"[{e.n}] {e.score:.2f}" for e in sorted(claim.evidence, key=lambda e: e.n))
+    line = t("ins.why.p", lang, ps=ps or "—", min_p=min_p)
+    worst = max(claim.evidence, key=lambda e: e.score, default=None)
+    if claim.verdict == "contradicted" and worst is not None and worst.contradiction:
+        line += " · " + t("ins.why.contradicted", lang, n=worst.n)
+    return line
 
 
 def claim_label(support: SupportStage, i: int, lang: str, limit: int = 70) -> str:

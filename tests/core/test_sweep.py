@@ -257,6 +257,7 @@ def test_a_sweep_of_e5_distances_is_not_flat():
             query("u2", [0.23], answerable=False),
         ]
     )
+
     def distinct(cuts) -> int:
         rows = sweep.sweep_table(e5, cuts, None)
         return len({tuple(getattr(r, k) for k in sweep.OUTCOMES) for r in rows})

@@ -109,3 +109,39 @@ def test_the_other_korean_pages_show_no_english_sentence_from_the_core(
     assert not at.exception, [e.value for e in at.exception]
     found = [s for s in latin_sentences(_page_text(at)) if _letters(s) not in data_text]
     assert not found, f"English sentences on the Korean {page} page: {found}"
+
+
+#: Formula and column names a Korean page may show as two Latin words ("qtf df idf").
+FORMULA_WORDS = ("qtf", "df", "idf", "tf", "lucene", "okapi", "cos", "p_supported")
+
+
+@pytest.mark.parametrize("page", ["inspect", "compare", "lecture"])
+def test_a_korean_page_with_an_answer_shows_no_english_phrase(entry, monkeypatch, data_text, page):
+    """With an answer (a fake streaming generator), every phrase of two or more Latin words on
+    a Korean page is data or a formula name: the claim's reason, the reranker's name and the
+    BM25 formula are worded in Korean (they were English sentences from the core)."""
+    from helpers.fakes import StreamingGenerator
+
+    import rag_core.models as models
+    from rag_core.models import ModelUnavailable
+
+    gen = StreamingGenerator("제주도의 연평균 기온은 섭씨 15~17도입니다 [1].")
+
+    def no_embedder(name, *a, **k):
+        raise ModelUnavailable(name, "not in this test")
+
+    monkeypatch.setattr(models, "get_generator", lambda name, *a, **k: gen)
+    monkeypatch.setattr(models, "get_embedder", no_embedder)
+    monkeypatch.setenv("RAG_INSPECTOR_CACHE", str(entry.parent / f"cache-{page}"))
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=fake;generation.citations=free")
+    at = make_app(entry, {"lang": "ko", "qid": "ko-02"}, page=page)
+    assert not at.exception, [e.value for e in at.exception]
+    text = _page_text(at)
+    assert "15~17도입니다" in text  # the answer was made (or kept from a page before) and drawn
+    data = data_text + _letters(f"{gen.model_id} {gen.template_label}")  # the model's names
+    found = [
+        s
+        for s in latin_sentences(text, min_words=2)
+        if _letters(s) not in data and not set(s.lower().split()) <= set(FORMULA_WORDS)
+    ]
+    assert not found, f"English phrases on the Korean {page} page with an answer: {found}"

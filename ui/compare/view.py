@@ -71,7 +71,8 @@ def stage_facts(trace: Trace, lang: str, answer_mode: str = "") -> dict[str, str
     if trace.retrieval.fused is not None:
         fused = trace.retrieval.fused.method
         out[t("cmp.row.fusion", lang)] = f"{fused} · ★ {gold_rank_text(trace, 'fusion')}"
-    out[t("cmp.row.rerank", lang)] = f"{trace.rerank.label} · ★ {gold_rank_text(trace, 'rerank')}"
+    rerank = tv("rerank", trace.rerank.method, lang)
+    out[t("cmp.row.rerank", lang)] = f"{rerank} · ★ {gold_rank_text(trace, 'rerank')}"
     gate = trace.gate
     kept = f"{len(gate.kept)} / {len(gate.kept) + len(gate.rejected)}"
     out[t("cmp.row.gate", lang)] = (

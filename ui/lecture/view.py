@@ -26,6 +26,7 @@ from ..trace_view import (
     chunk_label,
     claim_label,
     claim_marks,
+    claim_reason,
     fmt,
     generation_status,
     gold_ids,
@@ -346,7 +347,8 @@ def claims_pane(trace: Trace, lang: str, selected: int | None) -> Markup:
             "ri-lec-warn",
         )
     if claim.reason:
-        detail += div(claim.reason, "ri-muted")
+        min_p = trace.config.get("support", {}).get("min_p", "—")
+        detail += div(claim_reason(claim, min_p, lang), "ri-muted")
     ranked = sorted(claim.evidence, key=lambda e: -e.score)
     if not ranked:
         detail += div(t("ins.no_evidence", lang), "ri-muted")

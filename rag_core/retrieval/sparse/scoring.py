@@ -202,8 +202,8 @@ BM25_VARIANTS.add(
         matched=lambda tf, dl, avg, k1, b, delta: tf_okapi(tf, dl, avg, k1, b),
         uses_delta=False,
         unmatched_tf_is_delta=False,
-        form="okapi (rank-bm25): idf = ln((N − df + 0.5)/(df + 0.5)), idf < 0 floored to "
-        "ε·mean idf; tf part = tf·(k1+1)/(tf + k1·(1 − b + b·|d|/avgdl))",
+        form="okapi (rank-bm25): idf = ln((N − df + 0.5)/(df + 0.5)), idf < 0 → "
+        "ε·mean(idf); w(tf) = tf·(k1+1)/(tf + k1·(1 − b + b·|d|/avgdl))",
     ),
 )
 BM25_VARIANTS.add(
@@ -215,7 +215,7 @@ BM25_VARIANTS.add(
         uses_delta=True,
         unmatched_tf_is_delta=False,
         form="BM25L (rank-bm25): idf = ln(N + 1) − ln(df + 0.5); ctd = tf/(1 − b + b·|d|/avgdl); "
-        "tf part = tf·(k1+1)·(ctd + δ)/(k1 + ctd + δ)",
+        "w(tf) = tf·(k1+1)·(ctd + δ)/(k1 + ctd + δ)",
     ),
 )
 BM25_VARIANTS.add(
@@ -226,8 +226,8 @@ BM25_VARIANTS.add(
         matched=lambda tf, dl, avg, k1, b, delta: tf_bm25plus_matched(tf, dl, avg, k1, b),
         uses_delta=True,
         unmatched_tf_is_delta=True,
-        form="BM25+ (rank-bm25): idf = ln((N + 1)/df); tf part = δ + tf·(k1+1)/(tf + "
-        "k1·(1 − b + b·|d|/avgdl)), δ added for every document",
+        form="BM25+ (rank-bm25): idf = ln((N + 1)/df); w(tf) = δ + tf·(k1+1)/(tf + "
+        "k1·(1 − b + b·|d|/avgdl)), w(0) = δ",
     ),
 )
 BM25_VARIANTS.add(
@@ -239,7 +239,7 @@ BM25_VARIANTS.add(
         uses_delta=False,
         unmatched_tf_is_delta=False,
         form="lucene: idf = ln(1 + (N − df + 0.5)/(df + 0.5)); "
-        "tf part = tf·(k1+1)/(tf + k1·(1 − b + b·|d|/avgdl))",
+        "w(tf) = tf·(k1+1)/(tf + k1·(1 − b + b·|d|/avgdl))",
     ),
 )
 
@@ -249,6 +249,4 @@ def get_variant(name: str) -> Bm25Variant:
     return BM25_VARIANTS.get(name)
 
 
-TFIDF_FORM = (
-    "tf-idf (scikit-learn): raw tf × (ln((1 + N)/(1 + df)) + 1), rows L2-normalised; score = cosine"
-)
+TFIDF_FORM = "tf-idf (scikit-learn): tf × (ln((1 + N)/(1 + df)) + 1), ‖row‖₂ = 1; score = cos(q, d)"
