@@ -287,27 +287,37 @@ SCENARIOS: tuple[Scenario, ...] = (
             "en": "A header lifts ranking but overflows the encoder window",
         },
         explanation={
-            "ko": "프리셋 E는 청크마다 '[제목 > 절]' 헤더를 붙여 색인합니다. 질문의 단어가 "
-            "헤더에도 있으면 정답 청크의 순위가 오릅니다. 그러나 헤더 토큰이 더해져 정답 청크가 "
-            "임베딩 인코더의 창(256 토큰)을 넘고, 넘친 끝부분은 아무 경고 없이 잘린 채 "
-            "임베딩됩니다.",
-            "en": "Preset E indexes each chunk with a '[Title > Section]' header. When the "
-            "question's words are in the header too, the gold chunk ranks higher. But the header's "
-            "tokens push the gold chunk past the embedding encoder's window (256 tokens), and "
-            "whatever spills over is embedded as if it were not there — silently.",
+            "ko": "프리셋 E는 청크마다 '[제목 > 절]' 헤더를 붙여 색인합니다. 헤더 없는 프리셋 "
+            "C로는 GPT-3의 KV 캐시 크기를 적은 청크가 dense 검색 상위 8개에도 들지 못하니, 헤더는 "
+            "분명 도움이 됩니다. 그러나 헤더 토큰이 더해진 512자 청크는 MiniLM 인코더의 창(256 "
+            "토큰)을 넘고, 넘친 끝부분은 아무 경고 없이 잘린 채 임베딩됩니다. 그 청크는 상위 3개 "
+            "밖으로 밀립니다. 헤더를 붙인 256자 청크(B)는 창 안에 통째로 들어가고, 정답이 "
+            "1위입니다.",
+            "en": "Preset E indexes each chunk with a '[Title > Section]' header. Without it "
+            "(preset C) the chunk that gives GPT-3's KV-cache size is not even in dense "
+            "retrieval's top 8, so the header does help. But header tokens plus a 512-character "
+            "chunk overflow MiniLM's encoder window (256 tokens), whatever spills over is embedded "
+            "as if it were not there — silently — and that chunk falls outside the top 3. Header "
+            "chunks of 256 characters (B) fit the window whole, and the gold ranks first.",
         },
         look_at={
-            "ko": "비교 요약의 '창을 넘는 청크'와 정답 순위(A: C, B: E). 청크 페이지의 길이 "
-            "분포에서 256 선 오른쪽의 청크와 빨간 토큰 수.",
-            "en": "The compare summary: gold rank and 'chunks over the window' (A: C, B: E). On "
-            "the Chunks page, the chunks right of the 256 line and the red token counts.",
+            "ko": "청크 페이지의 길이 분포에서 256 선 오른쪽의 청크와 빨간 토큰 수; 비교 요약의 "
+            "'창을 넘는 청크'와 정답 순위(A: 없음, B: 1위).",
+            "en": "On the Chunks page, the chunks right of the 256 line and the red token counts; "
+            "in the compare summary, 'chunks over the window' and the gold rank (A: none, B: 1).",
         },
-        overrides={"chunker.preset": "C"},
-        question_id="en-emb-06",
-        compare={"chunker.preset": "E"},
+        overrides={
+            "chunker.preset": "E",
+            "retrieval.methods": "dense",
+            "retrieval.dense_model": "minilm",
+            "retrieval.k": 3,
+        },
+        question_id="en-inf-07",
+        compare={"chunker.target": 256},
         page="compare",
-        expect={"gold_over_window": False},
-        expect_b={"gold_over_window": True, "gold_rank_at_most": {"retrieval:bm25:auto": 3}},
+        expect={"gold_over_window": True, "lost_at": "retrieval"},
+        expect_b={"gold_over_window": False, "gold_rank_at_most": {"retrieval:dense:minilm": 1}},
+        fails_at="retrieval",
     ),
     Scenario(
         id="korean-particle",
@@ -351,34 +361,39 @@ SCENARIOS: tuple[Scenario, ...] = (
             "en": "Candidates appear, but they are the wrong paragraphs",
         },
         explanation={
-            "ko": "'한라산의 높이는 몇미터인가요?'에 문자 n-gram이 찾아 준 후보는 글자만 공유할 "
-            "뿐, 세탁건조기 FAQ와 한라산의 식생·동물 문단입니다. 높이 문단은 7위라 게이트(최대 "
-            "3개)를 넘지 못하고, 모델은 이 출처만 보고 '1,300,000 meters'라고 답합니다. 근거 "
-            "검사는 어느 출처에도 없는 그 수를 빨간색으로 표시하고 주장을 '뒷받침 없음'으로 "
-            "판정합니다. (같은 조건에서 '한라산의 높이는?'에는 모델이 거절합니다 — 지시문의 거절 "
-            "조항은 확률적인 부탁일 뿐입니다.)",
-            "en": "For '한라산의 높이는 몇미터인가요?' (how many metres is Hallasan?) the "
-            "candidates char n-grams find share letters only: a washer-dryer FAQ and Hallasan's "
-            "vegetation and animal paragraphs. The height paragraph ranks 7th, beyond the gate's "
-            "three kept, and the model answers from these sources alone: '1,300,000 meters'. The "
-            "support check marks that number red — it is in no source — and the claim unsupported. "
-            "(Under the same settings the model refuses '한라산의 높이는?': the refusal clause of "
-            "the instructions is a probabilistic request, not a guarantee.)",
+            "ko": "'제주의 장마는 보통 언제 시작하고 끝나나요?'에 문자 n-gram이 찾아 준 상위 후보 "
+            "셋은 글자 조각만 공유할 뿐, 세탁건조기 FAQ의 제품 등록·세탁조 냄새·이사 문단입니다. "
+            "장마 기간이 적힌 기후 문단은 8위라 게이트(최대 3개)를 넘지 못하고, 모델은 이 출처만 "
+            "받습니다(예산은 2048 토큰이라 예산 탓이 아닙니다). 형태소로 나누는 auto 분석기(B)는 "
+            "'장마', '시작', '끝나'를 맞혀 기후 문단 둘을 올리고, 정답이 유지된 세 후보에 듭니다.",
+            "en": "For '제주의 장마는 보통 언제 시작하고 끝나나요?' (when does Jeju's rainy season "
+            "usually start and end?) the top three candidates that char n-grams find share letter "
+            "fragments only: washer-dryer FAQ answers on product registration, a smelly drum and "
+            "moving house. The climate paragraph with the dates ranks 8th, beyond the gate's three "
+            "kept, and the model gets only those sources (the budget is 2048 tokens: it is not the "
+            "budget). The auto analyzer's morphemes (B) match '장마', '시작' and '끝나', two "
+            "climate paragraphs move up and the gold is among the three kept.",
         },
         look_at={
-            "ko": "판정 '게이트에서 잃음', 출처 목록의 문서와 절 이름, 답변의 빨간 수와 주장 "
-            "판정(뒷받침 없음).",
-            "en": "The verdict 'gated', the documents and sections of the sources, the red number "
-            "in the answer and the claim's verdict (unsupported).",
+            "ko": "판정 '게이트에서 잃음', 출처 목록의 문서와 절 이름(세탁건조기 FAQ); B에서는 "
+            "기후 문단과 정답 ★.",
+            "en": "The verdict 'gated' and the documents and sections of the sources (the "
+            "washer-dryer FAQ); in B the climate paragraphs and the gold ★.",
         },
-        overrides={"retrieval.analyzer": "char", "gate.max_kept": 3},
-        question_id="ko-01",
-        phrasing=2,
+        overrides={
+            "retrieval.analyzer": "char",
+            "gate.max_kept": 3,
+            "context.budget_tokens": 2048,
+        },
+        question_id="ko-19",
+        compare={"retrieval.analyzer": "auto"},
+        page="inspect",
         expect={
             "lost_at": "gate",
             "some_candidates": "bm25:char",
             "top_doc": {"bm25:char": "man-support-faq-ko"},
         },
+        expect_b={"gold_rank_at_most": {"gate": 3}},
         fails_at="gate",
     ),
     Scenario(
@@ -553,11 +568,15 @@ SCENARIOS: tuple[Scenario, ...] = (
             "ko": "'프롬프트 캐싱으로 얼마나 아끼나'는 코퍼스에 답이 없지만, 추론 장의 KV 캐시 "
             "문단이 '캐시', 'prompt' 같은 단어를 많이 공유합니다. 그래서 거리 0.6의 게이트를 "
             "통과하고, 모델은 다른 대상에 관한 출처를 받습니다. 임계값은 주제가 먼 질문은 막지만 "
-            "이런 가까운 오답은 막지 못합니다.",
+            "이런 가까운 오답은 막지 못합니다. 더 엄격한 0.48(B)이면 이 질문도 거절되지만, 그 "
+            "대가로 답할 수 있는 질문도 훨씬 많이 거절됩니다 — 임계값 페이지에서 그 교환을 "
+            "보십시오.",
             "en": "'How much does prompt caching save' has no answer in the corpus, but the "
             "inference chapter's KV-cache paragraphs share many of its words ('cache', 'prompt'). "
             "They pass the 0.6 distance gate and the model receives sources about a different "
-            "thing. A threshold stops far-off questions, not near misses like this one.",
+            "thing. A threshold stops far-off questions, not near misses like this one. A stricter "
+            "0.48 (B) refuses this one too, at the price of refusing many more answerable "
+            "questions — the Threshold page shows the trade.",
         },
         look_at={
             "ko": "게이트 그래프에서 임계값 아래의 막대들, 출처의 절 이름(KV 캐시), 답변이 그 "
@@ -571,8 +590,10 @@ SCENARIOS: tuple[Scenario, ...] = (
             "retrieval.dense_model": "minilm",
         },
         question_id="en-oot-01",
+        compare={"gate.max_distance": 0.48},
         page="inspect",
         expect={"refused": False, "top_doc": {"dense:minilm": "en-course-04-inference"}},
+        expect_b={"refused": True},
         fails_at="gate",
         works="refused",
     ),

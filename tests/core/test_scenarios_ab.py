@@ -74,9 +74,7 @@ def test_a_scenario_rejects_an_unknown_failure_or_baseline():
         Scenario(**fields, works="fast")
 
 
-@pytest.mark.parametrize(
-    "s", [s for s in SCENARIOS if s.id not in DENSE], ids=lambda s: s.id
-)
+@pytest.mark.parametrize("s", [s for s in SCENARIOS if s.id not in DENSE], ids=lambda s: s.id)
 def test_sparse_scenarios_fail_in_a_and_work_in_b(s):
     """The scenarios without a dense list: fast (no embedding model), fallback tokenizer."""
     _check(s)
