@@ -107,6 +107,7 @@ def test_the_toggle_switches_to_the_working_baseline_and_back(entry, fake_model)
     assert "side" not in at.query_params and _verdict(html(at)) == ("lost", "rerank")
 
 
+@pytest.mark.slow  # the scenario loads MiniLM
 def test_an_out_of_domain_question_carries_its_marker_from_the_first_step(entry, fake_model):
     at = _open(entry, "no-threshold")
     body = html(at)
