@@ -108,8 +108,15 @@ def test_the_toggle_switches_to_the_working_baseline_and_back(entry, fake_model)
 
 
 @pytest.mark.slow  # the scenario loads MiniLM
-def test_an_out_of_domain_question_carries_its_marker_from_the_first_step(entry, fake_model):
-    at = _open(entry, "no-threshold")
+def test_an_out_of_domain_question_carries_its_marker_from_the_first_step(
+    entry, monkeypatch, tmp_path
+):
+    import rag_core.models as models
+
+    monkeypatch.setenv("RAG_INSPECTOR_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=fake")
+    monkeypatch.setattr(models, "get_generator", lambda name, *a, **k: Answers())
+    at = _open(entry, "no-threshold")  # dense retrieval: the real embedder
     body = html(at)
     assert t("lec.should_refuse", "en") in body
     assert _verdict(body) == ("should_refuse", "gate")
