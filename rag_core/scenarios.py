@@ -4,25 +4,41 @@ Pure data plus two helpers, no Streamlit. A :class:`Scenario` names a question
 (from the bundled question sets, or free text), a configuration as
 ``section.key`` overrides on top of ``PipelineConfig()`` (the CLI's ``--set``
 form; ``chunker.preset`` expands to a preset A–F), optionally a second
-configuration B for the Compare page, the page that tells the story, and what
+configuration B — the failure's working baseline, shown by Compare and by the
+Lecture page's before/after toggle — the page that tells the story, and what
 to look at in Korean and English. ``expect`` / ``expect_b`` state the claim
 in a small vocabulary (:data:`EXPECT_KEYS`) that :func:`check_expectation`
 verifies against a ``Trace`` — the tests on the shipped corpus and models use
 it, so a card never promises what the app does not show.
+
+What "works" means is stated per scenario too, in the terms of the lecture's
+verdict line (``rag_core.evaluation.verdict``): configuration A *fails at*
+a stage (``fails_at``: the stage where the gold is lost, or ``gate`` for an
+out-of-domain question the gate lets through), and B *works* (``works``):
+``sent`` — the gold is retrieved, kept and sent to the model in the prompt —
+or ``refused`` — the out-of-domain question is refused.
+``tests/core/test_scenarios_ab.py`` runs both on the shipped corpus.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .config import PipelineConfig
+from .pipeline import run
 
 if TYPE_CHECKING:
+    from .index import CorpusIndex
     from .types import Question, Trace
 
 PAGES = ("inspect", "compare", "chunks")
+#: Where configuration A may fail (``Scenario.fails_at``), in pipeline order.
+FAIL_STAGES = ("chunking", "retrieval", "fusion", "rerank", "gate", "context")
+#: What configuration B may achieve (``Scenario.works``): the gold sent, or a refusal.
+WORKS = ("sent", "refused")
 
 #: What an expectation may state about a Trace.
 EXPECT_KEYS = (
@@ -61,6 +77,10 @@ class Scenario:
         compare: config B as overrides on top of A (the Compare page).
         page: where the click lands: ``inspect``, ``compare`` or ``chunks``.
         expect / expect_b: the claim, checked by :func:`check_expectation`.
+        fails_at: the stage where A fails (:data:`FAIL_STAGES`): the lecture verdict names
+            it — the gold lost there, or (``gate``, out of domain) let through to the model.
+        works: what B achieves (:data:`WORKS`): ``sent`` (gold retrieved, kept and in the
+            prompt) or ``refused`` (the out-of-domain question refused).
     """
 
     id: str
@@ -76,6 +96,8 @@ class Scenario:
     page: str = "inspect"
     expect: Mapping[str, Any] = field(default_factory=dict)
     expect_b: Mapping[str, Any] = field(default_factory=dict)
+    fails_at: str = "retrieval"
+    works: str = "sent"
 
     def __post_init__(self) -> None:
         if self.page not in PAGES:
@@ -98,6 +120,16 @@ class Scenario:
                 )
         if self.expect_b and self.compare is None:
             raise ValueError(f"scenario {self.id}: expect_b needs a compare configuration")
+        if self.fails_at not in FAIL_STAGES:
+            raise ValueError(
+                f"scenario {self.id}: fails_at = {self.fails_at!r} is not valid; valid choices: "
+                f"{', '.join(FAIL_STAGES)}"
+            )
+        if self.works not in WORKS:
+            raise ValueError(
+                f"scenario {self.id}: works = {self.works!r} is not valid; valid choices: "
+                f"{', '.join(WORKS)}"
+            )
 
     def question_text(self, question: Question | None = None) -> str:
         """What is asked: the free text, or phrasing ``phrasing`` of the set question given."""
@@ -218,28 +250,34 @@ SCENARIOS: tuple[Scenario, ...] = (
             "en": "A blind cut splits the answer sentence",
         },
         explanation={
-            "ko": "프리셋 A는 문장과 문단을 보지 않고 512자마다 자릅니다. 세한도를 그린 해가 적힌 "
-            "문장이 두 청크에 반씩 나뉘어, 어느 청크도 정답 문장을 통째로 갖지 못합니다. 이때 "
-            "검색기가 무엇이든 재현율의 상한은 0입니다. B(겹침 64자)로 바꾸면 경계 앞의 글이 다음 "
-            "청크에 복사되어 문장이 되살아납니다.",
+            "ko": "프리셋 A는 문장과 문단을 보지 않고 512자마다 자릅니다. 2022년 내국인 "
+            "관광객 수를 적은 문장이 숫자 한가운데에서 잘려, 한 청크는 '…2022년에는 내국인 "
+            "관광객만 1'로 끝나고 다음 청크는 ',380만 명 안팎에…'로 시작합니다. 어느 청크도 "
+            "정답을 통째로 갖지 못하므로 검색기가 무엇이든 재현율의 상한은 0이고, 1위로 검색된 "
+            "앞쪽 반쪽만 모델에 갑니다. B(겹침 64자)로 바꾸면 경계 앞의 글이 다음 청크에 "
+            "복사되어 문장이 통째로 살아납니다.",
             "en": "Preset A cuts every 512 characters without looking at sentences or paragraphs. "
-            "The sentence that dates the painting is split across two chunks, so no chunk holds "
-            "the answer whole and no retriever can find it: the recall ceiling is zero. Preset B "
-            "(64 characters of overlap) copies the text before each boundary into the next chunk "
-            "and the sentence survives.",
+            "The sentence with the 2022 visitor count is cut inside the number: one chunk ends "
+            "'…2022년에는 내국인 관광객만 1' and the next begins ',380만 명 안팎에…'. No chunk "
+            "holds the answer whole, so no retriever can find it (the recall ceiling is zero), and "
+            "the first half, ranked first, is what the model reads. Preset B (64 characters of "
+            "overlap) copies the text before each boundary into the next chunk and the sentence "
+            "survives whole.",
         },
         look_at={
-            "ko": "청크 페이지: 빨간 정답 근거와 그것을 가르는 ✂ 경계. 비교 페이지: A의 판정 "
-            "'청킹이 정답을 잘라 없앰', B에서는 검색 순위가 생김.",
-            "en": "Chunks page: the red needle and the ✂ boundary inside it. Compare page: A's "
-            "verdict 'destroyed by chunking'; in B the gold gets a retrieval rank.",
+            "ko": "청크 페이지: 빨간 정답 근거와 그 숫자를 가르는 ✂ 경계. 강의 화면: A의 판정 "
+            "'청킹이 정답을 잘라 없앰'과 프롬프트 끝의 '관광객만 1'; B에서는 정답이 출처 [1].",
+            "en": "Chunks page: the red needle and the ✂ boundary inside its number. Lecture view: "
+            "A's verdict 'destroyed by chunking' and the prompt's '관광객만 1'; in B the gold is "
+            "source [1].",
         },
-        overrides={"chunker.preset": "A", "retrieval.analyzer": "char"},
-        question_id="ko-11",
+        overrides={"chunker.preset": "A", "retrieval.analyzer": "auto"},
+        question_id="ko-33",
         compare={"chunker.preset": "B"},
         page="chunks",
         expect={"lost_at": "chunking", "destroyed": True},
-        expect_b={"destroyed": False, "gold_rank_at_most": {"retrieval:bm25:char": 3}},
+        expect_b={"destroyed": False, "gold_rank_at_most": {"retrieval:bm25:auto": 1}},
+        fails_at="chunking",
     ),
     Scenario(
         id="header-window",
@@ -249,29 +287,39 @@ SCENARIOS: tuple[Scenario, ...] = (
             "en": "A header lifts ranking but overflows the encoder window",
         },
         explanation={
-            "ko": "프리셋 E는 청크마다 '[제목 > 절]' 헤더를 붙여 색인합니다. 질문의 단어가 "
-            "헤더에도 있으면 정답 청크의 순위가 오릅니다. 그러나 헤더 토큰이 더해져 정답 청크가 "
-            "임베딩 인코더의 창(256 토큰)을 넘고, 넘친 끝부분은 아무 경고 없이 잘린 채 "
-            "임베딩됩니다.",
-            "en": "Preset E indexes each chunk with a '[Title > Section]' header. When the "
-            "question's words are in the header too, the gold chunk ranks higher. But the header's "
-            "tokens push the gold chunk past the embedding encoder's window (256 tokens), and "
-            "whatever spills over is embedded as if it were not there — silently.",
+            "ko": "프리셋 E는 청크마다 '[제목 > 절]' 헤더를 붙여 색인합니다. 헤더 없는 프리셋 "
+            "C로는 GPT-3의 KV 캐시 크기를 적은 청크가 dense 검색 상위 8개에도 들지 못하니, 헤더는 "
+            "분명 도움이 됩니다. 그러나 헤더 토큰이 더해진 512자 청크는 MiniLM 인코더의 창(256 "
+            "토큰)을 넘고, 넘친 끝부분은 아무 경고 없이 잘린 채 임베딩됩니다. 그 청크는 상위 3개 "
+            "밖으로 밀립니다. 헤더를 붙인 256자 청크(B)는 창 안에 통째로 들어가고, 정답이 "
+            "1위입니다.",
+            "en": "Preset E indexes each chunk with a '[Title > Section]' header. Without it "
+            "(preset C) the chunk that gives GPT-3's KV-cache size is not even in dense "
+            "retrieval's top 8, so the header does help. But header tokens plus a 512-character "
+            "chunk overflow MiniLM's encoder window (256 tokens), whatever spills over is embedded "
+            "as if it were not there — silently — and that chunk falls outside the top 3. Header "
+            "chunks of 256 characters (B) fit the window whole, and the gold ranks first.",
         },
         look_at={
-            "ko": "비교 요약의 '창을 넘는 청크'와 정답 순위(A: C, B: E). 청크 페이지의 길이 "
-            "분포에서 256 선 오른쪽의 청크와 빨간 토큰 수.",
-            "en": "The compare summary: gold rank and 'chunks over the window' (A: C, B: E). On "
-            "the Chunks page, the chunks right of the 256 line and the red token counts.",
+            "ko": "청크 페이지의 길이 분포에서 256 선 오른쪽의 청크와 빨간 토큰 수; 비교 요약의 "
+            "'창을 넘는 청크'와 정답 순위(A: 없음, B: 1위).",
+            "en": "On the Chunks page, the chunks right of the 256 line and the red token counts; "
+            "in the compare summary, 'chunks over the window' and the gold rank (A: none, B: 1).",
         },
         # the window and its silent cut are MiniLM's (e5-small, this corpus's auto embedder,
         # has 512 tokens and averages longer text over windows instead of cutting it)
-        overrides={"chunker.preset": "C", "retrieval.dense_model": "minilm"},
-        question_id="en-emb-06",
-        compare={"chunker.preset": "E"},
+        overrides={
+            "chunker.preset": "E",
+            "retrieval.methods": "dense",
+            "retrieval.dense_model": "minilm",
+            "retrieval.k": 3,
+        },
+        question_id="en-inf-07",
+        compare={"chunker.target": 256},
         page="compare",
-        expect={"gold_over_window": False},
-        expect_b={"gold_over_window": True, "gold_rank_at_most": {"retrieval:bm25:auto": 3}},
+        expect={"gold_over_window": True, "lost_at": "retrieval"},
+        expect_b={"gold_over_window": False, "gold_rank_at_most": {"retrieval:dense:minilm": 1}},
+        fails_at="retrieval",
     ),
     Scenario(
         id="korean-particle",
@@ -281,27 +329,31 @@ SCENARIOS: tuple[Scenario, ...] = (
             "en": "One Korean particle leaves word search with zero candidates",
         },
         explanation={
-            "ko": "유니코드 단어 분석기는 '한라산의'와 '높이는'을 그대로 색인어로 씁니다. 문서에는 "
-            "'한라산은', '높이' 같은 다른 꼴만 있어 두 질의어의 문서 빈도(df)가 0이고, BM25는 "
-            "후보를 하나도 내지 못합니다. 분석기를 문자 n-gram으로 바꾸는 한 줄이면 '한라', '라산' "
-            "같은 조각이 맞아 후보가 생깁니다.",
-            "en": "The Unicode word analyzer keeps '한라산의' (Hallasan + possessive particle) and "
-            "'높이는' as whole terms. The documents only have other forms, so both terms have df = "
-            "0 and BM25 returns no candidate at all. The one-line change to char n-grams matches "
-            "pieces such as '한라' and '라산', and candidates appear.",
+            "ko": "유니코드 단어 분석기는 '제주도의', '연평균', '기온은'을 그대로 색인어로 씁니다. "
+            "문서에는 이 꼴이 하나도 없어 세 질의어의 문서 빈도(df)가 모두 0이고, BM25는 후보를 "
+            "하나도 내지 못하며 게이트는 거절합니다. 한국어를 형태소로 나누는 auto 분석기(Kiwi: "
+            "제주도 + 의, 기온 + 은)로 바꾸면 '평균'과 '기온'이 맞아, 해안 저지대의 연평균 기온 "
+            "문단이 1위로 올라옵니다.",
+            "en": "The Unicode word analyzer keeps '제주도의' (Jeju + possessive particle), "
+            "'연평균' and '기온은' (temperature + topic particle) as whole terms. No document has "
+            "these exact forms, so all three have df = 0, BM25 returns no candidate at all and "
+            "the gate refuses. The auto analyzer splits Korean into morphemes with Kiwi (제주도 + "
+            "의, 기온 + 은): '평균' and '기온' match, and the paragraph with the coast's yearly "
+            "mean temperature ranks first.",
         },
         look_at={
             "ko": "검색 열의 '후보 0개' 상자와 분석기 보기에서 df = 0으로 표시된 질의어. B에서는 "
-            "같은 자리에 후보 목록.",
+            "같은 자리에 형태소 질의어와 1위의 정답 ★.",
             "en": "The '0 candidates' box and the analyzer view with its df = 0 terms; in B the "
-            "same column lists candidates.",
+            "morpheme terms and the gold ★ at rank 1.",
         },
         overrides={"retrieval.analyzer": "unicode"},
-        question_id="ko-01",
-        compare={"retrieval.analyzer": "char"},
+        question_id="ko-02",
+        compare={"retrieval.analyzer": "auto"},
         page="compare",
         expect={"zero_candidates": "bm25:unicode", "lost_at": "retrieval"},
-        expect_b={"some_candidates": "bm25:char"},
+        expect_b={"some_candidates": "bm25:auto", "gold_rank_at_most": {"retrieval:bm25:auto": 1}},
+        fails_at="retrieval",
     ),
     Scenario(
         id="irrelevant-sources",
@@ -311,34 +363,40 @@ SCENARIOS: tuple[Scenario, ...] = (
             "en": "Candidates appear, but they are the wrong paragraphs",
         },
         explanation={
-            "ko": "'한라산의 높이는 몇미터인가요?'에 문자 n-gram이 찾아 준 후보는 글자만 공유할 "
-            "뿐, 세탁건조기 FAQ와 한라산의 식생·동물 문단입니다. 높이 문단은 7위라 게이트(최대 "
-            "3개)를 넘지 못하고, 모델은 이 출처만 보고 '1,300,000 meters'라고 답합니다. 근거 "
-            "검사는 어느 출처에도 없는 그 수를 빨간색으로 표시하고 주장을 '뒷받침 없음'으로 "
-            "판정합니다. (같은 조건에서 '한라산의 높이는?'에는 모델이 거절합니다 — 지시문의 거절 "
-            "조항은 확률적인 부탁일 뿐입니다.)",
-            "en": "For '한라산의 높이는 몇미터인가요?' (how many metres is Hallasan?) the "
-            "candidates char n-grams find share letters only: a washer-dryer FAQ and Hallasan's "
-            "vegetation and animal paragraphs. The height paragraph ranks 7th, beyond the gate's "
-            "three kept, and the model answers from these sources alone: '1,300,000 meters'. The "
-            "support check marks that number red — it is in no source — and the claim unsupported. "
-            "(Under the same settings the model refuses '한라산의 높이는?': the refusal clause of "
-            "the instructions is a probabilistic request, not a guarantee.)",
+            "ko": "'제주의 장마는 보통 언제 시작하고 끝나나요?'에 문자 n-gram이 찾아 준 상위 후보 "
+            "셋은 글자 조각만 공유할 뿐, 세탁건조기 FAQ의 제품 등록·세탁조 냄새·이사 문단입니다. "
+            "장마 기간이 적힌 기후 문단은 8위라 게이트(최대 3개)를 넘지 못하고, 모델은 이 출처만 "
+            "받습니다(예산은 2048 토큰이라 예산 탓이 아닙니다). 형태소로 나누는 auto 분석기(B)는 "
+            "'장마', '시작', '끝나'를 맞혀 기후 문단 둘을 올리고, 정답이 유지된 세 후보에 듭니다.",
+            "en": "For '제주의 장마는 보통 언제 시작하고 끝나나요?' (when does Jeju's rainy season "
+            "usually start and end?) the top three candidates that char n-grams find share letter "
+            "fragments only: washer-dryer FAQ answers on product registration, a smelly drum and "
+            "moving house. The climate paragraph with the dates ranks 8th, beyond the gate's three "
+            "kept, and the model gets only those sources (the budget is 2048 tokens: it is not the "
+            "budget). The auto analyzer's morphemes (B) match '장마', '시작' and '끝나', two "
+            "climate paragraphs move up and the gold is among the three kept.",
         },
         look_at={
-            "ko": "판정 '게이트에서 잃음', 출처 목록의 문서와 절 이름, 답변의 빨간 수와 주장 "
-            "판정(뒷받침 없음).",
-            "en": "The verdict 'gated', the documents and sections of the sources, the red number "
-            "in the answer and the claim's verdict (unsupported).",
+            "ko": "판정 '게이트에서 잃음', 출처 목록의 문서와 절 이름(세탁건조기 FAQ); B에서는 "
+            "기후 문단과 정답 ★.",
+            "en": "The verdict 'gated' and the documents and sections of the sources (the "
+            "washer-dryer FAQ); in B the climate paragraphs and the gold ★.",
         },
-        overrides={"retrieval.analyzer": "char", "gate.max_kept": 3},
-        question_id="ko-01",
-        phrasing=2,
+        overrides={
+            "retrieval.analyzer": "char",
+            "gate.max_kept": 3,
+            "context.budget_tokens": 2048,
+        },
+        question_id="ko-19",
+        compare={"retrieval.analyzer": "auto"},
+        page="inspect",
         expect={
             "lost_at": "gate",
             "some_candidates": "bm25:char",
             "top_doc": {"bm25:char": "man-support-faq-ko"},
         },
+        expect_b={"gold_rank_at_most": {"gate": 3}},
+        fails_at="gate",
     ),
     Scenario(
         id="rerank-wrong-paragraph",
@@ -368,37 +426,72 @@ SCENARIOS: tuple[Scenario, ...] = (
         page="inspect",
         expect={"lost_at": "rerank"},
         expect_b={"gold_rank_at_most": {"gate": 1}},
+        fails_at="rerank",
     ),
     Scenario(
         id="budget-cut",
         mode=6,
         title={
-            "ko": "예산이 근거를 (순진하게 자르면 질문을) 잘라낸다",
-            "en": "The budget cuts the evidence (or, naively, the question)",
+            "ko": "예산이 정답 근거를 잘라낸다",
+            "en": "The budget cuts the evidence",
         },
         explanation={
             "ko": "정답 청크는 검색 4위입니다. 예산 400 토큰의 pack 정책은 지시문과 질문을 지키고 "
-            "출처를 순위대로 채우다가 자리가 없으면 나머지를 뺍니다. 그래서 정답 출처가 빠집니다. "
-            "같은 예산의 hard-cut(B)은 프롬프트를 400번째 토큰에서 그대로 자르므로, 맨 뒤에 있는 "
-            "질문까지 잘려 나갑니다.",
+            "출처를 순위대로 채우다가 자리가 없으면 나머지를 뺍니다. 그래서 4위의 정답 출처가 "
+            "빠지고, 모델은 정답 없이 답해야 합니다. 기본 예산 1024 토큰(B)이면 네 번째 출처까지 "
+            "들어갑니다.",
             "en": "The gold chunk is the fourth candidate. With 400 tokens, the pack policy keeps "
             "the instructions and the question, fills sources in rank order and drops what no "
-            "longer fits — the gold source among them. Hard-cut (B) with the same budget slices "
-            "the prompt at token 400, and the question, which comes last, is cut off with it.",
+            "longer fits — the gold source among them, so the model must answer without it. The "
+            "default budget of 1024 tokens (B) fits the fourth source too.",
         },
         look_at={
-            "ko": "컨텍스트의 출처 표(제외 · 예산 초과), 토큰 보기에서 '✂ 예산 끝' 표시와 회색 "
-            "토큰, B의 '질문까지 잘렸습니다' 경고.",
-            "en": "The context's source table (dropped · over the budget), the '✂ budget ends' "
-            "mark and greyed tokens in the token view, and B's 'the budget cut the question' "
-            "warning.",
+            "ko": "컨텍스트의 출처 표(제외 · 예산 초과), 토큰 보기에서 '✂ 예산 끝' 표시. 강의 "
+            "화면: 1단계에서는 정답이 게이트를 통과하고, 2단계에서 예산에 잘림.",
+            "en": "The context's source table (dropped · over the budget) and the '✂ budget ends' "
+            "mark in the token view. Lecture view: at step 1 the gold passes the gate, at step 2 "
+            "the budget cuts it.",
         },
         overrides={"context.budget_tokens": 400},
         question_id="en-emb-06",
-        compare={"context.policy": "hard-cut"},
+        compare={"context.budget_tokens": 1024},
         page="compare",
         expect={"lost_at": "context", "gold_absent": "context"},
-        expect_b={"question_cut": True},
+        expect_b={"gold_rank_at_most": {"context": 4}},
+        fails_at="context",
+    ),
+    Scenario(
+        id="naive-cut",
+        mode=6,
+        title={
+            "ko": "순진하게 자르면 질문이 잘린다",
+            "en": "A naive cut cuts off the question",
+        },
+        explanation={
+            "ko": "정답은 검색 1위이고 첫 출처로 들어갑니다. 그러나 hard-cut 정책은 완성된 "
+            "프롬프트를 400번째 토큰에서 그대로 자르므로, 출처 뒤 맨 끝에 있는 질문까지 잘려 "
+            "나갑니다. 모델은 질문을 보지 못한 채 답을 만들어야 합니다. 같은 예산의 pack "
+            "정책(B)은 지시문과 질문을 먼저 지키고 남는 자리만 출처에 줍니다.",
+            "en": "The gold ranks first and goes in as the first source. But the hard-cut policy "
+            "slices the finished prompt at token 400, and the question, which comes last after the "
+            "sources, is cut off with it: the model must answer a question it never saw. The pack "
+            "policy with the same budget (B) protects the instructions and the question first and "
+            "gives the sources only the room that is left.",
+        },
+        look_at={
+            "ko": "토큰 보기에서 '✂ 예산 끝' 뒤의 회색 질문 토큰과 '질문까지 잘렸습니다' 경고; "
+            "B에서는 질문이 온전하고 정답이 출처 [1].",
+            "en": "The greyed question tokens after '✂ budget ends' in the token view and the 'the "
+            "budget cut the question' warning; in B the question is whole and the gold is source "
+            "[1].",
+        },
+        overrides={"context.budget_tokens": 400, "context.policy": "hard-cut"},
+        question_id="man-en-01",
+        compare={"context.policy": "pack"},
+        page="compare",
+        expect={"question_cut": True},
+        expect_b={"question_cut": False, "gold_rank_at_most": {"context": 1}},
+        fails_at="context",
     ),
     Scenario(
         id="exact-code",
@@ -432,6 +525,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         page="compare",
         expect={"lost_at": "retrieval"},
         expect_b={"gold_rank_at_most": {"fusion": 1}},
+        fails_at="retrieval",
     ),
     Scenario(
         id="no-threshold",
@@ -462,6 +556,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         page="compare",
         expect={"refused": False},
         expect_b={"refused": True},
+        fails_at="gate",
+        works="refused",
     ),
     Scenario(
         id="near-miss",
@@ -474,11 +570,15 @@ SCENARIOS: tuple[Scenario, ...] = (
             "ko": "'프롬프트 캐싱으로 얼마나 아끼나'는 코퍼스에 답이 없지만, 추론 장의 KV 캐시 "
             "문단이 '캐시', 'prompt' 같은 단어를 많이 공유합니다. 그래서 거리 0.6의 게이트를 "
             "통과하고, 모델은 다른 대상에 관한 출처를 받습니다. 임계값은 주제가 먼 질문은 막지만 "
-            "이런 가까운 오답은 막지 못합니다.",
+            "이런 가까운 오답은 막지 못합니다. 더 엄격한 0.48(B)이면 이 질문도 거절되지만, 그 "
+            "대가로 답할 수 있는 질문도 훨씬 많이 거절됩니다 — 임계값 페이지에서 그 교환을 "
+            "보십시오.",
             "en": "'How much does prompt caching save' has no answer in the corpus, but the "
             "inference chapter's KV-cache paragraphs share many of its words ('cache', 'prompt'). "
             "They pass the 0.6 distance gate and the model receives sources about a different "
-            "thing. A threshold stops far-off questions, not near misses like this one.",
+            "thing. A threshold stops far-off questions, not near misses like this one. A stricter "
+            "0.48 (B) refuses this one too, at the price of refusing many more answerable "
+            "questions — the Threshold page shows the trade.",
         },
         look_at={
             "ko": "게이트 그래프에서 임계값 아래의 막대들, 출처의 절 이름(KV 캐시), 답변이 그 "
@@ -492,8 +592,12 @@ SCENARIOS: tuple[Scenario, ...] = (
             "retrieval.dense_model": "minilm",
         },
         question_id="en-oot-01",
+        compare={"gate.max_distance": 0.48},
         page="inspect",
         expect={"refused": False, "top_doc": {"dense:minilm": "en-course-04-inference"}},
+        expect_b={"refused": True},
+        fails_at="gate",
+        works="refused",
     ),
     Scenario(
         id="literal-match",
@@ -519,6 +623,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         page="compare",
         expect={"refused": False, "top_doc": {"bm25:auto": "en-course-05-reasoning"}},
         expect_b={"refused": True},
+        fails_at="gate",
+        works="refused",
     ),
     Scenario(
         id="overlap-duplicates",
@@ -528,20 +634,22 @@ SCENARIOS: tuple[Scenario, ...] = (
             "en": "Overlap duplicates crowd the top k and the budget",
         },
         explanation={
-            "ko": "512자 청크에 384자 겹침을 주면 이웃 청크가 글의 4분의 3을 공유합니다. 같은 "
-            "문단이 조금씩 밀린 채 상위 후보를 여러 자리 차지하고, 예산도 같은 글을 여러 번 담는 "
-            "데 씁니다. 거의 같은 출처 제거(B, 유사도 0.5)는 중복을 빼고 그 자리를 다른 출처에 "
-            "줍니다.",
+            "ko": "512자 청크에 384자 겹침을 주면 이웃 청크가 글의 4분의 3을 공유합니다. 추론 "
+            "장의 같은 글이 조금씩 밀린 채 상위 후보 8자리 중 7자리를 차지하고, 예산도 같은 글을 "
+            "여러 번 담는 데 씁니다. 정답 청크는 7위로 밀려 예산 밖에서 빠집니다. 겹침을 64자로 "
+            "줄이면(B) 중복이 사라지고, 정답이 출처로 들어갑니다.",
             "en": "Chunks of 512 characters with 384 of overlap share three quarters of their text "
-            "with their neighbours. The same passage, shifted a little, takes several of the top "
-            "places, and the budget pays for the same words again and again. Near-duplicate "
-            "removal (B, similarity 0.5) drops the copies and gives their room to other sources.",
+            "with their neighbours. The same passage of the reasoning chapter, shifted a little, "
+            "takes seven of the eight top places, and the budget pays for the same words again "
+            "and again; the gold chunk, seventh, falls out with the budget. With 64 characters of "
+            "overlap (B) the copies are gone and the gold goes into the prompt.",
         },
         look_at={
-            "ko": "검색 열에서 같은 문서의 연속된 청크 번호, 컨텍스트 표의 '거의 같은 출처'로 "
-            "제외된 행(B).",
-            "en": "Consecutive chunk numbers of one document in the retrieval column; rows dropped "
-            "as near-duplicate in the context table (B).",
+            "ko": "검색 열에서 같은 문서의 연속된 청크 번호, 컨텍스트 표의 '예산 초과'로 제외된 "
+            "정답 행; B에서는 서로 다른 청크와 포함된 정답.",
+            "en": "Consecutive chunk numbers of one document in the retrieval column and the gold "
+            "row dropped as over the budget in the context table; in B distinct chunks and the "
+            "gold included.",
         },
         overrides={
             "chunker.strategy": "blind",
@@ -549,11 +657,12 @@ SCENARIOS: tuple[Scenario, ...] = (
             "chunker.overlap": 384,
             "context.dedup": False,
         },
-        question_id="en-eval-05",
-        compare={"context.dedup": True, "context.dedup_threshold": 0.5},
+        question_id="en-rsn-06",
+        compare={"chunker.overlap": 64},
         page="compare",
-        expect={"overlapping_hits": True},
-        expect_b={"duplicates_dropped": True},
+        expect={"overlapping_hits": True, "lost_at": "context"},
+        expect_b={"gold_rank_at_most": {"context": 8}},
+        fails_at="context",
     ),
 )
 
@@ -566,3 +675,82 @@ def scenario(scenario_id: str) -> Scenario:
     raise ValueError(
         f"unknown scenario {scenario_id!r}; valid choices: {', '.join(s.id for s in SCENARIOS)}"
     )
+
+
+# ------------------------------------------------------------------ preparing a lecture
+
+
+@dataclass(frozen=True)
+class ScenarioRun:
+    """One configuration a lecture opens: scenario ``scenario``'s ``A`` or ``B``."""
+
+    scenario: Scenario
+    side: str
+    config: PipelineConfig
+
+
+def scenario_runs(
+    base: PipelineConfig | None = None, scenarios: tuple[Scenario, ...] = ()
+) -> list[ScenarioRun]:
+    """Every scenario's A and (where it has one) B on ``base``, in gallery order."""
+    out: list[ScenarioRun] = []
+    for s in scenarios or SCENARIOS:
+        out.append(ScenarioRun(s, "A", s.config(base)))
+        b = s.config_b(base)
+        if b is not None:
+            out.append(ScenarioRun(s, "B", b))
+    return out
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What preparing one :class:`ScenarioRun` did: its time, and whether its answer was
+    generated now (``cached`` False) or replayed from the generation cache."""
+
+    scenario: str
+    side: str
+    seconds: float
+    generation: str
+    cached: bool
+    lost_at: str | None
+    refused: bool
+
+
+def prepare(
+    corpus: CorpusIndex,
+    runs: list[ScenarioRun],
+    *,
+    on_start: Callable[[int, ScenarioRun], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> Iterator[Prepared]:
+    """Run every scenario configuration once through the whole pipeline, so that the on-disk
+    caches hold what a lecture opens: the corpus' dense indexes (the embedding cache), the
+    converted generator and each answer (the generation cache, keyed by the prompt's ids).
+
+    ``corpus`` must hold the scenarios' question sets (the bundled sample does).
+    ``on_start(i, run)`` is told before run ``i``; ``should_stop()`` is asked before each.
+    Yields one :class:`Prepared` per run, in order.
+    """
+    questions = {q.id: q for q in corpus.questions}
+    for i, r in enumerate(runs):
+        if should_stop is not None and should_stop():
+            return
+        if on_start is not None:
+            on_start(i, r)
+        q = questions.get(r.scenario.question_id or "")
+        if r.scenario.question_id is not None and q is None:
+            raise ValueError(
+                f"scenario {r.scenario.id}: question {r.scenario.question_id!r} is not in the "
+                "corpus' question sets; prepare the scenarios on the bundled sample corpus"
+            )
+        t0 = time.perf_counter()
+        trace = run(r.config, r.scenario.question_text(q), corpus, gold=q)
+        yield Prepared(
+            scenario=r.scenario.id,
+            side=r.side,
+            seconds=round(time.perf_counter() - t0, 3),
+            generation=trace.generation.status,
+            cached=trace.generation.cached,
+            lost_at=trace.gold.lost_at if trace.gold is not None else None,
+            refused=trace.gate.refused,
+        )

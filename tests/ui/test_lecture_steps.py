@@ -16,7 +16,7 @@ from helpers.fakes import CharGenerator
 from helpers.paths import ROOT
 
 from rag_core.models import ModelUnavailable
-from ui.i18n import t
+from ui.i18n import TEXT, t
 
 ANSWER = "Error E17 means the door latch did not close [1]. QUOKKA-ANSWER."
 
@@ -107,8 +107,68 @@ def test_the_toggle_switches_to_the_working_baseline_and_back(entry, fake_model)
     assert "side" not in at.query_params and _verdict(html(at)) == ("lost", "rerank")
 
 
-def test_an_out_of_domain_question_carries_its_marker_from_the_first_step(entry, fake_model):
-    at = _open(entry, "no-threshold")
+@pytest.mark.slow  # the scenario loads MiniLM
+def test_an_out_of_domain_question_carries_its_marker_from_the_first_step(
+    entry, monkeypatch, tmp_path
+):
+    import rag_core.models as models
+
+    monkeypatch.setenv("RAG_INSPECTOR_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=fake")
+    monkeypatch.setattr(models, "get_generator", lambda name, *a, **k: Answers())
+    at = _open(entry, "no-threshold")  # dense retrieval: the real embedder
     body = html(at)
     assert t("lec.should_refuse", "en") in body
     assert _verdict(body) == ("should_refuse", "gate")
+
+
+# ------------------------------------------------------------ the view model, without a page
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_every_verdict_has_words_and_a_look(lang):
+    from rag_core.evaluation.verdict import CANDIDATE_STAGES, Verdict
+    from rag_core.types import Notice
+    from ui.lecture.view import verdict_kind, verdict_text
+
+    why = Notice("gold.source_dropped", {"reason": "budget"})
+    cases = [Verdict("lost", stage, True, (why,)) for stage in (*CANDIDATE_STAGES, "context")]
+    cases += [
+        Verdict("question_cut", "context", True),
+        Verdict("kept", "gate", True, rank=4),
+        Verdict("sent", "context", True, source=2),
+        Verdict("should_refuse", "gate", False, kept=3),
+        Verdict("should_refuse", "answer", False, kept=3),
+        Verdict("refused", "gate", False),
+        Verdict("refused", "answer", False, kept=2),
+        Verdict("no_gold", "", None),
+    ]
+    looks = {}
+    for v in cases:
+        text = verdict_text(v, lang)
+        assert text and "{" not in text
+        looks[v.kind] = verdict_kind(v)
+    assert t("notice.gold.source_dropped", lang, reason="budget") in verdict_text(cases[0], lang)
+    assert looks == {
+        "lost": "lost",
+        "question_cut": "lost",
+        "should_refuse": "lost",
+        "kept": "open",
+        "sent": "ok",
+        "refused": "ok",
+        "no_gold": "none",
+    }
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_every_answer_mark_has_words_and_green_is_kept_for_a_right_answer(lang):
+    from rag_core.evaluation.answers import ANSWER_MARKS
+    from ui.html import CSS
+
+    for mark in ANSWER_MARKS:
+        assert f"mark.{mark}" in TEXT
+        assert f".ri-mark-{mark}" in CSS
+    green = "#dafbe1"
+    rules = {r.split("{")[0]: r for r in CSS.replace("\n", "").split("}") if "{" in r}
+    assert green in rules[".ri-mark-correct,.ri-mark-correct_refusal"]
+    assert green not in rules[".ri-v-supported"]  # a faithful claim is not painted 'correct'

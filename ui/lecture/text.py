@@ -90,6 +90,21 @@ TEXT: dict[str, tuple[str, str]] = {
         "overrides (the working baseline: {b}).",
     ),
     "lec.side_bad": ("B 설정을 적용하지 못했습니다: {error}", "Could not apply B: {error}"),
+    # ---- the page: preparing every scenario
+    "lec.prepare": ("사례 준비", "Prepare scenarios"),
+    "lec.prepare_help": (
+        "모든 사례의 A와 B를 한 번씩 미리 실행합니다(색인, 임베딩, 답변 생성). 그 뒤로는 강의 "
+        "중에 사례를 열어도 기다리지 않습니다. 명령줄: python -m rag_core scenarios prepare",
+        "Runs every scenario's A and B once ahead of time (indexes, embeddings, the answers), so "
+        "that opening a scenario during the lecture does not wait. Command line: python -m "
+        "rag_core scenarios prepare",
+    ),
+    "lec.prepare_go": ("모든 사례 준비하기", "Prepare all scenarios"),
+    "lec.preparing": ("{i}/{n}: {title} · {side}", "{i}/{n}: {title} · {side}"),
+    "lec.prepared": (
+        "{n}개 실행을 {seconds}초에 준비했습니다 (이미 준비되어 있던 것 {cached}개)",
+        "Prepared {n} runs in {seconds} s ({cached} were ready already)",
+    ),
     # ---- the page: panes
     "lec.pane.candidates": ("① 단계별 후보", "① Candidates per stage"),
     "lec.pane.prompt": ("② 보낸 프롬프트 토큰", "② Prompt tokens as sent"),

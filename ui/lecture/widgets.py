@@ -3,13 +3,15 @@ slide export."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import streamlit as st
 
+from rag_core.scenarios import scenario_runs
 from rag_core.types import Question, Trace
 
-from .. import sidebar
+from .. import cache, sidebar
 from ..html import md
 from ..i18n import t
 from ..state import K_LEC_BIG, K_LEC_SIDE, K_LEC_STEP
@@ -124,7 +126,61 @@ def toolbar(
         st.toggle(t("lec.big", lang), key=K_LEC_BIG_W, on_change=_big)
         with st.popover(t("lec.export", lang), icon=":material/download:"):
             export(trace, lang, step, selected, pieces, large, question)
+        with st.popover(t("lec.prepare", lang), icon=":material/bolt:"):
+            prepare_scenarios(lang)
     return selected
+
+
+def prepare_scenarios(lang: str) -> None:
+    """A button that runs every scenario's A and B once on the bundled corpus, with progress:
+    their Traces go into the app's Trace cache and their answers into the generation cache,
+    so a lecture opens each scenario without waiting."""
+    st.caption(t("lec.prepare_help", lang))
+    if not st.button(t("lec.prepare_go", lang), key="lec.prepare.go", type="primary"):
+        return
+    base, _ = sidebar.start_config()
+    runs = scenario_runs(base)
+    corpus = cache.sample_index("sample")
+    questions = {q.id: q for qs in cache.question_sets("sample").values() for q in qs}
+    bar = st.progress(0.0)
+    t0, replayed, failed = time.perf_counter(), 0, []
+    for i, r in enumerate(runs):
+        bar.progress(
+            i / len(runs),
+            text=t(
+                "lec.preparing",
+                lang,
+                i=i + 1,
+                n=len(runs),
+                title=r.scenario.title[lang],
+                side=r.side,
+            ),
+        )
+        q = questions.get(r.scenario.question_id or "")
+        res = cache.get_trace(
+            corpus,
+            f"sample:{corpus.fingerprint}",
+            r.config,
+            r.scenario.question_text(q),
+            q,
+            progress_label=t("ins.running", lang),
+        )
+        if res.trace is None:
+            failed.append(f"{r.scenario.id} {r.side}: {res.error}")
+        elif res.cached or res.trace.generation.cached:
+            replayed += 1
+    bar.progress(
+        1.0,
+        text=t(
+            "lec.prepared",
+            lang,
+            n=len(runs),
+            seconds=f"{time.perf_counter() - t0:.0f}",
+            cached=replayed,
+        ),
+    )
+    for line in failed:
+        st.warning(md(line))
 
 
 def export(
