@@ -124,6 +124,22 @@ def _context_tokenizer(generator: Any) -> Any:
     return models.fallback_prompt_tokenizer()
 
 
+def endpoint_generator(config: PipelineConfig, name: str | None = None) -> Any:
+    """The endpoint generator ``config.generation`` describes (``name`` defaults to its model).
+
+    Raises:
+        ModelUnavailable: The named tokenizer cannot be loaded here.
+    """
+    g = config.generation
+    return models.get_endpoint_generator(
+        name or g.model,
+        g.endpoint,
+        api_key_env=g.api_key_env,
+        tokenizer=g.tokenizer,
+        timeouts=models.Timeouts(g.connect_timeout_s, g.first_token_timeout_s, g.total_timeout_s),
+    )
+
+
 def _load_generator(
     config: PipelineConfig, progress: Progress | None, timings: dict[str, float]
 ) -> tuple[Any, Notice | None]:
@@ -138,15 +154,7 @@ def _load_generator(
     g = config.generation
     try:
         if is_endpoint_model(g.model):  # a server (rag_core.models.endpoint)
-            generator = models.get_endpoint_generator(
-                g.model,
-                g.endpoint,
-                api_key_env=g.api_key_env,
-                tokenizer=g.tokenizer,
-                timeouts=models.Timeouts(
-                    g.connect_timeout_s, g.first_token_timeout_s, g.total_timeout_s
-                ),
-            )
+            generator = endpoint_generator(config)
         else:
             generator = models.get_generator(g.model, dtype=g.dtype)
     except ModelUnavailable as exc:

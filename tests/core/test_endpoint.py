@@ -457,3 +457,41 @@ def test_a_trace_whose_endpoint_failed_is_not_kept_for_the_next_visit(offline, t
     assert down.generation.status == "unavailable" and not cacheable(down)
     with FakeOpenAI(tokenize="vllm") as srv:
         assert cacheable(run(config(srv.url), QUESTION, tiny_corpus))
+
+
+def test_eval_answers_keeps_n_requests_in_flight_and_gives_the_same_result(
+    offline, tiny_corpus, monkeypatch, tmp_path
+):
+    from rag_core.evaluation.answers import evaluate_answers
+    from rag_core.types import Question
+
+    qs = [
+        Question(f"q{i}", "en", text, answerable=False)
+        for i, text in enumerate(
+            [QUESTION, "What is at the summit?", "Where is Jeju?", "How old is it?", "Why?"]
+        )
+    ]
+    out = {}
+    for n in (1, 4):
+        monkeypatch.setenv("RAG_INSPECTOR_CACHE", str(tmp_path / f"cache{n}"))
+        with FakeOpenAI(tokenize="vllm", fault="slow_pieces") as srv:
+            cfg = config(srv.url)
+            done: list[int] = []
+            res = evaluate_answers(
+                cfg, qs, tiny_corpus, concurrency=n, progress=lambda d, t: done.append(d)
+            )
+            out[n] = (res, srv.max_inflight, done)
+    (one, inflight1, done1), (four, inflight4, done4) = out[1], out[4]
+    assert inflight1 == 1 and inflight4 >= 2
+    assert done1 == done4 == [1, 2, 3, 4, 5]
+    assert [r.question_id for r in four.rows] == [r.question_id for r in one.rows]
+    assert [r.answer for r in four.rows] == [r.answer for r in one.rows]
+    assert four.status == one.status == "complete"
+
+
+def test_eval_answers_concurrency_must_be_at_least_one(tiny_corpus):
+    from rag_core.evaluation.answers import evaluate_answers
+    from rag_core.types import Question
+
+    with pytest.raises(ValueError, match="concurrency"):
+        evaluate_answers(PipelineConfig(), [Question("q", "en", "x")], tiny_corpus, concurrency=0)

@@ -43,6 +43,9 @@ class FakeOpenAI:
         self.usage_offset = usage_offset
         self.requests: list[dict[str, Any]] = []
         self.disconnected = threading.Event()
+        self.inflight = 0
+        self.max_inflight = 0
+        self._count = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -136,7 +139,14 @@ class FakeOpenAI:
                     self.end_headers()
                     self.wfile.write(raw)
                     return None
-                self._stream(body)
+                with fake._count:
+                    fake.inflight += 1
+                    fake.max_inflight = max(fake.max_inflight, fake.inflight)
+                try:
+                    self._stream(body)
+                finally:
+                    with fake._count:
+                        fake.inflight -= 1
                 return None
 
             def _prompt_tokens(self, body: dict[str, Any]) -> int:
