@@ -397,7 +397,8 @@ def cacheable(trace: Trace) -> bool:
     and a cached "Connection refused" would hide it."""
     lists = getattr(getattr(trace, "retrieval", None), "lists", ())  # a test's stand-in has none
     gen = getattr(trace, "generation", None)
-    endpoint_down = getattr(getattr(gen, "notice", None), "code", "") == "generation.endpoint_failed"
+    code = getattr(getattr(gen, "notice", None), "code", "")
+    endpoint_down = code == "generation.endpoint_failed"
     return not endpoint_down and not any(
         lst.method == "qdrant" and lst.status == "unavailable" for lst in lists
     )

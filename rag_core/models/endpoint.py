@@ -301,7 +301,10 @@ class EndpointClient:
     ) -> Iterator[Any]:
         """POST ``body`` (with ``stream: true``) and yield each SSE ``data:`` JSON object.
 
-        Stops at ``data: [DONE]``; a stream that ends without it is ``truncated``. The
+        Yields :data:`DONE` for ``data: [DONE]`` and stops; a body that ends between events
+        just stops (some servers, e.g. ``transformers serve``, send no ``[DONE]``: the caller
+        checks that a ``finish_reason`` came), one that ends inside an event is
+        ``truncated``, one that is no SSE at all ``malformed``. The
         first-token timeout runs until the first event, the total one throughout; when
         ``cancelled()`` turns true the connection is shut (the server sees the client go
         and stops generating) and ``cancelled`` is raised. Closing the generator early
@@ -312,8 +315,17 @@ class EndpointClient:
         try:
             while True:
                 chunk = resp.read1(65536)
-                if not chunk:
-                    raise self._read_failure(ConnectionError(), dog, key)
+                if not chunk:  # the body ended: cleanly between events, or not
+                    if dog.reason is not None:
+                        raise self._read_failure(ConnectionError(), dog, key)
+                    rest = buffer.strip()
+                    if rest and _sse_data(rest) is None:
+                        head = _scrub(rest[:80].decode("utf-8", "replace"), key)
+                        what = f"not an SSE stream: {head!r}"
+                        raise EndpointError(notice(ENDPOINT_MALFORMED, what=what))
+                    if rest:
+                        raise EndpointError(notice(ENDPOINT_TRUNCATED))
+                    return
                 buffer = (buffer + chunk).replace(b"\r\n", b"\n")
                 while b"\n\n" in buffer:
                     event, buffer = buffer.split(b"\n\n", 1)
@@ -321,6 +333,7 @@ class EndpointClient:
                     if data is None:
                         continue
                     if data.strip() == "[DONE]":
+                        yield DONE
                         return
                     yield self._event(data, key)
                     if conn.sock is not None:  # the first token came: the total deadline rules
@@ -343,6 +356,10 @@ class EndpointClient:
             detail = _scrub(json.dumps(obj["error"], ensure_ascii=False), key)
             raise EndpointError(notice(ENDPOINT_SERVER_ERROR, status=200, detail=detail))
         return obj
+
+
+#: What :meth:`EndpointClient.stream_events` yields for ``data: [DONE]``.
+DONE = "[DONE]"
 
 
 def _sse_data(event: bytes) -> str | None:
@@ -732,31 +749,21 @@ class EndpointGenerator:
         usage: dict[str, Any] = {}
         finish, fingerprint = None, None
         chat = route.endswith("chat/completions")
-        for event in self.client.stream_events(
+        done = False
+        events = self.client.stream_events(
             route, body, model=self.served_model, cancelled=cancelled
-        ):
-            if not isinstance(event, dict):
-                raise EndpointError(
-                    notice(ENDPOINT_MALFORMED, what="an SSE event is not an object")
-                )
-            if isinstance(event.get("usage"), dict):
-                usage = event["usage"]
-            fingerprint = event.get("system_fingerprint") or fingerprint
-            for choice in event.get("choices") or ():
-                if not isinstance(choice, dict):
-                    raise EndpointError(
-                        notice(ENDPOINT_MALFORMED, what="a choice is not an object")
-                    )
-                piece = (choice.get("delta") or {}).get("content") if chat else choice.get("text")
-                if piece:
-                    if not isinstance(piece, str):
-                        raise EndpointError(notice(ENDPOINT_MALFORMED, what="text is not a string"))
-                    if first is None:
-                        first = time.perf_counter() - t0
-                    pieces.append(piece)
-                    if on_text is not None:
-                        on_text(piece)
-                finish = choice.get("finish_reason") or finish
+        )
+        with contextlib.closing(events):  # on_text raising closes the request at once
+            for event in events:
+                if event == DONE:
+                    done = True
+                    continue
+                finish = self._take(event, chat, pieces, usage, on_text, finish)
+                if first is None and pieces:
+                    first = time.perf_counter() - t0
+                fingerprint = event.get("system_fingerprint") or fingerprint
+        if not done and finish is None:  # no [DONE] and no finish_reason: it was cut
+            raise EndpointError(notice(ENDPOINT_TRUNCATED))
         return EndpointReply(
             text="".join(pieces).strip(),
             prompt_tokens=_count(usage.get("prompt_tokens")),
@@ -767,6 +774,33 @@ class EndpointGenerator:
             seconds=time.perf_counter() - t0,
             first_token_seconds=first,
         )
+
+    @staticmethod
+    def _take(
+        event: Any,
+        chat: bool,
+        pieces: list[str],
+        usage: dict[str, Any],
+        on_text: Callable[[str], None] | None,
+        finish: str | None,
+    ) -> str | None:
+        """Read one SSE object: its text pieces (handed to ``on_text``), usage and finish."""
+        if not isinstance(event, dict):
+            raise EndpointError(notice(ENDPOINT_MALFORMED, what="an SSE event is not an object"))
+        if isinstance(event.get("usage"), dict):
+            usage.update(event["usage"])
+        for choice in event.get("choices") or ():
+            if not isinstance(choice, dict):
+                raise EndpointError(notice(ENDPOINT_MALFORMED, what="a choice is not an object"))
+            piece = (choice.get("delta") or {}).get("content") if chat else choice.get("text")
+            if piece:
+                if not isinstance(piece, str):
+                    raise EndpointError(notice(ENDPOINT_MALFORMED, what="text is not a string"))
+                pieces.append(piece)
+                if on_text is not None:
+                    on_text(piece)
+            finish = choice.get("finish_reason") or finish
+        return finish
 
 
 def _count(value: Any) -> int | None:

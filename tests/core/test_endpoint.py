@@ -260,6 +260,13 @@ def test_a_second_run_replays_from_the_cache_without_a_request(offline, tiny_cor
     )
 
 
+def test_a_stream_that_ends_after_its_finish_reason_without_done_is_complete(offline, tiny_corpus):
+    """``transformers serve`` sends no ``data: [DONE]``; a finish_reason ends the answer."""
+    with FakeOpenAI(tokenize="vllm", fault="no_done") as srv:
+        trace = run(config(srv.url), QUESTION, tiny_corpus)
+    assert trace.generation.status == "ok" and trace.generation.answer == ANSWER
+
+
 def test_enforced_citations_fall_back_to_free_with_the_notice(offline, tiny_corpus):
     with FakeOpenAI(tokenize="vllm") as srv:
         trace = run(config(srv.url, **{"generation.citations": "enforced"}), QUESTION, tiny_corpus)
@@ -277,7 +284,7 @@ FAULTS = [
     ("status:401", ENDPOINT_AUTH),
     ("status:403", ENDPOINT_AUTH),
     ("status:418", ENDPOINT_HTTP_ERROR),
-    ("garbage", ENDPOINT_TRUNCATED),
+    ("garbage", ENDPOINT_MALFORMED),
     ("bad_event", ENDPOINT_MALFORMED),
     ("cut", ENDPOINT_TRUNCATED),
 ]
@@ -478,7 +485,7 @@ def test_eval_answers_keeps_n_requests_in_flight_and_gives_the_same_result(
             cfg = config(srv.url)
             done: list[int] = []
             res = evaluate_answers(
-                cfg, qs, tiny_corpus, concurrency=n, progress=lambda d, t: done.append(d)
+                cfg, qs, tiny_corpus, concurrency=n, progress=lambda d, t, done=done: done.append(d)
             )
             out[n] = (res, srv.max_inflight, done)
     (one, inflight1, done1), (four, inflight4, done4) = out[1], out[4]

@@ -21,7 +21,7 @@ import pytest
 
 pytestmark = pytest.mark.slow
 
-QUESTIONS = ("en-eval-01", "en-emb-01", "en-course-02")
+QUESTIONS = ("en-eval-01", "en-emb-01", "en-ret-01")
 MAX_NEW = 40
 
 

@@ -4,7 +4,8 @@ It speaks the routes an endpoint generator uses — ``GET /v1/models``, ``POST
 /v1/completions`` and ``/v1/chat/completions`` (JSON or server-sent events), and
 optionally a char-level ``/tokenize``/``/detokenize`` in vLLM's or llama.cpp's shape —
 and injects one fault per test (``FakeOpenAI.fault``): ``hang``, ``drip``, ``status:N``,
-``garbage``, ``cut``, ``bad_event``, ``ids_refused``. Every request is recorded
+``garbage``, ``cut``, ``bad_event``, ``ids_refused``, ``slow_pieces``,
+``no_done``. Every request is recorded
 (``requests``: method, path, headers, body) so a test can check what was sent.
 """
 
@@ -210,7 +211,8 @@ class FakeOpenAI:
                             },
                         }
                     )
-                    self.wfile.write(b"data: [DONE]\n\n")
+                    if fault != "no_done":
+                        self.wfile.write(b"data: [DONE]\n\n")
                     self.wfile.flush()
                 except (BrokenPipeError, ConnectionResetError):
                     fake.disconnected.set()
