@@ -45,7 +45,7 @@ import socket
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -298,7 +298,7 @@ class EndpointClient:
         *,
         model: str = "",
         cancelled: Callable[[], bool] | None = None,
-    ) -> Iterator[Any]:
+    ) -> Generator[Any, None, None]:
         """POST ``body`` (with ``stream: true``) and yield each SSE ``data:`` JSON object.
 
         Yields :data:`DONE` for ``data: [DONE]`` and stops; a body that ends between events
