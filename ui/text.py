@@ -1076,6 +1076,12 @@ TEXT: dict[str, tuple[str, str]] = {
         "the environment variable ${key_env} that should hold the key is not set",
     ),
     "notice.endpoint.cancelled": ("요청이 취소되었습니다", "the request was cancelled"),
+    "notice.endpoint.no_logprobs": (
+        "서버가 logprobs 를 돌려주지 않아 P(yes) 를 읽을 수 없습니다 "
+        "(판정 모델에는 logprobs/top_logprobs 가 필요합니다)",
+        "the server returned no logprobs, so P(yes) cannot be read (the judge needs "
+        "logprobs/top_logprobs)",
+    ),
     "notice.generation.endpoint_failed": (
         "엔드포인트 {endpoint}: {cause}",
         "endpoint {endpoint}: {cause}",

@@ -39,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
+import math
 import os
 import re
 import socket
@@ -68,6 +69,7 @@ ENDPOINT_TRUNCATED = declare("endpoint.truncated")
 ENDPOINT_TIMEOUT = declare("endpoint.timeout", "which", "seconds")
 ENDPOINT_KEY_UNSET = declare("endpoint.key_unset", "key_env")
 ENDPOINT_CANCELLED = declare("endpoint.cancelled")
+ENDPOINT_NO_LOGPROBS = declare("endpoint.no_logprobs")
 
 #: The longest error body quoted in a message (characters).
 _DETAIL_CHARS = 200
@@ -677,6 +679,43 @@ class EndpointGenerator:
         with self._lock:
             return str(self._local.decode(list(ids), skip_special_tokens=skip_special_tokens))
 
+    # ---- the judge interface (rag_core.answer.support, ``support.judge``)
+
+    def p_yes(self, system: str, user: str) -> float:
+        """``P(yes) = Σ p(yes) / (Σ p(yes) + Σ p(no))`` over the first answer token's
+        ``top_logprobs`` (tokens that read ``yes``/``no`` once stripped and lower-cased); 0.5
+        when neither is among them.
+
+        Raises:
+            EndpointError: The request failed, or the server returned no logprobs
+                (``endpoint.no_logprobs``).
+        """
+        common = {"model": self.served_model, "max_tokens": 1, "temperature": 0}
+        if self.exact:
+            ids = self.encode(self.prompt_text(system, user))
+            prompt: Any = ids if not self._ids_refused else self.decode(ids)
+            body = self.client.request_json(
+                "POST",
+                "/v1/completions",
+                {**common, "prompt": prompt, "logprobs": 20},
+                model=self.served_model,
+            )
+            top = _completion_top(body)
+        else:
+            messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+            body = self.client.request_json(
+                "POST",
+                "/v1/chat/completions",
+                {**common, "messages": messages, "logprobs": True, "top_logprobs": 20},
+                model=self.served_model,
+            )
+            top = _chat_top(body)
+        if not top:
+            raise EndpointError(notice(ENDPOINT_NO_LOGPROBS))
+        yes = sum(math.exp(lp) for tok, lp in top.items() if tok.strip().lower() == "yes")
+        no = sum(math.exp(lp) for tok, lp in top.items() if tok.strip().lower() == "no")
+        return yes / (yes + no) if yes + no > 0 else 0.5
+
     # ---- requests
 
     def complete(
@@ -801,6 +840,24 @@ class EndpointGenerator:
                     on_text(piece)
             finish = choice.get("finish_reason") or finish
         return finish
+
+
+def _completion_top(body: Any) -> dict[str, float]:
+    """``{token: logprob}`` of the first token of a ``/v1/completions`` reply (empty: none)."""
+    try:
+        top = body["choices"][0]["logprobs"]["top_logprobs"][0]
+    except (KeyError, IndexError, TypeError):
+        return {}
+    return {str(k): float(v) for k, v in top.items()} if isinstance(top, dict) else {}
+
+
+def _chat_top(body: Any) -> dict[str, float]:
+    """``{token: logprob}`` of the first token of a ``/v1/chat/completions`` reply."""
+    try:
+        rows = body["choices"][0]["logprobs"]["content"][0]["top_logprobs"]
+        return {str(r["token"]): float(r["logprob"]) for r in rows}
+    except (KeyError, IndexError, TypeError, ValueError):
+        return {}
 
 
 def _count(value: Any) -> int | None:

@@ -9,7 +9,7 @@ from functools import partial
 from typing import Any
 
 from .. import models  # models.get_* read at call time: the one place a model is swapped
-from ..answer.checkfile import judge_or_notice
+from ..answer.checkfile import SUPPORT_JUDGE_UNAVAILABLE, judge_or_notice
 from ..answer.context import build_context
 from ..answer.gate import GATE_REFUSED_NO_CANDIDATES
 from ..answer.generation import GENERATION_OFF, generate
@@ -18,6 +18,7 @@ from ..answer.support import SUPPORT_SKIPPED_NO_ANSWER, check_support
 from ..config import PipelineConfig, is_endpoint_model
 from ..index import CorpusIndex, Progress
 from ..models import ModelUnavailable
+from ..models.endpoint import EndpointError
 from ..models.errors import MODEL_UNAVAILABLE
 from ..types import Chunk, ContextStage, GateStage, GenerationStage, Notice, SupportStage
 from ..wording import declare, english, notice
@@ -215,14 +216,14 @@ def _support(
         if config.support.judge
         else (None, None)
     )
-    support = check_support(
-        generation.answer,
-        context,
-        config.support,
-        embedder=embedder,
-        judge=judge,
-        question=question,
-    )
+    check = partial(check_support, generation.answer, context, config.support, embedder=embedder)
+    try:
+        support = check(judge=judge, question=question)
+    except EndpointError as exc:  # an endpoint judge failed: judged without it, and why
+        support = check(judge=None, question=question)
+        no_judge = notice(
+            SUPPORT_JUDGE_UNAVAILABLE, model=config.generation.model, reason=exc.notice
+        )
     if no_judge is not None:  # judged without it: say so instead of the summary
         support = replace(support, message=english(no_judge), notice=no_judge)
     return support

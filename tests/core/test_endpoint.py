@@ -502,3 +502,35 @@ def test_eval_answers_concurrency_must_be_at_least_one(tiny_corpus):
 
     with pytest.raises(ValueError, match="concurrency"):
         evaluate_answers(PipelineConfig(), [Question("q", "en", "x")], tiny_corpus, concurrency=0)
+
+
+# ------------------------------------------------------------------ the judge
+
+
+@pytest.mark.parametrize("shape", ["vllm", None])
+def test_an_endpoint_judges_with_p_yes_from_its_top_logprobs(shape, offline, tiny_corpus):
+    import math
+
+    with FakeOpenAI(tokenize=shape) as srv:
+        gen = make_endpoint_generator("openai:tiny", srv.url)
+        p = gen.p_yes("Answer yes or no.", "Does the source say 1,947 m?")
+        judged = [r for r in srv.requests if r["body"].get("max_tokens") == 1]
+        trace = run(config(srv.url, **{"support.judge": "true"}), QUESTION, tiny_corpus)
+    yes, no = math.exp(-0.2), math.exp(-1.8)
+    assert p == pytest.approx(yes / (yes + no))
+    route = "/v1/completions" if shape else "/v1/chat/completions"
+    assert judged and judged[0]["path"] == route
+    assert trace.support.status == "ok"
+    assert any(e.judge is not None for c in trace.support.claims for e in c.evidence)
+
+
+def test_a_server_without_logprobs_is_a_judge_notice_and_support_still_runs(offline, tiny_corpus):
+    with FakeOpenAI(tokenize="vllm", fault="no_logprobs") as srv:
+        gen = make_endpoint_generator("openai:tiny", srv.url)
+        with pytest.raises(EndpointError) as err:
+            gen.p_yes("s", "u")
+        trace = run(config(srv.url, **{"support.judge": "true"}), QUESTION, tiny_corpus)
+    assert err.value.notice.code == "endpoint.no_logprobs"
+    sup = trace.support
+    assert sup.status == "ok" and sup.notice.code == "support.judge_unavailable"
+    assert sup.notice.params["reason"].code == "endpoint.no_logprobs"

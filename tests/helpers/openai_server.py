@@ -140,6 +140,8 @@ class FakeOpenAI:
                     self.end_headers()
                     self.wfile.write(raw)
                     return None
+                if not body.get("stream"):
+                    return self._judge(body)
                 with fake._count:
                     fake.inflight += 1
                     fake.max_inflight = max(fake.max_inflight, fake.inflight)
@@ -216,6 +218,22 @@ class FakeOpenAI:
                     self.wfile.flush()
                 except (BrokenPipeError, ConnectionResetError):
                     fake.disconnected.set()
+
+            def _judge(self, body: dict[str, Any]) -> None:
+                """A one-token reply with top logprobs: P(yes) = e^-0.2 / (e^-0.2 + e^-1.8)."""
+                if fake.fault == "no_logprobs":
+                    return self._json(200, {"choices": [{"index": 0, "text": "yes"}]})
+                top = {"yes": -0.2, " no": -1.8, "maybe": -3.0}
+                if self.path.endswith("chat/completions"):
+                    rows = [{"token": k, "logprob": v} for k, v in top.items()]
+                    choice: dict[str, Any] = {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": "yes"},
+                        "logprobs": {"content": [{"token": "yes", "top_logprobs": rows}]},
+                    }
+                else:
+                    choice = {"index": 0, "text": "yes", "logprobs": {"top_logprobs": [top]}}
+                return self._json(200, {"choices": [choice]})
 
             def _tokenizer_route(self, body: dict[str, Any]) -> None:
                 if fake.tokenize is None:
