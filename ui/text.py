@@ -104,7 +104,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "side.first_token_timeout_s": ("첫 토큰 제한 시간 (초)", "First-token timeout (s)"),
     "side.total_timeout_s": ("전체 제한 시간 (초)", "Total timeout (s)"),
     "help.endpoint": (
-        "vLLM, llama-server, Ollama(/v1), TGI, transformers serve 같은 OpenAI 호환 서버의 기본 URL "
+        "OpenAI 호환 서버 (vLLM 이나 llama-server 등) 의 기본 URL "
         "(예: http://127.0.0.1:8000/v1). 생성 모델에서 openai:모델 을 고르면 이 서버로 보냅니다.",
         "Base URL of an OpenAI-compatible server such as vLLM, llama-server, Ollama (/v1), TGI or "
         "transformers serve (e.g. http://127.0.0.1:8000/v1). Pick openai:MODEL as the generator "

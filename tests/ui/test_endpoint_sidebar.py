@@ -13,17 +13,20 @@ from helpers.openai_server import ANSWER_PIECES, FakeOpenAI
 
 
 @pytest.fixture()
-def fresh_cache(monkeypatch, tmp_path):
-    monkeypatch.setenv("RAG_INSPECTOR_CACHE", str(tmp_path / "cache"))
+def no_local_model(monkeypatch):
+    """Sessions start with generation off (no bundled model is loaded by these tests)."""
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=none;generation.citations=free")
 
 
 def _plain_errors(at) -> list[str]:
     return [e.value for e in at.exception] + [e.value for e in at.error]
 
 
-def test_listing_models_fills_the_picker_and_inspect_shows_the_servers_answer(entry, fresh_cache):
+def test_listing_models_fills_the_picker_and_inspect_shows_the_servers_answer(
+    entry, no_local_model
+):
     with FakeOpenAI(models=("tiny", "big"), tokenize="vllm") as srv:
-        at = make_app(entry, {"lang": "en", "generation.citations": "free"}, page="inspect")
+        at = make_app(entry, {"lang": "en"}, page="inspect")
         at.text_input(key="generation.endpoint").set_value(srv.url).run()
         at.button(key="side.endpoint.list_button").click().run()
         picker = at.selectbox(key="generation.model")
@@ -38,7 +41,7 @@ def test_listing_models_fills_the_picker_and_inspect_shows_the_servers_answer(en
 
 
 def test_a_down_endpoint_is_a_warning_naming_it_and_the_page_still_renders(
-    entry, fresh_cache, monkeypatch
+    entry, no_local_model, monkeypatch
 ):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -58,7 +61,9 @@ def test_a_down_endpoint_is_a_warning_naming_it_and_the_page_still_renders(
     assert any("could not list models" in w.value for w in at.warning)
 
 
-def test_a_shared_link_to_an_unlisted_endpoint_is_refused_on_screen(entry, monkeypatch):
+def test_a_shared_link_to_an_unlisted_endpoint_is_refused_on_screen(
+    entry, no_local_model, monkeypatch
+):
     monkeypatch.delenv("RAG_INSPECTOR_ENDPOINTS", raising=False)
     at = make_app(
         entry,
