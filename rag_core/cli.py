@@ -372,6 +372,17 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _positive_int(text: str) -> int:
+    """An argparse type: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be >= 1")
+    return value
+
+
 def _eval_answers(
     args: argparse.Namespace, cfg_a: PipelineConfig, questions: Any, corpus: Any
 ) -> int:
@@ -407,6 +418,7 @@ def _eval_answers(
                 phrasings=phrasings,
                 progress=progress,
                 should_stop=lambda: stop["asked"],
+                concurrency=args.concurrency,
             )
         }
         if args.compare and not stop["asked"]:
@@ -418,6 +430,7 @@ def _eval_answers(
                 phrasings=phrasings,
                 progress=progress,
                 should_stop=lambda: stop["asked"],
+                concurrency=args.concurrency,
             )
             out["comparison"] = compare_answers(out["a"], out["b"])
     finally:
@@ -1161,6 +1174,14 @@ def _add_eval_command(sub: Any) -> None:
         "--answers",
         action="store_true",
         help="answer-level evaluation: full pipeline with generation on every query",
+    )
+    e.add_argument(
+        "--concurrency",
+        type=_positive_int,
+        default=1,
+        metavar="N",
+        help="with --answers: N questions in flight at once (for an endpoint generator, "
+        "openai:MODEL, whose server batches them); results are the same as with 1",
     )
     e.add_argument("--progress", action="store_true", help="print done/total on stderr")
     e.add_argument(

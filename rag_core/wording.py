@@ -241,6 +241,10 @@ ENGLISH: dict[str, str] = {
     "endpoint.timeout": "no reply within the {which} timeout ({seconds} s)",
     "endpoint.key_unset": "the environment variable ${key_env} that should hold the key is not set",
     "endpoint.cancelled": "the request was cancelled",
+    "endpoint.no_logprobs": (
+        "the server returned no logprobs, so P(yes) cannot be read (the judge needs "
+        "logprobs/top_logprobs)"
+    ),
     "generation.endpoint_failed": "endpoint {endpoint}: {cause}",
     "context.endpoint_tokenizer_unknown": (
         "token counts approximate (server tokenizer unknown): counted with {tokenizer}; "

@@ -104,7 +104,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "side.first_token_timeout_s": ("첫 토큰 제한 시간 (초)", "First-token timeout (s)"),
     "side.total_timeout_s": ("전체 제한 시간 (초)", "Total timeout (s)"),
     "help.endpoint": (
-        "vLLM, llama-server, Ollama(/v1), TGI, transformers serve 같은 OpenAI 호환 서버의 기본 URL "
+        "OpenAI 호환 서버 (vLLM 이나 llama-server 등) 의 기본 URL "
         "(예: http://127.0.0.1:8000/v1). 생성 모델에서 openai:모델 을 고르면 이 서버로 보냅니다.",
         "Base URL of an OpenAI-compatible server such as vLLM, llama-server, Ollama (/v1), TGI or "
         "transformers serve (e.g. http://127.0.0.1:8000/v1). Pick openai:MODEL as the generator "
@@ -1105,6 +1105,12 @@ TEXT: dict[str, tuple[str, str]] = {
         "the environment variable ${key_env} that should hold the key is not set",
     ),
     "notice.endpoint.cancelled": ("요청이 취소되었습니다", "the request was cancelled"),
+    "notice.endpoint.no_logprobs": (
+        "서버가 logprobs 를 돌려주지 않아 P(yes) 를 읽을 수 없습니다 "
+        "(판정 모델에는 logprobs/top_logprobs 가 필요합니다)",
+        "the server returned no logprobs, so P(yes) cannot be read (the judge needs "
+        "logprobs/top_logprobs)",
+    ),
     "notice.generation.endpoint_failed": (
         "엔드포인트 {endpoint}: {cause}",
         "endpoint {endpoint}: {cause}",

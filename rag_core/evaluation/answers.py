@@ -34,17 +34,21 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from .. import models  # models.get_* read at call time: the one place a model is swapped
 from ..answer.support import is_refusal, quantities_in, quantity_in, strip_citations, terms
-from ..config import PipelineConfig
+from ..config import PipelineConfig, is_endpoint_model
 from ..formats.questions import queries_of
 from ..index import CorpusIndex
 from ..models import ModelUnavailable
 from ..pipeline import run
+from ..pipeline.answering import endpoint_generator
 from ..types import Needle, Question, Trace, to_jsonable
 from .run import evaluate_config
 from .stats import ALPHA, holm, paired_proportions, wilson_interval
@@ -584,6 +588,7 @@ def evaluate_answers(
     should_stop: Callable[[], bool] | None = None,
     generator_loader: Callable[[str], Any] | None = None,
     on_row: Callable[[AnswerRow], None] | None = None,
+    concurrency: int = 1,
 ) -> AnswerEvaluation:
     """Run every question (answerable or not) through the full pipeline and score its answer.
 
@@ -600,24 +605,40 @@ def evaluate_answers(
             :func:`rag_core.models.get_generator`), to check availability.
         on_row: Called with each scored row as it is done (a page keeps
             them so a cancelled run can still be shown, see :func:`assemble`).
+        concurrency: Questions in flight at once (threads; worth it against an
+            endpoint generator, whose server batches them). Rows, progress and
+            ``on_row`` still come in question order, so the result is the same
+            as with 1; a stop lets the questions in flight finish.
     """
+    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
+        raise ValueError(f"concurrency = {concurrency!r} must be an integer >= 1")
     questions = list(questions)
     if not questions:
         raise ValueError(
             "the question set is empty: add questions (JSON Lines) to evaluate answers"
         )
-    generator, problem = _load_generator(config, generator_loader or models.get_generator)
+    loader = generator_loader or (
+        partial(endpoint_generator, config)
+        if is_endpoint_model(config.generation.model)
+        else models.get_generator
+    )
+    generator, problem = _load_generator(config, loader)
     if generator is None:
         return _retrieval_only(config, questions, corpus, phrasings, progress, problem)
     jobs = [(q, qid, text) for q in questions for qid, text in queries_of(q, phrasings)]
     rows: list[AnswerRow] = []
     warnings: dict[str, str] = {}
+
+    def one(job: tuple[Question, str, str]) -> Trace:
+        q, _qid, text = job
+        return run(config, text, corpus, gold=q if q.needles else None)
+
     status = "complete"
-    for i, (q, qid, text) in enumerate(jobs):
-        if should_stop is not None and should_stop():
+    for i, (job, trace) in enumerate(_in_order(jobs, one, concurrency, should_stop)):
+        if trace is None:
             status = "partial"
             break
-        trace = run(config, text, corpus, gold=q if q.needles else None)
+        q, qid, _text = job
         if trace.generation.status not in ("ok", "skipped"):
             warnings.setdefault(trace.generation.status, trace.generation.message)
         if q.answerable and trace.gold is None:
@@ -637,6 +658,42 @@ def evaluate_answers(
         status=status,
         warnings=tuple(f"generation {k}: {v}" for k, v in warnings.items()),
     )
+
+
+def _in_order(
+    jobs: Sequence[Any],
+    work: Callable[[Any], Trace],
+    concurrency: int,
+    should_stop: Callable[[], bool] | None,
+) -> Iterator[tuple[Any, Trace | None]]:
+    """``(job, work(job))`` in job order with up to ``concurrency`` jobs running; a last
+    ``(None, None)`` when ``should_stop()`` turned true before every job was started."""
+    stopped = False
+    if concurrency == 1:
+        for job in jobs:
+            if should_stop is not None and should_stop():
+                stopped = True
+                break
+            yield job, work(job)
+    else:
+        with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="answers") as pool:
+            running: deque[tuple[Any, Future[Trace]]] = deque()
+            queue = iter(jobs)
+            while True:
+                while not stopped and len(running) < concurrency:
+                    if should_stop is not None and should_stop():
+                        stopped = True
+                        break
+                    job = next(queue, None)
+                    if job is None:
+                        break
+                    running.append((job, pool.submit(work, job)))
+                if not running:
+                    break
+                job, future = running.popleft()
+                yield job, future.result()
+    if stopped:
+        yield None, None
 
 
 def _load_generator(config: PipelineConfig, loader: Callable[[str], Any]) -> tuple[Any, str]:

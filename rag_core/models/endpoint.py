@@ -39,13 +39,14 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
+import math
 import os
 import re
 import socket
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -68,6 +69,7 @@ ENDPOINT_TRUNCATED = declare("endpoint.truncated")
 ENDPOINT_TIMEOUT = declare("endpoint.timeout", "which", "seconds")
 ENDPOINT_KEY_UNSET = declare("endpoint.key_unset", "key_env")
 ENDPOINT_CANCELLED = declare("endpoint.cancelled")
+ENDPOINT_NO_LOGPROBS = declare("endpoint.no_logprobs")
 
 #: The longest error body quoted in a message (characters).
 _DETAIL_CHARS = 200
@@ -298,10 +300,13 @@ class EndpointClient:
         *,
         model: str = "",
         cancelled: Callable[[], bool] | None = None,
-    ) -> Iterator[Any]:
+    ) -> Generator[Any, None, None]:
         """POST ``body`` (with ``stream: true``) and yield each SSE ``data:`` JSON object.
 
-        Stops at ``data: [DONE]``; a stream that ends without it is ``truncated``. The
+        Yields :data:`DONE` for ``data: [DONE]`` and stops; a body that ends between events
+        just stops (some servers, e.g. ``transformers serve``, send no ``[DONE]``: the caller
+        checks that a ``finish_reason`` came), one that ends inside an event is
+        ``truncated``, one that is no SSE at all ``malformed``. The
         first-token timeout runs until the first event, the total one throughout; when
         ``cancelled()`` turns true the connection is shut (the server sees the client go
         and stops generating) and ``cancelled`` is raised. Closing the generator early
@@ -312,8 +317,17 @@ class EndpointClient:
         try:
             while True:
                 chunk = resp.read1(65536)
-                if not chunk:
-                    raise self._read_failure(ConnectionError(), dog, key)
+                if not chunk:  # the body ended: cleanly between events, or not
+                    if dog.reason is not None:
+                        raise self._read_failure(ConnectionError(), dog, key)
+                    rest = buffer.strip()
+                    if rest and _sse_data(rest) is None:
+                        head = _scrub(rest[:80].decode("utf-8", "replace"), key)
+                        what = f"not an SSE stream: {head!r}"
+                        raise EndpointError(notice(ENDPOINT_MALFORMED, what=what))
+                    if rest:
+                        raise EndpointError(notice(ENDPOINT_TRUNCATED))
+                    return
                 buffer = (buffer + chunk).replace(b"\r\n", b"\n")
                 while b"\n\n" in buffer:
                     event, buffer = buffer.split(b"\n\n", 1)
@@ -321,6 +335,7 @@ class EndpointClient:
                     if data is None:
                         continue
                     if data.strip() == "[DONE]":
+                        yield DONE
                         return
                     yield self._event(data, key)
                     if conn.sock is not None:  # the first token came: the total deadline rules
@@ -343,6 +358,10 @@ class EndpointClient:
             detail = _scrub(json.dumps(obj["error"], ensure_ascii=False), key)
             raise EndpointError(notice(ENDPOINT_SERVER_ERROR, status=200, detail=detail))
         return obj
+
+
+#: What :meth:`EndpointClient.stream_events` yields for ``data: [DONE]``.
+DONE = "[DONE]"
 
 
 def _sse_data(event: bytes) -> str | None:
@@ -660,6 +679,43 @@ class EndpointGenerator:
         with self._lock:
             return str(self._local.decode(list(ids), skip_special_tokens=skip_special_tokens))
 
+    # ---- the judge interface (rag_core.answer.support, ``support.judge``)
+
+    def p_yes(self, system: str, user: str) -> float:
+        """``P(yes) = Σ p(yes) / (Σ p(yes) + Σ p(no))`` over the first answer token's
+        ``top_logprobs`` (tokens that read ``yes``/``no`` once stripped and lower-cased); 0.5
+        when neither is among them.
+
+        Raises:
+            EndpointError: The request failed, or the server returned no logprobs
+                (``endpoint.no_logprobs``).
+        """
+        common = {"model": self.served_model, "max_tokens": 1, "temperature": 0}
+        if self.exact:
+            ids = self.encode(self.prompt_text(system, user))
+            prompt: Any = ids if not self._ids_refused else self.decode(ids)
+            body = self.client.request_json(
+                "POST",
+                "/v1/completions",
+                {**common, "prompt": prompt, "logprobs": 20},
+                model=self.served_model,
+            )
+            top = _completion_top(body)
+        else:
+            messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+            body = self.client.request_json(
+                "POST",
+                "/v1/chat/completions",
+                {**common, "messages": messages, "logprobs": True, "top_logprobs": 20},
+                model=self.served_model,
+            )
+            top = _chat_top(body)
+        if not top:
+            raise EndpointError(notice(ENDPOINT_NO_LOGPROBS))
+        yes = sum(math.exp(lp) for tok, lp in top.items() if tok.strip().lower() == "yes")
+        no = sum(math.exp(lp) for tok, lp in top.items() if tok.strip().lower() == "no")
+        return yes / (yes + no) if yes + no > 0 else 0.5
+
     # ---- requests
 
     def complete(
@@ -732,31 +788,21 @@ class EndpointGenerator:
         usage: dict[str, Any] = {}
         finish, fingerprint = None, None
         chat = route.endswith("chat/completions")
-        for event in self.client.stream_events(
+        done = False
+        events = self.client.stream_events(
             route, body, model=self.served_model, cancelled=cancelled
-        ):
-            if not isinstance(event, dict):
-                raise EndpointError(
-                    notice(ENDPOINT_MALFORMED, what="an SSE event is not an object")
-                )
-            if isinstance(event.get("usage"), dict):
-                usage = event["usage"]
-            fingerprint = event.get("system_fingerprint") or fingerprint
-            for choice in event.get("choices") or ():
-                if not isinstance(choice, dict):
-                    raise EndpointError(
-                        notice(ENDPOINT_MALFORMED, what="a choice is not an object")
-                    )
-                piece = (choice.get("delta") or {}).get("content") if chat else choice.get("text")
-                if piece:
-                    if not isinstance(piece, str):
-                        raise EndpointError(notice(ENDPOINT_MALFORMED, what="text is not a string"))
-                    if first is None:
-                        first = time.perf_counter() - t0
-                    pieces.append(piece)
-                    if on_text is not None:
-                        on_text(piece)
-                finish = choice.get("finish_reason") or finish
+        )
+        with contextlib.closing(events):  # on_text raising closes the request at once
+            for event in events:
+                if event == DONE:
+                    done = True
+                    continue
+                finish = self._take(event, chat, pieces, usage, on_text, finish)
+                if first is None and pieces:
+                    first = time.perf_counter() - t0
+                fingerprint = event.get("system_fingerprint") or fingerprint
+        if not done and finish is None:  # no [DONE] and no finish_reason: it was cut
+            raise EndpointError(notice(ENDPOINT_TRUNCATED))
         return EndpointReply(
             text="".join(pieces).strip(),
             prompt_tokens=_count(usage.get("prompt_tokens")),
@@ -767,6 +813,51 @@ class EndpointGenerator:
             seconds=time.perf_counter() - t0,
             first_token_seconds=first,
         )
+
+    @staticmethod
+    def _take(
+        event: Any,
+        chat: bool,
+        pieces: list[str],
+        usage: dict[str, Any],
+        on_text: Callable[[str], None] | None,
+        finish: str | None,
+    ) -> str | None:
+        """Read one SSE object: its text pieces (handed to ``on_text``), usage and finish."""
+        if not isinstance(event, dict):
+            raise EndpointError(notice(ENDPOINT_MALFORMED, what="an SSE event is not an object"))
+        if isinstance(event.get("usage"), dict):
+            usage.update(event["usage"])
+        for choice in event.get("choices") or ():
+            if not isinstance(choice, dict):
+                raise EndpointError(notice(ENDPOINT_MALFORMED, what="a choice is not an object"))
+            piece = (choice.get("delta") or {}).get("content") if chat else choice.get("text")
+            if piece:
+                if not isinstance(piece, str):
+                    raise EndpointError(notice(ENDPOINT_MALFORMED, what="text is not a string"))
+                pieces.append(piece)
+                if on_text is not None:
+                    on_text(piece)
+            finish = choice.get("finish_reason") or finish
+        return finish
+
+
+def _completion_top(body: Any) -> dict[str, float]:
+    """``{token: logprob}`` of the first token of a ``/v1/completions`` reply (empty: none)."""
+    try:
+        top = body["choices"][0]["logprobs"]["top_logprobs"][0]
+    except (KeyError, IndexError, TypeError):
+        return {}
+    return {str(k): float(v) for k, v in top.items()} if isinstance(top, dict) else {}
+
+
+def _chat_top(body: Any) -> dict[str, float]:
+    """``{token: logprob}`` of the first token of a ``/v1/chat/completions`` reply."""
+    try:
+        rows = body["choices"][0]["logprobs"]["content"][0]["top_logprobs"]
+        return {str(r["token"]): float(r["logprob"]) for r in rows}
+    except (KeyError, IndexError, TypeError, ValueError):
+        return {}
 
 
 def _count(value: Any) -> int | None:

@@ -9,7 +9,7 @@ from functools import partial
 from typing import Any
 
 from .. import models  # models.get_* read at call time: the one place a model is swapped
-from ..answer.checkfile import judge_or_notice
+from ..answer.checkfile import SUPPORT_JUDGE_UNAVAILABLE, judge_or_notice
 from ..answer.context import build_context
 from ..answer.gate import GATE_REFUSED_NO_CANDIDATES
 from ..answer.generation import GENERATION_OFF, generate
@@ -18,6 +18,7 @@ from ..answer.support import SUPPORT_SKIPPED_NO_ANSWER, check_support
 from ..config import PipelineConfig, is_endpoint_model
 from ..index import CorpusIndex, Progress
 from ..models import ModelUnavailable
+from ..models.endpoint import EndpointError
 from ..models.errors import MODEL_UNAVAILABLE
 from ..types import Chunk, ContextStage, GateStage, GenerationStage, Notice, SupportStage
 from ..wording import declare, english, notice
@@ -173,6 +174,22 @@ def _context_tokenizer(generator: Any) -> Any:
     return models.fallback_prompt_tokenizer()
 
 
+def endpoint_generator(config: PipelineConfig, name: str | None = None) -> Any:
+    """The endpoint generator ``config.generation`` describes (``name`` defaults to its model).
+
+    Raises:
+        ModelUnavailable: The named tokenizer cannot be loaded here.
+    """
+    g = config.generation
+    return models.get_endpoint_generator(
+        name or g.model,
+        g.endpoint,
+        api_key_env=g.api_key_env,
+        tokenizer=g.tokenizer,
+        timeouts=models.Timeouts(g.connect_timeout_s, g.first_token_timeout_s, g.total_timeout_s),
+    )
+
+
 def _load_generator(
     config: PipelineConfig,
     progress: Progress | None,
@@ -196,15 +213,7 @@ def _load_generator(
     g = config.generation
     try:
         if is_endpoint_model(g.model):  # a server (rag_core.models.endpoint)
-            generator = models.get_endpoint_generator(
-                g.model,
-                g.endpoint,
-                api_key_env=g.api_key_env,
-                tokenizer=g.tokenizer,
-                timeouts=models.Timeouts(
-                    g.connect_timeout_s, g.first_token_timeout_s, g.total_timeout_s
-                ),
-            )
+            generator = endpoint_generator(config)
         else:
             generator = models.get_generator(g.model, dtype=g.dtype, progress=progress)
     except ModelUnavailable as exc:
@@ -265,14 +274,14 @@ def _support(
         if config.support.judge
         else (None, None)
     )
-    support = check_support(
-        generation.answer,
-        context,
-        config.support,
-        embedder=embedder,
-        judge=judge,
-        question=question,
-    )
+    check = partial(check_support, generation.answer, context, config.support, embedder=embedder)
+    try:
+        support = check(judge=judge, question=question)
+    except EndpointError as exc:  # an endpoint judge failed: judged without it, and why
+        support = check(judge=None, question=question)
+        no_judge = notice(
+            SUPPORT_JUDGE_UNAVAILABLE, model=config.generation.model, reason=exc.notice
+        )
     if no_judge is not None:  # judged without it: say so instead of the summary
         support = replace(support, message=english(no_judge), notice=no_judge)
     return support

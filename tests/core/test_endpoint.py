@@ -260,6 +260,13 @@ def test_a_second_run_replays_from_the_cache_without_a_request(offline, tiny_cor
     )
 
 
+def test_a_stream_that_ends_after_its_finish_reason_without_done_is_complete(offline, tiny_corpus):
+    """``transformers serve`` sends no ``data: [DONE]``; a finish_reason ends the answer."""
+    with FakeOpenAI(tokenize="vllm", fault="no_done") as srv:
+        trace = run(config(srv.url), QUESTION, tiny_corpus)
+    assert trace.generation.status == "ok" and trace.generation.answer == ANSWER
+
+
 def test_enforced_citations_fall_back_to_free_with_the_notice(offline, tiny_corpus):
     with FakeOpenAI(tokenize="vllm") as srv:
         trace = run(config(srv.url, **{"generation.citations": "enforced"}), QUESTION, tiny_corpus)
@@ -277,7 +284,7 @@ FAULTS = [
     ("status:401", ENDPOINT_AUTH),
     ("status:403", ENDPOINT_AUTH),
     ("status:418", ENDPOINT_HTTP_ERROR),
-    ("garbage", ENDPOINT_TRUNCATED),
+    ("garbage", ENDPOINT_MALFORMED),
     ("bad_event", ENDPOINT_MALFORMED),
     ("cut", ENDPOINT_TRUNCATED),
 ]
@@ -457,3 +464,73 @@ def test_a_trace_whose_endpoint_failed_is_not_kept_for_the_next_visit(offline, t
     assert down.generation.status == "unavailable" and not cacheable(down)
     with FakeOpenAI(tokenize="vllm") as srv:
         assert cacheable(run(config(srv.url), QUESTION, tiny_corpus))
+
+
+def test_eval_answers_keeps_n_requests_in_flight_and_gives_the_same_result(
+    offline, tiny_corpus, monkeypatch, tmp_path
+):
+    from rag_core.evaluation.answers import evaluate_answers
+    from rag_core.types import Question
+
+    qs = [
+        Question(f"q{i}", "en", text, answerable=False)
+        for i, text in enumerate(
+            [QUESTION, "What is at the summit?", "Where is Jeju?", "How old is it?", "Why?"]
+        )
+    ]
+    out = {}
+    for n in (1, 4):
+        monkeypatch.setenv("RAG_INSPECTOR_CACHE", str(tmp_path / f"cache{n}"))
+        with FakeOpenAI(tokenize="vllm", fault="slow_pieces") as srv:
+            cfg = config(srv.url)
+            done: list[int] = []
+            res = evaluate_answers(
+                cfg, qs, tiny_corpus, concurrency=n, progress=lambda d, t, done=done: done.append(d)
+            )
+            out[n] = (res, srv.max_inflight, done)
+    (one, inflight1, done1), (four, inflight4, done4) = out[1], out[4]
+    assert inflight1 == 1 and inflight4 >= 2
+    assert done1 == done4 == [1, 2, 3, 4, 5]
+    assert [r.question_id for r in four.rows] == [r.question_id for r in one.rows]
+    assert [r.answer for r in four.rows] == [r.answer for r in one.rows]
+    assert four.status == one.status == "complete"
+
+
+def test_eval_answers_concurrency_must_be_at_least_one(tiny_corpus):
+    from rag_core.evaluation.answers import evaluate_answers
+    from rag_core.types import Question
+
+    with pytest.raises(ValueError, match="concurrency"):
+        evaluate_answers(PipelineConfig(), [Question("q", "en", "x")], tiny_corpus, concurrency=0)
+
+
+# ------------------------------------------------------------------ the judge
+
+
+@pytest.mark.parametrize("shape", ["vllm", None])
+def test_an_endpoint_judges_with_p_yes_from_its_top_logprobs(shape, offline, tiny_corpus):
+    import math
+
+    with FakeOpenAI(tokenize=shape) as srv:
+        gen = make_endpoint_generator("openai:tiny", srv.url)
+        p = gen.p_yes("Answer yes or no.", "Does the source say 1,947 m?")
+        judged = [r for r in srv.requests if r["body"].get("max_tokens") == 1]
+        trace = run(config(srv.url, **{"support.judge": "true"}), QUESTION, tiny_corpus)
+    yes, no = math.exp(-0.2), math.exp(-1.8)
+    assert p == pytest.approx(yes / (yes + no))
+    route = "/v1/completions" if shape else "/v1/chat/completions"
+    assert judged and judged[0]["path"] == route
+    assert trace.support.status == "ok"
+    assert any(e.judge is not None for c in trace.support.claims for e in c.evidence)
+
+
+def test_a_server_without_logprobs_is_a_judge_notice_and_support_still_runs(offline, tiny_corpus):
+    with FakeOpenAI(tokenize="vllm", fault="no_logprobs") as srv:
+        gen = make_endpoint_generator("openai:tiny", srv.url)
+        with pytest.raises(EndpointError) as err:
+            gen.p_yes("s", "u")
+        trace = run(config(srv.url, **{"support.judge": "true"}), QUESTION, tiny_corpus)
+    assert err.value.notice.code == "endpoint.no_logprobs"
+    sup = trace.support
+    assert sup.status == "ok" and sup.notice.code == "support.judge_unavailable"
+    assert sup.notice.params["reason"].code == "endpoint.no_logprobs"

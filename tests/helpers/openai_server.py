@@ -4,7 +4,8 @@ It speaks the routes an endpoint generator uses — ``GET /v1/models``, ``POST
 /v1/completions`` and ``/v1/chat/completions`` (JSON or server-sent events), and
 optionally a char-level ``/tokenize``/``/detokenize`` in vLLM's or llama.cpp's shape —
 and injects one fault per test (``FakeOpenAI.fault``): ``hang``, ``drip``, ``status:N``,
-``garbage``, ``cut``, ``bad_event``, ``ids_refused``. Every request is recorded
+``garbage``, ``cut``, ``bad_event``, ``ids_refused``, ``slow_pieces``,
+``no_done``. Every request is recorded
 (``requests``: method, path, headers, body) so a test can check what was sent.
 """
 
@@ -43,6 +44,9 @@ class FakeOpenAI:
         self.usage_offset = usage_offset
         self.requests: list[dict[str, Any]] = []
         self.disconnected = threading.Event()
+        self.inflight = 0
+        self.max_inflight = 0
+        self._count = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -136,7 +140,16 @@ class FakeOpenAI:
                     self.end_headers()
                     self.wfile.write(raw)
                     return None
-                self._stream(body)
+                if not body.get("stream"):
+                    return self._judge(body)
+                with fake._count:
+                    fake.inflight += 1
+                    fake.max_inflight = max(fake.max_inflight, fake.inflight)
+                try:
+                    self._stream(body)
+                finally:
+                    with fake._count:
+                        fake.inflight -= 1
                 return None
 
             def _prompt_tokens(self, body: dict[str, Any]) -> int:
@@ -200,10 +213,27 @@ class FakeOpenAI:
                             },
                         }
                     )
-                    self.wfile.write(b"data: [DONE]\n\n")
+                    if fault != "no_done":
+                        self.wfile.write(b"data: [DONE]\n\n")
                     self.wfile.flush()
                 except (BrokenPipeError, ConnectionResetError):
                     fake.disconnected.set()
+
+            def _judge(self, body: dict[str, Any]) -> None:
+                """A one-token reply with top logprobs: P(yes) = e^-0.2 / (e^-0.2 + e^-1.8)."""
+                if fake.fault == "no_logprobs":
+                    return self._json(200, {"choices": [{"index": 0, "text": "yes"}]})
+                top = {"yes": -0.2, " no": -1.8, "maybe": -3.0}
+                if self.path.endswith("chat/completions"):
+                    rows = [{"token": k, "logprob": v} for k, v in top.items()]
+                    choice: dict[str, Any] = {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": "yes"},
+                        "logprobs": {"content": [{"token": "yes", "top_logprobs": rows}]},
+                    }
+                else:
+                    choice = {"index": 0, "text": "yes", "logprobs": {"top_logprobs": [top]}}
+                return self._json(200, {"choices": [choice]})
 
             def _tokenizer_route(self, body: dict[str, Any]) -> None:
                 if fake.tokenize is None:

@@ -1,0 +1,77 @@
+"""The sidebar's endpoint fields: the model picker filled from ``GET /v1/models``, an answer
+from the user's server on Inspect with both prompt counts, and a down server shown as a
+warning while the other stages render. The server is the tests' own (``helpers.openai_server``).
+"""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+from helpers.app import make_app, plain
+from helpers.openai_server import ANSWER_PIECES, FakeOpenAI
+
+
+@pytest.fixture()
+def no_local_model(monkeypatch):
+    """Sessions start with generation off (no bundled model is loaded by these tests)."""
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=none;generation.citations=free")
+
+
+def _plain_errors(at) -> list[str]:
+    return [e.value for e in at.exception] + [e.value for e in at.error]
+
+
+def test_listing_models_fills_the_picker_and_inspect_shows_the_servers_answer(
+    entry, no_local_model
+):
+    with FakeOpenAI(models=("tiny", "big"), tokenize="vllm") as srv:
+        at = make_app(entry, {"lang": "en"}, page="inspect")
+        at.text_input(key="generation.endpoint").set_value(srv.url).run()
+        at.button(key="side.endpoint.list_button").click().run()
+        picker = at.selectbox(key="generation.model")
+        labels = " | ".join(picker.options)  # AppTest shows the picker's labels
+        assert "tiny · your server" in labels and "big · your server" in labels
+        picker.set_value("openai:tiny").run()
+        # (the support check may flag the fake answer's number: that is data, not a failure)
+        assert not at.exception, [e.value for e in at.exception]
+        captions = " ".join(c.value for c in at.caption)
+        markdown = " ".join(m.value for m in at.markdown)
+    text = plain(captions + " " + markdown)
+    assert "prompt tokens: ours" in text and "(equal)" in text
+    assert "".join(ANSWER_PIECES).split()[0] in text + " ".join(h.value for h in at.html)
+
+
+def test_a_down_endpoint_is_a_warning_naming_it_and_the_page_still_renders(
+    entry, no_local_model, monkeypatch
+):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/v1"
+    monkeypatch.setenv("RAG_INSPECTOR_ENDPOINTS", url)  # a shared link may name it
+    at = make_app(
+        entry,
+        {"lang": "en", "generation.model": "openai:tiny", "generation.endpoint": url},
+        page="inspect",
+    )
+    assert not _plain_errors(at)
+    assert at.selectbox(key="generation.model").value == "openai:tiny"
+    warnings = " ".join(w.value for w in at.warning)
+    assert "cannot be reached" in warnings and str(port) in warnings
+    at.button(key="side.endpoint.list_button").click().run()
+    assert any("could not list models" in w.value for w in at.warning)
+
+
+def test_a_shared_link_to_an_unlisted_endpoint_is_refused_on_screen(
+    entry, no_local_model, monkeypatch
+):
+    monkeypatch.delenv("RAG_INSPECTOR_ENDPOINTS", raising=False)
+    at = make_app(
+        entry,
+        {"lang": "en", "generation.endpoint": "http://10.1.2.3:8000/v1"},
+        page="inspect",
+    )
+    assert at.text_input(key="generation.endpoint").value == ""
+    shown = " ".join(w.value for w in at.warning) + " ".join(i.value for i in at.info)
+    assert "RAG_INSPECTOR_ENDPOINTS" in shown.replace("\\", "")
