@@ -89,8 +89,9 @@ def annotate(qset: str, qid: str, judged_before: bool) -> None:
     with left:
         lr.span_widgets(pick, pv, docs, lang)
         whole = st.toggle(t("lab.whole", lang), key=K.K_LAB_WHOLE)
-        with st.container(height=460):
-            show(lr.excerpt(pick, vm.excerpt_marks(pick, qv.gold, qv.labels), whole, lang))
+        st.caption(t("lab.mouse", lang))
+        marks = vm.excerpt_marks(pick, qv.gold, qv.labels)
+        lr.selectable_excerpt(pick, marks, whole, docs, lang)
         show(lr.legend(lang))
     with right:
         lr.span_facts(pick, lang)

@@ -1,4 +1,5 @@
-"""Annotation at keyboard speed: grade keys, save-and-next (Enter), and the page flow.
+"""Annotation at keyboard speed: grade keys, save-and-next (Enter), the mouse selection's range,
+and the page flow.
 
 The view-model transitions run on small inline fixtures with a dict as session state; the page
 flow runs through ``AppTest`` (it clicks the buttons the shortcuts press; the keys themselves are
@@ -7,6 +8,7 @@ pressed in ``tests/browser/test_browser_label_keys.py``).
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -100,6 +102,70 @@ def test_a_stale_save_and_next_asks_and_stays(store):
     assert change.values[K.K_LAB_STALE] == (key, 2, "")
     assert K.K_LAB_CAND not in change.values
     assert [lab.grade for lab in store.current()] == [1]  # the other annotator's label stays
+
+
+# ------------------------------------------------------------------ mouse selection
+
+TRICKY = Document(
+    "t1", "Tricky", "Café <b>&amp;</b> 한국어 😀 emoji\nline two. <script>x</script> end."
+)
+
+
+class _Text(HTMLParser):
+    """The text a browser's ``textContent`` gives for markup (entities decoded)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+
+    def handle_data(self, data):
+        self.parts.append(data)
+
+
+def test_the_selectable_excerpt_is_the_document_text_escaped_and_offset_by_its_base():
+    from ui.label import widgets as lr
+
+    pick = vm.SpanPick(vm.Change(), TRICKY, "range", {}, {}, False, None, 6, 20, None, None, None)
+    marks = (vm.MarkSpec(6, 20, "ri-pick", vm.Msg("lab.mark_pick")),)
+    for whole in (True, False):
+        markup = str(lr.excerpt(pick, marks, whole, "en"))
+        parsed = _Text()
+        parsed.feed(markup)
+        lo, hi = vm.excerpt_window(pick, whole)
+        # the component counts code points of this text from the excerpt's base: the same
+        # numbers as Python's offsets into Document.text
+        assert "".join(parsed.parts) == TRICKY.text[lo:hi]
+        assert set(parsed.tags) <= {"div", "span"}  # "<b>" and "<script>" stayed text
+    piece = "한국어 😀 emoji"
+    start = TRICKY.text.index(piece)
+    change = vm.mouse_span(
+        {K.K_LAB_DOC: "t1"}, {"t1": TRICKY}, {"doc": "t1", "start": start, "end": start + 12}
+    )
+    s, e = change.values[K.K_LAB_START], change.values[K.K_LAB_END]
+    assert TRICKY.text[s:e] == piece
+    assert change.values[K.K_LAB_MODE] == "range" and change.drop == (K.K_LAB_OCCS,)
+
+
+def test_a_mouse_selection_is_trimmed_and_checked():
+    docs = {"d1": DOC}
+    state = {K.K_LAB_DOC: "d1"}
+    # " Beta two. " with the spaces around it: the range is the words
+    change = vm.mouse_span(state, docs, {"doc": "d1", "start": 10, "end": 21})
+    assert (change.values[K.K_LAB_START], change.values[K.K_LAB_END]) == (11, 20)
+    for bad in (
+        None,
+        {"doc": "d2", "start": 0, "end": 3},  # not the open document
+        {"doc": "d1", "start": 5, "end": 5},
+        {"doc": "d1", "start": 0, "end": len(DOC.text) + 1},
+        {"doc": "d1", "start": "0", "end": 3},
+        {"doc": "d1", "start": True, "end": 3},
+        {"doc": "d1", "start": 10, "end": 11},  # a space only
+    ):
+        assert vm.mouse_span(state, docs, bad) == vm.Change(), bad
 
 
 # ------------------------------------------------------------------ the page

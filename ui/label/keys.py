@@ -32,6 +32,8 @@ K_LAB_LAST = "label._last"
 #: ``(question set, question id, doc id, start, end)`` whose label the grade and note show.
 K_LAB_SPAN = "label._span"
 K_LAB_WHOLE = "label.whole"
+#: The excerpt's mouse selection (``{"doc", "start", "end"}``).
+K_LAB_MOUSE = "label.mouse"
 K_LAB_GRADE = "label.grade"
 K_LAB_NOTE = "label.note"
 K_LAB_SAVE = "label.save"

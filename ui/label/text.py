@@ -151,6 +151,10 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "lab.save": ("라벨 저장", "Save label"),
     "lab.change": ("라벨 바꾸기", "Change label"),
+    "lab.mouse": (
+        "문서에서 마우스로 글자를 고르면 그 구간이 글자 범위로 선택됩니다.",
+        "Select text in the document with the mouse to pick that character range.",
+    ),
     "lab.save_next": ("저장하고 다음", "Save and next"),
     "help.lab.save_next": (
         "지금 구간을 이 등급으로 저장하고 풀의 다음 후보를 엽니다 "

@@ -896,6 +896,30 @@ def save(state: State, store: LabelStore, key: SpanKey, doc: Document) -> Change
     return d.change()
 
 
+def mouse_span(state: State, docs: Mapping[str, Document], selected: Any) -> Change:
+    """Callback of the excerpt's mouse selection (``{"doc", "start", "end"}``, code-point offsets
+    of ``Document.text``): it becomes the character range, without the whitespace at its ends.
+    A selection of another document, outside the text or of whitespace only changes nothing."""
+    if not isinstance(selected, Mapping):
+        return Change()
+    doc, start, end = selected.get("doc"), selected.get("start"), selected.get("end")
+    if not isinstance(doc, str) or doc not in docs or doc != state.get(K_LAB_DOC):
+        return Change()
+    if not (isinstance(start, int) and isinstance(end, int)) or isinstance(start, bool):
+        return Change()
+    text = docs[doc].text
+    if not 0 <= start < end <= len(text):
+        return Change()
+    piece = text[start:end]
+    start += len(piece) - len(piece.lstrip())
+    end -= len(piece) - len(piece.rstrip())
+    if end <= start:
+        return Change()
+    return Change(
+        {K_LAB_MODE: "range", K_LAB_START: start, K_LAB_END: end, K_LAB_FIND: ""}, (K_LAB_OCCS,)
+    )
+
+
 def set_grade(state: State, grade: int) -> Change:
     """Grade-key callback (``0``–``3``): the grade widget holds ``grade``; nothing is written."""
     if grade not in GRADES:

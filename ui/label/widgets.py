@@ -9,9 +9,11 @@ their callbacks to the view model; they decide nothing themselves.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
+import streamlit.components.v1 as components
 
 from rag_core.config import PRESET_LABELS
 from rag_core.evaluation.pooling import POOL_ORDERS
@@ -19,7 +21,7 @@ from rag_core.gold.labels import GRADES, Label, LabelEvent, LabelStore
 from rag_core.types import Document, Question
 
 from .. import measure
-from ..html import Mark, Markup, div, join, marked_text, md, show, snippet, span, table
+from ..html import CSS, Mark, Markup, div, join, marked_text, md, show, snippet, span, table
 from ..i18n import t
 from ..state import Context
 from . import keys as K
@@ -140,6 +142,30 @@ def excerpt(pick: SpanPick, marks: Sequence[MarkSpec], whole: bool, lang: str) -
     lo, hi = excerpt_window(pick, whole)
     shown = [Mark(m.start, m.end, m.cls, say(m.title, lang)) for m in marks]
     return marked_text(pick.doc.text[lo:hi], shown, base=lo, cls="ri-doc ri-text")
+
+
+#: The excerpt with mouse selection: a v1 component served from this package (no network).
+_SELECTABLE = components.declare_component(
+    "label_span_select", path=str(Path(__file__).parent / "selection")
+)
+
+
+def selectable_excerpt(
+    pick: SpanPick, marks: Sequence[MarkSpec], whole: bool, docs: Mapping[str, Document], lang: str
+) -> None:
+    """:func:`excerpt` in a component where selecting text with the mouse picks that range
+    (``ui.label.view.mouse_span``); the markup is built escaped, as :func:`excerpt` builds it."""
+    lo, _hi = excerpt_window(pick, whole)
+    _SELECTABLE(
+        html=str(excerpt(pick, marks, whole, lang)),
+        css=CSS,
+        base=lo,
+        doc=pick.doc.doc_id,
+        scroll=True,
+        key=K.K_LAB_MOUSE,
+        default=None,
+        on_change=lambda: do(vm.mouse_span, docs, st.session_state.get(K.K_LAB_MOUSE)),
+    )
 
 
 def legend(lang: str) -> Markup:
