@@ -99,6 +99,7 @@ class Session:
         ] = {}  # widget id -> its state on screen after the last run
         self.query: str | None = None  # the URL's query as the app last set it (page_info_changed)
         self.fragments: dict[str, str] = {}  # widget id -> the fragment that drew it
+        self.pages: dict[str, str] = {}  # page name -> its script hash (st.navigation's message)
 
     async def connect(self) -> None:
         self.ws = await websockets.connect(
@@ -135,6 +136,8 @@ class Session:
         msg = BackMsg()
         msg.rerun_script.query_string = query if query is not None else (self.query or "")
         msg.rerun_script.page_name = page
+        # the browser names its page by hash too: a fragment's st.rerun then reruns that page
+        msg.rerun_script.page_script_hash = self.pages.get(page, "")
         msg.rerun_script.widget_states.CopyFrom(states)
         fragment = "" if whole or trigger is None else self.fragments.get(trigger, "")
         msg.rerun_script.fragment_id = fragment
@@ -156,6 +159,8 @@ class Session:
                 kind == "page_info_changed"
             ):  # the browser moves its URL and sends this query from now on
                 self.query = fwd.page_info_changed.query_string
+            elif kind == "navigation" and fwd.navigation.page_script_hash:
+                self.pages[page] = fwd.navigation.page_script_hash
             elif kind == "new_session":
                 texts, widgets, screen = [], {}, {}
             elif kind == "delta" and fwd.delta.WhichOneof("type") == "new_element":

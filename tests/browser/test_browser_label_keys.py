@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from helpers.browser import MARKS, WAIT_MS, serve, wait_idle
+from helpers.browser import MARKS, WAIT_MS, full_page_shot, serve, wait_idle
 from helpers.paths import ROOT
 
 from rag_core.config import PipelineConfig
@@ -33,12 +33,19 @@ def label_server(tmp_path_factory) -> Iterator[tuple[str, LabelStore]]:
         yield url, LabelStore(data / "labels.sqlite3")
 
 
-def test_five_spans_graded_and_saved_with_keys_only(label_server, browser):
+def test_five_spans_graded_and_saved_with_keys_only(label_server, browser, tmp_path):
     base, store = label_server
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.goto(f"{base}/label?lang=en&qset=en&qid={EN[0].id}")
     wait_idle(page)
     page.get_by_role("button", name="Save and next").wait_for(timeout=WAIT_MS)
+    # at 1280 px nothing runs off the side, and the editor sits next to the document
+    main = page.locator("[data-testid=stMain]")
+    assert main.evaluate("m => m.scrollWidth <= m.clientWidth")
+    doc_box = page.locator("iframe[data-testid=stCustomComponentV1]").first.bounding_box()
+    save_box = page.get_by_role("button", name="Save and next").bounding_box()
+    assert save_box["x"] > doc_box["x"] + doc_box["width"]
+    assert abs(save_box["y"] - doc_box["y"]) < 600
     name = page.get_by_role("textbox", name="Annotator")
     name.fill("keys")
     name.press("Enter")
@@ -85,6 +92,7 @@ def test_five_spans_graded_and_saved_with_keys_only(label_server, browser):
     (mouse,) = [lab for lab in store.current() if lab.text == selected]
     doc = corpus.docs[mouse.doc_id]
     assert doc.text[mouse.start : mouse.end] == selected and mouse.grade == 2
+    full_page_shot(page, tmp_path, "label-keys-1280.png")
     page.close()
 
 
