@@ -51,12 +51,10 @@ def test_five_spans_graded_and_saved_with_keys_only(label_server, browser, tmp_p
     name.press("Enter")
     wait_idle(page)
     page.evaluate("document.activeElement && document.activeElement.blur()")
-    radio = page.locator("[data-testid=stRadio]", has_text="Grade")
     for g in GRADES:
         page.keyboard.press(str(g))
+        page.wait_for_function(GRADE_SHOWN_JS, arg=f"{g} ·", timeout=WAIT_MS)
         wait_idle(page)
-        checked = radio.locator("input[type=radio]:checked").first
-        assert checked.evaluate("e => e.closest('label').innerText").startswith(f"{g} ·")
         page.keyboard.press("Enter")
         wait_idle(page)
     corpus = load_corpus_index()
@@ -74,8 +72,10 @@ def test_five_spans_graded_and_saved_with_keys_only(label_server, browser, tmp_p
     # a span chosen with the mouse: drag over 40 characters of the excerpt
     frame = page.frame_locator("iframe[data-testid=stCustomComponentV1]").first
     frame.locator("#root").wait_for(timeout=WAIT_MS)
-    box = page.locator("iframe[data-testid=stCustomComponentV1]").first.bounding_box()
-    ends = frame.locator("#root").evaluate(DRAG_ENDS_JS)
+    ends = frame.locator("#root").evaluate(DRAG_ENDS_JS)  # scrolls the excerpt to its top
+    iframe = page.locator("iframe[data-testid=stCustomComponentV1]").first
+    iframe.scroll_into_view_if_needed()
+    box = iframe.bounding_box()
     page.mouse.move(box["x"] + ends[0], box["y"] + ends[1])
     page.mouse.down()
     page.mouse.move(box["x"] + ends[2], box["y"] + ends[3], steps=8)
@@ -86,6 +86,7 @@ def test_five_spans_graded_and_saved_with_keys_only(label_server, browser, tmp_p
     page.get_by_role("spinbutton", name="End").wait_for(timeout=WAIT_MS)  # range mode opened
     page.evaluate("document.activeElement && document.activeElement.blur()")
     page.keyboard.press("2")
+    page.wait_for_function(GRADE_SHOWN_JS, arg="2 ·", timeout=WAIT_MS)
     wait_idle(page)
     page.keyboard.press("Enter")
     wait_idle(page)
@@ -96,9 +97,16 @@ def test_five_spans_graded_and_saved_with_keys_only(label_server, browser, tmp_p
     page.close()
 
 
-#: In the component's frame: viewport points just inside the first and the 40th character of the
-#: first long text run of the excerpt (x0, y0, x1, y1).
+#: Whether the grade radio shows the grade whose option starts with ``arg``.
+GRADE_SHOWN_JS = """want => [...document.querySelectorAll('[data-testid=stRadio]')]
+  .filter(r => r.innerText.startsWith('Grade'))
+  .some(r => [...r.querySelectorAll('input[type=radio]')]
+    .some(i => i.checked && i.closest('label').innerText.trim().startsWith(want)))"""
+
+#: In the component's frame, its excerpt scrolled to the top: viewport points just inside the
+#: first and the 40th character of the excerpt's first long text run (x0, y0, x1, y1).
 DRAG_ENDS_JS = """root => {
+  root.scrollTop = 0;
   const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   let n;
   while ((n = walk.nextNode()) && n.data.trim().length < 60) {}
