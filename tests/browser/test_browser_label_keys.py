@@ -80,7 +80,8 @@ def test_five_spans_graded_and_saved_with_keys_only(label_server, browser, tmp_p
     page.mouse.down()
     page.mouse.move(box["x"] + ends[2], box["y"] + ends[3], steps=8)
     page.mouse.up()
-    selected = frame.locator("#root").evaluate("() => window.getSelection().toString()").strip()
+    # the text dragged over (the selection itself is gone once the fragment redraws the excerpt)
+    selected = ends[4].strip()
     assert len(selected) >= 20
     wait_idle(page)
     page.get_by_role("spinbutton", name="End").wait_for(timeout=WAIT_MS)  # range mode opened
@@ -104,7 +105,8 @@ GRADE_SHOWN_JS = """want => [...document.querySelectorAll('[data-testid=stRadio]
     .some(i => i.checked && i.closest('label').innerText.trim().startsWith(want)))"""
 
 #: In the component's frame, its excerpt scrolled to the top: viewport points just inside the
-#: first and the 40th character of the excerpt's first long text run (x0, y0, x1, y1).
+#: first and the 40th character of the excerpt's first long text run, and those 40 characters
+#: (x0, y0, x1, y1, text).
 DRAG_ENDS_JS = """root => {
   root.scrollTop = 0;
   const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
@@ -116,5 +118,6 @@ DRAG_ENDS_JS = """root => {
   const a = r.getBoundingClientRect();
   r.setStart(n, i + 39); r.setEnd(n, i + 40);
   const b = r.getBoundingClientRect();
-  return [a.left + 1, a.top + a.height / 2, b.right - 1, b.top + b.height / 2];
+  const text = n.data.slice(i, i + 40);
+  return [a.left + 1, a.top + a.height / 2, b.right - 1, b.top + b.height / 2, text];
 }"""
