@@ -582,7 +582,7 @@ def save_widgets(
             on_click=do,
             args=(vm.save_and_next, store, key, pick.doc, pool.candidates, qsets, next_qid),
         )
-        b1, b2, b3 = st.columns(3)
+        b1 = b2 = b3 = st.container()  # one under the other: their labels fit a narrow column
         b1.button(
             t("lab.change" if existing else "lab.save", lang),
             key=K.K_LAB_SAVE,
