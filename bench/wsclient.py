@@ -11,8 +11,10 @@ one). Every ``rerun_script`` carries the state of every widget on screen, as
 the browser does (the value the server set with ``set_value``, else the one
 this session chose, else the widget's default): without them Streamlit would
 reset keyed widgets to their defaults. A button press is that plus the
-button's ``trigger_value=True``. Used by ``bench/sessions.py`` to time the
-server alone.
+button's ``trigger_value=True``; a button drawn inside an ``st.fragment`` is
+pressed as the browser does, with the fragment's id (only that fragment reruns
+and the run ends with ``FINISHED_FRAGMENT_RUN_SUCCESSFULLY``). Used by
+``bench/sessions.py`` and ``bench/label_save.py`` to time the server alone.
 """
 
 from __future__ import annotations
@@ -99,6 +101,8 @@ class Session:
             str, WidgetState
         ] = {}  # widget id -> its state on screen after the last run
         self.query: str | None = None  # the URL's query as the app last set it (page_info_changed)
+        self.fragments: dict[str, str] = {}  # widget id -> the fragment that drew it
+        self.pages: dict[str, str] = {}  # page name -> its script hash (st.navigation's message)
 
     async def connect(self) -> None:
         self.ws = await websockets.connect(
@@ -119,6 +123,7 @@ class Session:
         query: str | None = None,
         trigger: str | None = None,
         timeout_s: float = 900,
+        whole: bool = False,
     ) -> Run:
         """Request a run of ``page`` (URL path) with ``query`` (default: the URL as the app last
         set it);
@@ -126,6 +131,7 @@ class Session:
 
         Returns when the server reports a complete run (``FINISHED_SUCCESSFULLY``),
         after any ``st.rerun`` in between; the texts and widgets are those of that final run.
+        A ``trigger`` drawn in a fragment reruns that fragment only, unless ``whole``.
         """
         states = WidgetStates(widgets=list({**self.screen, **self.values}.values()))
         if trigger is not None:
@@ -133,7 +139,14 @@ class Session:
         msg = BackMsg()
         msg.rerun_script.query_string = query if query is not None else (self.query or "")
         msg.rerun_script.page_name = page
+        # the browser names its page by hash too: a fragment's st.rerun then reruns that page
+        msg.rerun_script.page_script_hash = self.pages.get(page, "")
         msg.rerun_script.widget_states.CopyFrom(states)
+        fragment = "" if whole or trigger is None else self.fragments.get(trigger, "")
+        msg.rerun_script.fragment_id = fragment
+        done = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR}
+        if fragment:
+            done.add(ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
         t0 = time.perf_counter()
         await self.ws.send(msg.SerializeToString())
         texts: list[str] = []
@@ -150,6 +163,8 @@ class Session:
                 kind == "page_info_changed"
             ):  # the browser moves its URL and sends this query from now on
                 self.query = fwd.page_info_changed.query_string
+            elif kind == "navigation" and fwd.navigation.page_script_hash:
+                self.pages[page] = fwd.navigation.page_script_hash
             elif kind == "new_session":
                 texts, widgets, screen = [], {}, {}
             elif kind == "delta" and fwd.delta.WhichOneof("type") == "new_element":
@@ -161,14 +176,14 @@ class Session:
                     seen.append((time.perf_counter() - t0, body.body))
                 elif body is not None and hasattr(body, "id") and getattr(body, "id", ""):
                     widgets[getattr(body, "label", "")] = (etype, body.id)
+                    if fwd.delta.fragment_id:
+                        self.fragments[body.id] = fwd.delta.fragment_id
                     state = widget_state(etype, body, self.screen.get(body.id))
                     if state is not None:
                         screen[body.id] = state
-            elif kind == "script_finished" and fwd.script_finished in (
-                ForwardMsg.FINISHED_SUCCESSFULLY,
-                ForwardMsg.FINISHED_WITH_COMPILE_ERROR,
-            ):
-                self.screen = screen
+            elif kind == "script_finished" and fwd.script_finished in done:
+                partial = fwd.script_finished == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+                self.screen = {**self.screen, **screen} if partial else screen
                 return Run(fwd.script_finished, time.perf_counter() - t0, texts, widgets, seen)
 
     def set_text(self, widget_id: str, value: str) -> None:

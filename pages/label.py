@@ -35,63 +35,85 @@ if store is None:
 vm.apply(ss, vm.follow_sidebar(ss, qsets, ctx.gold))
 qset = ss[K.K_LAB_QSET]
 qv = vm.question_view(store, qset, qsets[qset], ss[K.K_LAB_QID], docs)
-q = qv.question
 lr.question_widgets(qv, qsets, lang)
-st.subheader(t("lab.h.gold", lang))
-show(lr.gold_table(vm.gold_rows(qv.gold, qv.labels, docs), lang))
-st.caption(t("lab.gold_help", lang))
 
-# ------------------------------------------------------------------ pool
-st.header(t("lab.h.pool", lang))
-req = lr.pool_settings(lang, tuple(ctx.runs))
-chunking = ctx.corpus.chunking(ctx.config.chunker)
-result = None
-if not req.retrievers:
-    st.info(t("lab.pool.none", lang))
-else:
-    config_json = ranking_config(ctx.config).to_json(sort_keys=True)
-    with st.spinner(t("lab.pool.running", lang)):
-        result = measure.run_guarded(
-            lambda: measure.pool(
-                ctx.corpus_key,
-                config_json,
-                (qset, q.id),
-                req.retrievers,
-                req.depth,
-                req.order,
-                req.seed,
-                ctx.corpus,
-                q,
-                ctx.runs,
-            ),
-            lang,
+
+@st.fragment
+def annotate(qset: str, qid: str, judged_before: bool) -> None:
+    """Gold, pool, span, grade and save: a grade key, a save or a span change reruns only this
+    (one label-store read and write, the pool from its cache), not the page's exports."""
+    if (ss[K.K_LAB_QSET], ss[K.K_LAB_QID]) != (qset, qid):
+        st.rerun()  # save-and-next moved past the last candidate: the whole page follows
+    qv = vm.question_view(store, qset, qsets[qset], qid, docs)
+    if bool(qv.labels) != judged_before:
+        st.rerun()  # the question's first label (or its last undone): the progress changes
+    q = qv.question
+    st.subheader(t("lab.h.gold", lang))
+    gold = vm.gold_rows(qv.gold, qv.labels, docs)
+    lr.table_or_info(lr.gold_table(gold, lang), gold, t("lab.no_gold", lang))
+    st.caption(t("lab.gold_help", lang))
+
+    # -------------------------------------------------------------- pool
+    st.header(t("lab.h.pool", lang))
+    req = lr.pool_settings(lang, tuple(ctx.runs))
+    chunking = ctx.corpus.chunking(ctx.config.chunker)
+    result = None
+    if not req.retrievers:
+        st.info(t("lab.pool.none", lang))
+    else:
+        config_json = ranking_config(ctx.config).to_json(sort_keys=True)
+        with st.spinner(t("lab.pool.running", lang)):
+            result = measure.run_guarded(
+                lambda: measure.pool(
+                    ctx.corpus_key,
+                    config_json,
+                    (qset, q.id),
+                    req.retrievers,
+                    req.depth,
+                    req.order,
+                    req.seed,
+                    ctx.corpus,
+                    q,
+                    ctx.runs,
+                ),
+                lang,
+            )
+    pv = vm.pool_view(result, chunking, qv.gold, qv.labels, docs)
+    lr.pool_section(pv, lang)
+
+    # -------------------------------------------------------------- document + span, grade, save
+    st.header(t("lab.h.span", lang))
+    pick = vm.pick_span(ss, qset, q.id, pv.candidates, docs, chunking, qv.labels)
+    vm.apply(ss, pick.change)
+    left, right = st.columns([3, 2])
+    with left:
+        lr.span_widgets(pick, pv, docs, lang)
+        whole = st.toggle(t("lab.whole", lang), key=K.K_LAB_WHOLE)
+        st.caption(t("lab.mouse", lang))
+        marks = vm.excerpt_marks(pick, qv.gold, qv.labels)
+        lr.selectable_excerpt(pick, marks, whole, docs, lang)
+        show(lr.legend(lang))
+    with right:
+        lr.span_facts(pick, lang)
+        span_key = (qset, q.id, pick.doc.doc_id, pick.start, pick.end)
+        undo_this, undo_mine = lr.save_widgets(
+            pick, store, span_key, annotator, lang, pv, qsets, qv.next_id
         )
-pv = vm.pool_view(result, chunking, qv.gold, qv.labels, docs)
-lr.pool_section(pv, lang)
+        edit = vm.edit_of(ss, store, span_key, pick.existing)
+        vm.apply(ss, edit.change)
+        if lr.stale_question(edit, lang):
+            lr.done(vm.overwrite(store, span_key, pick.doc, pick.existing, edit, annotator), lang)
+        if undo_this or undo_mine:
+            lr.done(vm.undo(store, pick.existing, undo_this, annotator), lang)
+    vm.apply(ss, vm.remember_seen(ss, span_key, pick.existing))
 
-# ------------------------------------------------------------------ document + span
-st.header(t("lab.h.span", lang))
-pick = vm.pick_span(ss, qset, q.id, pv.candidates, docs, chunking, qv.labels)
-vm.apply(ss, pick.change)
-lr.span_widgets(pick, pv, docs, lang)
-whole = st.toggle(t("lab.whole", lang), key=K.K_LAB_WHOLE)
-show(lr.excerpt(pick, vm.excerpt_marks(pick, qv.gold, qv.labels), whole, lang))
-show(lr.legend(lang))
-lr.span_facts(pick, lang)
+    # -------------------------------------------------------------- labels
+    lr.labels_section(store, qset, q.id, qv.labels, lang)
 
-# ------------------------------------------------------------------ grade, save, undo
-span_key = (qset, q.id, pick.doc.doc_id, pick.start, pick.end)
-undo_this, undo_mine = lr.save_widgets(pick, store, span_key, annotator, lang)
-edit = vm.edit_of(ss, store, span_key, pick.existing)
-vm.apply(ss, edit.change)
-if lr.stale_question(edit, lang):
-    lr.done(vm.overwrite(store, span_key, pick.doc, pick.existing, edit, annotator), lang)
-if undo_this or undo_mine:
-    lr.done(vm.undo(store, pick.existing, undo_this, annotator), lang)
-vm.apply(ss, vm.remember_seen(ss, span_key, pick.existing))
 
-# ------------------------------------------------------------------ labels, progress, files
-lr.labels_section(store, qset, q.id, qv.labels, lang)
+annotate(qset, qv.question.id, bool(qv.labels))
+
+# ------------------------------------------------------------------ progress, files
 st.header(t("lab.h.progress", lang))
 show(lr.progress_table(vm.set_progress(store, qsets), lang))
 st.caption(t("lab.progress_help", lang))

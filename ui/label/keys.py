@@ -32,9 +32,15 @@ K_LAB_LAST = "label._last"
 #: ``(question set, question id, doc id, start, end)`` whose label the grade and note show.
 K_LAB_SPAN = "label._span"
 K_LAB_WHOLE = "label.whole"
+#: The excerpt's mouse selection (``{"doc", "start", "end"}``).
+K_LAB_MOUSE = "label.mouse"
 K_LAB_GRADE = "label.grade"
 K_LAB_NOTE = "label.note"
 K_LAB_SAVE = "label.save"
+#: Save and open the next candidate (shortcut Enter).
+K_LAB_SAVE_NEXT = "label.save_next"
+#: Prefix of the grade-key buttons (``label.grade_key.0`` …, shortcuts 0–3).
+K_LAB_GRADE_KEY = "label.grade_key"
 K_LAB_UNDO_THIS = "label.undo_this"
 K_LAB_UNDO_MINE = "label.undo_mine"
 K_LAB_FLASH = "label.flash"

@@ -139,10 +139,10 @@ TEXT: dict[str, tuple[str, str]] = {
     "help.lab.grade": (
         "0은 '보고 나서 관련 없다고 판정함'입니다. 판정하지 않은 후보는 0이 아니라 미판정으로 "
         "남습니다. "
-        "평가에서는 등급 1 이상이 정답입니다.",
+        "평가에서는 등급 1 이상이 정답입니다. 숫자 키 0–3으로 등급을 고릅니다.",
         "0 means 'looked at it, not relevant'. A candidate you do not judge stays not judged, "
         "never 0. "
-        "Evaluation counts grade 1 and above as gold.",
+        "Evaluation counts grade 1 and above as gold. Keys 0–3 set the grade.",
     ),
     "lab.note": ("메모", "Note"),
     "lab.need_annotator": (
@@ -151,6 +151,23 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "lab.save": ("라벨 저장", "Save label"),
     "lab.change": ("라벨 바꾸기", "Change label"),
+    "lab.mouse": (
+        "문서에서 마우스로 글자를 고르면 그 구간이 글자 범위로 선택됩니다.",
+        "Select text in the document with the mouse to pick that character range.",
+    ),
+    "lab.save_next": ("저장하고 다음", "Save and next"),
+    "help.lab.save_next": (
+        "지금 구간을 이 등급으로 저장하고 풀의 다음 후보를 엽니다 "
+        "(마지막 후보 다음은 아직 판정하지 않은 다음 질문). 단축키: Enter.",
+        "Saves this span with this grade and opens the pool's next candidate (after the last "
+        "one, the next question not judged yet). Shortcut: Enter.",
+    ),
+    "lab.keys": (
+        "키보드: 숫자 0–3 = 등급, Enter = 저장하고 다음 후보 (입력란 밖에서).",
+        "Keyboard: number keys 0–3 = grade, Enter = save and open the next candidate (outside "
+        "a text box).",
+    ),
+    "help.lab.grade_key": ("등급 {grade} (단축키: {grade})", "Grade {grade} (shortcut: {grade})"),
     "lab.undo_this": ("이 라벨의 내 마지막 변경 취소", "Undo my last change here"),
     "lab.undo_mine": ("내 마지막 작업 취소", "Undo my last action"),
     "lab.saved": (

@@ -910,6 +910,75 @@ def save(state: State, store: LabelStore, key: SpanKey, doc: Document) -> Change
     return d.change()
 
 
+def mouse_span(state: State, docs: Mapping[str, Document], selected: Any) -> Change:
+    """Callback of the excerpt's mouse selection (``{"doc", "start", "end"}``, code-point offsets
+    of ``Document.text``): it becomes the character range, without the whitespace at its ends.
+    A selection of another document, outside the text or of whitespace only changes nothing."""
+    if not isinstance(selected, Mapping):
+        return Change()
+    doc, start, end = selected.get("doc"), selected.get("start"), selected.get("end")
+    if not isinstance(doc, str) or doc not in docs or doc != state.get(K_LAB_DOC):
+        return Change()
+    if not (isinstance(start, int) and isinstance(end, int)) or isinstance(start, bool):
+        return Change()
+    text = docs[doc].text
+    if not 0 <= start < end <= len(text):
+        return Change()
+    piece = text[start:end]
+    start += len(piece) - len(piece.lstrip())
+    end -= len(piece) - len(piece.rstrip())
+    if end <= start:
+        return Change()
+    return Change(
+        {K_LAB_MODE: "range", K_LAB_START: start, K_LAB_END: end, K_LAB_FIND: ""}, (K_LAB_OCCS,)
+    )
+
+
+def set_grade(state: State, grade: int) -> Change:
+    """Grade-key callback (``0``–``3``): the grade widget holds ``grade``; nothing is written."""
+    if grade not in GRADES:
+        raise ValueError(f"grade must be one of {GRADES}, got {grade!r}")
+    return Change({K_LAB_GRADE: grade})
+
+
+def next_candidate(current: int | None, candidates: Mapping[int, Chunk]) -> int | None:
+    """The pooled candidate after position ``current`` in pool order (None after the last)."""
+    return min((p for p in candidates if current is None or p > current), default=None)
+
+
+def save_and_next(
+    state: State,
+    store: LabelStore,
+    key: SpanKey,
+    doc: Document,
+    candidates: Mapping[int, Chunk],
+    qsets: Mapping[str, Sequence[Question]],
+    next_qid: str | None,
+) -> Change:
+    """Enter's callback: :func:`save`, then, when it wrote (or had nothing to change), the next
+    pooled candidate opens as its chunk; after the last one, the next not-judged question
+    (:func:`follow`). A refused, failed or unnamed save stays on the span."""
+    saved = save(state, store, key, doc)
+    d = _Draft(state)
+    _merge(d, saved)
+    if saved.values.get(K_LAB_FLASH) is None:  # stale, failed, or no annotator: nothing moves
+        return d.change()
+    nxt = next_candidate(d.get(K_LAB_CAND), candidates)
+    if nxt is not None:
+        d.set(K_LAB_CAND, nxt)
+        _open(d, candidates)
+    elif next_qid is not None:
+        _merge(d, follow(state, qsets, next_qid))
+    return d.change()
+
+
+def _merge(d: _Draft, change: Change) -> None:
+    for key in change.drop:
+        d.drop(key)
+    for key, value in change.values.items():
+        d.set(key, value)
+
+
 @dataclass(frozen=True)
 class Edit:
     """The grade and note this run would save, and the label versions it knows of.

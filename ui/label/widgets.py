@@ -9,9 +9,11 @@ their callbacks to the view model; they decide nothing themselves.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
+import streamlit.components.v1 as components
 
 from rag_core.config import PRESET_LABELS
 from rag_core.evaluation.pooling import POOL_ORDERS
@@ -19,7 +21,7 @@ from rag_core.gold.labels import GRADES, Label, LabelEvent, LabelStore
 from rag_core.types import Document, Question
 
 from .. import measure
-from ..html import Mark, Markup, div, join, marked_text, md, show, snippet, span, table
+from ..html import CSS, Mark, Markup, div, join, marked_text, md, show, snippet, span, table
 from ..i18n import t
 from ..state import Context
 from . import keys as K
@@ -109,6 +111,14 @@ def pool_table(view: PoolView, lang: str) -> Markup:
     return table(cols, rows, row_classes=classes, empty=t("lab.pool.empty", lang))
 
 
+def table_or_info(markup: Markup, rows: Sequence[object], empty: str) -> None:
+    """A table, or its empty state as an info box (an empty table is not an error)."""
+    if rows:
+        show(markup)
+    else:
+        st.info(empty)
+
+
 def line(messages: Sequence[Msg], lang: str) -> str:
     """Messages worded and joined by `` · `` (plain text: escape for Markdown)."""
     return " · ".join(say(m, lang) for m in messages)
@@ -121,7 +131,8 @@ def pool_section(view: PoolView, lang: str) -> None:
     for m in view.warnings:
         st.warning(md(say(m, lang)))
     st.caption(say(view.facts, lang))
-    show(pool_table(view, lang))
+    with st.container(height=min(420, 60 + 40 * len(view.rows)) if view.rows else "content"):
+        table_or_info(pool_table(view, lang), view.rows, t("lab.pool.empty", lang))
     if not view.by_rank:
         st.caption(t("lab.pool.blind", lang))
 
@@ -131,6 +142,30 @@ def excerpt(pick: SpanPick, marks: Sequence[MarkSpec], whole: bool, lang: str) -
     lo, hi = excerpt_window(pick, whole)
     shown = [Mark(m.start, m.end, m.cls, say(m.title, lang)) for m in marks]
     return marked_text(pick.doc.text[lo:hi], shown, base=lo, cls="ri-doc ri-text")
+
+
+#: The excerpt with mouse selection: a v1 component served from this package (no network).
+_SELECTABLE = components.declare_component(
+    "label_span_select", path=str(Path(__file__).parent / "selection")
+)
+
+
+def selectable_excerpt(
+    pick: SpanPick, marks: Sequence[MarkSpec], whole: bool, docs: Mapping[str, Document], lang: str
+) -> None:
+    """:func:`excerpt` in a component where selecting text with the mouse picks that range
+    (``ui.label.view.mouse_span``); the markup is built escaped, as :func:`excerpt` builds it."""
+    lo, _hi = excerpt_window(pick, whole)
+    _SELECTABLE(
+        html=str(excerpt(pick, marks, whole, lang)),
+        css=CSS,
+        base=lo,
+        doc=pick.doc.doc_id,
+        scroll=True,
+        key=K.K_LAB_MOUSE,
+        default=None,
+        on_change=lambda: do(vm.mouse_span, docs, st.session_state.get(K.K_LAB_MOUSE)),
+    )
 
 
 def legend(lang: str) -> Markup:
@@ -355,7 +390,7 @@ def labels_section(
 ) -> None:
     """The question's labels (one can be opened as a range) and its history."""
     st.header(t("lab.h.labels", lang))
-    show(labels_table(labels, lang))
+    table_or_info(labels_table(labels, lang), labels, t("lab.none_yet", lang))
     if labels:
         options = vm.label_options(labels)
         c1, c2 = st.columns([3, 1])
@@ -370,7 +405,8 @@ def labels_section(
             width="stretch",
         )
     with st.expander(t("lab.h.history", lang)):
-        show(history_table(store.history(qset, qid), lang))
+        events = store.history(qset, qid)
+        table_or_info(history_table(events, lang), events, t("lab.none_yet", lang))
 
 
 def export_section(
@@ -494,33 +530,63 @@ def question_widgets(
 
 
 def save_widgets(
-    pick: SpanPick, store: LabelStore, key: vm.SpanKey, annotator: str, lang: str
+    pick: SpanPick,
+    store: LabelStore,
+    key: vm.SpanKey,
+    annotator: str,
+    lang: str,
+    pool: PoolView,
+    qsets: Mapping[str, Sequence[Question]],
+    next_qid: str | None,
 ) -> tuple[bool, bool]:
-    """Grade, note, save and undo buttons, the last action's message: ``(undo this, undo mine)``.
+    """Grade (keys 0–3), note, save, save-and-next (Enter) and undo buttons, the last action's
+    message: ``(undo this, undo mine)``.
 
-    The save runs in the button's callback, before the next run: that one run
+    The saves run in the buttons' callbacks, before the next run: that one run
     shows the stored label and its confirmation (one run per save, not a run
     and an ``st.rerun``).
     """
     existing = pick.existing
+    can_save = bool(annotator and pick.ok)
     c1, c2 = st.columns([2, 3])
-    c1.radio(
-        t("lab.grade", lang),
-        GRADES,
-        key=K.K_LAB_GRADE,
-        format_func=lambda g: t(f"lab.grade.{g}", lang),
-        help=t("help.lab.grade", lang),
-    )
+    with c1:
+        st.radio(
+            t("lab.grade", lang),
+            GRADES,
+            key=K.K_LAB_GRADE,
+            format_func=lambda g: t(f"lab.grade.{g}", lang),
+            help=t("help.lab.grade", lang),
+        )
+        for col, g in zip(st.columns(len(GRADES)), GRADES, strict=True):
+            col.button(
+                str(g),
+                key=f"{K.K_LAB_GRADE_KEY}.{g}",
+                shortcut=str(g),
+                help=t("help.lab.grade_key", lang, grade=g),
+                on_click=do,
+                args=(vm.set_grade, g),
+                width="stretch",
+            )
     with c2:
         st.text_input(t("lab.note", lang), key=K.K_LAB_NOTE, max_chars=500)
         if not annotator:
             st.warning(t("lab.need_annotator", lang))
-        b1, b2, b3 = st.columns(3)
+        st.button(
+            t("lab.save_next", lang),
+            key=K.K_LAB_SAVE_NEXT,
+            type="primary",
+            shortcut="Enter",
+            disabled=not can_save,
+            width="stretch",
+            help=t("help.lab.save_next", lang),
+            on_click=do,
+            args=(vm.save_and_next, store, key, pick.doc, pool.candidates, qsets, next_qid),
+        )
+        b1 = b2 = b3 = st.container()  # one under the other: their labels fit a narrow column
         b1.button(
             t("lab.change" if existing else "lab.save", lang),
             key=K.K_LAB_SAVE,
-            type="primary",
-            disabled=not (annotator and pick.ok),
+            disabled=not can_save,
             width="stretch",
             on_click=do,
             args=(vm.save, store, key, pick.doc),
@@ -534,6 +600,7 @@ def save_widgets(
         undo_mine = b3.button(
             t("lab.undo_mine", lang), key=K.K_LAB_UNDO_MINE, disabled=not annotator, width="stretch"
         )
+        st.caption(t("lab.keys", lang))
         if pick.flash:
             st.success(md(say(pick.flash, lang)))
         if pick.save_error:
