@@ -14,7 +14,7 @@ from ui import cache
 
 def _zip(members: dict[str, bytes]) -> bytes:
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in members.items():
             zf.writestr(name, data)
     return buf.getvalue()
