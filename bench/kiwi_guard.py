@@ -16,7 +16,11 @@ from __future__ import annotations
 import argparse
 import collections
 import statistics
+import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rag_core.formats import guard
 from rag_core.retrieval.sparse import analyzers

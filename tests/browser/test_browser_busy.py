@@ -21,8 +21,9 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-from helpers.browser import MARKS, WAIT_MS, wait_idle
+from helpers.browser import MARKS, WAIT_MS, serve, wait_idle
 
+from rag_core.modelnames import QDRANT_URLS_ENV
 from rag_core.retrieval import qdrant
 
 pytestmark = [*MARKS, pytest.mark.slow]
@@ -61,12 +62,14 @@ class Health:
 def _assert_responsive(health: Health, busy_s: float, what: str) -> None:
     assert len(health.latencies) >= max(2, int(busy_s / 2)), (what, health.latencies)
     slowest = max(health.latencies)
+    print(f"{what}: busy {busy_s:.1f} s, {len(health.latencies)} polls, slowest {slowest:.3f} s")
     assert slowest < 2.0, f"{what}: /_stcore/health took {slowest:.1f} s (busy {busy_s:.0f} s)"
 
 
 def _topics_zip() -> bytes:
-    """A TREC folder whose topics file is 1 MB of ``<top>`` blocks, zipped to a few KB."""
-    block = "<top>\n<num> Number: 1\n<title> hallasan height\n<desc> How tall?\n</top>\n"
+    """A TREC folder whose topics file is 1 MB of unclosed ``<top>`` blocks (the input the old
+    topics regex rescanned quadratically: 100 KB took ~12 s), zipped to a few KB."""
+    block = "<top>\n<num> Number: 1\n<title> hallasan height\n<desc> How tall?\n"
     topics = block * (1_000_000 // len(block))
     corpus = '{"id": "d1", "text": "Hallasan is 1,950 m tall."}\n'
     buf = io.BytesIO()
@@ -156,27 +159,30 @@ def _drip_server(every_s: float = 2.0) -> Iterator[str]:
         srv.close()
 
 
-def test_a_dripping_qdrant_ends_within_its_deadline_and_the_server_answers(server, browser):
-    page = browser.new_page(viewport={"width": 1400, "height": 1800})
-    page.goto(f"{server}/inspect?lang=en")  # the sample corpus indexed before the timing
-    wait_idle(page)
-    with _drip_server() as url, Health(server) as health:
+def test_a_dripping_qdrant_ends_within_its_deadline_and_the_server_answers(browser, tmp_path):
+    """The app serves a session whose Qdrant (the test's drip server, allow-listed by the
+    operator) answers one byte every 2 s: the page is ready after the total deadline with the
+    message, the BM25 list beside it, and the server answers health checks meanwhile."""
+    with _drip_server() as url, serve(tmp_path / "streamlit.log", **{QDRANT_URLS_ENV: url}) as app:
+        page = browser.new_page(viewport={"width": 1400, "height": 1800})
+        page.goto(f"{app}/inspect?lang=en")  # the sample corpus indexed before the timing
+        wait_idle(page)
         query = {
             "lang": "en",
             "retrieval.methods": "bm25,qdrant",
             "retrieval.qdrant_url": url,
             "retrieval.qdrant_collection": "drip",
         }
-        start = time.perf_counter()
-        page.goto(f"{server}/inspect?" + urlencode(query))
-        page.get_by_text(
-            f"did not answer within {qdrant.DEADLINE_S:g} s", exact=False
-        ).first.wait_for(timeout=WAIT_MS)
-        wait_idle(page)
-        busy = time.perf_counter() - start
-    _assert_responsive(health, busy, "dripping Qdrant")
-    # the deadline, plus the page's own work under a shared machine's load
-    assert busy < qdrant.DEADLINE_S + 40, busy
-    assert page.locator("[data-list='bm25:auto']").count() == 1  # the other list still shows
-    assert url.split("//")[1] in page.inner_text("body")  # the message names the server
-    page.close()
+        with Health(app) as health:
+            start = time.perf_counter()
+            page.goto(f"{app}/inspect?" + urlencode(query))
+            said = f"did not answer within {qdrant.DEADLINE_S:g} s"
+            page.get_by_text(said, exact=False).first.wait_for(timeout=WAIT_MS)
+            wait_idle(page)
+            busy = time.perf_counter() - start
+        _assert_responsive(health, busy, "dripping Qdrant")
+        # the deadline, plus the page's own work on a shared machine
+        assert qdrant.DEADLINE_S <= busy < qdrant.DEADLINE_S + 40, busy
+        assert page.locator("[data-list='bm25:auto']").count() == 1  # the other list shows
+        assert url.split("//")[1] in page.inner_text("body")  # the message names the server
+        page.close()

@@ -356,3 +356,28 @@ def test_keeping_the_current_label_writes_nothing(entry, store_file):
     assert b.session_state["label.grade"] == 2
     assert [e.kind for e in LabelStore(store_file).history()] == ["add", "change"]
     assert any("Kept the current label (grade 2)." in plain(s.value) for s in b.success)
+
+
+def test_a_server_restart_keeps_the_typed_note(entry, store_file):
+    """The browser reconnects to a fresh session after a server restart and sends back its
+    widgets' values: the typed (unsaved) note stays on screen and is what the next save stores
+    (the stored note used to come back and be saved over the typed one)."""
+    a = named(make(entry))
+    a.text_input(key="label.note").set_value("stored note").run()
+    a.button(key="label.save").click().run()
+    ok(a)
+    a.text_input(key="label.note").set_value("typed before the restart").run()
+    widgets = ("label.annotator", "label.cand", "label.doc", "label.mode", "label.chunk")
+    refill = {k: a.session_state[k] for k in (*widgets, "label.grade", "label.note")}
+    b = AppTest.from_file(str(entry), default_timeout=a.default_timeout)
+    b.query_params.update({"lang": "en", "qset": "en", "qid": EN[0].id})
+    b.switch_page(str(ROOT / "pages" / "label.py"))
+    for key, value in refill.items():
+        b.session_state[key] = value
+    b.run()
+    ok(b)
+    assert b.text_input(key="label.note").value == "typed before the restart"
+    b.button(key="label.save").click().run()
+    ok(b)
+    (lab,) = LabelStore(store_file).current()
+    assert lab.note == "typed before the restart"

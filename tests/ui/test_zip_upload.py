@@ -4,6 +4,7 @@ skipped members reach the QrelsSet (issue 27)."""
 from __future__ import annotations
 
 import io
+import json
 import zipfile
 
 import pytest
@@ -13,7 +14,7 @@ from ui import cache
 
 def _zip(members: dict[str, bytes]) -> bytes:
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in members.items():
             zf.writestr(name, data)
     return buf.getvalue()
@@ -66,3 +67,21 @@ def test_an_uploaded_zips_corpus_has_the_loaders_time_budget(monkeypatch):
     monkeypatch.setattr(loaders, "DEFAULT_TIME_BUDGET_S", 60.0)
     _, qset, _ = cache.beir_zip_index(data, "test")
     assert len(qset.report.documents) == 20_000
+
+
+@pytest.mark.slow
+def test_200_repeated_1_mb_rows_are_counted_and_the_first_kept_whole():
+    """The probe's zip: 200 rows of one ``_id``, 1 MB each. One document loads, whole (not
+    truncated), and 199 repeats are counted for the sidebar's warning and the CLI's stderr."""
+    text = ("Hallasan is 1,950 m tall. " * 40_400)[:1_000_000]
+    rows = "".join(
+        json.dumps({"_id": "d1", "title": "", "text": f"{i} {text}"}) + "\n" for i in range(200)
+    )
+    data = _zip({**{f"set/{k}": v for k, v in BEIR.items()}, "set/corpus.jsonl": rows.encode()})
+    assert len(data) < 2_000_000
+    _, qset, _ = cache.beir_zip_index(data, "test")
+    (doc,) = qset.report.documents
+    assert doc.text == f"0 {text}"  # the first row, every character of it
+    assert dict(qset.duplicates)["documents"] == 199
+    assert "set: 199 repeated documents dropped (the first line of each kept)" in qset.warnings()
+    assert len(qset.report.failed) == 199
