@@ -139,6 +139,7 @@ def test_a_korean_page_with_an_answer_shows_no_english_phrase(entry, monkeypatch
     text = _page_text(at)
     assert "15~17도입니다" in text  # the answer was made (or kept from a page before) and drawn
     data = data_text + _letters(f"{gen.model_id} {gen.template_label}")  # the model's names
+    data += _letters("python -m rag_core scenarios prepare")  # a command line is code, not prose
     found = [
         s
         for s in latin_sentences(text, min_words=2)

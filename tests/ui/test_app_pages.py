@@ -222,10 +222,10 @@ def test_a_scenario_click_sets_the_configuration(entry):
     assert at.session_state["_cfg"] == s.config(base)
     assert at.session_state["q.id"] == s.question_id
     assert [x.value for x in at.title] == ["비교"]
-    assert at.text_area(key="compare.b.w").value == "retrieval.analyzer=char"
-    assert at.query_params["b"] == "retrieval.analyzer=char"
+    assert at.text_area(key="compare.b.w").value == "retrieval.analyzer=auto"
+    assert at.query_params["b"] == "retrieval.analyzer=auto"
     assert rows_of(at, "bm25:unicode") == 0  # A: word search finds nothing
-    assert rows_of(at, "bm25:char") == PipelineConfig().retrieval.k  # B: char n-grams do
+    assert rows_of(at, "bm25:auto") == PipelineConfig().retrieval.k  # B: Kiwi morphemes do
 
 
 def test_a_scenario_opens_its_chunks_page_on_the_gold_document(entry):
@@ -235,9 +235,10 @@ def test_a_scenario_opens_its_chunks_page_on_the_gold_document(entry):
     assert not at.exception
     assert [x.value for x in at.title] == ["청크"]
     # the destroyed needle is announced with the boundary that cut it
-    assert any("1844년" in plain(e.value) and "자른 경계" in plain(e.value) for e in at.error)
+    # ko-33's needle "… 관광객만 1,380만 명 …", cut inside the number by preset A
+    assert any("1,380만" in plain(e.value) and "자른 경계" in plain(e.value) for e in at.error)
     assert at.selectbox(key="chunker.preset").value == "A"
-    assert at.selectbox(key="chunks.doc.w").value == "ko-jeju-04-history"
+    assert at.selectbox(key="chunks.doc.w").value == "ko-jeju-05-admin-tourism"
     assert any("ri-cut" in h.value and "ri-lost" in h.value for h in at.html)
 
 
