@@ -35,4 +35,5 @@ def test_a_100_mb_corpus_zip_loads_like_the_folder(tmp_path):
     folder_s, zip_s = runs["folder"]["seconds"], runs["zip"]["seconds"]
     assert zip_s < 3 * folder_s, (zip_s, folder_s)
     grow = {mode: r["rss_kb"] - bare["rss_kb"] for mode, r in runs.items()}
-    assert grow["zip"] < 2 * grow["folder"], grow
+    # a load may not lift the peak above the imports' (growth 0): then neither doubled it
+    assert grow["zip"] <= max(2 * grow["folder"], 0), (grow, bare["rss_kb"])
