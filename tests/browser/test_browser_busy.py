@@ -10,18 +10,16 @@ slowest answer took under 2 s and that the case's work overlapped the polls.
 from __future__ import annotations
 
 import io
-import socket
 import threading
 import time
 import urllib.request
 import zipfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
 from helpers.browser import MARKS, WAIT_MS, serve, wait_idle
+from helpers.drip import drip_server
 
 from rag_core.modelnames import QDRANT_URLS_ENV
 from rag_core.retrieval import qdrant
@@ -122,48 +120,14 @@ def test_a_spaceless_korean_line_leaves_the_server_answering(server, browser, tm
     page.close()
 
 
-@contextmanager
-def _drip_server(every_s: float = 2.0) -> Iterator[str]:
-    """An HTTP "Qdrant" on 127.0.0.1 that answers every request one byte at a time."""
-    srv = socket.socket()
-    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    srv.bind(("127.0.0.1", 0))
-    srv.listen(16)
-    stop = threading.Event()
-
-    def serve(conn: socket.socket) -> None:
-        with conn:
-            try:
-                conn.recv(65536)
-                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n")
-                conn.sendall(b"Content-Length: 100000\r\n\r\n")
-                while not stop.wait(every_s):
-                    conn.sendall(b" ")
-            except OSError:
-                pass
-
-    def accept() -> None:
-        srv.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                conn, _ = srv.accept()
-            except OSError:
-                continue
-            threading.Thread(target=serve, args=(conn,), daemon=True).start()
-
-    threading.Thread(target=accept, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{srv.getsockname()[1]}"
-    finally:
-        stop.set()
-        srv.close()
-
-
 def test_a_dripping_qdrant_ends_within_its_deadline_and_the_server_answers(browser, tmp_path):
     """The app serves a session whose Qdrant (the test's drip server, allow-listed by the
     operator) answers one byte every 2 s: the page is ready after the total deadline with the
     message, the BM25 list beside it, and the server answers health checks meanwhile."""
-    with _drip_server() as url, serve(tmp_path / "streamlit.log", **{QDRANT_URLS_ENV: url}) as app:
+    with (
+        drip_server(every_s=2.0) as url,
+        serve(tmp_path / "streamlit.log", **{QDRANT_URLS_ENV: url}) as app,
+    ):
         page = browser.new_page(viewport={"width": 1400, "height": 1800})
         page.goto(f"{app}/inspect?lang=en")  # the sample corpus indexed before the timing
         wait_idle(page)

@@ -4,10 +4,10 @@ the total deadline, not held by the per-read timeout; a failed connection is not
 from __future__ import annotations
 
 import socket
-import threading
 import time
 
 import pytest
+from helpers.drip import drip_server as dripping
 
 from rag_core.retrieval import qdrant
 from rag_core.retrieval.qdrant import QdrantError, QdrantTarget, collection_facts, connect
@@ -15,42 +15,9 @@ from rag_core.retrieval.qdrant import QdrantError, QdrantTarget, collection_fact
 
 @pytest.fixture
 def drip_server():
-    """An HTTP server on 127.0.0.1 that answers every request one byte at a time, 0.5 s apart
-    (each byte restarts a read timeout, so only a total deadline ends the wait)."""
-    srv = socket.socket()
-    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    srv.bind(("127.0.0.1", 0))
-    srv.listen(8)
-    stop = threading.Event()
-
-    def serve(conn: socket.socket) -> None:
-        with conn:
-            try:
-                conn.recv(65536)
-                head = (
-                    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                    b"Content-Length: 100000\r\n\r\n"
-                )
-                conn.sendall(head)
-                while not stop.is_set():
-                    conn.sendall(b" ")
-                    time.sleep(0.5)
-            except OSError:
-                pass
-
-    def accept() -> None:
-        srv.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                conn, _ = srv.accept()
-            except OSError:
-                continue
-            threading.Thread(target=serve, args=(conn,), daemon=True).start()
-
-    threading.Thread(target=accept, daemon=True).start()
-    yield f"http://127.0.0.1:{srv.getsockname()[1]}"
-    stop.set()
-    srv.close()
+    """The tests' drip server (one byte every 0.5 s; only a total deadline ends the wait)."""
+    with dripping(every_s=0.5) as url:
+        yield url
 
 
 def test_a_dripping_server_is_cut_off_by_the_total_deadline(drip_server, monkeypatch):
