@@ -12,8 +12,9 @@ Cancelling. Every wait here wakes at least every :data:`TICK` seconds and writes
 (a ticking time line), so a Streamlit rerun — a moved knob, the Stop button — interrupts the
 script within a tick instead of after the model. The next run of the session cancels the
 session's running generation unless it asks for the same Trace (then it follows it again);
-the worker's listener raises ``Cancelled`` at the model's next piece of text, so nothing of
-the abandoned run is returned or cached (``rag_core.pipeline.Cancelled``), and the worker
+the worker's model stops between two of its layers (``run(cancelled=)``, even inside the
+prompt's long forward pass) and its listener raises ``Cancelled`` at any later event, so
+nothing of the abandoned run is returned or cached (``rag_core.pipeline.Cancelled``), and the worker
 releases the Trace's build lock whatever happens. The worker never touches Streamlit.
 """
 
@@ -166,6 +167,7 @@ def _start(
                 runs=runs or None,
                 progress=lambda m, f: events.put(("progress", (m, f))),
                 listener=listen,
+                cancelled=cancel.is_set,
             )
             if cache.cacheable(trace):
                 store.put(key, trace)

@@ -36,6 +36,7 @@ from typing import Any
 from rag_core.config import GenerationConfig
 from rag_core.hashing import ids_sha256
 from rag_core.models import ModelUnavailable, cache_root, get_generator
+from rag_core.models.errors import Cancelled
 from rag_core.models.store import JsonStore, shared_store
 from rag_core.models.timing import rates
 from rag_core.types import ContextStage, GenerationStage, Notice
@@ -136,8 +137,11 @@ def generate(
         use_cache: False forces a fresh generation (the result is still stored).
         on_text: Receives the answer's text piece by piece while a fresh
             generation runs (not called on a cache replay).
-        cancelled: For an endpoint generator (``openai:MODEL``, ``rag_core.answer.remote``):
-            asked while the reply streams; True closes the request.
+        cancelled: Asked while the answer is made; once true, a local model raises
+            :class:`~rag_core.models.errors.Cancelled` within a layer's time (even during
+            the prompt's forward pass: ``rag_core.models.generators.interruptible``) and an
+            endpoint generator (``openai:MODEL``, ``rag_core.answer.remote``) closes the
+            request. Nothing of a cancelled generation is stored.
     """
     params: dict[str, Any] = {
         "max_new_tokens": cfg.max_new_tokens,
@@ -154,7 +158,7 @@ def generate(
             return _stage("unavailable", cfg.model, exc.notice, params=params)
     if getattr(generator, "is_endpoint", False):  # a server: rag_core.answer.remote
         params["citations"] = "free"
-        return generate_remote(
+        stage = generate_remote(
             context,
             cfg,
             generator,
@@ -165,6 +169,9 @@ def generate(
             on_text=on_text,
             cancelled=cancelled,
         )
+        if cancelled is not None and cancelled():  # the request was closed: nothing to show
+            raise Cancelled
+        return stage
     params["dtype"] = generator_dtype(generator)
     wrong = _wrong_ids(context, generator, params)
     if wrong is not None:
@@ -194,7 +201,9 @@ def generate(
         if replayed is not None:
             return replayed
     refusal = refusal_of(context.system_text)
-    return _fresh(store, key, generator, ids, cfg, mode, sources, params, notes, on_text, refusal)
+    return _fresh(
+        store, key, generator, ids, cfg, mode, sources, params, notes, on_text, refusal, cancelled
+    )
 
 
 def _no_enforcing(generator: Any) -> str:
@@ -289,6 +298,7 @@ def _fresh(
     notes: list[str],
     on_text: Callable[[str], None] | None,
     refusal: str = REFUSAL_TEXT,
+    cancelled: Callable[[], bool] | None = None,
 ) -> GenerationStage:
     """Generate now (timing prefill and decode where the generator can), store, and report
     (``refusal``: what the enforced grammar lets the answer be instead of cited sentences)."""
@@ -298,6 +308,8 @@ def _fresh(
     timing: dict[str, Any] = {}
     if getattr(generator, "measures_first_token", False):
         kwargs["timing"] = timing
+    if cancelled is not None and getattr(generator, "takes_cancelled", False):
+        kwargs["cancelled"] = cancelled
     try:
         if mode == "enforced":
             kwargs["logits_processors"] = [

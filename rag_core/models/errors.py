@@ -1,4 +1,5 @@
-"""The one error every model loader raises when weights are not there."""
+"""The one error every model loader raises when weights are not there, and the one way to
+abandon a run that is under way (:class:`Cancelled`)."""
 
 from __future__ import annotations
 
@@ -44,3 +45,15 @@ class ModelUnavailable(ValueError):
         )
         self.reason = english(self.notice)
         super().__init__(f"model {name!r} is unavailable: {self.reason}")
+
+
+class Cancelled(BaseException):
+    """Raised to abandon a run: by a pipeline listener (a page whose user moved on, or pressed
+    Stop), or by a local generator whose ``cancelled()`` turned true between two of the model's
+    layers (so even the prompt's one long forward pass stops within a layer's time).
+
+    A ``BaseException``, as ``asyncio.CancelledError``: no stage's ``except Exception`` turns it
+    into a stage result, so nothing of the abandoned run is returned or stored (the generation
+    cache is written only after a finished generation); every lock is released on the way out.
+    Re-exported as ``rag_core.pipeline.Cancelled``.
+    """

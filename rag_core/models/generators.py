@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, Protocol, runtime_checkable
 
+from .errors import Cancelled
 from .timing import FirstTokenClock
 
 #: Used when a tokenizer has no chat template (plain-text turns).
@@ -140,6 +142,8 @@ class Generator(_TokenizerMixin):
     takes_logits_processors = True
     #: ``generate_ids`` fills a ``timing`` dict (prefill and decode seconds).
     measures_first_token = True
+    #: ``generate_ids`` asks ``cancelled()`` between the model's layers (:func:`interruptible`).
+    takes_cancelled = True
 
     def __init__(
         self,
@@ -213,6 +217,7 @@ class Generator(_TokenizerMixin):
         logits_processors: Sequence[Any] = (),
         on_text: Any = None,
         timing: dict[str, float] | None = None,
+        cancelled: Callable[[], bool] | None = None,
     ) -> tuple[str, list[int], float]:
         """Greedy decoding from exactly ``ids``.
 
@@ -227,6 +232,9 @@ class Generator(_TokenizerMixin):
                 the first new token: the prompt's forward pass and its greedy
                 pick) and ``decode_seconds`` (the remaining tokens), measured
                 by :class:`rag_core.models.timing.FirstTokenClock`.
+            cancelled: Asked before each decoder layer runs, in the prompt's forward pass
+                and at every new token (:func:`interruptible`); once it is true the call
+                raises :class:`~rag_core.models.errors.Cancelled` within a layer's time.
 
         Returns:
             ``(text, new_ids, seconds)``: the new tokens decoded without
@@ -255,7 +263,7 @@ class Generator(_TokenizerMixin):
         clock = FirstTokenClock(text_streamer) if timing is not None else None
         if clock is not None or text_streamer is not None:
             extra["streamer"] = clock if clock is not None else text_streamer
-        with self._lock, torch.inference_mode():
+        with self._lock, torch.inference_mode(), interruptible(self.model, cancelled):
             t0 = time.perf_counter()
             if clock is not None:
                 clock.start(t0)
@@ -308,3 +316,36 @@ class Generator(_TokenizerMixin):
         """``P(yes)`` of the reply to one ``system``/``user`` turn (:meth:`yes_probability` of
         :meth:`prompt_ids`): the judge interface ``rag_core.answer.support`` calls."""
         return self.yes_probability(self.prompt_ids(system, user))
+
+
+def _decoder_layers(model: Any) -> Sequence[Any]:
+    """The decoder blocks of a transformers causal LM (``model.model.layers`` for Llama, Qwen
+    and most others); the whole model when it has no such list."""
+    layers = getattr(getattr(model, "model", None), "layers", None)
+    return list(layers) if layers is not None and len(layers) else [model]
+
+
+@contextmanager
+def interruptible(model: Any, cancelled: Callable[[], bool] | None) -> Iterator[None]:
+    """While inside, a forward pre-hook on each decoder layer raises
+    :class:`~rag_core.models.errors.Cancelled` once ``cancelled()`` is true.
+
+    A prompt's forward pass is one call of several seconds on a CPU; checking between its
+    layers (24 for Qwen2.5-0.5B) ends it within one layer's time. The hooks only read a
+    flag — the arithmetic is untouched, so a generation that is not cancelled is the same,
+    bit for bit, as one without them. They are removed on the way out, whatever happens.
+    """
+    if cancelled is None:
+        yield
+        return
+
+    def check(_module: Any, _args: Any) -> None:
+        if cancelled():
+            raise Cancelled
+
+    handles = [layer.register_forward_pre_hook(check) for layer in _decoder_layers(model)]
+    try:
+        yield
+    finally:
+        for handle in handles:
+            handle.remove()

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import time
 from collections import ChainMap
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
 from ..answer.gate import apply_gate
 from ..config import PipelineConfig
 from ..index import CorpusIndex, Progress
+from ..models.errors import Cancelled as Cancelled  # re-exported: rag_core.pipeline.Cancelled
 from ..retrieval.runs import ExternalRun
 from ..types import (
     Chunk,
@@ -63,15 +64,6 @@ STOP_AFTER = ("gate", "context", "support")
 STAGES_NOT_RUN_AFTER_CONTEXT = declare("stages.not_run.after_context")
 
 
-class Cancelled(BaseException):
-    """Raised by a listener to abandon a run (a page whose user moved on, or pressed Stop).
-
-    A ``BaseException``, as ``asyncio.CancelledError``: no stage's ``except Exception`` turns it
-    into a stage result, so nothing of the abandoned run is returned or stored (the generation
-    cache is written only after a finished generation); every lock is released on the way out.
-    """
-
-
 #: Questions whose sparse kernels :func:`run_many` runs together (see :meth:`RunPlan.prefetch`).
 PREFETCH_BLOCK = 64
 
@@ -87,6 +79,7 @@ def run(
     listener: Listener | None = None,
     runs: Mapping[str, ExternalRun] | None = None,
     query_id: str | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> Trace:
     """Run one question through every stage and return the full ``Trace``.
 
@@ -111,6 +104,10 @@ def run(
         runs: imported runs by tag (:class:`rag_core.retrieval.runs.ExternalRun`) for
             the ``run:TAG`` retrievers of ``config``.
         query_id: the query id those runs are read at (default: ``gold.id``).
+        cancelled: optional; asked while the answer is made (between the model's layers, even
+            in the prompt's forward pass): once true, the run raises :class:`Cancelled`
+            (``rag_core.answer.generation.generate``). A listener can only raise at its next
+            event; this ends a long prefill too.
     """
     if stop_after not in STOP_AFTER:
         raise ValueError(
@@ -131,6 +128,7 @@ def run(
         listener=listener,
         runs=runs,
         query_id=query_id,
+        cancelled=cancelled,
     )
 
 
@@ -207,6 +205,7 @@ def _run_planned(
     listener: Listener | None = None,
     runs: Mapping[str, ExternalRun] | None = None,
     query_id: str | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> Trace:
     """:func:`run` after the question is validated and the plan made (see there).
 
@@ -261,7 +260,7 @@ def _run_planned(
         if listener is not None:
             listener("stages", staged)
     generation, support = answer_stages(
-        config, question, prepared, corpus, progress, timings, listener
+        config, question, prepared, corpus, progress, timings, listener, cancelled
     )
     return finish((prepared.context, generation, support), timings)
 

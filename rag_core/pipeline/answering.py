@@ -152,12 +152,16 @@ def answer_stages(
     progress: Progress | None = None,
     timings: dict[str, float] | None = None,
     listener: Listener | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> tuple[GenerationStage, SupportStage]:
-    """Generation from the prepared context, then the support check of its answer."""
+    """Generation from the prepared context, then the support check of its answer
+    (``cancelled``: see :func:`rag_core.answer.generation.generate`)."""
     timings = timings if timings is not None else {}
     context, generator = prepared.context, prepared.generator
     t = time.perf_counter()
-    generation = _generation(config, context, generator, prepared.problem, progress, listener)
+    generation = _generation(
+        config, context, generator, prepared.problem, progress, listener, cancelled
+    )
     timings["generation"] = (time.perf_counter() - t) * 1000
 
     t = time.perf_counter()
@@ -229,6 +233,7 @@ def _generation(
     problem: Notice | None,
     progress: Progress | None,
     listener: Listener | None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> GenerationStage:
     """The generation stage: off, unavailable (with ``problem``), or the model's answer (the
     listener is told of the prompt first and then of each new piece of text)."""
@@ -250,7 +255,9 @@ def _generation(
             },
         )
         on_text = partial(listener, "text")
-    return generate(context, config.generation, generator=generator, on_text=on_text)
+    return generate(
+        context, config.generation, generator=generator, on_text=on_text, cancelled=cancelled
+    )
 
 
 def _support(

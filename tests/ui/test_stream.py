@@ -27,7 +27,9 @@ def _script(action: str) -> None:
     log: list[str] = []
     mid = threading.Event()
 
-    def fake_run(config, question, corpus, *, gold=None, runs=None, progress=None, listener=None):
+    def fake_run(
+        config, question, corpus, *, gold=None, runs=None, progress=None, listener=None, **kw
+    ):
         progress("chunking", 0.1)
         listener("preparing", {"model": "m", "once": True})
         if action == "end":
