@@ -50,10 +50,21 @@ def build_pages(lang: str) -> dict[str, list[st.Page]]:
             str(ROOT / "pages" / f"{name}.py"),
             title=t(f"page.{name}", lang),
             icon=ICONS.get(name),
-            url_path=name,
+            url_path="" if name == "inspect" else name,  # the default page is the root
             default=name == "inspect",
         )
         sections.setdefault(t(f"nav.{group}", lang), []).append(page)
+        if name == "inspect":
+            # the default page is served at the root; its own name (a shared link, the page list)
+            # reaches it too instead of Streamlit's "Page not found" dialog
+            alias = st.Page(
+                str(ROOT / "pages" / f"{name}.py"),
+                title=t(f"page.{name}", lang),
+                icon=ICONS.get(name),
+                url_path=name,
+                visibility="hidden",
+            )
+            sections[t(f"nav.{group}", lang)].append(alias)
     return sections
 
 

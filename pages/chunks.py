@@ -17,6 +17,10 @@ st.title(t("page.chunks", lang))
 chunking = cache.get_chunking(ctx.corpus, ctx.config.chunker, progress_label=t("chk.running", lang))
 if chunking is None:
     st.stop()
+# the window facts of the embedder this corpus is searched with (e5: 512, its own tokenizer)
+chunking = view.with_window(
+    chunking, ctx.corpus.windowed(ctx.config.chunker, ctx.config.retrieval.dense_model)
+)
 d = chunking.diagnostics
 docs = ctx.corpus.docs
 st.caption(t("chk.signature", lang, sig=chunking.signature, n=d.n_documents))

@@ -378,6 +378,8 @@ CSS = """
   border-radius:6px;padding:6px;max-height:420px;overflow:auto}
 .ri-tok{border-right:1px solid #d0d7de;padding:0 1px}
 .ri-tok.ri-beyond{color:#8c959f;background:#f6f8fa;text-decoration:line-through}
+[data-testid=stMetricLabel] div,[data-testid=stMetricLabel] p{white-space:normal!important;
+  overflow:visible!important;text-overflow:clip!important}
 .ri-trunc{color:#fff;background:#cf222e;font-weight:700;padding:0 4px;border-radius:3px;
   margin:0 2px}
 .ri-legend span{margin-right:8px}

@@ -336,3 +336,19 @@ def test_a_claim_index_from_another_question_falls_back_to_the_first(payload_tra
     assert lecture.selected_claim(payload_trace, "x") == 0
     no_claims = replace(payload_trace, support=SupportStage("skipped", message="off"))
     assert lecture.selected_claim(no_claims, 1) is None
+
+
+def test_cut_window_keeps_the_budget_cut_marker_near_the_top():
+    from ui.lecture.view import CUT_AFTER, CUT_BEFORE, CUT_HEAD, cut_window
+
+    pieces = [f"w{i} " for i in range(1000)]
+    html = str(cut_window(pieces, 600, "en"))
+    # the head, the 48 tokens before the cut and 24 after: the marker sits ~100 tokens in, not 600
+    assert html.count('<span class="ri-tok') == CUT_HEAD + CUT_BEFORE + CUT_AFTER
+    assert html.count("ri-trunc") == 1 and "w599 " in html and "w600 " in html
+    assert "w300 " not in html and "w700 " not in html
+    assert f"{600 - CUT_BEFORE - CUT_HEAD} tokens not shown" in html
+    assert f"{1000 - 600 - CUT_AFTER} tokens not shown" in html
+    # a short prompt, or one without a cut, is drawn whole
+    assert str(cut_window(pieces[:50], 40, "en")).count('<span class="ri-tok') == 50
+    assert "not shown" not in str(cut_window(pieces, 1000, "en"))

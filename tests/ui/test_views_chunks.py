@@ -208,3 +208,20 @@ def test_token_histogram_all_chunks_this_document_and_the_window():
     # no chunk has a token count (no tokenizer): no chart
     none = _chunking(chunks=(C2,))
     assert view.token_histogram(none, view.doc_view(none, D2, NEEDLES, GOLD, "en"), "en") is None
+
+
+def test_with_window_puts_the_embedders_window_in_the_line_the_list_and_the_count():
+    # the chunkers counted with MiniLM (256: both chunks over it); the corpus's embedder (e5)
+    # has 512 and its own tokenizer puts only d1#1 over it
+    minilm = _chunking(encoder_window=256, over_window=("d1#0", "d1#1"))
+    e5 = _diag(encoder_window=512, over_window=("d1#1",))
+    chunking = view.with_window(minilm, e5)
+    assert chunking.diagnostics.encoder_window == 512
+    assert chunking.diagnostics.destroyed == minilm.diagnostics.destroyed  # the rest kept
+    fig = view.token_histogram(chunking, view.doc_view(chunking, D1, NEEDLES, GOLD, "en"), "en")
+    assert fig is not None
+    assert [s["x0"] for s in fig.layout.shapes] == [512]
+    assert "512" in fig.layout.annotations[0].text
+    rows, more = view.over_window_rows(chunking)
+    assert [r[0] for r in rows] == [view.span("d1#1", "ri-mono")] and more == 0
+    assert view.doc_view(chunking, D1, NEEDLES, GOLD, "en").n_over == 1

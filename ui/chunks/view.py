@@ -8,7 +8,7 @@ widgets and shows what these return.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import plotly.graph_objects as go
 
@@ -115,6 +115,21 @@ class DocView:
     def tokens(self) -> list[int]:
         """Token counts of this document's chunks (those that have one)."""
         return [c.tokens for c in self.chunks if c.tokens is not None]
+
+
+def with_window(chunking: Chunking, windowed: ChunkingDiagnostics) -> Chunking:
+    """``chunking`` with the window facts of the embedder actually used (``encoder_window``,
+    ``over_window`` from :meth:`rag_core.index.CorpusIndex.windowed`): the histogram's line, the
+    over-window list and the document's count then name that model's window, not MiniLM's 256.
+    """
+    return replace(
+        chunking,
+        diagnostics=replace(
+            chunking.diagnostics,
+            encoder_window=windowed.encoder_window,
+            over_window=windowed.over_window,
+        ),
+    )
 
 
 def doc_view(

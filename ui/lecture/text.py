@@ -4,6 +4,7 @@
 TEXT: dict[str, tuple[str, str]] = {
     # ---- the page
     "lec.no_candidates": ("후보가 없습니다.", "No candidates."),
+    "lec.tokens_elided": (" … 토큰 {n}개 생략 … ", " … {n} tokens not shown … "),
     "lec.no_claims": ("답변에서 주장을 찾지 못했습니다.", "No claims were found in the answer."),
     "lec.claim_head": (
         "주장 {i}: {verdict} · 인용 {cites}",

@@ -240,6 +240,34 @@ def _fates(
 # ------------------------------------------------------------------ prompt
 
 
+#: Tokens kept from the prompt's start, before the cut and after it when a hard cut falls deep
+#: in the prompt: the pane then fits a screen with the cut marker in view (a scroll pane would
+#: hide it ~1,000 px down).
+CUT_HEAD, CUT_BEFORE, CUT_AFTER = 24, 48, 24
+
+
+def cut_window(pieces: Sequence[str], cut: int, lang: str) -> Markup:
+    """The prompt as tokens with the budget-cut marker in view: the first :data:`CUT_HEAD`
+    tokens, :data:`CUT_BEFORE` before the cut and :data:`CUT_AFTER` after it, each gap named
+    by its token count (the whole strip when it is short or has no cut)."""
+    if cut >= len(pieces) or cut <= CUT_HEAD + CUT_BEFORE:
+        return token_strip(pieces, cut, lang)
+    spans = [(0, CUT_HEAD), (cut - CUT_BEFORE, min(len(pieces), cut + CUT_AFTER))]
+    out: list[Markup] = []
+    prev = 0
+    for lo, hi in spans:
+        if lo > prev:
+            out.append(span(t("lec.tokens_elided", lang, n=lo - prev), "ri-muted ri-lec-gap"))
+        for i in range(lo, hi):
+            if i == cut:
+                out.append(span(t("ins.cut_here", lang), "ri-trunc"))
+            out.append(span(pieces[i], "ri-tok ri-beyond" if i >= cut else "ri-tok", str(i)))
+        prev = hi
+    if prev < len(pieces):
+        out.append(span(t("lec.tokens_elided", lang, n=len(pieces) - prev), "ri-muted ri-lec-gap"))
+    return tag("div", join(out), cls="ri-tokens")
+
+
 def prompt_pane(trace: Trace, lang: str, pieces: tuple[Sequence[str], int] | None) -> Markup:
     """Pane 2: the token counts, the truncation warning and the prompt as tokens, beyond the cut
     greyed."""
@@ -259,7 +287,7 @@ def prompt_pane(trace: Trace, lang: str, pieces: tuple[Sequence[str], int] | Non
     if ctx.question_cut:
         out += div(t("ins.question_cut", lang), "ri-lec-warn")
     if pieces:
-        return out + token_strip(pieces[0], pieces[1], lang)
+        return out + cut_window(pieces[0], pieces[1], lang)
     return (
         out
         + div(t("ins.no_pieces", lang), "ri-muted")

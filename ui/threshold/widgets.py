@@ -48,7 +48,7 @@ def settings(names: Sequence[str], lang: str) -> tuple[str, str, str, bool]:
     """Question set, phrasings, metric and labels toggle; returns their values."""
     ss = st.session_state
     ss[K_THR_QSET] = pick_qset(ss.get(K_THR_QSET), ss.get(K_QSET), list(names))
-    c1, c2, c3, c4 = st.columns([2, 3, 3, 2])
+    c1, c2, c3, c4 = st.columns([2, 3, 3, 3])  # the toggle's label whole at 1280 px
     c1.selectbox(t("side.qset", lang), list(names), key=K_THR_QSET, **_KEEP)
     c2.radio(
         t("ev.phrasings", lang),

@@ -1,0 +1,61 @@
+"""Layout of every page at 1280×720, 1280×800 and 1920×1080, in Korean and in English.
+
+One served app (generation off, ``generation.model=none``) and one headless chromium; each
+page is opened once per language and the viewport resized through the three screens. In the
+page a script looks for (a) horizontal overflow (the document wider than the window, or a
+visible element, not clipped by a scrolling ancestor, whose right edge passes the viewport),
+(b) text of one column of a row painted over a sibling column, and (c) in the Lecture panes
+a clipped scroll container hiding the prompt's budget-cut marker; (d) a dialog on arrival
+(``/inspect`` opened Streamlit's "Page not found"). Screenshots go to
+``$RAG_LAYOUT_SHOTS`` (else pytest's temporary folder; the path is printed).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from helpers.browser import MARKS, wait_idle
+
+pytestmark = MARKS
+
+#: The app's root (its default page), every page under pages/, and Lecture with a hard cut deep in
+#: the prompt (the budget-cut scenario's policy: its cut marker must be on screen).
+PATHS = ("", "inspect", "check", "chunks", "compare", "scenarios", "lecture", "label",
+         "evaluate", "threshold",
+         "lecture?context.policy=hard-cut&context.budget_tokens=400")  # fmt: skip
+SCREENS = ((1280, 720), (1280, 800), (1920, 1080))
+
+#: The in-page script: a list of defects, each a short string naming the element.
+FIND_DEFECTS = "\n".join(
+    line
+    for line in (Path(__file__).parent / "layout_defects.js").read_text("utf-8").splitlines()
+    if not line.startswith("//")  # its heading comment: Playwright takes the function as is
+)
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    folder = Path(os.environ.get("RAG_LAYOUT_SHOTS") or tmp_path_factory.mktemp("layout-shots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"layout screenshots in {folder}")
+    return folder
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("path", PATHS)
+def test_no_overflow_or_overlap_on_any_screen(server, browser, shots, path, lang):
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(f"{server}/{path}{'&' if '?' in path else '?'}lang={lang}&generation.model=none")
+    label = (path or "app").replace("?", "-").replace("&", "-").replace("=", "-")
+    wait_idle(page)
+    found: list[str] = []
+    for width, height in SCREENS:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(600)  # charts and columns re-lay themselves out
+        where = f"{path or 'app'} {lang} {width}x{height}"
+        page.screenshot(path=str(shots / f"{label}-{lang}-{width}x{height}.png"))
+        found += [f"{where}: {d}" for d in page.evaluate(FIND_DEFECTS)]
+    page.close()
+    assert not found, "\n".join(found)
