@@ -36,8 +36,10 @@ class FakeOpenAI:
         fault: str | None = None,
         pieces: tuple[str, ...] = ANSWER_PIECES,
         usage_offset: int = 0,
+        reports: dict[str, Any] | None = None,
     ) -> None:
         self.models = models
+        self.reports = reports or {}  # GET route → JSON body (``/props``, ``/version``)
         self.tokenize = tokenize  # None, "vllm" or "llama.cpp"
         self.fault = fault
         self.pieces = pieces
@@ -92,6 +94,8 @@ class FakeOpenAI:
                 )
                 if self.path == "/v1/models":
                     self._json(200, {"object": "list", "data": [{"id": m} for m in fake.models]})
+                elif self.path in fake.reports:
+                    self._json(200, fake.reports[self.path])
                 else:
                     self._json(404, {"error": "no route"})
 
@@ -129,6 +133,9 @@ class FakeOpenAI:
                     )
                 if fault == "ids_refused" and not isinstance(body.get("prompt", ""), str):
                     return self._json(400, {"detail": "prompt must be a string."})
+                grammar = {"grammar", "guided_regex", "structured_outputs"} & set(body)
+                if fault == "grammar_refused" and grammar:
+                    return self._json(400, {"error": {"message": f"unknown field {grammar}"}})
                 if fault == "hang":
                     time.sleep(30)
                     return None
