@@ -272,3 +272,56 @@ def test_endpoint_grammar_none_sends_nothing_and_a_replay_keeps_the_mode(offline
     assert off.generation.params["citations"] == "free" and not off.generation.cached
     assert "endpoint_grammar = none" in off.generation.message
     assert "grammar" not in _sent(srv)
+
+
+# ---- the LLM-judge reranker on an endpoint (rag_core.rerank.llm_judge)
+
+JUDGED = {
+    "generation.citations": "free",
+    "rerank.method": "llm-judge",
+    "chunker.strategy": "blind",
+    "chunker.target": "60",
+    "chunker.overlap": "0",
+    "retrieval.k": "3",
+}
+
+
+def test_the_llm_judge_on_an_endpoint_orders_by_p_yes_from_logprobs(offline, tiny_corpus):
+    with FakeOpenAI(tokenize="vllm") as probe:
+        plain = config(probe.url, **{**JUDGED, "rerank.method": "none"})
+        before = run(plain, "the is a", tiny_corpus)
+    order = [h.chunk_id for h in before.rerank.hits]
+    table = tiny_corpus.chunking(plain.chunker).by_id
+    last = table[order[-1]].content
+    # no server tokenizer: the judge's turns go as chat messages the fake server can read
+    with FakeOpenAI(yes_if=json_text(last[:30])) as srv:
+        cfg = config(srv.url, **JUDGED)
+        trace = run(cfg, "the is a", tiny_corpus)
+        judged = [r for r in srv.requests if r["body"].get("max_tokens") == 1]
+        again = run(cfg, "the is a", tiny_corpus)
+        judged_again = [r for r in srv.requests if r["body"].get("max_tokens") == 1]
+    stage = trace.rerank
+    assert stage.status == "ok" and stage.model == "openai:tiny"
+    assert [h.chunk_id for h in stage.hits][0] == order[-1]  # the one the judge said yes to
+    assert len(judged) == len(order)  # one P(yes) request per shortlisted chunk
+    assert again.rerank.params["cached"] == len(order) and len(judged_again) == len(judged)
+
+
+def json_text(text: str) -> str:
+    """``text`` as it reads inside a JSON body (the fake server looks in the raw body)."""
+    import json
+
+    return json.dumps(text)[1:-1]
+
+
+def test_an_endpoint_judge_without_logprobs_is_refused_with_its_notice(offline, tiny_corpus):
+    with FakeOpenAI(tokenize="vllm", fault="no_logprobs") as srv:
+        trace = run(config(srv.url, **JUDGED), "the is a", tiny_corpus)
+    stage = trace.rerank
+    assert stage.status == "unavailable"
+    assert stage.notice.code == "rerank.model_unavailable"
+    why = stage.notice.params["reason"]
+    assert why.code == "rerank.endpoint_judge" and why.params["endpoint"] == srv.url
+    assert why.params["cause"].code == "endpoint.no_logprobs"
+    assert [h.rank for h in stage.hits] == sorted(h.rank for h in stage.hits)
+    assert trace.generation.status == "ok"  # the rest still runs

@@ -37,7 +37,9 @@ class FakeOpenAI:
         pieces: tuple[str, ...] = ANSWER_PIECES,
         usage_offset: int = 0,
         reports: dict[str, Any] | None = None,
+        yes_if: str | None = None,
     ) -> None:
+        self.yes_if = yes_if  # the judge says yes only to a request holding this text
         self.models = models
         self.reports = reports or {}  # GET route → JSON body (``/props``, ``/version``)
         self.tokenize = tokenize  # None, "vllm" or "llama.cpp"
@@ -231,6 +233,8 @@ class FakeOpenAI:
                 if fake.fault == "no_logprobs":
                     return self._json(200, {"choices": [{"index": 0, "text": "yes"}]})
                 top = {"yes": -0.2, " no": -1.8, "maybe": -3.0}
+                if fake.yes_if is not None and fake.yes_if not in json.dumps(body):
+                    top = {"yes": -1.8, " no": -0.2, "maybe": -3.0}
                 if self.path.endswith("chat/completions"):
                     rows = [{"token": k, "logprob": v} for k, v in top.items()]
                     choice: dict[str, Any] = {
