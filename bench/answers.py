@@ -24,12 +24,27 @@ first M unanswerable questions of each set (the full sets take hours of
 generation on 2 shared cores; the figures say which subset ran).
 
 Run: ``.venv/bin/python bench/answers.py [--sets en,ko] [--limit N] [--unanswerable M] [--out DIR]``
+
+**The endpoint path** (``--endpoint``): the script starts ``transformers serve`` over the
+converted bundled Qwen folder on 127.0.0.1 (a free port, offline, CPU, float32, as
+``tests/core/test_endpoint_real.py`` does) and, in one run over the first
+``--endpoint-questions`` (default 20) English questions, times three cold answer
+evaluations, each against its own empty generation cache: in-process (concurrency 1),
+the endpoint ``openai:<folder>`` at ``--concurrency 1`` and at ``--concurrency 4``.
+It prints questions per minute of each, the ratio c4/c1, and whether c1 and c4 gave the
+same result hash. On 2 shared CPU cores the ratio is near 1: ``transformers serve``
+decodes one request at a time (no continuous batching) and the cores are already busy;
+a serving engine with batching (vLLM, llama-server ``--parallel``) is where N in flight pays.
+
+Run: ``.venv/bin/python bench/answers.py --endpoint [--endpoint-questions N]``
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -67,13 +82,105 @@ def pick(questions, limit: int | None, unanswerable: int | None):
     return [q for q in questions if q.id in keep]
 
 
+def _serve(folder: Path) -> tuple[subprocess.Popen, str]:
+    """``transformers serve FOLDER`` on a free 127.0.0.1 port; the process and its base URL."""
+    from rag_core.models.endpoint import EndpointError, list_models
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    cli = Path(sys.executable).parent / "transformers"
+    log = Path(tempfile.mkdtemp(prefix="answers-serve-")) / "serve.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [str(cli), "serve", str(folder), "--host", "127.0.0.1", "--port", str(port)]
+            + ["--device", "cpu", "--dtype", "float32"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}/v1"
+    deadline = time.monotonic() + 300
+    while True:
+        try:
+            if list_models(url, timeout=2.0):
+                return proc, url
+        except EndpointError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise SystemExit(f"transformers serve did not start:\n{log.read_text()[-2000:]}")
+        time.sleep(1.0)
+
+
+def endpoint_bench(n: int) -> int:
+    """In-process vs the endpoint at concurrency 1 and 4 (module docstring)."""
+    from rag_core.config import PipelineConfig
+    from rag_core.evaluation.answers import evaluate_answers
+    from rag_core.formats.questions import load_questions
+    from rag_core.index import load_corpus_index
+    from rag_core.models import get_generator, gguf
+
+    folder, _ = gguf.prepare(gguf.qwen_source(), None)
+    questions = load_questions(ROOT / "sample_corpus" / "questions" / "en.jsonl")[:n]
+    common = {"generation.citations": "free", "generation.dtype": "float32"}
+    local = PipelineConfig().with_overrides(common)
+    corpus = load_corpus_index(None)
+    get_generator(local.generation.model, dtype="float32")
+    proc, url = _serve(Path(folder))
+    try:
+        remote = local.with_overrides(
+            {
+                "generation.model": f"openai:{folder}",
+                "generation.endpoint": url,
+                "generation.tokenizer": "qwen2.5-coder-0.5b",
+                "generation.first_token_timeout_s": "600",
+                "generation.total_timeout_s": "1200",
+            }
+        )
+        evaluate_answers(remote, questions[:1], corpus)  # warm the server (first request)
+        rates: dict[str, float] = {}
+        hashes: dict[str, str] = {}
+        for label, cfg, conc in (
+            ("in-process", local, 1),
+            ("endpoint c=1", remote, 1),
+            ("endpoint c=4", remote, 4),
+        ):
+            os.environ["RAG_INSPECTOR_CACHE"] = str(fresh_generation_cache())
+            t = time.perf_counter()
+            report = evaluate_answers(cfg, questions, corpus, concurrency=conc)
+            seconds = time.perf_counter() - t
+            rates[label] = len(questions) / seconds * 60
+            hashes[label] = report.result_hash
+            print(
+                f"  {label:>13}: {len(questions)} questions in {seconds:.1f} s = "
+                f"{rates[label]:.2f} questions/min (status {report.status})",
+                flush=True,
+            )
+        ratio = rates["endpoint c=4"] / rates["endpoint c=1"]
+        print(f"  endpoint c=4 / c=1 = {ratio:.2f}")
+        same = hashes["endpoint c=1"] == hashes["endpoint c=4"]
+        print(f"  endpoint c=1 and c=4 result hash equal: {same}")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sets", default="en,ko")
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--unanswerable", type=int, default=None)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--endpoint", action="store_true", help="in-process vs endpoint c=1 vs c=4")
+    ap.add_argument("--endpoint-questions", type=int, default=20)
     args = ap.parse_args(argv)
+    if args.endpoint:
+        os.environ["RAG_INSPECTOR_CACHE"] = str(fresh_generation_cache())
+        return endpoint_bench(args.endpoint_questions)
 
     os.environ["RAG_INSPECTOR_CACHE"] = str(fresh_generation_cache())
     from rag_core.config import PipelineConfig

@@ -355,6 +355,10 @@ class ContextConfig:
         _choice("context.instructions", self.instructions, CONTEXT_INSTRUCTIONS)
 
 
+#: How enforced citations reach an endpoint's constrained decoding
+#: (``rag_core.answer.endpoint_grammar``).
+ENDPOINT_GRAMMARS = ("auto", "gbnf", "guided_regex", "structured_outputs", "none")
+
 #: The prefix of an endpoint generator's name: ``openai:MODEL`` (``rag_core.models.endpoint``).
 ENDPOINT_PREFIX = "openai:"
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -440,12 +444,14 @@ class GenerationConfig:
     connect_timeout_s: float = 5.0
     first_token_timeout_s: float = 120.0
     total_timeout_s: float = 600.0
+    endpoint_grammar: str = "auto"
 
     def __post_init__(self) -> None:
         _name("generation.model", self.model)
         _int_range("generation.max_new_tokens", self.max_new_tokens, 1, 2048)
         _choice("generation.citations", self.citations, CITATION_MODES)
         _choice("generation.dtype", self.dtype, GENERATION_DTYPES)
+        _choice("generation.endpoint_grammar", self.endpoint_grammar, ENDPOINT_GRAMMARS)
         self._check_endpoint()
 
     def _check_endpoint(self) -> None:

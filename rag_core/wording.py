@@ -224,6 +224,10 @@ ENGLISH: dict[str, str] = {
     "retriever.model_unavailable": "model {model!r} is unavailable: {reason}",
     # rerank (rag_core/pipeline/reranking.py)
     "rerank.model_unavailable": "model {model!r} is unavailable: {reason}",
+    "rerank.endpoint_judge": (
+        "the LLM judge at {endpoint} gives no P(yes), so the shortlist keeps its retrieval "
+        "order: {cause}"
+    ),
     # endpoint generators (rag_core/models/endpoint.py, rag_core/answer/remote.py)
     "endpoint.unreachable": "the server cannot be reached ({error})",
     "endpoint.tls": "the TLS handshake failed ({error})",

@@ -1059,6 +1059,11 @@ TEXT: dict[str, tuple[str, str]] = {
         "모델 {model!r} 을(를) 쓸 수 없습니다: {reason}",
         "model {model!r} is unavailable: {reason}",
     ),
+    "notice.rerank.endpoint_judge": (
+        "{endpoint} 의 LLM 판정 모델이 P(yes) 를 주지 않아 후보는 검색 순서를 유지합니다: {cause}",
+        "the LLM judge at {endpoint} gives no P(yes), so the shortlist keeps its retrieval "
+        "order: {cause}",
+    ),
     # endpoint generators (rag_core/models/endpoint.py)
     "notice.endpoint.unreachable": (
         "서버에 연결할 수 없습니다 ({error})",

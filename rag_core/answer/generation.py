@@ -8,7 +8,8 @@ else that went wrong, with its message).
 
 With ``cfg.citations = enforced`` decoding is constrained by
 :class:`rag_core.answer.citations.CitationLogitsProcessor` over the numbers of the
-sources sent; a generator that cannot take a logits processor (not a local
+sources sent (an endpoint: the server's grammar, ``rag_core.answer.endpoint_grammar``);
+a generator that cannot take a logits processor (not a local
 transformers model) falls back to ``free`` and ``message`` says so
 (``params["citations"]`` is the mode actually used).
 
@@ -157,14 +158,13 @@ def generate(
         except ModelUnavailable as exc:
             return _stage("unavailable", cfg.model, exc.notice, params=params)
     if getattr(generator, "is_endpoint", False):  # a server: rag_core.answer.remote
-        params["citations"] = "free"
         stage = generate_remote(
             context,
             cfg,
             generator,
             generation_store(cache_dir),
             params,
-            [] if cfg.citations == "free" else [_no_enforcing(generator)],
+            [],
             use_cache=use_cache,
             on_text=on_text,
             cancelled=cancelled,

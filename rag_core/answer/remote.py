@@ -10,12 +10,15 @@ server's ``system_fingerprint`` and the time to the first piece of text.
 
 A failed request is a stage result: ``unavailable`` with
 ``generation.endpoint_failed`` naming the endpoint (its URL, which never holds a key)
-and the cause (``rag_core.models.endpoint``). Enforced citations are not yet sent as
-a server-side grammar: the stage falls back to ``free`` and says so, as for any
-generator that cannot constrain its decoding.
+and the cause (``rag_core.models.endpoint``). Enforced citations go to the server's
+constrained decoding (``generation.endpoint_grammar``, :mod:`.endpoint_grammar`): a
+llama.cpp GBNF ``grammar`` or a vLLM regex; ``params["citations"]`` is ``enforced`` only
+when the rule was sent *and* the answer follows it, else ``free`` with a note saying why
+(no grammar for this server, the server refused the field, or ignored it).
 
 Cache key: ``sha256(["endpoint", url, model, ids sha256 | sha256(system, user),
-max_new_tokens, "greedy"])``; a server's fingerprint, when given, is stored with the
+max_new_tokens, "greedy"])``, plus ``["enforced", grammar kind, GRAMMAR_VERSION,
+sources]`` when a grammar is sent; a server's fingerprint, when given, is stored with the
 answer and shown on replay.
 """
 
@@ -29,12 +32,15 @@ from typing import Any
 
 from rag_core.config import GenerationConfig
 from rag_core.hashing import ids_sha256, sha256_text
-from rag_core.models.endpoint import EndpointError, EndpointGenerator
+from rag_core.models.endpoint import ENDPOINT_HTTP_ERROR, EndpointError, EndpointGenerator
 from rag_core.models.store import JsonStore
 from rag_core.types import ContextStage, GenerationStage, Notice
 from rag_core.wording import declare, english, notice
 
+from .citations import GRAMMAR_VERSION
 from .context import CONTEXT_FALLBACK_TOKENIZER
+from .endpoint_grammar import follows_rule, grammar_fields, kind_of_server
+from .prompt import refusal_of
 
 #: Why an endpoint made no answer (``GenerationStage.notice``): ``cause`` is the
 #: endpoint's own notice (``rag_core.models.endpoint``).
@@ -50,10 +56,34 @@ GENERATION_FAILED = declare("generation.failed", "kind", "error")
 DECODING = "greedy"
 
 
-def endpoint_cache_key(endpoint: str, model: str, prompt_hash: str, max_new_tokens: int) -> str:
-    """``sha256(["endpoint", endpoint, model, prompt_hash, max_new_tokens, "greedy"])``."""
-    payload = json.dumps(["endpoint", endpoint, model, prompt_hash, max_new_tokens, DECODING])
+def endpoint_cache_key(
+    endpoint: str, model: str, prompt_hash: str, max_new_tokens: int, cite: list[Any] | None = None
+) -> str:
+    """``sha256(["endpoint", endpoint, model, prompt_hash, max_new_tokens, "greedy", *cite])``
+    (``cite``: ``["enforced", kind, grammar version, sources]`` when a grammar is sent)."""
+    payload = json.dumps(
+        ["endpoint", endpoint, model, prompt_hash, max_new_tokens, DECODING, *(cite or [])]
+    )
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def grammar_kind(generator: EndpointGenerator, setting: str) -> str:
+    """The grammar kind to send: ``setting`` itself, or for ``auto`` what the server's
+    ``/props`` and ``/version`` say (:func:`.endpoint_grammar.kind_of_server`)."""
+    if setting != "auto":
+        return setting
+    return kind_of_server(*generator.server_reports())
+
+
+def _free_note(generator: EndpointGenerator, why: str) -> str:
+    return (
+        f"generation.citations = enforced: {generator.client.url} {why}, so citations are free "
+        "(the model cites only if it chooses to)"
+    )
+
+
+def _refused(exc: EndpointError) -> bool:
+    return exc.notice.code == ENDPOINT_HTTP_ERROR and exc.notice.params.get("status") in (400, 422)
 
 
 def _failed(generator: EndpointGenerator, cause: Notice, params: dict[str, Any]) -> GenerationStage:
@@ -99,8 +129,24 @@ def generate_remote(
     else:
         ids = None
         prompt_hash = sha256_text(json.dumps([context.system_text, context.user_text]))
+    sources = sorted({s.n for s in context.sources if s.n is not None})
+    refusal = refusal_of(context.system_text)
+    kind = "none"
+    if cfg.citations == "enforced" and sources:
+        try:
+            kind = grammar_kind(generator, cfg.endpoint_grammar)
+        except Exception:  # noqa: BLE001 - an unreadable probe means: no grammar
+            kind = "none"
+    extra = grammar_fields(kind, sources, refusal)
+    cite = ["enforced", kind, GRAMMAR_VERSION, sources] if extra else None
+    if cfg.citations == "enforced" and not extra:
+        reason = "has no grammar setting (generation.endpoint_grammar"
+        reason += f" = {cfg.endpoint_grammar}; the server reports neither llama.cpp nor vLLM)"
+        if cfg.endpoint_grammar == "none":
+            reason = "is sent no grammar (generation.endpoint_grammar = none)"
+        notes = [*notes, _free_note(generator, reason)]
     key = endpoint_cache_key(
-        generator.client.url, generator.served_model, prompt_hash, cfg.max_new_tokens
+        generator.client.url, generator.served_model, prompt_hash, cfg.max_new_tokens, cite
     )
     if use_cache:
         hit = store.get(key)
@@ -110,15 +156,39 @@ def generate_remote(
         {"role": "system", "content": context.system_text},
         {"role": "user", "content": context.user_text},
     ]
+    request: dict[str, Any] = {
+        "ids": ids,
+        "prompt_text": context.actual_input_text if ids is not None else None,
+        "messages": None if ids is not None else messages,
+        "max_new_tokens": cfg.max_new_tokens,
+        "on_text": on_text,
+        "cancelled": cancelled,
+    }
+    citations, cite_note = "free", None
     try:
-        reply = generator.complete(
-            ids=ids,
-            prompt_text=context.actual_input_text if ids is not None else None,
-            messages=None if ids is not None else messages,
-            max_new_tokens=cfg.max_new_tokens,
-            on_text=on_text,
-            cancelled=cancelled,
-        )
+        if extra:
+            ids_refused = generator._ids_refused
+            try:
+                reply = generator.complete(**request, extra=extra)
+                if follows_rule(reply.text, sources, refusal):
+                    citations = "enforced"
+                else:
+                    cite_note = _free_note(
+                        generator, f"was sent a {kind} grammar but the answer does not follow it"
+                    )
+            except EndpointError as exc:
+                if not _refused(exc):
+                    raise
+                generator._ids_refused = ids_refused
+                detail = exc.notice.params.get("detail", "")
+                cite_note = _free_note(
+                    generator,
+                    f"refused the {kind} grammar (HTTP {exc.notice.params.get('status')}: "
+                    f"{detail})",
+                )
+                reply = generator.complete(**request)
+        else:
+            reply = generator.complete(**request)
     except EndpointError as exc:
         return _failed(generator, exc.notice, params)
     except Exception as exc:  # noqa: BLE001 - a failed generation is a stage result, not a crash
@@ -142,8 +212,12 @@ def generate_remote(
         else round(reply.first_token_seconds, 4),
         "finish_reason": reply.finish_reason,
         "fingerprint": reply.fingerprint,
-        "citations": "free",
+        "citations": citations,
+        "grammar": kind if extra else None,
+        "citations_note": cite_note,
     }
+    if citations == "enforced":
+        record["cite_sources"] = sources
     store.put(key, record)
     return _stage(generator, record, params, notes, cached=False)
 
@@ -170,7 +244,13 @@ def _stage(
         "first_token_seconds": rec.get("first_token_seconds"),
         "finish_reason": rec.get("finish_reason"),
         "system_fingerprint": rec.get("fingerprint"),
+        "citations": rec.get("citations") or "free",
+        "endpoint_grammar": rec.get("grammar"),
     }
+    if rec.get("cite_sources") is not None:
+        out["cite_sources"] = rec["cite_sources"]
+    if rec.get("citations_note"):
+        notes = [*notes, str(rec["citations_note"])]
     count = (
         f"prompt tokens: ours {ours}{'' if exact else ' (approximate)'}, server "
         f"{server if server is not None else 'not reported'}"

@@ -630,6 +630,7 @@ class EndpointGenerator:
         )
         self._lock = threading.RLock()
         self._ids_refused = False
+        self._reports: tuple[Any, Any] | None = None
 
     @property
     def template_label(self) -> str:
@@ -716,6 +717,22 @@ class EndpointGenerator:
         no = sum(math.exp(lp) for tok, lp in top.items() if tok.strip().lower() == "no")
         return yes / (yes + no) if yes + no > 0 else 0.5
 
+    # ---- constrained decoding (rag_core.answer.endpoint_grammar)
+
+    def server_reports(self) -> tuple[Any, Any]:
+        """The bodies of ``GET /props`` (llama.cpp) and ``GET /version`` (vLLM), None where
+        the route failed; asked once per generator."""
+        with self._lock:
+            if self._reports is None:
+                found: list[Any] = []
+                for route in ("/props", "/version"):
+                    try:
+                        found.append(self.client.request_json("GET", route, model=self.model_id))
+                    except EndpointError:
+                        found.append(None)
+                self._reports = (found[0], found[1])
+            return self._reports
+
     # ---- requests
 
     def complete(
@@ -727,8 +744,10 @@ class EndpointGenerator:
         max_new_tokens: int,
         on_text: Callable[[str], None] | None = None,
         cancelled: Callable[[], bool] | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> EndpointReply:
-        """Greedy (``temperature: 0``) completion, streamed.
+        """Greedy (``temperature: 0``) completion, streamed (``extra``: more request fields,
+        e.g. a grammar, ``rag_core.answer.endpoint_grammar``).
 
         ``ids`` go to ``/v1/completions`` as a list of ints; a server that refuses them
         (HTTP 400/422) gets ``prompt_text`` on the same route; without ids,
@@ -741,6 +760,7 @@ class EndpointGenerator:
             "temperature": 0,
             "stream": True,
             "stream_options": {"include_usage": True},
+            **(extra or {}),
         }
         if ids is not None and not self._ids_refused:
             try:

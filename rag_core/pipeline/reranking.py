@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..config import PipelineConfig
+from ..config import PipelineConfig, is_endpoint_model
 from ..index import CorpusIndex
 from ..models import ModelUnavailable
 from ..rerank import RERANK_LABELS, rerank
@@ -48,7 +48,7 @@ def rerank_stage(
             shortlist=rc.shortlist,
             mmr_lambda=rc.mmr_lambda,
             model=rc.model,
-            generator=config.generation.model,
+            generator=_judge(config) if rc.method == "llm-judge" else config.generation.model,
             dense_index=dense_index,
             corpus=corpus,
             chunker=config.chunker,
@@ -72,6 +72,15 @@ def rerank_stage(
         model=info.get("model"),
         params={k: v for k, v in info.items() if k not in ("label", "message", "model")},
     )
+
+
+def _judge(config: PipelineConfig) -> Any:
+    """The LLM judge's generator: the endpoint one for ``openai:MODEL``, else the name."""
+    if is_endpoint_model(config.generation.model):
+        from .answering import endpoint_generator
+
+        return endpoint_generator(config)
+    return config.generation.model
 
 
 def _dense_vectoriser(

@@ -12,6 +12,14 @@ One forward pass per chunk (seconds each with the bundled 0.5B model on a
 CPU), hence the default shortlist of :data:`DEFAULT_SHORTLIST`. Scores are
 cached on disk by ``(model id, weights sha256, sha256 of the prompt ids)``
 so a repeated question costs nothing.
+
+**On an endpoint** (``generation.model = openai:MODEL``) the judge is the server's:
+``P(yes)`` from the first answer token's ``logprobs``/``top_logprobs``
+(:meth:`rag_core.models.endpoint.EndpointGenerator.p_yes`, the support judge's own),
+cached by ``(endpoint, model, sha256 of system and user turn)``. A server that returns no
+logprobs, or fails, is refused, not guessed: the stage is ``unavailable`` with
+``rerank.endpoint_judge`` naming the endpoint and the cause, and the shortlist keeps its
+retrieval order.
 """
 
 from __future__ import annotations
@@ -22,12 +30,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rag_core.hashing import ids_sha256
-from rag_core.models import DEFAULT_GENERATOR, cache_root, get_generator
+from rag_core.hashing import ids_sha256, sha256_text
+from rag_core.models import DEFAULT_GENERATOR, ModelUnavailable, cache_root, get_generator
+from rag_core.models.endpoint import EndpointError
 from rag_core.models.store import JsonStore, shared_store
 from rag_core.rerank import Reranked, register_reranker
 from rag_core.rerank._shared import by_score, hit_chunks
 from rag_core.types import Chunk, Hit
+from rag_core.wording import declare, notice
+
+#: Why an endpoint judge gave no scores (``cause``: the endpoint's own notice).
+RERANK_ENDPOINT_JUDGE = declare("rerank.endpoint_judge", "endpoint", "cause")
 
 DEFAULT_SHORTLIST = 8
 LABEL = "llm-judge (generator's P(yes) for 'does this passage answer the question?')"
@@ -53,6 +66,8 @@ def judge_scores(
 ) -> tuple[list[float], int]:
     """``P(yes)`` per passage and how many came from the cache."""
     store = _store(cache_dir)
+    if getattr(generator, "is_endpoint", False):
+        return _endpoint_scores(generator, question, passages, store)
     out, hits = [], 0
     for p in passages:
         ids = generator.prompt_ids(JUDGE_SYSTEM, judge_prompt(question, p))
@@ -75,6 +90,43 @@ def judge_scores(
     return out, hits
 
 
+def _endpoint_scores(
+    generator: Any, question: str, passages: Sequence[str], store: JsonStore
+) -> tuple[list[float], int]:
+    """``P(yes)`` per passage from an endpoint's logprobs (module docstring).
+
+    Raises:
+        ModelUnavailable: The server failed or returned no logprobs
+            (``rerank.endpoint_judge``).
+    """
+    out, hits = [], 0
+    for p in passages:
+        user = judge_prompt(question, p)
+        key = hashlib.sha256(
+            json.dumps(
+                [
+                    "endpoint",
+                    generator.client.url,
+                    generator.served_model,
+                    sha256_text(json.dumps([JUDGE_SYSTEM, user])),
+                ]
+            ).encode()
+        ).hexdigest()
+        cached = store.get(key)
+        if cached is not None:
+            out.append(float(cached))
+            hits += 1
+            continue
+        try:
+            prob = generator.p_yes(JUDGE_SYSTEM, user)
+        except EndpointError as exc:
+            why = notice(RERANK_ENDPOINT_JUDGE, endpoint=generator.client.url, cause=exc.notice)
+            raise ModelUnavailable(generator.model_id, why) from None
+        store.put(key, prob)
+        out.append(prob)
+    return out, hits
+
+
 @register_reranker("llm-judge", LABEL)
 def rerank_llm_judge(
     query: str,
@@ -88,8 +140,8 @@ def rerank_llm_judge(
     """Order the shortlist by the judge's ``P(yes)``; ties keep retrieval order.
 
     Args:
-        generator: A loaded generator or its name (default the bundled Qwen);
-            ``none`` is refused (the judge needs a model).
+        generator: A loaded generator (an endpoint one too) or its name (default the
+            bundled Qwen); ``none`` is refused (the judge needs a model).
         cache_dir: Folder of ``judge.sqlite`` (default: the user cache).
     """
     if generator is None or isinstance(generator, str):

@@ -268,10 +268,14 @@ def test_a_stream_that_ends_after_its_finish_reason_without_done_is_complete(off
 
 
 def test_enforced_citations_fall_back_to_free_with_the_notice(offline, tiny_corpus):
-    with FakeOpenAI(tokenize="vllm") as srv:
+    with FakeOpenAI(tokenize="vllm") as srv:  # neither /props nor /version: no grammar
         trace = run(config(srv.url, **{"generation.citations": "enforced"}), QUESTION, tiny_corpus)
     assert trace.generation.params["citations"] == "free"
-    assert "cannot constrain its decoding" in trace.generation.message
+    assert "reports neither llama.cpp nor vLLM" in trace.generation.message
+    assert not any(
+        {"grammar", "guided_regex", "structured_outputs"} & set(r.get("body", {}))
+        for r in srv.requests
+    )
 
 
 # ------------------------------------------------------------------ failures

@@ -36,8 +36,12 @@ class FakeOpenAI:
         fault: str | None = None,
         pieces: tuple[str, ...] = ANSWER_PIECES,
         usage_offset: int = 0,
+        reports: dict[str, Any] | None = None,
+        yes_if: str | None = None,
     ) -> None:
+        self.yes_if = yes_if  # the judge says yes only to a request holding this text
         self.models = models
+        self.reports = reports or {}  # GET route → JSON body (``/props``, ``/version``)
         self.tokenize = tokenize  # None, "vllm" or "llama.cpp"
         self.fault = fault
         self.pieces = pieces
@@ -92,6 +96,8 @@ class FakeOpenAI:
                 )
                 if self.path == "/v1/models":
                     self._json(200, {"object": "list", "data": [{"id": m} for m in fake.models]})
+                elif self.path in fake.reports:
+                    self._json(200, fake.reports[self.path])
                 else:
                     self._json(404, {"error": "no route"})
 
@@ -129,6 +135,9 @@ class FakeOpenAI:
                     )
                 if fault == "ids_refused" and not isinstance(body.get("prompt", ""), str):
                     return self._json(400, {"detail": "prompt must be a string."})
+                grammar = {"grammar", "guided_regex", "structured_outputs"} & set(body)
+                if fault == "grammar_refused" and grammar:
+                    return self._json(400, {"error": {"message": f"unknown field {grammar}"}})
                 if fault == "hang":
                     time.sleep(30)
                     return None
@@ -224,6 +233,8 @@ class FakeOpenAI:
                 if fake.fault == "no_logprobs":
                     return self._json(200, {"choices": [{"index": 0, "text": "yes"}]})
                 top = {"yes": -0.2, " no": -1.8, "maybe": -3.0}
+                if fake.yes_if is not None and fake.yes_if not in json.dumps(body):
+                    top = {"yes": -1.8, " no": -0.2, "maybe": -3.0}
                 if self.path.endswith("chat/completions"):
                     rows = [{"token": k, "logprob": v} for k, v in top.items()]
                     choice: dict[str, Any] = {

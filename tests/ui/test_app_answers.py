@@ -14,9 +14,11 @@ import pytest
 import streamlit as st
 from helpers.app import html, make_app, ok, plain
 from helpers.fakes import CharGenerator
+from helpers.openai_server import FakeOpenAI
 from helpers.paths import ROOT
 from streamlit.testing.v1 import AppTest
 
+import ui.evaluate.answers_widgets as widgets
 from rag_core.config import PipelineConfig
 from rag_core.evaluation.answers import evaluate_answers
 from rag_core.formats.questions import load_questions
@@ -141,3 +143,70 @@ def test_inspect_words_the_citation_fallback_in_the_page_language(
     ok(at)
     warnings = [plain(w.value) for w in at.warning]
     assert sum(wording in w for w in warnings) == 1, warnings
+
+
+# ------------------------------------------------- requests in flight (endpoint generators)
+
+
+def spy_concurrency(monkeypatch) -> list[int]:
+    seen: list[int] = []
+    real = widgets.evaluate_answers
+
+    def recording(*args, concurrency=1, **kwargs):
+        seen.append(concurrency)
+        return real(*args, concurrency=concurrency, **kwargs)
+
+    monkeypatch.setattr(widgets, "evaluate_answers", recording)
+    return seen
+
+
+def run_in_flight(entry, n: int, conc: int):
+    at = make_app(entry, {"lang": "en"}, page="evaluate")
+    ok(at)
+    at.selectbox(key="eval.qset").set_value("manual").run()
+    at.toggle(key="eval.answers").set_value(True).run()
+    ok(at)
+    box = at.number_input(key="eval.ans.concurrency")
+    assert box.value == 1 and "endpoint" in box.help
+    at.number_input(key="eval.ans.n").set_value(n).run()
+    at.number_input(key="eval.ans.concurrency").set_value(conc).run()
+    at.button(key="eval.ans.run").click().run()
+    ok(at)
+    return at
+
+
+def test_an_in_process_model_answers_one_at_a_time_whatever_the_setting(
+    entry, monkeypatch, tmp_path
+):
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=fake")
+    install(monkeypatch, tmp_path, ConstGenerator(ANSWER))
+    seen = spy_concurrency(monkeypatch)
+    run_in_flight(entry, 2, 4)
+    assert seen == [1]
+
+
+def test_an_endpoint_gets_the_requests_in_flight_it_was_given(entry, monkeypatch, tmp_path):
+    install(monkeypatch, tmp_path, ConstGenerator(ANSWER))
+    seen = spy_concurrency(monkeypatch)
+    with FakeOpenAI(tokenize="vllm") as srv:
+        monkeypatch.setenv(
+            "RAG_APP_SET",
+            f"generation.model=openai:tiny;generation.endpoint={srv.url};generation.citations=free",
+        )
+        at = run_in_flight(entry, 3, 3)
+        asked = [r for r in srv.requests if r["path"] == "/v1/completions"]
+    assert seen == [3]
+    assert len(asked) == 3 and srv.max_inflight >= 1
+    assert not at.exception
+
+
+def test_in_flight_is_one_for_in_process_and_bounded_for_endpoints():
+    from rag_core.config import PipelineConfig
+
+    local = PipelineConfig()
+    remote = local.with_overrides(
+        {"generation.model": "openai:m", "generation.endpoint": "http://127.0.0.1:9/v1"}
+    )
+    assert widgets.in_flight(local, 8) == 1
+    assert widgets.in_flight(remote, 8) == 8
+    assert widgets.in_flight(remote, 99) == 1 and widgets.in_flight(remote, None) == 1

@@ -13,6 +13,7 @@ from typing import Any
 
 import streamlit as st
 
+from rag_core.config import is_endpoint_model
 from rag_core.evaluation.answers import assemble, compare_answers, evaluate_answers
 
 from ..html import md, show, table
@@ -20,6 +21,7 @@ from ..i18n import t
 from . import answers_view as view
 from .keys import (
     K_ANS_CANCEL,
+    K_ANS_CONC,
     K_ANS_DL,
     K_ANS_LIVE,
     K_ANS_N,
@@ -28,6 +30,9 @@ from .keys import (
     K_ANS_SIDE,
     K_ANS_TABLE,
 )
+
+#: The most requests the Evaluate page keeps in flight against an endpoint.
+MAX_CONCURRENCY = 16
 
 
 def render(ctx: Any, lang: str, questions: Any, qset: str, config_a: Any, config_b: Any) -> None:
@@ -47,6 +52,16 @@ def render(ctx: Any, lang: str, questions: Any, qset: str, config_a: Any, config
         step=1,
         key=K_ANS_N,
         help=t("help.ans.n", lang),
+    )
+    if not isinstance(ss.get(K_ANS_CONC), int) or not 1 <= ss[K_ANS_CONC] <= MAX_CONCURRENCY:
+        ss[K_ANS_CONC] = 1
+    c1.number_input(
+        t("ans.concurrency", lang),
+        min_value=1,
+        max_value=MAX_CONCURRENCY,
+        step=1,
+        key=K_ANS_CONC,
+        help=t("help.ans.concurrency", lang),
     )
     chosen = list(questions[: int(ss[K_ANS_N])])
     sides = {"A": config_a} if config_b is None else {"A": config_a, "B": config_b}
@@ -74,6 +89,14 @@ def render(ctx: Any, lang: str, questions: Any, qset: str, config_a: Any, config
     if res["key"] != key:
         st.info(t("ev.stale", lang))
     _show(res, lang)
+
+
+def in_flight(cfg: Any, setting: Any) -> int:
+    """Questions in flight for one side: the setting for an endpoint generator, 1 for an
+    in-process model (one model answers one question at a time)."""
+    if not is_endpoint_model(cfg.generation.model):
+        return 1
+    return int(setting) if isinstance(setting, int) and 1 <= setting <= MAX_CONCURRENCY else 1
 
 
 def _cancel() -> None:
@@ -122,6 +145,7 @@ def _run(
                 progress=progress,
                 on_row=live["rows"][side].append,
                 should_stop=lambda: bool(ss.get(K_ANS_CANCEL)),
+                concurrency=in_flight(cfg, ss.get(K_ANS_CONC)),
             )
         except ValueError as exc:
             st.error(md(str(exc)))

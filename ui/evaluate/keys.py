@@ -24,6 +24,8 @@ K_EV_ESCAPE = "eval.escape"
 #: The answers section: how many questions, the run button, the live run (rows so far), the
 #: cancel flag, and the finished result.
 K_ANS_N = "eval.ans.n"
+#: Requests kept in flight against an endpoint generator (``evaluate_answers(concurrency=)``).
+K_ANS_CONC = "eval.ans.concurrency"
 K_ANS_RUN = "eval.ans.run"
 K_ANS_LIVE = "eval.ans.live"
 K_ANS_CANCEL = "eval.ans.cancel"

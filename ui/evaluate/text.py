@@ -237,6 +237,16 @@ TEXT: dict[str, tuple[str, str]] = {
         "stage where the gold was lost. Every rate carries its n and a 95% Wilson interval.",
     ),
     "ans.n": ("질문 수 (세트의 앞에서부터)", "Questions (from the start of the set)"),
+    "ans.concurrency": ("동시 요청 수", "Requests in flight"),
+    "help.ans.concurrency": (
+        "엔드포인트 생성기에 동시에 보내는 질문 수입니다. 서버가 여러 요청을 함께 처리할 때만 "
+        "빨라지며, 이 프로세스 안의 모델에는 의미가 없습니다 (한 번에 하나씩 답합니다). "
+        "결과는 동시 요청 수와 무관하게 같습니다.",
+        "How many questions go to an endpoint generator (openai:MODEL) at once. It only helps "
+        "when the server batches requests (vLLM, llama-server --parallel); it does nothing for "
+        "an in-process model, which answers one at a time. The result is the same for any "
+        "value.",
+    ),
     "help.ans.n": (
         "세트 파일 순서대로 앞의 N개 질문을 돌립니다. 질문마다 생성 1회(질문 필드).",
         "Runs the first N questions of the set in file order, one generation each (the question "

@@ -1,0 +1,131 @@
+"""Enforced citations through a server's constrained decoding (``generation.endpoint_grammar``).
+
+The rule is :mod:`rag_core.answer.citations`'s, written for the server: the answer is
+exactly the refusal sentence, or a run of sentences each closed by one or more
+citations ``[n]`` over the numbers of the sources sent::
+
+    answer   := REFUSAL | sentence+
+    sentence := text cite+ end?
+    cite     := "[" n "]"                      (n ∈ the sources sent)
+    text     := (plain | mark+ tight)+         (no "[" "]" newline; a sentence-end
+                                                mark only when a non-space follows: "3.5")
+    end      := mark+ closer* newline*
+
+How each server takes it (the field names in the servers' own request schemas):
+
+* ``gbnf`` — llama.cpp ``llama-server``: a ``grammar`` field (GBNF) on ``/completion``,
+  ``/v1/completions`` and ``/v1/chat/completions`` (tools/server, ``params_from_json``);
+* ``guided_regex`` — vLLM before 0.10.2: a top-level ``guided_regex`` (the OpenAI client's
+  ``extra_body``; ``vllm/entrypoints/openai/protocol.py``);
+* ``structured_outputs`` — vLLM 0.10.2 and later: ``structured_outputs: {"regex": …}``;
+* ``none`` — send nothing (free citations, with the fallback note).
+
+``auto`` probes once per generator: ``GET /props`` answering llama.cpp's
+``default_generation_settings`` → ``gbnf``; ``GET /version`` answering
+``{"version": "x.y.z"}`` (vLLM) → ``structured_outputs`` from 0.10.2, else
+``guided_regex``; anything else → ``none``. A server that refuses the field (HTTP
+400/422) is asked again without it, and a server that ignores it is caught after the
+fact: the answer is checked against :func:`citation_regex` and, when it does not match,
+``params["citations"]`` is ``free`` with a note saying the server did not enforce it.
+Known gap: the in-process grammar closes an open sentence near ``max_new_tokens``; a
+server cannot, so an answer cut by the token limit fails the check and reads ``free``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from rag_core.config import ENDPOINT_GRAMMARS
+
+#: Sentence-end marks and the closers that may follow them (as ``citations._END``).
+_MARKS = ".!?。！？"
+_CLOSERS = "\"'”’)"
+#: vLLM's first release with ``structured_outputs`` (``guided_*`` before it).
+VLLM_STRUCTURED_FROM = (0, 10, 2)
+
+
+def _numbers(sources: Sequence[int]) -> list[str]:
+    nums = sorted({int(n) for n in sources})
+    if not nums or nums[0] < 1:
+        raise ValueError(f"sources must be source numbers ≥ 1, got {list(sources)!r}")
+    return [str(n) for n in nums]
+
+
+def _regex_literal(text: str) -> str:
+    """``text`` as a regex literal, escaping only the metacharacters (portable to the
+    servers' regex engines, unlike :func:`re.escape`'s escaped spaces)."""
+    return "".join("\\" + c if c in ".^$|?*+()[]{}\\/" else c for c in text)
+
+
+def citation_regex(sources: Sequence[int], refusal: str) -> str:
+    """The rule as a regular expression (full match; no anchors, as servers full-match)."""
+    plain = f"[^\\[\\]\\n{_MARKS}]"
+    tight = f"[^\\[\\]\\s{_MARKS}]"
+    text = f"(?:{plain}|[{_MARKS}]+{tight})+"
+    cite = "\\[(?:" + "|".join(_numbers(sources)) + ")\\]"
+    end = f"(?:[{_MARKS}]+[{_CLOSERS}]*\\n*)?"
+    return f"(?:{_regex_literal(refusal)}|(?:{text}(?:{cite})+{end})+)"
+
+
+def _gbnf_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def citation_gbnf(sources: Sequence[int], refusal: str) -> str:
+    """The rule as a llama.cpp GBNF grammar (``root`` is the answer)."""
+    nums = " | ".join(f'"{n}"' for n in _numbers(sources))
+    closers = _CLOSERS.replace('"', '\\"')
+    return "\n".join(
+        [
+            "root ::= refusal | sentence+",
+            f"refusal ::= {_gbnf_string(refusal)}",
+            "sentence ::= text cite+ end?",
+            f"text ::= ( [^\\[\\]\\n{_MARKS}] | [{_MARKS}]+ [^\\[\\]\\n\\t\\r {_MARKS}] )+",
+            f'cite ::= "[" ( {nums} ) "]"',
+            f'end ::= [{_MARKS}]+ [{closers}]* "\\n"*',
+            "",
+        ]
+    )
+
+
+def grammar_fields(kind: str, sources: Sequence[int], refusal: str) -> dict[str, Any]:
+    """The request fields that send the rule to a server of ``kind`` (empty for ``none``)."""
+    if kind == "gbnf":
+        return {"grammar": citation_gbnf(sources, refusal)}
+    if kind == "guided_regex":
+        return {"guided_regex": citation_regex(sources, refusal)}
+    if kind == "structured_outputs":
+        return {"structured_outputs": {"regex": citation_regex(sources, refusal)}}
+    if kind == "none":
+        return {}
+    raise ValueError(f"endpoint grammar {kind!r} is not valid; valid choices: {ENDPOINT_GRAMMARS}")
+
+
+def follows_rule(answer: str, sources: Sequence[int], refusal: str) -> bool:
+    """Does ``answer`` (stripped) match :func:`citation_regex`?"""
+    return re.fullmatch(citation_regex(sources, refusal), answer.strip()) is not None
+
+
+def kind_of_server(props: Any, version: Any) -> str:
+    """``gbnf`` / ``structured_outputs`` / ``guided_regex`` / ``none`` from the bodies of
+    ``GET /props`` and ``GET /version`` (None where the route failed)."""
+    if isinstance(props, dict) and "default_generation_settings" in props:
+        return "gbnf"
+    if isinstance(version, dict) and isinstance(version.get("version"), str):
+        parts = re.findall(r"\d+", version["version"])[:3]
+        if parts:
+            triple = tuple(int(p) for p in parts) + (0,) * (3 - len(parts))
+            return "structured_outputs" if triple >= VLLM_STRUCTURED_FROM else "guided_regex"
+    return "none"
+
+
+__all__ = [
+    "ENDPOINT_GRAMMARS",
+    "citation_gbnf",
+    "citation_regex",
+    "follows_rule",
+    "grammar_fields",
+    "kind_of_server",
+]
