@@ -322,6 +322,36 @@ class GateConfig:
             _int_range("gate.max_kept", self.max_kept, 1, 10_000)
 
 
+#: The most a shared link (an address's query string) may set for the sizes that cost time:
+#: ``retrieval.k=2000&context.budget_tokens=1000000&context.max_source_chars=1000000``
+#: would otherwise keep the server busy for minutes. The sidebar, ``RAG_INSPECTOR_SET`` and
+#: the CLI still reach :class:`PipelineConfig`'s own ranges.
+URL_LIMITS: dict[str, int] = {
+    "retrieval.k": 200,
+    "context.budget_tokens": 32_768,
+    "context.max_source_chars": 20_000,
+}
+
+
+def url_bounded(overrides: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str, int]]]:
+    """``overrides`` from an address with each size of :data:`URL_LIMITS` above its limit
+    lowered to it, and ``(key, value asked, limit)`` per lowered key. A value that is not a
+    whole number is left for the config's own validation to report."""
+    kept = dict(overrides)
+    lowered: list[tuple[str, str, int]] = []
+    for key, limit in URL_LIMITS.items():
+        if key not in kept:
+            continue
+        try:
+            asked = int(str(kept[key]).strip())
+        except ValueError:
+            continue
+        if asked > limit:
+            kept[key] = str(limit)
+            lowered.append((key, str(overrides[key])[:20], limit))
+    return kept, lowered
+
+
 @dataclass(frozen=True)
 class ContextConfig:
     """How kept candidates become the prompt's numbered sources.

@@ -127,7 +127,9 @@ def _init_session() -> None:
         return
     params = single_values(st.query_params.to_dict())
     base, problems = start_config()
-    config, errors = config_from_query(params, base)
+    lang = params.get("lang", "ko")
+    lang = lang if lang in LANGS else "ko"
+    config, errors = config_from_query(params, base, lang=lang)
     values = widgets_from_config(config)
     view = view_from_query(params)
     values.update(view)

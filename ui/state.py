@@ -35,6 +35,7 @@ from rag_core.config import (
     ChunkerConfig,
     PipelineConfig,
     parse_overrides,
+    url_bounded,
 )
 from rag_core.modelnames import restrict
 
@@ -214,16 +215,25 @@ def query_from_config(config: PipelineConfig, base: PipelineConfig | None = None
 
 
 def config_from_query(
-    params: Mapping[str, str], base: PipelineConfig | None = None
+    params: Mapping[str, str], base: PipelineConfig | None = None, *, lang: str = "en"
 ) -> tuple[PipelineConfig, list[str]]:
     """Apply the query string's config keys to ``base``; bad keys are reported, not fatal.
 
     Returns the config and one message per ignored key (its key, value and why).
     Model names are a visitor's input here: only bundled names and paths under
-    ``$RAG_INSPECTOR_MODELS`` pass (``rag_core.modelnames``).
+    ``$RAG_INSPECTOR_MODELS`` pass (``rag_core.modelnames``); the sizes that cost time
+    (``retrieval.k``, ``context.budget_tokens``, ``context.max_source_chars``) are lowered
+    to ``rag_core.config.URL_LIMITS``, with one message (in ``lang``) each.
     """
+    from .i18n import t  # lazy: ui.i18n pulls in every page's catalogue
+
     base = base or PipelineConfig()
-    overrides, refused = restrict({k: v for k, v in params.items() if k not in VIEW_KEYS})
+    bounded, lowered = url_bounded({k: v for k, v in params.items() if k not in VIEW_KEYS})
+    overrides, refused = restrict(bounded)
+    refused = [
+        *(t("url.size_capped", lang, param=k, value=v, limit=f"{n:,}") for k, v, n in lowered),
+        *refused,
+    ]
     try:
         return base.with_overrides(overrides), refused
     except ValueError:
@@ -371,7 +381,7 @@ def overrides_text(overrides: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> 
 
 
 def config_from_url(
-    url: str, base: PipelineConfig | None = None
+    url: str, base: PipelineConfig | None = None, *, lang: str = "en"
 ) -> tuple[PipelineConfig, list[str]]:
     """The config a shared app address encodes (the whole URL, or only its query string).
 
@@ -389,4 +399,4 @@ def config_from_url(
     params: dict[str, str] = {}
     for key, value in parse_qsl(query, keep_blank_values=True):
         params[key] = value  # the last of a repeated key wins, as st.query_params does
-    return config_from_query(params, base)
+    return config_from_query(params, base, lang=lang)

@@ -1437,6 +1437,12 @@ TEXT: dict[str, tuple[str, str]] = {
         "주소의 {param}={value} 은(는) 보여 줄 수 없어 대신 {shown} 을(를) 보여 줍니다.",
         "The address asked for {param}={value}, which cannot be shown; showing {shown} instead.",
     ),
+    "url.size_capped": (
+        "주소의 {param}={value} 은(는) 공유 링크의 상한을 넘어 {limit} (으)로 낮췄습니다. "
+        "더 큰 값은 사이드바에서 정하세요.",
+        "The address asked for {param}={value}, above what a shared link may set; lowered "
+        "to {limit}. Set a larger value in the sidebar.",
+    ),
     # ---- notices about the address (URL): shown
     "url.shown.default_question": ("기본 질문 “{q}”", "the default question “{q}”"),
     "url.shown.free": (

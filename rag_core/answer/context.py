@@ -33,6 +33,7 @@ says so: the numbers are then an estimate, never the generator's.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -279,8 +280,12 @@ class _Assembly:
         )
         return _Render(tuple(cands), r.user, r.prompt, r.blocks, r.question)
 
+    def count(self, rendered: _Render) -> list[int]:
+        """The exact ids of ``rendered``'s prompt (one encode of the whole prompt)."""
+        return self.tok.encode(rendered.prompt)
+
     def fits(self, rendered: _Render) -> bool:
-        return len(self.tok.encode(rendered.prompt)) <= self.cfg.budget_tokens
+        return len(self.count(rendered)) <= self.cfg.budget_tokens
 
     def hard_cut(
         self, full: _Render, full_ids: Sequence[int], full_offsets: Sequence[tuple[int, int]]
@@ -310,27 +315,41 @@ class _Assembly:
             fit.sent.append(_source(c, n, _tokens_in(offsets, bs, min(be, cut_char))))
         return fit
 
-    def pack(self, cands: Sequence[_Cand], base: _Render) -> _Fit:
+    def pack(self, cands: Sequence[_Cand], base: _Render, full: _Render, n_full: int) -> _Fit:
         """Step 4, ``pack``: whole sources in rank order while the prompt fits, the first one
-        that does not cut at the last sentence end that fits, the rest dropped."""
-        selected: list[_Cand] = []
-        final = base
-        over: list[_Cand] = []
-        for i, c in enumerate(cands):
-            trial = self.render(self.arrange([*selected, c]))
-            if self.fits(trial):
-                selected.append(c)
-                final = trial
-                continue
-            best = self.largest_cut(selected, c)
-            if best is not None:
-                selected.append(best[0])
-                final = best[1]
-            else:
-                over.append(c)
-            over.extend(cands[i + 1 :])
-            break
-        input_ids = self.tok.encode(final.prompt)
+        that does not cut at the last sentence end that fits, the rest dropped.
+
+        Linear in the prompt: each source block is encoded once and the prompt over the
+        first ``k`` sources is estimated as ``base + Σ block tokens`` (plus an offset learnt
+        from each exact count, which absorbs what BPE merges across the joins and the
+        numbering change); the estimate only steers :func:`_largest_fit`, whose every
+        decision is an exact count of the whole prompt, so the budget holds exactly.
+        """
+        budget = self.cfg.budget_tokens
+        if n_full <= budget:  # everything fits: the full prompt, already counted
+            k, final, over, ids = len(cands), full, [], None
+        else:
+            renders: dict[int, tuple[_Render, list[int]]] = {0: (base, self.count(base))}
+            sums = [len(renders[0][1])]
+            for c in cands:
+                sums.append(sums[-1] + len(self.tok.encode(c.block(c.rank + 1)[0])))
+
+            def exact(k: int) -> int:
+                if k not in renders:
+                    r = self.render(self.arrange(cands[:k]))
+                    renders[k] = (r, self.count(r))
+                return len(renders[k][1])
+
+            k = _largest_fit(sums, exact, budget, known={len(cands): n_full})
+            final, ids = renders[k]
+            over = list(cands[k + 1 :])
+            if k < len(cands):
+                best = self.largest_cut(list(cands[:k]), cands[k], len(ids))
+                if best is not None:
+                    final, ids = best
+                else:
+                    over.insert(0, cands[k])
+        input_ids = list(ids) if ids is not None else self.tok.encode(final.prompt)
         _, offsets = self.tok.encode_offsets(final.prompt)
         sent = [
             _source(c, n, _tokens_in(offsets, bs, be))
@@ -340,20 +359,74 @@ class _Assembly:
         ]
         return _Fit(final, input_ids, sent, over)
 
-    def largest_cut(self, selected: list[_Cand], c: _Cand) -> tuple[_Cand, _Render] | None:
+    def largest_cut(
+        self, selected: list[_Cand], c: _Cand, n_selected: int
+    ) -> tuple[_Render, list[int]] | None:
         """``c`` cut at the largest sentence-boundary prefix that still fits after ``selected``
-        (binary search over its sentence ends), with its prompt; None when none fits."""
+        (whose prompt takes ``n_selected`` tokens), as its prompt and ids; None when none fits.
+
+        The block of ``c`` is encoded once with offsets; a prefix is estimated by the tokens
+        that start before its end plus the closing tag's, and :func:`_largest_fit` decides on
+        exact counts.
+        """
         ends = [b for _a, b in sentence_spans(c.quote) if b < len(c.quote)]
-        lo, hi, best = 0, len(ends) - 1, None
-        while lo <= hi:
-            mid = (lo + hi) // 2
-            cut = replace(c, quote=c.quote[: ends[mid]], reason="budget")
-            trial = self.render(self.arrange([*selected, cut]))
-            if self.fits(trial):
-                best, lo = (cut, trial), mid + 1
-            else:
-                hi = mid - 1
-        return best
+        if not ends:
+            return None
+        block, q_off = c.block(c.rank + 1)
+        _, offsets = self.tok.encode_offsets(block)
+        starts = sorted(s for s, e in offsets if e > s)
+        tail = len(self.tok.encode(block[q_off + len(c.quote) :]))
+        sums = [n_selected] + [
+            n_selected + bisect.bisect_left(starts, q_off + end) + tail for end in ends
+        ]
+        renders: dict[int, tuple[_Render, list[int]]] = {}
+
+        def exact(j: int) -> int:  # j >= 1: the cut after the j-th sentence end
+            if j not in renders:
+                cut = replace(c, quote=c.quote[: ends[j - 1]], reason="budget")
+                r = self.render(self.arrange([*selected, cut]))
+                renders[j] = (r, self.count(r))
+            return len(renders[j][1])
+
+        j = _largest_fit(sums, exact, self.cfg.budget_tokens)
+        return renders[j] if j else None
+
+
+def _largest_fit(
+    estimate: Sequence[int],
+    exact: Callable[[int], int],
+    budget: int,
+    known: Mapping[int, int] | None = None,
+) -> int:
+    """The largest ``k`` in ``0 … len(estimate) - 1`` with ``exact(k) <= budget``.
+
+    ``exact(0)`` is taken to fit and ``exact`` to grow with ``k`` (each step appends text).
+    ``estimate`` (non-decreasing) approximates ``exact``; the search guesses from it, shifted
+    by the last seen error ``exact(g) - estimate[g]``, so an estimate within a source of the
+    truth settles with two exact counts; after three guesses it bisects (log₂ n counts at
+    most). ``known`` gives exact counts already measured.
+    """
+    lo, hi = 0, len(estimate)  # exact(lo) fits; exact(hi) does not (hi = n: nothing known)
+    for k, v in (known or {}).items():
+        if v <= budget:
+            lo = max(lo, k)
+        else:
+            hi = min(hi, k)
+    shift, guesses = 0, 0
+    while hi - lo > 1:
+        if guesses < 3:
+            g = bisect.bisect_right(estimate, budget - shift) - 1
+            g = min(max(g, lo + 1), hi - 1)
+        else:
+            g = (lo + hi) // 2
+        guesses += 1
+        v = exact(g)
+        shift = v - estimate[g]
+        if v <= budget:
+            lo = g
+        else:
+            hi = g
+    return lo
 
 
 def _summary(
@@ -488,6 +561,6 @@ def build_context(
                 ),
                 notice=n,
             )
-        fit = job.pack(cands, base)
+        fit = job.pack(cands, base, full, len(full_ids))
 
     return _sent(stage, job, fit, len(hits), full_ids, dup_sources, gate_sources)

@@ -323,3 +323,71 @@ def test_real_instructions_fit_the_reserved_tokens_with_qwen():
     )
     assert list(ctx.input_ids) == list(peer)
     assert ctx.actual_input_text == gen.tokenizer.decode(list(peer))
+
+
+class MergingTokenizer(CharTokenizer):
+    """One token per character, except that ``"\\n<"`` is one token (a merge across the join
+    of two source blocks, as BPE makes), counting how often a whole prompt is encoded."""
+
+    def __init__(self) -> None:
+        self.prompts = 0
+
+    def encode(self, text: str) -> list[int]:
+        if text.startswith("<s>"):
+            self.prompts += 1
+        return [ord(c) for c in text.replace("\n<", "\x00")]
+
+    def encode_offsets(self, text: str) -> tuple[list[int], list[tuple[int, int]]]:
+        ids, offsets, i = [], [], 0
+        while i < len(text):
+            step = 2 if text.startswith("\n<", i) else 1
+            ids.append(0 if step == 2 else ord(text[i]))
+            offsets.append((i, i + step))
+            i += step
+        return ids, offsets
+
+
+def many_chunks(n: int) -> tuple[dict[str, Chunk], dict[str, Document]]:
+    paras = [
+        f"Fact {i} is about stone wall {i}. It stands {i * 7} m from the coast. Cows pass it."
+        for i in range(n)
+    ]
+    text = "\n\n".join(paras)
+    chunks, pos = {}, 0
+    for i, p in enumerate(paras):
+        start = text.index(p, pos)
+        cid = f"walls::t::{i:04d}"
+        chunks[cid] = Chunk(cid, "walls", i, start, start + len(p), start, p, p, section="W")
+        pos = start + len(p)
+    return chunks, {"walls": Document("walls", "Walls", text)}
+
+
+@pytest.mark.parametrize("ordering", ["rank", "ends", "document"])
+def test_pack_counts_the_whole_prompt_a_few_times_not_once_per_source(ordering):
+    chunks, docs = many_chunks(300)
+    ids = list(chunks)
+    tok = MergingTokenizer()
+    full = build_context(Q, hits(ids), chunks, docs, cfg(ordering=ordering), tokenizer=tok)
+    budget = full.tokens_before * 2 // 3 + 5  # about 200 whole sources, then one cut
+    tok.prompts = 0
+    ctx = build_context(
+        Q, hits(ids), chunks, docs, cfg(budget_tokens=budget, ordering=ordering), tokenizer=tok
+    )
+    # the old packer encoded the whole prompt once per source kept (~200 times here)
+    assert tok.prompts <= 20, tok.prompts
+    assert ctx.tokens_after == len(tok.encode(ctx.prompt_text)) <= budget
+    by_rank = sorted((s for s in ctx.sources), key=lambda s: ids.index(s.chunk_id))
+    status = [s.status for s in by_rank]
+    k = status.index("cut") if "cut" in status else status.index("dropped")
+    assert status[:k] == ["included"] * k and set(status[k + 1 :]) == {"dropped"}
+    assert 150 < k < 250
+    # the largest fit: the next sentence of the cut source (or the next source whole) does not
+    nxt = by_rank[k]
+    quotes = [(s.chunk_id, s.quote) for s in by_rank[:k]]
+    content = chunks[nxt.chunk_id].content
+    more = [b for _a, b in sentence_spans(content) if b > len(nxt.quote or "")]
+    longer = content[: more[0]] if more else content
+    order = order_sources([*quotes, (nxt.chunk_id, longer)], ordering, key_doc=lambda q: q[0])
+    bigger = TOK.prompt_text(SYSTEM_TEXT, user_text(Q, order))
+    bigger = bigger.replace("Jeju facts › Facts", "Walls › W")
+    assert len(tok.encode(bigger)) > budget

@@ -222,3 +222,38 @@ def test_an_upload_of_headings_only_says_once_what_happened(entry):
         "Loaded 1 document(s), but the chunker (boundaries-t512) made no chunk from them" in shown
     )
     assert any("made no chunk from the 1 loaded document(s)" in plain(e.value) for e in at.error)
+
+
+# ------------------------------------------------------------------ sizes a link may set
+
+SLOW_LINK = (
+    "/lecture?corpus=upload&generation.model=none&retrieval.k=2000&context.dedup=false"
+    "&context.budget_tokens=1000000&context.max_source_chars=1000000"
+)
+
+
+def test_url_sizes_are_lowered_to_the_link_limits_with_one_message_each():
+    from rag_core.config import URL_LIMITS
+
+    config, errors = config_from_url(SLOW_LINK)
+    assert config.retrieval.k == URL_LIMITS["retrieval.k"]
+    assert config.context.budget_tokens == URL_LIMITS["context.budget_tokens"]
+    assert config.context.max_source_chars == URL_LIMITS["context.max_source_chars"]
+    assert config.context.dedup is False  # the rest of the link is honoured
+    assert len(errors) == 3
+    assert "retrieval.k=2000" in errors[0] and "200" in errors[0]
+    ko = config_from_url(SLOW_LINK, lang="ko")[1]
+    assert len(ko) == 3 and all("상한" in m for m in ko)
+    # within the limits nothing is said and the value is kept
+    config, errors = config_from_query({"retrieval.k": "150", "context.budget_tokens": "4096"})
+    assert (config.retrieval.k, config.context.budget_tokens, errors) == (150, 4096, [])
+    # the sidebar / CLI route (with_overrides) still goes higher
+    assert PipelineConfig().with_overrides({"retrieval.k": 2000}).retrieval.k == 2000
+
+
+def test_url_size_limit_notice_reaches_the_sidebar(entry):
+    at = make_app(entry, {"retrieval.k": "5000", "lang": "en"})
+    assert not at.exception
+    notices = [plain(w.value) for w in at.warning if "retrieval.k=5000" in plain(w.value)]
+    assert len(notices) == 1 and "lowered to 200" in notices[0], notices
+    assert at.session_state["_cfg"].retrieval.k == 200
