@@ -102,9 +102,10 @@ def table(
         body.append(tag("tr", join(tag("td", c) for c in row), cls=rc))
     if not rows and empty:
         body.append(tag("tr", tag("td", empty, attrs={"colspan": len(columns)}), cls="ri-empty"))
-    return tag(
+    grid = tag(
         "table", tag("thead", tag("tr", head)) + tag("tbody", join(body)), cls=cls, attrs=attrs
     )
+    return tag("div", grid, cls="ri-tablebox")  # a table wider than its column scrolls in it
 
 
 _MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$:=")
@@ -307,6 +308,7 @@ def _boundary_boxes(
 # ------------------------------------------------------------- rendering
 
 CSS = """
+.ri-tablebox{max-width:100%;overflow-x:auto}
 .ri-table{border-collapse:collapse;width:100%;font-size:0.82rem;margin:0.2rem 0 0.6rem 0}
 .ri-table th{text-align:left;border-bottom:2px solid #d0d7de;padding:2px 6px;white-space:nowrap;
   font-weight:600}
