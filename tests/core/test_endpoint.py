@@ -12,12 +12,10 @@ import threading
 import time
 
 import pytest
-from helpers.fakes import CharGenerator
+from helpers.endpoint_world import go_offline
 from helpers.openai_server import ANSWER_PIECES, FakeOpenAI, render
 
-import rag_core.models as models
 from rag_core.config import PipelineConfig, preset
-from rag_core.models import ModelUnavailable
 from rag_core.models.endpoint import (
     ENDPOINT_AUTH,
     ENDPOINT_CANCELLED,
@@ -44,42 +42,10 @@ ANSWER = "".join(ANSWER_PIECES).strip()
 SECRET = "sk-test-0123456789abcdef"
 
 
-class CharFallback(CharGenerator):
-    """A char-level stand-in for the MiniLM fallback tokenizer (no model load)."""
-
-    name = "char pieces (fallback)"
-    is_fallback = True
-
-
-class CharHF:
-    """The slice of a Hugging Face tokenizer an endpoint's local tokenizer uses, char-level."""
-
-    chat_template = "toy"
-
-    def apply_chat_template(self, messages, tokenize, add_generation_prompt):
-        return render(messages[0]["content"], messages[1]["content"])
-
-    def __call__(self, text, add_special_tokens=False, verbose=False, return_offsets_mapping=False):
-        out = {"input_ids": [ord(c) for c in text]}
-        if return_offsets_mapping:
-            out["offset_mapping"] = [(i, i + 1) for i in range(len(text))]
-        return out
-
-    def decode(self, ids, skip_special_tokens=False):
-        return "".join(chr(i) for i in ids)
-
-
 @pytest.fixture()
 def offline(monkeypatch, tmp_path):
     """A fresh generation cache, no embedder (support without cosine), a char fallback."""
-    monkeypatch.setenv("RAG_INSPECTOR_CACHE", str(tmp_path / "cache"))
-
-    def no_embedder(name, *a, **k):
-        raise ModelUnavailable(name, "not in this test")
-
-    monkeypatch.setattr(models, "get_embedder", no_embedder)
-    monkeypatch.setattr(models, "fallback_prompt_tokenizer", lambda: CharFallback())
-    monkeypatch.setattr(models, "_load_tokenizer", lambda name: CharHF())
+    go_offline(monkeypatch, tmp_path)
 
 
 def config(srv_url: str, **extra: str) -> PipelineConfig:
