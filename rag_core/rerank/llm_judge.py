@@ -65,66 +65,58 @@ def judge_scores(
     generator: Any, question: str, passages: Sequence[str], *, cache_dir: str | Path | None = None
 ) -> tuple[list[float], int]:
     """``P(yes)`` per passage and how many came from the cache."""
+    score = _endpoint_score if getattr(generator, "is_endpoint", False) else _local_score
     store = _store(cache_dir)
-    if getattr(generator, "is_endpoint", False):
-        return _endpoint_scores(generator, question, passages, store)
     out, hits = [], 0
     for p in passages:
-        ids = generator.prompt_ids(JUDGE_SYSTEM, judge_prompt(question, p))
-        # float32 keys are those written before dtypes existed; others name their dtype
-        dtype = getattr(generator, "dtype", "float32")
-        precision = [] if dtype == "float32" else [f"dtype={dtype}"]
-        key = hashlib.sha256(
-            json.dumps(
-                [generator.model_id, generator.file_sha256, ids_sha256(ids), *precision]
-            ).encode()
-        ).hexdigest()
+        key, compute = score(generator, question, p)
         cached = store.get(key)
         if cached is not None:
             out.append(float(cached))
             hits += 1
             continue
-        prob = generator.yes_probability(ids)
+        prob = compute()
         store.put(key, prob)
         out.append(prob)
     return out, hits
 
 
-def _endpoint_scores(
-    generator: Any, question: str, passages: Sequence[str], store: JsonStore
-) -> tuple[list[float], int]:
-    """``P(yes)`` per passage from an endpoint's logprobs (module docstring).
+def _key(parts: list[Any]) -> str:
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
 
-    Raises:
-        ModelUnavailable: The server failed or returned no logprobs
-            (``rerank.endpoint_judge``).
-    """
-    out, hits = [], 0
-    for p in passages:
-        user = judge_prompt(question, p)
-        key = hashlib.sha256(
-            json.dumps(
-                [
-                    "endpoint",
-                    generator.client.url,
-                    generator.served_model,
-                    sha256_text(json.dumps([JUDGE_SYSTEM, user])),
-                ]
-            ).encode()
-        ).hexdigest()
-        cached = store.get(key)
-        if cached is not None:
-            out.append(float(cached))
-            hits += 1
-            continue
+
+def _local_score(generator: Any, question: str, passage: str) -> tuple[str, Any]:
+    """The cache key of one passage's ``P(yes)`` from a local model, and how to compute it."""
+    ids = generator.prompt_ids(JUDGE_SYSTEM, judge_prompt(question, passage))
+    # float32 keys are those written before dtypes existed; others name their dtype
+    dtype = getattr(generator, "dtype", "float32")
+    precision = [] if dtype == "float32" else [f"dtype={dtype}"]
+    key = _key([generator.model_id, generator.file_sha256, ids_sha256(ids), *precision])
+    return key, lambda: generator.yes_probability(ids)
+
+
+def _endpoint_score(generator: Any, question: str, passage: str) -> tuple[str, Any]:
+    """The cache key of one passage's ``P(yes)`` from an endpoint's logprobs (module
+    docstring), and how to compute it, which raises ``ModelUnavailable``
+    (``rerank.endpoint_judge``) when the server fails or returns no logprobs."""
+    user = judge_prompt(question, passage)
+    key = _key(
+        [
+            "endpoint",
+            generator.client.url,
+            generator.served_model,
+            sha256_text(json.dumps([JUDGE_SYSTEM, user])),
+        ]
+    )
+
+    def compute() -> float:
         try:
-            prob = generator.p_yes(JUDGE_SYSTEM, user)
+            return float(generator.p_yes(JUDGE_SYSTEM, user))
         except EndpointError as exc:
             why = notice(RERANK_ENDPOINT_JUDGE, endpoint=generator.client.url, cause=exc.notice)
             raise ModelUnavailable(generator.model_id, why) from None
-        store.put(key, prob)
-        out.append(prob)
-    return out, hits
+
+    return key, compute
 
 
 @register_reranker("llm-judge", LABEL)
