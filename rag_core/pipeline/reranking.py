@@ -13,6 +13,7 @@ from ..rerank import RERANK_LABELS, rerank
 from ..retrieval.dense import DenseIndex
 from ..types import Chunk, Hit, RerankStage
 from ..wording import declare, notice
+from .answering import endpoint_generator
 
 #: ``reason`` is the loader's own notice (``ModelUnavailable.notice``).
 RERANK_MODEL_UNAVAILABLE = declare("rerank.model_unavailable", "model", "reason")
@@ -77,8 +78,6 @@ def rerank_stage(
 def _judge(config: PipelineConfig) -> Any:
     """The LLM judge's generator: the endpoint one for ``openai:MODEL``, else the name."""
     if is_endpoint_model(config.generation.model):
-        from .answering import endpoint_generator
-
         return endpoint_generator(config)
     return config.generation.model
 
