@@ -5,10 +5,13 @@ exactly the refusal sentence, or a run of sentences each closed by one or more
 citations ``[n]`` over the numbers of the sources sent::
 
     answer   := REFUSAL | sentence+
-    sentence := text cite+ end?
+    sentence := text pre? cite+ end?
     cite     := "[" n "]"                      (n ∈ the sources sent)
     text     := (plain | mark+ tight)+         (no "[" "]" newline; a sentence-end
                                                 mark only when a non-space follows: "3.5")
+    pre      := digit "." " "*                 (a number's full stop before the citation,
+                                                "… is 384. [1]", as the in-process rule
+                                                cites "1950." once it reads as an end)
     end      := mark+ closer* newline*
 
 How each server takes it (the field names in the servers' own request schemas):
@@ -27,8 +30,11 @@ How each server takes it (the field names in the servers' own request schemas):
 400/422) is asked again without it, and a server that ignores it is caught after the
 fact: the answer is checked against :func:`citation_regex` and, when it does not match,
 ``params["citations"]`` is ``free`` with a note saying the server did not enforce it.
-Known gap: the in-process grammar closes an open sentence near ``max_new_tokens``; a
-server cannot, so an answer cut by the token limit fails the check and reads ``free``.
+Checked against a real engine: ``tests/core/test_endpoint_grammar_engine.py`` compiles
+both forms with xgrammar (vLLM's default structured-output backend, whose EBNF reads
+GBNF) and decodes the bundled model under them. Known gap: the in-process grammar
+closes an open sentence near ``max_new_tokens``; a server cannot, so an answer cut by
+the token limit fails the check and reads ``free``.
 """
 
 from __future__ import annotations
@@ -42,6 +48,9 @@ from rag_core.config import ENDPOINT_GRAMMARS
 #: Sentence-end marks and the closers that may follow them (as ``citations._END``).
 _MARKS = ".!?。！？"
 _CLOSERS = "\"'”’)"
+#: Version of the rule as sent to servers; part of the endpoint answers' cache key.
+#: 2: a citation may follow a number's full stop (``pre``).
+SERVER_RULE_VERSION = 2
 #: vLLM's first release with ``structured_outputs`` (``guided_*`` before it).
 VLLM_STRUCTURED_FROM = (0, 10, 2)
 
@@ -65,8 +74,9 @@ def citation_regex(sources: Sequence[int], refusal: str) -> str:
     tight = f"[^\\[\\]\\s{_MARKS}]"
     text = f"(?:{plain}|[{_MARKS}]+{tight})+"
     cite = "\\[(?:" + "|".join(_numbers(sources)) + ")\\]"
+    pre = "(?:[0-9]\\. *)?"
     end = f"(?:[{_MARKS}]+[{_CLOSERS}]*\\n*)?"
-    return f"(?:{_regex_literal(refusal)}|(?:{text}(?:{cite})+{end})+)"
+    return f"(?:{_regex_literal(refusal)}|(?:{text}{pre}(?:{cite})+{end})+)"
 
 
 def _gbnf_string(text: str) -> str:
@@ -81,9 +91,10 @@ def citation_gbnf(sources: Sequence[int], refusal: str) -> str:
         [
             "root ::= refusal | sentence+",
             f"refusal ::= {_gbnf_string(refusal)}",
-            "sentence ::= text cite+ end?",
+            "sentence ::= text pre? cite+ end?",
             f"text ::= ( [^\\[\\]\\n{_MARKS}] | [{_MARKS}]+ [^\\[\\]\\n\\t\\r {_MARKS}] )+",
             f'cite ::= "[" ( {nums} ) "]"',
+            'pre ::= [0-9] "." " "*',
             f'end ::= [{_MARKS}]+ [{closers}]* "\\n"*',
             "",
         ]
@@ -123,6 +134,7 @@ def kind_of_server(props: Any, version: Any) -> str:
 
 __all__ = [
     "ENDPOINT_GRAMMARS",
+    "SERVER_RULE_VERSION",
     "citation_gbnf",
     "citation_regex",
     "follows_rule",

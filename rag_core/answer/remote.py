@@ -18,8 +18,8 @@ when the rule was sent *and* the answer follows it, else ``free`` with a note sa
 
 Cache key: ``sha256(["endpoint", url, model, ids sha256 | sha256(system, user),
 max_new_tokens, "greedy"])``, plus ``["enforced", grammar kind, GRAMMAR_VERSION,
-sources]`` when a grammar is sent; a server's fingerprint, when given, is stored with the
-answer and shown on replay.
+SERVER_RULE_VERSION, sources]`` when a grammar is sent; a server's fingerprint, when given,
+is stored with the answer and shown on replay.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from rag_core.wording import declare, english, notice
 
 from .citations import GRAMMAR_VERSION
 from .context import CONTEXT_FALLBACK_TOKENIZER
-from .endpoint_grammar import follows_rule, grammar_fields, kind_of_server
+from .endpoint_grammar import SERVER_RULE_VERSION, follows_rule, grammar_fields, kind_of_server
 from .prompt import refusal_of
 
 #: Why an endpoint made no answer (``GenerationStage.notice``): ``cause`` is the
@@ -138,7 +138,7 @@ def generate_remote(
         except Exception:  # noqa: BLE001 - an unreadable probe means: no grammar
             kind = "none"
     extra = grammar_fields(kind, sources, refusal)
-    cite = ["enforced", kind, GRAMMAR_VERSION, sources] if extra else None
+    cite = ["enforced", kind, GRAMMAR_VERSION, SERVER_RULE_VERSION, sources] if extra else None
     if cfg.citations == "enforced" and not extra:
         reason = "has no grammar setting (generation.endpoint_grammar"
         reason += f" = {cfg.endpoint_grammar}; the server reports neither llama.cpp nor vLLM)"

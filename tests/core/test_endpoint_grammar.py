@@ -51,12 +51,17 @@ VALID = [
     "Hallasan is 1,947 m high [1].",
     "It is 3.5 km long [2][3]. It opened in 1990 [1]",
     "Two lines [1].\nSecond line [3]!",
+    "The output dimension is 384. [1]",  # the citation after the end mark, as in-process
+    "Opened in 1990.[2] It has 3.5 km [3].",
     REFUSAL_TEXT,
 ]
 INVALID = [
     "Hallasan is high [4].",  # not a source sent
     "Hallasan is high.",  # no citation
     "High. Very high [1].",  # a sentence ends before its citation
+    "High. [1",  # an open citation after the end
+    "Is 384.  \n[1]",  # a newline between the end and the citation
+    "It ends here. [2]",  # only a number's full stop may come before its citation
     "Hallasan [1",  # open citation
     "[1]",  # no text
     REFUSAL_TEXT + " [1].",  # the refusal is the whole answer or nothing
@@ -195,7 +200,8 @@ def test_the_rule_for_three_sources_is_exactly_this_text(offline, tiny_corpus):
     assert _numbers(trace) == N3
     assert _sent(srv)["guided_regex"] == (
         "(?:The sources do not contain the answer\\.|(?:(?:[^\\[\\]\\n.!?。！？]|[.!?。！？]+"
-        "[^\\[\\]\\s.!?。！？])+(?:\\[(?:1|2|3)\\])+(?:[.!?。！？]+[\"'”’)]*\\n*)?)+)"
+        "[^\\[\\]\\s.!?。！？])+(?:[0-9]\\. *)?(?:\\[(?:1|2|3)\\])+"
+        "(?:[.!?。！？]+[\"'”’)]*\\n*)?)+)"
     )
     assert not srv.requests or all(r["path"] != "/props" for r in srv.requests)  # no probe
 
