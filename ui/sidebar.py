@@ -25,6 +25,7 @@ from rag_core.config import (
     CITATION_MODES,
     CONTEXT_ORDERINGS,
     CONTEXT_POLICIES,
+    ENDPOINT_GRAMMARS,
     FUSION_METHODS,
     GENERATION_DTYPES,
     PRESET_LABELS,
@@ -944,6 +945,14 @@ def _endpoint(lang: str) -> None:
                 max_value=3600.0,
                 step=1.0,
             )
+        st.selectbox(
+            t("side.endpoint_grammar", lang),
+            ENDPOINT_GRAMMARS,
+            key="generation.endpoint_grammar",
+            format_func=lambda g: t(f"endpoint_grammar.{g}", lang),
+            help=t("help.endpoint_grammar", lang),
+            disabled=ss.get("generation.citations") != "enforced",
+        )
 
 
 def _generation(lang: str) -> None:

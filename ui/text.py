@@ -103,6 +103,32 @@ TEXT: dict[str, tuple[str, str]] = {
     "side.connect_timeout_s": ("연결 제한 시간 (초)", "Connect timeout (s)"),
     "side.first_token_timeout_s": ("첫 토큰 제한 시간 (초)", "First-token timeout (s)"),
     "side.total_timeout_s": ("전체 제한 시간 (초)", "Total timeout (s)"),
+    "side.endpoint_grammar": (
+        "서버의 제약 디코딩 (강제 인용)",
+        "Server's constrained decoding (enforced citations)",
+    ),
+    "endpoint_grammar.auto": ("자동 (서버에 물어 고르기)", "auto (ask the server which it speaks)"),
+    "endpoint_grammar.gbnf": (
+        "GBNF 문법 (llama.cpp llama-server)",
+        "GBNF grammar (llama.cpp llama-server)",
+    ),
+    "endpoint_grammar.guided_regex": (
+        "guided_regex (vLLM 0.10.2 이전)",
+        "guided_regex (vLLM before 0.10.2)",
+    ),
+    "endpoint_grammar.structured_outputs": (
+        "structured_outputs.regex (vLLM 0.10.2 이후)",
+        "structured_outputs.regex (vLLM 0.10.2 and later)",
+    ),
+    "endpoint_grammar.none": ("보내지 않음 (자유 인용)", "send none (free citations)"),
+    "help.endpoint_grammar": (
+        "인용 강제일 때 규칙 (보낸 출처의 [1]…[N] 만, 또는 정확한 거절 문장) 을 서버의 제약 "
+        "디코딩으로 보내는 방식. 서버가 거부하거나 따르지 않으면 자유 인용으로 바뀌고 그렇게 "
+        "알립니다.",
+        "How enforced citations (only [1]…[N] of the sources sent, or the exact refusal) reach "
+        "the server's constrained decoding. A server that refuses or ignores it falls back to "
+        "free citations, and the answer says so.",
+    ),
     "help.endpoint": (
         "OpenAI 호환 서버 (vLLM 이나 llama-server 등) 의 기본 URL "
         "(예: http://127.0.0.1:8000/v1). 생성 모델에서 openai:모델 을 고르면 이 서버로 보냅니다.",

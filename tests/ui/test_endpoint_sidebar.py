@@ -75,3 +75,23 @@ def test_a_shared_link_to_an_unlisted_endpoint_is_refused_on_screen(
     assert at.text_input(key="generation.endpoint").value == ""
     shown = " ".join(w.value for w in at.warning) + " ".join(i.value for i in at.info)
     assert "RAG_INSPECTOR_ENDPOINTS" in shown.replace("\\", "")
+
+
+@pytest.mark.parametrize(("choice", "field"), [("gbnf", "grammar"), ("none", None)])
+def test_the_grammar_picked_in_the_sidebar_is_the_field_sent(entry, monkeypatch, choice, field):
+    """Enforced citations through an endpoint: the sidebar's constrained-decoding choice is
+    what the completion request carries (``none`` sends no grammar field at all)."""
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=none;generation.citations=enforced")
+    with FakeOpenAI(models=("tiny",), tokenize="vllm") as srv:
+        at = make_app(entry, {"lang": "en"}, page="inspect")
+        at.text_input(key="generation.endpoint").set_value(srv.url).run()
+        picker = at.selectbox(key="generation.endpoint_grammar")
+        assert "GBNF grammar (llama.cpp llama-server)" in " | ".join(picker.options)
+        picker.set_value(choice).run()
+        at.button(key="side.endpoint.list_button").click().run()
+        assert at.selectbox(key="generation.model").value == "openai:tiny"
+        assert not at.exception, [e.value for e in at.exception]
+        sent = [r["body"] for r in srv.requests if r["path"].endswith("completions")]
+    assert sent, "no completion request reached the server"
+    carried = {"grammar", "guided_regex", "structured_outputs"} & set(sent[-1])
+    assert carried == ({field} if field else set())
