@@ -32,7 +32,7 @@ from typing import Any
 
 from rag_core.config import GenerationConfig
 from rag_core.hashing import ids_sha256, sha256_text
-from rag_core.models.endpoint import ENDPOINT_HTTP_ERROR, EndpointError, EndpointGenerator
+from rag_core.models.endpoint import EndpointError, EndpointGenerator, is_refusal
 from rag_core.models.store import JsonStore
 from rag_core.types import ContextStage, GenerationStage, Notice
 from rag_core.wording import declare, english, notice
@@ -80,10 +80,6 @@ def _free_note(generator: EndpointGenerator, why: str) -> str:
         f"generation.citations = enforced: {generator.client.url} {why}, so citations are free "
         "(the model cites only if it chooses to)"
     )
-
-
-def _refused(exc: EndpointError) -> bool:
-    return exc.notice.code == ENDPOINT_HTTP_ERROR and exc.notice.params.get("status") in (400, 422)
 
 
 def _failed(generator: EndpointGenerator, cause: Notice, params: dict[str, Any]) -> GenerationStage:
@@ -167,7 +163,6 @@ def generate_remote(
     citations, cite_note = "free", None
     try:
         if extra:
-            ids_refused = generator._ids_refused
             try:
                 reply = generator.complete(**request, extra=extra)
                 if follows_rule(reply.text, sources, refusal):
@@ -177,9 +172,8 @@ def generate_remote(
                         generator, f"was sent a {kind} grammar but the answer does not follow it"
                     )
             except EndpointError as exc:
-                if not _refused(exc):
+                if not is_refusal(exc):
                     raise
-                generator._ids_refused = ids_refused
                 detail = exc.notice.params.get("detail", "")
                 cite_note = _free_note(
                     generator,

@@ -590,6 +590,11 @@ class EndpointReply:
     first_token_seconds: float | None
 
 
+def is_refusal(exc: EndpointError) -> bool:
+    """Did the server refuse the request's form (HTTP 400/422), not fail on it?"""
+    return exc.notice.code == ENDPOINT_HTTP_ERROR and exc.notice.params.get("status") in (400, 422)
+
+
 class EndpointGenerator:
     """``openai:MODEL`` at an endpoint, with the prompt tokenizer it could find.
 
@@ -762,6 +767,7 @@ class EndpointGenerator:
             "stream_options": {"include_usage": True},
             **(extra or {}),
         }
+        refused = False
         if ids is not None and not self._ids_refused:
             try:
                 return self._stream(
@@ -772,27 +778,27 @@ class EndpointGenerator:
                     cancelled,
                 )
             except EndpointError as exc:
-                if exc.notice.code != ENDPOINT_HTTP_ERROR or exc.notice.params.get(
-                    "status"
-                ) not in (
-                    400,
-                    422,
-                ):
+                if not is_refusal(exc):
                     raise
-                self._ids_refused = True
+                refused = True
         if ids is not None and prompt_text is not None:
-            return self._stream(
+            reply = self._stream(
                 "/v1/completions", {**common, "prompt": prompt_text}, "text", on_text, cancelled
             )
-        if messages is None:
+        elif messages is None:
             raise ValueError("nothing to send: no ids, no prompt text, no messages")
-        return self._stream(
-            "/v1/chat/completions",
-            {**common, "messages": messages},
-            "chat messages",
-            on_text,
-            cancelled,
-        )
+        else:
+            reply = self._stream(
+                "/v1/chat/completions",
+                {**common, "messages": messages},
+                "chat messages",
+                on_text,
+                cancelled,
+            )
+        # Remembered only once the same request as text was taken: with ``extra`` fields a
+        # refusal may have been of those (a grammar), not of the ids.
+        self._ids_refused = self._ids_refused or refused
+        return reply
 
     def _stream(
         self,
