@@ -37,6 +37,7 @@ from .trace_view import (
     chunk_label,
     citation_mode_label,
     citations_fell_back,
+    cite_free_text,
     claim_label,
     claim_marks,
     claim_reason,
@@ -657,7 +658,7 @@ def generation_section(trace: Trace, lang: str) -> None:
     else:
         st.caption(md(text))
     if citations_fell_back(trace.config, trace.generation):
-        st.warning(md(t("ins.cite_free", lang, model=trace.generation.model or "—")))
+        st.warning(md(cite_free_text(trace.generation, lang)))
 
 
 def estimate_text(prompt_tokens: int, model_id: str, lang: str, dtype: str | None = None) -> str:

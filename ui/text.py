@@ -680,6 +680,30 @@ TEXT: dict[str, tuple[str, str]] = {
         "No tokenizer to show the token pieces (counts and hashes are above).",
     ),
     "ins.gen_skipped": ("생성하지 않았습니다: {message}", "No generation: {message}"),
+    "ins.cite_free.no_grammar": (
+        "generation.citations = enforced: {endpoint} 서버가 llama.cpp 도 vLLM 도 아니라고 "
+        "응답해 문법을 보내지 않았고, 인용은 자유 모드입니다 (모델이 원할 때만 인용합니다).",
+        "generation.citations = enforced: {endpoint} reports neither llama.cpp nor vLLM, so no "
+        "grammar was sent and citations are free (the model cites only if it chooses to).",
+    ),
+    "ins.cite_free.grammar_none": (
+        "generation.citations = enforced: 문법을 보내지 않도록 설정되어 "
+        "(generation.endpoint_grammar = none) 인용은 자유 모드입니다.",
+        "generation.citations = enforced: no grammar is sent (generation.endpoint_grammar = "
+        "none), so citations are free (the model cites only if it chooses to).",
+    ),
+    "ins.cite_free.refused": (
+        "generation.citations = enforced: {endpoint} 서버가 {kind} 문법을 거부해 문법 없이 "
+        "다시 요청했고, 인용은 자유 모드입니다.",
+        "generation.citations = enforced: {endpoint} refused the {kind} grammar, so it was "
+        "asked again without it and citations are free.",
+    ),
+    "ins.cite_free.ignored": (
+        "generation.citations = enforced: {endpoint} 서버에 {kind} 문법을 보냈지만 답이 규칙을 "
+        "따르지 않아, 인용은 자유 모드로 표시합니다.",
+        "generation.citations = enforced: {endpoint} was sent a {kind} grammar but the answer "
+        "does not follow it, so citations count as free.",
+    ),
     "ins.cite_free": (
         "generation.citations = enforced는 로컬 transformers 모델에서만 됩니다. {model}은(는) "
         "디코딩을 제약할 수 없어 인용이 자유 모드로 바뀌었습니다 (모델이 원할 때만 인용합니다).",

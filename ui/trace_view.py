@@ -82,6 +82,21 @@ def citations_fell_back(config: Mapping[str, Any], generation: GenerationStage) 
     )
 
 
+def cite_free_text(generation: GenerationStage, lang: str) -> str:
+    """Why enforced citations ran free: an endpoint's own reason (no grammar for the server,
+    none sent, refused, ignored; ``params["citations_why"]``), else the in-process one."""
+    p = generation.params
+    why = p.get("citations_why")
+    if why in ("no_grammar", "grammar_none", "refused", "ignored"):
+        return t(
+            f"ins.cite_free.{why}",
+            lang,
+            endpoint=p.get("endpoint") or "—",
+            kind=p.get("endpoint_grammar") or "—",
+        )
+    return t("ins.cite_free", lang, model=generation.model or "—")
+
+
 def token_strip(pieces: Sequence[str], cut: int, lang: str) -> Markup:
     """The prompt as tokens; a marker at ``cut`` and the tokens beyond it greyed."""
     out: list[Markup] = []

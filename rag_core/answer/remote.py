@@ -136,6 +136,7 @@ def generate_remote(
     extra = grammar_fields(kind, sources, refusal)
     cite = ["enforced", kind, GRAMMAR_VERSION, SERVER_RULE_VERSION, sources] if extra else None
     if cfg.citations == "enforced" and not extra:
+        params["citations_why"] = "grammar_none" if cfg.endpoint_grammar == "none" else "no_grammar"
         reason = "has no grammar setting (generation.endpoint_grammar"
         reason += f" = {cfg.endpoint_grammar}; the server reports neither llama.cpp nor vLLM)"
         if cfg.endpoint_grammar == "none":
@@ -160,7 +161,7 @@ def generate_remote(
         "on_text": on_text,
         "cancelled": cancelled,
     }
-    citations, cite_note = "free", None
+    citations, cite_note, why_free = "free", None, None
     try:
         if extra:
             try:
@@ -168,12 +169,14 @@ def generate_remote(
                 if follows_rule(reply.text, sources, refusal):
                     citations = "enforced"
                 else:
+                    why_free = "ignored"
                     cite_note = _free_note(
                         generator, f"was sent a {kind} grammar but the answer does not follow it"
                     )
             except EndpointError as exc:
                 if not is_refusal(exc):
                     raise
+                why_free = "refused"
                 detail = exc.notice.params.get("detail", "")
                 cite_note = _free_note(
                     generator,
@@ -209,6 +212,7 @@ def generate_remote(
         "citations": citations,
         "grammar": kind if extra else None,
         "citations_note": cite_note,
+        "citations_why": why_free,
     }
     if citations == "enforced":
         record["cite_sources"] = sources
@@ -240,6 +244,7 @@ def _stage(
         "system_fingerprint": rec.get("fingerprint"),
         "citations": rec.get("citations") or "free",
         "endpoint_grammar": rec.get("grammar"),
+        "citations_why": rec.get("citations_why") or params.get("citations_why"),
     }
     if rec.get("cite_sources") is not None:
         out["cite_sources"] = rec["cite_sources"]

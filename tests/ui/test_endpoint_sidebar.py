@@ -95,3 +95,24 @@ def test_the_grammar_picked_in_the_sidebar_is_the_field_sent(entry, monkeypatch,
     assert sent, "no completion request reached the server"
     carried = {"grammar", "guided_regex", "structured_outputs"} & set(sent[-1])
     assert carried == ({field} if field else set())
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_server_refusing_the_grammar_is_named_as_the_reason_in_the_page_language(
+    entry, monkeypatch, lang
+):
+    """The free-citations warning says what the endpoint did (refused the grammar), worded
+    from the Trace's data, not the in-process reason ("needs a local transformers model")."""
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=none;generation.citations=enforced")
+    reports = {"/props": {"default_generation_settings": {}}}
+    with FakeOpenAI(
+        models=("tiny",), tokenize="vllm", reports=reports, fault="grammar_refused"
+    ) as srv:
+        at = make_app(entry, {"lang": lang}, page="inspect")
+        at.text_input(key="generation.endpoint").set_value(srv.url).run()
+        at.button(key="side.endpoint.list_button").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        warnings = [plain(w.value) for w in at.warning]
+    wording = "문법을 거부해" if lang == "ko" else "refused the gbnf grammar"
+    assert sum(wording in w and srv.url in w for w in warnings) == 1, warnings
+    assert not any("transformers" in w for w in warnings), warnings
