@@ -27,12 +27,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rag_core.config import GenerationConfig
 from rag_core.hashing import ids_sha256, sha256_text
-from rag_core.models.endpoint import EndpointError, EndpointGenerator, is_refusal
+from rag_core.models.endpoint import EndpointError, EndpointGenerator, EndpointReply, is_refusal
 from rag_core.models.store import JsonStore
 from rag_core.types import ContextStage, GenerationStage, Notice
 from rag_core.wording import declare, english, notice
@@ -89,6 +89,104 @@ def _failed(generator: EndpointGenerator, cause: Notice, params: dict[str, Any])
     )
 
 
+@dataclass(frozen=True)
+class _Rule:
+    """The citation rule as this request sends it (``extra`` empty: none is sent).
+
+    Attributes:
+        sources: The source numbers a citation may name.
+        refusal: The exact refusal sentence of the prompt.
+        kind: The grammar kind sent (``none`` when no rule is sent).
+        extra: The request fields carrying the rule.
+        why_free: Why enforced citations run free before any request (``no_grammar``,
+            ``grammar_none``), else None.
+        note: The English line for ``why_free``.
+    """
+
+    sources: list[int]
+    refusal: str
+    kind: str
+    extra: dict[str, Any]
+    why_free: str | None = None
+    note: str | None = None
+
+    def cache_part(self) -> list[Any] | None:
+        """What of the rule enters the cache key (None when no rule is sent)."""
+        if not self.extra:
+            return None
+        return ["enforced", self.kind, GRAMMAR_VERSION, SERVER_RULE_VERSION, self.sources]
+
+
+def _rule(context: ContextStage, cfg: GenerationConfig, generator: EndpointGenerator) -> _Rule:
+    """The rule to send for ``cfg.citations`` and ``cfg.endpoint_grammar``."""
+    sources = sorted({s.n for s in context.sources if s.n is not None})
+    refusal = refusal_of(context.system_text)
+    kind = "none"
+    if cfg.citations == "enforced" and sources:
+        try:
+            kind = grammar_kind(generator, cfg.endpoint_grammar)
+        except Exception:  # noqa: BLE001 - an unreadable probe means: no grammar
+            kind = "none"
+    extra = grammar_fields(kind, sources, refusal)
+    if cfg.citations != "enforced" or extra:
+        return _Rule(sources, refusal, kind, extra)
+    if cfg.endpoint_grammar == "none":
+        why, reason = "grammar_none", "is sent no grammar (generation.endpoint_grammar = none)"
+    else:
+        why = "no_grammar"
+        reason = (
+            f"has no grammar setting (generation.endpoint_grammar = {cfg.endpoint_grammar}; "
+            "the server reports neither llama.cpp nor vLLM)"
+        )
+    return _Rule(sources, refusal, kind, extra, why, _free_note(generator, reason))
+
+
+def _complete(
+    generator: EndpointGenerator, request: dict[str, Any], rule: _Rule
+) -> tuple[EndpointReply, dict[str, Any]]:
+    """The reply, and how its citations came out: ``citations`` (``enforced`` only when the
+    rule was sent and the answer follows it), ``citations_note``, ``citations_why``."""
+    if not rule.extra:
+        return generator.complete(**request), {"citations": "free"}
+    try:
+        reply = generator.complete(**request, extra=rule.extra)
+    except EndpointError as exc:
+        if not is_refusal(exc):
+            raise
+        status, detail = exc.notice.params.get("status"), exc.notice.params.get("detail", "")
+        note = _free_note(generator, f"refused the {rule.kind} grammar (HTTP {status}: {detail})")
+        reply = generator.complete(**request)
+        return reply, {"citations": "free", "citations_note": note, "citations_why": "refused"}
+    if follows_rule(reply.text, rule.sources, rule.refusal):
+        return reply, {"citations": "enforced", "cite_sources": rule.sources}
+    note = _free_note(
+        generator, f"was sent a {rule.kind} grammar but the answer does not follow it"
+    )
+    return reply, {"citations": "free", "citations_note": note, "citations_why": "ignored"}
+
+
+def _record(
+    reply: EndpointReply, generator: EndpointGenerator, ours: int, ids_sent: bool
+) -> dict[str, Any]:
+    """The stored form of one reply (what a replay shows)."""
+    return {
+        "answer": reply.text,
+        "seconds": reply.seconds,
+        "output_tokens": reply.completion_tokens,
+        "input_tokens": ours if ids_sent else reply.prompt_tokens,
+        "model_id": generator.model_id,
+        "endpoint": generator.client.url,
+        "sent_as": reply.sent_as,
+        "prompt_tokens_ours": ours,
+        "prompt_tokens_server": reply.prompt_tokens,
+        "first_token_seconds": None
+        if reply.first_token_seconds is None
+        else round(reply.first_token_seconds, 4),
+        "finish_reason": reply.finish_reason,
+        "fingerprint": reply.fingerprint,
+    }
+
+
 def generate_remote(
     context: ContextStage,
     cfg: GenerationConfig,
@@ -111,6 +209,7 @@ def generate_remote(
         tokenizer_source=generator.tokenizer_source,
         dtype=None,
     )
+    ids: list[int] | None = None
     if generator.exact:
         if context.tokenizer is None or not context.tokenizer.startswith(generator.model_id):
             why = notice(
@@ -119,73 +218,40 @@ def generate_remote(
             return GenerationStage(
                 "error", generator.model_id, message=english(why), notice=why, params=params
             )
-        sent = list(context.input_ids)
-        ids: list[int] | None = sent
-        prompt_hash = ids_sha256(sent)
+        ids = list(context.input_ids)
+        prompt_hash = ids_sha256(ids)
     else:
-        ids = None
         prompt_hash = sha256_text(json.dumps([context.system_text, context.user_text]))
-    sources = sorted({s.n for s in context.sources if s.n is not None})
-    refusal = refusal_of(context.system_text)
-    kind = "none"
-    if cfg.citations == "enforced" and sources:
-        try:
-            kind = grammar_kind(generator, cfg.endpoint_grammar)
-        except Exception:  # noqa: BLE001 - an unreadable probe means: no grammar
-            kind = "none"
-    extra = grammar_fields(kind, sources, refusal)
-    cite = ["enforced", kind, GRAMMAR_VERSION, SERVER_RULE_VERSION, sources] if extra else None
-    if cfg.citations == "enforced" and not extra:
-        params["citations_why"] = "grammar_none" if cfg.endpoint_grammar == "none" else "no_grammar"
-        reason = "has no grammar setting (generation.endpoint_grammar"
-        reason += f" = {cfg.endpoint_grammar}; the server reports neither llama.cpp nor vLLM)"
-        if cfg.endpoint_grammar == "none":
-            reason = "is sent no grammar (generation.endpoint_grammar = none)"
-        notes = [*notes, _free_note(generator, reason)]
+    rule = _rule(context, cfg, generator)
+    if rule.why_free is not None:
+        params["citations_why"] = rule.why_free
+        notes = [*notes, str(rule.note)]
     key = endpoint_cache_key(
-        generator.client.url, generator.served_model, prompt_hash, cfg.max_new_tokens, cite
+        generator.client.url,
+        generator.served_model,
+        prompt_hash,
+        cfg.max_new_tokens,
+        rule.cache_part(),
     )
     if use_cache:
         hit = store.get(key)
         if isinstance(hit, dict):
             return _stage(generator, hit, params, notes, cached=True)
-    messages = [
-        {"role": "system", "content": context.system_text},
-        {"role": "user", "content": context.user_text},
-    ]
     request: dict[str, Any] = {
         "ids": ids,
         "prompt_text": context.actual_input_text if ids is not None else None,
-        "messages": None if ids is not None else messages,
+        "messages": None
+        if ids is not None
+        else [
+            {"role": "system", "content": context.system_text},
+            {"role": "user", "content": context.user_text},
+        ],
         "max_new_tokens": cfg.max_new_tokens,
         "on_text": on_text,
         "cancelled": cancelled,
     }
-    citations, cite_note, why_free = "free", None, None
     try:
-        if extra:
-            try:
-                reply = generator.complete(**request, extra=extra)
-                if follows_rule(reply.text, sources, refusal):
-                    citations = "enforced"
-                else:
-                    why_free = "ignored"
-                    cite_note = _free_note(
-                        generator, f"was sent a {kind} grammar but the answer does not follow it"
-                    )
-            except EndpointError as exc:
-                if not is_refusal(exc):
-                    raise
-                why_free = "refused"
-                detail = exc.notice.params.get("detail", "")
-                cite_note = _free_note(
-                    generator,
-                    f"refused the {kind} grammar (HTTP {exc.notice.params.get('status')}: "
-                    f"{detail})",
-                )
-                reply = generator.complete(**request)
-        else:
-            reply = generator.complete(**request)
+        reply, cited = _complete(generator, request, rule)
     except EndpointError as exc:
         return _failed(generator, exc.notice, params)
     except Exception as exc:  # noqa: BLE001 - a failed generation is a stage result, not a crash
@@ -195,27 +261,12 @@ def generate_remote(
         )
     ours = len(ids) if ids is not None else len(context.input_ids)
     record = {
-        "answer": reply.text,
-        "seconds": reply.seconds,
-        "output_tokens": reply.completion_tokens,
-        "input_tokens": ours if ids is not None else reply.prompt_tokens,
-        "model_id": generator.model_id,
-        "endpoint": generator.client.url,
-        "sent_as": reply.sent_as,
-        "prompt_tokens_ours": ours,
-        "prompt_tokens_server": reply.prompt_tokens,
-        "first_token_seconds": None
-        if reply.first_token_seconds is None
-        else round(reply.first_token_seconds, 4),
-        "finish_reason": reply.finish_reason,
-        "fingerprint": reply.fingerprint,
-        "citations": citations,
-        "grammar": kind if extra else None,
-        "citations_note": cite_note,
-        "citations_why": why_free,
+        **_record(reply, generator, ours, ids is not None),
+        "citations_note": None,
+        "citations_why": None,
+        **cited,
+        "grammar": rule.kind if rule.extra else None,
     }
-    if citations == "enforced":
-        record["cite_sources"] = sources
     store.put(key, record)
     return _stage(generator, record, params, notes, cached=False)
 
