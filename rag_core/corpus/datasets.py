@@ -23,6 +23,7 @@ refused before anything is written).
 
 from __future__ import annotations
 
+import io
 import re
 import stat
 import zipfile
@@ -312,6 +313,75 @@ _ZIP_METHODS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zip
 _NAME_MAX = 255
 
 
+def _refuse_zip(infos: list[zipfile.ZipInfo], max_files: int, max_bytes: int) -> None:
+    """Raise ``ValueError`` for a zip refused whole (member count, declared size, a member
+    outside the folder or a link)."""
+    if len(infos) > max_files:
+        raise ValueError(f"the zip holds {len(infos):,} members; the limit is {max_files:,}")
+    declared = sum(i.file_size for i in infos)
+    if declared > max_bytes:
+        raise ValueError(f"the zip unpacks to {declared:,} bytes; the limit is {max_bytes:,} bytes")
+    for info in infos:
+        name = info.filename.replace("\\", "/")
+        parts = PurePosixPath(name).parts
+        if name.startswith("/") or ".." in parts or (parts and ":" in parts[0]):
+            raise ValueError(f"the zip member {info.filename!r} points outside the folder")
+        if stat.S_ISLNK(info.external_attr >> 16):
+            raise ValueError(f"the zip member {info.filename!r} is a link; links are refused")
+
+
+def _member_skip(info: zipfile.ZipInfo, dest: Path, root: Path) -> str | None:
+    """Why ``info`` is skipped before anything is written (None: unpack it, or for a folder
+    member: made here). Raises ``ValueError`` for a member resolving outside ``root``."""
+    name = info.filename.replace("\\", "/")
+    if any(len(p.encode("utf-8", "surrogatepass")) > _NAME_MAX for p in name.split("/")):
+        return f"a name part over {_NAME_MAX} bytes"
+    target = (dest / name).resolve()
+    if root != target and root not in target.parents:
+        raise ValueError(f"the zip member {info.filename!r} points outside the folder")
+    if info.is_dir():
+        try:
+            target.mkdir(parents=True, exist_ok=True)
+        except OSError:  # a file of that name is there
+            return "a file of the same name exists"
+        return None
+    if target == root or name == "." or name.endswith("/."):
+        return "it names a folder, not a file"
+    if info.flag_bits & 0x1:
+        return "it is encrypted"
+    if info.compress_type not in _ZIP_METHODS:
+        return f"compression method {info.compress_type} is not supported (use deflate)"
+    if target.exists():
+        return f"a {'folder' if target.is_dir() else 'file'} of the same name exists"
+    return None
+
+
+def _write_member(
+    zf: zipfile.ZipFile, info: zipfile.ZipInfo, dest: Path, written: int, max_bytes: int
+) -> tuple[int, str | None]:
+    """Unpack one file member; return the bytes written so far and why it was skipped
+    (None: written). Raises ``ValueError`` once the zip passes ``max_bytes`` unpacked."""
+    target = (dest / info.filename.replace("\\", "/")).resolve()
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with zf.open(info) as src, open(target, "wb") as out:
+            while chunk := src.read(1 << 20):
+                written += len(chunk)
+                if written > max_bytes:
+                    raise ValueError(f"the zip unpacks to more than {max_bytes:,} bytes")
+                out.write(chunk)
+    except zipfile.BadZipFile as exc:
+        target.unlink(missing_ok=True)
+        return written, "its data fails the CRC check" if "CRC" in str(exc) else "it is damaged"
+    except (OSError, NotImplementedError, RuntimeError, EOFError, zlib_error) as exc:
+        if isinstance(exc, OSError) and target.is_file():
+            target.unlink(missing_ok=True)
+        if isinstance(exc, (FileExistsError, NotADirectoryError)):
+            return written, "a file of the same name is in its path"
+        return written, f"it cannot be unpacked ({type(exc).__name__})"
+    return written, None
+
+
 def safe_extract_zip(
     data: bytes,
     dest: str | Path,
@@ -335,8 +405,6 @@ def safe_extract_zip(
     files) of the same name, and a member whose data fails its CRC check (its
     partial file is removed). Reasons name the member, never ``dest``.
     """
-    import io
-
     dest = Path(dest)
     notes = skipped if skipped is not None else []
     try:
@@ -345,75 +413,16 @@ def safe_extract_zip(
         raise ValueError("the upload is not a zip file") from None
     with zf:
         infos = zf.infolist()
-        if len(infos) > max_files:
-            raise ValueError(f"the zip holds {len(infos):,} members; the limit is {max_files:,}")
-        declared = sum(i.file_size for i in infos)
-        if declared > max_bytes:
-            raise ValueError(
-                f"the zip unpacks to {declared:,} bytes; the limit is {max_bytes:,} bytes"
-            )
-        for info in infos:
-            name = info.filename.replace("\\", "/")
-            parts = PurePosixPath(name).parts
-            if name.startswith("/") or ".." in parts or (parts and ":" in parts[0]):
-                raise ValueError(f"the zip member {info.filename!r} points outside the folder")
-            mode = info.external_attr >> 16
-            if stat.S_ISLNK(mode):
-                raise ValueError(f"the zip member {info.filename!r} is a link; links are refused")
+        _refuse_zip(infos, max_files, max_bytes)
         dest.mkdir(parents=True, exist_ok=True)
         written = 0
         root = dest.resolve()
         for info in infos:
             shown = info.filename[:80] + ("…" if len(info.filename) > 80 else "")
-            name = info.filename.replace("\\", "/")
-            if any(len(p.encode("utf-8", "surrogatepass")) > _NAME_MAX for p in name.split("/")):
-                notes.append(f"zip member {shown!r} skipped: a name part over {_NAME_MAX} bytes")
-                continue
-            target = (dest / name).resolve()
-            if root != target and root not in target.parents:
-                raise ValueError(f"the zip member {info.filename!r} points outside the folder")
-            if info.is_dir():
-                try:
-                    target.mkdir(parents=True, exist_ok=True)
-                except OSError:  # a file of that name is there
-                    notes.append(f"zip member {shown!r} skipped: a file of the same name exists")
-                continue
-            if target == root or name == "." or name.endswith("/."):
-                notes.append(f"zip member {shown!r} skipped: it names a folder, not a file")
-                continue
-            if info.flag_bits & 0x1:
-                notes.append(f"zip member {shown!r} skipped: it is encrypted")
-                continue
-            if info.compress_type not in _ZIP_METHODS:
-                notes.append(
-                    f"zip member {shown!r} skipped: compression method {info.compress_type} "
-                    "is not supported (use deflate)"
-                )
-                continue
-            if target.exists():
-                what = "folder" if target.is_dir() else "file"
-                notes.append(f"zip member {shown!r} skipped: a {what} of the same name exists")
-                continue
-            try:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                with zf.open(info) as src, open(target, "wb") as out:
-                    while chunk := src.read(1 << 20):
-                        written += len(chunk)
-                        if written > max_bytes:
-                            raise ValueError(f"the zip unpacks to more than {max_bytes:,} bytes")
-                        out.write(chunk)
-            except zipfile.BadZipFile as exc:
-                target.unlink(missing_ok=True)
-                reason = "its data fails the CRC check" if "CRC" in str(exc) else "it is damaged"
-                notes.append(f"zip member {shown!r} skipped: {reason}")
-            except (OSError, NotImplementedError, RuntimeError, EOFError, zlib_error) as exc:
-                if isinstance(exc, OSError) and target.is_file():
-                    target.unlink(missing_ok=True)
-                reason = (
-                    "a file of the same name is in its path"
-                    if isinstance(exc, (FileExistsError, NotADirectoryError))
-                    else f"it cannot be unpacked ({type(exc).__name__})"
-                )
+            reason = _member_skip(info, dest, root)
+            if reason is None and not info.is_dir():
+                written, reason = _write_member(zf, info, dest, written, max_bytes)
+            if reason is not None:
                 notes.append(f"zip member {shown!r} skipped: {reason}")
     entries = [p for p in dest.iterdir() if not p.name.startswith(("__MACOSX", "."))]
     if len(entries) == 1 and entries[0].is_dir():
