@@ -76,14 +76,20 @@ def main() -> None:
     corpus = load_corpus_index()
     chunking = corpus.chunking(ChunkerConfig())
     chunks = list(chunking.chunks)[: args.chunks]
-    texts = [c.text for c in chunks]
     print(f"sample corpus: {len(chunking.chunks)} chunks (preset C); timing {len(chunks)} of them")
 
     emb = get_embedder("minilm")
-    raw = emb.model  # the same SentenceTransformer instance
-    emb.encode_passages(texts[:8])  # warm-up (first call allocates)
+    emb.encode_passages([c.text for c in chunks[:8]])  # warm-up (first call allocates)
+    idx = index_build(chunks, chunking.signature, emb)
+    rebuild(chunks, emb)
+    query_latency(idx)
+    generation(corpus, chunking, chunks, args.new_tokens)
 
-    # 1. build vs raw encode (each run once: a run takes tens of seconds on 2 cores)
+
+def index_build(chunks: list, signature: str, emb) -> DenseIndex:
+    """1. Build vs raw encode (each run once: a run takes tens of seconds on 2 cores)."""
+    texts = [c.text for c in chunks]
+    raw = emb.model  # the same SentenceTransformer instance
     t_raw, raw_vecs = timed(
         lambda: raw.encode(
             texts,
@@ -93,15 +99,18 @@ def main() -> None:
             show_progress_bar=False,
         )
     )
-    t_ours, idx = timed(lambda: DenseIndex.build(chunks, emb, chunker_signature=chunking.signature))
+    t_ours, idx = timed(lambda: DenseIndex.build(chunks, emb, chunker_signature=signature))
     same = np.allclose(idx.vectors, raw_vecs, atol=1e-5)
     r1 = t_ours / t_raw
     print(
         f"\n1. index build: ours {t_ours:.2f} s, raw encode {t_raw:.2f} s -> {r1:.3f}x "
         f"(target <= 1.1x: {verdict(r1 <= 1.1)}); vectors equal: {same}"
     )
+    return idx
 
-    # 2. cold vs warm with the embedding cache
+
+def rebuild(chunks: list, emb) -> None:
+    """2. Cold vs warm with the embedding cache."""
     with tempfile.TemporaryDirectory() as tmp:
         cache = EmbeddingCache(Path(tmp) / "emb.sqlite")
         t_cold, _ = timed(lambda: DenseIndex.build(chunks, emb, chunker_signature="c", cache=cache))
@@ -114,7 +123,9 @@ def main() -> None:
             f"{warm.embedded}) -> {r2:.0f}x faster (target >= 20x: {verdict(r2 >= 20)})"
         )
 
-    # 3. query latency
+
+def query_latency(idx: DenseIndex) -> None:
+    """3. Dense query latency over 15 questions of each sample set."""
     questions = []
     for name in ("en.jsonl", "ko.jsonl"):
         path = Path(__file__).resolve().parents[1] / "sample_corpus" / "questions" / name
@@ -129,7 +140,9 @@ def main() -> None:
         f"{statistics.median(lat):.1f} ms, max {max(lat):.1f} ms over {len(lat)} questions"
     )
 
-    # 4. generation vs plain model.generate
+
+def generation(corpus, chunking, chunks: list, new_tokens: int) -> None:
+    """4. Generation vs plain ``model.generate``; 5. the cached replay."""
     import torch
 
     gen = get_generator("qwen2.5-coder-0.5b", progress=lambda m, f: print(f"   [{f:4.0%}] {m}"))
@@ -143,7 +156,7 @@ def main() -> None:
         tokenizer=gen,
     )
     cfg = GenerationConfig(
-        max_new_tokens=args.new_tokens, citations="free"
+        max_new_tokens=new_tokens, citations="free"
     )  # the peer is plain greedy generate
     ids = torch.tensor([list(ctx.input_ids)])
     mask = torch.ones_like(ids)
@@ -153,7 +166,7 @@ def main() -> None:
             return gen.model.generate(
                 input_ids=ids,
                 attention_mask=mask,
-                max_new_tokens=args.new_tokens,
+                max_new_tokens=new_tokens,
                 do_sample=False,
                 temperature=None,
                 top_p=None,
