@@ -299,10 +299,37 @@ def product_path(
 
 
 def bench_dataset(name: str, folder: Path, analyzers: list[tuple[str, str, dict]]) -> list[tuple]:
+    """Every row of one dataset: ours per analyzer, then the peers' tokenizations and re-runs."""
     ids, texts, queries, qrels = load_beir(folder)
     print(f"\n== {name}: {len(ids):,} docs, {len(queries)} judged queries ==")
+    rows, unicode_tokens = ours_per_analyzer(name, ids, texts, queries, qrels, analyzers)
+    if any(analyzer == "kiwi" for _, analyzer, _ in analyzers):
+        t = time.perf_counter()
+        doc_tokens = kiwi_exact_tags(texts)
+        tok = time.perf_counter() - t
+        q_tokens = dict(zip(queries, kiwi_exact_tags(list(queries.values())), strict=True))
+        run, build, per_q = run_ours(ids, doc_tokens, q_tokens, variant="lucene", k1=1.2, b=0.75)
+        label = "ours lucene, kiwi exact tags (peer's rule)"
+        rows.append((name, label, "kiwi", evaluate(run, qrels), tok + build, per_q, None))
+    if unicode_tokens is not None:
+        rows += peer_reruns(name, ids, *unicode_tokens, qrels)
+    if name == "scifact":
+        t = time.perf_counter()
+        doc_tokens = stem_stop_tokens(texts)
+        q_tokens = dict(zip(queries, stem_stop_tokens(list(queries.values())), strict=True))
+        tok = time.perf_counter() - t
+        run, build, per_q = run_ours(ids, doc_tokens, q_tokens, variant="lucene", k1=1.2, b=0.75)
+        label = "ours lucene, bm25s stopwords+Snowball tokens"
+        rows.append((name, label, "stem+stop", evaluate(run, qrels), tok + build, per_q, None))
+    return rows
+
+
+def ours_per_analyzer(
+    name, ids, texts, queries, qrels, analyzers
+) -> tuple[list[tuple], tuple | None]:
+    """Our Lucene BM25 with each analyzer; also the unicode tokens, for the peers' re-runs."""
     rows = []
-    unicode_cache = None
+    unicode_tokens = None
     for label, analyzer, kw in analyzers:
         if analyzer == "kiwi":
             t = time.perf_counter()
@@ -315,88 +342,32 @@ def bench_dataset(name: str, folder: Path, analyzers: list[tuple[str, str, dict]
             zip(queries, analyze_many(analyzer, list(queries.values()), **kw), strict=True)
         )
         if label == "unicode":
-            unicode_cache = (doc_tokens, q_tokens)
+            unicode_tokens = (doc_tokens, q_tokens)
         run, build, per_q = run_ours(ids, doc_tokens, q_tokens, variant="lucene", k1=1.2, b=0.75)
         zero = sum(1 for r in run.values() if not r)
         rows.append(
             (name, f"ours lucene {label}", label, evaluate(run, qrels), tok + build, per_q, zero)
         )
         print(f"  ours {label}: tokenize {tok:.1f} s + index {build:.2f} s, {per_q:.2f} ms/query")
-    if any(analyzer == "kiwi" for _, analyzer, _ in analyzers):
-        t = time.perf_counter()
-        doc_tokens = kiwi_exact_tags(texts)
-        tok = time.perf_counter() - t
-        q_tokens = dict(zip(queries, kiwi_exact_tags(list(queries.values())), strict=True))
-        run, build, per_q = run_ours(ids, doc_tokens, q_tokens, variant="lucene", k1=1.2, b=0.75)
-        rows.append(
-            (
-                name,
-                "ours lucene, kiwi exact tags (peer's rule)",
-                "kiwi",
-                evaluate(run, qrels),
-                tok + build,
-                per_q,
-                None,
-            )
-        )
-    if unicode_cache is not None:
-        doc_tokens, q_tokens = unicode_cache
-        run, build, per_q = run_ours(
-            ids, doc_tokens, q_tokens, variant="okapi", k1=1.5, b=0.75, epsilon=0.25
-        )
-        rows.append(
-            (
-                name,
-                "ours okapi k1=1.5 unicode",
-                "okapi-unicode",
-                evaluate(run, qrels),
-                build,
-                per_q,
-                None,
-            )
-        )
-        run, build, per_q = run_bm25s(ids, doc_tokens, q_tokens)
-        rows.append(
-            (
-                name,
-                "bm25s lucene unicode (re-run)",
-                "unicode",
-                evaluate(run, qrels),
-                build,
-                per_q,
-                None,
-            )
-        )
-        run, build, per_q = run_rank_bm25(ids, doc_tokens, q_tokens)
-        rows.append(
-            (
-                name,
-                "rank-bm25 Okapi unicode (re-run)",
-                "okapi-unicode",
-                evaluate(run, qrels),
-                build,
-                per_q,
-                None,
-            )
-        )
-    if name == "scifact":
-        t = time.perf_counter()
-        doc_tokens = stem_stop_tokens(texts)
-        q_tokens = dict(zip(queries, stem_stop_tokens(list(queries.values())), strict=True))
-        tok = time.perf_counter() - t
-        run, build, per_q = run_ours(ids, doc_tokens, q_tokens, variant="lucene", k1=1.2, b=0.75)
-        rows.append(
-            (
-                name,
-                "ours lucene, bm25s stopwords+Snowball tokens",
-                "stem+stop",
-                evaluate(run, qrels),
-                tok + build,
-                per_q,
-                None,
-            )
-        )
+    return rows, unicode_tokens
+
+
+def peer_reruns(name, ids, doc_tokens, q_tokens, qrels) -> list[tuple]:
+    """Our Okapi, bm25s and rank-bm25 on the same unicode tokens."""
+    rows = []
+    for label, group, runner in (
+        ("ours okapi k1=1.5 unicode", "okapi-unicode", okapi_run),
+        ("bm25s lucene unicode (re-run)", "unicode", run_bm25s),
+        ("rank-bm25 Okapi unicode (re-run)", "okapi-unicode", run_rank_bm25),
+    ):
+        run, build, per_q = runner(ids, doc_tokens, q_tokens)
+        rows.append((name, label, group, evaluate(run, qrels), build, per_q, None))
     return rows
+
+
+def okapi_run(ids, doc_tokens, q_tokens):
+    """Our Okapi variant with rank-bm25's defaults (k1 1.5, b 0.75, epsilon 0.25)."""
+    return run_ours(ids, doc_tokens, q_tokens, variant="okapi", k1=1.5, b=0.75, epsilon=0.25)
 
 
 def main() -> None:
