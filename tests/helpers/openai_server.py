@@ -71,207 +71,205 @@ class FakeOpenAI:
         self._server.shutdown()
         self._server.server_close()
 
-    # ----------------------------------------------------------------- handler
-
     def _handler(self) -> type[BaseHTTPRequestHandler]:
-        fake = self
+        return type("Handler", (_Handler,), {"fake": self})
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
 
-            def log_message(self, *args: Any) -> None:  # quiet
-                pass
+class _Handler(BaseHTTPRequestHandler):
+    """The fake's routes; ``fake`` is set per server (:meth:`FakeOpenAI._handler`)."""
 
-            def _json(self, status: int, obj: Any) -> None:
-                raw = json.dumps(obj).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
+    fake: FakeOpenAI
+    protocol_version = "HTTP/1.1"
 
-            def do_GET(self) -> None:
-                fake.requests.append(
-                    {"method": "GET", "path": self.path, "headers": dict(self.headers)}
-                )
-                if self.path == "/v1/models":
-                    self._json(200, {"object": "list", "data": [{"id": m} for m in fake.models]})
-                elif self.path in fake.reports:
-                    self._json(200, fake.reports[self.path])
-                else:
-                    self._json(404, {"error": "no route"})
+    def log_message(self, *args: Any) -> None:  # quiet
+        pass
 
-            def do_POST(self) -> None:
-                n = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(n) or b"{}")
-                fake.requests.append(
-                    {
-                        "method": "POST",
-                        "path": self.path,
-                        "headers": dict(self.headers),
-                        "body": body,
-                    }
-                )
-                if self.path in ("/tokenize", "/detokenize", "/apply-template"):
-                    return self._tokenizer_route(body)
-                if self.path not in ("/v1/completions", "/v1/chat/completions"):
-                    return self._json(404, {"error": "no route"})
-                fault = fake.fault or ""
-                if fault.startswith("status:"):
-                    status = int(fault.split(":")[1])
-                    # a hostile server echoes the Authorization header back
-                    echo = self.headers.get("Authorization", "")
-                    self.send_response(status)
-                    if status == 429:
-                        self.send_header("Retry-After", "7")
-                    raw = json.dumps({"error": {"message": f"nope {echo}"}}).encode()
-                    self.send_header("Content-Length", str(len(raw)))
-                    self.end_headers()
-                    self.wfile.write(raw)
-                    return None
-                if body.get("model") not in fake.models:
-                    return self._json(
-                        404, {"error": {"message": f"model {body.get('model')} not found"}}
-                    )
-                if fault == "ids_refused" and not isinstance(body.get("prompt", ""), str):
-                    return self._json(400, {"detail": "prompt must be a string."})
-                grammar = {"grammar", "guided_regex", "structured_outputs"} & set(body)
-                if fault == "grammar_refused" and grammar:
-                    return self._json(400, {"error": {"message": f"unknown field {grammar}"}})
-                if fault == "hang":
-                    time.sleep(30)
-                    return None
-                if fault == "garbage":
-                    raw = b"<html>502 bad gateway</html>"
-                    self.send_response(200)
-                    self.send_header("Content-Type", "text/event-stream")
-                    self.send_header("Content-Length", str(len(raw)))
-                    self.end_headers()
-                    self.wfile.write(raw)
-                    return None
-                if not body.get("stream"):
-                    return self._judge(body)
-                with fake._count:
-                    fake.inflight += 1
-                    fake.max_inflight = max(fake.max_inflight, fake.inflight)
-                try:
-                    self._stream(body)
-                finally:
-                    with fake._count:
-                        fake.inflight -= 1
-                return None
+    def _json(self, status: int, obj: Any) -> None:
+        raw = json.dumps(obj).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(raw)))
+        self.end_headers()
+        self.wfile.write(raw)
 
-            def _prompt_tokens(self, body: dict[str, Any]) -> int:
-                prompt = body.get("prompt")
-                if isinstance(prompt, list):
-                    return len(prompt)
-                if isinstance(prompt, str):
-                    return len(prompt)
-                msgs = body.get("messages") or []
-                return len(render(msgs[0]["content"], msgs[1]["content"])) if len(msgs) == 2 else 0
+    def do_GET(self) -> None:
+        self.fake.requests.append(
+            {"method": "GET", "path": self.path, "headers": dict(self.headers)}
+        )
+        if self.path == "/v1/models":
+            self._json(200, {"object": "list", "data": [{"id": m} for m in self.fake.models]})
+        elif self.path in self.fake.reports:
+            self._json(200, self.fake.reports[self.path])
+        else:
+            self._json(404, {"error": "no route"})
 
-            def _stream(self, body: dict[str, Any]) -> None:
-                chat = self.path.endswith("chat/completions")
-                self.send_response(200)
-                self.send_header("Content-Type", "text/event-stream")
-                self.send_header("Cache-Control", "no-cache")
-                self.send_header("Connection", "close")
-                self.end_headers()
-                fault = fake.fault or ""
+    def do_POST(self) -> None:
+        n = int(self.headers.get("Content-Length") or 0)
+        body = json.loads(self.rfile.read(n) or b"{}")
+        self.fake.requests.append(
+            {
+                "method": "POST",
+                "path": self.path,
+                "headers": dict(self.headers),
+                "body": body,
+            }
+        )
+        if self.path in ("/tokenize", "/detokenize", "/apply-template"):
+            return self._tokenizer_route(body)
+        if self.path not in ("/v1/completions", "/v1/chat/completions"):
+            return self._json(404, {"error": "no route"})
+        fault = self.fake.fault or ""
+        if fault.startswith("status:"):
+            status = int(fault.split(":")[1])
+            # a hostile server echoes the Authorization header back
+            echo = self.headers.get("Authorization", "")
+            self.send_response(status)
+            if status == 429:
+                self.send_header("Retry-After", "7")
+            raw = json.dumps({"error": {"message": f"nope {echo}"}}).encode()
+            self.send_header("Content-Length", str(len(raw)))
+            self.end_headers()
+            self.wfile.write(raw)
+            return None
+        if body.get("model") not in self.fake.models:
+            return self._json(404, {"error": {"message": f"model {body.get('model')} not found"}})
+        if fault == "ids_refused" and not isinstance(body.get("prompt", ""), str):
+            return self._json(400, {"detail": "prompt must be a string."})
+        grammar = {"grammar", "guided_regex", "structured_outputs"} & set(body)
+        if fault == "grammar_refused" and grammar:
+            return self._json(400, {"error": {"message": f"unknown field {grammar}"}})
+        if fault == "hang":
+            time.sleep(30)
+            return None
+        if fault == "garbage":
+            raw = b"<html>502 bad gateway</html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Content-Length", str(len(raw)))
+            self.end_headers()
+            self.wfile.write(raw)
+            return None
+        if not body.get("stream"):
+            return self._judge(body)
+        with self.fake._count:
+            self.fake.inflight += 1
+            self.fake.max_inflight = max(self.fake.max_inflight, self.fake.inflight)
+        try:
+            self._stream(body)
+        finally:
+            with self.fake._count:
+                self.fake.inflight -= 1
+        return None
 
-                def send(obj: Any) -> None:
-                    self.wfile.write(f"data: {json.dumps(obj)}\n\n".encode())
+    def _prompt_tokens(self, body: dict[str, Any]) -> int:
+        prompt = body.get("prompt")
+        if isinstance(prompt, list):
+            return len(prompt)
+        if isinstance(prompt, str):
+            return len(prompt)
+        msgs = body.get("messages") or []
+        return len(render(msgs[0]["content"], msgs[1]["content"])) if len(msgs) == 2 else 0
+
+    def _stream(self, body: dict[str, Any]) -> None:
+        chat = self.path.endswith("chat/completions")
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        fault = self.fake.fault or ""
+
+        def send(obj: Any) -> None:
+            self.wfile.write(f"data: {json.dumps(obj)}\n\n".encode())
+            self.wfile.flush()
+
+        try:
+            if fault == "drip":
+                while True:  # one byte of a comment line every 0.2 s, forever
+                    self.wfile.write(b":")
                     self.wfile.flush()
+                    time.sleep(0.2)
+            if fault == "bad_event":
+                self.wfile.write(b"data: {not json\n\n")
+                self.wfile.flush()
+                return
+            for i, piece in enumerate(self.fake.pieces):
+                choice = (
+                    {"index": 0, "delta": {"content": piece}, "finish_reason": None}
+                    if chat
+                    else {"index": 0, "text": piece, "finish_reason": None}
+                )
+                send({"id": "x", "system_fingerprint": "fp-1", "choices": [choice]})
+                if fault == "cut" and i == 0:
+                    return
+                if fault == "slow_pieces":
+                    time.sleep(0.3)
+            done = (
+                {"index": 0, "delta": {}, "finish_reason": "stop"}
+                if chat
+                else {"index": 0, "text": "", "finish_reason": "stop"}
+            )
+            send({"id": "x", "choices": [done]})
+            prompt_tokens = self._prompt_tokens(body) + self.fake.usage_offset
+            send(
+                {
+                    "id": "x",
+                    "choices": [],
+                    "usage": {
+                        "prompt_tokens": prompt_tokens,
+                        "completion_tokens": len(self.fake.pieces),
+                        "total_tokens": prompt_tokens + len(self.fake.pieces),
+                    },
+                }
+            )
+            if fault != "no_done":
+                self.wfile.write(b"data: [DONE]\n\n")
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            self.fake.disconnected.set()
 
-                try:
-                    if fault == "drip":
-                        while True:  # one byte of a comment line every 0.2 s, forever
-                            self.wfile.write(b":")
-                            self.wfile.flush()
-                            time.sleep(0.2)
-                    if fault == "bad_event":
-                        self.wfile.write(b"data: {not json\n\n")
-                        self.wfile.flush()
-                        return
-                    for i, piece in enumerate(fake.pieces):
-                        choice = (
-                            {"index": 0, "delta": {"content": piece}, "finish_reason": None}
-                            if chat
-                            else {"index": 0, "text": piece, "finish_reason": None}
-                        )
-                        send({"id": "x", "system_fingerprint": "fp-1", "choices": [choice]})
-                        if fault == "cut" and i == 0:
-                            return
-                        if fault == "slow_pieces":
-                            time.sleep(0.3)
-                    done = (
-                        {"index": 0, "delta": {}, "finish_reason": "stop"}
-                        if chat
-                        else {"index": 0, "text": "", "finish_reason": "stop"}
-                    )
-                    send({"id": "x", "choices": [done]})
-                    prompt_tokens = self._prompt_tokens(body) + fake.usage_offset
-                    send(
-                        {
-                            "id": "x",
-                            "choices": [],
-                            "usage": {
-                                "prompt_tokens": prompt_tokens,
-                                "completion_tokens": len(fake.pieces),
-                                "total_tokens": prompt_tokens + len(fake.pieces),
-                            },
-                        }
-                    )
-                    if fault != "no_done":
-                        self.wfile.write(b"data: [DONE]\n\n")
-                    self.wfile.flush()
-                except (BrokenPipeError, ConnectionResetError):
-                    fake.disconnected.set()
+    def _judge(self, body: dict[str, Any]) -> None:
+        """A one-token reply with top logprobs: P(yes) = e^-0.2 / (e^-0.2 + e^-1.8)."""
+        if self.fake.fault == "no_logprobs":
+            return self._json(200, {"choices": [{"index": 0, "text": "yes"}]})
+        top = {"yes": -0.2, " no": -1.8, "maybe": -3.0}
+        if self.fake.yes_if is not None and self.fake.yes_if not in json.dumps(body):
+            top = {"yes": -1.8, " no": -0.2, "maybe": -3.0}
+        if self.path.endswith("chat/completions"):
+            rows = [{"token": k, "logprob": v} for k, v in top.items()]
+            choice: dict[str, Any] = {
+                "index": 0,
+                "message": {"role": "assistant", "content": "yes"},
+                "logprobs": {"content": [{"token": "yes", "top_logprobs": rows}]},
+            }
+        else:
+            choice = {"index": 0, "text": "yes", "logprobs": {"top_logprobs": [top]}}
+        return self._json(200, {"choices": [choice]})
 
-            def _judge(self, body: dict[str, Any]) -> None:
-                """A one-token reply with top logprobs: P(yes) = e^-0.2 / (e^-0.2 + e^-1.8)."""
-                if fake.fault == "no_logprobs":
-                    return self._json(200, {"choices": [{"index": 0, "text": "yes"}]})
-                top = {"yes": -0.2, " no": -1.8, "maybe": -3.0}
-                if fake.yes_if is not None and fake.yes_if not in json.dumps(body):
-                    top = {"yes": -1.8, " no": -0.2, "maybe": -3.0}
-                if self.path.endswith("chat/completions"):
-                    rows = [{"token": k, "logprob": v} for k, v in top.items()]
-                    choice: dict[str, Any] = {
-                        "index": 0,
-                        "message": {"role": "assistant", "content": "yes"},
-                        "logprobs": {"content": [{"token": "yes", "top_logprobs": rows}]},
-                    }
-                else:
-                    choice = {"index": 0, "text": "yes", "logprobs": {"top_logprobs": [top]}}
-                return self._json(200, {"choices": [choice]})
-
-            def _tokenizer_route(self, body: dict[str, Any]) -> None:
-                if fake.tokenize is None:
-                    return self._json(404, {"detail": "Not Found"})
-                if self.path == "/apply-template":
-                    if fake.tokenize != "llama.cpp":
-                        return self._json(404, {"detail": "Not Found"})
-                    m = body["messages"]
-                    return self._json(200, {"prompt": render(m[0]["content"], m[1]["content"])})
-                if self.path == "/detokenize":
-                    text = "".join(chr(i) for i in body.get("tokens", []))
-                    key = "prompt" if fake.tokenize == "vllm" else "content"
-                    return self._json(200, {key: text})
-                if "messages" in body:
-                    m = body["messages"]
-                    text = render(m[0]["content"], m[1]["content"])
-                else:
-                    text = body.get("prompt") if fake.tokenize == "vllm" else body.get("content")
-                ids = [ord(c) for c in str(text)]
-                if fake.tokenize == "vllm":
-                    out: dict[str, Any] = {"count": len(ids), "max_model_len": 4096, "tokens": ids}
-                    if body.get("return_token_strs"):
-                        out["token_strs"] = [chr(i) for i in ids]
-                    return self._json(200, out)
-                if body.get("with_pieces"):
-                    rows = [{"id": i, "piece": chr(i)} for i in ids]
-                    return self._json(200, {"tokens": rows})
-                return self._json(200, {"tokens": ids})
-
-        return Handler
+    def _tokenizer_route(self, body: dict[str, Any]) -> None:
+        if self.fake.tokenize is None:
+            return self._json(404, {"detail": "Not Found"})
+        if self.path == "/apply-template":
+            if self.fake.tokenize != "llama.cpp":
+                return self._json(404, {"detail": "Not Found"})
+            m = body["messages"]
+            return self._json(200, {"prompt": render(m[0]["content"], m[1]["content"])})
+        if self.path == "/detokenize":
+            text = "".join(chr(i) for i in body.get("tokens", []))
+            key = "prompt" if self.fake.tokenize == "vllm" else "content"
+            return self._json(200, {key: text})
+        if "messages" in body:
+            m = body["messages"]
+            text = render(m[0]["content"], m[1]["content"])
+        else:
+            text = body.get("prompt") if self.fake.tokenize == "vllm" else body.get("content")
+        ids = [ord(c) for c in str(text)]
+        if self.fake.tokenize == "vllm":
+            out: dict[str, Any] = {"count": len(ids), "max_model_len": 4096, "tokens": ids}
+            if body.get("return_token_strs"):
+                out["token_strs"] = [chr(i) for i in ids]
+            return self._json(200, out)
+        if body.get("with_pieces"):
+            rows = [{"id": i, "piece": chr(i)} for i in ids]
+            return self._json(200, {"tokens": rows})
+        return self._json(200, {"tokens": ids})
