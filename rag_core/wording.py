@@ -254,6 +254,93 @@ ENGLISH: dict[str, str] = {
         "token counts approximate (server tokenizer unknown): counted with {tokenizer}; "
         "set generation.tokenizer to count exactly"
     ),
+    # configuration (rag_core/config.py): a bad value, key or override
+    "config.not_a_choice": "{key} = {value!r} is not valid; valid choices: {choices}",
+    "config.not_an_integer": "{key} = {value!r} must be an integer",
+    "config.not_a_number": "{key} = {value!r} must be a number",
+    "config.not_finite": "{key} = {value!r} must be a finite number",
+    "config.out_of_range": "{key} = {value!r} is out of range; it must be {bound}",
+    "config.bound.at_least": ">= {low}",
+    "config.bound.above": "> {low}",
+    "config.bound.between": "between {low} and {high}",
+    "config.bound.at_least_at_most": ">= {low} and <= {high}",
+    "config.bound.above_at_most": "> {low} and <= {high}",
+    "config.not_a_bool": "{key} = {value!r} must be true or false",
+    "config.not_a_model_name": "{key} = {value!r} must be a non-empty model name, hub id or path",
+    "config.not_a_string": "{key} = {value!r} must be a string",
+    "config.empty_name": "{key} = {value!r} must be a non-empty name",
+    "config.overlap_too_big": (
+        "chunker.overlap = {overlap} must be smaller than chunker.target = {target}"
+    ),
+    "config.methods_empty": "retrieval.methods is empty; choose one or more of: {choices}",
+    "config.bad_run_spec": (
+        "retrieval.methods = {spec!r}: an imported run is written run:TAG "
+        "(its tag, without spaces or commas)"
+    ),
+    "config.analyzer_not_taken": (
+        "retrieval.methods = {spec!r}: {method} retrieval takes no analyzer"
+    ),
+    "config.method_twice": "retrieval.methods = {methods!r} lists a retriever twice",
+    "config.ngram_order": ("retrieval.ngram_max = {high} must be >= retrieval.ngram_min = {low}"),
+    "config.qdrant_both": (
+        "retrieval.qdrant_url and retrieval.qdrant_path are both set; set one: a server "
+        "URL or a folder for the embedded local mode"
+    ),
+    "config.qdrant_bad_url": (
+        "retrieval.qdrant_url = {url!r} must start with http:// or https:// "
+        "(e.g. http://localhost:6333)"
+    ),
+    "config.cross_encoder_no_model": (
+        "rerank.model is empty: the cross-encoder reranker needs a hub id or a local "
+        "path (e.g. cross-encoder/ms-marco-MiniLM-L-6-v2)"
+    ),
+    "config.budget_below_reserved": (
+        "context.budget_tokens = {budget} is smaller than the {reserved} tokens reserved for "
+        "the instructions; it must be >= {reserved}"
+    ),
+    "config.endpoint_empty": (
+        "{key} is empty: give the server's base URL, e.g. http://127.0.0.1:8000/v1"
+    ),
+    "config.endpoint_credentials": (
+        "{key}: the URL must not carry credentials (user:password@); name the environment "
+        "variable holding the key in generation.api_key_env"
+    ),
+    "config.endpoint_scheme": (
+        "{key} = {url!r} must be http://host:port/v1 or https://host:port/v1 "
+        "(valid schemes: http, https)"
+    ),
+    "config.endpoint_query": "{key}: the URL must not have a query string or fragment",
+    "config.endpoint_port": "{key}: the URL's port is not a number between 0 and 65535",
+    "config.key_env_not_text": (
+        "generation.api_key_env must be the name of an environment variable"
+    ),
+    "config.key_env_not_name": (
+        "generation.api_key_env must be the NAME of an environment variable holding the key "
+        "(letters, digits, _), e.g. OPENAI_API_KEY — never the key itself"
+    ),
+    "config.endpoint_no_model_name": (
+        "generation.model = {model!r} names no model: write openai:MODEL, MODEL as "
+        "the server lists it (GET /v1/models)"
+    ),
+    "config.endpoint_needed": (
+        "generation.model = {model!r} needs generation.endpoint, the server's base "
+        "URL (http://host:port/v1 or https://host:port/v1)"
+    ),
+    "config.tokenizer_not_text": "generation.tokenizer must be a hub id, a folder or empty (auto)",
+    "config.section_type": "{name} must be a {kind}",
+    "config.not_an_object": "a pipeline config must be a JSON object, not {kind}",
+    "config.unknown_sections": ("unknown config section(s) {names}; valid sections: {sections}"),
+    "config.section_not_object": "config section {name} must be an object, not {value!r}",
+    "config.unknown_keys": "unknown key(s) {keys}; valid keys: {valid}",
+    "config.not_json": "config is not valid JSON: {error}",
+    "config.unknown_key_section": (
+        "unknown config key {key!r}; keys look like section.key with sections: {sections}"
+    ),
+    "config.unknown_key": "unknown config key {key!r}; valid keys: {valid}",
+    "config.overrides_not_text": "overrides must be text, not {kind}",
+    "config.item_not_pair": "{item!r}: expected key=value, e.g. retrieval.k=5",
+    "config.item_not_key_value": "{item!r} is not key=value (e.g. retrieval.analyzer=char)",
+    "config.unknown_preset": "unknown preset {name!r}; valid choices: {choices}",
 }
 
 

@@ -1250,6 +1250,210 @@ TEXT: dict[str, tuple[str, str]] = {
         "재순위({method}) 뒤의 검색기 점수",
         "the retriever's score after rerank ({method})",
     ),
+    # ---- core notices: configuration (rag_core/config.py)
+    "notice.config.not_a_choice": (
+        "{key} = {value!r} 은(는) 올바른 값이 아닙니다. 고를 수 있는 값: {choices}",
+        "{key} = {value!r} is not valid; valid choices: {choices}",
+    ),
+    "notice.config.not_an_integer": (
+        "{key} = {value!r}: 정수여야 합니다",
+        "{key} = {value!r} must be an integer",
+    ),
+    "notice.config.not_a_number": (
+        "{key} = {value!r}: 숫자여야 합니다",
+        "{key} = {value!r} must be a number",
+    ),
+    "notice.config.not_finite": (
+        "{key} = {value!r}: 유한한 숫자여야 합니다",
+        "{key} = {value!r} must be a finite number",
+    ),
+    "notice.config.out_of_range": (
+        "{key} = {value!r} 은(는) 범위를 벗어났습니다 (허용 범위: {bound})",
+        "{key} = {value!r} is out of range; it must be {bound}",
+    ),
+    "notice.config.bound.at_least": (
+        "{low} 이상",
+        ">= {low}",
+    ),
+    "notice.config.bound.above": (
+        "{low} 초과",
+        "> {low}",
+    ),
+    "notice.config.bound.between": (
+        "{low} 이상 {high} 이하",
+        "between {low} and {high}",
+    ),
+    "notice.config.bound.at_least_at_most": (
+        "{low} 이상 {high} 이하",
+        ">= {low} and <= {high}",
+    ),
+    "notice.config.bound.above_at_most": (
+        "{low} 초과 {high} 이하",
+        "> {low} and <= {high}",
+    ),
+    "notice.config.not_a_bool": (
+        "{key} = {value!r}: true 또는 false 여야 합니다",
+        "{key} = {value!r} must be true or false",
+    ),
+    "notice.config.not_a_model_name": (
+        "{key} = {value!r}: 비어 있지 않은 모델 이름, 허브 id 또는 경로여야 합니다",
+        "{key} = {value!r} must be a non-empty model name, hub id or path",
+    ),
+    "notice.config.not_a_string": (
+        "{key} = {value!r}: 문자열이어야 합니다",
+        "{key} = {value!r} must be a string",
+    ),
+    "notice.config.empty_name": (
+        "{key} = {value!r}: 비어 있지 않은 이름이어야 합니다",
+        "{key} = {value!r} must be a non-empty name",
+    ),
+    "notice.config.overlap_too_big": (
+        "chunker.overlap = {overlap} 은(는) chunker.target = {target} 보다 작아야 합니다",
+        "chunker.overlap = {overlap} must be smaller than chunker.target = {target}",
+    ),
+    "notice.config.methods_empty": (
+        "retrieval.methods 가 비어 있습니다. 다음 중 하나 이상을 고르세요: {choices}",
+        "retrieval.methods is empty; choose one or more of: {choices}",
+    ),
+    "notice.config.bad_run_spec": (
+        "retrieval.methods = {spec!r}: 가져온 run 은 run:TAG 로 씁니다 (공백이나 쉼표가 없는 태그)",
+        "retrieval.methods = {spec!r}: an imported run is written run:TAG (its tag, without "
+        "spaces or commas)",
+    ),
+    "notice.config.analyzer_not_taken": (
+        "retrieval.methods = {spec!r}: {method} 검색은 분석기를 받지 않습니다",
+        "retrieval.methods = {spec!r}: {method} retrieval takes no analyzer",
+    ),
+    "notice.config.method_twice": (
+        "retrieval.methods = {methods!r} 에 같은 검색기가 두 번 있습니다",
+        "retrieval.methods = {methods!r} lists a retriever twice",
+    ),
+    "notice.config.ngram_order": (
+        "retrieval.ngram_max = {high} 은(는) retrieval.ngram_min = {low} 이상이어야 합니다",
+        "retrieval.ngram_max = {high} must be >= retrieval.ngram_min = {low}",
+    ),
+    "notice.config.qdrant_both": (
+        "retrieval.qdrant_url 과 retrieval.qdrant_path 가 모두 설정되었습니다. 서버 URL 이나 "
+        "내장 로컬 모드의 폴더 중 하나만 설정하세요",
+        "retrieval.qdrant_url and retrieval.qdrant_path are both set; set one: a server URL or "
+        "a folder for the embedded local mode",
+    ),
+    "notice.config.qdrant_bad_url": (
+        "retrieval.qdrant_url = {url!r} 은(는) http:// 또는 https:// 로 시작해야 합니다 (예: "
+        "http://localhost:6333)",
+        "retrieval.qdrant_url = {url!r} must start with http:// or https:// (e.g. "
+        "http://localhost:6333)",
+    ),
+    "notice.config.cross_encoder_no_model": (
+        "rerank.model 이 비어 있습니다: cross-encoder 재순위기에는 허브 id 나 로컬 경로가 "
+        "필요합니다 (예: cross-encoder/ms-marco-MiniLM-L-6-v2)",
+        "rerank.model is empty: the cross-encoder reranker needs a hub id or a local path (e.g. "
+        "cross-encoder/ms-marco-MiniLM-L-6-v2)",
+    ),
+    "notice.config.budget_below_reserved": (
+        "context.budget_tokens = {budget} 은(는) 지시문에 예약된 {reserved} 토큰보다 작습니다. "
+        "{reserved} 이상이어야 합니다",
+        "context.budget_tokens = {budget} is smaller than the {reserved} tokens reserved for "
+        "the instructions; it must be >= {reserved}",
+    ),
+    "notice.config.endpoint_empty": (
+        "{key} 가 비어 있습니다: 서버의 기본 URL 을 주세요 (예: http://127.0.0.1:8000/v1)",
+        "{key} is empty: give the server's base URL, e.g. http://127.0.0.1:8000/v1",
+    ),
+    "notice.config.endpoint_credentials": (
+        "{key}: URL 에 자격 증명(user:password@)을 넣으면 안 됩니다. 키를 담은 환경 변수의 "
+        "이름을 generation.api_key_env 에 쓰세요",
+        "{key}: the URL must not carry credentials (user:password@); name the environment "
+        "variable holding the key in generation.api_key_env",
+    ),
+    "notice.config.endpoint_scheme": (
+        "{key} = {url!r} 은(는) http://host:port/v1 또는 https://host:port/v1 이어야 합니다 "
+        "(가능한 스킴: http, https)",
+        "{key} = {url!r} must be http://host:port/v1 or https://host:port/v1 (valid schemes: "
+        "http, https)",
+    ),
+    "notice.config.endpoint_query": (
+        "{key}: URL 에 쿼리 문자열이나 프래그먼트가 있으면 안 됩니다",
+        "{key}: the URL must not have a query string or fragment",
+    ),
+    "notice.config.endpoint_port": (
+        "{key}: URL 의 포트가 0에서 65535 사이의 숫자가 아닙니다",
+        "{key}: the URL's port is not a number between 0 and 65535",
+    ),
+    "notice.config.key_env_not_text": (
+        "generation.api_key_env 는 환경 변수의 이름이어야 합니다",
+        "generation.api_key_env must be the name of an environment variable",
+    ),
+    "notice.config.key_env_not_name": (
+        "generation.api_key_env 는 키를 담은 환경 변수의 이름(영문자, 숫자, _)이어야 합니다. "
+        "예: OPENAI_API_KEY — 키 자체는 넣지 마세요",
+        "generation.api_key_env must be the NAME of an environment variable holding the key "
+        "(letters, digits, _), e.g. OPENAI_API_KEY — never the key itself",
+    ),
+    "notice.config.endpoint_no_model_name": (
+        "generation.model = {model!r} 에 모델 이름이 없습니다: openai:MODEL 로 쓰고, MODEL 은 "
+        "서버가 알려 주는 이름(GET /v1/models)입니다",
+        "generation.model = {model!r} names no model: write openai:MODEL, MODEL as the server "
+        "lists it (GET /v1/models)",
+    ),
+    "notice.config.endpoint_needed": (
+        "generation.model = {model!r} 에는 서버의 기본 URL 인 generation.endpoint 가 필요합니다 "
+        "(http://host:port/v1 또는 https://host:port/v1)",
+        "generation.model = {model!r} needs generation.endpoint, the server's base URL "
+        "(http://host:port/v1 or https://host:port/v1)",
+    ),
+    "notice.config.tokenizer_not_text": (
+        "generation.tokenizer 는 허브 id, 폴더 또는 빈 값(자동)이어야 합니다",
+        "generation.tokenizer must be a hub id, a folder or empty (auto)",
+    ),
+    "notice.config.section_type": (
+        "{name} 은(는) {kind} 이어야 합니다",
+        "{name} must be a {kind}",
+    ),
+    "notice.config.not_an_object": (
+        "파이프라인 설정은 JSON 객체여야 합니다 (받은 것: {kind})",
+        "a pipeline config must be a JSON object, not {kind}",
+    ),
+    "notice.config.unknown_sections": (
+        "알 수 없는 설정 섹션: {names}. 가능한 섹션: {sections}",
+        "unknown config section(s) {names}; valid sections: {sections}",
+    ),
+    "notice.config.section_not_object": (
+        "설정 섹션 {name} 은(는) 객체여야 합니다 (받은 것: {value!r})",
+        "config section {name} must be an object, not {value!r}",
+    ),
+    "notice.config.unknown_keys": (
+        "알 수 없는 키: {keys}. 가능한 키: {valid}",
+        "unknown key(s) {keys}; valid keys: {valid}",
+    ),
+    "notice.config.not_json": (
+        "설정이 올바른 JSON 이 아닙니다: {error}",
+        "config is not valid JSON: {error}",
+    ),
+    "notice.config.unknown_key_section": (
+        "알 수 없는 설정 키 {key!r}. 키는 section.key 형식이며, 섹션은 {sections} 입니다",
+        "unknown config key {key!r}; keys look like section.key with sections: {sections}",
+    ),
+    "notice.config.unknown_key": (
+        "알 수 없는 설정 키 {key!r}. 가능한 키: {valid}",
+        "unknown config key {key!r}; valid keys: {valid}",
+    ),
+    "notice.config.overrides_not_text": (
+        "덮어쓸 설정은 텍스트여야 합니다 (받은 것: {kind})",
+        "overrides must be text, not {kind}",
+    ),
+    "notice.config.item_not_pair": (
+        "{item!r}: key=value 형식이어야 합니다 (예: retrieval.k=5)",
+        "{item!r}: expected key=value, e.g. retrieval.k=5",
+    ),
+    "notice.config.item_not_key_value": (
+        "{item!r} 은(는) key=value 형식이 아닙니다 (예: retrieval.analyzer=char)",
+        "{item!r} is not key=value (e.g. retrieval.analyzer=char)",
+    ),
+    "notice.config.unknown_preset": (
+        "알 수 없는 프리셋 {name!r}. 고를 수 있는 값: {choices}",
+        "unknown preset {name!r}; valid choices: {choices}",
+    ),
     "ins.gen_speed": (
         "첫 토큰 {first}초 · 프롬프트 처리 {prefill} 토큰/초 · 생성 {decode} 토큰/초",
         "first token {first} s · prefill {prefill} tokens/s · decode {decode} tokens/s",
