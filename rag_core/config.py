@@ -113,7 +113,7 @@ CONFIG_NOT_AN_OBJECT = declare("config.not_an_object", "kind")
 CONFIG_UNKNOWN_SECTIONS = declare("config.unknown_sections", "names", "sections")
 CONFIG_SECTION_NOT_OBJECT = declare("config.section_not_object", "name", "value")
 CONFIG_UNKNOWN_KEYS = declare("config.unknown_keys", "keys", "valid")
-CONFIG_NOT_JSON = declare("config.not_json", "error")
+CONFIG_NOT_JSON = declare("config.not_json", "msg", "line", "column", "pos")
 CONFIG_UNKNOWN_KEY_SECTION = declare("config.unknown_key_section", "key", "sections")
 CONFIG_UNKNOWN_KEY = declare("config.unknown_key", "key", "valid")
 CONFIG_OVERRIDES_NOT_TEXT = declare("config.overrides_not_text", "kind")
@@ -635,7 +635,9 @@ class PipelineConfig:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise _fail(CONFIG_NOT_JSON, error=str(exc)) from None
+            raise _fail(
+                CONFIG_NOT_JSON, msg=exc.msg, line=exc.lineno, column=exc.colno, pos=exc.pos
+            ) from None
         return cls.from_dict(data)
 
     # -- overrides -----------------------------------------------------

@@ -332,7 +332,7 @@ ENGLISH: dict[str, str] = {
     "config.unknown_sections": ("unknown config section(s) {names}; valid sections: {sections}"),
     "config.section_not_object": "config section {name} must be an object, not {value!r}",
     "config.unknown_keys": "unknown key(s) {keys}; valid keys: {valid}",
-    "config.not_json": "config is not valid JSON: {error}",
+    "config.not_json": "config is not valid JSON: {msg}: line {line} column {column} (char {pos})",
     "config.unknown_key_section": (
         "unknown config key {key!r}; keys look like section.key with sections: {sections}"
     ),

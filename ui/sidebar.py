@@ -32,14 +32,15 @@ from rag_core.config import (
     RERANK_METHODS,
     RESERVED_INSTRUCTION_TOKENS,
     RETRIEVAL_METHODS,
+    ConfigError,
     PipelineConfig,
-    parse_overrides,
+    parse_overrides_noticed,
 )
 from rag_core.modelnames import place_refusal, shared_mode, shared_restrict
 
 from . import cache
 from .html import md
-from .i18n import TEXT, t
+from .i18n import TEXT, error_text, notice_text, t
 from .state import (
     CORPORA,
     CUSTOM,
@@ -111,14 +112,16 @@ DEFAULT_QUESTION = {"ko": "한라산의 높이는 얼마인가요?", "en": "How 
 FIRST_QUESTIONS = {"en": ("en", "en-emb-01"), "ko": ("ko", "ko-02")}
 
 
-def start_config() -> tuple[PipelineConfig, list[str]]:
-    """``PipelineConfig()`` with the :data:`ENV_SET` overrides applied."""
+def start_config(lang: str = "en") -> tuple[PipelineConfig, list[str]]:
+    """``PipelineConfig()`` with the :data:`ENV_SET` overrides applied, and what was wrong
+    with them (in ``lang``)."""
     text = os.environ.get(ENV_SET, "")
-    overrides, errors = parse_overrides(text)
+    overrides, problems = parse_overrides_noticed(text)
+    errors = [notice_text(n, lang) for n in problems]
     try:
         return PipelineConfig().with_overrides(overrides), errors
     except ValueError as exc:
-        return PipelineConfig(), [*errors, f"{ENV_SET}: {exc}"]
+        return PipelineConfig(), [*errors, f"{ENV_SET}: {error_text(exc, lang)}"]
 
 
 def _init_session() -> None:
@@ -126,9 +129,9 @@ def _init_session() -> None:
     if ss.get(_INIT):
         return
     params = single_values(st.query_params.to_dict())
-    base, problems = start_config()
     lang = params.get("lang", "ko")
     lang = lang if lang in LANGS else "ko"
+    base, problems = start_config(lang)
     config, errors = config_from_query(params, base, lang=lang)
     values = widgets_from_config(config)
     view = view_from_query(params)
@@ -426,7 +429,7 @@ def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], dict[str, 
                 problems,
             )
         except ValueError as exc:
-            problems.append(t("side.corpus.missing", lang, reason=str(exc)))
+            problems.append(t("side.corpus.missing", lang, reason=error_text(exc, lang)))
     elif choice == "sample":
         index = cache.sample_index("sample")
         ss[_LAST_CORPUS] = ("sample", "sample")
@@ -475,7 +478,7 @@ def _beir(lang: str, problems: list[str]) -> tuple[Any, Any, str] | None:
             st.info(t("side.beir.none", lang))
             return None
     except ValueError as exc:
-        problems.append(t("side.qrels.failed", lang, reason=str(exc)))
+        problems.append(t("side.qrels.failed", lang, reason=error_text(exc, lang)))
         return None
     qset = loaded[1]
     st.success(
@@ -581,7 +584,7 @@ def _runs(lang: str, known: set[str], problems: list[str]) -> dict[str, Any]:
             parsed = cache.parse_run(f.name, f.getvalue())
             check_queries(parsed, known)
         except ValueError as exc:
-            problems.append(t("side.runs.failed", lang, reason=str(exc)))
+            problems.append(t("side.runs.failed", lang, reason=error_text(exc, lang)))
             continue
         for tag, r in parsed.items():
             if tag in runs:
@@ -897,6 +900,9 @@ def _list_endpoint_models() -> None:
     except EndpointError as exc:
         ss[K_ENDPOINT_PROBLEM] = exc.notice
         return
+    except ConfigError as exc:  # a bad URL (rag_core.config.check_endpoint_url): worded on show
+        ss[K_ENDPOINT_PROBLEM] = exc.notice
+        return
     except ValueError as exc:
         ss[K_ENDPOINT_PROBLEM] = str(exc)
         return
@@ -907,8 +913,6 @@ def _list_endpoint_models() -> None:
 
 def _endpoint(lang: str) -> None:
     """The user's own server: base URL, key variable, the model list, tokenizer, timeouts."""
-    from .i18n import notice_text
-
     ss = st.session_state
     with st.expander(
         t("side.endpoint.section", lang), expanded=bool(ss.get("generation.endpoint"))
@@ -1049,7 +1053,7 @@ def _resolved_config(lang: str) -> tuple[PipelineConfig, list[str]]:
         ss[_CFG] = config
     except ValueError as exc:
         config = ss[_CFG]
-        st.error(md(t("side.bad_config", lang, error=str(exc))))
+        st.error(md(t("side.bad_config", lang, error=error_text(exc, lang))))
     return config, refused
 
 

@@ -1427,8 +1427,8 @@ TEXT: dict[str, tuple[str, str]] = {
         "unknown key(s) {keys}; valid keys: {valid}",
     ),
     "notice.config.not_json": (
-        "설정이 올바른 JSON 이 아닙니다: {error}",
-        "config is not valid JSON: {error}",
+        "설정이 올바른 JSON 이 아닙니다: {line}행 {column}열 (문자 {pos}): {msg}",
+        "config is not valid JSON: {msg}: line {line} column {column} (char {pos})",
     ),
     "notice.config.unknown_key_section": (
         "알 수 없는 설정 키 {key!r}. 키는 section.key 형식이며, 섹션은 {sections} 입니다",
