@@ -161,6 +161,22 @@ ENGLISH: dict[str, str] = {
         "the context's input ids do not match its ids_sha256; the context was altered"
     ),
     "generation.failed": "generation failed: {kind}: {error}",
+    "generation.speed": "{tokens} tokens in {seconds:.1f} s ({rate:.1f} tokens/s)",
+    "generation.speed.prefill": (
+        "{tokens} tokens in {seconds:.1f} s ({rate:.1f} tokens/s; prefill {prefill_seconds:.1f} s "
+        "at {prefill_rate:.0f} tokens/s)"
+    ),
+    "generation.speed.prefill_decode": (
+        "{tokens} tokens in {seconds:.1f} s ({rate:.1f} tokens/s; prefill {prefill_seconds:.1f} s "
+        "at {prefill_rate:.0f} tokens/s, decode {decode_rate:.1f} tokens/s)"
+    ),
+    "generation.max_tokens_reached": "stopped at max_new_tokens = {limit}",
+    "generation.replayed": "replayed from the cache (generated in {seconds:.1f} s the first time)",
+    "generation.citations_not_enforced": (
+        "generation.citations = enforced needs a local transformers model; {model} cannot "
+        "constrain its decoding, so citations are free (the model cites only if it chooses to)"
+    ),
+    "generation.parts": "{first}; {second}",
     "generation.model_unavailable": "model {model!r} is unavailable: {reason}",
     "support.skipped.no_answer": "no answer to check",
     "support.skipped.generation": "no answer to check (generation {status})",

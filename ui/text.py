@@ -696,6 +696,38 @@ TEXT: dict[str, tuple[str, str]] = {
         "게이트가 거절함: {gate} — 모델을 호출하지 않았습니다",
         "gate refused: {gate} — the model was not called",
     ),
+    "notice.generation.speed": (
+        "{tokens} 토큰, {seconds:.1f}초 (초당 {rate:.1f} 토큰)",
+        "{tokens} tokens in {seconds:.1f} s ({rate:.1f} tokens/s)",
+    ),
+    "notice.generation.speed.prefill": (
+        "{tokens} 토큰, {seconds:.1f}초 (초당 {rate:.1f} 토큰; "
+        "프롬프트 처리 {prefill_seconds:.1f}초, 초당 {prefill_rate:.0f} 토큰)",
+        "{tokens} tokens in {seconds:.1f} s ({rate:.1f} tokens/s; prefill {prefill_seconds:.1f} s "
+        "at {prefill_rate:.0f} tokens/s)",
+    ),
+    "notice.generation.speed.prefill_decode": (
+        "{tokens} 토큰, {seconds:.1f}초 (초당 {rate:.1f} 토큰; "
+        "프롬프트 처리 {prefill_seconds:.1f}초, 초당 {prefill_rate:.0f} 토큰, "
+        "생성 초당 {decode_rate:.1f} 토큰)",
+        "{tokens} tokens in {seconds:.1f} s ({rate:.1f} tokens/s; prefill {prefill_seconds:.1f} s "
+        "at {prefill_rate:.0f} tokens/s, decode {decode_rate:.1f} tokens/s)",
+    ),
+    "notice.generation.max_tokens_reached": (
+        "max_new_tokens = {limit} 에서 멈췄습니다",
+        "stopped at max_new_tokens = {limit}",
+    ),
+    "notice.generation.replayed": (
+        "캐시에서 다시 보여 줍니다 (처음 생성에 {seconds:.1f}초)",
+        "replayed from the cache (generated in {seconds:.1f} s the first time)",
+    ),
+    "notice.generation.citations_not_enforced": (
+        "generation.citations = enforced 에는 로컬 transformers 모델이 필요합니다. {model} 은(는) "
+        "디코딩을 제약할 수 없어 인용이 자유입니다 (모델이 원할 때만 인용)",
+        "generation.citations = enforced needs a local transformers model; {model} cannot "
+        "constrain its decoding, so citations are free (the model cites only if it chooses to)",
+    ),
+    "notice.generation.parts": ("{first}; {second}", "{first}; {second}"),
     "notice.generation.off": (
         "생성이 꺼져 있습니다 (generation.model = none)",
         "generation is off (generation.model = none)",
