@@ -238,6 +238,13 @@ ENGLISH: dict[str, str] = {
     "run.no_hits": "run {tag!r} has no hits for query id {query_id!r}",
     "run.empty": "run {tag!r} lists no hit for this query",
     "retriever.model_unavailable": "model {model!r} is unavailable: {reason}",
+    # rerank notes of each hit (rag_core/rerank/)
+    "rerank.beyond_shortlist": "beyond the shortlist: not reranked",
+    "rerank.cross_encoder_score": "cross-encoder {score:.3f}",
+    "rerank.judge_score": "P(yes) = {score:.3f}",
+    "rerank.maxsim_score": "maxsim {score:.2f} over {pieces} query word pieces",
+    "rerank.overlap": "overlap {found}/{words}: {terms}",
+    "rerank.overlap_none": "overlap 0/{words}",
     # rerank (rag_core/pipeline/reranking.py)
     "rerank.model_unavailable": "model {model!r} is unavailable: {reason}",
     "rerank.endpoint_judge": (

@@ -696,6 +696,21 @@ TEXT: dict[str, tuple[str, str]] = {
         "게이트가 거절함: {gate} — 모델을 호출하지 않았습니다",
         "gate refused: {gate} — the model was not called",
     ),
+    "notice.rerank.beyond_shortlist": (
+        "후보 목록(shortlist) 밖: 재순위하지 않음",
+        "beyond the shortlist: not reranked",
+    ),
+    "notice.rerank.cross_encoder_score": ("cross-encoder {score:.3f}", "cross-encoder {score:.3f}"),
+    "notice.rerank.judge_score": ("P(yes) = {score:.3f}", "P(yes) = {score:.3f}"),
+    "notice.rerank.maxsim_score": (
+        "maxsim {score:.2f} (질문의 워드피스 {pieces}개)",
+        "maxsim {score:.2f} over {pieces} query word pieces",
+    ),
+    "notice.rerank.overlap": (
+        "겹침 {found}/{words}: {terms}",
+        "overlap {found}/{words}: {terms}",
+    ),
+    "notice.rerank.overlap_none": ("겹침 0/{words}", "overlap 0/{words}"),
     "notice.generation.speed": (
         "{tokens} 토큰, {seconds:.1f}초 (초당 {rate:.1f} 토큰)",
         "{tokens} tokens in {seconds:.1f} s ({rate:.1f} tokens/s)",
