@@ -237,6 +237,9 @@ ENGLISH: dict[str, str] = {
     "run.no_query_id": "run {tag!r} has no hits for this question has no query id",
     "run.no_hits": "run {tag!r} has no hits for query id {query_id!r}",
     "run.empty": "run {tag!r} lists no hit for this query",
+    "run.whole_document": "whole document",
+    "run.text_unavailable": "text unavailable",
+    "run.own_text": "not in the loaded corpus: the run's own text",
     "retriever.model_unavailable": "model {model!r} is unavailable: {reason}",
     # rerank notes of each hit (rag_core/rerank/)
     "rerank.beyond_shortlist": "beyond the shortlist: not reranked",

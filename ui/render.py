@@ -290,7 +290,9 @@ def retriever_column(
             )
         )
     else:
-        run_notes = [(t("ins.why", lang), lambda h: h.note)] if lst.method == "run" else []
+        run_notes = (
+            [(t("ins.why", lang), lambda h: note_text(h, lang))] if lst.method == "run" else []
+        )
         show(
             hits_table(
                 lst.hits,

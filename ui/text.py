@@ -696,6 +696,12 @@ TEXT: dict[str, tuple[str, str]] = {
         "게이트가 거절함: {gate} — 모델을 호출하지 않았습니다",
         "gate refused: {gate} — the model was not called",
     ),
+    "notice.run.whole_document": ("문서 전체", "whole document"),
+    "notice.run.text_unavailable": ("본문 없음", "text unavailable"),
+    "notice.run.own_text": (
+        "불러온 코퍼스에 없음: run 이 준 본문",
+        "not in the loaded corpus: the run's own text",
+    ),
     "notice.rerank.beyond_shortlist": (
         "후보 목록(shortlist) 밖: 재순위하지 않음",
         "beyond the shortlist: not reranked",
