@@ -280,6 +280,21 @@ ENGLISH: dict[str, str] = {
         "token counts approximate (server tokenizer unknown): counted with {tokenizer}; "
         "set generation.tokenizer to count exactly"
     ),
+    # progress messages (rag_core/index.py, rag_core/models/, rag_core/pipeline/answering.py)
+    "progress.chunking": "chunking {signature}",
+    "progress.embedding": "embedding {chunks} chunks with {model}",
+    "progress.loading": "loading {model} ({dtype})",
+    "progress.loading_cached": "loading {model} from the cache ({dtype})",
+    "progress.ready": "{model} ready",
+    "progress.assembling": "assembling {file}: part {part}/{parts}",
+    "progress.verifying": "verifying sha256 of {file}",
+    "progress.reading_tokenizer": "reading the tokenizer from {file}",
+    "progress.dequantising": "dequantising {file} (about a minute the first time)",
+    "progress.rebuilding": "rebuilding a plain model from the GGUF config",
+    "progress.saving": "saving the converted model to the cache",
+    "progress.converted": "converted",
+    "progress.loading_generator": "loading generator {model}",
+    "progress.generating": "generating with {model}",
     # configuration (rag_core/config.py): a bad value, key or override
     "config.not_a_choice": "{key} = {value!r} is not valid; valid choices: {choices}",
     "config.not_an_integer": "{key} = {value!r} must be an integer",

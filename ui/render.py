@@ -81,6 +81,7 @@ def page_trace(ctx: Context, *, staged: bool = False) -> cache.TraceResult:
             ctx.gold,
             progress_label=t("ins.running", lang),
             runs=ctx.runs,
+            lang=lang,
         )
     if res.trace is None:
         st.error(md(t("ins.no_trace", lang, error=res.error)))

@@ -201,7 +201,7 @@ def _start(
 
 def _wait_for_stages(events: queue.Queue[tuple[str, Any]], lang: str) -> Trace | None:
     """Draw progress until the ``stages`` Trace (returned) or the run's end (None)."""
-    progress = cache.Progress(st.empty(), t("ins.running", lang))
+    progress = cache.Progress(st.empty(), t("ins.running", lang), lang)
     line = st.empty()
     phase: tuple[str, float] | None = None
     try:

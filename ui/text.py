@@ -1303,6 +1303,45 @@ TEXT: dict[str, tuple[str, str]] = {
         "재순위({method}) 뒤의 검색기 점수",
         "the retriever's score after rerank ({method})",
     ),
+    # ---- core notices: progress messages
+    "notice.progress.chunking": ("청킹 중: {signature}", "chunking {signature}"),
+    "notice.progress.embedding": (
+        "청크 {chunks}개를 {model}(으)로 임베딩하는 중",
+        "embedding {chunks} chunks with {model}",
+    ),
+    "notice.progress.loading": ("{model} 불러오는 중 ({dtype})", "loading {model} ({dtype})"),
+    "notice.progress.loading_cached": (
+        "캐시에서 {model} 불러오는 중 ({dtype})",
+        "loading {model} from the cache ({dtype})",
+    ),
+    "notice.progress.ready": ("{model} 준비 완료", "{model} ready"),
+    "notice.progress.assembling": (
+        "{file} 조립 중: 조각 {part}/{parts}",
+        "assembling {file}: part {part}/{parts}",
+    ),
+    "notice.progress.verifying": ("{file} 의 sha256 확인 중", "verifying sha256 of {file}"),
+    "notice.progress.reading_tokenizer": (
+        "{file} 에서 토크나이저 읽는 중",
+        "reading the tokenizer from {file}",
+    ),
+    "notice.progress.dequantising": (
+        "{file} 역양자화 중 (처음 한 번은 1분쯤 걸립니다)",
+        "dequantising {file} (about a minute the first time)",
+    ),
+    "notice.progress.rebuilding": (
+        "GGUF 설정으로 일반 모델을 다시 만드는 중",
+        "rebuilding a plain model from the GGUF config",
+    ),
+    "notice.progress.saving": (
+        "변환한 모델을 캐시에 저장하는 중",
+        "saving the converted model to the cache",
+    ),
+    "notice.progress.converted": ("변환 완료", "converted"),
+    "notice.progress.loading_generator": (
+        "생성 모델 {model} 불러오는 중",
+        "loading generator {model}",
+    ),
+    "notice.progress.generating": ("{model}(으)로 생성하는 중", "generating with {model}"),
     # ---- core notices: configuration (rag_core/config.py)
     "notice.config.not_a_choice": (
         "{key} = {value!r} 은(는) 올바른 값이 아닙니다. 고를 수 있는 값: {choices}",
