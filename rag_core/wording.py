@@ -14,6 +14,7 @@ English template here and both UI entries, with the same fields (tested).
 from __future__ import annotations
 
 import string
+from collections.abc import Sequence
 from typing import Any
 
 from .types import Notice
@@ -23,6 +24,8 @@ CODES: dict[str, frozenset[str]] = {}
 
 #: English templates (``str.format`` fields = the code's params).
 ENGLISH: dict[str, str] = {
+    # two notices said one after the other (:func:`joined`)
+    "parts.joined": "{first}; {second}",
     # gate (rag_core/answer/gate.py)
     "gate.refused.no_candidates": "no candidates: retrieval returned nothing",
     "gate.refused.max_distance": (
@@ -176,7 +179,6 @@ ENGLISH: dict[str, str] = {
         "generation.citations = enforced needs a local transformers model; {model} cannot "
         "constrain its decoding, so citations are free (the model cites only if it chooses to)"
     ),
-    "generation.parts": "{first}; {second}",
     "generation.model_unavailable": "model {model!r} is unavailable: {reason}",
     "support.skipped.no_answer": "no answer to check",
     "support.skipped.generation": "no answer to check (generation {status})",
@@ -276,6 +278,33 @@ ENGLISH: dict[str, str] = {
         "logprobs/top_logprobs)"
     ),
     "generation.endpoint_failed": "endpoint {endpoint}: {cause}",
+    "endpoint.speed": "{tokens} tokens in {seconds:.1f} s from {endpoint}",
+    "endpoint.count.equal": "prompt tokens: ours {ours}, server {server} — equal",
+    "endpoint.count.different": "prompt tokens: ours {ours}, server {server} — DIFFERENT",
+    "endpoint.count.unreported": "prompt tokens: ours {ours}, server not reported",
+    "endpoint.count.approximate": "prompt tokens: ours {ours} (approximate), server {server}",
+    "endpoint.count.approximate_unreported": (
+        "prompt tokens: ours {ours} (approximate), server not reported"
+    ),
+    "endpoint.citations_free.no_grammar": (
+        "generation.citations = enforced: {endpoint} has no grammar setting "
+        "(generation.endpoint_grammar = {grammar}; the server reports neither llama.cpp nor "
+        "vLLM), so citations are free (the model cites only if it chooses to)"
+    ),
+    "endpoint.citations_free.grammar_none": (
+        "generation.citations = enforced: {endpoint} is sent no grammar "
+        "(generation.endpoint_grammar = none), so citations are free (the model cites only if "
+        "it chooses to)"
+    ),
+    "endpoint.citations_free.not_followed": (
+        "generation.citations = enforced: {endpoint} was sent a {kind} grammar but the answer "
+        "does not follow it, so citations are free (the model cites only if it chooses to)"
+    ),
+    "endpoint.citations_free.refused": (
+        "generation.citations = enforced: {endpoint} refused the {kind} grammar (HTTP {status}: "
+        "{detail}), so citations are free (the model cites only if it chooses to)"
+    ),
+    "endpoint.note": "{text}",
     "context.endpoint_tokenizer_unknown": (
         "token counts approximate (server tokenizer unknown): counted with {tokenizer}; "
         "set generation.tokenizer to count exactly"
@@ -422,6 +451,15 @@ def fields_of(template: str) -> frozenset[str]:
     return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
 
 
+def joined(parts: Sequence[Notice]) -> Notice:
+    """One notice saying ``parts`` in order: their sentences joined by "; " (``parts.joined``,
+    nested)."""
+    if not parts:
+        raise ValueError("joined() needs at least one notice")
+    head, *rest = parts
+    return head if not rest else notice(JOINED, first=head, second=joined(rest))
+
+
 def english(n: Notice) -> str:
     """The English sentence of notice ``n`` (the CLI's and the JSON ``message``'s wording)."""
     template = ENGLISH.get(n.code)
@@ -430,3 +468,7 @@ def english(n: Notice) -> str:
     return template.format(
         **{k: english(v) if isinstance(v, Notice) else v for k, v in n.params.items()}
     )
+
+
+#: Two notices said one after the other (see :func:`joined`).
+JOINED = declare("parts.joined", "first", "second")

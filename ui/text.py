@@ -748,7 +748,59 @@ TEXT: dict[str, tuple[str, str]] = {
         "generation.citations = enforced needs a local transformers model; {model} cannot "
         "constrain its decoding, so citations are free (the model cites only if it chooses to)",
     ),
-    "notice.generation.parts": ("{first}; {second}", "{first}; {second}"),
+    "notice.endpoint.speed": (
+        "{endpoint} 에서 {tokens} 토큰, {seconds:.1f}초",
+        "{tokens} tokens in {seconds:.1f} s from {endpoint}",
+    ),
+    "notice.endpoint.count.equal": (
+        "프롬프트 토큰: 우리 {ours}, 서버 {server} — 같음",
+        "prompt tokens: ours {ours}, server {server} — equal",
+    ),
+    "notice.endpoint.count.different": (
+        "프롬프트 토큰: 우리 {ours}, 서버 {server} — 다름",
+        "prompt tokens: ours {ours}, server {server} — DIFFERENT",
+    ),
+    "notice.endpoint.count.unreported": (
+        "프롬프트 토큰: 우리 {ours}, 서버는 알려 주지 않음",
+        "prompt tokens: ours {ours}, server not reported",
+    ),
+    "notice.endpoint.count.approximate": (
+        "프롬프트 토큰: 우리 {ours} (근사), 서버 {server}",
+        "prompt tokens: ours {ours} (approximate), server {server}",
+    ),
+    "notice.endpoint.count.approximate_unreported": (
+        "프롬프트 토큰: 우리 {ours} (근사), 서버는 알려 주지 않음",
+        "prompt tokens: ours {ours} (approximate), server not reported",
+    ),
+    "notice.endpoint.citations_free.no_grammar": (
+        "generation.citations = enforced: {endpoint} 에는 문법 설정이 없습니다 "
+        "(generation.endpoint_grammar = {grammar}; 서버가 llama.cpp 도 vLLM 도 아니라고 "
+        "알립니다). 그래서 인용이 자유입니다 (모델이 원할 때만 인용)",
+        "generation.citations = enforced: {endpoint} has no grammar setting "
+        "(generation.endpoint_grammar = {grammar}; the server reports neither llama.cpp nor "
+        "vLLM), so citations are free (the model cites only if it chooses to)",
+    ),
+    "notice.endpoint.citations_free.grammar_none": (
+        "generation.citations = enforced: {endpoint} 에 문법을 보내지 않습니다 "
+        "(generation.endpoint_grammar = none). 그래서 인용이 자유입니다 (모델이 원할 때만 인용)",
+        "generation.citations = enforced: {endpoint} is sent no grammar "
+        "(generation.endpoint_grammar = none), so citations are free (the model cites only if "
+        "it chooses to)",
+    ),
+    "notice.endpoint.citations_free.not_followed": (
+        "generation.citations = enforced: {endpoint} 에 {kind} 문법을 보냈지만 답변이 따르지 "
+        "않았습니다. 그래서 인용이 자유입니다 (모델이 원할 때만 인용)",
+        "generation.citations = enforced: {endpoint} was sent a {kind} grammar but the answer "
+        "does not follow it, so citations are free (the model cites only if it chooses to)",
+    ),
+    "notice.endpoint.citations_free.refused": (
+        "generation.citations = enforced: {endpoint} 이(가) {kind} 문법을 거절했습니다 "
+        "(HTTP {status}: {detail}). 그래서 인용이 자유입니다 (모델이 원할 때만 인용)",
+        "generation.citations = enforced: {endpoint} refused the {kind} grammar (HTTP {status}: "
+        "{detail}), so citations are free (the model cites only if it chooses to)",
+    ),
+    "notice.endpoint.note": ("{text}", "{text}"),
+    "notice.parts.joined": ("{first}; {second}", "{first}; {second}"),
     "notice.generation.off": (
         "생성이 꺼져 있습니다 (generation.model = none)",
         "generation is off (generation.model = none)",

@@ -41,7 +41,7 @@ from rag_core.models.errors import Cancelled
 from rag_core.models.store import JsonStore, shared_store
 from rag_core.models.timing import rates
 from rag_core.types import ContextStage, GenerationStage, Notice
-from rag_core.wording import declare, english, notice
+from rag_core.wording import declare, english, joined, notice
 
 from .citations import GRAMMAR_VERSION, citation_processor
 from .prompt import REFUSAL_TEXT, refusal_of
@@ -74,18 +74,11 @@ GENERATION_SPEED_PREFILL_DECODE = declare(
 GENERATION_MAX_TOKENS = declare("generation.max_tokens_reached", "limit")
 GENERATION_REPLAYED = declare("generation.replayed", "seconds")
 GENERATION_NOT_ENFORCED = declare("generation.citations_not_enforced", "model")
-GENERATION_PARTS = declare("generation.parts", "first", "second")
 
 
 def _stage(status: str, model: str | None, why: Notice, **fields: Any) -> GenerationStage:
     """A stage that made no answer, saying why (``message`` is the notice's English)."""
     return GenerationStage(status, model, message=english(why), notice=why, **fields)  # type: ignore[arg-type]
-
-
-def joined(parts: Sequence[Notice]) -> Notice:
-    """One notice saying ``parts`` in order (worded: their sentences joined by "; ")."""
-    head, *rest = parts
-    return head if not rest else notice(GENERATION_PARTS, first=head, second=joined(rest))
 
 
 DECODING = "greedy"

@@ -35,7 +35,7 @@ from rag_core.hashing import ids_sha256, sha256_text
 from rag_core.models.endpoint import ENDPOINT_HTTP_ERROR, EndpointError, EndpointGenerator
 from rag_core.models.store import JsonStore
 from rag_core.types import ContextStage, GenerationStage, Notice
-from rag_core.wording import declare, english, notice
+from rag_core.wording import declare, english, joined, notice
 
 from .citations import GRAMMAR_VERSION
 from .context import CONTEXT_FALLBACK_TOKENIZER
@@ -52,6 +52,25 @@ CONTEXT_ENDPOINT_TOKENIZER_UNKNOWN = declare("context.endpoint_tokenizer_unknown
 #: Declared in ``rag_core.answer.generation`` too (the same codes, raised here for endpoints).
 GENERATION_WRONG_TOKENIZER = declare("generation.wrong_tokenizer", "tokenizer", "model")
 GENERATION_FAILED = declare("generation.failed", "kind", "error")
+GENERATION_REPLAYED = declare("generation.replayed", "seconds")
+GENERATION_MAX_TOKENS = declare("generation.max_tokens_reached", "limit")
+
+#: What an endpoint's answer says (``GenerationStage.notice``): how many tokens came from
+#: where, our prompt count beside the server's, and why citations fell back to free.
+ENDPOINT_SPEED = declare("endpoint.speed", "tokens", "seconds", "endpoint")
+ENDPOINT_COUNT_EQUAL = declare("endpoint.count.equal", "ours", "server")
+ENDPOINT_COUNT_DIFFERENT = declare("endpoint.count.different", "ours", "server")
+ENDPOINT_COUNT_UNREPORTED = declare("endpoint.count.unreported", "ours")
+ENDPOINT_COUNT_APPROXIMATE = declare("endpoint.count.approximate", "ours", "server")
+ENDPOINT_COUNT_APPROXIMATE_UNREPORTED = declare("endpoint.count.approximate_unreported", "ours")
+ENDPOINT_FREE_NO_GRAMMAR = declare("endpoint.citations_free.no_grammar", "endpoint", "grammar")
+ENDPOINT_FREE_GRAMMAR_NONE = declare("endpoint.citations_free.grammar_none", "endpoint")
+ENDPOINT_FREE_NOT_FOLLOWED = declare("endpoint.citations_free.not_followed", "endpoint", "kind")
+ENDPOINT_FREE_REFUSED = declare(
+    "endpoint.citations_free.refused", "endpoint", "kind", "status", "detail"
+)
+#: A citations note stored as text by an older version (a cached answer's).
+ENDPOINT_NOTE = declare("endpoint.note", "text")
 
 DECODING = "greedy"
 
@@ -75,11 +94,17 @@ def grammar_kind(generator: EndpointGenerator, setting: str) -> str:
     return kind_of_server(*generator.server_reports())
 
 
-def _free_note(generator: EndpointGenerator, why: str) -> str:
-    return (
-        f"generation.citations = enforced: {generator.client.url} {why}, so citations are free "
-        "(the model cites only if it chooses to)"
-    )
+def _stored_note(rec: dict[str, Any]) -> Notice | None:
+    """The citations note of a stored reply: its notice, or (stored as text by an older
+    version) the text as ``endpoint.note``."""
+    stored = rec.get("citations_notice")
+    if isinstance(stored, dict) and isinstance(stored.get("params"), dict):
+        try:
+            return notice(str(stored.get("code")), **stored["params"])
+        except ValueError:
+            pass
+    text = rec.get("citations_note")
+    return notice(ENDPOINT_NOTE, text=str(text)) if text else None
 
 
 def _refused(exc: EndpointError) -> bool:
@@ -99,7 +124,7 @@ def generate_remote(
     generator: EndpointGenerator,
     store: JsonStore,
     params: dict[str, Any],
-    notes: list[str],
+    notes: list[Notice],
     *,
     use_cache: bool = True,
     on_text: Callable[[str], None] | None = None,
@@ -140,11 +165,13 @@ def generate_remote(
     extra = grammar_fields(kind, sources, refusal)
     cite = ["enforced", kind, GRAMMAR_VERSION, sources] if extra else None
     if cfg.citations == "enforced" and not extra:
-        reason = "has no grammar setting (generation.endpoint_grammar"
-        reason += f" = {cfg.endpoint_grammar}; the server reports neither llama.cpp nor vLLM)"
-        if cfg.endpoint_grammar == "none":
-            reason = "is sent no grammar (generation.endpoint_grammar = none)"
-        notes = [*notes, _free_note(generator, reason)]
+        url = generator.client.url
+        reason = (
+            notice(ENDPOINT_FREE_GRAMMAR_NONE, endpoint=url)
+            if cfg.endpoint_grammar == "none"
+            else notice(ENDPOINT_FREE_NO_GRAMMAR, endpoint=url, grammar=cfg.endpoint_grammar)
+        )
+        notes = [*notes, reason]
     key = endpoint_cache_key(
         generator.client.url, generator.served_model, prompt_hash, cfg.max_new_tokens, cite
     )
@@ -164,7 +191,8 @@ def generate_remote(
         "on_text": on_text,
         "cancelled": cancelled,
     }
-    citations, cite_note = "free", None
+    citations = "free"
+    cite_note: Notice | None = None
     try:
         if extra:
             ids_refused = generator._ids_refused
@@ -173,18 +201,19 @@ def generate_remote(
                 if follows_rule(reply.text, sources, refusal):
                     citations = "enforced"
                 else:
-                    cite_note = _free_note(
-                        generator, f"was sent a {kind} grammar but the answer does not follow it"
+                    cite_note = notice(
+                        ENDPOINT_FREE_NOT_FOLLOWED, endpoint=generator.client.url, kind=kind
                     )
             except EndpointError as exc:
                 if not _refused(exc):
                     raise
                 generator._ids_refused = ids_refused
-                detail = exc.notice.params.get("detail", "")
-                cite_note = _free_note(
-                    generator,
-                    f"refused the {kind} grammar (HTTP {exc.notice.params.get('status')}: "
-                    f"{detail})",
+                cite_note = notice(
+                    ENDPOINT_FREE_REFUSED,
+                    endpoint=generator.client.url,
+                    kind=kind,
+                    status=exc.notice.params.get("status"),
+                    detail=exc.notice.params.get("detail", ""),
                 )
                 reply = generator.complete(**request)
         else:
@@ -214,7 +243,10 @@ def generate_remote(
         "fingerprint": reply.fingerprint,
         "citations": citations,
         "grammar": kind if extra else None,
-        "citations_note": cite_note,
+        "citations_note": english(cite_note) if cite_note is not None else None,
+        "citations_notice": None
+        if cite_note is None
+        else {"code": cite_note.code, "params": dict(cite_note.params)},
     }
     if citations == "enforced":
         record["cite_sources"] = sources
@@ -226,7 +258,7 @@ def _stage(
     generator: EndpointGenerator,
     rec: dict[str, Any],
     params: dict[str, Any],
-    notes: list[str],
+    notes: list[Notice],
     *,
     cached: bool,
 ) -> GenerationStage:
@@ -249,22 +281,24 @@ def _stage(
     }
     if rec.get("cite_sources") is not None:
         out["cite_sources"] = rec["cite_sources"]
-    if rec.get("citations_note"):
-        notes = [*notes, str(rec["citations_note"])]
-    count = (
-        f"prompt tokens: ours {ours}{'' if exact else ' (approximate)'}, server "
-        f"{server if server is not None else 'not reported'}"
-        + ("" if match is None else " — equal" if match else " — DIFFERENT")
-    )
+    stored = _stored_note(rec)
+    if stored is not None:
+        notes = [*notes, stored]
     seconds = float(rec.get("seconds") or 0.0)
-    head = (
-        f"replayed from the cache (generated in {seconds:.1f} s the first time)"
+    said = [
+        notice(GENERATION_REPLAYED, seconds=seconds)
         if cached
-        else f"{rec.get('output_tokens') or '?'} tokens in {seconds:.1f} s from "
-        f"{generator.client.url}"
-    )
+        else notice(
+            ENDPOINT_SPEED,
+            tokens=rec.get("output_tokens") or "?",
+            seconds=seconds,
+            endpoint=generator.client.url,
+        )
+    ]
     if rec.get("finish_reason") == "length":
-        head += f"; stopped at max_new_tokens = {params.get('max_new_tokens')}"
+        said.append(notice(GENERATION_MAX_TOKENS, limit=params.get("max_new_tokens")))
+    said.append(_count(ours, server, exact, match))
+    why = joined([*said, *notes])
     return GenerationStage(
         "ok",
         generator.model_id,
@@ -274,7 +308,21 @@ def _stage(
         output_tokens=rec.get("output_tokens"),
         params=out,
         cached=cached,
-        message="; ".join([head, count, *notes]),
+        message=english(why),
+        notice=why,
+    )
+
+
+def _count(ours: Any, server: Any, exact: bool, match: bool | None) -> Notice:
+    """Our prompt count beside the server's ``usage.prompt_tokens``."""
+    if not exact:
+        if server is None:
+            return notice(ENDPOINT_COUNT_APPROXIMATE_UNREPORTED, ours=ours)
+        return notice(ENDPOINT_COUNT_APPROXIMATE, ours=ours, server=server)
+    if server is None:
+        return notice(ENDPOINT_COUNT_UNREPORTED, ours=ours)
+    return notice(
+        ENDPOINT_COUNT_EQUAL if match else ENDPOINT_COUNT_DIFFERENT, ours=ours, server=server
     )
 
 

@@ -10,7 +10,6 @@ from helpers.fakes import CHUNK, DOC, HITS, FakeGenerator, context
 from rag_core.answer.context import build_context
 from rag_core.answer.generation import (
     GENERATION_MAX_TOKENS,
-    GENERATION_PARTS,
     GENERATION_REPLAYED,
     GENERATION_SPEED,
     cache_key,
@@ -19,7 +18,7 @@ from rag_core.answer.generation import (
 from rag_core.config import ContextConfig, GenerationConfig
 from rag_core.hashing import ids_sha256
 from rag_core.types import ContextStage
-from rag_core.wording import english
+from rag_core.wording import JOINED, english
 
 
 def test_generated_then_replayed_from_cache(tmp_path):
@@ -140,7 +139,7 @@ def test_qwen_greedy_equals_plain_generate_and_replay_is_instant(tmp_path):
 
 def _codes(n) -> list[str]:
     """The codes a (joined) notice says, in order."""
-    if n.code == GENERATION_PARTS:
+    if n.code == JOINED:
         return [*_codes(n.params["first"]), *_codes(n.params["second"])]
     return [n.code]
 
