@@ -324,6 +324,38 @@ ENGLISH: dict[str, str] = {
     "progress.converted": "converted",
     "progress.loading_generator": "loading generator {model}",
     "progress.generating": "generating with {model}",
+    # model names and places a visitor may not set (rag_core/modelnames.py)
+    "modelnames.refused.model": (
+        "{key}: this value is not accepted from the address (allowed: {names}; {where}); the "
+        "default is kept. An operator can choose local models in the sidebar or the CLI."
+    ),
+    "modelnames.refused.place": (
+        "{key}: this value is not accepted from the address (allowed: {where}); the default is "
+        "kept. An operator can choose it in the sidebar or the CLI."
+    ),
+    "modelnames.shared.model": (
+        "{key}: this value is not accepted on this shared server ({mode}=shared) (allowed: "
+        "{names}; {where}); the default is kept."
+    ),
+    "modelnames.shared.place": (
+        "{key}: this value is not accepted on this shared server ({mode}=shared) (allowed: "
+        "{where}); the default is kept."
+    ),
+    "modelnames.none_bundled": "none bundled",
+    "modelnames.where.path_inside": "a path inside ${variable}",
+    "modelnames.where.no_path": "${variable} is not set, so no path",
+    "modelnames.where.folder_inside": "a folder inside ${variable}",
+    "modelnames.where.no_folder": "${variable} is not set, so no folder",
+    "modelnames.where.servers": "the servers listed in ${variable}: {urls}",
+    "modelnames.where.endpoints": "the endpoints listed in ${variable}: {listed}",
+    "modelnames.where.key_variables": "the key variables named listed in ${variable}: {listed}",
+    "modelnames.where.unset": "${variable} is not set",
+    "modelnames.place_refused": (
+        "this server is shared ({mode}=shared): {what} must be {where}; nothing was opened. The "
+        "operator sets the allowed folder."
+    ),
+    "modelnames.place.dataset": "a dataset folder",
+    "modelnames.place.labels": "a label store file",
     # configuration (rag_core/config.py): a bad value, key or override
     "config.not_a_choice": "{key} = {value!r} is not valid; valid choices: {choices}",
     "config.not_an_integer": "{key} = {value!r} must be an integer",

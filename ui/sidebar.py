@@ -36,7 +36,7 @@ from rag_core.config import (
     PipelineConfig,
     parse_overrides_noticed,
 )
-from rag_core.modelnames import place_refusal, shared_mode, shared_restrict
+from rag_core.modelnames import place_refusal_notice, shared_mode, shared_restrict_noticed
 
 from . import cache
 from .html import md
@@ -170,17 +170,19 @@ def _view_notices(
     return out
 
 
-def shared_config(config: PipelineConfig) -> tuple[PipelineConfig, list[str]]:
+def shared_config(config: PipelineConfig, lang: str = "en") -> tuple[PipelineConfig, list[str]]:
     """On a shared server (``RAG_INSPECTOR_MODE=shared``) the sidebar's typed model names,
     Qdrant folders and servers follow the address's rule (``rag_core.modelnames``): a value
-    outside its allow-listed root is put back to the start config's, with one message."""
+    outside its allow-listed root is put back to the start config's, with one message (in
+    ``lang``)."""
     if not shared_mode():
         return config, []
     base = start_config()[0].flat()
     flat = config.flat()
-    kept, refused = shared_restrict(flat, base)
+    kept, refused = shared_restrict_noticed(flat, base)
     changed = {k: v for k, v in kept.items() if v != flat[k]}
-    return (config.with_overrides(changed) if changed else config), refused
+    said = [notice_text(n, lang) for n in refused]
+    return (config.with_overrides(changed) if changed else config), said
 
 
 def page_notice(name: str | None, lang: str) -> str | None:
@@ -460,8 +462,8 @@ def _beir(lang: str, problems: list[str]) -> tuple[Any, Any, str] | None:
     """The BEIR or TREC folder (path or zip) the widgets name, or None with a problem said."""
     ss = st.session_state
     typed = (st.session_state.get(K_BEIR_PATH) or "").strip()
-    if typed and (why := place_refusal("dataset", typed)):  # shared server: nothing opened
-        problems.append(why)
+    if typed and (why := place_refusal_notice("dataset", typed)):  # shared: nothing opened
+        problems.append(notice_text(why, lang))
         st.session_state[K_BEIR_PATH] = ""  # before the box renders, so it may be cleared
     st.text_input(t("side.qrels.path", lang), key=K_BEIR_PATH, help=t("help.qrels.path", lang))
     st.text_input(t("side.beir.split", lang), key=K_BEIR_SPLIT, placeholder="test")
@@ -886,14 +888,14 @@ K_ENDPOINT_PROBLEM = "side.endpoint.problem"
 def _list_endpoint_models() -> None:
     """The "list models" button: ask ``GET /v1/models`` of the typed endpoint (on a shared
     server only an allow-listed one, as from the address)."""
-    from rag_core.modelnames import refusal
+    from rag_core.modelnames import refusal_notice
     from rag_core.models.endpoint import EndpointError, list_models
 
     ss = st.session_state
     url = str(ss.get("generation.endpoint") or "").strip()
     ss[K_ENDPOINT_PROBLEM] = None
-    if shared_mode() and refusal("generation.endpoint", url) is not None:
-        ss[K_ENDPOINT_PROBLEM] = refusal("generation.endpoint", url)
+    if shared_mode() and (why := refusal_notice("generation.endpoint", url)) is not None:
+        ss[K_ENDPOINT_PROBLEM] = why
         return
     try:
         ids = list_models(url, str(ss.get("generation.api_key_env") or ""), timeout=5.0)
@@ -1049,7 +1051,7 @@ def _resolved_config(lang: str) -> tuple[PipelineConfig, list[str]]:
     refused: list[str] = []
     try:
         config = config_from_widgets(cast(Mapping[str, Any], ss))  # session state reads as one
-        config, refused = shared_config(config)  # shared server: typed paths as the URL's
+        config, refused = shared_config(config, lang)  # shared server: typed paths as the URL's
         ss[_CFG] = config
     except ValueError as exc:
         config = ss[_CFG]

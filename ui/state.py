@@ -37,7 +37,7 @@ from rag_core.config import (
     parse_overrides_noticed,
     url_bounded,
 )
-from rag_core.modelnames import restrict
+from rag_core.modelnames import restrict_noticed
 
 if TYPE_CHECKING:
     from rag_core.index import CorpusIndex
@@ -226,14 +226,14 @@ def config_from_query(
     (``retrieval.k``, ``context.budget_tokens``, ``context.max_source_chars``) are lowered
     to ``rag_core.config.URL_LIMITS``, with one message (in ``lang``) each.
     """
-    from .i18n import error_text, t  # lazy: ui.i18n pulls in every page's catalogue
+    from .i18n import error_text, notice_text, t  # lazy: ui.i18n pulls in every catalogue
 
     base = base or PipelineConfig()
     bounded, lowered = url_bounded({k: v for k, v in params.items() if k not in VIEW_KEYS})
-    overrides, refused = restrict(bounded)
+    overrides, refusals = restrict_noticed(bounded)
     refused = [
         *(t("url.size_capped", lang, param=k, value=v, limit=f"{n:,}") for k, v, n in lowered),
-        *refused,
+        *(notice_text(n, lang) for n in refusals),
     ]
     try:
         return base.with_overrides(overrides), refused
@@ -340,8 +340,8 @@ def compare_config(
     from .i18n import error_text, notice_text  # lazy: ui.i18n pulls in every page's catalogue
 
     parsed, problems = parse_overrides_noticed(text)
-    overrides, refused = restrict(parsed)
-    errors = [*(notice_text(n, lang) for n in problems), *refused]
+    overrides, refused = restrict_noticed(parsed)
+    errors = [notice_text(n, lang) for n in (*problems, *refused)]
     if not overrides:
         return a, errors
     try:

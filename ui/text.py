@@ -1394,6 +1394,72 @@ TEXT: dict[str, tuple[str, str]] = {
         "loading generator {model}",
     ),
     "notice.progress.generating": ("{model}(으)로 생성하는 중", "generating with {model}"),
+    # ---- core notices: model names and places a visitor may not set (rag_core/modelnames.py)
+    "notice.modelnames.refused.model": (
+        "{key}: 주소로는 이 값을 받지 않습니다 (허용: {names}; {where}). 기본값을 유지합니다. "
+        "운영자는 사이드바나 CLI 에서 로컬 모델을 고를 수 있습니다.",
+        "{key}: this value is not accepted from the address (allowed: {names}; {where}); the "
+        "default is kept. An operator can choose local models in the sidebar or the CLI.",
+    ),
+    "notice.modelnames.refused.place": (
+        "{key}: 주소로는 이 값을 받지 않습니다 (허용: {where}). 기본값을 유지합니다. "
+        "운영자는 사이드바나 CLI 에서 고를 수 있습니다.",
+        "{key}: this value is not accepted from the address (allowed: {where}); the default is "
+        "kept. An operator can choose it in the sidebar or the CLI.",
+    ),
+    "notice.modelnames.shared.model": (
+        "{key}: 이 공유 서버({mode}=shared)에서는 이 값을 받지 않습니다 "
+        "(허용: {names}; {where}). 기본값을 유지합니다.",
+        "{key}: this value is not accepted on this shared server ({mode}=shared) (allowed: "
+        "{names}; {where}); the default is kept.",
+    ),
+    "notice.modelnames.shared.place": (
+        "{key}: 이 공유 서버({mode}=shared)에서는 이 값을 받지 않습니다 (허용: {where}). "
+        "기본값을 유지합니다.",
+        "{key}: this value is not accepted on this shared server ({mode}=shared) (allowed: "
+        "{where}); the default is kept.",
+    ),
+    "notice.modelnames.none_bundled": ("번들 모델 없음", "none bundled"),
+    "notice.modelnames.where.path_inside": (
+        "${variable} 안의 경로",
+        "a path inside ${variable}",
+    ),
+    "notice.modelnames.where.no_path": (
+        "${variable} 이(가) 설정되지 않아 경로는 안 됨",
+        "${variable} is not set, so no path",
+    ),
+    "notice.modelnames.where.folder_inside": (
+        "${variable} 안의 폴더",
+        "a folder inside ${variable}",
+    ),
+    "notice.modelnames.where.no_folder": (
+        "${variable} 이(가) 설정되지 않아 폴더는 안 됨",
+        "${variable} is not set, so no folder",
+    ),
+    "notice.modelnames.where.servers": (
+        "${variable} 에 적힌 서버: {urls}",
+        "the servers listed in ${variable}: {urls}",
+    ),
+    "notice.modelnames.where.endpoints": (
+        "${variable} 에 적힌 엔드포인트: {listed}",
+        "the endpoints listed in ${variable}: {listed}",
+    ),
+    "notice.modelnames.where.key_variables": (
+        "${variable} 에 적힌 키 변수: {listed}",
+        "the key variables named listed in ${variable}: {listed}",
+    ),
+    "notice.modelnames.where.unset": (
+        "${variable} 이(가) 설정되지 않음",
+        "${variable} is not set",
+    ),
+    "notice.modelnames.place_refused": (
+        "이 서버는 공유 서버입니다 ({mode}=shared): {what}은(는) {where}여야 합니다. 아무것도 "
+        "열지 않았습니다. 허용 폴더는 운영자가 정합니다.",
+        "this server is shared ({mode}=shared): {what} must be {where}; nothing was opened. The "
+        "operator sets the allowed folder.",
+    ),
+    "notice.modelnames.place.dataset": ("데이터셋 폴더", "a dataset folder"),
+    "notice.modelnames.place.labels": ("라벨 저장소 파일", "a label store file"),
     # ---- core notices: configuration (rag_core/config.py)
     "notice.config.not_a_choice": (
         "{key} = {value!r} 은(는) 올바른 값이 아닙니다. 고를 수 있는 값: {choices}",
