@@ -45,6 +45,7 @@ from rag_core.models import get_embedder, get_generator
 from rag_core.models.embcache import EmbeddingCache
 from rag_core.retrieval.dense import DenseIndex
 from rag_core.types import Hit
+from rag_core.wording import english
 
 
 def timed(fn, repeat: int = 1) -> tuple[float, object]:
@@ -145,7 +146,9 @@ def generation(corpus, chunking, chunks: list, new_tokens: int) -> None:
     """4. Generation vs plain ``model.generate``; 5. the cached replay."""
     import torch
 
-    gen = get_generator("qwen2.5-coder-0.5b", progress=lambda m, f: print(f"   [{f:4.0%}] {m}"))
+    gen = get_generator(
+        "qwen2.5-coder-0.5b", progress=lambda m, f: print(f"   [{f:4.0%}] {english(m)}")
+    )
     hits = [Hit(c.chunk_id, c.doc_id, r, 1.0) for r, c in enumerate(chunks[:3], start=1)]
     ctx = build_context(
         "What does this section explain?",

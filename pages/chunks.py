@@ -14,7 +14,9 @@ lang = ctx.lang
 show(style())
 st.title(t("page.chunks", lang))
 
-chunking = cache.get_chunking(ctx.corpus, ctx.config.chunker, progress_label=t("chk.running", lang))
+chunking = cache.get_chunking(
+    ctx.corpus, ctx.config.chunker, progress_label=t("chk.running", lang), lang=lang
+)
 if chunking is None:
     st.stop()
 # the window facts of the embedder this corpus is searched with (e5: 512, its own tokenizer)

@@ -20,7 +20,7 @@ st.caption(t("cmp.intro", lang))
 b_text = widgets.b_box(ctx, lang)
 
 config_a = ctx.config
-config_b, problems = compare_config(config_a, b_text)
+config_b, problems = compare_config(config_a, b_text, lang=lang)
 for p in problems:
     st.warning(md(t("cmp.bad_line", lang, error=p)))
 

@@ -34,7 +34,7 @@ show(style() + lecture_style() + PAGE_CSS)
 side = parse_side(sidebar.shadow_get(K_LEC_SIDE, "")) if ctx.compare_b else "a"
 shown = ctx
 if side == "b":
-    config_b, problems = compare_config(ctx.config, ctx.compare_b)
+    config_b, problems = compare_config(ctx.config, ctx.compare_b, lang=lang)
     for p in problems:
         st.warning(md(t("lec.side_bad", lang, error=p)))
     shown = replace(ctx, config=config_b)

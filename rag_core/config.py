@@ -1,8 +1,9 @@
 """`PipelineConfig`: every knob of the pipeline, validated, JSON round-trippable.
 
 A config is a tree of frozen dataclasses, one per stage. Every field is
-validated in ``__post_init__`` and a bad value raises ``ValueError`` naming the
-field (``retrieval.k``), the value and the valid choices. Configs are built
+validated in ``__post_init__`` and a bad value raises :class:`ConfigError` (a
+``ValueError``) naming the field (``retrieval.k``), the value and the valid choices; its
+``notice`` is the same message as a code and params, for the pages to word. Configs are built
 from JSON (``PipelineConfig.from_dict``), from presets A–F
 (``preset("E")``) and from ``key=value`` overrides as the CLI's ``--set``, the
 app's URL query string and its config-B box give them: :func:`parse_overrides`
@@ -21,6 +22,9 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from functools import lru_cache
 from typing import Any, get_type_hints
 from urllib.parse import urlsplit
+
+from .types import Notice
+from .wording import declare, english, notice
 
 #: Bumped whenever a change alters what an index holds (see ``IndexStamp``).
 PIPELINE_VERSION = "1"
@@ -70,39 +74,111 @@ PRESET_LABELS: dict[str, str] = {
 }
 
 
+CONFIG_NOT_A_CHOICE = declare("config.not_a_choice", "key", "value", "choices")
+CONFIG_NOT_AN_INTEGER = declare("config.not_an_integer", "key", "value")
+CONFIG_NOT_A_NUMBER = declare("config.not_a_number", "key", "value")
+CONFIG_NOT_FINITE = declare("config.not_finite", "key", "value")
+CONFIG_OUT_OF_RANGE = declare("config.out_of_range", "key", "value", "bound")
+CONFIG_BOUND_AT_LEAST = declare("config.bound.at_least", "low")
+CONFIG_BOUND_ABOVE = declare("config.bound.above", "low")
+CONFIG_BOUND_BETWEEN = declare("config.bound.between", "low", "high")
+CONFIG_BOUND_AT_LEAST_AT_MOST = declare("config.bound.at_least_at_most", "low", "high")
+CONFIG_BOUND_ABOVE_AT_MOST = declare("config.bound.above_at_most", "low", "high")
+CONFIG_NOT_A_BOOL = declare("config.not_a_bool", "key", "value")
+CONFIG_NOT_A_MODEL_NAME = declare("config.not_a_model_name", "key", "value")
+CONFIG_NOT_A_STRING = declare("config.not_a_string", "key", "value")
+CONFIG_EMPTY_NAME = declare("config.empty_name", "key", "value")
+CONFIG_OVERLAP_TOO_BIG = declare("config.overlap_too_big", "overlap", "target")
+CONFIG_METHODS_EMPTY = declare("config.methods_empty", "choices")
+CONFIG_BAD_RUN_SPEC = declare("config.bad_run_spec", "spec")
+CONFIG_ANALYZER_NOT_TAKEN = declare("config.analyzer_not_taken", "spec", "method")
+CONFIG_METHOD_TWICE = declare("config.method_twice", "methods")
+CONFIG_NGRAM_ORDER = declare("config.ngram_order", "low", "high")
+CONFIG_QDRANT_BOTH = declare("config.qdrant_both")
+CONFIG_QDRANT_BAD_URL = declare("config.qdrant_bad_url", "url")
+CONFIG_CROSS_ENCODER_NO_MODEL = declare("config.cross_encoder_no_model")
+CONFIG_BUDGET_BELOW_RESERVED = declare("config.budget_below_reserved", "budget", "reserved")
+CONFIG_ENDPOINT_EMPTY = declare("config.endpoint_empty", "key")
+CONFIG_ENDPOINT_CREDENTIALS = declare("config.endpoint_credentials", "key")
+CONFIG_ENDPOINT_SCHEME = declare("config.endpoint_scheme", "key", "url")
+CONFIG_ENDPOINT_QUERY = declare("config.endpoint_query", "key")
+CONFIG_ENDPOINT_PORT = declare("config.endpoint_port", "key")
+CONFIG_KEY_ENV_NOT_TEXT = declare("config.key_env_not_text")
+CONFIG_KEY_ENV_NOT_NAME = declare("config.key_env_not_name")
+CONFIG_ENDPOINT_NO_MODEL_NAME = declare("config.endpoint_no_model_name", "model")
+CONFIG_ENDPOINT_NEEDED = declare("config.endpoint_needed", "model")
+CONFIG_TOKENIZER_NOT_TEXT = declare("config.tokenizer_not_text")
+CONFIG_SECTION_TYPE = declare("config.section_type", "name", "kind")
+CONFIG_NOT_AN_OBJECT = declare("config.not_an_object", "kind")
+CONFIG_UNKNOWN_SECTIONS = declare("config.unknown_sections", "names", "sections")
+CONFIG_SECTION_NOT_OBJECT = declare("config.section_not_object", "name", "value")
+CONFIG_UNKNOWN_KEYS = declare("config.unknown_keys", "keys", "valid")
+CONFIG_NOT_JSON = declare("config.not_json", "msg", "line", "column", "pos")
+CONFIG_UNKNOWN_KEY_SECTION = declare("config.unknown_key_section", "key", "sections")
+CONFIG_UNKNOWN_KEY = declare("config.unknown_key", "key", "valid")
+CONFIG_OVERRIDES_NOT_TEXT = declare("config.overrides_not_text", "kind")
+CONFIG_ITEM_NOT_PAIR = declare("config.item_not_pair", "item")
+CONFIG_ITEM_NOT_KEY_VALUE = declare("config.item_not_key_value", "item")
+CONFIG_UNKNOWN_PRESET = declare("config.unknown_preset", "name", "choices")
+
+
+class ConfigError(ValueError):
+    """A bad configuration value, key or override; ``notice`` says why (code + params), the
+    exception's text is its English (``rag_core.wording.english``)."""
+
+    def __init__(self, why: Notice) -> None:
+        super().__init__(english(why))
+        self.notice = why
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.notice,))
+
+
+def _fail(code: str, **params: Any) -> ConfigError:
+    """The :class:`ConfigError` of a declared ``code`` with ``params`` (to ``raise``)."""
+    return ConfigError(notice(code, **params))
+
+
 def _choice(path: str, value: Any, choices: tuple[str, ...]) -> None:
     if value not in choices:
-        raise ValueError(f"{path} = {value!r} is not valid; valid choices: {', '.join(choices)}")
+        raise _fail(CONFIG_NOT_A_CHOICE, key=path, value=value, choices=", ".join(choices))
 
 
 def _int_range(path: str, value: Any, low: int, high: int | None = None) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{path} = {value!r} must be an integer")
+        raise _fail(CONFIG_NOT_AN_INTEGER, key=path, value=value)
     if value < low or (high is not None and value > high):
-        bound = f">= {low}" if high is None else f"between {low} and {high}"
-        raise ValueError(f"{path} = {value!r} is out of range; it must be {bound}")
+        bound = (
+            notice(CONFIG_BOUND_AT_LEAST, low=low)
+            if high is None
+            else notice(CONFIG_BOUND_BETWEEN, low=low, high=high)
+        )
+        raise _fail(CONFIG_OUT_OF_RANGE, key=path, value=value, bound=bound)
 
 
 def _float_range(
     path: str, value: Any, low: float, high: float | None = None, *, low_open: bool = False
 ) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ValueError(f"{path} = {value!r} must be a finite number")
+        raise _fail(CONFIG_NOT_FINITE, key=path, value=value)
     too_low = value <= low if low_open else value < low
     if too_low or (high is not None and value > high):
-        lo = f"> {low}" if low_open else f">= {low}"
-        bound = lo if high is None else f"{lo} and <= {high}"
-        raise ValueError(f"{path} = {value!r} is out of range; it must be {bound}")
+        if high is None:
+            bound = notice(CONFIG_BOUND_ABOVE if low_open else CONFIG_BOUND_AT_LEAST, low=low)
+        else:
+            code = CONFIG_BOUND_ABOVE_AT_MOST if low_open else CONFIG_BOUND_AT_LEAST_AT_MOST
+            bound = notice(code, low=low, high=high)
+        raise _fail(CONFIG_OUT_OF_RANGE, key=path, value=value, bound=bound)
 
 
 def _bool(path: str, value: Any) -> None:
     if not isinstance(value, bool):
-        raise ValueError(f"{path} = {value!r} must be true or false")
+        raise _fail(CONFIG_NOT_A_BOOL, key=path, value=value)
 
 
 def _name(path: str, value: Any) -> None:
     if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"{path} = {value!r} must be a non-empty model name, hub id or path")
+        raise _fail(CONFIG_NOT_A_MODEL_NAME, key=path, value=value)
 
 
 @dataclass(frozen=True)
@@ -124,10 +200,7 @@ class ChunkerConfig:
         _int_range("chunker.target", self.target, 16, 100_000)
         _int_range("chunker.overlap", self.overlap, 0)
         if self.overlap >= self.target:
-            raise ValueError(
-                f"chunker.overlap = {self.overlap} must be smaller than chunker.target = "
-                f"{self.target}"
-            )
+            raise _fail(CONFIG_OVERLAP_TOO_BIG, overlap=self.overlap, target=self.target)
         _bool("chunker.header", self.header)
         _int_range("chunker.min_chars", self.min_chars, 0, 100_000)
 
@@ -187,27 +260,20 @@ class RetrievalConfig:
         elif isinstance(methods, list):
             object.__setattr__(self, "methods", tuple(methods))
         if not self.methods:
-            raise ValueError(
-                f"retrieval.methods is empty; choose one or more of: {', '.join(RETRIEVAL_METHODS)}"
-            )
+            raise _fail(CONFIG_METHODS_EMPTY, choices=", ".join(RETRIEVAL_METHODS))
         for spec in self.methods:
             method, _, analyzer = str(spec).partition(":")
             if method in EXTERNAL_METHODS:
                 if not analyzer or any(ch.isspace() or ch == "," for ch in analyzer):
-                    raise ValueError(
-                        f"retrieval.methods = {spec!r}: an imported run is written run:TAG "
-                        "(its tag, without spaces or commas)"
-                    )
+                    raise _fail(CONFIG_BAD_RUN_SPEC, spec=spec)
                 continue
             _choice("retrieval.methods", method, RETRIEVAL_METHODS + EXTERNAL_METHODS)
             if analyzer:
                 if method in VECTOR_METHODS:
-                    raise ValueError(
-                        f"retrieval.methods = {spec!r}: {method} retrieval takes no analyzer"
-                    )
+                    raise _fail(CONFIG_ANALYZER_NOT_TAKEN, spec=spec, method=method)
                 _choice(f"retrieval.methods ({spec})", analyzer, ANALYZERS)
         if len(set(self.method_specs)) != len(self.method_specs):
-            raise ValueError(f"retrieval.methods = {list(self.methods)!r} lists a retriever twice")
+            raise _fail(CONFIG_METHOD_TWICE, methods=list(self.methods))
         _choice("retrieval.analyzer", self.analyzer, ANALYZERS)
         _int_range("retrieval.k", self.k, 1, 10_000)
         _choice("retrieval.bm25_variant", self.bm25_variant, BM25_VARIANTS)
@@ -218,31 +284,22 @@ class RetrievalConfig:
         _int_range("retrieval.ngram_min", self.ngram_min, 1, 10)
         _int_range("retrieval.ngram_max", self.ngram_max, 1, 10)
         if self.ngram_max < self.ngram_min:
-            raise ValueError(
-                f"retrieval.ngram_max = {self.ngram_max} must be >= retrieval.ngram_min = "
-                f"{self.ngram_min}"
-            )
+            raise _fail(CONFIG_NGRAM_ORDER, low=self.ngram_min, high=self.ngram_max)
         _name("retrieval.dense_model", self.dense_model)
         self._check_qdrant()
 
     def _check_qdrant(self) -> None:
         for key in ("qdrant_url", "qdrant_path"):
             if not isinstance(getattr(self, key), str):
-                raise ValueError(f"retrieval.{key} = {getattr(self, key)!r} must be a string")
+                raise _fail(CONFIG_NOT_A_STRING, key=f"retrieval.{key}", value=getattr(self, key))
         if self.qdrant_url and self.qdrant_path:
-            raise ValueError(
-                "retrieval.qdrant_url and retrieval.qdrant_path are both set; set one: a server "
-                "URL or a folder for the embedded local mode"
-            )
+            raise _fail(CONFIG_QDRANT_BOTH)
         if self.qdrant_url and not self.qdrant_url.startswith(("http://", "https://")):
-            raise ValueError(
-                f"retrieval.qdrant_url = {self.qdrant_url!r} must start with http:// or https:// "
-                "(e.g. http://localhost:6333)"
-            )
+            raise _fail(CONFIG_QDRANT_BAD_URL, url=self.qdrant_url)
         for key in ("qdrant_collection", "qdrant_text_field", "qdrant_doc_field"):
             value = getattr(self, key)
             if not isinstance(value, str) or not value.strip():
-                raise ValueError(f"retrieval.{key} = {value!r} must be a non-empty name")
+                raise _fail(CONFIG_EMPTY_NAME, key=f"retrieval.{key}", value=value)
         _name("retrieval.qdrant_model", self.qdrant_model)
 
     @property
@@ -291,12 +348,9 @@ class RerankConfig:
         _int_range("rerank.shortlist", self.shortlist, 1, 1000)
         _float_range("rerank.mmr_lambda", self.mmr_lambda, 0.0, 1.0)
         if not isinstance(self.model, str):
-            raise ValueError(f"rerank.model = {self.model!r} must be a string")
+            raise _fail(CONFIG_NOT_A_STRING, key="rerank.model", value=self.model)
         if self.method == "cross-encoder" and not self.model.strip():
-            raise ValueError(
-                "rerank.model is empty: the cross-encoder reranker needs a hub id or a local "
-                "path (e.g. cross-encoder/ms-marco-MiniLM-L-6-v2)"
-            )
+            raise _fail(CONFIG_CROSS_ENCODER_NO_MODEL)
 
 
 @dataclass(frozen=True)
@@ -372,10 +426,10 @@ class ContextConfig:
     def __post_init__(self) -> None:
         _int_range("context.budget_tokens", self.budget_tokens, 1, 1_000_000)
         if self.budget_tokens < RESERVED_INSTRUCTION_TOKENS:
-            raise ValueError(
-                f"context.budget_tokens = {self.budget_tokens} is smaller than the "
-                f"{RESERVED_INSTRUCTION_TOKENS} tokens reserved for the instructions; "
-                f"it must be >= {RESERVED_INSTRUCTION_TOKENS}"
+            raise _fail(
+                CONFIG_BUDGET_BELOW_RESERVED,
+                budget=self.budget_tokens,
+                reserved=RESERVED_INSTRUCTION_TOKENS,
             )
         _choice("context.policy", self.policy, CONTEXT_POLICIES)
         _choice("context.ordering", self.ordering, CONTEXT_ORDERINGS)
@@ -403,31 +457,23 @@ def check_endpoint_url(url: Any, key: str = "generation.endpoint") -> str:
     """``url`` without a trailing slash, after checking it is a plain ``http(s)://host[:port]/…``.
 
     Raises:
-        ValueError: Another scheme, no host, credentials in the URL (keys belong in
+        ConfigError: Another scheme, no host, credentials in the URL (keys belong in
             ``generation.api_key_env``), a query string, a fragment or a bad port.
     """
     if not isinstance(url, str) or not url.strip():
-        raise ValueError(
-            f"{key} is empty: give the server's base URL, e.g. http://127.0.0.1:8000/v1"
-        )
+        raise _fail(CONFIG_ENDPOINT_EMPTY, key=key)
     text = url.strip()
     parts = urlsplit(text)
     if parts.username is not None or parts.password is not None or "@" in parts.netloc:
-        raise ValueError(
-            f"{key}: the URL must not carry credentials (user:password@); name the environment "
-            "variable holding the key in generation.api_key_env"
-        )
+        raise _fail(CONFIG_ENDPOINT_CREDENTIALS, key=key)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(
-            f"{key} = {text!r} must be http://host:port/v1 or https://host:port/v1 "
-            "(valid schemes: http, https)"
-        )
+        raise _fail(CONFIG_ENDPOINT_SCHEME, key=key, url=text)
     if parts.query or parts.fragment:
-        raise ValueError(f"{key}: the URL must not have a query string or fragment")
+        raise _fail(CONFIG_ENDPOINT_QUERY, key=key)
     try:
         parts.port  # noqa: B018 - raises on a bad port
     except ValueError:
-        raise ValueError(f"{key}: the URL's port is not a number between 0 and 65535") from None
+        raise _fail(CONFIG_ENDPOINT_PORT, key=key) from None
     return text.rstrip("/")
 
 
@@ -435,16 +481,13 @@ def check_key_env(name: Any) -> str:
     """``name`` stripped when it is a valid environment variable name (or empty: no key).
 
     Raises:
-        ValueError: Not a name (a key pasted here by mistake is refused without echoing it).
+        ConfigError: Not a name (a key pasted here by mistake is refused without echoing it).
     """
     if not isinstance(name, str):
-        raise ValueError("generation.api_key_env must be the name of an environment variable")
+        raise _fail(CONFIG_KEY_ENV_NOT_TEXT)
     text = name.strip()
     if text and not _ENV_NAME.match(text):
-        raise ValueError(
-            "generation.api_key_env must be the NAME of an environment variable holding the key "
-            "(letters, digits, _), e.g. OPENAI_API_KEY — never the key itself"
-        )
+        raise _fail(CONFIG_KEY_ENV_NOT_NAME)
     return text
 
 
@@ -486,20 +529,14 @@ class GenerationConfig:
 
     def _check_endpoint(self) -> None:
         if is_endpoint_model(self.model) and not self.model[len(ENDPOINT_PREFIX) :].strip():
-            raise ValueError(
-                f"generation.model = {self.model!r} names no model: write openai:MODEL, MODEL as "
-                "the server lists it (GET /v1/models)"
-            )
+            raise _fail(CONFIG_ENDPOINT_NO_MODEL_NAME, model=self.model)
         if self.endpoint:
             check_endpoint_url(self.endpoint)
         elif is_endpoint_model(self.model):
-            raise ValueError(
-                f"generation.model = {self.model!r} needs generation.endpoint, the server's base "
-                "URL (http://host:port/v1 or https://host:port/v1)"
-            )
+            raise _fail(CONFIG_ENDPOINT_NEEDED, model=self.model)
         check_key_env(self.api_key_env)
         if not isinstance(self.tokenizer, str):
-            raise ValueError("generation.tokenizer must be a hub id, a folder or empty (auto)")
+            raise _fail(CONFIG_TOKENIZER_NOT_TEXT)
         for key in ("connect_timeout_s", "first_token_timeout_s", "total_timeout_s"):
             _float_range(f"generation.{key}", getattr(self, key), 0.0, 3600.0, low_open=True)
 
@@ -557,7 +594,7 @@ class PipelineConfig:
     def __post_init__(self) -> None:
         for name, cls in SECTIONS.items():
             if not isinstance(getattr(self, name), cls):
-                raise ValueError(f"{name} must be a {cls.__name__}")
+                raise _fail(CONFIG_SECTION_TYPE, name=name, kind=cls.__name__)
 
     # -- serialisation -------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -571,24 +608,24 @@ class PipelineConfig:
     def from_dict(cls, data: Any) -> PipelineConfig:
         """Build from a nested dict; unknown sections or keys are errors."""
         if not isinstance(data, dict):
-            raise ValueError(f"a pipeline config must be a JSON object, not {type(data).__name__}")
+            raise _fail(CONFIG_NOT_AN_OBJECT, kind=type(data).__name__)
         unknown = sorted(set(data) - set(SECTIONS))
         if unknown:
-            raise ValueError(
-                f"unknown config section(s) {', '.join(unknown)}; valid sections: "
-                f"{', '.join(SECTIONS)}"
+            raise _fail(
+                CONFIG_UNKNOWN_SECTIONS, names=", ".join(unknown), sections=", ".join(SECTIONS)
             )
         parts = {}
         for name, sec_cls in SECTIONS.items():
             values = data.get(name, {})
             if not isinstance(values, dict):
-                raise ValueError(f"config section {name} must be an object, not {values!r}")
+                raise _fail(CONFIG_SECTION_NOT_OBJECT, name=name, value=values)
             valid = [f.name for f in fields(sec_cls)]
             bad = sorted(set(values) - set(valid))
             if bad:
-                raise ValueError(
-                    f"unknown key(s) {', '.join(f'{name}.{b}' for b in bad)}; "
-                    f"valid keys: {', '.join(f'{name}.{v}' for v in valid)}"
+                raise _fail(
+                    CONFIG_UNKNOWN_KEYS,
+                    keys=", ".join(f"{name}.{b}" for b in bad),
+                    valid=", ".join(f"{name}.{v}" for v in valid),
                 )
             parts[name] = sec_cls(**values)
         return cls(**parts)
@@ -598,7 +635,9 @@ class PipelineConfig:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise ValueError(f"config is not valid JSON: {exc}") from None
+            raise _fail(
+                CONFIG_NOT_JSON, msg=exc.msg, line=exc.lineno, column=exc.colno, pos=exc.pos
+            ) from None
         return cls.from_dict(data)
 
     # -- overrides -----------------------------------------------------
@@ -618,8 +657,8 @@ class PipelineConfig:
             name = rest.pop(PRESET_KEY)
             letter = str(name).strip().upper()
             if letter not in PRESETS:
-                raise ValueError(
-                    f"{PRESET_KEY} = {name!r} is not valid; valid choices: {', '.join(PRESETS)}"
+                raise _fail(
+                    CONFIG_NOT_A_CHOICE, key=PRESET_KEY, value=name, choices=", ".join(PRESETS)
                 )
             base = preset(letter, self)
             if not rest:
@@ -628,14 +667,11 @@ class PipelineConfig:
         for key, raw in rest.items():
             section, _, name = key.partition(".")
             if section not in SECTIONS or not name:
-                raise ValueError(
-                    f"unknown config key {key!r}; keys look like section.key with sections: "
-                    f"{', '.join(SECTIONS)}"
-                )
+                raise _fail(CONFIG_UNKNOWN_KEY_SECTION, key=key, sections=", ".join(SECTIONS))
             hints = get_type_hints(SECTIONS[section])
             if name not in hints:
                 valid = ", ".join(f"{section}.{f.name}" for f in fields(SECTIONS[section]))
-                raise ValueError(f"unknown config key {key!r}; valid keys: {valid}")
+                raise _fail(CONFIG_UNKNOWN_KEY, key=key, valid=valid)
             sections[section][name] = parse_value(key, raw, hints[name])
         return PipelineConfig(**{n: SECTIONS[n](**v) for n, v in sections.items()})
 
@@ -671,36 +707,47 @@ def parse_overrides(text: str) -> tuple[dict[str, str], list[str]]:
     """Parse ``key=value`` items separated by newlines or ``;`` (a text box, a URL's ``b=``).
 
     Blank items and ``#`` comments are skipped. Returns the overrides (later
-    keys win) and one message per item without ``=``. Apply them with
+    keys win) and one message per item without ``=`` (in English; see
+    :func:`parse_overrides_noticed` for them as notices). Apply them with
     :meth:`PipelineConfig.with_overrides`.
+
+    Raises:
+        ConfigError: ``text`` is not a string.
     """
+    out, problems = parse_overrides_noticed(text)
+    return out, [english(n) for n in problems]
+
+
+def parse_overrides_noticed(text: str) -> tuple[dict[str, str], list[Notice]]:
+    """:func:`parse_overrides` with one ``config.item_not_key_value`` notice per item
+    without ``=`` (for a page to word in its language)."""
     if not isinstance(text, str):
-        raise ValueError(f"overrides must be text, not {type(text).__name__}")
+        raise _fail(CONFIG_OVERRIDES_NOT_TEXT, kind=type(text).__name__)
     out: dict[str, str] = {}
-    errors: list[str] = []
+    problems: list[Notice] = []
     for raw in text.replace(";", "\n").splitlines():
         item = raw.split("#", 1)[0].strip()
         if not item:
             continue
         pair = split_override(item)
         if pair is None:
-            errors.append(f"{item!r} is not key=value (e.g. retrieval.analyzer=char)")
+            problems.append(notice(CONFIG_ITEM_NOT_KEY_VALUE, item=item))
             continue
         out[pair[0]] = pair[1]
-    return out, errors
+    return out, problems
 
 
 def override_items(items: Iterable[str]) -> dict[str, str]:
     """The CLI's repeated ``--set key=value`` items as overrides (later keys win).
 
     Raises:
-        ValueError: an item without ``=`` or without a key.
+        ConfigError: an item without ``=`` or without a key.
     """
     out: dict[str, str] = {}
     for item in items:
         pair = split_override(item)
         if pair is None:
-            raise ValueError(f"{item!r}: expected key=value, e.g. retrieval.k=5")
+            raise _fail(CONFIG_ITEM_NOT_PAIR, item=item)
         out[pair[0]] = pair[1]
     return out
 
@@ -721,17 +768,17 @@ def parse_value(key: str, raw: Any, hint: Any) -> Any:
             return True
         if text.lower() in ("false", "0", "no", "off"):
             return False
-        raise ValueError(f"{key} = {raw!r} must be true or false")
+        raise _fail(CONFIG_NOT_A_BOOL, key=key, value=raw)
     if hint is int or hint_s.startswith("int"):
         try:
             return int(text)
         except ValueError:
-            raise ValueError(f"{key} = {raw!r} must be an integer") from None
+            raise _fail(CONFIG_NOT_AN_INTEGER, key=key, value=raw) from None
     if hint is float or hint_s.startswith("float"):
         try:
             return float(text)
         except ValueError:
-            raise ValueError(f"{key} = {raw!r} must be a number") from None
+            raise _fail(CONFIG_NOT_A_NUMBER, key=key, value=raw) from None
     return text
 
 
@@ -739,7 +786,7 @@ def preset(name: str, base: PipelineConfig | None = None) -> PipelineConfig:
     """The chunking presets A–F (target 512), on top of ``base``."""
     key = name.strip().upper()
     if key not in PRESETS:
-        raise ValueError(f"unknown preset {name!r}; valid choices: {', '.join(PRESETS)}")
+        raise _fail(CONFIG_UNKNOWN_PRESET, name=name, choices=", ".join(PRESETS))
     base = base or PipelineConfig()
     chunker = ChunkerConfig(target=512, **PRESETS[key])
     return replace(base, chunker=chunker)

@@ -37,10 +37,17 @@ from .types import (
     IndexStamp,
     LoadReport,
     Needle,
+    Notice,
     Question,
 )
+from .wording import declare, notice
 
-Progress = Callable[[str, float], None]
+#: ``progress(message, fraction)``: what is being done, as a notice, and how far (0 to 1).
+Progress = Callable[[Notice, float], None]
+
+#: What the index is building (a :data:`Progress` message).
+PROGRESS_CHUNKING = declare("progress.chunking", "signature")
+PROGRESS_EMBEDDING = declare("progress.embedding", "chunks", "model")
 
 
 def corpus_fingerprint(documents: Sequence[Document]) -> str:
@@ -119,7 +126,9 @@ class CorpusIndex:
         def build() -> Chunking:
             def step(done: int, total: int) -> None:
                 if progress:
-                    progress(f"chunking {cfg.signature}", done / max(total, 1))
+                    progress(
+                        notice(PROGRESS_CHUNKING, signature=cfg.signature), done / max(total, 1)
+                    )
 
             chunks = tuple(chunk_corpus(self.documents, cfg, progress=step))
             diag = diagnose(self.documents, chunks, needles=self.needles)
@@ -214,7 +223,7 @@ class CorpusIndex:
             def step(done: int, total: int) -> None:
                 if progress:
                     progress(
-                        f"embedding {len(chunking.chunks)} chunks with {model}",
+                        notice(PROGRESS_EMBEDDING, chunks=len(chunking.chunks), model=model),
                         done / max(total, 1),
                     )
 

@@ -40,6 +40,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .config import ENDPOINT_PREFIX
+from .types import Notice
+from .wording import declare, english, notice
 
 #: Environment variable naming the one folder whose model folders/files visitors may name.
 MODELS_ENV = "RAG_INSPECTOR_MODELS"
@@ -64,6 +66,28 @@ QDRANT_URLS_ENV = "RAG_INSPECTOR_QDRANT_URLS"
 DEFAULT_QDRANT_URLS = ("http://localhost:6333",)
 
 
+#: Why a visitor may not set a key (a notice; :func:`refusal` gives its English): refused
+#: from the address (``refused.*``) or, typed on a shared server, put back (``shared.*``).
+#: ``where`` is itself a notice (``where.*``) naming the allow-list.
+REFUSED_MODEL = declare("modelnames.refused.model", "key", "names", "where")
+REFUSED_PLACE = declare("modelnames.refused.place", "key", "where")
+SHARED_MODEL = declare("modelnames.shared.model", "key", "mode", "names", "where")
+SHARED_PLACE = declare("modelnames.shared.place", "key", "mode", "where")
+NONE_BUNDLED = declare("modelnames.none_bundled")
+WHERE_PATH_INSIDE = declare("modelnames.where.path_inside", "variable")
+WHERE_NO_PATH = declare("modelnames.where.no_path", "variable")
+WHERE_FOLDER_INSIDE = declare("modelnames.where.folder_inside", "variable")
+WHERE_NO_FOLDER = declare("modelnames.where.no_folder", "variable")
+WHERE_SERVERS = declare("modelnames.where.servers", "variable", "urls")
+WHERE_ENDPOINTS = declare("modelnames.where.endpoints", "variable", "listed")
+WHERE_KEY_VARIABLES = declare("modelnames.where.key_variables", "variable", "listed")
+WHERE_UNSET = declare("modelnames.where.unset", "variable")
+#: A typed place a shared server does not open (:func:`place_refusal`); ``what`` a notice.
+PLACE_REFUSED = declare("modelnames.place_refused", "mode", "what", "where")
+PLACE_DATASET = declare("modelnames.place.dataset")
+PLACE_LABELS = declare("modelnames.place.labels")
+
+
 def models_folder(env: Mapping[str, str] | None = None) -> str | None:
     """The allow-listed folder (resolved), or None when :data:`MODELS_ENV` is unset or empty."""
     value = (os.environ if env is None else env).get(MODELS_ENV, "").strip()
@@ -79,7 +103,7 @@ def _inside(folder: str | None, text: str) -> bool:
     return resolved != folder and resolved.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-def _qdrant_refusal(key: str, text: str, env: Mapping[str, str]) -> str | None:
+def _qdrant_refusal(key: str, text: str, env: Mapping[str, str]) -> Notice | None:
     """Why a visitor may not point the Qdrant retriever at ``text`` (None: allowed or empty)."""
     if not text:
         return None
@@ -88,11 +112,7 @@ def _qdrant_refusal(key: str, text: str, env: Mapping[str, str]) -> str | None:
         folder = os.path.realpath(os.path.expanduser(value)) if value else None
         if _inside(folder, text):
             return None
-        where = (
-            f"a folder inside ${QDRANT_PATH_ENV}"
-            if folder
-            else f"${QDRANT_PATH_ENV} is not set, so no folder"
-        )
+        where = notice(WHERE_FOLDER_INSIDE if folder else WHERE_NO_FOLDER, variable=QDRANT_PATH_ENV)
     else:
         listed = env.get(QDRANT_URLS_ENV)
         urls = (
@@ -102,11 +122,8 @@ def _qdrant_refusal(key: str, text: str, env: Mapping[str, str]) -> str | None:
         )
         if text.rstrip("/") in urls:
             return None
-        where = f"the servers listed in ${QDRANT_URLS_ENV}: {', '.join(urls) or 'none'}"
-    return (
-        f"{key}: this value is not accepted from the address (allowed: {where}); the default is "
-        "kept. An operator can choose it in the sidebar or the CLI."
-    )
+        where = notice(WHERE_SERVERS, variable=QDRANT_URLS_ENV, urls=", ".join(urls) or "none")
+    return notice(REFUSED_PLACE, key=key, where=where)
 
 
 def allowed_endpoints(env: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -120,7 +137,7 @@ def allowed_endpoints(env: Mapping[str, str] | None = None) -> dict[str, str]:
     return out
 
 
-def _endpoint_refusal(key: str, text: str, env: Mapping[str, str]) -> str | None:
+def _endpoint_refusal(key: str, text: str, env: Mapping[str, str]) -> Notice | None:
     """Why a visitor may not set an endpoint field to ``text`` (None: allowed or empty)."""
     listed = allowed_endpoints(env)
     if not text:
@@ -129,15 +146,19 @@ def _endpoint_refusal(key: str, text: str, env: Mapping[str, str]) -> str | None
         return None
     if key == "generation.api_key_env" and text in {v for v in listed.values() if v}:
         return None
-    what = "the endpoints" if key == "generation.endpoint" else "the key variables named"
-    return (
-        f"{key}: this value is not accepted from the address (allowed: {what} listed in "
-        f"${ENDPOINTS_ENV}: {', '.join(listed) or 'none'}); the default is kept. An operator can "
-        "choose it in the sidebar or the CLI."
-    )
+    code = WHERE_ENDPOINTS if key == "generation.endpoint" else WHERE_KEY_VARIABLES
+    where = notice(code, variable=ENDPOINTS_ENV, listed=", ".join(listed) or "none")
+    return notice(REFUSED_PLACE, key=key, where=where)
 
 
 def refusal(key: str, value: Any, env: Mapping[str, str] | None = None) -> str | None:
+    """Why a visitor may not set ``key = value``, in English (None when allowed or ``key``
+    names no model or place); :func:`refusal_notice` gives it as a notice."""
+    why = refusal_notice(key, value, env)
+    return english(why) if why is not None else None
+
+
+def refusal_notice(key: str, value: Any, env: Mapping[str, str] | None = None) -> Notice | None:
     """Why a visitor may not set ``key = value`` (None when allowed or ``key`` names no model or
     place).
 
@@ -158,16 +179,9 @@ def refusal(key: str, value: Any, env: Mapping[str, str] | None = None) -> str |
     folder = models_folder(env)
     if _inside(folder, text):
         return None
-    names = ", ".join(repr(n) for n in BUNDLED[key] if n) or "none bundled"
-    where = (
-        f"a path inside ${MODELS_ENV}"
-        if folder is not None
-        else f"${MODELS_ENV} is not set, so no path"
-    )
-    return (
-        f"{key}: this value is not accepted from the address (allowed: {names}; {where}); "
-        "the default is kept. An operator can choose local models in the sidebar or the CLI."
-    )
+    names: str | Notice = ", ".join(repr(n) for n in BUNDLED[key] if n) or notice(NONE_BUNDLED)
+    where = notice(WHERE_PATH_INSIDE if folder is not None else WHERE_NO_PATH, variable=MODELS_ENV)
+    return notice(REFUSED_MODEL, key=key, names=names, where=where)
 
 
 # ------------------------------------------------------- shared-server mode (issue 27)
@@ -181,8 +195,8 @@ DATA_ENV = "RAG_INSPECTOR_DATA"
 LABELS_ENV = "RAG_INSPECTOR_LABELS"
 #: What each typed place is checked against: its environment variable and what it names.
 PLACES: dict[str, tuple[str, str]] = {
-    "dataset": (DATA_ENV, "a dataset folder"),
-    "labels": (LABELS_ENV, "a label store file"),
+    "dataset": (DATA_ENV, PLACE_DATASET),
+    "labels": (LABELS_ENV, PLACE_LABELS),
 }
 
 
@@ -193,6 +207,14 @@ def shared_mode(env: Mapping[str, str] | None = None) -> bool:
 
 
 def place_refusal(kind: str, text: str, env: Mapping[str, str] | None = None) -> str | None:
+    """:func:`place_refusal_notice` in English."""
+    why = place_refusal_notice(kind, text, env)
+    return english(why) if why is not None else None
+
+
+def place_refusal_notice(
+    kind: str, text: str, env: Mapping[str, str] | None = None
+) -> Notice | None:
     """Why a visitor of a shared server may not open ``text`` as a ``kind`` place
     (:data:`PLACES`: ``dataset``, ``labels``); None when allowed or not in shared mode.
 
@@ -210,16 +232,21 @@ def place_refusal(kind: str, text: str, env: Mapping[str, str] | None = None) ->
     root = os.path.realpath(os.path.expanduser(value)) if value else None
     if _inside(root, text.strip()):
         return None
-    where = f"a path inside ${variable}" if root is not None else f"${variable} is not set"
-    return (
-        f"this server is shared ({MODE_ENV}=shared): {what} must be {where}; "
-        "nothing was opened. The operator sets the allowed folder."
-    )
+    where = notice(WHERE_PATH_INSIDE if root is not None else WHERE_UNSET, variable=variable)
+    return notice(PLACE_REFUSED, mode=MODE_ENV, what=notice(what), where=where)
 
 
 def shared_restrict(
     values: Mapping[str, Any], base: Mapping[str, Any], env: Mapping[str, str] | None = None
 ) -> tuple[dict[str, Any], list[str]]:
+    """:func:`shared_restrict_noticed` with its messages in English."""
+    out, problems = shared_restrict_noticed(values, base, env)
+    return out, [english(n) for n in problems]
+
+
+def shared_restrict_noticed(
+    values: Mapping[str, Any], base: Mapping[str, Any], env: Mapping[str, str] | None = None
+) -> tuple[dict[str, Any], list[Notice]]:
     """In shared mode, the typed config values (flat keys) a visitor may not set put back to
     ``base``'s, with one message each; outside shared mode ``values`` unchanged.
 
@@ -231,17 +258,18 @@ def shared_restrict(
     out = dict(values)
     if not shared_mode(env):
         return out, []
-    problems = []
+    problems: list[Notice] = []
     for key, value in values.items():
         if value == base.get(key) or value in ("", None):
             continue
-        why = refusal(key, value, env)
+        why = refusal_notice(key, value, env)
         if why is not None:
             out[key] = base.get(key)
-            head = why.split("; the default is kept")[0]
+            p = why.params
             problems.append(
-                head.replace("from the address", f"on this shared server ({MODE_ENV}=shared)")
-                + "; the default is kept."
+                notice(SHARED_MODEL, key=key, mode=MODE_ENV, names=p["names"], where=p["where"])
+                if why.code == REFUSED_MODEL
+                else notice(SHARED_PLACE, key=key, mode=MODE_ENV, where=p["where"])
             )
     return out, problems
 
@@ -249,12 +277,20 @@ def shared_restrict(
 def restrict(
     overrides: Mapping[str, Any], env: Mapping[str, str] | None = None
 ) -> tuple[dict[str, Any], list[str]]:
-    """``overrides`` without the model names a visitor may not set, and one message per refused
-    key."""
+    """``overrides`` without the model names a visitor may not set, and one message (English)
+    per refused key."""
+    kept, problems = restrict_noticed(overrides, env)
+    return kept, [english(n) for n in problems]
+
+
+def restrict_noticed(
+    overrides: Mapping[str, Any], env: Mapping[str, str] | None = None
+) -> tuple[dict[str, Any], list[Notice]]:
+    """:func:`restrict` with one notice per refused key (for a page to word)."""
     kept: dict[str, Any] = {}
-    problems: list[str] = []
+    problems: list[Notice] = []
     for key, value in overrides.items():
-        why = refusal(key, value, env)
+        why = refusal_notice(key, value, env)
         if why is None:
             kept[key] = value
         else:

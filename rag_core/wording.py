@@ -14,6 +14,7 @@ English template here and both UI entries, with the same fields (tested).
 from __future__ import annotations
 
 import string
+from collections.abc import Sequence
 from typing import Any
 
 from .types import Notice
@@ -23,6 +24,8 @@ CODES: dict[str, frozenset[str]] = {}
 
 #: English templates (``str.format`` fields = the code's params).
 ENGLISH: dict[str, str] = {
+    # two notices said one after the other (:func:`joined`)
+    "parts.joined": "{first}; {second}",
     # gate (rag_core/answer/gate.py)
     "gate.refused.no_candidates": "no candidates: retrieval returned nothing",
     "gate.refused.max_distance": (
@@ -161,6 +164,21 @@ ENGLISH: dict[str, str] = {
         "the context's input ids do not match its ids_sha256; the context was altered"
     ),
     "generation.failed": "generation failed: {kind}: {error}",
+    "generation.speed": "{tokens} tokens in {seconds:.1f} s ({rate:.1f} tokens/s)",
+    "generation.speed.prefill": (
+        "{tokens} tokens in {seconds:.1f} s ({rate:.1f} tokens/s; prefill {prefill_seconds:.1f} s "
+        "at {prefill_rate:.0f} tokens/s)"
+    ),
+    "generation.speed.prefill_decode": (
+        "{tokens} tokens in {seconds:.1f} s ({rate:.1f} tokens/s; prefill {prefill_seconds:.1f} s "
+        "at {prefill_rate:.0f} tokens/s, decode {decode_rate:.1f} tokens/s)"
+    ),
+    "generation.max_tokens_reached": "stopped at max_new_tokens = {limit}",
+    "generation.replayed": "replayed from the cache (generated in {seconds:.1f} s the first time)",
+    "generation.citations_not_enforced": (
+        "generation.citations = enforced needs a local transformers model; {model} cannot "
+        "constrain its decoding, so citations are free (the model cites only if it chooses to)"
+    ),
     "generation.model_unavailable": "model {model!r} is unavailable: {reason}",
     "support.skipped.no_answer": "no answer to check",
     "support.skipped.generation": "no answer to check (generation {status})",
@@ -221,7 +239,17 @@ ENGLISH: dict[str, str] = {
     "run.no_query_id": "run {tag!r} has no hits for this question has no query id",
     "run.no_hits": "run {tag!r} has no hits for query id {query_id!r}",
     "run.empty": "run {tag!r} lists no hit for this query",
+    "run.whole_document": "whole document",
+    "run.text_unavailable": "text unavailable",
+    "run.own_text": "not in the loaded corpus: the run's own text",
     "retriever.model_unavailable": "model {model!r} is unavailable: {reason}",
+    # rerank notes of each hit (rag_core/rerank/)
+    "rerank.beyond_shortlist": "beyond the shortlist: not reranked",
+    "rerank.cross_encoder_score": "cross-encoder {score:.3f}",
+    "rerank.judge_score": "P(yes) = {score:.3f}",
+    "rerank.maxsim_score": "maxsim {score:.2f} over {pieces} query word pieces",
+    "rerank.overlap": "overlap {found}/{words}: {terms}",
+    "rerank.overlap_none": "overlap 0/{words}",
     # rerank (rag_core/pipeline/reranking.py)
     "rerank.model_unavailable": "model {model!r} is unavailable: {reason}",
     "rerank.endpoint_judge": (
@@ -250,10 +278,171 @@ ENGLISH: dict[str, str] = {
         "logprobs/top_logprobs)"
     ),
     "generation.endpoint_failed": "endpoint {endpoint}: {cause}",
+    "endpoint.speed": "{tokens} tokens in {seconds:.1f} s from {endpoint}",
+    "endpoint.count.equal": "prompt tokens: ours {ours}, server {server} — equal",
+    "endpoint.count.different": "prompt tokens: ours {ours}, server {server} — DIFFERENT",
+    "endpoint.count.unreported": "prompt tokens: ours {ours}, server not reported",
+    "endpoint.count.approximate": "prompt tokens: ours {ours} (approximate), server {server}",
+    "endpoint.count.approximate_unreported": (
+        "prompt tokens: ours {ours} (approximate), server not reported"
+    ),
+    "endpoint.citations_free.no_grammar": (
+        "generation.citations = enforced: {endpoint} has no grammar setting "
+        "(generation.endpoint_grammar = {grammar}; the server reports neither llama.cpp nor "
+        "vLLM), so citations are free (the model cites only if it chooses to)"
+    ),
+    "endpoint.citations_free.grammar_none": (
+        "generation.citations = enforced: {endpoint} is sent no grammar "
+        "(generation.endpoint_grammar = none), so citations are free (the model cites only if "
+        "it chooses to)"
+    ),
+    "endpoint.citations_free.not_followed": (
+        "generation.citations = enforced: {endpoint} was sent a {kind} grammar but the answer "
+        "does not follow it, so citations are free (the model cites only if it chooses to)"
+    ),
+    "endpoint.citations_free.refused": (
+        "generation.citations = enforced: {endpoint} refused the {kind} grammar (HTTP {status}: "
+        "{detail}), so citations are free (the model cites only if it chooses to)"
+    ),
+    "endpoint.note": "{text}",
     "context.endpoint_tokenizer_unknown": (
         "token counts approximate (server tokenizer unknown): counted with {tokenizer}; "
         "set generation.tokenizer to count exactly"
     ),
+    # progress messages (rag_core/index.py, rag_core/models/, rag_core/pipeline/answering.py)
+    "progress.chunking": "chunking {signature}",
+    "progress.embedding": "embedding {chunks} chunks with {model}",
+    "progress.loading": "loading {model} ({dtype})",
+    "progress.loading_cached": "loading {model} from the cache ({dtype})",
+    "progress.ready": "{model} ready",
+    "progress.assembling": "assembling {file}: part {part}/{parts}",
+    "progress.verifying": "verifying sha256 of {file}",
+    "progress.reading_tokenizer": "reading the tokenizer from {file}",
+    "progress.dequantising": "dequantising {file} (about a minute the first time)",
+    "progress.rebuilding": "rebuilding a plain model from the GGUF config",
+    "progress.saving": "saving the converted model to the cache",
+    "progress.converted": "converted",
+    "progress.loading_generator": "loading generator {model}",
+    "progress.generating": "generating with {model}",
+    # model names and places a visitor may not set (rag_core/modelnames.py)
+    "modelnames.refused.model": (
+        "{key}: this value is not accepted from the address (allowed: {names}; {where}); the "
+        "default is kept. An operator can choose local models in the sidebar or the CLI."
+    ),
+    "modelnames.refused.place": (
+        "{key}: this value is not accepted from the address (allowed: {where}); the default is "
+        "kept. An operator can choose it in the sidebar or the CLI."
+    ),
+    "modelnames.shared.model": (
+        "{key}: this value is not accepted on this shared server ({mode}=shared) (allowed: "
+        "{names}; {where}); the default is kept."
+    ),
+    "modelnames.shared.place": (
+        "{key}: this value is not accepted on this shared server ({mode}=shared) (allowed: "
+        "{where}); the default is kept."
+    ),
+    "modelnames.none_bundled": "none bundled",
+    "modelnames.where.path_inside": "a path inside ${variable}",
+    "modelnames.where.no_path": "${variable} is not set, so no path",
+    "modelnames.where.folder_inside": "a folder inside ${variable}",
+    "modelnames.where.no_folder": "${variable} is not set, so no folder",
+    "modelnames.where.servers": "the servers listed in ${variable}: {urls}",
+    "modelnames.where.endpoints": "the endpoints listed in ${variable}: {listed}",
+    "modelnames.where.key_variables": "the key variables named listed in ${variable}: {listed}",
+    "modelnames.where.unset": "${variable} is not set",
+    "modelnames.place_refused": (
+        "this server is shared ({mode}=shared): {what} must be {where}; nothing was opened. The "
+        "operator sets the allowed folder."
+    ),
+    "modelnames.place.dataset": "a dataset folder",
+    "modelnames.place.labels": "a label store file",
+    # configuration (rag_core/config.py): a bad value, key or override
+    "config.not_a_choice": "{key} = {value!r} is not valid; valid choices: {choices}",
+    "config.not_an_integer": "{key} = {value!r} must be an integer",
+    "config.not_a_number": "{key} = {value!r} must be a number",
+    "config.not_finite": "{key} = {value!r} must be a finite number",
+    "config.out_of_range": "{key} = {value!r} is out of range; it must be {bound}",
+    "config.bound.at_least": ">= {low}",
+    "config.bound.above": "> {low}",
+    "config.bound.between": "between {low} and {high}",
+    "config.bound.at_least_at_most": ">= {low} and <= {high}",
+    "config.bound.above_at_most": "> {low} and <= {high}",
+    "config.not_a_bool": "{key} = {value!r} must be true or false",
+    "config.not_a_model_name": "{key} = {value!r} must be a non-empty model name, hub id or path",
+    "config.not_a_string": "{key} = {value!r} must be a string",
+    "config.empty_name": "{key} = {value!r} must be a non-empty name",
+    "config.overlap_too_big": (
+        "chunker.overlap = {overlap} must be smaller than chunker.target = {target}"
+    ),
+    "config.methods_empty": "retrieval.methods is empty; choose one or more of: {choices}",
+    "config.bad_run_spec": (
+        "retrieval.methods = {spec!r}: an imported run is written run:TAG "
+        "(its tag, without spaces or commas)"
+    ),
+    "config.analyzer_not_taken": (
+        "retrieval.methods = {spec!r}: {method} retrieval takes no analyzer"
+    ),
+    "config.method_twice": "retrieval.methods = {methods!r} lists a retriever twice",
+    "config.ngram_order": ("retrieval.ngram_max = {high} must be >= retrieval.ngram_min = {low}"),
+    "config.qdrant_both": (
+        "retrieval.qdrant_url and retrieval.qdrant_path are both set; set one: a server "
+        "URL or a folder for the embedded local mode"
+    ),
+    "config.qdrant_bad_url": (
+        "retrieval.qdrant_url = {url!r} must start with http:// or https:// "
+        "(e.g. http://localhost:6333)"
+    ),
+    "config.cross_encoder_no_model": (
+        "rerank.model is empty: the cross-encoder reranker needs a hub id or a local "
+        "path (e.g. cross-encoder/ms-marco-MiniLM-L-6-v2)"
+    ),
+    "config.budget_below_reserved": (
+        "context.budget_tokens = {budget} is smaller than the {reserved} tokens reserved for "
+        "the instructions; it must be >= {reserved}"
+    ),
+    "config.endpoint_empty": (
+        "{key} is empty: give the server's base URL, e.g. http://127.0.0.1:8000/v1"
+    ),
+    "config.endpoint_credentials": (
+        "{key}: the URL must not carry credentials (user:password@); name the environment "
+        "variable holding the key in generation.api_key_env"
+    ),
+    "config.endpoint_scheme": (
+        "{key} = {url!r} must be http://host:port/v1 or https://host:port/v1 "
+        "(valid schemes: http, https)"
+    ),
+    "config.endpoint_query": "{key}: the URL must not have a query string or fragment",
+    "config.endpoint_port": "{key}: the URL's port is not a number between 0 and 65535",
+    "config.key_env_not_text": (
+        "generation.api_key_env must be the name of an environment variable"
+    ),
+    "config.key_env_not_name": (
+        "generation.api_key_env must be the NAME of an environment variable holding the key "
+        "(letters, digits, _), e.g. OPENAI_API_KEY — never the key itself"
+    ),
+    "config.endpoint_no_model_name": (
+        "generation.model = {model!r} names no model: write openai:MODEL, MODEL as "
+        "the server lists it (GET /v1/models)"
+    ),
+    "config.endpoint_needed": (
+        "generation.model = {model!r} needs generation.endpoint, the server's base "
+        "URL (http://host:port/v1 or https://host:port/v1)"
+    ),
+    "config.tokenizer_not_text": "generation.tokenizer must be a hub id, a folder or empty (auto)",
+    "config.section_type": "{name} must be a {kind}",
+    "config.not_an_object": "a pipeline config must be a JSON object, not {kind}",
+    "config.unknown_sections": ("unknown config section(s) {names}; valid sections: {sections}"),
+    "config.section_not_object": "config section {name} must be an object, not {value!r}",
+    "config.unknown_keys": "unknown key(s) {keys}; valid keys: {valid}",
+    "config.not_json": "config is not valid JSON: {msg}: line {line} column {column} (char {pos})",
+    "config.unknown_key_section": (
+        "unknown config key {key!r}; keys look like section.key with sections: {sections}"
+    ),
+    "config.unknown_key": "unknown config key {key!r}; valid keys: {valid}",
+    "config.overrides_not_text": "overrides must be text, not {kind}",
+    "config.item_not_pair": "{item!r}: expected key=value, e.g. retrieval.k=5",
+    "config.item_not_key_value": "{item!r} is not key=value (e.g. retrieval.analyzer=char)",
+    "config.unknown_preset": "unknown preset {name!r}; valid choices: {choices}",
 }
 
 
@@ -294,6 +483,15 @@ def fields_of(template: str) -> frozenset[str]:
     return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
 
 
+def joined(parts: Sequence[Notice]) -> Notice:
+    """One notice saying ``parts`` in order: their sentences joined by "; " (``parts.joined``,
+    nested)."""
+    if not parts:
+        raise ValueError("joined() needs at least one notice")
+    head, *rest = parts
+    return head if not rest else notice(JOINED, first=head, second=joined(rest))
+
+
 def english(n: Notice) -> str:
     """The English sentence of notice ``n`` (the CLI's and the JSON ``message``'s wording)."""
     template = ENGLISH.get(n.code)
@@ -302,3 +500,7 @@ def english(n: Notice) -> str:
     return template.format(
         **{k: english(v) if isinstance(v, Notice) else v for k, v in n.params.items()}
     )
+
+
+#: Two notices said one after the other (see :func:`joined`).
+JOINED = declare("parts.joined", "first", "second")

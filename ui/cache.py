@@ -31,9 +31,10 @@ import streamlit as st
 from rag_core.config import PipelineConfig
 from rag_core.corpus import SAMPLE_CORPUS
 from rag_core.index import CorpusIndex, load_corpus_index
-from rag_core.types import LoadReport, Question, Trace
+from rag_core.types import LoadReport, Notice, Question, Trace
 
 from .html import md
+from .i18n import error_text, notice_text
 
 #: Where the bundled corpora live, by sidebar choice.
 CORPUS_DIRS = {"sample": SAMPLE_CORPUS, "sample-html": SAMPLE_CORPUS / "html"}
@@ -303,20 +304,24 @@ def trace_key(
 
 
 class Progress:
-    """Feeds ``pipeline.run``'s ``(message, fraction)`` callback into an ``st.status`` box.
+    """Feeds ``pipeline.run``'s ``(message, fraction)`` callback into an ``st.status`` box,
+    the message (a core notice) worded in ``lang``.
 
     The box is created at the first call, so a run that loads nothing shows nothing.
     """
 
-    def __init__(self, slot: Any, label: str) -> None:
+    def __init__(self, slot: Any, label: str, lang: str = "en") -> None:
         self.slot = slot
         self.label = label
+        self.lang = lang
         self.box: Any = None
         self.bar: Any = None
 
-    def __call__(self, message: str, fraction: float) -> None:
+    def __call__(self, message: Notice | str, fraction: float) -> None:
         if self.slot is None:
             return
+        if isinstance(message, Notice):
+            message = notice_text(message, self.lang)
         if self.box is None:
             self.box = self.slot.status(self.label, expanded=True)
             self.bar = self.box.progress(0.0)
@@ -340,6 +345,7 @@ def get_trace(
     slot: Any = None,
     runner: Callable[..., Trace] | None = None,
     runs: Any = None,
+    lang: str = "en",
 ) -> TraceResult:
     """The Trace of one question (from the LRU, or run with visible progress; one run per key).
 
@@ -347,6 +353,7 @@ def get_trace(
     the answer streamed after.
 
     ``runs``: imported runs by tag for ``run:TAG`` retrievers (read at ``gold.id``).
+    ``lang``: the language of the progress messages and of a bad setting's error.
     """
     key = trace_key(corpus_key, config, question, gold)
     store = trace_store()
@@ -358,7 +365,7 @@ def get_trace(
         if hit is not None:
             return TraceResult(hit, cached=True)
         return _run_trace(
-            store, key, corpus, config, question, gold, progress_label, slot, runner, runs
+            store, key, corpus, config, question, gold, progress_label, slot, runner, runs, lang
         )
 
 
@@ -373,17 +380,18 @@ def _run_trace(
     slot: Any,
     runner: Callable[..., Trace] | None,
     runs: Any = None,
+    lang: str = "en",
 ) -> TraceResult:
     from rag_core.pipeline import run
 
-    progress = Progress(slot if slot is not None else st.empty(), progress_label)
+    progress = Progress(slot if slot is not None else st.empty(), progress_label, lang)
     t0 = time.perf_counter()
     try:
         extra = {"runs": runs} if runs else {}
         trace = (runner or run)(config, question, corpus, gold=gold, progress=progress, **extra)
     except ValueError as exc:
         progress.done()
-        return TraceResult(None, error=str(exc))
+        return TraceResult(None, error=error_text(exc, lang))
     except Exception as exc:  # noqa: BLE001 - a bug in a stage must not take the page down
         progress.done()
         return TraceResult(None, error=f"{type(exc).__name__}: {exc}", crash=traceback.format_exc())
@@ -406,13 +414,16 @@ def cacheable(trace: Trace) -> bool:
     )
 
 
-def get_chunking(corpus: CorpusIndex, chunker: Any, *, progress_label: str = "…") -> Any:
-    """``corpus.chunking(chunker)`` with visible progress; None (and a page error) on failure."""
-    progress = Progress(st.empty(), progress_label)
+def get_chunking(
+    corpus: CorpusIndex, chunker: Any, *, progress_label: str = "…", lang: str = "en"
+) -> Any:
+    """``corpus.chunking(chunker)`` with visible progress (worded in ``lang``); None (and a
+    page error) on failure."""
+    progress = Progress(st.empty(), progress_label, lang)
     try:
         return corpus.chunking(chunker, progress)
     except ValueError as exc:
-        st.error(md(str(exc)))
+        st.error(md(error_text(exc, lang)))
         return None
     finally:
         progress.done()

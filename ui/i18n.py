@@ -20,6 +20,7 @@ import string
 from collections.abc import Mapping
 from typing import Any
 
+from rag_core.config import ConfigError
 from rag_core.types import Notice
 
 from . import text as shared
@@ -88,6 +89,14 @@ def notice_text(notice: Notice, lang: str) -> str:
     except KeyError:
         raise KeyError(f"no text for notice code {notice.code!r} ({key})") from None
     return (ko if lang == "ko" else en).format(**fields)
+
+
+def error_text(exc: BaseException, lang: str) -> str:
+    """An error's message in ``lang``: a :class:`~rag_core.config.ConfigError`'s notice worded,
+    any other error's text as it was raised (a loader's, still English)."""
+    if isinstance(exc, ConfigError):
+        return notice_text(exc.notice, lang)
+    return str(exc)
 
 
 def said(stage: Any, lang: str) -> str:

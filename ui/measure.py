@@ -25,7 +25,7 @@ from rag_core.gold.labels import Label, LabelStore, LabelStoreError, default_sto
 
 from .html import Markup, md, show
 from .html import style as html_style
-from .i18n import t
+from .i18n import error_text, t
 from .label.keys import K_LAB_STORE_PATH as K_STORE_PATH
 from .state import Context
 
@@ -219,7 +219,7 @@ def run_guarded(fn: Callable[[], Any], lang: str) -> Any | None:
     try:
         return fn()
     except ValueError as exc:
-        st.error(md(str(exc)))
+        st.error(md(error_text(exc, lang)))
     except Exception as exc:  # noqa: BLE001 - a bug must not take the page down; say what happened
         st.error(md(t("meas.crash", lang, error=f"{type(exc).__name__}: {exc}")))
         with st.expander(t("ins.crash", lang)):

@@ -82,6 +82,7 @@ def page_trace(ctx: Context, *, staged: bool = False) -> cache.TraceResult:
             ctx.gold,
             progress_label=t("ins.running", lang),
             runs=ctx.runs,
+            lang=lang,
         )
     if res.trace is None:
         st.error(md(t("ins.no_trace", lang, error=res.error)))
@@ -291,7 +292,9 @@ def retriever_column(
             )
         )
     else:
-        run_notes = [(t("ins.why", lang), lambda h: h.note)] if lst.method == "run" else []
+        run_notes = (
+            [(t("ins.why", lang), lambda h: note_text(h, lang))] if lst.method == "run" else []
+        )
         show(
             hits_table(
                 lst.hits,

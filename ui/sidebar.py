@@ -33,14 +33,15 @@ from rag_core.config import (
     RERANK_METHODS,
     RESERVED_INSTRUCTION_TOKENS,
     RETRIEVAL_METHODS,
+    ConfigError,
     PipelineConfig,
-    parse_overrides,
+    parse_overrides_noticed,
 )
-from rag_core.modelnames import place_refusal, shared_mode, shared_restrict
+from rag_core.modelnames import place_refusal_notice, shared_mode, shared_restrict_noticed
 
 from . import cache
 from .html import md
-from .i18n import TEXT, t
+from .i18n import TEXT, error_text, notice_text, t
 from .state import (
     CORPORA,
     CUSTOM,
@@ -112,14 +113,16 @@ DEFAULT_QUESTION = {"ko": "한라산의 높이는 얼마인가요?", "en": "How 
 FIRST_QUESTIONS = {"en": ("en", "en-emb-01"), "ko": ("ko", "ko-02")}
 
 
-def start_config() -> tuple[PipelineConfig, list[str]]:
-    """``PipelineConfig()`` with the :data:`ENV_SET` overrides applied."""
+def start_config(lang: str = "en") -> tuple[PipelineConfig, list[str]]:
+    """``PipelineConfig()`` with the :data:`ENV_SET` overrides applied, and what was wrong
+    with them (in ``lang``)."""
     text = os.environ.get(ENV_SET, "")
-    overrides, errors = parse_overrides(text)
+    overrides, problems = parse_overrides_noticed(text)
+    errors = [notice_text(n, lang) for n in problems]
     try:
         return PipelineConfig().with_overrides(overrides), errors
     except ValueError as exc:
-        return PipelineConfig(), [*errors, f"{ENV_SET}: {exc}"]
+        return PipelineConfig(), [*errors, f"{ENV_SET}: {error_text(exc, lang)}"]
 
 
 def _init_session() -> None:
@@ -127,9 +130,9 @@ def _init_session() -> None:
     if ss.get(_INIT):
         return
     params = single_values(st.query_params.to_dict())
-    base, problems = start_config()
     lang = params.get("lang", "ko")
     lang = lang if lang in LANGS else "ko"
+    base, problems = start_config(lang)
     config, errors = config_from_query(params, base, lang=lang)
     values = widgets_from_config(config)
     view = view_from_query(params)
@@ -168,17 +171,19 @@ def _view_notices(
     return out
 
 
-def shared_config(config: PipelineConfig) -> tuple[PipelineConfig, list[str]]:
+def shared_config(config: PipelineConfig, lang: str = "en") -> tuple[PipelineConfig, list[str]]:
     """On a shared server (``RAG_INSPECTOR_MODE=shared``) the sidebar's typed model names,
     Qdrant folders and servers follow the address's rule (``rag_core.modelnames``): a value
-    outside its allow-listed root is put back to the start config's, with one message."""
+    outside its allow-listed root is put back to the start config's, with one message (in
+    ``lang``)."""
     if not shared_mode():
         return config, []
     base = start_config()[0].flat()
     flat = config.flat()
-    kept, refused = shared_restrict(flat, base)
+    kept, refused = shared_restrict_noticed(flat, base)
     changed = {k: v for k, v in kept.items() if v != flat[k]}
-    return (config.with_overrides(changed) if changed else config), refused
+    said = [notice_text(n, lang) for n in refused]
+    return (config.with_overrides(changed) if changed else config), said
 
 
 def page_notice(name: str | None, lang: str) -> str | None:
@@ -427,7 +432,7 @@ def _corpus(lang: str) -> tuple[Any, str, dict[str, tuple[Any, ...]], dict[str, 
                 problems,
             )
         except ValueError as exc:
-            problems.append(t("side.corpus.missing", lang, reason=str(exc)))
+            problems.append(t("side.corpus.missing", lang, reason=error_text(exc, lang)))
     elif choice == "sample":
         index = cache.sample_index("sample")
         ss[_LAST_CORPUS] = ("sample", "sample")
@@ -458,8 +463,8 @@ def _beir(lang: str, problems: list[str]) -> tuple[Any, Any, str] | None:
     """The BEIR or TREC folder (path or zip) the widgets name, or None with a problem said."""
     ss = st.session_state
     typed = (st.session_state.get(K_BEIR_PATH) or "").strip()
-    if typed and (why := place_refusal("dataset", typed)):  # shared server: nothing opened
-        problems.append(why)
+    if typed and (why := place_refusal_notice("dataset", typed)):  # shared: nothing opened
+        problems.append(notice_text(why, lang))
         st.session_state[K_BEIR_PATH] = ""  # before the box renders, so it may be cleared
     st.text_input(t("side.qrels.path", lang), key=K_BEIR_PATH, help=t("help.qrels.path", lang))
     st.text_input(t("side.beir.split", lang), key=K_BEIR_SPLIT, placeholder="test")
@@ -476,7 +481,7 @@ def _beir(lang: str, problems: list[str]) -> tuple[Any, Any, str] | None:
             st.info(t("side.beir.none", lang))
             return None
     except ValueError as exc:
-        problems.append(t("side.qrels.failed", lang, reason=str(exc)))
+        problems.append(t("side.qrels.failed", lang, reason=error_text(exc, lang)))
         return None
     qset = loaded[1]
     st.success(
@@ -582,7 +587,7 @@ def _runs(lang: str, known: set[str], problems: list[str]) -> dict[str, Any]:
             parsed = cache.parse_run(f.name, f.getvalue())
             check_queries(parsed, known)
         except ValueError as exc:
-            problems.append(t("side.runs.failed", lang, reason=str(exc)))
+            problems.append(t("side.runs.failed", lang, reason=error_text(exc, lang)))
             continue
         for tag, r in parsed.items():
             if tag in runs:
@@ -884,18 +889,21 @@ K_ENDPOINT_PROBLEM = "side.endpoint.problem"
 def _list_endpoint_models() -> None:
     """The "list models" button: ask ``GET /v1/models`` of the typed endpoint (on a shared
     server only an allow-listed one, as from the address)."""
-    from rag_core.modelnames import refusal
+    from rag_core.modelnames import refusal_notice
     from rag_core.models.endpoint import EndpointError, list_models
 
     ss = st.session_state
     url = str(ss.get("generation.endpoint") or "").strip()
     ss[K_ENDPOINT_PROBLEM] = None
-    if shared_mode() and refusal("generation.endpoint", url) is not None:
-        ss[K_ENDPOINT_PROBLEM] = refusal("generation.endpoint", url)
+    if shared_mode() and (why := refusal_notice("generation.endpoint", url)) is not None:
+        ss[K_ENDPOINT_PROBLEM] = why
         return
     try:
         ids = list_models(url, str(ss.get("generation.api_key_env") or ""), timeout=5.0)
     except EndpointError as exc:
+        ss[K_ENDPOINT_PROBLEM] = exc.notice
+        return
+    except ConfigError as exc:  # a bad URL (rag_core.config.check_endpoint_url): worded on show
         ss[K_ENDPOINT_PROBLEM] = exc.notice
         return
     except ValueError as exc:
@@ -908,8 +916,6 @@ def _list_endpoint_models() -> None:
 
 def _endpoint(lang: str) -> None:
     """The user's own server: base URL, key variable, the model list, tokenizer, timeouts."""
-    from .i18n import notice_text
-
     ss = st.session_state
     with st.expander(
         t("side.endpoint.section", lang), expanded=bool(ss.get("generation.endpoint"))
@@ -1054,11 +1060,11 @@ def _resolved_config(lang: str) -> tuple[PipelineConfig, list[str]]:
     refused: list[str] = []
     try:
         config = config_from_widgets(cast(Mapping[str, Any], ss))  # session state reads as one
-        config, refused = shared_config(config)  # shared server: typed paths as the URL's
+        config, refused = shared_config(config, lang)  # shared server: typed paths as the URL's
         ss[_CFG] = config
     except ValueError as exc:
         config = ss[_CFG]
-        st.error(md(t("side.bad_config", lang, error=str(exc))))
+        st.error(md(t("side.bad_config", lang, error=error_text(exc, lang))))
     return config, refused
 
 

@@ -34,10 +34,10 @@ from rag_core.config import (
     VECTOR_METHODS,
     ChunkerConfig,
     PipelineConfig,
-    parse_overrides,
+    parse_overrides_noticed,
     url_bounded,
 )
-from rag_core.modelnames import restrict
+from rag_core.modelnames import restrict_noticed
 
 if TYPE_CHECKING:
     from rag_core.index import CorpusIndex
@@ -219,20 +219,21 @@ def config_from_query(
 ) -> tuple[PipelineConfig, list[str]]:
     """Apply the query string's config keys to ``base``; bad keys are reported, not fatal.
 
-    Returns the config and one message per ignored key (its key, value and why).
+    Returns the config and one message per ignored key (its key, value and why; a bad value's
+    why in ``lang``).
     Model names are a visitor's input here: only bundled names and paths under
     ``$RAG_INSPECTOR_MODELS`` pass (``rag_core.modelnames``); the sizes that cost time
     (``retrieval.k``, ``context.budget_tokens``, ``context.max_source_chars``) are lowered
     to ``rag_core.config.URL_LIMITS``, with one message (in ``lang``) each.
     """
-    from .i18n import t  # lazy: ui.i18n pulls in every page's catalogue
+    from .i18n import error_text, notice_text, t  # lazy: ui.i18n pulls in every catalogue
 
     base = base or PipelineConfig()
     bounded, lowered = url_bounded({k: v for k, v in params.items() if k not in VIEW_KEYS})
-    overrides, refused = restrict(bounded)
+    overrides, refusals = restrict_noticed(bounded)
     refused = [
         *(t("url.size_capped", lang, param=k, value=v, limit=f"{n:,}") for k, v, n in lowered),
-        *refused,
+        *(notice_text(n, lang) for n in refusals),
     ]
     try:
         return base.with_overrides(overrides), refused
@@ -253,7 +254,7 @@ def config_from_query(
         try:
             config.with_overrides({key: value})
         except ValueError as exc:
-            errors.append(str(exc))
+            errors.append(error_text(exc, lang))
     return config, errors
 
 
@@ -327,22 +328,26 @@ class Context:
     dataset_qrels: Mapping[str, Mapping[str, Mapping[str, int]]] = field(default_factory=dict)
 
 
-def compare_config(a: PipelineConfig, text: str) -> tuple[PipelineConfig, list[str]]:
+def compare_config(
+    a: PipelineConfig, text: str, *, lang: str = "en"
+) -> tuple[PipelineConfig, list[str]]:
     """Config B = A with the ``key=value`` lines of ``text`` (``;`` also separates).
 
-    Returns B and the messages of lines that could not be applied. The text
+    Returns B and the messages (in ``lang``) of lines that could not be applied. The text
     may come from the address (``b=``): model names are restricted as in
     :func:`config_from_query`.
     """
-    parsed, errors = parse_overrides(text)
-    overrides, refused = restrict(parsed)
-    errors = [*errors, *refused]
+    from .i18n import error_text, notice_text  # lazy: ui.i18n pulls in every page's catalogue
+
+    parsed, problems = parse_overrides_noticed(text)
+    overrides, refused = restrict_noticed(parsed)
+    errors = [notice_text(n, lang) for n in (*problems, *refused)]
     if not overrides:
         return a, errors
     try:
         return a.with_overrides(overrides), errors
     except ValueError as exc:
-        return a, [*errors, str(exc)]
+        return a, [*errors, error_text(exc, lang)]
 
 
 #: Config sections that change the ranking (the others act after the gate).

@@ -35,7 +35,7 @@ from rag_core.types import Question, Trace
 
 from . import cache
 from .html import md
-from .i18n import t
+from .i18n import error_text, t
 
 #: Seconds between two writes of a waiting script: the longest a rerun waits to interrupt it.
 TICK = 0.25
@@ -175,7 +175,7 @@ def _start(
         except Cancelled:
             result["cancelled"] = True
         except ValueError as exc:  # a bad question or setting: said on the page
-            result["error"] = str(exc)
+            result["error"] = error_text(exc, lang)
         except Exception as exc:  # noqa: BLE001 - a bug in a stage must not take the page down
             result["error"] = f"{type(exc).__name__}: {exc}"
             result["crash"] = traceback.format_exc()
@@ -201,7 +201,7 @@ def _start(
 
 def _wait_for_stages(events: queue.Queue[tuple[str, Any]], lang: str) -> Trace | None:
     """Draw progress until the ``stages`` Trace (returned) or the run's end (None)."""
-    progress = cache.Progress(st.empty(), t("ins.running", lang))
+    progress = cache.Progress(st.empty(), t("ins.running", lang), lang)
     line = st.empty()
     phase: tuple[str, float] | None = None
     try:

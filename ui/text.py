@@ -746,6 +746,111 @@ TEXT: dict[str, tuple[str, str]] = {
         "게이트가 거절함: {gate} — 모델을 호출하지 않았습니다",
         "gate refused: {gate} — the model was not called",
     ),
+    "notice.run.whole_document": ("문서 전체", "whole document"),
+    "notice.run.text_unavailable": ("본문 없음", "text unavailable"),
+    "notice.run.own_text": (
+        "불러온 코퍼스에 없음: run 이 준 본문",
+        "not in the loaded corpus: the run's own text",
+    ),
+    "notice.rerank.beyond_shortlist": (
+        "후보 목록(shortlist) 밖: 재순위하지 않음",
+        "beyond the shortlist: not reranked",
+    ),
+    "notice.rerank.cross_encoder_score": ("cross-encoder {score:.3f}", "cross-encoder {score:.3f}"),
+    "notice.rerank.judge_score": ("P(yes) = {score:.3f}", "P(yes) = {score:.3f}"),
+    "notice.rerank.maxsim_score": (
+        "maxsim {score:.2f} (질문의 워드피스 {pieces}개)",
+        "maxsim {score:.2f} over {pieces} query word pieces",
+    ),
+    "notice.rerank.overlap": (
+        "겹침 {found}/{words}: {terms}",
+        "overlap {found}/{words}: {terms}",
+    ),
+    "notice.rerank.overlap_none": ("겹침 0/{words}", "overlap 0/{words}"),
+    "notice.generation.speed": (
+        "{tokens} 토큰, {seconds:.1f}초 (초당 {rate:.1f} 토큰)",
+        "{tokens} tokens in {seconds:.1f} s ({rate:.1f} tokens/s)",
+    ),
+    "notice.generation.speed.prefill": (
+        "{tokens} 토큰, {seconds:.1f}초 (초당 {rate:.1f} 토큰; "
+        "프롬프트 처리 {prefill_seconds:.1f}초, 초당 {prefill_rate:.0f} 토큰)",
+        "{tokens} tokens in {seconds:.1f} s ({rate:.1f} tokens/s; prefill {prefill_seconds:.1f} s "
+        "at {prefill_rate:.0f} tokens/s)",
+    ),
+    "notice.generation.speed.prefill_decode": (
+        "{tokens} 토큰, {seconds:.1f}초 (초당 {rate:.1f} 토큰; "
+        "프롬프트 처리 {prefill_seconds:.1f}초, 초당 {prefill_rate:.0f} 토큰, "
+        "생성 초당 {decode_rate:.1f} 토큰)",
+        "{tokens} tokens in {seconds:.1f} s ({rate:.1f} tokens/s; prefill {prefill_seconds:.1f} s "
+        "at {prefill_rate:.0f} tokens/s, decode {decode_rate:.1f} tokens/s)",
+    ),
+    "notice.generation.max_tokens_reached": (
+        "max_new_tokens = {limit} 에서 멈췄습니다",
+        "stopped at max_new_tokens = {limit}",
+    ),
+    "notice.generation.replayed": (
+        "캐시에서 다시 보여 줍니다 (처음 생성에 {seconds:.1f}초)",
+        "replayed from the cache (generated in {seconds:.1f} s the first time)",
+    ),
+    "notice.generation.citations_not_enforced": (
+        "generation.citations = enforced 에는 로컬 transformers 모델이 필요합니다. {model} 은(는) "
+        "디코딩을 제약할 수 없어 인용이 자유입니다 (모델이 원할 때만 인용)",
+        "generation.citations = enforced needs a local transformers model; {model} cannot "
+        "constrain its decoding, so citations are free (the model cites only if it chooses to)",
+    ),
+    "notice.endpoint.speed": (
+        "{endpoint} 에서 {tokens} 토큰, {seconds:.1f}초",
+        "{tokens} tokens in {seconds:.1f} s from {endpoint}",
+    ),
+    "notice.endpoint.count.equal": (
+        "프롬프트 토큰: 우리 {ours}, 서버 {server} — 같음",
+        "prompt tokens: ours {ours}, server {server} — equal",
+    ),
+    "notice.endpoint.count.different": (
+        "프롬프트 토큰: 우리 {ours}, 서버 {server} — 다름",
+        "prompt tokens: ours {ours}, server {server} — DIFFERENT",
+    ),
+    "notice.endpoint.count.unreported": (
+        "프롬프트 토큰: 우리 {ours}, 서버는 알려 주지 않음",
+        "prompt tokens: ours {ours}, server not reported",
+    ),
+    "notice.endpoint.count.approximate": (
+        "프롬프트 토큰: 우리 {ours} (근사), 서버 {server}",
+        "prompt tokens: ours {ours} (approximate), server {server}",
+    ),
+    "notice.endpoint.count.approximate_unreported": (
+        "프롬프트 토큰: 우리 {ours} (근사), 서버는 알려 주지 않음",
+        "prompt tokens: ours {ours} (approximate), server not reported",
+    ),
+    "notice.endpoint.citations_free.no_grammar": (
+        "generation.citations = enforced: {endpoint} 에는 문법 설정이 없습니다 "
+        "(generation.endpoint_grammar = {grammar}; 서버가 llama.cpp 도 vLLM 도 아니라고 "
+        "알립니다). 그래서 인용이 자유입니다 (모델이 원할 때만 인용)",
+        "generation.citations = enforced: {endpoint} has no grammar setting "
+        "(generation.endpoint_grammar = {grammar}; the server reports neither llama.cpp nor "
+        "vLLM), so citations are free (the model cites only if it chooses to)",
+    ),
+    "notice.endpoint.citations_free.grammar_none": (
+        "generation.citations = enforced: {endpoint} 에 문법을 보내지 않습니다 "
+        "(generation.endpoint_grammar = none). 그래서 인용이 자유입니다 (모델이 원할 때만 인용)",
+        "generation.citations = enforced: {endpoint} is sent no grammar "
+        "(generation.endpoint_grammar = none), so citations are free (the model cites only if "
+        "it chooses to)",
+    ),
+    "notice.endpoint.citations_free.not_followed": (
+        "generation.citations = enforced: {endpoint} 에 {kind} 문법을 보냈지만 답변이 따르지 "
+        "않았습니다. 그래서 인용이 자유입니다 (모델이 원할 때만 인용)",
+        "generation.citations = enforced: {endpoint} was sent a {kind} grammar but the answer "
+        "does not follow it, so citations are free (the model cites only if it chooses to)",
+    ),
+    "notice.endpoint.citations_free.refused": (
+        "generation.citations = enforced: {endpoint} 이(가) {kind} 문법을 거절했습니다 "
+        "(HTTP {status}: {detail}). 그래서 인용이 자유입니다 (모델이 원할 때만 인용)",
+        "generation.citations = enforced: {endpoint} refused the {kind} grammar (HTTP {status}: "
+        "{detail}), so citations are free (the model cites only if it chooses to)",
+    ),
+    "notice.endpoint.note": ("{text}", "{text}"),
+    "notice.parts.joined": ("{first}; {second}", "{first}; {second}"),
     "notice.generation.off": (
         "생성이 꺼져 있습니다 (generation.model = none)",
         "generation is off (generation.model = none)",
@@ -1299,6 +1404,315 @@ TEXT: dict[str, tuple[str, str]] = {
     "notice.sweep.score.single_reranked": (
         "재순위({method}) 뒤의 검색기 점수",
         "the retriever's score after rerank ({method})",
+    ),
+    # ---- core notices: progress messages
+    "notice.progress.chunking": ("청킹 중: {signature}", "chunking {signature}"),
+    "notice.progress.embedding": (
+        "청크 {chunks}개를 {model}(으)로 임베딩하는 중",
+        "embedding {chunks} chunks with {model}",
+    ),
+    "notice.progress.loading": ("{model} 불러오는 중 ({dtype})", "loading {model} ({dtype})"),
+    "notice.progress.loading_cached": (
+        "캐시에서 {model} 불러오는 중 ({dtype})",
+        "loading {model} from the cache ({dtype})",
+    ),
+    "notice.progress.ready": ("{model} 준비 완료", "{model} ready"),
+    "notice.progress.assembling": (
+        "{file} 조립 중: 조각 {part}/{parts}",
+        "assembling {file}: part {part}/{parts}",
+    ),
+    "notice.progress.verifying": ("{file} 의 sha256 확인 중", "verifying sha256 of {file}"),
+    "notice.progress.reading_tokenizer": (
+        "{file} 에서 토크나이저 읽는 중",
+        "reading the tokenizer from {file}",
+    ),
+    "notice.progress.dequantising": (
+        "{file} 역양자화 중 (처음 한 번은 1분쯤 걸립니다)",
+        "dequantising {file} (about a minute the first time)",
+    ),
+    "notice.progress.rebuilding": (
+        "GGUF 설정으로 일반 모델을 다시 만드는 중",
+        "rebuilding a plain model from the GGUF config",
+    ),
+    "notice.progress.saving": (
+        "변환한 모델을 캐시에 저장하는 중",
+        "saving the converted model to the cache",
+    ),
+    "notice.progress.converted": ("변환 완료", "converted"),
+    "notice.progress.loading_generator": (
+        "생성 모델 {model} 불러오는 중",
+        "loading generator {model}",
+    ),
+    "notice.progress.generating": ("{model}(으)로 생성하는 중", "generating with {model}"),
+    # ---- core notices: model names and places a visitor may not set (rag_core/modelnames.py)
+    "notice.modelnames.refused.model": (
+        "{key}: 주소로는 이 값을 받지 않습니다 (허용: {names}; {where}). 기본값을 유지합니다. "
+        "운영자는 사이드바나 CLI 에서 로컬 모델을 고를 수 있습니다.",
+        "{key}: this value is not accepted from the address (allowed: {names}; {where}); the "
+        "default is kept. An operator can choose local models in the sidebar or the CLI.",
+    ),
+    "notice.modelnames.refused.place": (
+        "{key}: 주소로는 이 값을 받지 않습니다 (허용: {where}). 기본값을 유지합니다. "
+        "운영자는 사이드바나 CLI 에서 고를 수 있습니다.",
+        "{key}: this value is not accepted from the address (allowed: {where}); the default is "
+        "kept. An operator can choose it in the sidebar or the CLI.",
+    ),
+    "notice.modelnames.shared.model": (
+        "{key}: 이 공유 서버({mode}=shared)에서는 이 값을 받지 않습니다 "
+        "(허용: {names}; {where}). 기본값을 유지합니다.",
+        "{key}: this value is not accepted on this shared server ({mode}=shared) (allowed: "
+        "{names}; {where}); the default is kept.",
+    ),
+    "notice.modelnames.shared.place": (
+        "{key}: 이 공유 서버({mode}=shared)에서는 이 값을 받지 않습니다 (허용: {where}). "
+        "기본값을 유지합니다.",
+        "{key}: this value is not accepted on this shared server ({mode}=shared) (allowed: "
+        "{where}); the default is kept.",
+    ),
+    "notice.modelnames.none_bundled": ("번들 모델 없음", "none bundled"),
+    "notice.modelnames.where.path_inside": (
+        "${variable} 안의 경로",
+        "a path inside ${variable}",
+    ),
+    "notice.modelnames.where.no_path": (
+        "${variable} 이(가) 설정되지 않아 경로는 안 됨",
+        "${variable} is not set, so no path",
+    ),
+    "notice.modelnames.where.folder_inside": (
+        "${variable} 안의 폴더",
+        "a folder inside ${variable}",
+    ),
+    "notice.modelnames.where.no_folder": (
+        "${variable} 이(가) 설정되지 않아 폴더는 안 됨",
+        "${variable} is not set, so no folder",
+    ),
+    "notice.modelnames.where.servers": (
+        "${variable} 에 적힌 서버: {urls}",
+        "the servers listed in ${variable}: {urls}",
+    ),
+    "notice.modelnames.where.endpoints": (
+        "${variable} 에 적힌 엔드포인트: {listed}",
+        "the endpoints listed in ${variable}: {listed}",
+    ),
+    "notice.modelnames.where.key_variables": (
+        "${variable} 에 적힌 키 변수: {listed}",
+        "the key variables named listed in ${variable}: {listed}",
+    ),
+    "notice.modelnames.where.unset": (
+        "${variable} 이(가) 설정되지 않음",
+        "${variable} is not set",
+    ),
+    "notice.modelnames.place_refused": (
+        "이 서버는 공유 서버입니다 ({mode}=shared): {what}은(는) {where}여야 합니다. 아무것도 "
+        "열지 않았습니다. 허용 폴더는 운영자가 정합니다.",
+        "this server is shared ({mode}=shared): {what} must be {where}; nothing was opened. The "
+        "operator sets the allowed folder.",
+    ),
+    "notice.modelnames.place.dataset": ("데이터셋 폴더", "a dataset folder"),
+    "notice.modelnames.place.labels": ("라벨 저장소 파일", "a label store file"),
+    # ---- core notices: configuration (rag_core/config.py)
+    "notice.config.not_a_choice": (
+        "{key} = {value!r} 은(는) 올바른 값이 아닙니다. 고를 수 있는 값: {choices}",
+        "{key} = {value!r} is not valid; valid choices: {choices}",
+    ),
+    "notice.config.not_an_integer": (
+        "{key} = {value!r}: 정수여야 합니다",
+        "{key} = {value!r} must be an integer",
+    ),
+    "notice.config.not_a_number": (
+        "{key} = {value!r}: 숫자여야 합니다",
+        "{key} = {value!r} must be a number",
+    ),
+    "notice.config.not_finite": (
+        "{key} = {value!r}: 유한한 숫자여야 합니다",
+        "{key} = {value!r} must be a finite number",
+    ),
+    "notice.config.out_of_range": (
+        "{key} = {value!r} 은(는) 범위를 벗어났습니다 (허용 범위: {bound})",
+        "{key} = {value!r} is out of range; it must be {bound}",
+    ),
+    "notice.config.bound.at_least": (
+        "{low} 이상",
+        ">= {low}",
+    ),
+    "notice.config.bound.above": (
+        "{low} 초과",
+        "> {low}",
+    ),
+    "notice.config.bound.between": (
+        "{low} 이상 {high} 이하",
+        "between {low} and {high}",
+    ),
+    "notice.config.bound.at_least_at_most": (
+        "{low} 이상 {high} 이하",
+        ">= {low} and <= {high}",
+    ),
+    "notice.config.bound.above_at_most": (
+        "{low} 초과 {high} 이하",
+        "> {low} and <= {high}",
+    ),
+    "notice.config.not_a_bool": (
+        "{key} = {value!r}: true 또는 false 여야 합니다",
+        "{key} = {value!r} must be true or false",
+    ),
+    "notice.config.not_a_model_name": (
+        "{key} = {value!r}: 비어 있지 않은 모델 이름, 허브 id 또는 경로여야 합니다",
+        "{key} = {value!r} must be a non-empty model name, hub id or path",
+    ),
+    "notice.config.not_a_string": (
+        "{key} = {value!r}: 문자열이어야 합니다",
+        "{key} = {value!r} must be a string",
+    ),
+    "notice.config.empty_name": (
+        "{key} = {value!r}: 비어 있지 않은 이름이어야 합니다",
+        "{key} = {value!r} must be a non-empty name",
+    ),
+    "notice.config.overlap_too_big": (
+        "chunker.overlap = {overlap} 은(는) chunker.target = {target} 보다 작아야 합니다",
+        "chunker.overlap = {overlap} must be smaller than chunker.target = {target}",
+    ),
+    "notice.config.methods_empty": (
+        "retrieval.methods 가 비어 있습니다. 다음 중 하나 이상을 고르세요: {choices}",
+        "retrieval.methods is empty; choose one or more of: {choices}",
+    ),
+    "notice.config.bad_run_spec": (
+        "retrieval.methods = {spec!r}: 가져온 run 은 run:TAG 로 씁니다 (공백이나 쉼표가 없는 태그)",
+        "retrieval.methods = {spec!r}: an imported run is written run:TAG (its tag, without "
+        "spaces or commas)",
+    ),
+    "notice.config.analyzer_not_taken": (
+        "retrieval.methods = {spec!r}: {method} 검색은 분석기를 받지 않습니다",
+        "retrieval.methods = {spec!r}: {method} retrieval takes no analyzer",
+    ),
+    "notice.config.method_twice": (
+        "retrieval.methods = {methods!r} 에 같은 검색기가 두 번 있습니다",
+        "retrieval.methods = {methods!r} lists a retriever twice",
+    ),
+    "notice.config.ngram_order": (
+        "retrieval.ngram_max = {high} 은(는) retrieval.ngram_min = {low} 이상이어야 합니다",
+        "retrieval.ngram_max = {high} must be >= retrieval.ngram_min = {low}",
+    ),
+    "notice.config.qdrant_both": (
+        "retrieval.qdrant_url 과 retrieval.qdrant_path 가 모두 설정되었습니다. 서버 URL 이나 "
+        "내장 로컬 모드의 폴더 중 하나만 설정하세요",
+        "retrieval.qdrant_url and retrieval.qdrant_path are both set; set one: a server URL or "
+        "a folder for the embedded local mode",
+    ),
+    "notice.config.qdrant_bad_url": (
+        "retrieval.qdrant_url = {url!r} 은(는) http:// 또는 https:// 로 시작해야 합니다 (예: "
+        "http://localhost:6333)",
+        "retrieval.qdrant_url = {url!r} must start with http:// or https:// (e.g. "
+        "http://localhost:6333)",
+    ),
+    "notice.config.cross_encoder_no_model": (
+        "rerank.model 이 비어 있습니다: cross-encoder 재순위기에는 허브 id 나 로컬 경로가 "
+        "필요합니다 (예: cross-encoder/ms-marco-MiniLM-L-6-v2)",
+        "rerank.model is empty: the cross-encoder reranker needs a hub id or a local path (e.g. "
+        "cross-encoder/ms-marco-MiniLM-L-6-v2)",
+    ),
+    "notice.config.budget_below_reserved": (
+        "context.budget_tokens = {budget} 은(는) 지시문에 예약된 {reserved} 토큰보다 작습니다. "
+        "{reserved} 이상이어야 합니다",
+        "context.budget_tokens = {budget} is smaller than the {reserved} tokens reserved for "
+        "the instructions; it must be >= {reserved}",
+    ),
+    "notice.config.endpoint_empty": (
+        "{key} 가 비어 있습니다: 서버의 기본 URL 을 주세요 (예: http://127.0.0.1:8000/v1)",
+        "{key} is empty: give the server's base URL, e.g. http://127.0.0.1:8000/v1",
+    ),
+    "notice.config.endpoint_credentials": (
+        "{key}: URL 에 자격 증명(user:password@)을 넣으면 안 됩니다. 키를 담은 환경 변수의 "
+        "이름을 generation.api_key_env 에 쓰세요",
+        "{key}: the URL must not carry credentials (user:password@); name the environment "
+        "variable holding the key in generation.api_key_env",
+    ),
+    "notice.config.endpoint_scheme": (
+        "{key} = {url!r} 은(는) http://host:port/v1 또는 https://host:port/v1 이어야 합니다 "
+        "(가능한 스킴: http, https)",
+        "{key} = {url!r} must be http://host:port/v1 or https://host:port/v1 (valid schemes: "
+        "http, https)",
+    ),
+    "notice.config.endpoint_query": (
+        "{key}: URL 에 쿼리 문자열이나 프래그먼트가 있으면 안 됩니다",
+        "{key}: the URL must not have a query string or fragment",
+    ),
+    "notice.config.endpoint_port": (
+        "{key}: URL 의 포트가 0에서 65535 사이의 숫자가 아닙니다",
+        "{key}: the URL's port is not a number between 0 and 65535",
+    ),
+    "notice.config.key_env_not_text": (
+        "generation.api_key_env 는 환경 변수의 이름이어야 합니다",
+        "generation.api_key_env must be the name of an environment variable",
+    ),
+    "notice.config.key_env_not_name": (
+        "generation.api_key_env 는 키를 담은 환경 변수의 이름(영문자, 숫자, _)이어야 합니다. "
+        "예: OPENAI_API_KEY — 키 자체는 넣지 마세요",
+        "generation.api_key_env must be the NAME of an environment variable holding the key "
+        "(letters, digits, _), e.g. OPENAI_API_KEY — never the key itself",
+    ),
+    "notice.config.endpoint_no_model_name": (
+        "generation.model = {model!r} 에 모델 이름이 없습니다: openai:MODEL 로 쓰고, MODEL 은 "
+        "서버가 알려 주는 이름(GET /v1/models)입니다",
+        "generation.model = {model!r} names no model: write openai:MODEL, MODEL as the server "
+        "lists it (GET /v1/models)",
+    ),
+    "notice.config.endpoint_needed": (
+        "generation.model = {model!r} 에는 서버의 기본 URL 인 generation.endpoint 가 필요합니다 "
+        "(http://host:port/v1 또는 https://host:port/v1)",
+        "generation.model = {model!r} needs generation.endpoint, the server's base URL "
+        "(http://host:port/v1 or https://host:port/v1)",
+    ),
+    "notice.config.tokenizer_not_text": (
+        "generation.tokenizer 는 허브 id, 폴더 또는 빈 값(자동)이어야 합니다",
+        "generation.tokenizer must be a hub id, a folder or empty (auto)",
+    ),
+    "notice.config.section_type": (
+        "{name} 은(는) {kind} 이어야 합니다",
+        "{name} must be a {kind}",
+    ),
+    "notice.config.not_an_object": (
+        "파이프라인 설정은 JSON 객체여야 합니다 (받은 것: {kind})",
+        "a pipeline config must be a JSON object, not {kind}",
+    ),
+    "notice.config.unknown_sections": (
+        "알 수 없는 설정 섹션: {names}. 가능한 섹션: {sections}",
+        "unknown config section(s) {names}; valid sections: {sections}",
+    ),
+    "notice.config.section_not_object": (
+        "설정 섹션 {name} 은(는) 객체여야 합니다 (받은 것: {value!r})",
+        "config section {name} must be an object, not {value!r}",
+    ),
+    "notice.config.unknown_keys": (
+        "알 수 없는 키: {keys}. 가능한 키: {valid}",
+        "unknown key(s) {keys}; valid keys: {valid}",
+    ),
+    "notice.config.not_json": (
+        "설정이 올바른 JSON 이 아닙니다: {line}행 {column}열 (문자 {pos}): {msg}",
+        "config is not valid JSON: {msg}: line {line} column {column} (char {pos})",
+    ),
+    "notice.config.unknown_key_section": (
+        "알 수 없는 설정 키 {key!r}. 키는 section.key 형식이며, 섹션은 {sections} 입니다",
+        "unknown config key {key!r}; keys look like section.key with sections: {sections}",
+    ),
+    "notice.config.unknown_key": (
+        "알 수 없는 설정 키 {key!r}. 가능한 키: {valid}",
+        "unknown config key {key!r}; valid keys: {valid}",
+    ),
+    "notice.config.overrides_not_text": (
+        "덮어쓸 설정은 텍스트여야 합니다 (받은 것: {kind})",
+        "overrides must be text, not {kind}",
+    ),
+    "notice.config.item_not_pair": (
+        "{item!r}: key=value 형식이어야 합니다 (예: retrieval.k=5)",
+        "{item!r}: expected key=value, e.g. retrieval.k=5",
+    ),
+    "notice.config.item_not_key_value": (
+        "{item!r} 은(는) key=value 형식이 아닙니다 (예: retrieval.analyzer=char)",
+        "{item!r} is not key=value (e.g. retrieval.analyzer=char)",
+    ),
+    "notice.config.unknown_preset": (
+        "알 수 없는 프리셋 {name!r}. 고를 수 있는 값: {choices}",
+        "unknown preset {name!r}; valid choices: {choices}",
     ),
     "ins.gen_speed": (
         "첫 토큰 {first}초 · 프롬프트 처리 {prefill} 토큰/초 · 생성 {decode} 토큰/초",

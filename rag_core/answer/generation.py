@@ -41,7 +41,7 @@ from rag_core.models.errors import Cancelled
 from rag_core.models.store import JsonStore, shared_store
 from rag_core.models.timing import rates
 from rag_core.types import ContextStage, GenerationStage, Notice
-from rag_core.wording import declare, english, notice
+from rag_core.wording import declare, english, joined, notice
 
 from .citations import GRAMMAR_VERSION, citation_processor
 from .prompt import REFUSAL_TEXT, refusal_of
@@ -56,6 +56,24 @@ GENERATION_NO_SOURCE_FITS = declare("generation.no_source_fits")
 GENERATION_WRONG_TOKENIZER = declare("generation.wrong_tokenizer", "tokenizer", "model")
 GENERATION_IDS_ALTERED = declare("generation.ids_altered")
 GENERATION_FAILED = declare("generation.failed", "kind", "error")
+#: What a made answer's stage says (``GenerationStage.notice``; ``message`` is its English):
+#: how fast it came, or that it was replayed, then what the answer could not have.
+GENERATION_SPEED = declare("generation.speed", "tokens", "seconds", "rate")
+GENERATION_SPEED_PREFILL = declare(
+    "generation.speed.prefill", "tokens", "seconds", "rate", "prefill_seconds", "prefill_rate"
+)
+GENERATION_SPEED_PREFILL_DECODE = declare(
+    "generation.speed.prefill_decode",
+    "tokens",
+    "seconds",
+    "rate",
+    "prefill_seconds",
+    "prefill_rate",
+    "decode_rate",
+)
+GENERATION_MAX_TOKENS = declare("generation.max_tokens_reached", "limit")
+GENERATION_REPLAYED = declare("generation.replayed", "seconds")
+GENERATION_NOT_ENFORCED = declare("generation.citations_not_enforced", "model")
 
 
 def _stage(status: str, model: str | None, why: Notice, **fields: Any) -> GenerationStage:
@@ -176,7 +194,7 @@ def generate(
     wrong = _wrong_ids(context, generator, params)
     if wrong is not None:
         return wrong
-    notes: list[str] = []
+    notes: list[Notice] = []
     mode = cfg.citations
     if mode == "enforced" and not supports_enforced(generator):
         mode = "free"
@@ -206,13 +224,9 @@ def generate(
     )
 
 
-def _no_enforcing(generator: Any) -> str:
+def _no_enforcing(generator: Any) -> Notice:
     """The note of a generator that cannot constrain its decoding (citations fall back to free)."""
-    return (
-        "generation.citations = enforced needs a local transformers model; "
-        f"{generator.model_id} cannot constrain its decoding, so citations are free (the model "
-        "cites only if it chooses to)"
-    )
+    return notice(GENERATION_NOT_ENFORCED, model=generator.model_id)
 
 
 def _nothing_to_send(
@@ -259,7 +273,7 @@ def _replay(
     generator: Any,
     ids: list[int],
     params: dict[str, Any],
-    notes: list[str],
+    notes: list[Notice],
 ) -> GenerationStage | None:
     """The stored generation under ``key`` as an ``ok`` stage with ``cached=True``, or None."""
     t0 = time.perf_counter()
@@ -267,6 +281,7 @@ def _replay(
     if hit is None:
         return None
     timing = {k: hit[k] for k in TIMING_KEYS if hit.get(k) is not None}
+    said = joined([notice(GENERATION_REPLAYED, seconds=hit["seconds"]), *notes])
     return GenerationStage(
         "ok",
         generator.model_id,
@@ -277,12 +292,8 @@ def _replay(
         model_sha256=generator.file_sha256,
         params={**params, **timing, "replay_ms": round((time.perf_counter() - t0) * 1000, 2)},
         cached=True,
-        message="; ".join(
-            [
-                f"replayed from the cache (generated in {hit['seconds']:.1f} s the first time)",
-                *notes,
-            ]
-        ),
+        message=english(said),
+        notice=said,
     )
 
 
@@ -295,7 +306,7 @@ def _fresh(
     mode: str,
     sources: list[int],
     params: dict[str, Any],
-    notes: list[str],
+    notes: list[Notice],
     on_text: Callable[[str], None] | None,
     refusal: str = REFUSAL_TEXT,
     cancelled: Callable[[], bool] | None = None,
@@ -341,6 +352,7 @@ def _fresh(
         },
     )
     stopped = bool(new_ids) and new_ids[-1] in getattr(generator, "eos_ids", ())
+    said = joined([*_speed(new_ids, seconds, timing, cfg.max_new_tokens, stopped), *notes])
     return GenerationStage(
         "ok",
         generator.model_id,
@@ -351,27 +363,32 @@ def _fresh(
         model_sha256=generator.file_sha256,
         params={**params, **timing},
         cached=False,
-        message="; ".join(
-            [_speed_line(new_ids, seconds, timing, cfg.max_new_tokens, stopped), *notes]
-        ),
+        message=english(said),
+        notice=said,
     )
 
 
-def _speed_line(
+def _speed(
     new_ids: list[int], seconds: float, timing: dict[str, Any], limit: int, stopped: bool
-) -> str:
-    """ "12 tokens in 3.1 s (3.9 tokens/s; prefill 2.6 s at 370 tokens/s, decode 11.2 tokens/s)"."""
-    rate = len(new_ids) / max(seconds, 1e-9)
-    line = f"{len(new_ids)} tokens in {seconds:.1f} s ({rate:.1f} tokens/s"
+) -> list[Notice]:
+    """How fast the answer came ("12 tokens in 3.1 s (3.9 tokens/s; prefill 2.6 s at 370
+    tokens/s, decode 11.2 tokens/s)"), then, when the model did not stop by itself, that
+    ``max_new_tokens`` cut it."""
+    facts: dict[str, Any] = {
+        "tokens": len(new_ids),
+        "seconds": seconds,
+        "rate": len(new_ids) / max(seconds, 1e-9),
+    }
+    code = GENERATION_SPEED
     if timing.get("prefill_tokens_per_s"):
-        line += (
-            f"; prefill {timing['prefill_seconds']:.1f} s at "
-            f"{timing['prefill_tokens_per_s']:.0f} tokens/s"
-        )
+        code = GENERATION_SPEED_PREFILL
+        facts["prefill_seconds"] = timing["prefill_seconds"]
+        facts["prefill_rate"] = timing["prefill_tokens_per_s"]
         if timing.get("decode_tokens_per_s"):
-            line += f", decode {timing['decode_tokens_per_s']:.1f} tokens/s"
-    line += ")"
-    return line + ("" if stopped else f"; stopped at max_new_tokens = {limit}")
+            code = GENERATION_SPEED_PREFILL_DECODE
+            facts["decode_rate"] = timing["decode_tokens_per_s"]
+    parts = [notice(code, **facts)]
+    return parts if stopped else [*parts, notice(GENERATION_MAX_TOKENS, limit=limit)]
 
 
 #: How many of the latest generations calibrate :func:`estimate_seconds`.

@@ -35,7 +35,7 @@ from rag_core.hashing import ids_sha256, sha256_text
 from rag_core.models.endpoint import EndpointError, EndpointGenerator, EndpointReply, is_refusal
 from rag_core.models.store import JsonStore
 from rag_core.types import ContextStage, GenerationStage, Notice
-from rag_core.wording import declare, english, notice
+from rag_core.wording import declare, english, joined, notice
 
 from .citations import GRAMMAR_VERSION
 from .context import CONTEXT_FALLBACK_TOKENIZER
@@ -52,6 +52,25 @@ CONTEXT_ENDPOINT_TOKENIZER_UNKNOWN = declare("context.endpoint_tokenizer_unknown
 #: Declared in ``rag_core.answer.generation`` too (the same codes, raised here for endpoints).
 GENERATION_WRONG_TOKENIZER = declare("generation.wrong_tokenizer", "tokenizer", "model")
 GENERATION_FAILED = declare("generation.failed", "kind", "error")
+GENERATION_REPLAYED = declare("generation.replayed", "seconds")
+GENERATION_MAX_TOKENS = declare("generation.max_tokens_reached", "limit")
+
+#: What an endpoint's answer says (``GenerationStage.notice``): how many tokens came from
+#: where, our prompt count beside the server's, and why citations fell back to free.
+ENDPOINT_SPEED = declare("endpoint.speed", "tokens", "seconds", "endpoint")
+ENDPOINT_COUNT_EQUAL = declare("endpoint.count.equal", "ours", "server")
+ENDPOINT_COUNT_DIFFERENT = declare("endpoint.count.different", "ours", "server")
+ENDPOINT_COUNT_UNREPORTED = declare("endpoint.count.unreported", "ours")
+ENDPOINT_COUNT_APPROXIMATE = declare("endpoint.count.approximate", "ours", "server")
+ENDPOINT_COUNT_APPROXIMATE_UNREPORTED = declare("endpoint.count.approximate_unreported", "ours")
+ENDPOINT_FREE_NO_GRAMMAR = declare("endpoint.citations_free.no_grammar", "endpoint", "grammar")
+ENDPOINT_FREE_GRAMMAR_NONE = declare("endpoint.citations_free.grammar_none", "endpoint")
+ENDPOINT_FREE_NOT_FOLLOWED = declare("endpoint.citations_free.not_followed", "endpoint", "kind")
+ENDPOINT_FREE_REFUSED = declare(
+    "endpoint.citations_free.refused", "endpoint", "kind", "status", "detail"
+)
+#: A citations note stored as text by an older version (a cached answer's).
+ENDPOINT_NOTE = declare("endpoint.note", "text")
 
 DECODING = "greedy"
 
@@ -60,7 +79,8 @@ def endpoint_cache_key(
     endpoint: str, model: str, prompt_hash: str, max_new_tokens: int, cite: list[Any] | None = None
 ) -> str:
     """``sha256(["endpoint", endpoint, model, prompt_hash, max_new_tokens, "greedy", *cite])``
-    (``cite``: ``["enforced", kind, grammar version, sources]`` when a grammar is sent)."""
+    (``cite``: ``["enforced", kind, grammar version, server rule version, sources]`` when
+    a grammar is sent)."""
     payload = json.dumps(
         ["endpoint", endpoint, model, prompt_hash, max_new_tokens, DECODING, *(cite or [])]
     )
@@ -75,11 +95,17 @@ def grammar_kind(generator: EndpointGenerator, setting: str) -> str:
     return kind_of_server(*generator.server_reports())
 
 
-def _free_note(generator: EndpointGenerator, why: str) -> str:
-    return (
-        f"generation.citations = enforced: {generator.client.url} {why}, so citations are free "
-        "(the model cites only if it chooses to)"
-    )
+def _stored_note(rec: dict[str, Any]) -> Notice | None:
+    """The citations note of a stored reply: its notice, or (stored as text by an older
+    version) the text as ``endpoint.note``."""
+    stored = rec.get("citations_notice")
+    if isinstance(stored, dict) and isinstance(stored.get("params"), dict):
+        try:
+            return notice(str(stored.get("code")), **stored["params"])
+        except ValueError:
+            pass
+    text = rec.get("citations_note")
+    return notice(ENDPOINT_NOTE, text=str(text)) if text else None
 
 
 def _failed(generator: EndpointGenerator, cause: Notice, params: dict[str, Any]) -> GenerationStage:
@@ -100,7 +126,7 @@ class _Rule:
         extra: The request fields carrying the rule.
         why_free: Why enforced citations run free before any request (``no_grammar``,
             ``grammar_none``), else None.
-        note: The English line for ``why_free``.
+        note: The notice saying ``why_free``.
     """
 
     sources: list[int]
@@ -108,7 +134,7 @@ class _Rule:
     kind: str
     extra: dict[str, Any]
     why_free: str | None = None
-    note: str | None = None
+    note: Notice | None = None
 
     def cache_part(self) -> list[Any] | None:
         """What of the rule enters the cache key (None when no rule is sent)."""
@@ -130,22 +156,21 @@ def _rule(context: ContextStage, cfg: GenerationConfig, generator: EndpointGener
     extra = grammar_fields(kind, sources, refusal)
     if cfg.citations != "enforced" or extra:
         return _Rule(sources, refusal, kind, extra)
+    url = generator.client.url
     if cfg.endpoint_grammar == "none":
-        why, reason = "grammar_none", "is sent no grammar (generation.endpoint_grammar = none)"
+        why, note = "grammar_none", notice(ENDPOINT_FREE_GRAMMAR_NONE, endpoint=url)
     else:
         why = "no_grammar"
-        reason = (
-            f"has no grammar setting (generation.endpoint_grammar = {cfg.endpoint_grammar}; "
-            "the server reports neither llama.cpp nor vLLM)"
-        )
-    return _Rule(sources, refusal, kind, extra, why, _free_note(generator, reason))
+        note = notice(ENDPOINT_FREE_NO_GRAMMAR, endpoint=url, grammar=cfg.endpoint_grammar)
+    return _Rule(sources, refusal, kind, extra, why, note)
 
 
 def _complete(
     generator: EndpointGenerator, request: dict[str, Any], rule: _Rule
 ) -> tuple[EndpointReply, dict[str, Any]]:
     """The reply, and how its citations came out: ``citations`` (``enforced`` only when the
-    rule was sent and the answer follows it), ``citations_note``, ``citations_why``."""
+    rule was sent and the answer follows it), the note saying why not (``citations_note``
+    in English, ``citations_notice`` as code and params) and ``citations_why``."""
     if not rule.extra:
         return generator.complete(**request), {"citations": "free"}
     try:
@@ -153,16 +178,28 @@ def _complete(
     except EndpointError as exc:
         if not is_refusal(exc):
             raise
-        status, detail = exc.notice.params.get("status"), exc.notice.params.get("detail", "")
-        note = _free_note(generator, f"refused the {rule.kind} grammar (HTTP {status}: {detail})")
-        reply = generator.complete(**request)
-        return reply, {"citations": "free", "citations_note": note, "citations_why": "refused"}
+        note = notice(
+            ENDPOINT_FREE_REFUSED,
+            endpoint=generator.client.url,
+            kind=rule.kind,
+            status=exc.notice.params.get("status"),
+            detail=exc.notice.params.get("detail", ""),
+        )
+        return generator.complete(**request), _free(note, "refused")
     if follows_rule(reply.text, rule.sources, rule.refusal):
         return reply, {"citations": "enforced", "cite_sources": rule.sources}
-    note = _free_note(
-        generator, f"was sent a {rule.kind} grammar but the answer does not follow it"
-    )
-    return reply, {"citations": "free", "citations_note": note, "citations_why": "ignored"}
+    note = notice(ENDPOINT_FREE_NOT_FOLLOWED, endpoint=generator.client.url, kind=rule.kind)
+    return reply, _free(note, "ignored")
+
+
+def _free(note: Notice, why: str) -> dict[str, Any]:
+    """The stored fields of an answer whose enforced citations ran free."""
+    return {
+        "citations": "free",
+        "citations_note": english(note),
+        "citations_notice": {"code": note.code, "params": dict(note.params)},
+        "citations_why": why,
+    }
 
 
 def _record(
@@ -193,7 +230,7 @@ def generate_remote(
     generator: EndpointGenerator,
     store: JsonStore,
     params: dict[str, Any],
-    notes: list[str],
+    notes: list[Notice],
     *,
     use_cache: bool = True,
     on_text: Callable[[str], None] | None = None,
@@ -223,9 +260,9 @@ def generate_remote(
     else:
         prompt_hash = sha256_text(json.dumps([context.system_text, context.user_text]))
     rule = _rule(context, cfg, generator)
-    if rule.why_free is not None:
+    if rule.why_free is not None and rule.note is not None:
         params["citations_why"] = rule.why_free
-        notes = [*notes, str(rule.note)]
+        notes = [*notes, rule.note]
     key = endpoint_cache_key(
         generator.client.url,
         generator.served_model,
@@ -263,6 +300,7 @@ def generate_remote(
     record = {
         **_record(reply, generator, ours, ids is not None),
         "citations_note": None,
+        "citations_notice": None,
         "citations_why": None,
         **cited,
         "grammar": rule.kind if rule.extra else None,
@@ -275,7 +313,7 @@ def _stage(
     generator: EndpointGenerator,
     rec: dict[str, Any],
     params: dict[str, Any],
-    notes: list[str],
+    notes: list[Notice],
     *,
     cached: bool,
 ) -> GenerationStage:
@@ -299,22 +337,24 @@ def _stage(
     }
     if rec.get("cite_sources") is not None:
         out["cite_sources"] = rec["cite_sources"]
-    if rec.get("citations_note"):
-        notes = [*notes, str(rec["citations_note"])]
-    count = (
-        f"prompt tokens: ours {ours}{'' if exact else ' (approximate)'}, server "
-        f"{server if server is not None else 'not reported'}"
-        + ("" if match is None else " — equal" if match else " — DIFFERENT")
-    )
+    stored = _stored_note(rec)
+    if stored is not None:
+        notes = [*notes, stored]
     seconds = float(rec.get("seconds") or 0.0)
-    head = (
-        f"replayed from the cache (generated in {seconds:.1f} s the first time)"
+    said = [
+        notice(GENERATION_REPLAYED, seconds=seconds)
         if cached
-        else f"{rec.get('output_tokens') or '?'} tokens in {seconds:.1f} s from "
-        f"{generator.client.url}"
-    )
+        else notice(
+            ENDPOINT_SPEED,
+            tokens=rec.get("output_tokens") or "?",
+            seconds=seconds,
+            endpoint=generator.client.url,
+        )
+    ]
     if rec.get("finish_reason") == "length":
-        head += f"; stopped at max_new_tokens = {params.get('max_new_tokens')}"
+        said.append(notice(GENERATION_MAX_TOKENS, limit=params.get("max_new_tokens")))
+    said.append(_count(ours, server, exact, match))
+    why = joined([*said, *notes])
     return GenerationStage(
         "ok",
         generator.model_id,
@@ -324,7 +364,21 @@ def _stage(
         output_tokens=rec.get("output_tokens"),
         params=out,
         cached=cached,
-        message="; ".join([head, count, *notes]),
+        message=english(why),
+        notice=why,
+    )
+
+
+def _count(ours: Any, server: Any, exact: bool, match: bool | None) -> Notice:
+    """Our prompt count beside the server's ``usage.prompt_tokens``."""
+    if not exact:
+        if server is None:
+            return notice(ENDPOINT_COUNT_APPROXIMATE_UNREPORTED, ours=ours)
+        return notice(ENDPOINT_COUNT_APPROXIMATE, ours=ours, server=server)
+    if server is None:
+        return notice(ENDPOINT_COUNT_UNREPORTED, ours=ours)
+    return notice(
+        ENDPOINT_COUNT_EQUAL if match else ENDPOINT_COUNT_DIFFERENT, ours=ours, server=server
     )
 
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from ..hashing import sha256_text
 from ..types import Notice
-from ..wording import notice
+from ..wording import declare, notice
 from . import gguf
 from ._files import (
     Progress,
@@ -56,6 +56,11 @@ from .errors import (
 from .generators import FallbackPromptTokenizer, Generator, PromptTokenizer
 
 ensure_offline()
+
+#: What a generator's load is doing (a ``Progress`` message).
+PROGRESS_LOADING = declare("progress.loading", "model", "dtype")
+PROGRESS_LOADING_CACHED = declare("progress.loading_cached", "model", "dtype")
+PROGRESS_READY = declare("progress.ready", "model")
 
 DEFAULT_EMBEDDER = "minilm"
 DEFAULT_GENERATOR = "qwen2.5-coder-0.5b"
@@ -236,7 +241,7 @@ def _load_converted(
     t0 = time.perf_counter()
     folder, manifest = gguf.prepare(source, progress)
     if progress:
-        progress(f"loading {model_id} from the cache ({dtype})", 0.92)
+        progress(notice(PROGRESS_LOADING_CACHED, model=model_id, dtype=dtype), 0.92)
     tok = AutoTokenizer.from_pretrained(str(folder), local_files_only=True)
     # The cache holds float32; other dtypes are cast while loading (docs/MODELS.md, "Precision").
     model = AutoModelForCausalLM.from_pretrained(
@@ -244,7 +249,7 @@ def _load_converted(
     )
     model = quantise(model.eval(), dtype)
     if progress:
-        progress(f"{model_id} ready", 1.0)
+        progress(notice(PROGRESS_READY, model=model_id), 1.0)
     return Generator(
         name,
         model,
@@ -262,7 +267,7 @@ def _load_hf_generator(name: str, dtype: str, progress: Progress | None) -> Gene
 
     t0 = time.perf_counter()
     if progress:
-        progress(f"loading {name} ({dtype})", 0.1)
+        progress(notice(PROGRESS_LOADING, model=name, dtype=dtype), 0.1)
     try:
         tok = AutoTokenizer.from_pretrained(name, local_files_only=not downloads_allowed())
         model = AutoModelForCausalLM.from_pretrained(
@@ -272,7 +277,7 @@ def _load_hf_generator(name: str, dtype: str, progress: Progress | None) -> Gene
         raise ModelUnavailable(name, _missing_reason(name, exc)) from None
     model = quantise(model.eval(), dtype)
     if progress:
-        progress(f"{name} ready", 1.0)
+        progress(notice(PROGRESS_READY, model=name), 1.0)
     return Generator(
         name, model, tok, name, None, load_seconds=time.perf_counter() - t0, dtype=dtype
     )

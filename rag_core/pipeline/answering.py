@@ -29,6 +29,9 @@ GENERATION_SKIPPED_GATE = declare("generation.skipped.gate_refused", "gate")
 GENERATION_MODEL_UNAVAILABLE = declare("generation.model_unavailable", "model", "reason")
 SUPPORT_SKIPPED_GENERATION = declare("support.skipped.generation", "status")
 STAGES_NOT_RUN_RETRIEVAL_ONLY = declare("stages.not_run.retrieval_only")
+#: What the answer stages are doing (a ``Progress`` message).
+PROGRESS_LOADING_GENERATOR = declare("progress.loading_generator", "model")
+PROGRESS_GENERATING = declare("progress.generating", "model")
 
 #: ``listener(event, value)``: see :func:`rag_core.pipeline.run`.
 Listener = Callable[[str, Any], None]
@@ -211,7 +214,7 @@ def _load_generator(
     if listener is not None:
         listener("preparing", {"model": name, "once": not models.prepared(name)})
     if progress:
-        progress(f"loading generator {name}", 0.0)
+        progress(notice(PROGRESS_LOADING_GENERATOR, model=name), 0.0)
     generator: Any = None
     problem: Notice | None = None
     g = config.generation
@@ -243,7 +246,7 @@ def _generation(
         why = problem or notice(MODEL_UNAVAILABLE, detail=config.generation.model)
         return skipped_generation(config, why, status="unavailable")
     if progress:
-        progress(f"generating with {config.generation.model}", 0.5)
+        progress(notice(PROGRESS_GENERATING, model=config.generation.model), 0.5)
     on_text = None
     if listener is not None:
         listener(

@@ -10,7 +10,8 @@ A reranker is a function registered in :data:`RERANKERS` (with its UI label in
 It receives only the shortlisted hits (in retrieval order, a tuple of
 :class:`rag_core.types.Hit`) and returns a
 :class:`Reranked`: the new order as indices into those hits, the reranker's
-score for each position, optional per-hit notes and an info dict.
+score for each position, optional per-hit notes (notices: code and params,
+worded by ``rag_core.wording``) and an info dict.
 :func:`rerank` does the rest the same way for every method: hits beyond the
 shortlist keep their order after the reranked ones, every output hit gets its
 new ``rank``, ``prev_rank``, ``retrieval_score`` (its incoming score), the
@@ -28,7 +29,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rag_core.registry import Registry
-from rag_core.types import Chunk, Hit
+from rag_core.types import Chunk, Hit, Notice
+from rag_core.wording import declare, english, notice
+
+#: The note of a hit below the shortlist (``Hit.notice``; ``Hit.note`` is its English).
+RERANK_BEYOND_SHORTLIST = declare("rerank.beyond_shortlist")
 
 
 @dataclass(frozen=True)
@@ -38,13 +43,14 @@ class Reranked:
     Attributes:
         order: Indices into the given hits, best first (a permutation).
         scores: The reranker score of the hit at each position of ``order``.
-        notes: Optional per-position text (e.g. which query words matched).
+        notes: Optional per-position notices (e.g. which query words matched); each hit's
+            ``notice``, its English the hit's ``note``.
         info: Method facts for the trace (parameters, query words, ...).
     """
 
     order: tuple[int, ...]
     scores: tuple[float, ...]
-    notes: tuple[str, ...] = ()
+    notes: tuple[Notice, ...] = ()
     info: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -129,7 +135,7 @@ def rerank(
     # Every hit at its new rank, its retrieval rank and score kept as prev_rank and
     # retrieval_score; the reranked ones carry the reranker's score, a tie flag and
     # note; the rest follow in their order, noted.
-    notes = result.notes or tuple(short[i].note for i in result.order)
+    notes: Sequence[Notice | None] = result.notes or (None,) * n_short
     ties = tie_flags(result.scores)
     out = [
         _moved(short[i], rank, float(score), tied, note)
@@ -137,16 +143,17 @@ def rerank(
             zip(result.order, result.scores, ties, notes, strict=True), start=1
         )
     ]
-    beyond = "beyond the shortlist: not reranked"
+    beyond = notice(RERANK_BEYOND_SHORTLIST)
     out += [
         _moved(h, rank, h.score, False, beyond) for rank, h in enumerate(src[n_short:], n_short + 1)
     ]
     return tuple(out), info
 
 
-def _moved(hit: Hit, rank: int, score: float, tied: bool, note: str) -> Hit:
+def _moved(hit: Hit, rank: int, score: float, tied: bool, why: Notice | None) -> Hit:
     """``hit`` at its reranked ``rank`` with its new ``score``; what retrieval gave it is kept
-    as ``prev_rank`` and ``retrieval_score``."""
+    as ``prev_rank`` and ``retrieval_score``. ``why`` is its note (None: the hit's own note
+    stays)."""
     return Hit(
         hit.chunk_id,
         hit.doc_id,
@@ -158,7 +165,8 @@ def _moved(hit: Hit, rank: int, score: float, tied: bool, note: str) -> Hit:
         prev_rank=hit.rank,
         retrieval_score=hit.score,
         tied=tied,
-        note=note,
+        note=hit.note if why is None else english(why),
+        notice=hit.notice if why is None else why,
     )
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rag_core.rerank import Reranked
-from rag_core.types import Chunk, Hit
+from rag_core.types import Chunk, Hit, Notice
 
 
 def hit_chunks(hits: Sequence[Hit], chunks: Mapping[str, Chunk]) -> list[Chunk]:
@@ -27,7 +27,7 @@ def hit_chunks(hits: Sequence[Hit], chunks: Mapping[str, Chunk]) -> list[Chunk]:
 
 
 def by_score(
-    scores: Sequence[float], note: Callable[[float], str], info: Mapping[str, Any]
+    scores: Sequence[float], note: Callable[[float], Notice], info: Mapping[str, Any]
 ) -> Reranked:
     """The hits by ``scores``, best first (ties keep retrieval order), each noted by ``note``."""
     order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))

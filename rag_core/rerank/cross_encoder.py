@@ -18,6 +18,10 @@ from rag_core.models import get_cross_encoder
 from rag_core.rerank import Reranked, register_reranker
 from rag_core.rerank._shared import by_score, hit_chunks
 from rag_core.types import Chunk, Hit
+from rag_core.wording import declare, notice
+
+#: A hit's note: its cross-encoder score.
+RERANK_CROSS_ENCODER_SCORE = declare("rerank.cross_encoder_score", "score")
 
 LABEL = "cross-encoder (sentence-transformers CrossEncoder on question–chunk pairs)"
 
@@ -46,5 +50,7 @@ def rerank_cross_encoder(
     passages = [c.content for c in hit_chunks(hits, chunks)]
     scores = model.score(query, passages)
     return by_score(
-        scores, lambda s: f"cross-encoder {s:.3f}", {"label": LABEL, "model": model.model_id}
+        scores,
+        lambda s: notice(RERANK_CROSS_ENCODER_SCORE, score=s),
+        {"label": LABEL, "model": model.model_id},
     )

@@ -43,6 +43,9 @@ from rag_core.wording import declare, notice
 RERANK_ENDPOINT_JUDGE = declare("rerank.endpoint_judge", "endpoint", "cause")
 
 DEFAULT_SHORTLIST = 8
+#: A hit's note: the judge's P(yes).
+RERANK_JUDGE_SCORE = declare("rerank.judge_score", "score")
+
 LABEL = "llm-judge (generator's P(yes) for 'does this passage answer the question?')"
 JUDGE_SYSTEM = "You judge search results. Reply with one word: yes or no."
 
@@ -145,7 +148,7 @@ def rerank_llm_judge(
     scores, cached = judge_scores(generator, query, passages, cache_dir=cache_dir)
     return by_score(
         scores,
-        lambda s: f"P(yes) = {s:.3f}",
+        lambda s: notice(RERANK_JUDGE_SCORE, score=s),
         {
             "label": LABEL,
             "model": generator.model_id,

@@ -23,6 +23,10 @@ from rag_core.models import get_embedder
 from rag_core.rerank import Reranked, register_reranker
 from rag_core.rerank._shared import by_score, hit_chunks
 from rag_core.types import Chunk, Hit
+from rag_core.wording import declare, notice
+
+#: A hit's note: its MaxSim score and over how many word pieces of the question.
+RERANK_MAXSIM_SCORE = declare("rerank.maxsim_score", "score", "pieces")
 
 LABEL = "maxsim (MiniLM token vectors used ColBERT-style; not a trained ColBERT)"
 
@@ -65,6 +69,6 @@ def rerank_maxsim(
     scores = [maxsim_score(q, d) for d in docs]
     return by_score(
         scores,
-        lambda s: f"maxsim {s:.2f} over {len(q)} query word pieces",
+        lambda s: notice(RERANK_MAXSIM_SCORE, score=s, pieces=len(q)),
         {"label": LABEL, "model": emb.model_id, "query_tokens": len(q)},
     )

@@ -17,6 +17,11 @@ from typing import Any
 from rag_core.rerank import Reranked, register_reranker
 from rag_core.retrieval.sparse.analyzers import unicode_terms
 from rag_core.types import Chunk, Hit
+from rag_core.wording import declare, notice
+
+#: A hit's note: how many of the question's words it holds, and which.
+RERANK_OVERLAP = declare("rerank.overlap", "found", "words", "terms")
+RERANK_OVERLAP_NONE = declare("rerank.overlap_none", "words")
 
 
 def query_words(query: str) -> tuple[str, ...]:
@@ -56,7 +61,10 @@ def rerank_overlap(
         rows.append((i, frac, found, h.score, c.doc_id, c.ordinal))
     rows.sort(key=lambda r: (-r[1], -r[3], r[4], r[5]))
     notes = tuple(
-        f"overlap {len(r[2])}/{len(words)}" + (f": {', '.join(r[2])}" if r[2] else "") for r in rows
+        notice(RERANK_OVERLAP, found=len(r[2]), words=len(words), terms=", ".join(r[2]))
+        if r[2]
+        else notice(RERANK_OVERLAP_NONE, words=len(words))
+        for r in rows
     )
     return Reranked(
         order=tuple(r[0] for r in rows),

@@ -39,12 +39,18 @@ from pathlib import Path
 
 from ..formats.guard import json_line
 from ..formats.trec import escape_id, finite_score, line_where, run_lines
-from ..types import Chunk, Chunking, Document, Hit, RetrieverList
+from ..types import Chunk, Chunking, Document, Hit, Notice, RetrieverList
+from ..wording import declare, english, notice
 
 #: Prefix of an imported run in ``retrieval.methods`` and of its list's name.
 RUN_METHOD = "run"
-#: Reason a hit without text is kept out of the prompt.
-NO_TEXT = "text unavailable"
+#: A run hit's note (``Hit.notice``; ``Hit.note`` is its English): it stands for a whole
+#: document, names nothing of the corpus and has no text, or brings its own text.
+RUN_WHOLE_DOCUMENT = declare("run.whole_document")
+RUN_TEXT_UNAVAILABLE = declare("run.text_unavailable")
+RUN_OWN_TEXT = declare("run.own_text")
+#: The note of a hit without text (kept out of the prompt), in English.
+NO_TEXT = english(notice(RUN_TEXT_UNAVAILABLE))
 #: A tag must be usable in a TREC run line and a config method spec.
 _TAG = re.compile(r"^[^\s,:]+$")
 MAX_RUN_BYTES = 200 * 1024 * 1024
@@ -230,11 +236,18 @@ def resolve_hits(
     hits: list[Hit] = []
     extra: dict[str, Chunk] = {}
     for rank, rh in enumerate(run_hits[:k], 1):
-        chunk, note = _chunk_for(rh, chunking, docs, doc_chunks)
+        chunk, why = _chunk_for(rh, chunking, docs, doc_chunks)
         if chunk.chunk_id not in chunking.by_id:
             extra.setdefault(chunk.chunk_id, chunk)
         hits.append(
-            Hit(chunk_id=chunk.chunk_id, doc_id=chunk.doc_id, rank=rank, score=rh.score, note=note)
+            Hit(
+                chunk_id=chunk.chunk_id,
+                doc_id=chunk.doc_id,
+                rank=rank,
+                score=rh.score,
+                note=english(why) if why is not None else "",
+                notice=why,
+            )
         )
     return tuple(hits), extra
 
@@ -258,23 +271,23 @@ def _chunk_for(
     chunking: Chunking,
     docs: Mapping[str, Document],
     doc_chunks: Mapping[str, Sequence[str]],
-) -> tuple[Chunk, str]:
-    """The chunk a run hit names and a note (rules in the module docstring)."""
+) -> tuple[Chunk, Notice | None]:
+    """The chunk a run hit names and a note, if any (rules in the module docstring)."""
     if rh.kind != "doc" and rh.ref in chunking.by_id:
-        return chunking.by_id[rh.ref], ""
+        return chunking.by_id[rh.ref], None
     doc = docs.get(rh.ref) if rh.kind != "chunk" else None
     if doc is not None:
         if rh.text:
             i = doc.text.find(rh.text)
             if i >= 0:
                 end = i + len(rh.text)
-                return _span_chunk(doc, i, end, f"{doc.doc_id}::span::{i}-{end}"), ""
+                return _span_chunk(doc, i, end, f"{doc.doc_id}::span::{i}-{end}"), None
         ids = doc_chunks.get(doc.doc_id, ())
         if len(ids) == 1:
-            return chunking.by_id[ids[0]], ""
-        return _span_chunk(doc, 0, len(doc.text), f"{doc.doc_id}::doc"), "whole document"
+            return chunking.by_id[ids[0]], None
+        whole = _span_chunk(doc, 0, len(doc.text), f"{doc.doc_id}::doc")
+        return whole, notice(RUN_WHOLE_DOCUMENT)
     text = rh.text or ""
-    note = "" if text else NO_TEXT
     return (
         Chunk(
             chunk_id=f"ext::{rh.ref}",
@@ -286,7 +299,7 @@ def _chunk_for(
             content=text,
             text=text,
         ),
-        note or "not in the loaded corpus: the run's own text",
+        notice(RUN_OWN_TEXT) if text else notice(RUN_TEXT_UNAVAILABLE),
     )
 
 

@@ -1,6 +1,7 @@
 """PipelineConfig: validation messages, JSON round trip, overrides, presets."""
 
 import json
+import pickle
 import re
 
 import pytest
@@ -11,12 +12,16 @@ from rag_core.config import (
     PRESETS,
     RESERVED_INSTRUCTION_TOKENS,
     ChunkerConfig,
+    ConfigError,
     PipelineConfig,
     RetrievalConfig,
     override_items,
     parse_overrides,
+    parse_overrides_noticed,
     preset,
 )
+from rag_core.types import Notice
+from rag_core.wording import english
 
 
 def test_default_round_trips_through_json():
@@ -190,3 +195,69 @@ def test_preset_pseudo_key_is_applied_first_then_the_other_keys():
         match=re.escape("chunker.preset = 'G' is not valid; valid choices: A, B, C, D, E, F"),
     ):
         PipelineConfig().with_overrides({"chunker.preset": "G"})
+
+
+# ------------------------------------------------------ errors as notices
+
+
+def test_a_config_error_carries_its_notice_and_its_text_is_the_english():
+    with pytest.raises(ConfigError) as info:
+        PipelineConfig().with_overrides({"retrieval.k": "0"})
+    n = info.value.notice
+    assert n.code == "config.out_of_range"
+    assert n.params["key"] == "retrieval.k" and n.params["value"] == 0
+    assert n.params["bound"] == Notice("config.bound.between", {"low": 1, "high": 10_000})
+    assert str(info.value) == english(n)
+    assert str(info.value) == "retrieval.k = 0 is out of range; it must be between 1 and 10000"
+    assert isinstance(info.value, ValueError)  # every caller catching ValueError still does
+    again = pickle.loads(pickle.dumps(info.value))
+    assert again.notice == n and str(again) == str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "code"),
+    [
+        ({"retrieval.k": "abc"}, "config.not_an_integer"),
+        ({"retrieval.analyzer": "nope"}, "config.not_a_choice"),
+        ({"retrieval.b": "x"}, "config.not_a_number"),
+        ({"support.judge": "maybe"}, "config.not_a_bool"),
+        ({"chunker.overlap": "600"}, "config.overlap_too_big"),
+        ({"retrieval.methods": "bm25,bm25"}, "config.method_twice"),
+        ({"generation.model": "openai:x"}, "config.endpoint_needed"),
+        ({"generation.api_key_env": "sk-1"}, "config.key_env_not_name"),
+        ({"nosuch.key": "1"}, "config.unknown_key_section"),
+        ({"retrieval.nosuch": "1"}, "config.unknown_key"),
+        ({"chunker.preset": "Z"}, "config.not_a_choice"),
+    ],
+)
+def test_each_kind_of_bad_override_raises_its_code(overrides, code):
+    with pytest.raises(ConfigError) as info:
+        PipelineConfig().with_overrides(overrides)
+    assert info.value.notice.code == code
+    assert str(info.value) == english(info.value.notice)
+
+
+def test_items_without_a_pair_are_notices_whose_english_parse_overrides_gives():
+    overrides, problems = parse_overrides_noticed("retrieval.k=3; nope")
+    assert overrides == {"retrieval.k": "3"}
+    assert problems == [Notice("config.item_not_key_value", {"item": "nope"})]
+    assert parse_overrides("retrieval.k=3; nope")[1] == [english(p) for p in problems]
+
+
+def test_config_py_raises_no_plain_value_error():
+    """Every error config.py raises is a ConfigError with a code (a plain ValueError's text
+    would reach a Korean page in English)."""
+    import ast
+    from pathlib import Path
+
+    import rag_core.config as config_module
+
+    tree = ast.parse(Path(config_module.__file__).read_text(encoding="utf-8"))
+    plain = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Raise)
+        and isinstance(node.exc, ast.Call)
+        and getattr(node.exc.func, "id", None) == "ValueError"
+    ]
+    assert not plain, f"rag_core/config.py raises a plain ValueError at lines {plain}"

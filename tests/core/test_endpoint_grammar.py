@@ -21,8 +21,10 @@ from rag_core.answer.endpoint_grammar import (
     kind_of_server,
 )
 from rag_core.answer.prompt import REFUSAL_TEXT
+from rag_core.answer.remote import ENDPOINT_FREE_REFUSED
 from rag_core.config import PipelineConfig, preset
 from rag_core.pipeline import run
+from rag_core.wording import JOINED, english
 
 QUESTION = "How high is Hallasan?"
 N3 = [1, 2, 3]
@@ -212,10 +214,17 @@ def test_a_server_that_refuses_the_field_answers_with_free_citations_and_says_wh
     reports = {"/props": {"default_generation_settings": {}}}
     with FakeOpenAI(tokenize="vllm", reports=reports, fault="grammar_refused") as srv:
         trace = run(config(srv.url, **{"generation.citations": "enforced"}), QUESTION, tiny_corpus)
+        again = run(config(srv.url, **{"generation.citations": "enforced"}), QUESTION, tiny_corpus)
     gen = trace.generation
     assert gen.status == "ok" and gen.answer
     assert gen.params["citations"] == "free"
     assert "refused the gbnf grammar (HTTP 400" in gen.message
+    # what it says is a notice, its parts in order; a replay says the same note from the cache
+    assert gen.notice is not None and gen.message == english(gen.notice)
+    parts = _parts(gen.notice)
+    assert [p.code for p in parts] == ["endpoint.speed", parts[1].code, ENDPOINT_FREE_REFUSED]
+    assert parts[1].code.startswith("endpoint.count.")
+    assert again.generation.cached and _parts(again.generation.notice)[-1] == parts[-1]
     assert "grammar" not in _sent(srv)
     assert isinstance(_sent(srv)["prompt"], list)  # still token ids: the ids were never refused
 
@@ -297,3 +306,10 @@ def test_an_endpoint_judge_without_logprobs_is_refused_with_its_notice(offline, 
     assert why.params["cause"].code == "endpoint.no_logprobs"
     assert [h.rank for h in stage.hits] == sorted(h.rank for h in stage.hits)
     assert trace.generation.status == "ok"  # the rest still runs
+
+
+def _parts(n):
+    """The notices a joined notice says, in order."""
+    if n.code == JOINED:
+        return [*_parts(n.params["first"]), *_parts(n.params["second"])]
+    return [n]

@@ -8,10 +8,17 @@ import pytest
 from helpers.fakes import CHUNK, DOC, HITS, FakeGenerator, context
 
 from rag_core.answer.context import build_context
-from rag_core.answer.generation import cache_key, generate
+from rag_core.answer.generation import (
+    GENERATION_MAX_TOKENS,
+    GENERATION_REPLAYED,
+    GENERATION_SPEED,
+    cache_key,
+    generate,
+)
 from rag_core.config import ContextConfig, GenerationConfig
 from rag_core.hashing import ids_sha256
 from rag_core.types import ContextStage
+from rag_core.wording import JOINED, english
 
 
 def test_generated_then_replayed_from_cache(tmp_path):
@@ -128,3 +135,34 @@ def test_qwen_greedy_equals_plain_generate_and_replay_is_instant(tmp_path):
     )
     assert again.cached and again.answer == stage.answer
     assert time.perf_counter() - t0 < 0.05
+
+
+def _codes(n) -> list[str]:
+    """The codes a (joined) notice says, in order."""
+    if n.code == JOINED:
+        return [*_codes(n.params["first"]), *_codes(n.params["second"])]
+    return [n.code]
+
+
+def test_a_made_answer_says_its_speed_and_a_replay_says_so_as_notices(tmp_path):
+    from ui.i18n import notice_text
+
+    gen = FakeGenerator()
+    ctx = context(gen)
+    cfg = GenerationConfig(model="fake", max_new_tokens=64, citations="free")
+    first = generate(ctx, cfg, generator=gen, cache_dir=tmp_path)
+    assert first.notice is not None and first.message == english(first.notice)
+    assert _codes(first.notice) == [GENERATION_SPEED]  # it ended with end-of-sequence
+    rate = first.output_tokens / first.seconds
+    assert first.message == (
+        f"{first.output_tokens} tokens in {first.seconds:.1f} s ({rate:.1f} tokens/s)"
+    )
+    korean = notice_text(first.notice, "ko")
+    assert "토큰" in korean and "tokens in" not in korean
+    again = generate(ctx, cfg, generator=gen, cache_dir=tmp_path)
+    assert again.cached and _codes(again.notice) == [GENERATION_REPLAYED]
+    assert again.message == "replayed from the cache (generated in 0.2 s the first time)"
+    gen.eos_ids = ()  # its last token is no end-of-sequence now: max_new_tokens cut it
+    cut = generate(ctx, cfg, generator=gen, cache_dir=tmp_path / "other")
+    assert _codes(cut.notice) == [GENERATION_SPEED, GENERATION_MAX_TOKENS]
+    assert cut.message == first.message + "; stopped at max_new_tokens = 64"

@@ -15,7 +15,8 @@ import pytest
 from rag_core.answer.gate import apply_gate
 from rag_core.config import GateConfig
 from rag_core.rerank import rerank, tie_flags
-from rag_core.types import Chunk, Hit, to_jsonable
+from rag_core.types import Chunk, Hit, Notice, to_jsonable
+from rag_core.wording import english
 
 # ------------------------------------------------- stages against the one-by-one rule
 
@@ -40,12 +41,14 @@ def _by_hand(hits, order, scores, notes, shortlist):
             prev_rank=h.rank,
             retrieval_score=h.score,
             tied=t,
-            note=note,
+            note=english(why) if why is not None else h.note,
+            notice=why if why is not None else h.notice,
         )
-        for pos, (h, s, t, note) in enumerate(
-            zip(moved, scores, ties, notes or [h.note for h in moved], strict=True), 1
+        for pos, (h, s, t, why) in enumerate(
+            zip(moved, scores, ties, notes or [None] * len(moved), strict=True), 1
         )
     ]
+    beyond = Notice("rerank.beyond_shortlist", {})
     out += [
         replace(
             h,
@@ -54,6 +57,7 @@ def _by_hand(hits, order, scores, notes, shortlist):
             retrieval_score=h.score,
             tied=False,
             note="beyond the shortlist: not reranked",
+            notice=beyond,
         )
         for i, h in enumerate(rest, 1)
     ]

@@ -194,3 +194,58 @@ def test_no_loader_in_rag_core_raises_a_missing_model_as_loose_text():
             ):
                 loose.append(f"{path.name}:{node.lineno}")
     assert not loose, f"ModelUnavailable with a text reason: {loose}"
+
+
+def test_progress_messages_are_notices(tiny_corpus, monkeypatch):
+    """What a run reports while it works is a notice (the pages word it in their language)."""
+    from dataclasses import replace
+
+    from helpers.fakes import FakeGenerator
+
+    import rag_core.models as models
+    from rag_core.index import PROGRESS_CHUNKING
+    from rag_core.pipeline import run
+    from rag_core.pipeline.answering import PROGRESS_GENERATING, PROGRESS_LOADING_GENERATOR
+
+    seen: list[tuple[object, float]] = []
+    cfg = PipelineConfig().with_overrides(
+        {"retrieval.methods": "bm25:char", "generation.model": "none", "chunker.target": "77"}
+    )
+    run(cfg, "Hallasan?", tiny_corpus, stop_after="gate", progress=lambda m, f: seen.append((m, f)))
+    assert seen and all(isinstance(m, Notice) for m, _ in seen)
+    assert {m.code for m, _ in seen} == {PROGRESS_CHUNKING}
+    assert english(seen[0][0]) == f"chunking {cfg.chunker.signature}"
+    seen.clear()
+    monkeypatch.setattr(models, "get_generator", lambda name, **k: FakeGenerator())
+    cfg = replace(cfg, generation=replace(cfg.generation, model="fake", citations="free"))
+    run(cfg, "Hallasan?", tiny_corpus, progress=lambda m, f: seen.append((m, f)))
+    codes = [m.code for m, _ in seen]
+    assert codes[-2:] == [PROGRESS_LOADING_GENERATOR, PROGRESS_GENERATING]
+    assert english(seen[-1][0]) == "generating with fake"
+
+
+def test_the_pages_progress_box_words_a_notice_in_its_language():
+    from rag_core.index import PROGRESS_EMBEDDING
+    from ui.cache import Progress
+    from ui.i18n import notice_text
+
+    class Box:
+        def __init__(self) -> None:
+            self.texts: list[str] = []
+
+        def status(self, label, expanded):
+            return self
+
+        def progress(self, value, text=None):
+            self.texts.append(text)
+            return self
+
+        def update(self, label):
+            self.texts.append(label)
+
+    box = Box()
+    n = notice(PROGRESS_EMBEDDING, chunks=3, model="minilm")
+    Progress(box, "실행 중", "ko")(n, 0.5)
+    korean = notice_text(n, "ko")
+    assert korean != english(n) and "minilm" in korean
+    assert box.texts[1:] == [korean, f"실행 중 — {korean}"]

@@ -261,3 +261,26 @@ def test_registry_checks_what_a_new_reranker_returns(monkeypatch):
     cs = [chunk("a", 0, "x"), chunk("a", 1, "y")]
     with pytest.raises(ValueError, match=re.escape(f"reranker '{name}' returned order [0, 0]")):
         rerank(name, "q", ranked(cs, [1.0, 0.5]), table(cs), shortlist=5)
+
+
+def test_rerank_notes_are_notices_and_the_note_is_their_english():
+    from rag_core.rerank import RERANK_BEYOND_SHORTLIST
+    from rag_core.rerank.overlap import RERANK_OVERLAP, RERANK_OVERLAP_NONE
+    from rag_core.types import Notice
+    from rag_core.wording import english
+    from ui.i18n import note_text
+
+    cs = [chunk("a", i, text) for i, text in enumerate(["x", "kv cache", "y"])]
+    out, _ = rerank("overlap", "kv cache", ranked(cs, [3.0, 2.0, 1.0]), table(cs), shortlist=2)
+    assert [h.notice for h in out] == [
+        Notice(RERANK_OVERLAP, {"found": 2, "words": 2, "terms": "kv, cache"}),
+        Notice(RERANK_OVERLAP_NONE, {"words": 2}),
+        Notice(RERANK_BEYOND_SHORTLIST, {}),
+    ]
+    assert [h.note for h in out] == [english(h.notice) for h in out]
+    assert out[2].note == "beyond the shortlist: not reranked"
+    assert note_text(out[2], "ko") != out[2].note and note_text(out[2], "en") == out[2].note
+    # a reranker without notes (MMR) keeps each hit's own note and notice
+    noted = [Hit(c.chunk_id, c.doc_id, i, 1.0, note="from a run") for i, c in enumerate(cs, 1)]
+    again, _ = rerank("mmr", "kv cache", noted, table(cs), shortlist=3)
+    assert {(h.note, h.notice) for h in again} == {("from a run", None)}

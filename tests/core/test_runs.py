@@ -127,6 +127,13 @@ def test_run_hits_become_chunks_documents_external_texts_or_text_unavailable(tin
     assert [h.score for h in lst.hits] == [0.9, 0.8, 0.7, 0.6]
     assert trace.chunks["jeju::doc"].content == tiny_corpus.docs["jeju"].text
     assert lst.hits[3].note == "text unavailable"
+    from rag_core.retrieval.runs import RUN_OWN_TEXT, RUN_TEXT_UNAVAILABLE, RUN_WHOLE_DOCUMENT
+    from rag_core.wording import english
+
+    codes = [h.notice.code if h.notice is not None else None for h in lst.hits]
+    assert codes == [None, RUN_WHOLE_DOCUMENT, RUN_OWN_TEXT, RUN_TEXT_UNAVAILABLE]
+    assert [h.note for h in lst.hits[1:]] == [english(h.notice) for h in lst.hits[1:]]
+    assert lst.hits[0].note == ""
     sources = {s.chunk_id: s for s in trace.context.sources}
     assert sources["ext::elsewhere-7"].status == "included"
     assert (

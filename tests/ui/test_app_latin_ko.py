@@ -146,3 +146,39 @@ def test_a_korean_page_with_an_answer_shows_no_english_phrase(entry, monkeypatch
         if _letters(s) not in data and not set(s.lower().split()) <= set(FORMULA_WORDS)
     ]
     assert not found, f"English phrases on the Korean {page} page with an answer: {found}"
+
+
+#: Bad values an address may carry: a word for a number, a choice nobody offers, a number
+#: out of its range (whose bound is a notice inside the notice).
+BAD_ADDRESS = {"retrieval.k": "abc", "retrieval.analyzer": "nope", "retrieval.b": "7"}
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_bad_config_values_are_said_in_the_page_language(entry, monkeypatch, data_text, lang):
+    """A bad value in the address (and an item of ``RAG_APP_SET`` that is not key=value) is
+    one warning each, worded from its code: Korean on a Korean page, on an English page the
+    very text of the error (what the CLI prints)."""
+    from rag_core.config import ANALYZERS, ConfigError, PipelineConfig, parse_overrides_noticed
+    from ui.i18n import notice_text
+
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=none; oops")
+    at = make_app(entry, {"lang": lang, **BAD_ADDRESS}, page="inspect")
+    assert not at.exception, [e.value for e in at.exception]
+    warnings = [plain(w.value) for w in at.warning]
+    errors = []
+    for key, value in BAD_ADDRESS.items():
+        with pytest.raises(ConfigError) as info:
+            PipelineConfig().with_overrides({key: value})
+        errors.append(info.value)
+    expected = [notice_text(e.notice, lang) for e in errors]
+    expected.append(notice_text(parse_overrides_noticed("oops")[1][0], lang))
+    for text in expected:
+        assert any(text in w for w in warnings), (text, warnings)
+    if lang == "en":
+        assert expected[:3] == [str(e) for e in errors]  # the English is the error's own text
+        return
+    assert all(re.search("[가-힣]", text) for text in expected)
+    assert not any(str(e) in w for e in errors for w in warnings)
+    data = data_text + _letters(" ".join(ANALYZERS))  # the valid choices are names, not prose
+    found = [s for s in latin_sentences(_page_text(at)) if _letters(s) not in data]
+    assert not found, f"English sentences on the Korean page with a bad address: {found}"

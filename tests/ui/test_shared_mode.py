@@ -67,7 +67,8 @@ def test_label_store_box_opens_nothing_outside_the_root(tmp_path, monkeypatch):
     monkeypatch.setenv(modelnames.MODE_ENV, "shared")
     wanted = tmp_path / "new" / "labels.sqlite"
     outcome = vm.use_store({K_LAB_STORE_W: str(wanted)})
-    assert outcome.error is not None and "nothing was opened" in outcome.error.fields["error"]
+    assert outcome.error is not None and "nothing was opened" in vm.say(outcome.error, "en")
+    assert "열지 않았습니다" in vm.say(outcome.error, "ko")  # the refusal is a notice, worded
     assert not wanted.parent.exists()  # no mkdir -p, no SQLite file
     monkeypatch.setenv(modelnames.LABELS_ENV, str(tmp_path))
     assert vm.use_store({K_LAB_STORE_W: str(wanted)}).error is None
@@ -92,3 +93,15 @@ def test_the_app_opens_no_typed_dataset_folder_or_qdrant_folder(entry, tmp_path,
     assert at.session_state["_ctx"].config.retrieval.qdrant_path == ""
     assert list(folder.iterdir()) == []  # no .lock, no meta.json
     assert str(tmp_path) not in " ".join(warnings)
+
+
+def test_a_refused_model_name_from_the_address_is_said_in_the_page_language():
+    from ui.i18n import notice_text
+    from ui.state import config_from_query
+
+    _, en = config_from_query({"generation.model": "/etc/passwd"})
+    _, ko = config_from_query({"generation.model": "/etc/passwd"}, lang="ko")
+    why = modelnames.refusal_notice("generation.model", "/etc/passwd")
+    assert why is not None and why.code == modelnames.REFUSED_MODEL
+    assert en == [modelnames.refusal("generation.model", "/etc/passwd")]  # the English as before
+    assert ko == [notice_text(why, "ko")] and "기본값을 유지합니다" in ko[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from types import SimpleNamespace
 
+import pytest
 from helpers.paths import ROOT
 
 from rag_core.config import PipelineConfig
@@ -140,3 +141,22 @@ def test_view_models_do_not_import_streamlit():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
     )
     assert out.stdout.strip() == "False"
+
+
+def test_compare_box_problems_are_worded_in_the_page_language():
+    from rag_core.config import ConfigError
+    from ui.i18n import notice_text
+
+    a = PipelineConfig()
+    text = "retrieval.k=abc; not a pair"
+    b_en, en = compare_config(a, text)
+    b_ko, ko = compare_config(a, text, lang="ko")
+    assert b_en == b_ko == a
+    assert en == [
+        "'not a pair' is not key=value (e.g. retrieval.analyzer=char)",
+        "retrieval.k = 'abc' must be an integer",
+    ]  # the English the box said before the messages had codes
+    with pytest.raises(ConfigError) as info:
+        a.with_overrides({"retrieval.k": "abc"})
+    assert ko[1] == notice_text(info.value.notice, "ko") != str(info.value)
+    assert all(any("\uac00" <= ch <= "\ud7a3" for ch in p) for p in ko)  # Hangul in each

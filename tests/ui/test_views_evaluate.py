@@ -215,3 +215,13 @@ def test_stage_warnings_are_worded_from_data_not_read_back_from_sentences():
                 needles="d0 “t0”, d1 “t1”, d2 “t2”, …",
             ),
         ]
+
+
+def test_resolve_b_words_its_problems_in_the_page_language():
+    a = PipelineConfig()
+    _, en = view.resolve_b(a, "json", {"json": '{"retrieval": {"k": 0}}'})
+    _, ko = view.resolve_b(a, "json", {"json": '{"retrieval": {"k": 0}}'}, "ko")
+    assert en == ["retrieval.k = 0 is out of range; it must be between 1 and 10000"]
+    assert len(ko) == 1 and "retrieval.k = 0" in ko[0] and "1 이상 10000 이하" in ko[0]
+    _, ko_json = view.resolve_b(a, "json", {"json": "{"}, "ko")
+    assert ko_json[0].startswith("설정이 올바른 JSON 이 아닙니다: 1행 2열 (문자 1): ")

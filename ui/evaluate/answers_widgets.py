@@ -17,7 +17,7 @@ from rag_core.config import is_endpoint_model
 from rag_core.evaluation.answers import assemble, compare_answers, evaluate_answers
 
 from ..html import md, show, table
-from ..i18n import t
+from ..i18n import error_text, t
 from . import answers_view as view
 from .keys import (
     K_ANS_CANCEL,
@@ -148,7 +148,7 @@ def _run(
                 concurrency=in_flight(cfg, ss.get(K_ANS_CONC)),
             )
         except ValueError as exc:
-            st.error(md(str(exc)))
+            st.error(md(error_text(exc, lang)))
             ss.pop(K_ANS_LIVE, None)
             return
         bar.empty()

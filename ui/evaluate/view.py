@@ -20,7 +20,7 @@ from rag_core.formats.trec import format_qrels, format_run
 
 from ..compare.keys import K_COMPARE_B_WIDGET
 from ..html import Markup, span
-from ..i18n import t
+from ..i18n import error_text, t
 from ..state import (
     K_COMPARE_B,
     K_QID,
@@ -71,13 +71,13 @@ def sorted_ks(values: Any) -> tuple[int, ...]:
 
 
 def resolve_b(
-    config_a: PipelineConfig, mode: str, values: Mapping[str, Any]
+    config_a: PipelineConfig, mode: str, values: Mapping[str, Any], lang: str = "en"
 ) -> tuple[PipelineConfig | None, list[str]]:
     """Config B from the B input of ``mode`` (see :data:`B_MODES`) and the problems found.
 
     ``values`` holds the inputs by mode: ``preset``, ``overrides``, ``json``,
     ``url`` (text). B is ``None`` when ``mode`` is ``none`` or its input is
-    empty or unusable.
+    empty or unusable. The problems are worded in ``lang``.
     """
     text = str(values.get(mode) or "").strip() if mode != "preset" else ""
     problems: list[str] = []
@@ -85,15 +85,15 @@ def resolve_b(
         if mode == "preset":
             return config_a.with_overrides({PRESET_KEY: values["preset"]}), problems
         if mode == "overrides":
-            b, found = compare_config(config_a, str(values.get("overrides") or ""))
+            b, found = compare_config(config_a, str(values.get("overrides") or ""), lang=lang)
             return b, list(found)
         if mode == "json" and text:
             return PipelineConfig.from_json(text), problems
         if mode == "url" and text:
-            b, found = config_from_url(text)
+            b, found = config_from_url(text, lang=lang)
             return b, list(found)
     except ValueError as exc:
-        problems.append(str(exc))
+        problems.append(error_text(exc, lang))
     return None, problems
 
 

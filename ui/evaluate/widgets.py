@@ -180,7 +180,9 @@ def b_config(config_a: PipelineConfig, lang: str) -> tuple[PipelineConfig | None
             help=t("help.ev.b_url", lang),
             placeholder="http://localhost:8501/inspect?retrieval.analyzer=char",
         )
-    config_b, problems = view.resolve_b(config_a, mode, {m: ss.get(k) for m, k in B_INPUTS.items()})
+    config_b, problems = view.resolve_b(
+        config_a, mode, {m: ss.get(k) for m, k in B_INPUTS.items()}, lang
+    )
     for p in problems:
         st.warning(md(t("ev.b_bad", lang, error=p)))
     if mode != "none" and config_b is None and not problems:

@@ -60,12 +60,12 @@ from rag_core.gold.spans import (
     occurrences,
     sentence_containing,
 )
-from rag_core.modelnames import place_refusal
+from rag_core.modelnames import place_refusal_notice
 from rag_core.text import sentence_spans
-from rag_core.types import Chunk, Chunking, Document, Needle, Question
+from rag_core.types import Chunk, Chunking, Document, Needle, Notice, Question
 
 from ..html import snippet
-from ..i18n import t
+from ..i18n import notice_text, t
 from ..state import K_QID, K_QMODE, K_QPHRASING, K_QSET
 from .keys import (
     K_LAB_ANNOTATOR,
@@ -144,14 +144,18 @@ class Msg:
 
 
 def say(msg: Msg | str, lang: str) -> str:
-    """``msg`` in ``lang`` (nested messages worded first); a plain string as is."""
+    """``msg`` in ``lang`` (nested messages and core notices worded first); a plain string as
+    is."""
     if isinstance(msg, str):
         return msg
-    return t(
-        msg.key,
-        lang,
-        **{k: say(v, lang) if isinstance(v, Msg) else v for k, v in msg.fields.items()},
-    )
+    return t(msg.key, lang, **{k: _worded(v, lang) for k, v in msg.fields.items()})
+
+
+def _worded(value: Any, lang: str) -> Any:
+    """A field of a :class:`Msg`: a nested one or a core notice in ``lang``, else as it is."""
+    if isinstance(value, Msg):
+        return say(value, lang)
+    return notice_text(value, lang) if isinstance(value, Notice) else value
 
 
 @dataclass(frozen=True)
@@ -223,7 +227,7 @@ def store_box(state: State, path: Path) -> Change:
 def use_store(state: State) -> Outcome:
     """Switch to the path in the box; a path that cannot be opened is reported, the store stays."""
     wanted = str(state.get(K_LAB_STORE_W) or "").strip()
-    if why := place_refusal("labels", wanted):  # a shared server opens no visitor path
+    if why := place_refusal_notice("labels", wanted):  # a shared server opens no visitor path
         return Outcome(error=Msg("lab.store_error", {"error": why}))
     try:
         LabelStore(wanted)  # opens (or creates) it

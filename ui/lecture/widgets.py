@@ -164,6 +164,7 @@ def prepare_scenarios(lang: str) -> None:
             r.scenario.question_text(q),
             q,
             progress_label=t("ins.running", lang),
+            lang=lang,
         )
         if res.trace is None:
             failed.append(f"{r.scenario.id} {r.side}: {res.error}")
