@@ -36,7 +36,9 @@ same result hash. On 2 shared CPU cores the ratio is near 1: ``transformers serv
 decodes one request at a time (no continuous batching) and the cores are already busy;
 a serving engine with batching (vLLM, llama-server ``--parallel``) is where N in flight pays.
 
-Run: ``.venv/bin/python bench/answers.py --endpoint [--endpoint-questions N]``
+Run: ``.venv/bin/python bench/answers.py --endpoint [--endpoint-questions N]
+[--no-in-process] [--order 4,1]`` (the runs are sequential: a change of load between
+them moves the ratio, so run both orders on a quiet machine).
 """
 
 from __future__ import annotations
@@ -112,7 +114,7 @@ def _serve(folder: Path) -> tuple[subprocess.Popen, str]:
         time.sleep(1.0)
 
 
-def endpoint_bench(n: int) -> int:
+def endpoint_bench(n: int, in_process: bool = True, order: str = "1,4") -> int:
     """In-process vs the endpoint at concurrency 1 and 4 (module docstring)."""
     from rag_core.config import PipelineConfig
     from rag_core.evaluation.answers import evaluate_answers
@@ -140,11 +142,9 @@ def endpoint_bench(n: int) -> int:
         evaluate_answers(remote, questions[:1], corpus)  # warm the server (first request)
         rates: dict[str, float] = {}
         hashes: dict[str, str] = {}
-        for label, cfg, conc in (
-            ("in-process", local, 1),
-            ("endpoint c=1", remote, 1),
-            ("endpoint c=4", remote, 4),
-        ):
+        runs = [("in-process", local, 1)] if in_process else []
+        runs += [(f"endpoint c={c}", remote, int(c)) for c in order.split(",")]
+        for label, cfg, conc in runs:
             os.environ["RAG_INSPECTOR_CACHE"] = str(fresh_generation_cache())
             t = time.perf_counter()
             report = evaluate_answers(cfg, questions, corpus, concurrency=conc)
@@ -177,10 +177,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None)
     ap.add_argument("--endpoint", action="store_true", help="in-process vs endpoint c=1 vs c=4")
     ap.add_argument("--endpoint-questions", type=int, default=20)
+    ap.add_argument(
+        "--no-in-process", action="store_true", help="--endpoint: only the endpoint runs"
+    )
+    ap.add_argument(
+        "--order", default="1,4", help="--endpoint: the concurrencies, in run order (1,4 or 4,1)"
+    )
     args = ap.parse_args(argv)
     if args.endpoint:
         os.environ["RAG_INSPECTOR_CACHE"] = str(fresh_generation_cache())
-        return endpoint_bench(args.endpoint_questions)
+        return endpoint_bench(args.endpoint_questions, not args.no_in_process, args.order)
 
     os.environ["RAG_INSPECTOR_CACHE"] = str(fresh_generation_cache())
     from rag_core.config import PipelineConfig
