@@ -23,9 +23,16 @@ from rag_core.chunking import (
     skipped_blocks,
     token_windows,
 )
+from rag_core.chunking.tokens import piece_windows
 from rag_core.config import CHUNK_STRATEGIES, ChunkerConfig, preset
 from rag_core.corpus.loaders import load_bytes, load_directory
-from rag_core.models.tokenizer import ENCODER_WINDOW, count_tokens, token_offsets
+from rag_core.models.tokenizer import (
+    ENCODER_WINDOW,
+    count_tokens,
+    max_word_chars,
+    piece_offsets,
+    token_offsets,
+)
 from rag_core.types import Document, Needle
 
 SAMPLE_DOCS = ROOT / "sample_corpus" / "docs"
@@ -642,6 +649,46 @@ def test_token_chunks_follow_offset_mapping(text):
     for c in chunks:
         covered.update(range(c.start, c.end))
     assert all(set(range(a, b)) <= covered for a, b in offsets)
+
+
+def hangul_run(n: int, seed: int = 0) -> str:
+    rng = random.Random(seed)
+    return "".join(chr(rng.randrange(0xAC00, 0xD7A4)) for _ in range(n))
+
+
+def test_tokens_chunk_count_is_the_count_its_window_held():
+    # issue 27: tokens/256 on a spaceless Korean line made windows of 256 cut pieces of 100 chars,
+    # each one [UNK]: 25,600 chars shown as "3 tokens", the [CLS] [UNK] [SEP] of the whole chunk
+    run = hangul_run(3_000)
+    text = "제주도는 화산섬이다. " + run + " 끝에 한 문장이 더 있다."
+    a, b = text.index(run), text.index(run) + len(run)
+    chunks = chunk_document(doc_of(text), ChunkerConfig(strategy="tokens", target=256, overlap=0))
+    # the chunker's tokens: the run cut in max_word_chars() pieces, each tokenized alone
+    limit = max_word_chars()
+    pieces = [(p, min(p + limit, b)) for p in range(a, b, limit)]
+    held = token_offsets(text[:a])
+    for (p, _q), rel in zip(pieces, piece_offsets([text[p:q] for p, q in pieces]), strict=True):
+        held += [(p + x, p + y) for x, y in rel]
+    held += [(b + x, b + y) for x, y in token_offsets(text[b:])]
+    for c in chunks:
+        n_held = sum(1 for s, e in held if c.start <= s and e <= c.end)
+        assert c.tokens == n_held + 2, (c.ordinal, len(c.content))  # [CLS] ... [SEP]
+        assert c.tokens == count_tokens([c.text])[0] <= 256 + 2
+    # a window never joins two pieces of the cut word: each piece ends a chunk, mid-word
+    assert [c.end for c in chunks if c.hard_cut] == [q for _, q in pieces[:-1]]
+    assert max(len(c.content) for c in chunks) <= limit + max(a, len(text) - b)
+    # nothing lost between chunks but whitespace
+    assert chunks[0].own_start == 0 and chunks[-1].end == len(text)
+    assert all(
+        not text[x.end : y.own_start].strip() for x, y in zip(chunks, chunks[1:], strict=False)
+    )
+
+
+def test_piece_windows_never_span_a_break():
+    assert piece_windows(10, 4, 1, [6]) == [(0, 4), (3, 6), (6, 10)]
+    assert piece_windows(10, 4, 0, []) == token_windows(10, 4, 0)
+    assert piece_windows(5, 8, 2, [1, 2, 2, 5, 0]) == [(0, 1), (1, 2), (2, 5)]
+    assert piece_windows(0, 8, 2, []) == []
 
 
 def test_token_offsets_map_korean_syllables_not_jamo():
