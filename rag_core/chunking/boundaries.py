@@ -9,11 +9,16 @@ The rule:
 3. Paragraphs are packed into a chunk while the span from the chunk's first
    paragraph start to the new paragraph's end stays ``<= target``.
 4. A paragraph longer than ``target`` closes the open chunk and is split into
-   sentences (:data:`SENTENCE`: non-``.!?`` characters, then ``.!?``
-   characters, then whitespace), packed the same way among themselves; a
-   sentence longer than ``target`` stays one piece (never cut). The last
-   sentence chunk is closed with its paragraph: the next paragraph opens a new
-   chunk.
+   sentences (:data:`SENTENCE`: non-terminators, then terminators, then
+   whitespace; the terminators are ASCII ``.!?`` and the full-width
+   ``。！？．`` and half-width ``｡``, so Chinese and Japanese text without
+   spaces has sentences too). A sentence still longer than ``target`` is split
+   at its line breaks (:data:`LINE`), a line still longer at its spaces
+   (:data:`WORD`), and a word still longer is cut every ``target`` characters
+   (:func:`~rag_core.chunking.base.hard_pieces`, ``Span.hard_cut``). These
+   pieces are packed the same way among themselves, so no chunk's own span is
+   longer than ``target``. The last of them is closed with its paragraph: the
+   next paragraph opens a new chunk.
 5. Content is the packed span trimmed of surrounding whitespace; offsets are
    positions found in the document, never accumulated lengths.
 """
@@ -28,8 +33,16 @@ from .base import CHUNKERS, Span, hard_pieces, sections
 
 #: A maximal run of non-empty lines.
 PARAGRAPH = re.compile(r"[^\n]+(?:\n[^\n]+)*")
+#: Sentence terminators: ASCII, full-width (Chinese, Japanese) and the half-width ideographic stop.
+TERMINATORS = ".!?。！？．｡"
 #: A sentence: non-terminators, terminators, trailing whitespace.
-SENTENCE = re.compile(r"[^.!?]*[.!?]*\s*")
+SENTENCE = re.compile(rf"[^{TERMINATORS}]*[{TERMINATORS}]*\s*")
+#: A line with its line break.
+LINE = re.compile(r"[^\n]*\n?")
+#: A word (run of non-whitespace) with the whitespace after it.
+WORD = re.compile(r"\S+\s*")
+#: How a piece longer than the target is split, finest last (then :func:`hard_pieces`).
+LEVELS = (SENTENCE, LINE, WORD)
 
 
 def pack(units: list[tuple[int, int]], target: int) -> list[tuple[int, int]]:
@@ -49,9 +62,29 @@ def pack(units: list[tuple[int, int]], target: int) -> list[tuple[int, int]]:
     return out
 
 
-def sentence_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Non-empty :data:`SENTENCE` matches inside ``text[start:end]``."""
-    return [m.span() for m in SENTENCE.finditer(text, start, end) if m.end() > m.start()]
+def split_units(
+    text: str, start: int, end: int, target: int, hard: set[int] | None = None, level: int = 0
+) -> list[tuple[int, int]]:
+    """``text[start:end]`` in pieces of at most ``target`` chars (rule 4).
+
+    Split by ``LEVELS[level]`` (sentences, lines, words), each piece still over
+    ``target`` by the next level, and a word over it by :func:`hard_pieces`;
+    ``hard`` collects the ends of hard-cut pieces.
+    """
+    if end - start <= target:
+        return [(start, end)]
+    if level == len(LEVELS):
+        out: list[tuple[int, int]] = []
+        for pa, pb, cut in hard_pieces(text, start, end, target):
+            out.append((pa, pb))
+            if cut and hard is not None:
+                hard.add(pb)
+        return out
+    out = []
+    for m in LEVELS[level].finditer(text, start, end):
+        if m.end() > m.start():
+            out.extend(split_units(text, m.start(), m.end(), target, hard, level + 1))
+    return out
 
 
 def section_spans(
@@ -68,16 +101,7 @@ def section_spans(
         if e - s > target:
             out.extend(pack(open_units, target))
             open_units = []
-            units: list[tuple[int, int]] = []
-            for a, b in sentence_spans(text, s, e):
-                if b - a <= target:
-                    units.append((a, b))
-                    continue
-                for pa, pb, cut in hard_pieces(text, a, b, target):
-                    units.append((pa, pb))
-                    if cut and hard is not None:
-                        hard.add(pb)
-            out.extend(pack(units, target))
+            out.extend(pack(split_units(text, s, e, target, hard), target))
         else:
             open_units.append((s, e))
     out.extend(pack(open_units, target))

@@ -23,9 +23,16 @@ from rag_core.chunking import (
     skipped_blocks,
     token_windows,
 )
+from rag_core.chunking.tokens import piece_windows
 from rag_core.config import CHUNK_STRATEGIES, ChunkerConfig, preset
 from rag_core.corpus.loaders import load_bytes, load_directory
-from rag_core.models.tokenizer import ENCODER_WINDOW, count_tokens, token_offsets
+from rag_core.models.tokenizer import (
+    ENCODER_WINDOW,
+    count_tokens,
+    max_word_chars,
+    piece_offsets,
+    token_offsets,
+)
 from rag_core.types import Document, Needle
 
 SAMPLE_DOCS = ROOT / "sample_corpus" / "docs"
@@ -200,40 +207,65 @@ def reference_boundaries(doc: Document, target: int, overlap: int = 0, header: b
         else:
             secs[-1][1].append((s, e))
 
+    marks = ".!?。！？．｡"
+
     def sentences(s: int, e: int):
         i = s
         while i < e:
             j = i
-            while j < e and text[j] not in ".!?":
+            while j < e and text[j] not in marks:
                 j += 1
-            while j < e and text[j] in ".!?":
+            while j < e and text[j] in marks:
                 j += 1
             while j < e and text[j].isspace():
                 j += 1
             yield i, j
             i = j
 
+    def lines_of(s: int, e: int):
+        i = s
+        while i < e:
+            j = i
+            while j < e and text[j] != "\n":
+                j += 1
+            j = min(j + 1, e)  # the line break belongs to its line
+            yield i, j
+            i = j
+
+    def words_of(s: int, e: int):
+        # (start, end of the non-space run, end of the whitespace after it)
+        i = s
+        while i < e and text[i].isspace():
+            i += 1
+        while i < e:
+            j = i
+            while j < e and not text[j].isspace():
+                j += 1
+            k = j
+            while k < e and text[k].isspace():
+                k += 1
+            yield i, j, k
+            i = k
+
     def units(s: int, e: int):
-        # inside a sentence, a run of non-space chars longer than target is cut every target chars
+        # a sentence over target: its lines; a line over target: its words;
+        # a run of non-space chars over target: cut every target chars
         for ss, se in sentences(s, e):
-            pos = ss
-            i = ss
-            while i < se:
-                if text[i].isspace():
-                    i += 1
+            if se - ss <= target:
+                yield ss, se
+                continue
+            for ls, le in lines_of(ss, se):
+                if le - ls <= target:
+                    yield ls, le
                     continue
-                j = i
-                while j < se and not text[j].isspace():
-                    j += 1
-                if j - i > target:
-                    if i > pos:
-                        yield pos, i
+                for i, j, k in words_of(ls, le):
+                    if k - i <= target or j - i <= target:
+                        yield i, k
+                        continue
                     for p in range(i, j, target):
                         yield p, min(p + target, j)
-                    pos = j
-                i = j
-            if se > pos:
-                yield pos, se
+                    if k > j:
+                        yield j, k
 
     pieces = []  # (span start, span end, section)
     for title, body in secs:
@@ -377,17 +409,19 @@ def test_boundaries_rule_details():
     assert chunks[1].start == text.index("Para one.")
 
 
-def test_boundaries_long_paragraph_splits_into_sentences_keeps_a_long_sentence_with_spaces():
-    long_sentence = "word " * 14 + "end."
+def test_boundaries_long_paragraph_splits_into_sentences_and_a_long_sentence_at_spaces():
+    long_sentence = "word " * 14 + "end."  # 74 chars, one line
     para = "First short. Second short! " + long_sentence + " Tail?"
     doc = doc_of("## S\n" + para + "\n\nNext paragraph.")
     chunks = chunk_document(
         doc, ChunkerConfig(strategy="boundaries", target=30), count_tokens=False
     )
+    # "word " is 5 chars: six words (30 chars, its last space trimmed) fill a chunk
     assert [c.content for c in chunks] == [
         "First short. Second short!",
-        long_sentence,
-        "Tail?",
+        " ".join(["word"] * 6),
+        " ".join(["word"] * 6),
+        "word word end. Tail?",
         "Next paragraph.",
     ]
     assert not any(c.hard_cut for c in chunks)
@@ -409,6 +443,91 @@ def test_boundaries_hard_cuts_a_word_longer_than_target():
         ("Next paragraph.", False),
     ]
     assert max(len(c.content) for c in chunks) <= 30
+
+
+# Chinese, one sentence per line: full-width terminators, no ASCII space anywhere.
+ZH_PHRASES = [
+    "检索增强生成",
+    "把外部文档",
+    "放进提示里",
+    "模型只看上下文",
+    "分块决定了",
+    "哪些句子",
+    "一起被检索",
+]
+
+
+def chinese_lines(n: int, seed: int = 0) -> str:
+    rng = random.Random(seed)
+    lines = [
+        "".join(rng.choices(ZH_PHRASES, k=rng.randint(2, 5))) + rng.choice("。！？")
+        for _ in range(n)
+    ]
+    return "\n".join(lines)
+
+
+def test_boundaries_splits_chinese_at_full_width_terminators():
+    # issue 27: one 1,559-char chunk under boundaries/512 -- 。！？ ended no sentence
+    para = chinese_lines(80)
+    assert " " not in para and len(para) > 3 * 512
+    doc = doc_of("## 中文\n" + para + "\n\n下一段。")
+    chunks = chunk_document(
+        doc, ChunkerConfig(strategy="boundaries", target=512), count_tokens=False
+    )
+    body = [c for c in chunks if c.content != "下一段。"]
+    assert len(body) >= 3
+    assert max(len(c.content) for c in chunks) <= 512
+    assert not any(c.hard_cut for c in chunks)
+    # each chunk of the paragraph ends at a terminator; together they are the paragraph
+    assert all(c.content[-1] in "。！？" for c in body)
+    assert "\n".join(c.content for c in body) == para
+
+
+@pytest.mark.parametrize("mark", ["．", "｡"])
+def test_boundaries_full_width_and_half_width_full_stops_end_sentences(mark):
+    sentence = "句子" * 10 + mark  # 21 chars
+    doc = doc_of(sentence * 4)
+    chunks = chunk_document(
+        doc, ChunkerConfig(strategy="boundaries", target=50), count_tokens=False
+    )
+    assert [c.content for c in chunks] == [sentence * 2, sentence * 2]
+
+
+def test_boundaries_long_sentence_splits_at_line_breaks_before_a_hard_cut():
+    # a table: one "sentence" (no terminator) of many lines, longer than the target
+    rows = [f"| row {i} | value {i} |" for i in range(6)]  # 20 chars each
+    doc = doc_of("\n".join(rows))
+    chunks = chunk_document(
+        doc, ChunkerConfig(strategy="boundaries", target=45), count_tokens=False
+    )
+    assert [c.content for c in chunks] == ["\n".join(rows[i : i + 2]) for i in (0, 2, 4)]
+    assert not any(c.hard_cut for c in chunks)
+
+
+def test_boundaries_spaceless_line_longer_than_target_is_hard_cut():
+    # a Chinese line with no terminator and no space: split at line breaks, then cut every target
+    line = "检索增强生成" * 10  # 60 chars
+    doc = doc_of(line + "\n" + "短行")
+    chunks = chunk_document(
+        doc, ChunkerConfig(strategy="boundaries", target=25), count_tokens=False
+    )
+    assert [(c.content, c.hard_cut) for c in chunks] == [
+        (line[:25], True),
+        (line[25:50], True),
+        (line[50:] + "\n短行", False),
+    ]
+
+
+def test_no_boundaries_chunk_exceeds_target():
+    # long sentences with spaces, long lines, long words: no chunk's own span is over the target
+    docs = [doc_of(t, doc_id=k) for k, t in ADVERSARIAL.items()]
+    docs += [doc_of(chinese_lines(60, seed), doc_id=f"zh{seed}") for seed in range(3)]
+    docs += [synthetic_doc(seed) for seed in range(30)]
+    for doc in docs:
+        for target in (32, 100, 512):
+            cfg = ChunkerConfig(strategy="boundaries", target=target)
+            for c in chunk_document(doc, cfg, count_tokens=False):
+                assert c.end - c.own_start <= target, (doc.doc_id, target, c.content)
 
 
 @pytest.mark.parametrize(
@@ -530,6 +649,46 @@ def test_token_chunks_follow_offset_mapping(text):
     for c in chunks:
         covered.update(range(c.start, c.end))
     assert all(set(range(a, b)) <= covered for a, b in offsets)
+
+
+def hangul_run(n: int, seed: int = 0) -> str:
+    rng = random.Random(seed)
+    return "".join(chr(rng.randrange(0xAC00, 0xD7A4)) for _ in range(n))
+
+
+def test_tokens_chunk_count_is_the_count_its_window_held():
+    # issue 27: tokens/256 on a spaceless Korean line made windows of 256 cut pieces of 100 chars,
+    # each one [UNK]: 25,600 chars shown as "3 tokens", the [CLS] [UNK] [SEP] of the whole chunk
+    run = hangul_run(3_000)
+    text = "제주도는 화산섬이다. " + run + " 끝에 한 문장이 더 있다."
+    a, b = text.index(run), text.index(run) + len(run)
+    chunks = chunk_document(doc_of(text), ChunkerConfig(strategy="tokens", target=256, overlap=0))
+    # the chunker's tokens: the run cut in max_word_chars() pieces, each tokenized alone
+    limit = max_word_chars()
+    pieces = [(p, min(p + limit, b)) for p in range(a, b, limit)]
+    held = token_offsets(text[:a])
+    for (p, _q), rel in zip(pieces, piece_offsets([text[p:q] for p, q in pieces]), strict=True):
+        held += [(p + x, p + y) for x, y in rel]
+    held += [(b + x, b + y) for x, y in token_offsets(text[b:])]
+    for c in chunks:
+        n_held = sum(1 for s, e in held if c.start <= s and e <= c.end)
+        assert c.tokens == n_held + 2, (c.ordinal, len(c.content))  # [CLS] ... [SEP]
+        assert c.tokens == count_tokens([c.text])[0] <= 256 + 2
+    # a window never joins two pieces of the cut word: each piece ends a chunk, mid-word
+    assert [c.end for c in chunks if c.hard_cut] == [q for _, q in pieces[:-1]]
+    assert max(len(c.content) for c in chunks) <= limit + max(a, len(text) - b)
+    # nothing lost between chunks but whitespace
+    assert chunks[0].own_start == 0 and chunks[-1].end == len(text)
+    assert all(
+        not text[x.end : y.own_start].strip() for x, y in zip(chunks, chunks[1:], strict=False)
+    )
+
+
+def test_piece_windows_never_span_a_break():
+    assert piece_windows(10, 4, 1, [6]) == [(0, 4), (3, 6), (6, 10)]
+    assert piece_windows(10, 4, 0, []) == token_windows(10, 4, 0)
+    assert piece_windows(5, 8, 2, [1, 2, 2, 5, 0]) == [(0, 1), (1, 2), (2, 5)]
+    assert piece_windows(0, 8, 2, []) == []
 
 
 def test_token_offsets_map_korean_syllables_not_jamo():

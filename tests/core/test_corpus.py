@@ -7,11 +7,12 @@ sparse retrievers.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
-from rag_core.config import preset
+from rag_core.config import ChunkerConfig, preset
 from rag_core.corpus import SAMPLE_CORPUS
 from rag_core.corpus.check import check_corpus
 from rag_core.corpus.loaders import load_corpus, load_directory
@@ -157,3 +158,19 @@ def test_html_edition_loses_the_table_fact():
     assert "5,000원" in doc.text
     chunks = chunk_document(doc, ChunkerConfig(strategy="html", min_chars=40), count_tokens=False)
     assert chunks and not any("5,000원" in c.content for c in chunks)
+
+
+def test_calibration_pairs_name_the_chunk_their_quote_starts_in(corpus):
+    # ids shift after a chunk that a chunking change splits (en-course-06's 614-char table
+    # became two chunks when long sentences were split at line breaks); a pair must not name
+    # a neighbour of its quote
+    path = SAMPLE_CORPUS / "calibration" / "support_pairs.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    rows = [json.loads(line) for line in lines if line.strip()]
+    by_id = corpus.chunking(ChunkerConfig()).by_id
+    named = [r for r in rows if r.get("chunk_id")]
+    assert len(named) >= 60
+    for r in named:
+        c = by_id.get(r["chunk_id"])
+        assert c is not None, r["chunk_id"]
+        assert c.doc_id == r["doc_id"] and c.start <= r["start"] < c.end, r["chunk_id"]
