@@ -387,6 +387,13 @@ CSS = """
 .ri-legend span{margin-right:8px}
 .ri-card{border:1px solid #d0d7de;border-radius:8px;padding:10px 12px;height:100%}
 .ri-card h4{margin:0 0 4px 0;font-size:1rem}
+.ri-preview{border:1px solid #d0d7de;border-radius:6px;padding:6px 12px;margin:2px 0 6px 0;
+  background:#f6f8fa;line-height:1.6;overflow-wrap:anywhere}
+.ri-preview.ok{background:#fff}
+.ri-preview.warning,.ri-preview.error{background:#fff8c5;border-color:#d4a72c}
+.ri-preview-h{font-weight:700;margin-right:4px}
+.ri-preview .ri-mark{margin:0 4px 0 0}
+.ri-preview-a{white-space:nowrap;margin-left:6px}
 .ri-flow{display:flex;flex-wrap:wrap;gap:4px;align-items:center;margin:2px 0 6px 0}
 .ri-flow .ri-arrow{color:#8c959f}
 """
