@@ -573,7 +573,6 @@ LECTURE_CSS = """
 .ri-lec.ri-lec-big{font-size:clamp(17px,calc(1vw + 4px),24px)}
 .ri-lec .ri-chip{font-size:0.88em}
 .ri-lec .ri-src-h{font-size:0.85em}
-.ri-lec-big .ri-lf-table,.ri-lec-big .ri-lf-fates{font-size:0.8em}
 """
 
 
