@@ -117,8 +117,9 @@ def test_large_text_scales_every_text_by_one_factor(browser, scenario_traces):
     factor = root_l / root_n
     assert factor > 1.2, (root_n, root_l)
     assert [n for n, _ in normal] == [n for n, _ in big]  # the same elements
+    pairs = zip(normal, big, strict=True)
     off = sorted(
-        {f"{n}: {a:.1f} → {b:.1f} px (×{b / a:.2f})" for (n, a), (_, b) in zip(normal, big)
+        {f"{n}: {a:.1f} → {b:.1f} px (×{b / a:.2f})" for (n, a), (_, b) in pairs
          if abs(b / a - factor) > 0.04 * factor}
     )  # fmt: skip
     assert any(n.startswith("span.ri-lf") for n, _ in normal)  # the rank-flow's letters
