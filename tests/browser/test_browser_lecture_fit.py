@@ -37,16 +37,20 @@ MEASURE = """() => [...document.querySelectorAll('[data-pane]')].map(p => {
   return [p.dataset.pane, b.scrollHeight, b.clientHeight];
 })"""
 
-#: Every element with text of its own in the view, with its computed font size in pixels.
+#: Every element with text of its own in the view (named by its path from the view), with its
+#: computed font size in pixels.
 FONT_SIZES = """() => {
   const root = parseFloat(getComputedStyle(document.querySelector('.ri-lec')).fontSize);
   const out = [];
   for (const e of document.querySelectorAll('.ri-lec *')) {
     const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
     if (!own) continue;
-    const cls = (typeof e.className === 'string' ? e.className : '').trim();
-    out.push([e.tagName.toLowerCase() + (cls ? '.' + cls.split(/\\s+/).join('.') : ''),
-              parseFloat(getComputedStyle(e).fontSize)]);
+    const path = [];  // the element and its ancestors up to the view: where its size comes from
+    for (let a = e; a && !a.classList.contains('ri-lec'); a = a.parentElement) {
+      const cls = (typeof a.className === 'string' ? a.className : '').trim();
+      path.unshift(a.tagName.toLowerCase() + (cls ? '.' + cls.split(/\\s+/).join('.') : ''));
+    }
+    out.push([path.join(' > '), parseFloat(getComputedStyle(e).fontSize)]);
   }
   return [root, out];
 }"""
@@ -116,11 +120,58 @@ def test_large_text_scales_every_text_by_one_factor(browser, scenario_traces):
     (root_n, normal), (root_l, big) = sizes[False], sizes[True]
     factor = root_l / root_n
     assert factor > 1.2, (root_n, root_l)
-    assert [n for n, _ in normal] == [n for n, _ in big]  # the same elements
-    pairs = zip(normal, big, strict=True)
+    # large text shows less of a long prompt or answer: compare the kinds of element both show
+    small = {n: set() for n, _ in normal}
+    for n, px in normal:
+        small[n].add(px)
+    large_ = {n: set() for n, _ in big}
+    for n, px in big:
+        large_[n].add(px)
+    both = sorted(set(small) & set(large_))
+    assert len(both) > 0.8 * len(small), sorted(set(small) - set(large_))
+    assert any(n.endswith("span.ri-lf") for n in both)  # the rank-flow's letters
     off = sorted(
-        {f"{n}: {a:.1f} → {b:.1f} px (×{b / a:.2f})" for (n, a), (_, b) in pairs
-         if abs(b / a - factor) > 0.04 * factor}
-    )  # fmt: skip
-    assert any(n.startswith("span.ri-lf") for n, _ in normal)  # the rank-flow's letters
+        f"{n}: {a:.1f} → {b:.1f} px (×{b / a:.2f})"
+        for n in both
+        for a in small[n]
+        for b in large_[n]
+        if abs(b / a - factor) > 0.04 * factor
+    )
     assert not off, f"large text is ×{factor:.2f}; these scale otherwise:\n" + "\n".join(off)
+
+
+@pytest.mark.parametrize("large", [False, True], ids=["normal", "large"])
+def test_every_scenario_fits_its_panes_at_1280x720(browser, scenario_traces, large):
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    found = []
+    for label, trace, question in scenario_traces:
+        for lang in ("ko", "en"):
+            page.set_content(_document(trace, lang, large, question))
+            found += [
+                f"{label} {lang}: pane {name} holds {tall} px in {box} px"
+                for name, tall, box in page.evaluate(MEASURE)
+                if tall > box + 1
+            ]
+    page.close()
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("large", [False, True], ids=["normal", "large"])
+def test_a_long_answer_and_its_claims_fit_with_a_marker(browser, scenario_traces, large):
+    trace = long_answer(scenario_traces[0][1])
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    found = []
+    for lang in ("ko", "en"):
+        page.set_content(_document(trace, lang, large, selected=0))
+        found += [
+            f"{lang}: pane {name} holds {tall} px in {box} px"
+            for name, tall, box in page.evaluate(MEASURE)
+            if tall > box + 1
+        ]
+        more = page.evaluate(
+            "[...document.querySelectorAll('.ri-lec-more')].map(m => m.closest('[data-pane]')"
+            ".dataset.pane)"
+        )
+        assert {"answer", "claims"} <= set(more), (lang, more)
+    page.close()
+    assert not found, "\n".join(found)
