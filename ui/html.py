@@ -312,7 +312,8 @@ CSS = """
 .ri-table{border-collapse:collapse;width:100%;font-size:0.82rem;margin:0.2rem 0 0.6rem 0}
 .ri-table th{text-align:left;border-bottom:2px solid #d0d7de;padding:2px 6px;white-space:nowrap;
   font-weight:600}
-.ri-table td{border-bottom:1px solid #eaeef2;padding:2px 6px;vertical-align:top}
+.ri-table td{border-bottom:1px solid #eaeef2;padding:2px 6px;vertical-align:top;
+  word-break:keep-all;overflow-wrap:break-word}
 .ri-table tr.ri-goldrow td{background:#fff4c2}
 .ri-table tr.ri-dim td{color:#8c959f}
 .ri-table tr.ri-bad td{background:#ffebe9}
@@ -382,6 +383,11 @@ CSS = """
 .ri-tok.ri-beyond{color:#8c959f;background:#f6f8fa;text-decoration:line-through}
 [data-testid=stMetricLabel] div,[data-testid=stMetricLabel] p{white-space:normal!important;
   overflow:visible!important;text-overflow:clip!important}
+[data-testid=stMain] button [data-testid=stMarkdownContainer],
+[data-testid=stMain] button [data-testid=stMarkdownContainer] p,
+[data-testid=stMain] label [data-testid=stMarkdownContainer],
+[data-testid=stMain] label [data-testid=stMarkdownContainer] p{white-space:normal!important;
+  overflow:visible!important;text-overflow:clip!important;word-break:keep-all}
 .ri-trunc{color:#fff;background:#cf222e;font-weight:700;padding:0 4px;border-radius:3px;
   margin:0 2px}
 .ri-legend span{margin-right:8px}
