@@ -8,7 +8,7 @@ from ui import cache, render, sidebar
 from ui.html import md, show, style
 from ui.i18n import t
 from ui.inspect import keys, widgets
-from ui.inspect.view import split_warnings, warning_lines
+from ui.inspect.view import answer_preview, split_warnings, warning_lines
 from ui.trace_view import destroyed_needles
 
 ctx = sidebar.context(__file__)
@@ -20,6 +20,11 @@ res = render.page_trace(ctx, staged=True)
 trace = res.trace
 
 st.markdown(f"**{t('ins.question', lang)}** {md(trace.question)}")
+# the answer on the first screen (section 7 is ~2,700 px down at 1280x800): what the Trace holds
+# now, redrawn below once a streamed answer ends without a rerun
+preview = st.empty()
+state = "pending" if res.pending is not None else "stopped" if res.stopped else "done"
+show(answer_preview(trace, lang, question=ctx.gold, state=state), preview)
 _, skipped = split_warnings(trace.warnings, ctx.corpus.load_warnings)
 for w in warning_lines(trace, lang):
     st.warning(md(w))
@@ -85,9 +90,12 @@ widgets.context_section(trace, lang, cache.token_pieces(trace))
 
 # 7 · generation + support ---------------------------------------------------
 st.header(t("ins.h.answer", lang), anchor="answer")
-render.answer_pane(  # streamed, with Stop, while it is made
+final = render.answer_pane(  # streamed, with Stop, while it is made
     res, lang, key=keys.K_INS_CLAIM, question=ctx.gold
 )
+if res.pending is not None:  # the stream ended here: the preview says how
+    state = "done" if final is not None else "failed"
+    show(answer_preview(final or trace, lang, question=ctx.gold, state=state), preview)
 
 st.caption(
     t(

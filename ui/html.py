@@ -312,7 +312,8 @@ CSS = """
 .ri-table{border-collapse:collapse;width:100%;font-size:0.82rem;margin:0.2rem 0 0.6rem 0}
 .ri-table th{text-align:left;border-bottom:2px solid #d0d7de;padding:2px 6px;white-space:nowrap;
   font-weight:600}
-.ri-table td{border-bottom:1px solid #eaeef2;padding:2px 6px;vertical-align:top}
+.ri-table td{border-bottom:1px solid #eaeef2;padding:2px 6px;vertical-align:top;
+  word-break:keep-all;overflow-wrap:break-word}
 .ri-table tr.ri-goldrow td{background:#fff4c2}
 .ri-table tr.ri-dim td{color:#8c959f}
 .ri-table tr.ri-bad td{background:#ffebe9}
@@ -382,11 +383,23 @@ CSS = """
 .ri-tok.ri-beyond{color:#8c959f;background:#f6f8fa;text-decoration:line-through}
 [data-testid=stMetricLabel] div,[data-testid=stMetricLabel] p{white-space:normal!important;
   overflow:visible!important;text-overflow:clip!important}
+[data-testid=stMain] button [data-testid=stMarkdownContainer],
+[data-testid=stMain] button [data-testid=stMarkdownContainer] p,
+[data-testid=stMain] label [data-testid=stMarkdownContainer],
+[data-testid=stMain] label [data-testid=stMarkdownContainer] p{white-space:normal!important;
+  overflow:visible!important;text-overflow:clip!important;word-break:keep-all}
 .ri-trunc{color:#fff;background:#cf222e;font-weight:700;padding:0 4px;border-radius:3px;
   margin:0 2px}
 .ri-legend span{margin-right:8px}
 .ri-card{border:1px solid #d0d7de;border-radius:8px;padding:10px 12px;height:100%}
 .ri-card h4{margin:0 0 4px 0;font-size:1rem}
+.ri-preview{border:1px solid #d0d7de;border-radius:6px;padding:6px 12px;margin:2px 0 6px 0;
+  background:#f6f8fa;line-height:1.6;overflow-wrap:anywhere}
+.ri-preview.ok{background:#fff}
+.ri-preview.warning,.ri-preview.error{background:#fff8c5;border-color:#d4a72c}
+.ri-preview-h{font-weight:700;margin-right:4px}
+.ri-preview .ri-mark{margin:0 4px 0 0}
+.ri-preview-a{white-space:nowrap;margin-left:6px}
 .ri-flow{display:flex;flex-wrap:wrap;gap:4px;align-items:center;margin:2px 0 6px 0}
 .ri-flow .ri-arrow{color:#8c959f}
 """

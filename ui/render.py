@@ -95,25 +95,29 @@ def page_trace(ctx: Context, *, staged: bool = False) -> cache.TraceResult:
 
 def answer_pane(
     res: cache.TraceResult, lang: str, *, key: str, question: Question | None = None
-) -> None:
+) -> Trace | None:
     """The answer section of a page: streamed with a Stop button while it is being made
     (``ui.stream.follow``), the stopped state, or the Trace's generation and claims (with the
-    answer's own mark against ``question``: :func:`answer_and_sources`)."""
+    answer's own mark against ``question``: :func:`answer_and_sources`).
+
+    Returns the Trace whose answer it drew (the full one once a stream ended), None when it
+    drew no answer (no Trace, stopped, or a stream cancelled or failed)."""
     from . import stream
 
     trace = res.trace
     if trace is None:  # page_trace has said why and stopped the page
-        return
+        return None
     if res.pending is not None:
         final = stream.follow(res.pending, lang, key=f"{key}.stop")
         if final is None:
-            return
+            return None
         trace = final
     elif res.stopped:
         stream.stopped_pane(res.key, lang, widget=f"{key}.resume")
-        return
+        return None
     generation_section(trace, lang)
     answer_and_sources(trace, lang, key=key, question=question)
+    return trace
 
 
 # ------------------------------------------------------------------ verdict

@@ -60,6 +60,31 @@
     const b = shown(m), r = m.getBoundingClientRect();
     if (!b || b.b - b.t < r.height - 1) out.push(`clipped: the budget-cut marker is hidden in ${name(m.closest('[data-pane]'))}`);
   }
+  // (f) a Lecture pane whose content scrolls inside it (a pane leaves out what does not fit, with
+  // a marker, rather than clip it)
+  for (const b of document.querySelectorAll('[data-pane] .ri-lec-body')) {
+    if (visible(b) && b.scrollHeight > b.clientHeight + 1) {
+      out.push(`clipped: pane ${b.closest('[data-pane]').dataset.pane} holds ${b.scrollHeight} px in ${b.clientHeight} px`);
+    }
+  }
+  // (g) text cut off by an ellipsis in the main area (a label or value that does not fit its box);
+  // the Lecture view's one-line question and its chunk lines say what they cut (title, marker)
+  let cut = 0;
+  for (const e of main.querySelectorAll('*')) {
+    if (e.closest('svg, iframe, .ri-lec, [data-testid=stSidebar]') || !visible(e)) continue;
+    const st = getComputedStyle(e);
+    if (st.textOverflow !== 'ellipsis' || st.overflowX === 'visible') continue;
+    if (e.scrollWidth > e.clientWidth + 1 && cut++ < 5) out.push(`truncated: ${name(e)}`);
+  }
+  // (h) a table column squeezed to a character or two a line (Korean text broke between its
+  // syllables: "고/지/대/의")
+  let squeezed = 0;
+  for (const td of main.querySelectorAll('.ri-table td')) {
+    const text = (td.innerText || '').trim(), fs = parseFloat(getComputedStyle(td).fontSize);
+    if (!visible(td) || text.length < 4) continue;
+    const lines = td.getClientRects().length && Math.round(td.scrollHeight / (fs * 1.3));
+    if (td.clientWidth < 2.6 * fs && lines >= 3 && squeezed++ < 3) out.push(`squeezed: ${name(td)} ${td.clientWidth} px wide`);
+  }
   // (e) a Python exception on the page
   for (const x of document.querySelectorAll('[data-testid=stException]')) out.push(`exception: ${name(x)}`);
   // (d) a dialog over the page on arrival (Streamlit's "Page not found")

@@ -4,9 +4,12 @@ One served app (generation off, ``generation.model=none``) and one headless chro
 page is opened once per language and the viewport resized through the three screens. In the
 page a script looks for (a) horizontal overflow (the document wider than the window, or a
 visible element, not clipped by a scrolling ancestor, whose right edge passes the viewport),
-(b) text of one column of a row painted over a sibling column, and (c) in the Lecture panes
-a clipped scroll container hiding the prompt's budget-cut marker; (d) a dialog on arrival
-(``/inspect`` opened Streamlit's "Page not found"). Screenshots go to
+(b) text of one column of a row painted over a sibling column, (c) in the Lecture panes
+a clipped scroll container hiding the prompt's budget-cut marker, (f) a Lecture pane whose
+content scrolls inside it, (g) text in the main area cut off by an ellipsis and (h) a table
+column squeezed to a character or two a line; (d) a dialog on
+arrival (``/inspect`` opened Streamlit's "Page not found") and (e) a Python exception. Compare
+and Lecture are opened with a configuration B too. Screenshots go to
 ``$RAG_LAYOUT_SHOTS`` (else pytest's temporary folder; the path is printed).
 """
 
@@ -14,17 +17,23 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from helpers.browser import MARKS, wait_idle
 
 pytestmark = MARKS
 
-#: The app's root (its default page), every page under pages/, and Lecture with a hard cut deep in
-#: the prompt (the budget-cut scenario's policy: its cut marker must be on screen).
+#: Compare's configuration B in the tests: another chunking and a hybrid retrieval (one column
+#: more per side), as the URL writes it.
+B = quote("chunker.preset=B; retrieval.methods=bm25,dense", safe="")
+#: The app's root (its default page), every page under pages/, Lecture with a hard cut deep in
+#: the prompt (the budget-cut scenario's policy: its cut marker must be on screen), Compare with
+#: a configuration B, and Lecture in large text showing that B.
 PATHS = ("", "inspect", "check", "chunks", "compare", "scenarios", "lecture", "label",
          "evaluate", "threshold",
-         "lecture?context.policy=hard-cut&context.budget_tokens=400")  # fmt: skip
+         "lecture?context.policy=hard-cut&context.budget_tokens=400",
+         f"compare?b={B}", f"lecture?b={B}&side=b&big=1")  # fmt: skip
 SCREENS = ((1280, 720), (1280, 800), (1920, 1080))
 
 #: The in-page script: a list of defects, each a short string naming the element.

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from html.parser import HTMLParser
+from itertools import product
 
 import pytest
 from helpers.app import PAYLOAD_LINES, html, make_app, ok, write_payload_docs
@@ -203,35 +204,34 @@ def test_exported_html_has_no_script_and_no_unescaped_text(payload_trace, lang):
     assert pieces is not None and pieces[1] < len(
         pieces[0]
     )  # hard-cut: tokens beyond the budget exist
-    for step in (1, lecture.STEPS):
-        for selected in (0, 1):
-            view = lecture.lecture_view(
-                payload_trace,
-                lang,
-                step=step,
-                selected=selected,
-                pieces=pieces,
-                large=True,
-                height="100%",
+    for step, selected, large in product((1, lecture.STEPS), (0, 1), (False, True)):
+        view = lecture.lecture_view(
+            payload_trace,
+            lang,
+            step=step,
+            selected=selected,
+            pieces=pieces,
+            large=large,
+            height="100%",
+        )
+        document = slides.slide_html(view, lang, payload_trace.question)
+        assert "<script" not in document.lower()
+        parser = _Tags()
+        parser.feed(document)
+        assert parser.tags <= BLOCK_TAGS, parser.tags - BLOCK_TAGS
+        assert not {a for a in parser.attrs if a.startswith("on")} and "src" not in parser.attrs
+        text = "".join(parser.text)
+        assert "window.__xss=1" in text  # the question and documents are shown, as text
+        if step == lecture.STEPS and not large:  # large text leaves some evidence out
+            for line in PAYLOAD_LINES:
+                assert line in text  # answer, claims and evidence: the payloads as text
+            assert (
+                "&lt;script&gt;window.__xss = 1; alert(&#x27;script&#x27;)&lt;/script&gt;"
+                in document
             )
-            document = slides.slide_html(view, lang, payload_trace.question)
-            assert "<script" not in document.lower()
-            parser = _Tags()
-            parser.feed(document)
-            assert parser.tags <= BLOCK_TAGS, parser.tags - BLOCK_TAGS
-            assert not {a for a in parser.attrs if a.startswith("on")} and "src" not in parser.attrs
-            text = "".join(parser.text)
-            assert "window.__xss=1" in text  # the question and documents are shown, as text
-            if step == lecture.STEPS:
-                for line in PAYLOAD_LINES:
-                    assert line in text  # answer, claims and evidence: the payloads as text
-                assert (
-                    "&lt;script&gt;window.__xss = 1; alert(&#x27;script&#x27;)&lt;/script&gt;"
-                    in document
-                )
-                assert 'class="ri-tok ri-beyond"' in document  # tokens beyond the cut, greyed
-            assert f'<html lang="{lang}">' in document
-            assert t("lec.pane.candidates", lang) in document
+            assert 'class="ri-tok ri-beyond"' in document  # tokens beyond the cut, greyed
+        assert f'<html lang="{lang}">' in document
+        assert t("lec.pane.candidates", lang) in document
 
 
 def test_slide_html_refuses_raw_strings_and_unknown_languages(payload_trace):
@@ -338,17 +338,26 @@ def test_a_claim_index_from_another_question_falls_back_to_the_first(payload_tra
     assert lecture.selected_claim(no_claims, 1) is None
 
 
-def test_cut_window_keeps_the_budget_cut_marker_near_the_top():
-    from ui.lecture.view import CUT_AFTER, CUT_BEFORE, CUT_HEAD, cut_window
+def test_cut_window_keeps_the_budget_cut_marker_in_the_lines_it_has():
+    from ui.lecture import fit
+    from ui.lecture.view import cut_window, prompt_windows
 
     pieces = [f"w{i} " for i in range(1000)]
-    html = str(cut_window(pieces, 600, "en"))
-    # the head, the 48 tokens before the cut and 24 after: the marker sits ~100 tokens in, not 600
-    assert html.count('<span class="ri-tok') == CUT_HEAD + CUT_BEFORE + CUT_AFTER
+    room = fit.box("prompt", False)
+    html = str(cut_window(pieces, 600, "en", room=room, lines=24))
+    spans = prompt_windows(pieces, 600, room, 24)
+    (h0, h1), (lo, hi) = spans  # the head, and a run around the cut
+    assert h0 == 0 and lo < 600 < hi and h1 < lo and hi < 1000
+    shown = h1 + (hi - lo)
+    assert html.count('<span class="ri-tok') == shown
     assert html.count("ri-trunc") == 1 and "w599 " in html and "w600 " in html
-    assert "w300 " not in html and "w700 " not in html
-    assert f"{600 - CUT_BEFORE - CUT_HEAD} tokens not shown" in html
-    assert f"{1000 - 600 - CUT_AFTER} tokens not shown" in html
-    # a short prompt, or one without a cut, is drawn whole
-    assert str(cut_window(pieces[:50], 40, "en")).count('<span class="ri-tok') == 50
-    assert "not shown" not in str(cut_window(pieces, 1000, "en"))
+    assert f"{lo - h1} tokens not shown" in html and f"{1000 - hi} tokens not shown" in html
+    lines = fit.strip_lines(pieces[:h1], room.width, size=0.8, pad=3 * room.px)[-1] + 1
+    lines += fit.strip_lines(pieces[lo:hi], room.width, size=0.8, pad=3 * room.px)[-1] + 1
+    assert lines <= 24 - 2  # a line kept for each gap's marker
+    # without a cut a long prompt keeps its head and its end (the question)
+    (a0, a1), (b0, b1) = prompt_windows(pieces, 1000, room, 24)
+    assert a0 == 0 and b1 == 1000 and a1 < b0
+    # a short prompt, or a pane with room for all of it, is drawn whole
+    assert str(cut_window(pieces[:50], 40, "en", room=room)).count('<span class="ri-tok') == 50
+    assert "not shown" not in str(cut_window(pieces, 1000, "en", room=room, lines=10_000))

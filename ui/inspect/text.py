@@ -35,6 +35,14 @@ TEXT: dict[str, tuple[str, str]] = {
         "이 코퍼스에서 읽지 못한 파일·행 {n}개",
         "{n} files or rows of this corpus were not loaded",
     ),
+    # ---- the answer preview at the top (ui.inspect.view.answer_preview)
+    "ins.preview.head": ("⑦ 답변:", "⑦ Answer:"),
+    "ins.preview.link": ("답변과 근거 보기 ↓", "the answer and its evidence ↓"),
+    "ins.preview.pending": (
+        "만드는 중입니다. 아래 ⑦에 실시간으로 나옵니다.",
+        "being made; it streams into ⑦ below.",
+    ),
+    "ins.preview.stopped": ("생성을 중지했습니다.", "generation stopped."),
     # ---- stages first, answer second (ui/stream.py; Inspect, Compare, Lecture)
     "stream.waiting": (
         "다른 세션이 같은 질문을 실행하고 있습니다: {s:.0f} 초",

@@ -1,12 +1,15 @@
-"""The Inspect view model: a Trace's warnings, worded, and those of the corpus load."""
+"""The Inspect view model: a Trace's warnings, worded, and those of the corpus load; the
+answer preview of the first screen."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from rag_core.types import Trace
+from rag_core.types import Question, Trace
 
-from ..i18n import notice_text
+from ..html import Markup, snippet, span, tag
+from ..i18n import notice_text, t
+from ..trace_view import answer_mark_chip, generation_status
 
 
 def split_warnings(
@@ -22,3 +25,50 @@ def split_warnings(
 def warning_lines(trace: Trace, lang: str) -> list[str]:
     """The question's and the gate's warnings (``Trace.notices``) in ``lang``."""
     return [notice_text(n, lang) for n in trace.notices]
+
+
+#: The answer preview's states: the answer is in the Trace, still being made, stopped, or its
+#: stream ended without one (an error, said in section ⑦).
+PREVIEW_STATES = ("done", "pending", "stopped", "failed")
+#: Characters of the answer the preview shows (the whole answer is in section ⑦).
+PREVIEW_CHARS = 220
+
+
+def answer_preview(
+    trace: Trace, lang: str, *, question: Question | None = None, state: str = "done"
+) -> Markup:
+    """The first screen's answer line: the answer's own mark and its first
+    :data:`PREVIEW_CHARS` characters, or why there is none, with a link to section ⑦
+    (``#answer``). Read off ``trace`` only; ``state``: one of :data:`PREVIEW_STATES`."""
+    if state not in PREVIEW_STATES:
+        raise ValueError(
+            f"state = {state!r} is not valid; valid choices: {', '.join(PREVIEW_STATES)}"
+        )
+    head = span(t("ins.preview.head", lang), "ri-preview-h")
+    link = tag("a", t("ins.preview.link", lang), cls="ri-preview-a", attrs={"href": "#answer"})
+    g = trace.generation
+    kind = "none"
+    if state == "pending":
+        body: Markup = span(t("ins.preview.pending", lang), "ri-muted")
+    elif state == "stopped":
+        body = span(t("ins.preview.stopped", lang), "ri-muted")
+    elif state == "failed":
+        body = span(t("ins.no_answer", lang), "ri-muted")
+    elif g.status == "ok" and g.answer is not None:
+        kind = "ok"
+        body = (
+            answer_mark_chip(trace, question, lang)
+            + " "
+            + span(snippet(g.answer, PREVIEW_CHARS), "ri-preview-text")
+        )
+    else:
+        kind, text = generation_status(trace, lang)
+        body = span(text, "ri-muted")
+        if trace.gate.refused:  # a refusal is judged whether or not a model ran
+            body = answer_mark_chip(trace, question, lang) + " " + body
+    return tag(
+        "div",
+        head + " " + body + " " + link,
+        cls=f"ri-preview {kind}",
+        attrs={"data-preview": state, "data-generation": g.status},
+    )

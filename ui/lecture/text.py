@@ -129,4 +129,30 @@ TEXT: dict[str, tuple[str, str]] = {
     "lec.fate.prompt": ("프롬프트의 [{n}] ({status})", "in the prompt as [{n}] ({status})"),
     "lec.fate.dropped": ("{stage}에서 빠짐: {why}", "dropped at {stage}: {why}"),
     "lec.fate.kept": ("유지됨", "kept"),
+    # ---- the page: what a pane leaves out to fit the screen (ui.lecture.fit)
+    "lec.more.ranks": (
+        "… {a}–{b}위는 생략 (검사 페이지에 모두)",
+        "… ranks {a}–{b} not shown (all on Inspect)",
+    ),
+    "lec.more.ranks_gold": (
+        "… {a}–{b}위는 생략, 정답 근거 ★가 그 안에 있음 (검사 페이지에 모두)",
+        "… ranks {a}–{b} not shown, the gold ★ among them (all on Inspect)",
+    ),
+    "lec.more.chars": ("… {n}자 더 (검사 페이지에 모두)", "… {n} more characters (all on Inspect)"),
+    "lec.more.answer": (
+        "… 답변의 나머지 {n}자 (검사 페이지 ⑦에 모두)",
+        "… {n} more characters of the answer (all on Inspect ⑦)",
+    ),
+    "lec.more.claims": (
+        "… 주장 {n}개 더 (검사 페이지 ⑦에 모두)",
+        "… {n} more claims (all on Inspect ⑦)",
+    ),
+    "lec.more.evidence": (
+        "… 출처 {n}곳의 근거 더 (검사 페이지 ⑦에 모두)",
+        "… evidence from {n} more sources (all on Inspect ⑦)",
+    ),
+    "lec.more.chunks": (
+        "… 청크 {n}개 더 (검사 페이지에 모두)",
+        "… {n} more chunks (all on Inspect)",
+    ),
 }

@@ -22,6 +22,7 @@ from ..html import Mark, Markup, div, join, marked_text, snippet, span, tag
 from ..i18n import note_text, notice_text, said, t, tv
 from ..state import overrides_text, query_from_config
 from ..trace_view import (
+    VERDICTS,
     answer_mark_chip,
     chunk_label,
     claim_label,
@@ -30,9 +31,9 @@ from ..trace_view import (
     fmt,
     generation_status,
     gold_ids,
-    token_strip,
     verdict_legend,
 )
+from . import fit
 
 #: The panes in pipeline order; step ``n`` reveals the first ``n``.
 PANES = ("candidates", "prompt", "answer", "claims")
@@ -138,9 +139,22 @@ def flow_columns(trace: Trace, lang: str) -> list[FlowColumn]:
     return cols
 
 
-def rank_flow(trace: Trace, lang: str) -> Markup:
+#: Heights in ems of the lecture font (measured in chromium): the rank-flow's heading row and
+#: one rank row, one line of a chunk's fate (0.82em; two lines at most, the rest ellipsised) and
+#: a marker (two lines at most).
+FLOW_HEAD_EM, FLOW_ROW_EM, FATE_LINE_EM, MORE_EM = 1.5, 1.5, 1.32, 2.4
+FATE_SIZE = 0.82
+#: The rank rows may take this share of pane 1 when the fates do not fit beside them.
+FLOW_SHARE = 0.6
+
+
+def rank_flow(trace: Trace, lang: str, *, large: bool = False) -> Markup:
     """Pane 1: a table of stages × ranks with one letter per chunk, gold ★, dropped greyed;
-    below, each chunk's label and fate (where it left and why, or its ``[n]`` in the prompt)."""
+    below, each chunk's label and fate (where it left and why, or its ``[n]`` in the prompt).
+
+    What does not fit the pane at 1280×720 (``large``: in large text) is left out with a
+    marker: the deepest ranks first down to :data:`FLOW_SHARE` of the pane, then the last
+    fates (gold and kept chunks come first)."""
     cols = flow_columns(trace, lang)
     gids = gold_ids(trace)
     codes: dict[str, str] = {}
@@ -149,9 +163,13 @@ def rank_flow(trace: Trace, lang: str) -> Markup:
             codes.setdefault(h.chunk_id, _code(len(codes)))
     sources = {s.chunk_id: s for s in trace.context.sources}
     depth = max((len(c.hits) for c in cols), default=0)
+    room = fit.box("candidates", large).height
+    rows = depth
+    if FLOW_HEAD_EM + depth * FLOW_ROW_EM > room * FLOW_SHARE:
+        rows = max(1, int((room * FLOW_SHARE - FLOW_HEAD_EM - MORE_EM) // FLOW_ROW_EM))
     head = join(tag("th", span(c.title, "ri-lf-h"), title=c.title) for c in cols)
     body: list[Markup] = []
-    for rank in range(depth):
+    for rank in range(rows):
         cells: list[Markup] = []
         for c in cols:
             if rank >= len(c.hits):
@@ -172,6 +190,19 @@ def rank_flow(trace: Trace, lang: str) -> Markup:
             )
             cells.append(tag("td", span(text, cls, title)))
         body.append(tag("tr", tag("td", span(rank + 1, "ri-num ri-muted")) + join(cells)))
+    if rows < depth:
+        hidden = {h.chunk_id for c in cols for h in c.hits[rows:]}
+        key = "lec.more.ranks_gold" if hidden & gids else "lec.more.ranks"
+        body.append(
+            tag(
+                "tr",
+                tag(
+                    "td",
+                    span(t(key, lang, a=rows + 1, b=depth), "ri-lec-more"),
+                    attrs={"colspan": len(cols) + 1},
+                ),
+            )
+        )
     if not depth:
         body.append(
             tag(
@@ -185,95 +216,154 @@ def rank_flow(trace: Trace, lang: str) -> Markup:
         tag("thead", tag("tr", tag("th", "#") + head)) + tag("tbody", join(body)),
         cls="ri-lf-table",
     )
-    return grid + _fates(trace, cols, codes, gids, lang)
+    used = FLOW_HEAD_EM + (rows + (rows < depth)) * FLOW_ROW_EM + 0.5  # its bottom margin
+    return grid + _fates(trace, cols, codes, gids, lang, room - used, large)
 
 
 def _fates(
-    trace: Trace, cols: Sequence[FlowColumn], codes: dict[str, str], gids: set[str], lang: str
+    trace: Trace,
+    cols: Sequence[FlowColumn],
+    codes: dict[str, str],
+    gids: set[str],
+    lang: str,
+    room: float | None = None,
+    large: bool = False,
 ) -> Markup:
-    """One line per chunk: code, ★, document #ordinal, snippet, and where it ended."""
+    """One or two lines per chunk: code, ★, where it ended, document #ordinal and a snippet;
+    gold first, then kept. ``room``: the ems there are (a last line says how many chunks were
+    left out when they do not all fit)."""
     sources = {s.chunk_id: s for s in trace.context.sources}
     kept = {h.chunk_id for h in trace.gate.kept}
     lines: list[Markup] = []
     order = sorted(codes, key=lambda cid: (cid not in gids, cid not in kept, codes[cid].rjust(3)))
-    for cid in order:
+    width = fit.box("candidates", large).width
+    left = (room if room is not None else float("inf")) - MORE_EM
+    for k, cid in enumerate(order):
         chunk = trace.chunks.get(cid)
-        fate: Markup
         s = sources.get(cid)
+        fate_text, fate_cls = "", ""
         if cid in kept and s is not None and s.n is not None:
-            fate = span(
-                t("lec.fate.prompt", lang, n=s.n, status=tv("source", s.status, lang)), "ri-chip ok"
-            )
+            fate_text = t("lec.fate.prompt", lang, n=s.n, status=tv("source", s.status, lang))
+            fate_cls = "ri-chip ok"
         else:
             where = [(c.title, c.drop[cid]) for c in cols if cid in c.drop]
             if where:
                 stage, why = where[-1]
-                fate = span(
-                    t("lec.fate.dropped", lang, stage=stage, why=why),
-                    "ri-chip lost" if cid in gids else "ri-muted",
-                )
+                fate_text = t("lec.fate.dropped", lang, stage=stage, why=why)
+                fate_cls = "ri-chip lost" if cid in gids else "ri-muted"
             elif cid in kept:
-                fate = span(t("lec.fate.kept", lang), "ri-chip ok")
-            else:
-                fate = Markup("")
+                fate_text, fate_cls = t("lec.fate.kept", lang), "ri-chip ok"
+        fate = span(fate_text, fate_cls) if fate_text else Markup("")
         label = span(chunk_label(chunk, cid), "ri-mono")
-        text = span(snippet(chunk.content, 70), "ri-muted") if chunk else Markup("")
+        text = span(snippet(chunk.content, 90), "ri-muted") if chunk else Markup("")
         cls = (
             "ri-lf-fate"
             + (" ri-goldrow" if cid in gids else "")
             + (" ri-dimrow" if cid not in kept else "")
         )
-        lines.append(
-            div(
-                span(codes[cid] + ("★" if cid in gids else ""), "ri-lf-code")
-                + " "
-                + label
-                + " "
-                + fate
-                + div(text),
-                cls,
-            )
+        title = chunk_label(chunk, cid) + (" · " + snippet(chunk.content, 200) if chunk else "")
+        line = div(
+            span(codes[cid] + ("★" if cid in gids else ""), "ri-lf-code")
+            + " "
+            + fate
+            + " "
+            + label
+            + " "
+            + text,
+            cls,
+            title,
         )
+        plain = f"{codes[cid]}★ {fate_text} {chunk_label(chunk, cid)} " + (
+            snippet(chunk.content, 90) if chunk else ""
+        )
+        tall = min(2, fit.text_lines(plain, width, size=FATE_SIZE)) * FATE_LINE_EM + 0.1
+        rest = len(order) - k - 1
+        if tall > left + (MORE_EM if not rest else 0.0):
+            lines.append(div(t("lec.more.chunks", lang, n=len(order) - k), "ri-lec-more"))
+            break
+        left -= tall
+        lines.append(line)
     return div(join(lines), "ri-lf-fates")
 
 
 # ------------------------------------------------------------------ prompt
 
 
-#: Tokens kept from the prompt's start, before the cut and after it when a hard cut falls deep
-#: in the prompt: the pane then fits a screen with the cut marker in view (a scroll pane would
-#: hide it ~1,000 px down).
-CUT_HEAD, CUT_BEFORE, CUT_AFTER = 24, 48, 24
+#: The token strip in the lecture (``.ri-lec .ri-tokens``): font size and line height in ems of
+#: the lecture font, and each token's border and padding in pixels.
+TOK_SIZE, TOK_LINE_EM, TOK_PAD_PX = 0.8, 1.28, 3
+#: Line heights in ems of the lecture font: a facts line (0.85em), a warning line (0.9em) with its
+#: box, body text (``.ri-text``) and its small print.
+FACTS_LINE_EM, WARN_LINE_EM, WARN_BOX_EM, TEXT_LINE_EM = 1.25, 1.35, 0.8, 1.55
+#: Shares of the token lines when a prompt does not fit: with a cut, its head, the run before the
+#: cut and the run after it; without one, its head and its end (the question).
+CUT_SHARES, TAIL_SHARES = (0.3, 0.45, 0.25), (0.6, 0.4)
 
 
-def cut_window(pieces: Sequence[str], cut: int, lang: str) -> Markup:
-    """The prompt as tokens with the budget-cut marker in view: the first :data:`CUT_HEAD`
-    tokens, :data:`CUT_BEFORE` before the cut and :data:`CUT_AFTER` after it, each gap named
-    by its token count (the whole strip when it is short or has no cut)."""
-    if cut >= len(pieces) or cut <= CUT_HEAD + CUT_BEFORE:
-        return token_strip(pieces, cut, lang)
-    spans = [(0, CUT_HEAD), (cut - CUT_BEFORE, min(len(pieces), cut + CUT_AFTER))]
+def prompt_windows(
+    pieces: Sequence[str], cut: int, room: fit.Box, lines: int
+) -> list[tuple[int, int]]:
+    """The runs ``[lo, hi)`` of ``pieces`` a token strip of ``lines`` lines in ``room`` shows:
+    all of it when it fits; else its head and, when there is a cut, the runs before and after
+    the cut (the marker in view), or else its end; a line is kept for each gap's marker."""
+    size, pad = TOK_SIZE, TOK_PAD_PX * room.px
+    n = len(pieces)
+    ends = fit.strip_lines(pieces, room.width, size=size, pad=pad)
+    if not ends or ends[-1] < lines:
+        return [(0, n)]
+    take = {"size": size, "pad": pad}
+    if cut < n:
+        h, bf, af = (max(1, int((lines - 2) * share)) for share in CUT_SHARES)
+        head = fit.take_forward(pieces, 0, h, room.width, **take)
+        lo = max(head, fit.take_back(pieces, cut, bf, room.width, **take))
+        hi = fit.take_forward(pieces, cut, af, room.width, **take)
+        spans = [(0, head), (lo, hi)] if lo > head else [(0, hi)]
+    else:
+        h, tl = (max(1, int((lines - 1) * share)) for share in TAIL_SHARES)
+        head = fit.take_forward(pieces, 0, h, room.width, **take)
+        lo = max(head, fit.take_back(pieces, n, tl, room.width, **take))
+        spans = [(0, head), (lo, n)] if lo > head else [(0, n)]
+    return [sp for sp in spans if sp[1] > sp[0]]
+
+
+def cut_window(
+    pieces: Sequence[str], cut: int, lang: str, *, room: fit.Box | None = None, lines: int = 30
+) -> Markup:
+    """The prompt as tokens in ``lines`` lines of ``room`` (default: pane 2 at 1280×720),
+    beyond the cut greyed, the budget-cut marker in view: :func:`prompt_windows`, each gap
+    named by its token count."""
+    room = room or fit.box("prompt", False)
     out: list[Markup] = []
     prev = 0
-    for lo, hi in spans:
+    for lo, hi in prompt_windows(pieces, cut, room, lines):
         if lo > prev:
-            out.append(span(t("lec.tokens_elided", lang, n=lo - prev), "ri-muted ri-lec-gap"))
+            out.append(span(t("lec.tokens_elided", lang, n=lo - prev), "ri-lec-gap ri-lec-more"))
         for i in range(lo, hi):
             if i == cut:
                 out.append(span(t("ins.cut_here", lang), "ri-trunc"))
             out.append(span(pieces[i], "ri-tok ri-beyond" if i >= cut else "ri-tok", str(i)))
         prev = hi
     if prev < len(pieces):
-        out.append(span(t("lec.tokens_elided", lang, n=len(pieces) - prev), "ri-muted ri-lec-gap"))
+        out.append(
+            span(t("lec.tokens_elided", lang, n=len(pieces) - prev), "ri-lec-gap ri-lec-more")
+        )
     return tag("div", join(out), cls="ri-tokens")
 
 
-def prompt_pane(trace: Trace, lang: str, pieces: tuple[Sequence[str], int] | None) -> Markup:
+def _em_lines(text: str, room: fit.Box, size: float, line_em: float) -> float:
+    """The height in ems of ``text`` at font ``size`` wrapped in ``room``, ``line_em`` a line."""
+    return fit.text_lines(text, room.width, size=size) * line_em
+
+
+def prompt_pane(
+    trace: Trace, lang: str, pieces: tuple[Sequence[str], int] | None, *, large: bool = False
+) -> Markup:
     """Pane 2: the token counts, the truncation warning and the prompt as tokens, beyond the cut
-    greyed."""
+    greyed; what does not fit the pane at 1280×720 left out with its token count."""
     ctx = trace.context
     if ctx.status == "skipped":
         return div(t("ins.context_skipped", lang, message=said(ctx, lang)), "ri-lec-note")
+    room = fit.box("prompt", large)
     facts = t(
         "cmp.tokens",
         lang,
@@ -281,18 +371,28 @@ def prompt_pane(trace: Trace, lang: str, pieces: tuple[Sequence[str], int] | Non
         after=ctx.tokens_after if ctx.tokens_after is not None else "—",
         budget=ctx.budget_tokens,
     )
-    out = div(facts + " · " + tv("policy", ctx.policy, lang), "ri-muted ri-lec-facts")
-    if ctx.truncated:
-        out += div(t("ins.truncated", lang), "ri-lec-warn")
-    if ctx.question_cut:
-        out += div(t("ins.question_cut", lang), "ri-lec-warn")
+    facts += " · " + tv("policy", ctx.policy, lang)
+    out = div(facts, "ri-muted ri-lec-facts")
+    used = _em_lines(facts, room, 0.85, FACTS_LINE_EM) + 0.4
+    warnings = [
+        w
+        for w, on in (("ins.truncated", ctx.truncated), ("ins.question_cut", ctx.question_cut))
+        if on
+    ]
+    for key in warnings:
+        out += div(t(key, lang), "ri-lec-warn")
+        used += _em_lines(t(key, lang), room, 0.9, WARN_LINE_EM) + WARN_BOX_EM
+    lines = int((room.height - used) // TOK_LINE_EM)
     if pieces:
-        return out + cut_window(pieces[0], pieces[1], lang)
-    return (
-        out
-        + div(t("ins.no_pieces", lang), "ri-muted")
-        + div(ctx.actual_input_text or ctx.prompt_text, "ri-text ri-mono")
-    )
+        return out + cut_window(pieces[0], pieces[1], lang, room=room, lines=lines)
+    text = ctx.actual_input_text or ctx.prompt_text
+    out += div(t("ins.no_pieces", lang), "ri-muted")
+    used += _em_lines(t("ins.no_pieces", lang), room, 1.0, TEXT_LINE_EM)
+    n = fit.fit_text(text, room.width, int((room.height - used) // TEXT_LINE_EM) - 1, mono=True)
+    out += div(text[:n], "ri-text ri-mono")
+    if n < len(text):
+        out += div(t("lec.more.chars", lang, n=len(text) - n), "ri-lec-more")
+    return out
 
 
 # ------------------------------------------------------------ answer, claims
@@ -311,6 +411,12 @@ def selected_claim(trace: Trace, value: object) -> int | None:
     return i if 0 <= i < len(claims) else 0
 
 
+#: Heights in ems of the lecture font: the answer's mark chip, a claim line (1.5) and its
+#: margins, the selected claim's rule, an evidence box's border, padding and margin (pixels).
+MARK_EM, CLAIM_LINE_EM, LEGEND_LINE_EM = 1.9, 1.5, 1.45
+CLAIM_GAP_PX, DETAIL_PX, SRC_BOX_PX = 6, 11, 20
+
+
 def answer_pane(
     trace: Trace,
     lang: str,
@@ -318,26 +424,39 @@ def answer_pane(
     *,
     judged: bool = True,
     question: Question | None = None,
+    large: bool = False,
 ) -> Markup:
     """Pane 3: the generator's facts and the answer; once ``judged`` (the claims' step), its own
-    mark (does it answer the question?) and every claim coloured by its support verdict."""
+    mark (does it answer the question?) and every claim coloured by its support verdict. An
+    answer longer than the pane at 1280×720 ends in a marker with the characters left out."""
     g = trace.generation
     kind, text = generation_status(trace, lang)
     mark = answer_mark_chip(trace, question, lang) if judged else Markup("")
     if kind != "ok" or g.answer is None:
         return div(text, f"ri-lec-note {kind}") + (mark if trace.gate.refused else Markup(""))
+    room = fit.box("answer", large)
+    used = _em_lines(text, room, 0.85, FACTS_LINE_EM) + 0.4 + (MARK_EM if judged else 0.0)
+    n = fit.fit_text(g.answer, room.width, int((room.height - used) // TEXT_LINE_EM) - 1)
+    shown = g.answer[:n]
+    more = (
+        div(t("lec.more.answer", lang, n=len(g.answer) - n), "ri-lec-more")
+        if n < len(g.answer)
+        else Markup("")
+    )
     if not judged:  # the answer as the model wrote it: no verdict before its step
-        return div(text, "ri-muted ri-lec-facts") + marked_text(g.answer, [])
+        return div(text, "ri-muted ri-lec-facts") + marked_text(shown, []) + more
     return (
         div(text, "ri-muted ri-lec-facts")
         + div(mark)
-        + marked_text(g.answer, claim_marks(g.answer, trace.support, selected))
+        + marked_text(shown, claim_marks(g.answer, trace.support, selected))
+        + more
     )
 
 
-def claims_pane(trace: Trace, lang: str, selected: int | None) -> Markup:
-    """Pane 4: each claim as a verdict-coloured line; the selected claim's best evidence
-    sentence."""
+def claims_pane(trace: Trace, lang: str, selected: int | None, *, large: bool = False) -> Markup:
+    """Pane 4: each claim as a verdict-coloured line; the selected claim's evidence, best
+    first. What does not fit the pane at 1280×720 is left out with a marker: the last claims
+    (down to half the pane when one is selected), then the lesser evidence."""
     sup = trace.support
     if sup.status != "ok":
         return div(
@@ -351,44 +470,68 @@ def claims_pane(trace: Trace, lang: str, selected: int | None) -> Markup:
         )
     if not sup.claims:
         return div(t("lec.no_claims", lang), "ri-lec-note")
+    room = fit.box("claims", large)
+    legend_text = " ".join(tv("verdict", v, lang) for v in VERDICTS) + " " + t("ins.nonum", lang)
+    left = room.height - _em_lines(legend_text, room, 0.8, LEGEND_LINE_EM) - 0.3
+    claims_room = left * (0.5 if selected is not None else 1.0) - MORE_EM
     items = []
+    shown = 0
     for i, c in enumerate(sup.claims):
+        label = claim_label(sup, i, lang, limit=200)
+        tall = _em_lines(label, room, 1.0, CLAIM_LINE_EM) + CLAIM_GAP_PX * room.px
+        if tall > claims_room and i != selected:
+            continue
+        claims_room -= tall
+        left -= tall
+        shown += 1
         cls = f"ri-claim ri-v-{c.verdict}" + (" ri-sel" if i == selected else "")
-        items.append(div(span(claim_label(sup, i, lang, limit=200), cls), "ri-lec-claim"))
+        items.append(div(span(label, cls), "ri-lec-claim"))
+    if shown < len(sup.claims):
+        items.append(div(t("lec.more.claims", lang, n=len(sup.claims) - shown), "ri-lec-more"))
+        left -= MORE_EM
     out = verdict_legend(lang) + div(join(items), "ri-lec-claims")
     if selected is None:
         return out
     claim = sup.claims[selected]
-    detail = div(
-        t(
-            "lec.claim_head",
-            lang,
-            i=selected + 1,
-            verdict=tv("verdict", claim.verdict, lang),
-            cites=", ".join(f"[{n}]" for n in claim.citations) or "—",
-        ),
-        "ri-lec-facts",
+    head = t(
+        "lec.claim_head",
+        lang,
+        i=selected + 1,
+        verdict=tv("verdict", claim.verdict, lang),
+        cites=", ".join(f"[{n}]" for n in claim.citations) or "—",
     )
+    detail = div(head, "ri-lec-facts")
+    left -= DETAIL_PX * room.px + _em_lines(head, room, 0.85, FACTS_LINE_EM) + 0.3
     if claim.numbers_in_no_source:
-        detail += div(
-            t("ins.numbers_missing", lang, numbers=", ".join(claim.numbers_in_no_source)),
-            "ri-lec-warn",
-        )
+        warn = t("ins.numbers_missing", lang, numbers=", ".join(claim.numbers_in_no_source))
+        detail += div(warn, "ri-lec-warn")
+        left -= _em_lines(warn, room, 0.9, WARN_LINE_EM) + WARN_BOX_EM
     if claim.reason:
         min_p = trace.config.get("support", {}).get("min_p", "—")
-        detail += div(claim_reason(claim, min_p, lang), "ri-muted")
+        reason = claim_reason(claim, min_p, lang)
+        detail += div(reason, "ri-muted")
+        left -= _em_lines(reason, room, 1.0, FACTS_LINE_EM * 1.15)
     ranked = sorted(claim.evidence, key=lambda e: -e.score)
     if not ranked:
         detail += div(t("ins.no_evidence", lang), "ri-muted")
+    left -= MORE_EM
     for j, e in enumerate(ranked):
-        head = span(
-            f"[{e.n}] " + t("lec.ev_score", lang, score=fmt(e.score, 2), overlap=fmt(e.overlap, 2)),
-            "ri-src-h",
+        size = 1.0 if j == 0 else 0.9
+        h_text = f"[{e.n}] " + t(
+            "lec.ev_score", lang, score=fmt(e.score, 2), overlap=fmt(e.overlap, 2)
         )
-        sentence = marked_text(
-            e.sentence, [Mark(0, len(e.sentence), "ri-ev-sel" if j == 0 else "ri-ev")]
-        )
-        detail += div(head + sentence, "ri-src" + ("" if j == 0 else " ri-lec-minor"))
+        box_em = SRC_BOX_PX * room.px + _em_lines(h_text, room, 0.85 * size, FACTS_LINE_EM)
+        width = room.width - 18 * room.px  # the box's padding and border
+        lines = int((left - box_em) // (TEXT_LINE_EM * size))
+        n = fit.fit_text(e.sentence, width, lines, size=size)
+        if n < min(len(e.sentence), 40):  # not even a useful head of it: say what is left
+            detail += div(t("lec.more.evidence", lang, n=len(ranked) - j), "ri-lec-more")
+            break
+        sentence = e.sentence[:n] + ("…" if n < len(e.sentence) else "")
+        left -= box_em + fit.text_lines(sentence, width, size=size) * TEXT_LINE_EM * size
+        head_span = span(h_text, "ri-src-h")
+        body = marked_text(sentence, [Mark(0, len(sentence), "ri-ev-sel" if j == 0 else "ri-ev")])
+        detail += div(head_span + body, "ri-src" + ("" if j == 0 else " ri-lec-minor"))
     return out + div(detail, "ri-lec-detail")
 
 
@@ -470,12 +613,17 @@ def lecture_view(
         raise ValueError(f"step = {step!r} is not valid; valid choices: 1 to {STEPS}")
     judged = step >= JUDGED_STEP
     bodies = {
-        "candidates": lambda: rank_flow(trace, lang),
-        "prompt": lambda: prompt_pane(trace, lang, pieces),
+        "candidates": lambda: rank_flow(trace, lang, large=large),
+        "prompt": lambda: prompt_pane(trace, lang, pieces, large=large),
         "answer": lambda: answer_pane(
-            trace, lang, selected if judged else None, judged=judged, question=question
+            trace,
+            lang,
+            selected if judged else None,
+            judged=judged,
+            question=question,
+            large=large,
         ),
-        "claims": lambda: claims_pane(trace, lang, selected),
+        "claims": lambda: claims_pane(trace, lang, selected, large=large),
     }
     panes = []
     for i, name in enumerate(PANES, start=1):
@@ -565,15 +713,18 @@ LECTURE_CSS = """
 .ri-lf-drop{background:#f6f8fa;color:#8c959f;text-decoration:line-through;font-weight:400}
 .ri-lf-gold.ri-lf-drop{outline-color:#cf222e;background:#ffebe9;color:#82071e}
 .ri-lf-fates{font-size:0.82em}
-.ri-lf-fates .ri-mono{font-size:0.95em;word-break:break-all}
-.ri-lf-fate{padding:2px 4px;border-bottom:1px solid #eaeef2}
+.ri-lf-fates .ri-mono{font-size:0.95em}
+.ri-lf-fate{padding:0 4px;border-bottom:1px solid #eaeef2;line-height:1.6;overflow:hidden;
+  display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;line-clamp:2}
+.ri-lf-fate .ri-chip{margin:0 2px;line-height:1.3}
+.ri-lec-more{display:block;color:#57606a;font-style:italic;font-size:0.9em;padding:1px 4px;
+  line-height:1.25}
 .ri-lf-fate.ri-goldrow{background:#fff4c2}
 .ri-lf-fate.ri-dimrow{color:#8c959f}
 .ri-lf-code{display:inline-block;min-width:2em;font-weight:700}
 .ri-lec.ri-lec-big{font-size:clamp(17px,calc(1vw + 4px),24px)}
 .ri-lec .ri-chip{font-size:0.88em}
 .ri-lec .ri-src-h{font-size:0.85em}
-.ri-lec-big .ri-lf-table,.ri-lec-big .ri-lf-fates{font-size:0.8em}
 """
 
 
