@@ -19,9 +19,14 @@ chunking = cache.get_chunking(
 )
 if chunking is None:
     st.stop()
-# the window facts of the embedder this corpus is searched with (e5: 512, its own tokenizer)
+# the window and token counts of the embedder this corpus is searched with (e5: 512, its own
+# tokenizer)
+dense_model = ctx.config.retrieval.dense_model
+counted = ctx.corpus.window_counts(ctx.config.chunker, dense_model)
 chunking = view.with_window(
-    chunking, ctx.corpus.windowed(ctx.config.chunker, ctx.config.retrieval.dense_model)
+    chunking,
+    ctx.corpus.windowed(ctx.config.chunker, dense_model),
+    counted[1] if counted else None,
 )
 d = chunking.diagnostics
 docs = ctx.corpus.docs

@@ -237,32 +237,57 @@ class CorpusIndex:
 
         return self._once(("dense", chunker, model), build)
 
-    def windowed(self, chunker: ChunkerConfig, model: str) -> ChunkingDiagnostics:
-        """The chunking's diagnostics with the window facts of embedder ``model`` (``auto``:
-        the corpus's, :meth:`dense_choice`): its ``max_tokens`` as ``encoder_window`` and the
-        chunks its own tokenizer counts beyond it as ``over_window`` (memoised).
-
-        The chunkers count with MiniLM's word pieces against its 256; an e5 corpus is embedded
-        with another tokenizer and a 512-token window, so those facts are recounted with it.
-        When that embedder is not here, the chunker's own facts stay (they are MiniLM's).
-        """
-        diag = self.chunking(chunker).diagnostics
+    def window_counts(
+        self, chunker: ChunkerConfig, model: str
+    ) -> tuple[int, tuple[int, ...]] | None:
+        """Embedder ``model``'s window and its token counts of the chunking's chunks (in chunk
+        order, special tokens included); None for MiniLM (the chunkers' own counts,
+        ``Chunk.tokens``) or when that embedder is not here (memoised)."""
         model = self.dense_choice(model)[0]
         if model == "minilm":  # the chunkers' own tokenizer and window
-            return diag
+            return None
 
-        def build() -> ChunkingDiagnostics:
+        def build() -> tuple[int, tuple[int, ...]] | None:
             try:
                 embedder = models.get_embedder(model)
             except models.ModelUnavailable:
-                return diag
+                return None
             chunks = self.chunking(chunker).chunks
             counts = embedder.count_tokens([c.text for c in chunks]) if chunks else []
-            window = int(embedder.max_tokens)
-            over = tuple(c.chunk_id for c, n in zip(chunks, counts, strict=True) if n > window)
-            return replace(diag, encoder_window=window, over_window=over)
+            return int(embedder.max_tokens), tuple(int(n) for n in counts)
 
-        return self._once(("windowed", chunker, model), build)
+        return self._once(("window_counts", chunker, model), build)
+
+    def windowed(self, chunker: ChunkerConfig, model: str) -> ChunkingDiagnostics:
+        """The chunking's diagnostics with the facts of embedder ``model`` (``auto``: the
+        corpus's, :meth:`dense_choice`): its ``max_tokens`` as ``encoder_window``, the chunks its
+        own tokenizer counts beyond it as ``over_window``, and its counts' min/mean/max as the
+        token range (memoised).
+
+        The chunkers count with MiniLM's word pieces against its 256; an e5 corpus is embedded
+        with another tokenizer and a 512-token window, so those facts are recounted with it
+        (the header share stays in MiniLM's word pieces). When that embedder is not here, the
+        chunker's own facts stay (they are MiniLM's).
+        """
+        diag = self.chunking(chunker).diagnostics
+        counted = self.window_counts(chunker, model)
+        if counted is None:
+            return diag
+
+        def build() -> ChunkingDiagnostics:
+            window, counts = counted
+            chunks = self.chunking(chunker).chunks
+            over = tuple(c.chunk_id for c, n in zip(chunks, counts, strict=True) if n > window)
+            return replace(
+                diag,
+                encoder_window=window,
+                over_window=over,
+                tokens_min=min(counts) if counts else None,
+                tokens_mean=sum(counts) / len(counts) if counts else None,
+                tokens_max=max(counts) if counts else None,
+            )
+
+        return self._once(("windowed", chunker, self.dense_choice(model)[0]), build)
 
     def stamp(self, chunker: ChunkerConfig, dense_stamp: IndexStamp | None = None) -> IndexStamp:
         chunking = self.chunking(chunker)

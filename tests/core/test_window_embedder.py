@@ -40,6 +40,10 @@ def test_the_window_and_the_counts_are_the_embedders(tiny_corpus, hash_embedder)
     assert d.encoder_window == 12
     assert d.over_window == tuple(c.chunk_id for c, n in zip(chunks, counts, strict=True) if n > 12)
     assert d.over_window  # the fixture's paragraphs are longer than 10 words
+    # the token range is the same tokenizer's, not the chunkers' MiniLM word pieces
+    assert (d.tokens_min, d.tokens_max) == (min(counts), max(counts))
+    assert d.tokens_mean == pytest.approx(sum(counts) / len(counts))
+    assert tiny_corpus.window_counts(cfg.chunker, "hash") == (12, tuple(counts))
     trace = run(cfg, "KV cache", tiny_corpus)
     assert trace.chunking == d  # what every page shows of the chunking
     base = tiny_corpus.chunking(cfg.chunker).diagnostics
@@ -50,5 +54,7 @@ def test_minilm_and_a_missing_embedder_keep_the_chunkers_facts(tiny_corpus, hash
     cfg = _cfg("minilm")
     base = tiny_corpus.chunking(cfg.chunker).diagnostics
     assert tiny_corpus.windowed(cfg.chunker, "minilm") is base
+    assert tiny_corpus.window_counts(cfg.chunker, "minilm") is None
+    assert tiny_corpus.window_counts(cfg.chunker, "other-model") is None
     assert tiny_corpus.windowed(cfg.chunker, "other-model") == base  # not here: unchanged
     assert run(_cfg("minilm"), "KV cache", tiny_corpus).chunking is base

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rag_core.types import (
     Chunk,
     Chunking,
@@ -225,3 +227,18 @@ def test_with_window_puts_the_embedders_window_in_the_line_the_list_and_the_coun
     rows, more = view.over_window_rows(chunking)
     assert [r[0] for r in rows] == [view.span("d1#1", "ri-mono")] and more == 0
     assert view.doc_view(chunking, D1, NEEDLES, GOLD, "en").n_over == 1
+
+
+def test_with_window_counts_are_the_chunks_tokens_and_the_range():
+    # the embedder counts 300 and 700 where the chunkers' MiniLM counted others
+    minilm = _chunking(encoder_window=256, over_window=("d1#0", "d1#1"))
+    e5 = _diag(encoder_window=512, over_window=("d1#1",), tokens_min=300, tokens_max=700)
+    n = len(minilm.chunks)
+    counts = [300 + 400 * (i == n - 1) for i in range(n)]
+    chunking = view.with_window(minilm, e5, counts)
+    assert [c.tokens for c in chunking.chunks] == counts
+    assert [chunking.by_id[c.chunk_id].tokens for c in chunking.chunks] == counts
+    assert (chunking.diagnostics.tokens_min, chunking.diagnostics.tokens_max) == (300, 700)
+    assert [c.content for c in chunking.chunks] == [c.content for c in minilm.chunks]
+    with pytest.raises(ValueError, match="token counts"):
+        view.with_window(minilm, e5, counts[:-1])

@@ -117,19 +117,31 @@ class DocView:
         return [c.tokens for c in self.chunks if c.tokens is not None]
 
 
-def with_window(chunking: Chunking, windowed: ChunkingDiagnostics) -> Chunking:
-    """``chunking`` with the window facts of the embedder actually used (``encoder_window``,
-    ``over_window`` from :meth:`rag_core.index.CorpusIndex.windowed`): the histogram's line, the
-    over-window list and the document's count then name that model's window, not MiniLM's 256.
-    """
-    return replace(
-        chunking,
-        diagnostics=replace(
-            chunking.diagnostics,
-            encoder_window=windowed.encoder_window,
-            over_window=windowed.over_window,
-        ),
+def with_window(
+    chunking: Chunking,
+    windowed: ChunkingDiagnostics,
+    counts: Sequence[int] | None = None,
+) -> Chunking:
+    """``chunking`` with the facts of the embedder actually used
+    (:meth:`rag_core.index.CorpusIndex.windowed`): its window, the chunks over it and its token
+    range, and with ``counts`` (:meth:`~rag_core.index.CorpusIndex.window_counts`, one per chunk)
+    as each chunk's ``tokens``. The histogram, the over-window list, the badges and the
+    document's count then name that model's tokens and window, not MiniLM's 256."""
+    diagnostics = replace(
+        chunking.diagnostics,
+        encoder_window=windowed.encoder_window,
+        over_window=windowed.over_window,
+        tokens_min=windowed.tokens_min,
+        tokens_mean=windowed.tokens_mean,
+        tokens_max=windowed.tokens_max,
     )
+    if counts is None:
+        return replace(chunking, diagnostics=diagnostics)
+    if len(counts) != len(chunking.chunks):
+        raise ValueError(f"{len(counts)} token counts for {len(chunking.chunks)} chunks")
+    chunks = tuple(replace(c, tokens=n) for c, n in zip(chunking.chunks, counts, strict=True))
+    by_id = {c.chunk_id: c for c in chunks}
+    return replace(chunking, chunks=chunks, by_id=by_id, diagnostics=diagnostics)
 
 
 def doc_view(
