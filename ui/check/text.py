@@ -18,7 +18,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "chk2.mode.upload": ("JSONL 올리기", "Upload JSONL"),
     "chk2.question": ("질문 (선택)", "Question (optional)"),
     "chk2.contexts": (
-        "출처 — 빈 줄 두 개 또는 '---' 줄로 나눕니다",
+        "출처 — '---' 한 줄로 서로 나눕니다",
         "Contexts — separate them with a line '---'",
     ),
     "chk2.answer": ("답변", "Answer"),
