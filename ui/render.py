@@ -159,10 +159,6 @@ def verdict(trace: Trace, lang: str) -> None:
                 t("ins.verdict.needle", lang, i=i + 1, loss=tv("loss", code, lang), why=why),
                 cls="ri-muted",
             )
-    elif gold.explanation and lang == "en":
-        body = body + tag(
-            "div", t("ins.verdict.detail", lang, text=gold.explanation), cls="ri-muted"
-        )
     show(tag("div", body, cls=cls))
     gold_path(trace, lang)
 
@@ -179,9 +175,7 @@ def gold_path(trace: Trace, lang: str) -> None:
     for i, n in enumerate(gold.needles):
         row: list[object] = [tag("span", snippet(n.text, 60), title=n.doc_id)]
         row.append(_cell(gold.in_corpus[i], lang))
-        row.append(
-            _cell(bool(gold.chunk_ids[i]), lang, t("ins.chunks_n", lang, n=len(gold.chunk_ids[i])))
-        )
+        row.append(_cell(bool(gold.chunk_ids[i]), lang, _chunks_n(len(gold.chunk_ids[i]), lang)))
         for s in stages:
             r = gold.stage_ranks[s][i]
             label = (
@@ -192,6 +186,11 @@ def gold_path(trace: Trace, lang: str) -> None:
             row.append(span(label, "ri-num" if r is not None else "ri-muted"))
         rows.append(row)
     show(table(cols, rows))
+
+
+def _chunks_n(n: int, lang: str) -> str:
+    """``"1 chunk"`` / ``"3 chunks"`` (``청크 n개``)."""
+    return t("ins.chunks_1" if n == 1 else "ins.chunks_n", lang, n=n)
 
 
 def _stage_column(key: str, lang: str) -> str:

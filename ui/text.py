@@ -587,6 +587,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "ins.needle": ("정답 근거", "Gold needle"),
     "ins.absent": ("없음", "absent"),
     "ins.chunks_n": ("청크 {n}개", "{n} chunks"),
+    "ins.chunks_1": ("청크 1개", "1 chunk"),
     "ins.candidates": ("후보 {n}개", "{n} candidates"),
     "ins.gold_rank": ("정답 순위 {rank}", "gold at rank {rank}"),
     "ins.gold_here": ("정답 근거를 담은 청크", "a chunk holding gold evidence"),
@@ -1798,7 +1799,6 @@ TEXT: dict[str, tuple[str, str]] = {
         "정답 근거가 프롬프트까지 도달했습니다 (생성된 답변은 없음).",
         "The gold evidence reached the prompt (no answer was generated to check).",
     ),
-    "ins.verdict.detail": ("근거: {text}", "Why: {text}"),
     "ins.verdict.needle": ("정답 근거 {i}: {loss} — {why}", "Needle {i}: {loss} — {why}"),
     # ---- Trace pieces shared by Inspect, Compare and Lecture: headings
     "ins.h.chunking": ("① 청킹", "① Chunking"),
