@@ -18,7 +18,7 @@ from helpers.app import PAYLOAD_LINES, html, make_app, ok, write_payload_docs
 from rag_core.config import PipelineConfig
 from rag_core.pipeline import run
 from rag_core.types import Claim, Evidence, GenerationStage, SupportStage
-from ui.i18n import t
+from ui.i18n import t, tv
 from ui.lecture import slides
 from ui.lecture import view as lecture
 
@@ -107,6 +107,29 @@ def test_rank_flow_columns_and_reasons_come_from_the_trace(tiny_corpus):
     flow = lecture.rank_flow(trace, "en")
     assert flow.count("ri-lf-drop") == len(trace.gate.rejected)
     assert "dropped at fused: beyond max kept (2)" in flow
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_kept_chunk_the_budget_left_out_says_so_once(tiny_corpus, lang):
+    trace = run(
+        _config(
+            **{
+                "retrieval.methods": "bm25,tfidf:char",
+                "retrieval.k": 4,
+                "context.budget_tokens": 170,
+            }
+        ),
+        "Hallasan height error code",
+        tiny_corpus,
+    )
+    dropped = [s for s in trace.context.sources if s.status == "dropped"]
+    assert dropped, "the fixture's budget must leave a kept chunk out"
+    why = t("lec.why.context", lang, reason=tv("reason", dropped[0].reason, lang))
+    flow = lecture.rank_flow(trace, lang)
+    assert why in flow
+    kept_title = t("lec.col.kept", lang)
+    # not "dropped at kept: left out of the context: …"
+    assert t("lec.fate.dropped", lang, stage=kept_title, why=why) not in flow
 
 
 def test_rank_flow_marks_gold_in_every_column_it_reaches(tiny_corpus):

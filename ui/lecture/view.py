@@ -246,10 +246,13 @@ def _fates(
             fate_text = t("lec.fate.prompt", lang, n=s.n, status=tv("source", s.status, lang))
             fate_cls = "ri-chip ok"
         else:
-            where = [(c.title, c.drop[cid]) for c in cols if cid in c.drop]
+            where = [(c.key, c.title, c.drop[cid]) for c in cols if cid in c.drop]
             if where:
-                stage, why = where[-1]
-                fate_text = t("lec.fate.dropped", lang, stage=stage, why=why)
+                key, stage, why = where[-1]
+                # a kept chunk the context left out: its why names the context stage itself
+                fate_text = (
+                    why if key == "kept" else t("lec.fate.dropped", lang, stage=stage, why=why)
+                )
                 fate_cls = "ri-chip lost" if cid in gids else "ri-muted"
             elif cid in kept:
                 fate_text, fate_cls = t("lec.fate.kept", lang), "ri-chip ok"
