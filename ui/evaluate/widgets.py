@@ -58,7 +58,8 @@ def settings(
     ss = st.session_state
     ss[K_EV_QSET] = view.pick_qset(ss.get(K_EV_QSET), ss.get(K_QSET), list(qsets))
     ss.setdefault(K_EV_KS, list(view.DEFAULT_KS))
-    c1, c2, c3, c4 = st.columns([2, 3, 3, 3])  # the toggle's label whole at 1280 px
+    # the cut-offs wide enough for the four default chips and the toggle's label whole at 1280 px
+    c1, c2, c3, c4 = st.columns([2, 3, 4, 3])
     c1.selectbox(t("side.qset", lang), list(qsets), key=K_EV_QSET, **_KEEP)
     c2.radio(
         t("ev.phrasings", lang),
