@@ -225,12 +225,16 @@ def claim_label(support: SupportStage, i: int, lang: str, limit: int = 70) -> st
     return f"{i + 1}. [{tv('verdict', c.verdict, lang)}] {snippet(c.text, limit)}"
 
 
-def answer_mark_chip(trace: Trace, question: Question | None, lang: str) -> Markup:
+def answer_mark_chip(
+    trace: Trace, question: Question | None, lang: str, *, short: bool = False
+) -> Markup:
     """The answer's own mark (:func:`rag_core.evaluation.answers.answer_mark`) as a chip: green
-    only when it answers the question (or rightly refuses), whatever its claims' support."""
+    only when it answers the question (or rightly refuses), whatever its claims' support.
+    ``short``: the mark alone, without its "Answer:" head (beside a heading that says it)."""
     mark = answer_mark(trace, question)
+    worded = tv("mark", mark, lang)
     return span(
-        t("mark.head", lang, mark=tv("mark", mark, lang)),
+        worded if short else t("mark.head", lang, mark=worded),
         f"ri-mark ri-mark-{mark}",
         t("mark.help", lang),
     )

@@ -16,7 +16,7 @@ from streamlit.testing.v1.element_tree import Header, Html
 from rag_core.config import PipelineConfig
 from rag_core.pipeline import run
 from rag_core.types import Needle, Question
-from ui.i18n import t
+from ui.i18n import t, tv
 from ui.inspect.view import PREVIEW_CHARS, answer_preview
 
 #: A gold needle of the tiny corpus' document ``kv`` (tests/conftest.py).
@@ -85,6 +85,10 @@ def test_an_answer_is_previewed_with_its_mark_and_first_characters(
     assert trace.generation.status == "ok", trace.generation
     html = str(answer_preview(trace, "en", question=e17))
     assert 'data-preview="done"' in html and "ri-mark ri-mark-correct" in html
+    # beside the "Answer:" heading the chip says the mark alone, not "Answer: answers the question"
+    assert html.count(t("ins.preview.head", "en")) == 1
+    assert t("mark.head", "en", mark=tv("mark", "correct", "en")) not in html
+    assert f">{tv('mark', 'correct', 'en')}<" in html
     shown = " ".join(long.split())[: PREVIEW_CHARS - 1] + "…"
     assert shown in html and long.strip() not in html  # the head only: the rest is in section 7
     pending = str(answer_preview(trace, "ko", question=e17, state="pending"))

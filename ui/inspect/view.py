@@ -57,7 +57,7 @@ def answer_preview(
     elif g.status == "ok" and g.answer is not None:
         kind = "ok"
         body = (
-            answer_mark_chip(trace, question, lang)
+            answer_mark_chip(trace, question, lang, short=True)
             + " "
             + span(snippet(g.answer, PREVIEW_CHARS), "ri-preview-text")
         )
@@ -65,7 +65,7 @@ def answer_preview(
         kind, text = generation_status(trace, lang)
         body = span(text, "ri-muted")
         if trace.gate.refused:  # a refusal is judged whether or not a model ran
-            body = answer_mark_chip(trace, question, lang) + " " + body
+            body = answer_mark_chip(trace, question, lang, short=True) + " " + body
     return tag(
         "div",
         head + " " + body + " " + link,
