@@ -27,11 +27,18 @@ def settings(url: str) -> dict[str, list[str]]:
     return q
 
 
-@pytest.mark.parametrize("page_path", ["", "chunks", "compare", "threshold"])
+#: Every page (the root is Inspect); Lecture opens with its sidebar folded away.
+PAGES = ("", "check", "chunks", "compare", "scenarios", "lecture", "label", "evaluate", "threshold")
+
+
+@pytest.mark.parametrize("page_path", PAGES)
 def test_switching_language_keeps_every_setting(server, browser, page_path):
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.goto(f"{server}/{page_path}?lang=ko&{START}")
     wait_idle(page)
+    if not page.locator("[data-testid=stSidebar]").get_by_text("English", exact=True).is_visible():
+        page.locator("[data-testid=stExpandSidebarButton]").click()
+        page.wait_for_timeout(500)
     before = settings(page.url)
     assert before["retrieval.k"] == ["7"] and before["generation.model"] == ["none"]
     assert "generation.citations" not in before  # the default (enforced) is left out of the URL
