@@ -43,6 +43,9 @@ if d.not_in_corpus:  # reported, not counted as destroyed
     st.warning(md(t("chk.not_in_corpus", lang, n=len(d.not_in_corpus), ids=ids)))
 if d.n_hard_cuts:  # cut mid-word where the text had no boundary
     st.warning(t("chk.hard_cuts", lang, n=d.n_hard_cuts))
+unknown = view.unknown_line(ctx.corpus.unknown_chars(ctx.config.chunker, dense_model), lang)
+if unknown:  # MiniLM embeds a share of the text as [UNK]
+    st.warning(unknown)
 
 doc_id = widgets.doc_picker(ctx, docs, lang)  # page widget, mirrored in the URL
 v = view.doc_view(chunking, docs[doc_id], ctx.corpus.needles, ctx.gold, lang)

@@ -26,6 +26,7 @@ from .corpus.loaders import load_corpus
 from .formats.questions import load_questions
 from .hashing import sha256_pairs
 from .models.embcache import default_cache
+from .models.tokenizer import TokenizerUnavailable, unknown_chars
 from .retrieval.dense import DenseIndex, choose_dense_model, korean_documents
 from .retrieval.sparse import SparseIndex, build_sparse_index
 from .retrieval.sparse.analyzers import analyze_many
@@ -257,6 +258,22 @@ class CorpusIndex:
             return int(embedder.max_tokens), tuple(int(n) for n in counts)
 
         return self._once(("window_counts", chunker, model), build)
+
+    def unknown_chars(self, chunker: ChunkerConfig, model: str) -> tuple[int, int] | None:
+        """``(unknown, total)`` characters of the chunking's texts that reach embedder ``model``
+        (``auto``: the corpus's) as ``[UNK]``, when it is MiniLM, whose tokenizer the chunkers
+        also count with (:func:`rag_core.models.tokenizer.unknown_chars`); None for another
+        embedder or without the tokenizer (memoised)."""
+        if self.dense_choice(model)[0] != "minilm":
+            return None
+
+        def build() -> tuple[int, int] | None:
+            try:
+                return unknown_chars([c.text for c in self.chunking(chunker).chunks])
+            except TokenizerUnavailable:
+                return None
+
+        return self._once(("unknown_chars", chunker), build)
 
     def windowed(self, chunker: ChunkerConfig, model: str) -> ChunkingDiagnostics:
         """The chunking's diagnostics with the facts of embedder ``model`` (``auto``: the

@@ -81,6 +81,27 @@ def count_tokens(texts: Sequence[str], *, special: bool = True, name: str = "min
     return [len(ids) for ids in enc["input_ids"]]
 
 
+def unknown_chars(texts: Sequence[str], *, name: str = "minilm") -> tuple[int, int]:
+    """``(unknown, total)``: characters of ``texts`` inside a word-piece the tokenizer ``name``
+    maps to its unknown token (``[UNK]``, spans from the offset mapping), and all characters
+    that are not whitespace. WordPiece makes a whole word ``[UNK]`` when one of its pieces is
+    missing from the vocabulary, which MiniLM's is for most Hangul syllables: such text is
+    embedded as one token that means "something unreadable"."""
+    if isinstance(texts, str):
+        raise ValueError("unknown_chars takes a sequence of strings, not one string")
+    if not texts:
+        return 0, 0
+    unk = embedding_tokenizer(name).unk_token_id
+    enc = _encode(texts, name, add_special_tokens=False, return_offsets_mapping=True)
+    unknown = sum(
+        end - start
+        for ids, offsets in zip(enc["input_ids"], enc["offset_mapping"], strict=True)
+        for i, (start, end) in zip(ids, offsets, strict=True)
+        if i == unk
+    )
+    return unknown, sum(not c.isspace() for text in texts for c in text)
+
+
 def _encode(texts: Sequence[str], name: str, **options: bool) -> Any:
     """One untruncated batch call of the embedding tokenizer ``name`` (ids, plus ``options``)."""
     tok = embedding_tokenizer(name)

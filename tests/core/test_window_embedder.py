@@ -58,3 +58,30 @@ def test_minilm_and_a_missing_embedder_keep_the_chunkers_facts(tiny_corpus, hash
     assert tiny_corpus.window_counts(cfg.chunker, "other-model") is None
     assert tiny_corpus.windowed(cfg.chunker, "other-model") == base  # not here: unchanged
     assert run(_cfg("minilm"), "KV cache", tiny_corpus).chunking is base
+
+
+def test_unknown_chars_are_the_spans_of_unk_pieces():
+    from rag_core.models.tokenizer import embedding_tokenizer, unknown_chars
+
+    tok = embedding_tokenizer("minilm")
+    texts = ["한라산은 높다", "hello world", "제주도의 연평균 기온은?"]
+    enc = tok(texts, add_special_tokens=False, return_offsets_mapping=True)
+    expected = sum(
+        b - a
+        for ids, offs in zip(enc["input_ids"], enc["offset_mapping"], strict=True)
+        for i, (a, b) in zip(ids, offs, strict=True)
+        if i == tok.unk_token_id
+    )
+    assert unknown_chars(texts) == (expected, sum(len(t.replace(" ", "")) for t in texts))
+    assert unknown_chars(["hello world"]) == (0, 10)
+    assert unknown_chars(["한라산은 높다"])[0] > 0  # a Hangul word MiniLM's vocabulary lacks
+    assert unknown_chars([]) == (0, 0)
+    with pytest.raises(ValueError, match="sequence of strings"):
+        unknown_chars("hello")
+
+
+def test_the_unknown_share_is_minilms_only(tiny_corpus, hash_embedder):
+    cfg = _cfg("minilm")
+    unk, total = tiny_corpus.unknown_chars(cfg.chunker, "minilm")
+    assert total > 0 and 0 <= unk <= total
+    assert tiny_corpus.unknown_chars(cfg.chunker, "hash") is None

@@ -19,6 +19,7 @@ from helpers.paths import ROOT
 
 from rag_core.config import PipelineConfig
 from rag_core.scenarios import SCENARIOS, scenario
+from ui.i18n import t
 
 
 @pytest.fixture(autouse=True)
@@ -292,3 +293,24 @@ def test_unreachable_qdrant_is_one_warning_and_bm25_still_shows(entry, monkeypat
     assert (
         at.text_input(key="retrieval.qdrant_url").value == url
     )  # the sidebar shows where it looked
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_chunks_warns_what_minilm_reads_as_unknown_only_when_it_is_the_embedder(entry, lang):
+    from rag_core.index import load_corpus_index
+    from rag_core.models.tokenizer import unknown_chars
+
+    corpus = load_corpus_index()
+    chunks = corpus.chunking(PipelineConfig().chunker).chunks
+    unk, total = unknown_chars([c.text for c in chunks])
+    assert 0.01 <= unk / total < 0.5  # the sample's Korean half: a share, not all of it
+    at = make(entry, {"lang": lang, "retrieval.dense_model": "minilm"}, page="chunks")
+    ok(at)
+    said = [w.value for w in at.warning if "[UNK]" in w.value]
+    assert said == [
+        t("chk.unknown", lang, unk=f"{unk:,}", total=f"{total:,}", share=f"{unk / total:.1%}")
+    ]
+    # the corpus's own choice (auto: e5-small, which reads Korean) gets no such warning
+    at = make(entry, {"lang": lang}, page="chunks")
+    ok(at)
+    assert not [w.value for w in at.warning if "[UNK]" in w.value]

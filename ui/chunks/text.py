@@ -13,6 +13,14 @@ TEXT: dict[str, tuple[str, str]] = {
         "최소 길이보다 짧아 청크가 되지 못한 블록 {n}개",
         "{n} blocks under the minimum length became no chunk",
     ),
+    "chk.unknown": (
+        "MiniLM이 이 청크들의 글자 {total}개 중 {unk}개({share})를 [UNK]로 읽습니다: 그 낱말들은 "
+        "모두 같은 '읽을 수 없음' 토큰이 되어 서로 구별되지 않습니다. 한국어는 다국어 e5-small"
+        "(retrieval.dense_model=e5-small)이 읽습니다.",
+        "MiniLM reads {unk} of these chunks' {total} characters ({share}) as [UNK]: those words "
+        "all become the same 'unreadable' token and cannot be told apart. The multilingual "
+        "e5-small (retrieval.dense_model=e5-small) reads Korean.",
+    ),
     "chk.doc": ("문서", "Document"),
     "chk.needle_ok": (
         "정답 근거 (청크 하나에 온전히 들어 있음)",

@@ -144,6 +144,20 @@ def with_window(
     return replace(chunking, chunks=chunks, by_id=by_id, diagnostics=diagnostics)
 
 
+#: The share of characters read as ``[UNK]`` from which the Chunks page warns.
+UNKNOWN_WARN_SHARE = 0.01
+
+
+def unknown_line(counts: tuple[int, int] | None, lang: str) -> str:
+    """The warning that MiniLM reads part of the chunks as ``[UNK]``
+    (:meth:`rag_core.index.CorpusIndex.unknown_chars`), or ``""`` under
+    :data:`UNKNOWN_WARN_SHARE` (or for another embedder: ``counts`` None)."""
+    if counts is None or not counts[1] or counts[0] / counts[1] < UNKNOWN_WARN_SHARE:
+        return ""
+    unk, total = counts
+    return t("chk.unknown", lang, unk=f"{unk:,}", total=f"{total:,}", share=f"{unk / total:.1%}")
+
+
 def doc_view(
     chunking: Chunking,
     doc: Document,
