@@ -27,7 +27,7 @@ from .formats.questions import load_questions
 from .hashing import sha256_pairs
 from .models.embcache import default_cache
 from .models.tokenizer import TokenizerUnavailable, unknown_chars
-from .retrieval.dense import DenseIndex, choose_dense_model, korean_documents
+from .retrieval.dense import DENSE_CHOICE_SET, DenseIndex, choose_dense_model, korean_documents
 from .retrieval.sparse import SparseIndex, build_sparse_index
 from .retrieval.sparse.analyzers import analyze_many
 from .types import (
@@ -202,11 +202,11 @@ class CorpusIndex:
             ("korean_documents",), lambda: korean_documents([d.text for d in self.docs.values()])
         )
 
-    def dense_choice(self, model: str) -> tuple[str, str]:
-        """``(model, reason)``: ``auto`` resolved by the corpus' languages
+    def dense_choice(self, model: str) -> tuple[str, Notice]:
+        """``(model, why)``: ``auto`` resolved by the corpus' languages
         (``rag_core.retrieval.dense.choose_dense_model``)."""
         if model != "auto":
-            return model, f"{model} (set explicitly)"
+            return model, notice(DENSE_CHOICE_SET, model=model)
         return self._once(
             ("dense_choice",), lambda: choose_dense_model([d.text for d in self.docs.values()])
         )

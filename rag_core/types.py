@@ -342,6 +342,8 @@ class RetrieverList:
     model: str | None = None
     analyzer_view: AnalyzerView | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
+    #: Why this embedder (dense lists): the code and params of ``params["model_choice"]``.
+    choice: Notice | None = None
 
 
 @dataclass(frozen=True)

@@ -309,6 +309,13 @@ ENGLISH: dict[str, str] = {
         "token counts approximate (server tokenizer unknown): counted with {tokenizer}; "
         "set generation.tokenizer to count exactly"
     ),
+    # why dense_model = auto chose its embedder (rag_core/retrieval/dense.py)
+    "dense.choice.korean": (
+        "{korean} of {documents} documents are Korean: the multilingual {model} "
+        "(the English {english} does not read Korean)"
+    ),
+    "dense.choice.english": "no Korean document among {documents}: the English {model}",
+    "dense.choice.set": "{model} (set explicitly)",
     # progress messages (rag_core/index.py, rag_core/models/, rag_core/pipeline/answering.py)
     "progress.chunking": "chunking {signature}",
     "progress.embedding": "embedding {chunks} chunks with {model}",

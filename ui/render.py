@@ -274,8 +274,12 @@ def retriever_column(
     facts = [t("ins.candidates", lang, n=lst.n_candidates)]
     if lst.model:
         facts.append(lst.model)
-    if lst.params:
-        facts.append(", ".join(f"{k}={v}" for k, v in lst.params.items()))
+    # the embedder's why in the page's language, not the params' English copy of it
+    params = {k: v for k, v in lst.params.items() if not (lst.choice and k == "model_choice")}
+    if params:
+        facts.append(", ".join(f"{k}={v}" for k, v in params.items()))
+    if lst.choice is not None:
+        facts.append(notice_text(lst.choice, lang))
     if trace.gold is not None:
         r = best_rank(trace.gold.stage_ranks.get(f"retrieval:{lst.name}"))
         facts.append(t("ins.gold_rank", lang, rank=r if r is not None else "—"))

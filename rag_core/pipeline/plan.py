@@ -12,6 +12,7 @@ from ..retrieval.dense import DenseIndex
 from ..retrieval.sparse import SparseIndex, SparseResult
 from ..retrieval.sparse.analyzers import get_analyzer
 from ..types import ContextStage, GenerationStage, IndexStamp, SupportStage
+from ..wording import english
 
 
 def no_chunks_message(n_documents: int, signature: str) -> str:
@@ -49,7 +50,9 @@ class RunPlan:
             raise ValueError(no_chunks_message(len(corpus.documents), self.chunking.signature))
         # files and rows the corpus load skipped are listed with every answer over it
         self.load_warnings: tuple[str, ...] = tuple(getattr(corpus, "load_warnings", ()))
-        self.dense_model, self.dense_reason = corpus.dense_choice(config.retrieval.dense_model)
+        #: the embedder dense retrieval uses and why (``auto``: by the corpus's languages)
+        self.dense_model, self.dense_why = corpus.dense_choice(config.retrieval.dense_model)
+        self.dense_reason = english(self.dense_why)
         #: the chunking's diagnostics, window facts those of the corpus's embedder
         self.diagnostics = corpus.windowed(config.chunker, config.retrieval.dense_model)
         self.config_dict = config.to_dict()

@@ -136,6 +136,7 @@ def dense_list(req: Request) -> Retrieved:
             notice=notice(RETRIEVER_MODEL_UNAVAILABLE, model=exc.name, reason=exc.notice),
             model=plan.dense_model,
             params={"model_choice": plan.dense_reason},
+            choice=plan.dense_why,
         )
         return Retrieved(unavailable, dense_index=dense_index)
     order = _top_indices(dense_cos, config.retrieval.k)
@@ -149,6 +150,7 @@ def dense_list(req: Request) -> Retrieved:
         len(chunking.chunks),
         model=dense_index.stamp.embedding_model,
         params={"similarity": "cosine", "normalized": True, "model_choice": plan.dense_reason},
+        choice=plan.dense_why,
     )
     return Retrieved(found, dense_index=dense_index, cosines=dense_cos)
 

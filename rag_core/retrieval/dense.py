@@ -20,7 +20,8 @@ from rag_core.config import PIPELINE_VERSION
 from rag_core.hashing import sha256_pairs
 from rag_core.models.embcache import EmbeddingCache, embed_cached
 from rag_core.models.embedders import Embedder, l2_normalise
-from rag_core.types import Chunk, IndexStamp
+from rag_core.types import Chunk, IndexStamp, Notice
+from rag_core.wording import declare, notice
 
 #: ``retrieval.dense_model = auto`` picks one of these by the corpus' languages.
 AUTO_MULTILINGUAL = "e5-small"
@@ -47,8 +48,14 @@ def korean_documents(texts: Sequence[str]) -> int:
     return sum(1 for t in texts if hangul_share(t) >= KOREAN_SHARE)
 
 
-def choose_dense_model(texts: Sequence[str]) -> tuple[str, str]:
-    """``(model, reason)`` for ``dense_model = auto``.
+#: Why ``auto`` chose the embedder it did (``CorpusIndex.dense_choice``).
+DENSE_CHOICE_KOREAN = declare("dense.choice.korean", "korean", "documents", "model", "english")
+DENSE_CHOICE_ENGLISH = declare("dense.choice.english", "documents", "model")
+DENSE_CHOICE_SET = declare("dense.choice.set", "model")
+
+
+def choose_dense_model(texts: Sequence[str]) -> tuple[str, Notice]:
+    """``(model, why)`` for ``dense_model = auto``.
 
     A corpus with at least one Korean document (``hangul_share >= KOREAN_SHARE``)
     gets the multilingual :data:`AUTO_MULTILINGUAL` (multilingual-e5-small; the
@@ -57,11 +64,14 @@ def choose_dense_model(texts: Sequence[str]) -> tuple[str, str]:
     """
     n_ko = korean_documents(texts)
     if n_ko:
-        return AUTO_MULTILINGUAL, (
-            f"{n_ko} of {len(texts)} documents are Korean: the multilingual {AUTO_MULTILINGUAL} "
-            f"(the English {AUTO_ENGLISH} does not read Korean)"
+        return AUTO_MULTILINGUAL, notice(
+            DENSE_CHOICE_KOREAN,
+            korean=n_ko,
+            documents=len(texts),
+            model=AUTO_MULTILINGUAL,
+            english=AUTO_ENGLISH,
         )
-    return AUTO_ENGLISH, f"no Korean document among {len(texts)}: the English {AUTO_ENGLISH}"
+    return AUTO_ENGLISH, notice(DENSE_CHOICE_ENGLISH, documents=len(texts), model=AUTO_ENGLISH)
 
 
 def _fingerprint(chunks: Sequence[Chunk]) -> str:

@@ -128,13 +128,15 @@ def test_auto_runs_by_script_and_english_equals_unicode():
 
 def test_dense_auto_picks_e5_for_a_corpus_with_korean_documents():
     from rag_core.retrieval.dense import choose_dense_model, hangul_share
+    from rag_core.wording import english
 
     assert hangul_share("한라산 abc") == pytest.approx(3 / 6)
     assert hangul_share("1, 2, 3") == 0.0
     model, why = choose_dense_model(["The KV cache.", "한라산은 제주도에 있다."])
-    assert model == "e5-small" and "1 of 2 documents are Korean" in why
+    assert model == "e5-small" and "1 of 2 documents are Korean" in english(why)
+    assert why.params == {"korean": 1, "documents": 2, "model": "e5-small", "english": "minilm"}
     model, why = choose_dense_model(["The KV cache.", "BM25 (Robertson) with 한 word"])
-    assert model == "minilm" and "no Korean document" in why
+    assert model == "minilm" and "no Korean document" in english(why)
 
 
 def test_kiwi_never_gets_a_spaceless_run_longer_than_the_guard(monkeypatch):

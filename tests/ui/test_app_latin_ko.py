@@ -83,6 +83,8 @@ CASES = {
     "refused": "generation.model=none;retrieval.methods=bm25:char;gate.min_score=1000",
     # a distance gate that cannot apply (sparse scores only): a Trace warning
     "no-distance": "generation.model=none;retrieval.methods=bm25:char;gate.max_distance=0.3",
+    # a dense list: the caption says why auto chose e5-small ("7 of 18 documents are Korean")
+    "dense-auto": "generation.model=none;retrieval.methods=bm25,dense",
 }
 
 

@@ -2,6 +2,18 @@
 
 # key: (Korean, English)
 TEXT: dict[str, tuple[str, str]] = {
+    # ---- why dense_model = auto chose its embedder (a dense list's caption)
+    "notice.dense.choice.korean": (
+        "문서 {documents}개 중 {korean}개가 한국어: 다국어 {model} (영어 {english}은(는) 한국어를 "
+        "읽지 못합니다)",
+        "{korean} of {documents} documents are Korean: the multilingual {model} "
+        "(the English {english} does not read Korean)",
+    ),
+    "notice.dense.choice.english": (
+        "문서 {documents}개에 한국어 문서가 없음: 영어 {model}",
+        "no Korean document among {documents}: the English {model}",
+    ),
+    "notice.dense.choice.set": ("{model} (직접 지정)", "{model} (set explicitly)"),
     # ---- the page
     "ins.download": ("Trace JSON 내려받기", "Download the Trace (JSON)"),
     "ins.signature": ("청킹 {sig} · 코퍼스 {fp}", "chunking {sig} · corpus {fp}"),
