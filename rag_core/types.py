@@ -496,7 +496,8 @@ class Evidence:
     missing_terms: tuple[str, ...] = ()  # the claim's answer terms this window lacks
     spans: tuple[tuple[int, int], ...] = ()  # document offsets of each sentence of the window
     p_supported: float | None = None
-    contradiction: str = ""  # what in the window contradicts the claim ("" when nothing)
+    #: What in the window contradicts the claim (``support.conflict.*``); None when nothing.
+    contradiction: Notice | None = None
 
 
 @dataclass(frozen=True)
@@ -517,8 +518,10 @@ class Claim:
     evidence: tuple[Evidence, ...]
     numbers: tuple[str, ...] = ()
     numbers_in_no_source: tuple[str, ...] = ()
-    reason: str = ""
+    reason: str = ""  # ``notice`` in English (the CLI's and the JSON's wording)
     p_supported: float | None = None  # the best source's P(supported); None for not-a-claim
+    #: Why the claim got its verdict (``support.why.*``, rag_core/answer/support.py).
+    notice: Notice | None = None
 
 
 @dataclass(frozen=True)

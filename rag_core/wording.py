@@ -26,6 +26,7 @@ CODES: dict[str, frozenset[str]] = {}
 ENGLISH: dict[str, str] = {
     # two notices said one after the other (:func:`joined`)
     "parts.joined": "{first}; {second}",
+    "parts.listed": "{first}, {second}",
     # gate (rag_core/answer/gate.py)
     "gate.refused.no_candidates": "no candidates: retrieval returned nothing",
     "gate.refused.max_distance": (
@@ -187,6 +188,43 @@ ENGLISH: dict[str, str] = {
     # support (rag_core/answer/support.py, checkfile.py)
     "support.no_claims": "the answer makes no claim to check ({kinds})",
     "support.summary": "{judged} claims: {counts}",
+    "support.count": "{count} {verdict}",
+    "support.verdict.supported": "supported",
+    "support.verdict.supported-elsewhere": "supported-elsewhere",
+    "support.verdict.unsupported": "unsupported",
+    "support.verdict.uncited": "uncited",
+    "support.verdict.invalid-citation": "invalid-citation",
+    "support.verdict.contradicted": "contradicted",
+    "support.verdict.not-a-claim": "not-a-claim",
+    # why a claim got its verdict (Claim.notice), and the parts its reason is built from
+    "support.why.supported": "supported by {backing}{invalid}",
+    "support.why.invalid_citation": (
+        "cites [{numbers}], which is not among the {sources} sources{cited}"
+    ),
+    "support.why.elsewhere": "cited {cited} does not support it ({rule}); supported by {others}",
+    "support.why.uncited": "no citation; supported by {others}",
+    "support.why.contradicted": "{head}{contradiction} ({evidence})",
+    "support.why.unsupported": "{head}no source supports it ({rule}){closest}",
+    "support.why.not_a_claim": "not a claim: {kind}",
+    "support.why.not_a_source": "; [{numbers}] is not a source",
+    "support.why.also_cited": "; cited {evidence}",
+    "support.why.no_citation": "no citation and ",
+    "support.why.closest": "; closest {evidence}",
+    "support.why.rule": "needs p_supported ≥ {min_p:g}",
+    "support.evidence": "[{n}] p {p:.2f} (coverage {coverage:.2f}{cosine}{lacks}{judge})",
+    "support.evidence.cosine": ", cos {value:.2f}",
+    "support.evidence.lacks": ", lacks {numbers}",
+    "support.evidence.judge": ", judge {value:.2f}",
+    "support.conflict.value": "the source states another value than {numbers}",
+    "support.conflict.negation_flip": "one of claim and source is negated, the other not",
+    "support.conflict.negated_fact": "the source states it negated",
+    # what a span that is not a claim is (rag_core/answer/claims.py NON_CLAIM_RULES)
+    "support.kind.citation_only": "citation only",
+    "support.kind.refusal": "refusal",
+    "support.kind.framing": "framing",
+    "support.kind.pleasantry": "pleasantry",
+    "support.kind.meta_statement": "meta statement",
+    "support.kind.empty": "empty",
     "support.judge_unavailable": "the judge {model!r} is unavailable: {reason}",
     "support.judge.no_generator": "generation is off, so there is no generator to judge",
     "support.judge.no_probability": "it gives no P(yes) (a judge needs p_yes)",
@@ -493,10 +531,19 @@ def fields_of(template: str) -> frozenset[str]:
 def joined(parts: Sequence[Notice]) -> Notice:
     """One notice saying ``parts`` in order: their sentences joined by "; " (``parts.joined``,
     nested)."""
+    return _chained(JOINED, parts)
+
+
+def listed(parts: Sequence[Notice]) -> Notice:
+    """One notice listing ``parts`` in order, joined by ", " (``parts.listed``, nested)."""
+    return _chained(LISTED, parts)
+
+
+def _chained(code: str, parts: Sequence[Notice]) -> Notice:
     if not parts:
-        raise ValueError("joined() needs at least one notice")
+        raise ValueError(f"{code} needs at least one notice")
     head, *rest = parts
-    return head if not rest else notice(JOINED, first=head, second=joined(rest))
+    return head if not rest else notice(code, first=head, second=_chained(code, rest))
 
 
 def english(n: Notice) -> str:
@@ -511,3 +558,5 @@ def english(n: Notice) -> str:
 
 #: Two notices said one after the other (see :func:`joined`).
 JOINED = declare("parts.joined", "first", "second")
+#: Notices listed one after the other (see :func:`listed`).
+LISTED = declare("parts.listed", "first", "second")

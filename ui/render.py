@@ -759,8 +759,7 @@ def answer_and_sources(
                 )
             )
             if claim.reason:
-                min_p = trace.config.get("support", {}).get("min_p", "—")
-                st.caption(md(claim_reason(claim, min_p, lang)))
+                st.caption(md(claim_reason(claim, lang)))
             if claim.numbers_in_no_source:
                 st.error(
                     md(

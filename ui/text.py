@@ -852,6 +852,7 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "notice.endpoint.note": ("{text}", "{text}"),
     "notice.parts.joined": ("{first}; {second}", "{first}; {second}"),
+    "notice.parts.listed": ("{first}, {second}", "{first}, {second}"),
     "notice.generation.off": (
         "생성이 꺼져 있습니다 (generation.model = none)",
         "generation is off (generation.model = none)",
@@ -866,6 +867,74 @@ TEXT: dict[str, tuple[str, str]] = {
         "the answer makes no claim to check ({kinds})",
     ),
     "notice.support.summary": ("주장 {judged}개: {counts}", "{judged} claims: {counts}"),
+    "notice.support.count": ("{verdict} {count}개", "{count} {verdict}"),
+    "notice.support.verdict.supported": ("뒷받침됨", "supported"),
+    "notice.support.verdict.supported-elsewhere": ("다른 출처가 뒷받침", "supported elsewhere"),
+    "notice.support.verdict.unsupported": ("뒷받침 없음", "unsupported"),
+    "notice.support.verdict.uncited": ("인용 없음", "uncited"),
+    "notice.support.verdict.invalid-citation": ("없는 출처 인용", "invalid citation"),
+    "notice.support.verdict.contradicted": ("출처와 모순", "contradicted"),
+    "notice.support.verdict.not-a-claim": ("주장 아님", "not a claim"),
+    # why a claim got its verdict (rag_core/answer/support.py WHY_*)
+    "notice.support.why.supported": (
+        "뒷받침: {backing}{invalid}",
+        "supported by {backing}{invalid}",
+    ),
+    "notice.support.why.invalid_citation": (
+        "[{numbers}]을(를) 인용했지만 출처 {sources}개 가운데 없습니다{cited}",
+        "cites [{numbers}], which is not among the {sources} sources{cited}",
+    ),
+    "notice.support.why.elsewhere": (
+        "인용한 {cited}은(는) 뒷받침하지 않습니다 ({rule}); 뒷받침하는 출처: {others}",
+        "cited {cited} does not support it ({rule}); supported by {others}",
+    ),
+    "notice.support.why.uncited": (
+        "인용 없음; 뒷받침하는 출처: {others}",
+        "no citation; supported by {others}",
+    ),
+    "notice.support.why.contradicted": (
+        "{head}{contradiction} ({evidence})",
+        "{head}{contradiction} ({evidence})",
+    ),
+    "notice.support.why.unsupported": (
+        "{head}뒷받침하는 출처가 없습니다 ({rule}){closest}",
+        "{head}no source supports it ({rule}){closest}",
+    ),
+    "notice.support.why.not_a_claim": ("주장이 아님: {kind}", "not a claim: {kind}"),
+    "notice.support.why.not_a_source": (
+        "; [{numbers}]은(는) 출처가 아닙니다",
+        "; [{numbers}] is not a source",
+    ),
+    "notice.support.why.also_cited": ("; 인용한 출처: {evidence}", "; cited {evidence}"),
+    "notice.support.why.no_citation": ("인용이 없고 ", "no citation and "),
+    "notice.support.why.closest": ("; 가장 가까운 출처: {evidence}", "; closest {evidence}"),
+    "notice.support.why.rule": ("기준 p_supported ≥ {min_p:g}", "needs p_supported ≥ {min_p:g}"),
+    "notice.support.evidence": (
+        "[{n}] p {p:.2f} (용어 포함률 {coverage:.2f}{cosine}{lacks}{judge})",
+        "[{n}] p {p:.2f} (coverage {coverage:.2f}{cosine}{lacks}{judge})",
+    ),
+    "notice.support.evidence.cosine": (", cos {value:.2f}", ", cos {value:.2f}"),
+    "notice.support.evidence.lacks": (", 출처에 없는 수 {numbers}", ", lacks {numbers}"),
+    "notice.support.evidence.judge": (", 판정 모델 {value:.2f}", ", judge {value:.2f}"),
+    "notice.support.conflict.value": (
+        "출처가 {numbers}와(과) 다른 값을 말합니다",
+        "the source states another value than {numbers}",
+    ),
+    "notice.support.conflict.negation_flip": (
+        "주장과 출처 가운데 한쪽만 부정문입니다",
+        "one of claim and source is negated, the other not",
+    ),
+    "notice.support.conflict.negated_fact": (
+        "출처는 이를 부정합니다",
+        "the source states it negated",
+    ),
+    # what a span that is not a claim is (rag_core/answer/claims.py NON_CLAIM_RULES)
+    "notice.support.kind.citation_only": ("인용 표시뿐", "citation only"),
+    "notice.support.kind.refusal": ("답변 거절", "refusal"),
+    "notice.support.kind.framing": ("답변을 소개하는 말", "framing"),
+    "notice.support.kind.pleasantry": ("인사말", "pleasantry"),
+    "notice.support.kind.meta_statement": ("답변 자체에 대한 말", "meta statement"),
+    "notice.support.kind.empty": ("비어 있음", "empty"),
     "notice.support.judge_unavailable": (
         "판정 모델 {model!r}을(를) 쓸 수 없습니다: {reason}",
         "the judge {model!r} is unavailable: {reason}",

@@ -22,7 +22,7 @@ from rag_core.types import (
 )
 
 from .html import Mark, Markup, join, snippet, span, tag
-from .i18n import TEXT, said, t, tv
+from .i18n import TEXT, notice_text, said, t, tv
 
 VERDICTS = (
     "supported",
@@ -203,20 +203,10 @@ def verdict_legend(lang: str) -> Markup:
     return tag("div", legend + span(t("ins.nonum", lang), "ri-nonum"), cls="ri-legend")
 
 
-def claim_reason(claim: Claim, min_p: Any, lang: str) -> str:
-    """Why the claim got its verdict, in ``lang``: the core's English reason in English;
-    otherwise the same facts worded here — each source's ``p_supported`` against the rule's
-    ``min_p`` (the trace's ``support.min_p``) and what contradicts it."""
-    if lang == "en" or not claim.reason:
-        return claim.reason
-    if claim.verdict == "not-a-claim":
-        return t("ins.why.not_claim", lang)
-    ps = ", ".join(f"[{e.n}] {e.score:.2f}" for e in sorted(claim.evidence, key=lambda e: e.n))
-    line = t("ins.why.p", lang, ps=ps or "—", min_p=min_p)
-    worst = max(claim.evidence, key=lambda e: e.score, default=None)
-    if claim.verdict == "contradicted" and worst is not None and worst.contradiction:
-        line += " · " + t("ins.why.contradicted", lang, n=worst.n)
-    return line
+def claim_reason(claim: Claim, lang: str) -> str:
+    """Why the claim got its verdict (its ``notice``), in ``lang``; a claim from an older trace
+    without one shows its English ``reason``."""
+    return notice_text(claim.notice, lang) if claim.notice is not None else claim.reason
 
 
 def claim_label(support: SupportStage, i: int, lang: str, limit: int = 70) -> str:

@@ -43,6 +43,7 @@ import numpy as np
 
 from rag_core.answer.claims import (  # noqa: F401  (re-exported: the support API)
     CITATION_GROUP,
+    NON_CLAIM_RULES,
     SOURCE_REF,
     citations_in,
     is_refusal,
@@ -71,12 +72,48 @@ from rag_core.answer.evidence import (  # noqa: F401  (re-exported)
 from rag_core.answer.support_model import FEATURES, SupportModel, load_model
 from rag_core.config import SupportConfig
 from rag_core.types import Claim, ContextStage, Evidence, Notice, Source, SupportStage
-from rag_core.wording import declare, english, notice
+from rag_core.wording import declare, english, joined, listed, notice
 
 #: What the support stage says (``SupportStage.notice``; English in ``rag_core.wording``).
 SUPPORT_SKIPPED_NO_ANSWER = declare("support.skipped.no_answer")
 SUPPORT_NO_CLAIMS = declare("support.no_claims", "kinds")
 SUPPORT_SUMMARY = declare("support.summary", "judged", "counts")
+SUPPORT_COUNT = declare("support.count", "count", "verdict")
+VERDICT_WORDS = {
+    v: declare(f"support.verdict.{v}")
+    for v in (
+        "supported",
+        "supported-elsewhere",
+        "unsupported",
+        "uncited",
+        "invalid-citation",
+        "contradicted",
+        "not-a-claim",
+    )
+}
+#: Why a claim got its verdict (``Claim.notice``): one code per verdict of step 4, and the
+#: parts its wording is built from (an evidence's figures, the rule, optional tails).
+WHY_SUPPORTED = declare("support.why.supported", "backing", "invalid")
+WHY_INVALID = declare("support.why.invalid_citation", "numbers", "sources", "cited")
+WHY_ELSEWHERE = declare("support.why.elsewhere", "cited", "rule", "others")
+WHY_UNCITED = declare("support.why.uncited", "others")
+WHY_CONTRADICTED = declare("support.why.contradicted", "head", "contradiction", "evidence")
+WHY_UNSUPPORTED = declare("support.why.unsupported", "head", "rule", "closest")
+WHY_NOT_A_CLAIM = declare("support.why.not_a_claim", "kind")
+WHY_NOT_A_SOURCE = declare("support.why.not_a_source", "numbers")
+WHY_ALSO_CITED = declare("support.why.also_cited", "evidence")
+WHY_NO_CITATION = declare("support.why.no_citation")
+WHY_CLOSEST = declare("support.why.closest", "evidence")
+WHY_RULE = declare("support.why.rule", "min_p")
+EVIDENCE = declare("support.evidence", "n", "p", "coverage", "cosine", "lacks", "judge")
+EVIDENCE_COSINE = declare("support.evidence.cosine", "value")
+EVIDENCE_LACKS = declare("support.evidence.lacks", "numbers")
+EVIDENCE_JUDGE = declare("support.evidence.judge", "value")
+#: What a span that is not a claim is, by the name of its rule in ``NON_CLAIM_RULES``.
+KIND_WORDS = {
+    name: declare(f"support.kind.{name.replace(' ', '_')}") for name, _rule in NON_CLAIM_RULES
+}
+KIND_EMPTY = declare("support.kind.empty")
 
 Verdict = str
 #: A negation mismatch contradicts only one prose sentence (≤ 400 characters) that states this
@@ -88,10 +125,12 @@ CONFLICT_COVERAGE = 0.5
 #: A positive claim is contradicted when its window states this share of its terms only in
 #: explicitly negated units (a record's ``false``) and the source nowhere positively.
 NEGATED_ONLY_SHARE = 0.5
-#: Why a window contradicts a claim (a veto, :func:`contradicts`): one copied sentence with
-#: the negation added or dropped, or a record's stated ``false`` for what the claim asserts.
-NEGATION_FLIP = "one of claim and source is negated, the other not"
-NEGATED_FACT = "the source states it negated"
+#: Why a window contradicts a claim (a veto, :func:`contradicts`): another value for one of
+#: the claim's numbers, one copied sentence with the negation added or dropped, or a record's
+#: stated ``false`` for what the claim asserts.
+CONFLICT_VALUE = declare("support.conflict.value", "numbers")
+NEGATION_FLIP = declare("support.conflict.negation_flip")
+NEGATED_FACT = declare("support.conflict.negated_fact")
 #: Verdicts that flag a response as hallucinated.
 FLAG_VERDICTS = ("unsupported", "contradicted")
 
@@ -206,9 +245,9 @@ def source_view(src: Source, analyzer: str, embedder: Any) -> SourceView:
 
 def window_features(
     c: ClaimView, sv: SourceView, w: Window, cosine_z: float
-) -> tuple[list[float], tuple[str, ...], str]:
+) -> tuple[list[float], tuple[str, ...], Notice | None]:
     """The :data:`~rag_core.answer.support_model.FEATURES` of claim ``c`` against window ``w``,
-    the claim's numbers the source lacks, and what contradicts (``""`` when nothing)."""
+    the claim's numbers the source lacks, and what contradicts (None when nothing)."""
     A = c.answer_terms
     wt = frozenset().union(*sv.sentence_terms[w.first : w.last + 1])
     wn = set().union(*sv.sentence_numbers[w.first : w.last + 1])
@@ -232,13 +271,13 @@ def window_features(
         math.log1p(len(A - sv.all_terms)),
         0.0 if c.negated or not A else len((A & sv.all_terms) - sv.positive_terms) / len(A),
     ]
-    why = ""
+    why = None
     if conflict:
-        why = f"the source states another value than {', '.join(conflict)}"
+        why = notice(CONFLICT_VALUE, numbers=", ".join(conflict))
     elif neg and cov >= NEGATION_COVERAGE and w.first == w.last and w.end - w.start <= 400:
-        why = NEGATION_FLIP
+        why = notice(NEGATION_FLIP)
     elif not c.negated and A and _negated_here(A, sv, w) / len(A) >= NEGATED_ONLY_SHARE:
-        why = NEGATED_FACT
+        why = notice(NEGATED_FACT)
     return f, missing, why
 
 
@@ -256,7 +295,7 @@ def best_evidence(
     """The window of ``sv`` with the highest ``p_supported`` for claim ``c``, as Evidence, and
     its features."""
     cos = (sv.vectors @ cvec) if (sv.vectors is not None and cvec is not None) else None
-    best: tuple[float, int, list[float], tuple[str, ...], str] | None = None
+    best: tuple[float, int, list[float], tuple[str, ...], Notice | None] | None = None
     for i, w in enumerate(sv.windows):
         z = model.cosine_z(float(cos[i]), emb_name) if cos is not None else 0.0
         f, missing, why = window_features(c, sv, w, z)
@@ -316,11 +355,26 @@ def _replace(ev: Evidence, **kw: Any) -> Evidence:
     return replace(ev, **kw)
 
 
-def _fmt(e: Evidence) -> str:
-    cos = "" if e.cosine is None else f", cos {e.cosine:.2f}"
-    miss = f", lacks {', '.join(e.missing_numbers)}" if e.missing_numbers else ""
-    judge = "" if e.judge is None else f", judge {e.judge:.2f}"
-    return f"[{e.n}] p {e.score:.2f} (coverage {e.overlap:.2f}{cos}{miss}{judge})"
+def _said(e: Evidence) -> Notice:
+    """``[n] p 0.83 (coverage 0.71, cos 0.88, lacks 12, judge 0.90)``: one source's figures."""
+    return notice(
+        EVIDENCE,
+        n=e.n,
+        p=e.score,
+        coverage=e.overlap,
+        cosine="" if e.cosine is None else notice(EVIDENCE_COSINE, value=e.cosine),
+        lacks=(
+            notice(EVIDENCE_LACKS, numbers=", ".join(e.missing_numbers))
+            if e.missing_numbers
+            else ""
+        ),
+        judge="" if e.judge is None else notice(EVIDENCE_JUDGE, value=e.judge),
+    )
+
+
+def _said_all(evidence: Sequence[Evidence]) -> Notice:
+    """Several sources' figures, joined by "; "."""
+    return joined([_said(e) for e in evidence])
 
 
 def contradicts(e: Evidence) -> bool:
@@ -339,41 +393,43 @@ def _verdict(
     by_n: dict[int, Source],
     evidence: Sequence[Evidence],
     min_p: float,
-) -> tuple[Verdict, str]:
-    """The verdict of step 4 of the module docstring, and its reason."""
+) -> tuple[Verdict, Notice]:
+    """The verdict of step 4 of the module docstring, and why (a :class:`Notice`)."""
     ev = {e.n: e for e in evidence}
     supports = {e.n: evidence_supports(e, min_p) for e in evidence}
     valid = [n for n in cites if n in by_n]
     invalid = [n for n in cites if n not in by_n]
-    backing = [n for n in valid if supports.get(n)]
-    others = [n for n, ok in supports.items() if ok and n not in valid]
-    rule = f"needs p_supported ≥ {min_p:g}"
+    backing = [ev[n] for n in valid if supports.get(n)]
+    cited = [ev[n] for n in valid if n in ev]
+    others = [ev[n] for n, ok in supports.items() if ok and n not in valid]
+    rule = notice(WHY_RULE, min_p=min_p)
+    bad = ", ".join(map(str, invalid))
     if backing:
-        extra = f"; [{', '.join(map(str, invalid))}] is not a source" if invalid else ""
-        return "supported", "supported by " + "; ".join(_fmt(ev[n]) for n in backing) + extra
+        tail = notice(WHY_NOT_A_SOURCE, numbers=bad) if invalid else ""
+        return "supported", notice(WHY_SUPPORTED, backing=_said_all(backing), invalid=tail)
     if invalid:
-        return "invalid-citation", (
-            f"cites [{', '.join(map(str, invalid))}], which is not among the {len(by_n)} sources"
-            + (f"; cited {'; '.join(_fmt(ev[n]) for n in valid if n in ev)}" if valid else "")
-        )
+        also = notice(WHY_ALSO_CITED, evidence=_said_all(cited)) if cited else ""
+        return "invalid-citation", notice(WHY_INVALID, numbers=bad, sources=len(by_n), cited=also)
     if valid and others:
-        return "supported-elsewhere", (
-            f"cited {'; '.join(_fmt(ev[n]) for n in valid if n in ev)} does not support it "
-            f"({rule}); supported by {'; '.join(_fmt(ev[n]) for n in others)}"
+        return "supported-elsewhere", notice(
+            WHY_ELSEWHERE, cited=_said_all(cited), rule=rule, others=_said_all(others)
         )
     if not cites and others:
-        return "uncited", "no citation; supported by " + "; ".join(_fmt(ev[n]) for n in others)
+        return "uncited", notice(WHY_UNCITED, others=_said_all(others))
     best = max(evidence, key=lambda e: e.score, default=None)
-    head = "no citation and " if not cites else ""
-    if best is not None and contradicts(best):
-        return "contradicted", f"{head}{best.contradiction} ({_fmt(best)})"
-    return "unsupported", (
-        f"{head}no source supports it ({rule})" + (f"; closest {_fmt(best)}" if best else "")
-    )
+    head = notice(WHY_NO_CITATION) if not cites else ""
+    if best is not None and best.contradiction is not None and contradicts(best):
+        return "contradicted", notice(
+            WHY_CONTRADICTED, head=head, contradiction=best.contradiction, evidence=_said(best)
+        )
+    closest = notice(WHY_CLOSEST, evidence=_said(best)) if best else ""
+    return "unsupported", notice(WHY_UNSUPPORTED, head=head, rule=rule, closest=closest)
 
 
 def not_a_claim(answer: str, a: int, b: int, kind: str) -> Claim:
-    """A span that asserts nothing about the sources (never judged)."""
+    """A span that asserts nothing about the sources (never judged); ``kind`` names its rule
+    in ``NON_CLAIM_RULES``."""
+    why = notice(WHY_NOT_A_CLAIM, kind=notice(KIND_WORDS[kind]))
     return Claim(
         text=answer[a:b],
         start=a,
@@ -381,7 +437,8 @@ def not_a_claim(answer: str, a: int, b: int, kind: str) -> Claim:
         citations=citations_in(answer[a:b]),
         verdict="not-a-claim",
         evidence=(),
-        reason=f"not a claim: {kind}",
+        reason=english(why),
+        notice=why,
     )
 
 
@@ -402,7 +459,7 @@ def judge_claim(
         evidence.append(ev)
     cites = citations_in(answer[c.start : c.end])
     by_n = {sv.source.n: sv.source for sv in views if sv.source.n is not None}
-    verdict, reason = _verdict(cites, by_n, evidence, min_p)
+    verdict, why = _verdict(cites, by_n, evidence, min_p)
     all_numbers = set().union(*(sv.all_numbers for sv in views)) if views else set()
     return Claim(
         text=answer[c.start : c.end],
@@ -415,7 +472,8 @@ def judge_claim(
         numbers_in_no_source=tuple(
             w for w, v, u in c.quantities if not quantity_in(v, u, all_numbers)
         ),
-        reason=reason,
+        reason=english(why),
+        notice=why,
         p_supported=max((e.score for e in evidence), default=0.0),
     )
 
@@ -425,9 +483,10 @@ def _summary(claims: Sequence[Claim]) -> Notice:
     for claim in claims:
         counts[claim.verdict] = counts.get(claim.verdict, 0) + 1
     judged = sum(c.verdict != "not-a-claim" for c in claims)
-    return notice(
-        SUPPORT_SUMMARY, judged=judged, counts=", ".join(f"{v} {k}" for k, v in counts.items())
-    )
+    said = [
+        notice(SUPPORT_COUNT, count=v, verdict=notice(VERDICT_WORDS[k])) for k, v in counts.items()
+    ]
+    return notice(SUPPORT_SUMMARY, judged=judged, counts=listed(said) if said else "")
 
 
 def _stage(claims: tuple[Claim, ...], params: dict[str, Any], said: Notice) -> SupportStage:
@@ -478,8 +537,9 @@ def check_support(
         claims = tuple(
             not_a_claim(answer, a, b, k or "") for (a, b), k in zip(spans, kinds, strict=False)
         )
-        kinds_text = ", ".join(sorted({k or "" for k in kinds})) or "empty"
-        return _stage(claims, params, notice(SUPPORT_NO_CLAIMS, kinds=kinds_text))
+        named = [notice(KIND_WORDS[k]) for k in sorted({k or "" for k in kinds})]
+        said = notice(SUPPORT_NO_CLAIMS, kinds=listed(named) if named else notice(KIND_EMPTY))
+        return _stage(claims, params, said)
     qterms = {an: terms(question, an) for an in ("kiwi", "unicode")} if question else {}
     views_by: dict[str, list[SourceView]] = {}
     judged = [

@@ -120,8 +120,8 @@ def test_support_stage_messages_are_notices_with_their_english():
     ctx = _ctx("Cats purr when they are content.")
     st = check_support("Cats purr when they are content [1].", ctx, SupportConfig())
     assert st.notice is not None and st.notice.code == SUPPORT_SUMMARY
-    assert st.notice.params == {"judged": 1, "counts": f"1 {st.claims[0].verdict}"}
-    assert st.message == english(st.notice)
+    assert st.notice.params["judged"] == 1
+    assert st.message == english(st.notice) == f"1 claims: 1 {st.claims[0].verdict}"
     refusal = check_support("The sources do not contain the answer.", ctx, SupportConfig())
     assert refusal.notice is not None and refusal.notice.code == SUPPORT_NO_CLAIMS
     assert refusal.message == english(refusal.notice) and "refusal" in refusal.message
@@ -158,3 +158,21 @@ def test_cli_names_a_missing_judge_in_one_line(tmp_path, capsys, monkeypatch):
     assert err.strip() == "error: --judge: the judge 'nope' is unavailable: no weights here"
     assert main(["support", str(tmp_path / "absent.jsonl")]) == 2
     assert "absent.jsonl: file not found" in capsys.readouterr().err
+
+
+def test_claim_reasons_are_notices_whose_english_is_the_reason():
+    """Each verdict's reason is a ``support.why.*`` notice; ``Claim.reason`` is its English."""
+    ctx = _ctx("Cats purr when they are content. The cat was born in 2019.")
+    cases = {
+        "Cats purr when they are content [1].": ("supported", "supported by [1] p "),
+        "Cats purr when they are content [3].": ("invalid-citation", "cites [3], which is not"),
+        "Cats purr when they are content.": ("uncited", "no citation; supported by [1] p "),
+        "Dogs fly over the moon daily [1].": ("unsupported", "no source supports it (needs"),
+        "The sources do not contain the answer.": ("not-a-claim", "not a claim: refusal"),
+    }
+    for answer, (verdict, head) in cases.items():
+        claim = check_support(answer, ctx, SupportConfig()).claims[0]
+        assert claim.verdict == verdict, (answer, claim.verdict, claim.reason)
+        assert claim.notice is not None and claim.notice.code.startswith("support.why.")
+        assert claim.reason == english(claim.notice)
+        assert head in claim.reason, claim.reason

@@ -184,3 +184,27 @@ def test_bad_config_values_are_said_in_the_page_language(entry, monkeypatch, dat
     data = data_text + _letters(" ".join(ANALYZERS))  # the valid choices are names, not prose
     found = [s for s in latin_sentences(_page_text(at)) if _letters(s) not in data]
     assert not found, f"English sentences on the Korean page with a bad address: {found}"
+
+
+def test_the_korean_check_page_words_every_claim_reason(entry, monkeypatch):
+    """The Check page's reasons column (a supported, a contradicted, an uncited and a
+    not-a-claim span) is worded in Korean from each claim's notice, not the core's English."""
+    from ui.check import keys
+
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=none")
+    at = make_app(entry, {"lang": "ko"}, page="check")
+    at.text_area(key=keys.K_CONTEXTS).set_value("The bridge opened on April 18, 2019.")
+    answer = "Sure! The bridge opened on April 21, 2019 [1]. The bridge opened in 2019."
+    at.text_area(key=keys.K_ANSWER).set_value(answer)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    text = _page_text(at)
+    for worded in ("주장이 아님: 인사말", "다른 값을 말합니다", "인용 없음; 뒷받침하는 출처: [1]"):
+        assert worded in text, worded
+    data = _letters("The bridge opened on April 18, 2019. " + answer)
+    found = [
+        s
+        for s in latin_sentences(text, min_words=2)
+        if _letters(s) not in data and not set(s.lower().split()) <= set(FORMULA_WORDS)
+    ]
+    assert not found, f"English phrases on the Korean Check page: {found}"

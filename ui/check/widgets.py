@@ -74,7 +74,12 @@ def result(row: Row, stage: SupportStage, cfg: SupportConfig, lang: str) -> None
             table(
                 ["#", t("chk2.claim", lang), t("chk2.p", lang), t("chk2.reason", lang)],
                 [
-                    [str(i + 1), tv("verdict", v, lang), p, stage.claims[i].reason]
+                    [
+                        str(i + 1),
+                        tv("verdict", v, lang),
+                        p,
+                        render.claim_reason(stage.claims[i], lang),
+                    ]
                     for i, v, p, _t in view.claim_rows(stage)
                 ],
             )

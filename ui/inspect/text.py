@@ -73,17 +73,4 @@ TEXT: dict[str, tuple[str, str]] = {
         "Generation stopped. The stages above are complete.",
     ),
     "stream.resume": ("답변 생성", "Generate the answer"),
-    # ---- a claim's reason, worded from its facts (ui.trace_view.claim_reason)
-    "ins.why.p": (
-        "출처별 p_supported: {ps} (뒷받침 기준 p ≥ {min_p})",
-        "p_supported per source: {ps} (supported when p ≥ {min_p})",
-    ),
-    "ins.why.contradicted": (
-        "출처 [{n}]의 내용이 주장과 어긋납니다",
-        "source [{n}] contradicts it",
-    ),
-    "ins.why.not_claim": (
-        "판정하지 않음: 출처에 대한 주장이 아닙니다 (틀·인사·거절)",
-        "not judged: it asserts nothing about the sources (framing, pleasantry, refusal)",
-    ),
 }

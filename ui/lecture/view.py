@@ -510,8 +510,7 @@ def claims_pane(trace: Trace, lang: str, selected: int | None, *, large: bool = 
         detail += div(warn, "ri-lec-warn")
         left -= _em_lines(warn, room, 0.9, WARN_LINE_EM) + WARN_BOX_EM
     if claim.reason:
-        min_p = trace.config.get("support", {}).get("min_p", "—")
-        reason = claim_reason(claim, min_p, lang)
+        reason = claim_reason(claim, lang)
         detail += div(reason, "ri-muted")
         left -= _em_lines(reason, room, 1.0, FACTS_LINE_EM * 1.15)
     ranked = sorted(claim.evidence, key=lambda e: -e.score)
