@@ -8,7 +8,7 @@ from ui import cache, render, sidebar
 from ui.html import md, show, style
 from ui.i18n import t
 from ui.inspect import keys, widgets
-from ui.inspect.view import answer_preview, split_warnings, warning_lines
+from ui.inspect.view import answer_preview, skipped_lines, split_warnings, warning_lines
 from ui.trace_view import destroyed_needles
 
 ctx = sidebar.context(__file__)
@@ -30,7 +30,7 @@ for w in warning_lines(trace, lang):
     st.warning(md(w))
 if skipped:  # one box for the corpus load, however many files or rows it skipped
     with st.expander(t("ins.not_loaded", lang, n=len(skipped))):
-        st.markdown("\n".join(f"- {md(w)}" for w in skipped))
+        st.markdown("\n".join(f"- {md(w)}" for w in skipped_lines(ctx.corpus.failed, lang)))
 render.verdict(trace, lang)
 widgets.flow(trace, lang)
 

@@ -102,10 +102,11 @@ class Document:
 
 @dataclass(frozen=True)
 class FailedDocument:
-    """A file (or row) that could not be loaded, and why."""
+    """A file (or row) that could not be loaded, and why (``reason``: ``notice`` in English)."""
 
     path: str
     reason: str
+    notice: Notice | None = None  # the ``load.*`` code of ``reason``
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,8 @@ class LoadedFile:
 
     ``encoding`` is the codec the text was decoded with (``""`` when the file
     was refused before decoding); ``notes`` are non-fatal remarks a reader
-    should see (e.g. an encoding chosen over another that also decodes).
+    should see (e.g. an encoding chosen over another that also decodes), in English, and
+    ``notices`` the same as codes.
     """
 
     path: str
@@ -123,6 +125,7 @@ class LoadedFile:
     n_failed: int = 0
     seconds: float = 0.0
     notes: tuple[str, ...] = ()
+    notices: tuple[Notice, ...] = ()  # the ``load.note.*`` codes of ``notes``
 
 
 @dataclass(frozen=True)

@@ -234,6 +234,67 @@ ENGLISH: dict[str, str] = {
     "support.row.no_answer": "no answer: one of {keys} must be a string",
     "support.row.no_contexts": "no contexts: one of {keys} must be a list of strings",
     "support.row.bad_question": "question must be a string",
+    # loading files (rag_core/corpus/decoding.py, rag_core/corpus/loaders.py)
+    "load.at": "{where}: {problem}",
+    "load.line": "{name} line {line}",
+    "load.empty": "empty",
+    "load.empty_html": "empty: no visible text",
+    "load.blank": "empty: only whitespace or invisible characters (NBSP, zero-width)",
+    "load.over_budget": (
+        "took longer than the {seconds:g} s loading budget ({elapsed:.1f} s so far)"
+    ),
+    "load.too_large_mb": "larger than the {mb:g} MB cap",
+    "load.too_large_bytes": "larger than the {size} byte cap",
+    "load.unsupported": "unsupported file type {ext}; supported: {supported}",
+    "load.unsupported.no_extension": (
+        "unsupported file type (no extension); supported: {supported}"
+    ),
+    "load.cannot_read": "cannot read: {error}",
+    "load.crashed": "could not be loaded: {error}",
+    "load.not_a_file": "not a file",
+    "load.duplicate": "duplicate doc_id {doc_id!r} (already loaded from {where})",
+    "load.duplicate.earlier": "duplicate doc_id {doc_id!r} (already loaded from an earlier file)",
+    "load.bom_mismatch": (
+        "starts with a {name} byte-order mark but is not {name} text (byte {byte})"
+    ),
+    "load.binary": "binary file (NUL bytes and no UTF-16/32 text detected)",
+    "load.undecodable": (
+        "not text in any encoding tried (UTF-8, UTF-16/32 with a BOM, CP949/EUC-KR, "
+        "and charset-normalizer detection)"
+    ),
+    "load.note.rival_encoding": "also decodes as cp949; {encoding} chosen by character frequency",
+    "load.note.detector": (
+        "the detector suggests {encoding}; cp949 kept (no more frequent characters in that reading)"
+    ),
+    "load.note.open_nav": "a <nav> is never closed: its text is kept as page text",
+    "load.row.not_object": "not a JSON object (got {kind})",
+    "load.row.no_id": "missing 'id' (or BEIR '_id')",
+    "load.row.bad_id": "'id' must be a string or an integer, not {value}",
+    "load.row.no_text": "missing 'text'",
+    "load.row.bad_text": "'text' must be a string, not {kind}",
+    "load.row.empty_text": "empty 'text'",
+    "load.json.long_number": "a number with {digits} digits (the cap is {cap})",
+    "load.json.too_deep": "JSON nested deeper than {depth} levels",
+    "load.json.invalid": "not valid JSON ({error})",
+    "load.json.invalid_at": "not valid JSON ({error} at line {line})",
+    "load.json.expected_comma": "not valid JSON (expected ',' or ']' at line {line})",
+    "load.json.not_array": "a JSON file must hold an array of objects, not a {kind}",
+    "load.csv.error": "{error}",
+    "load.csv.header": "CSV header: {problem}",
+    "load.csv.no_columns": "CSV header must name 'id' and 'text' columns; found: {found}",
+    "load.csv.no_columns.none": "CSV header must name 'id' and 'text' columns; found: nothing",
+    "load.csv.too_many_cells": "{cells} cells but the header has {columns} columns",
+    "load.csv.bad_quote": (
+        "unterminated or malformed quote (the cell ran over {more} more lines); the lines "
+        "after it were read as rows"
+    ),
+    "load.csv.bad_quote.one": (
+        "unterminated or malformed quote (the cell ran over 1 more line); the lines after it "
+        "were read as rows"
+    ),
+    "load.csv.too_many_bad_quotes": (
+        "more than {limit} malformed quotes; the rest of the file was not read"
+    ),
     # models (rag_core/models/)
     "model.package_missing": "package {package} is not installed (pip install {pip})",
     "model.offline": (

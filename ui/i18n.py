@@ -21,7 +21,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from rag_core.config import ConfigError
-from rag_core.types import Notice
+from rag_core.corpus.decoding import LoadError
+from rag_core.types import FailedDocument, Notice
 
 from . import text as shared
 from .check import text as check
@@ -92,11 +93,18 @@ def notice_text(notice: Notice, lang: str) -> str:
 
 
 def error_text(exc: BaseException, lang: str) -> str:
-    """An error's message in ``lang``: a :class:`~rag_core.config.ConfigError`'s notice worded,
-    any other error's text as it was raised (a loader's, still English)."""
-    if isinstance(exc, ConfigError):
+    """An error's message in ``lang``: a :class:`~rag_core.config.ConfigError`'s or a
+    loader's :class:`~rag_core.corpus.decoding.LoadError`'s notice worded, any other error's
+    text as it was raised (English)."""
+    if isinstance(exc, (ConfigError, LoadError)):
         return notice_text(exc.notice, lang)
     return str(exc)
+
+
+def failure_text(failed: FailedDocument, lang: str) -> str:
+    """Why a file or row was not loaded, in ``lang``: its ``notice`` worded (a failure made
+    before loaders gave codes shows its English ``reason``)."""
+    return notice_text(failed.notice, lang) if failed.notice is not None else failed.reason
 
 
 def said(stage: Any, lang: str) -> str:

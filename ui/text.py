@@ -1952,6 +1952,137 @@ TEXT: dict[str, tuple[str, str]] = {
     "ev.phrasings.1": ("둘째 표현", "second phrasing"),
     "ev.phrasings.question": ("질문 필드", "question field"),
     # ---- the sidebar's upload report
+    # loading files (rag_core/corpus/decoding.py, rag_core/corpus/loaders.py LOAD_*)
+    "notice.load.at": ("{where}: {problem}", "{where}: {problem}"),
+    "notice.load.line": ("{name} {line}행", "{name} line {line}"),
+    "notice.load.empty": ("비어 있음", "empty"),
+    "notice.load.empty_html": ("비어 있음: 보이는 텍스트가 없습니다", "empty: no visible text"),
+    "notice.load.blank": (
+        "비어 있음: 공백이나 보이지 않는 문자(NBSP, 폭 없는 공백)뿐입니다",
+        "empty: only whitespace or invisible characters (NBSP, zero-width)",
+    ),
+    "notice.load.over_budget": (
+        "읽기 시간 한도 {seconds:g}초를 넘었습니다 (지금까지 {elapsed:.1f}초)",
+        "took longer than the {seconds:g} s loading budget ({elapsed:.1f} s so far)",
+    ),
+    "notice.load.too_large_mb": ("크기 한도 {mb:g} MB보다 큽니다", "larger than the {mb:g} MB cap"),
+    "notice.load.too_large_bytes": (
+        "크기 한도 {size}바이트보다 큽니다",
+        "larger than the {size} byte cap",
+    ),
+    "notice.load.unsupported": (
+        "지원하지 않는 파일 형식 {ext}; 지원 형식: {supported}",
+        "unsupported file type {ext}; supported: {supported}",
+    ),
+    "notice.load.unsupported.no_extension": (
+        "확장자가 없는 파일은 지원하지 않습니다; 지원 형식: {supported}",
+        "unsupported file type (no extension); supported: {supported}",
+    ),
+    "notice.load.cannot_read": ("읽을 수 없습니다: {error}", "cannot read: {error}"),
+    "notice.load.crashed": ("불러오지 못했습니다: {error}", "could not be loaded: {error}"),
+    "notice.load.not_a_file": ("파일이 아닙니다", "not a file"),
+    "notice.load.duplicate": (
+        "doc_id {doc_id!r} 중복 (이미 {where}에서 읽음)",
+        "duplicate doc_id {doc_id!r} (already loaded from {where})",
+    ),
+    "notice.load.duplicate.earlier": (
+        "doc_id {doc_id!r} 중복 (이미 앞의 파일에서 읽음)",
+        "duplicate doc_id {doc_id!r} (already loaded from an earlier file)",
+    ),
+    "notice.load.bom_mismatch": (
+        "{name} 바이트 순서 표식(BOM)으로 시작하지만 {name} 텍스트가 아닙니다 ({byte}번째 바이트)",
+        "starts with a {name} byte-order mark but is not {name} text (byte {byte})",
+    ),
+    "notice.load.binary": (
+        "이진 파일입니다 (NUL 바이트가 있고 UTF-16/32 텍스트로 감지되지 않음)",
+        "binary file (NUL bytes and no UTF-16/32 text detected)",
+    ),
+    "notice.load.undecodable": (
+        "시도한 어떤 인코딩으로도 텍스트가 아닙니다 (UTF-8, BOM이 있는 "
+        "UTF-16/32, CP949/EUC-KR, charset-normalizer 감지)",
+        "not text in any encoding tried (UTF-8, UTF-16/32 with a BOM, CP949/EUC-KR, and "
+        "charset-normalizer detection)",
+    ),
+    "notice.load.note.rival_encoding": (
+        "cp949로도 읽히지만 문자 빈도로 {encoding}을(를) 골랐습니다",
+        "also decodes as cp949; {encoding} chosen by character frequency",
+    ),
+    "notice.load.note.detector": (
+        "감지기는 {encoding}을(를) 제안했지만 cp949를 "
+        "유지했습니다 (그렇게 읽어도 더 흔한 문자가 늘지 않음)",
+        "the detector suggests {encoding}; cp949 kept (no more frequent characters in that "
+        "reading)",
+    ),
+    "notice.load.note.open_nav": (
+        "<nav>가 닫히지 않아 그 텍스트를 본문으로 두었습니다",
+        "a <nav> is never closed: its text is kept as page text",
+    ),
+    "notice.load.row.not_object": (
+        "JSON 객체가 아닙니다 ({kind})",
+        "not a JSON object (got {kind})",
+    ),
+    "notice.load.row.no_id": ("'id'(또는 BEIR '_id')가 없습니다", "missing 'id' (or BEIR '_id')"),
+    "notice.load.row.bad_id": (
+        "'id'는 문자열이나 정수여야 합니다 (받은 값: {value})",
+        "'id' must be a string or an integer, not {value}",
+    ),
+    "notice.load.row.no_text": ("'text'가 없습니다", "missing 'text'"),
+    "notice.load.row.bad_text": (
+        "'text'는 문자열이어야 합니다 (받은 형식: {kind})",
+        "'text' must be a string, not {kind}",
+    ),
+    "notice.load.row.empty_text": ("'text'가 비어 있습니다", "empty 'text'"),
+    "notice.load.json.long_number": (
+        "{digits}자리 수가 있습니다 (한도 {cap}자리)",
+        "a number with {digits} digits (the cap is {cap})",
+    ),
+    "notice.load.json.too_deep": (
+        "JSON이 {depth}단계보다 깊게 중첩되어 있습니다",
+        "JSON nested deeper than {depth} levels",
+    ),
+    "notice.load.json.invalid": ("올바른 JSON이 아닙니다 ({error})", "not valid JSON ({error})"),
+    "notice.load.json.invalid_at": (
+        "올바른 JSON이 아닙니다 ({line}행: {error})",
+        "not valid JSON ({error} at line {line})",
+    ),
+    "notice.load.json.expected_comma": (
+        "올바른 JSON이 아닙니다 ({line}행에 ',' 또는 ']'가 와야 합니다)",
+        "not valid JSON (expected ',' or ']' at line {line})",
+    ),
+    "notice.load.json.not_array": (
+        "JSON 파일은 객체의 배열이어야 합니다 (받은 형식: {kind})",
+        "a JSON file must hold an array of objects, not a {kind}",
+    ),
+    "notice.load.csv.error": ("CSV 오류: {error}", "{error}"),
+    "notice.load.csv.header": ("CSV 머리글: {problem}", "CSV header: {problem}"),
+    "notice.load.csv.no_columns": (
+        "CSV 머리글에 'id'와 'text' 열이 있어야 합니다; 찾은 열: {found}",
+        "CSV header must name 'id' and 'text' columns; found: {found}",
+    ),
+    "notice.load.csv.no_columns.none": (
+        "CSV 머리글에 'id'와 'text' 열이 있어야 합니다; 찾은 열이 없습니다",
+        "CSV header must name 'id' and 'text' columns; found: nothing",
+    ),
+    "notice.load.csv.too_many_cells": (
+        "칸이 {cells}개인데 머리글의 열은 {columns}개입니다",
+        "{cells} cells but the header has {columns} columns",
+    ),
+    "notice.load.csv.bad_quote": (
+        "따옴표가 닫히지 않았거나 잘못되었습니다 (칸이 {more}줄 "
+        "더 이어짐); 그 뒤의 줄은 행으로 읽었습니다",
+        "unterminated or malformed quote (the cell ran over {more} more lines); the lines "
+        "after it were read as rows",
+    ),
+    "notice.load.csv.bad_quote.one": (
+        "따옴표가 닫히지 않았거나 잘못되었습니다 (칸이 1줄 더 "
+        "이어짐); 그 뒤의 줄은 행으로 읽었습니다",
+        "unterminated or malformed quote (the cell ran over 1 more line); the lines after it "
+        "were read as rows",
+    ),
+    "notice.load.csv.too_many_bad_quotes": (
+        "잘못된 따옴표가 {limit}개를 넘어 파일의 나머지는 읽지 않았습니다",
+        "more than {limit} malformed quotes; the rest of the file was not read",
+    ),
     "upload.skipped": ("읽지 못한 파일·행 {n}개", "{n} files or rows not loaded"),
     "upload.files": ("파일 {n}개: 인코딩과 결과", "{n} files: encoding and result"),
     "upload.file": (

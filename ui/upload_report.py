@@ -12,7 +12,7 @@ import streamlit as st
 from rag_core.types import LoadReport
 
 from .html import md
-from .i18n import t
+from .i18n import failure_text, notice_text, t
 
 
 def file_lines(report: LoadReport, lang: str) -> list[str]:
@@ -30,7 +30,8 @@ def file_lines(report: LoadReport, lang: str) -> list[str]:
             seconds=f"{f.seconds:.2f}",
         )
         lines.append(f"- {line}")
-        lines.extend(f"    - {md(note)}" for note in f.notes)
+        notes = [notice_text(n, lang) for n in f.notices] if f.notices else f.notes
+        lines.extend(f"    - {md(note)}" for note in notes)
     return lines
 
 
@@ -38,7 +39,11 @@ def render_upload_report(report: LoadReport, lang: str) -> None:
     """Skipped files/rows (expanded when any) and the per-file table of encodings."""
     if report.failed:
         with st.expander(t("upload.skipped", lang, n=len(report.failed)), expanded=True):
-            st.markdown("\n".join(f"- **{md(f.path)}** — {md(f.reason)}" for f in report.failed))
+            st.markdown(
+                "\n".join(
+                    f"- **{md(f.path)}** — {md(failure_text(f, lang))}" for f in report.failed
+                )
+            )
     if report.files:
         with st.expander(t("upload.files", lang, n=len(report.files)), expanded=False):
             st.markdown("\n".join(file_lines(report, lang)))

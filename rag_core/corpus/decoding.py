@@ -26,6 +26,10 @@ from __future__ import annotations
 import codecs
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
+
+from ..types import Notice
+from ..wording import declare, english, notice
 
 #: How many leading bytes are checked for NUL bytes (binary detection).
 BINARY_PROBE = 8192
@@ -34,14 +38,25 @@ VOTE_SAMPLE = 20_000
 
 
 class LoadError(ValueError):
-    """A whole file (or row) cannot be loaded; the message is the one-line reason."""
+    """A whole file (or row) cannot be loaded; ``notice`` says why (a ``load.*`` code), the
+    exception's text is its English, the one-line reason."""
+
+    def __init__(self, why: Notice) -> None:
+        super().__init__(english(why))
+        self.notice = why
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.notice,))
 
 
-UNDECODABLE = (
-    "not text in any encoding tried (UTF-8, UTF-16/32 with a BOM, CP949/EUC-KR, "
-    "and charset-normalizer detection)"
-)
-BINARY = "binary file (NUL bytes and no UTF-16/32 text detected)"
+LOAD_BOM_MISMATCH = declare("load.bom_mismatch", "name", "byte")
+LOAD_BINARY = declare("load.binary")
+LOAD_UNDECODABLE = declare("load.undecodable")
+NOTE_RIVAL_ENCODING = declare("load.note.rival_encoding", "encoding")
+NOTE_DETECTOR = declare("load.note.detector", "encoding")
+#: The two refusals' English (what a load report's reason says).
+UNDECODABLE = english(notice(LOAD_UNDECODABLE))
+BINARY = english(notice(LOAD_BINARY))
 
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),
@@ -72,11 +87,11 @@ _KOREAN = ("cp949", "euc_kr", "johab", "iso2022_kr")
 
 @dataclass(frozen=True)
 class Decoded:
-    """Decoded text, the encoding name shown to the user, and remarks."""
+    """Decoded text, the encoding name shown to the user, and remarks (``load.note.*``)."""
 
     text: str
     encoding: str
-    notes: tuple[str, ...] = ()
+    notes: tuple[Notice, ...] = ()
 
 
 def _frequency_share(text: str, language: str) -> float:
@@ -150,10 +165,8 @@ def decode(data: bytes) -> Decoded:
             try:
                 text = data[len(bom) :].decode(name)
             except UnicodeDecodeError as exc:
-                raise LoadError(
-                    f"starts with a {name} byte-order mark but is not {name} text "
-                    f"(byte {exc.start + len(bom)})"
-                ) from None
+                why = notice(LOAD_BOM_MISMATCH, name=name, byte=exc.start + len(bom))
+                raise LoadError(why) from None
             return Decoded(text, "utf-8-sig" if name == "utf-8" else f"{name} (BOM)")
     if b"\x00" in data[:BINARY_PROBE]:
         for m in _matches(data):
@@ -163,7 +176,7 @@ def decode(data: bytes) -> Decoded:
                 and _printable(str(m))
             ):
                 return Decoded(str(m), m.encoding)
-        raise LoadError(BINARY)
+        raise LoadError(notice(LOAD_BINARY))
     try:
         return Decoded(data.decode("utf-8"), "utf-8")
     except UnicodeDecodeError:
@@ -183,23 +196,18 @@ def decode(data: bytes) -> Decoded:
                 return Decoded(
                     rival,
                     m.encoding,
-                    (f"also decodes as cp949; {m.encoding} chosen by character frequency",),
+                    (notice(NOTE_RIVAL_ENCODING, encoding=m.encoding),),
                 )
             if m is matches[0]:  # the detector preferred it: say so rather than choose silently
                 return Decoded(
                     korean,
                     "cp949",
-                    (
-                        (
-                            f"the detector suggests {m.encoding}; cp949 kept "
-                            "(no more frequent characters in that reading)"
-                        ),
-                    ),
+                    (notice(NOTE_DETECTOR, encoding=m.encoding),),
                 )
             break
         return Decoded(korean, "cp949")
     if not matches:
-        raise LoadError(UNDECODABLE)
+        raise LoadError(notice(LOAD_UNDECODABLE))
     best = matches[0]
     if best.encoding in _KOREAN:
         return Decoded(str(best), best.encoding)

@@ -44,7 +44,8 @@ from typing import Any
 
 from ..formats import guard
 from ..formats.questions import json_rows
-from ..types import Block, Document, FailedDocument, LoadedFile, LoadReport
+from ..types import Block, Document, FailedDocument, LoadedFile, LoadReport, Notice
+from ..wording import declare, english, notice
 
 # BINARY, BINARY_PROBE, UNDECODABLE, LoadError and decode_bytes are re-exported for callers
 from .decoding import BINARY, BINARY_PROBE, UNDECODABLE, LoadError, decode, decode_bytes, is_blank  # noqa: F401
@@ -63,6 +64,64 @@ TEXT_EXTENSIONS = (".md", ".markdown", ".txt")
 HTML_EXTENSIONS = (".html", ".htm")
 ROW_EXTENSIONS = (".csv", ".json", ".jsonl")
 SUPPORTED_EXTENSIONS = tuple(sorted(TEXT_EXTENSIONS + HTML_EXTENSIONS + ROW_EXTENSIONS))
+
+#: Why a file or row failed, and a load's notes (``load.*``; English in ``rag_core.wording``).
+AT = declare("load.at", "where", "problem")
+LINE = declare("load.line", "name", "line")
+EMPTY = declare("load.empty")
+EMPTY_HTML = declare("load.empty_html")
+BLANK = declare("load.blank")
+OVER_BUDGET = declare("load.over_budget", "seconds", "elapsed")
+TOO_LARGE_MB = declare("load.too_large_mb", "mb")
+TOO_LARGE_BYTES = declare("load.too_large_bytes", "size")
+UNSUPPORTED = declare("load.unsupported", "ext", "supported")
+UNSUPPORTED_NO_EXT = declare("load.unsupported.no_extension", "supported")
+CANNOT_READ = declare("load.cannot_read", "error")
+CRASHED = declare("load.crashed", "error")
+NOT_A_FILE = declare("load.not_a_file")
+DUPLICATE = declare("load.duplicate", "doc_id", "where")
+DUPLICATE_EARLIER = declare("load.duplicate.earlier", "doc_id")
+NOTE_OPEN_NAV = declare("load.note.open_nav")
+ROW_NOT_OBJECT = declare("load.row.not_object", "kind")
+ROW_NO_ID = declare("load.row.no_id")
+ROW_BAD_ID = declare("load.row.bad_id", "value")
+ROW_NO_TEXT = declare("load.row.no_text")
+ROW_BAD_TEXT = declare("load.row.bad_text", "kind")
+ROW_EMPTY_TEXT = declare("load.row.empty_text")
+JSON_LONG_NUMBER = declare("load.json.long_number", "digits", "cap")
+JSON_TOO_DEEP = declare("load.json.too_deep", "depth")
+JSON_INVALID = declare("load.json.invalid", "error")
+JSON_INVALID_AT = declare("load.json.invalid_at", "error", "line")
+JSON_EXPECTED_COMMA = declare("load.json.expected_comma", "line")
+JSON_NOT_ARRAY = declare("load.json.not_array", "kind")
+CSV_ERROR = declare("load.csv.error", "error")
+CSV_HEADER = declare("load.csv.header", "problem")
+CSV_NO_COLUMNS = declare("load.csv.no_columns", "found")
+CSV_NO_COLUMNS_NONE = declare("load.csv.no_columns.none")
+CSV_TOO_MANY_CELLS = declare("load.csv.too_many_cells", "cells", "columns")
+CSV_BAD_QUOTE = declare("load.csv.bad_quote", "more")
+CSV_BAD_QUOTE_ONE = declare("load.csv.bad_quote.one")
+CSV_TOO_MANY_BAD_QUOTES = declare("load.csv.too_many_bad_quotes", "limit")
+
+
+def _fail(code: str, **params: Any) -> LoadError:
+    """The :class:`LoadError` of a declared ``code`` with ``params`` (to ``raise``)."""
+    return LoadError(notice(code, **params))
+
+
+def _fail_at(where: str | Notice, code: str, **params: Any) -> LoadError:
+    """``<where>: <problem>``: a row's (or a file's) :class:`LoadError`."""
+    return LoadError(notice(AT, where=where, problem=notice(code, **params)))
+
+
+def _line(name: str, line: int) -> Notice:
+    """``<file> line N``: where a row is."""
+    return notice(LINE, name=name, line=line)
+
+
+def failed_document(path: str, why: Notice) -> FailedDocument:
+    """A :class:`FailedDocument` whose reason is ``why`` in English."""
+    return FailedDocument(path, english(why), why)
 
 
 class _Budget:
@@ -83,10 +142,8 @@ class _Budget:
             and not self._calls & 63
             and time.perf_counter() > self.deadline
         ):
-            raise LoadError(
-                f"took longer than the {self.seconds:g} s loading budget "
-                f"({time.perf_counter() - self.start:.1f} s so far)"
-            )
+            elapsed = time.perf_counter() - self.start
+            raise _fail(OVER_BUDGET, seconds=self.seconds, elapsed=elapsed)
 
     @property
     def elapsed(self) -> float:
@@ -104,15 +161,17 @@ def canonicalize(text: str) -> str:
     return unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
-def _size_reason(max_bytes: int) -> str:
+def _size_reason(max_bytes: int) -> Notice:
     if max_bytes >= MB:
-        return f"larger than the {max_bytes / MB:g} MB cap"
-    return f"larger than the {max_bytes} byte cap"
+        return notice(TOO_LARGE_MB, mb=max_bytes / MB)
+    return notice(TOO_LARGE_BYTES, size=max_bytes)
 
 
-def _unsupported_reason(ext: str) -> str:
-    shown = ext if ext else "(no extension)"
-    return f"unsupported file type {shown}; supported: {', '.join(SUPPORTED_EXTENSIONS)}"
+def _unsupported_reason(ext: str) -> Notice:
+    supported = ", ".join(SUPPORTED_EXTENSIONS)
+    if not ext:
+        return notice(UNSUPPORTED_NO_EXT, supported=supported)
+    return notice(UNSUPPORTED, ext=ext, supported=supported)
 
 
 # ------------------------------------------------------------------ markdown
@@ -246,7 +305,7 @@ def parse_markdown(text: str, stem: str, *, path: str = "", fmt: str = "md") -> 
     """Build a Document from Markdown/plain text (front matter removed)."""
     fields, body = parse_front_matter(canonicalize(text))
     if is_blank(body):
-        raise LoadError("empty")
+        raise _fail(EMPTY)
     title = fields.pop("title", "").strip() or _first_heading(body) or stem
     source = fields.pop("source", "").strip()
     version = fields.pop("version", "").strip()
@@ -559,10 +618,10 @@ def _escape_open_tail(text: str) -> str:
 
 def _parse_html(
     text: str, stem: str, *, path: str = "", budget: _Budget = _NO_BUDGET
-) -> tuple[Document, tuple[str, ...]]:
+) -> tuple[Document, tuple[Notice, ...]]:
     """:func:`parse_html` with a time budget; also returns notes for the load report."""
     text = _escape_open_tail(canonicalize(text))
-    notes: tuple[str, ...] = ()
+    notes: tuple[Notice, ...] = ()
     parser = _VisibleText(budget)
     parser.feed(text)
     parser.close()
@@ -570,7 +629,7 @@ def _parse_html(
         parser = _VisibleText(budget, keep_nav=True)
         parser.feed(text)
         parser.close()
-        notes = ("a <nav> is never closed: its text is kept as page text",)
+        notes = (notice(NOTE_OPEN_NAV),)
     parts: list[str] = []
     blocks: list[Block] = []
     pos = 0
@@ -584,7 +643,7 @@ def _parse_html(
         pos += len(para)
     body = "".join(parts)
     if is_blank(body):
-        raise LoadError("empty: no visible text")
+        raise _fail(EMPTY_HTML)
     title = " ".join("".join(parser.title_parts).split())
     if not title:
         first_h1 = next((b for b in blocks if b.kind == "h1"), None)
@@ -607,24 +666,24 @@ def _parse_html(
 _ROW_FIELDS = ("id", "_id", "title", "text", "source", "version")
 
 
-def _row_document(row: Any, where: str, path: str) -> Document:
+def _row_document(row: Any, where: Notice, path: str) -> Document:
     """One row (a mapping) → Document; raises LoadError with the reason."""
     if not isinstance(row, Mapping):
-        raise LoadError(f"{where}: not a JSON object (got {type(row).__name__})")
+        raise _fail_at(where, ROW_NOT_OBJECT, kind=type(row).__name__)
     raw_id = row.get("_id", row.get("id"))
     if raw_id is None or (isinstance(raw_id, str) and not raw_id.strip()):
-        raise LoadError(f"{where}: missing 'id' (or BEIR '_id')")
+        raise _fail_at(where, ROW_NO_ID)
     if isinstance(raw_id, bool) or not isinstance(raw_id, (str, int)):
-        raise LoadError(f"{where}: 'id' must be a string or an integer, not {raw_id!r}")
+        raise _fail_at(where, ROW_BAD_ID, value=repr(raw_id))
     doc_id = str(raw_id).strip()
     text = row.get("text")
     if text is None:
-        raise LoadError(f"{where}: missing 'text'")
+        raise _fail_at(where, ROW_NO_TEXT)
     if not isinstance(text, str):
-        raise LoadError(f"{where}: 'text' must be a string, not {type(text).__name__}")
+        raise _fail_at(where, ROW_BAD_TEXT, kind=type(text).__name__)
     text = canonicalize(text)
     if is_blank(text):
-        raise LoadError(f"{where}: empty 'text'")
+        raise _fail_at(where, ROW_EMPTY_TEXT)
     title = row.get("title")
     title = canonicalize(str(title)).strip() if title not in (None, "") else ""
     metadata = {str(k): v for k, v in row.items() if k not in _ROW_FIELDS and v not in (None, "")}
@@ -699,7 +758,7 @@ def _too_deep(
     return spans
 
 
-def _json_value(text: str, pos: int, where: str) -> tuple[Any, int]:
+def _json_value(text: str, pos: int, where: str | Notice) -> tuple[Any, int]:
     """``raw_decode`` one value with the integer cap; the reasons say ``where``.
 
     Raises:
@@ -709,15 +768,13 @@ def _json_value(text: str, pos: int, where: str) -> tuple[Any, int]:
     try:
         return _DECODER.raw_decode(text, pos)
     except _NumberTooLong as exc:
-        raise LoadError(
-            f"{where}: a number with {exc.digits} digits (the cap is {MAX_INT_DIGITS})"
-        ) from None
+        raise _fail_at(where, JSON_LONG_NUMBER, digits=exc.digits, cap=MAX_INT_DIGITS) from None
     except RecursionError:
         raise _deep_reason(where) from None
 
 
-def _deep_reason(where: str) -> LoadError:
-    return LoadError(f"{where}: JSON nested deeper than {MAX_JSON_DEPTH} levels")
+def _deep_reason(where: str | Notice) -> LoadError:
+    return _fail_at(where, JSON_TOO_DEEP, depth=MAX_JSON_DEPTH)
 
 
 def _line_of(text: str, pos: int) -> int:
@@ -737,18 +794,14 @@ def _json_array_items(
     if not text.startswith("[", pos):
         deep = _too_deep(text)
         if deep:
-            raise _deep_reason(f"{name} line {_line_of(text, deep[0][0])}")
+            raise _deep_reason(_line(name, _line_of(text, deep[0][0])))
         try:
             value = json.loads(text, parse_int=_parse_int)
         except _NumberTooLong as exc:
-            raise LoadError(
-                f"{name}: a number with {exc.digits} digits (the cap is {MAX_INT_DIGITS})"
-            ) from None
+            raise _fail_at(name, JSON_LONG_NUMBER, digits=exc.digits, cap=MAX_INT_DIGITS) from None
         except json.JSONDecodeError as exc:
-            raise LoadError(f"{name}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
-        raise LoadError(
-            f"{name}: a JSON file must hold an array of objects, not a {type(value).__name__}"
-        )
+            raise _fail_at(name, JSON_INVALID_AT, error=exc.msg, line=exc.lineno) from None
+        raise _fail_at(name, JSON_NOT_ARRAY, kind=type(value).__name__)
     deep_at = dict(_too_deep(text, pos, top=1))
     pos = _skip_ws(text, pos + 1)
     if text.startswith("]", pos):
@@ -758,16 +811,14 @@ def _json_array_items(
         line = _line_of(text, pos)
         if pos in deep_at:
             if deep_at[pos] >= len(text):
-                raise _deep_reason(f"{name} line {line}")
-            yield line, _deep_reason(f"{name} line {line}")
+                raise _deep_reason(_line(name, line))
+            yield line, _deep_reason(_line(name, line))
             pos = deep_at[pos]
         else:
             try:
-                value, pos = _json_value(text, pos, f"{name} line {line}")
+                value, pos = _json_value(text, pos, _line(name, line))
             except json.JSONDecodeError as exc:
-                raise LoadError(
-                    f"{name}: not valid JSON ({exc.msg} at line {exc.lineno})"
-                ) from None
+                raise _fail_at(name, JSON_INVALID_AT, error=exc.msg, line=exc.lineno) from None
             except LoadError as exc:
                 yield line, exc
                 pos = _skip_value(text, pos)
@@ -779,9 +830,7 @@ def _json_array_items(
             continue
         if text.startswith("]", pos):
             return
-        raise LoadError(
-            f"{name}: not valid JSON (expected ',' or ']' at line {_line_of(text, pos)})"
-        )
+        raise _fail_at(name, JSON_EXPECTED_COMMA, line=_line_of(text, pos))
 
 
 def _skip_value(text: str, pos: int) -> int:
@@ -807,17 +856,17 @@ def _jsonl_rows(text: str, name: str, budget: _Budget) -> Iterator[tuple[int, An
         budget.check()
         if not line.strip():
             continue
-        where = f"{name} line {no}"
+        where = _line(name, no)
         if _too_deep(line):
             yield no, _deep_reason(where)
             continue
         try:
             value, end = _json_value(line, _skip_ws(line, 0), where)
             if line[end:].strip():
-                raise LoadError(f"{where}: not valid JSON (Extra data)")
+                raise _fail_at(where, JSON_INVALID, error="Extra data")
             yield no, value
         except json.JSONDecodeError as exc:
-            yield no, LoadError(f"{where}: not valid JSON ({exc.msg})")
+            yield no, _fail_at(where, JSON_INVALID, error=exc.msg)
         except LoadError as exc:
             yield no, exc
 
@@ -886,7 +935,7 @@ def _csv_records(
             except StopIteration:
                 break
             except csv.Error as exc:
-                yield start + 1, LoadError(f"{name} line {start + 1}: {exc}")
+                yield start + 1, _fail_at(_line(name, start + 1), CSV_ERROR, error=str(exc))
                 pos = feed.index
                 break
             span = feed.index - start
@@ -895,21 +944,17 @@ def _csv_records(
                 if recoveries > MAX_CSV_RECOVERIES:
                     yield (
                         start + 1,
-                        LoadError(
-                            f"{name} line {start + 1}: more than {MAX_CSV_RECOVERIES} malformed "
-                            "quotes; the rest of the file was not read"
+                        _fail_at(
+                            _line(name, start + 1),
+                            CSV_TOO_MANY_BAD_QUOTES,
+                            limit=MAX_CSV_RECOVERIES,
                         ),
                     )
                     return
                 more = span - 1
-                yield (
-                    start + 1,
-                    LoadError(
-                        f"{name} line {start + 1}: unterminated or malformed quote (the cell ran "
-                        f"over {more} more line{'s' if more != 1 else ''}); the lines after it "
-                        "were read as rows"
-                    ),
-                )
+                at = _line(name, start + 1)
+                bad = _fail_at(at, CSV_BAD_QUOTE, more=more) if more != 1 else None
+                yield start + 1, bad or _fail_at(at, CSV_BAD_QUOTE_ONE)
                 pos = start + 1
                 break
             yield start + 1, cells
@@ -937,13 +982,14 @@ def parse_rows(
         first = next(records, None)  # the header record
         header: list[str] | LoadError = [] if first is None else first[1]
         if isinstance(header, LoadError):
-            raise LoadError(f"{name}: CSV header: {str(header).split(': ', 1)[-1]}")
+            problem = header.notice.params.get("problem", header.notice)
+            raise LoadError(notice(AT, where=name, problem=notice(CSV_HEADER, problem=problem)))
         columns = [c.strip() for c in header]
         if not ({"id", "_id"} & set(columns)) or "text" not in columns:
-            raise LoadError(
-                f"{name}: CSV header must name 'id' and 'text' columns; "
-                f"found: {', '.join(c for c in columns if c) or 'nothing'}"
-            )
+            found = ", ".join(c for c in columns if c)
+            if not found:
+                raise _fail_at(name, CSV_NO_COLUMNS_NONE)
+            raise _fail_at(name, CSV_NO_COLUMNS, found=found)
 
         def csv_rows() -> Iterator[tuple[int, Any]]:
             for no, cells in records:
@@ -955,9 +1001,11 @@ def parse_rows(
                 if len(cells) > len(columns):
                     yield (
                         no,
-                        LoadError(
-                            f"{name} line {no}: {len(cells)} cells "
-                            f"but the header has {len(columns)} columns"
+                        _fail_at(
+                            _line(name, no),
+                            CSV_TOO_MANY_CELLS,
+                            cells=len(cells),
+                            columns=len(columns),
                         ),
                     )
                     continue
@@ -966,12 +1014,12 @@ def parse_rows(
         rows = csv_rows()
     for no, row in rows:
         if isinstance(row, LoadError):
-            failed.append(FailedDocument(path or name, str(row)))
+            failed.append(failed_document(path or name, row.notice))
             continue
         try:
-            docs.append(_row_document(row, f"{name} line {no}", path))
+            docs.append(_row_document(row, _line(name, no), path))
         except LoadError as exc:
-            failed.append(FailedDocument(path or name, str(exc)))
+            failed.append(failed_document(path or name, exc.notice))
     return docs, failed
 
 
@@ -997,13 +1045,13 @@ def _finish(
     failures = list(failed)
     for doc in docs:
         if doc.doc_id in seen:
-            where = seen[doc.doc_id].path or "an earlier file"
-            failures.append(
-                FailedDocument(
-                    doc.path or doc.doc_id,
-                    f"duplicate doc_id {doc.doc_id!r} (already loaded from {where})",
-                )
+            where = seen[doc.doc_id].path
+            why = (
+                notice(DUPLICATE, doc_id=doc.doc_id, where=where)
+                if where
+                else notice(DUPLICATE_EARLIER, doc_id=doc.doc_id)
             )
+            failures.append(failed_document(doc.path or doc.doc_id, why))
             continue
         seen[doc.doc_id] = doc
     documents = tuple(sorted(seen.values(), key=lambda d: d.doc_id))
@@ -1011,6 +1059,10 @@ def _finish(
     if len(infos) == 1:  # one file: its counts are the report's, duplicates included
         infos = (replace(infos[0], n_documents=len(documents), n_failed=len(failures)),)
     return LoadReport(documents=documents, failed=tuple(failures), files=infos)
+
+
+def _cannot_read(exc: OSError) -> Notice:
+    return notice(CANNOT_READ, error=str(exc.strerror or exc))
 
 
 def _one_line(exc: BaseException) -> str:
@@ -1022,15 +1074,13 @@ def _one_line(exc: BaseException) -> str:
 
 def _parse(
     name: str, data: bytes, path: str, budget: _Budget
-) -> tuple[list[Document], list[FailedDocument], str, tuple[str, ...]]:
+) -> tuple[list[Document], list[FailedDocument], str, tuple[Notice, ...]]:
     """Decode and parse one file's bytes; raises LoadError for a whole-file failure."""
     ext = _ext(name)
     decoded = decode(data)
     notes = decoded.notes
     if is_blank(decoded.text):
-        raise _Refused(
-            "empty: only whitespace or invisible characters (NBSP, zero-width)", decoded.encoding
-        )
+        raise _Refused(notice(BLANK), decoded.encoding)
     stem = _stem(name)
     try:
         if ext in TEXT_EXTENSIONS:
@@ -1048,15 +1098,18 @@ def _parse(
         docs, failed = parse_rows(decoded.text, base, ext, path=path, budget=budget)
         return docs, failed, decoded.encoding, notes
     except LoadError as exc:
-        raise _Refused(str(exc), decoded.encoding) from None
+        raise _Refused(exc.notice, decoded.encoding) from None
 
 
 class _Refused(LoadError):
     """A whole-file failure after decoding (keeps the encoding for the report)."""
 
-    def __init__(self, reason: str, encoding: str) -> None:
-        super().__init__(reason)
+    def __init__(self, why: Notice, encoding: str) -> None:
+        super().__init__(why)
         self.encoding = encoding
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.notice, self.encoding))
 
 
 def _load(
@@ -1077,7 +1130,7 @@ def _load(
     shown = path or name
     budget = _Budget(time_budget_s)
     encoding = ""
-    notes: tuple[str, ...] = ()
+    notes: tuple[Notice, ...] = ()
     docs: list[Document] = []
     failed: list[FailedDocument] = []
     ext = _ext(name)
@@ -1089,19 +1142,27 @@ def _load(
         if data is None:
             data = read()
         if not data.strip():
-            raise LoadError("empty")
+            raise _fail(EMPTY)
         docs, failed, encoding, notes = _parse(name, data, path, budget)
         budget.check()
     except _Refused as exc:
         encoding = exc.encoding
-        docs, failed = [], [FailedDocument(shown, str(exc))]
+        docs, failed = [], [failed_document(shown, exc.notice)]
     except LoadError as exc:
-        docs, failed = [], [FailedDocument(shown, str(exc))]
+        docs, failed = [], [failed_document(shown, exc.notice)]
     except OSError as exc:
-        docs, failed = [], [FailedDocument(shown, f"cannot read: {exc.strerror or exc}")]
+        docs, failed = [], [failed_document(shown, _cannot_read(exc))]
     except Exception as exc:  # noqa: BLE001 — the upload boundary: report, never raise
-        docs, failed = [], [FailedDocument(shown, f"could not be loaded: {_one_line(exc)}")]
-    info = LoadedFile(shown, encoding, len(docs), len(failed), round(budget.elapsed, 4), notes)
+        docs, failed = [], [failed_document(shown, notice(CRASHED, error=_one_line(exc)))]
+    info = LoadedFile(
+        shown,
+        encoding,
+        len(docs),
+        len(failed),
+        round(budget.elapsed, 4),
+        tuple(map(english, notes)),
+        notes,
+    )
     return docs, failed, info
 
 
@@ -1178,11 +1239,13 @@ def load_file(
     try:
         size = p.stat().st_size
     except OSError as exc:
-        failure = FailedDocument(str(p), f"cannot read: {exc.strerror or exc}")
+        failure = failed_document(str(p), _cannot_read(exc))
         return LoadReport((), (failure,), (LoadedFile(str(p), n_failed=1),))
     if not p.is_file():
         return LoadReport(
-            (), (FailedDocument(str(p), "not a file"),), (LoadedFile(str(p), n_failed=1),)
+            (),
+            (failed_document(str(p), notice(NOT_A_FILE)),),
+            (LoadedFile(str(p), n_failed=1),),
         )
     docs, failed, info = _load(p.name, None, str(p), size, max_bytes, p.read_bytes, time_budget_s)
     return _finish(docs, failed, [info])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from helpers.app import make_app, ok, plain
+from helpers.latin import latin_sentences
 
 GBK = (
     "中国的首都是北京，人口很多。这是一个测试文件，用于检查编码。"
@@ -70,3 +71,35 @@ def test_file_lines_escape_markdown_in_names_reasons_and_notes():
     ]
     # md() also puts an invisible word joiner (U+2060) after "scheme:" so no autolink forms
     assert r"\[idlink\]\(https\:" + "\u2060//evil" in lines[0] and "](" not in lines[0]
+
+
+def test_a_korean_upload_report_words_every_reason_and_note_in_korean(entry):
+    """The skipped files and rows and the per-file notes come from ``load.*`` codes: in Korean
+    no reason keeps the loader's English (a file name and Python's JSON message are data)."""
+    at = make_app(entry, {"corpus": "upload", "lang": "ko"})
+    files = [
+        ("zh.txt", GBK.encode("gbk"), "text/plain"),
+        ("rows.csv", b'id,text\na,"unterminated\nb,second row\n', "text/csv"),
+        ("deep.json", b"[" * 100_000, "application/json"),
+        ("cols.csv", b"name,body\nx,y\n", "text/csv"),
+        ("bad.json", b'[{"id": "a", "text": 3}, {"text": "no id"}]', "application/json"),
+        ("blank.md", "\u00a0\u200b \n".encode(), "text/markdown"),
+        ("b.md", b"# b\n\nsame id", "text/markdown"),
+    ]
+    at.file_uploader(key="uploads").set_value(files).run()
+    assert not at.exception
+    text = plain(" ".join(m.value for m in at.markdown))
+    for shown in (
+        "cp949로도 읽히지만 문자 빈도로 gb18030을(를) 골랐습니다",
+        "rows.csv 2행: 따옴표가 닫히지 않았거나 잘못되었습니다",
+        "deep.json 1행: JSON이 64단계보다 깊게 중첩되어 있습니다",
+        "cols.csv: CSV 머리글에 'id'와 'text' 열이 있어야 합니다; 찾은 열: name, body",
+        "bad.json 1행: 'text'는 문자열이어야 합니다 (받은 형식: int)",
+        "bad.json 1행: 'id'(또는 BEIR '_id')가 없습니다",
+        "비어 있음: 공백이나 보이지 않는 문자",
+        "doc_id 'b' 중복",
+    ):
+        assert shown in text, shown
+    names = "zh txt rows csv deep json cols csv bad json blank md b md"
+    found = [s for s in latin_sentences(text) if not set(s.split()) <= set(names.split())]
+    assert not found, found

@@ -16,7 +16,7 @@ from rag_core.types import Chunk, Chunking, Document, Needle, Question
 from ui import state as S
 from ui.label import keys as K
 from ui.label import view as vm
-from ui.label.view import Change, Msg
+from ui.label.view import Change, Msg, say
 
 # "Alpha one." 0–10 · "Beta two." 11–20 · "Gamma three." 21–33
 D1 = Document("d1", "One", "Alpha one. Beta two. Gamma three.")
@@ -732,7 +732,8 @@ def test_qrels_text_joins_the_sets_and_counts_queries(store):
 def test_import_labels_refuses_bad_files_and_reports_a_good_one(store):
     bad = vm.import_labels(store, "l.jsonl", b"\xff\xfe\x00bad", DOCS)
     assert isinstance(bad.error, Msg) and bad.error.key == "lab.imp.bad" and not bad.rerun
-    assert bad.error.fields["reason"].startswith("l.jsonl: not UTF-8 text (")
+    assert say(bad.error, "en").startswith("Nothing imported — l.jsonl: not UTF-8 text (")
+    assert "l.jsonl: UTF-8 텍스트가 아닙니다" in say(bad.error, "ko")
     line = (
         '{"question_set": "en", "question_id": "q1", "doc_id": "d1", "start": 11, "end": 20, '
         '"text": "Beta two.", "grade": %d}\n'

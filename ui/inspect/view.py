@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from rag_core.types import Question, Trace
+from rag_core.types import FailedDocument, Question, Trace
 
 from ..html import Markup, snippet, span, tag
-from ..i18n import notice_text, t
+from ..i18n import failure_text, notice_text, t
 from ..trace_view import answer_mark_chip, generation_status
 
 
@@ -20,6 +20,11 @@ def split_warnings(
     lists them, so nothing is recognised by its wording)."""
     load = set(load_warnings)
     return [w for w in warnings if w not in load], [w for w in warnings if w in load]
+
+
+def skipped_lines(failed: Iterable[FailedDocument], lang: str) -> list[str]:
+    """``<path>: <why>`` for each file or row the corpus load skipped, in ``lang``."""
+    return [f"{f.path}: {failure_text(f, lang)}" for f in failed]
 
 
 def warning_lines(trace: Trace, lang: str) -> list[str]:

@@ -335,6 +335,10 @@ TEXT: dict[str, tuple[str, str]] = {
         "가져오지 않았습니다 — {reason}. 저장소는 그대로입니다.",
         "Nothing imported — {reason}. The store is unchanged.",
     ),
+    "lab.imp.not_utf8": (
+        "{name}: UTF-8 텍스트가 아닙니다 ({byte}번째 바이트: {error})",
+        "{name}: not UTF-8 text ({error} at byte {byte})",
+    ),
     "lab.imp.ok": (
         "{lines}줄을 읽었습니다: 새 라벨 {added}, 바뀐 라벨 {changed}, 이미 같은 라벨 {unchanged}.",
         "Read {lines} lines: {added} new labels, {changed} changed, {unchanged} already equal.",

@@ -1200,7 +1200,7 @@ def import_labels(
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        reason = f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})"
+        reason = Msg("lab.imp.not_utf8", {"name": name, "error": exc.reason, "byte": exc.start})
         return Outcome(error=Msg("lab.imp.bad", {"reason": reason}))
     try:
         rep = store.import_jsonl(text, docs=docs, source=name)
