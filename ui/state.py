@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from rag_core.config import (
+    CONFIG_NOT_A_CHOICE,
     EXTERNAL_METHODS,
     PRESET_KEY,
     PRESETS,
@@ -33,11 +34,13 @@ from rag_core.config import (
     SECTIONS,
     VECTOR_METHODS,
     ChunkerConfig,
+    ConfigError,
     PipelineConfig,
     parse_overrides_noticed,
     url_bounded,
 )
 from rag_core.modelnames import restrict_noticed
+from rag_core.wording import notice
 
 if TYPE_CHECKING:
     from rag_core.index import CorpusIndex
@@ -158,9 +161,9 @@ def config_from_widgets(values: Mapping[str, Any]) -> PipelineConfig:
     preset = values.get(K_PRESET, CUSTOM)
     if preset != CUSTOM:
         if preset not in PRESETS:
-            raise ValueError(
-                f"chunker preset {preset!r} is not valid; valid choices: {', '.join(PRESETS)}, "
-                "custom"
+            choices = ", ".join([*PRESETS, CUSTOM])
+            raise ConfigError(
+                notice(CONFIG_NOT_A_CHOICE, key=PRESET_KEY, value=preset, choices=choices)
             )
         sections["chunker"] = {"target": 512, **PRESETS[preset]}
     else:

@@ -451,3 +451,17 @@ def test_md_escapes_every_markdown_directive():
     assert re.sub(r"\\(.)", r"\1", escaped) == text
     for ch in "[]()*:`#<>":
         assert ch not in re.sub(r"\\.", "", escaped)
+
+
+def test_a_bad_preset_in_the_widgets_is_a_config_error_worded_in_both_languages():
+    from rag_core.config import ConfigError
+    from ui.i18n import error_text
+    from ui.state import K_PRESET, config_from_widgets
+
+    with pytest.raises(ConfigError) as info:
+        config_from_widgets({K_PRESET: "Z"})
+    assert str(info.value) == (
+        "chunker.preset = 'Z' is not valid; valid choices: A, B, C, D, E, F, custom"
+    )
+    assert error_text(info.value, "ko") != str(info.value)
+    assert "'Z'" in error_text(info.value, "ko")
