@@ -1375,15 +1375,7 @@ def load_beir(
     Raises:
         ValueError: a missing folder or file, or a malformed query / qrels line (named).
     """
-    root = Path(directory)
-    if not root.is_dir():
-        raise ValueError(f"BEIR folder {str(root)!r} does not exist or is not a folder")
-    corpus = root / "corpus.jsonl"
-    queries_path = root / "queries.jsonl"
-    for p in (corpus, queries_path):
-        if not p.is_file():
-            raise ValueError(f"BEIR folder {str(root)!r} lacks {p.name}")
-    qrels_path = beir_qrels_path(root, split)
+    corpus, queries_path, qrels_path = _beir_files(Path(directory), split)
     _check_budget(time_budget_s)
     report = load_file(
         corpus, max_bytes=max(DEFAULT_MAX_BYTES, corpus.stat().st_size), time_budget_s=time_budget_s
@@ -1392,20 +1384,56 @@ def load_beir(
         report = LoadReport(
             tuple(_with_title(d) for d in report.documents), report.failed, report.files
         )
+    queries, repeated_queries = _beir_queries(queries_path)
+    qrels, repeated_judgements = _beir_qrels(qrels_path)
+    if duplicates is not None:
+        duplicates["documents"] = sum(
+            f.notice is not None and f.notice.code in (DUPLICATE, DUPLICATE_EARLIER)
+            for f in report.failed
+        )
+        duplicates["queries"] = repeated_queries
+        duplicates["judgements"] = repeated_judgements
+    return report, queries, qrels
+
+
+def _beir_files(root: Path, split: str) -> tuple[Path, Path, Path]:
+    """The corpus, queries and qrels files of BEIR folder ``root``; ``ValueError`` naming the
+    one missing."""
+    if not root.is_dir():
+        raise ValueError(f"BEIR folder {str(root)!r} does not exist or is not a folder")
+    corpus = root / "corpus.jsonl"
+    queries_path = root / "queries.jsonl"
+    for p in (corpus, queries_path):
+        if not p.is_file():
+            raise ValueError(f"BEIR folder {str(root)!r} lacks {p.name}")
+    return corpus, queries_path, beir_qrels_path(root, split)
+
+
+def _beir_queries(path: Path) -> tuple[dict[str, str], int]:
+    """``queries.jsonl`` → ``{query id: text}`` (the first line of a repeated id) and how many
+    lines repeated one."""
     queries: dict[str, str] = {}
-    repeated_queries = repeated_judgements = 0
-    query_lines = decode_bytes(queries_path.read_bytes()).lstrip("\ufeff").split("\n")
-    for no, row in json_rows(query_lines, queries_path.name):
+    repeated = 0
+    lines = decode_bytes(path.read_bytes()).lstrip("\ufeff").split("\n")
+    for no, row in json_rows(lines, path.name):
         if not isinstance(row, dict) or "_id" not in row or not isinstance(row.get("text"), str):
-            raise ValueError(f"{queries_path.name} line {no}: a query needs '_id' and 'text'")
+            raise ValueError(f"{path.name} line {no}: a query needs '_id' and 'text'")
         qid = str(row["_id"])
         if qid in queries:
-            repeated_queries += 1
+            repeated += 1
             continue
         queries[qid] = canonicalize(row["text"])
+    return queries, repeated
+
+
+def _beir_qrels(path: Path) -> tuple[dict[str, dict[str, int]], int]:
+    """A BEIR ``qrels.tsv`` (an optional header, then ``query-id<TAB>corpus-id<TAB>score``) →
+    ``{query id: {doc id: grade}}`` (a repeated judgement keeps its first line) and how many
+    lines repeated one."""
     qrels: dict[str, dict[str, int]] = {}
-    qrels_lines = decode_bytes(qrels_path.read_bytes()).lstrip("\ufeff").split("\n")
-    for no, line in enumerate(qrels_lines, 1):
+    repeated = 0
+    lines = decode_bytes(path.read_bytes()).lstrip("\ufeff").split("\n")
+    for no, line in enumerate(lines, 1):
         line = line.rstrip("\r")
         if not line.strip():
             continue
@@ -1414,19 +1442,13 @@ def load_beir(
             continue
         if len(cells) != 3:
             raise ValueError(
-                f"{qrels_path.name} line {no}: expected 3 tab-separated cells "
+                f"{path.name} line {no}: expected 3 tab-separated cells "
                 f"(query-id, corpus-id, score), found {len(cells)}"
             )
-        score = guard.grade(cells[2], f"{qrels_path.name} line {no}", "score")
+        score = guard.grade(cells[2], f"{path.name} line {no}", "score")
         judged = qrels.setdefault(cells[0], {})
         if cells[1] in judged:
-            repeated_judgements += 1
+            repeated += 1
             continue
         judged[cells[1]] = score
-    if duplicates is not None:
-        duplicates["documents"] = sum(
-            f.reason.startswith("duplicate doc_id") for f in report.failed
-        )
-        duplicates["queries"] = repeated_queries
-        duplicates["judgements"] = repeated_judgements
-    return report, queries, qrels
+    return qrels, repeated
