@@ -24,7 +24,7 @@ from typing import Any, get_type_hints
 from urllib.parse import urlsplit
 
 from .types import Notice
-from .wording import declare, english, notice
+from .wording import NoticeError, declare, english, notice
 
 #: Bumped whenever a change alters what an index holds (see ``IndexStamp``).
 PIPELINE_VERSION = "1"
@@ -122,16 +122,9 @@ CONFIG_ITEM_NOT_KEY_VALUE = declare("config.item_not_key_value", "item")
 CONFIG_UNKNOWN_PRESET = declare("config.unknown_preset", "name", "choices")
 
 
-class ConfigError(ValueError):
+class ConfigError(NoticeError):
     """A bad configuration value, key or override; ``notice`` says why (code + params), the
     exception's text is its English (``rag_core.wording.english``)."""
-
-    def __init__(self, why: Notice) -> None:
-        super().__init__(english(why))
-        self.notice = why
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.notice,))
 
 
 def _fail(code: str, **params: Any) -> ConfigError:

@@ -295,6 +295,60 @@ ENGLISH: dict[str, str] = {
     "load.csv.too_many_bad_quotes": (
         "more than {limit} malformed quotes; the rest of the file was not read"
     ),
+    # users' files: qrels, runs, JSON Lines (rag_core/formats/, rag_core/retrieval/runs.py)
+    "file.json.invalid_column": "not valid JSON ({error} at column {column})",
+    "file.what.grade": "grade",
+    "file.what.score": "score",
+    "file.grade.not_integer": "{what} {value} is not an integer",
+    "file.grade.too_many_digits": "{what} of {digits} digits is out of range (|grade| ≤ {limit})",
+    "file.grade.not_ascii": (
+        "{what} {value} is not an integer in ASCII digits (a grade is a small integer such as "
+        "0, 1, 2)"
+    ),
+    "file.grade.out_of_range": "{what} {value} is out of range (|grade| ≤ {limit})",
+    "file.grade.out_of_range_digits": "{what} {digits} digits is out of range (|grade| ≤ {limit})",
+    "file.number.not_a_number": "{what} {value} is not a number",
+    "file.number.too_large": "{what} is not finite (an integer too large)",
+    "file.number.not_finite": "{what} {value} is not finite",
+    "file.not_found": "file not found",
+    "file.not_utf8": "not UTF-8 text ({error} at byte {byte})",
+    "file.bad_escape": "{what} {value} has a malformed %-escape",
+    "file.what.query_id": "query id",
+    "file.what.doc_id": "doc id",
+    "file.qrels.fields": "expected 4 fields 'qid iteration docid grade', found {found}: {line}",
+    "file.qrels.judged_twice": "query {qid} judges doc {doc} twice (first at line {first})",
+    "file.beir.header": "expected the header 'query-id<TAB>corpus-id<TAB>score', found {line}",
+    "file.beir.fields": (
+        "expected 3 tab-separated fields 'query-id corpus-id score', found {found}: {line}"
+    ),
+    "file.beir.empty_id": "empty query id or corpus id",
+    "file.beir.empty": "empty file; expected a 'query-id<TAB>corpus-id<TAB>score' header",
+    "file.run.fields": "expected 6 fields 'qid Q0 docid rank score tag', found {found}: {line}",
+    "file.run.bad_rank": "rank {value} is not an integer",
+    "file.run.listed_twice": "query {qid} lists doc {doc} twice (first at line {first})",
+    "file.run.bad_tag": (
+        "tag {tag} must be non-empty without whitespace, ',' or ':' (it names the retriever list "
+        "run:TAG)"
+    ),
+    "file.run.bad_run_tag": (
+        "run tag {tag} must be non-empty without whitespace, ',' or ':' (it names the retriever "
+        "list run:TAG)"
+    ),
+    "file.run.no_trec_line": "no run line found (expected 'qid Q0 docid rank score tag')",
+    "file.run.no_jsonl_line": "no run line found",
+    "file.run.not_a_row": "expected an object with 'qid' and a 'hits' list",
+    "file.run.bad_qid": "'qid' must be a non-empty string or integer",
+    "file.run.hit": "{where}, hit {hit}",
+    "file.run.hit_not_object": "a hit must be an object",
+    "file.run.hit_no_id": "needs 'doc_id' or 'chunk_id'",
+    "file.run.hit_twice": "{ref} listed twice for query {qid}",
+    "file.run.hit_bad_text": "'text' must be a string",
+    "file.run.query_twice": "query {qid} appears twice in run {tag}",
+    "file.run.too_large": "larger than the {mb} MB cap for runs",
+    "file.run.no_file": "run file {path} does not exist",
+    "file.run.unknown_queries": (
+        "run {tag} ({source}) references {n} query id(s) that the question set lacks: {shown}"
+    ),
     # models (rag_core/models/)
     "model.package_missing": "package {package} is not installed (pip install {pip})",
     "model.offline": (
@@ -605,6 +659,18 @@ def _chained(code: str, parts: Sequence[Notice]) -> Notice:
         raise ValueError(f"{code} needs at least one notice")
     head, *rest = parts
     return head if not rest else notice(code, first=head, second=_chained(code, rest))
+
+
+class NoticeError(ValueError):
+    """A ``ValueError`` that says why as a :class:`Notice` (``.notice``); its text is the
+    notice's English, so the CLI and ``str(exc)`` read as before and the pages word the code."""
+
+    def __init__(self, why: Notice) -> None:
+        super().__init__(english(why))
+        self.notice = why
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.notice,))
 
 
 def english(n: Notice) -> str:

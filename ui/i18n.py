@@ -20,9 +20,8 @@ import string
 from collections.abc import Mapping
 from typing import Any
 
-from rag_core.config import ConfigError
-from rag_core.corpus.decoding import LoadError
 from rag_core.types import FailedDocument, Notice
+from rag_core.wording import NoticeError
 
 from . import text as shared
 from .check import text as check
@@ -93,10 +92,10 @@ def notice_text(notice: Notice, lang: str) -> str:
 
 
 def error_text(exc: BaseException, lang: str) -> str:
-    """An error's message in ``lang``: a :class:`~rag_core.config.ConfigError`'s or a
-    loader's :class:`~rag_core.corpus.decoding.LoadError`'s notice worded, any other error's
-    text as it was raised (English)."""
-    if isinstance(exc, (ConfigError, LoadError)):
+    """An error's message in ``lang``: a :class:`~rag_core.wording.NoticeError`'s notice worded
+    (a bad config value, a file or row not loaded, a malformed qrels or run line), any other
+    error's text as it was raised (English)."""
+    if isinstance(exc, NoticeError):
         return notice_text(exc.notice, lang)
     return str(exc)
 

@@ -592,7 +592,11 @@ def _runs(lang: str, known: set[str], problems: list[str]) -> dict[str, Any]:
         for tag, r in parsed.items():
             if tag in runs:
                 problems.append(
-                    t("side.runs.failed", lang, reason=f"{f.name}: tag {tag!r} is already loaded")
+                    t(
+                        "side.runs.failed",
+                        lang,
+                        reason=t("side.runs.twice", lang, name=f.name, tag=tag),
+                    )
                 )
                 continue
             runs[tag] = r

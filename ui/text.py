@@ -278,6 +278,10 @@ TEXT: dict[str, tuple[str, str]] = {
     # ---- the sidebar: imported runs
     "side.runs.use": ("사용할 run", "Runs to use"),
     "side.runs.failed": ("run을 읽지 못했습니다: {reason}", "Run not loaded: {reason}"),
+    "side.runs.twice": (
+        "{name}: 태그 {tag!r}은(는) 이미 읽었습니다",
+        "{name}: tag {tag!r} is already loaded",
+    ),
     "side.runs.ok": ("run {tag}: 질의 {n}개", "run {tag}: {n} queries"),
     # ---- help texts of the sidebar's widgets
     "help.upload": (
@@ -2082,6 +2086,171 @@ TEXT: dict[str, tuple[str, str]] = {
     "notice.load.csv.too_many_bad_quotes": (
         "잘못된 따옴표가 {limit}개를 넘어 파일의 나머지는 읽지 않았습니다",
         "more than {limit} malformed quotes; the rest of the file was not read",
+    ),
+    # users' files: qrels, runs (rag_core/formats/, rag_core/retrieval/runs.py)
+    "notice.file.json.invalid_column": (
+        "올바른 JSON이 아닙니다 ({column}번째 열: {error})",
+        "not valid JSON ({error} at column {column})",
+    ),
+    "notice.file.what.grade": (
+        "등급",
+        "grade",
+    ),
+    "notice.file.what.score": (
+        "점수",
+        "score",
+    ),
+    "notice.file.what.query_id": (
+        "질의 id",
+        "query id",
+    ),
+    "notice.file.what.doc_id": (
+        "문서 id",
+        "doc id",
+    ),
+    "notice.file.grade.not_integer": (
+        "{what} {value}은(는) 정수가 아닙니다",
+        "{what} {value} is not an integer",
+    ),
+    "notice.file.grade.too_many_digits": (
+        "{what}이(가) {digits}자리라 범위를 벗어납니다 (|등급| ≤ {limit})",
+        "{what} of {digits} digits is out of range (|grade| ≤ {limit})",
+    ),
+    "notice.file.grade.not_ascii": (
+        "{what} {value}은(는) ASCII 숫자로 쓴 정수가 아닙니다 (등급은 0, 1, 2 같은 작은 정수)",
+        "{what} {value} is not an integer in ASCII digits (a "
+        "grade is a small integer such as 0, 1, 2)",
+    ),
+    "notice.file.grade.out_of_range": (
+        "{what} {value}은(는) 범위를 벗어납니다 (|등급| ≤ {limit})",
+        "{what} {value} is out of range (|grade| ≤ {limit})",
+    ),
+    "notice.file.grade.out_of_range_digits": (
+        "{what}이(가) {digits}자리라 범위를 벗어납니다 (|등급| ≤ {limit})",
+        "{what} {digits} digits is out of range (|grade| ≤ {limit})",
+    ),
+    "notice.file.number.not_a_number": (
+        "{what} {value}은(는) 수가 아닙니다",
+        "{what} {value} is not a number",
+    ),
+    "notice.file.number.too_large": (
+        "{what}이(가) 유한한 수가 아닙니다 (너무 큰 정수)",
+        "{what} is not finite (an integer too large)",
+    ),
+    "notice.file.number.not_finite": (
+        "{what} {value}은(는) 유한한 수가 아닙니다",
+        "{what} {value} is not finite",
+    ),
+    "notice.file.not_found": (
+        "파일이 없습니다",
+        "file not found",
+    ),
+    "notice.file.not_utf8": (
+        "UTF-8 텍스트가 아닙니다 ({byte}번째 바이트: {error})",
+        "not UTF-8 text ({error} at byte {byte})",
+    ),
+    "notice.file.bad_escape": (
+        "{what} {value}의 %-이스케이프가 잘못되었습니다",
+        "{what} {value} has a malformed %-escape",
+    ),
+    "notice.file.qrels.fields": (
+        "'qid iteration docid grade' 네 칸이어야 하는데 {found}칸입니다: {line}",
+        "expected 4 fields 'qid iteration docid grade', found {found}: {line}",
+    ),
+    "notice.file.qrels.judged_twice": (
+        "질의 {qid}이(가) 문서 {doc}을(를) 두 번 판정합니다 (처음은 {first}행)",
+        "query {qid} judges doc {doc} twice (first at line {first})",
+    ),
+    "notice.file.beir.header": (
+        "머리글 'query-id<TAB>corpus-id<TAB>score'가 와야 하는데 {line}입니다",
+        "expected the header 'query-id<TAB>corpus-id<TAB>score', found {line}",
+    ),
+    "notice.file.beir.fields": (
+        "탭으로 나뉜 'query-id corpus-id score' 세 칸이어야 하는데 {found}칸입니다: {line}",
+        "expected 3 tab-separated fields 'query-id corpus-id score', found {found}: {line}",
+    ),
+    "notice.file.beir.empty_id": (
+        "질의 id나 문서 id가 비어 있습니다",
+        "empty query id or corpus id",
+    ),
+    "notice.file.beir.empty": (
+        "빈 파일입니다; 머리글 'query-id<TAB>corpus-id<TAB>score'가 있어야 합니다",
+        "empty file; expected a 'query-id<TAB>corpus-id<TAB>score' header",
+    ),
+    "notice.file.run.fields": (
+        "'qid Q0 docid rank score tag' 여섯 칸이어야 하는데 {found}칸입니다: {line}",
+        "expected 6 fields 'qid Q0 docid rank score tag', found {found}: {line}",
+    ),
+    "notice.file.run.bad_rank": (
+        "순위 {value}은(는) 정수가 아닙니다",
+        "rank {value} is not an integer",
+    ),
+    "notice.file.run.listed_twice": (
+        "질의 {qid}이(가) 문서 {doc}을(를) 두 번 나열합니다 (처음은 {first}행)",
+        "query {qid} lists doc {doc} twice (first at line {first})",
+    ),
+    "notice.file.run.bad_tag": (
+        "태그 {tag}은(는) 공백, ',', ':' 없이 비어 있지 않아야 합니다 (검색 목록 run:TAG의 이름)",
+        "tag {tag} must be non-empty without whitespace, ',' or "
+        "':' (it names the retriever list run:TAG)",
+    ),
+    "notice.file.run.bad_run_tag": (
+        "run 태그 {tag}은(는) 공백, ',', ':' 없이 비어 있지 않아야 "
+        "합니다 (검색 목록 run:TAG의 이름)",
+        "run tag {tag} must be non-empty without whitespace, ',' or "
+        "':' (it names the retriever list run:TAG)",
+    ),
+    "notice.file.run.no_trec_line": (
+        "run 줄이 없습니다 ('qid Q0 docid rank score tag' 형식이어야 함)",
+        "no run line found (expected 'qid Q0 docid rank score tag')",
+    ),
+    "notice.file.run.no_jsonl_line": (
+        "run 줄이 없습니다",
+        "no run line found",
+    ),
+    "notice.file.run.not_a_row": (
+        "'qid'와 'hits' 목록이 있는 객체여야 합니다",
+        "expected an object with 'qid' and a 'hits' list",
+    ),
+    "notice.file.run.bad_qid": (
+        "'qid'는 비어 있지 않은 문자열이나 정수여야 합니다",
+        "'qid' must be a non-empty string or integer",
+    ),
+    "notice.file.run.hit": (
+        "{where}, {hit}번째 결과",
+        "{where}, hit {hit}",
+    ),
+    "notice.file.run.hit_not_object": (
+        "결과는 객체여야 합니다",
+        "a hit must be an object",
+    ),
+    "notice.file.run.hit_no_id": (
+        "'doc_id'나 'chunk_id'가 있어야 합니다",
+        "needs 'doc_id' or 'chunk_id'",
+    ),
+    "notice.file.run.hit_twice": (
+        "{ref}이(가) 질의 {qid}에 두 번 나옵니다",
+        "{ref} listed twice for query {qid}",
+    ),
+    "notice.file.run.hit_bad_text": (
+        "'text'는 문자열이어야 합니다",
+        "'text' must be a string",
+    ),
+    "notice.file.run.query_twice": (
+        "질의 {qid}이(가) run {tag}에 두 번 나옵니다",
+        "query {qid} appears twice in run {tag}",
+    ),
+    "notice.file.run.too_large": (
+        "run 크기 한도 {mb} MB보다 큽니다",
+        "larger than the {mb} MB cap for runs",
+    ),
+    "notice.file.run.no_file": (
+        "run 파일 {path}이(가) 없습니다",
+        "run file {path} does not exist",
+    ),
+    "notice.file.run.unknown_queries": (
+        "run {tag} ({source})이(가) 질문 세트에 없는 질의 id {n}개를 가리킵니다: {shown}",
+        "run {tag} ({source}) references {n} query id(s) that the question set lacks: {shown}",
     ),
     "upload.skipped": ("읽지 못한 파일·행 {n}개", "{n} files or rows not loaded"),
     "upload.files": ("파일 {n}개: 인코딩과 결과", "{n} files: encoding and result"),

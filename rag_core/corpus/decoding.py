@@ -26,10 +26,9 @@ from __future__ import annotations
 import codecs
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
 
 from ..types import Notice
-from ..wording import declare, english, notice
+from ..wording import NoticeError, declare, english, notice
 
 #: How many leading bytes are checked for NUL bytes (binary detection).
 BINARY_PROBE = 8192
@@ -37,16 +36,9 @@ BINARY_PROBE = 8192
 VOTE_SAMPLE = 20_000
 
 
-class LoadError(ValueError):
+class LoadError(NoticeError):
     """A whole file (or row) cannot be loaded; ``notice`` says why (a ``load.*`` code), the
     exception's text is its English, the one-line reason."""
-
-    def __init__(self, why: Notice) -> None:
-        super().__init__(english(why))
-        self.notice = why
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.notice,))
 
 
 LOAD_BOM_MISMATCH = declare("load.bom_mismatch", "name", "byte")

@@ -66,8 +66,7 @@ ROW_EXTENSIONS = (".csv", ".json", ".jsonl")
 SUPPORTED_EXTENSIONS = tuple(sorted(TEXT_EXTENSIONS + HTML_EXTENSIONS + ROW_EXTENSIONS))
 
 #: Why a file or row failed, and a load's notes (``load.*``; English in ``rag_core.wording``).
-AT = declare("load.at", "where", "problem")
-LINE = declare("load.line", "name", "line")
+AT = guard.AT
 EMPTY = declare("load.empty")
 EMPTY_HTML = declare("load.empty_html")
 BLANK = declare("load.blank")
@@ -88,8 +87,8 @@ ROW_BAD_ID = declare("load.row.bad_id", "value")
 ROW_NO_TEXT = declare("load.row.no_text")
 ROW_BAD_TEXT = declare("load.row.bad_text", "kind")
 ROW_EMPTY_TEXT = declare("load.row.empty_text")
-JSON_LONG_NUMBER = declare("load.json.long_number", "digits", "cap")
-JSON_TOO_DEEP = declare("load.json.too_deep", "depth")
+JSON_LONG_NUMBER = guard.JSON_LONG_NUMBER
+JSON_TOO_DEEP = guard.JSON_TOO_DEEP
 JSON_INVALID = declare("load.json.invalid", "error")
 JSON_INVALID_AT = declare("load.json.invalid_at", "error", "line")
 JSON_EXPECTED_COMMA = declare("load.json.expected_comma", "line")
@@ -114,9 +113,7 @@ def _fail_at(where: str | Notice, code: str, **params: Any) -> LoadError:
     return LoadError(notice(AT, where=where, problem=notice(code, **params)))
 
 
-def _line(name: str, line: int) -> Notice:
-    """``<file> line N``: where a row is."""
-    return notice(LINE, name=name, line=line)
+_line = guard.line
 
 
 def failed_document(path: str, why: Notice) -> FailedDocument:

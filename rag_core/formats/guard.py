@@ -8,7 +8,9 @@ sees them (Python's ``json`` recurses once per level and raises
 grades as small ASCII-digit integers (``int()`` also reads ``1_0`` as 10 and
 Arabic-Indic digits), scores as finite floats, offsets within SQLite's integer
 range, and NFC normalisation of ids and text. Each refusal is a ``ValueError``
-whose message is one line naming the place (``file line N``) and the rule.
+whose message is one line naming the place (``file line N``) and the rule; the readers'
+refusals are :class:`~rag_core.wording.NoticeError` s whose notice is :data:`AT` (the place
+and the rule as codes, worded in Korean or English by the pages).
 
 Readers that use it: question sets and BEIR ``queries.jsonl``
 (:func:`rag_core.formats.questions.json_rows`), TREC and BEIR qrels
@@ -25,6 +27,9 @@ import re
 import unicodedata
 from typing import Any
 
+from ..types import Notice
+from ..wording import NoticeError, declare, notice
+
 #: JSON nesting deeper than this is refused before parsing (a row needs 2 or 3 levels).
 MAX_JSON_DEPTH = 64
 #: A JSON integer with more digits than this is refused (Python refuses over 4,300).
@@ -39,6 +44,40 @@ MAX_OFFSET = 2**63 - 1
 #: as the chunkers hard-cut a line without a boundary.
 MAX_RUN = 256
 _LONG_RUN = re.compile(rf"(?<!\S)\S{{{MAX_RUN + 1},}}")  # from a run start: linear
+
+#: ``<where>: <problem>`` and ``<file> line N``: how a refusal names its place.
+AT = declare("load.at", "where", "problem")
+LINE = declare("load.line", "name", "line")
+JSON_TOO_DEEP = declare("load.json.too_deep", "depth")
+JSON_LONG_NUMBER = declare("load.json.long_number", "digits", "cap")
+JSON_INVALID_COLUMN = declare("file.json.invalid_column", "error", "column")
+#: What a number is (``what`` of :func:`grade` and :func:`finite_float`).
+WHAT = {name: declare(f"file.what.{name}") for name in ("grade", "score")}
+GRADE_NOT_INTEGER = declare("file.grade.not_integer", "what", "value")
+GRADE_TOO_MANY_DIGITS = declare("file.grade.too_many_digits", "what", "digits", "limit")
+GRADE_NOT_ASCII = declare("file.grade.not_ascii", "what", "value")
+GRADE_OUT_OF_RANGE = declare("file.grade.out_of_range", "what", "value", "limit")
+GRADE_OUT_OF_RANGE_DIGITS = declare("file.grade.out_of_range_digits", "what", "digits", "limit")
+NUMBER_NOT_A_NUMBER = declare("file.number.not_a_number", "what", "value")
+NUMBER_TOO_LARGE = declare("file.number.too_large", "what")
+NUMBER_NOT_FINITE = declare("file.number.not_finite", "what", "value")
+
+
+def at(where: str | Notice, code: str, **params: Any) -> NoticeError:
+    """The refusal ``<where>: <problem>`` (to ``raise``): ``problem`` is the declared ``code``
+    with ``params``; ``where`` a file name or :func:`line`."""
+    return NoticeError(notice(AT, where=where, problem=notice(code, **params)))
+
+
+def line(name: str, number: int) -> Notice:
+    """``<file> line N``: where a refusal is."""
+    return notice(LINE, name=name, line=number)
+
+
+def _what(what: str) -> Notice | str:
+    """``grade``/``score`` as a code (another name is a field name, shown as written)."""
+    return notice(WHAT[what]) if what in WHAT else what
+
 
 _GRADE = re.compile(r"-?[0-9]+", re.ASCII)
 _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
@@ -77,7 +116,7 @@ def json_depth(text: str) -> int:
     return deepest
 
 
-def json_line(line: str, where: str) -> Any:
+def json_line(line: str, where: str | Notice) -> Any:
     """Parse one JSON value (a JSON Lines line) with the depth and integer caps.
 
     Raises:
@@ -85,65 +124,64 @@ def json_line(line: str, where: str) -> Any:
             integer over :data:`MAX_INT_DIGITS` digits, or not valid JSON.
     """
     if json_depth(line) > MAX_JSON_DEPTH:
-        raise ValueError(f"{where}: JSON nested deeper than {MAX_JSON_DEPTH} levels")
+        raise at(where, JSON_TOO_DEEP, depth=MAX_JSON_DEPTH)
     try:
         return json.loads(line, parse_int=capped_int)
     except _NumberTooLong as exc:
-        raise ValueError(
-            f"{where}: a number with {exc.digits} digits (the cap is {MAX_INT_DIGITS})"
-        ) from None
+        raise at(where, JSON_LONG_NUMBER, digits=exc.digits, cap=MAX_INT_DIGITS) from None
     except RecursionError:  # pragma: no cover - the depth check comes first
-        raise ValueError(f"{where}: JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
+        raise at(where, JSON_TOO_DEEP, depth=MAX_JSON_DEPTH) from None
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+        raise at(where, JSON_INVALID_COLUMN, error=exc.msg, column=exc.colno) from None
 
 
-def grade(raw: Any, where: str, what: str = "grade") -> int:
+def grade(raw: Any, where: str | Notice, what: str = "grade") -> int:
     """A relevance grade: an integer written in ASCII digits (an optional ``-``: trec_eval
     reads a negative grade as judged not relevant), at most :data:`MAX_GRADE` in size.
 
     ``1_0``, ``+1``, ``1.0``, Arabic-Indic or full-width digits and a 400-digit
     number are refused; a JSON integer (not a bool) is checked the same way.
     """
+    said = _what(what)
     if isinstance(raw, bool):
-        raise ValueError(f"{where}: {what} {raw!r} is not an integer")
+        raise at(where, GRADE_NOT_INTEGER, what=said, value=repr(raw))
     if isinstance(raw, int):
         value = raw
     elif isinstance(raw, str) and _GRADE.fullmatch(raw.strip()):
         text = raw.strip()
         digits = len(text) - text.startswith("-")
         if digits > 6:  # refused before int(): a 400-digit grade is never converted
-            raise ValueError(
-                f"{where}: {what} of {digits} digits is out of range (|grade| ≤ {MAX_GRADE})"
-            )
+            raise at(where, GRADE_TOO_MANY_DIGITS, what=said, digits=digits, limit=MAX_GRADE)
         value = int(text)
     else:
-        shown = raw if not isinstance(raw, str) or len(raw) <= 40 else raw[:40] + "…"
-        raise ValueError(
-            f"{where}: {what} {shown!r} is not an integer in ASCII digits "
-            f"(a grade is a small integer such as 0, 1, 2)"
-        )
+        raise at(where, GRADE_NOT_ASCII, what=said, value=_shown(raw))
+    if abs(value) > 10**6:
+        digits = len(str(abs(value)))
+        raise at(where, GRADE_OUT_OF_RANGE_DIGITS, what=said, digits=digits, limit=MAX_GRADE)
     if abs(value) > MAX_GRADE:
-        size = f"{len(str(abs(value)))} digits" if abs(value) > 10**6 else f"{value}"
-        raise ValueError(f"{where}: {what} {size} is out of range (|grade| ≤ {MAX_GRADE})")
+        raise at(where, GRADE_OUT_OF_RANGE, what=said, value=value, limit=MAX_GRADE)
     return value
 
 
-def finite_float(raw: Any, where: str, what: str = "score") -> float:
+def finite_float(raw: Any, where: str | Notice, what: str = "score") -> float:
     """``raw`` as a finite float (a bool is not a number; a huge integer is not finite)."""
+    said = _what(what)
     if isinstance(raw, bool):
-        raise ValueError(f"{where}: {what} {raw!r} is not a number")
+        raise at(where, NUMBER_NOT_A_NUMBER, what=said, value=repr(raw))
     try:
         value = float(raw)
     except OverflowError:
-        raise ValueError(f"{where}: {what} is not finite (an integer too large)") from None
+        raise at(where, NUMBER_TOO_LARGE, what=said) from None
     except (TypeError, ValueError):
-        shown = raw if not isinstance(raw, str) or len(raw) <= 40 else raw[:40] + "…"
-        raise ValueError(f"{where}: {what} {shown!r} is not a number") from None
+        raise at(where, NUMBER_NOT_A_NUMBER, what=said, value=_shown(raw)) from None
     if not math.isfinite(value):
-        shown = raw if not isinstance(raw, str) or len(raw) <= 40 else raw[:40] + "…"
-        raise ValueError(f"{where}: {what} {shown!r} is not finite")
+        raise at(where, NUMBER_NOT_FINITE, what=said, value=_shown(raw))
     return value
+
+
+def _shown(raw: Any) -> str:
+    """``repr`` of ``raw``, a string cut to 40 characters first."""
+    return repr(raw if not isinstance(raw, str) or len(raw) <= 40 else raw[:40] + "…")
 
 
 def offset(raw: Any, what: str) -> int:

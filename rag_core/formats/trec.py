@@ -17,7 +17,8 @@ every whitespace character and ``%`` percent-encoded as UTF-8 (``" "`` →
 Other tools then see the escaped ids, consistently in qrels and run.
 
 Reading errors raise ``ValueError`` naming the file, the line and the reason:
-``"run.txt line 7: rank 'one' is not an integer"``. :func:`run_lines` is the one
+``"run.txt line 7: rank 'one' is not an integer"`` (a :class:`~rag_core.wording.NoticeError`
+whose notice carries the same as codes, ``load.at`` over ``file.*``). :func:`run_lines` is the one
 reader of TREC run lines; ``rag_core.retrieval.runs`` builds imported runs on it.
 Writers replace the file atomically (temp file + ``os.replace``).
 """
@@ -34,12 +35,30 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import unquote
 
+from ..types import Notice
+from ..wording import declare, notice
 from . import guard
+from .guard import at
 
 Qrels = dict[str, dict[str, int]]
 Run = dict[str, dict[str, float]]
 RunLike = Mapping[str, Sequence[str] | Mapping[str, float]]
 QrelsFormat = Literal["auto", "trec", "beir"]
+
+#: Why a qrels or run file was refused (under ``load.at``; English in ``rag_core.wording``).
+NOT_FOUND = declare("file.not_found")
+NOT_UTF8 = declare("file.not_utf8", "error", "byte")
+BAD_ESCAPE = declare("file.bad_escape", "what", "value")
+ID_WHAT = {name: declare(f"file.what.{name}") for name in ("query_id", "doc_id")}
+QRELS_FIELDS = declare("file.qrels.fields", "found", "line")
+JUDGED_TWICE = declare("file.qrels.judged_twice", "qid", "doc", "first")
+BEIR_HEADER = declare("file.beir.header", "line")
+BEIR_FIELDS = declare("file.beir.fields", "found", "line")
+BEIR_EMPTY_ID = declare("file.beir.empty_id")
+BEIR_EMPTY = declare("file.beir.empty")
+RUN_FIELDS = declare("file.run.fields", "found", "line")
+RUN_BAD_RANK = declare("file.run.bad_rank", "value")
+RUN_LISTED_TWICE = declare("file.run.listed_twice", "qid", "doc", "first")
 
 
 # ------------------------------------------------------------------ ranking
@@ -115,19 +134,20 @@ def _lines(path: str | Path) -> tuple[str, list[str]]:
     try:
         text = p.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        raise ValueError(f"{p}: file not found") from None
+        raise at(str(p), NOT_FOUND) from None
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise at(str(p), NOT_UTF8, error=exc.reason, byte=exc.start) from None
     return str(p), text.splitlines()
 
 
-def _id(raw: str, where: str, what: str, unescape: bool) -> str:
+def _id(raw: str, where: Notice, what: str, unescape: bool) -> str:
+    """``raw`` percent-decoded when ``unescape``; ``what``: ``query_id`` or ``doc_id``."""
     if not unescape:
         return raw
     try:
         return unescape_id(raw)
     except UnicodeDecodeError:
-        raise ValueError(f"{where}: {what} {raw!r} has a malformed %-escape") from None
+        raise at(where, BAD_ESCAPE, what=notice(ID_WHAT[what]), value=repr(raw)) from None
 
 
 def parse_qrels(lines: Iterable[str], source: str = "<qrels>", *, unescape: bool = False) -> Qrels:
@@ -140,14 +160,11 @@ def parse_qrels(lines: Iterable[str], source: str = "<qrels>", *, unescape: bool
         if not fields:
             continue
         if len(fields) != 4:
-            raise ValueError(
-                f"{where}: expected 4 fields 'qid iteration docid grade', "
-                f"found {len(fields)}: {line.strip()!r}"
-            )
+            raise at(where, QRELS_FIELDS, found=len(fields), line=repr(line.strip()))
         qid_raw, _iteration, doc_raw, grade_raw = fields
         grade = guard.grade(grade_raw, where)
-        qid = _id(qid_raw, where, "query id", unescape)
-        doc = _id(doc_raw, where, "doc id", unescape)
+        qid = _id(qid_raw, where, "query_id", unescape)
+        doc = _id(doc_raw, where, "doc_id", unescape)
         _judge(qrels, first_seen, qid, doc, grade, where, number)
     return qrels
 
@@ -158,15 +175,13 @@ def _judge(
     qid: str,
     doc: str,
     grade: int,
-    where: str,
+    where: Notice,
     number: int,
 ) -> None:
     """Record ``grade`` for (``qid``, ``doc``) read at line ``number``; judged twice: ValueError."""
     if (qid, doc) in first_seen:
-        raise ValueError(
-            f"{where}: query {qid!r} judges doc {doc!r} twice "
-            f"(first at line {first_seen[(qid, doc)]})"
-        )
+        first = first_seen[(qid, doc)]
+        raise at(where, JUDGED_TWICE, qid=repr(qid), doc=repr(doc), first=first)
     first_seen[(qid, doc)] = number
     qrels.setdefault(qid, {})[doc] = grade
 
@@ -185,33 +200,25 @@ def parse_beir_qrels(lines: Iterable[str], source: str = "<qrels.tsv>") -> Qrels
             header_seen = True
             if [f.strip().lower() for f in fields][:2] == ["query-id", "corpus-id"]:
                 continue
-            raise ValueError(
-                f"{where}: expected the header 'query-id<TAB>corpus-id<TAB>score', "
-                f"found {line.strip()!r}"
-            )
+            raise at(where, BEIR_HEADER, line=repr(line.strip()))
         if len(fields) != 3:
-            raise ValueError(
-                f"{where}: expected 3 tab-separated fields 'query-id corpus-id score', "
-                f"found {len(fields)}: {line.strip()!r}"
-            )
+            raise at(where, BEIR_FIELDS, found=len(fields), line=repr(line.strip()))
         qid, doc, grade_raw = (f.strip() for f in fields)
         if not qid or not doc:
-            raise ValueError(f"{where}: empty query id or corpus id")
+            raise at(where, BEIR_EMPTY_ID)
         grade = guard.grade(grade_raw, where, "score")
         _judge(qrels, first_seen, qid, doc, grade, where, number)
     if not header_seen:
-        raise ValueError(
-            f"{source}: empty file; expected a 'query-id<TAB>corpus-id<TAB>score' header"
-        )
+        raise at(source, BEIR_EMPTY)
     return qrels
 
 
-def line_where(source: str, number: int) -> str:
-    """How an error names its place: ``"run.txt line 7"``."""
-    return f"{source} line {number}"
+def line_where(source: str, number: int) -> Notice:
+    """How an error names its place: ``"run.txt line 7"`` (``load.line``)."""
+    return guard.line(source, number)
 
 
-def finite_score(raw: Any, where: str) -> float:
+def finite_score(raw: Any, where: str | Notice) -> float:
     """``raw`` as a finite float (a bool is not a number); else ``ValueError`` at ``where``."""
     return guard.finite_float(raw, where)
 
@@ -221,7 +228,7 @@ class RunLine:
     """One validated TREC run line ``qid Q0 docid rank score tag``."""
 
     number: int
-    where: str
+    where: Notice
     qid: str
     docid: str
     rank: int
@@ -244,18 +251,15 @@ def run_lines(
             continue
         where = line_where(source, number)
         if len(fields) != 6:
-            raise ValueError(
-                f"{where}: expected 6 fields 'qid Q0 docid rank score tag', "
-                f"found {len(fields)}: {line.strip()[:80]!r}"
-            )
+            raise at(where, RUN_FIELDS, found=len(fields), line=repr(line.strip()[:80]))
         qid_raw, _q0, doc_raw, rank_raw, score_raw, tag = fields
         try:
             rank = int(rank_raw)
         except ValueError:
-            raise ValueError(f"{where}: rank {rank_raw!r} is not an integer") from None
+            raise at(where, RUN_BAD_RANK, value=repr(rank_raw)) from None
         score = finite_score(score_raw, where)
-        qid = _id(qid_raw, where, "query id", unescape)
-        doc = _id(doc_raw, where, "doc id", unescape)
+        qid = _id(qid_raw, where, "query_id", unescape)
+        doc = _id(doc_raw, where, "doc_id", unescape)
         yield RunLine(number, where, qid, doc, rank, score, tag)
 
 
@@ -265,9 +269,9 @@ def parse_run(lines: Iterable[str], source: str = "<run>", *, unescape: bool = F
     first_seen: dict[tuple[str, str], int] = {}
     for row in run_lines(lines, source, unescape=unescape):
         if (row.qid, row.docid) in first_seen:
-            raise ValueError(
-                f"{row.where}: query {row.qid!r} lists doc {row.docid!r} twice "
-                f"(first at line {first_seen[(row.qid, row.docid)]})"
+            first = first_seen[(row.qid, row.docid)]
+            raise at(
+                row.where, RUN_LISTED_TWICE, qid=repr(row.qid), doc=repr(row.docid), first=first
             )
         first_seen[(row.qid, row.docid)] = row.number
         run.setdefault(row.qid, {})[row.docid] = row.score

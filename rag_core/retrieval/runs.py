@@ -37,10 +37,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..formats.guard import json_line
-from ..formats.trec import escape_id, finite_score, line_where, run_lines
+from ..formats.guard import at, json_line
+from ..formats.trec import (
+    NOT_UTF8,
+    RUN_LISTED_TWICE,
+    escape_id,
+    finite_score,
+    line_where,
+    run_lines,
+)
 from ..types import Chunk, Chunking, Document, Hit, Notice, RetrieverList
-from ..wording import declare, english, notice
+from ..wording import NoticeError, declare, english, notice
 
 #: Prefix of an imported run in ``retrieval.methods`` and of its list's name.
 RUN_METHOD = "run"
@@ -54,6 +61,22 @@ NO_TEXT = english(notice(RUN_TEXT_UNAVAILABLE))
 #: A tag must be usable in a TREC run line and a config method spec.
 _TAG = re.compile(r"^[^\s,:]+$")
 MAX_RUN_BYTES = 200 * 1024 * 1024
+#: Why a run file was refused (most under ``load.at``; English in ``rag_core.wording``).
+BAD_TAG = declare("file.run.bad_tag", "tag")
+BAD_RUN_TAG = declare("file.run.bad_run_tag", "tag")
+NO_TREC_LINE = declare("file.run.no_trec_line")
+NO_JSONL_LINE = declare("file.run.no_jsonl_line")
+NOT_A_ROW = declare("file.run.not_a_row")
+BAD_QID = declare("file.run.bad_qid")
+HIT = declare("file.run.hit", "where", "hit")
+HIT_NOT_OBJECT = declare("file.run.hit_not_object")
+HIT_NO_ID = declare("file.run.hit_no_id")
+HIT_TWICE = declare("file.run.hit_twice", "ref", "qid")
+HIT_BAD_TEXT = declare("file.run.hit_bad_text")
+QUERY_TWICE = declare("file.run.query_twice", "qid", "tag")
+TOO_LARGE = declare("file.run.too_large", "mb")
+NO_FILE = declare("file.run.no_file", "path")
+UNKNOWN_QUERIES = declare("file.run.unknown_queries", "tag", "source", "n", "shown")
 
 
 @dataclass(frozen=True)
@@ -90,12 +113,13 @@ class ExternalRun:
         return self.hits.get(base) if base != query_id else None
 
 
-def check_tag(tag: str, where: str = "run tag") -> str:
+def check_tag(tag: str, where: Notice | None = None) -> str:
+    """``tag`` when it can name the retriever list ``run:TAG``; else a ``NoticeError`` (at
+    ``where``, a run file's line, when given)."""
     if not isinstance(tag, str) or not _TAG.match(tag):
-        raise ValueError(
-            f"{where} {tag!r} must be non-empty without whitespace, ',' or ':' "
-            "(it names the retriever list run:TAG)"
-        )
+        if where is None:
+            raise NoticeError(notice(BAD_RUN_TAG, tag=repr(tag)))
+        raise at(where, BAD_TAG, tag=repr(tag))
     return tag
 
 
@@ -104,16 +128,14 @@ def parse_trec_run(lines: Iterable[str], source: str = "<run>") -> dict[str, Ext
     per_tag: dict[str, dict[str, list[tuple[float, int, str]]]] = {}
     seen: dict[tuple[str, str, str], int] = {}
     for row in run_lines(lines, source, unescape=True):
-        tag, qid, ref = check_tag(row.tag, f"{row.where}: tag"), row.qid, row.docid
+        tag, qid, ref = check_tag(row.tag, row.where), row.qid, row.docid
         key = (tag, qid, ref)
         if key in seen:
-            raise ValueError(
-                f"{row.where}: query {qid!r} lists doc {ref!r} twice (first at line {seen[key]})"
-            )
+            raise at(row.where, RUN_LISTED_TWICE, qid=repr(qid), doc=repr(ref), first=seen[key])
         seen[key] = row.number
         per_tag.setdefault(tag, {}).setdefault(qid, []).append((row.score, row.rank, ref))
     if not per_tag:
-        raise ValueError(f"{source}: no run line found (expected 'qid Q0 docid rank score tag')")
+        raise at(source, NO_TREC_LINE)
     out = {}
     for tag, queries in per_tag.items():
         hits = {
@@ -140,49 +162,47 @@ def parse_jsonl_run(
         where = line_where(source, no)
         row = json_line(line, where)  # depth and integer caps before parsing
         if not isinstance(row, dict) or not isinstance(row.get("hits"), list):
-            raise ValueError(f"{where}: expected an object with 'qid' and a 'hits' list")
+            raise at(where, NOT_A_ROW)
         qid = row.get("qid")
         if isinstance(qid, bool) or not isinstance(qid, (str, int)) or str(qid).strip() == "":
-            raise ValueError(f"{where}: 'qid' must be a non-empty string or integer")
+            raise at(where, BAD_QID)
         qid = str(qid)
-        row_tag = check_tag(str(row.get("tag", tag)), f"{where}: tag")
+        row_tag = check_tag(str(row.get("tag", tag)), where)
         hits: list[RunHit] = []
         refs: set[str] = set()
         for i, h in enumerate(row["hits"]):
-            at = f"{where}, hit {i}"
+            here = notice(HIT, where=where, hit=i)
             if not isinstance(h, dict):
-                raise ValueError(f"{at}: a hit must be an object")
+                raise at(here, HIT_NOT_OBJECT)
             kind = "chunk" if "chunk_id" in h else "doc"
             ref = h.get("chunk_id", h.get("doc_id"))
             if isinstance(ref, bool) or not isinstance(ref, (str, int)) or str(ref) == "":
-                raise ValueError(f"{at}: needs 'doc_id' or 'chunk_id'")
+                raise at(here, HIT_NO_ID)
             ref = str(ref)
             if ref in refs:
-                raise ValueError(f"{at}: {ref!r} listed twice for query {qid!r}")
+                raise at(here, HIT_TWICE, ref=repr(ref), qid=repr(qid))
             refs.add(ref)
             text = h.get("text")
             if text is not None and not isinstance(text, str):
-                raise ValueError(f"{at}: 'text' must be a string")
-            hits.append(RunHit(ref, finite_score(h.get("score"), at), i + 1, text, kind))
+                raise at(here, HIT_BAD_TEXT)
+            hits.append(RunHit(ref, finite_score(h.get("score"), here), i + 1, text, kind))
         queries = per_tag.setdefault(row_tag, {})
         if qid in queries:
-            raise ValueError(f"{where}: query {qid!r} appears twice in run {row_tag!r}")
+            raise at(where, QUERY_TWICE, qid=repr(qid), tag=repr(row_tag))
         queries[qid] = tuple(hits)
     if not per_tag:
-        raise ValueError(f"{source}: no run line found")
+        raise at(source, NO_JSONL_LINE)
     return {t: ExternalRun(t, q, source) for t, q in per_tag.items()}
 
 
 def parse_run_bytes(name: str, data: bytes) -> dict[str, ExternalRun]:
     """A run file's bytes (TREC or JSONL, sniffed) → runs by tag, each fingerprinted."""
     if len(data) > MAX_RUN_BYTES:
-        raise ValueError(
-            f"{name}: larger than the {MAX_RUN_BYTES // (1024 * 1024)} MB cap for runs"
-        )
+        raise at(name, TOO_LARGE, mb=MAX_RUN_BYTES // (1024 * 1024))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise at(name, NOT_UTF8, error=exc.reason, byte=exc.start) from None
     lines = text.splitlines()
     first = next((ln.strip() for ln in lines if ln.strip()), "")
     stem = Path(name).stem or "run"
@@ -199,7 +219,7 @@ def read_run_file(path: str | Path) -> dict[str, ExternalRun]:
     """Read a run file (see :func:`parse_run_bytes`)."""
     p = Path(path)
     if not p.is_file():
-        raise ValueError(f"run file {str(p)!r} does not exist")
+        raise NoticeError(notice(NO_FILE, path=repr(str(p))))
     return parse_run_bytes(p.name, p.read_bytes())
 
 
@@ -212,9 +232,14 @@ def check_queries(runs: Mapping[str, ExternalRun], known: Iterable[str]) -> None
         ]
         if unknown:
             shown = ", ".join(repr(q) for q in unknown[:5]) + (", …" if len(unknown) > 5 else "")
-            raise ValueError(
-                f"run {run.tag!r} ({run.source}) references {len(unknown)} query id(s) that the "
-                f"question set lacks: {shown}"
+            raise NoticeError(
+                notice(
+                    UNKNOWN_QUERIES,
+                    tag=repr(run.tag),
+                    source=run.source,
+                    n=len(unknown),
+                    shown=shown,
+                )
             )
 
 
