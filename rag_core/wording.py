@@ -295,6 +295,17 @@ ENGLISH: dict[str, str] = {
     "load.csv.too_many_bad_quotes": (
         "more than {limit} malformed quotes; the rest of the file was not read"
     ),
+    "load.beir.no_folder": "BEIR folder {folder} does not exist or is not a folder",
+    "load.beir.lacks": "BEIR folder {folder} lacks {name}",
+    "load.beir.bad_split": "split = {split} must be a name like test, dev or train",
+    "load.beir.no_qrels": "BEIR folder {folder} lacks qrels/{split}.tsv and qrels.tsv",
+    "load.beir.no_qrels_splits": (
+        "BEIR folder {folder} lacks qrels/{split}.tsv and qrels.tsv; splits present: {splits}"
+    ),
+    "load.beir.bad_query": "a query needs '_id' and 'text'",
+    "load.beir.qrels_cells": (
+        "expected 3 tab-separated cells (query-id, corpus-id, score), found {found}"
+    ),
     # users' files: qrels, runs, JSON Lines (rag_core/formats/, rag_core/retrieval/runs.py)
     "file.json.invalid_column": "not valid JSON ({error} at column {column})",
     "file.what.grade": "grade",
@@ -349,6 +360,56 @@ ENGLISH: dict[str, str] = {
     "file.run.unknown_queries": (
         "run {tag} ({source}) references {n} query id(s) that the question set lacks: {shown}"
     ),
+    # dataset folders, topics files and zips (rag_core/corpus/datasets.py)
+    "dataset.unknown_queries": "the qrels judge {n} query id(s) the queries file lacks: {shown}",
+    "dataset.why": " ({reason})",
+    "dataset.beir_no_document": (
+        "BEIR folder {folder}: corpus.jsonl holds no loadable document{why}"
+    ),
+    "dataset.corpus_no_document": "corpus {corpus} holds no loadable document{why}",
+    "dataset.topic_incomplete": "topic {topic} lacks <num> or <title>",
+    "dataset.topic_repeats": "topic {topic} repeats query id {qid}",
+    "dataset.no_topic": "no <top> … </top> topic found",
+    "dataset.topics_cells": (
+        "expected 'qid<TAB>query' (or SGML <top> topics), found {found} tab-separated cell(s)"
+    ),
+    "dataset.topics_repeat": "repeats query id {qid}",
+    "dataset.topics_empty": "empty topics file",
+    "dataset.role.corpus": "corpus",
+    "dataset.role.topics": "topics",
+    "dataset.role.qrels": "qrels",
+    "dataset.missing": "{what} {path} does not exist",
+    "dataset.no_role_file": (
+        "folder {folder} has no {role} file (a file named {pattern}); a TREC folder needs a "
+        "corpus, a topics file and a qrels file, a BEIR folder needs queries.jsonl"
+    ),
+    "dataset.several_files": "folder {folder} has several {role} files ({names}); keep one",
+    "dataset.no_corpus": (
+        "folder {folder} has no corpus: expected corpus.jsonl, or a docs/ or corpus/ folder of "
+        "documents"
+    ),
+    "dataset.no_path": (
+        "give the path of a BEIR folder (corpus.jsonl, queries.jsonl, qrels) or a TREC folder "
+        "(corpus, topics, qrels)"
+    ),
+    "dataset.no_folder": "folder {folder} does not exist or is not a folder",
+    "dataset.zip.too_many": "the zip holds {n:,} members; the limit is {limit:,}",
+    "dataset.zip.too_big": "the zip unpacks to {size:,} bytes; the limit is {limit:,} bytes",
+    "dataset.zip.over": "the zip unpacks to more than {limit:,} bytes",
+    "dataset.zip.outside": "the zip member {member} points outside the folder",
+    "dataset.zip.link": "the zip member {member} is a link; links are refused",
+    "dataset.zip.not_a_zip": "the upload is not a zip file",
+    "dataset.zip.skipped": "zip member {member} skipped: {why}",
+    "dataset.zip.skip.long_name": "a name part over {limit} bytes",
+    "dataset.zip.skip.file_exists": "a file of the same name exists",
+    "dataset.zip.skip.folder_exists": "a folder of the same name exists",
+    "dataset.zip.skip.folder_name": "it names a folder, not a file",
+    "dataset.zip.skip.encrypted": "it is encrypted",
+    "dataset.zip.skip.compression": "compression method {method} is not supported (use deflate)",
+    "dataset.zip.skip.crc": "its data fails the CRC check",
+    "dataset.zip.skip.damaged": "it is damaged",
+    "dataset.zip.skip.in_path": "a file of the same name is in its path",
+    "dataset.zip.skip.cannot_unpack": "it cannot be unpacked ({error})",
     # models (rag_core/models/)
     "model.package_missing": "package {package} is not installed (pip install {pip})",
     "model.offline": (

@@ -29,9 +29,10 @@ from typing import Any
 import streamlit as st
 
 from rag_core.config import PipelineConfig
-from rag_core.corpus import SAMPLE_CORPUS
+from rag_core.corpus import SAMPLE_CORPUS, datasets
 from rag_core.index import CorpusIndex, load_corpus_index
 from rag_core.types import LoadReport, Notice, Question, Trace
+from rag_core.wording import NoticeError, notice
 
 from .html import md
 from .i18n import error_text, notice_text
@@ -170,12 +171,9 @@ def beir_index(path: str, split: str) -> tuple[CorpusIndex, Any, str]:
     """A BEIR or TREC folder as ``(CorpusIndex, QrelsSet, key)``; ``ValueError`` says why not."""
     root = Path(path.strip()).expanduser()
     if not path.strip():
-        raise ValueError(
-            "give the path of a BEIR folder (corpus.jsonl, queries.jsonl, qrels) "
-            "or a TREC folder (corpus, topics, qrels)"
-        )
+        raise NoticeError(notice(datasets.NO_PATH))
     if not root.is_dir():
-        raise ValueError(f"folder {str(root)!r} does not exist or is not a folder")
+        raise NoticeError(notice(datasets.NO_FOLDER, folder=repr(str(root))))
     stamp = _beir_stamp(root, split)
     index, qset = _beir_build(str(root.resolve()), split, stamp)
     return index, qset, f"beir:{root.resolve()}:{split}:{index.fingerprint}"
@@ -188,16 +186,18 @@ def _beir_zip_build(digest: str, split: str, _data: bytes) -> tuple[CorpusIndex,
     from rag_core.corpus.datasets import load_qrels_folder, safe_extract_zip
     from rag_core.corpus.loaders import DEFAULT_TIME_BUDGET_S
 
-    skipped: list[str] = []
+    skipped: list[Notice] = []
     with tempfile.TemporaryDirectory(prefix="rag-inspector-beir-") as tmp:
         try:
             folder = safe_extract_zip(_data, tmp, skipped=skipped)
             # everything is read into memory here; an upload's corpus file has a time budget
             qset = load_qrels_folder(folder, split, time_budget_s=DEFAULT_TIME_BUDGET_S)
-        except ValueError as exc:  # name the zip, never the server's temporary folder
+        except NoticeError as exc:  # name the zip, never the server's temporary folder
+            raise NoticeError(_notice_without_folder(exc.notice, tmp)) from None
+        except ValueError as exc:
             raise ValueError(_without_folder(str(exc), tmp)) from None
     name = "zip" if qset.name == Path(tmp).name else qset.name
-    qset = replace(qset, name=name, skipped=tuple(skipped))
+    qset = replace(qset, name=name, skipped=tuple(_notice_without_folder(n, tmp) for n in skipped))
     return CorpusIndex(qset.report, name=qset.name, questions=qset.questions), qset
 
 
@@ -206,6 +206,21 @@ def _without_folder(message: str, folder: str) -> str:
     for form in {str(Path(folder).resolve()), str(folder)}:
         message = message.replace(form + "/", "").replace(form, "the zip")
     return message
+
+
+def _notice_without_folder(said: Notice, folder: str) -> Notice:
+    """``said`` with the temporary folder's path replaced by "the zip" in every text param."""
+    params = {
+        k: (
+            _notice_without_folder(v, folder)
+            if isinstance(v, Notice)
+            else _without_folder(v, folder)
+            if isinstance(v, str)
+            else v
+        )
+        for k, v in said.params.items()
+    }
+    return Notice(said.code, params)
 
 
 def beir_zip_index(data: bytes, split: str) -> tuple[CorpusIndex, Any, str]:

@@ -500,8 +500,8 @@ def _beir(lang: str, problems: list[str]) -> tuple[Any, Any, str] | None:
     for kind, n in qset.duplicates.items():  # repeats dropped, the first line kept
         if n:
             st.warning(t("side.beir.dup", lang, n=n, kind=t(f"side.beir.dup.{kind}", lang)))
-    for line in qset.skipped:  # zip members not unpacked, each with its reason
-        st.warning(md(t("side.beir.skipped", lang, line=line)))
+    for said in qset.skipped:  # zip members not unpacked, each with its reason
+        st.warning(md(t("side.beir.skipped", lang, line=notice_text(said, lang))))
     st.caption(t("side.doc_level", lang))
     return loaded
 

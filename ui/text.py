@@ -2252,6 +2252,185 @@ TEXT: dict[str, tuple[str, str]] = {
         "run {tag} ({source})이(가) 질문 세트에 없는 질의 id {n}개를 가리킵니다: {shown}",
         "run {tag} ({source}) references {n} query id(s) that the question set lacks: {shown}",
     ),
+    # dataset folders, topics files and zips (rag_core/corpus/datasets.py, loaders.py BEIR_*)
+    "notice.load.beir.no_folder": (
+        "BEIR 폴더 {folder}이(가) 없거나 폴더가 아닙니다",
+        "BEIR folder {folder} does not exist or is not a folder",
+    ),
+    "notice.load.beir.lacks": (
+        "BEIR 폴더 {folder}에 {name}이(가) 없습니다",
+        "BEIR folder {folder} lacks {name}",
+    ),
+    "notice.load.beir.bad_split": (
+        "split = {split}은(는) test, dev, train 같은 이름이어야 합니다",
+        "split = {split} must be a name like test, dev or train",
+    ),
+    "notice.load.beir.no_qrels": (
+        "BEIR 폴더 {folder}에 qrels/{split}.tsv도 qrels.tsv도 없습니다",
+        "BEIR folder {folder} lacks qrels/{split}.tsv and qrels.tsv",
+    ),
+    "notice.load.beir.no_qrels_splits": (
+        "BEIR 폴더 {folder}에 qrels/{split}.tsv도 qrels.tsv도 없습니다; 있는 split: {splits}",
+        "BEIR folder {folder} lacks qrels/{split}.tsv and qrels.tsv; splits present: {splits}",
+    ),
+    "notice.load.beir.bad_query": (
+        "질의에는 '_id'와 'text'가 있어야 합니다",
+        "a query needs '_id' and 'text'",
+    ),
+    "notice.load.beir.qrels_cells": (
+        "탭으로 나뉜 세 칸(query-id, corpus-id, score)이어야 하는데 {found}칸입니다",
+        "expected 3 tab-separated cells (query-id, corpus-id, score), found {found}",
+    ),
+    "notice.dataset.unknown_queries": (
+        "qrels가 질의 파일에 없는 질의 id {n}개를 판정합니다: {shown}",
+        "the qrels judge {n} query id(s) the queries file lacks: {shown}",
+    ),
+    "notice.dataset.why": (
+        " ({reason})",
+        " ({reason})",
+    ),
+    "notice.dataset.beir_no_document": (
+        "BEIR 폴더 {folder}: corpus.jsonl에 읽을 수 있는 문서가 없습니다{why}",
+        "BEIR folder {folder}: corpus.jsonl holds no loadable document{why}",
+    ),
+    "notice.dataset.corpus_no_document": (
+        "코퍼스 {corpus}에 읽을 수 있는 문서가 없습니다{why}",
+        "corpus {corpus} holds no loadable document{why}",
+    ),
+    "notice.dataset.topic_incomplete": (
+        "토픽 {topic}에 <num>이나 <title>이 없습니다",
+        "topic {topic} lacks <num> or <title>",
+    ),
+    "notice.dataset.topic_repeats": (
+        "토픽 {topic}이(가) 질의 id {qid}를 반복합니다",
+        "topic {topic} repeats query id {qid}",
+    ),
+    "notice.dataset.no_topic": (
+        "<top> … </top> 토픽이 없습니다",
+        "no <top> … </top> topic found",
+    ),
+    "notice.dataset.topics_cells": (
+        "'qid<TAB>query'(또는 SGML <top> 토픽)여야 하는데 탭으로 나뉜 칸이 {found}개입니다",
+        "expected 'qid<TAB>query' (or SGML <top> topics), found {found} tab-separated cell(s)",
+    ),
+    "notice.dataset.topics_repeat": (
+        "질의 id {qid}가 반복됩니다",
+        "repeats query id {qid}",
+    ),
+    "notice.dataset.topics_empty": (
+        "빈 토픽 파일입니다",
+        "empty topics file",
+    ),
+    "notice.dataset.role.corpus": (
+        "코퍼스",
+        "corpus",
+    ),
+    "notice.dataset.role.topics": (
+        "토픽",
+        "topics",
+    ),
+    "notice.dataset.role.qrels": (
+        "qrels",
+        "qrels",
+    ),
+    "notice.dataset.missing": (
+        "{what} {path}이(가) 없습니다",
+        "{what} {path} does not exist",
+    ),
+    "notice.dataset.no_role_file": (
+        "폴더 {folder}에 {role} 파일({pattern} 이름)이 없습니다; TREC 폴더에는 코퍼스, 토픽 "
+        "파일, qrels 파일이, BEIR 폴더에는 queries.jsonl이 있어야 합니다",
+        "folder {folder} has no {role} file (a file named {pattern}); a TREC folder needs a "
+        "corpus, a topics file and a qrels file, a BEIR folder needs queries.jsonl",
+    ),
+    "notice.dataset.several_files": (
+        "폴더 {folder}에 {role} 파일이 여럿입니다 ({names}); 하나만 두세요",
+        "folder {folder} has several {role} files ({names}); keep one",
+    ),
+    "notice.dataset.no_corpus": (
+        "폴더 {folder}에 코퍼스가 없습니다: corpus.jsonl이나 문서가 든 docs/ 또는 corpus/ 폴더가 "
+        "있어야 합니다",
+        "folder {folder} has no corpus: expected corpus.jsonl, or a docs/ or corpus/ folder of "
+        "documents",
+    ),
+    "notice.dataset.no_path": (
+        "BEIR 폴더(corpus.jsonl, queries.jsonl, qrels)나 TREC 폴더(코퍼스, 토픽, qrels)의 경로를 "
+        "주세요",
+        "give the path of a BEIR folder (corpus.jsonl, queries.jsonl, qrels) or a TREC folder "
+        "(corpus, topics, qrels)",
+    ),
+    "notice.dataset.no_folder": (
+        "폴더 {folder}이(가) 없거나 폴더가 아닙니다",
+        "folder {folder} does not exist or is not a folder",
+    ),
+    "notice.dataset.zip.too_many": (
+        "zip에 항목이 {n:,}개 있습니다; 한도는 {limit:,}개입니다",
+        "the zip holds {n:,} members; the limit is {limit:,}",
+    ),
+    "notice.dataset.zip.too_big": (
+        "zip을 풀면 {size:,}바이트입니다; 한도는 {limit:,}바이트입니다",
+        "the zip unpacks to {size:,} bytes; the limit is {limit:,} bytes",
+    ),
+    "notice.dataset.zip.over": (
+        "zip을 풀면 {limit:,}바이트를 넘습니다",
+        "the zip unpacks to more than {limit:,} bytes",
+    ),
+    "notice.dataset.zip.outside": (
+        "zip 항목 {member}이(가) 폴더 밖을 가리킵니다",
+        "the zip member {member} points outside the folder",
+    ),
+    "notice.dataset.zip.link": (
+        "zip 항목 {member}은(는) 링크입니다; 링크는 받지 않습니다",
+        "the zip member {member} is a link; links are refused",
+    ),
+    "notice.dataset.zip.not_a_zip": (
+        "올린 파일이 zip 파일이 아닙니다",
+        "the upload is not a zip file",
+    ),
+    "notice.dataset.zip.skipped": (
+        "zip 항목 {member} 건너뜀: {why}",
+        "zip member {member} skipped: {why}",
+    ),
+    "notice.dataset.zip.skip.long_name": (
+        "이름의 한 부분이 {limit}바이트를 넘습니다",
+        "a name part over {limit} bytes",
+    ),
+    "notice.dataset.zip.skip.file_exists": (
+        "같은 이름의 파일이 있습니다",
+        "a file of the same name exists",
+    ),
+    "notice.dataset.zip.skip.folder_exists": (
+        "같은 이름의 폴더가 있습니다",
+        "a folder of the same name exists",
+    ),
+    "notice.dataset.zip.skip.folder_name": (
+        "파일이 아니라 폴더 이름입니다",
+        "it names a folder, not a file",
+    ),
+    "notice.dataset.zip.skip.encrypted": (
+        "암호화되어 있습니다",
+        "it is encrypted",
+    ),
+    "notice.dataset.zip.skip.compression": (
+        "압축 방식 {method}은(는) 지원하지 않습니다 (deflate를 쓰세요)",
+        "compression method {method} is not supported (use deflate)",
+    ),
+    "notice.dataset.zip.skip.crc": (
+        "데이터가 CRC 검사에 실패합니다",
+        "its data fails the CRC check",
+    ),
+    "notice.dataset.zip.skip.damaged": (
+        "손상되었습니다",
+        "it is damaged",
+    ),
+    "notice.dataset.zip.skip.in_path": (
+        "경로에 같은 이름의 파일이 있습니다",
+        "a file of the same name is in its path",
+    ),
+    "notice.dataset.zip.skip.cannot_unpack": (
+        "풀 수 없습니다 ({error})",
+        "it cannot be unpacked ({error})",
+    ),
     "upload.skipped": ("읽지 못한 파일·행 {n}개", "{n} files or rows not loaded"),
     "upload.files": ("파일 {n}개: 인코딩과 결과", "{n} files: encoding and result"),
     "upload.file": (

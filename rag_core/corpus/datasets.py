@@ -32,12 +32,54 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from zlib import error as zlib_error
 
-from ..types import DOC_LEVEL, LoadReport, Needle, Question
+from ..formats import guard
+from ..formats.guard import at
+from ..formats.trec import NOT_UTF8
+from ..types import DOC_LEVEL, LoadReport, Needle, Notice, Question
+from ..wording import NoticeError, declare, english, notice
 from .loaders import canonicalize, load_beir, load_corpus
 
 #: Caps for an uploaded dataset zip.
 ZIP_MAX_FILES = 10_000
 ZIP_MAX_BYTES = 1024 * 1024 * 1024  # unpacked, all members together
+
+
+#: Why a dataset folder, topics file or zip was refused, and why a zip member was skipped
+#: (``dataset.*``; English in ``rag_core.wording``).
+UNKNOWN_QUERIES = declare("dataset.unknown_queries", "n", "shown")
+WHY = declare("dataset.why", "reason")
+BEIR_NO_DOCUMENT = declare("dataset.beir_no_document", "folder", "why")
+CORPUS_NO_DOCUMENT = declare("dataset.corpus_no_document", "corpus", "why")
+TOPIC_INCOMPLETE = declare("dataset.topic_incomplete", "topic")
+TOPIC_REPEATS = declare("dataset.topic_repeats", "topic", "qid")
+NO_TOPIC = declare("dataset.no_topic")
+TOPICS_CELLS = declare("dataset.topics_cells", "found")
+TOPICS_REPEAT = declare("dataset.topics_repeat", "qid")
+TOPICS_EMPTY = declare("dataset.topics_empty")
+ROLE = {name: declare(f"dataset.role.{name}") for name in ("corpus", "topics", "qrels")}
+MISSING = declare("dataset.missing", "what", "path")
+NO_ROLE_FILE = declare("dataset.no_role_file", "folder", "role", "pattern")
+SEVERAL_FILES = declare("dataset.several_files", "folder", "role", "names")
+NO_CORPUS = declare("dataset.no_corpus", "folder")
+NO_PATH = declare("dataset.no_path")
+NO_FOLDER = declare("dataset.no_folder", "folder")
+ZIP_TOO_MANY = declare("dataset.zip.too_many", "n", "limit")
+ZIP_TOO_BIG = declare("dataset.zip.too_big", "size", "limit")
+ZIP_OVER = declare("dataset.zip.over", "limit")
+ZIP_OUTSIDE = declare("dataset.zip.outside", "member")
+ZIP_LINK = declare("dataset.zip.link", "member")
+NOT_A_ZIP = declare("dataset.zip.not_a_zip")
+SKIPPED = declare("dataset.zip.skipped", "member", "why")
+SKIP_LONG_NAME = declare("dataset.zip.skip.long_name", "limit")
+SKIP_FILE_EXISTS = declare("dataset.zip.skip.file_exists")
+SKIP_FOLDER_EXISTS = declare("dataset.zip.skip.folder_exists")
+SKIP_FOLDER_NAME = declare("dataset.zip.skip.folder_name")
+SKIP_ENCRYPTED = declare("dataset.zip.skip.encrypted")
+SKIP_COMPRESSION = declare("dataset.zip.skip.compression", "method")
+SKIP_CRC = declare("dataset.zip.skip.crc")
+SKIP_DAMAGED = declare("dataset.zip.skip.damaged")
+SKIP_IN_PATH = declare("dataset.zip.skip.in_path")
+SKIP_CANNOT_UNPACK = declare("dataset.zip.skip.cannot_unpack", "error")
 
 
 @dataclass(frozen=True)
@@ -65,8 +107,8 @@ class QrelsSet:
     split: str = "test"
     unknown_docs: tuple[str, ...] = field(default=())
     duplicates: Mapping[str, int] = field(default_factory=dict)
-    #: Zip members not unpacked, one line each (:func:`safe_extract_zip`).
-    skipped: tuple[str, ...] = ()
+    #: Zip members not unpacked, one notice each (:func:`safe_extract_zip`).
+    skipped: tuple[Notice, ...] = ()
 
     def warnings(self) -> tuple[str, ...]:
         """One English line per thing loaded otherwise than written: repeats dropped and
@@ -76,7 +118,7 @@ class QrelsSet:
             for kind, n in self.duplicates.items()
             if n
         ]
-        out += self.skipped
+        out += [english(n) for n in self.skipped]
         if self.unknown_docs:
             out.append(
                 f"{self.name}: the qrels judge {len(self.unknown_docs)} document(s) the corpus "
@@ -109,10 +151,8 @@ def questions_from_qrels(
     """
     missing_q = [q for q in qrels if q not in queries]
     if missing_q:
-        raise ValueError(
-            f"the qrels judge {len(missing_q)} query id(s) the queries file lacks: "
-            f"{', '.join(repr(q) for q in missing_q[:5])}{', …' if len(missing_q) > 5 else ''}"
-        )
+        shown = ", ".join(repr(q) for q in missing_q[:5]) + (", …" if len(missing_q) > 5 else "")
+        raise _fail(UNKNOWN_QUERIES, n=len(missing_q), shown=shown)
     unknown: set[str] = set()
     out: list[Question] = []
     for qid, text in queries.items():
@@ -150,8 +190,7 @@ def load_beir_set(
         root, split=split, title_in_text=True, duplicates=duplicates, time_budget_s=time_budget_s
     )
     if not report.documents:
-        why = f" ({report.failed[0].reason})" if report.failed else ""
-        raise ValueError(f"BEIR folder {str(root)!r}: corpus.jsonl holds no loadable document{why}")
+        raise _fail(BEIR_NO_DOCUMENT, folder=repr(str(root)), why=_first_failure(report))
     docs = {d.doc_id for d in report.documents}
     questions, unknown = questions_from_qrels(queries, qrels, docs, tag=f"beir:{root.name}")
     return QrelsSet(root.name, report, queries, qrels, questions, split, unknown, duplicates)
@@ -195,29 +234,26 @@ def parse_topics(text: str, source: str = "<topics>") -> dict[str, str]:
         for i, block in enumerate(_top_blocks(text), 1):
             num, title = _NUM.search(block), _TITLE.search(block)
             if not num or not title or not title.group(1).strip():
-                raise ValueError(f"{source}: topic {i} lacks <num> or <title>")
+                raise at(source, TOPIC_INCOMPLETE, topic=i)
             qid = num.group(1)
             if qid in out:
-                raise ValueError(f"{source}: topic {i} repeats query id {qid!r}")
+                raise at(source, TOPIC_REPEATS, topic=i, qid=repr(qid))
             out[qid] = " ".join(title.group(1).split())
         if not out:
-            raise ValueError(f"{source}: no <top> … </top> topic found")
+            raise at(source, NO_TOPIC)
         return out
     for no, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
         cells = line.split("\t")
         if len(cells) != 2 or not cells[0].strip() or not cells[1].strip():
-            raise ValueError(
-                f"{source} line {no}: expected 'qid<TAB>query' (or SGML <top> topics), "
-                f"found {len(cells)} tab-separated cell(s)"
-            )
+            raise at(guard.line(source, no), TOPICS_CELLS, found=len(cells))
         qid = cells[0].strip()
         if qid in out:
-            raise ValueError(f"{source} line {no}: repeats query id {qid!r}")
+            raise at(guard.line(source, no), TOPICS_REPEAT, qid=repr(qid))
         out[qid] = cells[1].strip()
     if not out:
-        raise ValueError(f"{source}: empty topics file")
+        raise at(source, TOPICS_EMPTY)
     return out
 
 
@@ -227,15 +263,14 @@ def load_trec_set(corpus: str | Path, topics: str | Path, qrels: str | Path) -> 
 
     for what, p in (("corpus", corpus), ("topics", topics), ("qrels", qrels)):
         if not Path(p).exists():
-            raise ValueError(f"{what} {str(p)!r} does not exist")
+            raise _fail(MISSING, what=notice(ROLE[what]), path=repr(str(p)))
     report = load_corpus(corpus)
     if not report.documents:
-        why = f" ({report.failed[0].reason})" if report.failed else ""
-        raise ValueError(f"corpus {str(corpus)!r} holds no loadable document{why}")
+        raise _fail(CORPUS_NO_DOCUMENT, corpus=repr(str(corpus)), why=_first_failure(report))
     try:
         topics_text = Path(topics).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{topics}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise at(str(topics), NOT_UTF8, error=exc.reason, byte=exc.start) from None
     queries = parse_topics(topics_text, Path(topics).name)
     judged = read_qrels(qrels)
     docs = {d.doc_id for d in report.documents}
@@ -271,23 +306,20 @@ def find_trec_files(root: str | Path) -> tuple[Path, Path, Path]:
             found[role].append(p)
     for role, pattern in (("topics", "topics* or *.topics"), ("qrels", "qrels* or *.qrels")):
         if not found[role]:
-            raise ValueError(
-                f"folder {str(folder)!r} has no {role} file (a file named {pattern}); "
-                "a TREC folder needs a corpus, a topics file and a qrels file, "
-                "a BEIR folder needs queries.jsonl"
+            raise _fail(
+                NO_ROLE_FILE, folder=repr(str(folder)), role=notice(ROLE[role]), pattern=pattern
             )
         if len(found[role]) > 1:
             names = ", ".join(p.name for p in found[role])
-            raise ValueError(f"folder {str(folder)!r} has several {role} files ({names}); keep one")
+            raise _fail(
+                SEVERAL_FILES, folder=repr(str(folder)), role=notice(ROLE[role]), names=names
+            )
     if (folder / "corpus.jsonl").is_file() or (folder / "docs").is_dir():
         corpus = folder
     elif (folder / "corpus").is_dir():
         corpus = folder / "corpus"
     else:
-        raise ValueError(
-            f"folder {str(folder)!r} has no corpus: expected corpus.jsonl, "
-            "or a docs/ or corpus/ folder of documents"
-        )
+        raise _fail(NO_CORPUS, folder=repr(str(folder)))
     return corpus, found["topics"][0], found["qrels"][0]
 
 
@@ -307,6 +339,19 @@ def load_qrels_folder(
     return replace(qset, name=root.name)
 
 
+def _fail(code: str, **params: object) -> NoticeError:
+    """The :class:`NoticeError` of a declared ``code`` (to ``raise``)."""
+    return NoticeError(notice(code, **params))
+
+
+def _first_failure(report: LoadReport) -> Notice | str:
+    """`` (<why the first file or row failed>)``, or nothing."""
+    first = report.failed[0] if report.failed else None
+    if first is None:
+        return ""
+    return notice(WHY, reason=first.notice if first.notice is not None else first.reason)
+
+
 #: Compression methods the standard library unpacks (PPMd, 98, and others are not).
 _ZIP_METHODS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA}
 #: The longest name part most file systems accept, in bytes (longer: OSError 36).
@@ -317,48 +362,48 @@ def _refuse_zip(infos: list[zipfile.ZipInfo], max_files: int, max_bytes: int) ->
     """Raise ``ValueError`` for a zip refused whole (member count, declared size, a member
     outside the folder or a link)."""
     if len(infos) > max_files:
-        raise ValueError(f"the zip holds {len(infos):,} members; the limit is {max_files:,}")
+        raise _fail(ZIP_TOO_MANY, n=len(infos), limit=max_files)
     declared = sum(i.file_size for i in infos)
     if declared > max_bytes:
-        raise ValueError(f"the zip unpacks to {declared:,} bytes; the limit is {max_bytes:,} bytes")
+        raise _fail(ZIP_TOO_BIG, size=declared, limit=max_bytes)
     for info in infos:
         name = info.filename.replace("\\", "/")
         parts = PurePosixPath(name).parts
         if name.startswith("/") or ".." in parts or (parts and ":" in parts[0]):
-            raise ValueError(f"the zip member {info.filename!r} points outside the folder")
+            raise _fail(ZIP_OUTSIDE, member=repr(info.filename))
         if stat.S_ISLNK(info.external_attr >> 16):
-            raise ValueError(f"the zip member {info.filename!r} is a link; links are refused")
+            raise _fail(ZIP_LINK, member=repr(info.filename))
 
 
-def _member_skip(info: zipfile.ZipInfo, dest: Path, root: Path) -> str | None:
+def _member_skip(info: zipfile.ZipInfo, dest: Path, root: Path) -> Notice | None:
     """Why ``info`` is skipped before anything is written (None: unpack it, or for a folder
     member: made here). Raises ``ValueError`` for a member resolving outside ``root``."""
     name = info.filename.replace("\\", "/")
     if any(len(p.encode("utf-8", "surrogatepass")) > _NAME_MAX for p in name.split("/")):
-        return f"a name part over {_NAME_MAX} bytes"
+        return notice(SKIP_LONG_NAME, limit=_NAME_MAX)
     target = (dest / name).resolve()
     if root != target and root not in target.parents:
-        raise ValueError(f"the zip member {info.filename!r} points outside the folder")
+        raise _fail(ZIP_OUTSIDE, member=repr(info.filename))
     if info.is_dir():
         try:
             target.mkdir(parents=True, exist_ok=True)
         except OSError:  # a file of that name is there
-            return "a file of the same name exists"
+            return notice(SKIP_FILE_EXISTS)
         return None
     if target == root or name == "." or name.endswith("/."):
-        return "it names a folder, not a file"
+        return notice(SKIP_FOLDER_NAME)
     if info.flag_bits & 0x1:
-        return "it is encrypted"
+        return notice(SKIP_ENCRYPTED)
     if info.compress_type not in _ZIP_METHODS:
-        return f"compression method {info.compress_type} is not supported (use deflate)"
+        return notice(SKIP_COMPRESSION, method=info.compress_type)
     if target.exists():
-        return f"a {'folder' if target.is_dir() else 'file'} of the same name exists"
+        return notice(SKIP_FOLDER_EXISTS if target.is_dir() else SKIP_FILE_EXISTS)
     return None
 
 
 def _write_member(
     zf: zipfile.ZipFile, info: zipfile.ZipInfo, dest: Path, written: int, max_bytes: int
-) -> tuple[int, str | None]:
+) -> tuple[int, Notice | None]:
     """Unpack one file member; return the bytes written so far and why it was skipped
     (None: written). Raises ``ValueError`` once the zip passes ``max_bytes`` unpacked."""
     target = (dest / info.filename.replace("\\", "/")).resolve()
@@ -368,17 +413,17 @@ def _write_member(
             while chunk := src.read(1 << 20):
                 written += len(chunk)
                 if written > max_bytes:
-                    raise ValueError(f"the zip unpacks to more than {max_bytes:,} bytes")
+                    raise _fail(ZIP_OVER, limit=max_bytes)
                 out.write(chunk)
     except zipfile.BadZipFile as exc:
         target.unlink(missing_ok=True)
-        return written, "its data fails the CRC check" if "CRC" in str(exc) else "it is damaged"
+        return written, notice(SKIP_CRC if "CRC" in str(exc) else SKIP_DAMAGED)
     except (OSError, NotImplementedError, RuntimeError, EOFError, zlib_error) as exc:
         if isinstance(exc, OSError) and target.is_file():
             target.unlink(missing_ok=True)
         if isinstance(exc, (FileExistsError, NotADirectoryError)):
-            return written, "a file of the same name is in its path"
-        return written, f"it cannot be unpacked ({type(exc).__name__})"
+            return written, notice(SKIP_IN_PATH)
+        return written, notice(SKIP_CANNOT_UNPACK, error=type(exc).__name__)
     return written, None
 
 
@@ -388,7 +433,7 @@ def safe_extract_zip(
     *,
     max_files: int = ZIP_MAX_FILES,
     max_bytes: int = ZIP_MAX_BYTES,
-    skipped: list[str] | None = None,
+    skipped: list[Notice] | None = None,
 ) -> Path:
     """Unpack an uploaded zip into ``dest``; return the dataset folder inside it.
 
@@ -410,7 +455,7 @@ def safe_extract_zip(
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
-        raise ValueError("the upload is not a zip file") from None
+        raise _fail(NOT_A_ZIP) from None
     with zf:
         infos = zf.infolist()
         _refuse_zip(infos, max_files, max_bytes)
@@ -423,7 +468,7 @@ def safe_extract_zip(
             if reason is None and not info.is_dir():
                 written, reason = _write_member(zf, info, dest, written, max_bytes)
             if reason is not None:
-                notes.append(f"zip member {shown!r} skipped: {reason}")
+                notes.append(notice(SKIPPED, member=repr(shown), why=reason))
     entries = [p for p in dest.iterdir() if not p.name.startswith(("__MACOSX", "."))]
     if len(entries) == 1 and entries[0].is_dir():
         return entries[0]

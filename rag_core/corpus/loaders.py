@@ -101,6 +101,13 @@ CSV_TOO_MANY_CELLS = declare("load.csv.too_many_cells", "cells", "columns")
 CSV_BAD_QUOTE = declare("load.csv.bad_quote", "more")
 CSV_BAD_QUOTE_ONE = declare("load.csv.bad_quote.one")
 CSV_TOO_MANY_BAD_QUOTES = declare("load.csv.too_many_bad_quotes", "limit")
+BEIR_NO_FOLDER = declare("load.beir.no_folder", "folder")
+BEIR_LACKS = declare("load.beir.lacks", "folder", "name")
+BEIR_BAD_SPLIT = declare("load.beir.bad_split", "split")
+BEIR_NO_QRELS = declare("load.beir.no_qrels", "folder", "split")
+BEIR_NO_QRELS_SPLITS = declare("load.beir.no_qrels_splits", "folder", "split", "splits")
+BEIR_BAD_QUERY = declare("load.beir.bad_query")
+BEIR_QRELS_CELLS = declare("load.beir.qrels_cells", "found")
 
 
 def _fail(code: str, **params: Any) -> LoadError:
@@ -1307,7 +1314,7 @@ def load_corpus(directory: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) ->
 def beir_qrels_path(root: Path, split: str = "test") -> Path:
     """``qrels/<split>.tsv`` when it exists, else ``qrels.tsv`` (both BEIR layouts)."""
     if not isinstance(split, str) or not split.strip() or "/" in split or "\\" in split:
-        raise ValueError(f"split = {split!r} must be a name like test, dev or train")
+        raise _fail(BEIR_BAD_SPLIT, split=repr(split))
     nested = root / "qrels" / f"{split}.tsv"
     if nested.is_file():
         return nested
@@ -1317,8 +1324,10 @@ def beir_qrels_path(root: Path, split: str = "test") -> Path:
     splits = (
         sorted(p.stem for p in (root / "qrels").glob("*.tsv")) if (root / "qrels").is_dir() else []
     )
-    found = f"; splits present: {', '.join(splits)}" if splits else ""
-    raise ValueError(f"BEIR folder {str(root)!r} lacks qrels/{split}.tsv and qrels.tsv{found}")
+    folder = repr(str(root))
+    if splits:
+        raise _fail(BEIR_NO_QRELS_SPLITS, folder=folder, split=split, splits=", ".join(splits))
+    raise _fail(BEIR_NO_QRELS, folder=folder, split=split)
 
 
 def _with_title(doc: Document) -> Document:
@@ -1397,12 +1406,12 @@ def _beir_files(root: Path, split: str) -> tuple[Path, Path, Path]:
     """The corpus, queries and qrels files of BEIR folder ``root``; ``ValueError`` naming the
     one missing."""
     if not root.is_dir():
-        raise ValueError(f"BEIR folder {str(root)!r} does not exist or is not a folder")
+        raise _fail(BEIR_NO_FOLDER, folder=repr(str(root)))
     corpus = root / "corpus.jsonl"
     queries_path = root / "queries.jsonl"
     for p in (corpus, queries_path):
         if not p.is_file():
-            raise ValueError(f"BEIR folder {str(root)!r} lacks {p.name}")
+            raise _fail(BEIR_LACKS, folder=repr(str(root)), name=p.name)
     return corpus, queries_path, beir_qrels_path(root, split)
 
 
@@ -1414,7 +1423,7 @@ def _beir_queries(path: Path) -> tuple[dict[str, str], int]:
     lines = decode_bytes(path.read_bytes()).lstrip("\ufeff").split("\n")
     for no, row in json_rows(lines, path.name):
         if not isinstance(row, dict) or "_id" not in row or not isinstance(row.get("text"), str):
-            raise ValueError(f"{path.name} line {no}: a query needs '_id' and 'text'")
+            raise _fail_at(_line(path.name, no), BEIR_BAD_QUERY)
         qid = str(row["_id"])
         if qid in queries:
             repeated += 1
@@ -1438,11 +1447,8 @@ def _beir_qrels(path: Path) -> tuple[dict[str, dict[str, int]], int]:
         if no == 1 and cells[0].strip().lower() in ("query-id", "query_id", "qid"):
             continue
         if len(cells) != 3:
-            raise ValueError(
-                f"{path.name} line {no}: expected 3 tab-separated cells "
-                f"(query-id, corpus-id, score), found {len(cells)}"
-            )
-        score = guard.grade(cells[2], f"{path.name} line {no}", "score")
+            raise _fail_at(_line(path.name, no), BEIR_QRELS_CELLS, found=len(cells))
+        score = guard.grade(cells[2], _line(path.name, no), "score")
         judged = qrels.setdefault(cells[0], {})
         if cells[1] in judged:
             repeated += 1

@@ -9,6 +9,8 @@ import zipfile
 import pytest
 
 from rag_core.corpus.datasets import safe_extract_zip
+from rag_core.types import Notice
+from rag_core.wording import english
 
 GOOD = {"set/corpus.jsonl": b'{"_id": "d1", "text": "x"}\n', "set/notes.txt": b"kept"}
 
@@ -41,10 +43,13 @@ def _patch(data: bytes, name: str, field: str, value: int) -> bytes:
 
 
 def _unpack(tmp_path, data: bytes) -> tuple[list[str], set[str]]:
-    skipped: list[str] = []
+    """The skipped members' reasons in English (each a ``dataset.zip.skipped`` notice) and the
+    files unpacked."""
+    skipped: list[Notice] = []
     folder = safe_extract_zip(data, tmp_path / "out", skipped=skipped)
+    assert all(n.code == "dataset.zip.skipped" for n in skipped)
     files = {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
-    return skipped, files
+    return [english(n) for n in skipped], files
 
 
 def _good() -> list[tuple[str, bytes]]:

@@ -50,3 +50,26 @@ def test_a_bad_qrels_or_run_file_is_worded_in_korean(case):
     assert re.search("[가-힣]", ko), ko
     prose = re.sub(r"'[^']*'", "", ko)  # quoted: the file's text or the format's column names
     assert not latin_sentences(prose), (ko, latin_sentences(prose))
+
+
+def test_a_bad_dataset_folder_or_zip_is_worded_in_korean(tmp_path):
+    """The sidebar's BEIR/TREC folder and zip refusals (``dataset.*``, ``load.beir.*``)."""
+    from rag_core.corpus.datasets import load_qrels_folder, parse_topics, safe_extract_zip
+
+    (tmp_path / "beir").mkdir()
+    (tmp_path / "beir" / "queries.jsonl").write_text('{"_id": "q1", "text": "x"}\n')
+    (tmp_path / "trec").mkdir()
+    (tmp_path / "trec" / "qrels.txt").write_text("q1 0 d1 1\n")
+    cases = [
+        (lambda: load_qrels_folder(tmp_path / "beir"), "lacks corpus.jsonl"),
+        (lambda: load_qrels_folder(tmp_path / "trec"), "has no topics file"),
+        (lambda: parse_topics("q1\n", "topics.tsv"), "topics.tsv line 1: expected 'qid<TAB>"),
+        (lambda: safe_extract_zip(b"not a zip", tmp_path / "z"), "the upload is not a zip"),
+    ]
+    for make, english in cases:
+        with pytest.raises(NoticeError) as info:
+            make()
+        assert english in str(info.value)
+        ko = error_text(info.value, "ko")
+        prose = re.sub(r"'[^']*'", "", ko)
+        assert re.search("[가-힣]", ko) and not latin_sentences(prose), ko

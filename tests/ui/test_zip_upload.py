@@ -9,7 +9,9 @@ import zipfile
 
 import pytest
 
+from rag_core.wording import english
 from ui import cache
+from ui.i18n import notice_text
 
 
 def _zip(members: dict[str, bytes]) -> bytes:
@@ -43,8 +45,13 @@ def test_skipped_members_are_reported_with_the_set():
     data = _zip({**{f"set/{k}": v for k, v in BEIR.items()}, "set/.": b"x"})
     _, qset, _ = cache.beir_zip_index(data, "test")
     assert len(qset.questions) == 1
-    assert qset.skipped == ("zip member 'set/.' skipped: it names a folder, not a file",)
-    assert qset.skipped[0] in qset.warnings()
+    said = tuple(english(n) for n in qset.skipped)
+    assert said == ("zip member 'set/.' skipped: it names a folder, not a file",)
+    assert said[0] in qset.warnings()
+    assert (
+        notice_text(qset.skipped[0], "ko")
+        == "zip 항목 'set/.' 건너뜀: 파일이 아니라 폴더 이름입니다"
+    )
 
 
 def test_without_folder():
