@@ -31,6 +31,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -175,34 +176,51 @@ def generate(
             generator = get_generator(cfg.model, dtype=cfg.dtype)
         except ModelUnavailable as exc:
             return _stage("unavailable", cfg.model, exc.notice, params=params)
+    request = _Request(context, cfg, cache_dir, use_cache, on_text, cancelled)
     if getattr(generator, "is_endpoint", False):  # a server: rag_core.answer.remote
-        stage = generate_remote(
-            context,
-            cfg,
-            generator,
-            generation_store(cache_dir),
-            params,
-            [],
-            use_cache=use_cache,
-            on_text=on_text,
-            cancelled=cancelled,
-        )
-        if cancelled is not None and cancelled():  # the request was closed: nothing to show
-            raise Cancelled
-        return stage
+        return _by_endpoint(request, generator, params)
+    return _locally(request, generator, params)
+
+
+@dataclass(frozen=True)
+class _Request:
+    """What :func:`generate` was asked, handed on to its steps."""
+
+    context: ContextStage
+    cfg: GenerationConfig
+    cache_dir: str | Path | None
+    use_cache: bool
+    on_text: Callable[[str], None] | None
+    cancelled: Callable[[], bool] | None
+
+
+def _by_endpoint(request: _Request, generator: Any, params: dict[str, Any]) -> GenerationStage:
+    """Have a server make the answer (``rag_core.answer.remote``); raise Cancelled once closed."""
+    cancelled = request.cancelled
+    stage = generate_remote(
+        request.context,
+        request.cfg,
+        generator,
+        generation_store(request.cache_dir),
+        params,
+        [],
+        use_cache=request.use_cache,
+        on_text=request.on_text,
+        cancelled=cancelled,
+    )
+    if cancelled is not None and cancelled():  # the request was closed: nothing to show
+        raise Cancelled
+    return stage
+
+
+def _locally(request: _Request, generator: Any, params: dict[str, Any]) -> GenerationStage:
+    """Check the ids are this local model's, then replay from the cache or generate and store."""
+    context, cfg = request.context, request.cfg
     params["dtype"] = generator_dtype(generator)
     wrong = _wrong_ids(context, generator, params)
     if wrong is not None:
         return wrong
-    notes: list[Notice] = []
-    mode = cfg.citations
-    if mode == "enforced" and not supports_enforced(generator):
-        mode = "free"
-        params["citations"] = "free"
-        notes.append(_no_enforcing(generator))
-    sources = sorted({s.n for s in context.sources if s.n is not None})
-    if mode == "enforced":
-        params["cite_sources"] = sources
+    mode, sources, notes = _citation_mode(context, cfg, generator, params)
     ids = list(context.input_ids)
     key = cache_key(
         generator.model_id,
@@ -213,15 +231,43 @@ def generate(
         sources,
         params["dtype"],
     )
-    store = generation_store(cache_dir)
-    if use_cache:
+    store = generation_store(request.cache_dir)
+    if request.use_cache:
         replayed = _replay(store, key, generator, ids, params, notes)
         if replayed is not None:
             return replayed
     refusal = refusal_of(context.system_text)
     return _fresh(
-        store, key, generator, ids, cfg, mode, sources, params, notes, on_text, refusal, cancelled
+        store,
+        key,
+        generator,
+        ids,
+        cfg,
+        mode,
+        sources,
+        params,
+        notes,
+        request.on_text,
+        refusal,
+        request.cancelled,
     )
+
+
+def _citation_mode(
+    context: ContextStage, cfg: GenerationConfig, generator: Any, params: dict[str, Any]
+) -> tuple[str, list[int], list[Notice]]:
+    """The citation mode actually used (``free`` when the generator cannot enforce), the source
+    numbers a citation may use and the notes saying so; records both in ``params``."""
+    notes: list[Notice] = []
+    mode = cfg.citations
+    if mode == "enforced" and not supports_enforced(generator):
+        mode = "free"
+        params["citations"] = "free"
+        notes.append(_no_enforcing(generator))
+    sources = sorted({s.n for s in context.sources if s.n is not None})
+    if mode == "enforced":
+        params["cite_sources"] = sources
+    return mode, sources, notes
 
 
 def _no_enforcing(generator: Any) -> Notice:
