@@ -37,7 +37,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from threading import Lock
-from typing import Any
+from typing import Any, get_args, get_type_hints
 
 import numpy as np
 
@@ -79,17 +79,9 @@ SUPPORT_SKIPPED_NO_ANSWER = declare("support.skipped.no_answer")
 SUPPORT_NO_CLAIMS = declare("support.no_claims", "kinds")
 SUPPORT_SUMMARY = declare("support.summary", "judged", "counts")
 SUPPORT_COUNT = declare("support.count", "count", "verdict")
+#: Each verdict of ``Claim.verdict`` as a code (its word in a count).
 VERDICT_WORDS = {
-    v: declare(f"support.verdict.{v}")
-    for v in (
-        "supported",
-        "supported-elsewhere",
-        "unsupported",
-        "uncited",
-        "invalid-citation",
-        "contradicted",
-        "not-a-claim",
-    )
+    v: declare(f"support.verdict.{v}") for v in get_args(get_type_hints(Claim)["verdict"])
 }
 #: Why a claim got its verdict (``Claim.notice``): one code per verdict of step 4, and the
 #: parts its wording is built from (an evidence's figures, the rule, optional tails).
