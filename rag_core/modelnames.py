@@ -184,7 +184,7 @@ def refusal_notice(key: str, value: Any, env: Mapping[str, str] | None = None) -
     return notice(REFUSED_MODEL, key=key, names=names, where=where)
 
 
-# ------------------------------------------------------- shared-server mode (issue 27)
+# ------------------------------------------------------------------- shared-server mode
 
 #: ``RAG_INSPECTOR_MODE=shared``: the app serves visitors (a class), so every path or server
 #: typed in the app — not only those in the address — must lie inside an allow-listed root.

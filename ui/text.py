@@ -2468,7 +2468,7 @@ TEXT: dict[str, tuple[str, str]] = {
         "phrasing 0 (this question has {n} phrasing(s), numbered from 0)",
     ),
     "url.shown.set_question": ("질문 세트의 질문 {qid}", "question {qid} of the question set"),
-    # ---- BEIR repeats (issue 27)
+    # ---- the sidebar: BEIR folders' repeated rows and skipped zip members
     "side.beir.dup": (
         "반복된 {kind} {n}개를 버렸습니다 (각각 첫 줄을 씀).",
         "{n} repeated {kind} dropped (the first line of each kept).",
@@ -2480,7 +2480,7 @@ TEXT: dict[str, tuple[str, str]] = {
         "판정 줄(같은 질의·문서)",
         "judgement line(s) (same query and document)",
     ),
-    # ---- notices about the address (URL): language, page (issue 27)
+    # ---- notices about the address (URL): language, page
     "url.shown.lang.ko": ("한국어 화면", "the Korean interface"),
     "url.shown.lang.en": ("영어 화면", "the English interface"),
     "url.page_unknown": (
