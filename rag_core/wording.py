@@ -664,6 +664,21 @@ ENGLISH: dict[str, str] = {
     "config.item_not_pair": "{item!r}: expected key=value, e.g. retrieval.k=5",
     "config.item_not_key_value": "{item!r} is not key=value (e.g. retrieval.analyzer=char)",
     "config.unknown_preset": "unknown preset {name!r}; valid choices: {choices}",
+    # question sets (rag_core/formats/questions.py)
+    "qset.not_object": "a question must be a JSON object, not {kind}",
+    "qset.field_missing": "field {key!r} is missing or empty",
+    "qset.unknown_fields": "unknown field(s) {unknown}; known: {known}",
+    "qset.bad_phrasings": "'phrasings' must be a list of non-empty strings",
+    "qset.bad_needle": "needle {index} must be an object with non-empty 'doc_id' and 'text'",
+    "qset.bad_answerable": "'answerable' must be true or false",
+    "qset.no_needle": "an answerable question needs at least one needle",
+    "qset.bad_tags": "'tags' must be a list of strings",
+    "qset.duplicate_id": "duplicate question id {qid!r}",
+    "qset.no_file": "question set {path} does not exist",
+    "qset.not_utf8": "question set {path} is not UTF-8 text",
+    "qset.bad_phrasing_choice": (
+        "phrasings = {value!r} is not valid; valid choices: question, all, or an index below {n}"
+    ),
 }
 
 

@@ -1788,6 +1788,56 @@ TEXT: dict[str, tuple[str, str]] = {
         "알 수 없는 프리셋 {name!r}. 고를 수 있는 값: {choices}",
         "unknown preset {name!r}; valid choices: {choices}",
     ),
+    # question sets (rag_core/formats/questions.py)
+    "notice.qset.not_object": (
+        "질문은 JSON 객체여야 합니다 (받은 것: {kind})",
+        "a question must be a JSON object, not {kind}",
+    ),
+    "notice.qset.field_missing": (
+        "필드 {key!r} 이(가) 없거나 비어 있습니다",
+        "field {key!r} is missing or empty",
+    ),
+    "notice.qset.unknown_fields": (
+        "알 수 없는 필드: {unknown}. 알려진 필드: {known}",
+        "unknown field(s) {unknown}; known: {known}",
+    ),
+    "notice.qset.bad_phrasings": (
+        "'phrasings' 는 비어 있지 않은 문자열의 목록이어야 합니다",
+        "'phrasings' must be a list of non-empty strings",
+    ),
+    "notice.qset.bad_needle": (
+        "정답 근거 {index} 은(는) 비어 있지 않은 'doc_id' 와 'text' 를 가진 객체여야 합니다",
+        "needle {index} must be an object with non-empty 'doc_id' and 'text'",
+    ),
+    "notice.qset.bad_answerable": (
+        "'answerable' 은 true 나 false 여야 합니다",
+        "'answerable' must be true or false",
+    ),
+    "notice.qset.no_needle": (
+        "답할 수 있는 질문에는 정답 근거가 하나 이상 있어야 합니다",
+        "an answerable question needs at least one needle",
+    ),
+    "notice.qset.bad_tags": (
+        "'tags' 는 문자열의 목록이어야 합니다",
+        "'tags' must be a list of strings",
+    ),
+    "notice.qset.duplicate_id": (
+        "질문 id {qid!r} 이(가) 반복됩니다",
+        "duplicate question id {qid!r}",
+    ),
+    "notice.qset.no_file": (
+        "질문 세트 {path} 이(가) 없습니다",
+        "question set {path} does not exist",
+    ),
+    "notice.qset.not_utf8": (
+        "질문 세트 {path} 은(는) UTF-8 텍스트가 아닙니다",
+        "question set {path} is not UTF-8 text",
+    ),
+    "notice.qset.bad_phrasing_choice": (
+        "phrasings = {value!r} 은(는) 쓸 수 없습니다. 고를 수 있는 값: question, all, 또는 {n} "
+        "보다 작은 번호",
+        "phrasings = {value!r} is not valid; valid choices: question, all, or an index below {n}",
+    ),
     "ins.gen_speed": (
         "첫 토큰 {first}초 · 프롬프트 처리 {prefill} 토큰/초 · 생성 {decode} 토큰/초",
         "first token {first} s · prefill {prefill} tokens/s · decode {decode} tokens/s",

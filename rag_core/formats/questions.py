@@ -6,29 +6,48 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..types import Needle, Question
-from .guard import json_line, nfc
+from ..types import Needle, Notice, Question
+from ..wording import NoticeError, declare, notice
+from .guard import at, json_line, line, nfc
 
 REQUIRED = ("id", "question")
 KNOWN = ("id", "lang", "question", "phrasings", "needles", "answerable", "tags")
 
+NOT_OBJECT = declare("qset.not_object", "kind")
+FIELD_MISSING = declare("qset.field_missing", "key")
+UNKNOWN_FIELDS = declare("qset.unknown_fields", "unknown", "known")
+BAD_PHRASINGS = declare("qset.bad_phrasings")
+BAD_NEEDLE = declare("qset.bad_needle", "index")
+BAD_ANSWERABLE = declare("qset.bad_answerable")
+NO_NEEDLE = declare("qset.no_needle")
+BAD_TAGS = declare("qset.bad_tags")
+DUPLICATE_ID = declare("qset.duplicate_id", "qid")
+NO_FILE = declare("qset.no_file", "path")
+NOT_UTF8 = declare("qset.not_utf8", "path")
+BAD_PHRASING_CHOICE = declare("qset.bad_phrasing_choice", "value", "n")
 
-def question_from_dict(row: Any, where: str = "") -> Question:
-    """Validate one row; raise ``ValueError`` naming ``where`` and the problem."""
-    at = f"{where}: " if where else ""
+
+def _refused(where: str | Notice, code: str, **params: object) -> NoticeError:
+    """The refusal of one row: ``<where>: <problem>``, or the problem alone without ``where``."""
+    return at(where, code, **params) if where else NoticeError(notice(code, **params))
+
+
+def question_from_dict(row: Any, where: str | Notice = "") -> Question:
+    """Validate one row; raise a ``ValueError`` (:class:`~rag_core.wording.NoticeError`) naming
+    ``where`` (a name, or :func:`~rag_core.formats.guard.line`) and the problem."""
     if not isinstance(row, dict):
-        raise ValueError(f"{at}a question must be a JSON object, not {type(row).__name__}")
+        raise _refused(where, NOT_OBJECT, kind=type(row).__name__)
     for key in REQUIRED:
         if not isinstance(row.get(key), str) or not row[key].strip():
-            raise ValueError(f"{at}field {key!r} is missing or empty")
+            raise _refused(where, FIELD_MISSING, key=key)
     unknown = sorted(set(row) - set(KNOWN))
     if unknown:
-        raise ValueError(f"{at}unknown field(s) {', '.join(unknown)}; known: {', '.join(KNOWN)}")
+        raise _refused(where, UNKNOWN_FIELDS, unknown=", ".join(unknown), known=", ".join(KNOWN))
     phrasings = row.get("phrasings", [])
     if not isinstance(phrasings, list) or not all(
         isinstance(p, str) and p.strip() for p in phrasings
     ):
-        raise ValueError(f"{at}'phrasings' must be a list of non-empty strings")
+        raise _refused(where, BAD_PHRASINGS)
     needles = []
     for i, n in enumerate(row.get("needles", [])):
         if (
@@ -37,16 +56,16 @@ def question_from_dict(row: Any, where: str = "") -> Question:
             or not isinstance(n.get("text"), str)
             or not n["text"].strip()
         ):
-            raise ValueError(f"{at}needle {i} must be an object with non-empty 'doc_id' and 'text'")
+            raise _refused(where, BAD_NEEDLE, index=i)
         needles.append(Needle(doc_id=n["doc_id"], text=nfc(n["text"])))  # as the corpus text
     answerable = row.get("answerable", True)
     if not isinstance(answerable, bool):
-        raise ValueError(f"{at}'answerable' must be true or false")
+        raise _refused(where, BAD_ANSWERABLE)
     if answerable and not needles:
-        raise ValueError(f"{at}an answerable question needs at least one needle")
+        raise _refused(where, NO_NEEDLE)
     tags = row.get("tags", [])
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-        raise ValueError(f"{at}'tags' must be a list of strings")
+        raise _refused(where, BAD_TAGS)
     return Question(
         id=row["id"],
         lang=str(row.get("lang", "")),
@@ -64,10 +83,10 @@ def json_rows(lines: Iterable[str], source: str) -> Iterator[tuple[int, Any]]:
     Raises:
         ValueError: a line is not valid JSON (``source line N: ...``).
     """
-    for no, line in enumerate(lines, 1):
-        if not line.strip():
+    for no, text in enumerate(lines, 1):
+        if not text.strip():
             continue
-        yield no, json_line(line, f"{source} line {no}")  # depth and integer caps first
+        yield no, json_line(text, line(source, no))  # depth and integer caps first
 
 
 def parse_questions(lines: Iterable[str], source: str = "<questions>") -> tuple[Question, ...]:
@@ -75,9 +94,9 @@ def parse_questions(lines: Iterable[str], source: str = "<questions>") -> tuple[
     out: list[Question] = []
     seen: set[str] = set()
     for no, row in json_rows(lines, source):
-        q = question_from_dict(row, f"{source} line {no}")
+        q = question_from_dict(row, line(source, no))
         if q.id in seen:
-            raise ValueError(f"{source} line {no}: duplicate question id {q.id!r}")
+            raise at(line(source, no), DUPLICATE_ID, qid=q.id)
         seen.add(q.id)
         out.append(q)
     return tuple(out)
@@ -89,9 +108,9 @@ def load_questions(path: str | Path) -> tuple[Question, ...]:
     try:
         text = p.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        raise ValueError(f"question set {p} does not exist") from None
+        raise NoticeError(notice(NO_FILE, path=str(p))) from None
     except UnicodeDecodeError:
-        raise ValueError(f"question set {p} is not UTF-8 text") from None
+        raise NoticeError(notice(NOT_UTF8, path=str(p))) from None
     return parse_questions(text.splitlines(), source=p.name)
 
 
@@ -109,7 +128,6 @@ def queries_of(question: Question, phrasings: str = "all") -> tuple[tuple[str, s
         i = int(phrasings)
         return ((f"{question.id}#{i}", question.phrasings[i]),)
     except (ValueError, IndexError):
-        raise ValueError(
-            f"phrasings = {phrasings!r} is not valid; valid choices: question, all, "
-            f"or an index below {len(question.phrasings)}"
+        raise NoticeError(
+            notice(BAD_PHRASING_CHOICE, value=phrasings, n=len(question.phrasings))
         ) from None
