@@ -8,7 +8,7 @@ from ui import cache, render, sidebar
 from ui.html import md, show, style
 from ui.i18n import t
 from ui.inspect import keys, widgets
-from ui.inspect.view import answer_preview, skipped_lines, split_warnings, warning_lines
+from ui.inspect.view import answer_preview, not_loaded, skipped_lines, warning_lines
 from ui.trace_view import destroyed_needles
 
 ctx = sidebar.context(__file__)
@@ -25,11 +25,10 @@ st.markdown(f"**{t('ins.question', lang)}** {md(trace.question)}")
 preview = st.empty()
 state = "pending" if res.pending is not None else "stopped" if res.stopped else "done"
 show(answer_preview(trace, lang, question=ctx.gold, state=state), preview)
-_, skipped = split_warnings(trace.warnings, ctx.corpus.load_warnings)
 for w in warning_lines(trace, lang):
     st.warning(md(w))
-if skipped:  # one box for the corpus load, however many files or rows it skipped
-    with st.expander(t("ins.not_loaded", lang, n=len(skipped))):
+if skipped := not_loaded(trace):  # one box for the corpus load, however many it skipped
+    with st.expander(t("ins.not_loaded", lang, n=skipped)):
         st.markdown("\n".join(f"- {md(w)}" for w in skipped_lines(ctx.corpus.failed, lang)))
 render.verdict(trace, lang)
 widgets.flow(trace, lang)

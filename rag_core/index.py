@@ -23,6 +23,7 @@ from .chunking.diagnostics import diagnose
 from .config import PIPELINE_VERSION, ChunkerConfig, RetrievalConfig
 from .corpus import SAMPLE_CORPUS
 from .corpus.loaders import load_corpus
+from .formats.guard import AT
 from .formats.questions import load_questions
 from .hashing import sha256_pairs
 from .models.embcache import default_cache
@@ -41,7 +42,7 @@ from .types import (
     Notice,
     Question,
 )
-from .wording import declare, notice
+from .wording import NoticeError, declare, english, joined, notice
 
 #: ``progress(message, fraction)``: what is being done, as a notice, and how far (0 to 1).
 Progress = Callable[[Notice, float], None]
@@ -56,13 +57,37 @@ def corpus_fingerprint(documents: Sequence[Document]) -> str:
     return sha256_pairs((d.doc_id, d.text) for d in documents)[:16]
 
 
-#: How a Trace warning about a file or row the corpus load skipped begins.
-LOAD_WARNING_PREFIX = "not loaded: "
+#: A file or row the corpus load skipped, as every Trace over the corpus lists it.
+NOT_LOADED = declare("load.not_loaded", "where", "why")
+#: A corpus in which no document loaded (``failed`` the first files or rows, and why).
+NO_DOCUMENT = declare("index.no_document", "name")
+NO_DOCUMENT_FAILED = declare("index.no_document_failed", "name", "n", "failed")
+MORE_FAILED = declare("index.more_failed", "n")
+
+
+def _why(failed: FailedDocument) -> Notice | str:
+    """Why a file or row was not loaded: its ``load.*`` notice, or its English reason."""
+    return failed.notice if failed.notice is not None else failed.reason
+
+
+def load_notices(report: LoadReport) -> tuple[Notice, ...]:
+    """``not loaded: <path>: <why>`` (``load.not_loaded``) for every failed file or row."""
+    return tuple(notice(NOT_LOADED, where=f.path, why=_why(f)) for f in report.failed)
 
 
 def load_warnings(report: LoadReport) -> tuple[str, ...]:
-    """``"not loaded: <path>: <reason>"`` for every failed file or row of a load."""
-    return tuple(f"{LOAD_WARNING_PREFIX}{f.path}: {f.reason}" for f in report.failed)
+    """:func:`load_notices` in English (the CLI's ``warning:`` lines)."""
+    return tuple(map(english, load_notices(report)))
+
+
+def no_document(name: str, failed: Sequence[FailedDocument], shown: int = 3) -> NoticeError:
+    """The refusal of a corpus without a loadable document, naming its first failures."""
+    if not failed:
+        return NoticeError(notice(NO_DOCUMENT, name=name))
+    parts = [notice(AT, where=f.path, problem=_why(f)) for f in failed[:shown]]
+    if len(failed) > shown:
+        parts.append(notice(MORE_FAILED, n=len(failed) - shown))
+    return NoticeError(notice(NO_DOCUMENT_FAILED, name=name, n=len(failed), failed=joined(parts)))
 
 
 class CorpusIndex:
@@ -76,16 +101,7 @@ class CorpusIndex:
         questions: Sequence[Question] = (),
     ) -> None:
         if not report.documents:
-            shown = "; ".join(f"{f.path}: {f.reason}" for f in report.failed[:3])
-            more = f"; and {len(report.failed) - 3} more" if len(report.failed) > 3 else ""
-            raise ValueError(
-                f"corpus {name!r} has no loadable document"
-                + (
-                    f" ({len(report.failed)} failed to load: {shown}{more})"
-                    if report.failed
-                    else ""
-                )
-            )
+            raise no_document(name, report.failed)
         self.name = name
         self.report = report
         self.documents: tuple[Document, ...] = report.documents
@@ -104,7 +120,8 @@ class CorpusIndex:
         )
         self.fingerprint = corpus_fingerprint(self.documents)
         #: One line per file or row that did not load (shown with every Trace of this corpus).
-        self.load_warnings: tuple[str, ...] = load_warnings(report)
+        self.load_notices: tuple[Notice, ...] = load_notices(report)
+        self.load_warnings: tuple[str, ...] = tuple(map(english, self.load_notices))
         self._memo: dict[Any, Any] = {}
         self._locks: dict[Any, threading.Lock] = {}
         self._guard = threading.Lock()

@@ -592,8 +592,7 @@ class Trace:
     gold: GoldView | None = None
     #: In English: the question's warnings, the corpus load's lines, the gate's warning.
     warnings: tuple[str, ...] = ()
-    #: The question's and the gate's warnings as codes, in that order (the corpus load's
-    #: lines are ``CorpusIndex.load_warnings``, worded by the corpus loader).
+    #: ``warnings`` as codes, one for one (a corpus load's line is ``load.not_loaded``).
     notices: tuple[Notice, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:

@@ -664,6 +664,18 @@ ENGLISH: dict[str, str] = {
     "config.item_not_pair": "{item!r}: expected key=value, e.g. retrieval.k=5",
     "config.item_not_key_value": "{item!r} is not key=value (e.g. retrieval.analyzer=char)",
     "config.unknown_preset": "unknown preset {name!r}; valid choices: {choices}",
+    # the corpus index (rag_core/index.py) and the run's plan (rag_core/pipeline/plan.py)
+    "load.not_loaded": "not loaded: {where}: {why}",
+    "index.no_document": "corpus {name!r} has no loadable document",
+    "index.no_document_failed": (
+        "corpus {name!r} has no loadable document ({n} failed to load: {failed})"
+    ),
+    "index.more_failed": "and {n} more",
+    "plan.no_chunks": (
+        "the chunker {signature} made no chunk from the {n} loaded document(s): their text is "
+        "only heading lines (never chunk content) or blocks the rule drops; there is nothing to "
+        "search — upload documents with body text, or pick another chunker"
+    ),
     # question sets (rag_core/formats/questions.py)
     "qset.not_object": "a question must be a JSON object, not {kind}",
     "qset.field_missing": "field {key!r} is missing or empty",

@@ -1788,6 +1788,25 @@ TEXT: dict[str, tuple[str, str]] = {
         "알 수 없는 프리셋 {name!r}. 고를 수 있는 값: {choices}",
         "unknown preset {name!r}; valid choices: {choices}",
     ),
+    # the corpus index (rag_core/index.py) and the run's plan (rag_core/pipeline/plan.py)
+    "notice.load.not_loaded": ("읽지 않음: {where}: {why}", "not loaded: {where}: {why}"),
+    "notice.index.no_document": (
+        "코퍼스 {name!r} 에 읽을 수 있는 문서가 없습니다",
+        "corpus {name!r} has no loadable document",
+    ),
+    "notice.index.no_document_failed": (
+        "코퍼스 {name!r} 에 읽을 수 있는 문서가 없습니다 (읽지 못한 것 {n}개: {failed})",
+        "corpus {name!r} has no loadable document ({n} failed to load: {failed})",
+    ),
+    "notice.index.more_failed": ("그 밖에 {n}개", "and {n} more"),
+    "notice.plan.no_chunks": (
+        "청커 {signature} 가 읽은 문서 {n}개에서 청크를 하나도 만들지 못했습니다. 문서의 텍스트가 "
+        "제목 줄(청크 내용이 되지 않음)이나 규칙이 버리는 블록뿐이라 검색할 것이 없습니다. 본문이 "
+        "있는 문서를 올리거나 다른 청커를 고르세요",
+        "the chunker {signature} made no chunk from the {n} loaded document(s): their text is "
+        "only heading lines (never chunk content) or blocks the rule drops; there is nothing to "
+        "search — upload documents with body text, or pick another chunker",
+    ),
     # question sets (rag_core/formats/questions.py)
     "notice.qset.not_object": (
         "질문은 JSON 객체여야 합니다 (받은 것: {kind})",

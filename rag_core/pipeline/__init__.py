@@ -236,7 +236,7 @@ def _run_planned(
     t = time.perf_counter()
     gate = apply_gate(rerank.hits, config.gate)
     timings["gate"] = (time.perf_counter() - t) * 1000
-    notices, warnings = _warnings(notices, gate, plan.load_warnings)
+    notices, warnings = _warnings(notices, gate, plan.load_notices)
 
     finish = partial(
         _trace, plan, question, extra, table, (retrieval, dense_index, rerank, gate), gold=gold,
@@ -307,13 +307,14 @@ def _trace(
 
 
 def _warnings(
-    notices: tuple[Notice, ...], gate: GateStage, load_warnings: tuple[str, ...]
+    notices: tuple[Notice, ...], gate: GateStage, load_notices: tuple[Notice, ...]
 ) -> tuple[tuple[Notice, ...], tuple[str, ...]]:
-    """A Trace's ``notices`` (the question's, then a gate rule that could not apply) and its
-    ``warnings`` in English (the question's, the corpus load's lines, the gate's)."""
-    if gate.notice is None or gate.refused:
-        return notices, (*map(english, notices), *load_warnings)
-    return (*notices, gate.notice), (*map(english, notices), *load_warnings, gate.reason)
+    """A Trace's ``notices`` (the question's, the corpus load's lines, then a gate rule that
+    could not apply) and the same as ``warnings`` in English."""
+    said = (*notices, *load_notices)
+    if gate.notice is not None and not gate.refused:
+        said = (*said, gate.notice)
+    return said, tuple(map(english, said))
 
 
 def final_ranking(trace: Trace) -> list[str]:

@@ -11,17 +11,11 @@ from ..index import CorpusIndex, Progress
 from ..retrieval.dense import DenseIndex
 from ..retrieval.sparse import SparseIndex, SparseResult
 from ..retrieval.sparse.analyzers import get_analyzer
-from ..types import ContextStage, GenerationStage, IndexStamp, SupportStage
-from ..wording import english
+from ..types import ContextStage, GenerationStage, IndexStamp, Notice, SupportStage
+from ..wording import NoticeError, declare, english, notice
 
-
-def no_chunks_message(n_documents: int, signature: str) -> str:
-    """What to say when a chunking of a loaded corpus holds no chunk at all (nothing to search)."""
-    return (
-        f"the chunker {signature} made no chunk from the {n_documents} loaded document(s): "
-        "their text is only heading lines (never chunk content) or blocks the rule drops; "
-        "there is nothing to search — upload documents with body text, or pick another chunker"
-    )
+#: A chunking of a loaded corpus that holds no chunk at all (nothing to search).
+NO_CHUNKS = declare("plan.no_chunks", "signature", "n")
 
 
 #: ``(index, analyzer function, list params, idf form, n docs)`` of one sparse retriever.
@@ -47,9 +41,11 @@ class RunPlan:
         #: time the chunking lookup (or build) took, in milliseconds
         self.chunking_ms = (time.perf_counter() - t) * 1000
         if not self.chunking.chunks:
-            raise ValueError(no_chunks_message(len(corpus.documents), self.chunking.signature))
+            raise NoticeError(
+                notice(NO_CHUNKS, signature=self.chunking.signature, n=len(corpus.documents))
+            )
         # files and rows the corpus load skipped are listed with every answer over it
-        self.load_warnings: tuple[str, ...] = tuple(getattr(corpus, "load_warnings", ()))
+        self.load_notices: tuple[Notice, ...] = tuple(getattr(corpus, "load_notices", ()))
         #: the embedder dense retrieval uses and why (``auto``: by the corpus's languages)
         self.dense_model, self.dense_why = corpus.dense_choice(config.retrieval.dense_model)
         self.dense_reason = english(self.dense_why)

@@ -2,30 +2,33 @@
 
 from __future__ import annotations
 
+import re
+
 from rag_core.config import PipelineConfig
 from rag_core.index import load_corpus_index
 from rag_core.pipeline import run
-from ui.inspect.view import split_warnings
+from rag_core.wording import english
+from ui.i18n import notice_text
+from ui.inspect.view import not_loaded, skipped_lines, warning_lines
 from ui.trace_view import citations_fell_back
 
 
-def test_split_keeps_order_and_takes_the_load_lines_by_identity():
-    warnings = ("a", "not loaded: x.bin: binary", "b", "not loaded: y.csv: row 2")
-    load = ("not loaded: x.bin: binary", "not loaded: y.csv: row 2")
-    assert split_warnings(warnings, load) == (["a", "b"], list(load))
-    assert split_warnings(warnings, ()) == (list(warnings), [])
-
-
-def test_a_trace_on_a_corpus_with_a_skipped_file_splits_into_that_file_alone(tmp_path):
+def test_a_trace_lists_each_skipped_file_once_in_english_and_as_a_code(tmp_path):
     (tmp_path / "ok.md").write_text("# Title\n\nCrater lakes form in calderas.\n", "utf-8")
     (tmp_path / "bad.md").write_bytes(b"\x00\x01\x02 binary")
     corpus = load_corpus_index(tmp_path, questions=[])
     assert len(corpus.load_warnings) == 1, "the binary file is skipped with a reason"
     cfg = PipelineConfig().with_overrides({"generation.model": "none"})
     trace = run(cfg, "crater lake", corpus, stop_after="gate")
-    other, skipped = split_warnings(trace.warnings, corpus.load_warnings)
-    assert skipped == list(corpus.load_warnings)
-    assert not set(other) & set(skipped)
+    assert trace.warnings == tuple(map(english, trace.notices))
+    assert trace.warnings == corpus.load_warnings
+    bad = str(tmp_path / "bad.md")
+    assert trace.warnings[0].startswith(f"not loaded: {bad}: binary file")
+    assert not_loaded(trace) == 1
+    assert warning_lines(trace, "ko") == []  # the page's box words it from corpus.failed
+    [line] = skipped_lines(corpus.failed, "ko")
+    assert line.startswith(f"{bad}: ") and re.search("[가-힣]", line), line
+    assert notice_text(trace.notices[0], "ko") == f"읽지 않음: {line}"
 
 
 def test_citations_fell_back_reads_the_config_and_the_stage_not_the_message(tmp_path):

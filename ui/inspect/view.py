@@ -3,8 +3,9 @@ answer preview of the first screen."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
+from rag_core.index import NOT_LOADED
 from rag_core.types import FailedDocument, Question, Trace
 
 from ..html import Markup, snippet, span, tag
@@ -12,14 +13,10 @@ from ..i18n import failure_text, notice_text, t
 from ..trace_view import answer_mark_chip, generation_status
 
 
-def split_warnings(
-    warnings: Sequence[str], load_warnings: Iterable[str]
-) -> tuple[list[str], list[str]]:
-    """``(other, skipped)``: the Trace's warnings that are not the corpus load's, in order,
-    and those that are (one line per file or row the load skipped; ``CorpusIndex.load_warnings``
-    lists them, so nothing is recognised by its wording)."""
-    load = set(load_warnings)
-    return [w for w in warnings if w not in load], [w for w in warnings if w in load]
+def not_loaded(trace: Trace) -> int:
+    """How many files or rows the corpus load skipped (the Trace's ``load.not_loaded``
+    notices; the page words them from ``CorpusIndex.failed``)."""
+    return sum(n.code == NOT_LOADED for n in trace.notices)
 
 
 def skipped_lines(failed: Iterable[FailedDocument], lang: str) -> list[str]:
@@ -28,8 +25,9 @@ def skipped_lines(failed: Iterable[FailedDocument], lang: str) -> list[str]:
 
 
 def warning_lines(trace: Trace, lang: str) -> list[str]:
-    """The question's and the gate's warnings (``Trace.notices``) in ``lang``."""
-    return [notice_text(n, lang) for n in trace.notices]
+    """The question's and the gate's warnings (``Trace.notices`` but the corpus load's lines)
+    in ``lang``."""
+    return [notice_text(n, lang) for n in trace.notices if n.code != NOT_LOADED]
 
 
 #: The answer preview's states: the answer is in the Trace, still being made, stopped, or its

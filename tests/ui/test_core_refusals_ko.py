@@ -1,6 +1,6 @@
-"""Question-set files (``rag_core/formats/questions.py``): each refusal is a
-:class:`~rag_core.wording.NoticeError` whose English is the CLI's text, byte for byte, and
-whose notice the pages word in Korean."""
+"""Question-set files (``rag_core/formats/questions.py``) and a corpus with no loadable
+document (``rag_core/index.py``): each refusal is a :class:`~rag_core.wording.NoticeError`
+whose English is the CLI's text, byte for byte, and whose notice the pages word in Korean."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import pytest
 from helpers.latin import latin_sentences
 
 from rag_core.formats.questions import KNOWN, load_questions, parse_questions, queries_of
-from rag_core.types import Question
+from rag_core.index import CorpusIndex
+from rag_core.types import FailedDocument, LoadReport, Question
 from rag_core.wording import NoticeError
 from ui.i18n import error_text
 
@@ -102,3 +103,19 @@ def test_a_phrasing_choice_out_of_range():
         "phrasings = '2' is not valid; valid choices: question, all, or an index below 2"
     )
     assert "2" in _korean(info.value)
+
+
+@pytest.mark.parametrize("n_bad", [0, 1, 5])
+def test_a_corpus_without_a_loadable_document_is_refused_in_either_language(n_bad):
+    """The refusal names the first three failures and counts the rest; its English is the
+    CLI's line, its notice the pages' (Korean) wording."""
+    failed = tuple(FailedDocument(f"f{i}.bin", f"reason {i}") for i in range(n_bad))
+    with pytest.raises(NoticeError) as info:
+        CorpusIndex(LoadReport((), failed), name="mine")
+    shown = "; ".join(f"f{i}.bin: reason {i}" for i in range(min(n_bad, 3)))
+    more = f"; and {n_bad - 3} more" if n_bad > 3 else ""
+    tail = f" ({n_bad} failed to load: {shown}{more})" if n_bad else ""
+    assert str(info.value) == f"corpus 'mine' has no loadable document{tail}"
+    ko = error_text(info.value, "ko")
+    assert re.search("[가-힣]", ko) and ("그 밖에 2개" in ko) == (n_bad == 5), ko
+    assert not latin_sentences(re.sub(r"reason \d", "", ko))
