@@ -28,9 +28,21 @@ from typing import Any
 
 import streamlit as st
 
+from rag_core import (
+    models,  # models.get_* read at call time: the one place a model is swapped
+    pipeline,  # pipeline.run read at call time (a test swaps it)
+)
 from rag_core.config import PipelineConfig
-from rag_core.corpus import SAMPLE_CORPUS, datasets
+from rag_core.corpus import (
+    SAMPLE_CORPUS,
+    datasets,
+    loaders,  # loaders.DEFAULT_TIME_BUDGET_S read at call time
+)
+from rag_core.corpus.datasets import load_qrels_folder, safe_extract_zip
+from rag_core.corpus.loaders import load_batch
+from rag_core.formats.questions import load_questions
 from rag_core.index import CorpusIndex, load_corpus_index
+from rag_core.retrieval.runs import parse_run_bytes
 from rag_core.types import LoadReport, Notice, Question, Trace
 from rag_core.wording import NoticeError, notice
 
@@ -54,8 +66,6 @@ def question_sets(kind: str) -> dict[str, tuple[Question, ...]]:
     questions whose needles all lie in its documents, plus the unanswerable
     ones; sets left empty are omitted.
     """
-    from rag_core.formats.questions import load_questions
-
     out: dict[str, tuple[Question, ...]] = {}
     for f in _question_files():
         out[f.stem] = load_questions(f)
@@ -75,8 +85,6 @@ def sample_index(kind: str) -> CorpusIndex:
     root = CORPUS_DIRS[kind]
     if kind == "sample":
         return load_corpus_index(root)
-    from rag_core.formats.questions import load_questions
-
     qs = tuple(q for f in _question_files() for q in load_questions(f))
     return load_corpus_index(root, questions=qs)
 
@@ -94,8 +102,6 @@ def upload_digest(files: Sequence[tuple[str, bytes]]) -> str:
 def _upload_build(
     key: str, _files: tuple[tuple[str, bytes], ...]
 ) -> tuple[CorpusIndex | None, LoadReport]:
-    from rag_core.corpus.loaders import load_batch
-
     report = load_batch(_files)
     if not report.documents:
         return None, report
@@ -161,8 +167,6 @@ def _beir_stamp(root: Path, split: str) -> tuple[Any, ...]:
 
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _beir_build(root: str, split: str, _stamp: tuple[Any, ...]) -> tuple[CorpusIndex, Any]:
-    from rag_core.corpus.datasets import load_qrels_folder
-
     qset = load_qrels_folder(root, split)
     return CorpusIndex(qset.report, name=qset.name, questions=qset.questions), qset
 
@@ -183,15 +187,12 @@ def beir_index(path: str, split: str) -> tuple[CorpusIndex, Any, str]:
 def _beir_zip_build(digest: str, split: str, _data: bytes) -> tuple[CorpusIndex, Any]:
     import tempfile
 
-    from rag_core.corpus.datasets import load_qrels_folder, safe_extract_zip
-    from rag_core.corpus.loaders import DEFAULT_TIME_BUDGET_S
-
     skipped: list[Notice] = []
     with tempfile.TemporaryDirectory(prefix="rag-inspector-beir-") as tmp:
         try:
             folder = safe_extract_zip(_data, tmp, skipped=skipped)
             # everything is read into memory here; an upload's corpus file has a time budget
-            qset = load_qrels_folder(folder, split, time_budget_s=DEFAULT_TIME_BUDGET_S)
+            qset = load_qrels_folder(folder, split, time_budget_s=loaders.DEFAULT_TIME_BUDGET_S)
         except NoticeError as exc:  # name the zip, never the server's temporary folder
             raise NoticeError(_notice_without_folder(exc.notice, tmp)) from None
         except ValueError as exc:
@@ -234,8 +235,6 @@ def beir_zip_index(data: bytes, split: str) -> tuple[CorpusIndex, Any, str]:
 def parse_run(name: str, data: bytes) -> dict[str, Any]:
     """``rag_core.retrieval.runs.parse_run_bytes`` (cached by content); ``ValueError`` names the
     bad line."""
-    from rag_core.retrieval.runs import parse_run_bytes
-
     return parse_run_bytes(name, data)
 
 
@@ -397,13 +396,13 @@ def _run_trace(
     runs: Any = None,
     lang: str = "en",
 ) -> TraceResult:
-    from rag_core.pipeline import run
-
     progress = Progress(slot if slot is not None else st.empty(), progress_label, lang)
     t0 = time.perf_counter()
     try:
         extra = {"runs": runs} if runs else {}
-        trace = (runner or run)(config, question, corpus, gold=gold, progress=progress, **extra)
+        trace = (runner or pipeline.run)(
+            config, question, corpus, gold=gold, progress=progress, **extra
+        )
     except ValueError as exc:
         progress.done()
         return TraceResult(None, error=error_text(exc, lang))
@@ -485,12 +484,10 @@ def _pieces(
     dtype: str = "auto",
 ) -> tuple[list[str], int] | None:
     try:
-        from rag_core.models import fallback_prompt_tokenizer, get_generator
-
         tok = (
-            fallback_prompt_tokenizer()
+            models.fallback_prompt_tokenizer()
             if "fallback" in label or model == "none"
-            else get_generator(model, dtype=dtype)  # the instance the run loaded
+            else models.get_generator(model, dtype=dtype)  # the instance the run loaded
         )
         ids, offsets = tok.encode_offsets(prompt)
     except Exception:  # noqa: BLE001 - no tokenizer here: the page says so, shows counts and hashes

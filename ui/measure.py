@@ -21,6 +21,9 @@ from typing import TYPE_CHECKING, Any
 import streamlit as st
 
 from rag_core.config import PipelineConfig
+from rag_core.evaluation.pooling import pool_question
+from rag_core.evaluation.run import evaluate_config
+from rag_core.evaluation.sweep import collect as collect_
 from rag_core.gold.labels import Label, LabelStore, LabelStoreError, default_store_path
 
 from .html import Markup, md, show
@@ -123,8 +126,6 @@ def evaluate(
     """
     import time
 
-    from rag_core.evaluation.run import evaluate_config
-
     bar = _Bar(_label)
     t0 = time.perf_counter()
     try:
@@ -163,8 +164,6 @@ def collect(
     """``rag_core.evaluation.sweep.collect`` for one ranking config (cached; progress on a miss;
     ``_runs``
     keyed by ``corpus_key``)."""
-    from rag_core.evaluation.sweep import collect as collect_
-
     bar = _Bar(_label)
     try:
         return collect_(
@@ -197,8 +196,6 @@ def pool(
 ) -> Pool:
     """``rag_core.evaluation.pooling.pool_question`` (cached per corpus, chunking, question and pool
     settings; the imported runs' fingerprints are part of ``corpus_key``)."""
-    from rag_core.evaluation.pooling import pool_question
-
     return pool_question(
         PipelineConfig.from_json(config_json),
         _question,

@@ -27,7 +27,7 @@ from rag_core.types import (
     Trace,
 )
 
-from . import cache
+from . import cache, stream
 from .html import Mark, Markup, marked_text, md, show, snippet, span, table, tag
 from .i18n import note_text, notice_text, said, t, tv
 from .state import Context, DiffRow, format_value
@@ -66,8 +66,6 @@ def page_trace(ctx: Context, *, staged: bool = False) -> cache.TraceResult:
     session's generation for another Trace (a knob moved) is cancelled."""
     lang = ctx.lang
     if staged:
-        from . import stream
-
         key = cache.trace_key(ctx.corpus_key, ctx.config, ctx.question, ctx.gold)
         stream.cancel_others({key})
         res = stream.staged_trace(
@@ -102,8 +100,6 @@ def answer_pane(
 
     Returns the Trace whose answer it drew (the full one once a stream ended), None when it
     drew no answer (no Trace, stopped, or a stream cancelled or failed)."""
-    from . import stream
-
     trace = res.trace
     if trace is None:  # page_trace has said why and stopped the page
         return None
@@ -669,17 +665,6 @@ def generation_section(trace: Trace, lang: str) -> None:
         st.caption(md(text))
     if citations_fell_back(trace.config, trace.generation):
         st.warning(md(cite_free_text(trace.generation, lang)))
-
-
-def estimate_text(prompt_tokens: int, model_id: str, lang: str, dtype: str | None = None) -> str:
-    """ "≈ 10 s for 931 prompt tokens", calibrated on this machine's latest generations of the
-    model (in ``dtype`` when given)."""
-    from rag_core.answer.generation import estimate_seconds
-
-    est = estimate_seconds(prompt_tokens, model_id, dtype=dtype)
-    if est is None:
-        return t("ins.estimate_none", lang, n=prompt_tokens)
-    return t("ins.estimate", lang, seconds=f"{est[0]:.0f}", n=prompt_tokens, runs=est[1])
 
 
 def evidence_table(claim: Claim, lang: str) -> Markup:

@@ -37,7 +37,15 @@ from rag_core.config import (
     PipelineConfig,
     parse_overrides_noticed,
 )
-from rag_core.modelnames import place_refusal_notice, shared_mode, shared_restrict_noticed
+from rag_core.modelnames import (
+    place_refusal_notice,
+    refusal_notice,
+    shared_mode,
+    shared_restrict_noticed,
+)
+from rag_core.models.dtype import machine_dtype
+from rag_core.models.endpoint import EndpointError, list_models
+from rag_core.retrieval.runs import check_queries
 
 from . import cache
 from .html import md
@@ -575,8 +583,6 @@ def dense_model_note(corpus: Any, model: str, lang: str) -> str:
 
 def _runs(lang: str, known: set[str], problems: list[str]) -> dict[str, Any]:
     """Imported runs (uploaded TREC/JSONL files) by tag; a bad file is a message and is left out."""
-    from rag_core.retrieval.runs import check_queries
-
     ss = st.session_state
     files = st.file_uploader(
         t("side.runs", lang), accept_multiple_files=True, key=K_RUN_FILES, help=t("help.runs", lang)
@@ -893,9 +899,6 @@ K_ENDPOINT_PROBLEM = "side.endpoint.problem"
 def _list_endpoint_models() -> None:
     """The "list models" button: ask ``GET /v1/models`` of the typed endpoint (on a shared
     server only an allow-listed one, as from the address)."""
-    from rag_core.modelnames import refusal_notice
-    from rag_core.models.endpoint import EndpointError, list_models
-
     ss = st.session_state
     url = str(ss.get("generation.endpoint") or "").strip()
     ss[K_ENDPOINT_PROBLEM] = None
@@ -1035,8 +1038,6 @@ def dtype_label(dtype: str, lang: str) -> str:
         return t("side.dtype.qint8", lang)
     if dtype != "auto":
         return dtype
-    from rag_core.models.dtype import machine_dtype
-
     return t("side.dtype.auto", lang, dtype=machine_dtype())
 
 

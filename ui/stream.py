@@ -29,8 +29,11 @@ from typing import Any
 
 import streamlit as st
 
+from rag_core import pipeline  # pipeline.run read at call time (a test swaps it)
+from rag_core.answer.generation import estimate_seconds
 from rag_core.config import PipelineConfig
 from rag_core.index import CorpusIndex
+from rag_core.pipeline import Cancelled
 from rag_core.types import Question, Trace
 
 from . import cache
@@ -146,8 +149,6 @@ def _start(
 ) -> cache.TraceResult:
     """Start the worker (it owns ``lock`` from here) and wait for its ``stages`` Trace or end
     (``line``: the waiting line, cleared once the worker runs)."""
-    from rag_core.pipeline import Cancelled, run
-
     events: queue.Queue[tuple[str, Any]] = queue.Queue()
     cancel = threading.Event()
     result: dict[str, Any] = {}
@@ -159,7 +160,7 @@ def _start(
 
     def work() -> None:
         try:
-            trace = run(
+            trace = pipeline.run(
                 config,
                 question,
                 corpus,
@@ -264,8 +265,6 @@ def follow(pending: Pending, lang: str, *, key: str, show_text: bool = True) -> 
 
     ``show_text=False``: only the time line and Stop (a lecture step before the answer's: no
     spoiler)."""
-    from .render import estimate_text
-
     line = st.empty()
     st.button(
         t("stream.stop", lang),
@@ -331,3 +330,12 @@ def stopped_pane(key: tuple[str, ...], lang: str, *, widget: str) -> None:
         args=(key,),
         icon=":material/play_arrow:",
     )
+
+
+def estimate_text(prompt_tokens: int, model_id: str, lang: str, dtype: str | None = None) -> str:
+    """ "≈ 10 s for 931 prompt tokens", calibrated on this machine's latest generations of the
+    model (in ``dtype`` when given)."""
+    est = estimate_seconds(prompt_tokens, model_id, dtype=dtype)
+    if est is None:
+        return t("ins.estimate_none", lang, n=prompt_tokens)
+    return t("ins.estimate", lang, seconds=f"{est[0]:.0f}", n=prompt_tokens, runs=est[1])

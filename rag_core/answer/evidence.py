@@ -28,6 +28,7 @@ from functools import lru_cache
 from typing import Any
 
 from rag_core.answer.claims import sentences, strip_citations
+from rag_core.retrieval.sparse.analyzers import kiwi_terms
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _WORD = re.compile(r"\w+")
@@ -75,8 +76,6 @@ def terms(text: str, analyzer: str) -> frozenset[str]:
     stopwords)."""
     text = strip_citations(text)
     if analyzer == "kiwi":
-        from rag_core.retrieval.sparse.analyzers import kiwi_terms
-
         return frozenset(stem(t) if t.isascii() else t for t in kiwi_terms(text))
     return frozenset(stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS)
 

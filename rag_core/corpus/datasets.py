@@ -34,7 +34,7 @@ from zlib import error as zlib_error
 
 from ..formats import guard
 from ..formats.guard import at
-from ..formats.trec import NOT_UTF8
+from ..formats.trec import NOT_UTF8, read_qrels
 from ..types import DOC_LEVEL, LoadReport, Needle, Notice, Question
 from ..wording import NoticeError, declare, english, notice
 from .loaders import canonicalize, load_beir, load_corpus
@@ -259,8 +259,6 @@ def parse_topics(text: str, source: str = "<topics>") -> dict[str, str]:
 
 def load_trec_set(corpus: str | Path, topics: str | Path, qrels: str | Path) -> QrelsSet:
     """A corpus plus TREC topics and qrels as a :class:`QrelsSet`."""
-    from ..formats.trec import read_qrels
-
     for what, p in (("corpus", corpus), ("topics", topics), ("qrels", qrels)):
         if not Path(p).exists():
             raise _fail(MISSING, what=notice(ROLE[what]), path=repr(str(p)))

@@ -55,6 +55,7 @@ from ..config import ENDPOINT_PREFIX as PREFIX
 from ..config import check_endpoint_url, check_key_env, is_endpoint_model
 from ..types import Notice
 from ..wording import declare, notice
+from .generators import PLAIN_TEMPLATE
 
 #: Why a request failed (``EndpointError.notice``).
 ENDPOINT_UNREACHABLE = declare("endpoint.unreachable", "error")
@@ -653,8 +654,6 @@ class EndpointGenerator:
         if self._local is None:
             raise ValueError(f"{self.name}: the server's tokenizer is unknown")
         if not self.chat_template:
-            from .generators import PLAIN_TEMPLATE
-
             return PLAIN_TEMPLATE.format(system=system, user=user)
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         with self._lock:

@@ -13,8 +13,10 @@ from typing import Any
 
 import streamlit as st
 
+from rag_core import models  # models.get_* read at call time: the one place a model is swapped
 from rag_core.config import is_endpoint_model
 from rag_core.evaluation.answers import assemble, compare_answers, evaluate_answers
+from rag_core.models import ModelUnavailable
 
 from ..html import md, show, table
 from ..i18n import error_text, t
@@ -108,8 +110,6 @@ def _run(
 ) -> None:
     """Run (or, after a cancel, close) the live answer evaluation; store the result in the
     session."""
-    from rag_core.models import ModelUnavailable, get_generator
-
     ss = st.session_state
     cancelled = bool(ss.get(K_ANS_CANCEL))
     out: dict[str, Any] = {}
@@ -119,7 +119,7 @@ def _run(
             continue
         if cancelled:
             try:
-                gen = get_generator(cfg.generation.model, dtype=cfg.generation.dtype)
+                gen = models.get_generator(cfg.generation.model, dtype=cfg.generation.dtype)
             except ModelUnavailable:
                 gen = None
             out[side] = assemble(cfg, chosen, ctx.corpus, live["rows"][side], gen, status="partial")
