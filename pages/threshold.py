@@ -104,7 +104,7 @@ st.text_input(
     placeholder=t("thr.range_ph", lang),
     help=t("help.thr.range", lang),
 )
-cuts, error = view.sweep_cuts(ss.get(keys.K_THR_RANGE), cuts_default)
+cuts, error = view.sweep_cuts(ss.get(keys.K_THR_RANGE), cuts_default, lang)
 if error:
     st.error(md(error))
 rep = report(data, cuts, max_kept)

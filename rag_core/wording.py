@@ -676,6 +676,32 @@ ENGLISH: dict[str, str] = {
         "only heading lines (never chunk content) or blocks the rule drops; there is nothing to "
         "search — upload documents with body text, or pick another chunker"
     ),
+    # threshold ranges (rag_core/evaluation/stats.py parse_range)
+    "range.at": "range {text!r}: {problem}",
+    "range.empty": "expected thresholds as 'start:stop:step' or 'a,b,c'; got {text!r}",
+    "range.not_three": (
+        "range {text!r} must have three parts 'start:stop:step', e.g. '0.45:0.8:0.025'"
+    ),
+    "range.too_many": "range {text!r} gives {count} values; at most {cap} allowed",
+    "range.part.value": "value",
+    "range.part.start": "start",
+    "range.part.stop": "stop",
+    "range.part.step": "step",
+    "range.not_a_number": "{part} {value!r} is not a number",
+    "range.not_finite": "{part} must be finite; got {value!r}",
+    "range.step_not_positive": "step must be positive; got {step!r}",
+    "range.stop_below_start": "stop {stop!r} is below start {start!r}",
+    # writing qrels and runs (rag_core/formats/trec.py)
+    "file.write.what.query_id": "query id",
+    "file.write.what.doc_id": "doc id",
+    "file.write.what.run_tag": "run tag",
+    "file.write.empty_id": "{what} must be a non-empty string; got {value!r}",
+    "file.write.space_in_id": (
+        "{what} {value!r} contains whitespace, which the TREC format cannot carry; rename it or "
+        "write with escape=True (percent-encoding)"
+    ),
+    "file.write.bad_grade": "grade of query {qid!r} doc {doc!r} must be an integer; got {grade!r}",
+    "file.write.id_twice": "run entry for query {qid!r} lists an id more than once",
     # question sets (rag_core/formats/questions.py)
     "qset.not_object": "a question must be a JSON object, not {kind}",
     "qset.field_missing": "field {key!r} is missing or empty",

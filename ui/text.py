@@ -1807,6 +1807,62 @@ TEXT: dict[str, tuple[str, str]] = {
         "only heading lines (never chunk content) or blocks the rule drops; there is nothing to "
         "search — upload documents with body text, or pick another chunker",
     ),
+    # threshold ranges (rag_core/evaluation/stats.py parse_range)
+    "notice.range.at": ("범위 {text!r}: {problem}", "range {text!r}: {problem}"),
+    "notice.range.empty": (
+        "임계값은 'start:stop:step' 이나 'a,b,c' 형식으로 적어야 합니다 (받은 것: {text!r})",
+        "expected thresholds as 'start:stop:step' or 'a,b,c'; got {text!r}",
+    ),
+    "notice.range.not_three": (
+        "범위 {text!r} 은(는) 'start:stop:step' 세 부분이어야 합니다 (예: '0.45:0.8:0.025')",
+        "range {text!r} must have three parts 'start:stop:step', e.g. '0.45:0.8:0.025'",
+    ),
+    "notice.range.too_many": (
+        "범위 {text!r} 은(는) 값이 {count}개입니다. 최대 {cap}개까지 됩니다",
+        "range {text!r} gives {count} values; at most {cap} allowed",
+    ),
+    "notice.range.part.value": ("값", "value"),
+    "notice.range.part.start": ("시작값(start)", "start"),
+    "notice.range.part.stop": ("끝값(stop)", "stop"),
+    "notice.range.part.step": ("간격(step)", "step"),
+    "notice.range.not_a_number": (
+        "{part} {value!r} 은(는) 숫자가 아닙니다",
+        "{part} {value!r} is not a number",
+    ),
+    "notice.range.not_finite": (
+        "{part} 은(는) 유한한 수여야 합니다 (받은 것: {value!r})",
+        "{part} must be finite; got {value!r}",
+    ),
+    "notice.range.step_not_positive": (
+        "간격(step)은 0보다 커야 합니다 (받은 것: {step!r})",
+        "step must be positive; got {step!r}",
+    ),
+    "notice.range.stop_below_start": (
+        "끝값(stop) {stop!r} 이(가) 시작값(start) {start!r} 보다 작습니다",
+        "stop {stop!r} is below start {start!r}",
+    ),
+    # writing qrels and runs (rag_core/formats/trec.py)
+    "notice.file.write.what.query_id": ("질의 id", "query id"),
+    "notice.file.write.what.doc_id": ("문서 id", "doc id"),
+    "notice.file.write.what.run_tag": ("런 태그", "run tag"),
+    "notice.file.write.empty_id": (
+        "{what} 은(는) 비어 있지 않은 문자열이어야 합니다 (받은 것: {value!r})",
+        "{what} must be a non-empty string; got {value!r}",
+    ),
+    "notice.file.write.space_in_id": (
+        "{what} {value!r} 에 공백이 있어 TREC 형식에 담을 수 없습니다. 이름을 바꾸거나 id 를 "
+        "퍼센트 인코딩으로 내보내세요",
+        "{what} {value!r} contains whitespace, which the TREC format cannot carry; rename it or "
+        "write with escape=True (percent-encoding)",
+    ),
+    "notice.file.write.bad_grade": (
+        "질의 {qid!r} 문서 {doc!r} 의 등급은 정수여야 합니다 (받은 것: {grade!r})",
+        "grade of query {qid!r} doc {doc!r} must be an integer; got {grade!r}",
+    ),
+    "notice.file.write.id_twice": (
+        "질의 {qid!r} 의 런 항목에 같은 id 가 두 번 이상 있습니다",
+        "run entry for query {qid!r} lists an id more than once",
+    ),
     # question sets (rag_core/formats/questions.py)
     "notice.qset.not_object": (
         "질문은 JSON 객체여야 합니다 (받은 것: {kind})",

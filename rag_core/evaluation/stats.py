@@ -28,6 +28,9 @@ from typing import Any, Literal
 import numpy as np
 from scipy.stats import binomtest
 
+from ..types import Notice
+from ..wording import NoticeError, declare, notice
+
 #: ``auto``: Wilson when every (per-question) value is 0 or 1, else the percentile bootstrap.
 INTERVAL_METHODS: tuple[str, ...] = ("auto", "wilson", "bootstrap")
 #: Resamples and seed of the bootstrap intervals of an evaluation (the same data, the same
@@ -495,6 +498,27 @@ def paired_compare(
 
 MAX_RANGE_VALUES = 10_001
 
+#: Why a threshold range box was refused (``range {text!r}: …`` for most).
+RANGE_AT = declare("range.at", "text", "problem")
+RANGE_EMPTY = declare("range.empty", "text")
+RANGE_NOT_THREE = declare("range.not_three", "text")
+RANGE_TOO_MANY = declare("range.too_many", "text", "count", "cap")
+RANGE_PART = {n: declare(f"range.part.{n}") for n in ("value", "start", "stop", "step")}
+RANGE_NOT_A_NUMBER = declare("range.not_a_number", "part", "value")
+RANGE_NOT_FINITE = declare("range.not_finite", "part", "value")
+RANGE_STEP_NOT_POSITIVE = declare("range.step_not_positive", "step")
+RANGE_STOP_BELOW_START = declare("range.stop_below_start", "stop", "start")
+
+
+def _named(part: str) -> Notice:
+    """``start``/``stop``/``step``/``value`` as a code (the pages word the part's name)."""
+    return notice(RANGE_PART[part])
+
+
+def _range(text: str, code: str, **params: Any) -> NoticeError:
+    """The refusal ``range '<text>': <problem>``."""
+    return NoticeError(notice(RANGE_AT, text=text, problem=notice(code, **params)))
+
 
 def parse_range(text: str) -> tuple[float, ...]:
     """Parse ``"start:stop:step"`` into thresholds, ``stop`` included.
@@ -505,34 +529,32 @@ def parse_range(text: str) -> tuple[float, ...]:
     a single number is accepted too.
     """
     if not isinstance(text, str) or not text.strip():
-        raise ValueError(f"expected thresholds as 'start:stop:step' or 'a,b,c'; got {text!r}")
+        raise NoticeError(notice(RANGE_EMPTY, text=text))
 
     def number(part: str, name: str) -> float:
         try:
             value = float(part)
         except ValueError:
-            raise ValueError(f"range {text!r}: {name} {part.strip()!r} is not a number") from None
+            raise _range(text, RANGE_NOT_A_NUMBER, part=_named(name), value=part.strip()) from None
         if not math.isfinite(value):
-            raise ValueError(f"range {text!r}: {name} must be finite; got {part.strip()!r}")
+            raise _range(text, RANGE_NOT_FINITE, part=_named(name), value=part.strip())
         return value
 
     if ":" not in text:
         return tuple(number(p, "value") for p in text.split(","))
     parts = text.split(":")
     if len(parts) != 3:
-        raise ValueError(
-            f"range {text!r} must have three parts 'start:stop:step', e.g. '0.45:0.8:0.025'"
-        )
+        raise NoticeError(notice(RANGE_NOT_THREE, text=text))
     start, stop, step = (
         number(p, n) for p, n in zip(parts, ("start", "stop", "step"), strict=True)
     )
     if step <= 0:
-        raise ValueError(f"range {text!r}: step must be positive; got {step!r}")
+        raise _range(text, RANGE_STEP_NOT_POSITIVE, step=step)
     if stop < start:
-        raise ValueError(f"range {text!r}: stop {stop!r} is below start {start!r}")
+        raise _range(text, RANGE_STOP_BELOW_START, stop=stop, start=start)
     count = math.floor((stop - start) / step + 1e-9) + 1
     if count > MAX_RANGE_VALUES:
-        raise ValueError(f"range {text!r} gives {count} values; at most {MAX_RANGE_VALUES} allowed")
+        raise NoticeError(notice(RANGE_TOO_MANY, text=text, count=count, cap=MAX_RANGE_VALUES))
     return tuple(round(start + i * step, 10) for i in range(count))
 
 

@@ -36,7 +36,7 @@ from typing import Any, Literal
 from urllib.parse import unquote
 
 from ..types import Notice
-from ..wording import declare, notice
+from ..wording import NoticeError, declare, notice
 from . import guard
 from .guard import at
 
@@ -59,6 +59,14 @@ BEIR_EMPTY = declare("file.beir.empty")
 RUN_FIELDS = declare("file.run.fields", "found", "line")
 RUN_BAD_RANK = declare("file.run.bad_rank", "value")
 RUN_LISTED_TWICE = declare("file.run.listed_twice", "qid", "doc", "first")
+#: Writing qrels and runs: what the TREC format cannot carry.
+WRITE_WHAT = {
+    w: declare(f"file.write.what.{w.replace(' ', '_')}") for w in ("query id", "doc id", "run tag")
+}
+WRITE_EMPTY_ID = declare("file.write.empty_id", "what", "value")
+WRITE_SPACE_IN_ID = declare("file.write.space_in_id", "what", "value")
+WRITE_BAD_GRADE = declare("file.write.bad_grade", "qid", "doc", "grade")
+WRITE_ID_TWICE = declare("file.write.id_twice", "qid")
 
 
 # ------------------------------------------------------------------ ranking
@@ -115,14 +123,11 @@ def unescape_id(text: str) -> str:
 
 def _writable_id(value: str, what: str, escape: bool) -> str:
     if not isinstance(value, str) or value == "":
-        raise ValueError(f"{what} must be a non-empty string; got {value!r}")
+        raise NoticeError(notice(WRITE_EMPTY_ID, what=notice(WRITE_WHAT[what]), value=value))
     if escape:
         return escape_id(value)
     if any(ch.isspace() for ch in value):
-        raise ValueError(
-            f"{what} {value!r} contains whitespace, which the TREC format cannot carry; "
-            "rename it or write with escape=True (percent-encoding)"
-        )
+        raise NoticeError(notice(WRITE_SPACE_IN_ID, what=notice(WRITE_WHAT[what]), value=value))
     return value
 
 
@@ -322,9 +327,7 @@ def format_qrels(qrels: Mapping[str, Mapping[str, int]], *, escape: bool = False
                     raise TypeError
                 value = operator.index(grade)
             except TypeError:
-                raise ValueError(
-                    f"grade of query {qid!r} doc {doc!r} must be an integer; got {grade!r}"
-                ) from None
+                raise NoticeError(notice(WRITE_BAD_GRADE, qid=qid, doc=doc, grade=grade)) from None
             out.append(f"{q} 0 {_writable_id(doc, 'doc id', escape)} {value}\n")
     return "".join(out)
 
@@ -345,7 +348,7 @@ def format_run(run: RunLike, tag: str = "rag_core", *, escape: bool = False) -> 
             scores = [float(entry[d]) for d in ranking]
         else:
             if len(set(ranking)) != len(ranking):
-                raise ValueError(f"run entry for query {qid!r} lists an id more than once")
+                raise NoticeError(notice(WRITE_ID_TWICE, qid=qid))
             scores = [float(len(ranking) - i) for i in range(len(ranking))]
         for rank, (doc, score) in enumerate(zip(ranking, scores, strict=True), start=1):
             out.append(f"{q} Q0 {_writable_id(doc, 'doc id', escape)} {rank} {score!r} {t}\n")

@@ -9,7 +9,7 @@ import re
 import pytest
 from helpers.latin import latin_sentences
 
-from rag_core.formats.trec import parse_beir_qrels, parse_qrels
+from rag_core.formats.trec import format_qrels, format_run, parse_beir_qrels, parse_qrels
 from rag_core.retrieval.runs import check_queries, parse_run_bytes
 from rag_core.wording import NoticeError
 from ui.i18n import error_text
@@ -32,6 +32,22 @@ BAD = {
         "r.jsonl line 1, hit 0: needs 'doc_id' or 'chunk_id'",
     ),
     "jsonl json": (lambda: parse_run_bytes("r.jsonl", b'{"qid": \n'), "not valid JSON"),
+    "write space": (
+        lambda: format_qrels({"q1": {"my file.md#0": 1}}),
+        "doc id 'my file.md#0' contains whitespace, which the TREC format cannot carry",
+    ),
+    "write grade": (
+        lambda: format_qrels({"q1": {"d1": 1.5}}),
+        "grade of query 'q1' doc 'd1' must be an integer; got 1.5",
+    ),
+    "write twice": (
+        lambda: format_run({"q1": ["d1", "d1"]}),
+        "run entry for query 'q1' lists an id more than once",
+    ),
+    "write empty": (
+        lambda: format_run({"": ["d1"]}),
+        "query id must be a non-empty string; got ''",
+    ),
     "unknown queries": (
         lambda: check_queries(parse_run_bytes("r.txt", b"zz Q0 d1 1 0.5 t\n"), {"q1"}),
         "references 1 query id(s) that the question set lacks: 'zz'",

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
+from helpers.latin import latin_sentences
 from helpers.sweep import data_of, query
 
 from rag_core.evaluation import sweep
@@ -141,11 +143,31 @@ def test_distribution_facts_report_separation_or_overlap():
 
 
 def test_sweep_cuts_parse_the_box_or_keep_the_defaults():
-    assert view.sweep_cuts("", (0.5,)) == ((0.5,), None)
-    cuts, error = view.sweep_cuts("0.4:0.6:0.1", (0.5,))
+    assert view.sweep_cuts("", (0.5,), "en") == ((0.5,), None)
+    cuts, error = view.sweep_cuts("0.4:0.6:0.1", (0.5,), "en")
     assert error is None and cuts == pytest.approx((0.4, 0.5, 0.6))
-    cuts, error = view.sweep_cuts("0.8:0.4", (0.5,))
-    assert cuts == (0.5,) and error
+    cuts, error = view.sweep_cuts("0.8:0.4", (0.5,), "en")
+    assert cuts == (0.5,) and error == (
+        "range '0.8:0.4' must have three parts 'start:stop:step', e.g. '0.45:0.8:0.025'"
+    )
+
+
+@pytest.mark.parametrize(
+    ("box", "korean"),
+    [
+        ("0.8:0.4", "세 부분이어야 합니다"),
+        ("0.8:0.4:0.1", "끝값(stop) 0.4 이(가) 시작값(start) 0.8 보다 작습니다"),
+        ("0.1:0.2:0", "간격(step)은 0보다 커야 합니다"),
+        ("a:0.2:0.1", "시작값(start) 'a' 은(는) 숫자가 아닙니다"),
+        ("0:1:0.00001", "값이 100001개입니다"),
+        ("0.5,nan", "값 은(는) 유한한 수여야 합니다 (받은 것: 'nan')"),
+    ],
+)
+def test_a_bad_range_box_is_worded_in_korean(box, korean):
+    cuts, error = view.sweep_cuts(box, (0.5,), "ko")
+    assert cuts == (0.5,) and error is not None and korean in error, error
+    prose = re.sub(r"'[^']*'|\b(?:start|stop|step)\b", "", error)  # the box's text, its syntax
+    assert not latin_sentences(prose), error
 
 
 def test_sweep_table_marks_the_nearest_cut_and_dims_the_open_gate():

@@ -20,7 +20,7 @@ from rag_core.formats.spreadsheet import rows_csv
 
 from .. import measure, render, sidebar
 from ..html import md, show, tag
-from ..i18n import t
+from ..i18n import error_text, t
 from ..state import K_QSET, Context, config_diff
 from . import view
 from .keys import (
@@ -295,8 +295,8 @@ def downloads(res: Mapping[str, Any], sides: Mapping[str, Any], lang: str) -> No
     )
     try:
         runs, qrels = view.trec_files(sides, escape)
-    except ValueError as exc:
-        st.error(md(str(exc)))
+    except ValueError as exc:  # an id the TREC format cannot carry unescaped
+        st.error(md(error_text(exc, lang)))
         return
     for side, text in runs.items():
         c3.download_button(

@@ -26,8 +26,8 @@ from rag_core.evaluation.sweep import (
 from rag_core.types import Notice
 
 from ..html import span
+from ..i18n import error_text, t
 from ..i18n import notice_text as worded
-from ..i18n import t
 from ..state import K_GATE_MAX_DISTANCE, K_GATE_MAX_KEPT, K_GATE_MIN_SCORE
 
 #: Line colour of each outcome in the sweep chart.
@@ -221,8 +221,11 @@ def histogram(
     return _query_counts_layout(fig, what, lang, height=300, legend_y=1.15, barmode="overlay")
 
 
-def sweep_cuts(raw: Any, defaults: Sequence[float]) -> tuple[tuple[float, ...], str | None]:
-    """Thresholds from the range box (``start:stop:step`` or a list) and its error, if any.
+def sweep_cuts(
+    raw: Any, defaults: Sequence[float], lang: str
+) -> tuple[tuple[float, ...], str | None]:
+    """Thresholds from the range box (``start:stop:step`` or a list) and its error in ``lang``,
+    if any.
 
     Empty or bad input keeps ``defaults``.
     """
@@ -232,7 +235,7 @@ def sweep_cuts(raw: Any, defaults: Sequence[float]) -> tuple[tuple[float, ...], 
     try:
         return tuple(parse_range(text)), None
     except ValueError as exc:
-        return tuple(defaults), str(exc)
+        return tuple(defaults), error_text(exc, lang)
 
 
 def nearest_row(rep: SweepReport, threshold: float | None) -> int | None:
