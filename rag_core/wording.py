@@ -48,6 +48,12 @@ ENGLISH: dict[str, str] = {
         "the question is mostly in {script} script; the sample corpus is Korean and English, "
         "so word analyzers will likely find no candidates"
     ),
+    "question.not_text": "the question must be text, not {kind}",
+    "question.empty": "the question is empty; type a question or pick one from a question set",
+    "question.too_long": (
+        "the question is {chars:,} characters long; the limit is {limit:,} characters (paste a "
+        "question, not a document)"
+    ),
     # context (rag_core/answer/context.py)
     "context.sent": (
         "{sent} of {hits} candidates sent ({cut} cut); dropped: {budget} budget, "

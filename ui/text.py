@@ -1863,6 +1863,21 @@ TEXT: dict[str, tuple[str, str]] = {
         "질의 {qid!r} 의 런 항목에 같은 id 가 두 번 이상 있습니다",
         "run entry for query {qid!r} lists an id more than once",
     ),
+    # a question that cannot be run (rag_core/pipeline/question.py)
+    "notice.question.not_text": (
+        "질문은 텍스트여야 합니다 (받은 것: {kind})",
+        "the question must be text, not {kind}",
+    ),
+    "notice.question.empty": (
+        "질문이 비어 있습니다. 질문을 입력하거나 질문 세트에서 고르세요",
+        "the question is empty; type a question or pick one from a question set",
+    ),
+    "notice.question.too_long": (
+        "질문이 {chars:,}자입니다. 최대 {limit:,}자까지 됩니다 (문서가 아니라 질문을 붙여 "
+        "넣으세요)",
+        "the question is {chars:,} characters long; the limit is {limit:,} characters (paste a "
+        "question, not a document)",
+    ),
     # question sets (rag_core/formats/questions.py)
     "notice.qset.not_object": (
         "질문은 JSON 객체여야 합니다 (받은 것: {kind})",

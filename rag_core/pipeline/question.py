@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..types import Notice
-from ..wording import declare, notice
+from ..wording import NoticeError, declare, notice
 
 #: Longest question accepted (characters). Longer input is an error, not a prompt.
 MAX_QUESTION_CHARS = 2000
@@ -20,24 +20,26 @@ _KNOWN_SCRIPTS = {"LATIN", "HANGUL", "DIGIT"}
 #: The question's warnings (``Trace.notices``).
 QUESTION_NO_LETTERS = declare("question.no_letters")
 QUESTION_OTHER_SCRIPT = declare("question.other_script", "script")
+#: Why a question cannot be run.
+QUESTION_NOT_TEXT = declare("question.not_text", "kind")
+QUESTION_EMPTY = declare("question.empty")
+QUESTION_TOO_LONG = declare("question.too_long", "chars", "limit")
 
 
 def validate_question(question: Any) -> tuple[str, tuple[Notice, ...]]:
-    """Clean a question; raise ``ValueError`` for unusable input.
+    """Clean a question; raise ``ValueError`` (a :class:`~rag_core.wording.NoticeError`) for
+    unusable input.
 
     Returns the NFC-normalised, stripped question and its warnings as notices (no letters,
     or mostly a script the corpus does not use).
     """
     if not isinstance(question, str):
-        raise ValueError(f"the question must be text, not {type(question).__name__}")
+        raise NoticeError(notice(QUESTION_NOT_TEXT, kind=type(question).__name__))
     q = unicodedata.normalize("NFC", question).replace("\r\n", "\n").strip()
     if not q:
-        raise ValueError("the question is empty; type a question or pick one from a question set")
+        raise NoticeError(notice(QUESTION_EMPTY))
     if len(q) > MAX_QUESTION_CHARS:
-        raise ValueError(
-            f"the question is {len(q):,} characters long; the limit is {MAX_QUESTION_CHARS:,} "
-            "characters (paste a question, not a document)"
-        )
+        raise NoticeError(notice(QUESTION_TOO_LONG, chars=len(q), limit=MAX_QUESTION_CHARS))
     warnings: list[Notice] = []
     if q.isascii():  # the common case: digits and Latin letters only, both known scripts
         if not any(map(str.isalnum, q)):

@@ -257,3 +257,18 @@ def test_url_size_limit_notice_reaches_the_sidebar(entry):
     notices = [plain(w.value) for w in at.warning if "retrieval.k=5000" in plain(w.value)]
     assert len(notices) == 1 and "lowered to 200" in notices[0], notices
     assert at.session_state["_cfg"].retrieval.k == 200
+
+
+def test_a_question_that_cannot_run_is_refused_in_korean(entry):
+    """The core's refusal (``question.empty`` / ``question.too_long``) in the page's language."""
+    at = make_app(entry, {"q": "한라산의 높이는?", "lang": "ko"})
+    at.text_area(key="q.text").set_value("").run()
+    assert not at.exception
+    assert any("질문이 비어 있습니다" in plain(e.value) for e in at.error), [
+        e.value for e in at.error
+    ]
+    at.text_area(key="q.text").set_value("가" * 2_001).run()
+    assert not at.exception
+    shown = [plain(e.value) for e in at.error]
+    assert any("질문이 2,001자입니다. 최대 2,000자까지 됩니다" in s for s in shown), shown
+    assert not any("characters long" in s for s in shown)
