@@ -708,6 +708,10 @@ ENGLISH: dict[str, str] = {
     ),
     "file.write.bad_grade": "grade of query {qid!r} doc {doc!r} must be an integer; got {grade!r}",
     "file.write.id_twice": "run entry for query {qid!r} lists an id more than once",
+    # answer evaluations (rag_core/evaluation/answers.py)
+    "answers.generator_off": "generation.model = none",
+    "answers.generator_unavailable": "model {model!r} is unavailable: {reason}",
+    "answers.generation_problem": "generation {status}: {why}",
     # question sets (rag_core/formats/questions.py)
     "qset.not_object": "a question must be a JSON object, not {kind}",
     "qset.field_missing": "field {key!r} is missing or empty",

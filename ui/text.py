@@ -1878,6 +1878,19 @@ TEXT: dict[str, tuple[str, str]] = {
         "the question is {chars:,} characters long; the limit is {limit:,} characters (paste a "
         "question, not a document)",
     ),
+    # answer evaluations (rag_core/evaluation/answers.py)
+    "notice.answers.generator_off": (
+        "생성이 꺼져 있음 (generation.model = none)",
+        "generation.model = none",
+    ),
+    "notice.answers.generator_unavailable": (
+        "모델 {model!r} 을(를) 쓸 수 없습니다: {reason}",
+        "model {model!r} is unavailable: {reason}",
+    ),
+    "notice.answers.generation_problem": (
+        "생성 상태 {status}: {why}",
+        "generation {status}: {why}",
+    ),
     # question sets (rag_core/formats/questions.py)
     "notice.qset.not_object": (
         "질문은 JSON 객체여야 합니다 (받은 것: {kind})",

@@ -49,9 +49,16 @@ from ..index import CorpusIndex
 from ..models import ModelUnavailable
 from ..pipeline import run
 from ..pipeline.answering import endpoint_generator
-from ..types import Needle, Question, Trace, to_jsonable
+from ..types import Needle, Notice, Question, Trace, to_jsonable
+from ..wording import declare, english, notice
 from .run import evaluate_config
 from .stats import ALPHA, holm, paired_proportions, wilson_interval
+
+#: Why an answer evaluation has no generator (it falls back to the retrieval metrics).
+GENERATOR_OFF = declare("answers.generator_off")
+GENERATOR_UNAVAILABLE = declare("answers.generator_unavailable", "model", "reason")
+#: A question whose answer could not be made (once per generation status).
+GENERATION_PROBLEM = declare("answers.generation_problem", "status", "why")
 
 #: Version of the scoring rules below; part of the result hash.
 RULE_VERSION = "answers-1"
@@ -553,6 +560,10 @@ class AnswerEvaluation:
     message: str = ""
     retrieval: dict[str, Any] | None = None
     warnings: tuple[str, ...] = field(default=())
+    #: ``message`` as a code (why there is no generator), for the pages; not in the JSON.
+    notice: Notice | None = None
+    #: ``warnings`` as codes, one for one (``answers.generation_problem``); not in the JSON.
+    notices: tuple[Notice, ...] = field(default=())
 
     def to_dict(self) -> dict[str, Any]:
         """Deterministic JSON form (no timing, no cache flag)."""
@@ -623,11 +634,11 @@ def evaluate_answers(
         else models.get_generator
     )
     generator, problem = _load_generator(config, loader)
-    if generator is None:
+    if problem is not None:
         return _retrieval_only(config, questions, corpus, phrasings, progress, problem)
     jobs = [(q, qid, text) for q in questions for qid, text in queries_of(q, phrasings)]
     rows: list[AnswerRow] = []
-    warnings: dict[str, str] = {}
+    warnings: dict[str, Notice] = {}
 
     def one(job: tuple[Question, str, str]) -> Trace:
         q, _qid, text = job
@@ -640,7 +651,7 @@ def evaluate_answers(
             break
         q, qid, _text = job
         if trace.generation.status not in ("ok", "skipped"):
-            warnings.setdefault(trace.generation.status, trace.generation.message)
+            warnings.setdefault(trace.generation.status, _generation_problem(trace))
         if q.answerable and trace.gold is None:
             raise ValueError(f"question {q.id!r} is answerable but has no needle")
         rows.append(answer_row(trace, q, qid))
@@ -656,7 +667,7 @@ def evaluate_answers(
         generator,
         phrasings=phrasings,
         status=status,
-        warnings=tuple(f"generation {k}: {v}" for k, v in warnings.items()),
+        notices=tuple(warnings.values()),
     )
 
 
@@ -696,14 +707,23 @@ def _in_order(
         yield None, None
 
 
-def _load_generator(config: PipelineConfig, loader: Callable[[str], Any]) -> tuple[Any, str]:
-    """The configured generator, or None and why not (off, or the loader's message)."""
+def _load_generator(
+    config: PipelineConfig, loader: Callable[[str], Any]
+) -> tuple[Any, Notice | None]:
+    """The configured generator, or None and why not (off, or the loader's notice)."""
     if config.generation.model == "none":
-        return None, "generation.model = none"
+        return None, notice(GENERATOR_OFF)
     try:
-        return loader(config.generation.model), ""
+        return loader(config.generation.model), None
     except ModelUnavailable as exc:
-        return None, str(exc)
+        return None, notice(GENERATOR_UNAVAILABLE, model=exc.name, reason=exc.notice)
+
+
+def _generation_problem(trace: Trace) -> Notice:
+    """``generation <status>: <why>``: a question whose answer could not be made."""
+    gen = trace.generation
+    why = gen.notice if gen.notice is not None else gen.message
+    return notice(GENERATION_PROBLEM, status=gen.status, why=why)
 
 
 def _retrieval_only(
@@ -712,7 +732,7 @@ def _retrieval_only(
     corpus: CorpusIndex,
     phrasings: str,
     progress: Callable[[int, int], None] | None,
-    problem: str,
+    problem: Notice,
 ) -> AnswerEvaluation:
     """Without a generator: the retrieval evaluation of the answerable questions, and why."""
     cfg_dict = config.to_dict()
@@ -732,8 +752,9 @@ def _retrieval_only(
         model_sha256=None,
         corpus_fingerprint=corpus.fingerprint,
         reason="generator_unavailable",
-        message=problem,
+        message=english(problem),
         retrieval=retrieval,
+        notice=problem,
     )
 
 
@@ -746,9 +767,10 @@ def assemble(
     *,
     phrasings: str = "question",
     status: str = "complete",
-    warnings: Sequence[str] = (),
+    notices: Sequence[Notice] = (),
 ) -> AnswerEvaluation:
-    """An :class:`AnswerEvaluation` of ``rows`` (all of them, or the ones done before a cancel)."""
+    """An :class:`AnswerEvaluation` of ``rows`` (all of them, or the ones done before a cancel);
+    ``notices``: what went wrong on the way (``warnings`` is their English)."""
     if status not in ("complete", "partial"):
         raise ValueError(f"status = {status!r} is not valid; valid choices: complete, partial")
     sha = getattr(generator, "file_sha256", None)
@@ -763,7 +785,8 @@ def assemble(
         model=getattr(generator, "model_id", config.generation.model),
         model_sha256=sha,
         corpus_fingerprint=corpus.fingerprint,
-        warnings=tuple(warnings),
+        warnings=tuple(map(english, notices)),
+        notices=tuple(notices),
     )
 
 

@@ -9,7 +9,7 @@ import re
 from statistics import NormalDist
 
 import pytest
-from helpers.fakes import CharGenerator
+from helpers.fakes import CharGenerator, FakeGenerator
 from helpers.paths import ROOT
 
 from rag_core.config import preset
@@ -25,6 +25,8 @@ from rag_core.evaluation.stats import (
 )
 from rag_core.models import ModelUnavailable
 from rag_core.types import Needle, Question
+from rag_core.wording import english
+from ui.i18n import notice_text
 
 # ------------------------------------------------------------ the rule
 
@@ -235,6 +237,26 @@ def test_unavailable_generator_falls_back_to_retrieval(tiny_corpus, monkeypatch)
         preset("C").with_overrides({"generation.model": "none"}), _questions(), tiny_corpus
     )
     assert off.status == "retrieval_only" and off.message == "generation.model = none"
+    # the same reasons as codes, for the pages: the English is the message, byte for byte
+    assert ev.message == "model 'fake' is unavailable: weights not installed"
+    assert ev.notice is not None and off.notice is not None
+    assert (english(ev.notice), english(off.notice)) == (ev.message, off.message)
+    ko = notice_text(ev.notice, "ko")
+    assert ko.startswith("모델 'fake' 을(를) 쓸 수 없습니다: ") and "weights not installed" in ko
+
+
+def test_an_answer_that_fails_is_one_warning_per_status_in_english_and_as_a_code(
+    tiny_corpus, monkeypatch, tmp_path
+):
+    import rag_core.models as models
+
+    monkeypatch.setenv("RAG_INSPECTOR_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(models, "get_generator", lambda name, *a, **k: FakeGenerator(fail=True))
+    ev = A.evaluate_answers(_cfg(), _questions(), tiny_corpus)
+    assert ev.warnings == ("generation error: generation failed: RuntimeError: out of memory",)
+    assert tuple(map(english, ev.notices)) == ev.warnings
+    assert ev.to_dict()["warnings"] == list(ev.warnings)
+    assert notice_text(ev.notices[0], "ko").startswith("생성 상태 error: ")
 
 
 def test_set_without_answerable_items_still_reports_refusals(tiny_corpus, fake):

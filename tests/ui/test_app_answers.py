@@ -63,8 +63,8 @@ def env(monkeypatch, tmp_path):
     monkeypatch.setenv("RAG_INSPECTOR_DATA", str(tmp_path / "data"))
 
 
-def answers_on(entry: Path, n: int) -> AppTest:
-    at = make_app(entry, {"lang": "en"}, page="evaluate")
+def answers_on(entry: Path, n: int, lang: str = "en") -> AppTest:
+    at = make_app(entry, {"lang": lang}, page="evaluate")
     ok(at)
     at.selectbox(key="eval.qset").set_value("manual").run()
     at.toggle(key="eval.answers").set_value(True).run()
@@ -126,6 +126,15 @@ def test_unavailable_generator_falls_back_to_retrieval_metrics(entry, monkeypatc
         in warn
     )
     assert "retrieval metrics (no answers)" in " ".join(m.value for m in at.markdown)
+
+
+def test_the_fallback_reason_is_worded_in_korean(entry, monkeypatch):
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=none")
+    at = answers_on(entry, 3, lang="ko")
+    at.button(key="eval.ans.run").click().run()
+    ok(at)
+    warn = " ".join(plain(w.value) for w in at.warning)
+    assert "생성기를 쓸 수 없어 (생성이 꺼져 있음 (generation.model = none))" in warn, warn
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from rag_core.evaluation.answers import assemble, compare_answers, evaluate_answ
 from rag_core.models import ModelUnavailable
 
 from ..html import md, show, table
-from ..i18n import error_text, t
+from ..i18n import error_text, notice_text, t
 from . import answers_view as view
 from .keys import (
     K_ANS_CANCEL,
@@ -196,9 +196,10 @@ def _side_notes(sides: dict[str, Any], lang: str) -> None:
         if ev.status == "partial":
             st.warning(t("ans.partial", lang, side=side, done=len(ev.rows), n=ev.n_planned))
         elif ev.status == "retrieval_only":
-            st.warning(md(t("ans.fallback", lang, side=side, reason=ev.message)))
-        for w in ev.warnings:
-            st.caption(md(w))
+            why = notice_text(ev.notice, lang) if ev.notice is not None else ev.message
+            st.warning(md(t("ans.fallback", lang, side=side, reason=why)))
+        for n in ev.notices:
+            st.caption(md(notice_text(n, lang)))
         st.caption(md(t("ans.hash", lang, side=side, hash=ev.result_hash, model=ev.model or "—")))
 
 
