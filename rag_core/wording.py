@@ -89,6 +89,69 @@ ENGLISH: dict[str, str] = {
     "gold.source_dropped": "its source was dropped ({reason})",
     "gold.cut_before_needle": "its source was cut before the needle (the model never saw it)",
     "gold.unused": "source [{n}] was in the prompt but no supported claim rests on it",
+    # labels (rag_core/gold/labels.py)
+    "label.stale": (
+        "label {label} changed since it was shown (expected event {expected}, now {now}); "
+        "nothing was written"
+    ),
+    "label.not_a_name": "{what} must be a non-empty string; got {value}",
+    "label.not_a_string": "{what} must be a string; got {value}",
+    "label.grade_invalid": (
+        "grade = {value} is not valid; valid grades: 0, 1, 2, 3 (0 = judged not relevant)"
+    ),
+    "label.span.negative_start": "start = {start} must be >= 0",
+    "label.span.empty": "start = {start} must be smaller than end = {end}",
+    "label.span.outside": "span {start}:{end} lies outside document {doc} ({length} characters)",
+    "label.span.text_mismatch": (
+        "text does not match document {doc} at {start}:{end}: the label has {label_text}, the "
+        "document has {doc_text}"
+    ),
+    "label.span.length_mismatch": (
+        "text has {length} characters but the span {start}:{end} has {span}"
+    ),
+    "label.created_at.not_string": "created_at must be an ISO 8601 string; got {value}",
+    "label.created_at.invalid": "created_at {value} is not an ISO 8601 timestamp",
+    "label.store.is_directory": "label store {path} is a directory, not a file",
+    "label.store.no_directory": "cannot create the label store directory {folder}: {error}",
+    "label.store.cannot_open": "cannot open label store {path}: {error}",
+    "label.store.not_sqlite": "{path} is not a label store (not a SQLite database: {error})",
+    "label.store.busy": "label store {path} is busy or unreadable ({error}); try again",
+    "label.store.unreadable": "label store {path} is unreadable: {error}",
+    "label.store.failed": "label store {path}: {error}",
+    "label.store.no_wal": (
+        "label store {path}: SQLite refused WAL mode (journal_mode = {mode}); put the store on a "
+        "local disk"
+    ),
+    "label.store.not_labels": (
+        "{path} is a SQLite database but not a label store (tables: {tables})"
+    ),
+    "label.store.newer_schema": (
+        "label store {path} has schema version {version}; this program reads up to {supported} "
+        "— update rag_core, the store is left as is"
+    ),
+    "label.store.no_events": "{path} has no events table: not a label store",
+    "label.store.cannot_initialise": "cannot initialise label store {path}: {error}",
+    "label.change.nothing": "change needs a new grade or a new note (both are None)",
+    "label.no_current": "label {label} has no current state (unknown id, or every event undone)",
+    "label.undo.no_target": "undo needs a label_id or an annotator (whose last event to revert)",
+    "label.undo.nothing.label": "nothing to undo for label {label}",
+    "label.undo.nothing.annotator": "nothing to undo for annotator {annotator}",
+    "label.undo.nothing.both": "nothing to undo for label {label} and annotator {annotator}",
+    "label.import.not_text": "expected text, got {type}",
+    "label.import.not_object": "a label must be a JSON object, not {type}",
+    "label.import.unknown_fields": "unknown field(s) {unknown}; known: {known}",
+    "label.import.missing_fields": "missing field(s) {missing}",
+    "label.import.unknown_document": "document {doc} is not in the corpus",
+    "label.import.wrong_id": (
+        "label_id {label} does not belong to this question and span (expected {expected}); was "
+        "the line edited?"
+    ),
+    "label.import.same_span": "the same question and span as line {first} (one line per label)",
+    # a label's character offsets (rag_core/formats/guard.py offset)
+    "file.offset.not_integer": "{what} must be an integer; got {value}",
+    "file.offset.negative": "{what} = {value} must be >= 0",
+    "file.offset.out_of_range": "{what} = {size} is out of range (0 … 2**63 − 1)",
+    "file.offset.digits": "{digits} digits",
     # Qdrant (rag_core/retrieval/qdrant.py)
     "qdrant.none_given": (
         "no Qdrant given: set retrieval.qdrant_url (a server, e.g. http://localhost:6333) or "

@@ -62,7 +62,7 @@ def open_store(lang: str, *, quiet: bool = False) -> LabelStore | None:
         return _store(str(path))
     except (LabelStoreError, OSError) as exc:
         if not quiet:
-            st.error(md(t("lab.store_error", lang, error=str(exc))))
+            st.error(md(t("lab.store_error", lang, error=error_text(exc, lang))))
         return None
 
 

@@ -1293,6 +1293,177 @@ TEXT: dict[str, tuple[str, str]] = {
         "the LLM judge at {endpoint} gives no P(yes), so the shortlist keeps its retrieval "
         "order: {cause}",
     ),
+    # label store and label files (rag_core/gold/labels.py)
+    "notice.label.stale": (
+        "라벨 {label}이(가) 화면에 보인 뒤 바뀌었습니다 (보던 이벤트 {expected}, 지금 {now}); "
+        "아무것도 저장하지 않았습니다",
+        "label {label} changed since it was shown (expected event {expected}, now "
+        "{now}); nothing was written",
+    ),
+    "notice.label.not_a_name": (
+        "{what}은(는) 비어 있지 않은 문자열이어야 합니다 (받은 값: {value})",
+        "{what} must be a non-empty string; got {value}",
+    ),
+    "notice.label.not_a_string": (
+        "{what}은(는) 문자열이어야 합니다 (받은 값: {value})",
+        "{what} must be a string; got {value}",
+    ),
+    "notice.label.grade_invalid": (
+        "등급 = {value}: 올바른 등급이 아닙니다. 가능한 등급: 0, 1, 2, 3 (0 = 관련 없음으로 판정)",
+        "grade = {value} is not valid; valid grades: 0, 1, 2, 3 (0 = judged not relevant)",
+    ),
+    "notice.label.span.negative_start": (
+        "start = {start}: 0 이상이어야 합니다",
+        "start = {start} must be >= 0",
+    ),
+    "notice.label.span.empty": (
+        "start = {start}은(는) end = {end}보다 작아야 합니다",
+        "start = {start} must be smaller than end = {end}",
+    ),
+    "notice.label.span.outside": (
+        "구간 {start}:{end}이(가) 문서 {doc}의 범위를 벗어납니다 (문서는 {length}자)",
+        "span {start}:{end} lies outside document {doc} ({length} characters)",
+    ),
+    "notice.label.span.text_mismatch": (
+        "텍스트가 문서 {doc}의 {start}:{end} 위치 글과 다릅니다: 라벨은 {label_text}, "
+        "문서는 {doc_text}입니다",
+        "text does not match document {doc} at {start}:{end}: the label has "
+        "{label_text}, the document has {doc_text}",
+    ),
+    "notice.label.span.length_mismatch": (
+        "텍스트는 {length}자인데 구간 {start}:{end}은(는) {span}자입니다",
+        "text has {length} characters but the span {start}:{end} has {span}",
+    ),
+    "notice.label.created_at.not_string": (
+        "created_at은(는) ISO 8601 형식의 문자열이어야 합니다 (받은 값: {value})",
+        "created_at must be an ISO 8601 string; got {value}",
+    ),
+    "notice.label.created_at.invalid": (
+        "created_at {value}은(는) ISO 8601 시각이 아닙니다",
+        "created_at {value} is not an ISO 8601 timestamp",
+    ),
+    "notice.label.store.is_directory": (
+        "라벨 저장소 {path}은(는) 파일이 아니라 폴더입니다",
+        "label store {path} is a directory, not a file",
+    ),
+    "notice.label.store.no_directory": (
+        "라벨 저장소 폴더 {folder}을(를) 만들 수 없습니다: {error}",
+        "cannot create the label store directory {folder}: {error}",
+    ),
+    "notice.label.store.cannot_open": (
+        "라벨 저장소 {path}을(를) 열 수 없습니다: {error}",
+        "cannot open label store {path}: {error}",
+    ),
+    "notice.label.store.not_sqlite": (
+        "{path}은(는) 라벨 저장소가 아닙니다 (SQLite 데이터베이스가 아님: {error})",
+        "{path} is not a label store (not a SQLite database: {error})",
+    ),
+    "notice.label.store.busy": (
+        "라벨 저장소 {path}이(가) 사용 중이거나 읽을 수 없습니다 ({error}); 다시 시도하세요",
+        "label store {path} is busy or unreadable ({error}); try again",
+    ),
+    "notice.label.store.unreadable": (
+        "라벨 저장소 {path}을(를) 읽을 수 없습니다: {error}",
+        "label store {path} is unreadable: {error}",
+    ),
+    "notice.label.store.failed": (
+        "라벨 저장소 {path}: {error}",
+        "label store {path}: {error}",
+    ),
+    "notice.label.store.no_wal": (
+        "라벨 저장소 {path}: SQLite가 WAL 모드를 거부했습니다 (journal_mode = {mode}); 저장소를 "
+        "로컬 디스크에 두세요",
+        "label store {path}: SQLite refused WAL mode (journal_mode = {mode}); put the "
+        "store on a local disk",
+    ),
+    "notice.label.store.not_labels": (
+        "{path}은(는) SQLite 데이터베이스이지만 라벨 저장소가 아닙니다 (테이블: {tables})",
+        "{path} is a SQLite database but not a label store (tables: {tables})",
+    ),
+    "notice.label.store.newer_schema": (
+        "라벨 저장소 {path}의 스키마 버전은 {version}인데 이 프로그램은 {supported}까지만 "
+        "읽습니다 — rag_core를 업데이트하세요. 저장소는 그대로 둡니다",
+        "label store {path} has schema version {version}; this program reads up to "
+        "{supported} — update rag_core, the store is left as is",
+    ),
+    "notice.label.store.no_events": (
+        "{path}에 events 테이블이 없습니다: 라벨 저장소가 아닙니다",
+        "{path} has no events table: not a label store",
+    ),
+    "notice.label.store.cannot_initialise": (
+        "라벨 저장소 {path}을(를) 초기화할 수 없습니다: {error}",
+        "cannot initialise label store {path}: {error}",
+    ),
+    "notice.label.change.nothing": (
+        "바꾸려면 새 등급이나 새 메모가 있어야 합니다 (둘 다 None입니다)",
+        "change needs a new grade or a new note (both are None)",
+    ),
+    "notice.label.no_current": (
+        "라벨 {label}의 현재 상태가 없습니다 (없는 id이거나 모든 이벤트가 취소되었습니다)",
+        "label {label} has no current state (unknown id, or every event undone)",
+    ),
+    "notice.label.undo.no_target": (
+        "취소하려면 label_id나 라벨러가 있어야 합니다 (누구의 마지막 이벤트를 취소할지)",
+        "undo needs a label_id or an annotator (whose last event to revert)",
+    ),
+    "notice.label.undo.nothing.label": (
+        "라벨 {label}에는 취소할 것이 없습니다",
+        "nothing to undo for label {label}",
+    ),
+    "notice.label.undo.nothing.annotator": (
+        "라벨러 {annotator}에게는 취소할 것이 없습니다",
+        "nothing to undo for annotator {annotator}",
+    ),
+    "notice.label.undo.nothing.both": (
+        "라벨 {label}에는 라벨러 {annotator}이(가) 취소할 것이 없습니다",
+        "nothing to undo for label {label} and annotator {annotator}",
+    ),
+    "notice.label.import.not_text": (
+        "텍스트여야 하는데 {type}입니다",
+        "expected text, got {type}",
+    ),
+    "notice.label.import.not_object": (
+        "라벨은 JSON 객체여야 합니다 (받은 형식: {type})",
+        "a label must be a JSON object, not {type}",
+    ),
+    "notice.label.import.unknown_fields": (
+        "모르는 필드가 있습니다: {unknown}; 알려진 필드: {known}",
+        "unknown field(s) {unknown}; known: {known}",
+    ),
+    "notice.label.import.missing_fields": (
+        "필드가 빠졌습니다: {missing}",
+        "missing field(s) {missing}",
+    ),
+    "notice.label.import.unknown_document": (
+        "문서 {doc}이(가) 코퍼스에 없습니다",
+        "document {doc} is not in the corpus",
+    ),
+    "notice.label.import.wrong_id": (
+        "label_id {label}은(는) 이 질문과 구간의 id가 아닙니다 ({expected}이어야 합니다); 줄을 "
+        "고쳤나요?",
+        "label_id {label} does not belong to this question and span (expected "
+        "{expected}); was the line edited?",
+    ),
+    "notice.label.import.same_span": (
+        "{first}행과 같은 질문·구간입니다 (라벨 하나에 한 줄)",
+        "the same question and span as line {first} (one line per label)",
+    ),
+    "notice.file.offset.not_integer": (
+        "{what}은(는) 정수여야 합니다 (받은 값: {value})",
+        "{what} must be an integer; got {value}",
+    ),
+    "notice.file.offset.negative": (
+        "{what} = {value}: 0 이상이어야 합니다",
+        "{what} = {value} must be >= 0",
+    ),
+    "notice.file.offset.out_of_range": (
+        "{what} = {size}: 범위를 벗어났습니다 (0 … 2**63 − 1)",
+        "{what} = {size} is out of range (0 … 2**63 − 1)",
+    ),
+    "notice.file.offset.digits": (
+        "{digits}자리 수",
+        "{digits} digits",
+    ),
     # endpoint generators (rag_core/models/endpoint.py)
     "notice.endpoint.unreachable": (
         "서버에 연결할 수 없습니다 ({error})",

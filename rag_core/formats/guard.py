@@ -61,6 +61,11 @@ GRADE_OUT_OF_RANGE_DIGITS = declare("file.grade.out_of_range_digits", "what", "d
 NUMBER_NOT_A_NUMBER = declare("file.number.not_a_number", "what", "value")
 NUMBER_TOO_LARGE = declare("file.number.too_large", "what")
 NUMBER_NOT_FINITE = declare("file.number.not_finite", "what", "value")
+#: Why a character offset (a label's ``start``/``end``) was refused (:func:`offset`).
+OFFSET_NOT_INTEGER = declare("file.offset.not_integer", "what", "value")
+OFFSET_NEGATIVE = declare("file.offset.negative", "what", "value")
+OFFSET_OUT_OF_RANGE = declare("file.offset.out_of_range", "what", "size")
+OFFSET_DIGITS = declare("file.offset.digits", "digits")
 
 
 def at(where: str | Notice, code: str, **params: Any) -> NoticeError:
@@ -185,14 +190,19 @@ def _shown(raw: Any) -> str:
 
 
 def offset(raw: Any, what: str) -> int:
-    """A character offset: an integer (not a bool) in 0 … :data:`MAX_OFFSET`."""
+    """A character offset: an integer (not a bool) in 0 … :data:`MAX_OFFSET`; ``what`` names
+    the field (``start``, ``end``), shown as written.
+
+    Raises:
+        NoticeError: ``file.offset.*`` (not an integer, negative, out of range).
+    """
     if isinstance(raw, bool) or not isinstance(raw, int):
-        raise ValueError(f"{what} must be an integer; got {raw!r}")
+        raise NoticeError(notice(OFFSET_NOT_INTEGER, what=what, value=repr(raw)))
     if raw < 0:
-        raise ValueError(f"{what} = {raw!r} must be >= 0")
+        raise NoticeError(notice(OFFSET_NEGATIVE, what=what, value=repr(raw)))
     if raw > MAX_OFFSET:
-        size = f"{len(str(raw))} digits" if raw > 10**30 else repr(raw)
-        raise ValueError(f"{what} = {size} is out of range (0 … 2**63 − 1)")
+        size = notice(OFFSET_DIGITS, digits=len(str(raw))) if raw > 10**30 else repr(raw)
+        raise NoticeError(notice(OFFSET_OUT_OF_RANGE, what=what, size=size))
     return raw
 
 

@@ -47,10 +47,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..formats.guard import json_line, offset
+from ..formats.guard import AT, at, json_line, line, offset
 from ..formats.questions import queries_of
 from ..formats.trec import format_qrels
-from ..types import Chunk, Document, Needle, Question
+from ..types import Chunk, Document, Needle, Notice, Question
+from ..wording import NoticeError, declare, notice
 from .relevance import grades_for, locate
 
 SCHEMA_VERSION = 1
@@ -104,11 +105,58 @@ BEGIN SELECT RAISE(ABORT, 'label events are append-only'); END;
 """
 
 
-class LabelStoreError(ValueError):
-    """The store cannot be opened or written (a clear one-line reason)."""
+#: Why a label, a span, a label file or the store was refused (``label.*``; English in
+#: ``rag_core.wording``, the pages' wording in ``ui/text.py``).
+STALE = declare("label.stale", "label", "expected", "now")
+NOT_A_NAME = declare("label.not_a_name", "what", "value")
+NOT_A_STRING = declare("label.not_a_string", "what", "value")
+GRADE_INVALID = declare("label.grade_invalid", "value")
+SPAN_NEGATIVE_START = declare("label.span.negative_start", "start")
+SPAN_EMPTY = declare("label.span.empty", "start", "end")
+SPAN_OUTSIDE = declare("label.span.outside", "start", "end", "doc", "length")
+SPAN_TEXT_MISMATCH = declare(
+    "label.span.text_mismatch", "doc", "start", "end", "label_text", "doc_text"
+)
+SPAN_LENGTH_MISMATCH = declare("label.span.length_mismatch", "length", "start", "end", "span")
+CREATED_AT_NOT_STRING = declare("label.created_at.not_string", "value")
+CREATED_AT_INVALID = declare("label.created_at.invalid", "value")
+STORE_IS_DIRECTORY = declare("label.store.is_directory", "path")
+STORE_NO_DIRECTORY = declare("label.store.no_directory", "folder", "error")
+STORE_CANNOT_OPEN = declare("label.store.cannot_open", "path", "error")
+STORE_NOT_SQLITE = declare("label.store.not_sqlite", "path", "error")
+STORE_BUSY = declare("label.store.busy", "path", "error")
+STORE_UNREADABLE = declare("label.store.unreadable", "path", "error")
+STORE_FAILED = declare("label.store.failed", "path", "error")
+STORE_NO_WAL = declare("label.store.no_wal", "path", "mode")
+STORE_NOT_LABELS = declare("label.store.not_labels", "path", "tables")
+STORE_NEWER_SCHEMA = declare("label.store.newer_schema", "path", "version", "supported")
+STORE_NO_EVENTS = declare("label.store.no_events", "path")
+STORE_CANNOT_INITIALISE = declare("label.store.cannot_initialise", "path", "error")
+CHANGE_NOTHING = declare("label.change.nothing")
+NO_CURRENT = declare("label.no_current", "label")
+UNDO_NO_TARGET = declare("label.undo.no_target")
+UNDO_NOTHING_LABEL = declare("label.undo.nothing.label", "label")
+UNDO_NOTHING_ANNOTATOR = declare("label.undo.nothing.annotator", "annotator")
+UNDO_NOTHING_BOTH = declare("label.undo.nothing.both", "label", "annotator")
+IMPORT_NOT_TEXT = declare("label.import.not_text", "type")
+IMPORT_NOT_OBJECT = declare("label.import.not_object", "type")
+IMPORT_UNKNOWN_FIELDS = declare("label.import.unknown_fields", "unknown", "known")
+IMPORT_MISSING_FIELDS = declare("label.import.missing_fields", "missing")
+IMPORT_UNKNOWN_DOCUMENT = declare("label.import.unknown_document", "doc")
+IMPORT_WRONG_ID = declare("label.import.wrong_id", "label", "expected")
+IMPORT_SAME_SPAN = declare("label.import.same_span", "first")
 
 
-class StaleLabel(ValueError):
+def _refused(code: str, **params: Any) -> NoticeError:
+    """A refusal of ``code`` with ``params`` (to ``raise``)."""
+    return NoticeError(notice(code, **params))
+
+
+class LabelStoreError(NoticeError):
+    """The store cannot be opened or written (a clear one-line reason, ``label.store.*``)."""
+
+
+class StaleLabel(NoticeError):
     """A write expected a label's state that another writer has since replaced (nothing written).
 
     ``current`` is the label as it is now (None: no current label).
@@ -116,13 +164,13 @@ class StaleLabel(ValueError):
 
     def __init__(self, label_id: str, expected: int | None, current: Label | None) -> None:
         now = current.event_id if current is not None else None
-        super().__init__(
-            f"label {label_id!r} changed since it was shown (expected event {expected}, now "
-            f"{now}); nothing was written"
-        )
+        super().__init__(notice(STALE, label=repr(label_id), expected=expected, now=now))
         self.label_id = label_id
         self.expected = expected
         self.current = current
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.label_id, self.expected, self.current))
 
 
 #: ``expected_event`` default of :meth:`LabelStore.add` / :meth:`LabelStore.change`: no check.
@@ -228,7 +276,7 @@ def _now() -> str:
 
 def _name(value: Any, what: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"{what} must be a non-empty string; got {value!r}")
+        raise _refused(NOT_A_NAME, what=what, value=repr(value))
     return value
 
 
@@ -238,11 +286,9 @@ def _int(value: Any, what: str) -> int:
 
 
 def check_grade(grade: Any) -> int:
-    """``grade`` as an int in 0–3, else ``ValueError``."""
+    """``grade`` as an int in 0–3, else ``ValueError`` (``label.grade_invalid``)."""
     if isinstance(grade, bool) or not isinstance(grade, int) or grade not in GRADES:
-        raise ValueError(
-            f"grade = {grade!r} is not valid; valid grades: 0, 1, 2, 3 (0 = judged not relevant)"
-        )
+        raise _refused(GRADE_INVALID, value=repr(grade))
     return grade
 
 
@@ -261,26 +307,30 @@ def check_span(
     start = _int(start, "start")
     end = _int(end, "end")
     if start < 0:
-        raise ValueError(f"start = {start} must be >= 0")
+        raise _refused(SPAN_NEGATIVE_START, start=start)
     if start >= end:
-        raise ValueError(f"start = {start} must be smaller than end = {end}")
+        raise _refused(SPAN_EMPTY, start=start, end=end)
     if not isinstance(text, str):
-        raise ValueError(f"text must be a string; got {text!r}")
+        raise _refused(NOT_A_STRING, what="text", value=repr(text))
     if doc is not None:
         doc_text = doc if isinstance(doc, str) else doc.text
         if end > len(doc_text):
-            raise ValueError(
-                f"span {start}:{end} lies outside document {doc_id!r} ({len(doc_text)} characters)"
+            raise _refused(
+                SPAN_OUTSIDE, start=start, end=end, doc=repr(doc_id), length=len(doc_text)
             )
         actual = doc_text[start:end]
         if text != actual:
-            raise ValueError(
-                f"text does not match document {doc_id!r} at {start}:{end}: "
-                f"the label has {_short(text)}, the document has {_short(actual)}"
+            raise _refused(
+                SPAN_TEXT_MISMATCH,
+                doc=repr(doc_id),
+                start=start,
+                end=end,
+                label_text=_short(text),
+                doc_text=_short(actual),
             )
     elif len(text) != end - start:
-        raise ValueError(
-            f"text has {len(text)} characters but the span {start}:{end} has {end - start}"
+        raise _refused(
+            SPAN_LENGTH_MISMATCH, length=len(text), start=start, end=end, span=end - start
         )
 
 
@@ -324,24 +374,28 @@ class LabelStore:
         self.path = Path(path).expanduser() if path is not None else default_store_path()
         self.timeout = float(timeout)
         if self.path.is_dir():
-            raise LabelStoreError(f"label store {self.path} is a directory, not a file")
+            raise LabelStoreError(notice(STORE_IS_DIRECTORY, path=str(self.path)))
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise LabelStoreError(
-                f"cannot create the label store directory {self.path.parent}: {exc.strerror}"
+                notice(STORE_NO_DIRECTORY, folder=str(self.path.parent), error=exc.strerror)
             ) from None
         self._init()
 
     def __repr__(self) -> str:
         return f"LabelStore({str(self.path)!r})"
 
+    def _error(self, code: str, exc: sqlite3.Error) -> LabelStoreError:
+        """``code`` about this store with SQLite's own words as ``error`` (to ``raise``)."""
+        return LabelStoreError(notice(code, path=str(self.path), error=str(exc)))
+
     # -- connections ---------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
         try:
             con = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
         except sqlite3.Error as exc:
-            raise LabelStoreError(f"cannot open label store {self.path}: {exc}") from None
+            raise self._error(STORE_CANNOT_OPEN, exc) from None
         try:
             con.row_factory = sqlite3.Row
             con.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
@@ -349,12 +403,10 @@ class LabelStore:
             con.execute("PRAGMA synchronous = FULL")
         except sqlite3.OperationalError as exc:
             con.close()
-            raise LabelStoreError(f"cannot open label store {self.path}: {exc}") from None
+            raise self._error(STORE_CANNOT_OPEN, exc) from None
         except sqlite3.DatabaseError as exc:
             con.close()
-            raise LabelStoreError(
-                f"{self.path} is not a label store (not a SQLite database: {exc})"
-            ) from None
+            raise self._error(STORE_NOT_SQLITE, exc) from None
         return con
 
     @contextmanager
@@ -368,11 +420,9 @@ class LabelStore:
             try:
                 con.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             except sqlite3.OperationalError as exc:
-                raise LabelStoreError(
-                    f"label store {self.path} is busy or unreadable ({exc}); try again"
-                ) from None
+                raise self._error(STORE_BUSY, exc) from None
             except sqlite3.DatabaseError as exc:
-                raise LabelStoreError(f"label store {self.path} is unreadable: {exc}") from None
+                raise self._error(STORE_UNREADABLE, exc) from None
             try:
                 yield con
                 con.execute("COMMIT")
@@ -380,7 +430,7 @@ class LabelStore:
                 con.execute("ROLLBACK")
                 raise
         except sqlite3.DatabaseError as exc:
-            raise LabelStoreError(f"label store {self.path}: {exc}") from None
+            raise self._error(STORE_FAILED, exc) from None
         finally:
             con.close()
 
@@ -390,14 +440,9 @@ class LabelStore:
             try:
                 mode = con.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             except sqlite3.DatabaseError as exc:
-                raise LabelStoreError(
-                    f"{self.path} is not a label store (not a SQLite database: {exc})"
-                ) from None
+                raise self._error(STORE_NOT_SQLITE, exc) from None
             if str(mode).lower() != "wal":
-                raise LabelStoreError(
-                    f"label store {self.path}: SQLite refused WAL mode (journal_mode = {mode}); "
-                    "put the store on a local disk"
-                )
+                raise LabelStoreError(notice(STORE_NO_WAL, path=str(self.path), mode=mode))
             con.execute("BEGIN IMMEDIATE")
             try:
                 version = con.execute("PRAGMA user_version").fetchone()[0]
@@ -407,8 +452,11 @@ class LabelStore:
                 if version == 0:
                     if tables - {"sqlite_sequence"}:
                         raise LabelStoreError(
-                            f"{self.path} is a SQLite database but not a label store "
-                            f"(tables: {', '.join(sorted(tables))})"
+                            notice(
+                                STORE_NOT_LABELS,
+                                path=str(self.path),
+                                tables=", ".join(sorted(tables)),
+                            )
                         )
                     for statement in _SCHEMA.split(";\n"):
                         if statement.strip():
@@ -416,17 +464,21 @@ class LabelStore:
                     con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 elif version > SCHEMA_VERSION:
                     raise LabelStoreError(
-                        f"label store {self.path} has schema version {version}; this program "
-                        f"reads up to {SCHEMA_VERSION} — update rag_core, the store is left as is"
+                        notice(
+                            STORE_NEWER_SCHEMA,
+                            path=str(self.path),
+                            version=version,
+                            supported=SCHEMA_VERSION,
+                        )
                     )
                 elif "events" not in tables:
-                    raise LabelStoreError(f"{self.path} has no events table: not a label store")
+                    raise LabelStoreError(notice(STORE_NO_EVENTS, path=str(self.path)))
                 con.execute("COMMIT")
             except BaseException:
                 con.execute("ROLLBACK")
                 raise
         except sqlite3.DatabaseError as exc:
-            raise LabelStoreError(f"cannot initialise label store {self.path}: {exc}") from None
+            raise self._error(STORE_CANNOT_INITIALISE, exc) from None
         finally:
             con.close()
 
@@ -646,7 +698,7 @@ class LabelStore:
         meanwhile raises :class:`StaleLabel` and nothing is written.
         """
         if grade is None and note is None:
-            raise ValueError("change needs a new grade or a new note (both are None)")
+            raise _refused(CHANGE_NOTHING)
         if grade is not None:
             check_grade(grade)
         if note is not None:
@@ -657,9 +709,7 @@ class LabelStore:
                 self._check_expected(con, label_id, expected_event)
             row = self._current_of(self._rows(con, label_id=label_id)).get(label_id)
             if row is None:
-                raise ValueError(
-                    f"label {label_id!r} has no current state (unknown id, or every event undone)"
-                )
+                raise _refused(NO_CURRENT, label=repr(label_id))
             event_id = self._insert(
                 con,
                 "change",
@@ -684,7 +734,7 @@ class LabelStore:
         ``annotator`` (or ``""``). Returns the reverted event.
         """
         if label_id is None and annotator is None:
-            raise ValueError("undo needs a label_id or an annotator (whose last event to revert)")
+            raise _refused(UNDO_NO_TARGET)
         with self._tx(write=True) as con:
             rows = self._rows(con, label_id=label_id)
             candidates = [
@@ -695,12 +745,7 @@ class LabelStore:
                 and (annotator is None or r["annotator"] == annotator)
             ]
             if not candidates:
-                who = []
-                if label_id is not None:
-                    who.append(f"label {label_id!r}")
-                if annotator is not None:
-                    who.append(f"annotator {annotator!r}")
-                raise ValueError(f"nothing to undo for {' and '.join(who)}")
+                raise NoticeError(_nothing_to_undo(label_id, annotator))
             target = candidates[-1]
             self._insert(
                 con,
@@ -821,9 +866,18 @@ class LabelStore:
         return format_qrels(qrels, escape=escape)
 
 
+def _nothing_to_undo(label_id: str | None, annotator: str | None) -> Notice:
+    """ "Nothing to undo" for a label, an annotator or both (at least one is given)."""
+    if label_id is not None and annotator is not None:
+        return notice(UNDO_NOTHING_BOTH, label=repr(label_id), annotator=repr(annotator))
+    if label_id is not None:
+        return notice(UNDO_NOTHING_LABEL, label=repr(label_id))
+    return notice(UNDO_NOTHING_ANNOTATOR, annotator=repr(annotator))
+
+
 def _text_field(value: Any, what: str) -> str:
     if not isinstance(value, str):
-        raise ValueError(f"{what} must be a string; got {value!r}")
+        raise _refused(NOT_A_STRING, what=what, value=repr(value))
     return value
 
 
@@ -843,25 +897,28 @@ def parse_labels_jsonl(
     ``""``, a missing ``created_at`` to now.
     """
     if not isinstance(text, str):
-        raise ValueError(f"{source}: expected text, got {type(text).__name__}")
+        raise at(source, IMPORT_NOT_TEXT, type=type(text).__name__)
     records: list[dict[str, Any]] = []
     first_line: dict[str, int] = {}
     now = _now()
-    for no, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
+    for no, text_line in enumerate(text.splitlines(), 1):
+        if not text_line.strip():
             continue
-        where = f"{source} line {no}"
-        row = json_line(line, where)  # depth and integer caps before parsing
+        where = line(source, no)
+        row = json_line(text_line, where)  # depth and integer caps before parsing
         if not isinstance(row, dict):
-            raise ValueError(f"{where}: a label must be a JSON object, not {type(row).__name__}")
+            raise at(where, IMPORT_NOT_OBJECT, type=type(row).__name__)
         unknown = sorted(set(row) - set(JSONL_FIELDS))
         if unknown:
-            raise ValueError(
-                f"{where}: unknown field(s) {', '.join(unknown)}; known: {', '.join(JSONL_FIELDS)}"
+            raise at(
+                where,
+                IMPORT_UNKNOWN_FIELDS,
+                unknown=", ".join(unknown),
+                known=", ".join(JSONL_FIELDS),
             )
         missing = [f for f in _REQUIRED if f not in row]
         if missing:
-            raise ValueError(f"{where}: missing field(s) {', '.join(missing)}")
+            raise at(where, IMPORT_MISSING_FIELDS, missing=", ".join(missing))
         try:
             for f in ("question_set", "question_id"):
                 _name(row[f], f)
@@ -869,7 +926,7 @@ def parse_labels_jsonl(
             if docs is not None:
                 doc = docs.get(row["doc_id"])
                 if doc is None:
-                    raise ValueError(f"document {row['doc_id']!r} is not in the corpus")
+                    raise _refused(IMPORT_UNKNOWN_DOCUMENT, doc=repr(row["doc_id"]))
                 check_span(row["doc_id"], row["start"], row["end"], row["text"], doc)
             check_grade(row["grade"])
             note = _text_field(row.get("note", ""), "note")
@@ -880,17 +937,14 @@ def parse_labels_jsonl(
                 row["question_set"], row["question_id"], row["doc_id"], row["start"], row["end"]
             )
             if "label_id" in row and row["label_id"] != expected:
-                raise ValueError(
-                    f"label_id {row['label_id']!r} does not belong to this question and span "
-                    f"(expected {expected!r}); was the line edited?"
+                raise _refused(
+                    IMPORT_WRONG_ID, label=repr(row["label_id"]), expected=repr(expected)
                 )
-        except ValueError as exc:
-            raise ValueError(f"{where}: {exc}") from None
+        except ValueError as exc:  # the line's problem, placed at the line
+            problem = exc.notice if isinstance(exc, NoticeError) else str(exc)
+            raise NoticeError(notice(AT, where=where, problem=problem)) from None
         if expected in first_line:
-            raise ValueError(
-                f"{where}: the same question and span as line {first_line[expected]} "
-                "(one line per label)"
-            )
+            raise at(where, IMPORT_SAME_SPAN, first=first_line[expected])
         first_line[expected] = no
         records.append(
             {
@@ -911,11 +965,11 @@ def parse_labels_jsonl(
 
 def _check_timestamp(value: Any) -> None:
     if not isinstance(value, str):
-        raise ValueError(f"created_at must be an ISO 8601 string; got {value!r}")
+        raise _refused(CREATED_AT_NOT_STRING, value=repr(value))
     try:
         datetime.fromisoformat(value)
     except ValueError:
-        raise ValueError(f"created_at {value!r} is not an ISO 8601 timestamp") from None
+        raise _refused(CREATED_AT_INVALID, value=repr(value)) from None
 
 
 # -------------------------------------------------------------- gold spans

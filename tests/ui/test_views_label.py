@@ -12,7 +12,7 @@ from rag_core.chunking.diagnostics import diagnose
 from rag_core.config import PipelineConfig, preset
 from rag_core.evaluation.pooling import Pool, PoolEntry
 from rag_core.gold.labels import LabelStore, label_id_for
-from rag_core.types import Chunk, Chunking, Document, Needle, Question
+from rag_core.types import Chunk, Chunking, Document, Needle, Notice, Question
 from ui import state as S
 from ui.label import keys as K
 from ui.label import view as vm
@@ -118,7 +118,9 @@ def test_use_store_switches_only_to_a_store_that_opens(tmp_path):
     bad = vm.use_store({K.K_LAB_STORE_W: str(tmp_path)})  # a directory
     assert bad.change == Change() and not bad.rerun
     assert isinstance(bad.error, Msg) and bad.error.key == "lab.store_error"
-    assert "is a directory, not a file" in bad.error.fields["error"]
+    assert bad.error.fields["error"].code == "label.store.is_directory"  # worded by the page
+    assert "is a directory, not a file" in say(bad.error, "en")
+    assert "파일이 아니라 폴더입니다" in say(bad.error, "ko")
 
 
 def test_inside_is_under_the_root(tmp_path):
@@ -585,7 +587,9 @@ def test_save_callback_reports_a_refused_write(store):
     state = {K.K_LAB_GRADE: 7, K.K_LAB_NOTE: "", K.K_LAB_ANNOTATOR: "ann"}
     change = vm.save(state, store, KEY, D1)
     assert list(change.values) == [K.K_LAB_SAVE_ERROR] and change.drop == ()
-    assert "grade" in change.values[K.K_LAB_SAVE_ERROR]
+    refusal = change.values[K.K_LAB_SAVE_ERROR]  # the notice: the page words it
+    assert say(refusal, "en").startswith("grade = 7 is not valid")
+    assert say(refusal, "ko").startswith("등급 = 7: 올바른 등급이 아닙니다")
     assert store.version() == 0
 
 
@@ -666,7 +670,11 @@ def test_undo_this_label_and_my_last_event(store):
     )
     assert store.current() == ()
     refused = vm.undo(store, None, False, "bob")
-    assert refused == vm.Outcome(error="nothing to undo for annotator 'bob'")
+    assert refused == vm.Outcome(
+        error=Notice("label.undo.nothing.annotator", {"annotator": "'bob'"})
+    )
+    assert say(refused.error, "en") == "nothing to undo for annotator 'bob'"
+    assert say(refused.error, "ko") == "라벨러 'bob'에게는 취소할 것이 없습니다"
 
 
 # ------------------------------------------------------------ labels, progress
@@ -739,10 +747,9 @@ def test_import_labels_refuses_bad_files_and_reports_a_good_one(store):
         '"text": "Beta two.", "grade": %d}\n'
     )
     refused = vm.import_labels(store, "l.jsonl", (line % 7).encode(), DOCS)
-    assert (
-        isinstance(refused.error, Msg)
-        and "grade = 7 is not valid" in refused.error.fields["reason"]
-    )
+    assert isinstance(refused.error, Msg) and refused.error.key == "lab.imp.bad"
+    assert "l.jsonl line 1: grade = 7 is not valid" in say(refused.error, "en")
+    assert "l.jsonl 1행: 등급 = 7: 올바른 등급이 아닙니다" in say(refused.error, "ko")
     assert store.version() == 0
     good = vm.import_labels(store, "l.jsonl", (line % 2).encode("utf-8-sig"), DOCS)
     assert good == vm.Outcome(

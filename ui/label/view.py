@@ -65,7 +65,7 @@ from rag_core.text import sentence_spans
 from rag_core.types import Chunk, Chunking, Document, Needle, Notice, Question
 
 from ..html import snippet
-from ..i18n import notice_text, t
+from ..i18n import error_notice, notice_text, t
 from ..state import K_QID, K_QMODE, K_QPHRASING, K_QSET
 from .keys import (
     K_LAB_ANNOTATOR,
@@ -143,11 +143,13 @@ class Msg:
     fields: Mapping[str, Any] = field(default_factory=dict)
 
 
-def say(msg: Msg | str, lang: str) -> str:
-    """``msg`` in ``lang`` (nested messages and core notices worded first); a plain string as
-    is."""
+def say(msg: Msg | Notice | str, lang: str) -> str:
+    """``msg`` in ``lang`` (nested messages and core notices worded first); a core notice
+    (a refusal of the label store, ``error_notice``) worded; a plain string as is."""
     if isinstance(msg, str):
         return msg
+    if isinstance(msg, Notice):
+        return notice_text(msg, lang)
     return t(msg.key, lang, **{k: _worded(v, lang) for k, v in msg.fields.items()})
 
 
@@ -179,7 +181,7 @@ class Outcome:
     """What an action did: the state change, an error to show, whether the page reruns."""
 
     change: Change = field(default_factory=Change)
-    error: Msg | str | None = None
+    error: Msg | Notice | str | None = None
     rerun: bool = False
 
 
@@ -232,7 +234,7 @@ def use_store(state: State) -> Outcome:
     try:
         LabelStore(wanted)  # opens (or creates) it
     except (LabelStoreError, OSError) as exc:
-        return Outcome(error=Msg("lab.store_error", {"error": str(exc)}))
+        return Outcome(error=Msg("lab.store_error", {"error": error_notice(exc)}))
     return Outcome(Change({K_LAB_STORE_PATH: wanted}), rerun=True)
 
 
@@ -557,7 +559,7 @@ class SpanPick:
     end: int
     existing: Label | None  # the label on exactly this span
     flash: Msg | None
-    save_error: str | None
+    save_error: Notice | str | None  # the refusal's notice (its text: not a NoticeError)
 
     @property
     def ok(self) -> bool:
@@ -623,7 +625,7 @@ def pick_span(
     )
 
 
-def _take_messages(d: _Draft) -> tuple[Msg | None, str | None]:
+def _take_messages(d: _Draft) -> tuple[Msg | None, Notice | str | None]:
     """The previous action's one-shot flash and save error, dropped from the state."""
     flash, save_error = d.get(K_LAB_FLASH), d.get(K_LAB_SAVE_ERROR)
     d.drop(K_LAB_FLASH)
@@ -908,7 +910,7 @@ def save(state: State, store: LabelStore, key: SpanKey, doc: Document) -> Change
         d.set(K_LAB_STALE, (key, grade, note))
         d.set(K_LAB_SEEN, (key, seen_ev))
     except ValueError as exc:
-        d.set(K_LAB_SAVE_ERROR, str(exc))
+        d.set(K_LAB_SAVE_ERROR, error_notice(exc))
     else:
         d.drop(K_LAB_SEEN)
     return d.change()
@@ -1044,7 +1046,7 @@ def overwrite(
         d.set(K_LAB_SEEN, (key, edit.now_event))
         return Outcome(d.change(), rerun=True)
     except ValueError as exc:
-        return Outcome(d.change(), error=str(exc))
+        return Outcome(d.change(), error=error_notice(exc))
     d.drop(K_LAB_SEEN)
     d.set(K_LAB_FLASH, flash)
     return Outcome(d.change(), rerun=True)
@@ -1076,7 +1078,7 @@ def undo(store: LabelStore, existing: Label | None, this: bool, who: str) -> Out
             label_id=existing.label_id if this and existing is not None else None, annotator=who
         )
     except ValueError as exc:
-        return Outcome(error=str(exc))
+        return Outcome(error=error_notice(exc))
     flash = Msg("lab.undone", {"kind": ev.kind, "doc": ev.doc_id, "start": ev.start, "end": ev.end})
     return Outcome(Change({K_LAB_FLASH: flash}), rerun=True)
 
@@ -1205,7 +1207,7 @@ def import_labels(
     try:
         rep = store.import_jsonl(text, docs=docs, source=name)
     except ValueError as exc:
-        return Outcome(error=Msg("lab.imp.bad", {"reason": str(exc)}))
+        return Outcome(error=Msg("lab.imp.bad", {"reason": error_notice(exc)}))
     done = Msg(
         "lab.imp.ok",
         {

@@ -22,7 +22,7 @@ from rag_core.types import Document, Question
 
 from .. import measure
 from ..html import CSS, Mark, Markup, div, join, marked_text, md, show, snippet, span, table
-from ..i18n import t
+from ..i18n import error_text, t
 from ..state import Context
 from . import keys as K
 from . import view as vm
@@ -457,7 +457,7 @@ def export_section(
         chunks = ctx.corpus.chunking(chunker).chunks
         qrels = vm.qrels_text(store, chunks, qsets, plan, ctx.corpus.docs, phr, escape)
     except ValueError as exc:
-        st.error(md(str(exc)))
+        st.error(md(error_text(exc, lang)))
         return
     st.download_button(
         t("lab.exp.qrels", lang, sig=chunker.signature),
@@ -604,7 +604,7 @@ def save_widgets(
         if pick.flash:
             st.success(md(say(pick.flash, lang)))
         if pick.save_error:
-            st.error(md(pick.save_error))
+            st.error(md(say(pick.save_error, lang)))
     return undo_this, undo_mine
 
 
