@@ -270,19 +270,51 @@ def evaluate_config(
     depth = max(ks)
     cfg = replace(config, retrieval=replace(config.retrieval, k=max(depth, config.retrieval.k)))
     chunking = corpus.chunking(cfg.chunker)
-    answerable, missing = _answerable_in_corpus(
-        merge_labels(questions, labels, corpus.docs, question_set), corpus.docs
-    )
+    scored = _scored_questions(merge_labels(questions, labels, corpus.docs, question_set), corpus)
+    jobs = [(q, qid, text) for q in scored.answerable for qid, text in queries_of(q, phrasings)]
+    got = _ChunkRuns()
+    for qr in run_queries(cfg, jobs, corpus, runs=runs, progress=progress, problems=got.problems):
+        got.add(qr, depth)
+    return _chunk_evaluation(cfg, chunking.signature, ks, scored, len(jobs), got, gain)
+
+
+@dataclass(frozen=True)
+class _Scored:
+    """The questions a chunk-level evaluation scores, and the needles it could not find.
+
+    Attributes:
+        answerable: The answerable questions, each with its needles found in the corpus.
+        missing: Per question id, the ``(doc_id, text)`` of its needles not in the corpus.
+        miss_lines: One warning line per question of ``missing`` (:func:`_missing_lines`).
+    """
+
+    answerable: list[Question]
+    missing: dict[str, tuple[tuple[str, str], ...]]
+    miss_lines: list[str]
+
+
+def _scored_questions(questions: Sequence[Question], corpus: CorpusIndex) -> _Scored:
+    """The questions to score with their needles in the corpus; raise when there is none."""
+    answerable, missing = _answerable_in_corpus(questions, corpus.docs)
     miss_lines = _missing_lines(missing, answerable)
     if not answerable:
         raise ValueError(
             "the question set has no answerable question with gold needles in this corpus to score"
             + (f" ({len(missing)} question(s) have needles not in the corpus)" if missing else "")
         )
-    jobs = [(q, qid, text) for q in answerable for qid, text in queries_of(q, phrasings)]
-    got = _ChunkRuns()
-    for qr in run_queries(cfg, jobs, corpus, runs=runs, progress=progress, problems=got.problems):
-        got.add(qr, depth)
+    return _Scored(answerable, missing, miss_lines)
+
+
+def _chunk_evaluation(
+    cfg: PipelineConfig,
+    chunker_signature: str,
+    ks: Sequence[int],
+    scored: _Scored,
+    n_queries: int,
+    got: _ChunkRuns,
+    gain: str,
+) -> ConfigEvaluation:
+    """Score the gathered rankings at ``ks`` and put the chunk-level evaluation together."""
     # Every answerable question is judged: one whose needles the chunking
     # destroyed scores 0 (its recall ceiling) instead of leaving the means.
     result = evaluate_queries(
@@ -296,10 +328,10 @@ def evaluate_config(
     )
     return ConfigEvaluation(
         config=cfg.to_dict(),
-        chunker_signature=chunking.signature,
+        chunker_signature=chunker_signature,
         ks=tuple(ks),
-        n_questions=len(answerable),
-        n_queries=len(jobs),
+        n_questions=len(scored.answerable),
+        n_queries=n_queries,
         result=result,
         rankings=got.rankings,
         gold=got.gold,
@@ -307,8 +339,8 @@ def evaluate_config(
         question_of=got.question_of,
         tags=got.tags,
         destroyed=tuple(got.destroyed),
-        warnings=tuple(got.problems.values()) + tuple(miss_lines),
-        not_in_corpus=missing,
+        warnings=tuple(got.problems.values()) + tuple(scored.miss_lines),
+        not_in_corpus=scored.missing,
         stage_problems=tuple(got.problems.values()),
     )
 
