@@ -246,19 +246,10 @@ def generate_remote(
         tokenizer_source=generator.tokenizer_source,
         dtype=None,
     )
-    ids: list[int] | None = None
-    if generator.exact:
-        if context.tokenizer is None or not context.tokenizer.startswith(generator.model_id):
-            why = notice(
-                GENERATION_WRONG_TOKENIZER, tokenizer=context.tokenizer, model=generator.model_id
-            )
-            return GenerationStage(
-                "error", generator.model_id, message=english(why), notice=why, params=params
-            )
-        ids = list(context.input_ids)
-        prompt_hash = ids_sha256(ids)
-    else:
-        prompt_hash = sha256_text(json.dumps([context.system_text, context.user_text]))
+    if generator.exact and not _measured_with(context, generator):
+        return _wrong_tokenizer(context, generator, params)
+    ids = list(context.input_ids) if generator.exact else None
+    prompt_hash = _prompt_hash(context, ids)
     rule = _rule(context, cfg, generator)
     if rule.why_free is not None and rule.note is not None:
         params["citations_why"] = rule.why_free
@@ -274,7 +265,49 @@ def generate_remote(
         hit = store.get(key)
         if isinstance(hit, dict):
             return _stage(generator, hit, params, notes, cached=True)
-    request: dict[str, Any] = {
+    request = _request(context, ids, cfg, on_text, cancelled)
+    try:
+        reply, cited = _complete(generator, request, rule)
+    except EndpointError as exc:
+        return _failed(generator, exc.notice, params)
+    except Exception as exc:  # noqa: BLE001 - a failed generation is a stage result, not a crash
+        return _crashed(generator, exc, params)
+    record = _reply_record(reply, generator, context, ids, cited, rule)
+    store.put(key, record)
+    return _stage(generator, record, params, notes, cached=False)
+
+
+def _measured_with(context: ContextStage, generator: EndpointGenerator) -> bool:
+    """Whether ``context`` was measured with ``generator``'s own tokenizer (its ids can be sent)."""
+    return context.tokenizer is not None and context.tokenizer.startswith(generator.model_id)
+
+
+def _wrong_tokenizer(
+    context: ContextStage, generator: EndpointGenerator, params: dict[str, Any]
+) -> GenerationStage:
+    """The error stage of a context measured with another tokenizer than the exact server's."""
+    why = notice(GENERATION_WRONG_TOKENIZER, tokenizer=context.tokenizer, model=generator.model_id)
+    return GenerationStage(
+        "error", generator.model_id, message=english(why), notice=why, params=params
+    )
+
+
+def _prompt_hash(context: ContextStage, ids: list[int] | None) -> str:
+    """The prompt's part of the cache key: the ids' sha256, else that of (system, user)."""
+    if ids is not None:
+        return ids_sha256(ids)
+    return sha256_text(json.dumps([context.system_text, context.user_text]))
+
+
+def _request(
+    context: ContextStage,
+    ids: list[int] | None,
+    cfg: GenerationConfig,
+    on_text: Callable[[str], None] | None,
+    cancelled: Callable[[], bool] | None,
+) -> dict[str, Any]:
+    """The arguments of ``generator.complete``: the ids and their text, else the messages."""
+    return {
         "ids": ids,
         "prompt_text": context.actual_input_text if ids is not None else None,
         "messages": None
@@ -287,17 +320,29 @@ def generate_remote(
         "on_text": on_text,
         "cancelled": cancelled,
     }
-    try:
-        reply, cited = _complete(generator, request, rule)
-    except EndpointError as exc:
-        return _failed(generator, exc.notice, params)
-    except Exception as exc:  # noqa: BLE001 - a failed generation is a stage result, not a crash
-        why = notice(GENERATION_FAILED, kind=type(exc).__name__, error=str(exc))
-        return GenerationStage(
-            "error", generator.model_id, message=english(why), notice=why, params=params
-        )
+
+
+def _crashed(
+    generator: EndpointGenerator, exc: Exception, params: dict[str, Any]
+) -> GenerationStage:
+    """The error stage of a request that failed other than as an :class:`EndpointError`."""
+    why = notice(GENERATION_FAILED, kind=type(exc).__name__, error=str(exc))
+    return GenerationStage(
+        "error", generator.model_id, message=english(why), notice=why, params=params
+    )
+
+
+def _reply_record(
+    reply: EndpointReply,
+    generator: EndpointGenerator,
+    context: ContextStage,
+    ids: list[int] | None,
+    cited: dict[str, Any],
+    rule: _Rule,
+) -> dict[str, Any]:
+    """What the cache stores of a fresh reply: :func:`_record`, its citations and grammar."""
     ours = len(ids) if ids is not None else len(context.input_ids)
-    record = {
+    return {
         **_record(reply, generator, ours, ids is not None),
         "citations_note": None,
         "citations_notice": None,
@@ -305,8 +350,6 @@ def generate_remote(
         **cited,
         "grammar": rule.kind if rule.extra else None,
     }
-    store.put(key, record)
-    return _stage(generator, record, params, notes, cached=False)
 
 
 def _stage(
