@@ -193,119 +193,156 @@ def test_blind_overlap_starts_n_chars_earlier():
 
 
 def reference_boundaries(doc: Document, target: int, overlap: int = 0, header: bool = False):
+    """The chunks the boundaries rule makes of ``doc``: ``(start, end, content, text, section)``."""
     text = doc.text
+    pieces = []  # (span start, span end, section)
+    for title, body in _ref_sections(text):
+        pieces += _ref_pack_paragraphs(text, _ref_paragraphs(body), target, title)
+    return _ref_chunks(doc, pieces, overlap, header)
+
+
+_REF_MARKS = ".!?。！？．｡"
+
+
+def _ref_sections(text: str) -> list[tuple[str, list[tuple[int, int]]]]:
+    """The sections: ``(title, [line spans of the body])``; a line's end excludes its break."""
     lines = []  # (start, end) of every line, end excluding "\n"
     pos = 0
     for line in text.split("\n"):
         lines.append((pos, pos + len(line)))
         pos += len(line) + 1
-    # sections: (title, [line spans of the body])
     secs: list[tuple[str, list[tuple[int, int]]]] = [("", [])]
     for s, e in lines:
         if text[s:e].startswith("## "):
             secs.append((text[s + 3 : e].strip(), []))
         else:
             secs[-1][1].append((s, e))
+    return secs
 
-    marks = ".!?。！？．｡"
 
-    def sentences(s: int, e: int):
-        i = s
-        while i < e:
-            j = i
-            while j < e and text[j] not in marks:
-                j += 1
-            while j < e and text[j] in marks:
-                j += 1
-            while j < e and text[j].isspace():
-                j += 1
-            yield i, j
-            i = j
+def _ref_paragraphs(body: list[tuple[int, int]]) -> list[list[int]]:
+    """The ``[start, end]`` of each run of non-empty lines of a section's body."""
+    paras: list[list[int]] = []
+    prev_nonempty_end = None
+    for s, e in body:
+        if e == s:
+            prev_nonempty_end = None
+            continue
+        if prev_nonempty_end is not None and s == prev_nonempty_end + 1:
+            paras[-1][1] = e
+        else:
+            paras.append([s, e])
+        prev_nonempty_end = e
+    return paras
 
-    def lines_of(s: int, e: int):
-        i = s
-        while i < e:
-            j = i
-            while j < e and text[j] != "\n":
-                j += 1
-            j = min(j + 1, e)  # the line break belongs to its line
-            yield i, j
-            i = j
 
-    def words_of(s: int, e: int):
-        # (start, end of the non-space run, end of the whitespace after it)
-        i = s
-        while i < e and text[i].isspace():
-            i += 1
-        while i < e:
-            j = i
-            while j < e and not text[j].isspace():
-                j += 1
-            k = j
-            while k < e and text[k].isspace():
-                k += 1
-            yield i, j, k
-            i = k
-
-    def units(s: int, e: int):
-        # a sentence over target: its lines; a line over target: its words;
-        # a run of non-space chars over target: cut every target chars
-        for ss, se in sentences(s, e):
-            if se - ss <= target:
-                yield ss, se
-                continue
-            for ls, le in lines_of(ss, se):
-                if le - ls <= target:
-                    yield ls, le
-                    continue
-                for i, j, k in words_of(ls, le):
-                    if k - i <= target or j - i <= target:
-                        yield i, k
-                        continue
-                    for p in range(i, j, target):
-                        yield p, min(p + target, j)
-                    if k > j:
-                        yield j, k
-
-    pieces = []  # (span start, span end, section)
-    for title, body in secs:
-        paras: list[list[int]] = []
-        prev_nonempty_end = None
-        for s, e in body:
-            if e == s:
-                prev_nonempty_end = None
-                continue
-            if prev_nonempty_end is not None and s == prev_nonempty_end + 1:
-                paras[-1][1] = e
-            else:
-                paras.append([s, e])
-            prev_nonempty_end = e
-        open_chunk = None
-        for ps, pe in paras:
-            if pe - ps > target:
-                if open_chunk:
-                    pieces.append((*open_chunk, title))
-                    open_chunk = None
-                sent_open = None
-                for ss, se in units(ps, pe):
-                    if sent_open is None:
-                        sent_open = [ss, se]
-                    elif se - sent_open[0] <= target:
-                        sent_open[1] = se
-                    else:
-                        pieces.append((*sent_open, title))
-                        sent_open = [ss, se]
-                if sent_open:
-                    pieces.append((*sent_open, title))
-            elif open_chunk is None:
-                open_chunk = [ps, pe]
-            elif pe - open_chunk[0] <= target:
-                open_chunk[1] = pe
-            else:
+def _ref_pack_paragraphs(text: str, paras: list[list[int]], target: int, title: str):
+    """Whole paragraphs packed up to ``target`` chars; one over ``target`` packed by its units."""
+    pieces = []
+    open_chunk = None
+    for ps, pe in paras:
+        if pe - ps > target:
+            if open_chunk:
                 pieces.append((*open_chunk, title))
-                open_chunk = [ps, pe]
-        if open_chunk:
+                open_chunk = None
+            pieces += _ref_pack_units(text, ps, pe, target, title)
+        elif open_chunk is None:
+            open_chunk = [ps, pe]
+        elif pe - open_chunk[0] <= target:
+            open_chunk[1] = pe
+        else:
             pieces.append((*open_chunk, title))
+            open_chunk = [ps, pe]
+    if open_chunk:
+        pieces.append((*open_chunk, title))
+    return pieces
+
+
+def _ref_pack_units(text: str, ps: int, pe: int, target: int, title: str):
+    """The units of one long paragraph packed up to ``target`` chars."""
+    pieces = []
+    sent_open = None
+    for ss, se in _ref_units(text, ps, pe, target):
+        if sent_open is None:
+            sent_open = [ss, se]
+        elif se - sent_open[0] <= target:
+            sent_open[1] = se
+        else:
+            pieces.append((*sent_open, title))
+            sent_open = [ss, se]
+    if sent_open:
+        pieces.append((*sent_open, title))
+    return pieces
+
+
+def _ref_units(text: str, s: int, e: int, target: int):
+    """The units of ``text[s:e]``, each at most ``target`` chars."""
+    # a sentence over target: its lines; a line over target: its words;
+    # a run of non-space chars over target: cut every target chars
+    for ss, se in _ref_sentences(text, s, e):
+        if se - ss <= target:
+            yield ss, se
+            continue
+        for ls, le in _ref_lines(text, ss, se):
+            if le - ls <= target:
+                yield ls, le
+                continue
+            for i, j, k in _ref_words(text, ls, le):
+                if k - i <= target or j - i <= target:
+                    yield i, k
+                    continue
+                for p in range(i, j, target):
+                    yield p, min(p + target, j)
+                if k > j:
+                    yield j, k
+
+
+def _ref_sentences(text: str, s: int, e: int):
+    """Sentences of ``text[s:e]``: up to a run of end marks and the whitespace after it."""
+    i = s
+    while i < e:
+        j = i
+        while j < e and text[j] not in _REF_MARKS:
+            j += 1
+        while j < e and text[j] in _REF_MARKS:
+            j += 1
+        while j < e and text[j].isspace():
+            j += 1
+        yield i, j
+        i = j
+
+
+def _ref_lines(text: str, s: int, e: int):
+    """Lines of ``text[s:e]``, each with its line break."""
+    i = s
+    while i < e:
+        j = i
+        while j < e and text[j] != "\n":
+            j += 1
+        j = min(j + 1, e)  # the line break belongs to its line
+        yield i, j
+        i = j
+
+
+def _ref_words(text: str, s: int, e: int):
+    """Words of ``text[s:e]``: (start, end of the non-space run, end of the whitespace after it)."""
+    i = s
+    while i < e and text[i].isspace():
+        i += 1
+    while i < e:
+        j = i
+        while j < e and not text[j].isspace():
+            j += 1
+        k = j
+        while k < e and text[k].isspace():
+            k += 1
+        yield i, j, k
+        i = k
+
+
+def _ref_chunks(doc: Document, pieces, overlap: int, header: bool):
+    """The pieces trimmed of outer whitespace, blank ones dropped, overlap and header added."""
+    text = doc.text
     out = []
     for s, e, title in pieces:
         raw = text[s:e]
