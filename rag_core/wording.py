@@ -771,6 +771,9 @@ ENGLISH: dict[str, str] = {
     ),
     "file.write.bad_grade": "grade of query {qid!r} doc {doc!r} must be an integer; got {grade!r}",
     "file.write.id_twice": "run entry for query {qid!r} lists an id more than once",
+    # retrieval evaluations (rag_core/evaluation/run.py)
+    "eval.stage_problem": "{stage} {status}: {why}",
+    "eval.stage_problem_bare": "{stage} {status}",
     # answer evaluations (rag_core/evaluation/answers.py)
     "answers.generator_off": "generation.model = none",
     "answers.generator_unavailable": "model {model!r} is unavailable: {reason}",

@@ -2049,6 +2049,9 @@ TEXT: dict[str, tuple[str, str]] = {
         "the question is {chars:,} characters long; the limit is {limit:,} characters (paste a "
         "question, not a document)",
     ),
+    # retrieval evaluations (rag_core/evaluation/run.py)
+    "notice.eval.stage_problem": ("{stage} (상태 {status}): {why}", "{stage} {status}: {why}"),
+    "notice.eval.stage_problem_bare": ("{stage} (상태 {status})", "{stage} {status}"),
     # answer evaluations (rag_core/evaluation/answers.py)
     "notice.answers.generator_off": (
         "생성이 꺼져 있음 (generation.model = none)",

@@ -34,7 +34,18 @@ from ..gold.labels import gold_for
 from ..gold.relevance import ChunkLookup, grades_for, locate, relevant_chunk_ids
 from ..index import CorpusIndex
 from ..pipeline import final_ranking, run_many
-from ..types import Document, Hit, Needle, Question, Trace, to_jsonable
+from ..types import (
+    Document,
+    Hit,
+    Needle,
+    Notice,
+    Question,
+    RerankStage,
+    RetrieverList,
+    Trace,
+    to_jsonable,
+)
+from ..wording import declare, english, notice
 from .aggregate import compare_results, evaluate_queries, per_query_rows
 
 if TYPE_CHECKING:
@@ -42,6 +53,10 @@ if TYPE_CHECKING:
     from ..retrieval.runs import ExternalRun
     from .aggregate import EvalResult
     from .stats import MeanWithInterval
+
+#: A stage that could not run as configured in an evaluation (once per stage).
+STAGE_PROBLEM = declare("eval.stage_problem", "stage", "status", "why")
+STAGE_PROBLEM_BARE = declare("eval.stage_problem_bare", "stage", "status")
 
 
 #: The words a warning about a needle absent from the corpus carries.
@@ -80,7 +95,7 @@ class ConfigEvaluation:
     #: The stage lines of ``warnings`` alone (``stage: error``), so a page words the
     #: needles not in the corpus from ``not_in_corpus`` and frames these, without
     #: reading the sentences back.
-    stage_problems: tuple[str, ...] = ()
+    stage_problems: tuple[Notice, ...] = ()
 
     @property
     def means(self) -> dict[str, MeanWithInterval | None]:
@@ -186,7 +201,7 @@ def run_queries(
     chunk_gold: bool = True,
     runs: Mapping[str, ExternalRun] | None = None,
     progress: Callable[[int, int], None] | None = None,
-    problems: dict[str, str] | None = None,
+    problems: dict[str, Notice] | None = None,
 ) -> Iterator[QueryRun]:
     """The per-query loop of an evaluation and of a threshold sweep.
 
@@ -339,7 +354,7 @@ def _chunk_evaluation(
         question_of=got.question_of,
         tags=got.tags,
         destroyed=tuple(got.destroyed),
-        warnings=tuple(got.problems.values()) + tuple(scored.miss_lines),
+        warnings=tuple(map(english, got.problems.values())) + tuple(scored.miss_lines),
         not_in_corpus=scored.missing,
         stage_problems=tuple(got.problems.values()),
     )
@@ -388,7 +403,7 @@ class _ChunkRuns:
     tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
     destroyed: list[str] = field(default_factory=list)
     units: dict[str, list[set[str]]] = field(default_factory=dict)
-    problems: dict[str, str] = field(default_factory=dict)
+    problems: dict[str, Notice] = field(default_factory=dict)
 
     def add(self, qr: QueryRun, depth: int) -> None:
         """Record one query's run, its ranking cut at ``depth``."""
@@ -403,14 +418,22 @@ class _ChunkRuns:
         self.tags[qid] = (f"lang:{q.lang}",) + tuple(q.tags)
 
 
-def _note_problems(trace: Trace, problems: dict[str, str]) -> None:
+def _note_problems(trace: Trace, problems: dict[str, Notice]) -> None:
     """Record (once per stage) a retriever or reranker that did not run as configured."""
     for lst in trace.retrieval.lists:
         if lst.status != "ok":
-            problems.setdefault(lst.name, f"{lst.name} {lst.status}: {lst.message}".rstrip(": "))
+            problems.setdefault(lst.name, _stage_problem(lst.name, lst.status, lst))
     rr = trace.rerank
     if rr.status not in ("ok", "skipped"):
-        problems.setdefault("rerank", f"rerank {rr.label} {rr.status}: {rr.message}".rstrip(": "))
+        problems.setdefault("rerank", _stage_problem(f"rerank {rr.label}", rr.status, rr))
+
+
+def _stage_problem(stage: str, status: str, said: RetrieverList | RerankStage) -> Notice:
+    """``<stage> <status>: <why>`` (the stage's notice, else its message; none: no colon)."""
+    why: Notice | str = said.notice if said.notice is not None else said.message
+    if not why:
+        return notice(STAGE_PROBLEM_BARE, stage=stage, status=status)
+    return notice(STAGE_PROBLEM, stage=stage, status=status, why=why)
 
 
 def _evaluate_documents(
@@ -442,7 +465,7 @@ def _evaluate_documents(
     rankings: dict[str, tuple[str, ...]] = {}
     gold: dict[str, dict[str, int]] = {}
     share: dict[str, float] = {}
-    problems: dict[str, str] = {}
+    problems: dict[str, Notice] = {}
     jobs = [(q, q.id, q.question) for q in judged]
     for qr in run_queries(
         cfg, jobs, corpus, chunk_gold=False, runs=runs, progress=progress, problems=problems
@@ -474,7 +497,7 @@ def _evaluate_documents(
         question_of={q.id: q.id for q in judged},
         tags={q.id: tuple(q.tags) for q in judged},
         destroyed=(),
-        warnings=tuple(problems.values()),
+        warnings=tuple(map(english, problems.values())),
         stage_problems=tuple(problems.values()),
         level="document",
         judged_share=share,

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from helpers.app import html, make_app, ok, plain
+from helpers.latin import latin_sentences
 from helpers.paths import ROOT
 from streamlit.testing.v1 import AppTest
 
@@ -226,3 +227,19 @@ def test_a_missing_model_is_a_message(entry, monkeypatch):
         for w in at.warning
     )
     assert "Recall@8" in html(at)  # BM25 still ranks: the rest of the page works
+    # in Korean, the stage's reason is worded too (it was the core's English)
+    at = on_manual(
+        make(
+            entry,
+            {
+                "lang": "ko",
+                "retrieval.methods": "bm25,dense",
+                "retrieval.dense_model": "/no/such/model",
+            },
+        )
+    )
+    at.button(key="eval.run").click().run()
+    assert not at.exception
+    shown = [plain(w.value) for w in at.warning if "설정대로 돌지 못한 단계" in plain(w.value)]
+    assert shown and "dense:/no/such/model (상태 unavailable): " in shown[0], shown
+    assert not latin_sentences(re.sub(r"'[^']*'|/\S+", "", shown[0])), shown

@@ -8,7 +8,9 @@ import pytest
 
 from rag_core.config import PipelineConfig, preset
 from rag_core.evaluation.aggregate import evaluate_queries
+from rag_core.evaluation.run import STAGE_PROBLEM_BARE
 from rag_core.evaluation.stats import format_p, paired_compare, sign_test
+from rag_core.wording import notice
 from ui.compare.keys import K_COMPARE_B_WIDGET
 from ui.evaluate import view
 from ui.i18n import t
@@ -196,16 +198,17 @@ def test_phrasing_and_open_view():
 
 def test_stage_warnings_are_worded_from_data_not_read_back_from_sentences():
     ev = SimpleNamespace(
-        stage_problems=("dense: model unavailable",),
+        stage_problems=(notice(STAGE_PROBLEM_BARE, stage="dense", status="unavailable"),),
         not_in_corpus={
             "half": (("kv", "x" * 50),),
             "gone": tuple((f"d{i}", f"t{i}") for i in range(4)),
         },
         question_of={"half#0": "half"},  # "gone" has no scored query
     )
+    problem = {"ko": "dense (상태 unavailable)", "en": "dense unavailable"}
     for lang in ("ko", "en"):
         assert view.stage_warnings(ev, lang) == [
-            t("ev.stage_problem", lang, problem="dense: model unavailable"),
+            t("ev.stage_problem", lang, problem=problem[lang]),
             t("ev.needle_missing", lang, qid="half", n=1, needles=f"kv “{'x' * 40}”"),
             t(
                 "ev.needle_missing_unscored",

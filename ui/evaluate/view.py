@@ -20,7 +20,7 @@ from rag_core.formats.trec import format_qrels, format_run
 
 from ..compare.keys import K_COMPARE_B_WIDGET
 from ..html import Markup, span
-from ..i18n import error_text, t
+from ..i18n import error_text, notice_text, t
 from ..state import (
     K_COMPARE_B,
     K_QID,
@@ -120,7 +120,7 @@ def stage_warnings(ev: Any, lang: str) -> list[str]:
     """The evaluation's warnings, worded from its data: stages that could not run as
     configured, then one line per question with needles not in the corpus."""
     scored = set(ev.question_of.values())
-    out = [t("ev.stage_problem", lang, problem=p) for p in ev.stage_problems]
+    out = [t("ev.stage_problem", lang, problem=notice_text(p, lang)) for p in ev.stage_problems]
     for qid, missing in ev.not_in_corpus.items():
         needles = ", ".join(f"{doc} “{text[:40]}”" for doc, text in missing[:3])
         out.append(
