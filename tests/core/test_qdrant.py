@@ -329,21 +329,43 @@ def test_hits_matching_no_loaded_chunk_are_counted_in_a_notice(
 # --------------------------------------------------------------------- CLI
 
 
-def test_cli_index_then_query_and_bad_input(tiny_corpus_dir, tmp_path, capsys):
-    path = str(tmp_path / "q")
-    args = [
+def _index_args(where: list[str], collection: str, corpus_dir) -> list[str]:
+    """``index qdrant`` of ``corpus_dir`` with the hash-64 embedder into ``where``."""
+    return [
         "index",
         "qdrant",
-        "--path",
-        path,
+        *where,
         "--collection",
-        COLLECTION,
+        collection,
         "--corpus",
-        str(tiny_corpus_dir),
+        str(corpus_dir),
         "--model",
         "hash-64",
-        "--json",
     ]
+
+
+def _query_args(corpus_dir) -> list[str]:
+    """``query`` "Error E17" with bm25 and the hash-64 Qdrant collection, no generation."""
+    return [
+        "query",
+        "Error E17",
+        "--corpus",
+        str(corpus_dir),
+        "--json",
+        "--set",
+        "generation.model=none",
+        "--set",
+        "retrieval.methods=bm25,qdrant",
+        "--set",
+        f"retrieval.qdrant_collection={COLLECTION}",
+        "--set",
+        "retrieval.qdrant_model=hash-64",
+    ]
+
+
+def test_cli_index_then_query(tiny_corpus_dir, tmp_path, capsys):
+    path = str(tmp_path / "q")
+    args = _index_args(["--path", path], COLLECTION, tiny_corpus_dir) + ["--json"]
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
     assert (
@@ -359,28 +381,15 @@ def test_cli_index_then_query_and_bad_input(tiny_corpus_dir, tmp_path, capsys):
     capsys.readouterr()
     rq.close_all()
 
-    query = [
-        "query",
-        "Error E17",
-        "--corpus",
-        str(tiny_corpus_dir),
-        "--json",
-        "--set",
-        "generation.model=none",
-        "--set",
-        "retrieval.methods=bm25,qdrant",
-        "--set",
-        f"retrieval.qdrant_collection={COLLECTION}",
-        "--set",
-        "retrieval.qdrant_model=hash-64",
-    ]
-    assert main(query + ["--set", f"retrieval.qdrant_path={path}"]) == 0
+    assert main(_query_args(tiny_corpus_dir) + ["--set", f"retrieval.qdrant_path={path}"]) == 0
     trace = json.loads(capsys.readouterr().out)
     assert [lst["status"] for lst in trace["retrieval"]["lists"]] == ["ok", "ok"]
     rq.close_all()
 
+
+def test_cli_unreachable_server_and_bad_input(tiny_corpus_dir, capsys):
     url = f"http://127.0.0.1:{_free_port()}"
-    assert main(query + ["--set", f"retrieval.qdrant_url={url}"]) == 2
+    assert main(_query_args(tiny_corpus_dir) + ["--set", f"retrieval.qdrant_url={url}"]) == 2
     captured = capsys.readouterr()
     err = captured.err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(
@@ -389,23 +398,7 @@ def test_cli_index_then_query_and_bad_input(tiny_corpus_dir, tmp_path, capsys):
     trace = json.loads(captured.out)  # the Trace of the retrievers that worked is still printed
     assert trace["retrieval"]["lists"][0]["status"] == "ok"
 
-    assert (
-        main(
-            [
-                "index",
-                "qdrant",
-                "--url",
-                url,
-                "--collection",
-                "x",
-                "--corpus",
-                str(tiny_corpus_dir),
-                "--model",
-                "hash-64",
-            ]
-        )
-        == 2
-    )
+    assert main(_index_args(["--url", url], "x", tiny_corpus_dir)) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"error: Qdrant at {url} is unreachable")
     assert main(["index", "qdrant", "--collection", "x"]) == 2
