@@ -35,6 +35,7 @@ import contextlib
 import statistics
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -132,12 +133,34 @@ def per_query_ms(fn, queries) -> tuple[float, list]:
 
 
 def bench(n_docs: int, n_queries: int, n_rank_bm25: int, seed: int, reps: int) -> dict[str, float]:
+    """Ours vs rank-bm25 and bm25s at ``n_docs`` chunks: equality, then time per query (top-10).
+
+    Returns the speed-up over rank-bm25 (``rank``) and our time over bm25s core (``core``, the
+    median of ``reps`` interleaved passes) and over bm25s ``retrieve`` (``api``).
+    """
     print(f"\n== {n_docs:,} chunks, {n_queries} queries (rank-bm25: first {n_rank_bm25}) ==")
     t = time.perf_counter()
     docs, queries = make_corpus(n_docs, n_queries, seed)
     n_tokens = sum(map(len, docs))
     print(f"corpus: {n_tokens:,} tokens, generated in {time.perf_counter() - t:.1f} s")
+    engines = _build_engines(docs)
+    rq = queries[:n_rank_bm25]
+    rank_only_scoring = _check_equal(engines, queries, rq)
+    return _time_top(engines, queries, rq, reps, rank_only_scoring)
 
+
+@dataclass(frozen=True)
+class _Engines:
+    """The four indexes of one corpus: ours okapi and lucene, rank-bm25's and bm25s'."""
+
+    ours_okapi: BM25Index
+    ours_lucene: BM25Index
+    ref_rank: rank_bm25.BM25Okapi
+    ref_s: bm25s.BM25
+
+
+def _build_engines(docs: list[list[str]]) -> _Engines:
+    """Build the four indexes, each timed; print the build times and our vocabulary size."""
     builds = {}
     t = time.perf_counter()
     ours_okapi = BM25Index.build(docs, variant="okapi", k1=1.5, b=0.75, epsilon=0.25)
@@ -154,20 +177,23 @@ def bench(n_docs: int, n_queries: int, n_rank_bm25: int, seed: int, reps: int) -
     builds["bm25s"] = time.perf_counter() - t
     print("index build: " + ", ".join(f"{k} {v:.2f} s" for k, v in builds.items()))
     print(f"vocabulary: {ours_lucene.vocabulary_size:,} terms")
+    return _Engines(ours_okapi, ours_lucene, ref_rank, ref_s)
 
-    # ---- equality
-    rq = queries[:n_rank_bm25]
-    ours_scores = [ours_okapi.scores(q) for q in rq]
+
+def _check_equal(engines: _Engines, queries: list[list[str]], rq: list[list[str]]) -> float:
+    """Okapi vs rank-bm25 on ``rq`` (to 1e-6) and lucene vs bm25s × (k1 + 1) on every query
+    (float32 precision); exit on a difference. Returns rank-bm25's ``get_scores`` ms/query."""
+    ours_scores = [engines.ours_okapi.scores(q) for q in rq]
     t = time.perf_counter()
-    ref_scores = [ref_rank.get_scores(q) for q in rq]
+    ref_scores = [engines.ref_rank.get_scores(q) for q in rq]
     rank_only_scoring = (time.perf_counter() - t) * 1000 / len(rq)
     diff_okapi = max(
         float(np.max(np.abs(a - b))) for a, b in zip(ours_scores, ref_scores, strict=True)
     )
     diff_lucene_abs, diff_lucene_rel = 0.0, 0.0
     for q in queries:
-        ours = ours_lucene.scores(q)
-        ref = ref_s.get_scores(q).astype(np.float64) * (1.2 + 1)
+        ours = engines.ours_lucene.scores(q)
+        ref = engines.ref_s.get_scores(q).astype(np.float64) * (1.2 + 1)
         diff_lucene_abs = max(diff_lucene_abs, float(np.max(np.abs(ours - ref))))
         diff_lucene_rel = max(
             diff_lucene_rel, float(np.max(np.abs(ours - ref) / np.maximum(np.abs(ours), 1e-12)))
@@ -181,8 +207,20 @@ def bench(n_docs: int, n_queries: int, n_rank_bm25: int, seed: int, reps: int) -
         raise SystemExit("FAIL: okapi scores differ from rank-bm25 by more than 1e-6")
     if diff_lucene_rel > 1e-5:
         raise SystemExit("FAIL: lucene scores differ from bm25s beyond float32 precision")
+    return rank_only_scoring
 
-    # ---- timing (top-10, one query at a time)
+
+def _time_top(
+    engines: _Engines,
+    queries: list[list[str]],
+    rq: list[list[str]],
+    reps: int,
+    rank_only_scoring: float,
+) -> dict[str, float]:
+    """Time the top-10 of each engine, one query at a time; print the times and the ratios."""
+    ours_okapi, ours_lucene = engines.ours_okapi, engines.ours_lucene
+    ref_rank, ref_s = engines.ref_rank, engines.ref_s
+
     def rank_top(q):
         s = ref_rank.get_scores(q)
         return np.argsort(-s, kind="stable")[:TOP_K]
