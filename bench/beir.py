@@ -40,6 +40,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -370,6 +371,25 @@ def okapi_run(ids, doc_tokens, q_tokens):
     return run_ours(ids, doc_tokens, q_tokens, variant="okapi", k1=1.5, b=0.75, epsilon=0.25)
 
 
+#: The analyzers each dataset is benchmarked with: (row name, analyzer, its parameters).
+ANALYZER_SETS: dict[str, list[tuple[str, str, dict[str, Any]]]] = {
+    "scifact": [
+        ("ascii", "ascii", {}),
+        ("unicode", "unicode", {}),
+        ("whitespace", "whitespace", {}),
+        ("char", "char", {}),
+    ],
+    "autorag_ko": [
+        ("ascii", "ascii", {}),
+        ("unicode", "unicode", {}),
+        ("whitespace", "whitespace", {}),
+        ("char", "char", {}),
+        ("char2", "char", {"ngram_min": 2, "ngram_max": 2}),
+        ("kiwi", "kiwi", {}),
+    ],
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -380,25 +400,9 @@ def main() -> None:
     )
     args = parser.parse_args()
     t0 = time.perf_counter()
-    sets = {
-        "scifact": [
-            ("ascii", "ascii", {}),
-            ("unicode", "unicode", {}),
-            ("whitespace", "whitespace", {}),
-            ("char", "char", {}),
-        ],
-        "autorag_ko": [
-            ("ascii", "ascii", {}),
-            ("unicode", "unicode", {}),
-            ("whitespace", "whitespace", {}),
-            ("char", "char", {}),
-            ("char2", "char", {"ngram_min": 2, "ngram_max": 2}),
-            ("kiwi", "kiwi", {}),
-        ],
-    }
-    rows = []
-    product = {}
-    for name, analyzers in sets.items():
+    rows: list[tuple] = []
+    product: dict[tuple[str, int], tuple] = {}
+    for name, analyzers in ANALYZER_SETS.items():
         folder = args.data / name
         if not (folder / "corpus.jsonl").exists():
             print(f"skip {name}: {folder} has no corpus.jsonl")
@@ -407,37 +411,44 @@ def main() -> None:
             rows.extend(bench_dataset(name, folder, analyzers))
         for depth in (DEPTH, 10):
             product[(name, depth)] = product_path(folder, depth)
-
     if product:
-        print(
-            "\nProduct path (eval --beir, unicode, one chunk per document) vs kernel, same process"
-        )
-        head = (
-            f"{'dataset':<11} {'depth':>5} {'queries':>7} {'nDCG@10':>8} {'kernel row':>10} "
-            f"{'kernel ms/q':>11} {'+tokenize':>9} {'bench path':>10} {'product ms/q':>12} "
-            f"{'product/kernel':>14} {'/(kernel+tok)':>13} {'/bench path':>11} "
-            f"{'floor ms/q':>10} {'floor/kernel':>12} {'Trace ms/q':>10}"
-        )
-        print(head)
-        print("-" * len(head))
-        for (name, depth), (ndcg, prod, kern, kern_tok, bench, floor, n) in product.items():
-            kernel_row = next(
-                (r[3][0] for r in rows if r[0] == name and r[1] == "ours lucene unicode"), None
-            )
-            shown = f"{kernel_row:.4f}" if kernel_row is not None else "—"
-            print(
-                f"{name:<11} {depth:>5} {n:>7} {ndcg:>8.4f} {shown:>10} {kern:>11.3f} "
-                f"{kern_tok:>9.3f} {bench:>10.3f} {prod:>12.3f} {prod / kern:>13.2f}x "
-                f"{prod / kern_tok:>12.2f}x {prod / bench:>10.2f}x "
-                f"{floor:>10.3f} {floor / kern:>11.2f}x {prod - floor:>10.3f}"
-            )
-        print(
-            "kernel: BM25Index.top on tokenized queries; bench path: the kernel plus the run dict"
-            " (this script's ours_queries); floor: validation, analysis, kernel, document ids and"
-            " metrics without the pipeline; Trace = product - floor (building and reading the"
-            " per-query Trace)"
-        )
+        _print_product(product, rows)
+    _print_quality(rows)
+    print(f"\ntotal wall time {time.perf_counter() - t0:.0f} s")
 
+
+def _print_product(product: dict[tuple[str, int], tuple], rows: list[tuple]) -> None:
+    """The product path's table: eval --beir against the kernel, per dataset and depth."""
+    print("\nProduct path (eval --beir, unicode, one chunk per document) vs kernel, same process")
+    head = (
+        f"{'dataset':<11} {'depth':>5} {'queries':>7} {'nDCG@10':>8} {'kernel row':>10} "
+        f"{'kernel ms/q':>11} {'+tokenize':>9} {'bench path':>10} {'product ms/q':>12} "
+        f"{'product/kernel':>14} {'/(kernel+tok)':>13} {'/bench path':>11} "
+        f"{'floor ms/q':>10} {'floor/kernel':>12} {'Trace ms/q':>10}"
+    )
+    print(head)
+    print("-" * len(head))
+    for (name, depth), (ndcg, prod, kern, kern_tok, bench, floor, n) in product.items():
+        kernel_row = next(
+            (r[3][0] for r in rows if r[0] == name and r[1] == "ours lucene unicode"), None
+        )
+        shown = f"{kernel_row:.4f}" if kernel_row is not None else "—"
+        print(
+            f"{name:<11} {depth:>5} {n:>7} {ndcg:>8.4f} {shown:>10} {kern:>11.3f} "
+            f"{kern_tok:>9.3f} {bench:>10.3f} {prod:>12.3f} {prod / kern:>13.2f}x "
+            f"{prod / kern_tok:>12.2f}x {prod / bench:>10.2f}x "
+            f"{floor:>10.3f} {floor / kern:>11.2f}x {prod - floor:>10.3f}"
+        )
+    print(
+        "kernel: BM25Index.top on tokenized queries; bench path: the kernel plus the run dict"
+        " (this script's ours_queries); floor: validation, analysis, kernel, document ids and"
+        " metrics without the pipeline; Trace = product - floor (building and reading the"
+        " per-query Trace)"
+    )
+
+
+def _print_quality(rows: list[tuple]) -> None:
+    """Quality per dataset and system next to the peer figure from BASELINES.md."""
     print("\nnDCG@10 / Recall@10 / Recall@100 (ours vs peer from BASELINES.md; Δ = ours − peer)")
     head = (
         f"{'dataset':<11} {'system':<46} {'nDCG@10':>8} {'R@10':>7} {'R@100':>7}  "
@@ -457,7 +468,6 @@ def main() -> None:
             f"{p_ndcg:>9} {d_ndcg:>8} {d_r100:>8} {build:>8.2f} {per_q:>6.2f}"
             + (f"  ({zero} queries with 0 candidates)" if zero else "")
         )
-    print(f"\ntotal wall time {time.perf_counter() - t0:.0f} s")
 
 
 if __name__ == "__main__":
