@@ -407,12 +407,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "(to refit without featurising again; delete it after a feature change)",
     )
     args = ap.parse_args(argv)
-    if args.items and Path(args.items).exists():
-        rt, pairs, stats = pickle.loads(Path(args.items).read_bytes())
-    else:
-        rt, pairs, stats = load_all(args.limit)
-        if args.items:
-            Path(args.items).write_bytes(pickle.dumps((rt, pairs, stats)))
+    rt, pairs, stats = _featurised(args.items, args.limit)
     items = rt + pairs
     print(
         f"{len(rt)} RAGTruth claims ({sum(it.label == 0 for it in rt)} unsupported), "
@@ -425,6 +420,47 @@ def main(argv: Sequence[str] | None = None) -> None:
         gold[it.row_id] = gold[it.row_id] or it.label == 0
     min_p = choose_min_p(rt, p[: len(rt)], gold) if rt else 0.5
     report(items, rt, pairs, p, p_nc, gold, min_p)
+    _dump_oof(items, p, min_p)
+    b, w = fit(items, stats, True)
+    b0, w0 = fit(items, stats, False)
+    y = np.asarray([it.label for it in items])
+    rows, ece = reliability(p, y)
+    write_svg(rows, SVG, ece)
+    # without --judge: logit(p') = logit(p) + logit(j), the two odds multiplied (a judge at 0.5
+    # changes nothing; stated in docs/MODELS.md as not fitted)
+    judge = _judge_stacking(pairs, p[len(rt) :], min_p) if args.judge else [0.0, 1.0, 1.0]
+    model = {
+        "note": "fitted by bench/fit_support.py (grouped 5-fold CV figures in docs/MODELS.md)",
+        "features": list(FEATURES),
+        "intercept": round(b, 5),
+        "weights": [round(float(x), 5) for x in w],
+        "intercept_no_embedder": round(b0, 5),
+        "weights_no_embedder": [round(float(x), 5) for x in w0],
+        "cosine_stats": {k: [round(v[0], 5), round(v[1], 5)] for k, v in stats.items()}
+        | {"default": [round(stats["minilm"][0], 5), round(stats["minilm"][1], 5)]},
+        "judge": [round(x, 5) for x in judge],
+        "min_p": min_p,
+        "ece_oof": round(ece, 4),
+    }
+    from_dict(model)  # validates the layout
+    Path(args.out).write_text(json.dumps(model, indent=2) + "\n", encoding="utf-8")
+    print(f"\nwrote {args.out} and {SVG}")
+    _print_fit(rows, ece, (b, w), (b0, w0))
+
+
+def _featurised(cache: str | None, limit: int) -> tuple[list, list, dict]:
+    """``(RAGTruth items, calibration pairs, cosine stats)``: from the ``--items`` pickle when
+    it exists, else featurised (and pickled there when a path is given)."""
+    if cache and Path(cache).exists():
+        return pickle.loads(Path(cache).read_bytes())
+    rt, pairs, stats = load_all(limit)
+    if cache:
+        Path(cache).write_bytes(pickle.dumps((rt, pairs, stats)))
+    return rt, pairs, stats
+
+
+def _dump_oof(items: list, p: np.ndarray, min_p: float) -> None:
+    """Every item's out-of-fold probability, and the chosen ``min_p``, to :data:`OOF_DUMP`."""
     OOF_DUMP.write_text(
         json.dumps(
             [
@@ -442,39 +478,26 @@ def main(argv: Sequence[str] | None = None) -> None:
         ),
         encoding="utf-8",
     )
-    b, w = fit(items, stats, True)
-    b0, w0 = fit(items, stats, False)
-    y = np.asarray([it.label for it in items])
-    rows, ece = reliability(p, y)
-    write_svg(rows, SVG, ece)
-    # without --judge: logit(p') = logit(p) + logit(j), the two odds multiplied (a judge at 0.5
-    # changes nothing; stated in docs/MODELS.md as not fitted)
-    judge = [0.0, 1.0, 1.0]
-    if args.judge:
-        judge, info = judge_weights(pairs, p[len(rt) :])
-        ypairs = np.asarray([it.label for it in pairs])
-        agree = np.mean((np.asarray(info["stacked_oof"]) >= min_p) == ypairs)
-        print(
-            f"judge stacking (fit on {len(pairs)} pairs): a = {judge}; OOF agreement on the "
-            f"pairs {agree:.3f} (without judge "
-            f"{np.mean((p[len(rt) :] >= min_p) == ypairs):.3f})"
-        )
-    model = {
-        "note": "fitted by bench/fit_support.py (grouped 5-fold CV figures in docs/MODELS.md)",
-        "features": list(FEATURES),
-        "intercept": round(b, 5),
-        "weights": [round(float(x), 5) for x in w],
-        "intercept_no_embedder": round(b0, 5),
-        "weights_no_embedder": [round(float(x), 5) for x in w0],
-        "cosine_stats": {k: [round(v[0], 5), round(v[1], 5)] for k, v in stats.items()}
-        | {"default": [round(stats["minilm"][0], 5), round(stats["minilm"][1], 5)]},
-        "judge": [round(x, 5) for x in judge],
-        "min_p": min_p,
-        "ece_oof": round(ece, 4),
-    }
-    from_dict(model)  # validates the layout
-    Path(args.out).write_text(json.dumps(model, indent=2) + "\n", encoding="utf-8")
-    print(f"\nwrote {args.out} and {SVG}")
+
+
+def _judge_stacking(pairs: list, p_pairs: np.ndarray, min_p: float) -> list[float]:
+    """The judge's stacking weights fitted on the calibration pairs, with their agreement."""
+    judge, info = judge_weights(pairs, p_pairs)
+    ypairs = np.asarray([it.label for it in pairs])
+    agree = np.mean((np.asarray(info["stacked_oof"]) >= min_p) == ypairs)
+    print(
+        f"judge stacking (fit on {len(pairs)} pairs): a = {judge}; OOF agreement on the "
+        f"pairs {agree:.3f} (without judge "
+        f"{np.mean((p_pairs >= min_p) == ypairs):.3f})"
+    )
+    return judge
+
+
+def _print_fit(
+    rows: list, ece: float, with_cos: tuple[float, Any], without: tuple[float, Any]
+) -> None:
+    """The reliability table, the ECE and the weights with and without the embedder."""
+    (b, w), (b0, w0) = with_cos, without
     print(
         "\nreliability (OOF, all items)\n\n| p bin | n | mean p | share supported |\n"
         "|---|---|---|---|"
