@@ -68,3 +68,20 @@ def entry(tmp_path_factory):
     from ui.apptest import write_entry
 
     return write_entry(tmp_path_factory.mktemp("app"))
+
+
+@pytest.fixture(scope="module")
+def sample_corpus():
+    """The bundled corpus (its default load), once per module."""
+    from rag_core.index import load_corpus_index
+
+    return load_corpus_index()
+
+
+@pytest.fixture()
+def label_store(monkeypatch, tmp_path):
+    """A page test's own label store (``RAG_INSPECTOR_DATA`` = a temporary folder), with
+    generation off; returns the store file's path (not created yet)."""
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=none")
+    monkeypatch.setenv("RAG_INSPECTOR_DATA", str(tmp_path / "data"))
+    return tmp_path / "data" / "labels.sqlite3"

@@ -21,21 +21,12 @@ from rag_core.evaluation.pooling import DEFAULT_POOL_RETRIEVERS, pool_question
 from rag_core.formats.questions import load_questions
 from rag_core.gold.labels import LabelStore, label_id_for
 from rag_core.gold.relevance import locate
-from rag_core.index import load_corpus_index
 
 EN = load_questions(ROOT / "sample_corpus" / "questions" / "en.jsonl")
 
 
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus_index()
-
-
-@pytest.fixture(autouse=True)
-def store_file(monkeypatch, tmp_path) -> Path:
-    monkeypatch.setenv("RAG_APP_SET", "generation.model=none")
-    monkeypatch.setenv("RAG_INSPECTOR_DATA", str(tmp_path / "data"))
-    return tmp_path / "data" / "labels.sqlite3"
+#: Every test gets its own label store and generation off (``label_store`` in tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("label_store")
 
 
 def make(entry: Path, query: dict[str, str] | None = None) -> AppTest:
@@ -53,11 +44,11 @@ def named(at: AppTest, annotator: str = "tester") -> AppTest:
 
 
 @pytest.mark.parametrize(("lang", "title"), [("ko", "라벨링"), ("en", "Label")])
-def test_label_page_renders_with_the_default_config(entry, store_file, lang, title):
+def test_label_page_renders_with_the_default_config(entry, label_store, lang, title):
     at = make(entry, {"lang": lang})
     ok(at)
     assert [x.value for x in at.title] == [title]
-    assert any(str(store_file) in plain(m.value) for m in at.markdown)  # the store path is shown
+    assert any(str(label_store) in plain(m.value) for m in at.markdown)  # the store path is shown
     assert at.button(key="label.save").disabled  # no annotator yet: nothing can be saved
     assert "ri-doc" in html(at)  # a document excerpt is open on the first pooled candidate
 
@@ -65,12 +56,12 @@ def test_label_page_renders_with_the_default_config(entry, store_file, lang, tit
 # -------------------------------------------------------------------- labeling
 
 
-def test_a_label_added_through_the_page_is_in_the_store(entry, store_file, corpus):
+def test_a_label_added_through_the_page_is_in_the_store(entry, label_store, sample_corpus):
     at = named(make(entry))
     ok(at)
     at.button(key="label.save").click().run()
     ok(at)
-    labels = LabelStore(store_file).current()
+    labels = LabelStore(label_store).current()
     assert len(labels) == 1
     lab = labels[0]
     qset, qid = at.session_state["label.qset"], at.session_state["label.qid"]
@@ -84,9 +75,9 @@ def test_a_label_added_through_the_page_is_in_the_store(entry, store_file, corpu
     )
     # the span is the first candidate of the pool the page shows, as a chunk
     result = pool_question(
-        PipelineConfig(), EN[0], corpus, retrievers=DEFAULT_POOL_RETRIEVERS, depth=10
+        PipelineConfig(), EN[0], sample_corpus, retrievers=DEFAULT_POOL_RETRIEVERS, depth=10
     )
-    chunk = corpus.chunking(PipelineConfig().chunker).by_id[result.entries[0].item]
+    chunk = sample_corpus.chunking(PipelineConfig().chunker).by_id[result.entries[0].item]
     assert (lab.doc_id, lab.start, lab.end, lab.text) == (
         chunk.doc_id,
         chunk.start,
@@ -102,10 +93,10 @@ def test_a_label_added_through_the_page_is_in_the_store(entry, store_file, corpu
     assert "tester" in html(at)
 
 
-def test_change_and_undo_through_the_page(entry, store_file):
+def test_change_and_undo_through_the_page(entry, label_store):
     at = named(make(entry))
     at.button(key="label.save").click().run()
-    store = LabelStore(store_file)
+    store = LabelStore(label_store)
     assert at.button(key="label.save").label == "Change label"
     at.radio(key="label.grade").set_value(3).run()
     at.button(key="label.save").click().run()
@@ -124,7 +115,7 @@ def test_change_and_undo_through_the_page(entry, store_file):
     assert any("not judged" in plain(c.value) for c in at.caption)
 
 
-def test_someone_elses_label_cannot_be_undone_by_me(entry, store_file):
+def test_someone_elses_label_cannot_be_undone_by_me(entry, label_store):
     at = named(make(entry), "alice")
     at.button(key="label.save").click().run()
     named(at, "bob")
@@ -134,10 +125,10 @@ def test_someone_elses_label_cannot_be_undone_by_me(entry, store_file):
         "nothing to undo for label" in plain(e.value) and "annotator 'bob'" in plain(e.value)
         for e in at.error
     )
-    assert len(LabelStore(store_file).current()) == 1
+    assert len(LabelStore(label_store).current()) == 1
 
 
-def test_a_range_found_by_its_text_labels_the_needle(entry, store_file, corpus):
+def test_a_range_found_by_its_text_labels_the_needle(entry, label_store, sample_corpus):
     q = EN[0]
     needle = q.needles[0]
     at = named(make(entry))
@@ -145,7 +136,7 @@ def test_a_range_found_by_its_text_labels_the_needle(entry, store_file, corpus):
     at.radio(key="label.mode").set_value("range").run()
     at.text_input(key="label.find").set_value(needle.text).run()
     ok(at)
-    start, end = locate(corpus.docs[needle.doc_id].text, needle)
+    start, end = locate(sample_corpus.docs[needle.doc_id].text, needle)
     assert (at.number_input(key="label.start").value, at.number_input(key="label.end").value) == (
         start,
         end,
@@ -154,7 +145,7 @@ def test_a_range_found_by_its_text_labels_the_needle(entry, store_file, corpus):
     at.text_input(key="label.note").set_value("the exact sentence").run()
     at.button(key="label.save").click().run()
     ok(at)
-    (lab,) = LabelStore(store_file).current()
+    (lab,) = LabelStore(label_store).current()
     assert (lab.doc_id, lab.start, lab.end, lab.text, lab.grade, lab.note) == (
         needle.doc_id,
         start,
@@ -167,7 +158,7 @@ def test_a_range_found_by_its_text_labels_the_needle(entry, store_file, corpus):
     assert "ri-o-needle-label" in html(at) and "needle+label" in html(at)
 
 
-def test_a_bad_character_range_is_a_message_not_a_label(entry, store_file):
+def test_a_bad_character_range_is_a_message_not_a_label(entry, label_store):
     at = named(make(entry))
     at.radio(key="label.mode").set_value("range").run()
     at.number_input(key="label.start").set_value(50).run()
@@ -175,7 +166,7 @@ def test_a_bad_character_range_is_a_message_not_a_label(entry, store_file):
     assert not at.exception
     assert any("Span 50–10 cannot be labeled" in plain(e.value) for e in at.error)
     assert at.button(key="label.save").disabled
-    assert LabelStore(store_file).current() == ()
+    assert LabelStore(label_store).current() == ()
 
 
 def test_the_page_and_the_sidebar_pick_the_same_question(entry):
@@ -202,8 +193,8 @@ def test_shuffled_pool_hides_ranks(entry):
 # ---------------------------------------------------------------------- import
 
 
-def _line(corpus, q, needle, grade, **extra):
-    doc = corpus.docs[needle.doc_id]
+def _line(sample_corpus, q, needle, grade, **extra):
+    doc = sample_corpus.docs[needle.doc_id]
     start, end = locate(doc.text, needle)
     return json.dumps(
         {
@@ -220,15 +211,15 @@ def _line(corpus, q, needle, grade, **extra):
     )
 
 
-def test_a_malformed_import_shows_its_reason_and_changes_nothing(entry, store_file, corpus):
-    store = LabelStore(store_file)
+def test_a_malformed_import_shows_its_reason_and_changes_nothing(entry, label_store, sample_corpus):
+    store = LabelStore(label_store)
     q = EN[0]
     n = q.needles[0]
-    start, end = locate(corpus.docs[n.doc_id].text, n)
+    start, end = locate(sample_corpus.docs[n.doc_id].text, n)
     store.add("en", q.id, n.doc_id, start, end, 2, text=n.text, annotator="keeper")
     before = (store.current(), store.version())
-    good = _line(corpus, EN[1], EN[1].needles[0], 1)
-    bad = _line(corpus, EN[2], EN[2].needles[0], 7)
+    good = _line(sample_corpus, EN[1], EN[1].needles[0], 1)
+    bad = _line(sample_corpus, EN[2], EN[2].needles[0], 7)
     at = make(entry)
     at.file_uploader(key="label.imp.file").set_value(
         [("labels.jsonl", f"{good}\n{bad}\n".encode(), "application/jsonl")]
@@ -243,7 +234,7 @@ def test_a_malformed_import_shows_its_reason_and_changes_nothing(entry, store_fi
     assert (store.current(), store.version()) == before
 
 
-def test_a_file_that_is_not_utf8_is_refused(entry, store_file):
+def test_a_file_that_is_not_utf8_is_refused(entry, label_store):
     at = make(entry)
     at.file_uploader(key="label.imp.file").set_value(
         [("labels.jsonl", b"\xff\xfe\x00bad", "application/jsonl")]
@@ -251,12 +242,13 @@ def test_a_file_that_is_not_utf8_is_refused(entry, store_file):
     at.button(key="label.imp.go").click().run()
     assert not at.exception
     assert any("labels.jsonl: not UTF-8 text" in plain(e.value) for e in at.error)
-    assert LabelStore(store_file).version() == 0
+    assert LabelStore(label_store).version() == 0
 
 
-def test_a_good_import_is_stored_and_reported(entry, store_file, corpus):
+def test_a_good_import_is_stored_and_reported(entry, label_store, sample_corpus):
     lines = (
-        "\n".join(_line(corpus, q, q.needles[0], 2, annotator="importer") for q in EN[:3]) + "\n"
+        "\n".join(_line(sample_corpus, q, q.needles[0], 2, annotator="importer") for q in EN[:3])
+        + "\n"
     )
     at = make(entry)
     at.file_uploader(key="label.imp.file").set_value(
@@ -268,7 +260,7 @@ def test_a_good_import_is_stored_and_reported(entry, store_file, corpus):
         "Read 3 lines: 3 new labels, 0 changed, 0 already equal." in plain(s.value)
         for s in at.success
     )
-    labels = LabelStore(store_file).current()
+    labels = LabelStore(label_store).current()
     assert {(lab.question_id, lab.grade, lab.kind) for lab in labels} == {
         (q.id, 2, "import") for q in EN[:3]
     }
@@ -281,7 +273,7 @@ def test_a_good_import_is_stored_and_reported(entry, store_file, corpus):
 # ------------------------------------------------------------------------ store
 
 
-def test_a_bad_store_path_is_reported_and_the_store_in_use_stays(entry, store_file, tmp_path):
+def test_a_bad_store_path_is_reported_and_the_store_in_use_stays(entry, label_store, tmp_path):
     at = make(entry)
     at.text_input(key="label.store.w").set_value(str(tmp_path)).run()  # a directory, not a file
     at.button(key="label.store.use").click().run()
@@ -290,10 +282,10 @@ def test_a_bad_store_path_is_reported_and_the_store_in_use_stays(entry, store_fi
     assert "label.store.path" not in at.session_state
     named(at)
     at.button(key="label.save").click().run()
-    assert len(LabelStore(store_file).current()) == 1
+    assert len(LabelStore(label_store).current()) == 1
 
 
-def test_another_store_path_is_used_once_chosen(entry, store_file, tmp_path):
+def test_another_store_path_is_used_once_chosen(entry, label_store, tmp_path):
     other = tmp_path / "elsewhere" / "mine.sqlite3"
     at = make(entry)
     at.text_input(key="label.store.w").set_value(str(other)).run()
@@ -303,7 +295,7 @@ def test_another_store_path_is_used_once_chosen(entry, store_file, tmp_path):
     at.button(key="label.save").click().run()
     ok(at)
     assert len(LabelStore(other).current()) == 1
-    assert not store_file.exists() or LabelStore(store_file).current() == ()
+    assert not label_store.exists() or LabelStore(label_store).current() == ()
 
 
 def test_a_store_inside_the_source_tree_is_flagged(entry, monkeypatch, tmp_path):
@@ -319,7 +311,7 @@ def test_a_store_inside_the_source_tree_is_flagged(entry, monkeypatch, tmp_path)
         shutil.rmtree(inside, ignore_errors=True)
 
 
-def test_a_stale_change_from_a_second_session_asks_before_overwriting(entry, store_file):
+def test_a_stale_change_from_a_second_session_asks_before_overwriting(entry, label_store):
     # tab A saves grade 2; tab B still shows the older label and presses "Change label" with 3
     a, b = named(make(entry), "ann-a"), named(make(entry), "ann-b")
     a.button(key="label.save").click().run()  # grade 1, both tabs will show it
@@ -329,21 +321,21 @@ def test_a_stale_change_from_a_second_session_asks_before_overwriting(entry, sto
     a.radio(key="label.grade").set_value(2).run()
     a.button(key="label.save").click().run()  # ... A saves 2 meanwhile ...
     ok(a)
-    assert [x.grade for x in LabelStore(store_file).current()] == [2]
+    assert [x.grade for x in LabelStore(label_store).current()] == [2]
     b.button(key="label.save").click().run()
     assert not b.exception
-    assert [x.grade for x in LabelStore(store_file).current()] == [2]  # nothing overwritten
+    assert [x.grade for x in LabelStore(label_store).current()] == [2]  # nothing overwritten
     asks = [plain(w.value) for w in b.warning if "changed this span's label" in plain(w.value)]
     assert asks and "you saw grade 1; it is now grade 2, by ann-a" in asks[0]
     b.button(key="label.stale.overwrite").click().run()
     ok(b)
-    current = LabelStore(store_file).current()
+    current = LabelStore(label_store).current()
     assert [(x.grade, x.annotator) for x in current] == [(3, "ann-b")]
-    kinds = [e.kind for e in LabelStore(store_file).history()]
+    kinds = [e.kind for e in LabelStore(label_store).history()]
     assert kinds == ["add", "change", "change"]  # append-only: every event kept
 
 
-def test_keeping_the_current_label_writes_nothing(entry, store_file):
+def test_keeping_the_current_label_writes_nothing(entry, label_store):
     a, b = named(make(entry), "ann-a"), named(make(entry), "ann-b")
     a.button(key="label.save").click().run()
     b.run()
@@ -354,11 +346,11 @@ def test_keeping_the_current_label_writes_nothing(entry, store_file):
     b.button(key="label.stale.keep").click().run()
     ok(b)
     assert b.session_state["label.grade"] == 2
-    assert [e.kind for e in LabelStore(store_file).history()] == ["add", "change"]
+    assert [e.kind for e in LabelStore(label_store).history()] == ["add", "change"]
     assert any("Kept the current label (grade 2)." in plain(s.value) for s in b.success)
 
 
-def test_a_server_restart_keeps_the_typed_note(entry, store_file):
+def test_a_server_restart_keeps_the_typed_note(entry, label_store):
     """The browser reconnects to a fresh session after a server restart and sends back its
     widgets' values: the typed (unsaved) note stays on screen and is what the next save stores
     (the stored note used to come back and be saved over the typed one)."""
@@ -379,5 +371,5 @@ def test_a_server_restart_keeps_the_typed_note(entry, store_file):
     assert b.text_input(key="label.note").value == "typed before the restart"
     b.button(key="label.save").click().run()
     ok(b)
-    (lab,) = LabelStore(store_file).current()
+    (lab,) = LabelStore(label_store).current()
     assert lab.note == "typed before the restart"

@@ -20,21 +20,12 @@ from streamlit.testing.v1 import AppTest
 from rag_core.formats.questions import load_questions
 from rag_core.gold.labels import JSONL_FIELDS, LabelStore
 from rag_core.gold.relevance import locate
-from rag_core.index import load_corpus_index
 
 EN = load_questions(ROOT / "sample_corpus" / "questions" / "en.jsonl")
 
 
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus_index()
-
-
-@pytest.fixture(autouse=True)
-def store_file(monkeypatch, tmp_path) -> Path:
-    monkeypatch.setenv("RAG_APP_SET", "generation.model=none")
-    monkeypatch.setenv("RAG_INSPECTOR_DATA", str(tmp_path / "data"))
-    return tmp_path / "data" / "labels.sqlite3"
+#: Every test gets its own label store and generation off (``label_store`` in tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("label_store")
 
 
 def make(entry: Path) -> AppTest:
@@ -54,10 +45,10 @@ def assert_korean(shown: str) -> None:
     assert not latin_sentences(prose(shown)), (shown, latin_sentences(prose(shown)))
 
 
-def _row(corpus, **over):
+def _row(sample_corpus, **over):
     q = EN[0]
     needle = q.needles[0]
-    text = corpus.docs[needle.doc_id].text
+    text = sample_corpus.docs[needle.doc_id].text
     start, end = locate(text, needle)
     row = {
         "question_set": "en",
@@ -72,13 +63,13 @@ def _row(corpus, **over):
     return row
 
 
-def _bad_files(corpus) -> dict[str, tuple[str, str]]:
+def _bad_files(sample_corpus) -> dict[str, tuple[str, str]]:
     """Case → (file text, Korean the error must show)."""
-    good = _row(corpus)
-    doc_len = len(corpus.docs[good["doc_id"]].text)
+    good = _row(sample_corpus)
+    doc_len = len(sample_corpus.docs[good["doc_id"]].text)
     return {
         "unknown field": (
-            json.dumps(_row(corpus, colour="red")),
+            json.dumps(_row(sample_corpus, colour="red")),
             "labels.jsonl 1행: 모르는 필드가 있습니다: colour; 알려진 필드: label_id,",
         ),
         "missing field": (
@@ -86,19 +77,19 @@ def _bad_files(corpus) -> dict[str, tuple[str, str]]:
             "labels.jsonl 1행: 필드가 빠졌습니다: doc_id, start, end, text, grade",
         ),
         "bad grade": (
-            json.dumps(_row(corpus, grade=7)),
+            json.dumps(_row(sample_corpus, grade=7)),
             "labels.jsonl 1행: 등급 = 7: 올바른 등급이 아닙니다. 가능한 등급: 0, 1, 2, 3",
         ),
         "outside the document": (
-            json.dumps(_row(corpus, start=doc_len, end=doc_len + 3, text="abc")),
+            json.dumps(_row(sample_corpus, start=doc_len, end=doc_len + 3, text="abc")),
             f"의 범위를 벗어납니다 (문서는 {doc_len}자)",
         ),
         "text not matching": (
-            json.dumps(_row(corpus, text="x" * (good["end"] - good["start"]))),
+            json.dumps(_row(sample_corpus, text="x" * (good["end"] - good["start"]))),
             "위치 글과 다릅니다: 라벨은 'xxx",
         ),
         "same span twice": (
-            json.dumps(good) + "\n" + json.dumps(_row(corpus, grade=2)),
+            json.dumps(good) + "\n" + json.dumps(_row(sample_corpus, grade=2)),
             "labels.jsonl 2행: 1행과 같은 질문·구간입니다 (라벨 하나에 한 줄)",
         ),
         "not an object": ("[1, 2]", "labels.jsonl 1행: 라벨은 JSON 객체여야 합니다"),
@@ -117,8 +108,8 @@ CASES = (
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_a_bad_label_file_is_refused_in_korean(entry, store_file, corpus, case):
-    body, korean = _bad_files(corpus)[case]
+def test_a_bad_label_file_is_refused_in_korean(entry, label_store, sample_corpus, case):
+    body, korean = _bad_files(sample_corpus)[case]
     at = make(entry)
     at.file_uploader(key="label.imp.file").set_value(
         [("labels.jsonl", (body + "\n").encode(), "application/jsonl")]
@@ -130,7 +121,7 @@ def test_a_bad_label_file_is_refused_in_korean(entry, store_file, corpus, case):
     assert korean in shown, (korean, shown)
     assert shown.endswith("저장소는 그대로입니다.")
     assert_korean(shown)
-    assert LabelStore(store_file).version() == 0
+    assert LabelStore(label_store).version() == 0
 
 
 def test_a_store_path_that_is_a_directory_is_refused_in_korean(entry, tmp_path):
@@ -145,18 +136,18 @@ def test_a_store_path_that_is_a_directory_is_refused_in_korean(entry, tmp_path):
     assert_korean(shown)
 
 
-def test_a_default_store_that_is_a_directory_is_refused_in_korean(entry, store_file):
-    store_file.mkdir(parents=True)
+def test_a_default_store_that_is_a_directory_is_refused_in_korean(entry, label_store):
+    label_store.mkdir(parents=True)
     at = make(entry)
     assert not at.exception
     (shown,) = [plain(e.value) for e in at.error]
     assert shown == (
-        f"라벨 저장소를 열 수 없습니다: 라벨 저장소 {store_file}은(는) 파일이 아니라 폴더입니다"
+        f"라벨 저장소를 열 수 없습니다: 라벨 저장소 {label_store}은(는) 파일이 아니라 폴더입니다"
     )
     assert_korean(shown)
 
 
-def test_nothing_to_undo_is_said_in_korean(entry, store_file):
+def test_nothing_to_undo_is_said_in_korean(entry, label_store):
     at = make(entry)
     at.text_input(key="label.annotator").set_value("alice").run()
     at.button(key="label.save").click().run()
@@ -166,4 +157,4 @@ def test_nothing_to_undo_is_said_in_korean(entry, store_file):
     (shown,) = [plain(e.value) for e in at.error]
     assert "라벨러 'bob'이(가) 취소할 것이 없습니다" in shown, shown
     assert_korean(shown)
-    assert len(LabelStore(store_file).current()) == 1
+    assert len(LabelStore(label_store).current()) == 1
