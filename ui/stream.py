@@ -282,13 +282,13 @@ def follow(pending: Pending, lang: str, *, key: str, show_text: bool = True) -> 
                 pending.backlog.pop(0) if pending.backlog else pending.events.get(timeout=TICK)
             )
         except queue.Empty:
-            _prompt_line(line, pending, lang, estimate_text)
+            _prompt_line(line, pending, lang)
             continue
         if kind == "done":
             break
         if kind == "prompt":
             pending.prompt = {**value, "since": time.perf_counter()}
-            _prompt_line(line, pending, lang, estimate_text)
+            _prompt_line(line, pending, lang)
         elif kind == "text":
             pending.text += value
             if show_text:
@@ -307,7 +307,7 @@ def follow(pending: Pending, lang: str, *, key: str, show_text: bool = True) -> 
     return trace
 
 
-def _prompt_line(slot: Any, pending: Pending, lang: str, estimate: Any) -> None:
+def _prompt_line(slot: Any, pending: Pending, lang: str) -> None:
     """The line above a streaming answer: the prompt's size and time estimate, and the seconds
     so far (while the model reads the prompt, before its first word)."""
     if pending.prompt is None:
@@ -315,7 +315,7 @@ def _prompt_line(slot: Any, pending: Pending, lang: str, estimate: Any) -> None:
         return
     p = pending.prompt
     extra = {"dtype": str(p["dtype"])} if p.get("dtype") else {}
-    head = estimate(int(p["tokens"]), str(p["model_id"]), lang, **extra)
+    head = estimate_text(int(p["tokens"]), str(p["model_id"]), lang, **extra)
     so_far = t("stream.elapsed", lang, s=time.perf_counter() - p["since"])
     slot.caption(md(f"{head} · {so_far}"))
 
