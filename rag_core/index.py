@@ -42,7 +42,7 @@ from .types import (
     Notice,
     Question,
 )
-from .wording import NoticeError, declare, english, joined, notice
+from .wording import NoticeError, declare, english, joined, notice, refused
 
 #: ``progress(message, fraction)``: what is being done, as a notice, and how far (0 to 1).
 Progress = Callable[[Notice, float], None]
@@ -83,11 +83,11 @@ def load_warnings(report: LoadReport) -> tuple[str, ...]:
 def no_document(name: str, failed: Sequence[FailedDocument], shown: int = 3) -> NoticeError:
     """The refusal of a corpus without a loadable document, naming its first failures."""
     if not failed:
-        return NoticeError(notice(NO_DOCUMENT, name=name))
+        return refused(NO_DOCUMENT, name=name)
     parts = [notice(AT, where=f.path, problem=_why(f)) for f in failed[:shown]]
     if len(failed) > shown:
         parts.append(notice(MORE_FAILED, n=len(failed) - shown))
-    return NoticeError(notice(NO_DOCUMENT_FAILED, name=name, n=len(failed), failed=joined(parts)))
+    return refused(NO_DOCUMENT_FAILED, name=name, n=len(failed), failed=joined(parts))
 
 
 class CorpusIndex:

@@ -863,6 +863,17 @@ class NoticeError(ValueError):
         return (type(self), (self.notice,))
 
 
+def refused(code: str, **params: Any) -> NoticeError:
+    """The refusal of declared ``code`` with ``params`` (to ``raise``)."""
+    return NoticeError(notice(code, **params))
+
+
+def unworded(exc: BaseException) -> Notice | str:
+    """What an error says, not yet worded: a :class:`NoticeError`'s notice, any other error's
+    text as it was raised (English)."""
+    return exc.notice if isinstance(exc, NoticeError) else str(exc)
+
+
 def english(n: Notice) -> str:
     """The English sentence of notice ``n`` (the CLI's and the JSON ``message``'s wording)."""
     template = ENGLISH.get(n.code)

@@ -44,7 +44,7 @@ from rag_core.formats.questions import load_questions
 from rag_core.index import CorpusIndex, load_corpus_index
 from rag_core.retrieval.runs import parse_run_bytes
 from rag_core.types import LoadReport, Notice, Question, Trace
-from rag_core.wording import NoticeError, notice
+from rag_core.wording import NoticeError, refused
 
 from .html import md
 from .i18n import error_text, notice_text
@@ -175,9 +175,9 @@ def beir_index(path: str, split: str) -> tuple[CorpusIndex, Any, str]:
     """A BEIR or TREC folder as ``(CorpusIndex, QrelsSet, key)``; ``ValueError`` says why not."""
     root = Path(path.strip()).expanduser()
     if not path.strip():
-        raise NoticeError(notice(datasets.NO_PATH))
+        raise refused(datasets.NO_PATH)
     if not root.is_dir():
-        raise NoticeError(notice(datasets.NO_FOLDER, folder=repr(str(root))))
+        raise refused(datasets.NO_FOLDER, folder=repr(str(root)))
     stamp = _beir_stamp(root, split)
     index, qset = _beir_build(str(root.resolve()), split, stamp)
     return index, qset, f"beir:{root.resolve()}:{split}:{index.fingerprint}"

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rag_core.types import FailedDocument, Notice
-from rag_core.wording import NoticeError
+from rag_core.wording import unworded
 
 from . import text as shared
 from .check import text as check
@@ -91,17 +91,11 @@ def notice_text(notice: Notice, lang: str) -> str:
     return (ko if lang == "ko" else en).format(**fields)
 
 
-def error_notice(exc: BaseException) -> Notice | str:
-    """What an error says, not yet worded: a :class:`~rag_core.wording.NoticeError`'s notice,
-    any other error's text as it was raised (English) — for a message that words it later."""
-    return exc.notice if isinstance(exc, NoticeError) else str(exc)
-
-
 def error_text(exc: BaseException, lang: str) -> str:
     """An error's message in ``lang``: a :class:`~rag_core.wording.NoticeError`'s notice worded
     (a bad config value, a file or row not loaded, a malformed qrels or run line, a refused
     label or label store), any other error's text as it was raised (English)."""
-    said = error_notice(exc)
+    said = unworded(exc)
     return notice_text(said, lang) if isinstance(said, Notice) else said
 
 

@@ -36,7 +36,7 @@ from ..formats import guard
 from ..formats.guard import at
 from ..formats.trec import NOT_UTF8, read_qrels
 from ..types import DOC_LEVEL, LoadReport, Needle, Notice, Question
-from ..wording import NoticeError, declare, english, notice
+from ..wording import NoticeError, declare, english, notice, refused
 from .loaders import canonicalize, load_beir, load_corpus
 
 #: Caps for an uploaded dataset zip.
@@ -339,7 +339,7 @@ def load_qrels_folder(
 
 def _fail(code: str, **params: object) -> NoticeError:
     """The :class:`NoticeError` of a declared ``code`` (to ``raise``)."""
-    return NoticeError(notice(code, **params))
+    return refused(code, **params)
 
 
 def _first_failure(report: LoadReport) -> Notice | str:

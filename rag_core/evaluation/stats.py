@@ -29,7 +29,7 @@ import numpy as np
 from scipy.stats import binomtest
 
 from ..types import Notice
-from ..wording import NoticeError, declare, notice
+from ..wording import NoticeError, declare, notice, refused
 
 #: ``auto``: Wilson when every (per-question) value is 0 or 1, else the percentile bootstrap.
 INTERVAL_METHODS: tuple[str, ...] = ("auto", "wilson", "bootstrap")
@@ -517,7 +517,7 @@ def _named(part: str) -> Notice:
 
 def _range(text: str, code: str, **params: Any) -> NoticeError:
     """The refusal ``range '<text>': <problem>``."""
-    return NoticeError(notice(RANGE_AT, text=text, problem=notice(code, **params)))
+    return refused(RANGE_AT, text=text, problem=notice(code, **params))
 
 
 def parse_range(text: str) -> tuple[float, ...]:
@@ -529,7 +529,7 @@ def parse_range(text: str) -> tuple[float, ...]:
     a single number is accepted too.
     """
     if not isinstance(text, str) or not text.strip():
-        raise NoticeError(notice(RANGE_EMPTY, text=text))
+        raise refused(RANGE_EMPTY, text=text)
 
     def number(part: str, name: str) -> float:
         try:
@@ -544,7 +544,7 @@ def parse_range(text: str) -> tuple[float, ...]:
         return tuple(number(p, "value") for p in text.split(","))
     parts = text.split(":")
     if len(parts) != 3:
-        raise NoticeError(notice(RANGE_NOT_THREE, text=text))
+        raise refused(RANGE_NOT_THREE, text=text)
     start, stop, step = (
         number(p, n) for p, n in zip(parts, ("start", "stop", "step"), strict=True)
     )
@@ -554,7 +554,7 @@ def parse_range(text: str) -> tuple[float, ...]:
         raise _range(text, RANGE_STOP_BELOW_START, stop=stop, start=start)
     count = math.floor((stop - start) / step + 1e-9) + 1
     if count > MAX_RANGE_VALUES:
-        raise NoticeError(notice(RANGE_TOO_MANY, text=text, count=count, cap=MAX_RANGE_VALUES))
+        raise refused(RANGE_TOO_MANY, text=text, count=count, cap=MAX_RANGE_VALUES)
     return tuple(round(start + i * step, 10) for i in range(count))
 
 

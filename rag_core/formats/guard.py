@@ -28,7 +28,7 @@ import unicodedata
 from typing import Any
 
 from ..types import Notice
-from ..wording import NoticeError, declare, notice
+from ..wording import NoticeError, declare, notice, refused
 
 #: JSON nesting deeper than this is refused before parsing (a row needs 2 or 3 levels).
 MAX_JSON_DEPTH = 64
@@ -71,7 +71,7 @@ OFFSET_DIGITS = declare("file.offset.digits", "digits")
 def at(where: str | Notice, code: str, **params: Any) -> NoticeError:
     """The refusal ``<where>: <problem>`` (to ``raise``): ``problem`` is the declared ``code``
     with ``params``; ``where`` a file name or :func:`line`."""
-    return NoticeError(notice(AT, where=where, problem=notice(code, **params)))
+    return refused(AT, where=where, problem=notice(code, **params))
 
 
 def line(name: str, number: int) -> Notice:
@@ -197,12 +197,12 @@ def offset(raw: Any, what: str) -> int:
         NoticeError: ``file.offset.*`` (not an integer, negative, out of range).
     """
     if isinstance(raw, bool) or not isinstance(raw, int):
-        raise NoticeError(notice(OFFSET_NOT_INTEGER, what=what, value=repr(raw)))
+        raise refused(OFFSET_NOT_INTEGER, what=what, value=repr(raw))
     if raw < 0:
-        raise NoticeError(notice(OFFSET_NEGATIVE, what=what, value=repr(raw)))
+        raise refused(OFFSET_NEGATIVE, what=what, value=repr(raw))
     if raw > MAX_OFFSET:
         size = notice(OFFSET_DIGITS, digits=len(str(raw))) if raw > 10**30 else repr(raw)
-        raise NoticeError(notice(OFFSET_OUT_OF_RANGE, what=what, size=size))
+        raise refused(OFFSET_OUT_OF_RANGE, what=what, size=size)
     return raw
 
 

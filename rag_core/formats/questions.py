@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..types import Needle, Notice, Question
-from ..wording import NoticeError, declare, notice
+from ..wording import NoticeError, declare, notice, refused
 from .guard import at, json_line, line, nfc
 
 REQUIRED = ("id", "question")
@@ -29,7 +29,7 @@ BAD_PHRASING_CHOICE = declare("qset.bad_phrasing_choice", "value", "n")
 
 def _refused(where: str | Notice, code: str, **params: object) -> NoticeError:
     """The refusal of one row: ``<where>: <problem>``, or the problem alone without ``where``."""
-    return at(where, code, **params) if where else NoticeError(notice(code, **params))
+    return at(where, code, **params) if where else refused(code, **params)
 
 
 def question_from_dict(row: Any, where: str | Notice = "") -> Question:
@@ -108,9 +108,9 @@ def load_questions(path: str | Path) -> tuple[Question, ...]:
     try:
         text = p.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        raise NoticeError(notice(NO_FILE, path=str(p))) from None
+        raise refused(NO_FILE, path=str(p)) from None
     except UnicodeDecodeError:
-        raise NoticeError(notice(NOT_UTF8, path=str(p))) from None
+        raise refused(NOT_UTF8, path=str(p)) from None
     return parse_questions(text.splitlines(), source=p.name)
 
 

@@ -36,7 +36,7 @@ from typing import Any, Literal
 from urllib.parse import unquote
 
 from ..types import Notice
-from ..wording import NoticeError, declare, notice
+from ..wording import declare, notice, refused
 from . import guard
 from .guard import at
 
@@ -123,11 +123,11 @@ def unescape_id(text: str) -> str:
 
 def _writable_id(value: str, what: str, escape: bool) -> str:
     if not isinstance(value, str) or value == "":
-        raise NoticeError(notice(WRITE_EMPTY_ID, what=notice(WRITE_WHAT[what]), value=value))
+        raise refused(WRITE_EMPTY_ID, what=notice(WRITE_WHAT[what]), value=value)
     if escape:
         return escape_id(value)
     if any(ch.isspace() for ch in value):
-        raise NoticeError(notice(WRITE_SPACE_IN_ID, what=notice(WRITE_WHAT[what]), value=value))
+        raise refused(WRITE_SPACE_IN_ID, what=notice(WRITE_WHAT[what]), value=value)
     return value
 
 
@@ -327,7 +327,7 @@ def format_qrels(qrels: Mapping[str, Mapping[str, int]], *, escape: bool = False
                     raise TypeError
                 value = operator.index(grade)
             except TypeError:
-                raise NoticeError(notice(WRITE_BAD_GRADE, qid=qid, doc=doc, grade=grade)) from None
+                raise refused(WRITE_BAD_GRADE, qid=qid, doc=doc, grade=grade) from None
             out.append(f"{q} 0 {_writable_id(doc, 'doc id', escape)} {value}\n")
     return "".join(out)
 
@@ -348,7 +348,7 @@ def format_run(run: RunLike, tag: str = "rag_core", *, escape: bool = False) -> 
             scores = [float(entry[d]) for d in ranking]
         else:
             if len(set(ranking)) != len(ranking):
-                raise NoticeError(notice(WRITE_ID_TWICE, qid=qid))
+                raise refused(WRITE_ID_TWICE, qid=qid)
             scores = [float(len(ranking) - i) for i in range(len(ranking))]
         for rank, (doc, score) in enumerate(zip(ranking, scores, strict=True), start=1):
             out.append(f"{q} Q0 {_writable_id(doc, 'doc id', escape)} {rank} {score!r} {t}\n")

@@ -51,7 +51,7 @@ from ..formats.guard import AT, at, json_line, line, offset
 from ..formats.questions import queries_of
 from ..formats.trec import format_qrels
 from ..types import Chunk, Document, Needle, Notice, Question
-from ..wording import NoticeError, declare, notice
+from ..wording import NoticeError, declare, notice, refused, unworded
 from .relevance import grades_for, locate
 
 SCHEMA_VERSION = 1
@@ -145,11 +145,6 @@ IMPORT_MISSING_FIELDS = declare("label.import.missing_fields", "missing")
 IMPORT_UNKNOWN_DOCUMENT = declare("label.import.unknown_document", "doc")
 IMPORT_WRONG_ID = declare("label.import.wrong_id", "label", "expected")
 IMPORT_SAME_SPAN = declare("label.import.same_span", "first")
-
-
-def _refused(code: str, **params: Any) -> NoticeError:
-    """A refusal of ``code`` with ``params`` (to ``raise``)."""
-    return NoticeError(notice(code, **params))
 
 
 class LabelStoreError(NoticeError):
@@ -276,7 +271,7 @@ def _now() -> str:
 
 def _name(value: Any, what: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise _refused(NOT_A_NAME, what=what, value=repr(value))
+        raise refused(NOT_A_NAME, what=what, value=repr(value))
     return value
 
 
@@ -288,7 +283,7 @@ def _int(value: Any, what: str) -> int:
 def check_grade(grade: Any) -> int:
     """``grade`` as an int in 0–3, else ``ValueError`` (``label.grade_invalid``)."""
     if isinstance(grade, bool) or not isinstance(grade, int) or grade not in GRADES:
-        raise _refused(GRADE_INVALID, value=repr(grade))
+        raise refused(GRADE_INVALID, value=repr(grade))
     return grade
 
 
@@ -307,20 +302,20 @@ def check_span(
     start = _int(start, "start")
     end = _int(end, "end")
     if start < 0:
-        raise _refused(SPAN_NEGATIVE_START, start=start)
+        raise refused(SPAN_NEGATIVE_START, start=start)
     if start >= end:
-        raise _refused(SPAN_EMPTY, start=start, end=end)
+        raise refused(SPAN_EMPTY, start=start, end=end)
     if not isinstance(text, str):
-        raise _refused(NOT_A_STRING, what="text", value=repr(text))
+        raise refused(NOT_A_STRING, what="text", value=repr(text))
     if doc is not None:
         doc_text = doc if isinstance(doc, str) else doc.text
         if end > len(doc_text):
-            raise _refused(
+            raise refused(
                 SPAN_OUTSIDE, start=start, end=end, doc=repr(doc_id), length=len(doc_text)
             )
         actual = doc_text[start:end]
         if text != actual:
-            raise _refused(
+            raise refused(
                 SPAN_TEXT_MISMATCH,
                 doc=repr(doc_id),
                 start=start,
@@ -329,7 +324,7 @@ def check_span(
                 doc_text=_short(actual),
             )
     elif len(text) != end - start:
-        raise _refused(
+        raise refused(
             SPAN_LENGTH_MISMATCH, length=len(text), start=start, end=end, span=end - start
         )
 
@@ -698,7 +693,7 @@ class LabelStore:
         meanwhile raises :class:`StaleLabel` and nothing is written.
         """
         if grade is None and note is None:
-            raise _refused(CHANGE_NOTHING)
+            raise refused(CHANGE_NOTHING)
         if grade is not None:
             check_grade(grade)
         if note is not None:
@@ -709,7 +704,7 @@ class LabelStore:
                 self._check_expected(con, label_id, expected_event)
             row = self._current_of(self._rows(con, label_id=label_id)).get(label_id)
             if row is None:
-                raise _refused(NO_CURRENT, label=repr(label_id))
+                raise refused(NO_CURRENT, label=repr(label_id))
             event_id = self._insert(
                 con,
                 "change",
@@ -734,7 +729,7 @@ class LabelStore:
         ``annotator`` (or ``""``). Returns the reverted event.
         """
         if label_id is None and annotator is None:
-            raise _refused(UNDO_NO_TARGET)
+            raise refused(UNDO_NO_TARGET)
         with self._tx(write=True) as con:
             rows = self._rows(con, label_id=label_id)
             candidates = [
@@ -877,7 +872,7 @@ def _nothing_to_undo(label_id: str | None, annotator: str | None) -> Notice:
 
 def _text_field(value: Any, what: str) -> str:
     if not isinstance(value, str):
-        raise _refused(NOT_A_STRING, what=what, value=repr(value))
+        raise refused(NOT_A_STRING, what=what, value=repr(value))
     return value
 
 
@@ -926,7 +921,7 @@ def parse_labels_jsonl(
             if docs is not None:
                 doc = docs.get(row["doc_id"])
                 if doc is None:
-                    raise _refused(IMPORT_UNKNOWN_DOCUMENT, doc=repr(row["doc_id"]))
+                    raise refused(IMPORT_UNKNOWN_DOCUMENT, doc=repr(row["doc_id"]))
                 check_span(row["doc_id"], row["start"], row["end"], row["text"], doc)
             check_grade(row["grade"])
             note = _text_field(row.get("note", ""), "note")
@@ -937,12 +932,9 @@ def parse_labels_jsonl(
                 row["question_set"], row["question_id"], row["doc_id"], row["start"], row["end"]
             )
             if "label_id" in row and row["label_id"] != expected:
-                raise _refused(
-                    IMPORT_WRONG_ID, label=repr(row["label_id"]), expected=repr(expected)
-                )
+                raise refused(IMPORT_WRONG_ID, label=repr(row["label_id"]), expected=repr(expected))
         except ValueError as exc:  # the line's problem, placed at the line
-            problem = exc.notice if isinstance(exc, NoticeError) else str(exc)
-            raise NoticeError(notice(AT, where=where, problem=problem)) from None
+            raise refused(AT, where=where, problem=unworded(exc)) from None
         if expected in first_line:
             raise at(where, IMPORT_SAME_SPAN, first=first_line[expected])
         first_line[expected] = no
@@ -965,11 +957,11 @@ def parse_labels_jsonl(
 
 def _check_timestamp(value: Any) -> None:
     if not isinstance(value, str):
-        raise _refused(CREATED_AT_NOT_STRING, value=repr(value))
+        raise refused(CREATED_AT_NOT_STRING, value=repr(value))
     try:
         datetime.fromisoformat(value)
     except ValueError:
-        raise _refused(CREATED_AT_INVALID, value=repr(value)) from None
+        raise refused(CREATED_AT_INVALID, value=repr(value)) from None
 
 
 # -------------------------------------------------------------- gold spans

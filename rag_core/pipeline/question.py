@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..types import Notice
-from ..wording import NoticeError, declare, notice
+from ..wording import declare, notice, refused
 
 #: Longest question accepted (characters). Longer input is an error, not a prompt.
 MAX_QUESTION_CHARS = 2000
@@ -34,12 +34,12 @@ def validate_question(question: Any) -> tuple[str, tuple[Notice, ...]]:
     or mostly a script the corpus does not use).
     """
     if not isinstance(question, str):
-        raise NoticeError(notice(QUESTION_NOT_TEXT, kind=type(question).__name__))
+        raise refused(QUESTION_NOT_TEXT, kind=type(question).__name__)
     q = unicodedata.normalize("NFC", question).replace("\r\n", "\n").strip()
     if not q:
-        raise NoticeError(notice(QUESTION_EMPTY))
+        raise refused(QUESTION_EMPTY)
     if len(q) > MAX_QUESTION_CHARS:
-        raise NoticeError(notice(QUESTION_TOO_LONG, chars=len(q), limit=MAX_QUESTION_CHARS))
+        raise refused(QUESTION_TOO_LONG, chars=len(q), limit=MAX_QUESTION_CHARS)
     warnings: list[Notice] = []
     if q.isascii():  # the common case: digits and Latin letters only, both known scripts
         if not any(map(str.isalnum, q)):

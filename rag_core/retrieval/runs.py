@@ -47,7 +47,7 @@ from ..formats.trec import (
     run_lines,
 )
 from ..types import Chunk, Chunking, Document, Hit, Notice, RetrieverList
-from ..wording import NoticeError, declare, english, notice
+from ..wording import NoticeError, declare, english, notice, refused
 
 #: Prefix of an imported run in ``retrieval.methods`` and of its list's name.
 RUN_METHOD = "run"
@@ -118,7 +118,7 @@ def check_tag(tag: str, where: Notice | None = None) -> str:
     ``where``, a run file's line, when given)."""
     if not isinstance(tag, str) or not _TAG.match(tag):
         if where is None:
-            raise NoticeError(notice(BAD_RUN_TAG, tag=repr(tag)))
+            raise refused(BAD_RUN_TAG, tag=repr(tag))
         raise at(where, BAD_TAG, tag=repr(tag))
     return tag
 
@@ -219,7 +219,7 @@ def read_run_file(path: str | Path) -> dict[str, ExternalRun]:
     """Read a run file (see :func:`parse_run_bytes`)."""
     p = Path(path)
     if not p.is_file():
-        raise NoticeError(notice(NO_FILE, path=repr(str(p))))
+        raise refused(NO_FILE, path=repr(str(p)))
     return parse_run_bytes(p.name, p.read_bytes())
 
 

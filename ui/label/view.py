@@ -63,9 +63,10 @@ from rag_core.gold.spans import (
 from rag_core.modelnames import place_refusal_notice
 from rag_core.text import sentence_spans
 from rag_core.types import Chunk, Chunking, Document, Needle, Notice, Question
+from rag_core.wording import unworded
 
 from ..html import snippet
-from ..i18n import error_notice, notice_text, t
+from ..i18n import notice_text, t
 from ..state import K_QID, K_QMODE, K_QPHRASING, K_QSET
 from .keys import (
     K_LAB_ANNOTATOR,
@@ -145,7 +146,7 @@ class Msg:
 
 def say(msg: Msg | Notice | str, lang: str) -> str:
     """``msg`` in ``lang`` (nested messages and core notices worded first); a core notice
-    (a refusal of the label store, ``error_notice``) worded; a plain string as is."""
+    (a refusal of the label store, ``rag_core.wording.unworded``) worded; a plain string as is."""
     if isinstance(msg, str):
         return msg
     if isinstance(msg, Notice):
@@ -234,7 +235,7 @@ def use_store(state: State) -> Outcome:
     try:
         LabelStore(wanted)  # opens (or creates) it
     except (LabelStoreError, OSError) as exc:
-        return Outcome(error=Msg("lab.store_error", {"error": error_notice(exc)}))
+        return Outcome(error=Msg("lab.store_error", {"error": unworded(exc)}))
     return Outcome(Change({K_LAB_STORE_PATH: wanted}), rerun=True)
 
 
@@ -910,7 +911,7 @@ def save(state: State, store: LabelStore, key: SpanKey, doc: Document) -> Change
         d.set(K_LAB_STALE, (key, grade, note))
         d.set(K_LAB_SEEN, (key, seen_ev))
     except ValueError as exc:
-        d.set(K_LAB_SAVE_ERROR, error_notice(exc))
+        d.set(K_LAB_SAVE_ERROR, unworded(exc))
     else:
         d.drop(K_LAB_SEEN)
     return d.change()
@@ -1046,7 +1047,7 @@ def overwrite(
         d.set(K_LAB_SEEN, (key, edit.now_event))
         return Outcome(d.change(), rerun=True)
     except ValueError as exc:
-        return Outcome(d.change(), error=error_notice(exc))
+        return Outcome(d.change(), error=unworded(exc))
     d.drop(K_LAB_SEEN)
     d.set(K_LAB_FLASH, flash)
     return Outcome(d.change(), rerun=True)
@@ -1078,7 +1079,7 @@ def undo(store: LabelStore, existing: Label | None, this: bool, who: str) -> Out
             label_id=existing.label_id if this and existing is not None else None, annotator=who
         )
     except ValueError as exc:
-        return Outcome(error=error_notice(exc))
+        return Outcome(error=unworded(exc))
     flash = Msg("lab.undone", {"kind": ev.kind, "doc": ev.doc_id, "start": ev.start, "end": ev.end})
     return Outcome(Change({K_LAB_FLASH: flash}), rerun=True)
 
@@ -1207,7 +1208,7 @@ def import_labels(
     try:
         rep = store.import_jsonl(text, docs=docs, source=name)
     except ValueError as exc:
-        return Outcome(error=Msg("lab.imp.bad", {"reason": error_notice(exc)}))
+        return Outcome(error=Msg("lab.imp.bad", {"reason": unworded(exc)}))
     done = Msg(
         "lab.imp.ok",
         {
