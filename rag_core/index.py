@@ -65,14 +65,9 @@ NO_DOCUMENT_FAILED = declare("index.no_document_failed", "name", "n", "failed")
 MORE_FAILED = declare("index.more_failed", "n")
 
 
-def _why(failed: FailedDocument) -> Notice | str:
-    """Why a file or row was not loaded: its ``load.*`` notice, or its English reason."""
-    return failed.notice if failed.notice is not None else failed.reason
-
-
 def load_notices(report: LoadReport) -> tuple[Notice, ...]:
     """``not loaded: <path>: <why>`` (``load.not_loaded``) for every failed file or row."""
-    return tuple(notice(NOT_LOADED, where=f.path, why=_why(f)) for f in report.failed)
+    return tuple(notice(NOT_LOADED, where=f.path, why=f.said) for f in report.failed)
 
 
 def load_warnings(report: LoadReport) -> tuple[str, ...]:
@@ -84,7 +79,7 @@ def no_document(name: str, failed: Sequence[FailedDocument], shown: int = 3) -> 
     """The refusal of a corpus without a loadable document, naming its first failures."""
     if not failed:
         return refused(NO_DOCUMENT, name=name)
-    parts = [notice(AT, where=f.path, problem=_why(f)) for f in failed[:shown]]
+    parts = [notice(AT, where=f.path, problem=f.said) for f in failed[:shown]]
     if len(failed) > shown:
         parts.append(notice(MORE_FAILED, n=len(failed) - shown))
     return refused(NO_DOCUMENT_FAILED, name=name, n=len(failed), failed=joined(parts))

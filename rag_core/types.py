@@ -108,6 +108,11 @@ class FailedDocument:
     reason: str
     notice: Notice | None = None  # the ``load.*`` code of ``reason``
 
+    @property
+    def said(self) -> Notice | str:
+        """Why, as its notice (a failure made without a code: its English ``reason``)."""
+        return self.notice if self.notice is not None else self.reason
+
 
 @dataclass(frozen=True)
 class LoadedFile:

@@ -102,7 +102,8 @@ def error_text(exc: BaseException, lang: str) -> str:
 def failure_text(failed: FailedDocument, lang: str) -> str:
     """Why a file or row was not loaded, in ``lang``: its ``notice`` worded (a failure made
     before loaders gave codes shows its English ``reason``)."""
-    return notice_text(failed.notice, lang) if failed.notice is not None else failed.reason
+    said = failed.said
+    return notice_text(said, lang) if isinstance(said, Notice) else said
 
 
 def said(stage: Any, lang: str) -> str:

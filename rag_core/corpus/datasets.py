@@ -36,7 +36,7 @@ from ..formats import guard
 from ..formats.guard import at
 from ..formats.trec import NOT_UTF8, read_qrels
 from ..types import DOC_LEVEL, LoadReport, Needle, Notice, Question
-from ..wording import NoticeError, declare, english, notice, refused
+from ..wording import declare, english, notice, refused
 from .loaders import canonicalize, load_beir, load_corpus
 
 #: Caps for an uploaded dataset zip.
@@ -152,7 +152,7 @@ def questions_from_qrels(
     missing_q = [q for q in qrels if q not in queries]
     if missing_q:
         shown = ", ".join(repr(q) for q in missing_q[:5]) + (", …" if len(missing_q) > 5 else "")
-        raise _fail(UNKNOWN_QUERIES, n=len(missing_q), shown=shown)
+        raise refused(UNKNOWN_QUERIES, n=len(missing_q), shown=shown)
     unknown: set[str] = set()
     out: list[Question] = []
     for qid, text in queries.items():
@@ -190,7 +190,7 @@ def load_beir_set(
         root, split=split, title_in_text=True, duplicates=duplicates, time_budget_s=time_budget_s
     )
     if not report.documents:
-        raise _fail(BEIR_NO_DOCUMENT, folder=repr(str(root)), why=_first_failure(report))
+        raise refused(BEIR_NO_DOCUMENT, folder=repr(str(root)), why=_first_failure(report))
     docs = {d.doc_id for d in report.documents}
     questions, unknown = questions_from_qrels(queries, qrels, docs, tag=f"beir:{root.name}")
     return QrelsSet(root.name, report, queries, qrels, questions, split, unknown, duplicates)
@@ -261,10 +261,10 @@ def load_trec_set(corpus: str | Path, topics: str | Path, qrels: str | Path) -> 
     """A corpus plus TREC topics and qrels as a :class:`QrelsSet`."""
     for what, p in (("corpus", corpus), ("topics", topics), ("qrels", qrels)):
         if not Path(p).exists():
-            raise _fail(MISSING, what=notice(ROLE[what]), path=repr(str(p)))
+            raise refused(MISSING, what=notice(ROLE[what]), path=repr(str(p)))
     report = load_corpus(corpus)
     if not report.documents:
-        raise _fail(CORPUS_NO_DOCUMENT, corpus=repr(str(corpus)), why=_first_failure(report))
+        raise refused(CORPUS_NO_DOCUMENT, corpus=repr(str(corpus)), why=_first_failure(report))
     try:
         topics_text = Path(topics).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -304,12 +304,12 @@ def find_trec_files(root: str | Path) -> tuple[Path, Path, Path]:
             found[role].append(p)
     for role, pattern in (("topics", "topics* or *.topics"), ("qrels", "qrels* or *.qrels")):
         if not found[role]:
-            raise _fail(
+            raise refused(
                 NO_ROLE_FILE, folder=repr(str(folder)), role=notice(ROLE[role]), pattern=pattern
             )
         if len(found[role]) > 1:
             names = ", ".join(p.name for p in found[role])
-            raise _fail(
+            raise refused(
                 SEVERAL_FILES, folder=repr(str(folder)), role=notice(ROLE[role]), names=names
             )
     if (folder / "corpus.jsonl").is_file() or (folder / "docs").is_dir():
@@ -317,7 +317,7 @@ def find_trec_files(root: str | Path) -> tuple[Path, Path, Path]:
     elif (folder / "corpus").is_dir():
         corpus = folder / "corpus"
     else:
-        raise _fail(NO_CORPUS, folder=repr(str(folder)))
+        raise refused(NO_CORPUS, folder=repr(str(folder)))
     return corpus, found["topics"][0], found["qrels"][0]
 
 
@@ -337,17 +337,9 @@ def load_qrels_folder(
     return replace(qset, name=root.name)
 
 
-def _fail(code: str, **params: object) -> NoticeError:
-    """The :class:`NoticeError` of a declared ``code`` (to ``raise``)."""
-    return refused(code, **params)
-
-
 def _first_failure(report: LoadReport) -> Notice | str:
     """`` (<why the first file or row failed>)``, or nothing."""
-    first = report.failed[0] if report.failed else None
-    if first is None:
-        return ""
-    return notice(WHY, reason=first.notice if first.notice is not None else first.reason)
+    return notice(WHY, reason=report.failed[0].said) if report.failed else ""
 
 
 #: Compression methods the standard library unpacks (PPMd, 98, and others are not).
@@ -360,17 +352,17 @@ def _refuse_zip(infos: list[zipfile.ZipInfo], max_files: int, max_bytes: int) ->
     """Raise ``ValueError`` for a zip refused whole (member count, declared size, a member
     outside the folder or a link)."""
     if len(infos) > max_files:
-        raise _fail(ZIP_TOO_MANY, n=len(infos), limit=max_files)
+        raise refused(ZIP_TOO_MANY, n=len(infos), limit=max_files)
     declared = sum(i.file_size for i in infos)
     if declared > max_bytes:
-        raise _fail(ZIP_TOO_BIG, size=declared, limit=max_bytes)
+        raise refused(ZIP_TOO_BIG, size=declared, limit=max_bytes)
     for info in infos:
         name = info.filename.replace("\\", "/")
         parts = PurePosixPath(name).parts
         if name.startswith("/") or ".." in parts or (parts and ":" in parts[0]):
-            raise _fail(ZIP_OUTSIDE, member=repr(info.filename))
+            raise refused(ZIP_OUTSIDE, member=repr(info.filename))
         if stat.S_ISLNK(info.external_attr >> 16):
-            raise _fail(ZIP_LINK, member=repr(info.filename))
+            raise refused(ZIP_LINK, member=repr(info.filename))
 
 
 def _member_skip(info: zipfile.ZipInfo, dest: Path, root: Path) -> Notice | None:
@@ -381,7 +373,7 @@ def _member_skip(info: zipfile.ZipInfo, dest: Path, root: Path) -> Notice | None
         return notice(SKIP_LONG_NAME, limit=_NAME_MAX)
     target = (dest / name).resolve()
     if root != target and root not in target.parents:
-        raise _fail(ZIP_OUTSIDE, member=repr(info.filename))
+        raise refused(ZIP_OUTSIDE, member=repr(info.filename))
     if info.is_dir():
         try:
             target.mkdir(parents=True, exist_ok=True)
@@ -411,7 +403,7 @@ def _write_member(
             while chunk := src.read(1 << 20):
                 written += len(chunk)
                 if written > max_bytes:
-                    raise _fail(ZIP_OVER, limit=max_bytes)
+                    raise refused(ZIP_OVER, limit=max_bytes)
                 out.write(chunk)
     except zipfile.BadZipFile as exc:
         target.unlink(missing_ok=True)
@@ -453,7 +445,7 @@ def safe_extract_zip(
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
-        raise _fail(NOT_A_ZIP) from None
+        raise refused(NOT_A_ZIP) from None
     with zf:
         infos = zf.infolist()
         _refuse_zip(infos, max_files, max_bytes)
