@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol, runtime_checkable
 
+from . import readings
 from .errors import Cancelled
 from .timing import FirstTokenClock
 
@@ -311,6 +312,21 @@ class Generator(_TokenizerMixin):
         p_no = float(probs[list(self.no_ids)].sum())
         total = p_yes + p_no
         return p_yes / total if total > 0 else 0.5
+
+    def read(self, prompt_ids: Sequence[int], answer_ids: Sequence[int], segments: Any) -> Any:
+        """What the model attends to while reading ``answer_ids`` after ``prompt_ids``
+        (:func:`rag_core.models.readings.read`, one forward pass), from the disk cache when
+        the same model already read the same ids."""
+        key = readings.cache_key(
+            f"{self.model_id}|{self.file_sha256}|{self.dtype}", prompt_ids, answer_ids, segments
+        )
+        cached = readings.load_cached(key)
+        if cached is not None:
+            return cached
+        with self._lock:
+            out = readings.read(self.model, prompt_ids, answer_ids, segments)
+        readings.store(key, out)
+        return out
 
     def p_yes(self, system: str, user: str) -> float:
         """``P(yes)`` of the reply to one ``system``/``user`` turn (:meth:`yes_probability` of

@@ -1,0 +1,342 @@
+"""Readings: what a causal LM attends to while it reads an answer after its prompt.
+
+One teacher-forced forward pass over ``prompt + answer`` (or the model's own generation
+pass, :func:`recording`) records, for every answer token ``i`` and every layer ``l`` and
+head ``h``, the attention mass that the position *predicting* token ``i`` (the one before
+it) puts on each segment of the input: each source's quote, the question, the rest of the
+prompt (instructions, template, source tags) and the answer so far. From these sums the
+lookback ratio of Lookback Lens (Chuang et al., 2024, "Lookback Lens: Detecting and
+Mitigating Contextual Hallucinations in Large Language Models Using Only Attention Maps",
+EMNLP) is
+
+    LR(l, h, i) = Ā_ctx / (Ā_ctx + Ā_new),
+
+where ``Ā_ctx`` is the mean attention per context token and ``Ā_new`` the mean per answer
+token so far. The pass also records the log-probability the model gives each answer token
+and the entropy of its next-token distribution, and the hidden state of a few layers.
+
+The attention is never held whole: a registered attention function
+(:data:`READING_ATTENTION`) computes the layer's output with PyTorch's scaled dot-product
+attention as usual and, for the answer's rows only, the softmax of ``q·kᵀ/√d`` reduced at
+once to the sums per segment — ``(rows, heads, segments)`` numbers per layer, not
+``(heads, T, T)``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+#: Name under which the recording attention function is registered with transformers.
+READING_ATTENTION = "rag_readings"
+#: Decoder layers whose hidden state is kept, as fractions of the depth (middle, two thirds).
+HIDDEN_AT = (0.5, 0.67)
+
+_LOCAL = threading.local()
+_REGISTER_LOCK = threading.Lock()
+_REGISTERED = False
+
+
+@dataclass(frozen=True)
+class Segments:
+    """Token ranges ``[start, end)`` of the input a reading sums attention over.
+
+    ``sources`` and ``question`` are ranges inside the prompt; every other prompt token is
+    "other"; tokens from ``answer_start`` on are the answer.
+    """
+
+    sources: tuple[tuple[int, int], ...]
+    question: tuple[int, int]
+    answer_start: int
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Segment names in the order of the last axis of :attr:`Readings.mass`."""
+        return (
+            *(f"source{n}" for n in range(1, len(self.sources) + 1)),
+            "question",
+            "other",
+            "answer",
+        )
+
+    def key_segment(self, length: int) -> np.ndarray:
+        """The segment index of each of ``length`` key positions (``answer`` from
+        ``answer_start`` on)."""
+        seg = np.full(length, len(self.sources) + 1, dtype=np.int64)  # other
+        for k, (a, b) in enumerate(self.sources):
+            seg[a:b] = k
+        qa, qb = self.question
+        seg[qa:qb] = len(self.sources)
+        seg[self.answer_start :] = len(self.sources) + 2
+        return seg
+
+
+@dataclass(frozen=True)
+class Readings:
+    """Per answer token: attention mass per segment, log-probability, entropy, hidden states.
+
+    Attributes:
+        mass: ``(tokens, layers, heads, segments)`` float32, the attention probability the
+            predicting position puts on each segment (:attr:`Segments.names`); rows sum to 1.
+        counts: ``(tokens, segments)`` int, the key positions each segment had then (the
+            answer so far grows by one per token).
+        logprob: ``(tokens,)`` natural log of the model's probability of the token.
+        entropy: ``(tokens,)`` entropy (nats) of the next-token distribution it came from.
+        hidden: ``(tokens, len(HIDDEN_AT), width)`` float32 hidden states, or None.
+    """
+
+    mass: np.ndarray
+    counts: np.ndarray
+    logprob: np.ndarray
+    entropy: np.ndarray
+    hidden: np.ndarray | None
+
+    @property
+    def tokens(self) -> int:
+        return int(self.mass.shape[0])
+
+
+class _Recorder:
+    """Collects the reduced attention of the rows ``[first, first + rows)`` while a pass runs."""
+
+    def __init__(self, segments: Segments, first: int, rows: int, layers: int) -> None:
+        self.segments = segments
+        self.first = first
+        self.rows = rows
+        self.mass: list[Any] = [None] * layers
+        self.hidden: dict[int, Any] = {}
+
+    def take(self, layer: int, query: Any, key: Any, scaling: float) -> None:
+        """Reduce layer ``layer``'s attention of the recorded rows to sums per segment."""
+        import torch
+
+        q_len, k_len = query.shape[2], key.shape[2]
+        q_pos0 = k_len - q_len  # absolute position of the first query row
+        lo, hi = max(self.first, q_pos0), min(self.first + self.rows, k_len)
+        if hi <= lo:
+            return
+        q = query[0, :, lo - q_pos0 : hi - q_pos0].float()  # (H, R, D)
+        k = key[0].float()  # (KVH, K, D)
+        if k.shape[0] != q.shape[0]:
+            k = k.repeat_interleave(q.shape[0] // k.shape[0], dim=0)
+        scores = torch.matmul(q, k.transpose(1, 2)) * scaling  # (H, R, K)
+        pos = torch.arange(lo, hi).unsqueeze(1)
+        scores = scores.masked_fill(torch.arange(k_len).unsqueeze(0) > pos, float("-inf"))
+        probs = torch.softmax(scores, dim=-1)
+        seg = torch.from_numpy(self.segments.key_segment(k_len))
+        n_seg = len(self.segments.names)
+        sums = torch.zeros(probs.shape[0], probs.shape[1], n_seg)
+        sums.index_add_(2, seg, probs)
+        part = sums.permute(1, 0, 2).numpy()  # (R, H, S)
+        prev = self.mass[layer]
+        self.mass[layer] = part if prev is None else np.concatenate([prev, part])
+
+
+def _attention(
+    module: Any, query: Any, key: Any, value: Any, attention_mask: Any, **kwargs: Any
+) -> tuple[Any, None]:
+    """PyTorch SDPA attention, plus the reduction of :class:`_Recorder` when one is active."""
+    # lazy: an optional heavy dependency, imported on first use
+    from transformers.integrations.sdpa_attention import sdpa_attention_forward
+
+    rec: _Recorder | None = getattr(_LOCAL, "recorder", None)
+    if rec is not None:
+        scaling = kwargs.get("scaling") or query.shape[-1] ** -0.5
+        rec.take(int(module.layer_idx), query, key, float(scaling))
+    return sdpa_attention_forward(module, query, key, value, attention_mask, **kwargs)
+
+
+def _register() -> None:
+    global _REGISTERED
+    with _REGISTER_LOCK:
+        if _REGISTERED:
+            return
+        # lazy: an optional heavy dependency, imported on first use
+        from transformers import AttentionInterface, AttentionMaskInterface
+        from transformers.masking_utils import sdpa_mask
+
+        AttentionInterface.register(READING_ATTENTION, _attention)
+        AttentionMaskInterface.register(READING_ATTENTION, sdpa_mask)
+        _REGISTERED = True
+
+
+def decoder_layers(model: Any) -> Sequence[Any]:
+    """``model.model.layers`` (Llama, Qwen and most transformers causal LMs)."""
+    layers = getattr(getattr(model, "model", None), "layers", None)
+    if layers is None or not len(layers):
+        raise ValueError(f"{type(model).__name__} has no decoder layer list (model.model.layers)")
+    return list(layers)
+
+
+def hidden_layers(n_layers: int) -> tuple[int, ...]:
+    """The decoder layers whose output is kept (:data:`HIDDEN_AT` of ``n_layers``)."""
+    return tuple(sorted({min(n_layers - 1, int(round(f * n_layers))) for f in HIDDEN_AT}))
+
+
+@contextmanager
+def _recording(model: Any, rec: _Recorder) -> Iterator[None]:
+    """While inside, ``model`` attends through :data:`READING_ATTENTION` into ``rec`` and the
+    kept layers' outputs are sliced into ``rec.hidden``; everything is restored on the way
+    out. The caller holds the model's lock (one pass at a time)."""
+    _register()
+    layers = decoder_layers(model)
+    keep = hidden_layers(len(layers))
+
+    def hook(index: int) -> Any:
+        def grab(_module: Any, _args: Any, output: Any) -> None:
+            h = output[0] if isinstance(output, tuple) else output
+            t_len = h.shape[1]
+            q_pos0 = _LOCAL.positions - t_len
+            lo, hi = max(rec.first, q_pos0), min(rec.first + rec.rows, _LOCAL.positions)
+            if hi > lo:
+                part = h[0, lo - q_pos0 : hi - q_pos0].float().numpy()
+                prev = rec.hidden.get(index)
+                rec.hidden[index] = part if prev is None else np.concatenate([prev, part])
+
+        return grab
+
+    def count(_module: Any, args: Any, kwargs: Any) -> None:
+        ids = kwargs.get("input_ids", args[0] if args else None)
+        _LOCAL.positions = getattr(_LOCAL, "positions", 0) + int(ids.shape[1])
+
+    before = model.config._attn_implementation
+    handles = [layers[i].register_forward_hook(hook(i)) for i in keep]
+    handles.append(model.register_forward_pre_hook(count, with_kwargs=True))
+    _LOCAL.recorder, _LOCAL.positions = rec, 0
+    model.config._attn_implementation = READING_ATTENTION
+    try:
+        yield
+    finally:
+        model.config._attn_implementation = before
+        _LOCAL.recorder = None
+        for h in handles:
+            h.remove()
+
+
+def read(
+    model: Any, prompt_ids: Sequence[int], answer_ids: Sequence[int], segments: Segments
+) -> Readings:
+    """Teacher-forced readings of ``answer_ids`` after ``prompt_ids`` (one forward pass).
+
+    Args:
+        model: A transformers causal LM in eval mode (the caller holds its lock).
+        prompt_ids: The prompt as the model receives it.
+        answer_ids: The answer's tokens.
+        segments: Where the sources and the question lie in ``prompt_ids``
+            (``answer_start`` must equal ``len(prompt_ids)``).
+
+    Returns:
+        One row per answer token (:class:`Readings`).
+    """
+    import torch
+
+    if not prompt_ids or not answer_ids:
+        raise ValueError("readings need a non-empty prompt and a non-empty answer")
+    if segments.answer_start != len(prompt_ids):
+        raise ValueError(
+            f"segments.answer_start = {segments.answer_start} must equal the prompt's "
+            f"{len(prompt_ids)} tokens"
+        )
+    ids = list(prompt_ids) + list(answer_ids)
+    first, rows = len(prompt_ids) - 1, len(answer_ids)
+    rec = _Recorder(segments, first, rows, len(decoder_layers(model)))
+    with torch.inference_mode(), _recording(model, rec):
+        out = model(input_ids=torch.tensor([ids]), logits_to_keep=rows + 1, use_cache=False)
+    logits = out.logits[0, :rows].float()  # position first + r predicts answer token r
+    logp = torch.log_softmax(logits, dim=-1)
+    target = torch.tensor(list(answer_ids)).unsqueeze(1)
+    logprob = logp.gather(1, target).squeeze(1).numpy()
+    entropy = (-(logp.exp() * logp).sum(dim=1)).numpy()
+    return _readings(rec, len(ids), logprob, entropy)
+
+
+def _readings(rec: _Recorder, length: int, logprob: np.ndarray, entropy: np.ndarray) -> Readings:
+    """Stack what ``rec`` collected into :class:`Readings`."""
+    mass = np.stack(rec.mass, axis=1).astype(np.float32)  # (R, L, H, S)
+    seg = rec.segments.key_segment(length)
+    n_seg = len(rec.segments.names)
+    counts = np.zeros((rec.rows, n_seg), dtype=np.int64)
+    for r in range(rec.rows):
+        counts[r] = np.bincount(seg[: rec.first + r + 1], minlength=n_seg)
+    hidden = (
+        np.stack([rec.hidden[i] for i in sorted(rec.hidden)], axis=1).astype(np.float32)
+        if rec.hidden
+        else None
+    )
+    return Readings(mass, counts, logprob.astype(np.float32), entropy.astype(np.float32), hidden)
+
+
+# ------------------------------------------------------------------ disk cache
+
+#: Bump when what a reading records changes (old files are then never read).
+READINGS_VERSION = 1
+
+
+def cache_key(
+    model_key: str, prompt_ids: Sequence[int], answer_ids: Sequence[int], segments: Segments
+) -> str:
+    """sha256 naming one reading: model (id, weights, dtype), version, ids and segments."""
+    import hashlib
+    import json
+
+    blob = json.dumps(
+        [
+            model_key,
+            READINGS_VERSION,
+            list(prompt_ids),
+            list(answer_ids),
+            [list(s) for s in segments.sources],
+            list(segments.question),
+            segments.answer_start,
+        ],
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def cache_path(key: str) -> Any:
+    """``<cache>/readings/<key[:2]>/<key>.npz``."""
+    from ._files import cache_root
+
+    return cache_root() / "readings" / key[:2] / f"{key}.npz"
+
+
+def load_cached(key: str) -> Readings | None:
+    """The stored reading named ``key``, or None (absent or unreadable)."""
+    path = cache_path(key)
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path) as z:
+            hidden = z["hidden"].astype(np.float32) if "hidden" in z.files else None
+            return Readings(
+                z["mass"].astype(np.float32), z["counts"], z["logprob"], z["entropy"], hidden
+            )
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def store(key: str, r: Readings) -> None:
+    """Write ``r`` under ``key`` (float16 attention and hidden states; atomic)."""
+    import io
+
+    from ._files import atomic_write_bytes
+
+    buf = io.BytesIO()
+    arrays: dict[str, np.ndarray] = {
+        "mass": r.mass.astype(np.float16),
+        "counts": r.counts.astype(np.int32),
+        "logprob": r.logprob,
+        "entropy": r.entropy,
+    }
+    if r.hidden is not None:
+        arrays["hidden"] = r.hidden.astype(np.float16)
+    np.savez_compressed(buf, **arrays)
+    path = cache_path(key)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(path, buf.getvalue())
