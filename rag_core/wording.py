@@ -8,7 +8,9 @@ raised, with the params its wording needs::
 and builds ``notice(GATE_REFUSED_MAX_DISTANCE, threshold=0.3, best=0.41)``. The pages word a
 notice in Korean or English (``ui.i18n.notice_text``, catalogue keys ``notice.<code>``); the
 CLI and the JSON ``message`` fields use :func:`english`. Every declared code must have an
-English template here and both UI entries, with the same fields (tested).
+English template here and a Korean wording in a UI catalogue (``KOREAN`` in ``ui/text.py`` or a
+page's ``text.py``), with the same fields (tested); the pages say this English too, unless
+``ui/text.py``'s ``EN_OVERRIDES`` words a code otherwise and says why.
 """
 
 from __future__ import annotations

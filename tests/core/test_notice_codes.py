@@ -1,10 +1,12 @@
-"""Every notice code the core declares has an English template and Korean/English UI text
-with exactly its params; the gate, the skipped stages and the loaders raise them."""
+"""Every notice code the core declares has an English template and a Korean UI text with
+exactly its params, and the pages say the core's English (or a marked override); the gate, the
+skipped stages and the loaders raise them."""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 
 import pytest
 
@@ -34,8 +36,9 @@ def _declare_all() -> dict[str, frozenset[str]]:
     return dict(CODES)
 
 
-def test_every_declared_code_is_worded_in_english_korean_and_the_ui_english():
+def test_every_declared_code_has_korean_and_the_pages_say_the_cores_english():
     from ui.i18n import TEXT
+    from ui.text import EN_OVERRIDES
 
     codes = _declare_all()
     assert len(codes) >= 20
@@ -45,16 +48,54 @@ def test_every_declared_code_is_worded_in_english_korean_and_the_ui_english():
             problems.append(f"{code}: English template fields {sorted(fields(ENGLISH[code]))}")
         pair = TEXT.get(f"notice.{code}")
         if pair is None:
-            problems.append(f"{code}: no ui catalogue entry notice.{code}")
+            problems.append(
+                f"{code}: no Korean in a ui catalogue (KOREAN in ui/text.py or a page's)"
+            )
             continue
-        for lang, text in zip(("ko", "en"), pair, strict=True):
-            if fields(text) != params:
-                problems.append(
-                    f"{code} ({lang}): fields {sorted(fields(text))} != {sorted(params)}"
-                )
+        ko, en = pair
+        if fields(ko) != params:
+            problems.append(f"{code} (ko): fields {sorted(fields(ko))} != {sorted(params)}")
+        if code not in EN_OVERRIDES and en != ENGLISH[code]:
+            problems.append(f"{code}: the pages' English is not the core's template")
+    for code, en in EN_OVERRIDES.items():
+        if en == ENGLISH.get(code):
+            problems.append(f"{code}: EN_OVERRIDES repeats the core's template")
+        if fields(en) != codes.get(code):
+            problems.append(f"{code} (en override): fields {sorted(fields(en))}")
     stale = {k.removeprefix("notice.") for k in TEXT if k.startswith("notice.")} - set(codes)
     assert not stale, f"catalogue entries for codes nobody declares: {sorted(stale)}"
     assert not problems, "\n".join(problems)
+
+
+def test_no_catalogue_writes_a_core_code_as_a_korean_english_pair():
+    """A core code's English is the core's: a catalogue's ``TEXT`` holds no ``notice.<code>``."""
+    from pathlib import Path
+
+    import ui
+
+    root = Path(ui.__file__).parent
+    paired = []
+    for path in [root / "text.py", *sorted(root.glob("*/text.py"))]:
+        name = ".".join(path.relative_to(root.parent).with_suffix("").parts)
+        catalogue = importlib.import_module(name).TEXT
+        paired += [f"{name}: {k}" for k in catalogue if k.startswith("notice.")]
+    assert paired == []
+
+
+def test_a_catalogue_cannot_word_a_code_the_core_does_not_declare():
+    from ui.i18n import coded
+
+    entry = coded({GATE_REFUSED_NO_CANDIDATES: "후보 없음"}, {})
+    assert entry == {
+        f"notice.{GATE_REFUSED_NO_CANDIDATES}": ("후보 없음", ENGLISH[GATE_REFUSED_NO_CANDIDATES])
+    }
+    assert coded({"gate.beyond_max_kept": "가"}, {"gate.beyond_max_kept": "over {max_kept}"}) == {
+        "notice.gate.beyond_max_kept": ("가", "over {max_kept}")
+    }
+    with pytest.raises(ValueError, match=re.escape("does not declare: ['no.such.code']")):
+        coded({"no.such.code": "가"})
+    with pytest.raises(ValueError, match=re.escape("it has no Korean for: ['gold.not_kept']")):
+        coded({}, {"gold.not_kept": "x"})
 
 
 def test_notice_checks_its_params_and_declare_needs_a_template():

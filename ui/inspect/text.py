@@ -1,19 +1,8 @@
-"""The Inspect page's words in Korean and English (merged by ``ui.i18n``)."""
+"""The Inspect page's words in Korean and English, and the Korean of the core codes only it
+shows (merged by ``ui.i18n``)."""
 
 # key: (Korean, English)
 TEXT: dict[str, tuple[str, str]] = {
-    # ---- why dense_model = auto chose its embedder (a dense list's caption)
-    "notice.dense.choice.korean": (
-        "문서 {documents}개 중 {korean}개가 한국어: 다국어 {model} (영어 {english}은(는) 한국어를 "
-        "읽지 못합니다)",
-        "{korean} of {documents} documents are Korean: the multilingual {model} "
-        "(the English {english} does not read Korean)",
-    ),
-    "notice.dense.choice.english": (
-        "문서 {documents}개에 한국어 문서가 없음: 영어 {model}",
-        "no Korean document among {documents}: the English {model}",
-    ),
-    "notice.dense.choice.set": ("{model} (직접 지정)", "{model} (set explicitly)"),
     # ---- the page
     "ins.download": ("Trace JSON 내려받기", "Download the Trace (JSON)"),
     "ins.signature": ("청킹 {sig} · 코퍼스 {fp}", "chunking {sig} · corpus {fp}"),
@@ -73,4 +62,15 @@ TEXT: dict[str, tuple[str, str]] = {
         "Generation stopped. The stages above are complete.",
     ),
     "stream.resume": ("답변 생성", "Generate the answer"),
+}
+
+#: The Korean of the core notice codes only this page shows (as in ``ui/text.py``'s ``KOREAN``).
+KOREAN: dict[str, str] = {
+    # ---- why dense_model = auto chose its embedder (a dense list's caption)
+    "dense.choice.korean": (
+        "문서 {documents}개 중 {korean}개가 한국어: 다국어 {model} (영어 {english}은(는) 한국어를 "
+        "읽지 못합니다)"
+    ),
+    "dense.choice.english": "문서 {documents}개에 한국어 문서가 없음: 영어 {model}",
+    "dense.choice.set": "{model} (직접 지정)",
 }
