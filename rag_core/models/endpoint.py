@@ -93,12 +93,13 @@ class EndpointError(Exception):
         super().__init__(cause.code)
 
 
-def _scrub(text: str, secret: str | None) -> str:
-    """``text`` with ``secret`` replaced by ``***`` and cut to :data:`_DETAIL_CHARS`."""
+def _scrub(text: str, secret: str | None, limit: int = _DETAIL_CHARS) -> str:
+    """``text`` with ``secret`` replaced by ``***``, then cut to ``limit`` characters: the
+    whole text is scrubbed before any cut, so no cut can leave the key's first characters."""
     if secret:
         text = text.replace(secret, "***")
     text = " ".join(text.split())
-    return text if len(text) <= _DETAIL_CHARS else text[: _DETAIL_CHARS - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class _Watchdog:
@@ -230,7 +231,11 @@ class EndpointClient:
             conn.request(method, self._path(route), body=payload, headers=headers)
             resp = conn.getresponse()
             if not 200 <= resp.status < 300:
-                detail = _scrub(resp.read(4096).decode("utf-8", "replace"), key)
+                raw = resp.read(4096)
+                text = raw.decode("utf-8", "replace")
+                if key and len(raw) == 4096:  # the read may have cut a key: drop that tail
+                    text = text.replace(key, "***")[: -len(key)]
+                detail = _scrub(text, key)
                 raise EndpointError(self._status_notice(resp, detail, model))
         except BaseException as exc:  # noqa: BLE001 - mapped to a cause, or re-raised as is
             dog.cancel()
@@ -291,7 +296,7 @@ class EndpointClient:
         try:
             return json.loads(raw.decode("utf-8"))
         except ValueError:  # UnicodeDecodeError is one
-            head = _scrub(raw[:120].decode("utf-8", "replace"), key)
+            head = _scrub(raw.decode("utf-8", "replace"), key, 120)
             raise EndpointError(notice(ENDPOINT_MALFORMED, what=f"not JSON: {head!r}")) from None
 
     def stream_events(
@@ -323,7 +328,7 @@ class EndpointClient:
                         raise self._read_failure(ConnectionError(), dog, key)
                     rest = buffer.strip()
                     if rest and _sse_data(rest) is None:
-                        head = _scrub(rest[:80].decode("utf-8", "replace"), key)
+                        head = _scrub(rest.decode("utf-8", "replace"), key, 80)
                         what = f"not an SSE stream: {head!r}"
                         raise EndpointError(notice(ENDPOINT_MALFORMED, what=what))
                     if rest:
@@ -353,7 +358,7 @@ class EndpointClient:
         try:
             obj = json.loads(data)
         except ValueError:
-            what = f"an SSE event is not JSON: {_scrub(data[:80], key)!r}"
+            what = f"an SSE event is not JSON: {_scrub(data, key, 80)!r}"
             raise EndpointError(notice(ENDPOINT_MALFORMED, what=what)) from None
         if isinstance(obj, dict) and "error" in obj:
             detail = _scrub(json.dumps(obj["error"], ensure_ascii=False), key)

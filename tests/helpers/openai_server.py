@@ -5,7 +5,10 @@ It speaks the routes an endpoint generator uses — ``GET /v1/models``, ``POST
 optionally a char-level ``/tokenize``/``/detokenize`` in vLLM's or llama.cpp's shape —
 and injects one fault per test (``FakeOpenAI.fault``): ``hang``, ``drip``, ``status:N``,
 ``garbage``, ``cut``, ``bad_event``, ``ids_refused``, ``slow_pieces``,
-``no_done``. Every request is recorded
+``no_done``, and three that echo the ``Authorization`` header where a message quotes the
+reply: ``echo_models:N`` (``GET /v1/models`` answers N ``Z`` then the header, not JSON),
+``echo_event:N`` (one SSE event of N ``Z`` then the header, not JSON) and ``echo_tail:N``
+(HTTP N whose first 4,096 bytes end inside the header). Every request is recorded
 (``requests``: method, path, headers, body) so a test can check what was sent.
 """
 
@@ -23,6 +26,12 @@ ANSWER_PIECES = ("Hallasan ", "is 1,947 m ", "high [1].")
 def render(system: str, user: str) -> str:
     """The fake's chat template (the same toy template as ``helpers.fakes.CharGenerator``)."""
     return f"<s>{system}</s><u>{user}</u><a>"
+
+
+def _padded_echo(fault: str, headers: Any) -> bytes:
+    """``Z`` × N (``fault`` = ``name:N``), a space, then the request's ``Authorization``."""
+    pad = int(fault.split(":")[1])
+    return f"{'Z' * pad} {headers.get('Authorization', '')}".encode()
 
 
 class FakeOpenAI:
@@ -96,12 +105,21 @@ class _Handler(BaseHTTPRequestHandler):
         self.fake.requests.append(
             {"method": "GET", "path": self.path, "headers": dict(self.headers)}
         )
+        fault = self.fake.fault or ""
+        if self.path == "/v1/models" and fault.startswith("echo_models:"):
+            return self._raw(200, _padded_echo(fault, self.headers))
         if self.path == "/v1/models":
             self._json(200, {"object": "list", "data": [{"id": m} for m in self.fake.models]})
         elif self.path in self.fake.reports:
             self._json(200, self.fake.reports[self.path])
         else:
             self._json(404, {"error": "no route"})
+
+    def _raw(self, status: int, raw: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(raw)))
+        self.end_headers()
+        self.wfile.write(raw)
 
     def do_POST(self) -> None:
         n = int(self.headers.get("Content-Length") or 0)
@@ -119,6 +137,10 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path not in ("/v1/completions", "/v1/chat/completions"):
             return self._json(404, {"error": "no route"})
         fault = self.fake.fault or ""
+        if fault.startswith("echo_tail:"):  # the 4,096th byte falls inside the key
+            echo = self.headers.get("Authorization", "")
+            pad = b" " * (4096 - len("Bearer ") - 6)
+            return self._raw(int(fault.split(":")[1]), pad + echo.encode() + b" " * 100)
         if fault.startswith("status:"):
             status = int(fault.split(":")[1])
             # a hostile server echoes the Authorization header back
@@ -189,6 +211,10 @@ class _Handler(BaseHTTPRequestHandler):
                     self.wfile.write(b":")
                     self.wfile.flush()
                     time.sleep(0.2)
+            if fault.startswith("echo_event:"):
+                self.wfile.write(b"data: " + _padded_echo(fault, self.headers) + b"\n\n")
+                self.wfile.flush()
+                return
             if fault == "bad_event":
                 self.wfile.write(b"data: {not json\n\n")
                 self.wfile.flush()
