@@ -28,9 +28,20 @@ An endpoint generator (``generation.model = openai:MODEL``) makes the server con
 ``generation.api_key_env``. From the address an endpoint is accepted only when listed
 in ``$RAG_INSPECTOR_ENDPOINTS`` (comma-separated base URLs, each optionally
 ``URL=KEYVAR`` to name the variable its key is in; default: none), and a key variable
-only when an entry names it — a visitor cannot make the server send another of its
-secrets. The model name ``openai:…`` itself is harmless without an accepted endpoint.
-A tokenizer (``generation.tokenizer``) follows the model paths' rule.
+only with the endpoint whose entry names it (:func:`endpoint_key_env`) — a visitor cannot
+make the server send another of its secrets, nor send a listed key to another listed
+server. On a shared server a visitor names no key variable at all: the endpoint in use
+brings its own. The model name ``openai:…`` itself is harmless without an accepted
+endpoint. A tokenizer (``generation.tokenizer``) follows the model paths' rule.
+
+**One path rule.** Every path a visitor types (a model path, a Qdrant folder, on a shared
+server a dataset folder or a label store) is resolved once by :func:`resolve_inside` —
+``~`` expanded, a relative path joined to the allow-listed root (never to the server's
+working directory), ``..`` and symlinks resolved — and the resolved path is what is then
+opened (:func:`accepted_value`, :func:`place_path`). A path holding a NUL byte, a lone
+surrogate (not UTF-8), a name over 255 bytes or over 4096 bytes in all is refused with one
+line (:func:`path_problem`). Messages quote the path as typed, never the server's folders
+(:func:`as_typed`).
 """
 
 from __future__ import annotations
@@ -41,7 +52,7 @@ from typing import Any
 
 from .config import ENDPOINT_PREFIX
 from .types import Notice
-from .wording import declare, english, notice
+from .wording import NoticeError, declare, english, notice
 
 #: Environment variable naming the one folder whose model folders/files visitors may name.
 MODELS_ENV = "RAG_INSPECTOR_MODELS"
@@ -80,38 +91,126 @@ WHERE_FOLDER_INSIDE = declare("modelnames.where.folder_inside", "variable")
 WHERE_NO_FOLDER = declare("modelnames.where.no_folder", "variable")
 WHERE_SERVERS = declare("modelnames.where.servers", "variable", "urls")
 WHERE_ENDPOINTS = declare("modelnames.where.endpoints", "variable", "listed")
-WHERE_KEY_VARIABLES = declare("modelnames.where.key_variables", "variable", "listed")
+WHERE_KEY_PAIRED = declare("modelnames.where.key_paired", "variable")
 WHERE_UNSET = declare("modelnames.where.unset", "variable")
 #: A typed place a shared server does not open (:func:`place_refusal`); ``what`` a notice.
 PLACE_REFUSED = declare("modelnames.place_refused", "mode", "what", "where")
 PLACE_DATASET = declare("modelnames.place.dataset")
 PLACE_LABELS = declare("modelnames.place.labels")
+#: A typed path that cannot name a file here (:func:`path_problem`); ``why`` a notice.
+PATH_BAD = declare("modelnames.path.bad", "what", "path", "why")
+PATH_NUL = declare("modelnames.path.nul")
+PATH_NOT_UTF8 = declare("modelnames.path.not_utf8")
+PATH_TOO_LONG = declare("modelnames.path.too_long", "limit")
+PATH_NAME_TOO_LONG = declare("modelnames.path.name_too_long", "limit")
+#: The longest path and path component (bytes of UTF-8) a typed path may have (Linux's
+#: ``PATH_MAX`` less its closing NUL, and ``NAME_MAX``).
+PATH_MAX_BYTES = 4095
+NAME_MAX_BYTES = 255
+#: How much of a refused path a message quotes (characters).
+_SHOWN_CHARS = 60
 
 
 def models_folder(env: Mapping[str, str] | None = None) -> str | None:
     """The allow-listed folder (resolved), or None when :data:`MODELS_ENV` is unset or empty."""
-    value = (os.environ if env is None else env).get(MODELS_ENV, "").strip()
+    return _root((os.environ if env is None else env).get(MODELS_ENV, ""))
+
+
+def shown_path(text: str) -> str:
+    """``text`` quoted for a message: ``repr`` of its first :data:`_SHOWN_CHARS` characters."""
+    return repr(text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + "…")
+
+
+def path_problem(text: str, what: str | Notice = "path") -> Notice | None:
+    """Why ``text`` cannot name a file here (a NUL byte, not UTF-8, a component over
+    :data:`NAME_MAX_BYTES` or the whole over :data:`PATH_MAX_BYTES` bytes); None when it can.
+    ``what`` (a key or a ``place.*`` notice) names the field in the message."""
+    why: Notice | None = None
+    if "\x00" in text:
+        why = notice(PATH_NUL)
+    else:
+        try:
+            raw = text.encode("utf-8")
+        except UnicodeEncodeError:
+            why = notice(PATH_NOT_UTF8)
+        else:
+            if len(raw) > PATH_MAX_BYTES:
+                why = notice(PATH_TOO_LONG, limit=PATH_MAX_BYTES)
+            elif any(len(part) > NAME_MAX_BYTES for part in raw.split(b"/")):
+                why = notice(PATH_NAME_TOO_LONG, limit=NAME_MAX_BYTES)
+    return None if why is None else notice(PATH_BAD, what=what, path=shown_path(text), why=why)
+
+
+def resolve_inside(root: str | None, text: str) -> str | None:
+    """The path ``text`` names, resolved once, when it lies strictly inside ``root`` (itself
+    resolved); None when not (no root, empty, a bad shape, or outside).
+
+    ``~`` is expanded, a relative path is joined to ``root`` (never to the working
+    directory), ``..`` and symlinks are resolved: the result is the path to open.
+    """
+    if root is None or not text or path_problem(text) is not None:
+        return None
+    resolved = os.path.realpath(os.path.join(root, os.path.expanduser(text)))
+    if path_problem(resolved) is not None:  # joined to the root, it grew too long
+        return None
+    inside = resolved != root and resolved.startswith(root.rstrip(os.sep) + os.sep)
+    return resolved if inside else None
+
+
+def _root(value: str) -> str | None:
+    """The allow-listed folder an environment variable's ``value`` names (resolved), or None."""
+    value = value.strip()
     return os.path.realpath(os.path.expanduser(value)) if value else None
 
 
-def _inside(folder: str | None, text: str) -> bool:
-    """Whether ``text`` names a path strictly inside ``folder`` once ``..`` and symlinks are
-    resolved."""
-    if folder is None or not text:
-        return False
-    resolved = os.path.realpath(os.path.join(folder, os.path.expanduser(text)))
-    return resolved != folder and resolved.startswith(folder.rstrip(os.sep) + os.sep)
+def as_typed(said: Any, resolved: str, typed: str, root: str, variable: str) -> Any:
+    """``said`` (a notice or English text) naming the path as the visitor typed it: the
+    ``resolved`` path replaced by ``typed`` and any other mention of ``root`` by
+    ``$variable``, in every text param (nested notices too)."""
+    return _replaced(said, ((resolved, typed), (root, f"${variable}")))
 
 
-def _qdrant_refusal(key: str, text: str, env: Mapping[str, str]) -> Notice | None:
-    """Why a visitor may not point the Qdrant retriever at ``text`` (None: allowed or empty)."""
+def without_root(said: Any, kind: str, env: Mapping[str, str] | None = None) -> Any:
+    """On a shared server, ``said`` (a notice, English text or a path) with the ``kind``
+    place's root written as its variable (``$RAG_INSPECTOR_LABELS/…``); elsewhere unchanged."""
+    root, variable = place_root(kind, env)
+    if root is None or not shared_mode(env):
+        return said
+    return _replaced(said, ((root, f"${variable}"),))
+
+
+def shown_place(kind: str, path: str, env: Mapping[str, str] | None = None) -> str:
+    """``path`` as a visitor of a shared server sees it: relative to the ``kind`` place's root
+    when inside it (what they would type), else with the root written as its variable;
+    elsewhere unchanged."""
+    root, _ = place_root(kind, env)
+    if root is not None and shared_mode(env) and path.startswith(root.rstrip(os.sep) + os.sep):
+        return path[len(root.rstrip(os.sep)) + 1 :]
+    return str(without_root(path, kind, env))
+
+
+def _replaced(said: Any, pairs: tuple[tuple[str, str], ...]) -> Any:
+    if isinstance(said, Notice):
+        return Notice(said.code, {k: _replaced(v, pairs) for k, v in said.params.items()})
+    if not isinstance(said, str):
+        return said
+    for old, new in pairs:
+        if old:
+            said = said.replace(old, new)
+    return said
+
+
+def _qdrant_value(key: str, text: str, env: Mapping[str, str]) -> tuple[str, Notice | None]:
+    """The Qdrant value to use for a visitor's ``text`` (a folder: resolved) and why it is
+    refused (None: allowed or empty)."""
     if not text:
-        return None
+        return text, None
     if key == "retrieval.qdrant_path":
-        value = env.get(QDRANT_PATH_ENV, "").strip()
-        folder = os.path.realpath(os.path.expanduser(value)) if value else None
-        if _inside(folder, text):
-            return None
+        if (bad := path_problem(text, key)) is not None:
+            return text, bad
+        folder = _root(env.get(QDRANT_PATH_ENV, ""))
+        if (resolved := resolve_inside(folder, text)) is not None:
+            return resolved, None
         where = notice(WHERE_FOLDER_INSIDE if folder else WHERE_NO_FOLDER, variable=QDRANT_PATH_ENV)
     else:
         listed = env.get(QDRANT_URLS_ENV)
@@ -121,9 +220,9 @@ def _qdrant_refusal(key: str, text: str, env: Mapping[str, str]) -> Notice | Non
             else DEFAULT_QDRANT_URLS
         )
         if text.rstrip("/") in urls:
-            return None
+            return text, None
         where = notice(WHERE_SERVERS, variable=QDRANT_URLS_ENV, urls=", ".join(urls) or "none")
-    return notice(REFUSED_PLACE, key=key, where=where)
+    return text, notice(REFUSED_PLACE, key=key, where=where)
 
 
 def allowed_endpoints(env: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -137,18 +236,42 @@ def allowed_endpoints(env: Mapping[str, str] | None = None) -> dict[str, str]:
     return out
 
 
-def _endpoint_refusal(key: str, text: str, env: Mapping[str, str]) -> Notice | None:
-    """Why a visitor may not set an endpoint field to ``text`` (None: allowed or empty)."""
+def endpoint_key_env(endpoint: str, env: Mapping[str, str] | None = None) -> str | None:
+    """The key variable the :data:`ENDPOINTS_ENV` entry of ``endpoint`` names ("" for none), or
+    None when ``endpoint`` is not listed."""
+    return allowed_endpoints(env).get(str(endpoint or "").strip().rstrip("/"))
+
+
+def key_env_usable(endpoint: str, key_env: str, env: Mapping[str, str] | None = None) -> bool:
+    """Whether a request to ``endpoint`` may send the key held in ``key_env`` (the one key rule,
+    checked where every request starts: ``rag_core.models.endpoint``).
+
+    Yes when the endpoint's entry names ``key_env``; no when another entry names it (a listed
+    key goes to its own endpoint only) or on a shared server (visitors use only the paired
+    key); a variable no entry names is the operator's own choice (the CLI, their sidebar).
+    """
+    env = os.environ if env is None else env
     listed = allowed_endpoints(env)
+    if key_env and listed.get(str(endpoint).strip().rstrip("/")) == key_env:
+        return True
+    return not shared_mode(env) and key_env not in set(listed.values())
+
+
+def _endpoint_value(key: str, text: str, env: Mapping[str, str], endpoint: str) -> Notice | None:
+    """Why a visitor may not set an endpoint field to ``text`` (None: allowed or empty); a key
+    variable only as the one the entry of ``endpoint`` (the endpoint in use) names."""
     if not text:
         return None
-    if key == "generation.endpoint" and text.rstrip("/") in listed:
+    if key == "generation.endpoint":
+        listed = allowed_endpoints(env)
+        if text.rstrip("/") in listed:
+            return None
+        where = notice(WHERE_ENDPOINTS, variable=ENDPOINTS_ENV, listed=", ".join(listed) or "none")
+        return notice(REFUSED_PLACE, key=key, where=where)
+    if endpoint_key_env(endpoint, env) == text:
         return None
-    if key == "generation.api_key_env" and text in {v for v in listed.values() if v}:
-        return None
-    code = WHERE_ENDPOINTS if key == "generation.endpoint" else WHERE_KEY_VARIABLES
-    where = notice(code, variable=ENDPOINTS_ENV, listed=", ".join(listed) or "none")
-    return notice(REFUSED_PLACE, key=key, where=where)
+    # the same words whether the variable exists, is set, or is listed for another endpoint
+    return notice(REFUSED_PLACE, key=key, where=notice(WHERE_KEY_PAIRED, variable=ENDPOINTS_ENV))
 
 
 def refusal(key: str, value: Any, env: Mapping[str, str] | None = None) -> str | None:
@@ -158,30 +281,42 @@ def refusal(key: str, value: Any, env: Mapping[str, str] | None = None) -> str |
     return english(why) if why is not None else None
 
 
-def refusal_notice(key: str, value: Any, env: Mapping[str, str] | None = None) -> Notice | None:
+def refusal_notice(
+    key: str, value: Any, env: Mapping[str, str] | None = None, *, endpoint: str = ""
+) -> Notice | None:
     """Why a visitor may not set ``key = value`` (None when allowed or ``key`` names no model or
-    place).
+    place); ``endpoint``: the endpoint in use, for ``generation.api_key_env``.
 
     The message depends on ``key`` and the allow-list only, never on whether
-    ``value`` exists on disk.
+    ``value`` exists on disk or names a set variable.
     """
+    return accepted_value(key, value, env, endpoint=endpoint)[1]
+
+
+def accepted_value(
+    key: str, value: Any, env: Mapping[str, str] | None = None, *, endpoint: str = ""
+) -> tuple[Any, Notice | None]:
+    """The value to use for a visitor's ``key = value`` — a path resolved once inside its
+    root (what is then opened), anything else unchanged — and why it is refused (None when
+    allowed or ``key`` names no model or place)."""
+    env = os.environ if env is None else env
     text = (value if isinstance(value, str) else str(value)).strip()
     if key in ("retrieval.qdrant_path", "retrieval.qdrant_url"):
-        return _qdrant_refusal(key, text, os.environ if env is None else env)
+        return _qdrant_value(key, text, env)
     if key in ("generation.endpoint", "generation.api_key_env"):
-        return _endpoint_refusal(key, text, os.environ if env is None else env)
+        return value, _endpoint_value(key, text, env, endpoint)
     if key == "generation.model" and text.startswith(ENDPOINT_PREFIX) and len(text) > 7:
-        return None  # a name only: the endpoint it needs is the door
-    if key not in BUNDLED:
-        return None
-    if text in BUNDLED[key]:
-        return None
+        return value, None  # a name only: the endpoint it needs is the door
+    if key not in BUNDLED or text in BUNDLED[key]:
+        return value, None
+    if (bad := path_problem(text, key)) is not None:
+        return value, bad
     folder = models_folder(env)
-    if _inside(folder, text):
-        return None
+    if (resolved := resolve_inside(folder, text)) is not None:
+        return resolved, None
     names: str | Notice = ", ".join(repr(n) for n in BUNDLED[key] if n) or notice(NONE_BUNDLED)
     where = notice(WHERE_PATH_INSIDE if folder is not None else WHERE_NO_PATH, variable=MODELS_ENV)
-    return notice(REFUSED_MODEL, key=key, names=names, where=where)
+    return value, notice(REFUSED_MODEL, key=key, names=names, where=where)
 
 
 # ------------------------------------------------------------------- shared-server mode
@@ -215,25 +350,49 @@ def place_refusal(kind: str, text: str, env: Mapping[str, str] | None = None) ->
 def place_refusal_notice(
     kind: str, text: str, env: Mapping[str, str] | None = None
 ) -> Notice | None:
-    """Why a visitor of a shared server may not open ``text`` as a ``kind`` place
-    (:data:`PLACES`: ``dataset``, ``labels``); None when allowed or not in shared mode.
+    """Why a visitor may not open ``text`` as a ``kind`` place (:func:`place_path`'s refusal);
+    None when allowed."""
+    try:
+        place_path(kind, text, env)
+    except NoticeError as exc:
+        return exc.notice
+    return None
 
-    Allowed: a path strictly inside the kind's root after resolving ``..`` and
-    symlinks. The message names the key and the root's variable only, so it reads
-    the same whether the path exists, is a folder, or is an SQLite file.
-    """
+
+def place_root(kind: str, env: Mapping[str, str] | None = None) -> tuple[str | None, str]:
+    """The allow-listed root of a ``kind`` place (resolved; None when unset) and its variable."""
     if kind not in PLACES:
         raise ValueError(f"unknown place kind {kind!r}; valid choices: {', '.join(PLACES)}")
+    variable = PLACES[kind][0]
+    return _root((os.environ if env is None else env).get(variable, "")), variable
+
+
+def place_path(kind: str, text: str, env: Mapping[str, str] | None = None) -> str:
+    """The path to open for ``text`` typed as a ``kind`` place (:data:`PLACES`: ``dataset``,
+    ``labels``).
+
+    Any mode: a path that cannot name a file (:func:`path_problem`) is refused. On a shared
+    server the path is resolved once against the kind's root (:func:`resolve_inside`) and
+    must lie strictly inside it; the resolved path is returned, to be opened as is. The
+    message names the root's variable only, so it reads the same whether the path exists,
+    is a folder, or is an SQLite file. Elsewhere ``text`` is returned as typed (an
+    operator's own app opens any path).
+
+    Raises:
+        NoticeError: The path is refused (``modelnames.path.bad``, ``modelnames.place_refused``).
+    """
+    root, variable = place_root(kind, env)
     env = os.environ if env is None else env
+    text = text.strip()
+    what = notice(PLACES[kind][1])
+    if (bad := path_problem(text, what)) is not None:
+        raise NoticeError(bad)
     if not shared_mode(env):
-        return None
-    variable, what = PLACES[kind]
-    value = env.get(variable, "").strip()
-    root = os.path.realpath(os.path.expanduser(value)) if value else None
-    if _inside(root, text.strip()):
-        return None
+        return text
+    if (resolved := resolve_inside(root, text)) is not None:
+        return resolved
     where = notice(WHERE_PATH_INSIDE if root is not None else WHERE_UNSET, variable=variable)
-    return notice(PLACE_REFUSED, mode=MODE_ENV, what=notice(what), where=where)
+    raise NoticeError(notice(PLACE_REFUSED, mode=MODE_ENV, what=what, where=where))
 
 
 def shared_restrict(
@@ -244,15 +403,28 @@ def shared_restrict(
     return out, [english(n) for n in problems]
 
 
+def _shared_notice(key: str, why: Notice) -> Notice:
+    """The shared-server wording of an address refusal ``why`` of ``key``."""
+    p = why.params
+    if why.code == REFUSED_MODEL:
+        return notice(SHARED_MODEL, key=key, mode=MODE_ENV, names=p["names"], where=p["where"])
+    if why.code == REFUSED_PLACE:
+        return notice(SHARED_PLACE, key=key, mode=MODE_ENV, where=p["where"])
+    return why  # a path that cannot name a file: said as is
+
+
 def shared_restrict_noticed(
     values: Mapping[str, Any], base: Mapping[str, Any], env: Mapping[str, str] | None = None
 ) -> tuple[dict[str, Any], list[Notice]]:
     """In shared mode, the typed config values (flat keys) a visitor may not set put back to
-    ``base``'s, with one message each; outside shared mode ``values`` unchanged.
+    ``base``'s, with one message each, and paths resolved once inside their roots (what is
+    opened); outside shared mode ``values`` unchanged.
 
     The same rule as the address (:func:`refusal`): model paths inside
     ``$RAG_INSPECTOR_MODELS``, Qdrant folders inside ``$RAG_INSPECTOR_QDRANT``,
-    servers listed in ``$RAG_INSPECTOR_QDRANT_URLS``.
+    servers listed in ``$RAG_INSPECTOR_QDRANT_URLS``, endpoints listed in
+    ``$RAG_INSPECTOR_ENDPOINTS``. No key variable is a visitor's: the one the endpoint in
+    use is listed with is used ("" when none), whatever was typed.
     """
     env = os.environ if env is None else env
     out = dict(values)
@@ -260,39 +432,70 @@ def shared_restrict_noticed(
         return out, []
     problems: list[Notice] = []
     for key, value in values.items():
-        if value == base.get(key) or value in ("", None):
+        if key == "generation.api_key_env" or value in ("", None):
             continue
-        why = refusal_notice(key, value, env)
-        if why is not None:
+        used, why = accepted_value(key, value, env)
+        if why is None:
+            out[key] = used
+        elif value != base.get(key):
             out[key] = base.get(key)
-            p = why.params
+            problems.append(_shared_notice(key, why))
+    if "generation.api_key_env" in values:
+        typed = str(values["generation.api_key_env"] or "").strip()
+        paired = endpoint_key_env(str(out.get("generation.endpoint") or ""), env) or ""
+        out["generation.api_key_env"] = paired
+        if typed not in ("", paired, base.get("generation.api_key_env")):
+            where = notice(WHERE_KEY_PAIRED, variable=ENDPOINTS_ENV)
             problems.append(
-                notice(SHARED_MODEL, key=key, mode=MODE_ENV, names=p["names"], where=p["where"])
-                if why.code == REFUSED_MODEL
-                else notice(SHARED_PLACE, key=key, mode=MODE_ENV, where=p["where"])
+                notice(SHARED_PLACE, key="generation.api_key_env", mode=MODE_ENV, where=where)
             )
     return out, problems
 
 
 def restrict(
-    overrides: Mapping[str, Any], env: Mapping[str, str] | None = None
+    overrides: Mapping[str, Any],
+    env: Mapping[str, str] | None = None,
+    base: Mapping[str, Any] | None = None,
 ) -> tuple[dict[str, Any], list[str]]:
     """``overrides`` without the model names a visitor may not set, and one message (English)
     per refused key."""
-    kept, problems = restrict_noticed(overrides, env)
+    kept, problems = restrict_noticed(overrides, env, base)
     return kept, [english(n) for n in problems]
 
 
 def restrict_noticed(
-    overrides: Mapping[str, Any], env: Mapping[str, str] | None = None
+    overrides: Mapping[str, Any],
+    env: Mapping[str, str] | None = None,
+    base: Mapping[str, Any] | None = None,
 ) -> tuple[dict[str, Any], list[Notice]]:
-    """:func:`restrict` with one notice per refused key (for a page to word)."""
+    """:func:`restrict` with one notice per refused key (for a page to word); paths come back
+    resolved once inside their roots (what is opened).
+
+    ``base`` (flat keys) is the config the overrides apply to: its endpoint is the one in use
+    when the overrides name none. A key variable is kept only when it is the one the endpoint
+    in use is listed with; when the overrides change the endpoint, the key variable becomes
+    that one ("" when none), so no other key follows a link to a listed server.
+    """
+    base = base or {}
     kept: dict[str, Any] = {}
     problems: list[Notice] = []
     for key, value in overrides.items():
-        why = refusal_notice(key, value, env)
+        if key == "generation.api_key_env":
+            continue
+        used, why = accepted_value(key, value, env)
         if why is None:
-            kept[key] = value
+            kept[key] = used
         else:
             problems.append(why)
+    endpoint = str(kept.get("generation.endpoint", base.get("generation.endpoint")) or "")
+    paired = endpoint_key_env(endpoint, env) or ""
+    if "generation.api_key_env" in overrides:
+        value = overrides["generation.api_key_env"]
+        why = refusal_notice("generation.api_key_env", value, env, endpoint=endpoint)
+        if why is None:
+            kept["generation.api_key_env"] = value
+            return kept, problems
+        problems.append(why)
+    if "generation.endpoint" in kept and base.get("generation.api_key_env", "") != paired:
+        kept["generation.api_key_env"] = paired
     return kept, problems

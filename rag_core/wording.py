@@ -556,7 +556,10 @@ ENGLISH: dict[str, str] = {
     "endpoint.malformed": "the server's reply is malformed ({what})",
     "endpoint.truncated": "the server's reply was cut off before it ended",
     "endpoint.timeout": "no reply within the {which} timeout ({seconds} s)",
-    "endpoint.key_unset": "the environment variable ${key_env} that should hold the key is not set",
+    "endpoint.key_unset": (
+        "no key for this endpoint: ${key_env} is not set, or is not the key variable "
+        "$RAG_INSPECTOR_ENDPOINTS pairs with this endpoint"
+    ),
     "endpoint.cancelled": "the request was cancelled",
     "endpoint.no_logprobs": (
         "the server returned no logprobs, so P(yes) cannot be read (the judge needs "
@@ -640,7 +643,9 @@ ENGLISH: dict[str, str] = {
     "modelnames.where.no_folder": "${variable} is not set, so no folder",
     "modelnames.where.servers": "the servers listed in ${variable}: {urls}",
     "modelnames.where.endpoints": "the endpoints listed in ${variable}: {listed}",
-    "modelnames.where.key_variables": "the key variables named listed in ${variable}: {listed}",
+    "modelnames.where.key_paired": (
+        "only the key variable that ${variable} pairs with the endpoint in use"
+    ),
     "modelnames.where.unset": "${variable} is not set",
     "modelnames.place_refused": (
         "this server is shared ({mode}=shared): {what} must be {where}; nothing was opened. The "
@@ -648,6 +653,11 @@ ENGLISH: dict[str, str] = {
     ),
     "modelnames.place.dataset": "a dataset folder",
     "modelnames.place.labels": "a label store file",
+    "modelnames.path.bad": "{what}: the path {path} cannot be opened ({why}); nothing was opened",
+    "modelnames.path.nul": "it holds a NUL byte",
+    "modelnames.path.not_utf8": "it is not valid UTF-8 text",
+    "modelnames.path.too_long": "it is longer than {limit:,} bytes",
+    "modelnames.path.name_too_long": "one of its names is longer than {limit} bytes",
     # configuration (rag_core/config.py): a bad value, key or override
     "config.not_a_choice": "{key} = {value!r} is not valid; valid choices: {choices}",
     "config.not_an_integer": "{key} = {value!r} must be an integer",

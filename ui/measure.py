@@ -25,10 +25,13 @@ from rag_core.evaluation.pooling import pool_question
 from rag_core.evaluation.run import evaluate_config
 from rag_core.evaluation.sweep import collect as collect_
 from rag_core.gold.labels import Label, LabelStore, LabelStoreError, default_store_path
+from rag_core.modelnames import shown_place, without_root
+from rag_core.types import Notice
+from rag_core.wording import unworded
 
 from .html import Markup, md, show
 from .html import style as html_style
-from .i18n import error_text, t
+from .i18n import error_text, notice_text, t
 from .label.keys import K_LAB_STORE_PATH as K_STORE_PATH
 from .state import Context
 
@@ -50,6 +53,12 @@ def store_path() -> Path:
     return Path(chosen) if chosen else default_store_path()
 
 
+def store_shown() -> str:
+    """The store's path as the page shows it (on a shared server relative to its root, never
+    the server's folders: ``rag_core.modelnames.shown_place``)."""
+    return shown_place("labels", str(store_path()))
+
+
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _store(path: str) -> LabelStore:
     return LabelStore(path)
@@ -62,7 +71,9 @@ def open_store(lang: str, *, quiet: bool = False) -> LabelStore | None:
         return _store(str(path))
     except (LabelStoreError, OSError) as exc:
         if not quiet:
-            st.error(md(t("lab.store_error", lang, error=error_text(exc, lang))))
+            said = without_root(unworded(exc), "labels")  # no server folder named
+            error = notice_text(said, lang) if isinstance(said, Notice) else said
+            st.error(md(t("lab.store_error", lang, error=error)))
         return None
 
 

@@ -38,7 +38,10 @@ from rag_core.config import (
     parse_overrides_noticed,
 )
 from rag_core.modelnames import (
-    place_refusal_notice,
+    as_typed,
+    endpoint_key_env,
+    place_path,
+    place_root,
     refusal_notice,
     shared_mode,
     shared_restrict_noticed,
@@ -46,6 +49,8 @@ from rag_core.modelnames import (
 from rag_core.models.dtype import machine_dtype
 from rag_core.models.endpoint import EndpointError, list_models
 from rag_core.retrieval.runs import check_queries
+from rag_core.types import Notice
+from rag_core.wording import NoticeError, unworded
 
 from . import cache
 from .html import md
@@ -471,9 +476,13 @@ def _beir(lang: str, problems: list[str]) -> tuple[Any, Any, str] | None:
     """The BEIR or TREC folder (path or zip) the widgets name, or None with a problem said."""
     ss = st.session_state
     typed = (st.session_state.get(K_BEIR_PATH) or "").strip()
-    if typed and (why := place_refusal_notice("dataset", typed)):  # shared: nothing opened
-        problems.append(notice_text(why, lang))
-        st.session_state[K_BEIR_PATH] = ""  # before the box renders, so it may be cleared
+    path = ""  # what is opened: on a shared server resolved once inside its root
+    if typed:
+        try:
+            path = place_path("dataset", typed)
+        except NoticeError as exc:  # a bad path, or shared and outside the root: nothing opened
+            problems.append(notice_text(exc.notice, lang))
+            st.session_state[K_BEIR_PATH] = ""  # before the box renders, so it may be cleared
     st.text_input(t("side.qrels.path", lang), key=K_BEIR_PATH, help=t("help.qrels.path", lang))
     st.text_input(t("side.beir.split", lang), key=K_BEIR_SPLIT, placeholder="test")
     upload = st.file_uploader(
@@ -483,13 +492,18 @@ def _beir(lang: str, problems: list[str]) -> tuple[Any, Any, str] | None:
     try:
         if upload is not None:
             loaded = cache.beir_zip_index(upload.getvalue(), split)
-        elif (ss.get(K_BEIR_PATH) or "").strip():
-            loaded = cache.beir_index(ss[K_BEIR_PATH], split)
+        elif path:
+            loaded = cache.beir_index(path, split)
         else:
             st.info(t("side.beir.none", lang))
             return None
-    except ValueError as exc:
-        problems.append(t("side.qrels.failed", lang, reason=error_text(exc, lang)))
+    except (ValueError, OSError) as exc:
+        said = unworded(exc)
+        root, variable = place_root("dataset")
+        if path != typed and root is not None:  # name the path as typed, not the server's
+            said = as_typed(said, path, typed, root, variable)
+        reason = notice_text(said, lang) if isinstance(said, Notice) else said
+        problems.append(t("side.qrels.failed", lang, reason=reason))
         return None
     qset = loaded[1]
     st.success(
@@ -905,8 +919,11 @@ def _list_endpoint_models() -> None:
     if shared_mode() and (why := refusal_notice("generation.endpoint", url)) is not None:
         ss[K_ENDPOINT_PROBLEM] = why
         return
+    key_env = str(ss.get("generation.api_key_env") or "")
+    if shared_mode():  # a visitor names no key variable: the endpoint's listed one is used
+        key_env = endpoint_key_env(url) or ""
     try:
-        ids = list_models(url, str(ss.get("generation.api_key_env") or ""), timeout=5.0)
+        ids = list_models(url, key_env, timeout=5.0)
     except EndpointError as exc:
         ss[K_ENDPOINT_PROBLEM] = exc.notice
         return

@@ -233,7 +233,7 @@ def config_from_query(
 
     base = base or PipelineConfig()
     bounded, lowered = url_bounded({k: v for k, v in params.items() if k not in VIEW_KEYS})
-    overrides, refusals = restrict_noticed(bounded)
+    overrides, refusals = restrict_noticed(bounded, base=base.flat())
     refused = [
         *(t("url.size_capped", lang, param=k, value=v, limit=f"{n:,}") for k, v, n in lowered),
         *(notice_text(n, lang) for n in refusals),
@@ -343,7 +343,7 @@ def compare_config(
     from .i18n import error_text, notice_text  # lazy: ui.i18n pulls in every page's catalogue
 
     parsed, problems = parse_overrides_noticed(text)
-    overrides, refused = restrict_noticed(parsed)
+    overrides, refused = restrict_noticed(parsed, base=a.flat())
     errors = [notice_text(n, lang) for n in (*problems, *refused)]
     if not overrides:
         return a, errors

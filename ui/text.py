@@ -1290,7 +1290,10 @@ KOREAN: dict[str, str] = {
     "endpoint.malformed": "서버 응답의 형식이 잘못되었습니다 ({what})",
     "endpoint.truncated": "서버 응답이 끝나기 전에 끊겼습니다",
     "endpoint.timeout": "{which} 제한 시간 ({seconds} 초) 안에 응답이 없습니다",
-    "endpoint.key_unset": "키를 담을 환경 변수 ${key_env} 이(가) 설정되지 않았습니다",
+    "endpoint.key_unset": (
+        "이 엔드포인트의 키가 없습니다: ${key_env} 이(가) 설정되지 않았거나, "
+        "$RAG_INSPECTOR_ENDPOINTS 가 이 엔드포인트와 짝지은 키 변수가 아닙니다"
+    ),
     "endpoint.cancelled": "요청이 취소되었습니다",
     "endpoint.no_logprobs": (
         "서버가 logprobs 를 돌려주지 않아 P(yes) 를 읽을 수 없습니다 "
@@ -1383,7 +1386,7 @@ KOREAN: dict[str, str] = {
     "modelnames.where.no_folder": "${variable} 이(가) 설정되지 않아 폴더는 안 됨",
     "modelnames.where.servers": "${variable} 에 적힌 서버: {urls}",
     "modelnames.where.endpoints": "${variable} 에 적힌 엔드포인트: {listed}",
-    "modelnames.where.key_variables": "${variable} 에 적힌 키 변수: {listed}",
+    "modelnames.where.key_paired": "${variable} 가 사용 중인 엔드포인트와 짝지은 키 변수만",
     "modelnames.where.unset": "${variable} 이(가) 설정되지 않음",
     "modelnames.place_refused": (
         "이 서버는 공유 서버입니다 ({mode}=shared): {what}은(는) {where}여야 합니다. 아무것도 "
@@ -1391,6 +1394,13 @@ KOREAN: dict[str, str] = {
     ),
     "modelnames.place.dataset": "데이터셋 폴더",
     "modelnames.place.labels": "라벨 저장소 파일",
+    "modelnames.path.bad": (
+        "{what}: 경로 {path} 은(는) 열 수 없습니다 ({why}). 아무것도 열지 않았습니다"
+    ),
+    "modelnames.path.nul": "NUL 바이트가 들어 있습니다",
+    "modelnames.path.not_utf8": "올바른 UTF-8 텍스트가 아닙니다",
+    "modelnames.path.too_long": "{limit:,} 바이트보다 깁니다",
+    "modelnames.path.name_too_long": "이름 하나가 {limit} 바이트보다 깁니다",
     # configuration (rag_core/config.py)
     "config.not_a_choice": (
         "{key} = {value!r} 은(는) 올바른 값이 아닙니다. 고를 수 있는 값: {choices}"

@@ -53,6 +53,7 @@ from urllib.parse import urlsplit
 
 from ..config import ENDPOINT_PREFIX as PREFIX
 from ..config import check_endpoint_url, check_key_env, is_endpoint_model
+from ..modelnames import key_env_usable
 from ..types import Notice
 from ..wording import declare, notice
 from .generators import PLAIN_TEMPLATE
@@ -167,10 +168,13 @@ class EndpointClient:
     # ------------------------------------------------------------- plumbing
 
     def _key(self) -> str | None:
+        """The key, read now; one rule for every request (``modelnames.key_env_usable``): a
+        variable another endpoint is listed with, or on a shared server one this endpoint is
+        not listed with, reads the same as an unset one."""
         if not self.api_key_env:
             return None
         value = os.environ.get(self.api_key_env)
-        if not value:
+        if not value or not key_env_usable(self.url, self.api_key_env):
             raise EndpointError(notice(ENDPOINT_KEY_UNSET, key_env=self.api_key_env))
         return value
 

@@ -4,13 +4,17 @@ existing path from a missing one."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from helpers.app import make_app, plain
+from helpers.datasets import write_beir
+from helpers.openai_server import FakeOpenAI
 
 from rag_core import modelnames
 from rag_core.modelnames import place_refusal, shared_mode, shared_restrict
 from ui.label import view as vm
-from ui.label.keys import K_LAB_STORE_W
+from ui.label.keys import K_LAB_STORE_PATH, K_LAB_STORE_W
 
 PROBES = ("/etc", "/etc/passwd", "/no/such/folder", "../../etc", "~/.ssh")
 
@@ -24,6 +28,7 @@ def clean_env(monkeypatch):
         modelnames.MODELS_ENV,
         modelnames.QDRANT_PATH_ENV,
         modelnames.QDRANT_URLS_ENV,
+        modelnames.ENDPOINTS_ENV,
     ):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("RAG_APP_SET", "generation.model=none")
@@ -105,3 +110,100 @@ def test_a_refused_model_name_from_the_address_is_said_in_the_page_language():
     assert why is not None and why.code == modelnames.REFUSED_MODEL
     assert en == [modelnames.refusal("generation.model", "/etc/passwd")]  # the English as before
     assert ko == [notice_text(why, "ko")] and "기본값을 유지합니다" in ko[0]
+
+
+# ------------------------------------------- issue 38: one path rule, one key rule
+
+
+@pytest.fixture()
+def elsewhere(tmp_path, monkeypatch):
+    """A labels root and the server's working directory elsewhere (chdir'd into)."""
+    root = tmp_path / "labels"
+    root.mkdir()
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    monkeypatch.setenv(modelnames.MODE_ENV, "shared")
+    monkeypatch.setenv(modelnames.LABELS_ENV, str(root))
+    return root, cwd
+
+
+def test_a_relative_label_store_is_created_in_the_root_not_the_working_directory(elsewhere):
+    root, cwd = elsewhere
+    outcome = vm.use_store({K_LAB_STORE_W: "p4.sqlite3"})
+    assert outcome.error is None
+    assert (root / "p4.sqlite3").exists() and not (cwd / "p4.sqlite3").exists()
+    assert outcome.change.values[K_LAB_STORE_PATH] == os.path.realpath(root / "p4.sqlite3")
+
+
+def test_a_label_store_refusal_names_the_path_as_typed_never_the_servers_folder(elsewhere):
+    root, cwd = elsewhere
+    (root / "README.md").write_text("# not a store\n", encoding="utf-8")
+    outcome = vm.use_store({K_LAB_STORE_W: "README.md"})
+    assert outcome.error is not None
+    said = vm.say(outcome.error, "en")
+    assert said.startswith("The label store cannot be opened: README.md is not a label store")
+    assert str(root) not in said and str(cwd) not in said
+    assert (root / "README.md").read_text(encoding="utf-8") == "# not a store\n"
+    assert list(cwd.iterdir()) == []  # nothing was opened or created where the server runs
+
+
+@pytest.mark.parametrize("typed", ["a\x00b.sqlite3", "x" * 5000, "d/" + "y" * 300])
+@pytest.mark.parametrize("shared", [True, False])
+def test_a_label_store_path_that_cannot_name_a_file_is_one_line(
+    typed, shared, elsewhere, monkeypatch
+):
+    if not shared:
+        monkeypatch.delenv(modelnames.MODE_ENV)
+    outcome = vm.use_store({K_LAB_STORE_W: typed})
+    assert outcome.error is not None
+    said = vm.say(outcome.error, "en")
+    assert "cannot be opened" in said and "\n" not in said and len(said) < 300
+    assert "열 수 없습니다" in vm.say(outcome.error, "ko")
+
+
+def test_the_label_page_shows_the_store_relative_to_the_root(entry, elsewhere):
+    root, _ = elsewhere
+    at = make_app(entry, {"lang": "en"}, page="label")
+    at.session_state[K_LAB_STORE_PATH] = os.path.realpath(root / "class" / "p4.sqlite3")
+    at.run()
+    assert not at.exception
+    shown = " ".join(plain(m.value) for m in at.markdown)
+    assert "class/p4.sqlite3" in shown and str(root) not in shown
+
+
+def test_a_relative_dataset_folder_is_opened_inside_the_root(entry, tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    write_beir(data / "mini")
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    monkeypatch.setenv(modelnames.MODE_ENV, "shared")
+    monkeypatch.setenv(modelnames.DATA_ENV, str(data))
+    at = make_app(entry, {"lang": "en", "corpus": "beir"})
+    at.text_input(key="beir.path").set_value("mini").run()
+    assert not at.exception
+    assert any("Loaded 5 documents" in s.value for s in at.success)
+    at.text_input(key="beir.path").set_value("missing").run()
+    warnings = " ".join(plain(w.value) for w in at.warning)
+    assert "'missing'" in warnings and "does not exist" in warnings
+    assert str(data) not in warnings and str(tmp_path) not in warnings
+    at.text_input(key="beir.path").set_value("x\x00y").run()
+    assert not at.exception
+    assert any("it holds a NUL byte" in plain(w.value) for w in at.warning)
+
+
+def test_listing_models_on_a_shared_server_sends_only_the_endpoints_own_key(entry, monkeypatch):
+    monkeypatch.setenv("OTHER_SECRET", "sk-other-secret-value")
+    monkeypatch.setenv("PAIRED_KEY", "sk-paired-key-value")
+    monkeypatch.setenv(modelnames.MODE_ENV, "shared")
+    with FakeOpenAI(models=("tiny",)) as srv:
+        monkeypatch.setenv(modelnames.ENDPOINTS_ENV, f"{srv.url}=PAIRED_KEY")
+        at = make_app(entry, {"lang": "en"}, page="inspect")
+        at.text_input(key="generation.endpoint").set_value(srv.url).run()
+        at.text_input(key="generation.api_key_env").set_value("OTHER_SECRET").run()
+        at.button(key="side.endpoint.list_button").click().run()
+        sent = [r["headers"].get("Authorization") for r in srv.requests]
+    assert not at.exception
+    assert sent and set(sent) == {"Bearer sk-paired-key-value"}
+    assert at.session_state["_ctx"].config.generation.api_key_env == "PAIRED_KEY"

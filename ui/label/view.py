@@ -60,10 +60,10 @@ from rag_core.gold.spans import (
     occurrences,
     sentence_containing,
 )
-from rag_core.modelnames import place_refusal_notice
+from rag_core.modelnames import as_typed, place_path, place_root
 from rag_core.text import sentence_spans
 from rag_core.types import Chunk, Chunking, Document, Needle, Notice, Question
-from rag_core.wording import unworded
+from rag_core.wording import NoticeError, unworded
 
 from ..html import snippet
 from ..i18n import notice_text, t
@@ -230,13 +230,19 @@ def store_box(state: State, path: Path) -> Change:
 def use_store(state: State) -> Outcome:
     """Switch to the path in the box; a path that cannot be opened is reported, the store stays."""
     wanted = str(state.get(K_LAB_STORE_W) or "").strip()
-    if why := place_refusal_notice("labels", wanted):  # a shared server opens no visitor path
-        return Outcome(error=Msg("lab.store_error", {"error": why}))
+    try:  # a bad path, or on a shared server one outside its root: nothing is opened
+        path = place_path("labels", wanted)  # on a shared server resolved once: what is opened
+    except NoticeError as exc:
+        return Outcome(error=Msg("lab.store_error", {"error": exc.notice}))
     try:
-        LabelStore(wanted)  # opens (or creates) it
+        LabelStore(path)  # opens (or creates) it
     except (LabelStoreError, OSError) as exc:
-        return Outcome(error=Msg("lab.store_error", {"error": unworded(exc)}))
-    return Outcome(Change({K_LAB_STORE_PATH: wanted}), rerun=True)
+        root, variable = place_root("labels")
+        said = unworded(exc)
+        if path != wanted and root is not None:  # name the path as typed, not the server's
+            said = as_typed(said, path, wanted, root, variable)
+        return Outcome(error=Msg("lab.store_error", {"error": said}))
+    return Outcome(Change({K_LAB_STORE_PATH: path}), rerun=True)
 
 
 def inside(path: Path, root: Path) -> bool:

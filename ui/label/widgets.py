@@ -268,11 +268,11 @@ def store_section(lang: str, root: Any) -> tuple[LabelStore | None, str]:
     store = measure.open_store(lang)
     c1, c2 = st.columns([3, 2])
     with c1:
-        st.markdown(t("lab.store", lang, path=md(str(measure.store_path()))))
+        st.markdown(t("lab.store", lang, path=md(measure.store_shown())))
         if vm.inside(measure.store_path(), root):
             st.warning(t("lab.store_in_tree", lang))
         with st.expander(t("lab.store_change", lang)):
-            vm.apply(ss, vm.store_box(ss, measure.store_path()))
+            vm.apply(ss, vm.store_box(ss, Path(measure.store_shown())))
             st.text_input(
                 t("lab.store_path", lang), key=K.K_LAB_STORE_W, help=t("help.lab.store_path", lang)
             )

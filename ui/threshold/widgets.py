@@ -80,7 +80,7 @@ def collect(
     """The sweep's candidates (cached; labels from the store when ``use_labels``), or ``None``."""
     store = measure.open_store(lang, quiet=True) if use_labels else None
     if use_labels and store is None:
-        st.warning(md(t("ev.no_store", lang, path=str(measure.store_path()))))
+        st.warning(md(t("ev.no_store", lang, path=measure.store_shown())))
     labels, store_path, version = measure.labels_state(store, qset)
     config_json = ranking_config(ctx.config).to_json(sort_keys=True)
     label = t("thr.running", lang, set=qset)
