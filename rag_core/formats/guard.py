@@ -16,7 +16,7 @@ Readers that use it: question sets and BEIR ``queries.jsonl``
 (:func:`rag_core.formats.questions.json_rows`), TREC and BEIR qrels
 (:mod:`rag_core.formats.trec`, the BEIR folder loader), JSONL runs
 (:mod:`rag_core.retrieval.runs`), label imports (:mod:`rag_core.gold.labels`); the
-document loaders (:mod:`rag_core.corpus.loaders`) share its limits.
+document loaders (:mod:`rag_core.corpus.loaders`) share its limits and its integer check.
 """
 
 from __future__ import annotations
@@ -88,7 +88,9 @@ _GRADE = re.compile(r"-?[0-9]+", re.ASCII)
 _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
 
 
-class _NumberTooLong(Exception):
+class NumberTooLong(Exception):
+    """Raised by :func:`capped_int`: a JSON integer of ``digits`` digits, over the cap."""
+
     def __init__(self, digits: int) -> None:
         super().__init__(digits)
         self.digits = digits
@@ -99,7 +101,7 @@ def capped_int(literal: str) -> int:
     ``int()`` runs."""
     digits = len(literal) - literal.startswith("-")
     if digits > MAX_INT_DIGITS:
-        raise _NumberTooLong(digits)
+        raise NumberTooLong(digits)
     return int(literal)
 
 
@@ -132,7 +134,7 @@ def json_line(line: str, where: str | Notice) -> Any:
         raise at(where, JSON_TOO_DEEP, depth=MAX_JSON_DEPTH)
     try:
         return json.loads(line, parse_int=capped_int)
-    except _NumberTooLong as exc:
+    except NumberTooLong as exc:
         raise at(where, JSON_LONG_NUMBER, digits=exc.digits, cap=MAX_INT_DIGITS) from None
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise at(where, JSON_TOO_DEEP, depth=MAX_JSON_DEPTH) from None
@@ -236,6 +238,7 @@ __all__ = [
     "MAX_JSON_DEPTH",
     "MAX_OFFSET",
     "MAX_RUN",
+    "NumberTooLong",
     "capped_int",
     "finite_float",
     "grade",

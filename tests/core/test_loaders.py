@@ -11,12 +11,11 @@ import pytest
 from helpers.loaders import only_doc, only_reason
 from helpers.paths import DATASETS
 
+from rag_core.corpus.decoding import BINARY, UNDECODABLE
 from rag_core.corpus.loaders import (
-    BINARY,
     DEFAULT_MAX_BYTES,
     MB,
     SUPPORTED_EXTENSIONS,
-    UNDECODABLE,
     canonicalize,
     load_beir,
     load_bytes,

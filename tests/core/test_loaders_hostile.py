@@ -10,10 +10,10 @@ import pytest
 from helpers.loaders import only_doc, only_reason
 
 from rag_core.cli import main
-from rag_core.corpus import loaders
 from rag_core.corpus.loaders import (
     MAX_INT_DIGITS,
     MAX_JSON_DEPTH,
+    files,
     load_batch,
     load_bytes,
     load_corpus,
@@ -89,7 +89,7 @@ def test_an_unexpected_exception_becomes_a_named_failed_file(monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("boom\nsecond line")
 
-    monkeypatch.setattr(loaders, "_parse_html", boom)
+    monkeypatch.setattr(files, "parse_html_with_notes", boom)
     report = load_batch(
         [("good.md", b"# Good\n\ntext"), ("bad.html", b"<p>x</p>"), ("ok.txt", b"ok")]
     )
@@ -104,7 +104,7 @@ def test_recursion_error_from_anywhere_is_caught(monkeypatch):
     def recurse(*args, **kwargs):
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr(loaders, "parse_markdown", recurse)
+    monkeypatch.setattr(files, "parse_markdown", recurse)
     reason = only_reason(load_bytes("r.md", b"text"))
     assert reason == "could not be loaded: RecursionError: maximum recursion depth exceeded"
 
