@@ -31,7 +31,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from beir import DEFAULT_DATA, evaluate, load_beir, run_ours
 
-from rag_core.cli import paired_reading
+from rag_core.cli.eval import paired_reading
 from rag_core.config import PipelineConfig
 from rag_core.evaluation.run import evaluate_config
 from rag_core.evaluation.stats import paired_compare, wilson_interval

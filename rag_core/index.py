@@ -22,7 +22,7 @@ from .chunking import chunk_corpus
 from .chunking.diagnostics import diagnose
 from .config import PIPELINE_VERSION, ChunkerConfig, RetrievalConfig
 from .corpus import SAMPLE_CORPUS
-from .corpus.loaders import load_corpus
+from .corpus.loaders import load_corpus, load_notices
 from .formats.guard import AT
 from .formats.questions import load_questions
 from .hashing import sha256_pairs
@@ -57,22 +57,10 @@ def corpus_fingerprint(documents: Sequence[Document]) -> str:
     return sha256_pairs((d.doc_id, d.text) for d in documents)[:16]
 
 
-#: A file or row the corpus load skipped, as every Trace over the corpus lists it.
-NOT_LOADED = declare("load.not_loaded", "where", "why")
 #: A corpus in which no document loaded (``failed`` the first files or rows, and why).
 NO_DOCUMENT = declare("index.no_document", "name")
 NO_DOCUMENT_FAILED = declare("index.no_document_failed", "name", "n", "failed")
 MORE_FAILED = declare("index.more_failed", "n")
-
-
-def load_notices(report: LoadReport) -> tuple[Notice, ...]:
-    """``not loaded: <path>: <why>`` (``load.not_loaded``) for every failed file or row."""
-    return tuple(notice(NOT_LOADED, where=f.path, why=f.said) for f in report.failed)
-
-
-def load_warnings(report: LoadReport) -> tuple[str, ...]:
-    """:func:`load_notices` in English (the CLI's ``warning:`` lines)."""
-    return tuple(map(english, load_notices(report)))
 
 
 def no_document(name: str, failed: Sequence[FailedDocument], shown: int = 3) -> NoticeError:

@@ -108,7 +108,7 @@ def test_set_chunker_preset_works_as_in_the_url(capsys):
 
 
 def test_choice_lists_come_from_the_constants_that_define_them(capsys):
-    from rag_core.cli import LABEL_EXPORT_FORMATS
+    from rag_core.cli.labels import LABEL_EXPORT_FORMATS
     from rag_core.config import CHUNK_STRATEGIES
     from rag_core.evaluation.metrics import GAINS
     from rag_core.evaluation.sweep import METRIC_CHOICES

@@ -207,6 +207,37 @@ def test_labels_add_unknown_question_and_span_subprocess(env):
     assert_one_line_error(code, err, "span 0:100000 lies outside document 'jeju'")
 
 
+#: What a command that writes one label or prints help has no use for (the CLI imports each
+#: sub-command's module only when it runs: rag_core/cli/parser.py).
+HEAVY = ("scipy", "torch", "transformers", "streamlit", "rag_core.evaluation", "rag_core.index")
+
+
+def _heavy_after(*argv: str) -> tuple[int, list[str]]:
+    """Exit code of ``main(argv)`` in a fresh interpreter, and which :data:`HEAVY` modules it
+    imported."""
+    code = (
+        "import sys\n"
+        "from rag_core.cli import main\n"
+        "try:\n"
+        f"    rc = main({list(argv)!r})\n"
+        "except SystemExit as exc:\n"
+        "    rc = exc.code\n"
+        f"print(rc, [m for m in {HEAVY!r} if m in sys.modules])\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
+    rc, heavy = proc.stdout.strip().splitlines()[-1].split(" ", 1)
+    return int(rc), json.loads(heavy.replace("'", '"'))
+
+
+def test_labels_add_and_support_help_import_nothing_heavy(env):
+    assert _heavy_after(*labels_add(env, "h", "jeju", 0, 4, 2)) == (0, [])
+    assert Path(env["store"]).exists()  # the label was written
+    assert _heavy_after("support", "--help") == (0, [])
+    assert _heavy_after("labels", "list", "--store", env["store"]) == (0, [])
+
+
 def test_labels_export_bad_format_subprocess(env):
     code, _, err = bad_in(env, "labels", "export", "--format", "xml", "--store", env["store"])
     assert_one_line_error(code, err, "invalid choice: 'xml'")

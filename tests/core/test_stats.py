@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 from scipy.stats import binomtest
 
-from rag_core.cli import paired_reading
+from rag_core.cli.eval import paired_reading
 from rag_core.evaluation.stats import (
     MeanWithInterval,
     PairedComparison,

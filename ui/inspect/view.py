@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rag_core.index import NOT_LOADED
+from rag_core.corpus.loaders.files import NOT_LOADED
 from rag_core.types import FailedDocument, Question, Trace
 
 from ..html import Markup, snippet, span, tag

@@ -50,7 +50,9 @@ from .files import (
     load_corpus,
     load_directory,
     load_file,
+    load_notices,
     load_paths,
+    load_warnings,
     merge_reports,
 )
 from .html import parse_html
@@ -72,7 +74,9 @@ __all__ = [
     "load_corpus",
     "load_directory",
     "load_file",
+    "load_notices",
     "load_paths",
+    "load_warnings",
     "markdown_blocks",
     "merge_reports",
     "parse_front_matter",

@@ -43,6 +43,8 @@ UNSUPPORTED_NO_EXT = declare("load.unsupported.no_extension", "supported")
 CANNOT_READ = declare("load.cannot_read", "error")
 CRASHED = declare("load.crashed", "error")
 NOT_A_FILE = declare("load.not_a_file")
+#: A file or row the corpus load skipped, as every Trace over the corpus lists it.
+NOT_LOADED = declare("load.not_loaded", "where", "why")
 
 
 def _size_reason(max_bytes: int) -> Notice:
@@ -56,6 +58,16 @@ def _unsupported_reason(ext: str) -> Notice:
     if not ext:
         return notice(UNSUPPORTED_NO_EXT, supported=supported)
     return notice(UNSUPPORTED, ext=ext, supported=supported)
+
+
+def load_notices(report: LoadReport) -> tuple[Notice, ...]:
+    """``not loaded: <path>: <why>`` (``load.not_loaded``) for every failed file or row."""
+    return tuple(notice(NOT_LOADED, where=f.path, why=f.said) for f in report.failed)
+
+
+def load_warnings(report: LoadReport) -> tuple[str, ...]:
+    """:func:`load_notices` in English (the CLI's ``warning:`` lines)."""
+    return tuple(map(english, load_notices(report)))
 
 
 def _stem(name: str) -> str:
