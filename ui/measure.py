@@ -3,7 +3,7 @@
 * The label store is a ``LabelStore`` in ``st.cache_resource`` keyed by its
   path (it opens a connection per operation, so one object serves every
   session). The path is the session's choice (``label.store.path``, set on
-  the Label page), else :func:`rag_core.gold.labels.default_store_path`
+  the Label page), else :func:`rag_core.gold.store.default_store_path`
   (``$RAG_INSPECTOR_DATA`` …), outside the source tree.
 * Evaluations, sweep collections and pools are ``st.cache_data`` entries
   keyed by (corpus, ranking config, question set, options, label-store
@@ -24,7 +24,8 @@ from rag_core.config import PipelineConfig
 from rag_core.evaluation.pooling import pool_question
 from rag_core.evaluation.run import evaluate_config
 from rag_core.evaluation.sweep import collect as collect_
-from rag_core.gold.labels import Label, LabelStore, LabelStoreError, default_store_path
+from rag_core.gold.labels import Label
+from rag_core.gold.store import LabelStore, LabelStoreError, default_store_path
 from rag_core.modelnames import shown_place, without_root
 from rag_core.types import Notice
 from rag_core.wording import unworded

@@ -1,7 +1,7 @@
 """``labels {add,export,import,undo,list}``: the label store from the command line.
 
 A label is a graded span of a document for one question (:mod:`rag_core.gold.labels`); the store
-is the SQLite file of :class:`~rag_core.gold.labels.LabelStore`.
+is the SQLite file of :class:`~rag_core.gold.store.LabelStore`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from ..corpus import SAMPLE_CORPUS
 from ..corpus.loaders import load_corpus, load_warnings
 from ..formats.questions import load_questions
 from ..formats.trec import format_qrels
-from ..gold.labels import LabelStore, check_grade, check_span, qrels_for, question_set_name
+from ..gold.labels import check_grade, check_span, question_set_name
+from ..gold.merge import qrels_for
+from ..gold.store import LabelStore
 from .common import Parser, UsageError, emit, load_config, warn_load, write_output
 
 #: What ``labels export --format`` writes: span labels as JSONL, or chunk-level TREC qrels.

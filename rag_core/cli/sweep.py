@@ -9,7 +9,8 @@ from ..evaluation import sweep
 from ..evaluation.stats import parse_range
 from ..evaluation.sweep import METRIC_CHOICES
 from ..formats.questions import load_questions
-from ..gold.labels import LabelStore, question_set_name
+from ..gold.labels import question_set_name
+from ..gold.store import LabelStore
 from ..wording import english
 from .common import UsageError, add_dataset_args, emit, load_config
 from .sets import corpus_index, dataset, read_runs, with_runs

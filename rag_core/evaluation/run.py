@@ -30,7 +30,7 @@ from ..config import (
 )
 from ..formats.questions import queries_of
 from ..formats.spreadsheet import rows_csv as rows_csv  # re-exported: the CSV of every export
-from ..gold.labels import gold_for
+from ..gold.merge import gold_for
 from ..gold.relevance import ChunkLookup, grades_for, locate, relevant_chunk_ids
 from ..index import CorpusIndex
 from ..pipeline import final_ranking, run_many
@@ -184,7 +184,7 @@ def merge_labels(
     question_set: str | None = None,
 ) -> list[Question]:
     """Each question, its needles merged with manual labels
-    (:func:`rag_core.gold.labels.gold_for`)."""
+    (:func:`rag_core.gold.merge.gold_for`)."""
     if not labels:
         return list(questions)
 
@@ -256,8 +256,8 @@ def evaluate_config(
 ) -> ConfigEvaluation:
     """Score the retrieval of every answerable question (each phrasing a query).
 
-    ``labels`` (from :class:`rag_core.gold.labels.LabelStore`) add to or override
-    the shipped needles (see :func:`rag_core.gold.labels.gold_for`); graded labels
+    ``labels`` (from :class:`rag_core.gold.store.LabelStore`) add to or override
+    the shipped needles (see :func:`rag_core.gold.merge.gold_for`); graded labels
     give graded relevance.
 
     ``doc_qrels`` (a BEIR/TREC set's qrels, see :mod:`rag_core.corpus.datasets`)

@@ -517,7 +517,7 @@ def collect(
         corpus: a ``CorpusIndex``.
         phrasings: ``all`` | ``question`` | an index (see ``queries_of``).
         labels: current manual labels (``LabelStore.current()``), merged
-            with the shipped needles by :func:`rag_core.gold.labels.gold_for`.
+            with the shipped needles by :func:`rag_core.gold.merge.gold_for`.
         question_set: only labels of this set count (None: any set).
         metric: ``auto`` (distance when every candidate carries a cosine
             distance, else score), ``distance`` or ``score``.

@@ -15,7 +15,7 @@ and the rule as codes, worded in Korean or English by the pages).
 Readers that use it: question sets and BEIR ``queries.jsonl``
 (:func:`rag_core.formats.questions.json_rows`), TREC and BEIR qrels
 (:mod:`rag_core.formats.trec`, the BEIR folder loader), JSONL runs
-(:mod:`rag_core.retrieval.runs`), label imports (:mod:`rag_core.gold.labels`); the
+(:mod:`rag_core.retrieval.runs`), label files (:mod:`rag_core.gold.label_files`); the
 document loaders (:mod:`rag_core.corpus.loaders`) share its limits and its integer check.
 """
 

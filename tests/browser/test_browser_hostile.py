@@ -22,7 +22,7 @@ from urllib.parse import urlencode
 import pytest
 from helpers.browser import MARKS, WAIT_MS, serve, wait_idle
 
-from rag_core.gold.labels import LabelStore
+from rag_core.gold.store import LabelStore
 
 pytestmark = MARKS
 EVIL = "evil.example"

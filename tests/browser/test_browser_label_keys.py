@@ -14,7 +14,7 @@ from helpers.paths import ROOT
 from rag_core.config import PipelineConfig
 from rag_core.evaluation.pooling import DEFAULT_POOL_RETRIEVERS, pool_question
 from rag_core.formats.questions import load_questions
-from rag_core.gold.labels import LabelStore
+from rag_core.gold.store import LabelStore
 from rag_core.index import load_corpus_index
 
 pytestmark = MARKS

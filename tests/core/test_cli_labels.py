@@ -14,7 +14,8 @@ from helpers.paths import ROOT
 
 from rag_core.cli import main
 from rag_core.formats.trec import parse_qrels
-from rag_core.gold.labels import LabelStore, label_id_for
+from rag_core.gold.labels import label_id_for
+from rag_core.gold.store import LabelStore
 
 REPO = ROOT
 

@@ -266,7 +266,7 @@ def test_product_path_equals_the_bench_kernel(name):
 
 
 def test_span_labels_on_a_beir_set_export_as_qrels(tmp_path, capsys):
-    from rag_core.gold.labels import LabelStore
+    from rag_core.gold.store import LabelStore
 
     root = write_beir(tmp_path / "mini")
     qset = load_beir_set(root)
@@ -303,7 +303,7 @@ def test_span_labels_on_a_beir_set_export_as_qrels(tmp_path, capsys):
 
 
 def test_span_labels_judge_their_document_in_document_level_evaluation(tmp_path):
-    from rag_core.gold.labels import LabelStore
+    from rag_core.gold.store import LabelStore
 
     qset = load_beir_set(write_beir(tmp_path / "mini"))
     corpus = CorpusIndex(qset.report, name="mini", questions=qset.questions)

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from rag_core.formats import guard
+from rag_core.gold import label_files
 from rag_core.gold import labels as L
-from rag_core.gold.labels import LabelStore, LabelStoreError, StaleLabel
+from rag_core.gold.store import SCHEMA_VERSION, LabelStore, LabelStoreError, StaleLabel
 from rag_core.types import Notice
 from rag_core.wording import CODES, NoticeError, english, notice
 
@@ -36,7 +37,7 @@ def _line(**over: Any) -> str:
 
 
 def _parse(text: str, docs: dict[str, str] | None = None) -> Callable[[], object]:
-    return lambda: L.parse_labels_jsonl(text, docs=docs, source="labels.jsonl")
+    return lambda: label_files.parse_labels_jsonl(text, docs=docs, source="labels.jsonl")
 
 
 #: (case, the call, its old message, the code of the notice or of its problem under load.at).
@@ -73,13 +74,13 @@ REFUSED: list[tuple[str, Callable[[], object], str, str]] = [
     ),
     (
         "empty name",
-        lambda: L._name(" ", "question_id"),
+        lambda: L.check_name(" ", "question_id"),
         "question_id must be a non-empty string; got ' '",
         "label.not_a_name",
     ),
     (
         "name not a string",
-        lambda: L._name(3, "doc_id"),
+        lambda: L.check_name(3, "doc_id"),
         "doc_id must be a non-empty string; got 3",
         "label.not_a_name",
     ),
@@ -129,19 +130,19 @@ REFUSED: list[tuple[str, Callable[[], object], str, str]] = [
     ),
     (
         "note not a string",
-        lambda: L._text_field(3, "note"),
+        lambda: L.check_text(3, "note"),
         "note must be a string; got 3",
         "label.not_a_string",
     ),
     (
         "created_at not a string",
-        lambda: L._check_timestamp(3),
+        lambda: label_files._check_timestamp(3),
         "created_at must be an ISO 8601 string; got 3",
         "label.created_at.not_string",
     ),
     (
         "not text",
-        lambda: L.parse_labels_jsonl(b"x", source="labels.jsonl"),  # type: ignore[arg-type]
+        lambda: label_files.parse_labels_jsonl(b"x", source="labels.jsonl"),  # type: ignore[arg-type]
         "labels.jsonl: expected text, got bytes",
         "label.import.not_text",
     ),
@@ -309,7 +310,7 @@ def test_stores_that_cannot_be_opened_are_refused_with_the_old_messages(tmp_path
     newer = tmp_path / "newer.sqlite3"
     LabelStore(newer)
     con = sqlite3.connect(newer)
-    con.execute(f"PRAGMA user_version = {L.SCHEMA_VERSION + 1}")
+    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     con.commit()
     con.close()
     no_events = tmp_path / "noev.sqlite3"
@@ -337,8 +338,8 @@ def test_stores_that_cannot_be_opened_are_refused_with_the_old_messages(tmp_path
         (
             newer,
             (
-                f"label store {newer} has schema version {L.SCHEMA_VERSION + 1}; this program "
-                f"reads up to {L.SCHEMA_VERSION} — update rag_core, the store is left as is"
+                f"label store {newer} has schema version {SCHEMA_VERSION + 1}; this program "
+                f"reads up to {SCHEMA_VERSION} — update rag_core, the store is left as is"
             ),
             "label.store.newer_schema",
         ),

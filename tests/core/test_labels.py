@@ -17,20 +17,10 @@ import pytest
 from helpers.paths import ROOT
 
 from rag_core.formats.trec import parse_qrels
-from rag_core.gold.labels import (
-    JSONL_FIELDS,
-    SCHEMA_VERSION,
-    Label,
-    LabelStore,
-    LabelStoreError,
-    default_store_path,
-    gold_for,
-    label_id_for,
-    parse_labels_jsonl,
-    qrels_for,
-    question_set_name,
-    stale_labels,
-)
+from rag_core.gold.label_files import JSONL_FIELDS, parse_labels_jsonl
+from rag_core.gold.labels import Label, label_id_for, question_set_name
+from rag_core.gold.merge import gold_for, qrels_for, stale_labels
+from rag_core.gold.store import SCHEMA_VERSION, LabelStore, LabelStoreError, default_store_path
 from rag_core.types import Needle, Question
 
 REPO = ROOT
@@ -509,7 +499,7 @@ def test_two_processes_writing_at_once_lose_nothing(tmp_path):
 
 _LOOP = """
 import sys
-from rag_core.gold.labels import LabelStore
+from rag_core.gold.store import LabelStore
 store = LabelStore(sys.argv[1])
 for i in range(1_000_000):
     store.add("set", "q", "doc", i, i + 1, 1, text="x")
@@ -544,7 +534,7 @@ def test_kill_9_during_writes_keeps_every_committed_label(tmp_path):
 
 
 def test_a_write_expecting_an_older_version_raises_stale_and_writes_nothing(tmp_path):
-    from rag_core.gold.labels import StaleLabel
+    from rag_core.gold.store import StaleLabel
 
     store = LabelStore(tmp_path / "s.sqlite3")
     text = "Hallasan is 1,947 m high."

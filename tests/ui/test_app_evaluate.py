@@ -180,8 +180,8 @@ def test_a_question_opens_in_inspect(entry):
 
 def test_labels_change_the_result_key(entry, corpus, tmp_path):
     """A label written to the store bumps its version: the cached result is not served again."""
-    from rag_core.gold.labels import LabelStore
     from rag_core.gold.relevance import locate
+    from rag_core.gold.store import LabelStore
 
     at = on_manual(make(entry))
     at.button(key="eval.run").click().run()

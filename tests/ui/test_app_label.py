@@ -19,8 +19,9 @@ from streamlit.testing.v1 import AppTest
 from rag_core.config import PipelineConfig
 from rag_core.evaluation.pooling import DEFAULT_POOL_RETRIEVERS, pool_question
 from rag_core.formats.questions import load_questions
-from rag_core.gold.labels import LabelStore, label_id_for
+from rag_core.gold.labels import label_id_for
 from rag_core.gold.relevance import locate
+from rag_core.gold.store import LabelStore
 
 EN = load_questions(ROOT / "sample_corpus" / "questions" / "en.jsonl")
 

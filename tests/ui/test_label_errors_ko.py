@@ -18,8 +18,9 @@ from helpers.paths import ROOT
 from streamlit.testing.v1 import AppTest
 
 from rag_core.formats.questions import load_questions
-from rag_core.gold.labels import JSONL_FIELDS, LabelStore
+from rag_core.gold.label_files import JSONL_FIELDS
 from rag_core.gold.relevance import locate
+from rag_core.gold.store import LabelStore
 
 EN = load_questions(ROOT / "sample_corpus" / "questions" / "en.jsonl")
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from helpers.paths import ROOT
 
-from rag_core.gold.labels import LabelStore
+from rag_core.gold.store import LabelStore
 
 N_SAVES = 500
 N_SPANS = 50
@@ -29,7 +29,7 @@ KILLS = 4
 
 CHILD = r"""
 import json, sys
-from rag_core.gold.labels import LabelStore
+from rag_core.gold.store import LabelStore
 from rag_core.types import Document
 from ui.label import keys as K
 from ui.label import view

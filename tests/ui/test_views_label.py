@@ -11,7 +11,8 @@ import pytest
 from rag_core.chunking.diagnostics import diagnose
 from rag_core.config import PipelineConfig, preset
 from rag_core.evaluation.pooling import Pool, PoolEntry
-from rag_core.gold.labels import LabelStore, label_id_for
+from rag_core.gold.labels import label_id_for
+from rag_core.gold.store import LabelStore
 from rag_core.types import Chunk, Chunking, Document, Needle, Notice, Question
 from ui import state as S
 from ui.label import keys as K

@@ -1,7 +1,7 @@
 """The Label page's session-state keys: the store and annotator, the question, the pool,
 the span picker, grading and saving, and the export/import boxes."""
 
-#: The label store this session uses (a path; unset: ``rag_core.gold.labels.default_store_path``).
+#: The label store this session uses (a path; unset: ``rag_core.gold.store.default_store_path``).
 K_LAB_STORE_PATH = "label.store.path"
 K_LAB_STORE_W = "label.store.w"
 K_LAB_STORE_USE = "label.store.use"

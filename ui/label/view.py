@@ -24,7 +24,7 @@ Span picking, as :func:`pick_span` and the callbacks below implement it:
 Saving is optimistic concurrency: the page remembers the label version it
 showed (``label._seen``); a save against a label that changed meanwhile is
 not written but asked about (:func:`edit_of`, :func:`overwrite`,
-:func:`keep_current`), as ``rag_core.gold.labels.LabelStore`` checks with
+:func:`keep_current`), as ``rag_core.gold.store.LabelStore`` checks with
 ``expected_event``.
 """
 
@@ -44,15 +44,8 @@ from rag_core.config import (
     preset,
 )
 from rag_core.evaluation.pooling import DEFAULT_POOL_RETRIEVERS, Pool
-from rag_core.gold.labels import (
-    GRADES,
-    Label,
-    LabelStore,
-    LabelStoreError,
-    StaleLabel,
-    gold_for,
-    stale_labels,
-)
+from rag_core.gold.labels import GRADES, Label
+from rag_core.gold.merge import gold_for, stale_labels
 from rag_core.gold.relevance import locate, relevant_chunk_ids
 from rag_core.gold.spans import (
     label_on,
@@ -60,6 +53,7 @@ from rag_core.gold.spans import (
     occurrences,
     sentence_containing,
 )
+from rag_core.gold.store import LabelStore, LabelStoreError, StaleLabel
 from rag_core.modelnames import as_typed, place_path, place_root
 from rag_core.text import sentence_spans
 from rag_core.types import Chunk, Chunking, Document, Needle, Notice, Question

@@ -17,7 +17,8 @@ import streamlit.components.v1 as components
 
 from rag_core.config import PRESET_LABELS
 from rag_core.evaluation.pooling import POOL_ORDERS
-from rag_core.gold.labels import GRADES, Label, LabelEvent, LabelStore
+from rag_core.gold.labels import GRADES, Label, LabelEvent
+from rag_core.gold.store import LabelStore
 from rag_core.types import Document, Question
 
 from .. import measure
