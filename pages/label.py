@@ -14,6 +14,7 @@ from ui import measure, sidebar
 from ui.html import md, show, style
 from ui.i18n import t
 from ui.label import keys as K
+from ui.label import origins, saving, spans
 from ui.label import view as vm
 from ui.label import widgets as lr
 
@@ -49,7 +50,7 @@ def annotate(qset: str, qid: str, judged_before: bool) -> None:
         st.rerun()  # the question's first label (or its last undone): the progress changes
     q = qv.question
     st.subheader(t("lab.h.gold", lang))
-    gold = vm.gold_rows(qv.gold, qv.labels, docs)
+    gold = origins.gold_rows(qv.gold, qv.labels, docs)
     lr.table_or_info(lr.gold_table(gold, lang), gold, t("lab.no_gold", lang))
     st.caption(t("lab.gold_help", lang))
 
@@ -78,19 +79,19 @@ def annotate(qset: str, qid: str, judged_before: bool) -> None:
                 ),
                 lang,
             )
-    pv = vm.pool_view(result, chunking, qv.gold, qv.labels, docs)
+    pv = origins.pool_view(result, chunking, qv.gold, qv.labels, docs)
     lr.pool_section(pv, lang)
 
     # -------------------------------------------------------------- document + span, grade, save
     st.header(t("lab.h.span", lang))
-    pick = vm.pick_span(ss, qset, q.id, pv.candidates, docs, chunking, qv.labels)
+    pick = spans.pick_span(ss, qset, q.id, pv.candidates, docs, chunking, qv.labels)
     vm.apply(ss, pick.change)
     left, right = st.columns([3, 2])
     with left:
         lr.span_widgets(pick, pv, docs, lang)
         whole = st.toggle(t("lab.whole", lang), key=K.K_LAB_WHOLE)
         st.caption(t("lab.mouse", lang))
-        marks = vm.excerpt_marks(pick, qv.gold, qv.labels)
+        marks = spans.excerpt_marks(pick, qv.gold, qv.labels)
         lr.selectable_excerpt(pick, marks, whole, docs, lang)
         show(lr.legend(lang))
     with right:
@@ -99,13 +100,15 @@ def annotate(qset: str, qid: str, judged_before: bool) -> None:
         undo_this, undo_mine = lr.save_widgets(
             pick, store, span_key, annotator, lang, pv, qsets, qv.next_id
         )
-        edit = vm.edit_of(ss, store, span_key, pick.existing)
+        edit = saving.edit_of(ss, store, span_key, pick.existing)
         vm.apply(ss, edit.change)
         if lr.stale_question(edit, lang):
-            lr.done(vm.overwrite(store, span_key, pick.doc, pick.existing, edit, annotator), lang)
+            lr.done(
+                saving.overwrite(store, span_key, pick.doc, pick.existing, edit, annotator), lang
+            )
         if undo_this or undo_mine:
-            lr.done(vm.undo(store, pick.existing, undo_this, annotator), lang)
-    vm.apply(ss, vm.remember_seen(ss, span_key, pick.existing))
+            lr.done(saving.undo(store, pick.existing, undo_this, annotator), lang)
+    vm.apply(ss, saving.remember_seen(ss, span_key, pick.existing))
 
     # -------------------------------------------------------------- labels
     lr.labels_section(store, qset, q.id, qv.labels, lang)

@@ -180,7 +180,7 @@ def test_labels_within_and_label_on():
 
 def test_pool_question_pools_an_imported_run_with_its_outside_texts(tiny_corpus):
     from rag_core.retrieval.runs import parse_trec_run
-    from ui.label.view import pool_view
+    from ui.label.origins import pool_view
 
     q = Question(id="q1", lang="en", question="What does error E17 mean?")
     config = PipelineConfig()

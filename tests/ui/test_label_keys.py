@@ -23,6 +23,7 @@ from rag_core.index import load_corpus_index
 from rag_core.types import Chunk, Document, Question
 from ui import state as S
 from ui.label import keys as K
+from ui.label import saving, spans
 from ui.label import view as vm
 
 DOC = Document("d1", "One", "Alpha one. Beta two. Gamma three.")
@@ -54,21 +55,23 @@ def on(cand: int, chunk: Chunk, grade: int, who: str = "ann") -> dict:
 
 
 def test_a_grade_key_sets_the_grade_and_nothing_else():
-    assert vm.set_grade({}, 2) == vm.Change({K.K_LAB_GRADE: 2})
+    assert spans.set_grade({}, 2) == vm.Change({K.K_LAB_GRADE: 2})
     with pytest.raises(ValueError, match="grade must be one of"):
-        vm.set_grade({}, 4)
+        spans.set_grade({}, 4)
 
 
 def test_the_next_candidate_follows_pool_order():
-    assert vm.next_candidate(1, CANDIDATES) == 3
-    assert vm.next_candidate(3, CANDIDATES) is None
-    assert vm.next_candidate(None, CANDIDATES) == 1
-    assert vm.next_candidate(2, CANDIDATES) == 3
+    assert saving.next_candidate(1, CANDIDATES) == 3
+    assert saving.next_candidate(3, CANDIDATES) is None
+    assert saving.next_candidate(None, CANDIDATES) == 1
+    assert saving.next_candidate(2, CANDIDATES) == 3
 
 
 def test_save_and_next_writes_the_label_and_opens_the_next_candidate(store):
     state = on(1, C0, 2)
-    change = vm.save_and_next(state, store, ("en", "q1", "d1", 0, 10), DOC, CANDIDATES, QSETS, "q2")
+    change = saving.save_and_next(
+        state, store, ("en", "q1", "d1", 0, 10), DOC, CANDIDATES, QSETS, "q2"
+    )
     (lab,) = store.current()
     assert (lab.question_id, lab.doc_id, lab.start, lab.end, lab.grade) == ("q1", "d1", 0, 10, 2)
     assert change.values[K.K_LAB_FLASH] == vm.Msg("lab.saved", {"grade": 2, "start": 0, "end": 10})
@@ -79,7 +82,7 @@ def test_save_and_next_writes_the_label_and_opens_the_next_candidate(store):
 
 def test_save_and_next_after_the_last_candidate_opens_the_next_question(store):
     state = on(3, C1, 0)
-    change = vm.save_and_next(
+    change = saving.save_and_next(
         state, store, ("en", "q1", "d1", 11, 20), DOC, CANDIDATES, QSETS, "q2"
     )
     assert [lab.grade for lab in store.current()] == [0]
@@ -89,7 +92,9 @@ def test_save_and_next_after_the_last_candidate_opens_the_next_question(store):
 
 def test_an_unnamed_save_and_next_writes_nothing_and_stays(store):
     state = on(1, C0, 2, who="  ")
-    change = vm.save_and_next(state, store, ("en", "q1", "d1", 0, 10), DOC, CANDIDATES, QSETS, "q2")
+    change = saving.save_and_next(
+        state, store, ("en", "q1", "d1", 0, 10), DOC, CANDIDATES, QSETS, "q2"
+    )
     assert store.current() == ()
     assert K.K_LAB_CAND not in change.values and K.K_LAB_QID not in change.values
 
@@ -98,7 +103,7 @@ def test_a_stale_save_and_next_asks_and_stays(store):
     key = ("en", "q1", "d1", 0, 10)
     state = {**on(1, C0, 2), K.K_LAB_SEEN: (key, None)}  # this session saw no label there
     store.add("en", "q1", "d1", 0, 10, 1, text=DOC.text[0:10], annotator="other")
-    change = vm.save_and_next(state, store, key, DOC, CANDIDATES, QSETS, "q2")
+    change = saving.save_and_next(state, store, key, DOC, CANDIDATES, QSETS, "q2")
     assert change.values[K.K_LAB_STALE] == (key, 2, "")
     assert K.K_LAB_CAND not in change.values
     assert [lab.grade for lab in store.current()] == [1]  # the other annotator's label stays
@@ -129,20 +134,22 @@ class _Text(HTMLParser):
 def test_the_selectable_excerpt_is_the_document_text_escaped_and_offset_by_its_base():
     from ui.label import widgets as lr
 
-    pick = vm.SpanPick(vm.Change(), TRICKY, "range", {}, {}, False, None, 6, 20, None, None, None)
-    marks = (vm.MarkSpec(6, 20, "ri-pick", vm.Msg("lab.mark_pick")),)
+    pick = spans.SpanPick(
+        vm.Change(), TRICKY, "range", {}, {}, False, None, 6, 20, None, None, None
+    )
+    marks = (spans.MarkSpec(6, 20, "ri-pick", vm.Msg("lab.mark_pick")),)
     for whole in (True, False):
         markup = str(lr.excerpt(pick, marks, whole, "en"))
         parsed = _Text()
         parsed.feed(markup)
-        lo, hi = vm.excerpt_window(pick, whole)
+        lo, hi = spans.excerpt_window(pick, whole)
         # the component counts code points of this text from the excerpt's base: the same
         # numbers as Python's offsets into Document.text
         assert "".join(parsed.parts) == TRICKY.text[lo:hi]
         assert set(parsed.tags) <= {"div", "span"}  # "<b>" and "<script>" stayed text
     piece = "한국어 😀 emoji"
     start = TRICKY.text.index(piece)
-    change = vm.mouse_span(
+    change = spans.mouse_span(
         {K.K_LAB_DOC: "t1"}, {"t1": TRICKY}, {"doc": "t1", "start": start, "end": start + 12}
     )
     s, e = change.values[K.K_LAB_START], change.values[K.K_LAB_END]
@@ -154,7 +161,7 @@ def test_a_mouse_selection_is_trimmed_and_checked():
     docs = {"d1": DOC}
     state = {K.K_LAB_DOC: "d1"}
     # " Beta two. " with the spaces around it: the range is the words
-    change = vm.mouse_span(state, docs, {"doc": "d1", "start": 10, "end": 21})
+    change = spans.mouse_span(state, docs, {"doc": "d1", "start": 10, "end": 21})
     assert (change.values[K.K_LAB_START], change.values[K.K_LAB_END]) == (11, 20)
     for bad in (
         None,
@@ -165,7 +172,7 @@ def test_a_mouse_selection_is_trimmed_and_checked():
         {"doc": "d1", "start": True, "end": 3},
         {"doc": "d1", "start": 10, "end": 11},  # a space only
     ):
-        assert vm.mouse_span(state, docs, bad) == vm.Change(), bad
+        assert spans.mouse_span(state, docs, bad) == vm.Change(), bad
 
 
 # ------------------------------------------------------------------ the page

@@ -1,7 +1,7 @@
 """kill -9 during 500 label saves (issue 27): none acknowledged is lost, each is stored as sent.
 
 A child process saves through the Label page's own button callback
-(``ui.label.view.save``: the stored label read, the optimistic version check, then
+(``ui.label.saving.save``: the stored label read, the optimistic version check, then
 ``LabelStore.add``/``change``), printing one line per confirmation it got back. The test kills
 it with SIGKILL four times at random confirmations (the child is then inside its next save),
 starts it again from the first unconfirmed save, and finally reads the store: every confirmed
@@ -32,7 +32,7 @@ import json, sys
 from rag_core.gold.store import LabelStore
 from rag_core.types import Document
 from ui.label import keys as K
-from ui.label import view
+from ui.label import saving
 
 path, plan_file, first = sys.argv[1], sys.argv[2], int(sys.argv[3])
 plan = json.loads(open(plan_file, encoding="utf-8").read())
@@ -42,7 +42,7 @@ for i in range(first, len(plan["saves"])):
     s = plan["saves"][i]
     state = {K.K_LAB_GRADE: s["grade"], K.K_LAB_NOTE: s["note"], K.K_LAB_ANNOTATOR: s["who"]}
     key = ("kill", "q1", doc.doc_id, s["start"], s["end"])
-    change = view.save(state, store, key, doc)
+    change = saving.save(state, store, key, doc)
     flash = change.values.get(K.K_LAB_FLASH)
     code = flash.key if flash is not None else change.values.get(K.K_LAB_SAVE_ERROR, "none")
     print(json.dumps({"i": i, "code": code}), flush=True)

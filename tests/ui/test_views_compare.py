@@ -132,6 +132,7 @@ def test_view_models_do_not_import_streamlit():
 
     code = (
         "import sys, ui.trace_view, ui.evaluate.answers_view, "
+        + "ui.label.origins, ui.label.spans, ui.label.saving, ui.label.files, "
         + ", ".join(f"ui.{p}.view" for p in VIEW_PAGES)
         + "; "
         "print('streamlit' in sys.modules)"

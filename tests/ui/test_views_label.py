@@ -1,4 +1,5 @@
-"""The Label page's view model (``ui.label.view``) on small inline fixtures, without Streamlit.
+"""The Label page's view model (``ui.label.view``, ``origins``, ``spans``, ``saving``, ``files``)
+on small inline fixtures, without Streamlit.
 
 Session state is a plain dict; each transition's :class:`~ui.label.view.Change`
 is compared with the keys it must set and drop, written out.
@@ -15,6 +16,7 @@ from rag_core.gold.labels import label_id_for
 from rag_core.gold.store import LabelStore
 from rag_core.types import Chunk, Chunking, Document, Needle, Notice, Question
 from ui import state as S
+from ui.label import files, origins, saving, spans
 from ui.label import keys as K
 from ui.label import view as vm
 from ui.label.view import Change, Msg, say
@@ -224,11 +226,11 @@ def test_gold_rows_locate_needles_then_list_grade_zero_labels(store):
         Needle("d2", "Epsilon five.", 12, 25, grade=3, origin="label"),
         Needle("gone", "lost text"),
     )
-    assert vm.gold_rows(gold, (zero,), DOCS) == (
-        vm.GoldRow("needle", "d1", (11, 20), 1, "Beta two."),
-        vm.GoldRow("label", "d2", (12, 25), 3, "Epsilon five."),
-        vm.GoldRow("needle", "gone", None, 1, "lost text"),
-        vm.GoldRow("zero", "d1", (0, 10), 0, "Alpha one."),
+    assert origins.gold_rows(gold, (zero,), DOCS) == (
+        origins.GoldRow("needle", "d1", (11, 20), 1, "Beta two."),
+        origins.GoldRow("label", "d2", (12, 25), 3, "Epsilon five."),
+        origins.GoldRow("needle", "gone", None, 1, "lost text"),
+        origins.GoldRow("zero", "d1", (0, 10), 0, "Alpha one."),
     )
 
 
@@ -236,10 +238,10 @@ def test_gold_rows_locate_needles_then_list_grade_zero_labels(store):
 
 
 def test_pool_defaults_only_when_unset():
-    assert vm.pool_defaults({}) == Change(
+    assert origins.pool_defaults({}) == Change(
         {K.K_LAB_POOL_RETRIEVERS: ["bm25:unicode", "bm25:char", "tfidf:char"]}
     )
-    assert vm.pool_defaults({K.K_LAB_POOL_RETRIEVERS: []}) == Change()
+    assert origins.pool_defaults({K.K_LAB_POOL_RETRIEVERS: []}) == Change()
 
 
 def test_pool_request_reads_the_widgets():
@@ -249,8 +251,8 @@ def test_pool_request_reads_the_widgets():
         K.K_LAB_POOL_ORDER: "shuffle",
         K.K_LAB_POOL_SEED: 3,
     }
-    assert vm.pool_request(state) == vm.PoolRequest(("bm25:char",), 7, "shuffle", 3)
-    assert vm.pool_request({**state, K.K_LAB_POOL_RETRIEVERS: None}).retrievers == ()
+    assert origins.pool_request(state) == origins.PoolRequest(("bm25:char",), 7, "shuffle", 3)
+    assert origins.pool_request({**state, K.K_LAB_POOL_RETRIEVERS: None}).retrievers == ()
 
 
 def test_gold_origins_maps_each_chunk_to_the_origins_it_contains():
@@ -261,11 +263,11 @@ def test_gold_origins_maps_each_chunk_to_the_origins_it_contains():
         Needle("d1", "Beta two. Gamma", 11, 26, origin="label"),  # crosses the cut: no chunk
         Needle("d2", "Epsilon five.", 12, 25, origin="needle+label"),
     )
-    assert vm.gold_origins(CHUNKS, gold, DOCS) == {
+    assert origins.gold_origins(CHUNKS, gold, DOCS) == {
         "d1#0": ("needle", "label"),
         "d2#0": ("needle+label",),
     }
-    assert vm.gold_origins(CHUNKS, (), DOCS) == {}
+    assert origins.gold_origins(CHUNKS, (), DOCS) == {}
 
 
 def pool(order: str = "rank", unavailable: tuple[str, ...] = ()) -> Pool:
@@ -279,10 +281,12 @@ def pool(order: str = "rank", unavailable: tuple[str, ...] = ()) -> Pool:
 
 def test_pool_view_rows_carry_ranks_gold_and_zero_labels(store):
     zero = add(store, "q1", D1, 0, 10, 0)
-    view = vm.pool_view(pool(unavailable=("dense: no model",)), CHUNKING, Q1.needles, (zero,), DOCS)
+    view = origins.pool_view(
+        pool(unavailable=("dense: no model",)), CHUNKING, Q1.needles, (zero,), DOCS
+    )
     assert view.rows == (
-        vm.PoolRow(1, 1, "bm25@0#1", CHUNKS[1], (), 0),
-        vm.PoolRow(2, 2, "bm25@0#2, tfidf@0#3", CHUNKS[0], ("needle",), 1),
+        origins.PoolRow(1, 1, "bm25@0#1", CHUNKS[1], (), 0),
+        origins.PoolRow(2, 2, "bm25@0#2, tfidf@0#3", CHUNKS[0], ("needle",), 1),
     )
     assert [r.gold for r in view.rows] == [False, True]
     assert view.by_rank
@@ -296,15 +300,17 @@ def test_pool_view_rows_carry_ranks_gold_and_zero_labels(store):
 
 
 def test_pool_view_without_a_pool_and_in_shuffled_order():
-    assert vm.pool_view(None, CHUNKING, (), (), DOCS) == vm.PoolView((), True, {}, {}, (), None)
-    assert not vm.pool_view(pool("shuffle"), CHUNKING, (), (), DOCS).by_rank
+    assert origins.pool_view(None, CHUNKING, (), (), DOCS) == origins.PoolView(
+        (), True, {}, {}, (), None
+    )
+    assert not origins.pool_view(pool("shuffle"), CHUNKING, (), (), DOCS).by_rank
 
 
 # --------------------------------------------------------------- span picking
 
 
-def pick(state: dict, labels=(), candidates=CANDIDATES, qid: str = "q1") -> vm.SpanPick:
-    return vm.pick_span(state, "en", qid, candidates, DOCS, CHUNKING, labels)
+def pick(state: dict, labels=(), candidates=CANDIDATES, qid: str = "q1") -> spans.SpanPick:
+    return spans.pick_span(state, "en", qid, candidates, DOCS, CHUNKING, labels)
 
 
 def on_chunk(chunk: str, start: int, end: int) -> dict:
@@ -499,26 +505,26 @@ def test_a_new_span_shows_its_label_and_the_same_span_keeps_the_edit(store):
 
 
 def test_open_candidate_find_and_pick_occurrence_callbacks():
-    assert vm.open_candidate({K.K_LAB_CAND: 2}, CANDIDATES) == Change(
+    assert spans.open_candidate({K.K_LAB_CAND: 2}, CANDIDATES) == Change(
         {K.K_LAB_DOC: "d1", K.K_LAB_CHUNK: "d1#0", K.K_LAB_MODE: "chunk"}
     )
-    assert vm.open_candidate({K.K_LAB_CAND: 5}, CANDIDATES) == Change()
+    assert spans.open_candidate({K.K_LAB_CAND: 5}, CANDIDATES) == Change()
     text = "one two one"
-    assert vm.find({K.K_LAB_FIND: "one"}, text) == Change(
+    assert spans.find({K.K_LAB_FIND: "one"}, text) == Change(
         {K.K_LAB_OCCS: ((0, 3), (8, 11)), K.K_LAB_START: 0, K.K_LAB_END: 3, K.K_LAB_OCC: 0}
     )
-    assert vm.find({K.K_LAB_FIND: "six"}, text) == Change({K.K_LAB_OCCS: ()})
-    assert vm.find({}, text) == Change({K.K_LAB_OCCS: ()})
+    assert spans.find({K.K_LAB_FIND: "six"}, text) == Change({K.K_LAB_OCCS: ()})
+    assert spans.find({}, text) == Change({K.K_LAB_OCCS: ()})
     found = ((0, 3), (8, 11))
-    assert vm.pick_occurrence({K.K_LAB_OCCS: found, K.K_LAB_OCC: 1}) == Change(
+    assert spans.pick_occurrence({K.K_LAB_OCCS: found, K.K_LAB_OCC: 1}) == Change(
         {K.K_LAB_START: 8, K.K_LAB_END: 11}
     )
-    assert vm.pick_occurrence({K.K_LAB_OCCS: found, K.K_LAB_OCC: 2}) == Change()
-    assert vm.pick_occurrence({}) == Change()
+    assert spans.pick_occurrence({K.K_LAB_OCCS: found, K.K_LAB_OCC: 2}) == Change()
+    assert spans.pick_occurrence({}) == Change()
 
 
 def test_judged_caption():
-    assert vm.judged(None) == Msg("lab.span_not_judged")
+    assert spans.judged(None) == Msg("lab.span_not_judged")
 
 
 def test_excerpt_marks_and_window(store):
@@ -526,18 +532,18 @@ def test_excerpt_marks_and_window(store):
     other = add(store, "q2", D2, 0, 11, 1)
     p = pick({**SETTLED, K.K_LAB_MODE: "range", K.K_LAB_START: 21, K.K_LAB_END: 33})
     gold = (Needle("d1", "Beta two."), Needle("d2", "Delta four."))
-    assert vm.excerpt_marks(p, gold, (lab, other)) == (
-        vm.MarkSpec(11, 20, "ri-gold", Msg("lab.origin.needle")),
-        vm.MarkSpec(0, 10, "ri-lab ri-g2", Msg("lab.mark_label", {"grade": 2, "who": "—"})),
-        vm.MarkSpec(21, 33, "ri-pick", Msg("lab.mark_pick")),
+    assert spans.excerpt_marks(p, gold, (lab, other)) == (
+        spans.MarkSpec(11, 20, "ri-gold", Msg("lab.origin.needle")),
+        spans.MarkSpec(0, 10, "ri-lab ri-g2", Msg("lab.mark_label", {"grade": 2, "who": "—"})),
+        spans.MarkSpec(21, 33, "ri-pick", Msg("lab.mark_pick")),
     )
-    assert vm.excerpt_window(p, whole=True) == (0, 33)
-    assert vm.excerpt_window(p, whole=False) == (
-        max(0, 21 - vm.EXCERPT_MARGIN),
-        min(33, 33 + vm.EXCERPT_MARGIN),
+    assert spans.excerpt_window(p, whole=True) == (0, 33)
+    assert spans.excerpt_window(p, whole=False) == (
+        max(0, 21 - spans.EXCERPT_MARGIN),
+        min(33, 33 + spans.EXCERPT_MARGIN),
     )
     bad = pick({**SETTLED, K.K_LAB_MODE: "range", K.K_LAB_START: 30, K.K_LAB_END: 3})
-    assert vm.excerpt_window(bad, whole=False) == (0, min(33, 0 + vm.EXCERPT_MARGIN))
+    assert spans.excerpt_window(bad, whole=False) == (0, min(33, 0 + spans.EXCERPT_MARGIN))
 
 
 # ---------------------------------------------------------------------- saving
@@ -546,12 +552,12 @@ KEY = ("en", "q1", "d1", 11, 20)
 
 
 def test_write_adds_changes_or_leaves_unchanged(store):
-    assert vm.write(store, KEY, D1, None, 2, "n", "ann", None) == Msg(
+    assert saving.write(store, KEY, D1, None, 2, "n", "ann", None) == Msg(
         "lab.saved", {"grade": 2, "start": 11, "end": 20}
     )
     (lab,) = store.current()
-    assert vm.write(store, KEY, D1, lab, 2, "n", "ann", lab.event_id) == Msg("lab.unchanged")
-    assert vm.write(store, KEY, D1, lab, 3, "n", "ann", lab.event_id) == Msg(
+    assert saving.write(store, KEY, D1, lab, 2, "n", "ann", lab.event_id) == Msg("lab.unchanged")
+    assert saving.write(store, KEY, D1, lab, 3, "n", "ann", lab.event_id) == Msg(
         "lab.changed", {"grade": 3}
     )
     assert [e.kind for e in store.history()] == ["add", "change"]
@@ -559,7 +565,7 @@ def test_write_adds_changes_or_leaves_unchanged(store):
 
 def test_save_callback_writes_against_the_version_shown(store):
     state = {K.K_LAB_GRADE: 2, K.K_LAB_NOTE: "n", K.K_LAB_ANNOTATOR: " ann "}
-    assert vm.save(state, store, KEY, D1) == Change(
+    assert saving.save(state, store, KEY, D1) == Change(
         {K.K_LAB_FLASH: Msg("lab.saved", {"grade": 2, "start": 11, "end": 20})}, (K.K_LAB_SEEN,)
     )
     (lab,) = store.current()
@@ -567,7 +573,7 @@ def test_save_callback_writes_against_the_version_shown(store):
 
 
 def test_save_callback_without_a_name_writes_nothing(store):
-    assert vm.save({K.K_LAB_GRADE: 2, K.K_LAB_ANNOTATOR: "  "}, store, KEY, D1) == Change()
+    assert saving.save({K.K_LAB_GRADE: 2, K.K_LAB_ANNOTATOR: "  "}, store, KEY, D1) == Change()
     assert store.version() == 0
 
 
@@ -580,13 +586,13 @@ def test_save_callback_refuses_a_label_changed_since_it_was_shown(store):
         K.K_LAB_ANNOTATOR: "ann",
         K.K_LAB_SEEN: (KEY, shown.event_id),
     }
-    assert vm.save(state, store, KEY, D1) == Change({K.K_LAB_STALE: (KEY, 3, "")})
+    assert saving.save(state, store, KEY, D1) == Change({K.K_LAB_STALE: (KEY, 3, "")})
     assert [x.grade for x in store.current()] == [2]
 
 
 def test_save_callback_reports_a_refused_write(store):
     state = {K.K_LAB_GRADE: 7, K.K_LAB_NOTE: "", K.K_LAB_ANNOTATOR: "ann"}
-    change = vm.save(state, store, KEY, D1)
+    change = saving.save(state, store, KEY, D1)
     assert list(change.values) == [K.K_LAB_SAVE_ERROR] and change.drop == ()
     refusal = change.values[K.K_LAB_SAVE_ERROR]  # the notice: the page words it
     assert say(refusal, "en").startswith("grade = 7 is not valid")
@@ -603,8 +609,8 @@ def test_edit_of_asks_about_a_stale_edit_of_this_span(store):
         K.K_LAB_SEEN: (KEY, shown.event_id),
         K.K_LAB_STALE: (KEY, 3, "mine"),
     }
-    edit = vm.edit_of(state, store, KEY, now)
-    assert edit == vm.Edit(
+    edit = saving.edit_of(state, store, KEY, now)
+    assert edit == saving.Edit(
         3,
         "mine",
         now.event_id,
@@ -617,7 +623,7 @@ def test_edit_of_asks_about_a_stale_edit_of_this_span(store):
 
 def test_edit_of_forgets_a_stale_edit_of_another_span(store):
     state = {K.K_LAB_GRADE: 2, K.K_LAB_NOTE: "x", K.K_LAB_STALE: (("en", "q1", "d1", 0, 5), 3, "")}
-    assert vm.edit_of(state, store, KEY, None) == vm.Edit(
+    assert saving.edit_of(state, store, KEY, None) == saving.Edit(
         2, "x", None, None, None, (1, ""), Change(drop=(K.K_LAB_STALE,))
     )
 
@@ -625,10 +631,10 @@ def test_edit_of_forgets_a_stale_edit_of_another_span(store):
 def test_overwrite_writes_over_the_current_version(store):
     shown = add(store, "q1", D1, 11, 20, 1)
     now = store.change(shown.label_id, grade=2, annotator="other")
-    edit = vm.Edit(
+    edit = saving.Edit(
         3, "mine", now.event_id, shown.event_id, Msg("lab.stale_edit"), (2, ""), Change()
     )
-    assert vm.overwrite(store, KEY, D1, now, edit, "ann") == vm.Outcome(
+    assert saving.overwrite(store, KEY, D1, now, edit, "ann") == vm.Outcome(
         Change({K.K_LAB_FLASH: Msg("lab.changed", {"grade": 3})}, (K.K_LAB_STALE, K.K_LAB_SEEN)),
         rerun=True,
     )
@@ -639,30 +645,30 @@ def test_overwrite_asks_again_when_changed_once_more(store):
     shown = add(store, "q1", D1, 11, 20, 1)
     now = store.change(shown.label_id, grade=2, annotator="other")
     store.change(shown.label_id, grade=1, annotator="third")  # after this run read it
-    edit = vm.Edit(
+    edit = saving.Edit(
         3, "mine", now.event_id, shown.event_id, Msg("lab.stale_edit"), (2, ""), Change()
     )
-    assert vm.overwrite(store, KEY, D1, now, edit, "ann") == vm.Outcome(
+    assert saving.overwrite(store, KEY, D1, now, edit, "ann") == vm.Outcome(
         Change({K.K_LAB_STALE: (KEY, 3, "mine"), K.K_LAB_SEEN: (KEY, now.event_id)}), rerun=True
     )
     assert [x.grade for x in store.current()] == [1]
 
 
 def test_keep_current_and_remember_seen(store):
-    assert vm.keep_current(2, "n") == Change(
+    assert saving.keep_current(2, "n") == Change(
         {K.K_LAB_GRADE: 2, K.K_LAB_NOTE: "n", K.K_LAB_FLASH: Msg("lab.stale_kept", {"grade": 2})},
         (K.K_LAB_STALE,),
     )
     lab = add(store, "q1", D1, 11, 20, 1)
-    assert vm.remember_seen({}, KEY, lab) == Change({K.K_LAB_SEEN: (KEY, lab.event_id)})
-    assert vm.remember_seen({}, KEY, None) == Change({K.K_LAB_SEEN: (KEY, None)})
+    assert saving.remember_seen({}, KEY, lab) == Change({K.K_LAB_SEEN: (KEY, lab.event_id)})
+    assert saving.remember_seen({}, KEY, None) == Change({K.K_LAB_SEEN: (KEY, None)})
     waiting = {K.K_LAB_STALE: (KEY, 3, ""), K.K_LAB_SEEN: (KEY, 7)}
-    assert vm.remember_seen(waiting, KEY, lab) == Change({K.K_LAB_SEEN: (KEY, 7)})
+    assert saving.remember_seen(waiting, KEY, lab) == Change({K.K_LAB_SEEN: (KEY, 7)})
 
 
 def test_undo_this_label_and_my_last_event(store):
     lab = add(store, "q1", D1, 11, 20, 1)
-    out = vm.undo(store, lab, True, "ann")
+    out = saving.undo(store, lab, True, "ann")
     assert out == vm.Outcome(
         Change(
             {K.K_LAB_FLASH: Msg("lab.undone", {"kind": "add", "doc": "d1", "start": 11, "end": 20})}
@@ -670,7 +676,7 @@ def test_undo_this_label_and_my_last_event(store):
         rerun=True,
     )
     assert store.current() == ()
-    refused = vm.undo(store, None, False, "bob")
+    refused = saving.undo(store, None, False, "bob")
     assert refused == vm.Outcome(
         error=Notice("label.undo.nothing.annotator", {"annotator": "'bob'"})
     )
@@ -684,7 +690,7 @@ def test_undo_this_label_and_my_last_event(store):
 def test_label_options_and_open_label(store):
     lab = add(store, "q1", D1, 11, 20, 1)
     assert vm.label_options((lab,)) == {lab.label_id: "d1 11–20 · Beta two."}
-    assert vm.open_label({K.K_LAB_PICK: lab.label_id}, (lab,)) == Change(
+    assert spans.open_label({K.K_LAB_PICK: lab.label_id}, (lab,)) == Change(
         {
             K.K_LAB_DOC: "d1",
             K.K_LAB_MODE: "range",
@@ -693,7 +699,7 @@ def test_label_options_and_open_label(store):
             K.K_LAB_FIND: "",
         }
     )
-    assert vm.open_label({K.K_LAB_PICK: "gone"}, (lab,)) == Change()
+    assert spans.open_label({K.K_LAB_PICK: "gone"}, (lab,)) == Change()
 
 
 def test_set_progress_and_stale_warning(store):
@@ -720,26 +726,28 @@ def test_set_progress_and_stale_warning(store):
 
 
 def test_export_plan_and_chunker():
-    assert vm.export_plan("set", "en", ["en", "ko"]) == vm.ExportPlan(("en",), "en", "en")
-    assert vm.export_plan("all", "en", ["en", "ko"]) == vm.ExportPlan(("en", "ko"), "all", None)
+    assert files.export_plan("set", "en", ["en", "ko"]) == files.ExportPlan(("en",), "en", "en")
+    assert files.export_plan("all", "en", ["en", "ko"]) == files.ExportPlan(
+        ("en", "ko"), "all", None
+    )
     sidebar = PipelineConfig().chunker
-    assert vm.export_chunker("sidebar", sidebar) == sidebar
-    assert vm.export_chunker("B", sidebar) == preset("B").chunker
-    assert vm.EXPORT_CHUNKINGS[0] == "sidebar"
+    assert files.export_chunker("sidebar", sidebar) == sidebar
+    assert files.export_chunker("B", sidebar) == preset("B").chunker
+    assert files.EXPORT_CHUNKINGS[0] == "sidebar"
 
 
 def test_qrels_text_joins_the_sets_and_counts_queries(store):
     add(store, "q1", D1, 11, 20, 2)
-    plan = vm.export_plan("all", "en", ["en", "ko"])
-    text = vm.qrels_text(store, CHUNKS, QSETS, plan, DOCS, "question", False)
+    plan = files.export_plan("all", "en", ["en", "ko"])
+    text = files.qrels_text(store, CHUNKS, QSETS, plan, DOCS, "question", False)
     # q1: its label (grade 2) on the needle's span; q2: its shipped needle; q3 and set ko: nothing
     assert text.splitlines() == ["q1 0 d1#0 2", "q2 0 d2#0 1"]
-    assert vm.qrels_queries(text) == 2
-    assert vm.qrels_queries("a 0 x 1\na 0 y 1\nb 0 x 0\n") == 2
+    assert files.qrels_queries(text) == 2
+    assert files.qrels_queries("a 0 x 1\na 0 y 1\nb 0 x 0\n") == 2
 
 
 def test_import_labels_refuses_bad_files_and_reports_a_good_one(store):
-    bad = vm.import_labels(store, "l.jsonl", b"\xff\xfe\x00bad", DOCS)
+    bad = files.import_labels(store, "l.jsonl", b"\xff\xfe\x00bad", DOCS)
     assert isinstance(bad.error, Msg) and bad.error.key == "lab.imp.bad" and not bad.rerun
     assert say(bad.error, "en").startswith("Nothing imported — l.jsonl: not UTF-8 text (")
     assert "l.jsonl: UTF-8 텍스트가 아닙니다" in say(bad.error, "ko")
@@ -747,12 +755,12 @@ def test_import_labels_refuses_bad_files_and_reports_a_good_one(store):
         '{"question_set": "en", "question_id": "q1", "doc_id": "d1", "start": 11, "end": 20, '
         '"text": "Beta two.", "grade": %d}\n'
     )
-    refused = vm.import_labels(store, "l.jsonl", (line % 7).encode(), DOCS)
+    refused = files.import_labels(store, "l.jsonl", (line % 7).encode(), DOCS)
     assert isinstance(refused.error, Msg) and refused.error.key == "lab.imp.bad"
     assert "l.jsonl line 1: grade = 7 is not valid" in say(refused.error, "en")
     assert "l.jsonl 1행: 등급 = 7: 올바른 등급이 아닙니다" in say(refused.error, "ko")
     assert store.version() == 0
-    good = vm.import_labels(store, "l.jsonl", (line % 2).encode("utf-8-sig"), DOCS)
+    good = files.import_labels(store, "l.jsonl", (line % 2).encode("utf-8-sig"), DOCS)
     assert good == vm.Outcome(
         Change(
             {

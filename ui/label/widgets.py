@@ -25,18 +25,12 @@ from .. import measure
 from ..html import CSS, Mark, Markup, div, join, marked_text, md, show, snippet, span, table
 from ..i18n import error_text, t
 from ..state import Context
+from . import files, origins, saving, spans
 from . import keys as K
 from . import view as vm
-from .view import (
-    GoldRow,
-    MarkSpec,
-    Msg,
-    PoolView,
-    SetProgress,
-    SpanPick,
-    excerpt_window,
-    say,
-)
+from .origins import GoldRow, PoolView
+from .spans import MarkSpec, SpanPick, excerpt_window
+from .view import Msg, SetProgress, say
 
 
 def do(transition: Callable[..., vm.Change], *args: Any) -> None:
@@ -155,7 +149,7 @@ def selectable_excerpt(
     pick: SpanPick, marks: Sequence[MarkSpec], whole: bool, docs: Mapping[str, Document], lang: str
 ) -> None:
     """:func:`excerpt` in a component where selecting text with the mouse picks that range
-    (``ui.label.view.mouse_span``); the markup is built escaped, as :func:`excerpt` builds it."""
+    (``ui.label.spans.mouse_span``); the markup is built escaped, as :func:`excerpt` builds it."""
     lo, _hi = excerpt_window(pick, whole)
     _SELECTABLE(
         html=str(excerpt(pick, marks, whole, lang)),
@@ -165,7 +159,7 @@ def selectable_excerpt(
         scroll=True,
         key=K.K_LAB_MOUSE,
         default=None,
-        on_change=lambda: do(vm.mouse_span, docs, st.session_state.get(K.K_LAB_MOUSE)),
+        on_change=lambda: do(spans.mouse_span, docs, st.session_state.get(K.K_LAB_MOUSE)),
     )
 
 
@@ -289,11 +283,11 @@ def store_section(lang: str, root: Any) -> tuple[LabelStore | None, str]:
     return store, vm.annotator(ss)
 
 
-def pool_settings(lang: str, run_tags: Sequence[str] = ()) -> vm.PoolRequest:
+def pool_settings(lang: str, run_tags: Sequence[str] = ()) -> origins.PoolRequest:
     """Retrievers (ours, and ``run:TAG`` for each imported run), depth, order and seed."""
     ss = st.session_state
-    vm.apply(ss, vm.pool_defaults(ss))
-    specs = [*vm.POOL_SPECS, *(f"run:{tag}" for tag in run_tags)]
+    vm.apply(ss, origins.pool_defaults(ss))
+    specs = [*origins.POOL_SPECS, *(f"run:{tag}" for tag in run_tags)]
     ss[K.K_LAB_POOL_RETRIEVERS] = [x for x in ss[K.K_LAB_POOL_RETRIEVERS] if x in specs]
     c1, c2, c3, c4 = st.columns([3, 2, 2, 1])
     c1.multiselect(
@@ -324,7 +318,7 @@ def pool_settings(lang: str, run_tags: Sequence[str] = ()) -> vm.PoolRequest:
     c4.number_input(
         t("lab.pool.seed", lang), 0, 1_000_000, 0, key=K.K_LAB_POOL_SEED, persist_state="session"
     )
-    return vm.pool_request(ss)
+    return origins.pool_request(ss)
 
 
 def span_widgets(pick: SpanPick, pool: PoolView, docs: Mapping[str, Document], lang: str) -> None:
@@ -335,7 +329,7 @@ def span_widgets(pick: SpanPick, pool: PoolView, docs: Mapping[str, Document], l
             list(pool.options),
             key=K.K_LAB_CAND,
             on_change=do,
-            args=(vm.open_candidate, pool.candidates),
+            args=(spans.open_candidate, pool.candidates),
             format_func=pool.options.__getitem__,
         )
     st.selectbox(
@@ -347,7 +341,7 @@ def span_widgets(pick: SpanPick, pool: PoolView, docs: Mapping[str, Document], l
     )
     st.radio(
         t("lab.mode", lang),
-        vm.MODES,
+        spans.MODES,
         key=K.K_LAB_MODE,
         horizontal=True,
         format_func=lambda m: t(f"lab.mode.{m}", lang),
@@ -365,7 +359,7 @@ def span_widgets(pick: SpanPick, pool: PoolView, docs: Mapping[str, Document], l
             t("lab.find", lang),
             key=K.K_LAB_FIND,
             on_change=do,
-            args=(vm.find, pick.doc.text),
+            args=(spans.find, pick.doc.text),
             help=t("help.lab.find", lang),
         )
         if pick.find_none:
@@ -376,7 +370,7 @@ def span_widgets(pick: SpanPick, pool: PoolView, docs: Mapping[str, Document], l
                 list(pick.occ_options),
                 key=K.K_LAB_OCC,
                 on_change=do,
-                args=(vm.pick_occurrence,),
+                args=(spans.pick_occurrence,),
                 format_func=pick.occ_options.__getitem__,
             )
         c1, c2 = st.columns(2)
@@ -402,7 +396,7 @@ def labels_section(
             t("lab.open", lang),
             key=K.K_LAB_OPEN,
             on_click=do,
-            args=(vm.open_label, labels),
+            args=(spans.open_label, labels),
             width="stretch",
         )
     with st.expander(t("lab.h.history", lang)):
@@ -422,7 +416,7 @@ def export_section(
         horizontal=True,
         format_func=lambda s: t(f"lab.exp.scope.{s}", lang, set=qset),
     )
-    plan = vm.export_plan(scope, qset, list(qsets))
+    plan = files.export_plan(scope, qset, list(qsets))
     st.download_button(
         t("lab.exp.jsonl", lang),
         data=store.export_jsonl(plan.jsonl_set),
@@ -435,7 +429,7 @@ def export_section(
     sidebar_sig = ctx.config.chunker.signature
     st.selectbox(
         t("lab.exp.chunking", lang),
-        vm.EXPORT_CHUNKINGS,
+        files.EXPORT_CHUNKINGS,
         key=K.K_LAB_EXP_CHUNKING,
         format_func=lambda o: (
             t("lab.exp.sidebar", lang, sig=sidebar_sig) if o == "sidebar" else PRESET_LABELS[o]
@@ -453,10 +447,10 @@ def export_section(
     escape = e2.checkbox(
         t("lab.exp.escape", lang), key=K.K_LAB_EXP_ESCAPE, help=t("help.lab.exp.escape", lang)
     )
-    chunker = vm.export_chunker(st.session_state[K.K_LAB_EXP_CHUNKING], ctx.config.chunker)
+    chunker = files.export_chunker(st.session_state[K.K_LAB_EXP_CHUNKING], ctx.config.chunker)
     try:
         chunks = ctx.corpus.chunking(chunker).chunks
-        qrels = vm.qrels_text(store, chunks, qsets, plan, ctx.corpus.docs, phr, escape)
+        qrels = files.qrels_text(store, chunks, qsets, plan, ctx.corpus.docs, phr, escape)
     except ValueError as exc:
         st.error(md(error_text(exc, lang)))
         return
@@ -469,7 +463,7 @@ def export_section(
         icon=":material/download:",
         on_click="ignore",
     )
-    st.caption(t("lab.exp.qrels_help", lang, n=vm.qrels_queries(qrels)))
+    st.caption(t("lab.exp.qrels_help", lang, n=files.qrels_queries(qrels)))
 
 
 def import_section(store: LabelStore, docs: Mapping[str, Document], lang: str) -> None:
@@ -488,7 +482,7 @@ def import_section(store: LabelStore, docs: Mapping[str, Document], lang: str) -
         help=t("help.lab.imp.check", lang),
     )
     if st.button(t("lab.imp.go", lang), key=K.K_LAB_IMP_GO, disabled=up is None) and up is not None:
-        done(vm.import_labels(store, up.name, up.getvalue(), docs if check else None), lang)
+        done(files.import_labels(store, up.name, up.getvalue(), docs if check else None), lang)
     imported = st.session_state.pop(K.K_LAB_IMP_FLASH, None)
     if imported is not None:
         st.success(md(say(imported, lang)))
@@ -565,7 +559,7 @@ def save_widgets(
                 shortcut=str(g),
                 help=t("help.lab.grade_key", lang, grade=g),
                 on_click=do,
-                args=(vm.set_grade, g),
+                args=(spans.set_grade, g),
                 width="stretch",
             )
     with c2:
@@ -581,7 +575,7 @@ def save_widgets(
             width="stretch",
             help=t("help.lab.save_next", lang),
             on_click=do,
-            args=(vm.save_and_next, store, key, pick.doc, pool.candidates, qsets, next_qid),
+            args=(saving.save_and_next, store, key, pick.doc, pool.candidates, qsets, next_qid),
         )
         b1 = b2 = b3 = st.container()  # one under the other: their labels fit a narrow column
         b1.button(
@@ -590,7 +584,7 @@ def save_widgets(
             disabled=not can_save,
             width="stretch",
             on_click=do,
-            args=(vm.save, store, key, pick.doc),
+            args=(saving.save, store, key, pick.doc),
         )
         undo_this = b2.button(
             t("lab.undo_this", lang),
@@ -609,7 +603,7 @@ def save_widgets(
     return undo_this, undo_mine
 
 
-def stale_question(edit: vm.Edit, lang: str) -> bool:
+def stale_question(edit: saving.Edit, lang: str) -> bool:
     """Ask what to do with an edit refused as stale: True when "overwrite" was clicked."""
     if edit.ask is None:
         return False
@@ -622,7 +616,7 @@ def stale_question(edit: vm.Edit, lang: str) -> bool:
         t("lab.stale_keep", lang),
         key=K.K_LAB_STALE_KEEP,
         on_click=vm.apply,
-        args=(st.session_state, vm.keep_current(*edit.keep)),
+        args=(st.session_state, saving.keep_current(*edit.keep)),
     )
     return overwrite
 
@@ -643,5 +637,7 @@ def span_facts(pick: SpanPick, lang: str) -> None:
     )
     existing = pick.existing
     st.caption(
-        t("lab.span_not_judged", lang) if existing is None else md(say(vm.judged(existing), lang))
+        t("lab.span_not_judged", lang)
+        if existing is None
+        else md(say(spans.judged(existing), lang))
     )
