@@ -194,8 +194,9 @@ def pool_question(
     extra: dict[str, Chunk] = {}
     for qid, text in queries_of(question, phrasings):
         suffix = qid[len(question.id) :] or "#q"
-        stage, _dense = retrieve(cfg, text, corpus, runs=runs, query_id=qid, extra=extra)
-        for lst in stage.lists:
+        found = retrieve(cfg, text, corpus, runs=runs, query_id=qid)
+        extra.update(found.extra)
+        for lst in found.stage.lists:
             if lst.status != "ok":
                 unavailable.setdefault(lst.name, lst.message or lst.status)
                 continue

@@ -215,19 +215,12 @@ def _run_planned(
     timings: dict[str, float] = {"chunking": chunking_ms}
 
     t = time.perf_counter()
-    extra: dict[str, Chunk] = {}
-    retrieval, dense_index = retrieve(
-        config,
-        question,
-        corpus,
-        progress=progress,
-        runs=runs,
-        query_id=query_id,
-        extra=extra,
-        plan=plan,
+    found = retrieve(
+        config, question, corpus, progress=progress, runs=runs, query_id=query_id, plan=plan
     )
     timings["retrieval"] = (time.perf_counter() - t) * 1000
-    table: Mapping[str, Chunk] = ChainMap(extra, chunking.by_id) if extra else chunking.by_id
+    retrieval, dense_index, extra = found.stage, found.dense_index, found.extra
+    table: Mapping[str, Chunk] = ChainMap(dict(extra), chunking.by_id) if extra else chunking.by_id
 
     t = time.perf_counter()
     rerank = rerank_stage(config, question, retrieval.hits, corpus, dense_index, table)
@@ -268,7 +261,7 @@ def _run_planned(
 def _trace(
     plan: RunPlan,
     question: str,
-    extra: dict[str, Chunk],
+    extra: Mapping[str, Chunk],
     table: Mapping[str, Chunk],
     ranked: tuple[RetrievalStage, Any, RerankStage, GateStage],
     answer: tuple[ContextStage, GenerationStage, SupportStage],

@@ -7,7 +7,7 @@ dense retrieval ran, every passed-on hit carries its cosine distance (the gate m
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from ..config import PipelineConfig
 from ..index import CorpusIndex, Progress
@@ -17,6 +17,17 @@ from ..retrieval.runs import ExternalRun
 from ..types import Chunk, RetrievalStage, RetrieverList
 from .plan import RunPlan
 from .retrievers import RETRIEVERS, Request
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    """What the retrieval stage makes: its part of the Trace, the dense index (None when dense
+    did not run) later stages attach cosine distances with, and the chunks imported runs' hits
+    name that the chunking lacks (whole documents, external texts), in the order first named."""
+
+    stage: RetrievalStage
+    dense_index: DenseIndex | None = None
+    extra: Mapping[str, Chunk] = field(default_factory=dict)
 
 
 def _list_name(method: str, analyzer: str | None, model: str) -> str:
@@ -31,16 +42,12 @@ def retrieve(
     progress: Progress | None = None,
     runs: Mapping[str, ExternalRun] | None = None,
     query_id: str | None = None,
-    extra: dict[str, Chunk] | None = None,
     plan: RunPlan | None = None,
-) -> tuple[RetrievalStage, DenseIndex | None]:
-    """Run every configured retriever and fuse their lists.
+) -> Retrieval:
+    """Run every configured retriever and fuse their lists (see :class:`Retrieval`).
 
-    Returns the stage and the dense index (or None) so later stages can
-    attach a cosine distance to any candidate. ``run:TAG`` retrievers read
-    ``runs[TAG]`` at ``query_id``; the chunks their hits name that the
-    chunking lacks (whole documents, external texts) are added to ``extra``.
-    ``plan``: the config's :class:`RunPlan` (made here when not given).
+    ``run:TAG`` retrievers read ``runs[TAG]`` at ``query_id``. ``plan``: the config's
+    :class:`RunPlan` (made here when not given).
     """
     rcfg = config.retrieval
     plan = plan if plan is not None else RunPlan(config, corpus, progress)
@@ -48,7 +55,7 @@ def retrieve(
     lists: list[RetrieverList] = []
     dense_index: DenseIndex | None = None
     dense_cos = None
-    extra = extra if extra is not None else {}
+    extra: dict[str, Chunk] = {}
     for method, analyzer in plan.method_specs:
         request = Request(
             question,
@@ -59,10 +66,10 @@ def retrieve(
             progress=progress,
             runs=runs,
             query_id=query_id,
-            extra=extra,
         )
         got = RETRIEVERS.get(method)(request)
         lists.append(got.list)
+        extra.update(got.extra)
         if got.dense_index is not None:
             dense_index = got.dense_index
         if got.cosines is not None:
@@ -91,4 +98,5 @@ def retrieve(
         )
         if fused is not None:
             fused = replace(fused, hits=final)
-    return RetrievalStage(lists=tuple(lists), fused=fused, hits=final), dense_index
+    stage = RetrievalStage(lists=tuple(lists), fused=fused, hits=final)
+    return Retrieval(stage, dense_index=dense_index, extra=extra)

@@ -1,7 +1,8 @@
 """The retrievers: one driver per ``retrieval.methods`` entry, by name in :data:`RETRIEVERS`.
 
 A driver takes a :class:`Request` (the question, the run's plan, the list's name and
-analyzer, the imported runs) and returns the list it retrieved (:class:`Retrieved`). To add
+analyzer, the imported runs) and returns what it made (:class:`Retrieved`): the list, and the
+dense index or the chunks outside the chunking it brought. To add
 a retriever: write its kernel under ``rag_core/retrieval/``, a driver here, register it
 under its method name, and list the name in ``rag_core.config.RETRIEVAL_METHODS``.
 """
@@ -66,17 +67,17 @@ class Request:
     progress: Progress | None = None
     runs: Mapping[str, ExternalRun] | None = None
     query_id: str | None = None
-    #: chunks an imported run's hits name that the chunking lacks (the run driver adds them)
-    extra: dict[str, Chunk] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class Retrieved:
-    """A driver's list, and for the dense one its index and every chunk's cosine."""
+    """A driver's list, for the dense one its index and every chunk's cosine, for an imported
+    run the chunks its hits name that the chunking lacks (whole documents, external texts)."""
 
     list: RetrieverList
     dense_index: DenseIndex | None = None
     cosines: Any = None
+    extra: Mapping[str, Chunk] = field(default_factory=dict)
 
 
 #: Retriever drivers by ``retrieval.methods`` name.
@@ -165,18 +166,10 @@ def qdrant_driver(req: Request) -> Retrieved:
 def run_driver(req: Request) -> Retrieved:
     """An imported run, read at the request's query id (:func:`run_list`)."""
     plan = req.plan
-    return Retrieved(
-        run_list(
-            req.name,
-            str(req.analyzer),
-            plan.config,
-            plan.corpus,
-            plan.chunking,
-            req.runs,
-            req.query_id,
-            req.extra,
-        )
+    found, extra = run_list(
+        req.name, str(req.analyzer), plan.config, plan.corpus, plan.chunking, req.runs, req.query_id
     )
+    return Retrieved(found, extra=extra)
 
 
 def qdrant_list(config: PipelineConfig, question: str, chunking: Chunking) -> RetrieverList:
@@ -286,9 +279,9 @@ def run_list(
     chunking: Chunking,
     runs: Mapping[str, ExternalRun] | None,
     query_id: str | None,
-    extra: dict[str, Chunk],
-) -> RetrieverList:
-    """The retriever list of an imported run (``run:TAG``), see :mod:`rag_core.retrieval.runs`."""
+) -> tuple[RetrieverList, dict[str, Chunk]]:
+    """The retriever list of an imported run (``run:TAG``), see :mod:`rag_core.retrieval.runs`,
+    and the chunks its hits name that the chunking lacks (whole documents, external texts)."""
     run_ = (runs or {}).get(tag)
     if run_ is None:
         loaded = ", ".join(sorted(runs or {})) or "none"
@@ -301,7 +294,7 @@ def run_list(
             status="unavailable",
             message=english(n := notice(RUN_NOT_LOADED, tag=tag, loaded=loaded)),
             notice=n,
-        )
+        ), {}
     run_hits = run_.for_query(query_id)
     if run_hits is None:
         why = (
@@ -319,11 +312,10 @@ def run_list(
             message=english(why),
             notice=why,
             params={"source": run_.source},
-        )
+        ), {}
     hits, more = resolve_hits(
         run_hits, config.retrieval.k, chunking, corpus.docs, corpus.doc_chunk_ids(config.chunker)
     )
-    extra.update(more)
     outside = sum(1 for h in hits if h.chunk_id in more)
     no_text = sum(1 for h in hits if h.note == "text unavailable")
     params: dict[str, Any] = {"source": run_.source, "tag": tag}
@@ -341,7 +333,7 @@ def run_list(
         message=english(empty) if empty else "",
         notice=empty,
         params=params,
-    )
+    ), more
 
 
 def _plan_hits(

@@ -108,7 +108,7 @@ def test_pool_question_pools_each_retriever_and_phrasing(tiny_corpus):
         cfg = replace(
             config, retrieval=replace(config.retrieval, methods=("bm25:unicode", "bm25:char"), k=2)
         )
-        stage, _ = retrieve(cfg, text, tiny_corpus)
+        stage = retrieve(cfg, text, tiny_corpus).stage
         for lst in stage.lists:
             assert result.runs[f"{lst.name}#{i}"] == tuple(h.chunk_id for h in lst.hits[:2])
     assert [e.item for e in result.entries] == [e.item for e in pool(result.runs, 2)]
