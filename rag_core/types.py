@@ -543,6 +543,19 @@ class SupportStage:
     notice: Notice | None = None
 
 
+@dataclass(frozen=True)
+class Stages:
+    """A run's six stage results by name, in pipeline order: what the Trace is built from and
+    the gold is followed through (``rag_core.gold.diagnosis.gold_view``)."""
+
+    retrieval: RetrievalStage
+    rerank: RerankStage
+    gate: GateStage
+    context: ContextStage
+    generation: GenerationStage
+    support: SupportStage
+
+
 # ------------------------------------------------------------------- trace
 
 

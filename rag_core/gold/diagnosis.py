@@ -10,20 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from ..types import (
-    Chunk,
-    ContextStage,
-    Document,
-    GateStage,
-    GenerationStage,
-    GoldView,
-    Hit,
-    Needle,
-    Notice,
-    RerankStage,
-    RetrievalStage,
-    SupportStage,
-)
+from ..types import Chunk, Document, GoldView, Hit, Needle, Notice, Stages
 from ..wording import declare, english, notice
 from .relevance import locate, relevant_chunk_ids
 
@@ -65,10 +52,6 @@ GOLD_UNUSED = declare("gold.unused", "n")
 _BEYOND_MAX_KEPT = "gate.beyond_max_kept"
 
 
-#: The stages a needle's loss is read from, in pipeline order.
-_Stages = tuple[RetrievalStage, RerankStage, GateStage, ContextStage, GenerationStage, SupportStage]
-
-
 def _best_rank(hits: Sequence[Hit], gold: set[str]) -> int | None:
     ranks = [h.rank for h in hits if h.chunk_id in gold]
     return min(ranks) if ranks else None
@@ -78,14 +61,10 @@ def gold_view(
     needles: Sequence[Needle],
     docs: Mapping[str, Document],
     chunking: ChunkList,
-    retrieval: RetrievalStage,
-    rerank: RerankStage,
-    gate: GateStage,
-    context: ContextStage,
-    generation: GenerationStage,
-    support: SupportStage,
+    stages: Stages,
 ) -> GoldView:
     """Follow every needle through the stages; see :data:`LOSSES`."""
+    retrieval, context = stages.retrieval, stages.context
     spans: list[tuple[int, int] | None] = []
     for n in needles:
         doc = docs.get(n.doc_id)
@@ -97,8 +76,8 @@ def gold_view(
         stage_ranks[f"retrieval:{lst.name}"] = [_best_rank(lst.hits, set(ids)) for ids in chunk_ids]
     if retrieval.fused is not None:
         stage_ranks["fusion"] = [_best_rank(retrieval.fused.hits, set(ids)) for ids in chunk_ids]
-    stage_ranks["rerank"] = [_best_rank(rerank.hits, set(ids)) for ids in chunk_ids]
-    stage_ranks["gate"] = [_best_rank(gate.kept, set(ids)) for ids in chunk_ids]
+    stage_ranks["rerank"] = [_best_rank(stages.rerank.hits, set(ids)) for ids in chunk_ids]
+    stage_ranks["gate"] = [_best_rank(stages.gate.kept, set(ids)) for ids in chunk_ids]
     source_n: list[int | None] = []
     for ids in chunk_ids:
         ns = [s.n for s in context.sources if s.chunk_id in ids and s.status != "dropped" and s.n]
@@ -108,7 +87,6 @@ def gold_view(
     losses: list[str] = []
     whys: list[Notice | None] = []
     explanations: list[str] = []
-    stages: _Stages = (retrieval, rerank, gate, context, generation, support)
     for i, n in enumerate(needles):
         loss, why = _needle_loss(i, n, spans[i], chunk_ids[i], stage_ranks, stages)
         losses.append(loss)
@@ -118,7 +96,7 @@ def gold_view(
     lost = [stage for stage in losses if stage]
     lost_at = min(lost, key=ORDER.index) if lost else ""
     if not lost:
-        if generation.status != "ok":
+        if stages.generation.status != "ok":
             explanation = "the gold evidence reached the prompt; no answer was generated to check"
         else:
             explanation = "the gold evidence reached the prompt and a claim citing it is supported"
@@ -143,10 +121,11 @@ def _needle_loss(
     span: tuple[int, int] | None,
     chunk_ids: Sequence[str],
     ranks: dict[str, list[int | None]],
-    stages: _Stages,
+    stages: Stages,
 ) -> tuple[str, Notice | None]:
     """The stage that lost needle ``i`` and why ("", None when it reached the answer)."""
-    retrieval, rerank, gate, context, generation, support = stages
+    retrieval, rerank, gate, context = stages.retrieval, stages.rerank, stages.gate, stages.context
+    generation, support = stages.generation, stages.support
     if span is None:
         return "corpus", notice(GOLD_NOT_IN_DOCUMENT)
     if not chunk_ids:

@@ -8,7 +8,8 @@ The stages, in order, each with its driver module in this package:
 4. rerank — :mod:`.reranking`;
 5. gate — ``rag_core.answer.gate.apply_gate``;
 6. context, generation, support — :mod:`.answering`;
-7. the Trace — :mod:`.trace` (the chunk table, the gold at every stage).
+7. the Trace — :mod:`.trace` (the chunk table, the gold at every stage); each stage's
+   milliseconds are measured beside its result (:mod:`.timing`).
 
 Every stage's full output lands in the Trace, survivors or not. A stage whose model is
 missing is recorded as ``unavailable`` with the reason; every other stage still runs. When
@@ -17,45 +18,30 @@ the gate refuses, context/generation/support are ``skipped`` and the model is ne
 
 from __future__ import annotations
 
-import time
 from collections import ChainMap
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from functools import partial
-from typing import Any
 
 from ..answer.gate import apply_gate
 from ..config import PipelineConfig
 from ..index import CorpusIndex, Progress
 from ..models.errors import Cancelled as Cancelled  # re-exported: rag_core.pipeline.Cancelled
 from ..retrieval.runs import ExternalRun
-from ..types import (
-    Chunk,
-    ContextStage,
-    GateStage,
-    GenerationStage,
-    Needle,
-    Notice,
-    Question,
-    RerankStage,
-    RetrievalStage,
-    SupportStage,
-    Trace,
-)
+from ..types import Chunk, GateStage, Needle, Notice, Question, Stages, Trace
 from ..wording import declare, english, notice
 from .answering import (
-    STAGES_NOT_RUN_RETRIEVAL_ONLY,
+    AnswerStages,
     Listener,
     answer_stages,
     context_stage,
-    not_run,
     skipped_generation,
     skipped_support,
 )
 from .plan import RunPlan
 from .question import validate_question
 from .reranking import rerank_stage
-from .retrieval import retrieve
-from .trace import gold_at_stages, referenced_chunks, rounded_ms
+from .retrieval import Retrieval, retrieve
+from .timing import rounded_ms, timed
+from .trace import gold_at_stages, referenced_chunks
 
 #: What ``stop_after`` may name: the last stage run (``gate``: no context; ``context``: the
 #: prompt is built and measured, no answer; ``support``: everything).
@@ -213,86 +199,89 @@ def _run_planned(
     """
     config, corpus, chunking = plan.config, plan.corpus, plan.chunking
     timings: dict[str, float] = {"chunking": chunking_ms}
-
-    t = time.perf_counter()
-    found = retrieve(
-        config, question, corpus, progress=progress, runs=runs, query_id=query_id, plan=plan
+    found, timings["retrieval"] = timed(
+        retrieve,
+        config,
+        question,
+        corpus,
+        progress=progress,
+        runs=runs,
+        query_id=query_id,
+        plan=plan,
     )
-    timings["retrieval"] = (time.perf_counter() - t) * 1000
-    retrieval, dense_index, extra = found.stage, found.dense_index, found.extra
-    table: Mapping[str, Chunk] = ChainMap(dict(extra), chunking.by_id) if extra else chunking.by_id
-
-    t = time.perf_counter()
-    rerank = rerank_stage(config, question, retrieval.hits, corpus, dense_index, table)
-    timings["rerank"] = (time.perf_counter() - t) * 1000
-
-    t = time.perf_counter()
-    gate = apply_gate(rerank.hits, config.gate)
-    timings["gate"] = (time.perf_counter() - t) * 1000
+    table: Mapping[str, Chunk] = (
+        ChainMap(dict(found.extra), chunking.by_id) if found.extra else chunking.by_id
+    )
+    rerank, timings["rerank"] = timed(
+        rerank_stage, config, question, found.stage.hits, corpus, found.dense_index, table
+    )
+    gate, timings["gate"] = timed(apply_gate, rerank.hits, config.gate)
     notices, warnings = _warnings(notices, gate, plan.load_notices)
 
-    finish = partial(
-        _trace, plan, question, extra, table, (retrieval, dense_index, rerank, gate), gold=gold,
-        warnings=warnings, notices=notices,
-    )  # fmt: skip
+    def finish(answer: AnswerStages, ms: Mapping[str, float]) -> Trace:
+        stages = Stages(
+            retrieval=found.stage,
+            rerank=rerank,
+            gate=gate,
+            context=answer.context,
+            generation=answer.generation,
+            support=answer.support,
+        )
+        return _trace(
+            plan, question, found, table, stages, ms, gold=gold, warnings=warnings, notices=notices
+        )
+
     if stop_after == "gate":
-        if plan.stop_gate is None:  # the same three skipped stages for every question
-            plan.stop_gate = not_run(config, notice(STAGES_NOT_RUN_RETRIEVAL_ONLY))
         return finish(plan.stop_gate, timings)
-    prepared = context_stage(config, question, gate, corpus, progress, timings, table, listener)
+    prepared = context_stage(config, question, gate, corpus, progress, table, listener)
+    timings.update(prepared.ms)
     if prepared.skipped is not None:  # the gate refused: nothing more to run
         return finish(prepared.skipped, timings)
     if stop_after == "context" or (listener is not None and prepared.generator is not None):
         why = notice(STAGES_NOT_RUN_AFTER_CONTEXT)
         staged = finish(
-            (prepared.context, skipped_generation(config, why), skipped_support(why)),
-            dict(timings),
+            AnswerStages(prepared.context, skipped_generation(config, why), skipped_support(why)),
+            timings,
         )
         if stop_after == "context":
             return staged
         if listener is not None:
             listener("stages", staged)
-    generation, support = answer_stages(
-        config, question, prepared, corpus, progress, timings, listener, cancelled
-    )
-    return finish((prepared.context, generation, support), timings)
+    answered = answer_stages(config, question, prepared, corpus, progress, listener, cancelled)
+    timings.update(answered.ms)
+    return finish(AnswerStages(prepared.context, answered.generation, answered.support), timings)
 
 
 def _trace(
     plan: RunPlan,
     question: str,
-    extra: Mapping[str, Chunk],
+    found: Retrieval,
     table: Mapping[str, Chunk],
-    ranked: tuple[RetrievalStage, Any, RerankStage, GateStage],
-    answer: tuple[ContextStage, GenerationStage, SupportStage],
-    timings: dict[str, float],
+    stages: Stages,
+    timings: Mapping[str, float],
     *,
     gold: Question | Sequence[Needle] | None,
     warnings: tuple[str, ...],
     notices: tuple[Notice, ...],
 ) -> Trace:
-    """The Trace of a run's stages (``ranked``: retrieval, its dense index, rerank, gate;
-    ``answer``: context, generation, support): the gold at every stage, the chunk table, the
-    stamp, the total time."""
-    retrieval, dense_index, rerank, gate = ranked
-    context, generation, support = answer
-    gview = gold_at_stages(plan, gold, extra, retrieval, rerank, gate, context, generation, support)
-    chunks = referenced_chunks(plan, retrieval, context, gview, extra, table)
-    stamp = plan.stamp(dense_index)
-    timings["total"] = sum(v for k, v in timings.items() if k != "total")
+    """The Trace of a run's stages: the gold at every stage, the chunk table (``found.extra``:
+    an imported run's chunks outside the chunking), the stamp (of ``found.dense_index``), the
+    timings with their total."""
+    gview = gold_at_stages(plan, gold, found.extra, stages)
+    chunks = referenced_chunks(plan, stages.retrieval, stages.context, gview, found.extra, table)
     return Trace(
         question=question,
         config=plan.config_dict,
-        index_stamp=stamp,
+        index_stamp=plan.stamp(found.dense_index),
         chunking=plan.diagnostics,
-        retrieval=retrieval,
-        rerank=rerank,
-        gate=gate,
-        context=context,
-        generation=generation,
-        support=support,
+        retrieval=stages.retrieval,
+        rerank=stages.rerank,
+        gate=stages.gate,
+        context=stages.context,
+        generation=stages.generation,
+        support=stages.support,
         chunks=chunks,
-        timings_ms=rounded_ms(timings),
+        timings_ms=rounded_ms({**timings, "total": sum(timings.values())}),
         gold=gview,
         warnings=warnings,
         notices=notices,

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import models  # models.get_* read at call time: the one place a model is swapped
 from ..answer.checkfile import SUPPORT_JUDGE_UNAVAILABLE, judge_or_notice
@@ -22,6 +21,7 @@ from ..models.endpoint import EndpointError
 from ..models.errors import MODEL_UNAVAILABLE
 from ..types import Chunk, ContextStage, GateStage, GenerationStage, Notice, SupportStage
 from ..wording import declare, english, notice
+from .timing import timed
 
 #: Why a stage was not run (``<Stage>.notice``); ``gate`` is the gate's own notice.
 CONTEXT_SKIPPED_GATE = declare("context.skipped.gate_refused", "gate")
@@ -59,51 +59,44 @@ def skipped_support(reason: Notice) -> SupportStage:
     return SupportStage("skipped", message=english(reason), notice=reason)
 
 
-def not_run(
-    config: PipelineConfig, reason: Notice
-) -> tuple[ContextStage, GenerationStage, SupportStage]:
+class AnswerStages(NamedTuple):
+    """The three stages after the gate, by name."""
+
+    context: ContextStage
+    generation: GenerationStage
+    support: SupportStage
+
+
+def not_run(config: PipelineConfig, reason: Notice) -> AnswerStages:
     """Context, generation and support all ``skipped`` for ``reason``."""
-    return (
+    return AnswerStages(
         skipped_context(config, reason),
         skipped_generation(config, reason),
         skipped_support(reason),
     )
 
 
-def model_stages(
-    config: PipelineConfig,
-    question: str,
-    gate: GateStage,
-    corpus: CorpusIndex,
-    progress: Progress | None = None,
-    timings: dict[str, float] | None = None,
-    chunks: Mapping[str, Chunk] | None = None,
-    listener: Listener | None = None,
-) -> tuple[ContextStage, GenerationStage, SupportStage]:
-    """Context, generation and support for the kept candidates.
-
-    ``chunks``: see :func:`rerank_stage`; ``listener``: see :func:`run`.
-    """
-    timings = timings if timings is not None else {}
-    prepared = context_stage(config, question, gate, corpus, progress, timings, chunks, listener)
-    if prepared.skipped is not None:
-        return prepared.skipped
-    generation, support = answer_stages(
-        config, question, prepared, corpus, progress, timings, listener
-    )
-    return prepared.context, generation, support
-
-
 @dataclass(frozen=True)
 class Prepared:
     """The context stage's result and what the answer stages need from it: the loaded generator
     (None when off or missing) and why it is missing; ``skipped``: all three stages when the
-    gate refused (nothing else to run)."""
+    gate refused (nothing else to run); ``ms``: what the stage measured, in milliseconds
+    (``model_load`` when a generator is named, then ``context``; none when skipped)."""
 
     context: ContextStage
     generator: Any = None
     problem: Notice | None = None
-    skipped: tuple[ContextStage, GenerationStage, SupportStage] | None = None
+    skipped: AnswerStages | None = None
+    ms: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Answered:
+    """Generation and support, and the milliseconds each took (``generation``, ``support``)."""
+
+    generation: GenerationStage
+    support: SupportStage
+    ms: Mapping[str, float]
 
 
 def context_stage(
@@ -112,30 +105,49 @@ def context_stage(
     gate: GateStage,
     corpus: CorpusIndex,
     progress: Progress | None = None,
-    timings: dict[str, float] | None = None,
     chunks: Mapping[str, Chunk] | None = None,
     listener: Listener | None = None,
 ) -> Prepared:
     """The context of the kept candidates, measured with the generator's tokenizer (loaded here:
-    the listener is told ``("preparing", {"model", "once"})`` first) or the named fallback."""
-    timings = timings if timings is not None else {}
+    the listener is told ``("preparing", {"model", "once"})`` first) or the named fallback.
+
+    ``chunks``: the chunk table (default: the chunking's; with imported runs also their extra
+    chunks); ``listener``: see :func:`rag_core.pipeline.run`.
+    """
     if gate.refused:
         why = gate.notice if gate.notice is not None else notice(GATE_REFUSED_NO_CANDIDATES)
-        skipped = (
+        skipped = AnswerStages(
             skipped_context(config, notice(CONTEXT_SKIPPED_GATE, gate=why)),
             skipped_generation(config, notice(GENERATION_SKIPPED_GATE, gate=why)),
             skipped_support(notice(SUPPORT_SKIPPED_NO_ANSWER)),
         )
-        return Prepared(skipped[0], skipped=skipped)
+        return Prepared(skipped.context, skipped=skipped)
 
-    chunking = corpus.chunking(config.chunker)
-    generator, gen_problem = _load_generator(config, progress, timings, listener)
+    ms: dict[str, float] = {}
+    generator: Any = None
+    gen_problem: Notice | None = None
+    if config.generation.model != "none":
+        (generator, gen_problem), ms["model_load"] = timed(
+            _load_generator, config, progress, listener
+        )
+    table = chunks if chunks is not None else corpus.chunking(config.chunker).by_id
+    context, ms["context"] = timed(_context, config, question, gate, table, corpus, generator)
+    return Prepared(context, generator, gen_problem, ms=ms)
 
-    t = time.perf_counter()
+
+def _context(
+    config: PipelineConfig,
+    question: str,
+    gate: GateStage,
+    table: Mapping[str, Chunk],
+    corpus: CorpusIndex,
+    generator: Any,
+) -> ContextStage:
+    """The context stage itself: the budgeted prompt of the kept candidates."""
     context = build_context(
         question,
         gate.kept,
-        chunks if chunks is not None else chunking.by_id,
+        table,
         corpus.docs,
         config.context,
         tokenizer=_context_tokenizer(generator),
@@ -143,8 +155,7 @@ def context_stage(
     )
     if generator is not None and getattr(generator, "exact", True) is False:
         context = approximate_counts(context)  # an endpoint whose tokenizer is unknown
-    timings["context"] = (time.perf_counter() - t) * 1000
-    return Prepared(context, generator, gen_problem)
+    return context
 
 
 def answer_stages(
@@ -153,24 +164,17 @@ def answer_stages(
     prepared: Prepared,
     corpus: CorpusIndex,
     progress: Progress | None = None,
-    timings: dict[str, float] | None = None,
     listener: Listener | None = None,
     cancelled: Callable[[], bool] | None = None,
-) -> tuple[GenerationStage, SupportStage]:
+) -> Answered:
     """Generation from the prepared context, then the support check of its answer
     (``cancelled``: see :func:`rag_core.answer.generation.generate`)."""
-    timings = timings if timings is not None else {}
     context, generator = prepared.context, prepared.generator
-    t = time.perf_counter()
-    generation = _generation(
-        config, context, generator, prepared.problem, progress, listener, cancelled
+    generation, generation_ms = timed(
+        _generation, config, context, generator, prepared.problem, progress, listener, cancelled
     )
-    timings["generation"] = (time.perf_counter() - t) * 1000
-
-    t = time.perf_counter()
-    support = _support(config, question, context, generation, generator, corpus)
-    timings["support"] = (time.perf_counter() - t) * 1000
-    return generation, support
+    support, support_ms = timed(_support, config, question, context, generation, generator, corpus)
+    return Answered(generation, support, {"generation": generation_ms, "support": support_ms})
 
 
 def _context_tokenizer(generator: Any) -> Any:
@@ -198,19 +202,14 @@ def endpoint_generator(config: PipelineConfig, name: str | None = None) -> Any:
 
 
 def _load_generator(
-    config: PipelineConfig,
-    progress: Progress | None,
-    timings: dict[str, float],
-    listener: Listener | None = None,
+    config: PipelineConfig, progress: Progress | None, listener: Listener | None = None
 ) -> tuple[Any, Notice | None]:
-    """The configured generator (None when off or missing) and, when missing, why.
+    """The configured generator (None when missing; ``generation.model`` is not ``none``) and,
+    when missing, why.
 
     ``listener`` is told ``("preparing", {"model": name, "once": bool})`` first; ``once``: a
     bundled model that is not converted yet (the load converts it, once per machine)."""
     name = config.generation.model
-    if name == "none":
-        return None, None
-    t = time.perf_counter()
     if listener is not None:
         listener("preparing", {"model": name, "once": not models.prepared(name)})
     if progress:
@@ -225,7 +224,6 @@ def _load_generator(
             generator = models.get_generator(g.model, dtype=g.dtype, progress=progress)
     except ModelUnavailable as exc:
         problem = notice(GENERATION_MODEL_UNAVAILABLE, model=exc.name, reason=exc.notice)
-    timings["model_load"] = (time.perf_counter() - t) * 1000
     return generator, problem
 
 

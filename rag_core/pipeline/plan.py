@@ -4,22 +4,33 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, TypeAlias
+from dataclasses import dataclass
+from typing import Any
 
 from ..config import PipelineConfig
 from ..index import CorpusIndex, Progress
 from ..retrieval.dense import DenseIndex
 from ..retrieval.sparse import SparseIndex, SparseResult
 from ..retrieval.sparse.analyzers import get_analyzer
-from ..types import ContextStage, GenerationStage, IndexStamp, Notice, SupportStage
+from ..types import IndexStamp, Notice
 from ..wording import NoticeError, declare, english, notice
+from .answering import STAGES_NOT_RUN_RETRIEVAL_ONLY, AnswerStages, not_run
 
 #: A chunking of a loaded corpus that holds no chunk at all (nothing to search).
 NO_CHUNKS = declare("plan.no_chunks", "signature", "n")
 
 
-#: ``(index, analyzer function, list params, idf form, n docs)`` of one sparse retriever.
-_SparseRoute: TypeAlias = "tuple[SparseIndex, Callable[[str], list[str]], dict[str, Any], str, int]"
+@dataclass(frozen=True)
+class SparseRoute:
+    """What one sparse retriever (method and analyzer) searches with."""
+
+    index: SparseIndex
+    #: the analyzer function: text -> terms
+    analyze: Callable[[str], list[str]]
+    #: the list's params as the Trace shows them
+    params: dict[str, Any]
+    idf_form: str
+    n_docs: int
 
 
 class RunPlan:
@@ -52,18 +63,19 @@ class RunPlan:
         #: the chunking's diagnostics, window facts those of the corpus's embedder
         self.diagnostics = corpus.windowed(config.chunker, config.retrieval.dense_model)
         self.config_dict = config.to_dict()
-        self._sparse: dict[tuple[str, str], _SparseRoute] = {}
+        self._sparse: dict[tuple[str, str], SparseRoute] = {}
         self._stamp: tuple[Any, IndexStamp] | None = None
         self.method_specs = config.retrieval.method_specs
         #: chunk and document id per chunking position
         self.chunk_ids = [c.chunk_id for c in self.chunking.chunks]
         self.doc_ids = [c.doc_id for c in self.chunking.chunks]
-        self.stop_gate: tuple[ContextStage, GenerationStage, SupportStage] | None = None
+        #: the three answer stages of a run that stops at the gate (the same for every question)
+        self.stop_gate: AnswerStages = not_run(config, notice(STAGES_NOT_RUN_RETRIEVAL_ONLY))
         #: per sparse retriever, question -> (its terms, the kernel's result), see :meth:`prefetch`
         self._found: dict[tuple[str, str], dict[str, tuple[list[str], SparseResult]]] = {}
 
-    def sparse(self, method: str, analyzer: str) -> _SparseRoute:
-        """``(index, analyzer function, list params, idf form, n docs)`` of one sparse retriever."""
+    def sparse(self, method: str, analyzer: str) -> SparseRoute:
+        """The index, analyzer and params of one sparse retriever (built on first use)."""
         key = (method, analyzer)
         if key not in self._sparse:
             rcfg = self.config.retrieval
@@ -78,7 +90,7 @@ class RunPlan:
                     params["epsilon"] = rcfg.epsilon
             if analyzer == "char":
                 params["ngram"] = [rcfg.ngram_min, rcfg.ngram_max]
-            self._sparse[key] = (index, analyze, params, index.idf_form, index.n_docs)
+            self._sparse[key] = SparseRoute(index, analyze, params, index.idf_form, index.n_docs)
         return self._sparse[key]
 
     def prefetch(self, questions: Sequence[str]) -> None:
@@ -114,9 +126,9 @@ class RunPlan:
     def _search_now(
         self, method: str, analyzer: str, question: str
     ) -> tuple[list[str], SparseResult]:
-        index, analyze, *_ = self.sparse(method, analyzer)
-        terms = analyze(question)
-        return terms, index.search(terms, self.config.retrieval.k)
+        route = self.sparse(method, analyzer)
+        terms = route.analyze(question)
+        return terms, route.index.search(terms, self.config.retrieval.k)
 
     def stamp(self, dense_index: DenseIndex | None) -> IndexStamp:
         """The Trace's index stamp (rebuilt only when the dense index changes)."""

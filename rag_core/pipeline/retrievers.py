@@ -90,14 +90,14 @@ def sparse_list(req: Request) -> Retrieved:
     """A BM25 or TF-IDF list: the plan's kernel result (prefetched or run now) and the
     analyzer view of the query's terms."""
     plan, method, analyzer, question = req.plan, req.method, str(req.analyzer), req.question
-    index, _, params, idf_form, n_docs = plan.sparse(method, analyzer)
+    route = plan.sparse(method, analyzer)
     q_tokens, found = plan.search(method, analyzer, question)
     hits = _plan_hits(plan, found.indices, found.scores)
     view = AnalyzerView(
         analyzer=analyzer,
-        idf_form=idf_form,
-        n_docs=n_docs,
-        terms=index.term_stats(q_tokens),
+        idf_form=route.idf_form,
+        n_docs=route.n_docs,
+        terms=route.index.term_stats(q_tokens),
         segments=_auto_segments(question) if analyzer == "auto" else (),
     )
     empty = None if hits else notice(RETRIEVER_NO_SHARED_TERM)
@@ -111,7 +111,7 @@ def sparse_list(req: Request) -> Retrieved:
             message=english(empty) if empty else "",
             notice=empty,
             analyzer_view=view,
-            params=params,
+            params=route.params,
         )
     )
 

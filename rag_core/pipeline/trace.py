@@ -1,4 +1,4 @@
-"""The Trace's own parts: the chunk table of what the stages name, the timings as shown."""
+"""The Trace's own parts: the chunk table of what the stages name, the gold at every stage."""
 
 from __future__ import annotations
 
@@ -6,24 +6,8 @@ from collections import ChainMap
 from collections.abc import Mapping, Sequence
 
 from ..gold.diagnosis import gold_view
-from ..types import (
-    Chunk,
-    ContextStage,
-    GateStage,
-    GenerationStage,
-    GoldView,
-    Needle,
-    Question,
-    RerankStage,
-    RetrievalStage,
-    SupportStage,
-)
+from ..types import Chunk, ContextStage, GoldView, Needle, Question, RetrievalStage, Stages
 from .plan import RunPlan
-
-
-def rounded_ms(timings: Mapping[str, float]) -> dict[str, float]:
-    """A Trace's stage timings as shown: milliseconds to 3 decimals (rounded when first read)."""
-    return {k: round(v, 3) for k, v in timings.items()}
 
 
 def referenced_chunks(
@@ -67,12 +51,7 @@ def gold_at_stages(
     plan: RunPlan,
     gold: Question | Sequence[Needle] | None,
     extra: Mapping[str, Chunk],
-    retrieval: RetrievalStage,
-    rerank: RerankStage,
-    gate: GateStage,
-    context: ContextStage,
-    generation: GenerationStage,
-    support: SupportStage,
+    stages: Stages,
 ) -> GoldView | None:
     """Where the question's gold needles are at each stage (None without gold)."""
     needles: tuple[Needle, ...] = ()
@@ -84,5 +63,4 @@ def gold_at_stages(
         return None
     chunking = plan.chunking
     gold_chunks = WithExtra(chunking.chunks + tuple(extra.values())) if extra else chunking
-    stages = (retrieval, rerank, gate, context, generation, support)
-    return gold_view(needles, plan.corpus.docs, gold_chunks, *stages)
+    return gold_view(needles, plan.corpus.docs, gold_chunks, stages)

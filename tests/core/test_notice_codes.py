@@ -21,7 +21,7 @@ from rag_core.answer.gate import (
 )
 from rag_core.config import GateConfig, PipelineConfig
 from rag_core.models.errors import MODEL_OFFLINE, MODEL_UNAVAILABLE, ModelUnavailable
-from rag_core.pipeline.answering import GENERATION_SKIPPED_GATE, model_stages, not_run
+from rag_core.pipeline.answering import GENERATION_SKIPPED_GATE, not_run
 from rag_core.types import GateStage, Hit, Notice
 from rag_core.wording import CODES, ENGLISH, english, notice
 from rag_core.wording import fields_of as fields
@@ -128,14 +128,19 @@ def test_gate_refusals_are_notices_and_the_reason_is_their_english():
     assert kept.notice is None and kept.reason == ""
 
 
-def test_a_refused_gate_skips_the_later_stages_with_its_notice_inside():
-    gate = apply_gate(_hits(0.5), GateConfig(max_distance=0.3))
-    context, generation, support = model_stages(PipelineConfig(), "q?", gate, corpus=None)  # type: ignore[arg-type]
-    assert generation.notice == Notice(GENERATION_SKIPPED_GATE, {"gate": gate.notice})
-    assert generation.message == (
-        "gate refused: nothing under cosine distance 0.300 (best candidate at 0.500)"
-        " — the model was not called"
+def test_a_refused_gate_skips_the_later_stages_with_its_notice_inside(tiny_corpus):
+    from rag_core.pipeline import run
+
+    cfg = PipelineConfig().with_overrides(
+        {"retrieval.methods": "bm25:char", "gate.min_score": "1000"}
     )
+    trace = run(cfg, "KV cache", tiny_corpus)
+    gate, context, generation, support = trace.gate, trace.context, trace.generation, trace.support
+    best = trace.rerank.hits[0].score
+    assert gate.refused and gate.reason == f"nothing scored at least 1000 (best {best:.4g})"
+    assert gate.notice == Notice(GATE_REFUSED_MIN_SCORE, {"threshold": 1000.0, "best": best})
+    assert generation.notice == Notice(GENERATION_SKIPPED_GATE, {"gate": gate.notice})
+    assert generation.message == f"gate refused: {gate.reason} — the model was not called"
     assert context.message == "gate refused: " + gate.reason
     assert support.message == "no answer to check" and support.notice is not None
     for stage in not_run(PipelineConfig(), notice("stages.not_run.retrieval_only")):
