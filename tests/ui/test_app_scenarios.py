@@ -8,7 +8,13 @@ import pytest
 from rag_core.config import PipelineConfig
 from rag_core.index import CorpusIndex, load_corpus_index
 from rag_core.pipeline import run
-from rag_core.scenarios import SCENARIOS, check_expectation, overlapping_hits
+from rag_core.scenarios import (
+    CHECKS,
+    EXPECT_KEYS,
+    SCENARIOS,
+    check_expectation,
+    overlapping_hits,
+)
 from rag_core.types import Document, LoadReport, Needle, Question
 
 OFF = {"generation.model": "none"}
@@ -100,6 +106,20 @@ def test_unmet_expectations_say_what_was_found(jeju):
         "refused: expected False, got True",
         "top_doc of bm25:unicode: expected 'mountain', got None",
     ]
+
+
+def test_an_unknown_expectation_is_refused_with_the_valid_names(jeju):
+    corpus, q = jeju
+    trace = run(PipelineConfig().with_overrides(WORD), q.question, corpus, gold=q)
+    with pytest.raises(ValueError) as err:
+        check_expectation(trace, {"refused": True, "lost": "retrieval"})
+    assert str(err.value) == (
+        "unknown expectation 'lost'; valid choices: lost_at, refused, zero_candidates, "
+        "some_candidates, destroyed, over_window, gold_over_window, overlapping_hits, "
+        "gold_rank_at_most, gold_absent, top_doc, duplicates_dropped, numbers_in_no_source, "
+        "question_cut"
+    )
+    assert CHECKS.names() == EXPECT_KEYS
 
 
 def test_overlapping_hits_finds_shared_text():

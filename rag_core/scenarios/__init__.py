@@ -7,9 +7,10 @@ form; ``chunker.preset`` expands to a preset A–F), optionally a second
 configuration B — the failure's working baseline, shown by Compare and by the
 Lecture page's before/after toggle — the page that tells the story, and what
 to look at in Korean and English. ``expect`` / ``expect_b`` state the claim
-in a small vocabulary (:data:`EXPECT_KEYS`) that :func:`check_expectation`
-verifies against a ``Trace`` — the tests on the shipped corpus and models use
-it, so a card never promises what the app does not show.
+in a small vocabulary (:data:`EXPECT_KEYS`: one registered check per key in
+:mod:`.checks`) that :func:`check_expectation` verifies against a ``Trace`` —
+the tests on the shipped corpus and models use it, so a card never promises what
+the app does not show.
 
 What "works" means is stated per scenario too, in the terms of the lecture's
 verdict line (``rag_core.evaluation.verdict``): configuration A *fails at*
@@ -27,36 +28,22 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .config import PipelineConfig
-from .pipeline import run
+from ..config import PipelineConfig
+from ..pipeline import run
+from .checks import CHECKS as CHECKS  # the expectation vocabulary, re-exported here
+from .checks import EXPECT_KEYS
+from .checks import check_expectation as check_expectation
+from .checks import overlapping_hits as overlapping_hits
 
 if TYPE_CHECKING:
-    from .index import CorpusIndex
-    from .types import Question, Trace
+    from ..index import CorpusIndex
+    from ..types import Question
 
 PAGES = ("inspect", "compare", "chunks")
 #: Where configuration A may fail (``Scenario.fails_at``), in pipeline order.
 FAIL_STAGES = ("chunking", "retrieval", "fusion", "rerank", "gate", "context")
 #: What configuration B may achieve (``Scenario.works``): the gold sent, or a refusal.
 WORKS = ("sent", "refused")
-
-#: What an expectation may state about a Trace.
-EXPECT_KEYS = (
-    "lost_at",  # GoldView.lost_at equals this ("" = gold reached the answer)
-    "refused",  # the gate refused (bool)
-    "zero_candidates",  # the retriever list named (e.g. "bm25:unicode") has no hit
-    "some_candidates",  # the retriever list named has at least one hit
-    "destroyed",  # chunking destroyed at least one needle of this question (bool)
-    "over_window",  # at least one chunk exceeds the encoder window (bool)
-    "gold_over_window",  # some chunk holding a gold needle exceeds the encoder window (bool)
-    "overlapping_hits",  # two ranked candidates (after rerank) share document text (bool)
-    "gold_rank_at_most",  # {stage key of GoldView.stage_ranks: rank}: gold at or above
-    "gold_absent",  # stage key of GoldView.stage_ranks where no needle is ranked
-    "top_doc",  # {retriever list name: doc id of its rank-1 hit}
-    "duplicates_dropped",  # some context source was dropped as a duplicate (bool)
-    "numbers_in_no_source",  # some claim carries a number no source contains (bool)
-    "question_cut",  # the budget cut into the question (bool)
-)
 
 
 @dataclass(frozen=True)
@@ -150,95 +137,6 @@ class Scenario:
         if self.compare is None:
             return None
         return self.config(base).with_overrides(self.compare)
-
-
-def check_expectation(trace: Trace, expect: Mapping[str, Any]) -> list[str]:
-    """Messages for every part of ``expect`` the trace does not meet (empty = met)."""
-    problems: list[str] = []
-    gold = trace.gold
-    lists = {lst.name: lst for lst in trace.retrieval.lists}
-    for key, want in expect.items():
-        if key == "lost_at":
-            lost = gold.lost_at if gold is not None else None
-            if lost != want:
-                problems.append(f"lost_at: expected {want!r}, got {lost!r}")
-        elif key == "refused":
-            if trace.gate.refused != want:
-                problems.append(f"refused: expected {want}, got {trace.gate.refused}")
-        elif key in ("zero_candidates", "some_candidates"):
-            lst = lists.get(want)
-            if lst is None:
-                problems.append(
-                    f"{key}: no retriever list named {want!r} (have {', '.join(lists)})"
-                )
-            elif (key == "zero_candidates") != (len(lst.hits) == 0):
-                problems.append(f"{key}: {want} has {len(lst.hits)} hits")
-        elif key == "destroyed":
-            ids = {n.doc_id for n in gold.needles} if gold is not None else set()
-            texts = {n.text for n in gold.needles} if gold is not None else set()
-            got = any(d.doc_id in ids and d.needle in texts for d in trace.chunking.destroyed)
-            if got != want:
-                problems.append(f"destroyed: expected {want}, got {got}")
-        elif key == "over_window":
-            got = bool(trace.chunking.over_window)
-            if got != want:
-                problems.append(f"over_window: expected {want}, got {got}")
-        elif key == "gold_over_window":
-            over = set(trace.chunking.over_window)
-            got = gold is not None and any(cid in over for ids in gold.chunk_ids for cid in ids)
-            if got != want:
-                problems.append(f"gold_over_window: expected {want}, got {got}")
-        elif key == "overlapping_hits":
-            got = bool(overlapping_hits(trace))
-            if got != want:
-                problems.append(f"overlapping_hits: expected {want}, got {got}")
-        elif key == "gold_rank_at_most":
-            for stage, rank in want.items():
-                ranks = gold.stage_ranks.get(stage) if gold is not None else None
-                best = min((r for r in ranks or () if r is not None), default=None)
-                if best is None or best > rank:
-                    problems.append(f"gold rank at {stage}: expected <= {rank}, got {best}")
-        elif key == "gold_absent":
-            ranks = gold.stage_ranks.get(want) if gold is not None else None
-            if ranks is None or any(r is not None for r in ranks):
-                problems.append(f"gold_absent: gold is ranked at {want} ({ranks})")
-        elif key == "top_doc":
-            for name, doc_id in want.items():
-                lst = lists.get(name)
-                top = lst.hits[0].doc_id if lst is not None and lst.hits else None
-                if top != doc_id:
-                    problems.append(f"top_doc of {name}: expected {doc_id!r}, got {top!r}")
-        elif key == "duplicates_dropped":
-            got = any(
-                s.status == "dropped" and s.reason == "duplicate" for s in trace.context.sources
-            )
-            if got != want:
-                problems.append(f"duplicates_dropped: expected {want}, got {got}")
-        elif key == "numbers_in_no_source":
-            got = any(c.numbers_in_no_source for c in trace.support.claims)
-            if got != want:
-                problems.append(f"numbers_in_no_source: expected {want}, got {got}")
-        elif key == "question_cut":
-            if trace.context.question_cut != want:
-                problems.append(f"question_cut: expected {want}, got {trace.context.question_cut}")
-        else:  # pragma: no cover - guarded by Scenario.__post_init__
-            problems.append(f"unknown expectation {key!r}")
-    return problems
-
-
-def overlapping_hits(trace: Trace) -> list[tuple[str, str]]:
-    """Pairs of ranked candidates (``trace.rerank.hits``) from one document whose spans overlap.
-
-    Two chunks overlap when ``a.start < b.end`` and ``b.start < a.end`` — the
-    same document words counted twice, as overlap chunking produces.
-    """
-    chunks = [trace.chunks[h.chunk_id] for h in trace.rerank.hits if h.chunk_id in trace.chunks]
-    return [
-        (a.chunk_id, b.chunk_id)
-        for i, a in enumerate(chunks)
-        for b in chunks[i + 1 :]
-        if a.doc_id == b.doc_id and a.start < b.end and b.start < a.end
-    ]
 
 
 SCENARIOS: tuple[Scenario, ...] = (
