@@ -55,9 +55,7 @@ def rerank_stage(
             chunker=config.chunker,
             **extra,
         )
-    except Exception as exc:
-        if not isinstance(exc, ModelUnavailable):
-            raise
+    except ModelUnavailable as exc:
         kept = tuple(replace(h, prev_rank=h.rank, retrieval_score=h.score) for h in hits)
         why = notice(RERANK_MODEL_UNAVAILABLE, model=exc.name, reason=exc.notice)
         return RerankStage(

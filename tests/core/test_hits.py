@@ -138,3 +138,19 @@ def test_a_reranker_without_its_model_keeps_retrieval_order_with_previous_ranks(
     assert trace.rerank.hits == tuple(
         replace(h, prev_rank=h.rank, retrieval_score=h.score) for h in given
     )
+
+
+def test_a_reranker_that_fails_otherwise_is_not_recorded_as_unavailable(tiny_corpus, monkeypatch):
+    from rag_core.config import PipelineConfig
+    from rag_core.pipeline import run
+    from rag_core.rerank import RERANKERS
+
+    def broken(*_, **__):
+        raise RuntimeError("a bug in the reranker")
+
+    monkeypatch.setitem(RERANKERS._entries, "overlap", broken)
+    config = PipelineConfig().with_overrides(
+        {"generation.model": "none", "rerank.method": "overlap"}
+    )
+    with pytest.raises(RuntimeError, match="^a bug in the reranker$"):
+        run(config, "kv cache", tiny_corpus)
