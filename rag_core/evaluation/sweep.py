@@ -39,10 +39,11 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..answer.gate import gate_verdicts
 from ..config import GateConfig
 from ..formats.questions import queries_of
+from ..formats.ranges import parse_range
 from ..types import Hit, Notice, Question
 from ..wording import declare, notice
 from .run import merge_labels, run_queries
-from .stats import parse_range, risk_coverage, wilson_interval
+from .stats import risk_coverage, wilson_interval
 
 if TYPE_CHECKING:
     from ..config import PipelineConfig

@@ -20,10 +20,10 @@ from rag_core.evaluation.stats import (
     mean_with_interval,
     mean_with_wilson_of_floats,
     paired_compare,
-    parse_range,
     sign_test,
     wilson_interval,
 )
+from rag_core.formats.ranges import parse_range
 from rag_core.types import to_jsonable
 
 # ------------------------------------------------------------------ Wilson

@@ -14,7 +14,8 @@ from helpers.sweep import data_of, query
 from rag_core.answer.gate import apply_gate
 from rag_core.config import GateConfig, PipelineConfig
 from rag_core.evaluation import sweep
-from rag_core.evaluation.stats import parse_range, wilson_interval
+from rag_core.evaluation.stats import wilson_interval
+from rag_core.formats.ranges import parse_range
 from rag_core.types import Hit, Needle, Notice, Question, dumps
 
 # Distances: a1 gold at rank 2, a2 gold at rank 2 (behind a farther rank 1), a3 no gold retrieved,

@@ -13,7 +13,6 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from rag_core.evaluation.stats import parse_range
 from rag_core.evaluation.sweep import (
     DEFAULT_MAX_KEPT,
     NOTICE_FINAL_SCORE,
@@ -23,6 +22,7 @@ from rag_core.evaluation.sweep import (
     SweepReport,
     risk_coverage_at,
 )
+from rag_core.formats.ranges import parse_range
 from rag_core.types import Notice
 
 from ..html import span
