@@ -6,9 +6,9 @@ import argparse
 from typing import Any
 
 from ..evaluation import sweep
-from ..evaluation.stats import parse_range
 from ..evaluation.sweep import METRIC_CHOICES
 from ..formats.questions import load_questions
+from ..formats.ranges import parse_range
 from ..gold.labels import question_set_name
 from ..gold.store import LabelStore
 from ..wording import english

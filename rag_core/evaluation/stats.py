@@ -14,7 +14,7 @@ counts, distances); nothing calls the pipeline.
   the queries where two configurations disagree.
 
 The thresholds a refusal-threshold sweep tries are parsed by
-:func:`rag_core.formats.ranges.parse_range` (re-exported here for ``rag_core.cli``).
+:func:`rag_core.formats.ranges.parse_range`.
 """
 
 from __future__ import annotations
@@ -28,8 +28,6 @@ from typing import Any, Literal
 
 import numpy as np
 from scipy.stats import binomtest
-
-from ..formats.ranges import parse_range as parse_range  # re-exported: rag_core.cli reads it here
 
 #: ``auto``: Wilson when every (per-question) value is 0 or 1, else the percentile bootstrap.
 INTERVAL_METHODS: tuple[str, ...] = ("auto", "wilson", "bootstrap")
@@ -509,7 +507,6 @@ __all__ = [
     "mean_with_interval",
     "mean_with_wilson_of_floats",
     "paired_compare",
-    "parse_range",
     "sign_test",
     "wilson_interval",
     "z_value",
