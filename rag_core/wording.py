@@ -91,7 +91,7 @@ ENGLISH: dict[str, str] = {
     "gold.source_dropped": "its source was dropped ({reason})",
     "gold.cut_before_needle": "its source was cut before the needle (the model never saw it)",
     "gold.unused": "source [{n}] was in the prompt but no supported claim rests on it",
-    # labels (rag_core/gold/labels.py)
+    # labels (rag_core/gold/labels.py, store.py, label_files.py, merge.py)
     "label.stale": (
         "label {label} changed since it was shown (expected event {expected}, now {now}); "
         "nothing was written"
@@ -305,7 +305,7 @@ ENGLISH: dict[str, str] = {
     "support.row.no_answer": "no answer: one of {keys} must be a string",
     "support.row.no_contexts": "no contexts: one of {keys} must be a list of strings",
     "support.row.bad_question": "question must be a string",
-    # loading files (rag_core/corpus/decoding.py, rag_core/corpus/loaders.py)
+    # loading files (rag_core/corpus/decoding.py, rag_core/corpus/loaders/)
     "load.at": "{where}: {problem}",
     "load.line": "{name} line {line}",
     "load.empty": "empty",
@@ -757,7 +757,7 @@ ENGLISH: dict[str, str] = {
         "only heading lines (never chunk content) or blocks the rule drops; there is nothing to "
         "search — upload documents with body text, or pick another chunker"
     ),
-    # threshold ranges (rag_core/evaluation/stats.py parse_range)
+    # threshold ranges (rag_core/formats/ranges.py parse_range)
     "range.at": "range {text!r}: {problem}",
     "range.empty": "expected thresholds as 'start:stop:step' or 'a,b,c'; got {text!r}",
     "range.not_three": (

@@ -1203,7 +1203,7 @@ KOREAN: dict[str, str] = {
     "rerank.endpoint_judge": (
         "{endpoint} 의 LLM 판정 모델이 P(yes) 를 주지 않아 후보는 검색 순서를 유지합니다: {cause}"
     ),
-    # label store and label files (rag_core/gold/labels.py)
+    # label store and label files (rag_core/gold/store.py, label_files.py)
     "label.stale": (
         "라벨 {label}이(가) 화면에 보인 뒤 바뀌었습니다 (보던 이벤트 {expected}, 지금 {now}); "
         "아무것도 저장하지 않았습니다"
@@ -1509,7 +1509,7 @@ KOREAN: dict[str, str] = {
         "제목 줄(청크 내용이 되지 않음)이나 규칙이 버리는 블록뿐이라 검색할 것이 없습니다. 본문이 "
         "있는 문서를 올리거나 다른 청커를 고르세요"
     ),
-    # threshold ranges (rag_core/evaluation/stats.py parse_range)
+    # threshold ranges (rag_core/formats/ranges.py parse_range)
     "range.at": "범위 {text!r}: {problem}",
     "range.empty": (
         "임계값은 'start:stop:step' 이나 'a,b,c' 형식으로 적어야 합니다 (받은 것: {text!r})"
@@ -1570,7 +1570,7 @@ KOREAN: dict[str, str] = {
         "phrasings = {value!r} 은(는) 쓸 수 없습니다. 고를 수 있는 값: question, all, 또는 {n} "
         "보다 작은 번호"
     ),
-    # loading files (rag_core/corpus/decoding.py, rag_core/corpus/loaders.py LOAD_*)
+    # loading files (rag_core/corpus/decoding.py, rag_core/corpus/loaders/ LOAD_*)
     "load.at": "{where}: {problem}",
     "load.line": "{name} {line}행",
     "load.empty": "비어 있음",
