@@ -541,7 +541,7 @@ ENGLISH: dict[str, str] = {
         "the LLM judge at {endpoint} gives no P(yes), so the shortlist keeps its retrieval "
         "order: {cause}"
     ),
-    # endpoint generators (rag_core/models/endpoint.py, rag_core/answer/remote.py)
+    # endpoint generators (rag_core/models/endpoint/, rag_core/answer/remote.py)
     "endpoint.unreachable": "the server cannot be reached ({error})",
     "endpoint.tls": "the TLS handshake failed ({error})",
     "endpoint.auth": (

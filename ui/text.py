@@ -1275,7 +1275,7 @@ KOREAN: dict[str, str] = {
     "file.offset.negative": "{what} = {value}: 0 이상이어야 합니다",
     "file.offset.out_of_range": "{what} = {size}: 범위를 벗어났습니다 (0 … 2**63 − 1)",
     "file.offset.digits": "{digits}자리 수",
-    # endpoint generators (rag_core/models/endpoint.py)
+    # endpoint generators (rag_core/models/endpoint/)
     "endpoint.unreachable": "서버에 연결할 수 없습니다 ({error})",
     "endpoint.tls": "TLS 연결에 실패했습니다 ({error})",
     "endpoint.auth": (

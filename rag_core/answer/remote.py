@@ -32,7 +32,8 @@ from typing import Any
 
 from rag_core.config import GenerationConfig
 from rag_core.hashing import ids_sha256, sha256_text
-from rag_core.models.endpoint import EndpointError, EndpointGenerator, EndpointReply, is_refusal
+from rag_core.models.endpoint import EndpointError, EndpointGenerator
+from rag_core.models.endpoint.generator import EndpointReply, is_refusal
 from rag_core.models.store import JsonStore
 from rag_core.types import ContextStage, GenerationStage, Notice
 from rag_core.wording import declare, english, joined, notice

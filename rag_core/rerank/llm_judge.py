@@ -15,7 +15,7 @@ so a repeated question costs nothing.
 
 **On an endpoint** (``generation.model = openai:MODEL``) the judge is the server's:
 ``P(yes)`` from the first answer token's ``logprobs``/``top_logprobs``
-(:meth:`rag_core.models.endpoint.EndpointGenerator.p_yes`, the support judge's own),
+(:meth:`rag_core.models.endpoint.generator.EndpointGenerator.p_yes`, the support judge's own),
 cached by ``(endpoint, model, sha256 of system and user turn)``. A server that returns no
 logprobs, or fails, is refused, not guessed: the stage is ``unavailable`` with
 ``rerank.endpoint_judge`` naming the endpoint and the cause, and the shortlist keeps its

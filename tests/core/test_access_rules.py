@@ -28,13 +28,13 @@ from rag_core.modelnames import (
     shared_restrict_noticed,
 )
 from rag_core.models.endpoint import (
-    ENDPOINT_KEY_UNSET,
     EndpointClient,
     EndpointError,
     Timeouts,
     list_models,
     make_endpoint_generator,
 )
+from rag_core.models.endpoint.client import ENDPOINT_KEY_UNSET
 from rag_core.pipeline import run
 from rag_core.wording import NoticeError, english
 

@@ -17,6 +17,13 @@ from helpers.openai_server import ANSWER_PIECES, FakeOpenAI, render
 
 from rag_core.config import PipelineConfig, preset
 from rag_core.models.endpoint import (
+    EndpointClient,
+    EndpointError,
+    Timeouts,
+    list_models,
+    make_endpoint_generator,
+)
+from rag_core.models.endpoint.client import (
     ENDPOINT_AUTH,
     ENDPOINT_CANCELLED,
     ENDPOINT_HTTP_ERROR,
@@ -29,11 +36,6 @@ from rag_core.models.endpoint import (
     ENDPOINT_TLS,
     ENDPOINT_TRUNCATED,
     ENDPOINT_UNREACHABLE,
-    EndpointClient,
-    EndpointError,
-    Timeouts,
-    list_models,
-    make_endpoint_generator,
 )
 from rag_core.pipeline import run
 

@@ -9,14 +9,8 @@ import pytest
 from helpers.openai_server import FakeOpenAI
 
 from rag_core.modelnames import ENDPOINTS_ENV
-from rag_core.models.endpoint import (
-    ENDPOINT_MALFORMED,
-    ENDPOINT_SERVER_ERROR,
-    EndpointClient,
-    EndpointError,
-    Timeouts,
-    list_models,
-)
+from rag_core.models.endpoint import EndpointClient, EndpointError, Timeouts, list_models
+from rag_core.models.endpoint.client import ENDPOINT_MALFORMED, ENDPOINT_SERVER_ERROR
 
 LOCAL_KEY = "sk-local-fedcba9876543210"
 
