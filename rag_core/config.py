@@ -508,8 +508,8 @@ class GenerationConfig:
     api_key_env: str = ""
     tokenizer: str = ""
     connect_timeout_s: float = 5.0
-    first_token_timeout_s: float = 120.0
-    total_timeout_s: float = 600.0
+    first_token_timeout_s: float = 60.0
+    total_timeout_s: float = 120.0
     endpoint_grammar: str = "auto"
 
     def __post_init__(self) -> None:

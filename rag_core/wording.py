@@ -565,6 +565,21 @@ ENGLISH: dict[str, str] = {
         "the server returned no logprobs, so P(yes) cannot be read (the judge needs "
         "logprobs/top_logprobs)"
     ),
+    "endpoint.event_too_large": (
+        "one server-sent event passed {cap:,} bytes, so the reply was not read further"
+    ),
+    "endpoint.reply_too_large": (
+        "the server's {route} reply passed {cap:,} bytes, so it was not read further"
+    ),
+    "endpoint.answer_too_long": (
+        "the answer passed {cap:,} characters (the server did not stop at max_tokens), so "
+        "the request was closed"
+    ),
+    "endpoint.bad_logprob": (
+        "the server's top_logprobs give {token!r} the value {value}, which is not a "
+        "log-probability (a finite number ≤ 0)"
+    ),
+    "endpoint.at": "endpoint {endpoint}: {cause}",
     "generation.endpoint_failed": "endpoint {endpoint}: {cause}",
     "endpoint.speed": "{tokens} tokens in {seconds:.1f} s from {endpoint}",
     "endpoint.count.equal": "prompt tokens: ours {ours}, server {server} — equal",

@@ -34,6 +34,7 @@ from rag_core.config import (
     RESERVED_INSTRUCTION_TOKENS,
     RETRIEVAL_METHODS,
     ConfigError,
+    GenerationConfig,
     PipelineConfig,
     parse_overrides_noticed,
 )
@@ -48,6 +49,8 @@ from rag_core.modelnames import (
 )
 from rag_core.models.dtype import machine_dtype
 from rag_core.models.endpoint import EndpointError, list_models
+from rag_core.models.endpoint.client import MAX_EVENT_BYTES
+from rag_core.models.endpoint.generator import MAX_ANSWER_CHARS
 from rag_core.retrieval.runs import check_queries
 from rag_core.types import Notice
 from rag_core.wording import NoticeError, unworded
@@ -938,6 +941,18 @@ def _list_endpoint_models() -> None:
         ss["generation.model"] = f"openai:{ids[0]}"
 
 
+def _endpoint_limits() -> dict[str, float | int]:
+    """The defaults and caps the endpoint help text states (read from the core, not copied)."""
+    g = GenerationConfig()
+    return {
+        "connect": g.connect_timeout_s,
+        "first": g.first_token_timeout_s,
+        "total": g.total_timeout_s,
+        "event_mib": MAX_EVENT_BYTES >> 20,
+        "answer": MAX_ANSWER_CHARS,
+    }
+
+
 def _endpoint(lang: str) -> None:
     """The user's own server: base URL, key variable, the model list, tokenizer, timeouts."""
     ss = st.session_state
@@ -945,7 +960,9 @@ def _endpoint(lang: str) -> None:
         t("side.endpoint.section", lang), expanded=bool(ss.get("generation.endpoint"))
     ):
         st.text_input(
-            t("side.endpoint", lang), key="generation.endpoint", help=t("help.endpoint", lang)
+            t("side.endpoint", lang),
+            key="generation.endpoint",
+            help=t("help.endpoint", lang, **_endpoint_limits()),
         )
         st.text_input(
             t("side.api_key_env", lang),
@@ -974,6 +991,7 @@ def _endpoint(lang: str) -> None:
                 min_value=0.1,
                 max_value=3600.0,
                 step=1.0,
+                help=t("help.timeouts", lang, **_endpoint_limits()),
             )
         st.selectbox(
             t("side.endpoint_grammar", lang),

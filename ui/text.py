@@ -133,10 +133,22 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "help.endpoint": (
         "OpenAI 호환 서버 (vLLM 이나 llama-server 등) 의 기본 URL "
-        "(예: http://127.0.0.1:8000/v1). 생성 모델에서 openai:모델 을 고르면 이 서버로 보냅니다.",
+        "(예: http://127.0.0.1:8000/v1). 생성 모델에서 openai:모델 을 고르면 이 서버로 보냅니다. "
+        "요청 하나는 전체 제한 시간 (기본 {total:g}초) 을 넘겨 기다리지 않고, 첫 이벤트는 첫 토큰 "
+        "제한 시간 (기본 {first:g}초) 안에 와야 합니다 (keep-alive 주석은 시계를 되돌리지 "
+        "않습니다). 이벤트 하나는 {event_mib} MiB, 답변은 {answer:,}자까지 읽습니다.",
         "Base URL of an OpenAI-compatible server such as vLLM, llama-server, Ollama (/v1), TGI or "
         "transformers serve (e.g. http://127.0.0.1:8000/v1). Pick openai:MODEL as the generator "
-        "to send prompts there.",
+        "to send prompts there. A request waits at most the total timeout (default {total:g} s), "
+        "and its first event must come within the first-token timeout (default {first:g} s; "
+        "keep-alive comments do not restart it). One event is read up to {event_mib} MiB, an "
+        "answer up to {answer:,} characters.",
+    ),
+    "help.timeouts": (
+        "한 요청이 기다리는 최대 시간 (기본: 연결 {connect:g}초, 첫 토큰 {first:g}초, 전체 "
+        "{total:g}초). 페이지는 전체 제한 시간보다 오래 기다리지 않습니다.",
+        "The longest a request waits (defaults: connect {connect:g} s, first token {first:g} s, "
+        "total {total:g} s). A page never waits longer than the total timeout.",
     ),
     "help.api_key_env": (
         "키 자체가 아니라 키를 담은 환경 변수의 이름 (예: OPENAI_API_KEY). 키는 URL, Trace, 캐시, "
@@ -1295,6 +1307,18 @@ KOREAN: dict[str, str] = {
         "$RAG_INSPECTOR_ENDPOINTS 가 이 엔드포인트와 짝지은 키 변수가 아닙니다"
     ),
     "endpoint.cancelled": "요청이 취소되었습니다",
+    "endpoint.event_too_large": (
+        "서버가 보낸 이벤트 하나가 {cap:,} 바이트를 넘어 응답을 더 읽지 않았습니다"
+    ),
+    "endpoint.reply_too_large": ("서버의 {route} 응답이 {cap:,} 바이트를 넘어 더 읽지 않았습니다"),
+    "endpoint.answer_too_long": (
+        "답변이 {cap:,}자를 넘었습니다 (서버가 max_tokens 에서 멈추지 않음). 요청을 닫았습니다"
+    ),
+    "endpoint.bad_logprob": (
+        "서버의 top_logprobs 에서 {token!r} 의 값이 {value} 입니다. 로그 확률 "
+        "(0 이하의 유한한 수) 이 아닙니다"
+    ),
+    "endpoint.at": "엔드포인트 {endpoint}: {cause}",
     "endpoint.no_logprobs": (
         "서버가 logprobs 를 돌려주지 않아 P(yes) 를 읽을 수 없습니다 "
         "(판정 모델에는 logprobs/top_logprobs 가 필요합니다)"

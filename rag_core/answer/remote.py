@@ -326,8 +326,10 @@ def _request(
 def _crashed(
     generator: EndpointGenerator, exc: Exception, params: dict[str, Any]
 ) -> GenerationStage:
-    """The error stage of a request that failed other than as an :class:`EndpointError`."""
-    why = notice(GENERATION_FAILED, kind=type(exc).__name__, error=str(exc))
+    """The error stage of a request that failed other than as an :class:`EndpointError`
+    (named by its endpoint all the same)."""
+    crash = notice(GENERATION_FAILED, kind=type(exc).__name__, error=str(exc)[:200])
+    why = notice(GENERATION_ENDPOINT_FAILED, endpoint=generator.client.url, cause=crash)
     return GenerationStage(
         "error", generator.model_id, message=english(why), notice=why, params=params
     )

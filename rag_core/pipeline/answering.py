@@ -131,7 +131,11 @@ def context_stage(
             _load_generator, config, progress, listener
         )
     table = chunks if chunks is not None else corpus.chunking(config.chunker).by_id
-    context, ms["context"] = timed(_context, config, question, gate, table, corpus, generator)
+    (context, failed), ms["context"] = timed(
+        _context, config, question, gate, table, corpus, generator
+    )
+    if failed is not None:  # the endpoint's tokenizer failed on this prompt: no generator
+        generator, gen_problem = None, failed
     return Prepared(context, generator, gen_problem, ms=ms)
 
 
@@ -142,20 +146,27 @@ def _context(
     table: Mapping[str, Chunk],
     corpus: CorpusIndex,
     generator: Any,
-) -> ContextStage:
-    """The context stage itself: the budgeted prompt of the kept candidates."""
-    context = build_context(
+) -> tuple[ContextStage, Notice | None]:
+    """The context stage itself: the budgeted prompt of the kept candidates, and why the
+    generator cannot be used when its endpoint's tokenizer failed on this prompt."""
+    build = partial(
+        build_context,
         question,
         gate.kept,
         table,
         corpus.docs,
         config.context,
-        tokenizer=_context_tokenizer(generator),
         dropped_by_gate=gate.rejected,
     )
+    try:
+        context = build(tokenizer=_context_tokenizer(generator))
+    except EndpointError as exc:  # the server's tokenizer failed on this prompt: measured with
+        # the stated fallback, and the generator is unavailable, named by its endpoint
+        context = approximate_counts(build(tokenizer=models.fallback_prompt_tokenizer()))
+        return context, exc.at(config.generation.endpoint)
     if generator is not None and getattr(generator, "exact", True) is False:
         context = approximate_counts(context)  # an endpoint whose tokenizer is unknown
-    return context
+    return context, None
 
 
 def answer_stages(
@@ -288,7 +299,9 @@ def _support(
     except EndpointError as exc:  # an endpoint judge failed: judged without it, and why
         support = check(judge=None, question=question)
         no_judge = notice(
-            SUPPORT_JUDGE_UNAVAILABLE, model=config.generation.model, reason=exc.notice
+            SUPPORT_JUDGE_UNAVAILABLE,
+            model=config.generation.model,
+            reason=exc.at(config.generation.endpoint),
         )
     if no_judge is not None:  # judged without it: say so instead of the summary
         support = replace(support, message=english(no_judge), notice=no_judge)

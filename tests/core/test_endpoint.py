@@ -508,4 +508,6 @@ def test_a_server_without_logprobs_is_a_judge_notice_and_support_still_runs(offl
     assert err.value.notice.code == "endpoint.no_logprobs"
     sup = trace.support
     assert sup.status == "ok" and sup.notice.code == "support.judge_unavailable"
-    assert sup.notice.params["reason"].code == "endpoint.no_logprobs"
+    reason = sup.notice.params["reason"]  # named by its endpoint
+    assert reason.code == "endpoint.at" and reason.params["endpoint"] == srv.url
+    assert reason.params["cause"].code == "endpoint.no_logprobs"

@@ -10,6 +10,16 @@ reply: ``echo_models:N`` (``GET /v1/models`` answers N ``Z`` then the header, no
 ``echo_event:N`` (one SSE event of N ``Z`` then the header, not JSON) and ``echo_tail:N``
 (HTTP N whose first 4,096 bytes end inside the header). Every request is recorded
 (``requests``: method, path, headers, body) so a test can check what was sent.
+
+Hostile replies (issue 38): ``event:JSON`` (that text as the stream's first event, then the
+answer), ``big_event:N`` (one event of N bytes, then the answer), ``endless_line:N`` (a
+``data:`` line of N bytes that never ends, written 1 MiB at a time), ``tiny_events:N`` (N
+one-character events, ``x`` and a blank line, before the answer), ``char_events:N`` (N
+events of one character of text each, before the answer), ``keepalive`` (only
+``: keep-alive`` comments, forever), ``token_strs:JSON`` (vLLM's ``token_strs`` of a
+``/tokenize`` with pieces), ``judge_top:JSON`` (the judge's first-token ``top_logprobs``) and
+``big_models:N`` (a ``GET /v1/models`` body of N bytes), ``tokenize_long`` (``/tokenize``
+answers the probe's short texts, then HTTP 503 for a text over 100 characters).
 """
 
 from __future__ import annotations
@@ -108,6 +118,9 @@ class _Handler(BaseHTTPRequestHandler):
         fault = self.fake.fault or ""
         if self.path == "/v1/models" and fault.startswith("echo_models:"):
             return self._raw(200, _padded_echo(fault, self.headers))
+        if self.path == "/v1/models" and fault.startswith("big_models:"):
+            pad = int(fault.split(":")[1])
+            return self._raw(200, b'{"data": [], "pad": "' + b"x" * pad + b'"}')
         if self.path == "/v1/models":
             self._json(200, {"object": "list", "data": [{"id": m} for m in self.fake.models]})
         elif self.path in self.fake.reports:
@@ -219,6 +232,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.write(b"data: {not json\n\n")
                 self.wfile.flush()
                 return
+            if self._hostile(fault, chat):
+                return
             for i, piece in enumerate(self.fake.pieces):
                 choice = (
                     {"index": 0, "delta": {"content": piece}, "finish_reason": None}
@@ -254,6 +269,36 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             self.fake.disconnected.set()
 
+    def _hostile(self, fault: str, chat: bool) -> bool:
+        """The hostile stream faults (module docstring); True when the reply is over."""
+        name, _, arg = fault.partition(":")
+        if name == "keepalive":
+            while True:
+                self.wfile.write(b": keep-alive\n\n")
+                self.wfile.flush()
+                time.sleep(0.1)
+        if name == "endless_line":
+            block, left = b"x" * (1 << 20), int(arg)
+            self.wfile.write(b"data: ")
+            while left > 0:
+                self.wfile.write(block[:left])
+                left -= len(block)
+            return True
+        if name == "event":
+            self.wfile.write(b"data: " + arg.encode() + b"\n\n")
+        elif name == "big_event":
+            pad = int(arg) - len('{"choices": [{"index": 0, "text": ""}]}')
+            text = "x" * max(pad, 0)
+            obj = {"index": 0, "delta": {"content": text}} if chat else {"index": 0, "text": text}
+            self.wfile.write(b"data: " + json.dumps({"choices": [obj]}).encode() + b"\n\n")
+        elif name == "tiny_events":
+            self.wfile.write(b"x\n\n" * int(arg))
+        elif name == "char_events":
+            obj = {"index": 0, "delta": {"content": "x"}} if chat else {"index": 0, "text": "x"}
+            self.wfile.write(f"data: {json.dumps({'choices': [obj]})}\n\n".encode() * int(arg))
+        self.wfile.flush()
+        return False
+
     def _judge(self, body: dict[str, Any]) -> None:
         """A one-token reply with top logprobs: P(yes) = e^-0.2 / (e^-0.2 + e^-1.8)."""
         if self.fake.fault == "no_logprobs":
@@ -261,6 +306,8 @@ class _Handler(BaseHTTPRequestHandler):
         top = {"yes": -0.2, " no": -1.8, "maybe": -3.0}
         if self.fake.yes_if is not None and self.fake.yes_if not in json.dumps(body):
             top = {"yes": -1.8, " no": -0.2, "maybe": -3.0}
+        if (self.fake.fault or "").startswith("judge_top:"):
+            top = json.loads(self.fake.fault.partition(":")[2])
         if self.path.endswith("chat/completions"):
             rows = [{"token": k, "logprob": v} for k, v in top.items()]
             choice: dict[str, Any] = {
@@ -289,11 +336,15 @@ class _Handler(BaseHTTPRequestHandler):
             text = render(m[0]["content"], m[1]["content"])
         else:
             text = body.get("prompt") if self.fake.tokenize == "vllm" else body.get("content")
+        if self.fake.fault == "tokenize_long" and len(str(text)) > 100:
+            return self._json(503, {"detail": "tokenizer worker died"})
         ids = [ord(c) for c in str(text)]
         if self.fake.tokenize == "vllm":
             out: dict[str, Any] = {"count": len(ids), "max_model_len": 4096, "tokens": ids}
             if body.get("return_token_strs"):
                 out["token_strs"] = [chr(i) for i in ids]
+                if (self.fake.fault or "").startswith("token_strs:"):
+                    out["token_strs"] = json.loads(self.fake.fault.partition(":")[2])
             return self._json(200, out)
         if body.get("with_pieces"):
             rows = [{"id": i, "piece": chr(i)} for i in ids]

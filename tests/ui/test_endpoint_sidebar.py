@@ -116,3 +116,18 @@ def test_a_server_refusing_the_grammar_is_named_as_the_reason_in_the_page_langua
     wording = "문법을 거부해" if lang == "ko" else "refused the gbnf grammar"
     assert sum(wording in w and srv.url in w for w in warnings) == 1, warnings
     assert not any("transformers" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ("default 120 s", "default 60 s", "keep-alive comments do not restart it")),
+        ("ko", ("기본 120초", "기본 60초", "keep-alive 주석은 시계를 되돌리지 않습니다")),
+    ],
+)
+def test_the_endpoint_help_states_how_long_a_page_can_wait(entry, no_local_model, lang, words):
+    at = make_app(entry, {"lang": lang}, page="inspect")
+    said = at.text_input(key="generation.endpoint").help
+    assert all(w in said for w in words), said
+    assert "120" in at.number_input(key="generation.total_timeout_s").help
+    assert at.number_input(key="generation.total_timeout_s").value == 120.0

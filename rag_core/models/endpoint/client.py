@@ -8,9 +8,17 @@ environment variable named by ``generation.api_key_env`` at request time, sent o
 in the ``Authorization`` header, and scrubbed from any text a server echoes back.
 
 **Timeouts.** ``connect`` bounds the TCP (and TLS) connection, ``first_token`` the wait
-from the request to the first piece of text, ``total`` the whole request: a watchdog
-shuts the socket down at the total deadline, so a server that drips one byte at a
-time cannot hold a request past it.
+from the request to the first event (a keep-alive comment does not count: the clock is not
+restarted by bytes, only stopped by an event), ``total`` the whole request (default 120 s):
+a watchdog shuts the socket down at either deadline, so a server that drips one byte at a
+time, or only says ``: keep-alive``, cannot hold a request past it.
+
+**Sizes.** A reply is read through the input boundary: server-sent events are split on the
+blank line in one pass over the bytes (:class:`_EventSplitter`: linear in the reply's
+length), one event may hold at most :data:`MAX_EVENT_BYTES`, a JSON reply at most
+:data:`MAX_REPLY_BYTES`, and every JSON value goes through
+:func:`rag_core.formats.guard.json_line` (its nesting depth and integer length caps) before
+it is parsed; a reply over a cap is refused at the cap, without reading the rest.
 """
 
 from __future__ import annotations
@@ -29,9 +37,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ...config import check_endpoint_url, check_key_env
+from ...formats.guard import JSON_INVALID_COLUMN, json_line
 from ...modelnames import key_env_usable
 from ...types import Notice
-from ...wording import declare, notice
+from ...wording import NoticeError, declare, notice
 
 #: Why a request failed (``EndpointError.notice``).
 ENDPOINT_UNREACHABLE = declare("endpoint.unreachable", "error")
@@ -46,6 +55,17 @@ ENDPOINT_TRUNCATED = declare("endpoint.truncated")
 ENDPOINT_TIMEOUT = declare("endpoint.timeout", "which", "seconds")
 ENDPOINT_KEY_UNSET = declare("endpoint.key_unset", "key_env")
 ENDPOINT_CANCELLED = declare("endpoint.cancelled")
+ENDPOINT_EVENT_TOO_LARGE = declare("endpoint.event_too_large", "cap")
+ENDPOINT_REPLY_TOO_LARGE = declare("endpoint.reply_too_large", "route", "cap")
+#: ``endpoint {endpoint}: {cause}``: an endpoint's failure where the message must name it.
+ENDPOINT_AT = declare("endpoint.at", "endpoint", "cause")
+
+#: The largest server-sent event read (bytes); a real one is a few hundred bytes.
+MAX_EVENT_BYTES = 1 << 20
+#: The largest JSON reply read (bytes): ``/tokenize`` with pieces of a long prompt is ~1 MB.
+MAX_REPLY_BYTES = 16 << 20
+#: How much of a streamed reply one read takes (bytes).
+_READ_BYTES = 65536
 
 #: The longest error body quoted in a message (characters).
 _DETAIL_CHARS = 200
@@ -57,7 +77,7 @@ class Timeouts:
 
     connect: float = 5.0
     first_token: float = 60.0
-    total: float = 300.0
+    total: float = 120.0
 
 
 class EndpointError(Exception):
@@ -66,6 +86,10 @@ class EndpointError(Exception):
     def __init__(self, cause: Notice) -> None:
         self.notice = cause
         super().__init__(cause.code)
+
+    def at(self, url: str) -> Notice:
+        """``endpoint URL: cause`` (:data:`ENDPOINT_AT`), for a message that must name it."""
+        return notice(ENDPOINT_AT, endpoint=url, cause=self.notice)
 
 
 def _scrub(text: str, secret: str | None, limit: int = _DETAIL_CHARS) -> str:
@@ -78,16 +102,26 @@ def _scrub(text: str, secret: str | None, limit: int = _DETAIL_CHARS) -> str:
 
 
 class _Watchdog:
-    """Shuts a socket down at a deadline, or when ``cancelled()`` turns true, so that a
-    blocked read returns; :attr:`reason` says which (``total``, ``cancelled``) or None."""
+    """Shuts a socket down at the total deadline, at the first-token deadline until
+    :meth:`first_came`, or when ``cancelled()`` turns true, so that a blocked read returns;
+    :attr:`reason` says which (``total``, ``first_token``, ``cancelled``) or None. Bytes that
+    arrive (keep-alive comments) move neither deadline."""
 
     POLL_S = 0.1
 
-    def __init__(self, seconds: float, cancelled: Callable[[], bool] | None = None) -> None:
+    def __init__(
+        self,
+        seconds: float,
+        cancelled: Callable[[], bool] | None = None,
+        first: float | None = None,
+    ) -> None:
         self.reason: str | None = None
-        self._deadline = time.monotonic() + max(seconds, 0.0)
+        now = time.monotonic()
+        self._deadline = now + max(seconds, 0.0)
+        self._first = None if first is None else now + max(first, 0.0)
         self._cancelled = cancelled
         self._sock: socket.socket | None = None
+        self._lock = threading.Lock()
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._watch, name="endpoint-watchdog", daemon=True)
 
@@ -95,11 +129,26 @@ class _Watchdog:
         self._sock = sock
         self._thread.start()
 
+    def first_came(self) -> None:
+        """The first event came: the first-token deadline no longer applies."""
+        with self._lock:
+            self._first = None
+
     def _watch(self) -> None:
-        while not self._done.wait(min(self.POLL_S, max(self._deadline - time.monotonic(), 0))):
-            if time.monotonic() >= self._deadline:
+        while True:
+            with self._lock:
+                first = self._first
+            nearest = self._deadline if first is None else min(first, self._deadline)
+            if self._done.wait(min(self.POLL_S, max(nearest - time.monotonic(), 0))):
+                return
+            now = time.monotonic()
+            if now >= self._deadline:  # the total first: it rules when both are due
                 self._fire("total")
                 return
+            with self._lock:
+                if self._first is not None and now >= self._first:
+                    self._fire("first_token")
+                    return
             if self._cancelled is not None and self._cancelled():
                 self._fire("cancelled")
                 return
@@ -194,7 +243,8 @@ class EndpointClient:
         t0 = time.monotonic()
         total = self.timeouts.total
         conn = self._connect(min(self.timeouts.connect, total))
-        dog = _Watchdog(total - (time.monotonic() - t0), cancelled)
+        spent = time.monotonic() - t0
+        dog = _Watchdog(total - spent, cancelled, min(self.timeouts.first_token, total) - spent)
         dog.arm(conn.sock)
         if conn.sock is not None:  # until the first byte of the reply
             conn.sock.settimeout(min(self.timeouts.first_token, total))
@@ -243,7 +293,7 @@ class EndpointClient:
             )
         if dog.reason == "cancelled":
             return EndpointError(notice(ENDPOINT_CANCELLED))
-        if isinstance(exc, (TimeoutError, socket.timeout)):
+        if dog.reason == "first_token" or isinstance(exc, (TimeoutError, socket.timeout)):
             return EndpointError(
                 notice(ENDPOINT_TIMEOUT, which="first_token", seconds=self.timeouts.first_token)
             )
@@ -262,20 +312,21 @@ class EndpointClient:
     # --------------------------------------------------------------- public
 
     def request_json(self, method: str, route: str, body: Any = None, *, model: str = "") -> Any:
-        """One JSON request → the decoded body."""
+        """One JSON request → the decoded body (at most :data:`MAX_REPLY_BYTES`, through the
+        guard's depth and integer caps). The first-token deadline ends with the reply's
+        headers; each read of the body then waits at most ``first_token`` seconds."""
         conn, resp, dog, key = self._open(method, route, body, model=model)
+        dog.first_came()
         try:
-            raw = resp.read()
+            raw = resp.read(MAX_REPLY_BYTES + 1)
         except BaseException as exc:  # noqa: BLE001 - mapped to a cause, or re-raised as is
             raise self._read_failure(exc, dog, key) from None
         finally:
             dog.cancel()
             conn.close()
-        try:
-            return json.loads(raw.decode("utf-8"))
-        except ValueError:  # UnicodeDecodeError is one
-            head = _scrub(raw.decode("utf-8", "replace"), key, 120)
-            raise EndpointError(notice(ENDPOINT_MALFORMED, what=f"not JSON: {head!r}")) from None
+        if len(raw) > MAX_REPLY_BYTES:
+            raise EndpointError(notice(ENDPOINT_REPLY_TOO_LARGE, route=route, cap=MAX_REPLY_BYTES))
+        return _json_value(raw, route, key, "not JSON", 120)
 
     def stream_events(
         self,
@@ -297,33 +348,24 @@ class EndpointClient:
         closes the connection too.
         """
         conn, resp, dog, key = self._open("POST", route, body, model=model, cancelled=cancelled)
-        buffer = b""
+        events = _EventSplitter(MAX_EVENT_BYTES)
+        waiting = True  # for the first event
         try:
-            while True:
-                chunk = resp.read1(65536)
-                if not chunk:  # the body ended: cleanly between events, or not
-                    if dog.reason is not None:
-                        raise self._read_failure(ConnectionError(), dog, key)
-                    rest = buffer.strip()
-                    if rest and _sse_data(rest) is None:
-                        head = _scrub(rest.decode("utf-8", "replace"), key, 80)
-                        what = f"not an SSE stream: {head!r}"
-                        raise EndpointError(notice(ENDPOINT_MALFORMED, what=what))
-                    if rest:
-                        raise EndpointError(notice(ENDPOINT_TRUNCATED))
-                    return
-                buffer = (buffer + chunk).replace(b"\r\n", b"\n")
-                while b"\n\n" in buffer:
-                    event, buffer = buffer.split(b"\n\n", 1)
+            while chunk := resp.read1(_READ_BYTES):
+                for event in events.feed(chunk):
                     data = _sse_data(event)
-                    if data is None:
+                    if data is None:  # a comment (``: keep-alive``) or an empty event
                         continue
+                    if waiting:  # the first event came: the total deadline rules
+                        waiting = False
+                        dog.first_came()
+                        if conn.sock is not None:
+                            conn.sock.settimeout(None)
                     if data.strip() == "[DONE]":
                         yield DONE
                         return
-                    yield self._event(data, key)
-                    if conn.sock is not None:  # the first token came: the total deadline rules
-                        conn.sock.settimeout(None)
+                    yield self._event(data, route, key)
+            self._ended(events.rest(), dog, key)  # cleanly between events, or not
         except GeneratorExit:
             raise
         except BaseException as exc:  # noqa: BLE001 - mapped to a cause, or re-raised as is
@@ -332,16 +374,94 @@ class EndpointClient:
             dog.cancel()
             conn.close()
 
-    def _event(self, data: str, key: str | None) -> Any:
-        try:
-            obj = json.loads(data)
-        except ValueError:
-            what = f"an SSE event is not JSON: {_scrub(data, key, 80)!r}"
-            raise EndpointError(notice(ENDPOINT_MALFORMED, what=what)) from None
+    def _ended(self, rest: bytes, dog: _Watchdog, key: str | None) -> None:
+        """The body ended with ``rest`` unread: fine when nothing is left, else why not."""
+        if dog.reason is not None:
+            raise self._read_failure(ConnectionError(), dog, key)
+        rest = rest.strip()
+        if rest and _sse_data(rest) is None:
+            head = _scrub(rest.decode("utf-8", "replace"), key, 80)
+            raise EndpointError(notice(ENDPOINT_MALFORMED, what=f"not an SSE stream: {head!r}"))
+        if rest:
+            raise EndpointError(notice(ENDPOINT_TRUNCATED))
+
+    def _event(self, data: str, route: str, key: str | None) -> Any:
+        obj = _json_value(data, route, key, "an SSE event is not JSON", 80)
         if isinstance(obj, dict) and "error" in obj:
             detail = _scrub(json.dumps(obj["error"], ensure_ascii=False), key)
             raise EndpointError(notice(ENDPOINT_SERVER_ERROR, status=200, detail=detail))
         return obj
+
+
+def _json_value(raw: bytes | str, route: str, key: str | None, label: str, limit: int) -> Any:
+    """One JSON value of ``route``'s reply through the guard (``rag_core.formats.guard``):
+    nested too deep or an over-long integer is that refusal; anything else that is not
+    JSON is quoted, scrubbed of the key, as ``label: '…'``."""
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        return json_line(text, route)
+    except NoticeError as exc:
+        problem = exc.notice.params.get("problem")
+        if isinstance(problem, Notice) and problem.code != JSON_INVALID_COLUMN:
+            raise EndpointError(notice(ENDPOINT_MALFORMED, what=exc.notice)) from None
+    except UnicodeDecodeError:
+        pass
+    shown = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    head = _scrub(shown, key, limit)
+    raise EndpointError(notice(ENDPOINT_MALFORMED, what=f"{label}: {head!r}"))
+
+
+class _EventSplitter:
+    """Server-sent events from a byte stream in one pass (linear in its length).
+
+    Each read's line ends are normalised once (CRLF and a lone CR become LF; a CR that ends a
+    read waits for the next, which may start with its LF) and split on the blank line once;
+    the unfinished event is kept as its pieces and joined once, when its blank line comes. An
+    event longer than ``cap`` bytes is refused as soon as it is (``endpoint.event_too_large``),
+    before more of it is read.
+    """
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self._parts: list[bytes] = []
+        self._size = 0
+        self._cr = False
+
+    def feed(self, chunk: bytes) -> list[bytes]:
+        """The events ``chunk`` completes, in order."""
+        if self._cr:
+            chunk = b"\r" + chunk
+        self._cr = chunk.endswith(b"\r")
+        if self._cr:
+            chunk = chunk[:-1]
+        chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        events: list[bytes] = []
+        if self._parts and self._parts[-1].endswith(b"\n") and chunk.startswith(b"\n"):
+            events.append(self._finish(b"")[:-1])  # the blank line straddles two reads
+            chunk = chunk[1:]
+        pieces = chunk.split(b"\n\n")
+        if len(pieces) > 1:
+            events.append(self._finish(pieces[0]))
+            events.extend(pieces[1:-1])
+        if pieces[-1]:
+            self._parts.append(pieces[-1])
+            self._size += len(pieces[-1])
+            self._check(self._size)
+        return events
+
+    def rest(self) -> bytes:
+        """What is left when the stream ends (an unfinished event, or nothing)."""
+        return b"".join(self._parts) + (b"\n" if self._cr else b"")
+
+    def _finish(self, tail: bytes) -> bytes:
+        event = b"".join(self._parts) + tail
+        self._parts, self._size = [], 0
+        self._check(len(event))
+        return event
+
+    def _check(self, size: int) -> None:
+        if size > self.cap:
+            raise EndpointError(notice(ENDPOINT_EVENT_TOO_LARGE, cap=self.cap))
 
 
 #: What :meth:`EndpointClient.stream_events` yields for ``data: [DONE]``.
@@ -350,6 +470,8 @@ DONE = "[DONE]"
 
 def _sse_data(event: bytes) -> str | None:
     """The joined ``data:`` lines of one SSE event (None for a comment or keep-alive)."""
+    if b"data:" not in event:
+        return None
     lines = [line[5:].lstrip(b" ") for line in event.split(b"\n") if line.startswith(b"data:")]
     if not lines:
         return None

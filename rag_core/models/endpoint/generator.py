@@ -1,5 +1,12 @@
 """``openai:MODEL`` as a generator: the prompt tokenizer it found, the judge's ``P(yes)``, the
-streamed greedy completion (:class:`EndpointGenerator`, :func:`make_endpoint_generator`)."""
+streamed greedy completion (:class:`EndpointGenerator`, :func:`make_endpoint_generator`).
+
+Every shape a reply can take is read, not trusted: a field of the wrong type is
+``endpoint.malformed`` naming the field, an answer longer than :data:`MAX_ANSWER_CHARS` is
+``endpoint.answer_too_long`` (the request is closed at once), a ``top_logprobs`` value that is
+not a finite number ≤ 0 is ``endpoint.bad_logprob``; no reply raises anything but
+:class:`~.client.EndpointError`.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +15,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...config import ENDPOINT_PREFIX as PREFIX
@@ -28,6 +35,16 @@ from .tokenizer import ServerTokenizer
 
 #: The server returned no ``top_logprobs`` for the judge's one token.
 ENDPOINT_NO_LOGPROBS = declare("endpoint.no_logprobs")
+ENDPOINT_BAD_LOGPROB = declare("endpoint.bad_logprob", "token", "value")
+ENDPOINT_ANSWER_TOO_LONG = declare("endpoint.answer_too_long", "cap")
+
+#: The longest answer read from a server (characters; ``generation.max_new_tokens`` ≤ 2,048
+#: tokens is about 8,000): a server that does not stop at ``max_tokens`` is cut off here.
+MAX_ANSWER_CHARS = 20_000
+#: The longest ``system_fingerprint`` kept (characters).
+_FINGERPRINT_CHARS = 200
+#: A logprob a little above 0 is float rounding and reads as 0; above this it is refused.
+_LOGPROB_SLACK = 1e-6
 
 
 @dataclass
@@ -145,8 +162,9 @@ class EndpointGenerator:
         when neither is among them.
 
         Raises:
-            EndpointError: The request failed, or the server returned no logprobs
-                (``endpoint.no_logprobs``).
+            EndpointError: The request failed, the server returned no logprobs
+                (``endpoint.no_logprobs``) or one that is not a log-probability
+                (``endpoint.bad_logprob``).
         """
         common = {"model": self.served_model, "max_tokens": 1, "temperature": 0}
         if self.exact:
@@ -170,8 +188,9 @@ class EndpointGenerator:
             top = _chat_top(body)
         if not top:
             raise EndpointError(notice(ENDPOINT_NO_LOGPROBS))
-        yes = sum(math.exp(lp) for tok, lp in top.items() if tok.strip().lower() == "yes")
-        no = sum(math.exp(lp) for tok, lp in top.items() if tok.strip().lower() == "no")
+        probs = {tok: _probability(tok, lp) for tok, lp in top.items()}
+        yes = sum(p for tok, p in probs.items() if tok.strip().lower() == "yes")
+        no = sum(p for tok, p in probs.items() if tok.strip().lower() == "no")
         return yes / (yes + no) if yes + no > 0 else 0.5
 
     # ---- constrained decoding (rag_core.answer.endpoint_grammar)
@@ -262,9 +281,7 @@ class EndpointGenerator:
     ) -> EndpointReply:
         t0 = time.perf_counter()
         first: float | None = None
-        pieces: list[str] = []
-        usage: dict[str, Any] = {}
-        finish, fingerprint = None, None
+        said = _Said()
         chat = route.endswith("chat/completions")
         done = False
         events = self.client.stream_events(
@@ -275,67 +292,113 @@ class EndpointGenerator:
                 if event == DONE:
                     done = True
                     continue
-                finish = self._take(event, chat, pieces, usage, on_text, finish)
-                if first is None and pieces:
+                _take(event, chat, said, on_text)
+                if first is None and said.pieces:
                     first = time.perf_counter() - t0
-                fingerprint = event.get("system_fingerprint") or fingerprint
-        if not done and finish is None:  # no [DONE] and no finish_reason: it was cut
+        if not done and said.finish is None:  # no [DONE] and no finish_reason: it was cut
             raise EndpointError(notice(ENDPOINT_TRUNCATED))
         return EndpointReply(
-            text="".join(pieces).strip(),
-            prompt_tokens=_count(usage.get("prompt_tokens")),
-            completion_tokens=_count(usage.get("completion_tokens")),
-            finish_reason=finish,
-            fingerprint=str(fingerprint) if fingerprint else None,
+            text="".join(said.pieces).strip(),
+            prompt_tokens=_count(said.usage.get("prompt_tokens")),
+            completion_tokens=_count(said.usage.get("completion_tokens")),
+            finish_reason=said.finish,
+            fingerprint=said.fingerprint,
             sent_as=sent_as,
             seconds=time.perf_counter() - t0,
             first_token_seconds=first,
         )
 
-    @staticmethod
-    def _take(
-        event: Any,
-        chat: bool,
-        pieces: list[str],
-        usage: dict[str, Any],
-        on_text: Callable[[str], None] | None,
-        finish: str | None,
-    ) -> str | None:
-        """Read one SSE object: its text pieces (handed to ``on_text``), usage and finish."""
-        if not isinstance(event, dict):
-            raise EndpointError(notice(ENDPOINT_MALFORMED, what="an SSE event is not an object"))
-        if isinstance(event.get("usage"), dict):
-            usage.update(event["usage"])
-        for choice in event.get("choices") or ():
-            if not isinstance(choice, dict):
-                raise EndpointError(notice(ENDPOINT_MALFORMED, what="a choice is not an object"))
-            piece = (choice.get("delta") or {}).get("content") if chat else choice.get("text")
-            if piece:
-                if not isinstance(piece, str):
-                    raise EndpointError(notice(ENDPOINT_MALFORMED, what="text is not a string"))
-                pieces.append(piece)
-                if on_text is not None:
-                    on_text(piece)
-            finish = choice.get("finish_reason") or finish
-        return finish
+
+@dataclass
+class _Said:
+    """What a streamed reply has said so far."""
+
+    pieces: list[str] = field(default_factory=list)
+    chars: int = 0
+    usage: dict[str, Any] = field(default_factory=dict)
+    finish: str | None = None
+    fingerprint: str | None = None
 
 
-def _completion_top(body: Any) -> dict[str, float]:
+def _malformed(what: str) -> EndpointError:
+    return EndpointError(notice(ENDPOINT_MALFORMED, what=what))
+
+
+def _take(event: Any, chat: bool, said: _Said, on_text: Callable[[str], None] | None) -> None:
+    """Read one SSE object into ``said``: its text pieces (handed to ``on_text``), usage,
+    finish reason and fingerprint; a field of the wrong type is ``endpoint.malformed``."""
+    if not isinstance(event, dict):
+        raise _malformed("an SSE event is not an object")
+    if isinstance(event.get("usage"), dict):
+        said.usage.update(event["usage"])
+    fingerprint = event.get("system_fingerprint")
+    if isinstance(fingerprint, (str, int)) and not isinstance(fingerprint, bool) and fingerprint:
+        said.fingerprint = str(fingerprint)[:_FINGERPRINT_CHARS]
+    choices = event.get("choices")
+    if choices is None:
+        return
+    if not isinstance(choices, list):
+        raise _malformed("choices is not a list")
+    for choice in choices:
+        if not isinstance(choice, dict):
+            raise _malformed("a choice is not an object")
+        piece = _piece(choice, chat)
+        if piece:
+            said.chars += len(piece)
+            if said.chars > MAX_ANSWER_CHARS:
+                raise EndpointError(notice(ENDPOINT_ANSWER_TOO_LONG, cap=MAX_ANSWER_CHARS))
+            said.pieces.append(piece)
+            if on_text is not None:
+                on_text(piece)
+        reason = choice.get("finish_reason")
+        if reason is not None and not isinstance(reason, str):
+            raise _malformed("finish_reason is not a string")
+        said.finish = reason or said.finish
+
+
+def _piece(choice: dict[str, Any], chat: bool) -> str | None:
+    """The text one choice adds (``delta.content`` for chat, ``text`` for completions)."""
+    if chat:
+        delta = choice.get("delta")
+        if delta is None:
+            return None
+        if not isinstance(delta, dict):
+            raise _malformed("a delta is not an object")
+        piece = delta.get("content")
+    else:
+        piece = choice.get("text")
+    if piece is not None and not isinstance(piece, str):
+        raise _malformed("text is not a string")
+    return piece
+
+
+def _completion_top(body: Any) -> dict[str, Any]:
     """``{token: logprob}`` of the first token of a ``/v1/completions`` reply (empty: none)."""
     try:
         top = body["choices"][0]["logprobs"]["top_logprobs"][0]
     except (KeyError, IndexError, TypeError):
         return {}
-    return {str(k): float(v) for k, v in top.items()} if isinstance(top, dict) else {}
+    return {str(k): v for k, v in top.items()} if isinstance(top, dict) else {}
 
 
-def _chat_top(body: Any) -> dict[str, float]:
+def _chat_top(body: Any) -> dict[str, Any]:
     """``{token: logprob}`` of the first token of a ``/v1/chat/completions`` reply."""
     try:
         rows = body["choices"][0]["logprobs"]["content"][0]["top_logprobs"]
-        return {str(r["token"]): float(r["logprob"]) for r in rows}
-    except (KeyError, IndexError, TypeError, ValueError):
+        return {str(r["token"]): r["logprob"] for r in rows}
+    except (KeyError, IndexError, TypeError):
         return {}
+
+
+def _probability(token: str, logprob: Any) -> float:
+    """``exp(logprob)`` of a JSON number that is a log-probability (finite or −inf, ≤ 0 up to
+    rounding); anything else is ``endpoint.bad_logprob``."""
+    real = isinstance(logprob, (int, float)) and not isinstance(logprob, bool)
+    if not real or logprob != logprob or logprob > _LOGPROB_SLACK:  # NaN is not itself
+        shown = repr(logprob)
+        shown = shown if len(shown) <= 40 else shown[:39] + "…"
+        raise EndpointError(notice(ENDPOINT_BAD_LOGPROB, token=token[:40], value=shown))
+    return math.exp(min(max(logprob, -1000), 0))  # exp(-1000) is 0.0; no float() of a huge int
 
 
 def _count(value: Any) -> int | None:

@@ -11,19 +11,28 @@ from typing import Any
 from ...wording import notice
 from .client import ENDPOINT_MALFORMED, EndpointClient, EndpointError
 
+#: Token ids are stored and hashed as int32 (``rag_core.hashing.ids_sha256``).
+_MAX_ID = 2**31 - 1
+
 
 def _int_list(value: Any) -> list[int] | None:
-    """Token ids from a /tokenize body: ints, or llama.cpp's ``{"id": …, "piece": …}`` rows."""
+    """Token ids from a /tokenize body: ints in 0 … 2**31 − 1, or llama.cpp's
+    ``{"id": …, "piece": …}`` rows; None for anything else."""
     if not isinstance(value, list):
         return None
     out = []
     for v in value:
         if isinstance(v, dict):
             v = v.get("id")
-        if isinstance(v, bool) or not isinstance(v, int):
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= _MAX_ID:
             return None
         out.append(v)
     return out
+
+
+def _tokens(body: Any) -> list[int] | None:
+    """The ids of a /tokenize reply (None when it holds no valid list)."""
+    return _int_list(body.get("tokens") if isinstance(body, dict) else None)
 
 
 def _byte_decoder() -> dict[str, int]:
@@ -123,7 +132,7 @@ class ServerTokenizer:
         """Whether the server tokenises, spells its pieces and renders templates (sets
         :attr:`kind`)."""
         try:
-            ids = _int_list(self._tokenize("probe").get("tokens"))
+            ids = _tokens(self._tokenize("probe"))
             if not ids:
                 return False
             self.encode_offsets("Hello, world.\n안녕하세요 [1]")
@@ -152,7 +161,7 @@ class ServerTokenizer:
             {"model": self.model, "messages": messages, "add_generation_prompt": True},
             model=self.model,
         )
-        ids = _int_list(body.get("tokens") if isinstance(body, dict) else None)
+        ids = _tokens(body)
         if ids is None:
             raise EndpointError(notice(ENDPOINT_MALFORMED, what="/tokenize of messages"))
         self.kind = "vllm"
@@ -160,7 +169,7 @@ class ServerTokenizer:
 
     def encode(self, text: str) -> list[int]:
         body = self._tokenize(text)
-        ids = _int_list(body.get("tokens") if isinstance(body, dict) else None)
+        ids = _tokens(body)
         if ids is None:
             raise EndpointError(notice(ENDPOINT_MALFORMED, what="/tokenize has no token list"))
         return ids
@@ -175,6 +184,9 @@ class ServerTokenizer:
             pieces = [r.get("piece") for r in rows]
         else:
             pieces = body.get("token_strs") or []
+        if not isinstance(pieces, list):
+            what = "/tokenize token_strs is not a list"
+            raise EndpointError(notice(ENDPOINT_MALFORMED, what=what))
         spans = None
         if len(pieces) == len(ids) and all(isinstance(p, str) for p in pieces):
             spans = offsets_from_pieces(text, pieces)
