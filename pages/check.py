@@ -14,11 +14,13 @@ lang = ctx.lang
 show(style())
 st.title(t("page.check", lang))
 st.caption(t("chk2.intro", lang))
+st.caption(t("chk2.limits", lang, **view.LIMITS))
 rows, errors = widgets.inputs(lang)
 if errors:
     st.warning(t("chk2.bad_rows", lang, n=len(errors)) + "\n\n" + md("\n\n".join(errors)))
 if not rows:
-    st.info(t("chk2.need", lang))
+    if not errors:
+        st.info(t("chk2.need", lang))
     st.stop()
 row = widgets.pick_row(rows, lang)
 cfg = ctx.config.support

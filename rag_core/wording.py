@@ -305,6 +305,24 @@ ENGLISH: dict[str, str] = {
     "support.row.no_answer": "no answer: one of {keys} must be a string",
     "support.row.no_contexts": "no contexts: one of {keys} must be a list of strings",
     "support.row.bad_question": "question must be a string",
+    "support.row.answer_too_long": (
+        "the answer is {chars:,} characters long; the limit is {limit:,}"
+    ),
+    "support.row.too_many_claims": "the answer holds {n:,} claims; the limit is {limit:,}",
+    "support.row.too_many_contexts": "the row holds {n:,} contexts; the limit is {limit:,}",
+    "support.row.context_too_long": (
+        "context [{n}] is {chars:,} characters long; the limit is {limit:,}"
+    ),
+    "support.row.contexts_too_long": (
+        "the contexts hold {chars:,} characters together; the limit is {limit:,}"
+    ),
+    "support.row.question_too_long": (
+        "the question is {chars:,} characters long; the limit is {limit:,}"
+    ),
+    "support.row.not_text": (
+        "{field} holds a lone surrogate (an unpaired \\ud800–\\udfff) at character {at}: "
+        "not Unicode text"
+    ),
     # loading files (rag_core/corpus/decoding.py, rag_core/corpus/loaders/)
     "load.at": "{where}: {problem}",
     "load.line": "{name} line {line}",

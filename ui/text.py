@@ -1095,6 +1095,16 @@ KOREAN: dict[str, str] = {
     "support.row.no_answer": "답변 없음: {keys} 중 하나가 문자열이어야 합니다",
     "support.row.no_contexts": "출처 없음: {keys} 중 하나가 문자열 목록이어야 합니다",
     "support.row.bad_question": "question은 문자열이어야 합니다",
+    "support.row.answer_too_long": "답변이 {chars:,}자입니다. 한도는 {limit:,}자입니다",
+    "support.row.too_many_claims": "답변의 주장이 {n:,}개입니다. 한도는 {limit:,}개입니다",
+    "support.row.too_many_contexts": "행의 출처가 {n:,}개입니다. 한도는 {limit:,}개입니다",
+    "support.row.context_too_long": "출처 [{n}]이(가) {chars:,}자입니다. 한도는 {limit:,}자입니다",
+    "support.row.contexts_too_long": "출처를 모두 합쳐 {chars:,}자입니다. 한도는 {limit:,}자입니다",
+    "support.row.question_too_long": "질문이 {chars:,}자입니다. 한도는 {limit:,}자입니다",
+    "support.row.not_text": (
+        "{field}의 {at}번째 글자가 짝 없는 서로게이트 (\\ud800–\\udfff) 입니다: "
+        "유니코드 텍스트가 아닙니다"
+    ),
     "stages.not_run.retrieval_only": "실행하지 않음 (검색만 평가)",
     "stages.not_run.after_context": "아직 실행하지 않음 (컨텍스트 단계까지만 실행)",
     "model.package_missing": "패키지 {package} 가 설치되어 있지 않습니다 (pip install {pip})",

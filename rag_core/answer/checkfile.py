@@ -13,23 +13,36 @@ with ``start``/``end`` character offsets into the answer (claims) or into contex
 ``unsupported`` or ``contradicted``. A bad row yields one :class:`RowError` (file, line and a
 ``support.row.*`` notice saying what is wrong) and the other rows are still checked. The
 ``python -m rag_core support`` command over these functions is in ``rag_core/cli.py``.
+
+**The input boundary.** A file is read as the corpus loaders read one
+(:func:`rag_core.corpus.decoding.decode`: a BOM, UTF-8, CP949, UTF-16, CP1252 …; bytes that
+are no text are one refusal naming the file), each line through the guard
+(:func:`rag_core.formats.guard.json_line`: nesting depth 64, integers of at most 1,000
+digits), and each row within stated caps, so that no row can hold a check for minutes: an
+answer of at most :data:`MAX_ANSWER_CHARS` characters and :data:`MAX_CLAIMS` claims, at most
+:data:`MAX_CONTEXTS` contexts of at most :data:`MAX_CONTEXT_CHARS` characters each and
+:data:`MAX_CONTEXTS_CHARS` together, a question of at most :data:`MAX_QUESTION_CHARS`; a
+text holding a lone surrogate (``"\\ud800"`` in JSON) is not Unicode text and is refused,
+naming the field.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rag_core import models  # models.get_* read at call time (tests swap them)
+from rag_core.answer.claims import split_claims
 from rag_core.answer.support import check_support, flagged
 from rag_core.config import SupportConfig
+from rag_core.corpus.decoding import LoadError, decode
+from rag_core.formats.guard import AT, JSON_INVALID_COLUMN, json_line
 from rag_core.models import ModelUnavailable
 from rag_core.retrieval.dense import choose_dense_model
 from rag_core.types import ContextStage, Notice, Source, SupportStage
-from rag_core.wording import declare, english, notice
+from rag_core.wording import NoticeError, declare, english, notice
 
 QUESTION_KEYS = ("question", "user_input", "query")
 CONTEXT_KEYS = ("contexts", "passages", "retrieved_contexts")
@@ -42,6 +55,26 @@ ROW_NOT_OBJECT = declare("support.row.not_object", "kind")
 ROW_NO_ANSWER = declare("support.row.no_answer", "keys")
 ROW_NO_CONTEXTS = declare("support.row.no_contexts", "keys")
 ROW_BAD_QUESTION = declare("support.row.bad_question")
+ROW_ANSWER_TOO_LONG = declare("support.row.answer_too_long", "chars", "limit")
+ROW_TOO_MANY_CLAIMS = declare("support.row.too_many_claims", "n", "limit")
+ROW_TOO_MANY_CONTEXTS = declare("support.row.too_many_contexts", "n", "limit")
+ROW_CONTEXT_TOO_LONG = declare("support.row.context_too_long", "n", "chars", "limit")
+ROW_CONTEXTS_TOO_LONG = declare("support.row.contexts_too_long", "chars", "limit")
+ROW_QUESTION_TOO_LONG = declare("support.row.question_too_long", "chars", "limit")
+ROW_NOT_TEXT = declare("support.row.not_text", "field", "at")
+
+#: The caps on one row (module docstring): the longest answer (characters) …
+MAX_ANSWER_CHARS = 20_000
+#: … the most claims in it (:func:`rag_core.answer.claims.split_claims`) …
+MAX_CLAIMS = 200
+#: … the most contexts, the longest context and all contexts together (characters): a check
+#: takes about claims × context characters (200 claims over 200,000 characters: 16 s here
+#: without an embedder, 57 s with MiniLM on a loaded 2-core machine) …
+MAX_CONTEXTS = 100
+MAX_CONTEXT_CHARS = 100_000
+MAX_CONTEXTS_CHARS = 200_000
+#: … and the longest question (characters; the pipeline's own cap).
+MAX_QUESTION_CHARS = 2_000
 #: ``support.judge`` is on but no judge can be had (``reason``: a notice or text).
 SUPPORT_JUDGE_UNAVAILABLE = declare("support.judge_unavailable", "model", "reason")
 JUDGE_NO_GENERATOR = declare("support.judge.no_generator")
@@ -68,7 +101,8 @@ class RowProblem(ValueError):
 
 @dataclass(frozen=True)
 class RowError:
-    """A row that could not be read: ``file:line: problem``."""
+    """A row that could not be read: ``file:line: problem`` (``line`` 0: the whole file, e.g.
+    bytes that are no text: ``file: problem``)."""
 
     file: str
     line: int
@@ -76,6 +110,8 @@ class RowError:
 
     @property
     def notice(self) -> Notice:
+        if self.line == 0:
+            return notice(AT, where=self.file, problem=self.problem)
         return notice(SUPPORT_BAD_ROW, file=self.file, line=self.line, problem=self.problem)
 
     @property
@@ -108,20 +144,59 @@ def parse_row(obj: Any, default_id: str) -> Row:
         raise RowProblem(notice(ROW_NO_CONTEXTS, keys=", ".join(CONTEXT_KEYS)))
     if not isinstance(question, str):
         raise RowProblem(notice(ROW_BAD_QUESTION))
-    rid = obj.get("id", default_id)
-    return Row(str(rid), question, tuple(contexts), answer)
+    row = Row(str(obj.get("id", default_id)), question, tuple(contexts), answer)
+    check_limits(row)
+    return row
+
+
+def check_limits(row: Row) -> None:
+    """Refuse a row over a cap or holding a text that is not Unicode (module docstring).
+
+    Raises:
+        RowProblem: The first cap passed, or the first field with a lone surrogate.
+    """
+    _unicode("id", row.id)
+    _unicode("question", row.question)
+    if len(row.question) > MAX_QUESTION_CHARS:
+        raise RowProblem(
+            notice(ROW_QUESTION_TOO_LONG, chars=len(row.question), limit=MAX_QUESTION_CHARS)
+        )
+    if len(row.contexts) > MAX_CONTEXTS:
+        raise RowProblem(notice(ROW_TOO_MANY_CONTEXTS, n=len(row.contexts), limit=MAX_CONTEXTS))
+    for n, text in enumerate(row.contexts, start=1):
+        if len(text) > MAX_CONTEXT_CHARS:
+            why = notice(ROW_CONTEXT_TOO_LONG, n=n, chars=len(text), limit=MAX_CONTEXT_CHARS)
+            raise RowProblem(why)
+        _unicode(f"contexts[{n}]", text)
+    total = sum(map(len, row.contexts))
+    if total > MAX_CONTEXTS_CHARS:
+        raise RowProblem(notice(ROW_CONTEXTS_TOO_LONG, chars=total, limit=MAX_CONTEXTS_CHARS))
+    if len(row.answer) > MAX_ANSWER_CHARS:
+        raise RowProblem(notice(ROW_ANSWER_TOO_LONG, chars=len(row.answer), limit=MAX_ANSWER_CHARS))
+    _unicode("answer", row.answer)
+    claims = len(split_claims(row.answer))
+    if claims > MAX_CLAIMS:
+        raise RowProblem(notice(ROW_TOO_MANY_CLAIMS, n=claims, limit=MAX_CLAIMS))
+
+
+def _unicode(field: str, text: str) -> None:
+    """Refuse ``text`` holding a lone surrogate (no UTF-8 writes it, no page shows it)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise RowProblem(notice(ROW_NOT_TEXT, field=field, at=exc.start + 1)) from None
 
 
 def parse_lines(lines: Iterable[str], name: str) -> Iterator[Row | RowError]:
     """Rows of JSONL ``lines`` (of file ``name``) in order; blank lines are skipped and a line
-    that is not a valid row yields a :class:`RowError`."""
+    that is not a valid row yields a :class:`RowError` (JSON through the guard's caps)."""
     for lineno, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            yield RowError(name, lineno, notice(ROW_NOT_JSON, error=str(exc)))
+            obj = json_line(line, name)
+        except NoticeError as exc:  # load.at over the guard's problem: the row says where
+            yield RowError(name, lineno, _json_problem(exc.notice))
             continue
         try:
             yield parse_row(obj, default_id=str(lineno))
@@ -129,11 +204,33 @@ def parse_lines(lines: Iterable[str], name: str) -> Iterator[Row | RowError]:
             yield RowError(name, lineno, exc.problem)
 
 
+def _json_problem(refusal: Notice) -> Notice:
+    """The row's problem from the guard's ``load.at`` refusal: its problem (nesting, a long
+    number), or ``support.row.not_json`` with the parser's message for bad syntax."""
+    problem = refusal.params.get("problem")
+    if not isinstance(problem, Notice):
+        return refusal
+    if problem.code == JSON_INVALID_COLUMN:
+        error = f"{problem.params['error']} at column {problem.params['column']}"
+        return notice(ROW_NOT_JSON, error=error)
+    return problem
+
+
+def parse_bytes(data: bytes, name: str) -> Iterator[Row | RowError]:
+    """Rows of a JSONL file's bytes, decoded as the corpus loaders decode a file; bytes that are
+    no text are one :class:`RowError` for the whole file (line 0)."""
+    try:
+        text = decode(data).text
+    except LoadError as exc:
+        yield RowError(name, 0, exc.notice)
+        return
+    yield from parse_lines(text.split("\n"), name)
+
+
 def read_rows(path: str | Path) -> Iterator[Row | RowError]:
-    """Rows of a JSONL file in order (:func:`parse_lines`)."""
+    """Rows of a JSONL file in order (:func:`parse_bytes`)."""
     p = Path(path)
-    with p.open(encoding="utf-8") as f:
-        yield from parse_lines(f, p.name)
+    yield from parse_bytes(p.read_bytes(), p.name)
 
 
 def context_stage(contexts: Sequence[str]) -> ContextStage:

@@ -60,16 +60,26 @@ def strip_citations(text: str) -> str:
     return SOURCE_REF.sub(" ", CITATION_GROUP.sub(" ", _SOURCE_WORD.sub(" ", text)))
 
 
+#: A cited number longer than this (leading zeros aside) names no source: it is read as
+#: ``10 ** _CITE_DIGITS``, never passed whole to ``int()`` (5,000 digits raise ValueError).
+_CITE_DIGITS = 9
+
+
+def _cite_number(digits: str) -> int:
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= _CITE_DIGITS else 10**_CITE_DIGITS
+
+
 def citations_in(text: str) -> tuple[int, ...]:
     """Every cited ``n`` — ``[n]``, ``[n, m]``, ``Source n`` — in order of appearance, without
-    repeats."""
+    repeats (a number of more than nine digits reads as ``10**9``: no source)."""
     found = [(g.start(), _CITE_NUM.findall(g.group(0))) for g in CITATION_GROUP.finditer(text)]
     found += [(m.start(), [m.group(1)]) for m in SOURCE_REF.finditer(text)]
     nums: list[int] = []
     for _pos, group in sorted(found):
-        for n in group:
-            if int(n) not in nums:
-                nums.append(int(n))
+        for n in map(_cite_number, group):
+            if n not in nums:
+                nums.append(n)
     return tuple(nums)
 
 

@@ -107,3 +107,44 @@ def test_the_judge_toggle_without_a_generator_is_named_not_ignored(entry):
     assert not at.exception, [e.value for e in at.exception]
     assert any("judge 'none' is unavailable" in w.value for w in at.warning)
     assert any("supported" in s.value for s in at.success)  # checked without the judge
+
+
+# ------------------------------------------------------- the input boundary (issue 38)
+
+
+def test_an_upload_is_decoded_as_a_corpus_file_is():
+    """Before: decoded as UTF-8 with errors="replace": a CP949 file was checked as mojibake
+    ("Every claim is supported"), and a UTF-8 BOM made the first row unreadable."""
+    from ui.check import view
+
+    row = {"id": "ko", "contexts": ["한라산은 해발 1,947m이다."], "answer": "한라산은 1,947m [1]."}
+    line = json.dumps(row, ensure_ascii=False) + "\n"
+    for data in (line.encode("cp949"), b"\xef\xbb\xbf" + line.encode()):
+        rows, errors = view.uploaded_rows(data, "mine.jsonl")
+        assert not errors and [r.answer for r in rows] == [row["answer"]]
+
+
+def test_pasting_a_thousand_contexts_is_one_refusal_not_a_four_minute_check(entry):
+    """Before: 1,000 pasted contexts were checked in 233 s (the probe's machine)."""
+    at = make_app(entry, {"lang": "en"}, page="check")
+    at.text_area(key=keys.K_CONTEXTS).set_value("\n---\n".join(["Cats purr."] * 1000))
+    at.text_area(key=keys.K_ANSWER).set_value("Cats purr [1].")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = " ".join(w.value for w in at.warning)
+    assert "the row holds 1,000 contexts; the limit is 100" in said
+    assert not at.success and not at.error and not at.info
+    caps = " ".join(c.value for c in at.caption)
+    assert "20,000 characters and 200 claims" in caps and "200,000 together" in caps
+
+
+def test_the_context_separator_is_found_in_linear_time():
+    """Before: ``^\\s*---+\\s*$`` ran from every start of a run of blank lines (40,000: 3 s)."""
+    import time
+
+    from ui.check import view
+
+    blank = "a" + "\n" * 400_000 + "b"
+    t0 = time.perf_counter()
+    assert view.split_contexts(blank + "\n  ---\t\nc") == (blank, "c")
+    assert time.perf_counter() - t0 < 1.0

@@ -13,6 +13,17 @@ TEXT: dict[str, tuple[str, str]] = {
             "CLI: `python -m rag_core support FILE.jsonl`."
         ),
     ),
+    "chk2.limits": (
+        "한 행의 한도: 답변 {answer:,}자와 주장 {claims}개, 출처 {contexts}개 (각 {context:,}자, "
+        "합쳐 {all:,}자), "
+        "질문 {question:,}자. 넘는 행은 한 줄로 거절하고 다음 행을 검사합니다. 파일의 인코딩 "
+        "(UTF-8, CP949 등) 은 말뭉치 파일처럼 알아냅니다.",
+        "Limits of one row: an answer of {answer:,} characters and {claims} claims, {contexts} "
+        "contexts of {context:,} characters each and {all:,} together, a question of "
+        "{question:,} characters. A row "
+        "over a limit is refused in one line and the next row is checked. A file is read as a "
+        "corpus file is (BOM, UTF-8, CP949, UTF-16, CP1252).",
+    ),
     "chk2.mode": ("입력", "Input"),
     "chk2.mode.paste": ("붙여 넣기", "Paste"),
     "chk2.mode.upload": ("JSONL 올리기", "Upload JSONL"),

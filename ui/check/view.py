@@ -2,25 +2,44 @@
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rag_core.answer.checkfile import (
+    MAX_ANSWER_CHARS,
+    MAX_CLAIMS,
+    MAX_CONTEXT_CHARS,
+    MAX_CONTEXTS,
+    MAX_CONTEXTS_CHARS,
+    MAX_QUESTION_CHARS,
     Row,
     RowError,
+    check_limits,
     check_row,
     embedder_for,
     judge_for,
-    parse_lines,
+    parse_bytes,
 )
 from rag_core.config import PipelineConfig, SupportConfig
 from rag_core.types import Notice, SupportStage
 from ui.html import Mark
 
-_SEP = re.compile(r"^\s*---+\s*$", re.MULTILINE)
+#: The caps on one row the page states (``rag_core.answer.checkfile``).
+LIMITS = {
+    "answer": MAX_ANSWER_CHARS,
+    "claims": MAX_CLAIMS,
+    "contexts": MAX_CONTEXTS,
+    "context": MAX_CONTEXT_CHARS,
+    "all": MAX_CONTEXTS_CHARS,
+    "question": MAX_QUESTION_CHARS,
+}
+
+#: A line of ``---`` between pasted contexts. Blanks around it are spaces and tabs only: ``\s*``
+#: would also run over newlines, and from every line start of a run of blank lines (quadratic:
+#: 40,000 empty lines took 3 s).
+_SEP = re.compile(r"^[^\S\n]*---+[^\S\n]*$", re.MULTILINE)
 
 
 def split_contexts(text: str) -> tuple[str, ...]:
@@ -29,19 +48,25 @@ def split_contexts(text: str) -> tuple[str, ...]:
 
 
 def pasted_row(question: str, contexts: str, answer: str) -> Row | None:
-    """The pasted inputs as a row (None when the answer or every context is empty)."""
+    """The pasted inputs as a row (None when the answer or every context is empty).
+
+    Raises:
+        RowProblem: A cap of a row is passed (``rag_core.answer.checkfile.check_limits``).
+    """
     ctxs = split_contexts(contexts)
     if not answer.strip() or not ctxs:
         return None
-    return Row("pasted", question.strip(), ctxs, answer)
+    row = Row("pasted", question.strip(), ctxs, answer)
+    check_limits(row)
+    return row
 
 
 def uploaded_rows(data: bytes, name: str) -> tuple[list[Row], list[RowError]]:
-    """Rows of an uploaded JSONL file and the lines that could not be read."""
+    """Rows of an uploaded JSONL file and the lines that could not be read (decoded as the
+    corpus loaders decode a file: BOM, UTF-8, CP949, UTF-16, CP1252 …)."""
     rows: list[Row] = []
     errors: list[RowError] = []
-    text = data.decode("utf-8", errors="replace")
-    for item in parse_lines(io.StringIO(text), name):
+    for item in parse_bytes(data, name):
         if isinstance(item, RowError):
             errors.append(item)
         else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rag_core.answer.checkfile import Row
+from rag_core.answer.checkfile import Row, RowProblem
 from rag_core.config import SupportConfig
 from rag_core.types import SupportStage
 from ui import render
@@ -30,11 +30,14 @@ def inputs(lang: str) -> tuple[list[Row], list[str]]:
     st.text_input(t("chk2.question", lang), key=keys.K_QUESTION)
     st.text_area(t("chk2.contexts", lang), key=keys.K_CONTEXTS, height=180)
     st.text_area(t("chk2.answer", lang), key=keys.K_ANSWER, height=120)
-    row = view.pasted_row(
-        st.session_state.get(keys.K_QUESTION, ""),
-        st.session_state.get(keys.K_CONTEXTS, ""),
-        st.session_state.get(keys.K_ANSWER, ""),
-    )
+    try:
+        row = view.pasted_row(
+            st.session_state.get(keys.K_QUESTION, ""),
+            st.session_state.get(keys.K_CONTEXTS, ""),
+            st.session_state.get(keys.K_ANSWER, ""),
+        )
+    except RowProblem as exc:  # over a cap: one line, nothing checked
+        return [], [notice_text(exc.problem, lang)]
     return ([row] if row else []), []
 
 
