@@ -85,6 +85,7 @@ from .state import (
     SHADOW_KEYS,
     SPARSE_METHODS,
     Context,
+    bounded_query,
     config_from_query,
     config_from_widgets,
     query_from_config,
@@ -145,9 +146,10 @@ def _init_session() -> None:
     ss = st.session_state
     if ss.get(_INIT):
         return
-    params = single_values(st.query_params.to_dict())
-    lang = params.get("lang", "ko")
+    asked = single_values(st.query_params.to_dict())
+    lang = asked.get("lang", "ko")
     lang = lang if lang in LANGS else "ko"
+    params, unread = bounded_query(asked, lang)  # a link's caps: one message per value not read
     base, problems = start_config(lang)
     config, errors = config_from_query(params, base, lang=lang)
     values = widgets_from_config(config)
@@ -165,7 +167,7 @@ def _init_session() -> None:
             ss[k] = v
     ss[_SHADOW] = {k: view[k] for k in SHADOW_KEYS if k in view}
     ss[_CFG] = config
-    ss[_PROBLEMS] = [*problems, *errors, *_view_notices(params, view, values)]
+    ss[_PROBLEMS] = [*unread, *problems, *errors, *_view_notices(params, view, values)]
     ss[_URL_ASKED] = {
         name: params[name] for name in ("qset", "qid", "ph", "q", "doc", "step") if name in params
     }

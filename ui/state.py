@@ -16,13 +16,19 @@ Streamlit import here, so they are unit-tested directly):
 Session flow (``ui.sidebar``): on the first run of a session the query string
 seeds the widget values; afterwards the widgets are the truth and every run
 writes the query string back, so the address bar always reopens this view.
+
+A link is a visitor's input: :func:`bounded_query` reads at most :data:`MAX_LINK_PARAMS`
+parameters, each name of at most :data:`MAX_LINK_KEY` and each value (``b=``, ``q=`` and every
+config key) of at most :data:`MAX_LINK_VALUE` characters; everything read is parsed in linear
+time, and a message about a value quotes at most :data:`QUOTE_CHARS` characters of it
+(:data:`ECHO_CHARS` of a value not read).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from rag_core.config import (
@@ -40,7 +46,8 @@ from rag_core.config import (
     url_bounded,
 )
 from rag_core.modelnames import restrict_noticed
-from rag_core.wording import notice
+from rag_core.types import Notice
+from rag_core.wording import NoticeError, notice
 
 if TYPE_CHECKING:
     from rag_core.index import CorpusIndex
@@ -88,6 +95,16 @@ CUSTOM = "custom"
 SPARSE_METHODS = tuple(m for m in RETRIEVAL_METHODS if m not in VECTOR_METHODS)
 CHUNKER_FIELDS = tuple(f"chunker.{f.name}" for f in fields(ChunkerConfig))
 QUESTION_MODES = ("set", "free")
+
+#: The most parameters of a link read, the longest name and value (characters; a config
+#: value is a few words, ``b=`` a few ``key=value`` lines, ``q=`` one question) …
+MAX_LINK_PARAMS = 200
+MAX_LINK_KEY = 100
+MAX_LINK_VALUE = 4_000
+#: … how much of a value not read a message quotes, and the longest text a message about a
+#: value that was read quotes of it (characters).
+ECHO_CHARS = 60
+QUOTE_CHARS = 200
 
 #: Query-string names that are not config keys (config keys contain a dot).
 VIEW_KEYS = {
@@ -229,14 +246,14 @@ def config_from_query(
     (``retrieval.k``, ``context.budget_tokens``, ``context.max_source_chars``) are lowered
     to ``rag_core.config.URL_LIMITS``, with one message (in ``lang``) each.
     """
-    from .i18n import error_text, notice_text, t  # lazy: ui.i18n pulls in every catalogue
+    from .i18n import notice_text, t  # lazy: ui.i18n pulls in every catalogue
 
     base = base or PipelineConfig()
     bounded, lowered = url_bounded({k: v for k, v in params.items() if k not in VIEW_KEYS})
     overrides, refusals = restrict_noticed(bounded, base=base.flat())
     refused = [
         *(t("url.size_capped", lang, param=k, value=v, limit=f"{n:,}") for k, v, n in lowered),
-        *(notice_text(n, lang) for n in refusals),
+        *(notice_text(cut_notice(n), lang) for n in refusals),
     ]
     try:
         return base.with_overrides(overrides), refused
@@ -257,8 +274,63 @@ def config_from_query(
         try:
             config.with_overrides({key: value})
         except ValueError as exc:
-            errors.append(error_text(exc, lang))
+            errors.append(_error_cut(exc, lang))
     return config, errors
+
+
+def cut(text: str, limit: int = ECHO_CHARS) -> str:
+    """``text`` when it is at most ``limit`` characters, else its start on one line, cut to
+    ``limit`` with ``…`` (reads at most ``2 * limit`` characters of it)."""
+    if len(text) <= limit:
+        return text
+    return " ".join(text[: 2 * limit].split())[: limit - 1] + "…"
+
+
+def cut_notice(said: Notice) -> Notice:
+    """``said`` with every text param (and those of the notices it holds) cut to
+    :data:`QUOTE_CHARS`: a message about a link's value never quotes the whole value."""
+    params = {
+        k: cut_notice(v)
+        if isinstance(v, Notice)
+        else cut(v, QUOTE_CHARS)
+        if isinstance(v, str)
+        else v
+        for k, v in said.params.items()
+    }
+    return replace(said, params=params)
+
+
+def _error_cut(exc: BaseException, lang: str) -> str:
+    """A refused value's message in ``lang``, its quotes cut (:func:`cut_notice`)."""
+    from .i18n import notice_text  # lazy: ui.i18n pulls in every catalogue
+
+    if isinstance(exc, NoticeError):
+        return notice_text(cut_notice(exc.notice), lang)
+    return cut(str(exc), 2 * QUOTE_CHARS)
+
+
+def bounded_query(params: Mapping[str, str], lang: str = "en") -> tuple[dict[str, str], list[str]]:
+    """The parameters of a link that are read (module docstring), and one message (in
+    ``lang``) per parameter not read and for parameters past the count."""
+    from .i18n import t  # lazy: ui.i18n pulls in every catalogue
+
+    items = list(params.items())
+    said: list[str] = []
+    if len(items) > MAX_LINK_PARAMS:
+        said.append(t("url.too_many", lang, n=len(items), limit=MAX_LINK_PARAMS))
+        items = items[:MAX_LINK_PARAMS]
+    kept: dict[str, str] = {}
+    for key, value in items:
+        if len(key) > MAX_LINK_KEY:
+            said.append(t("url.key_too_long", lang, param=cut(key), limit=MAX_LINK_KEY))
+        elif len(value) > MAX_LINK_VALUE:
+            chars, limit = f"{len(value):,}", f"{MAX_LINK_VALUE:,}"
+            said.append(
+                t("url.too_long", lang, param=key, chars=chars, limit=limit, head=cut(value))
+            )
+        else:
+            kept[key] = value
+    return kept, said
 
 
 def query_from_view(view: Mapping[str, Any]) -> dict[str, str]:
@@ -336,21 +408,25 @@ def compare_config(
 ) -> tuple[PipelineConfig, list[str]]:
     """Config B = A with the ``key=value`` lines of ``text`` (``;`` also separates).
 
-    Returns B and the messages (in ``lang``) of lines that could not be applied. The text
-    may come from the address (``b=``): model names are restricted as in
-    :func:`config_from_query`.
+    Returns B and the messages (in ``lang``) of lines that could not be applied, each quoting
+    at most :data:`QUOTE_CHARS` of a value. The text may come from the address (``b=``): model
+    names are restricted as in :func:`config_from_query`, and a text over
+    :data:`MAX_LINK_VALUE` characters is not read (B = A, one message).
     """
-    from .i18n import error_text, notice_text  # lazy: ui.i18n pulls in every page's catalogue
+    from .i18n import notice_text, t  # lazy: ui.i18n pulls in every page's catalogue
 
+    if len(text) > MAX_LINK_VALUE:  # not read: one line quoting its start
+        chars, limit = f"{len(text):,}", f"{MAX_LINK_VALUE:,}"
+        return a, [t("url.too_long", lang, param="b", chars=chars, limit=limit, head=cut(text))]
     parsed, problems = parse_overrides_noticed(text)
     overrides, refused = restrict_noticed(parsed, base=a.flat())
-    errors = [notice_text(n, lang) for n in (*problems, *refused)]
+    errors = [notice_text(cut_notice(n), lang) for n in (*problems, *refused)]
     if not overrides:
         return a, errors
     try:
         return a.with_overrides(overrides), errors
     except ValueError as exc:
-        return a, [*errors, error_text(exc, lang)]
+        return a, [*errors, _error_cut(exc, lang)]
 
 
 #: Config sections that change the ranking (the others act after the gate).
@@ -407,4 +483,6 @@ def config_from_url(
     params: dict[str, str] = {}
     for key, value in parse_qsl(query, keep_blank_values=True):
         params[key] = value  # the last of a repeated key wins, as st.query_params does
-    return config_from_query(params, base, lang=lang)
+    read, unread = bounded_query(params, lang)
+    config, errors = config_from_query(read, base, lang=lang)
+    return config, [*unread, *errors]

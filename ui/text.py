@@ -927,6 +927,19 @@ TEXT: dict[str, tuple[str, str]] = {
         "주소의 {param}={value} 은(는) 보여 줄 수 없어 대신 {shown} 을(를) 보여 줍니다.",
         "The address asked for {param}={value}, which cannot be shown; showing {shown} instead.",
     ),
+    "url.too_long": (
+        "주소의 {param}= 값은 {chars}자로 링크의 한도 {limit}자를 넘어 읽지 않았습니다: “{head}”",
+        "The address's {param}= holds {chars} characters, more than a link may ({limit}); it "
+        "was not read: “{head}”",
+    ),
+    "url.key_too_long": (
+        "주소의 매개변수 이름 “{param}” 이(가) {limit}자를 넘어 읽지 않았습니다.",
+        "The address has a parameter name over {limit} characters (“{param}”); it was not read.",
+    ),
+    "url.too_many": (
+        "주소의 매개변수 {n:,}개 가운데 앞의 {limit}개만 읽었습니다.",
+        "The address holds {n:,} parameters; only the first {limit} were read.",
+    ),
     "url.size_capped": (
         "주소의 {param}={value} 은(는) 공유 링크의 상한을 넘어 {limit} (으)로 낮췄습니다. "
         "더 큰 값은 사이드바에서 정하세요.",
