@@ -132,11 +132,19 @@ def test_a_server_that_only_says_keep_alive_times_out_at_the_first_token_limit()
     assert 0.9 <= took < 4.0, took
 
 
-def test_keep_alives_between_events_are_skipped():
-    with FakeOpenAI() as srv:
-        client = EndpointClient(srv.url)
-        events = list(client.stream_events("/v1/completions", BODY))
-    assert [e for e in events if e != DONE]
+@pytest.mark.parametrize("size", [1, 2, 3, 5, 7, 64])
+@pytest.mark.parametrize("eol", ["\n", "\r\n", "\r"])
+def test_events_split_the_same_whatever_the_reads_and_line_ends(size, eol):
+    """Keep-alive comments between events, the blank line and a CRLF split across reads."""
+    from rag_core.models.endpoint.client import _EventSplitter, _sse_data
+
+    stream = eol.join([": keep-alive", "", 'data: {"a": 1}', "", ": keep-alive", "", ""])
+    stream += eol.join(['data: {"b":', "data: 2}", "", "data: [DONE]", "", ""])
+    raw = stream.encode()
+    splitter = _EventSplitter(MAX_EVENT_BYTES)
+    events = [e for i in range(0, len(raw), size) for e in splitter.feed(raw[i : i + size])]
+    data = [d for d in map(_sse_data, events) if d is not None]
+    assert data == ['{"a": 1}', '{"b":\n2}', "[DONE]"] and splitter.rest() == b""
 
 
 def test_a_json_reply_over_the_cap_is_refused():

@@ -414,8 +414,8 @@ def _json_value(raw: bytes | str, route: str, key: str | None, label: str, limit
 class _EventSplitter:
     """Server-sent events from a byte stream in one pass (linear in its length).
 
-    Each read's line ends are normalised once (CRLF and a lone CR become LF; a CR that ends a
-    read waits for the next, which may start with its LF) and split on the blank line once;
+    Each read's line ends are normalised once (CRLF and a lone CR become LF; when a read ends
+    in CR, an LF that starts the next is its pair and dropped) and split on the blank line once;
     the unfinished event is kept as its pieces and joined once, when its blank line comes. An
     event longer than ``cap`` bytes is refused as soon as it is (``endpoint.event_too_large``),
     before more of it is read.
@@ -429,11 +429,9 @@ class _EventSplitter:
 
     def feed(self, chunk: bytes) -> list[bytes]:
         """The events ``chunk`` completes, in order."""
-        if self._cr:
-            chunk = b"\r" + chunk
+        if self._cr and chunk.startswith(b"\n"):  # the LF of a CRLF the last read ended in
+            chunk = chunk[1:]
         self._cr = chunk.endswith(b"\r")
-        if self._cr:
-            chunk = chunk[:-1]
         chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         events: list[bytes] = []
         if self._parts and self._parts[-1].endswith(b"\n") and chunk.startswith(b"\n"):
@@ -451,7 +449,7 @@ class _EventSplitter:
 
     def rest(self) -> bytes:
         """What is left when the stream ends (an unfinished event, or nothing)."""
-        return b"".join(self._parts) + (b"\n" if self._cr else b"")
+        return b"".join(self._parts)
 
     def _finish(self, tail: bytes) -> bytes:
         event = b"".join(self._parts) + tail
