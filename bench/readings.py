@@ -4,7 +4,9 @@ For every row of ``ragtruth_train/`` (QA, Summary) and ``ragtruth_dev/`` (Summar
 default generator reads ``prompt + answer`` once (:func:`rag_core.answer.lookback.read_answer`),
 and the readings land in the disk cache (``<cache>/readings/``, keyed by model and token ids), so
 an interrupted run continues where it stopped and ``bench/fit_support.py`` finds them. Rows are
-visited in a seeded random order over all files, so any prefix is a fair sample of every task.
+grouped by prompt (the answers of several generators to one question share one prefill) and the
+groups visited in a seeded random order over all files, so any prefix is a fair sample of every
+task.
 
 Run: ``nice -n 5 .venv/bin/python bench/readings.py [--limit N] [--only train|dev]``.
 Prints rows done, readings per second and peak memory as it goes.
@@ -19,7 +21,6 @@ import random
 import resource
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from rag_core.answer.lookback import prompt_layout, read_answer  # noqa: E402
+from rag_core.answer.lookback import prompt_layout  # noqa: E402
 from rag_core.models import get_generator  # noqa: E402
 from rag_core.models.readings import cache_key, cache_path  # noqa: E402
 
@@ -59,11 +60,21 @@ def passages(row: dict[str, Any]) -> list[str]:
     return [p] if isinstance(p, str) else list(p)
 
 
-def visit(all_rows: list[dict[str, Any]], limit: int) -> Iterator[dict[str, Any]]:
-    order = list(range(len(all_rows)))
+def groups(all_rows: list[dict[str, Any]], limit: int) -> list[list[dict[str, Any]]]:
+    """The rows grouped by prompt (the answers of several generators to one question or
+    article, read after one prefill), groups in a seeded random order; ``limit`` rows at most."""
+    by: dict[str, list[dict[str, Any]]] = {}
+    for r in all_rows:
+        by.setdefault(json.dumps([r.get("question") or "", passages(r)]), []).append(r)
+    order = list(by.values())
     random.Random(SEED).shuffle(order)
-    for i in order[: limit or None]:
-        yield all_rows[i]
+    out, n = [], 0
+    for g in order:
+        if limit and n >= limit:
+            break
+        out.append(g)
+        n += len(g)
+    return out
 
 
 def main() -> None:
@@ -81,22 +92,22 @@ def main() -> None:
         print(f"no RAGTruth rows under {DATASETS}: nothing to read")
         return
     gen = get_generator()
-    done = new = 0
-    tokens = 0
+    model_key = f"{gen.model_id}|{gen.file_sha256}|{gen.dtype}"
+    done = new = tokens = 0
     t0 = time.perf_counter()
-    for row in visit(all_rows, args.limit):
-        layout = prompt_layout(gen, row.get("question") or "", passages(row))
-        ids = gen.encode(row["response"])
-        key = cache_key(
-            f"{gen.model_id}|{gen.file_sha256}|{gen.dtype}", layout.ids, ids, layout.segments
-        )
-        fresh = not cache_path(key).is_file()
-        read_answer(gen, layout, row["response"])
-        done += 1
+    for group in groups(all_rows, args.limit):
+        layout = prompt_layout(gen, group[0].get("question") or "", passages(group[0]))
+        answers = [a for a in (gen.encode(r["response"]) for r in group) if a]
+        fresh = [
+            a
+            for a in answers
+            if not cache_path(cache_key(model_key, layout.ids, a, layout.segments)).is_file()
+        ]
+        gen.read_many(list(layout.ids), answers, layout.segments)
+        done += len(group)
         if fresh:
-            new += 1
-            tokens += len(layout.ids) + len(ids)
-        if fresh and new % 25 == 0:
+            new += len(fresh)
+            tokens += len(layout.ids) + sum(map(len, fresh))
             dt = time.perf_counter() - t0
             rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             print(

@@ -317,16 +317,26 @@ class Generator(_TokenizerMixin):
         """What the model attends to while reading ``answer_ids`` after ``prompt_ids``
         (:func:`rag_core.models.readings.read`, one forward pass), from the disk cache when
         the same model already read the same ids."""
-        key = readings.cache_key(
-            f"{self.model_id}|{self.file_sha256}|{self.dtype}", prompt_ids, answer_ids, segments
-        )
-        cached = readings.load_cached(key)
-        if cached is not None:
-            return cached
-        with self._lock:
-            out = readings.read(self.model, prompt_ids, answer_ids, segments)
-        readings.store(key, out)
-        return out
+        return self.read_many(prompt_ids, [answer_ids], segments)[0]
+
+    def read_many(
+        self, prompt_ids: Sequence[int], answers: Sequence[Sequence[int]], segments: Any
+    ) -> list[Any]:
+        """:meth:`read` of several answers to one prompt, the prompt run once
+        (:func:`rag_core.models.readings.read_many`); each reading cached on disk."""
+        model_key = f"{self.model_id}|{self.file_sha256}|{self.dtype}"
+        keys = [readings.cache_key(model_key, prompt_ids, a, segments) for a in answers]
+        got = [readings.load_cached(k) for k in keys]
+        todo = [i for i, r in enumerate(got) if r is None]
+        if todo:
+            with self._lock:
+                fresh = readings.read_many(
+                    self.model, prompt_ids, [answers[i] for i in todo], segments
+                )
+            for i, r in zip(todo, fresh, strict=True):
+                readings.store(keys[i], r)
+                got[i] = r
+        return got
 
     def p_yes(self, system: str, user: str) -> float:
         """``P(yes)`` of the reply to one ``system``/``user`` turn (:meth:`yes_probability` of
