@@ -540,13 +540,17 @@ class SupportConfig:
 
     ``min_p``: a source supports a claim when the support model's ``p_supported ≥ min_p``
     (default chosen by ``bench/fit_support.py``; docs/MODELS.md, "Per-claim support").
-    ``judge``: stack the generator's ``P(yes)`` on the model. ``min_overlap``, ``min_cosine``
+    ``judge``: stack the generator's ``P(yes)`` on the model. ``readings``: the bundled
+    generator reads the answer after its sources and the head uses what its attention and
+    probabilities say (off: the lexical head alone, faster and less accurate; also used when
+    the bundled generator is not installed). ``min_overlap``, ``min_cosine``
     and ``judge_threshold`` are the thresholds of the rule ``min_p`` replaced: still accepted
     (old links and saved configs load) but unused.
     """
 
-    min_p: float = 0.83
+    min_p: float = 0.74
     judge: bool = False
+    readings: bool = True
     min_overlap: float = 0.40  # unused since min_p (kept so old configs load)
     min_cosine: float = 0.15  # unused since min_p
     judge_threshold: float = 0.5  # unused since min_p
@@ -554,6 +558,7 @@ class SupportConfig:
     def __post_init__(self) -> None:
         _float_range("support.min_p", self.min_p, 0.0, 1.0)
         _bool("support.judge", self.judge)
+        _bool("support.readings", self.readings)
         _float_range("support.min_overlap", self.min_overlap, 0.0, 1.0)
         _float_range("support.min_cosine", self.min_cosine, -1.0, 1.0)
         _float_range("support.judge_threshold", self.judge_threshold, 0.0, 1.0)

@@ -506,6 +506,9 @@ class Evidence:
     p_supported: float | None = None
     #: What in the window contradicts the claim (``support.conflict.*``); None when nothing.
     contradiction: Notice | None = None
+    #: The signals that moved ``p_supported`` most, ``(feature, contribution to the logit)``,
+    #: largest first (``rag_core.answer.support_head``: the features of ``LEXICAL``/``READING``).
+    signals: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -530,6 +533,9 @@ class Claim:
     p_supported: float | None = None  # the best source's P(supported); None for not-a-claim
     #: Why the claim got its verdict (``support.why.*``, rag_core/answer/support.py).
     notice: Notice | None = None
+    #: Of a claim that flags its answer, the character spans of the answer whose tokens the
+    #: generator's readings mark as most likely made up (empty without readings).
+    suspect: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)

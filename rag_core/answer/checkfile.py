@@ -6,13 +6,18 @@ for ``contexts`` and ``response`` for ``answer`` (RAGTruth), and Ragas' ``user_i
 order). The output is one JSON object per row::
 
     {"id", "flagged": bool, "claims": [{"start", "end", "text", "verdict", "p_supported",
-     "evidence": [{"n", "start", "end", "sentence"}]}]}
+     "flags": bool, "suspect": [[start, end], …], "evidence": [{"n", "start", "end",
+     "sentence"}]}]}
 
-with ``start``/``end`` character offsets into the answer (claims) or into context ``n``
-(evidence; one entry per sentence of the best window). ``flagged`` is true when a claim is
-``unsupported`` or ``contradicted``. A bad row yields one :class:`RowError` (file, line and a
-``support.row.*`` notice saying what is wrong) and the other rows are still checked. The
-``python -m rag_core support`` command over these functions is in ``rag_core/cli.py``.
+with ``start``/``end`` character offsets into the answer (claims, ``suspect``: the words of a
+flagging claim the generator's readings mark as made up) or into context ``n`` (evidence; one
+entry per sentence of the best window). A claim ``flags`` its row when it is ``unsupported``,
+``contradicted``, cites a source that is not there, or names in words a passage that does not
+back it (:func:`rag_core.answer.support.flags`); ``flagged`` is true when a claim flags. A
+bad row yields one :class:`RowError` (file, line and a ``support.row.*`` notice saying what is
+wrong) and the other rows are still checked. The ``python -m rag_core support`` command over
+these functions is ``rag_core/cli/support.py``; the bundled generator reads each answer unless
+``support.readings`` is off (``--no-readings``).
 
 **The input boundary.** A file is read as the corpus loaders read one
 (:func:`rag_core.corpus.decoding.decode`: a BOM, UTF-8, CP949, UTF-16, CP1252 …; bytes that
@@ -35,11 +40,13 @@ from typing import Any
 
 from rag_core import models  # models.get_* read at call time (tests swap them)
 from rag_core.answer.claims import split_claims
-from rag_core.answer.support import check_support, flagged
+from rag_core.answer.lookback import READER, AnswerReading, read_for
+from rag_core.answer.support import check_support, flagged, flags
 from rag_core.config import SupportConfig
 from rag_core.corpus.decoding import LoadError, decode
 from rag_core.formats.guard import AT, JSON_INVALID_COLUMN, json_line
 from rag_core.models import ModelUnavailable
+from rag_core.models.generators import Generator
 from rag_core.retrieval.dense import choose_dense_model
 from rag_core.types import ContextStage, Notice, Source, SupportStage
 from rag_core.wording import NoticeError, declare, english, notice
@@ -285,17 +292,37 @@ def judge_or_notice(gen: Any, model: str) -> tuple[Any, Notice | None]:
     return None, notice(SUPPORT_JUDGE_UNAVAILABLE, model=model, reason=notice(JUDGE_NO_PROBABILITY))
 
 
+def answer_reading(
+    cfg: SupportConfig, question: str, sources: Sequence[Source], answer: str
+) -> AnswerReading | None:
+    """The bundled reader's readings of ``answer`` over the numbered ``sources``
+    (:func:`rag_core.answer.lookback.read_for`), or None when ``support.readings`` is off, the
+    reader is not installed or there is nothing to read."""
+    if not cfg.readings:
+        return None
+    try:
+        reader = models.get_generator(READER)
+    except ModelUnavailable:
+        return None
+    if not isinstance(reader, Generator):  # only a local transformers model can be read
+        return None
+    quotes = [s.quote for s in sources if s.n is not None]
+    return read_for(reader, question, quotes, answer)
+
+
 def check_row(
     row: Row, cfg: SupportConfig, *, embedder: Any = None, judge: Any = None
 ) -> SupportStage:
-    """The support stage of one row."""
+    """The support stage of one row (read by the bundled generator when ``support.readings``)."""
+    context = context_stage(row.contexts)
     return check_support(
         row.answer,
-        context_stage(row.contexts),
+        context,
         cfg,
         embedder=embedder,
         judge=judge,
         question=row.question,
+        reading=answer_reading(cfg, row.question, context.sources, row.answer),
     )
 
 
@@ -316,6 +343,8 @@ def row_result(row: Row, stage: SupportStage) -> dict[str, Any]:
                 "text": c.text,
                 "verdict": c.verdict,
                 "p_supported": c.p_supported,
+                "flags": flags(c),
+                "suspect": [list(x) for x in c.suspect],
                 "evidence": evidence,
             }
         )
@@ -323,11 +352,12 @@ def row_result(row: Row, stage: SupportStage) -> dict[str, Any]:
 
 
 def summary_line(res: Mapping[str, Any]) -> str:
-    """``id: FLAGGED 2 of 5 claims unsupported/contradicted`` for people."""
+    """``id: FLAGGED — 2 of 5 claims flag it`` for people (:func:`~rag_core.answer.support.flags`:
+    unsupported, contradicted, or citing a source that is not there)."""
     judged = [c for c in res["claims"] if c["verdict"] != "not-a-claim"]
-    bad = [c for c in judged if c["verdict"] in ("unsupported", "contradicted")]
+    bad = [c for c in judged if c["flags"]]
     head = "FLAGGED" if res["flagged"] else "ok"
-    return f"{res['id']}: {head} — {len(bad)} of {len(judged)} claims unsupported or contradicted"
+    return f"{res['id']}: {head} — {len(bad)} of {len(judged)} claims flag it"
 
 
 def check_file(

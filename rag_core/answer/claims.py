@@ -33,7 +33,7 @@ CITATION_GROUP = re.compile(r"(?:\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\])+")
 #: "Source 2" / "Passage 2" / "출처 2" written out, or a source's whole label line echoed by the
 #: model ("Source 1 — Title › Section (doc #char=a,b):") — a reference to source n.
 SOURCE_REF = re.compile(
-    r"\b(?:[Ss]ource|[Pp]assage|[Dd]ocument|출처|자료|문서|문단)\s*(?:#|No\.\s*)?(\d+)\b"
+    r"\b(?:[Ss]ource|[Pp]assage|[Dd]ocument|출처|자료|문서|문단)\s*(?:#|No\.\s*)?(\d+)(?![\d]|[.,]\d)"
     r"(?:\s+—[^\n]*?\([^()\n]*#char=\d+,\d+\))?:?"
 )
 _SOURCE_WORD = re.compile(r"\b(?:[Ss]ources?|[Pp]assages?)\s*:?\s*(?=\[\s*\d)")  # "Source [1]"
@@ -206,6 +206,10 @@ REFUSAL_EN = (
         r"\b(?:is|are) not (?:mentioned|provided|specified|stated|given|included|found|"
         rf"available) in (?:the |these |provided |given )*{_SRC_EN}"
     ),
+    re.compile(
+        rf"\bnone of the (?:\w+ )?{_SRC_EN} (?:\w+ )?(?:mention|state|say|contain|provide|"
+        r"specify|include|give|indicate|answer|address|discuss|explicitly|directly)"
+    ),
     re.compile(r"^(?:no|insufficient) (?:relevant )?(?:information|answer|data)\b"),
     re.compile(r"\bnot (?:enough|sufficient) information\b"),
     re.compile(r"does not contain the answer|not mentioned in the sources"),
@@ -251,6 +255,11 @@ PLEASANTRY = (
         r"feel free to|thank you|thanks for|you're welcome|glad to help)\b"
     ),
     re.compile(
+        r"^(?:(?:sure|certainly|of course|absolutely|okay|ok|yes)\W+)?(?:i can|i'd be happy to|"
+        r"i would be happy to|i'm happy to|i'll be happy to|let me|i'd be glad to) (?:help|answer|"
+        r"assist|do that)\b[^.!?]{0,40}\W*$"
+    ),
+    re.compile(
         r"^(?:네|물론입니다|물론이죠|좋은 질문입니다)\W*$|도움이 (?:되었|됐|되셨)(?:기를|으면)"
     ),
 )
@@ -272,13 +281,68 @@ def is_refusal(text: str) -> bool:
     return any(p.search(low) for p in (*REFUSAL_EN, *REFUSAL_KO))
 
 
+#: A line ending with ``:`` that introduces a list from the sources, however long ("Based on the
+#: given passages, the benefits of … include:").
+_FROM_SOURCES = re.compile(
+    rf"^(?:based on|according to|from|in|using|as (?:stated|mentioned|described) in)\b.*{_SRC_EN}"
+    rf"|{_SRC_EN}\b.*\b(?:include|are|is|as follows|the following)\b"
+)
+
+
 def is_framing(text: str) -> bool:
-    """True for a sentence that announces the answer (:data:`FRAMING`) or a short line (≤ 16
-    words) ending with ``:``."""
+    """True for a sentence that announces the answer (:data:`FRAMING`), a short line (≤ 16
+    words) ending with ``:``, or a line ending with ``:`` that introduces what the sources list
+    (:data:`_FROM_SOURCES`)."""
     low = _plain(text)
-    if low.endswith(":") and len(low.split()) <= 16:
+    if low.endswith(":") and (len(low.split()) <= 16 or _FROM_SOURCES.search(low)):
         return True
     return any(p.search(low) for p in FRAMING)
+
+
+#: Leading words that attribute or announce, not assert: "Based on the passages, …",
+#: "Therefore, the answer to the question is: …", "Passage 2 states that …", "제공된 자료에
+#: 따르면 …". :func:`judged_start` skips them, so the claim is judged on what it asserts.
+LEAD_INS = (
+    re.compile(
+        r"(?:so|thus|therefore|hence|overall|in summary|in conclusion|to summari[sz]e|in short"
+        r"|in other words|additionally|also|furthermore|moreover|finally)\s*,?\s+",
+        re.I,
+    ),
+    re.compile(
+        r"(?:based on|according to|as (?:stated|mentioned|described|noted) in|per|from)\s+"
+        rf"(?:(?:the|these|those|provided|given|above|available|retrieved|first|second|third)\s+)*"
+        rf"{_SRC_EN}(?:\s*\d+)?(?:\s*\[\d+\])?\s*,?\s*",
+        re.I,
+    ),
+    re.compile(
+        r"the (?:correct |short |final )?answer(?: to (?:the|your|this) question)?"
+        r"(?: \W?[^\n:]{0,80}?\W?)? is\s*:?\s*",
+        re.I,
+    ),
+    re.compile(
+        rf"(?:{_SRC_EN}|[Ss]ource|[Pp]assage)\s*\d*\s*(?:\[\d+\])?\s*(?:states?|says?|mentions?|"
+        r"notes?|explains?|indicates?|suggests?|reports?|describes?)(?: that)?\s*,?\s*",
+        re.I,
+    ),
+    re.compile(
+        rf"(?:(?:제공된|주어진|위의?|해당|검색된) ?)?{_SRC_KO}\s*\d*"
+        r"(?:에 따르면|을 보면|를 보면|에서는|에는),?\s*"
+    ),
+)
+
+
+def judged_start(text: str) -> int:
+    """Offset in ``text`` where its assertion starts: past every lead-in of :data:`LEAD_INS`
+    (the whole text stays the claim; only its judged part is shorter). Never skips everything."""
+    pos = 0
+    while True:
+        for pat in LEAD_INS:
+            m = pat.match(text, pos)
+            if m and m.end() > pos and _WORD.search(strip_citations(text[m.end() :])):
+                pos = m.end()
+                break
+        else:
+            return pos
 
 
 def is_pleasantry(text: str) -> bool:

@@ -218,6 +218,8 @@ def _word_numbers(clean: str) -> tuple[list[tuple[int, str, str, str | None]], s
         clean = _mask(clean, m.start(), m.end())
     for m in NUMBER_WORDS.finditer(clean):
         tens, one, single, scale, unit = m.groups()
+        if single and _pronoun_one(clean, m):
+            continue
         value = (
             _TENS[tens.lower()] + (_ONES[one.lower()] if one else 0)
             if tens
@@ -234,6 +236,23 @@ def _word_numbers(clean: str) -> tuple[list[tuple[int, str, str, str | None]], s
         for m in list(pat.finditer(clean)):
             clean = _mask(clean, m.start(), m.end())
     return found, clean
+
+
+#: "one" as a pronoun, not a count: "one another", "one's", "one of the", "no one", "the one",
+#: "each one" — a word that stands for a person or thing states no quantity.
+_ONE_AFTER = re.compile(
+    r"\s*(?:another\b|['’]s\b|of\b|who\b|that\b|which\b|can\b|should\b|must\b|may\b)", re.I
+)
+_ONE_BEFORE = re.compile(
+    r"\b(?:no|any|every|each|some|the|this|that|which|anyone|someone|such a|a)\s+$", re.I
+)
+
+
+def _pronoun_one(clean: str, m: re.Match[str]) -> bool:
+    """Is this bare ``one`` a pronoun (:data:`_ONE_AFTER`, :data:`_ONE_BEFORE`)?"""
+    if m.group(0).strip().lower() != "one":
+        return False
+    return bool(_ONE_AFTER.match(clean, m.end()) or _ONE_BEFORE.search(clean[: m.start()]))
 
 
 def clock(m: re.Match[str]) -> str:

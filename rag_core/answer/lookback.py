@@ -8,9 +8,10 @@ answer after it (:meth:`rag_core.models.generators.Generator.read`: one teacher-
 pass, cached on disk). :func:`claim_readings` pools the per-token readings over one claim's
 tokens into the numbers the support head reads (:mod:`rag_core.answer.support_head`):
 
-- ``lookback`` ``(layers·heads)``: the mean over the claim's tokens of the lookback ratio
-  ``Ā_ctx / (Ā_ctx + Ā_new)`` (Chuang et al., 2024), ``Ā`` a mean attention per token, the
-  context being every prompt token and "new" the answer so far;
+- ``token_x`` ``(tokens, layers·heads + 2)``: per token of the claim, the lookback ratio
+  ``Ā_ctx / (Ā_ctx + Ā_new)`` of every head (Chuang et al., 2024; ``Ā`` a mean attention per
+  token, the context being every prompt token and "new" the answer so far), then the token's
+  log-probability and the entropy it was drawn from — what the head's token probe scores;
 - ``source_share`` ``(sources,)``: of the attention the claim's tokens put on source quotes,
   the share on each source (mean over layers, heads and tokens);
 - ``logprob_mean``, ``logprob_min``, ``entropy_mean``, ``low_prob``: the model's own
@@ -38,6 +39,9 @@ READ_SYSTEM = (
     "Answer the question from the sources in <source> tags. After each sentence, write the id "
     "of the source it comes from in brackets, like [1]."
 )
+#: The generator that reads answers: the head was fitted on its readings, whatever model wrote
+#: the answer (``rag_core.models`` registry name).
+READER = "qwen2.5-coder-0.5b"
 #: A token is improbable below this probability (``low_prob``).
 LOW_PROB = 0.1
 
@@ -62,9 +66,11 @@ class AnswerReading:
 
 @dataclass(frozen=True)
 class ClaimReading:
-    """One claim's pooled readings (module docstring)."""
+    """One claim's readings (module docstring)."""
 
-    lookback: np.ndarray
+    token_x: np.ndarray
+    #: Each of the claim's tokens as a character span of the answer (rows of ``token_x``).
+    spans: tuple[tuple[int, int], ...]
     source_share: np.ndarray
     logprob_mean: float
     logprob_min: float
@@ -143,6 +149,18 @@ def lookback_ratios(r: Readings, n_sources: int) -> np.ndarray:
     return (a_ctx / np.maximum(a_ctx + a_new, 1e-12)).astype(np.float32)
 
 
+def token_features(r: Readings, n_sources: int) -> np.ndarray:
+    """``(tokens, layers·heads + 2)``: each token's lookback ratios, log-probability, entropy."""
+    lr = lookback_ratios(r, n_sources).reshape(r.tokens, -1)
+    return np.hstack([lr, r.logprob[:, None], r.entropy[:, None]]).astype(np.float32)
+
+
+def token_feature_names(layers: int, heads: int) -> tuple[str, ...]:
+    """The names of :func:`token_features`' columns."""
+    heads_ = (f"lookback_L{i}H{j}" for i in range(layers) for j in range(heads))
+    return (*heads_, "logprob", "entropy")
+
+
 def claim_tokens(reading: AnswerReading, start: int, end: int) -> np.ndarray:
     """Indices of the answer tokens inside the claim ``answer[start:end]``."""
     return np.array(
@@ -157,13 +175,13 @@ def claim_readings(reading: AnswerReading, start: int, end: int) -> ClaimReading
     if rows.size == 0:
         return None
     r, n = reading.readings, reading.n_sources
-    lr = lookback_ratios(r, n)[rows].mean(axis=0).reshape(-1)
     src = r.mass[rows][..., :n].astype(np.float64)  # (t, L, H, n)
     total = src.sum(-1, keepdims=True)
     share = np.where(total > 0, src / np.maximum(total, 1e-12), 1.0 / max(n, 1))
     lp = r.logprob[rows]
     return ClaimReading(
-        lookback=lr,
+        token_x=token_features(r, n)[rows],
+        spans=tuple(reading.spans[i] for i in rows),
         source_share=share.mean(axis=(0, 1, 2)) if n else np.zeros(0),
         logprob_mean=float(lp.mean()),
         logprob_min=float(lp.min()),
@@ -171,3 +189,13 @@ def claim_readings(reading: AnswerReading, start: int, end: int) -> ClaimReading
         low_prob=float((lp < math.log(LOW_PROB)).mean()),
         tokens=int(rows.size),
     )
+
+
+def read_for(
+    reader: Any, question: str, quotes: Sequence[str], answer: str
+) -> AnswerReading | None:
+    """The readings of ``answer`` to ``question`` over ``quotes`` in the reading layout
+    (:func:`prompt_layout`), or None when the answer has no token or a quote is empty."""
+    if not answer.strip() or not quotes:
+        return None
+    return read_answer(reader, prompt_layout(reader, question, quotes), answer)

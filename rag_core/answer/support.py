@@ -8,11 +8,14 @@
    prompt, the window of 1–3 consecutive sentences (or the whole short source) with the
    highest ``p_supported``; :class:`~rag_core.types.Evidence` records the window's text, its
    document offsets and the offsets of every sentence in it (``spans``).
-3. **Probability** (:mod:`rag_core.answer.support_model`): ``p_supported`` of a window is a
-   logistic regression over term coverage (stemmed English / Kiwi morphemes), the corpus
-   embedder's cosine, numbers found / missing / contradicted, negation mismatch and name
-   novelty; with ``support.judge`` on, the judge's ``P(yes)`` is stacked on it (it can rescue
-   as well as veto). A source **supports** the claim when ``p_supported ≥ support.min_p``.
+3. **Probability** (:mod:`rag_core.answer.support_head`): ``p_supported`` of a window is a
+   head learned from RAGTruth's labelled answers over the window's lexical features (term
+   coverage — stemmed English / Kiwi morphemes —, the corpus embedder's cosine, numbers found /
+   missing / contradicted, negation, name novelty, the question's terms) and, when a local
+   generator read the answer (:mod:`rag_core.answer.lookback`), what its attention and its
+   probabilities say about the claim; with ``support.judge`` on, the judge's ``P(yes)`` is
+   stacked on it (it can rescue as well as veto). A source **supports** the claim when
+   ``p_supported ≥ support.min_p``.
 4. **Verdict**:
 
    - ``supported``: a cited source supports it;
@@ -25,8 +28,10 @@
    - ``unsupported``: no source supports it ("baseless");
    - ``not-a-claim``: step 1.
 
-   A response is *flagged* (:func:`flagged`) when a claim is ``unsupported`` or
-   ``contradicted``.
+   A response is *flagged* (:func:`flagged`) when a claim is ``unsupported``,
+   ``contradicted`` or ``invalid-citation`` (it names a source that is not there), or is
+   ``supported-elsewhere`` while naming in words the passage that does not support it
+   ("Passage 2 says …").
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ import hashlib
 import math
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from threading import Lock
 from typing import Any, get_args, get_type_hints
 
@@ -47,6 +52,7 @@ from rag_core.answer.claims import (  # noqa: F401  (re-exported: the support AP
     SOURCE_REF,
     citations_in,
     is_refusal,
+    judged_start,
     non_claim_kind,
     split_claims,
     strip_citations,
@@ -69,7 +75,15 @@ from rag_core.answer.evidence import (  # noqa: F401  (re-exported)
     terms,
     windows,
 )
-from rag_core.answer.support_model import FEATURES, SupportModel, load_model
+from rag_core.answer.lookback import AnswerReading, ClaimReading, claim_readings
+from rag_core.answer.support_head import (
+    LEXICAL,
+    READING,
+    Linear,
+    SupportHead,
+    load_head,
+    sigmoid,
+)
 from rag_core.config import SupportConfig
 from rag_core.types import Claim, ContextStage, Evidence, Notice, Source, SupportStage
 from rag_core.wording import declare, english, joined, listed, notice
@@ -114,6 +128,7 @@ Verdict = str
 NEGATION_COVERAGE = 0.8
 #: A different number contradicts only a window that states this share of the claim's terms.
 CONFLICT_COVERAGE = 0.5
+NUMBERS_FOUND = LEXICAL.index("numbers_found")
 #: A positive claim is contradicted when its window states this share of its terms only in
 #: explicitly negated units (a record's ``false``) and the source nowhere positively.
 NEGATED_ONLY_SHARE = 0.5
@@ -123,8 +138,14 @@ NEGATED_ONLY_SHARE = 0.5
 CONFLICT_VALUE = declare("support.conflict.value", "numbers")
 NEGATION_FLIP = declare("support.conflict.negation_flip")
 NEGATED_FACT = declare("support.conflict.negated_fact")
-#: Verdicts that flag a response as hallucinated.
-FLAG_VERDICTS = ("unsupported", "contradicted")
+#: Verdicts that flag a response as hallucinated (and ``supported-elsewhere`` when the claim
+#: names the passage in words: :func:`flags`).
+FLAG_VERDICTS = ("unsupported", "contradicted", "invalid-citation")
+#: The head's measured figures a support stage carries (``params["quality"]``, shown on the
+#: support pane): response F1, AUROC and how often in 10 a red claim is wrong.
+QUALITY_KEYS = ("measured_on", "F1", "AUROC", "red_wrong_in_10")
+#: How many of a claim's strongest signals its evidence keeps (``Evidence.signals``).
+SIGNALS_KEPT = 3
 
 
 # ----------------------------------------------------------- vector cache
@@ -170,9 +191,10 @@ class ClaimView:
 
     start: int
     end: int
-    text: str  # citations removed, whitespace collapsed
+    text: str  # its judged part (lead-ins skipped), citations removed, whitespace collapsed
     analyzer: str
     answer_terms: frozenset[str]
+    question_terms: frozenset[str]
     entities: frozenset[str]
     quantities: tuple[tuple[str, str, str | None], ...]
     negated: bool
@@ -195,15 +217,18 @@ class SourceView:
 
 
 def claim_view(answer: str, a: int, b: int, question_terms: frozenset[str] | None) -> ClaimView:
-    """The claim ``answer[a:b]``: its answer terms (its terms minus the question's, all of them
-    when it only restates the question), names, numbers and negation."""
-    text = " ".join(strip_citations(answer[a:b]).split())
+    """The claim ``answer[a:b]``, judged on what it asserts (:func:`judged_start` skips lead-ins
+    such as "Based on the passages,"): its answer terms (its terms minus the question's, all of
+    them when it only restates the question), the question's terms, names, numbers, negation."""
+    raw = answer[a:b]
+    text = " ".join(strip_citations(raw[judged_start(raw) :]).split())
     analyzer = analyzer_for(text)
     t = terms(text, analyzer)
-    novel = t - question_terms if question_terms else t
+    q = question_terms or frozenset()
+    novel = t - q
     ents = entity_terms(text) if analyzer == "unicode" else frozenset()
     return ClaimView(
-        a, b, text, analyzer, novel or t, ents, tuple(quantities_in(text)), has_negation(text)
+        a, b, text, analyzer, novel or t, q, ents, tuple(quantities_in(text)), has_negation(text)
     )
 
 
@@ -238,10 +263,14 @@ def source_view(src: Source, analyzer: str, embedder: Any) -> SourceView:
 def window_features(
     c: ClaimView, sv: SourceView, w: Window, cosine_z: float
 ) -> tuple[list[float], tuple[str, ...], Notice | None]:
-    """The :data:`~rag_core.answer.support_model.FEATURES` of claim ``c`` against window ``w``,
-    the claim's numbers the source lacks, and what contradicts (None when nothing)."""
+    """The :data:`~rag_core.answer.support_head.LEXICAL` features of claim ``c`` against window
+    ``w``, the claim's numbers the source lacks, and what contradicts (None when nothing).
+
+    Negation is compared with the window's sentence that states most of the claim's terms (a
+    negated neighbour — "Don't peek." beside the step the claim copies — is not the claim's)."""
     A = c.answer_terms
     wt = frozenset().union(*sv.sentence_terms[w.first : w.last + 1])
+    own = max(range(w.first, w.last + 1), key=lambda i: len(A & sv.sentence_terms[i]))
     wn = set().union(*sv.sentence_numbers[w.first : w.last + 1])
     cov = len(A & wt) / len(A) if A else 0.0
     cov_src = len(A & sv.all_terms) / len(A) if A else 0.0
@@ -249,7 +278,7 @@ def window_features(
     missing = tuple(x for x, v, u in c.quantities if not quantity_in(v, u, set(sv.all_numbers)))
     conflict = [x for x, v, u in c.quantities if x in missing and conflicting(v, u, wn)]
     found = bool(c.quantities) and all(quantity_in(v, u, wn) for _x, v, u in c.quantities)
-    neg = c.negated != any(sv.sentence_negated[w.first : w.last + 1])
+    neg = c.negated != sv.sentence_negated[own]
     f = [
         cov,
         cov_src,
@@ -262,6 +291,7 @@ def window_features(
         math.log1p(len(A)),
         math.log1p(len(A - sv.all_terms)),
         0.0 if c.negated or not A else len((A & sv.all_terms) - sv.positive_terms) / len(A),
+        len(c.question_terms & wt) / len(c.question_terms) if c.question_terms else 1.0,
     ]
     why = None
     if conflict:
@@ -281,21 +311,53 @@ def _negated_here(A: frozenset[str], sv: SourceView, w: Window) -> int:
     return len((A & frozenset().union(*neg)) - sv.positive_terms) if neg else 0
 
 
+@dataclass(frozen=True)
+class Judging:
+    """What every claim of one answer is judged with: the head, the embedder's name (for its
+    cosine statistics), ``min_p``, the judge (or None) and the generator's readings (or None)."""
+
+    head: SupportHead
+    emb_name: str
+    min_p: float
+    judge: Any
+    reading: AnswerReading | None
+
+
+def reading_features(cr: ClaimReading, r: float, k: int) -> list[float]:
+    """:data:`~rag_core.answer.support_head.READING` of a claim against source ``k`` (0-based)."""
+    share = float(cr.source_share[k]) if k < len(cr.source_share) else 0.0
+    return [r, share, cr.logprob_mean, cr.logprob_min, cr.low_prob]
+
+
 def best_evidence(
-    c: ClaimView, sv: SourceView, cvec: np.ndarray | None, model: SupportModel, emb_name: str
+    c: ClaimView,
+    sv: SourceView,
+    cvec: np.ndarray | None,
+    how: Judging,
+    extra: Sequence[float] | None = None,
 ) -> tuple[Evidence, list[float]]:
-    """The window of ``sv`` with the highest ``p_supported`` for claim ``c``, as Evidence, and
-    its features."""
+    """The window of ``sv`` with the highest ``p_supported`` for claim ``c`` (the head with the
+    reading features ``extra`` when the claim was read), as Evidence, and its features."""
     cos = (sv.vectors @ cvec) if (sv.vectors is not None and cvec is not None) else None
+    head: Linear = how.head.head(readings=extra is not None, cosine=cos is not None)
+    tail = list(extra or ())
     best: tuple[float, int, list[float], tuple[str, ...], Notice | None] | None = None
+    veto: tuple[float, int, list[float], tuple[str, ...], Notice | None] | None = None
+    states_all = False  # some window states every number of the claim
     for i, w in enumerate(sv.windows):
-        z = model.cosine_z(float(cos[i]), emb_name) if cos is not None else 0.0
+        z = how.head.cosine_z(float(cos[i]), how.emb_name) if cos is not None else 0.0
         f, missing, why = window_features(c, sv, w, z)
-        p = model.p(f, with_cosine=cos is not None)
+        p = sigmoid(head.score(f + tail))
+        states_all = states_all or f[NUMBERS_FOUND] == 1.0
         if best is None or p > best[0]:
             best = (p, i, f, missing, why)
-    assert best is not None  # a source quote has at least one sentence
-    p, i, f, missing, why = best
+        if why is not None and f[0] >= CONFLICT_COVERAGE and (veto is None or f[0] > veto[2][0]):
+            veto = (p, i, f, missing, why)
+    if best is None:
+        raise ValueError("a source quote has at least one sentence")
+    # a window that mostly covers the claim and states another value (or the negation) is the
+    # source's evidence, whatever scores higher, unless another window states the claim's values
+    p, i, f, missing, why = veto if veto is not None and not states_all else best
     w, s = sv.windows[i], sv.source
     wt = frozenset().union(*sv.sentence_terms[w.first : w.last + 1])
     ev = Evidence(
@@ -313,6 +375,7 @@ def best_evidence(
         spans=tuple((s.start + a, s.start + b) for a, b in w.spans),
         p_supported=round(p, 4),
         contradiction=why,
+        signals=head.contributions(f + tail)[:SIGNALS_KEPT],
     )
     return ev, f
 
@@ -334,17 +397,11 @@ def judge_support(judge: Any, claim: str, source_text: str) -> float:
     return float(judge.p_yes(JUDGE_SYSTEM, judge_prompt(claim, source_text)))
 
 
-def apply_judge(ev: Evidence, claim: str, judge: Any, model: SupportModel) -> Evidence:
+def apply_judge(ev: Evidence, claim: str, judge: Any, head: SupportHead) -> Evidence:
     """``ev`` with the judge's ``P(yes)`` on its window stacked on ``p_supported``."""
     j = judge_support(judge, claim, ev.sentence)
-    p = model.with_judge(ev.p_supported if ev.p_supported is not None else ev.score, j)
-    return _replace(ev, judge=round(j, 4), p_supported=round(p, 4), score=round(p, 4))
-
-
-def _replace(ev: Evidence, **kw: Any) -> Evidence:
-    from dataclasses import replace
-
-    return replace(ev, **kw)
+    p = head.with_judge(ev.p_supported if ev.p_supported is not None else ev.score, j)
+    return replace(ev, judge=round(j, 4), p_supported=round(p, 4), score=round(p, 4))
 
 
 def _said(e: Evidence) -> Notice:
@@ -410,9 +467,12 @@ def _verdict(
         return "uncited", notice(WHY_UNCITED, others=_said_all(others))
     best = max(evidence, key=lambda e: e.score, default=None)
     head = notice(WHY_NO_CITATION) if not cites else ""
-    if best is not None and best.contradiction is not None and contradicts(best):
+    # the source that states the claim with another value (the one covering most of it), even
+    # when another source scores higher: it contradicts, the other is merely closer
+    veto = max((e for e in evidence if contradicts(e)), key=lambda e: e.overlap, default=None)
+    if veto is not None and veto.contradiction is not None:
         return "contradicted", notice(
-            WHY_CONTRADICTED, head=head, contradiction=best.contradiction, evidence=_said(best)
+            WHY_CONTRADICTED, head=head, contradiction=veto.contradiction, evidence=_said(veto)
         )
     closest = notice(WHY_CLOSEST, evidence=_said(best)) if best else ""
     return "unsupported", notice(WHY_UNSUPPORTED, head=head, rule=rule, closest=closest)
@@ -439,21 +499,24 @@ def judge_claim(
     c: ClaimView,
     views: Sequence[SourceView],
     cvec: np.ndarray | None,
-    ctx: tuple[SupportModel, str, float, Any],
+    how: Judging,
 ) -> Claim:
-    """Evidence from every source, the judge when given, the verdict: one :class:`Claim`."""
-    model, emb_name, min_p, judge = ctx
+    """Evidence from every source (the reading features when the answer was read), the judge
+    when given, the verdict: one :class:`Claim`."""
+    cr = claim_readings(how.reading, c.start, c.end) if how.reading is not None else None
+    r = how.head.reading(cr.token_x) if cr is not None else 0.0
     evidence = []
-    for sv in views:
-        ev, _f = best_evidence(c, sv, cvec, model, emb_name)
-        if judge is not None:
-            ev = apply_judge(ev, c.text, judge, model)
+    for k, sv in enumerate(views):
+        extra = reading_features(cr, r, k) if cr is not None else None
+        ev, _f = best_evidence(c, sv, cvec, how, extra)
+        if how.judge is not None:
+            ev = apply_judge(ev, c.text, how.judge, how.head)
         evidence.append(ev)
     cites = citations_in(answer[c.start : c.end])
     by_n = {sv.source.n: sv.source for sv in views if sv.source.n is not None}
-    verdict, why = _verdict(cites, by_n, evidence, min_p)
+    verdict, why = _verdict(cites, by_n, evidence, how.min_p)
     all_numbers = set().union(*(sv.all_numbers for sv in views)) if views else set()
-    return Claim(
+    claim = Claim(
         text=answer[c.start : c.end],
         start=c.start,
         end=c.end,
@@ -468,6 +531,9 @@ def judge_claim(
         notice=why,
         p_supported=max((e.score for e in evidence), default=0.0),
     )
+    if cr is None or not flags(claim):
+        return claim
+    return replace(claim, suspect=how.head.suspect(cr.token_x, cr.spans) or ((c.start, c.end),))
 
 
 def _summary(claims: Sequence[Claim]) -> Notice:
@@ -488,6 +554,11 @@ def _stage(claims: tuple[Claim, ...], params: dict[str, Any], said: Notice) -> S
 # ------------------------------------------------------------------- check
 
 
+def claim_spans(answer: str) -> list[tuple[int, int]]:
+    """The spans of ``answer`` that are judged (:func:`split_claims` minus ``not-a-claim``)."""
+    return [(a, b) for a, b in split_claims(answer) if non_claim_kind(answer[a:b]) is None]
+
+
 def check_support(
     answer: str | None,
     context: ContextStage,
@@ -496,7 +567,8 @@ def check_support(
     embedder: Any = None,
     judge: Any = None,
     question: str = "",
-    model: SupportModel | None = None,
+    reading: AnswerReading | None = None,
+    head: SupportHead | None = None,
 ) -> SupportStage:
     """Split ``answer`` into claims and give each a verdict, ``p_supported`` and its evidence.
 
@@ -504,18 +576,23 @@ def check_support(
         answer: The generated answer.
         context: The context stage whose sources ``[n]`` the answer cites.
         cfg: ``min_p`` (the one threshold on ``p_supported``) and ``judge``.
-        embedder: The corpus's embedder, for the cosine feature (None: the model without it).
+        embedder: The corpus's embedder, for the cosine feature (None: the head without it).
         judge: Anything with ``p_yes(system, user) -> float``, asked when ``cfg.judge`` is on.
-        question: The question; terms a claim merely repeats from it carry no evidence.
-        model: The support model (default: the committed ``support_model.json``).
+        question: The question; terms a claim merely repeats from it carry no evidence, and the
+            share of its terms a window states is a feature.
+        reading: The local generator's readings of ``answer`` after these sources, in their
+            order (:func:`rag_core.answer.lookback.read_answer`); None: the lexical head.
+        head: The support head (default: the committed ``support_head.json``).
     """
-    model = model or load_model()
+    head = head or load_head()
     use_judge = judge if (cfg.judge and judge is not None) else None
     emb_name = str(getattr(embedder, "name", "") or getattr(embedder, "model_id", "default"))
     params: dict[str, Any] = {
         "min_p": cfg.min_p,
-        "model": "logistic regression (rag_core/answer/support_model.json)",
-        "features": list(FEATURES),
+        "model": "learned support head (rag_core/answer/support_head.json)",
+        "features": list(LEXICAL + (READING if reading is not None else ())),
+        "readings": reading is not None,
+        "quality": {k: head.quality[k] for k in QUALITY_KEYS if k in head.quality},
         "judge": use_judge is not None,
         "embedder": getattr(embedder, "model_id", None),
     }
@@ -542,7 +619,7 @@ def check_support(
     cvecs = encode_cached(embedder, [c.text for c in judged]) if embedder is not None else None
     out: list[Claim] = []
     it = iter(range(len(judged)))
-    ctx = (model, emb_name, cfg.min_p, use_judge)
+    how = Judging(head, emb_name, cfg.min_p, use_judge, reading)
     for (a, b), k in zip(spans, kinds, strict=True):
         if k is not None:
             out.append(not_a_claim(answer, a, b, k))
@@ -552,10 +629,19 @@ def check_support(
         if c.analyzer not in views_by:
             views_by[c.analyzer] = [source_view(s, c.analyzer, embedder) for s in sources]
         cvec = cvecs[i] if cvecs is not None else None
-        out.append(judge_claim(answer, c, views_by[c.analyzer], cvec, ctx))
+        out.append(judge_claim(answer, c, views_by[c.analyzer], cvec, how))
     return _stage(tuple(out), params, _summary(out))
 
 
+def flags(claim: Claim) -> bool:
+    """Does this claim flag its response (module docstring, step 4): ``unsupported``,
+    ``contradicted``, ``invalid-citation``, or ``supported-elsewhere`` while it names in words
+    the passage that does not back it ("Passage 2 says …")?"""
+    if claim.verdict in FLAG_VERDICTS:
+        return True
+    return claim.verdict == "supported-elsewhere" and bool(SOURCE_REF.search(claim.text))
+
+
 def flagged(stage: SupportStage) -> bool:
-    """Is the response flagged: some claim ``unsupported`` or ``contradicted``?"""
-    return any(c.verdict in FLAG_VERDICTS for c in stage.claims)
+    """Is the response flagged: does some claim flag it (:func:`flags`)?"""
+    return any(flags(c) for c in stage.claims)

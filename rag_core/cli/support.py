@@ -18,6 +18,11 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--output", default=None, help="write the JSON lines to this file")
     s.add_argument("--min-p", type=float, default=None, help="threshold on p_supported")
     s.add_argument("--judge", action="store_true", help="stack the generator's P(yes)")
+    s.add_argument(
+        "--no-readings",
+        action="store_true",
+        help="skip the bundled generator's reading of each answer (the lexical head alone)",
+    )
     s.add_argument("--generator", default=GenerationConfig().model, help="the judge (with --judge)")
     s.set_defaults(fn=cmd_support)
 
@@ -33,7 +38,9 @@ def cmd_support(args: argparse.Namespace) -> int:
     from ..answer import checkfile
 
     cfg = SupportConfig(
-        **({"min_p": args.min_p} if args.min_p is not None else {}), judge=bool(args.judge)
+        **({"min_p": args.min_p} if args.min_p is not None else {}),
+        judge=bool(args.judge),
+        readings=not args.no_readings,
     )
     judge = None
     if args.judge:

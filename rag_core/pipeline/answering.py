@@ -8,7 +8,7 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from .. import models  # models.get_* read at call time: the one place a model is swapped
-from ..answer.checkfile import SUPPORT_JUDGE_UNAVAILABLE, judge_or_notice
+from ..answer.checkfile import SUPPORT_JUDGE_UNAVAILABLE, answer_reading, judge_or_notice
 from ..answer.context import build_context
 from ..answer.gate import GATE_REFUSED_NO_CANDIDATES
 from ..answer.generation import GENERATION_OFF, generate
@@ -293,7 +293,15 @@ def _support(
         if config.support.judge
         else (None, None)
     )
-    check = partial(check_support, generation.answer, context, config.support, embedder=embedder)
+    reading = answer_reading(config.support, question, context.sources, generation.answer)
+    check = partial(
+        check_support,
+        generation.answer,
+        context,
+        config.support,
+        embedder=embedder,
+        reading=reading,
+    )
     try:
         support = check(judge=judge, question=question)
     except EndpointError as exc:  # an endpoint judge failed: judged without it, and why

@@ -10,7 +10,7 @@ import pytest
 from rag_core.answer.claims import citations_in, non_claim_kind, split_claims
 from rag_core.answer.evidence import quantities_in, terms, windows
 from rag_core.answer.support import check_support, flagged
-from rag_core.answer.support_model import load_model
+from rag_core.answer.support_head import load_head
 from rag_core.config import SupportConfig
 from rag_core.types import ContextStage, Source
 
@@ -219,8 +219,8 @@ class FakeJudge:
 
 
 def test_the_judge_can_veto_and_rescue():
-    model = load_model()
-    assert model.judge[2] > 0, "the judge must carry weight in the model"
+    head = load_head()
+    assert head.judge[2] > 0, "the judge must carry weight in the head"
     on = SupportConfig(judge=True)
     c = ctx("Hallasan rises 1,947 m above sea level. It is the highest peak in South Korea.")
     good = "Hallasan rises 1,947 m above sea level [1]."

@@ -89,7 +89,7 @@ def test_clock_times_are_read_on_a_24_hour_clock() -> None:
 
 def test_a_positive_claim_on_a_negated_fact_scores_negated_only() -> None:
     from rag_core.answer.support import claim_view, source_view, window_features
-    from rag_core.answer.support_model import FEATURES
+    from rag_core.answer.support_head import LEXICAL as FEATURES
     from rag_core.types import Source
 
     quote = json.dumps({"name": "Cafe", "attributes": {"OutdoorSeating": False, "WiFi": "free"}})

@@ -1,0 +1,160 @@
+"""The support checker's rules for what is a claim, what it asserts and what flags a response,
+in English and Korean: talk about the passages is not judged as a fact, lead-ins are not part of
+what a claim asserts, a pronoun "one" is not a number, a negated neighbour is not the claim's
+negation, and a claim citing no source (or naming a passage that does not back it) flags."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_core.answer.claims import judged_start, non_claim_kind
+from rag_core.answer.evidence import quantities_in
+from rag_core.answer.support import (
+    check_support,
+    claim_view,
+    flagged,
+    flags,
+    source_view,
+    window_features,
+)
+from rag_core.answer.support_head import LEXICAL
+from rag_core.config import SupportConfig
+from rag_core.types import Claim, ContextStage, Source
+
+CFG = SupportConfig(readings=False)
+
+
+def src(n: int, quote: str) -> Source:
+    return Source(n, f"c{n}", f"d{n}", "T", "", 0, len(quote), "", quote, 0, "included")
+
+
+def ctx(*quotes: str) -> ContextStage:
+    return ContextStage(
+        "ok", "given", "given", 0, tuple(src(i + 1, q) for i, q in enumerate(quotes))
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Sure, I can help you with that!", "pleasantry"),
+        ("I'd be happy to help with that.", "pleasantry"),
+        ("None of the passages explicitly state the opening hours.", "refusal"),
+        ("None of the provided passages mention a price.", "refusal"),
+        (
+            (
+                "Based on the given passages, the benefits of drinking water for the body and "
+                "the mind that the authors of the articles list include:"
+            ),
+            "framing",
+        ),
+        ("According to the passages, the main reasons are as follows:", "framing"),
+        ("제공된 자료에는 가격이 나와 있지 않습니다.", "refusal"),
+    ],
+)
+def test_talk_about_the_passages_is_not_a_claim(text: str, kind: str) -> None:
+    assert non_claim_kind(text) == kind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sure! The price is 5 dollars.",
+        "The passages say the tank holds 42 litres.",
+        "None of the fish survived the winter.",
+        "한라산에는 뱀이 없습니다.",
+    ],
+)
+def test_a_fact_next_to_such_words_is_still_a_claim(text: str) -> None:
+    assert non_claim_kind(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "asserted"),
+    [
+        ("Therefore, the answer to the question is: (510) 889-8690.", "(510) 889-8690."),
+        ("Based on the given passages, the shop opens at 9 am.", "the shop opens at 9 am."),
+        ("According to Passage 2, the tank holds 42 litres.", "the tank holds 42 litres."),
+        ("Passage 2 states that the fee is 5 dollars.", "the fee is 5 dollars."),
+        ("The answer is 42.", "42."),
+        ("제공된 자료에 따르면, 한라산은 1,947m입니다.", "한라산은 1,947m입니다."),
+        ("The shop opens at 9 am.", "The shop opens at 9 am."),
+        ("Therefore, the answer to the question is: [1]", "the answer to the question is: [1]"),
+    ],
+)
+def test_lead_ins_are_not_what_a_claim_asserts(text: str, asserted: str) -> None:
+    assert text[judged_start(text) :] == asserted
+
+
+def test_the_judged_part_drops_the_lead_ins_terms() -> None:
+    answer = "Based on the provided passages, the butcher shop phone number is (510) 889-8690."
+    v = claim_view(answer, 0, len(answer), None)
+    assert v.text == "the butcher shop phone number is (510) 889-8690."
+    assert not {"base", "provid", "passag"} & v.answer_terms
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("The members help one another.", []),
+        ("It is one's duty to vote.", []),
+        ("It is one of the best parks.", []),
+        ("No one knows the answer.", []),
+        ("The park has one lake.", ["1"]),
+        ("It took one hour.", ["1"]),
+        ("세 명이 왔다.", ["3"]),
+    ],
+)
+def test_one_as_a_pronoun_is_not_a_number(text: str, numbers: list[str]) -> None:
+    assert [v for _w, v, _u in quantities_in(text)] == numbers
+
+
+def test_a_negated_neighbour_is_not_the_claims_negation() -> None:
+    quote = "Fill a bucket while the shower warms up. Don't peek at the water meter."
+    answer = "Fill a bucket while the shower warms up."
+    c = claim_view(answer, 0, len(answer), None)
+    sv = source_view(src(1, quote), c.analyzer, None)
+    both = next(w for w in sv.windows if w.first == 0 and w.last == 1)
+    f, _missing, why = window_features(c, sv, both, 0.0)
+    assert f[LEXICAL.index("negation_mismatch")] == 0.0
+    assert why is None
+
+
+def test_question_coverage_is_the_share_of_question_terms_in_the_window() -> None:
+    quote = "Hamel's ship ran aground on Jeju in 1653. A lighthouse was built in 1702."
+    answer = "1702 [1]"
+    from rag_core.answer.evidence import terms
+
+    q = terms("When did Hamel's ship run aground?", "unicode")
+    c = claim_view(answer, 0, len(answer), q)
+    sv = source_view(src(1, quote), c.analyzer, None)
+    first, second = (next(w for w in sv.windows if w.first == w.last == i) for i in (0, 1))
+    qcov = LEXICAL.index("question_coverage")
+    assert window_features(c, sv, first, 0.0)[0][qcov] == pytest.approx(
+        len(q & sv.sentence_terms[0]) / len(q)
+    )
+    assert window_features(c, sv, second, 0.0)[0][qcov] == 0.0
+    no_q = claim_view(answer, 0, len(answer), None)
+    assert window_features(no_q, sv, second, 0.0)[0][qcov] == 1.0
+
+
+@pytest.mark.parametrize("contexts", [(), ("",), ("   ",)])
+def test_claims_citing_no_source_flag_the_response(contexts: tuple[str, ...]) -> None:
+    from rag_core.answer.checkfile import context_stage
+
+    answer = "The tank holds 42 litres [1]. The fish are fed twice a day [2]."
+    st = check_support(answer, context_stage(contexts), CFG)
+    assert [c.verdict for c in st.claims] == ["invalid-citation", "invalid-citation"]
+    assert flagged(st)
+
+
+def claim(verdict: str, text: str) -> Claim:
+    return Claim(text, 0, len(text), (2,), verdict, ())  # type: ignore[arg-type]
+
+
+def test_a_claim_naming_a_passage_that_does_not_back_it_flags() -> None:
+    assert flags(claim("supported-elsewhere", "Passage 2 says the pool is 3 m deep."))
+    assert flags(claim("supported-elsewhere", "출처 2에 따르면 수영장은 3m 깊이입니다."))
+    assert not flags(claim("supported-elsewhere", "The pool is 3 m deep [2]."))
+    assert flags(claim("invalid-citation", "The pool is 3 m deep [7]."))
+    assert not flags(claim("uncited", "The pool is 3 m deep."))
