@@ -383,6 +383,8 @@ CSS = """
   color:#82071e}
 .ri-mark-not_judged{background:#f6f8fa;color:#57606a}
 .ri-nonum{color:#fff;background:#cf222e;border-radius:3px;padding:0 2px}
+.ri-suspect{text-decoration:underline wavy #cf222e;text-decoration-thickness:2px;
+  text-underline-offset:3px}
 .ri-ev{background:#aceebb}
 .ri-ev-sel{background:#4ac26b;color:#fff}
 .ri-src{border:1px solid #d0d7de;border-radius:6px;padding:6px 8px;margin-bottom:6px}

@@ -44,6 +44,8 @@ from .trace_view import (
     fmt,
     generation_status,
     gold_ids,
+    signal_text,
+    support_quality,
     verdict_legend,
 )
 
@@ -678,6 +680,7 @@ def evidence_table(claim: Claim, lang: str) -> Markup:
             fmt(e.score, 2),
             ", ".join(e.missing_terms),
             ", ".join(e.missing_numbers),
+            signal_text(e.signals, lang),
         ]
         for e in claim.evidence
     ]
@@ -690,6 +693,7 @@ def evidence_table(claim: Claim, lang: str) -> Markup:
             t("ins.score", lang),
             t("ins.missing_terms", lang),
             t("ins.missing_numbers", lang),
+            t("ins.signals", lang),
         ],
         rows,
         empty=t("ins.no_evidence", lang),
@@ -723,6 +727,8 @@ def answer_and_sources(
             status=tv("status", sup.status, lang),
             message=said(sup, lang),
         )
+    if sup.status == "ok":
+        st.caption(support_quality(sup, lang))
     if sup.notice is not None and sup.notice.code == SUPPORT_JUDGE_UNAVAILABLE:
         st.warning(md(said(sup, lang)))  # support.judge is on but verdicts came without it
     left, right = st.columns(2)

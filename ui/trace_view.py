@@ -194,13 +194,16 @@ def claim_marks(answer: str, support: SupportStage, selected: int | None) -> lis
             j = answer.find(num, c.start, c.end)
             if j >= 0:
                 marks.append(Mark(j, j + len(num), "ri-nonum", "number in no source"))
+        if c.suspect and c.suspect != ((c.start, c.end),):
+            marks += [Mark(a, b, "ri-suspect", "suspect words") for a, b in c.suspect]
     return marks
 
 
 def verdict_legend(lang: str) -> Markup:
     """One coloured chip per support verdict, and the number-in-no-source mark."""
     legend = join(span(tv("verdict", v, lang), f"ri-claim ri-v-{v}") + " " for v in VERDICTS)
-    return tag("div", legend + span(t("ins.nonum", lang), "ri-nonum"), cls="ri-legend")
+    tail = span(t("ins.nonum", lang), "ri-nonum") + " " + span(t("ins.suspect", lang), "ri-suspect")
+    return tag("div", legend + tail, cls="ri-legend")
 
 
 def claim_reason(claim: Claim, lang: str) -> str:
@@ -227,4 +230,41 @@ def answer_mark_chip(
         worded if short else t("mark.head", lang, mark=worded),
         f"ri-mark ri-mark-{mark}",
         t("mark.help", lang),
+    )
+
+
+#: Each feature of the support head, for the signals a claim's evidence keeps.
+SIGNAL_KEYS = (
+    "coverage", "coverage_source", "cosine_z", "entity_novelty", "numbers_missing",
+    "number_conflict", "numbers_found", "negation_mismatch", "log_terms", "log_novel",
+    "negated_only", "question_coverage", "reading", "source_share", "logprob_mean",
+    "logprob_min", "low_prob",
+)  # fmt: skip
+
+
+def signal_text(signals: Sequence[tuple[str, float]], lang: str) -> str:
+    """``↑ words of the claim in the window (+1.20) · ↓ …``: what moved ``p_supported`` most
+    (``Evidence.signals``), in ``lang``; ↑ raised it, ↓ lowered it."""
+    parts = []
+    for name, value in signals:
+        word = t(f"signal.{name}", lang) if name in SIGNAL_KEYS else name
+        parts.append(f"{'↑' if value >= 0 else '↓'} {word} ({value:+.2f})")
+    return " · ".join(parts)
+
+
+def support_quality(support: SupportStage, lang: str) -> str:
+    """One line: what judged the claims and how good it measured (``params["quality"]``, the
+    figures ``bench/fit_support.py`` measured on RAGTruth dev rows it was never fitted to)."""
+    params = support.params or {}
+    q = params.get("quality") or {}
+    kind = t("sup.kind.readings" if params.get("readings") else "sup.kind.lexical", lang)
+    if not q:
+        return t("sup.quality.unmeasured", lang, kind=kind)
+    return t(
+        "sup.quality",
+        lang,
+        kind=kind,
+        f1=float(q.get("F1", 0.0)),
+        auroc=float(q.get("AUROC", 0.0)),
+        wrong=float(q.get("red_wrong_in_10", 0.0)),
     )

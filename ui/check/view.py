@@ -22,6 +22,7 @@ from rag_core.answer.checkfile import (
     judge_for,
     parse_bytes,
 )
+from rag_core.answer.support import flags
 from rag_core.config import PipelineConfig, SupportConfig
 from rag_core.types import Notice, SupportStage
 from ui.html import Mark
@@ -100,7 +101,7 @@ class Counts:
 
 def counts(stage: SupportStage) -> Counts:
     judged = [c for c in stage.claims if c.verdict != "not-a-claim"]
-    bad = [c for c in judged if c.verdict in ("unsupported", "contradicted")]
+    bad = [c for c in judged if flags(c)]
     return Counts(len(judged), len(bad))
 
 
