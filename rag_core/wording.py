@@ -412,6 +412,13 @@ ENGLISH: dict[str, str] = {
     "file.number.not_finite": "{what} {value} is not finite",
     "file.not_found": "file not found",
     "file.not_utf8": "not UTF-8 text ({error} at byte {byte})",
+    # output files (rag_core/formats/output.py)
+    "file.output.is_input": (
+        "{path} is also read by this command ({input}): writing it would destroy an input; "
+        "choose another file"
+    ),
+    "file.output.directory": "{path} is a folder; name a file to write",
+    "file.output.failed": "{path} could not be written: {error}",
     "file.bad_escape": "{what} {value} has a malformed %-escape",
     "file.what.query_id": "query id",
     "file.what.doc_id": "doc id",

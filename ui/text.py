@@ -1736,6 +1736,12 @@ KOREAN: dict[str, str] = {
     "file.number.not_finite": "{what} {value}은(는) 유한한 수가 아닙니다",
     "file.not_found": "파일이 없습니다",
     "file.not_utf8": "UTF-8 텍스트가 아닙니다 ({byte}번째 바이트: {error})",
+    "file.output.is_input": (
+        "{path}은(는) 이 명령이 읽는 입력이기도 합니다({input}): 쓰면 입력이 사라집니다. "
+        "다른 파일을 지정하세요"
+    ),
+    "file.output.directory": "{path}은(는) 폴더입니다. 쓸 파일 이름을 지정하세요",
+    "file.output.failed": "{path}에 쓰지 못했습니다: {error}",
     "file.bad_escape": "{what} {value}의 %-이스케이프가 잘못되었습니다",
     "file.qrels.fields": "'qid iteration docid grade' 네 칸이어야 하는데 {found}칸입니다: {line}",
     "file.qrels.judged_twice": (

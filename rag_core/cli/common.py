@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ..config import PRESETS, PipelineConfig, override_items, preset
-from ..formats.trec import write_text_atomic
+from ..corpus import SAMPLE_CORPUS
+from ..formats.output import OutputError, write_text
 from ..types import dumps
 
 EXIT_USAGE = 2
@@ -77,15 +78,36 @@ def warn_load(lines: Sequence[str]) -> None:
         print(f"warning: {line}", file=sys.stderr)
 
 
-def write_output(text: str, output: str | None) -> None:
+def write_output(
+    text: str, output: str | None, inputs: Sequence[str | Path] = (), flag: str = "--output"
+) -> None:
+    """``text`` to stdout, or to the file ``output`` (never one of ``inputs``; a device or FIFO
+    written in place; see :mod:`rag_core.formats.output`); a refusal or write error is one
+    :class:`UsageError` line naming ``flag``."""
     if output is None:
         sys.stdout.write(text)
         return
-
     try:
-        write_text_atomic(output, text)
-    except OSError as exc:
-        raise UsageError(f"--output {output}: {exc.strerror or exc}") from None
+        write_text(output, text, inputs=inputs)
+    except OutputError as exc:
+        raise UsageError(f"{flag} {exc}") from None
+
+
+#: The arguments that name a file or folder a command reads: an output may be none of them.
+INPUT_ARGS = ("file", "corpus", "beir", "topics", "qrels", "run", "config", "compare", "questions")
+
+
+def inputs_of(args: argparse.Namespace, *extra: str | Path) -> list[str | Path]:
+    """Every file or folder ``args`` names to read (:data:`INPUT_ARGS`; the bundled corpus
+    when a command with ``--corpus`` names none), plus ``extra`` (a label store's path)."""
+    out: list[str | Path] = list(extra)
+    for name in INPUT_ARGS:
+        value = getattr(args, name, None)
+        values = value if isinstance(value, list) else [value]
+        out.extend(v for v in values if v)
+    if hasattr(args, "corpus") and not args.corpus:
+        out.append(SAMPLE_CORPUS)
+    return out
 
 
 def add_dataset_args(p: argparse.ArgumentParser) -> None:

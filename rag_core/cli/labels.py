@@ -19,7 +19,7 @@ from ..formats.trec import format_qrels
 from ..gold.labels import check_grade, check_span, question_set_name
 from ..gold.merge import qrels_for
 from ..gold.store import LabelStore
-from .common import Parser, UsageError, emit, load_config, warn_load, write_output
+from .common import Parser, UsageError, emit, inputs_of, load_config, warn_load, write_output
 
 #: What ``labels export --format`` writes: span labels as JSONL, or chunk-level TREC qrels.
 LABEL_EXPORT_FORMATS = ("jsonl", "qrels")
@@ -60,7 +60,11 @@ def add_arguments(lb: argparse.ArgumentParser) -> None:
         "--phrasings", default="all", help="query ids as eval writes them: all | question | 0 | 1"
     )
     x.add_argument("--escape", action="store_true", help="percent-encode whitespace in ids")
-    x.add_argument("--output", default=None, help="write to FILE (atomically) instead of stdout")
+    x.add_argument(
+        "--output",
+        default=None,
+        help="write to FILE instead of stdout (all or nothing; never an input)",
+    )
     x.add_argument(
         "--beir",
         default=None,
@@ -173,7 +177,10 @@ def cmd_labels_add(args: argparse.Namespace) -> int:
 
 def cmd_labels_export(args: argparse.Namespace) -> int:
     if args.format == LABEL_EXPORT_FORMATS[0]:
-        write_output(_store(args.store).export_jsonl(args.question_set), args.output)
+        store = _store(args.store)
+        write_output(
+            store.export_jsonl(args.question_set), args.output, inputs_of(args, store.path)
+        )
         return 0
 
     # the index (numpy, scipy) only for qrels: labels add/import/undo/list start without it
@@ -192,7 +199,8 @@ def cmd_labels_export(args: argparse.Namespace) -> int:
             for f in _question_files(args.questions, args.corpus)
         ]
     chunks = corpus.chunking(cfg.chunker).chunks
-    labels = _store(args.store).current()
+    store = _store(args.store)
+    labels = store.current()
     qrels: dict[str, dict[str, int]] = {}
     for f, name, questions in sets:
         part = qrels_for(
@@ -207,7 +215,7 @@ def cmd_labels_export(args: argparse.Namespace) -> int:
         if clash:
             raise UsageError(f"query id {clash[0]!r} of {f} is also in another question set")
         qrels.update(part)
-    write_output(format_qrels(qrels, escape=args.escape), args.output)
+    write_output(format_qrels(qrels, escape=args.escape), args.output, inputs_of(args, store.path))
     return 0
 
 

@@ -7,7 +7,15 @@ import sys
 
 from ..pipeline import run
 from ..retrieval.runs import export_trec
-from .common import EXIT_USAGE, UsageError, add_dataset_args, emit, load_config, write_output
+from .common import (
+    EXIT_USAGE,
+    UsageError,
+    add_dataset_args,
+    emit,
+    inputs_of,
+    load_config,
+    write_output,
+)
 from .sets import corpus_index, dataset, read_runs, with_runs
 
 
@@ -71,7 +79,12 @@ def cmd_query(args: argparse.Namespace) -> int:
     cfg = with_runs(cfg, runs)
     trace = run(cfg, question, corpus, gold=gold, runs=runs, query_id=query_id)
     if args.trec_run:
-        write_output(export_trec(trace.retrieval.lists, query_id), args.trec_run)
+        write_output(
+            export_trec(trace.retrieval.lists, query_id),
+            args.trec_run,
+            inputs_of(args),
+            flag="--trec-run",
+        )
     gen = trace.generation
     summary = "\n".join(
         [

@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 from ..config import GenerationConfig, SupportConfig
+from ..formats.output import OutputError, open_output
 from ..wording import english
-from .common import UsageError
+from .common import UsageError, inputs_of
 
 
 def add_arguments(s: argparse.ArgumentParser) -> None:
@@ -50,24 +53,29 @@ def cmd_support(args: argparse.Namespace) -> int:
     if not Path(args.file).is_file():
         raise UsageError(f"{args.file}: file not found")
     try:
-        out = open(args.output, "w", encoding="utf-8") if args.output else None  # noqa: SIM115
-    except OSError as exc:
-        raise UsageError(f"--output {args.output}: {exc.strerror or exc}") from None
-    bad = 0
-    try:
-        for res in checkfile.check_file(args.file, cfg, judge=judge):
-            if isinstance(res, checkfile.RowError):
-                print(f"error: {res}", file=sys.stderr)
-                bad += 1
-                continue
-            line = json.dumps(res, ensure_ascii=False)
-            if out is not None:
-                out.write(line + "\n")
-            if args.json or out is None:
-                sys.stdout.write(line + "\n")
-            else:
-                sys.stdout.write(checkfile.summary_line(res) + "\n")
-    finally:
-        if out is not None:
-            out.close()
+        with open_output(args.output, inputs_of(args)) if args.output else nullcontext() as out:
+            bad = _check_rows(args, cfg, judge, out)
+    except OutputError as exc:  # refused, or a write failed: one line, the input untouched
+        raise UsageError(f"--output {exc}") from None
     return 1 if bad else 0
+
+
+def _check_rows(args: argparse.Namespace, cfg: SupportConfig, judge: Any, out: Any) -> int:
+    """Check every row of ``args.file``: JSON lines to ``out`` (and stdout), summaries or JSON
+    on stdout, one stderr line per bad row; the number of bad rows."""
+    from ..answer import checkfile  # loaded by cmd_support already; numpy, scipy
+
+    bad = 0
+    for res in checkfile.check_file(args.file, cfg, judge=judge):
+        if isinstance(res, checkfile.RowError):
+            print(f"error: {res}", file=sys.stderr)
+            bad += 1
+            continue
+        line = json.dumps(res, ensure_ascii=False)
+        if out is not None:
+            out.write(line + "\n")
+        if args.json or out is None:
+            sys.stdout.write(line + "\n")
+        else:
+            sys.stdout.write(checkfile.summary_line(res) + "\n")
+    return bad

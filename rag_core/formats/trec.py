@@ -20,15 +20,14 @@ Reading errors raise ``ValueError`` naming the file, the line and the reason:
 ``"run.txt line 7: rank 'one' is not an integer"`` (a :class:`~rag_core.wording.NoticeError`
 whose notice carries the same as codes, ``load.at`` over ``file.*``). :func:`run_lines` is the one
 reader of TREC run lines; ``rag_core.retrieval.runs`` builds imported runs on it.
-Writers replace the file atomically (temp file + ``os.replace``).
+Writers go through :mod:`rag_core.formats.output`: a file is replaced all or nothing, a device
+or FIFO is written in place, an input is never overwritten.
 """
 
 from __future__ import annotations
 
 import math
 import operator
-import os
-import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +38,7 @@ from ..types import Notice
 from ..wording import declare, notice, refused
 from . import guard
 from .guard import at
+from .output import write_text
 
 Qrels = dict[str, dict[str, int]]
 Run = dict[str, dict[str, float]]
@@ -355,33 +355,20 @@ def format_run(run: RunLike, tag: str = "rag_core", *, escape: bool = False) -> 
     return "".join(out)
 
 
-def write_text_atomic(path: str | Path, text: str) -> None:
-    """Write UTF-8 text with ``\n`` newlines via a temp file and ``os.replace`` (all or nothing)."""
-    p = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_qrels(
     qrels: Mapping[str, Mapping[str, int]], path: str | Path, *, escape: bool = False
 ) -> None:
-    """Write TREC qrels (see :func:`format_qrels`)."""
-    write_text_atomic(path, format_qrels(qrels, escape=escape))
+    """Write TREC qrels (see :func:`format_qrels`) through
+    :func:`~rag_core.formats.output.write_text` (an ``OutputError`` when refused or not written)."""
+    write_text(path, format_qrels(qrels, escape=escape))
 
 
 def write_run(
     run: RunLike, path: str | Path, tag: str = "rag_core", *, escape: bool = False
 ) -> None:
-    """Write a TREC run (see :func:`format_run`)."""
-    write_text_atomic(path, format_run(run, tag, escape=escape))
+    """Write a TREC run (see :func:`format_run`) through
+    :func:`~rag_core.formats.output.write_text`."""
+    write_text(path, format_run(run, tag, escape=escape))
 
 
 __all__ = [
