@@ -32,6 +32,13 @@ st.set_page_config(
 show(style() + lecture_style() + PAGE_CSS)
 
 side = parse_side(sidebar.shadow_get(K_LEC_SIDE, "")) if ctx.compare_b else "a"
+asked_side = sidebar.shadow_get(K_LEC_SIDE, "")
+if asked_side in ("", side):
+    sidebar.url_honoured("side")
+elif notice := sidebar.url_notice(  # side=b without a B configuration, or no side at all
+    "side", t("url.shown.side_a" if asked_side == "b" else "lec.side.a", lang), lang
+):
+    st.warning(md(notice))
 shown = ctx
 if side == "b":
     config_b, problems = compare_config(ctx.config, ctx.compare_b, lang=lang)

@@ -471,6 +471,9 @@ ENGLISH: dict[str, str] = {
     ),
     "dataset.topics_repeat": "repeats query id {qid}",
     "dataset.topics_empty": "empty topics file",
+    "dataset.empty_query": (
+        "query {qid} has no text: left out of the question set (its judgements are not scored)"
+    ),
     "dataset.role.corpus": "corpus",
     "dataset.role.topics": "topics",
     "dataset.role.qrels": "qrels",

@@ -44,7 +44,7 @@ from rag_core.formats.questions import load_questions
 from rag_core.index import CorpusIndex, load_corpus_index
 from rag_core.retrieval.runs import parse_run_bytes
 from rag_core.types import LoadReport, Notice, Question, Trace
-from rag_core.wording import NoticeError, refused
+from rag_core.wording import NoticeError, english, joined, refused
 
 from .html import md
 from .i18n import error_text, notice_text
@@ -194,9 +194,11 @@ def _beir_zip_build(digest: str, split: str, _data: bytes) -> tuple[CorpusIndex,
             # everything is read into memory here; an upload's corpus file has a time budget
             qset = load_qrels_folder(folder, split, time_budget_s=loaders.DEFAULT_TIME_BUDGET_S)
         except NoticeError as exc:  # name the zip, never the server's temporary folder
-            raise NoticeError(_notice_without_folder(exc.notice, tmp)) from None
+            said = [*skipped, exc.notice]  # a member not unpacked is often why (corpus.jsonl)
+            raise NoticeError(joined([_notice_without_folder(n, tmp) for n in said])) from None
         except ValueError as exc:
-            raise ValueError(_without_folder(str(exc), tmp)) from None
+            said_text = [*map(english, skipped), str(exc)]
+            raise ValueError(_without_folder("; ".join(said_text), tmp)) from None
     name = "zip" if qset.name == Path(tmp).name else qset.name
     qset = replace(qset, name=name, skipped=tuple(_notice_without_folder(n, tmp) for n in skipped))
     return CorpusIndex(qset.report, name=qset.name, questions=qset.questions), qset

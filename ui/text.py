@@ -996,6 +996,10 @@ TEXT: dict[str, tuple[str, str]] = {
         "phrasing 0 (this question has {n} phrasing(s), numbered from 0)",
     ),
     "url.shown.set_question": ("질문 세트의 질문 {qid}", "question {qid} of the question set"),
+    "url.shown.side_a": (
+        "설정 A (이 주소에는 비교할 B 설정이 없음)",
+        "configuration A (the address names no configuration B)",
+    ),
     # ---- the sidebar: BEIR folders' repeated rows and skipped zip members
     "side.beir.dup": (
         "반복된 {kind} {n}개를 버렸습니다 (각각 첫 줄을 씀).",
@@ -1806,6 +1810,9 @@ KOREAN: dict[str, str] = {
     ),
     "dataset.topics_repeat": "질의 id {qid}가 반복됩니다",
     "dataset.topics_empty": "빈 토픽 파일입니다",
+    "dataset.empty_query": (
+        "질의 {qid}에 텍스트가 없어 질문 세트에서 뺐습니다 (그 판정은 채점하지 않습니다)"
+    ),
     "dataset.role.corpus": "코퍼스",
     "dataset.role.topics": "토픽",
     "dataset.role.qrels": "qrels",

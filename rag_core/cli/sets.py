@@ -40,9 +40,11 @@ def dataset(args: argparse.Namespace) -> tuple[Any, Any]:
         qset = load_trec_set(args.corpus, topics, qrels)
     else:
         return None, None
+    index = CorpusIndex(qset.report, name=qset.name, questions=qset.questions)
+    warn_load(index.load_warnings)  # each corpus file or row not loaded, as for --corpus
     for line in qset.warnings():
         print(f"warning: {line}", file=sys.stderr)
-    return CorpusIndex(qset.report, name=qset.name, questions=qset.questions), qset
+    return index, qset
 
 
 def read_runs(files: Sequence[str] | None, known_queries: Any = None) -> dict[str, Any]:

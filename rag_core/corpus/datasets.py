@@ -80,6 +80,8 @@ SKIP_CRC = declare("dataset.zip.skip.crc")
 SKIP_DAMAGED = declare("dataset.zip.skip.damaged")
 SKIP_IN_PATH = declare("dataset.zip.skip.in_path")
 SKIP_CANNOT_UNPACK = declare("dataset.zip.skip.cannot_unpack", "error")
+#: A judged query with no text, left out of the question set (its judgements are not scored).
+EMPTY_QUERY = declare("dataset.empty_query", "qid")
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,8 @@ class QrelsSet:
     duplicates: Mapping[str, int] = field(default_factory=dict)
     #: Zip members not unpacked, one notice each (:func:`safe_extract_zip`).
     skipped: tuple[Notice, ...] = ()
+    #: Judged queries left out of ``questions``, one notice each (``dataset.empty_query``).
+    left_out: tuple[Notice, ...] = ()
 
     def warnings(self) -> tuple[str, ...]:
         """One English line per thing loaded otherwise than written: repeats dropped and
@@ -118,7 +122,7 @@ class QrelsSet:
             for kind, n in self.duplicates.items()
             if n
         ]
-        out += [english(n) for n in self.skipped]
+        out += [english(n) for n in (*self.skipped, *self.left_out)]
         if self.unknown_docs:
             out.append(
                 f"{self.name}: the qrels judge {len(self.unknown_docs)} document(s) the corpus "
@@ -140,11 +144,12 @@ def questions_from_qrels(
     *,
     tag: str = "",
 ) -> tuple[tuple[Question, ...], tuple[str, ...]]:
-    """One question per judged query; needles = the relevant (grade > 0) documents.
+    """One question per judged query with text; needles = the relevant (grade > 0) documents.
 
     Returns the questions (in ``queries`` order) and the judged doc ids absent
     from the corpus. A judged query without any relevant document is
-    ``answerable = False`` (it has no gold).
+    ``answerable = False`` (it has no gold); one whose text is empty is left out
+    (:func:`empty_queries` says which).
 
     Raises:
         ValueError: a judged query id that ``queries`` lacks (named).
@@ -157,7 +162,7 @@ def questions_from_qrels(
     out: list[Question] = []
     for qid, text in queries.items():
         judged = qrels.get(qid)
-        if judged is None:
+        if judged is None or not text.strip():
             continue
         needles = []
         for doc_id, grade in judged.items():
@@ -179,6 +184,18 @@ def questions_from_qrels(
     return tuple(out), tuple(sorted(unknown))
 
 
+def empty_queries(
+    queries: Mapping[str, str], qrels: Mapping[str, Mapping[str, int]]
+) -> tuple[Notice, ...]:
+    """One ``dataset.empty_query`` per judged query whose text is empty or blank (left out of
+    the questions, so one such line does not stop an evaluation of the others)."""
+    return tuple(
+        notice(EMPTY_QUERY, qid=repr(qid))
+        for qid, text in queries.items()
+        if qid in qrels and not text.strip()
+    )
+
+
 def load_beir_set(
     directory: str | Path, split: str = "test", *, time_budget_s: float | None = None
 ) -> QrelsSet:
@@ -193,7 +210,17 @@ def load_beir_set(
         raise refused(BEIR_NO_DOCUMENT, folder=repr(str(root)), why=_first_failure(report))
     docs = {d.doc_id for d in report.documents}
     questions, unknown = questions_from_qrels(queries, qrels, docs, tag=f"beir:{root.name}")
-    return QrelsSet(root.name, report, queries, qrels, questions, split, unknown, duplicates)
+    return QrelsSet(
+        root.name,
+        report,
+        queries,
+        qrels,
+        questions,
+        split,
+        unknown,
+        duplicates,
+        left_out=empty_queries(queries, qrels),
+    )
 
 
 _TOP_TAG = re.compile(r"<(/?)top>", re.I)
@@ -274,7 +301,16 @@ def load_trec_set(corpus: str | Path, topics: str | Path, qrels: str | Path) -> 
     docs = {d.doc_id for d in report.documents}
     name = Path(corpus).name
     questions, unknown = questions_from_qrels(queries, judged, docs, tag=f"trec:{name}")
-    return QrelsSet(name, report, queries, judged, questions, "", unknown)
+    return QrelsSet(
+        name,
+        report,
+        queries,
+        judged,
+        questions,
+        "",
+        unknown,
+        left_out=empty_queries(queries, judged),
+    )
 
 
 def _trec_role(name: str) -> str | None:
@@ -467,6 +503,7 @@ def safe_extract_zip(
 
 __all__ = [
     "QrelsSet",
+    "empty_queries",
     "find_trec_files",
     "load_beir_set",
     "load_qrels_folder",

@@ -79,9 +79,9 @@ class ConfigEvaluation:
     question_of: dict[str, str]
     tags: dict[str, tuple[str, ...]]
     destroyed: tuple[str, ...]  # query ids whose every gold needle is destroyed
-    #: One line per stage that could not run as configured (a missing model):
-    #: its ranking came from the other retrievers, or is empty; and one line
-    #: per question with a needle that is not in the corpus.
+    #: One line per file or row of the corpus that did not load (``CorpusIndex.load_warnings``),
+    #: per stage that could not run as configured (a missing model: its ranking came from
+    #: the other retrievers, or is empty), and per question with a needle not in the corpus.
     warnings: tuple[str, ...] = ()
     #: ``chunk`` (gold = chunks holding a needle) or ``document`` (qrels: a
     #: document's rank is the rank of its best chunk).
@@ -269,7 +269,7 @@ def evaluate_config(
     (:class:`rag_core.retrieval.runs.ExternalRun` by tag) for ``run:TAG`` retrievers.
     """
     if doc_qrels is not None:
-        return _evaluate_documents(
+        res = _evaluate_documents(
             config,
             questions,
             corpus,
@@ -281,16 +281,22 @@ def evaluate_config(
             labels=labels,
             question_set=question_set,
         )
-
-    depth = max(ks)
-    cfg = replace(config, retrieval=replace(config.retrieval, k=max(depth, config.retrieval.k)))
-    chunking = corpus.chunking(cfg.chunker)
-    scored = _scored_questions(merge_labels(questions, labels, corpus.docs, question_set), corpus)
-    jobs = [(q, qid, text) for q in scored.answerable for qid, text in queries_of(q, phrasings)]
-    got = _ChunkRuns()
-    for qr in run_queries(cfg, jobs, corpus, runs=runs, progress=progress, problems=got.problems):
-        got.add(qr, depth)
-    return _chunk_evaluation(cfg, chunking.signature, ks, scored, len(jobs), got, gain)
+    else:
+        depth = max(ks)
+        cfg = replace(config, retrieval=replace(config.retrieval, k=max(depth, config.retrieval.k)))
+        chunking = corpus.chunking(cfg.chunker)
+        merged = merge_labels(questions, labels, corpus.docs, question_set)
+        scored = _scored_questions(merged, corpus)
+        jobs = [(q, qid, text) for q in scored.answerable for qid, text in queries_of(q, phrasings)]
+        got = _ChunkRuns()
+        for qr in run_queries(
+            cfg, jobs, corpus, runs=runs, progress=progress, problems=got.problems
+        ):
+            got.add(qr, depth)
+        res = _chunk_evaluation(cfg, chunking.signature, ks, scored, len(jobs), got, gain)
+    if not corpus.load_warnings:
+        return res
+    return replace(res, warnings=(*corpus.load_warnings, *res.warnings))  # nothing dropped unsaid
 
 
 @dataclass(frozen=True)

@@ -335,3 +335,27 @@ def test_cli_eval_beir_takes_a_trec_folder_with_the_same_figures(tmp_path, capsy
     assert trec["level"] == beir["level"] == "document"
     assert trec["n_queries"] == beir["n_queries"] == 3
     assert trec["per_query"] == beir["per_query"]
+
+
+def test_cli_eval_beir_names_a_dropped_corpus_row_and_an_empty_query(tmp_path, capsys):
+    """A corpus row nested 100k deep is dropped with a warning (stderr and the report's
+    ``warnings``), and a judged query with no text is one warning with its id: the others are
+    still scored (it used to fail the whole run: "the question is empty")."""
+    root = write_beir(tmp_path / "b")
+    with open(root / "corpus.jsonl", "a", encoding="utf-8") as fh:
+        fh.write('{"_id": "deep", "text": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    with open(root / "queries.jsonl", "a", encoding="utf-8") as fh:
+        fh.write('{"_id": "q5", "text": "  "}\n')
+    with open(root / "qrels.tsv", "a", encoding="utf-8") as fh:
+        fh.write("q5\td2\t1\n")
+    code, out, err = run_cli(
+        capsys, "eval", "--beir", str(root), "--set", "generation.model=none", "--json"
+    )
+    assert code == 0, err
+    deep = "corpus.jsonl line 6: JSON nested deeper than 64 levels"
+    dropped = f"not loaded: {root / 'corpus.jsonl'}: {deep}"
+    empty = "query 'q5' has no text: left out of the question set (its judgements are not scored)"
+    assert err.splitlines() == [f"warning: {dropped}", f"warning: {empty}"]
+    res = json.loads(out)["a"]
+    assert res["warnings"] == [dropped]
+    assert res["n_queries"] == 3 and "q5" not in res["per_query"]

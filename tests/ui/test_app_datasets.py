@@ -141,3 +141,27 @@ def test_the_label_pool_offers_an_imported_run_in_use(entry, tmp_path):
     assert any("run:prod#" in plain(h.value) for h in at.html) or any(
         "run:prod#" in plain(str(m.value)) for m in at.markdown
     )
+
+
+def test_a_beir_load_shows_a_dropped_row_and_an_empty_query_as_an_upload_does(entry, tmp_path):
+    """The sidebar said "Loaded 5 documents" and nothing else for a folder whose sixth corpus
+    row is nested 100k deep; now the upload report's "not loaded" box lists it, and a judged
+    query with no text is one warning naming it."""
+    root = write_beir(tmp_path / "mini")
+    with open(root / "corpus.jsonl", "a", encoding="utf-8") as fh:
+        fh.write('{"_id": "deep", "text": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    with open(root / "queries.jsonl", "a", encoding="utf-8") as fh:
+        fh.write('{"_id": "q5", "text": ""}\n')
+    with open(root / "qrels.tsv", "a", encoding="utf-8") as fh:
+        fh.write("q5\td2\t1\n")
+    at = on_beir(entry, root)
+    ok(at)
+    assert any("Loaded 5 documents, 3 judged queries, 7 judgements" in s.value for s in at.success)
+    assert "1 files or rows not loaded" in [e.label for e in at.expander]
+    text = plain(" ".join(m.value for m in at.markdown))
+    assert "corpus.jsonl line 6: JSON nested deeper than 64 levels" in text
+    assert any(
+        plain(w.value) == "query 'q5' has no text: left out of the question set (its judgements "
+        "are not scored)"
+        for w in at.warning
+    )

@@ -118,3 +118,29 @@ def test_unknown_page_of_a_request(asked_hash, asked_name, missing):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.unknown_page(asked_hash, asked_name, "main", KNOWN) == missing
+
+
+@pytest.mark.parametrize(
+    ("params", "shown"),
+    [
+        ({"side": "c", "b": "retrieval.k=3"}, "A · failure"),
+        ({"side": "b"}, "configuration A (the address names no configuration B)"),
+    ],
+    ids=["unknown-side", "b-without-a-b-config"],
+)
+def test_lecture_side_that_cannot_be_shown_gets_one_notice(entry, params, shown):
+    at = make_app(entry, {**params, "lang": "en"}, page="lecture")
+    assert not at.exception
+    value = params["side"]
+    assert _asked(at, "The address asked for side=") == [
+        f"The address asked for side={value}, which cannot be shown; showing {shown} instead."
+    ]
+    at.run()
+    assert len(_asked(at, "The address asked for side=")) == 1
+
+
+@pytest.mark.parametrize("params", [{"side": "b", "b": "retrieval.k=3"}, {"side": "a"}])
+def test_lecture_side_shown_as_asked_gets_no_notice(entry, params):
+    at = make_app(entry, {**params, "lang": "en"}, page="lecture")
+    assert not at.exception
+    assert not _asked(at, "The address asked for")

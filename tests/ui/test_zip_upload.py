@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import struct
 import zipfile
 
 import pytest
@@ -92,3 +93,43 @@ def test_200_repeated_1_mb_rows_are_counted_and_the_first_kept_whole():
     assert dict(qset.duplicates)["documents"] == 199
     assert "set: 199 repeated documents dropped (the first line of each kept)" in qset.warnings()
     assert len(qset.report.failed) == 199
+
+
+def _patch(data: bytes, name: str, field: str, value: int) -> bytes:
+    """Set the 2-byte ``field`` (``flags`` or ``method``) of member ``name`` in its local and
+    central headers (zipfile writes neither an encrypted nor a PPMd member itself)."""
+    out = bytearray(data)
+    raw = name.encode()
+    shift = {"flags": 0, "method": 2}[field]
+    for sig, field_at, name_at in ((b"PK\x03\x04", 6, 30), (b"PK\x01\x02", 8, 46)):
+        pos = 0
+        while (pos := out.find(sig, pos)) >= 0:
+            if out[pos + name_at : pos + name_at + len(raw)] == raw:
+                at = pos + field_at + shift
+                out[at : at + 2] = struct.pack("<H", value)
+            pos += 4
+    return bytes(out)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "why"),
+    [
+        ("flags", 0x1, "it is encrypted"),
+        ("method", 98, "compression method 98 is not supported (use deflate)"),
+    ],
+    ids=["encrypted", "ppmd"],
+)
+def test_a_refused_zip_names_the_member_that_was_not_unpacked(field, value, why):
+    """The refusal said only "lacks corpus.jsonl" when corpus.jsonl was in the zip but could
+    not be unpacked; it now names the member and why, then the refusal."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as zf:
+        for name, data in BEIR.items():
+            zf.writestr(f"set/{name}", data)
+    data = _patch(buf.getvalue(), "set/corpus.jsonl", field, value)
+    with pytest.raises(ValueError) as info:
+        cache.beir_zip_index(data, "test")
+    assert str(info.value) == (
+        f"zip member 'set/corpus.jsonl' skipped: {why}; BEIR folder 'set' lacks corpus.jsonl"
+    )
+    assert notice_text(info.value.notice, "ko").startswith("zip 항목 'set/corpus.jsonl' 건너뜀: ")

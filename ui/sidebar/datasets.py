@@ -15,6 +15,7 @@ from .. import cache
 from ..html import md
 from ..i18n import notice_text, t
 from ..state import K_BEIR_PATH, K_BEIR_SPLIT, K_BEIR_ZIP
+from ..upload_report import render_upload_report
 
 
 def beir_sets(qset: Any) -> tuple[dict[str, tuple[Any, ...]], dict[str, Any]]:
@@ -75,5 +76,8 @@ def beir(lang: str, problems: list[str]) -> tuple[Any, Any, str] | None:
             st.warning(t("side.beir.dup", lang, n=n, kind=t(f"side.beir.dup.{kind}", lang)))
     for said in qset.skipped:  # zip members not unpacked, each with its reason
         st.warning(md(t("side.beir.skipped", lang, line=notice_text(said, lang))))
+    for said in qset.left_out:  # judged queries without text, each named
+        st.warning(md(notice_text(said, lang)))
+    render_upload_report(qset.report, lang)  # corpus files or rows not loaded, as for an upload
     st.caption(t("side.doc_level", lang))
     return loaded
