@@ -10,14 +10,23 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import sidebar
+from ui import i18n, sidebar
+from ui.check import text as check_text
+from ui.chunks import text as chunks_text
+from ui.compare import text as compare_text
+from ui.evaluate import text as evaluate_text
 from ui.html import md, show, style
-from ui.i18n import t
+from ui.i18n import coded, t
+from ui.inspect import text as inspect_text
+from ui.label import text as label_text
+from ui.lecture import text as lecture_text
+from ui.scenarios import text as scenarios_text
+from ui.threshold import text as threshold_text
 
 ROOT = Path(__file__).resolve().parent
 
 #: Page registry: (group, page name). A page is ``pages/<name>.py`` with its
-#: title under the i18n key ``page.<name>`` and its icon in ICONS.
+#: title under the i18n key ``page.<name>``, its icon in ICONS and its words in WORDS.
 PAGES: tuple[tuple[str, str], ...] = (
     ("diagnose", "inspect"),
     ("diagnose", "check"),
@@ -40,6 +49,21 @@ ICONS = {
     "evaluate": ":material/monitoring:",
     "threshold": ":material/tune:",
 }
+#: Each page's words (``ui/<page>/text.py``), registered with ``ui.i18n`` here, where the
+#: page is: the shared ``ui/i18n.py`` imports no page.
+WORDS = {
+    "inspect": inspect_text.TEXT | coded(inspect_text.KOREAN),
+    "check": check_text.TEXT,
+    "chunks": chunks_text.TEXT,
+    "compare": compare_text.TEXT,
+    "scenarios": scenarios_text.TEXT,
+    "lecture": lecture_text.TEXT,
+    "label": label_text.TEXT,
+    "evaluate": evaluate_text.TEXT,
+    "threshold": threshold_text.TEXT,
+}
+for _name, _words in WORDS.items():
+    i18n.register(_name, _words)
 
 
 def build_pages(lang: str) -> dict[str, list[st.Page]]:

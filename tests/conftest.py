@@ -46,6 +46,13 @@ Error E17 means the door latch did not close. Error E21 means the water inlet is
 }
 
 
+@pytest.fixture(scope="session")
+def page_words() -> None:
+    """Every page's words registered with ``ui.i18n`` as the app registers them (``app.WORDS``;
+    the shared ``ui/i18n.py`` imports no page). Autouse for ``tests/ui``."""
+    import app  # noqa: F401  (importing the entry point registers them)
+
+
 @pytest.fixture()
 def tiny_corpus_dir(tmp_path):
     docs = tmp_path / "docs"

@@ -7,8 +7,13 @@ catalogue ``TEXT: dict[str, tuple[str, str]]`` of ``key: (Korean, English)``.
 A core notice code is worded once in English, by its template in
 ``rag_core/wording.py``; a catalogue holds only its Korean (``KOREAN``, ``code:
 Korean``) and, where a page says it otherwise in English, an ``EN_OVERRIDES``
-entry. This module merges them into one :data:`TEXT` (a code under the key
-``notice.<code>``); a key defined in two catalogues is an error at import.
+entry (:func:`coded` turns them into catalogue entries, under the key ``notice.<code>``).
+
+This module holds the shared catalogue and imports no page: each page's catalogue is
+added with :func:`register` where the page is registered (``app.py``'s ``WORDS``, beside
+``PAGES``; the tests register the same through ``tests/conftest.py``). :data:`TEXT` is
+every registered catalogue merged; a key defined in two catalogues is an error when the
+second is registered.
 
 ``t(key, lang, **fields)`` looks a key up and fills ``{fields}``. A missing key
 is a ``KeyError`` (the tests check that every key used in ``app.py``,
@@ -20,6 +25,7 @@ watch for, in a sentence or two.
 from __future__ import annotations
 
 import string
+import threading
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -28,15 +34,6 @@ from rag_core.types import FailedDocument, Notice
 from rag_core.wording import ENGLISH, unworded
 
 from . import text as shared
-from .check import text as check
-from .chunks import text as chunks
-from .compare import text as compare
-from .evaluate import text as evaluate
-from .inspect import text as inspect_
-from .label import text as label
-from .lecture import text as lecture
-from .scenarios import text as scenarios
-from .threshold import text as threshold
 
 _NONE: Mapping[str, str] = MappingProxyType({})
 
@@ -65,18 +62,10 @@ def coded(
     }
 
 
-#: The catalogues by name: the shared one, then one per page (``ui/<page>/text.py``).
+#: The catalogues by name: the shared one, then one per page as it is registered
+#: (:func:`register`).
 CATALOGUES: dict[str, Mapping[str, tuple[str, str]]] = {
     "shared": shared.TEXT | coded(shared.KOREAN, shared.EN_OVERRIDES),
-    "inspect": inspect_.TEXT | coded(inspect_.KOREAN),
-    "check": check.TEXT,
-    "chunks": chunks.TEXT,
-    "compare": compare.TEXT,
-    "scenarios": scenarios.TEXT,
-    "lecture": lecture.TEXT,
-    "label": label.TEXT,
-    "evaluate": evaluate.TEXT,
-    "threshold": threshold.TEXT,
 }
 
 
@@ -95,7 +84,29 @@ def merge(catalogues: Mapping[str, Mapping[str, tuple[str, str]]]) -> dict[str, 
     return merged
 
 
+#: Every registered catalogue merged (one object: modules hold it by name, so a page's words
+#: registered later are in it too).
 TEXT: dict[str, tuple[str, str]] = merge(CATALOGUES)
+_REGISTERING = threading.Lock()
+
+
+def register(name: str, catalogue: Mapping[str, tuple[str, str]]) -> None:
+    """Add the catalogue of page ``name`` (its ``ui/<page>/text.py``, with :func:`coded` entries
+    where it words core codes) to :data:`TEXT`; the same words under the same name again are a
+    no-op (``app.py`` runs on every rerun).
+
+    Raises:
+        ValueError: ``name`` registered before with other words, or a key another catalogue
+            defines.
+    """
+    with _REGISTERING:
+        if name in CATALOGUES:
+            if CATALOGUES[name] == catalogue:
+                return
+            raise ValueError(f"i18n catalogue {name!r} is registered twice with different words")
+        merge({**CATALOGUES, name: catalogue})  # raises on a key defined twice
+        CATALOGUES[name] = dict(catalogue)
+        TEXT.update(catalogue)
 
 
 def t(key: str, lang: str, **fields: object) -> str:

@@ -36,7 +36,7 @@ def _declare_all() -> dict[str, frozenset[str]]:
     return dict(CODES)
 
 
-def test_every_declared_code_has_korean_and_the_pages_say_the_cores_english():
+def test_every_declared_code_has_korean_and_the_pages_say_the_cores_english(page_words):
     from ui.i18n import TEXT
     from ui.text import EN_OVERRIDES
 
