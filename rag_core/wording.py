@@ -149,6 +149,16 @@ ENGLISH: dict[str, str] = {
         "the line edited?"
     ),
     "label.import.same_span": "the same question and span as line {first} (one line per label)",
+    "label.import.bad_state": "state {value} is not one of: {choices}",
+    "agree.weights": "kappa weights {value} is not one of: {choices}",
+    "agree.few_annotators": (
+        "agreement needs two or more annotators with labels; found {n} ({names})"
+    ),
+    "agree.states.few_states": "comparing gold states needs two or more states; got {n}",
+    "agree.states.few_configs": "comparing gold states needs two or more configurations; got {n}",
+    "agree.states.metric": "metric {metric} is not reported; choices: {choices}",
+    "label.state.invalid": "gold state {value} is not one of: {choices}",
+    "label.state.unknown_annotator": "no labels of annotator {name} (annotators: {known})",
     # a label's character offsets (rag_core/formats/guard.py offset)
     "file.offset.not_integer": "{what} must be an integer; got {value}",
     "file.offset.negative": "{what} = {value} must be >= 0",

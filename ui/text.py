@@ -1347,6 +1347,16 @@ KOREAN: dict[str, str] = {
         "고쳤나요?"
     ),
     "label.import.same_span": "{first}행과 같은 질문·구간입니다 (라벨 하나에 한 줄)",
+    "label.import.bad_state": "상태 {value}은(는) 다음 중 하나여야 합니다: {choices}",
+    "agree.weights": "카파 가중치 {value}은(는) 다음 중 하나여야 합니다: {choices}",
+    "agree.few_annotators": (
+        "일치도에는 라벨이 있는 라벨러가 둘 이상 필요합니다. 찾은 라벨러: {n}명 ({names})"
+    ),
+    "agree.states.few_states": "정답 상태 비교에는 상태가 둘 이상 필요합니다. 받은 수: {n}",
+    "agree.states.few_configs": "정답 상태 비교에는 설정이 둘 이상 필요합니다. 받은 수: {n}",
+    "agree.states.metric": "지표 {metric}은(는) 보고되지 않았습니다. 선택지: {choices}",
+    "label.state.invalid": "정답 상태 {value}은(는) 다음 중 하나여야 합니다: {choices}",
+    "label.state.unknown_annotator": "라벨러 {name}의 라벨이 없습니다 (라벨러: {known})",
     "file.offset.not_integer": "{what}은(는) 정수여야 합니다 (받은 값: {value})",
     "file.offset.negative": "{what} = {value}: 0 이상이어야 합니다",
     "file.offset.out_of_range": "{what} = {size}: 범위를 벗어났습니다 (0 … 2**63 − 1)",

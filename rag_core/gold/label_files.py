@@ -3,6 +3,10 @@
 One label per line, fields :data:`JSONL_FIELDS` (what :meth:`LabelStore.export_jsonl
 <rag_core.gold.store.LabelStore.export_jsonl>` writes); :func:`parse_labels_jsonl` checks
 every line before anything is written, with the guard's JSON depth and integer caps.
+
+A line belongs to its ``annotator``'s own labels, or — with ``"state": "adjudicated"`` (written
+only on such lines) — to the adjudicated gold, ``annotator`` then naming who adjudicated: an
+import keeps both.
 """
 
 from __future__ import annotations
@@ -31,6 +35,10 @@ JSONL_FIELDS: tuple[str, ...] = (
     "annotator",
     "created_at",
 )
+#: Every field a line may have: :data:`JSONL_FIELDS`, then ``state`` (adjudicated lines only).
+KNOWN_FIELDS: tuple[str, ...] = (*JSONL_FIELDS, "state")
+#: ``state`` values of a line → the store's track (``rag_core.gold.schema``).
+LINE_STATES: dict[str, str] = {"annotator": "own", "adjudicated": "adjudicated"}
 _REQUIRED = ("question_set", "question_id", "doc_id", "start", "end", "text", "grade")
 
 #: Why a label file was refused (``label.*``).
@@ -43,6 +51,7 @@ IMPORT_MISSING_FIELDS = declare("label.import.missing_fields", "missing")
 IMPORT_UNKNOWN_DOCUMENT = declare("label.import.unknown_document", "doc")
 IMPORT_WRONG_ID = declare("label.import.wrong_id", "label", "expected")
 IMPORT_SAME_SPAN = declare("label.import.same_span", "first")
+IMPORT_BAD_STATE = declare("label.import.bad_state", "value", "choices")
 
 
 def parse_labels_jsonl(
@@ -55,12 +64,13 @@ def parse_labels_jsonl(
 
     Raises ``ValueError("<source> line N: reason")`` at the first bad line.
     Blank lines are skipped. Missing ``note``/``annotator`` default to
-    ``""``, a missing ``created_at`` to now.
+    ``""``, a missing ``created_at`` to now, a missing ``state`` to ``annotator``. Each record
+    carries the store's ``track`` for its state.
     """
     if not isinstance(text, str):
         raise at(source, IMPORT_NOT_TEXT, type=type(text).__name__)
     records: list[dict[str, Any]] = []
-    first_line: dict[str, int] = {}
+    first_line: dict[tuple[str, str, str], int] = {}
     now = utc_now()
     for no, text_line in enumerate(text.splitlines(), 1):
         if not text_line.strip():
@@ -69,13 +79,13 @@ def parse_labels_jsonl(
         row = json_line(text_line, where)  # depth and integer caps before parsing
         if not isinstance(row, dict):
             raise at(where, IMPORT_NOT_OBJECT, type=type(row).__name__)
-        unknown = sorted(set(row) - set(JSONL_FIELDS))
+        unknown = sorted(set(row) - set(KNOWN_FIELDS))
         if unknown:
             raise at(
                 where,
                 IMPORT_UNKNOWN_FIELDS,
                 unknown=", ".join(unknown),
-                known=", ".join(JSONL_FIELDS),
+                known=", ".join(KNOWN_FIELDS),
             )
         missing = [f for f in _REQUIRED if f not in row]
         if missing:
@@ -94,6 +104,9 @@ def parse_labels_jsonl(
             annotator = check_text(row.get("annotator", ""), "annotator")
             created_at = row.get("created_at", now)
             _check_timestamp(created_at)
+            state = row.get("state", "annotator")
+            if not isinstance(state, str) or state not in LINE_STATES:
+                raise refused(IMPORT_BAD_STATE, value=repr(state), choices=", ".join(LINE_STATES))
             expected = label_id_for(
                 row["question_set"], row["question_id"], row["doc_id"], row["start"], row["end"]
             )
@@ -101,9 +114,11 @@ def parse_labels_jsonl(
                 raise refused(IMPORT_WRONG_ID, label=repr(row["label_id"]), expected=repr(expected))
         except ValueError as exc:  # the line's problem, placed at the line
             raise refused(AT, where=where, problem=unworded(exc)) from None
-        if expected in first_line:
-            raise at(where, IMPORT_SAME_SPAN, first=first_line[expected])
-        first_line[expected] = no
+        track = LINE_STATES[state]
+        once = (track, annotator if track == "own" else "", expected)
+        if once in first_line:
+            raise at(where, IMPORT_SAME_SPAN, first=first_line[once])
+        first_line[once] = no
         records.append(
             {
                 "question_set": row["question_set"],
@@ -116,6 +131,7 @@ def parse_labels_jsonl(
                 "note": note,
                 "annotator": annotator,
                 "created_at": created_at,
+                "track": track,
             }
         )
     return records
@@ -131,7 +147,9 @@ def _check_timestamp(value: Any) -> None:
 
 
 def label_lines(labels: Sequence[Label]) -> str:
-    """``labels`` as JSON Lines (fields :data:`JSONL_FIELDS`, in that order): a label file."""
+    """``labels`` as JSON Lines (fields :data:`JSONL_FIELDS`, in that order, and ``state`` on
+    adjudicated labels): a label file. ``annotator`` is whose state an annotator's label is part
+    of (its owner), for an adjudicated one who adjudicated."""
     lines = []
     for lab in labels:
         record = {
@@ -144,15 +162,19 @@ def label_lines(labels: Sequence[Label]) -> str:
             "text": lab.text,
             "grade": lab.grade,
             "note": lab.note,
-            "annotator": lab.annotator,
+            "annotator": lab.annotator if lab.adjudicated else (lab.owner or lab.annotator),
             "created_at": lab.created_at,
         }
+        if lab.adjudicated:
+            record["state"] = "adjudicated"
         lines.append(json.dumps(record, ensure_ascii=False) + "\n")
     return "".join(lines)
 
 
 __all__ = [
     "JSONL_FIELDS",
+    "KNOWN_FIELDS",
+    "LINE_STATES",
     "label_lines",
     "parse_labels_jsonl",
 ]

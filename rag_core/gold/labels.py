@@ -50,7 +50,9 @@ class Label:
     """The current state of one labeled span (its latest event not undone).
 
     ``created_at`` and ``annotator`` belong to that latest event; ``kind``
-    says which kind of event it was (add, change or import).
+    says which kind of event it was (add, change or import). ``owner`` is whose state the
+    label is part of (an annotator's; ``""`` for the adjudicated state, whose labels have
+    ``adjudicated`` set and the adjudicator as ``annotator``).
     """
 
     label_id: str
@@ -66,6 +68,8 @@ class Label:
     created_at: str
     event_id: int
     kind: str
+    owner: str = ""
+    adjudicated: bool = False
 
 
 @dataclass(frozen=True)
@@ -75,7 +79,8 @@ class LabelEvent:
     ``grade`` is ``None`` for an undo; ``target`` is the event an undo
     reverts; ``undone_by`` the undo event that reverted this one (if any).
     ``created_at`` is when the label was made (for imports: as the file
-    says), ``recorded_at`` when this store wrote the event.
+    says), ``recorded_at`` when this store wrote the event. ``owner`` and ``adjudicated``
+    say which state it counts in (as for :class:`Label`).
     """
 
     event_id: int
@@ -94,6 +99,8 @@ class LabelEvent:
     recorded_at: str
     target: int | None = None
     undone_by: int | None = None
+    owner: str = ""
+    adjudicated: bool = False
 
 
 def question_set_name(path: str | Path) -> str:

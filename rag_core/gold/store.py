@@ -3,9 +3,14 @@
 Storage is SQLite (stdlib ``sqlite3``):
 
 * **Append-only events.** Every add, change, import and undo is a new row
-  of ``events``; triggers refuse ``UPDATE`` and ``DELETE``. The current
-  state of a label is its latest event that no ``undo`` event points at, so
-  the history shows who labeled what and when, undo included.
+  of ``events``; triggers refuse ``UPDATE`` and ``DELETE``. The history
+  shows who labeled what and when, undo included.
+* **A state per annotator, and an adjudicated one.** An event belongs to its
+  annotator's own labels or to the adjudicated gold (its ``track``,
+  :mod:`rag_core.gold.schema`). A label's current state *for an annotator* is
+  their latest event on its span that no ``undo`` event points at, so a second
+  annotator never overwrites the first; what reads gold names the state it reads
+  (:mod:`rag_core.gold.states`: one annotator, adjudicated, or a merge rule).
 * **WAL journal, ``synchronous=FULL``.** A commit is on disk (the WAL is
   fsynced) before ``add`` returns; a process killed at any moment leaves a
   store that opens with every committed label. Readers never block the one
@@ -16,7 +21,9 @@ Storage is SQLite (stdlib ``sqlite3``):
 * **A connection per operation**, so one ``LabelStore`` may be shared by
   threads (Streamlit's ``st.cache_resource``).
 * **Versioned schema** (``PRAGMA user_version``); a store written by a newer
-  schema is refused, never silently rewritten.
+  schema is refused, never silently rewritten; a schema-1 store is stepped to 2
+  with no event rewritten, its events read as one annotator and the step
+  recorded (:attr:`LabelStore.migrations`).
 
 The store lives in a data directory outside the source tree:
 ``$RAG_INSPECTOR_DATA/labels.sqlite3``, else
@@ -26,7 +33,6 @@ The store lives in a data directory outside the source tree:
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
@@ -38,6 +44,7 @@ from typing import Any
 from ..formats.trec import format_qrels
 from ..types import Chunk, Document, Notice, Question
 from ..wording import NoticeError, declare, notice, refused
+from . import schema
 from .label_files import label_lines, parse_labels_jsonl
 from .labels import (
     Label,
@@ -50,40 +57,11 @@ from .labels import (
     utc_now,
 )
 from .merge import qrels_for
+from .schema import ADJUDICATED, OWN, SCHEMA_VERSION, Migration, NewEvent
+from .states import GoldState, Resolved, StateLabels
 
-SCHEMA_VERSION = 1
 #: Seconds a writer waits for another writer's transaction before giving up.
 BUSY_TIMEOUT_S = 30.0
-
-_SCHEMA = """
-CREATE TABLE events (
-    event_id     INTEGER PRIMARY KEY AUTOINCREMENT,
-    kind         TEXT    NOT NULL CHECK (kind IN ('add', 'change', 'import', 'undo')),
-    label_id     TEXT    NOT NULL,
-    question_set TEXT    NOT NULL,
-    question_id  TEXT    NOT NULL,
-    doc_id       TEXT    NOT NULL,
-    span_start   INTEGER NOT NULL CHECK (span_start >= 0),
-    span_end     INTEGER NOT NULL,
-    text         TEXT    NOT NULL,
-    grade        INTEGER CHECK (grade BETWEEN 0 AND 3),
-    note         TEXT    NOT NULL DEFAULT '',
-    annotator    TEXT    NOT NULL DEFAULT '',
-    created_at   TEXT    NOT NULL,
-    recorded_at  TEXT    NOT NULL,
-    target       INTEGER REFERENCES events (event_id),
-    CHECK (span_end > span_start),
-    CHECK ((kind = 'undo') = (target IS NOT NULL)),
-    CHECK (kind = 'undo' OR grade IS NOT NULL)
-);
-CREATE INDEX events_label ON events (label_id);
-CREATE INDEX events_question ON events (question_set, question_id);
-CREATE UNIQUE INDEX events_undone_once ON events (target) WHERE target IS NOT NULL;
-CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
-BEGIN SELECT RAISE(ABORT, 'label events are append-only'); END;
-CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
-BEGIN SELECT RAISE(ABORT, 'label events are append-only'); END;
-"""
 
 #: Why the store refused a write or could not be opened (``label.*``).
 #: Why a label, a span, a label file or the store was refused (``label.*``; English in
@@ -145,40 +123,6 @@ class ImportReport:
     version: int
 
 
-@dataclass(frozen=True, kw_only=True)
-class NewEvent:
-    """An event to append: its kind, the labeled span, and what it says (:meth:`LabelStore._insert`
-    adds the label id and when it was recorded)."""
-
-    kind: str
-    question_set: str
-    question_id: str
-    doc_id: str
-    start: int
-    end: int
-    text: str
-    grade: int | None
-    note: str
-    annotator: str
-    created_at: str
-    target: int | None = None
-
-    @classmethod
-    def on(cls, row: sqlite3.Row, **fields: Any) -> NewEvent:
-        """An event on the span of stored event ``row``: its grade and note unless ``fields``
-        give others."""
-        stored = {"grade": row["grade"], "note": row["note"]}
-        return cls(
-            question_set=row["question_set"],
-            question_id=row["question_id"],
-            doc_id=row["doc_id"],
-            start=row["span_start"],
-            end=row["span_end"],
-            text=row["text"],
-            **{**stored, **fields},
-        )
-
-
 def default_store_path() -> Path:
     """``$RAG_INSPECTOR_DATA/labels.sqlite3``, else the XDG data dir, else ``~/.local/share``."""
     env = os.environ.get("RAG_INSPECTOR_DATA", "").strip()
@@ -189,25 +133,12 @@ def default_store_path() -> Path:
     return base / "rag-inspector" / "labels.sqlite3"
 
 
-#: Dataclass field → column where the names differ.
-_COLUMN = {"start": "span_start", "end": "span_end"}
-
-
-def _from_row(cls: type, row: sqlite3.Row) -> Any:
-    """Build ``cls`` (Label or LabelEvent) from a row holding a column for each of its fields."""
-    return cls(**{f.name: row[_COLUMN.get(f.name, f.name)] for f in dataclasses.fields(cls)})
-
-
-def _label(row: sqlite3.Row) -> Label:
-    return _from_row(Label, row)
-
-
-def _event(row: sqlite3.Row) -> LabelEvent:
-    return _from_row(LabelEvent, row)
-
-
 def _sort_key(label: Label) -> tuple[str, str, str, int, int]:
     return (label.question_set, label.question_id, label.doc_id, label.start, label.end)
+
+
+#: ``(track, owner)``: the state an event counts in (see ``rag_core.gold.schema.state_key``).
+StateKey = tuple[str, str]
 
 
 class LabelStore:
@@ -293,34 +224,10 @@ class LabelStore:
                 raise LabelStoreError(notice(STORE_NO_WAL, path=str(self.path), mode=mode))
             con.execute("BEGIN IMMEDIATE")
             try:
-                version = con.execute("PRAGMA user_version").fetchone()[0]
-                tables = {
-                    r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-                }
-                if version == 0:
-                    if tables - {"sqlite_sequence"}:
-                        raise LabelStoreError(
-                            notice(
-                                STORE_NOT_LABELS,
-                                path=str(self.path),
-                                tables=", ".join(sorted(tables)),
-                            )
-                        )
-                    for statement in _SCHEMA.split(";\n"):
-                        if statement.strip():
-                            con.execute(statement)
-                    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                elif version > SCHEMA_VERSION:
-                    raise LabelStoreError(
-                        notice(
-                            STORE_NEWER_SCHEMA,
-                            path=str(self.path),
-                            version=version,
-                            supported=SCHEMA_VERSION,
-                        )
-                    )
-                elif "events" not in tables:
-                    raise LabelStoreError(notice(STORE_NO_EVENTS, path=str(self.path)))
+                self._schema(con)
+                steps = schema.migrations(con)
+                self._legacy = steps[0].legacy_owner if steps else ""
+                self.migrations: tuple[Migration, ...] = steps
                 con.execute("COMMIT")
             except BaseException:
                 con.execute("ROLLBACK")
@@ -329,6 +236,30 @@ class LabelStore:
             raise self._error(STORE_CANNOT_INITIALISE, exc) from None
         finally:
             con.close()
+
+    def _schema(self, con: sqlite3.Connection) -> None:
+        """Create the schema, or step a schema-1 store to 2 (no event rewritten), or refuse."""
+        version = con.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version == 0:
+            if tables - {"sqlite_sequence"}:
+                raise LabelStoreError(
+                    notice(STORE_NOT_LABELS, path=str(self.path), tables=", ".join(sorted(tables)))
+                )
+            schema.create(con)
+        elif version > SCHEMA_VERSION:
+            raise LabelStoreError(
+                notice(
+                    STORE_NEWER_SCHEMA,
+                    path=str(self.path),
+                    version=version,
+                    supported=SCHEMA_VERSION,
+                )
+            )
+        elif "events" not in tables:
+            raise LabelStoreError(notice(STORE_NO_EVENTS, path=str(self.path)))
+        elif version == 1:
+            schema.step_1_to_2(con)
 
     # -- reads ---------------------------------------------------------------
     _SELECT = (
@@ -356,29 +287,74 @@ class LabelStore:
         sql += " ORDER BY e.event_id"
         return con.execute(sql, params).fetchall()
 
-    @staticmethod
-    def _current_of(rows: Sequence[sqlite3.Row]) -> dict[str, sqlite3.Row]:
-        """label_id → its latest event that is not an undo and not undone (rows in event order)."""
-        latest: dict[str, sqlite3.Row] = {}
+    def _current_of(self, rows: Sequence[sqlite3.Row]) -> dict[tuple[StateKey, str], sqlite3.Row]:
+        """``((track, owner), label_id)`` → its latest event that is not an undo and not undone
+        (rows in event order): each state's current label of each span."""
+        latest: dict[tuple[StateKey, str], sqlite3.Row] = {}
         for row in rows:
             if row["kind"] != "undo" and row["undone_by"] is None:
-                latest[row["label_id"]] = row
+                latest[(schema.state_key(row, self._legacy), row["label_id"])] = row
         return latest
 
-    def current(
+    def _label(self, row: sqlite3.Row) -> Label:
+        return schema.label_of(row, self._legacy)
+
+    def snapshot(
         self, question_set: str | None = None, question_id: str | None = None
-    ) -> tuple[Label, ...]:
-        """Current labels (optionally of one set / one question), sorted by question and span."""
+    ) -> StateLabels:
+        """Every state's current labels (optionally of one set / one question)."""
         with self._tx(write=False) as con:
             rows = self._rows(con, question_set, question_id)
-        return tuple(sorted((_label(r) for r in self._current_of(rows).values()), key=_sort_key))
+        own: dict[str, list[Label]] = {}
+        adjudications: list[Label] = []
+        for ((track, owner), _), row in self._current_of(rows).items():
+            if track == ADJUDICATED:
+                adjudications.append(self._label(row))
+            else:
+                own.setdefault(owner, []).append(self._label(row))
+        return StateLabels(
+            {who: tuple(sorted(labs, key=_sort_key)) for who, labs in sorted(own.items())},
+            tuple(sorted(adjudications, key=_sort_key)),
+        )
 
-    def get(self, label_id: str) -> Label | None:
-        """The current state of one label, or None (unknown, or every event undone)."""
+    def resolve(
+        self,
+        question_set: str | None = None,
+        question_id: str | None = None,
+        *,
+        state: str | GoldState | None = None,
+    ) -> Resolved:
+        """The labels of one state (see :mod:`rag_core.gold.states`) and the state they are."""
+        return self.snapshot(question_set, question_id).resolve(state)
+
+    def current(
+        self,
+        question_set: str | None = None,
+        question_id: str | None = None,
+        *,
+        state: str | GoldState | None = None,
+    ) -> tuple[Label, ...]:
+        """Current labels of ``state`` (default: :meth:`StateLabels.default`), optionally of one
+        set / one question, sorted by question and span."""
+        return self.resolve(question_set, question_id, state=state).labels
+
+    def mine(
+        self, annotator: str, question_set: str | None = None, question_id: str | None = None
+    ) -> tuple[Label, ...]:
+        """``annotator``'s own current labels (none yet: empty)."""
+        return self.snapshot(question_set, question_id).own.get(annotator, ())
+
+    def get(self, label_id: str, *, annotator: str | None = None) -> Label | None:
+        """The current label of one span: ``annotator``'s, else the latest of any annotator's
+        (None: unknown, or every event undone)."""
         with self._tx(write=False) as con:
             rows = self._rows(con, label_id=label_id)
-        row = self._current_of(rows).get(label_id)
-        return _label(row) if row is not None else None
+        found = [
+            (row["event_id"], row)
+            for ((track, owner), _), row in self._current_of(rows).items()
+            if track == OWN and (annotator is None or owner == annotator)
+        ]
+        return self._label(max(found)[1]) if found else None
 
     def history(
         self,
@@ -391,19 +367,23 @@ class LabelStore:
         """Every event (oldest first), optionally filtered."""
         with self._tx(write=False) as con:
             rows = self._rows(con, question_set, question_id, label_id)
-        events = (_event(r) for r in rows)
+        events = (schema.event_of(r, self._legacy) for r in rows)
         return tuple(e for e in events if annotator is None or e.annotator == annotator)
 
     def progress(
-        self, question_set: str, question_ids: Sequence[str]
+        self,
+        question_set: str,
+        question_ids: Sequence[str],
+        *,
+        state: str | GoldState | None = None,
     ) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """``(judged, not_judged)`` question ids, in the order given.
 
-        A question is judged when it has at least one current manual label
+        A question is judged when it has at least one current manual label of ``state``
         (grade 0 included: "not relevant" is a judgement). Shipped needles do
         not count — they were not judged in this store.
         """
-        judged_ids = {lab.question_id for lab in self.current(question_set)}
+        judged_ids = {lab.question_id for lab in self.current(question_set, state=state)}
         judged = tuple(q for q in question_ids if q in judged_ids)
         not_judged = tuple(q for q in question_ids if q not in judged_ids)
         return judged, not_judged
@@ -425,26 +405,18 @@ class LabelStore:
             return "; ".join(r[0] for r in con.execute("PRAGMA integrity_check"))
 
     # -- writes --------------------------------------------------------------
-    @staticmethod
-    def _insert(con: sqlite3.Connection, event: NewEvent) -> int:
-        """Append ``event`` with its span's label id, recorded now; returns its event id."""
-        label_id = label_id_for(
-            event.question_set, event.question_id, event.doc_id, event.start, event.end
-        )
-        cur = con.execute(
-            "INSERT INTO events (kind, label_id, question_set, question_id, doc_id, span_start, "
-            "span_end, text, grade, note, annotator, created_at, recorded_at, target) "
-            "VALUES (:kind, :label_id, :question_set, :question_id, :doc_id, :start, :end, "
-            ":text, :grade, :note, :annotator, :created_at, :recorded_at, :target)",
-            {**dataclasses.asdict(event), "label_id": label_id, "recorded_at": utc_now()},
-        )
-        if cur.lastrowid is None:  # sqlite3 sets it after every INSERT
-            raise RuntimeError("the label insert returned no row id")
-        return int(cur.lastrowid)
-
     def _fetch_label(self, con: sqlite3.Connection, event_id: int) -> Label:
         row = con.execute(self._SELECT + " WHERE e.event_id = ?", (event_id,)).fetchone()
-        return _label(row)
+        return self._label(row)
+
+    def _state_row(
+        self, con: sqlite3.Connection, label_id: str, key: StateKey
+    ) -> tuple[sqlite3.Row | None, sqlite3.Row | None]:
+        """``(the span's current row in state key, its latest current row of any own state)``."""
+        current = self._current_of(self._rows(con, label_id=label_id))
+        own = [r for ((track, _), _), r in current.items() if track == OWN]
+        latest = max(own, key=lambda r: r["event_id"]) if own else None
+        return current.get((key, label_id)), latest
 
     def add(
         self,
@@ -460,13 +432,15 @@ class LabelStore:
         annotator: str = "",
         doc: Document | str | None = None,
         expected_event: int | None = ANY_EVENT,
+        adjudicate: bool = False,
     ) -> Label:
-        """Label ``doc_id[start:end]`` for a question with ``grade`` (0–3).
+        """Label ``doc_id[start:end]`` for a question with ``grade`` (0–3), in ``annotator``'s
+        own state (``adjudicate``: in the adjudicated state, ``annotator`` adjudicating).
 
-        Labeling a span that already has a label records a new event for
+        Labeling a span that already has a label in that state records a new event for
         the same ``label_id`` (its grade/note now win). With ``doc`` the
         span is checked against the document text. ``expected_event`` is the
-        span's label version the writer saw (its ``event_id``; None: not
+        span's label version the writer saw in that state (its ``event_id``; None: not
         labelled); when the store holds another, nothing is written.
 
         Raises:
@@ -479,10 +453,11 @@ class LabelStore:
         check_grade(grade)
         check_text(note, "note")
         check_text(annotator, "annotator")
+        track = ADJUDICATED if adjudicate else OWN
         with self._tx(write=True) as con:
             if expected_event != ANY_EVENT:
                 lid = label_id_for(question_set, question_id, doc_id, start, end)
-                self._check_expected(con, lid, expected_event)
+                self._check_expected(con, lid, expected_event, self._key(track, annotator))
             event = NewEvent(
                 kind="add",
                 question_set=question_set,
@@ -495,17 +470,24 @@ class LabelStore:
                 note=note,
                 annotator=annotator,
                 created_at=utc_now(),
+                track=track,
             )
-            event_id = self._insert(con, event)
+            event_id = schema.insert(con, event)
             return self._fetch_label(con, event_id)
 
-    def _check_expected(self, con: sqlite3.Connection, label_id: str, expected: int | None) -> None:
-        """Raise :class:`StaleLabel` when ``label_id``'s current event is not ``expected``
-        (inside the write lock)."""
-        row = self._current_of(self._rows(con, label_id=label_id)).get(label_id)
+    @staticmethod
+    def _key(track: str, annotator: str) -> StateKey:
+        return (track, annotator if track == OWN else "")
+
+    def _check_expected(
+        self, con: sqlite3.Connection, label_id: str, expected: int | None, key: StateKey
+    ) -> None:
+        """Raise :class:`StaleLabel` when ``label_id``'s current event in state ``key`` is not
+        ``expected`` (inside the write lock)."""
+        row, _ = self._state_row(con, label_id, key)
         now = row["event_id"] if row is not None else None
         if now != expected:
-            raise StaleLabel(label_id, expected, _label(row) if row is not None else None)
+            raise StaleLabel(label_id, expected, self._label(row) if row is not None else None)
 
     def change(
         self,
@@ -515,8 +497,10 @@ class LabelStore:
         *,
         annotator: str = "",
         expected_event: int | None = ANY_EVENT,
+        adjudicate: bool = False,
     ) -> Label:
-        """Change the grade and/or note of a current label (a new event).
+        """Change the grade and/or note of a label in ``annotator``'s state (a new event); a span
+        they have not labeled starts from its latest label of any annotator.
 
         With ``expected_event`` (the version the writer saw) a label changed
         meanwhile raises :class:`StaleLabel` and nothing is written.
@@ -528,10 +512,12 @@ class LabelStore:
         if note is not None:
             check_text(note, "note")
         check_text(annotator, "annotator")
+        key = self._key(ADJUDICATED if adjudicate else OWN, annotator)
         with self._tx(write=True) as con:
             if expected_event != ANY_EVENT:
-                self._check_expected(con, label_id, expected_event)
-            row = self._current_of(self._rows(con, label_id=label_id)).get(label_id)
+                self._check_expected(con, label_id, expected_event, key)
+            mine, latest = self._state_row(con, label_id, key)
+            row = mine if mine is not None else latest
             if row is None:
                 raise refused(NO_CURRENT, label=repr(label_id))
             event = NewEvent.on(
@@ -541,14 +527,22 @@ class LabelStore:
                 note=row["note"] if note is None else note,
                 annotator=annotator,
                 created_at=utc_now(),
+                track=key[0],
             )
-            event_id = self._insert(con, event)
+            event_id = schema.insert(con, event)
             return self._fetch_label(con, event_id)
 
-    def undo(self, label_id: str | None = None, annotator: str | None = None) -> LabelEvent:
-        """Revert the latest not-yet-undone event of ``label_id`` and/or ``annotator``.
+    def undo(
+        self,
+        label_id: str | None = None,
+        annotator: str | None = None,
+        *,
+        track: str | None = None,
+    ) -> LabelEvent:
+        """Revert the latest not-yet-undone event of ``label_id`` and/or ``annotator`` (of one
+        ``track`` when given: ``own`` labels or ``adjudicated`` ones).
 
-        The label falls back to its previous event (or to *not judged* when
+        The label falls back to its previous event in that state (or to *not judged* when
         none is left). The undo is itself an event, recorded under
         ``annotator`` (or ``""``). Returns the reverted event.
         """
@@ -562,6 +556,7 @@ class LabelStore:
                 if r["kind"] != "undo"
                 and r["undone_by"] is None
                 and (annotator is None or r["annotator"] == annotator)
+                and (track is None or (r["track"] or OWN) == track)
             ]
             if not candidates:
                 raise NoticeError(_nothing_to_undo(label_id, annotator))
@@ -574,18 +569,21 @@ class LabelStore:
                 annotator=annotator or "",
                 created_at=utc_now(),
                 target=target["event_id"],
+                track=target["track"] or OWN,
             )
-            self._insert(con, undo)
+            schema.insert(con, undo)
             row = con.execute(
                 self._SELECT + " WHERE e.event_id = ?", (target["event_id"],)
             ).fetchone()
-        return _event(row)
+        return schema.event_of(row, self._legacy)
 
     # -- JSONL ---------------------------------------------------------------
-    def export_jsonl(self, question_set: str | None = None) -> str:
-        """Current labels as JSON Lines (fields :data:`~rag_core.gold.label_files.JSONL_FIELDS`),
-        by question and span."""
-        return label_lines(self.current(question_set))
+    def export_jsonl(
+        self, question_set: str | None = None, *, state: str | GoldState | None = None
+    ) -> str:
+        """Current labels of ``state`` as JSON Lines (fields
+        :data:`~rag_core.gold.label_files.JSONL_FIELDS`), by question and span."""
+        return label_lines(self.current(question_set, state=state))
 
     def import_jsonl(
         self,
@@ -597,23 +595,25 @@ class LabelStore:
         """Import labels written by :meth:`export_jsonl` — all or nothing.
 
         Every line is validated first (JSON object, known fields, ids, span,
-        grade, ``label_id`` matching its span, no span twice; with ``docs``
+        grade, ``label_id`` matching its span, no span twice in one state; with ``docs``
         the text must match the document). The first bad line raises
         ``ValueError`` naming the line and the reason, and the store is left
         exactly as it was. Then one transaction records an ``import`` event
         for each label that is new or differs (grade, note or text) from the
-        current state; equal labels are left alone, so importing the same
-        file twice changes nothing the second time.
+        current label of its state — its ``annotator``'s own, or the adjudicated one for a
+        line with ``"state": "adjudicated"`` —; equal labels are left alone, so importing the
+        same file twice changes nothing the second time.
         """
         records = parse_labels_jsonl(text, docs=docs, source=source)
         added = changed = unchanged = 0
         with self._tx(write=True) as con:
             current = self._current_of(self._rows(con))
             for rec in records:
+                track = rec.pop("track")
                 lid = label_id_for(
                     rec["question_set"], rec["question_id"], rec["doc_id"], rec["start"], rec["end"]
                 )
-                row = current.get(lid)
+                row = current.get((self._key(track, rec["annotator"]), lid))
                 if row is not None and (row["grade"], row["note"], row["text"]) == (
                     rec["grade"],
                     rec["note"],
@@ -621,7 +621,7 @@ class LabelStore:
                 ):
                     unchanged += 1
                     continue
-                self._insert(con, NewEvent(kind="import", **rec))
+                schema.insert(con, NewEvent(kind="import", track=track, **rec))
                 if row is None:
                     added += 1
                 else:
@@ -639,13 +639,15 @@ class LabelStore:
         question_set: str | None = None,
         phrasings: str = "all",
         escape: bool = False,
+        state: str | GoldState | None = None,
     ) -> str:
-        """TREC qrels of ``questions`` for one chunking (see :func:`qrels_for`)."""
+        """TREC qrels of ``questions`` for one chunking from the labels of ``state`` (see
+        :func:`qrels_for`)."""
         qrels = qrels_for(
             chunks,
             questions,
             docs,
-            self.current(question_set),
+            self.current(question_set, state=state),
             question_set=question_set,
             phrasings=phrasings,
         )

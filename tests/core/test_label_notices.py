@@ -16,6 +16,7 @@ import pytest
 from rag_core.formats import guard
 from rag_core.gold import label_files
 from rag_core.gold import labels as L
+from rag_core.gold.states import StateLabels, parse_state
 from rag_core.gold.store import SCHEMA_VERSION, LabelStore, LabelStoreError, StaleLabel
 from rag_core.types import Notice
 from rag_core.wording import CODES, NoticeError, english, notice
@@ -157,7 +158,7 @@ REFUSED: list[tuple[str, Callable[[], object], str, str]] = [
         _parse(json.dumps({"colour": "red", "zz": 1})),
         (
             "labels.jsonl line 1: unknown field(s) colour, zz; known: label_id, question_set, "
-            "question_id, doc_id, start, end, text, grade, note, annotator, created_at"
+            "question_id, doc_id, start, end, text, grade, note, annotator, created_at, state"
         ),
         "label.import.unknown_fields",
     ),
@@ -211,6 +212,27 @@ REFUSED: list[tuple[str, Callable[[], object], str, str]] = [
         _parse(_line() + "\n\n" + _line()),
         "labels.jsonl line 3: the same question and span as line 1 (one line per label)",
         "label.import.same_span",
+    ),
+    (
+        "a state that is not one",
+        _parse(_line(state="final")),
+        "labels.jsonl line 1: state 'final' is not one of: annotator, adjudicated",
+        "label.import.bad_state",
+    ),
+    (
+        "a gold state that is not one",
+        lambda: parse_state("merge:mean"),
+        (
+            "gold state 'merge:mean' is not one of: default, adjudicated, annotator:NAME, "
+            "merge:latest, merge:max, merge:min"
+        ),
+        "label.state.invalid",
+    ),
+    (
+        "an annotator without labels",
+        lambda: StateLabels().resolve("annotator:kim", strict=True),
+        "no labels of annotator 'kim' (annotators: none)",
+        "label.state.unknown_annotator",
     ),
 ]
 

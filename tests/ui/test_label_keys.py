@@ -102,11 +102,11 @@ def test_an_unnamed_save_and_next_writes_nothing_and_stays(store):
 def test_a_stale_save_and_next_asks_and_stays(store):
     key = ("en", "q1", "d1", 0, 10)
     state = {**on(1, C0, 2), K.K_LAB_SEEN: (key, None)}  # this session saw no label there
-    store.add("en", "q1", "d1", 0, 10, 1, text=DOC.text[0:10], annotator="other")
+    store.add("en", "q1", "d1", 0, 10, 1, text=DOC.text[0:10], annotator="ann")  # another tab
     change = saving.save_and_next(state, store, key, DOC, CANDIDATES, QSETS, "q2")
     assert change.values[K.K_LAB_STALE] == (key, 2, "")
     assert K.K_LAB_CAND not in change.values
-    assert [lab.grade for lab in store.current()] == [1]  # the other annotator's label stays
+    assert [lab.grade for lab in store.current()] == [1]  # the other tab's label stays
 
 
 # ------------------------------------------------------------------ mouse selection

@@ -579,7 +579,7 @@ def test_save_callback_without_a_name_writes_nothing(store):
 
 def test_save_callback_refuses_a_label_changed_since_it_was_shown(store):
     shown = add(store, "q1", D1, 11, 20, 1)
-    store.change(shown.label_id, grade=2, annotator="other")  # another tab, meanwhile
+    store.change(shown.label_id, grade=2, annotator="ann")  # the same annotator's other tab
     state = {
         K.K_LAB_GRADE: 3,
         K.K_LAB_NOTE: "",
@@ -588,6 +588,20 @@ def test_save_callback_refuses_a_label_changed_since_it_was_shown(store):
     }
     assert saving.save(state, store, KEY, D1) == Change({K.K_LAB_STALE: (KEY, 3, "")})
     assert [x.grade for x in store.current()] == [2]
+
+
+def test_another_annotators_label_never_makes_a_save_stale(store):
+    """Blind labeling: each annotator saves into their own state; both labels stay."""
+    shown = add(store, "q1", D1, 11, 20, 1, who="other")
+    state = {
+        K.K_LAB_GRADE: 3,
+        K.K_LAB_NOTE: "",
+        K.K_LAB_ANNOTATOR: "ann",
+        K.K_LAB_SEEN: (KEY, None),  # ann saw no label of her own there
+    }
+    assert saving.save(state, store, KEY, D1).values[K.K_LAB_FLASH].key == "lab.saved"
+    assert [x.grade for x in store.mine("other")] == [1] and shown.owner == "other"
+    assert [x.grade for x in store.mine("ann")] == [3]
 
 
 def test_save_callback_reports_a_refused_write(store):
@@ -602,7 +616,7 @@ def test_save_callback_reports_a_refused_write(store):
 
 def test_edit_of_asks_about_a_stale_edit_of_this_span(store):
     shown = add(store, "q1", D1, 11, 20, 1)
-    now = store.change(shown.label_id, grade=2, annotator="other")
+    now = store.change(shown.label_id, grade=2, annotator="ann")  # in another tab
     state = {
         K.K_LAB_GRADE: 1,
         K.K_LAB_NOTE: "",
@@ -615,7 +629,7 @@ def test_edit_of_asks_about_a_stale_edit_of_this_span(store):
         "mine",
         now.event_id,
         shown.event_id,
-        Msg("lab.stale_edit", {"seen": "1", "now": 2, "who": "other"}),
+        Msg("lab.stale_edit", {"seen": "1", "now": 2, "who": "ann"}),
         (2, ""),
         Change(),
     )
@@ -630,7 +644,7 @@ def test_edit_of_forgets_a_stale_edit_of_another_span(store):
 
 def test_overwrite_writes_over_the_current_version(store):
     shown = add(store, "q1", D1, 11, 20, 1)
-    now = store.change(shown.label_id, grade=2, annotator="other")
+    now = store.change(shown.label_id, grade=2, annotator="ann")  # in another tab
     edit = saving.Edit(
         3, "mine", now.event_id, shown.event_id, Msg("lab.stale_edit"), (2, ""), Change()
     )
@@ -643,8 +657,8 @@ def test_overwrite_writes_over_the_current_version(store):
 
 def test_overwrite_asks_again_when_changed_once_more(store):
     shown = add(store, "q1", D1, 11, 20, 1)
-    now = store.change(shown.label_id, grade=2, annotator="other")
-    store.change(shown.label_id, grade=1, annotator="third")  # after this run read it
+    now = store.change(shown.label_id, grade=2, annotator="ann")  # in another tab
+    store.change(shown.label_id, grade=1, annotator="ann")  # again, after this run read it
     edit = saving.Edit(
         3, "mine", now.event_id, shown.event_id, Msg("lab.stale_edit"), (2, ""), Change()
     )

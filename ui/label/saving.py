@@ -71,19 +71,20 @@ def write(
 
 
 def save(state: State, store: LabelStore, key: SpanKey, doc: Document) -> Change:
-    """Save button callback: the span's label as stored now; grade, note, annotator as clicked.
+    """Save button callback: the span's label as stored now in this annotator's own state; grade,
+    note, annotator as clicked.
 
     A label changed elsewhere since this session showed it is not overwritten:
     the edit is kept in ``label._stale`` and the next run asks.
     """
-    now = label_on(store.current(key[0], key[1]), key[2], key[3], key[4])
-    now_ev = now.event_id if now is not None else None
-    seen = state.get(K_LAB_SEEN)
-    seen_ev = seen[1] if seen and seen[0] == key else now_ev
     grade, note, who = int(state[K_LAB_GRADE]), state.get(K_LAB_NOTE) or "", annotator(state)
     d = Draft(state)
     if not who:  # the name was cleared with this click: nothing is saved, the page asks for it
         return d.change()
+    now = label_on(store.mine(who, key[0], key[1]), key[2], key[3], key[4])  # this annotator's
+    now_ev = now.event_id if now is not None else None
+    seen = state.get(K_LAB_SEEN)
+    seen_ev = seen[1] if seen and seen[0] == key else now_ev
     if seen_ev != now_ev:
         d.set(K_LAB_STALE, (key, grade, note))
         return d.change()
