@@ -1,7 +1,11 @@
-"""``labels {add,export,import,undo,list}``: the label store from the command line.
+"""``labels {add,export,import,undo,list,states,agreement,queue}``: the label store from the
+command line.
 
 A label is a graded span of a document for one question (:mod:`rag_core.gold.labels`); the store
-is the SQLite file of :class:`~rag_core.gold.store.LabelStore`.
+is the SQLite file of :class:`~rag_core.gold.store.LabelStore`, a state per annotator and an
+adjudicated one. ``--state`` names the gold a command reads (:mod:`rag_core.gold.states`:
+``annotator:NAME``, ``adjudicated``, ``merge:latest|max|min``; default: adjudicated when present,
+else the one annotator, else ``merge:latest``).
 """
 
 from __future__ import annotations
@@ -31,6 +35,10 @@ def add_arguments(lb: argparse.ArgumentParser) -> None:
         "else ~/.local/share/rag-inspector/labels.sqlite3)"
     )
     lb.set_defaults(fn=_labels_usage)
+    state_help = (
+        "gold state: annotator:NAME, adjudicated, merge:latest|max|min (default: adjudicated "
+        "when present, else the one annotator, else merge:latest)"
+    )
     lsub = lb.add_subparsers(dest="labels_command", parser_class=Parser)
 
     a = lsub.add_parser("add", help="label a document span for a question")
@@ -72,6 +80,7 @@ def add_arguments(lb: argparse.ArgumentParser) -> None:
         help="a BEIR folder: its qrels (every chunk of a judged document) plus span labels",
     )
     x.add_argument("--split", default="test", help="BEIR qrels split (default: test)")
+    x.add_argument("--state", default=None, help=state_help)
     x.add_argument("--store", default=None, help=store_help)
     x.add_argument("--corpus", default=None)
     x.set_defaults(fn=cmd_labels_export)
@@ -94,13 +103,40 @@ def add_arguments(lb: argparse.ArgumentParser) -> None:
     ls.add_argument("--question-set", default=None)
     ls.add_argument("--question-id", default=None)
     ls.add_argument("--history", action="store_true")
+    ls.add_argument("--state", default=None, help=state_help)
     ls.add_argument("--store", default=None, help=store_help)
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(fn=cmd_labels_list)
 
+    st = lsub.add_parser("states", help="the annotators, the adjudicated state, schema steps")
+    st.add_argument("--question-set", default=None)
+    st.add_argument("--store", default=None, help=store_help)
+    st.add_argument("--json", action="store_true")
+    st.set_defaults(fn=cmd_labels_states)
+
+    ag = lsub.add_parser("agreement", help="kappa, alpha and span F1 between annotators")
+    ag.add_argument("--question-set", default=None)
+    ag.add_argument("--annotators", default=None, help="comma-separated names (default: all)")
+    ag.add_argument("--weights", default="quadratic", help="kappa weights: quadratic | linear")
+    ag.add_argument("--resamples", type=int, default=2000, help="bootstrap resamples")
+    ag.add_argument("--seed", type=int, default=0)
+    ag.add_argument("--top", type=int, default=10, help="questions listed, most disagreeing first")
+    ag.add_argument("--store", default=None, help=store_help)
+    ag.add_argument("--json", action="store_true")
+    ag.set_defaults(fn=cmd_labels_agreement)
+
+    qu = lsub.add_parser("queue", help="the units annotators disagree on (adjudication queue)")
+    qu.add_argument("--question-set", default=None)
+    qu.add_argument("--store", default=None, help=store_help)
+    qu.add_argument("--json", action="store_true")
+    qu.set_defaults(fn=cmd_labels_queue)
+
 
 def _labels_usage(args: argparse.Namespace) -> int:
-    raise UsageError("python -m rag_core labels: choose one of add, export, import, undo, list")
+    raise UsageError(
+        "python -m rag_core labels: choose one of add, export, import, undo, list, states, "
+        "agreement, queue"
+    )
 
 
 def _annotator(value: str | None) -> str:
@@ -179,7 +215,9 @@ def cmd_labels_export(args: argparse.Namespace) -> int:
     if args.format == LABEL_EXPORT_FORMATS[0]:
         store = _store(args.store)
         write_output(
-            store.export_jsonl(args.question_set), args.output, inputs_of(args, store.path)
+            store.export_jsonl(args.question_set, state=args.state),
+            args.output,
+            inputs_of(args, store.path),
         )
         return 0
 
@@ -200,7 +238,7 @@ def cmd_labels_export(args: argparse.Namespace) -> int:
         ]
     chunks = corpus.chunking(cfg.chunker).chunks
     store = _store(args.store)
-    labels = store.current()
+    labels = store.current(state=args.state)
     qrels: dict[str, dict[str, int]] = {}
     for f, name, questions in sets:
         part = qrels_for(
@@ -268,11 +306,95 @@ def cmd_labels_list(args: argparse.Namespace) -> int:
         ]
         emit(events, args.json, "\n".join(lines) or "no label events")
         return 0
-    labels = store.current(args.question_set, args.question_id)
+    labels = store.current(args.question_set, args.question_id, state=args.state)
     lines = [
         f"{lab.label_id} {lab.question_set}/{lab.question_id} {lab.doc_id}[{lab.start}:{lab.end}] "
-        f"grade {lab.grade} {lab.annotator or '-'} {lab.text[:50]!r}"
+        f"grade {lab.grade} {lab.annotator or '-'}{' (adjudicated)' if lab.adjudicated else ''} "
+        f"{lab.text[:50]!r}"
         for lab in labels
     ]
     emit(labels, args.json, "\n".join(lines) or "no labels")
+    return 0
+
+
+def cmd_labels_states(args: argparse.Namespace) -> int:
+    store = _store(args.store)
+    snap = store.snapshot(args.question_set)
+    resolved = snap.resolve()
+    out = {
+        "annotators": {who: len(labs) for who, labs in snap.own.items() if labs},
+        "adjudications": len(snap.adjudications),
+        "default": resolved.state.spec,
+        "migrations": [vars(m) for m in store.migrations],
+    }
+    lines = [f"{who}: {n} labels" for who, n in out["annotators"].items()]
+    lines.append(f"adjudicated: {out['adjudications']} labels")
+    lines.append(f"gold read by default: {out['default']}")
+    for m in store.migrations:
+        lines.append(
+            f"schema {m.from_version} -> {m.to_version} on {m.migrated_at}: its {m.n_events} "
+            f"earlier events read as annotator {m.legacy_owner!r}"
+        )
+    emit(out, args.json, "\n".join(lines))
+    return 0
+
+
+def _annotators(value: str | None) -> list[str] | None:
+    return None if value is None else [x.strip() for x in value.split(",") if x.strip()]
+
+
+def cmd_labels_agreement(args: argparse.Namespace) -> int:
+    # numpy and the evaluation package only for this command: labels add/list start without
+    from ..evaluation.agreement import agreement
+    from .agreement_text import agreement_text
+
+    if args.resamples < 0:
+        raise UsageError(f"--resamples {args.resamples}: must be 0 or more")
+    own = _store(args.store).snapshot(args.question_set).own
+    got = agreement(
+        own,
+        annotators=_annotators(args.annotators),
+        weights=args.weights,
+        resamples=args.resamples,
+        seed=args.seed,
+    )
+    emit(got, args.json, agreement_text(got, max(args.top, 0)))
+    return 0
+
+
+def cmd_labels_queue(args: argparse.Namespace) -> int:
+    from ..gold.units import disagreements, question_annotators, settled_by, units_of
+
+    snap = _store(args.store).snapshot(args.question_set)
+    queue = disagreements(units_of(snap.own), question_annotators(snap.own))
+    rows: list[dict[str, Any]] = []
+    for u in queue:
+        settled = settled_by(u, snap.adjudications)
+        rows.append(
+            {
+                "question_set": u.question_set,
+                "question_id": u.question_id,
+                "doc_id": u.doc_id,
+                "start": u.start,
+                "end": u.end,
+                "judged": {
+                    who: [[lab.start, lab.end, lab.grade] for lab in labs]
+                    for who, labs in u.labels.items()
+                },
+                "adjudicated": [[a.start, a.end, a.grade] for a in settled],
+            }
+        )
+    done = sum(1 for r in rows if r["adjudicated"])
+    lines = [f"{len(rows)} disagreements, {done} adjudicated"]
+    for r in rows:
+        judged = "; ".join(
+            f"{who} " + ", ".join(f"[{s}:{e}] {g}" for s, e, g in spans)
+            for who, spans in r["judged"].items()
+        )
+        mark = "x" if r["adjudicated"] else " "
+        lines.append(
+            f"[{mark}] {r['question_set']}/{r['question_id']} {r['doc_id']}"
+            f"[{r['start']}:{r['end']}]: {judged}"
+        )
+    emit(rows, args.json, "\n".join(lines))
     return 0

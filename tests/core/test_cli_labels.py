@@ -308,3 +308,43 @@ def test_sweep_bad_thresholds_subprocess(env):
     code, out, err = bad_in(env, *sweep_args(env, "0.8:0.4:0.1"))
     assert_one_line_error(code, err, "range '0.8:0.4:0.1': stop 0.4 is below start 0.8")
     assert out == ""
+
+
+def test_labels_states_agreement_queue_and_per_state_exports(env, capsys, tmp_path):
+    """Two annotators in the store: ``states`` lists them, ``agreement`` reports their figures
+    (the same numbers as the library), ``queue`` lists the unit they disagree on, and exports
+    take ``--state``."""
+    from rag_core.evaluation.agreement import agreement
+
+    s, e = _span(env["corpus"], "kv", "E21 means the water inlet is blocked")
+    h = _span(env["corpus"], "jeju", "1,947")
+    for who, grade in (("ana", 3), ("bo", 1)):
+        assert cli(capsys, *labels_add(env, "e", "kv", s, e, grade, "--annotator", who))[0] == 0
+        assert cli(capsys, *labels_add(env, "h", "jeju", *h, 2, "--annotator", who))[0] == 0
+    store = ("--store", env["store"])
+    code, out, _ = cli(capsys, "labels", "states", *store, "--json")
+    assert code == 0 and json.loads(out) == {
+        "annotators": {"ana": 2, "bo": 2},
+        "adjudications": 0,
+        "default": "merge:latest",
+        "migrations": [],
+    }
+    code, out, _ = cli(capsys, "labels", "agreement", *store, "--json", "--resamples", "50")
+    got = json.loads(out)
+    want = agreement(LabelStore(env["store"]).snapshot().own, resamples=50)
+    assert got["pairs"][0]["kappa"]["value"] == pytest.approx(want.pairs[0].kappa.value)
+    assert got["pairs"][0]["n_units"] == 2 and got["n_questions"] == 2
+    code, out, _ = cli(capsys, "labels", "agreement", *store, "--resamples", "50")
+    assert code == 0 and "unit: document span overlap (2 units)" in out
+    assert "tiny/e: 1 of 1 units disagree (0 only one judged, 1 grades differ)" in out
+    code, out, _ = cli(capsys, "labels", "queue", *store)
+    assert code == 0 and out.splitlines()[0] == "1 disagreements, 0 adjudicated"
+    assert f"tiny/e kv[{s}:{e}]: ana [{s}:{e}] 3; bo [{s}:{e}] 1" in out
+    code, out, _ = cli(capsys, "labels", "export", *store, "--state", "annotator:bo")
+    assert code == 0 and {json.loads(x)["grade"] for x in out.splitlines()} == {1, 2}
+    code, out, _ = cli(capsys, "labels", "list", *store, "--state", "merge:max")
+    assert code == 0 and " grade 3 " in out
+    code, _, err = bad_in(env, "labels", "export", *store, "--state", "merge:mean")
+    assert_one_line_error(code, err, "gold state 'merge:mean' is not one of")
+    code, _, err = bad_in(env, "labels", "agreement", "--store", str(tmp_path / "empty.sqlite3"))
+    assert_one_line_error(code, err, "agreement needs two or more annotators with labels; found 0")
