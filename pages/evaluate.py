@@ -34,6 +34,8 @@ config_b, diff = sections.b_config(config_a, lang)
 store = measure.open_store(lang, quiet=True) if use_labels else None
 if use_labels and store is None:
     st.warning(md(t("ev.no_store", lang, path=str(measure.store_path()))))
+if store is not None:
+    measure.gold_picker(store, qset, lang)
 labels, store_path, version = measure.labels_state(store, qset)
 jsons = {
     side: ranking_config(c).to_json(sort_keys=True)
@@ -142,3 +144,9 @@ sections.questions(res, lang)
 st.header(t("ev.h.downloads", lang))
 sections.downloads(res, sides, lang)
 st.caption(t("ev.dl_help", lang))
+
+# ------------------------------------------------------------------ per gold state
+if use_labels and ctx.dataset_qrels.get(qset) is None:
+    from ui.evaluate import states_widgets
+
+    states_widgets.section(ctx, store, qset, phrasings, ks, (config_a, config_b), lang)

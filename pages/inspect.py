@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, render, sidebar
+from ui import cache, measure, render, sidebar
 from ui.html import md, show, style
 from ui.i18n import t
 from ui.inspect import keys, widgets
 from ui.inspect.view import answer_preview, not_loaded, skipped_lines, warning_lines
 from ui.trace_view import destroyed_needles
 
-ctx = sidebar.context(__file__)
+ctx = measure.with_labels(sidebar.context(__file__))  # ★: the labels of the chosen gold state
 lang = ctx.lang
 show(style())
 st.title(t("page.inspect", lang))

@@ -1,8 +1,9 @@
 """Label: gold evidence as document spans, judged from a pooled candidate list, stored so that none
-is lost.
+is lost; each annotator blind to the others until they have judged a question, then their
+agreement measured and their disagreements adjudicated.
 
 The page only draws: its state and logic are ``ui.label.view`` (see its docstring), its tables and
-widget groups ``ui.label.widgets``.
+widget groups ``ui.label.widgets`` and ``ui.label.agree_widgets``.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from rag_core.evaluation.run import ranking_config
 from ui import measure, sidebar
 from ui.html import md, show, style
 from ui.i18n import t
+from ui.label import agree_widgets as aw
 from ui.label import keys as K
-from ui.label import origins, saving, spans
+from ui.label import origins, presses, saving, spans
 from ui.label import view as vm
 from ui.label import widgets as lr
 
@@ -31,24 +33,36 @@ if not qsets:
 store, annotator = lr.store_section(lang, sidebar.ROOT)
 if store is None:
     st.stop()
+view = aw.page_view(lang)
+if view == "agreement":
+    aw.agreement_section(store, qsets, lang)
+    st.header(t("lab.h.io", lang))
+    lr.export_section(ctx, store, qsets, ss[K.K_LAB_QSET], lang)  # any state: no longer blind
+    st.stop()
+if view == "adjudicate":
+    aw.adjudication_section(store, qsets, docs, annotator, lang)
+    st.stop()
 
 # ------------------------------------------------------------------ question
 vm.apply(ss, vm.follow_sidebar(ss, qsets, ctx.gold))
 qset = ss[K.K_LAB_QSET]
-qv = vm.question_view(store, qset, qsets[qset], ss[K.K_LAB_QID], docs)
+qv = vm.question_view(store, qset, qsets[qset], ss[K.K_LAB_QID], docs, annotator)
 lr.question_widgets(qv, qsets, lang)
 
 
 @st.fragment
 def annotate(qset: str, qid: str, judged_before: bool) -> None:
-    """Gold, pool, span, grade and save: a grade key, a save or a span change reruns only this
-    (one label-store read and write, the pool from its cache), not the page's exports."""
+    """Everything a save changes: the question's facts, gold, pool, span, grade and save, the
+    labels, the progress and the files. A key, a save or a span change reruns only this (the
+    pool from its cache), and the exports and counts are never behind the store."""
     if (ss[K.K_LAB_QSET], ss[K.K_LAB_QID]) != (qset, qid):
         st.rerun()  # save-and-next moved past the last candidate: the whole page follows
-    qv = vm.question_view(store, qset, qsets[qset], qid, docs)
+    qv = vm.question_view(store, qset, qsets[qset], qid, docs, annotator)
     if bool(qv.labels) != judged_before:
         st.rerun()  # the question's first label (or its last undone): the progress changes
     q = qv.question
+    st.caption(md(lr.line(qv.facts, lang)))
+    review = aw.review_section(store, qset, q.id, bool(qv.labels), docs, lang)
     st.subheader(t("lab.h.gold", lang))
     gold = origins.gold_rows(qv.gold, qv.labels, docs)
     lr.table_or_info(lr.gold_table(gold, lang), gold, t("lab.no_gold", lang))
@@ -97,6 +111,16 @@ def annotate(qset: str, qid: str, judged_before: bool) -> None:
     with right:
         lr.span_facts(pick, lang)
         span_key = (qset, q.id, pick.doc.doc_id, pick.start, pick.end)
+        aw.key_queue(
+            presses.LABEL_KEYS,
+            lambda: vm.apply(
+                ss,
+                presses.press_label_keys(
+                    ss, store, span_key if pick.ok else None, docs, pv.candidates, qsets, qv.next_id
+                ),
+            ),
+            lang,
+        )
         undo_this, undo_mine = lr.save_widgets(
             pick, store, span_key, annotator, lang, pv, qsets, qv.next_id
         )
@@ -110,22 +134,20 @@ def annotate(qset: str, qid: str, judged_before: bool) -> None:
             lr.done(saving.undo(store, pick.existing, undo_this, annotator), lang)
     vm.apply(ss, saving.remember_seen(ss, span_key, pick.existing))
 
-    # -------------------------------------------------------------- labels
-    lr.labels_section(store, qset, q.id, qv.labels, lang)
+    # -------------------------------------------------------------- labels, progress, files
+    lr.labels_section(store, qset, q.id, qv.labels, lang, annotator, review)
+    st.header(t("lab.h.progress", lang))
+    show(lr.progress_table(vm.set_progress(store, qsets, annotator), lang))
+    st.caption(t("lab.progress_help", lang))
+    stale = vm.stale_warning(store.current(), docs)
+    if stale is not None:
+        st.warning(md(vm.say(stale, lang)))
+    st.header(t("lab.h.io", lang))
+    c1, c2 = st.columns(2)
+    with c1:
+        lr.export_section(ctx, store, qsets, qset, lang, own=annotator)
+    with c2:
+        lr.import_section(store, docs, lang)
 
 
 annotate(qset, qv.question.id, bool(qv.labels))
-
-# ------------------------------------------------------------------ progress, files
-st.header(t("lab.h.progress", lang))
-show(lr.progress_table(vm.set_progress(store, qsets), lang))
-st.caption(t("lab.progress_help", lang))
-stale = vm.stale_warning(store.current(), docs)
-if stale is not None:
-    st.warning(md(vm.say(stale, lang)))
-st.header(t("lab.h.io", lang))
-c1, c2 = st.columns(2)
-with c1:
-    lr.export_section(ctx, store, qsets, qset, lang)
-with c2:
-    lr.import_section(store, docs, lang)

@@ -310,13 +310,14 @@ class TraceResult:
 def trace_key(
     corpus_key: str, config: PipelineConfig, question: str, gold: Question | None
 ) -> tuple[str, ...]:
-    """The LRU key; imported runs are part of ``corpus_key`` (see ``ui.sidebar``)."""
-    return (
-        corpus_key,
-        config.to_json(sort_keys=True),
-        question,
-        gold.id if gold is not None else "",
-    )
+    """The LRU key; imported runs are part of ``corpus_key`` (see ``ui.sidebar``), and the gold
+    is its id and a fingerprint of its needles (labels merged in change them: Inspect's ★)."""
+    if gold is None:
+        gold_key = ""
+    else:
+        needles = repr(tuple((n.doc_id, n.text, n.start, n.end, n.grade) for n in gold.needles))
+        gold_key = f"{gold.id}|{hashlib.sha256(needles.encode('utf-8')).hexdigest()[:16]}"
+    return (corpus_key, config.to_json(sort_keys=True), question, gold_key)
 
 
 class Progress:

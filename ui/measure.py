@@ -5,6 +5,9 @@
   session). The path is the session's choice (``label.store.path``, set on
   the Label page), else :func:`rag_core.gold.store.default_store_path`
   (``$RAG_INSPECTOR_DATA`` …), outside the source tree.
+* The gold state the measuring pages read (``label.gold``: one annotator, the adjudicated
+  labels or a merge rule, :mod:`rag_core.gold.states`) is the session's choice too, drawn by
+  :func:`gold_picker` on Evaluate, Threshold and Label's exports; Inspect's ★ reads it.
 * Evaluations, sweep collections and pools are ``st.cache_data`` entries
   keyed by (corpus, ranking config, question set, options, label-store
   path and version): a label written anywhere bumps the version, so no
@@ -15,6 +18,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +29,8 @@ from rag_core.evaluation.pooling import pool_question
 from rag_core.evaluation.run import evaluate_config
 from rag_core.evaluation.sweep import collect as collect_
 from rag_core.gold.labels import Label
+from rag_core.gold.merge import gold_for
+from rag_core.gold.states import DEFAULT, GoldState, StateLabels, parse_state
 from rag_core.gold.store import LabelStore, LabelStoreError, default_store_path
 from rag_core.modelnames import shown_place, without_root
 from rag_core.types import Notice
@@ -33,8 +39,10 @@ from rag_core.wording import unworded
 from .html import Markup, md, show
 from .html import style as html_style
 from .i18n import error_text, notice_text, t
+from .label.keys import K_LAB_GOLD as K_GOLD
+from .label.keys import K_LAB_GOLD_W as K_GOLD_W
 from .label.keys import K_LAB_STORE_PATH as K_STORE_PATH
-from .state import Context
+from .state import K_QSET, Context
 
 if TYPE_CHECKING:
     from rag_core.evaluation.pooling import Pool
@@ -78,13 +86,82 @@ def open_store(lang: str, *, quiet: bool = False) -> LabelStore | None:
         return None
 
 
+def gold_state(snapshot: StateLabels | None = None) -> GoldState:
+    """The gold state this session reads (``default`` unless chosen; a chosen annotator who has
+    no labels in ``snapshot`` any more falls back to ``default``)."""
+    try:
+        state = parse_state(st.session_state.get(K_GOLD) or "default")
+    except ValueError:
+        return DEFAULT
+    if snapshot is not None and state.kind == "annotator" and state.name not in snapshot.own:
+        return DEFAULT
+    return state
+
+
+def state_name(state: GoldState, lang: str) -> str:
+    """A state as the pages name it (``annotator: kim``, ``adjudicated``, ``merge: highest``)."""
+    if state.kind == "annotator":
+        return t("gold.annotator", lang, name=state.name or t("gold.anonymous", lang))
+    if state.kind == "merge":
+        return t(f"gold.merge.{state.name}", lang)
+    return t(f"gold.{state.kind}", lang)
+
+
+def gold_picker(store: LabelStore | None, question_set: str | None, lang: str) -> GoldState:
+    """The gold-state picker (default, adjudicated, each annotator, the merge rules); returns the
+    state read — ``default`` resolved — and says which under the picker."""
+    if store is None:
+        return DEFAULT
+    snap = store.snapshot(question_set)
+    specs = ["default", *(c.spec for c in snap.choices())]
+    chosen = gold_state(snap)
+    if chosen.spec not in specs:
+        chosen = DEFAULT
+    st.session_state[K_GOLD_W] = chosen.spec  # the widget's key goes with the page; K_GOLD stays
+    resolved = snap.default()
+    st.selectbox(
+        t("gold.pick", lang),
+        specs,
+        key=K_GOLD_W,
+        format_func=lambda s: (
+            t("gold.default", lang, state=state_name(resolved, lang))
+            if s == "default"
+            else state_name(parse_state(s), lang)
+        ),
+        help=t("help.gold.pick", lang),
+    )
+    st.session_state[K_GOLD] = st.session_state[K_GOLD_W]
+    return parse_state(st.session_state[K_GOLD])
+
+
+def with_labels(ctx: Context) -> Context:
+    """``ctx`` with its question's gold merged with the labels of the session's gold state
+    (``rag_core.gold.merge.gold_for``): Inspect's ★. Unchanged without a question of a set, a
+    store or a label on it."""
+    if ctx.gold is None:
+        return ctx
+    store = open_store(ctx.lang, quiet=True)
+    name = st.session_state.get(K_QSET)
+    if store is None or not isinstance(name, str):
+        return ctx
+    snap = store.snapshot(name, ctx.gold.id)
+    if not snap.annotators and not snap.adjudications:
+        return ctx
+    labels = snap.resolve(gold_state(snap)).labels
+    needles = gold_for(ctx.gold, labels, ctx.corpus.docs, question_set=name)
+    return replace(ctx, gold=replace(ctx.gold, needles=needles))
+
+
 def labels_state(
     store: LabelStore | None, question_set: str | None
 ) -> tuple[tuple[Any, ...], str, int]:
-    """``(current labels of the set, store path, store version)``: what results depend on."""
+    """``(labels of the session's gold state, store path and state, store version)``: what
+    results depend on."""
     if store is None:
         return (), "", 0
-    return store.current(question_set), str(store.path), store.version()
+    snap = store.snapshot(question_set)
+    resolved = snap.resolve(gold_state(snap))
+    return resolved.labels, f"{store.path}|{resolved.state.spec}", store.version()
 
 
 # --------------------------------------------------------------- progress

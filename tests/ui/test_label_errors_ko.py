@@ -153,9 +153,9 @@ def test_nothing_to_undo_is_said_in_korean(entry, label_store):
     at.text_input(key="label.annotator").set_value("alice").run()
     at.button(key="label.save").click().run()
     at.text_input(key="label.annotator").set_value("bob").run()
-    at.button(key="label.undo_this").click().run()
+    at.button(key="label.undo_mine").click().run()  # alice's label is not bob's to undo
     assert not at.exception
     (shown,) = [plain(e.value) for e in at.error]
-    assert "라벨러 'bob'이(가) 취소할 것이 없습니다" in shown, shown
+    assert "라벨러 'bob'에게는 취소할 것이 없습니다" in shown, shown
     assert_korean(shown)
     assert len(LabelStore(label_store).current()) == 1

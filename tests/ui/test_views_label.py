@@ -194,7 +194,7 @@ def test_next_unjudged(not_judged, current, expected):
 
 def test_question_view_of_a_judged_question(store):
     lab = add(store, "q1", D1, 11, 20, 2)
-    qv = vm.question_view(store, "en", QSETS["en"], "q1", DOCS)
+    qv = vm.question_view(store, "en", QSETS["en"], "q1", DOCS, "ann")
     assert qv.question == Q1
     assert qv.options == {
         "q1": "q1 · What is beta?",
@@ -211,6 +211,13 @@ def test_question_view_of_a_judged_question(store):
     assert qv.labels == (lab,)
     # the label on the needle's span overrides it
     assert qv.gold == (Needle("d1", "Beta two.", 11, 20, grade=2, origin="needle+label"),)
+
+
+def test_question_view_shows_only_the_annotators_own_labels(store):
+    add(store, "q1", D1, 11, 20, 3, who="other")
+    qv = vm.question_view(store, "en", QSETS["en"], "q1", DOCS, "ann")
+    assert qv.labels == () and qv.judged == 0  # blind: another's grade is not shown
+    assert qv.gold == (Needle("d1", "Beta two."),)  # the shipped needle, untouched by it
 
 
 def test_question_view_of_a_question_not_judged(store):
@@ -719,11 +726,13 @@ def test_label_options_and_open_label(store):
 def test_set_progress_and_stale_warning(store):
     add(store, "q1", D1, 11, 20, 1)
     add(store, "q2", D2, 0, 11, 0)
-    assert vm.set_progress(store, QSETS) == (
+    assert vm.set_progress(store, QSETS, "ann") == (
         vm.SetProgress("en", 2, 1, 3),
         vm.SetProgress("ko", 0, 1, 1),
     )
-    assert [p.share for p in vm.set_progress(store, QSETS)] == [f"{2 / 3:.0%}", "0%"]
+    assert [p.share for p in vm.set_progress(store, QSETS, "ann")] == [f"{2 / 3:.0%}", "0%"]
+    # another annotator's progress is theirs (blind labeling)
+    assert vm.set_progress(store, QSETS, "bo")[0] == vm.SetProgress("en", 0, 3, 3)
     assert vm.stale_warning(store.current(), DOCS) is None
     edited = {**DOCS, "d1": Document("d1", "One", "Alpha one. Beta TWO. Gamma three.")}
     (q1,) = store.current("en", "q1")

@@ -33,3 +33,8 @@ K_ANS_RESULT = "eval.ans.result"
 K_ANS_SIDE = "eval.ans.side"
 K_ANS_TABLE = "eval.ans.table"
 K_ANS_DL = "eval.ans.dl"
+#: "Does the conclusion survive the annotator?": presets ranked, the metric, run, the result.
+K_EV_ST_PRESETS = "eval.st.presets"
+K_EV_ST_METRIC = "eval.st.metric"
+K_EV_ST_RUN = "eval.st.run"
+K_EV_ST_RESULT = "eval.st.result"

@@ -386,4 +386,62 @@ TEXT: dict[str, tuple[str, str]] = {
         "이 {n_q}로는 두 설정을 구별할 수 없습니다",
         "not distinguishable on these {n_q}",
     ),
+    # ---- does the conclusion survive the annotator?
+    "ev.h.states": (
+        "라벨러가 바뀌어도 결론이 그대로인가",
+        "Does the conclusion survive the annotator?",
+    ),
+    "ev.st.intro": (
+        "같은 설정들을 라벨러마다의 정답과 판정한 정답으로 각각 평가합니다: 설정별 지표, "
+        "상태마다의 순위와 그 순위 사이의 켄달 τ, 그리고 A 대 B 짝 검정의 결론이 상태마다 "
+        "같은지 (Voorhees 2000: 평가자가 바뀌어도 시스템 순위가 유지되는지).",
+        "The same configurations evaluated against each annotator's gold and the adjudicated "
+        "gold: each metric per state, the configurations' ranking per state with Kendall's τ "
+        "between rankings, and whether the paired test's verdict A vs B is the same under each "
+        "(Voorhees 2000: do system rankings hold across assessors?).",
+    ),
+    "ev.st.need_two": (
+        "비교하려면 이 세트에 라벨이 있는 라벨러가 둘 이상(또는 한 명과 판정) 있어야 하고, "
+        "컷오프가 하나 이상 있어야 합니다.",
+        "To compare, this set needs labels of two or more annotators (or one and an "
+        "adjudication), and at least one cut-off.",
+    ),
+    "ev.st.presets": ("함께 순위를 매길 청킹 프리셋", "Chunking presets ranked too"),
+    "help.ev.st.presets": (
+        "A(와 B) 외에, A의 설정에 이 청킹 프리셋을 얹은 설정들도 순위에 넣습니다. 설정이 "
+        "많을수록 τ가 더 많은 것을 말하지만 오래 걸립니다.",
+        "Besides A (and B), A's settings with each of these chunking presets are ranked too. "
+        "More configurations make τ say more, and take longer.",
+    ),
+    "ev.st.run": ("상태별로 평가 ({n}회)", "Evaluate per state ({n} runs)"),
+    "ev.st.running": ("{config} · {state}", "{config} · {state}"),
+    "ev.st.config": ("설정", "Configuration"),
+    "ev.st.state": ("정답 상태", "Gold state"),
+    "ev.st.means_help": (
+        "{metric}의 평균과 그 상태에서의 순위(#).",
+        "{metric}'s mean and the rank (#) under that state.",
+    ),
+    "ev.st.tau_help": (
+        "켄달 τ-b: 두 상태에서 설정들의 순위가 얼마나 같은지 (+1 같음, 0 무관, −1 뒤집힘).",
+        "Kendall's τ-b: how alike the configurations' rankings are under two states (+1 the "
+        "same, 0 unrelated, −1 reversed).",
+    ),
+    "ev.st.verdicts": ("{a} 대 {b}: 상태마다의 짝 검정", "{a} vs {b}: the paired test per state"),
+    "ev.st.no_verdict": (
+        "이 상태에서 판정된 질문이 없습니다",
+        "no question judged under this state",
+    ),
+    "ev.st.verdict_same": (
+        "A 대 B의 결론은 모든 상태에서 같습니다",
+        "the verdict A vs B is the same under every state",
+    ),
+    "ev.st.verdict_differs": (
+        "A 대 B의 결론이 상태에 따라 다릅니다",
+        "the verdict A vs B differs between states",
+    ),
+    "ev.st.verdict_none": ("B가 없어 짝 검정은 하지 않았습니다", "no B: no paired test"),
+    "ev.st.summary": (
+        "상태 {n}개: 순위 사이의 가장 낮은 τ = {tau}; {verdict}.",
+        "{n} states: the lowest τ between rankings = {tau}; {verdict}.",
+    ),
 }

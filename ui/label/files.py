@@ -3,10 +3,12 @@ Streamlit."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rag_core.config import PRESETS, ChunkerConfig, preset
+from rag_core.gold.states import GoldState
 from rag_core.gold.store import LabelStore
 from rag_core.types import Chunk, Document, Question
 from rag_core.wording import unworded
@@ -47,14 +49,29 @@ def qrels_text(
     docs: Mapping[str, Document],
     phrasings: str,
     escape: bool,
+    state: GoldState | None = None,
 ) -> str:
-    """TREC qrels of the plan's sets for ``chunks`` (``LabelStore.export_qrels``, set by set)."""
+    """TREC qrels of the plan's sets for ``chunks`` from the labels of ``state``
+    (``LabelStore.export_qrels``, set by set)."""
     return "".join(
         store.export_qrels(
-            chunks, qsets[name], docs, question_set=name, phrasings=phrasings, escape=escape
+            chunks,
+            qsets[name],
+            docs,
+            question_set=name,
+            phrasings=phrasings,
+            escape=escape,
+            state=state,
         )
         for name in plan.sets
     )
+
+
+def state_slug(state: GoldState) -> str:
+    """A gold state as a file-name part: ``annotator-kim``, ``adjudicated``, ``merge-max``
+    (characters other than letters, digits, ``-``, ``_`` and ``.`` become ``_``)."""
+    raw = state.spec.replace(":", "-").rstrip("-") or "default"
+    return re.sub(r"[^\w.-]", "_", raw)[:80]
 
 
 def qrels_queries(text: str) -> int:

@@ -6,6 +6,9 @@ K_LAB_STORE_PATH = "label.store.path"
 K_LAB_STORE_W = "label.store.w"
 K_LAB_STORE_USE = "label.store.use"
 K_LAB_ANNOTATOR = "label.annotator"
+#: The gold state the measuring pages read (a spec of ``rag_core.gold.states``; unset: default).
+K_LAB_GOLD = "label.gold"
+K_LAB_GOLD_W = "label.gold.w"
 K_LAB_QSET = "label.qset"
 K_LAB_QID = "label.qid"
 #: ``(question set, question id)`` the sidebar showed last: the page follows it when it moves.
@@ -41,6 +44,24 @@ K_LAB_SAVE = "label.save"
 K_LAB_SAVE_NEXT = "label.save_next"
 #: Prefix of the grade-key buttons (``label.grade_key.0`` …, shortcuts 0–3).
 K_LAB_GRADE_KEY = "label.grade_key"
+#: The key component's value (the presses not handled yet), the last press handled, the
+#: component's refusals seen, and the message about presses refused.
+K_LAB_KEYS = "label.keys"
+K_LAB_KEYS_ACK = "label.keys.ack"
+K_LAB_KEYS_REFUSED = "label.keys.refused"
+K_LAB_KEYS_MSG = "label.keys.msg"
+#: The page's view: label, agreement or adjudicate; the review toggle; the annotator's memory.
+K_LAB_VIEW = "label.view"
+K_LAB_REVIEW = "label.review"
+K_LAB_REMEMBER = "label.remember"
+#: The adjudication queue: the two annotators whose labels the keys take, the item shown,
+#: the note, the buttons, the last action's message.
+K_LAB_ADJ_A = "label.adj.a"
+K_LAB_ADJ_B = "label.adj.b"
+K_LAB_ADJ_POS = "label.adj.pos"
+K_LAB_ADJ_NOTE = "label.adj.note"
+K_LAB_ADJ_BUTTON = "label.adj.button"
+K_LAB_ADJ_FLASH = "label.adj.flash"
 K_LAB_UNDO_THIS = "label.undo_this"
 K_LAB_UNDO_MINE = "label.undo_mine"
 K_LAB_FLASH = "label.flash"

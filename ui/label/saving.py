@@ -228,7 +228,9 @@ def undo(store: LabelStore, existing: Label | None, this: bool, who: str) -> Out
     """Undo ``existing``'s last event (``this``), else ``who``'s last event; refusals are errors."""
     try:
         ev = store.undo(
-            label_id=existing.label_id if this and existing is not None else None, annotator=who
+            label_id=existing.label_id if this and existing is not None else None,
+            annotator=who,
+            track="own",  # an adjudication is undone in the adjudication queue
         )
     except ValueError as exc:
         return Outcome(error=unworded(exc))

@@ -167,6 +167,88 @@ TEXT: dict[str, tuple[str, str]] = {
         "Keyboard: number keys 0–3 = grade, Enter = save and open the next candidate (outside "
         "a text box).",
     ),
+    "lab.keys.queued": ("키 {n}개 대기 중", "{n} keys queued"),
+    "lab.keys.full": (
+        "키 {n}개를 받지 않았습니다: 대기열이 가득 찼습니다 (앞의 키를 처리하는 중)",
+        "{n} keys refused: the queue is full (the keys before them are being handled)",
+    ),
+    "lab.keys.refused": (
+        "키 {n}개를 처리하지 않았습니다: 이름이나 구간이 없거나, 앞의 저장이 확인을 기다립니다",
+        "{n} keys not handled: no name or no span, or an earlier save awaits an answer",
+    ),
+    "lab.view": ("보기", "View"),
+    "lab.view.label": ("라벨 달기", "Label"),
+    "lab.view.agreement": ("일치도", "Agreement"),
+    "lab.view.adjudicate": ("불일치 판정", "Adjudicate"),
+    "lab.review": ("검토: 모든 라벨러를 나란히", "Review: every annotator side by side"),
+    "help.lab.review": (
+        "이 질문에 내 라벨을 하나 이상 저장한 뒤에만 켤 수 있습니다 (블라인드 라벨링: 그 전에는 "
+        "다른 라벨러의 등급을 보지 않습니다).",
+        "Available once you have saved a label of your own for this question (blind labeling: "
+        "until then you see no one else's grades).",
+    ),
+    "lab.blind": (
+        "블라인드: 이 질문에 내 라벨을 저장하기 전에는 다른 라벨러의 등급을 보여 주지 않습니다.",
+        "Blind: no other annotator's grades are shown for this question until you have saved "
+        "your own.",
+    ),
+    "lab.col.agree": ("일치", "Agree"),
+    "lab.agree.yes": ("일치", "agree"),
+    "lab.agree.no": ("불일치", "disagree"),
+    "lab.agree.unit": (
+        "단위: 문서 구간의 겹침 — 한 질문·한 문서에서 겹치는 라벨들(누가 붙였든)이 한 단위입니다. "
+        "둘 이상이 라벨을 단 질문만 셉니다.",
+        "Unit: document span overlap — the overlapping labels of one question and one document, "
+        "whoever made them, are one unit. Only questions two or more annotators labeled count.",
+    ),
+    "lab.agree.none": (
+        "이 세트에 라벨이 있는 라벨러가 둘 이상 없습니다.",
+        "This set has no labels of two or more annotators.",
+    ),
+    "lab.agree.overall": ("전체", "overall"),
+    "lab.agree.col.pair": ("라벨러 쌍", "Pair"),
+    "lab.agree.col.questions": ("질문", "Questions"),
+    "lab.agree.col.units": ("단위", "Units"),
+    "lab.agree.col.kappa": ("가중 카파 ({weights})", "Weighted κ ({weights})"),
+    "lab.agree.col.alpha": ("크리펜도르프 α (순서)", "Krippendorff α (ordinal)"),
+    "lab.agree.col.f1": ("구간 F1 (글자)", "Span F1 (characters)"),
+    "lab.agree.col.only_one": ("한 명만 판정", "Only one judged"),
+    "lab.agree.col.qid": ("질문", "Question"),
+    "lab.agree.col.disagree": ("불일치 단위", "Units that disagree"),
+    "lab.agree.col.only_one_n": ("한 명만", "Only one"),
+    "lab.agree.col.grades": ("등급 다름", "Grades differ"),
+    "lab.agree.help": (
+        "[ ]: 질문을 다시 뽑는 부트스트랩 95% 구간 ({resamples}회, 시드 {seed}). 카파와 알파는 "
+        "둘 다 판정한 단위의 등급으로 셉니다. 한 명만 라벨을 단 질문 {single}개는 세지 않습니다.",
+        "[ ]: 95% percentile bootstrap over questions ({resamples} resamples, seed {seed}). κ "
+        "and α count the grades of units both judged. {single} questions only one annotator "
+        "labeled are not counted.",
+    ),
+    "lab.agree.h.questions": ("질문별 (불일치가 많은 순)", "Per question (most disagreeing first)"),
+    "lab.adj.a": ("A (키 a)", "A (key a)"),
+    "lab.adj.b": ("B (키 b)", "B (key b)"),
+    "lab.adj.progress": (
+        "불일치 {n}개 중 {done}개 판정",
+        "{done} of {n} disagreements adjudicated",
+    ),
+    "lab.adj.empty": ("판정할 불일치가 없습니다.", "No disagreement to adjudicate."),
+    "lab.adj.note": ("판정 메모", "Adjudication note"),
+    "lab.adj.take": ("{who}의 판정", "{who}'s"),
+    "lab.adj.grade": ("등급 {grade}", "grade {grade}"),
+    "lab.adj.undo": ("취소", "Undo"),
+    "lab.adj.cannot": (
+        "판정할 수 없습니다: 이름을 적고 라벨러 둘을 고르세요.",
+        "Cannot adjudicate: give your name and pick two annotators.",
+    ),
+    "lab.adj.took": (
+        "{who}의 판정을 정답으로 저장했습니다.",
+        "Saved {who}'s judgement as the gold.",
+    ),
+    "lab.adj.graded": ("등급 {grade}로 판정했습니다.", "Adjudicated as grade {grade}."),
+    "lab.adj.undone": (
+        "판정 취소: {doc} {start}–{end}",
+        "Adjudication undone: {doc} {start}–{end}",
+    ),
     "help.lab.grade_key": ("등급 {grade} (단축키: {grade})", "Grade {grade} (shortcut: {grade})"),
     "lab.undo_this": ("이 라벨의 내 마지막 변경 취소", "Undo my last change here"),
     "lab.undo_mine": ("내 마지막 작업 취소", "Undo my last action"),
@@ -313,9 +395,11 @@ TEXT: dict[str, tuple[str, str]] = {
     "lab.exp.phrasings.all": ("표현마다 (q#0, q#1)", "per phrasing (q#0, q#1)"),
     "lab.exp.phrasings.question": ("질문마다 (q)", "per question (q)"),
     "lab.exp.qrels": ("TREC qrels 받기 ({sig})", "Download TREC qrels ({sig})"),
-    "lab.exp.qrels_help": (
-        "판정이 있는 질의 {n}개. 판정이 없는 질의는 빠집니다(미판정).",
-        "{n} queries have judgements; queries without any are left out (not judged).",
+    "lab.exp.counts": (
+        "{state}: 질문 {questions}개에 라벨 {labels}개. 파일은 누르는 순간의 저장소에서 만듭니다. "
+        "판정이 없는 질의는 qrels에서 빠집니다(미판정).",
+        "{state}: {labels} labels of {questions} questions. The files are made from the store "
+        "when you click; queries without a judgement are left out of the qrels (not judged).",
     ),
     # ---- the page: import
     "lab.imp.file": ("라벨 JSONL 파일", "Labels JSONL file"),
@@ -343,4 +427,23 @@ TEXT: dict[str, tuple[str, str]] = {
         "{lines}줄을 읽었습니다: 새 라벨 {added}, 바뀐 라벨 {changed}, 이미 같은 라벨 {unchanged}.",
         "Read {lines} lines: {added} new labels, {changed} changed, {unchanged} already equal.",
     ),
+    # ---- which gold (every measuring page)
+    "gold.pick": ("정답 상태", "Gold state"),
+    "help.gold.pick": (
+        "정답을 어떤 라벨로 읽을지: 한 라벨러의 라벨, 판정(adjudication)한 라벨, 또는 "
+        "병합 규칙. 기본값은 판정이 있으면 판정, 라벨러가 한 명이면 그 사람, 아니면 "
+        "'가장 최근 라벨'입니다. 판정에서 아직 남은 불일치는 가장 높은 등급으로 읽습니다.",
+        "Which labels gold is read from: one annotator's, the adjudicated ones, or a merge rule. "
+        "Default: adjudicated when there is an adjudication, else the one annotator, else the "
+        "latest label of anyone. Disagreements not adjudicated yet are read at their highest "
+        "grade.",
+    ),
+    "gold.default": ("기본 (→ {state})", "default (→ {state})"),
+    "gold.annotator": ("라벨러: {name}", "annotator: {name}"),
+    "gold.anonymous": ("(이름 없음)", "(anonymous)"),
+    "gold.adjudicated": ("판정한 정답", "adjudicated"),
+    "gold.merge.latest": ("병합: 가장 최근 라벨", "merge: latest label of anyone"),
+    "gold.merge.max": ("병합: 가장 높은 등급", "merge: highest grade"),
+    "gold.merge.min": ("병합: 가장 낮은 등급", "merge: lowest grade"),
+    "gold.read": ("정답: {state}", "gold: {state}"),
 }

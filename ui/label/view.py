@@ -25,6 +25,7 @@ from typing import Any
 
 from rag_core.gold.labels import Label
 from rag_core.gold.merge import gold_for, stale_labels
+from rag_core.gold.states import annotator_state
 from rag_core.gold.store import LabelStore, LabelStoreError
 from rag_core.modelnames import as_typed, place_path, place_root
 from rag_core.types import Document, Needle, Notice, Question
@@ -229,12 +230,14 @@ def question_view(
     questions: Sequence[Question],
     qid: str,
     docs: Mapping[str, Document],
+    who: str = "",
 ) -> QuestionView:
-    """What the question section shows for question ``qid`` of set ``qset``."""
+    """What the question section shows for question ``qid`` of set ``qset`` to annotator ``who``:
+    their own labels and progress only (blind labeling: no one else's grades)."""
     ids = [q.id for q in questions]
     q = questions[ids.index(qid)]
-    judged, not_judged = store.progress(qset, ids)
-    labels = store.current(qset, q.id)
+    judged, not_judged = store.progress(qset, ids, state=annotator_state(who))
+    labels = store.mine(who, qset, q.id)
     facts = [
         Msg("lab.q_judged", {"n": len(labels)}) if labels else Msg("lab.q_not_judged"),
         Msg("lab.answerable" if q.answerable else "lab.unanswerable"),
@@ -282,12 +285,12 @@ class SetProgress:
 
 
 def set_progress(
-    store: LabelStore, qsets: Mapping[str, Sequence[Question]]
+    store: LabelStore, qsets: Mapping[str, Sequence[Question]], who: str = ""
 ) -> tuple[SetProgress, ...]:
-    """Progress of every question set, in set order."""
+    """Annotator ``who``'s progress in every question set, in set order."""
     out = []
     for name, qs in qsets.items():
-        judged_, not_judged = store.progress(name, [x.id for x in qs])
+        judged_, not_judged = store.progress(name, [x.id for x in qs], state=annotator_state(who))
         out.append(SetProgress(name, len(judged_), len(not_judged), len(qs)))
     return tuple(out)
 

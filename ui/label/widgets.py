@@ -18,6 +18,7 @@ import streamlit.components.v1 as components
 from rag_core.config import PRESET_LABELS
 from rag_core.evaluation.pooling import POOL_ORDERS
 from rag_core.gold.labels import GRADES, Label, LabelEvent
+from rag_core.gold.states import annotator_state
 from rag_core.gold.store import LabelStore
 from rag_core.types import Document, Question
 
@@ -25,7 +26,7 @@ from .. import measure
 from ..html import CSS, Mark, Markup, div, join, marked_text, md, show, snippet, span, table
 from ..i18n import error_text, t
 from ..state import Context
-from . import files, origins, saving, spans
+from . import agree_widgets, files, origins, saving, spans
 from . import keys as K
 from . import view as vm
 from .origins import GoldRow, PoolView
@@ -273,6 +274,8 @@ def store_section(lang: str, root: Any) -> tuple[LabelStore | None, str]:
             )
             if st.button(t("lab.store_use", lang), key=K.K_LAB_STORE_USE):
                 done(vm.use_store(ss), lang)
+    with c2:
+        agree_widgets.remember_annotator(vm.annotator(ss))
     c2.text_input(
         t("lab.annotator", lang),
         key=K.K_LAB_ANNOTATOR,
@@ -381,9 +384,16 @@ def span_widgets(pick: SpanPick, pool: PoolView, docs: Mapping[str, Document], l
 
 
 def labels_section(
-    store: LabelStore, qset: str, qid: str, labels: Sequence[Label], lang: str
+    store: LabelStore,
+    qset: str,
+    qid: str,
+    labels: Sequence[Label],
+    lang: str,
+    who: str = "",
+    review: bool = False,
 ) -> None:
-    """The question's labels (one can be opened as a range) and its history."""
+    """The annotator's labels of the question (one can be opened as a range) and its history:
+    theirs, or everyone's in review."""
     st.header(t("lab.h.labels", lang))
     table_or_info(labels_table(labels, lang), labels, t("lab.none_yet", lang))
     if labels:
@@ -401,13 +411,24 @@ def labels_section(
         )
     with st.expander(t("lab.h.history", lang)):
         events = store.history(qset, qid)
+        if not review:  # blind: another annotator's events would show their grades
+            events = tuple(e for e in events if e.owner == who and not e.adjudicated)
         table_or_info(history_table(events, lang), events, t("lab.none_yet", lang))
 
 
 def export_section(
-    ctx: Context, store: LabelStore, qsets: Mapping[str, Sequence[Question]], qset: str, lang: str
+    ctx: Context,
+    store: LabelStore,
+    qsets: Mapping[str, Sequence[Question]],
+    qset: str,
+    lang: str,
+    own: str | None = None,
 ) -> None:
-    """Labels as JSONL, and qrels for a chosen chunking, of this set or of all."""
+    """Labels as JSONL, and qrels for a chosen chunking, of this set or of all, from one gold
+    state — annotator ``own``'s while labeling (blind: no one else's), else the one picked (each
+    annotator's, the adjudicated, a merge rule) —, its name in the file names. The files are made
+    from the store when the button is clicked, and the counts are drawn with every save (this
+    section reruns with the keyboard's saves), so a download never lags."""
     st.subheader(t("lab.h.export", lang))
     scope = st.radio(
         t("lab.exp.scope", lang),
@@ -417,10 +438,16 @@ def export_section(
         format_func=lambda s: t(f"lab.exp.scope.{s}", lang, set=qset),
     )
     plan = files.export_plan(scope, qset, list(qsets))
+    if own is None:
+        chosen = measure.gold_picker(store, plan.jsonl_set, lang)
+    else:
+        chosen = annotator_state(own)
+    resolved = store.resolve(plan.jsonl_set, state=chosen)
+    state, slug = resolved.state, files.state_slug(resolved.state)
     st.download_button(
         t("lab.exp.jsonl", lang),
-        data=store.export_jsonl(plan.jsonl_set),
-        file_name=f"labels-{plan.stem}.jsonl",
+        data=lambda: store.export_jsonl(plan.jsonl_set, state=state),
+        file_name=f"labels-{plan.stem}-{slug}.jsonl",
         mime="application/jsonl",
         key=K.K_LAB_EXP_JSONL,
         icon=":material/download:",
@@ -450,20 +477,29 @@ def export_section(
     chunker = files.export_chunker(st.session_state[K.K_LAB_EXP_CHUNKING], ctx.config.chunker)
     try:
         chunks = ctx.corpus.chunking(chunker).chunks
-        qrels = files.qrels_text(store, chunks, qsets, plan, ctx.corpus.docs, phr, escape)
     except ValueError as exc:
         st.error(md(error_text(exc, lang)))
         return
+    docs = ctx.corpus.docs
     st.download_button(
         t("lab.exp.qrels", lang, sig=chunker.signature),
-        data=qrels,
-        file_name=f"qrels-{plan.stem}-{chunker.signature}.txt",
+        data=lambda: files.qrels_text(store, chunks, qsets, plan, docs, phr, escape, state),
+        file_name=f"qrels-{plan.stem}-{chunker.signature}-{slug}.txt",
         mime="text/plain",
         key=K.K_LAB_EXP_QRELS,
         icon=":material/download:",
         on_click="ignore",
     )
-    st.caption(t("lab.exp.qrels_help", lang, n=files.qrels_queries(qrels)))
+    questions = len({(lab.question_set, lab.question_id) for lab in resolved.labels})
+    st.caption(
+        t(
+            "lab.exp.counts",
+            lang,
+            labels=len(resolved.labels),
+            questions=questions,
+            state=measure.state_name(state, lang),
+        )
+    )
 
 
 def import_section(store: LabelStore, docs: Mapping[str, Document], lang: str) -> None:
@@ -491,7 +527,8 @@ def import_section(store: LabelStore, docs: Mapping[str, Document], lang: str) -
 def question_widgets(
     qv: vm.QuestionView, qsets: Mapping[str, Sequence[Question]], lang: str
 ) -> None:
-    """Set and question pickers, progress and "next not judged", the question and its facts."""
+    """Set and question pickers, progress and "next not judged", the question (its facts, which
+    change with every save, are drawn in the page's fragment)."""
     q, qset = qv.question, st.session_state[K.K_LAB_QSET]
     c1, c2 = st.columns([1, 3])
     c1.selectbox(
@@ -521,7 +558,6 @@ def question_widgets(
     st.markdown(f"**{md(q.id)}** · {md(q.question)}")
     if qv.phrasings:
         st.caption(md(qv.phrasings))
-    st.caption(md(line(qv.facts, lang)))
 
 
 def save_widgets(
@@ -556,7 +592,6 @@ def save_widgets(
             col.button(
                 str(g),
                 key=f"{K.K_LAB_GRADE_KEY}.{g}",
-                shortcut=str(g),
                 help=t("help.lab.grade_key", lang, grade=g),
                 on_click=do,
                 args=(spans.set_grade, g),
@@ -570,7 +605,6 @@ def save_widgets(
             t("lab.save_next", lang),
             key=K.K_LAB_SAVE_NEXT,
             type="primary",
-            shortcut="Enter",
             disabled=not can_save,
             width="stretch",
             help=t("help.lab.save_next", lang),

@@ -81,6 +81,8 @@ def collect(
     store = measure.open_store(lang, quiet=True) if use_labels else None
     if use_labels and store is None:
         st.warning(md(t("ev.no_store", lang, path=measure.store_shown())))
+    if store is not None:
+        measure.gold_picker(store, qset, lang)
     labels, store_path, version = measure.labels_state(store, qset)
     config_json = ranking_config(ctx.config).to_json(sort_keys=True)
     label = t("thr.running", lang, set=qset)
