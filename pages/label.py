@@ -111,18 +111,16 @@ def annotate(qset: str, qid: str, judged_before: bool) -> None:
     with right:
         lr.span_facts(pick, lang)
         span_key = (qset, q.id, pick.doc.doc_id, pick.start, pick.end)
-        aw.key_queue(
+        undo_this, undo_mine = lr.save_widgets(
+            pick, store, span_key, annotator, lang, pv, qsets, qv.next_id
+        )
+        aw.key_queue(  # after the widgets the keys change: see ui/label/keyqueue/index.html
             presses.LABEL_KEYS,
             lambda: vm.apply(
                 ss,
-                presses.press_label_keys(
-                    ss, store, span_key if pick.ok else None, docs, pv.candidates, qsets, qv.next_id
-                ),
+                presses.press_label_keys(ss, store, docs, pv.candidates, qsets, qv.next_id),
             ),
             lang,
-        )
-        undo_this, undo_mine = lr.save_widgets(
-            pick, store, span_key, annotator, lang, pv, qsets, qv.next_id
         )
         edit = saving.edit_of(ss, store, span_key, pick.existing)
         vm.apply(ss, edit.change)

@@ -108,6 +108,11 @@ def add_arguments(lb: argparse.ArgumentParser) -> None:
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(fn=cmd_labels_list)
 
+    _add_annotator_commands(lsub, store_help)
+
+
+def _add_annotator_commands(lsub: Any, store_help: str) -> None:
+    """``labels states``, ``labels agreement`` and ``labels queue``: several annotators."""
     st = lsub.add_parser("states", help="the annotators, the adjudicated state, schema steps")
     st.add_argument("--question-set", default=None)
     st.add_argument("--store", default=None, help=store_help)

@@ -104,9 +104,7 @@ def parse_labels_jsonl(
             annotator = check_text(row.get("annotator", ""), "annotator")
             created_at = row.get("created_at", now)
             _check_timestamp(created_at)
-            state = row.get("state", "annotator")
-            if not isinstance(state, str) or state not in LINE_STATES:
-                raise refused(IMPORT_BAD_STATE, value=repr(state), choices=", ".join(LINE_STATES))
+            state = _line_state(row.get("state", "annotator"))
             expected = label_id_for(
                 row["question_set"], row["question_id"], row["doc_id"], row["start"], row["end"]
             )
@@ -135,6 +133,13 @@ def parse_labels_jsonl(
             }
         )
     return records
+
+
+def _line_state(state: Any) -> str:
+    """A line's ``state``: one of :data:`LINE_STATES`, else refused."""
+    if not isinstance(state, str) or state not in LINE_STATES:
+        raise refused(IMPORT_BAD_STATE, value=repr(state), choices=", ".join(LINE_STATES))
+    return state
 
 
 def _check_timestamp(value: Any) -> None:

@@ -21,6 +21,8 @@ pytestmark = MARKS
 
 EN = load_questions(ROOT / "sample_corpus" / "questions" / "en.jsonl")
 GRADES = (2, 0, 3, 1, 0)
+#: The excerpt's frame (the page has other components: the key queue, the annotator's memory).
+EXCERPT = "iframe[data-testid=stCustomComponentV1][title*=span_select]"
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +44,7 @@ def test_five_spans_graded_and_saved_with_keys_only(label_server, browser, tmp_p
     # at 1280 px nothing runs off the side, and the editor sits next to the document
     main = page.locator("[data-testid=stMain]")
     assert main.evaluate("m => m.scrollWidth <= m.clientWidth")
-    doc_box = page.locator("iframe[data-testid=stCustomComponentV1]").first.bounding_box()
+    doc_box = page.locator(EXCERPT).first.bounding_box()
     save_box = page.get_by_role("button", name="Save and next").bounding_box()
     assert save_box["x"] > doc_box["x"] + doc_box["width"]
     assert abs(save_box["y"] - doc_box["y"]) < 600
@@ -70,10 +72,10 @@ def test_five_spans_graded_and_saved_with_keys_only(label_server, browser, tmp_p
     assert {lab.annotator for lab in got} == {"keys"}
 
     # a span chosen with the mouse: drag over 40 characters of the excerpt
-    frame = page.frame_locator("iframe[data-testid=stCustomComponentV1]").first
+    frame = page.frame_locator(EXCERPT).first
     frame.locator("#root").wait_for(timeout=WAIT_MS)
     ends = frame.locator("#root").evaluate(DRAG_ENDS_JS)  # scrolls the excerpt to its top
-    iframe = page.locator("iframe[data-testid=stCustomComponentV1]").first
+    iframe = page.locator(EXCERPT).first
     iframe.scroll_into_view_if_needed()
     box = iframe.bounding_box()
     page.mouse.move(box["x"] + ends[0], box["y"] + ends[1])

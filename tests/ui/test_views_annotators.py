@@ -40,6 +40,7 @@ def state(**more) -> dict:
         K.K_LAB_GRADE: 1,
         K.K_LAB_NOTE: "",
         K.K_LAB_ANNOTATOR: "ann",
+        K.K_LAB_SPAN: ("en", "q1", "d1", 0, 10),
         **more,
     }
 
@@ -54,7 +55,7 @@ SPAN = ("en", "q1", "d1", 0, 10)
 def test_keys_pressed_faster_than_a_rerun_are_all_handled_in_order(store):
     """Grade, Enter, grade, Enter … sent as one batch: four labels, each with its grade."""
     s = state(**{K.K_LAB_KEYS: presses_of("2", "Enter", "0", "Enter", "3", "Enter", "Enter")})
-    change = presses.press_label_keys(s, store, SPAN, DOCS, CANDIDATES, QSETS, "q2")
+    change = presses.press_label_keys(s, store, DOCS, CANDIDATES, QSETS, "q2")
     apply(s, change)
     got = [(lab.start, lab.grade) for lab in sorted(store.mine("ann"), key=lambda x: x.event_id)]
     assert got == [(0, 2), (11, 0), (21, 3), (34, 3)]
@@ -64,17 +65,29 @@ def test_keys_pressed_faster_than_a_rerun_are_all_handled_in_order(store):
     assert s[K.K_LAB_QID] == "q2"
 
 
+def test_the_span_is_read_from_the_state_not_from_the_run_that_drew_the_component(store):
+    """Two batches: the second arrives after a run that rerun the page before drawing the
+    component; its Enter saves the candidate the first batch opened, not the first span again."""
+    s = state(**{K.K_LAB_KEYS: presses_of("2", "Enter")})
+    apply(s, presses.press_label_keys(s, store, DOCS, CANDIDATES, QSETS, "q2"))
+    assert s[K.K_LAB_SPAN] == ("en", "q1", "d1", 11, 20)
+    s[K.K_LAB_KEYS] = presses_of("2", "Enter", "0", "Enter")
+    apply(s, presses.press_label_keys(s, store, DOCS, CANDIDATES, QSETS, "q2"))
+    assert [(x.start, x.grade) for x in store.mine("ann")] == [(0, 2), (11, 0)]
+    assert presses.span_shown({**s, K.K_LAB_QID: "q2"}, DOCS) is None  # another question's
+
+
 def test_presses_already_handled_are_not_handled_twice(store):
     s = state(**{K.K_LAB_KEYS: presses_of("2", "Enter"), K.K_LAB_KEYS_ACK: 2})
     assert presses.pending(s) == []
-    apply(s, presses.press_label_keys(s, store, SPAN, DOCS, CANDIDATES, QSETS, "q2"))
+    apply(s, presses.press_label_keys(s, store, DOCS, CANDIDATES, QSETS, "q2"))
     assert store.version() == 0
 
 
 def test_keys_after_a_question_change_stay_queued(store):
     one = {1: CHUNKS[0]}
     s = state(**{K.K_LAB_KEYS: presses_of("2", "Enter", "3", "Enter")})
-    apply(s, presses.press_label_keys(s, store, SPAN, DOCS, one, QSETS, "q2"))
+    apply(s, presses.press_label_keys(s, store, DOCS, one, QSETS, "q2"))
     assert s[K.K_LAB_QID] == "q2" and s[K.K_LAB_KEYS_ACK] == 2  # "3", Enter wait for q2's pool
     assert presses.pending(s) == [(3, "3"), (4, "Enter")]
     assert len(store.mine("ann")) == 1
@@ -82,18 +95,18 @@ def test_keys_after_a_question_change_stay_queued(store):
 
 def test_enter_without_a_name_or_a_span_is_refused_with_a_message(store):
     s = state(**{K.K_LAB_ANNOTATOR: " ", K.K_LAB_KEYS: presses_of("Enter", "2")})
-    apply(s, presses.press_label_keys(s, store, SPAN, DOCS, CANDIDATES, QSETS, "q2"))
+    apply(s, presses.press_label_keys(s, store, DOCS, CANDIDATES, QSETS, "q2"))
     assert s[K.K_LAB_KEYS_MSG] == Msg("lab.keys.refused", {"n": 1})
     assert s[K.K_LAB_GRADE] == 2 and s[K.K_LAB_KEYS_ACK] == 2 and store.version() == 0
-    s = state(**{K.K_LAB_KEYS: presses_of("Enter")})
-    apply(s, presses.press_label_keys(s, store, None, DOCS, CANDIDATES, QSETS, "q2"))
+    s = state(**{K.K_LAB_KEYS: presses_of("Enter"), K.K_LAB_SPAN: ("en", "q1", "d1", 5, 99)})
+    apply(s, presses.press_label_keys(s, store, DOCS, CANDIDATES, QSETS, "q2"))
     assert s[K.K_LAB_KEYS_MSG] == Msg("lab.keys.refused", {"n": 1})
 
 
 def test_a_stale_save_stops_the_batch_and_says_how_many_keys_it_refused(store):
     store.add("en", "q1", "d1", 0, 10, 1, text=DOC.text[0:10], annotator="ann")  # another tab
     s = state(**{K.K_LAB_KEYS: presses_of("Enter", "2", "Enter"), K.K_LAB_SEEN: (SPAN, None)})
-    apply(s, presses.press_label_keys(s, store, SPAN, DOCS, CANDIDATES, QSETS, "q2"))
+    apply(s, presses.press_label_keys(s, store, DOCS, CANDIDATES, QSETS, "q2"))
     assert s[K.K_LAB_STALE] == (SPAN, 1, "")  # the page asks about the stale edit
     assert s[K.K_LAB_KEYS_MSG] == Msg("lab.keys.refused", {"n": 2})
     assert s[K.K_LAB_KEYS_ACK] == 3 and len(store.history()) == 1
@@ -101,7 +114,7 @@ def test_a_stale_save_stops_the_batch_and_says_how_many_keys_it_refused(store):
 
 def test_a_full_component_queue_is_said(store):
     s = state(**{K.K_LAB_KEYS: {"keys": [], "refused": 3}})
-    apply(s, presses.press_label_keys(s, store, SPAN, DOCS, CANDIDATES, QSETS, "q2"))
+    apply(s, presses.press_label_keys(s, store, DOCS, CANDIDATES, QSETS, "q2"))
     assert s[K.K_LAB_KEYS_MSG] == Msg("lab.keys.full", {"n": 3})
     assert s[K.K_LAB_KEYS_REFUSED] == 3
 

@@ -6,6 +6,7 @@ queue ``ui.label.adjudicate``, the figures ``rag_core.evaluation.agreement``.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -36,8 +37,10 @@ VIEWS = ("label", "agreement", "adjudicate")
 def key_queue(keys: Sequence[str], on_change: Callable[[], None], lang: str) -> None:
     """The component that queues ``keys`` pressed on the page; ``on_change`` handles them."""
     ss = st.session_state
+    token = ss.setdefault(K.K_LAB_KEYS_TOKEN, secrets.token_hex(8))
     _KEYQUEUE(
         mode="keys",
+        token=token,
         keys=list(keys),
         acked=int(ss.get(K.K_LAB_KEYS_ACK) or 0),
         refusedAcked=int(ss.get(K.K_LAB_KEYS_REFUSED) or 0),

@@ -50,6 +50,8 @@ K_LAB_KEYS = "label.keys"
 K_LAB_KEYS_ACK = "label.keys.ack"
 K_LAB_KEYS_REFUSED = "label.keys.refused"
 K_LAB_KEYS_MSG = "label.keys.msg"
+#: This session's token: the browser keeps the key queue under it (a reload starts empty).
+K_LAB_KEYS_TOKEN = "label.keys.token"
 #: The page's view: label, agreement or adjudicate; the review toggle; the annotator's memory.
 K_LAB_VIEW = "label.view"
 K_LAB_REVIEW = "label.review"

@@ -86,19 +86,34 @@ def _refusals(state: State, d: Draft) -> None:
     d.set(K_LAB_KEYS_REFUSED, refused if isinstance(refused, int) else 0)
 
 
+def span_shown(state: State, docs: Mapping[str, Document]) -> SpanKey | None:
+    """The span the page shows (``label._span``), when it is a valid span of the page's question.
+
+    Read from the state, not from the run that drew the component: a run interrupted before it
+    drew it (a save that reruns the whole page) leaves that run's span behind."""
+    key = state.get(K_LAB_SPAN)
+    if not isinstance(key, tuple) or len(key) != 5:
+        return None
+    qset, qid, doc, start, end = key
+    if (qset, qid) != (state.get(K_LAB_QSET), state.get(K_LAB_QID)) or doc not in docs:
+        return None
+    ok = isinstance(start, int) and isinstance(end, int) and 0 <= start < end
+    return key if ok and end <= len(docs[doc].text) else None
+
+
 def press_label_keys(
     state: State,
     store: LabelStore,
-    key: SpanKey | None,
     docs: Mapping[str, Document],
     candidates: Mapping[int, Chunk],
     qsets: Mapping[str, Sequence[Question]],
     next_qid: str | None,
 ) -> Change:
     """The key component's callback on Label: each pending press in order — a grade key sets the
-    grade, Enter saves and opens the next candidate (``saving.save_and_next``); ``key`` is the
-    span shown (None: no valid span)."""
+    grade, Enter saves the span shown (:func:`span_shown`) and opens the next candidate
+    (``saving.save_and_next``)."""
     d = Draft(state)
+    key = span_shown(state, docs)
     _refusals(state, d)
     ack = int(state.get(K_LAB_KEYS_ACK) or 0)
     refused = 0

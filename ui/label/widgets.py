@@ -474,22 +474,8 @@ def export_section(
     escape = e2.checkbox(
         t("lab.exp.escape", lang), key=K.K_LAB_EXP_ESCAPE, help=t("help.lab.exp.escape", lang)
     )
-    chunker = files.export_chunker(st.session_state[K.K_LAB_EXP_CHUNKING], ctx.config.chunker)
-    try:
-        chunks = ctx.corpus.chunking(chunker).chunks
-    except ValueError as exc:
-        st.error(md(error_text(exc, lang)))
+    if not _qrels_download(ctx, store, qsets, plan, (phr, escape), state, slug, lang):
         return
-    docs = ctx.corpus.docs
-    st.download_button(
-        t("lab.exp.qrels", lang, sig=chunker.signature),
-        data=lambda: files.qrels_text(store, chunks, qsets, plan, docs, phr, escape, state),
-        file_name=f"qrels-{plan.stem}-{chunker.signature}-{slug}.txt",
-        mime="text/plain",
-        key=K.K_LAB_EXP_QRELS,
-        icon=":material/download:",
-        on_click="ignore",
-    )
     questions = len({(lab.question_set, lab.question_id) for lab in resolved.labels})
     st.caption(
         t(
@@ -500,6 +486,37 @@ def export_section(
             state=measure.state_name(state, lang),
         )
     )
+
+
+def _qrels_download(
+    ctx: Context,
+    store: LabelStore,
+    qsets: Mapping[str, Sequence[Question]],
+    plan: files.ExportPlan,
+    options: tuple[str, bool],
+    state: Any,
+    slug: str,
+    lang: str,
+) -> bool:
+    """The qrels button of the chosen chunking (made from the store at the click); False when
+    the chunking cannot be made (said on the page)."""
+    chunker = files.export_chunker(st.session_state[K.K_LAB_EXP_CHUNKING], ctx.config.chunker)
+    try:
+        chunks = ctx.corpus.chunking(chunker).chunks
+    except ValueError as exc:
+        st.error(md(error_text(exc, lang)))
+        return False
+    docs, (phr, escape) = ctx.corpus.docs, options
+    st.download_button(
+        t("lab.exp.qrels", lang, sig=chunker.signature),
+        data=lambda: files.qrels_text(store, chunks, qsets, plan, docs, phr, escape, state),
+        file_name=f"qrels-{plan.stem}-{chunker.signature}-{slug}.txt",
+        mime="text/plain",
+        key=K.K_LAB_EXP_QRELS,
+        icon=":material/download:",
+        on_click="ignore",
+    )
+    return True
 
 
 def import_section(store: LabelStore, docs: Mapping[str, Document], lang: str) -> None:
