@@ -361,12 +361,38 @@ def best_rows(mats: Sequence[list[np.ndarray]], head: Linear | None) -> np.ndarr
     return np.stack(out)
 
 
+#: The sign each lexical weight must have (more coverage never lowers p, a missing number never
+#: raises it); a feature whose fitted weight has the other sign is an artefact of few examples
+#: and is left out (weight 0) and the head refitted without it.
+SIGNS = {
+    "coverage": 1, "coverage_source": 1, "cosine_z": 1, "entity_novelty": -1,
+    "numbers_missing": -1, "number_conflict": -1, "numbers_found": 1, "negation_mismatch": -1,
+    "log_novel": -1, "negated_only": -1, "question_coverage": 1, "reading": -1,
+}  # fmt: skip
+
+
 def fit_head(
     mats: Sequence[list[np.ndarray]], y: np.ndarray, c: float, names: Sequence[str]
 ) -> Linear:
+    """Alternate "best window under the current weights" and "refit" :data:`ROUNDS` times; a
+    feature whose weight breaks :data:`SIGNS` is dropped (weight 0) and the head refitted."""
     head = None
+    dropped: set[int] = set()
     for _ in range(ROUNDS):
-        head = fit_linear(best_rows(mats, head), y, c, names)
+        rows_ = best_rows(mats, head)
+        while True:
+            keep = [i for i in range(len(names)) if i not in dropped]
+            part = fit_linear(rows_[:, keep], y, c, [names[i] for i in keep])
+            bad = [keep[j] for j, w in enumerate(part.weights)
+                   if w * SIGNS.get(names[keep[j]], 0) < 0]  # fmt: skip
+            if not bad:
+                break
+            dropped |= set(bad)
+        weights = np.zeros(len(names))
+        mean, scale = rows_.mean(axis=0), np.ones(len(names))
+        for j, i in enumerate(keep):
+            weights[i], mean[i], scale[i] = part.weights[j], part.mean[j], part.scale[j]
+        head = Linear(tuple(names), mean, scale, weights, part.intercept)
     assert head is not None
     return head
 

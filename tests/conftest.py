@@ -46,6 +46,14 @@ Error E17 means the door latch did not close. Error E21 means the water inlet is
 }
 
 
+@pytest.fixture(autouse=True)
+def no_reader_unless_slow(request, monkeypatch):
+    """Fast tests check answers without the bundled reader (``RAG_INSPECTOR_READER=none``: the
+    lexical head, no model load); tests marked ``slow`` read with the real model."""
+    if request.node.get_closest_marker("slow") is None:
+        monkeypatch.setenv("RAG_INSPECTOR_READER", "none")
+
+
 @pytest.fixture(scope="session")
 def page_words() -> None:
     """Every page's words registered with ``ui.i18n`` as the app registers them (``app.WORDS``;

@@ -196,6 +196,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "side.support": ("근거 검사 설정", "Support check"),
     "side.min_p": ("뒷받침 확률 하한 (min_p)", "Min P(supported)"),
     "side.judge": ("LLM 판정 사용", "Use the LLM judge"),
+    "side.readings": ("모델이 답을 읽기", "The model reads the answer"),
     "side.bad_config": (
         "설정 오류 (이전 설정을 유지합니다): {error}",
         "Invalid setting (keeping the previous one): {error}",
@@ -430,6 +431,13 @@ TEXT: dict[str, tuple[str, str]] = {
         "근거 모델의 P(뒷받침)이 이 값 이상인 출처가 있으면 주장이 뒷받침된 것으로 봅니다.",
         "A claim counts as supported by a source whose P(supported) under the support model is "
         "at least this.",
+    ),
+    "help.readings": (
+        "내장 생성 모델(qwen2.5-coder-0.5b)이 출처와 답을 한 번 읽고, 그 주의(attention)와 확률로 "
+        "학습된 판정기가 주장을 판정합니다 (답마다 프롬프트 처리 한 번). 끄면 어휘 특징만 씁니다.",
+        "The bundled generator (qwen2.5-coder-0.5b) reads the sources and the answer once, and "
+        "the learned checker judges each claim with its attention and probabilities too (one "
+        "prompt pass per answer). Off: lexical features only.",
     ),
     "help.judge": (
         "생성 모델이 주장-문장 쌍을 다시 판정합니다 (느림).",
@@ -789,7 +797,7 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "sup.quality": (
         "{kind}: RAGTruth dev(학습에 안 쓴 데이터) F1 {f1:.2f}, AUROC {auroc:.2f}; 빨간 주장은 "
-        "10번에 약 {wrong:.0f}번 틀립니다 (docs/MODELS.md, Per-claim support)",
+        "10번에 약 {wrong:.0f}번 틀립니다 (docs/MODELS.md 참고)",
         "{kind}: RAGTruth dev (never fitted to) F1 {f1:.2f}, AUROC {auroc:.2f}; a red claim is "
         "wrong about {wrong:.0f} in 10 times (docs/MODELS.md, Per-claim support)",
     ),

@@ -40,7 +40,7 @@ from typing import Any
 
 from rag_core import models  # models.get_* read at call time (tests swap them)
 from rag_core.answer.claims import split_claims
-from rag_core.answer.lookback import READER, AnswerReading, read_for
+from rag_core.answer.lookback import AnswerReading, read_for, reader_name
 from rag_core.answer.support import check_support, flagged, flags
 from rag_core.config import SupportConfig
 from rag_core.corpus.decoding import LoadError, decode
@@ -297,11 +297,13 @@ def answer_reading(
 ) -> AnswerReading | None:
     """The bundled reader's readings of ``answer`` over the numbered ``sources``
     (:func:`rag_core.answer.lookback.read_for`), or None when ``support.readings`` is off, the
-    reader is not installed or there is nothing to read."""
-    if not cfg.readings:
+    reader is not installed or turned off (``RAG_INSPECTOR_READER=none``) or there is nothing
+    to read."""
+    name = reader_name()
+    if not cfg.readings or name is None:
         return None
     try:
-        reader = models.get_generator(READER)
+        reader = models.get_generator(name)
     except ModelUnavailable:
         return None
     if not isinstance(reader, Generator):  # only a local transformers model can be read

@@ -21,6 +21,7 @@ tokens into the numbers the support head reads (:mod:`rag_core.answer.support_he
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +43,18 @@ READ_SYSTEM = (
 #: The generator that reads answers: the head was fitted on its readings, whatever model wrote
 #: the answer (``rag_core.models`` registry name).
 READER = "qwen2.5-coder-0.5b"
+#: Environment variable naming another reader, or ``none`` for no readings on this machine (the
+#: lexical head: no model load and no extra prompt pass per answer).
+READER_ENV = "RAG_INSPECTOR_READER"
+
+
+def reader_name() -> str | None:
+    """The reader's registry name (:data:`READER_ENV`, default :data:`READER`), None for
+    ``none``."""
+    name = os.environ.get(READER_ENV, "").strip() or READER
+    return None if name.lower() == "none" else name
+
+
 #: A token is improbable below this probability (``low_prob``).
 LOW_PROB = 0.1
 

@@ -12,7 +12,7 @@ from ui.check import keys
 
 @pytest.fixture(autouse=True)
 def no_generation(monkeypatch):
-    monkeypatch.setenv("RAG_APP_SET", "generation.model=none")
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=none;support.readings=false")
 
 
 CONTEXT = "The bridge opened on April 18, 2019. It is 1,200 m long. <b>Bold</b> text stays text."
@@ -38,6 +38,25 @@ def test_pasted_answer_is_checked_claim_by_claim(entry):
     at.radio(key=keys.K_CLAIM).set_value(2).run()  # the supported claim: its evidence is marked
     body = html(at)
     assert "ri-ev-sel" in body
+
+
+def test_the_page_says_what_judged_the_claims_and_how_good_it_measured(entry):
+    from rag_core.answer.support_head import load_head
+
+    q = load_head().quality
+    at = make_app(entry, {"lang": "en"}, page="check")
+    at.text_area(key=keys.K_CONTEXTS).set_value(CONTEXT)
+    at.text_area(key=keys.K_ANSWER).set_value("It is 1,200 m long [1].")
+    at.run()
+    line = next(c.value for c in at.caption if "RAGTruth dev" in c.value)
+    assert "lexical features only" in line  # support.readings is off here
+    assert f"F1 {q['F1']:.2f}" in line and f"AUROC {q['AUROC']:.2f}" in line
+    assert f"about {q['red_wrong_in_10']:.0f} in 10" in line
+    ko = make_app(entry, {"lang": "ko"}, page="check")
+    ko.text_area(key=keys.K_CONTEXTS).set_value(CONTEXT)
+    ko.text_area(key=keys.K_ANSWER).set_value("It is 1,200 m long [1].")
+    ko.run()
+    assert any("어휘 특징만" in c.value and f"F1 {q['F1']:.2f}" in c.value for c in ko.caption)
 
 
 def test_min_p_slider_changes_the_verdicts(entry):

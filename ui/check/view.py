@@ -24,8 +24,9 @@ from rag_core.answer.checkfile import (
 )
 from rag_core.answer.support import flags
 from rag_core.config import PipelineConfig, SupportConfig
-from rag_core.types import Notice, SupportStage
+from rag_core.types import Claim, Notice, SupportStage
 from ui.html import Mark
+from ui.trace_view import signal_text
 
 #: The caps on one row the page states (``rag_core.answer.checkfile``).
 LIMITS = {
@@ -127,3 +128,9 @@ def p_label(p: float | None) -> str:
 def claim_rows(stage: SupportStage) -> Sequence[tuple[int, str, str, str]]:
     """``(index, verdict, p, text)`` per claim, for the table under the answer."""
     return [(i, c.verdict, p_label(c.p_supported), c.text) for i, c in enumerate(stage.claims)]
+
+
+def claim_signals(claim: Claim, lang: str) -> str:
+    """What moved the claim's best source's ``p_supported`` most (``Evidence.signals``)."""
+    best = max(claim.evidence, key=lambda e: e.score, default=None)
+    return signal_text(best.signals, lang) if best is not None else ""

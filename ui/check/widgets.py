@@ -11,6 +11,7 @@ from ui import render
 from ui.check import keys, view
 from ui.html import marked_text, md, show, table, tag
 from ui.i18n import notice_text, t, tv
+from ui.trace_view import support_quality
 
 
 def inputs(lang: str) -> tuple[list[Row], list[str]]:
@@ -61,6 +62,7 @@ def result(row: Row, stage: SupportStage, cfg: SupportConfig, lang: str) -> None
     else:
         st.success(t("chk2.ok", lang, n=cnt.judged))
     st.caption(md(t("chk2.threshold", lang, p=cfg.min_p, emb=stage.params.get("embedder") or "—")))
+    st.caption(support_quality(stage, lang))
     show(render.verdict_legend(lang))
     selected = None
     if stage.claims:
@@ -75,13 +77,20 @@ def result(row: Row, stage: SupportStage, cfg: SupportConfig, lang: str) -> None
         show(marked_text(row.answer, render.claim_marks(row.answer, stage, selected)))
         show(
             table(
-                ["#", t("chk2.claim", lang), t("chk2.p", lang), t("chk2.reason", lang)],
+                [
+                    "#",
+                    t("chk2.claim", lang),
+                    t("chk2.p", lang),
+                    t("chk2.reason", lang),
+                    t("ins.signals", lang),
+                ],
                 [
                     [
                         str(i + 1),
                         tv("verdict", v, lang),
                         p,
                         render.claim_reason(stage.claims[i], lang),
+                        view.claim_signals(stage.claims[i], lang),
                     ]
                     for i, v, p, _t in view.claim_rows(stage)
                 ],

@@ -186,4 +186,5 @@ def support(lang: str) -> None:
             step=0.01,
             help=t("help.min_p", lang),
         )
+        st.toggle(t("side.readings", lang), key="support.readings", help=t("help.readings", lang))
         st.toggle(t("side.judge", lang), key="support.judge", help=t("help.judge", lang))
