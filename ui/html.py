@@ -382,6 +382,7 @@ CSS = """
 .ri-mark-wrong,.ri-mark-bluff,.ri-mark-false_refusal{background:#ffebe9;border-color:#cf222e;
   color:#82071e}
 .ri-mark-not_judged{background:#f6f8fa;color:#57606a}
+.ri-mark-cut_off{background:#fff8c5;border-color:#9a6700;color:#7d4e00}
 .ri-nonum{color:#fff;background:#cf222e;border-radius:3px;padding:0 2px}
 .ri-suspect{text-decoration:underline wavy #cf222e;text-decoration-thickness:2px;
   text-underline-offset:3px}

@@ -594,6 +594,10 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "mark.correct": ("질문에 답함", "answers the question"),
     "mark.wrong": ("질문에 답하지 못함", "does not answer the question"),
+    "mark.cut_off": (
+        "길이 제한에서 잘림 (판정 안 함)",
+        "cut off at the length limit (not judged)",
+    ),
     "mark.false_refusal": ("답할 수 있는데 거절함", "refused an answerable question"),
     "mark.bluff": ("답이 없는 질문에 답함", "answered a question the corpus cannot answer"),
     "mark.correct_refusal": ("올바르게 거절함", "refused, as it should"),

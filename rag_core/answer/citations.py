@@ -6,7 +6,7 @@ sentences, each closed by one or more citations ``[n]`` where ``n`` is the
 number of a source actually sent. The grammar, over the decoded text::
 
     answer   := REFUSAL | sentence+
-    sentence := text cite+ end?
+    sentence := text cite{1,3} end?   (the cites of one sentence name distinct sources)
     cite     := "[" n "]"          (n ∈ the sources sent)
     text     := characters without "[" / "]" and without a sentence end
     end      := a sentence end (". ! ? 。 ！ ？" then space/end, or a newline)
@@ -16,10 +16,11 @@ text nothing changes (when its own best token, brackets included, opens a
 citation, it may cite there); when its best token would end the sentence (a
 sentence end, the end-of-sequence token) before the sentence carries a
 citation, only the citation-opening tokens stay allowed; inside a citation
-only the digits of valid source numbers and ``]`` stay allowed, and the
-model picks *which* number by its own scores. So a citation is the model's
-attribution, and the support check still judges it (a wrong ``n`` becomes
-``supported-elsewhere`` or ``unsupported``). This is the masking approach of
+only the digits of valid source numbers not yet cited in this sentence and
+``]`` stay allowed, and the model picks *which* number by its own scores; after
+:data:`MAX_CITES` citations (or once every source is cited) the sentence must end.
+So a citation is the model's attribution, and the support check still judges it (a
+wrong ``n`` becomes ``supported-elsewhere`` or ``unsupported``). This is the masking approach of
 grammar-constrained decoding (Geng et al. 2023, "Grammar-Constrained
 Decoding for Structured NLP Tasks without Finetuning",
 https://arxiv.org/abs/2305.13971) written as a transformers
@@ -27,7 +28,9 @@ https://arxiv.org/abs/2305.13971) written as a transformers
 
 The state is re-read from the decoded text at every step (no hidden state),
 so the rules above are the whole behaviour. Near ``max_new_tokens`` an open
-sentence is closed with a citation while there is room for one.
+sentence is closed with a citation while there is room for one; the processor
+records that it did (:attr:`CitationLogitsProcessor.cut`: the length cap, not the
+model, ended the answer), and the generation stage says the answer was cut off.
 """
 
 from __future__ import annotations
@@ -48,20 +51,34 @@ __all__ = [
     "ENFORCED_LABEL",
     "CitationLogitsProcessor",
     "CitationVocab",
+    "MAX_CITES",
     "allowed_ids",
     "citation_processor",
     "citation_vocab",
     "read_state",
+    "run_citations",
 ]
 #: Version of the rules below; part of the generation cache key of enforced answers,
 #: so a change of the rules never replays answers decoded under the old ones.
-GRAMMAR_VERSION = 2
+#: 3: at most :data:`MAX_CITES` distinct sources per sentence, none twice.
+GRAMMAR_VERSION = 3
+#: The most citations one sentence may carry (each a different source).
+MAX_CITES = 3
 #: What the UI calls the enforced mode.
 ENFORCED_LABEL = "citations enforced by constrained decoding"
 
 #: A sentence end, as :func:`rag_core.text.sentence_spans` reads one.
 _END = re.compile(r"[.!?。！？]+[\"'”’)]*(?=\s|$)|\n")
 _OPEN_CITE = re.compile(r"\[(\d*)$")
+#: The run of citations a text ends with (the current sentence's, separated by spaces).
+_CITE_RUN = re.compile(r"(?:\[\d+\][ \t]*)+$")
+
+
+def run_citations(text: str) -> tuple[str, ...]:
+    """The source numbers of the citation run ``text`` ends with, in order ("… big [2] [1"
+    without its open citation: ``("2",)``); empty when it ends in plain text."""
+    m = _CITE_RUN.search(text)
+    return tuple(re.findall(r"\[(\d+)\]", m.group(0))) if m else ()
 
 
 @dataclass(frozen=True)
@@ -209,14 +226,20 @@ def allowed_ids(
         return vocab.eos_ids
     if state.mode == "cite":
         d = state.digits
-        nxt = {i for i, s in vocab.digit_ids.items() if any(v.startswith(d + s) for v in valid)}
-        close = set(vocab.close_ids) if d in valid else set()
+        free = valid - set(run_citations(text[: text.rindex("[")]))  # no source twice
+        nxt = {i for i, s in vocab.digit_ids.items() if any(v.startswith(d + s) for v in free)}
+        close = set(vocab.close_ids) if d in free else set()
         if close and (not nxt or (remaining is not None and remaining <= 1)):
             return frozenset(close)
         return frozenset(nxt | close)
     short = remaining is not None and remaining <= 3 + longest  # no room for a new cited sentence
     if state.mode == "after":
-        return vocab.eos_ids if short else vocab.open_ids | vocab.end_ids | vocab.eos_ids
+        cited = set(run_citations(text))
+        if short:
+            return vocab.eos_ids
+        if len(cited) >= MAX_CITES or not valid - cited:  # the sentence has cited enough
+            return vocab.end_ids | vocab.eos_ids
+        return vocab.open_ids | vocab.end_ids | vocab.eos_ids
     if not state.content:  # between sentences: plain text, eos once something was said
         return vocab.eos_ids if short and text.strip() else None
     if remaining is not None and remaining <= 2 + longest:
@@ -283,6 +306,9 @@ class CitationLogitsProcessor:
         self._never: Any = None
         self._eos: Any = None
         self._ends: Any = None
+        #: Set once the length cap, not the model, ended the answer (near ``max_new_tokens``
+        #: a sentence the model was still writing was closed with a citation).
+        self.cut = False
 
     def _index(self, ids: Collection[int], size: int) -> Any:
         # lazy: an optional heavy dependency, imported on first use
@@ -329,6 +355,8 @@ class CitationLogitsProcessor:
             allowed = allowed_ids(
                 text, self.vocab, self.sources, best, remaining=remaining, refusal=self.refusal
             )
+            if allowed is not None and remaining is not None and not self.cut:
+                self.cut = self._capped(text, allowed, best)
             if allowed is None:
                 row_scores[self._never] = float("-inf")
                 if not read_state(text, self.refusal).content:  # no empty claims such as "."
@@ -341,6 +369,23 @@ class CitationLogitsProcessor:
                 row_scores.fill_(float("-inf"))
                 row_scores[keep] = kept
         return scores
+
+    def _capped(
+        self, text: str, allowed: frozenset[int], best: Callable[[Collection[int] | None], int]
+    ) -> bool:
+        """Whether the cap overruled the model: what it would pick without the cap is not
+        allowed. Right after a citation, ending the sentence (or citing once more) is the
+        model's own end too."""
+        uncapped = allowed_ids(text, self.vocab, self.sources, best, refusal=self.refusal)
+        if uncapped == allowed:
+            return False
+        choice = best(uncapped)
+        if choice in allowed:
+            return False
+        v = self.vocab
+        return not (
+            read_state(text, self.refusal).mode == "after" and choice in v.end_ids | v.open_ids
+        )
 
 
 #: Each generator's classified vocabulary, built on first use (a few seconds) and kept

@@ -5,8 +5,9 @@ exactly the refusal sentence, or a run of sentences each closed by one or more
 citations ``[n]`` over the numbers of the sources sent::
 
     answer   := REFUSAL | sentence+
-    sentence := text pre? cite+ end?
-    cite     := "[" n "]"                      (n ∈ the sources sent)
+    sentence := text pre? cites end?
+    cites    := 1 to 3 "[" n "]", each n a different source sent (MAX_CITES; written out
+                as nested alternatives: servers' regex engines have no back-references)
     text     := (plain | mark+ tight)+         (no "[" "]" newline; a sentence-end
                                                 mark only when a non-space follows: "3.5")
     pre      := digit "." " "*                 (a number's full stop before the citation,
@@ -40,17 +41,20 @@ the token limit fails the check and reads ``free``.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rag_core.config import ENDPOINT_GRAMMARS
+
+from .citations import MAX_CITES
 
 #: Sentence-end marks and the closers that may follow them (as ``citations._END``).
 _MARKS = ".!?。！？"
 _CLOSERS = "\"'”’)"
 #: Version of the rule as sent to servers; part of the endpoint answers' cache key.
 #: 2: a citation may follow a number's full stop (``pre``).
-SERVER_RULE_VERSION = 2
+#: 3: at most :data:`~rag_core.answer.citations.MAX_CITES` citations per sentence, none twice.
+SERVER_RULE_VERSION = 3
 #: vLLM's first release with ``structured_outputs`` (``guided_*`` before it).
 VLLM_STRUCTURED_FROM = (0, 10, 2)
 
@@ -68,15 +72,35 @@ def _regex_literal(text: str) -> str:
     return "".join("\\" + c if c in ".^$|?*+()[]{}\\/" else c for c in text)
 
 
+def _cites(
+    numbers: Sequence[str],
+    used: tuple[str, ...],
+    cite: Callable[[str], str],
+    group: str,
+    sep: str = "|",
+) -> str:
+    """The citation runs that may follow ``used`` (each number once, at most
+    :data:`MAX_CITES` in all) as nested alternatives joined by ``sep``: ``cite(n)`` spells one
+    citation and ``group`` an optional group around ``{}`` (``(?:{})?`` for a regex)."""
+    options = []
+    for n in numbers:
+        if n in used:
+            continue
+        deeper = len(used) + 1 < MAX_CITES
+        rest = _cites(numbers, (*used, n), cite, group, sep) if deeper else ""
+        options.append(cite(n) + (group.format(rest) if rest else ""))
+    return sep.join(options)
+
+
 def citation_regex(sources: Sequence[int], refusal: str) -> str:
     """The rule as a regular expression (full match; no anchors, as servers full-match)."""
     plain = f"[^\\[\\]\\n{_MARKS}]"
     tight = f"[^\\[\\]\\s{_MARKS}]"
     text = f"(?:{plain}|[{_MARKS}]+{tight})+"
-    cite = "\\[(?:" + "|".join(_numbers(sources)) + ")\\]"
+    cites = _cites(_numbers(sources), (), lambda n: f"\\[{n}\\]", "(?:{})?")
     pre = "(?:[0-9]\\. *)?"
     end = f"(?:[{_MARKS}]+[{_CLOSERS}]*\\n*)?"
-    return f"(?:{_regex_literal(refusal)}|(?:{text}{pre}(?:{cite})+{end})+)"
+    return f"(?:{_regex_literal(refusal)}|(?:{text}{pre}(?:{cites}){end})+)"
 
 
 def _gbnf_string(text: str) -> str:
@@ -85,15 +109,15 @@ def _gbnf_string(text: str) -> str:
 
 def citation_gbnf(sources: Sequence[int], refusal: str) -> str:
     """The rule as a llama.cpp GBNF grammar (``root`` is the answer)."""
-    nums = " | ".join(f'"{n}"' for n in _numbers(sources))
+    cites = _cites(_numbers(sources), (), lambda n: f'"[{n}]"', " ( {} )?", " | ")
     closers = _CLOSERS.replace('"', '\\"')
     return "\n".join(
         [
             "root ::= refusal | sentence+",
             f"refusal ::= {_gbnf_string(refusal)}",
-            "sentence ::= text pre? cite+ end?",
+            "sentence ::= text pre? cites end?",
             f"text ::= ( [^\\[\\]\\n{_MARKS}] | [{_MARKS}]+ [^\\[\\]\\n\\t\\r {_MARKS}] )+",
-            f'cite ::= "[" ( {nums} ) "]"',
+            f"cites ::= {cites}",
             'pre ::= [0-9] "." " "*',
             f'end ::= [{_MARKS}]+ [{closers}]* "\\n"*',
             "",

@@ -20,7 +20,8 @@ model that computes in bfloat16 (``generation.dtype``; float32 keys are the
 ones written before the dtype existed), in ``<cache>/generations.sqlite``;
 greedy decoding is deterministic for a given dtype, so a replay returns the
 stored answer instantly with ``cached=True`` (``seconds`` stays the original
-generate-only time). ``params`` record the dtype used and, for a local
+generate-only time). ``params`` record the dtype used, ``cut`` (the
+``max_new_tokens`` cap, not the model, ended the answer) and, for a local
 model, ``prefill_seconds`` (call to first new token), ``decode_seconds``
 (the rest) and their tokens per second (``rag_core.models.timing``).
 """
@@ -327,7 +328,9 @@ def _replay(
     if hit is None:
         return None
     timing = {k: hit[k] for k in TIMING_KEYS if hit.get(k) is not None}
-    said = joined([notice(GENERATION_REPLAYED, seconds=hit["seconds"]), *notes])
+    cut = bool(hit.get("cut", False))
+    capped = [notice(GENERATION_MAX_TOKENS, limit=params["max_new_tokens"])] if cut else []
+    said = joined([notice(GENERATION_REPLAYED, seconds=hit["seconds"]), *capped, *notes])
     return GenerationStage(
         "ok",
         generator.model_id,
@@ -336,7 +339,12 @@ def _replay(
         input_tokens=len(ids),
         output_tokens=hit["output_tokens"],
         model_sha256=generator.file_sha256,
-        params={**params, **timing, "replay_ms": round((time.perf_counter() - t0) * 1000, 2)},
+        params={
+            **params,
+            **timing,
+            "cut": cut,
+            "replay_ms": round((time.perf_counter() - t0) * 1000, 2),
+        },
         cached=True,
         message=english(said),
         notice=said,
@@ -367,11 +375,13 @@ def _fresh(
         kwargs["timing"] = timing
     if cancelled is not None and getattr(generator, "takes_cancelled", False):
         kwargs["cancelled"] = cancelled
+    processor = None
     try:
         if mode == "enforced":
-            kwargs["logits_processors"] = [
-                citation_processor(generator, sources, len(ids), cfg.max_new_tokens, refusal)
-            ]
+            processor = citation_processor(
+                generator, sources, len(ids), cfg.max_new_tokens, refusal
+            )
+            kwargs["logits_processors"] = [processor]
         answer, new_ids, seconds = generator.generate_ids(ids, cfg.max_new_tokens, **kwargs)
     except Exception as exc:  # noqa: BLE001 - a failed generation is a stage result, not a crash
         why = notice(GENERATION_FAILED, kind=type(exc).__name__, error=str(exc))
@@ -383,6 +393,9 @@ def _fresh(
             rates(len(ids), len(new_ids), timing["prefill_seconds"], timing["decode_seconds"])
         )
         timing = {k: round(v, 4) if isinstance(v, float) else v for k, v in timing.items()}
+    stopped = bool(new_ids) and new_ids[-1] in getattr(generator, "eos_ids", ())
+    # enforced: the grammar closes a sentence near the cap, so "stopped" proves nothing there
+    cut = processor.cut if processor is not None else not stopped
     store.put(
         key,
         {
@@ -394,11 +407,11 @@ def _fresh(
             "model_id": generator.model_id,
             "citations": mode,
             "dtype": params["dtype"],
+            "cut": cut,
             **timing,
         },
     )
-    stopped = bool(new_ids) and new_ids[-1] in getattr(generator, "eos_ids", ())
-    said = joined([*_speed(new_ids, seconds, timing, cfg.max_new_tokens, stopped), *notes])
+    said = joined([*_speed(new_ids, seconds, timing, cfg.max_new_tokens, cut), *notes])
     return GenerationStage(
         "ok",
         generator.model_id,
@@ -407,7 +420,7 @@ def _fresh(
         input_tokens=len(ids),
         output_tokens=len(new_ids),
         model_sha256=generator.file_sha256,
-        params={**params, **timing},
+        params={**params, **timing, "cut": cut},
         cached=False,
         message=english(said),
         notice=said,
@@ -415,11 +428,11 @@ def _fresh(
 
 
 def _speed(
-    new_ids: list[int], seconds: float, timing: dict[str, Any], limit: int, stopped: bool
+    new_ids: list[int], seconds: float, timing: dict[str, Any], limit: int, cut: bool
 ) -> list[Notice]:
     """How fast the answer came ("12 tokens in 3.1 s (3.9 tokens/s; prefill 2.6 s at 370
-    tokens/s, decode 11.2 tokens/s)"), then, when the model did not stop by itself, that
-    ``max_new_tokens`` cut it."""
+    tokens/s, decode 11.2 tokens/s)"), then, when ``max_new_tokens`` cut the answer (the
+    model did not end it), that it did."""
     facts: dict[str, Any] = {
         "tokens": len(new_ids),
         "seconds": seconds,
@@ -434,7 +447,7 @@ def _speed(
             code = GENERATION_SPEED_PREFILL_DECODE
             facts["decode_rate"] = timing["decode_tokens_per_s"]
     parts = [notice(code, **facts)]
-    return parts if stopped else [*parts, notice(GENERATION_MAX_TOKENS, limit=limit)]
+    return [*parts, notice(GENERATION_MAX_TOKENS, limit=limit)] if cut else parts
 
 
 #: How many of the latest generations calibrate :func:`estimate_seconds`.

@@ -376,6 +376,7 @@ def _stage(
         "prompt_tokens_match": match,
         "first_token_seconds": rec.get("first_token_seconds"),
         "finish_reason": rec.get("finish_reason"),
+        "cut": rec.get("finish_reason") == "length",
         "system_fingerprint": rec.get("fingerprint"),
         "citations": rec.get("citations") or "free",
         "endpoint_grammar": rec.get("grammar"),

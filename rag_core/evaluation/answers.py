@@ -61,7 +61,8 @@ GENERATOR_UNAVAILABLE = declare("answers.generator_unavailable", "model", "reaso
 GENERATION_PROBLEM = declare("answers.generation_problem", "status", "why")
 
 #: Version of the scoring rules below; part of the result hash.
-RULE_VERSION = "answers-1"
+#: answers-2: an answer the length cap cut off (:func:`cut_off`) is never correct.
+RULE_VERSION = "answers-2"
 
 #: Share of a needle's content terms the answer must state (non-numeric needles).
 #: Calibrated on ``sample_corpus/calibration/answer_labels.jsonl`` with
@@ -210,6 +211,14 @@ def refused(trace: Trace) -> bool:
     return not checked and is_refusal(gen.answer or "")
 
 
+def cut_off(trace: Trace) -> bool:
+    """Did ``generation.max_new_tokens``, not the model, end the answer
+    (``GenerationStage.params["cut"]``)? Such an answer is never counted correct: its last
+    sentence may lack the verb or the number that makes it one."""
+    g = trace.generation
+    return g.status == "ok" and bool(g.params.get("cut", False))
+
+
 def outcome(answerable: bool, is_refused: bool, correct: bool) -> str:
     """``correct`` / ``wrong`` / ``false_refusal`` (answerable) or ``bluff`` /
     ``correct_refusal``."""
@@ -220,10 +229,12 @@ def outcome(answerable: bool, is_refused: bool, correct: bool) -> str:
     return "correct_refusal" if is_refused else "bluff"
 
 
-#: The answer's own mark (:func:`answer_mark`): the outcomes of :func:`outcome`, or not judged.
+#: The answer's own mark (:func:`answer_mark`): the outcomes of :func:`outcome`, an answer
+#: the length cap cut off, or not judged.
 ANSWER_MARKS: tuple[str, ...] = (
     "correct",
     "wrong",
+    "cut_off",
     "false_refusal",
     "bluff",
     "correct_refusal",
@@ -243,7 +254,8 @@ def answer_mark(trace: Trace, question: Question | None = None) -> str:
     without it the Trace's own gold (``trace.gold``) counts as an answerable
     question's needles. ``not_judged`` when there is nothing to judge against
     (no gold, or an answerable question without needles) or no answer was made
-    while the gate let candidates through (generation off or unavailable).
+    while the gate let candidates through (generation off or unavailable); ``cut_off`` for an
+    answer to an answerable question that the length cap ended (:func:`cut_off`).
     """
     if question is None and trace.gold is None:
         return "not_judged"
@@ -256,6 +268,8 @@ def answer_mark(trace: Trace, question: Question | None = None) -> str:
     if not trace.gate.refused and trace.generation.status != "ok":
         return "not_judged"
     is_refused = refused(trace)
+    if answerable and not is_refused and cut_off(trace):
+        return "cut_off"  # never "answers the question", whatever its first words say
     correct = False
     if answerable and not is_refused:
         correct = answered_correctly(trace.generation.answer, needles, trace.question).correct
@@ -405,7 +419,7 @@ def answer_row(trace: Trace, question: Question, query_id: str) -> AnswerRow:
         judgement = answered_correctly(
             None if is_refused else trace.generation.answer, question.needles, trace.question
         )
-        correct = judgement.correct and not is_refused
+        correct = judgement.correct and not is_refused and not cut_off(trace)
     kind = outcome(question.answerable, is_refused, bool(correct))
     stage = loss_stage(trace) if question.answerable and not correct else None
     claims = tuple(

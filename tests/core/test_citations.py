@@ -13,10 +13,12 @@ import pytest
 import torch
 
 from rag_core.answer.citations import (
+    MAX_CITES,
     CitationLogitsProcessor,
     CitationVocab,
     allowed_ids,
     read_state,
+    run_citations,
 )
 from rag_core.answer.prompt import REFUSAL_TEXT
 from rag_core.answer.support import citations_in, is_refusal, split_claims
@@ -60,9 +62,11 @@ def decode(ids):
     return "".join(PIECES[i] for i in ids)
 
 
-def greedy(scores_of, n_sources, max_new=30):
+def greedy(scores_of, n_sources, max_new=30, processor=None):
     """Decode with the processor; ``scores_of(step, new_ids)`` gives the fake model's logits."""
-    proc = CitationLogitsProcessor(VOCAB, range(1, n_sources + 1), 0, max_new_tokens=max_new)
+    proc = processor or CitationLogitsProcessor(
+        VOCAB, range(1, n_sources + 1), 0, max_new_tokens=max_new
+    )
     new: list[int] = []
     for step in range(max_new):
         scores = scores_of(step, new).reshape(1, -1)
@@ -175,6 +179,76 @@ def test_states_and_decimal_point():
     }
     with pytest.raises(ValueError, match="no source numbers"):
         allowed_ids("x", VOCAB, [], best)
+
+
+def test_a_sentence_cites_at_most_three_sources_and_none_twice():
+    """A model that would cite source 1 again and again, then every source: each number once,
+    and the sentence ends after MAX_CITES citations."""
+    order = ["1", "2", "3", "4", "5"]
+
+    def scores(step, new):
+        s = torch.zeros(len(PIECES))
+        text = decode(new)
+        if text.endswith("["):
+            for rank, d in enumerate(order):  # its favourite is 1, always: never twice
+                s[PIECES.index(d)] = 10.0 - rank
+        elif text.endswith("]"):
+            s[PIECES.index(" [")] = 10.0  # always one more citation
+            s[PIECES.index(".")] = 5.0
+        elif step < 4:
+            s[PIECES.index(["Paris", " is", " the", " capital"][step])] = 10.0
+        else:
+            s[PIECES.index(" [")] = 10.0
+            s[EOS] = 1.0
+        return s
+
+    text = greedy(scores, 5)
+    assert MAX_CITES == 3
+    assert text.startswith("Paris is the capital [1] [2] [3].")
+    assert run_citations("It is [2] [1]") == ("2", "1")
+    assert run_citations("It [2]. Is [1") == ()
+
+    def best(allowed):
+        return PIECES.index(" [")
+
+    assert allowed_ids("It [1] [2] [3]", VOCAB, [1, 2, 3, 4], best) == VOCAB.end_ids | VOCAB.eos_ids
+    assert allowed_ids("It [1] [2]", VOCAB, [1, 2], best) == VOCAB.end_ids | VOCAB.eos_ids
+    assert allowed_ids("It [2] [", VOCAB, [1, 2], best) == {PIECES.index("1")}
+
+
+def test_the_processor_says_when_the_cap_not_the_model_ended_the_answer():
+    """A model still writing when the cap nears is closed with a citation: ``cut``; one that
+    ends its sentence well before the cap is not."""
+
+    def talker(step, new):
+        s = torch.zeros(len(PIECES))
+        text = decode(new)
+        if text.endswith("["):
+            s[PIECES.index("1")] = 10.0
+        else:
+            s[PIECES.index(" the")] = 10.0  # never stops
+        return s
+
+    cut = CitationLogitsProcessor(VOCAB, [1], 0, max_new_tokens=12)
+    text = greedy(talker, 1, max_new=12, processor=cut)
+    assert text.endswith("[1]") and cut.cut
+
+    plan = ["Paris", " is", " the", " capital", "."]
+
+    def short(step, new):
+        s = torch.zeros(len(PIECES))
+        text = decode(new)
+        if text.endswith("["):
+            s[PIECES.index("1")] = 10.0
+        elif text.endswith("]"):
+            s[EOS] = 10.0
+        else:
+            s[PIECES.index(plan[min(step, 4)])] = 10.0
+        return s
+
+    whole = CitationLogitsProcessor(VOCAB, [1], 0, max_new_tokens=30)
+    assert greedy(short, 1, max_new=30, processor=whole) == "Paris is the capital [1]"
+    assert not whole.cut
 
 
 # ------------------------------------------------------------ generation stage

@@ -55,6 +55,7 @@ VALID = [
     "Two lines [1].\nSecond line [3]!",
     "The output dimension is 384. [1]",  # the citation after the end mark, as in-process
     "Opened in 1990.[2] It has 3.5 km [3].",
+    "Three sources back it [3][1][2]. One again [1].",
     REFUSAL_TEXT,
 ]
 INVALID = [
@@ -68,6 +69,8 @@ INVALID = [
     "[1]",  # no text
     REFUSAL_TEXT + " [1].",  # the refusal is the whole answer or nothing
     "Hallasan is high [0].",
+    "A source twice [1][1].",  # no source twice in one sentence
+    "Twice, not in a row [1][2][1].",
 ]
 
 
@@ -78,6 +81,13 @@ def test_the_regex_accepts_cited_answers_and_the_refusal_and_rejects_4_for_three
     for answer in INVALID:
         assert not pattern.fullmatch(answer), answer
     assert follows_rule("  Hallasan is high [2].  ", N3, REFUSAL_TEXT)
+
+
+def test_a_sentence_cites_at_most_three_distinct_sources():
+    pattern = re.compile(citation_regex([1, 2, 3, 4], REFUSAL_TEXT))
+    assert pattern.fullmatch("Four sources back it [1][2][3].")
+    assert not pattern.fullmatch("Four sources back it [1][2][3][4].")
+    assert pattern.fullmatch("Four sources back it [1][2][3]. And [4].")
 
 
 def test_the_regex_escapes_the_refusal_and_takes_two_digit_sources():
@@ -126,7 +136,7 @@ def _gbnf_to_regex(grammar: str) -> str:
 def test_the_gbnf_spells_the_same_language_as_the_regex():
     grammar = citation_gbnf(N3, REFUSAL_TEXT)
     assert grammar.splitlines()[0] == "root ::= refusal | sentence+"
-    assert 'cite ::= "[" ( "1" | "2" | "3" ) "]"' in grammar
+    assert 'cites ::= "[1]" ( "[2]" ( "[3]" )? | "[3]" ( "[2]" )? )? | "[2]" (' in grammar
     assert f'refusal ::= "{REFUSAL_TEXT}"' in grammar
     reference = re.compile(_gbnf_to_regex(grammar))
     for answer in VALID:
@@ -202,7 +212,9 @@ def test_the_rule_for_three_sources_is_exactly_this_text(offline, tiny_corpus):
     assert _numbers(trace) == N3
     assert _sent(srv)["guided_regex"] == (
         "(?:The sources do not contain the answer\\.|(?:(?:[^\\[\\]\\n.!?。！？]|[.!?。！？]+"
-        "[^\\[\\]\\s.!?。！？])+(?:[0-9]\\. *)?(?:\\[(?:1|2|3)\\])+"
+        "[^\\[\\]\\s.!?。！？])+(?:[0-9]\\. *)?(?:\\[1\\](?:\\[2\\](?:\\[3\\])?|\\[3\\]"
+        "(?:\\[2\\])?)?|\\[2\\](?:\\[1\\](?:\\[3\\])?|\\[3\\](?:\\[1\\])?)?|\\[3\\]"
+        "(?:\\[1\\](?:\\[2\\])?|\\[2\\](?:\\[1\\])?)?)"
         "(?:[.!?。！？]+[\"'”’)]*\\n*)?)+)"
     )
     assert not srv.requests or all(r["path"] != "/props" for r in srv.requests)  # no probe

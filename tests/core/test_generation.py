@@ -166,3 +166,7 @@ def test_a_made_answer_says_its_speed_and_a_replay_says_so_as_notices(tmp_path):
     cut = generate(ctx, cfg, generator=gen, cache_dir=tmp_path / "other")
     assert _codes(cut.notice) == [GENERATION_SPEED, GENERATION_MAX_TOKENS]
     assert cut.message == first.message + "; stopped at max_new_tokens = 64"
+    assert cut.params["cut"] is True and first.params["cut"] is False
+    replayed = generate(ctx, cfg, generator=gen, cache_dir=tmp_path / "other")
+    assert replayed.cached and replayed.params["cut"] is True  # a replay still says it
+    assert _codes(replayed.notice) == [GENERATION_REPLAYED, GENERATION_MAX_TOKENS]

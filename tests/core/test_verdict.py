@@ -165,6 +165,20 @@ def test_the_answer_mark_is_the_answered_correctly_rule(tiny_corpus, answering, 
     assert answer_mark(trace) == mark  # from the Trace's own gold
 
 
+def test_an_answer_the_length_cap_cut_is_cut_off_never_correct(tiny_corpus, answering, monkeypatch):
+    """The right words, but the model was still writing at ``max_new_tokens`` (no end of
+    sequence): "cut off", and Evaluate's row does not count it correct either."""
+    from rag_core.evaluation.answers import answer_row
+
+    answering("Error E17 means the door latch did not close [1]")
+    monkeypatch.setattr(Answers, "eos_ids", (-1,))  # its last token is no end-of-sequence
+    trace = run(_cfg(**{"generation.citations": "free"}), E17.question, tiny_corpus, gold=E17)
+    assert trace.generation.params["cut"] is True
+    assert answer_mark(trace, E17) == "cut_off" and "cut_off" in ANSWER_MARKS
+    row = answer_row(trace, E17, E17.id)
+    assert row.correct is False and row.judgement is not None and row.judgement.correct
+
+
 def test_no_answer_made_is_not_judged_but_a_refusing_gate_is(tiny_corpus):
     off = PipelineConfig().with_overrides({"chunker.preset": "C", "generation.model": "none"})
     trace = run(off, E17.question, tiny_corpus, gold=E17)
