@@ -13,9 +13,14 @@ export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 export STREAMLIT_BROWSER_GATHER_USAGE_STATS := false
 
-.PHONY: setup run test test-fast lint browser bench clean
+.PHONY: setup prepare run test test-fast lint browser bench clean
 
-setup: $(STAMP) browser
+setup: $(STAMP) browser prepare
+
+# The default generator's one-time conversion (about a minute), with its progress here in the
+# terminal rather than in the app's first screen; a no-op once done.
+prepare: $(STAMP)
+	$(PY) -m rag_core.models.prepare
 
 $(STAMP): requirements.txt requirements-dev.txt requirements-nodeps.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -32,7 +37,7 @@ browser:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver fonts-noto-cjk >/dev/null; \
 	  else echo "chromium missing: run 'sudo apt-get install chromium chromium-driver fonts-noto-cjk'"; fi; }
 
-run: $(STAMP)
+run: $(STAMP) prepare
 	$(PY) -m streamlit run app.py --server.headless true --server.port $(PORT)
 
 # Lint first: ruff (rules + format) and mypy, versions pinned in requirements-dev.txt.
