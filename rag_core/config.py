@@ -501,7 +501,7 @@ class GenerationConfig:
     """
 
     model: str = "qwen2.5-coder-0.5b"
-    max_new_tokens: int = 64
+    max_new_tokens: int = 128
     citations: str = "enforced"
     dtype: str = "auto"
     endpoint: str = ""

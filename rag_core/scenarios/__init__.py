@@ -261,39 +261,40 @@ SCENARIOS: tuple[Scenario, ...] = (
             "en": "Candidates appear, but they are the wrong paragraphs",
         },
         explanation={
-            "ko": "'제주의 장마는 보통 언제 시작하고 끝나나요?'에 문자 n-gram이 찾아 준 상위 후보 "
-            "셋은 글자 조각만 공유할 뿐, 세탁건조기 FAQ의 제품 등록·세탁조 냄새·이사 문단입니다. "
-            "장마 기간이 적힌 기후 문단은 8위라 게이트(최대 3개)를 넘지 못하고, 모델은 이 출처만 "
-            "받습니다(예산은 2048 토큰이라 예산 탓이 아닙니다). 형태소로 나누는 auto 분석기(B)는 "
-            "'장마', '시작', '끝나'를 맞혀 기후 문단 둘을 올리고, 정답이 유지된 세 후보에 듭니다.",
-            "en": "For '제주의 장마는 보통 언제 시작하고 끝나나요?' (when does Jeju's rainy season "
-            "usually start and end?) the top three candidates that char n-grams find share letter "
-            "fragments only: washer-dryer FAQ answers on product registration, a smelly drum and "
-            "moving house. The climate paragraph with the dates ranks 8th, beyond the gate's three "
-            "kept, and the model gets only those sources (the budget is 2048 tokens: it is not the "
-            "budget). The auto analyzer's morphemes (B) match '장마', '시작' and '끝나', two "
-            "climate paragraphs move up and the gold is among the three kept.",
+            "ko": "'Llama 2 7B의 토큰당 KV 캐시 크기'를 묻는 질문에 문자 n-gram 분석기(char)는 "
+            "추론 장의 문단을 여럿 찾지만, 상위 셋은 글자 조각이 겹칠 뿐 GQA와 KV 캐시 공식을 "
+            "다룬 다른 문단입니다. 답(토큰당 512 KiB)이 적힌 문단은 5위라 게이트(최대 3개)를 넘지 "
+            "못하고, 모델은 답이 없는 출처만 받습니다(예산은 2048 토큰이라 예산 탓이 아닙니다). "
+            "단어로 나누는 auto 분석기(B)는 'llama', '7b', 'token'을 맞혀 그 문단을 1위로 올리고, "
+            "모델은 512 KiB라고 답합니다.",
+            "en": "Asked for Llama 2 7B's KV cache per token, the char n-gram analyzer finds many "
+            "paragraphs of the inference chapter, but the top three only share letter fragments: "
+            "other paragraphs on grouped-query attention and the cache formula. The paragraph "
+            "with the answer (512 KiB per token) ranks 5th, beyond the gate's three kept, and the "
+            "model gets only sources without it (the budget is 2048 tokens: it is not the "
+            "budget). The auto analyzer's words (B) match 'llama', '7b' and 'token', that "
+            "paragraph ranks first and the model answers 512 KiB.",
         },
         look_at={
-            "ko": "판정 '게이트에서 잃음', 출처 목록의 문서와 절 이름(세탁건조기 FAQ); B에서는 "
-            "기후 문단과 정답 ★.",
-            "en": "The verdict 'gated' and the documents and sections of the sources (the "
-            "washer-dryer FAQ); in B the climate paragraphs and the gold ★.",
+            "ko": "판정 '게이트에서 잃음', 출처 목록의 절 이름과 게이트가 떨어뜨린 5위의 정답 ★; "
+            "B에서는 1위의 정답과 512 KiB라는 답.",
+            "en": "The verdict 'gated', the sections of the sources and the gold ★ the gate "
+            "dropped at rank 5; in B the gold at rank 1 and the answer 512 KiB.",
         },
         overrides={
             "retrieval.analyzer": "char",
             "gate.max_kept": 3,
             "context.budget_tokens": 2048,
         },
-        question_id="ko-19",
+        question_id="en-inf-01",
         compare={"retrieval.analyzer": "auto"},
         page="inspect",
         expect={
             "lost_at": "gate",
             "some_candidates": "bm25:char",
-            "top_doc": {"bm25:char": "man-support-faq-ko"},
+            "top_doc": {"bm25:char": "en-course-04-inference"},
         },
-        expect_b={"gold_rank_at_most": {"gate": 3}},
+        expect_b={"gold_rank_at_most": {"gate": 1}},
         fails_at="gate",
     ),
     Scenario(
@@ -351,7 +352,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             "the budget cuts it.",
         },
         overrides={"context.budget_tokens": 400},
-        question_id="en-emb-06",
+        question_id="man-en-12",
         compare={"context.budget_tokens": 1024},
         page="compare",
         expect={"lost_at": "context", "gold_absent": "context"},
@@ -401,11 +402,13 @@ SCENARIOS: tuple[Scenario, ...] = (
         explanation={
             "ko": "임베딩은 'E21'과 'E17'을 거의 같은 뜻으로 봅니다. dense만 쓰면 상위 3개에 다른 "
             "오류 코드와 비슷한 문단이 들어오고 E21 문단은 빠집니다. BM25는 'e21'이라는 색인어를 "
-            "그대로 맞히므로 1위로 찾고, 두 목록을 RRF로 융합한 하이브리드(B)가 정답을 되찾습니다.",
+            "그대로 맞히므로 1위로 찾고, 두 목록을 RRF로 융합한 하이브리드(B)가 정답을 되찾습니다. "
+            "B는 융합 1위만 프롬프트에 넣으므로(게이트 최대 1개) 모델은 E21 문단만 읽고 답합니다.",
             "en": "To an embedding, 'E21' and 'E17' mean almost the same. Dense alone fills its "
             "top 3 with other codes and look-alike paragraphs and misses the E21 one. BM25 matches "
             "the term 'e21' exactly and ranks it first; the hybrid (B), fusing both lists with "
-            "RRF, recovers the gold.",
+            "RRF, recovers the gold. B sends only the fused first (the gate keeps one), so the "
+            "model reads the E21 paragraph alone when it answers.",
         },
         look_at={
             "ko": "A의 dense 열(코사인 거리, 정답 ★ 없음). "
@@ -419,7 +422,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             "retrieval.dense_model": "minilm",
         },
         question_id="man-en-01",
-        compare={"retrieval.methods": "bm25,dense"},
+        compare={"retrieval.methods": "bm25,dense", "gate.max_kept": 1},
         page="compare",
         expect={"lost_at": "retrieval"},
         expect_b={"gold_rank_at_most": {"fusion": 1}},
@@ -532,15 +535,17 @@ SCENARIOS: tuple[Scenario, ...] = (
             "en": "Overlap duplicates crowd the top k and the budget",
         },
         explanation={
-            "ko": "512자 청크에 384자 겹침을 주면 이웃 청크가 글의 4분의 3을 공유합니다. 추론 "
-            "장의 같은 글이 조금씩 밀린 채 상위 후보 8자리 중 7자리를 차지하고, 예산도 같은 글을 "
-            "여러 번 담는 데 씁니다. 정답 청크는 7위로 밀려 예산 밖에서 빠집니다. 겹침을 64자로 "
-            "줄이면(B) 중복이 사라지고, 정답이 출처로 들어갑니다.",
+            "ko": "512자 청크에 384자 겹침을 주면 이웃 청크가 글의 4분의 3을 공유합니다. 'BM25가 "
+            "청크 수천 개를 채점하는 데 얼마나 걸리나'라는 질문에 검색 장의 같은 글이 조금씩 밀린 "
+            "채(0001, 0002) 상위 자리를 차지하고, 예산도 같은 글을 여러 번 담는 데 씁니다. "
+            "답(약 1밀리초)이 적힌 청크는 6위로 밀려 예산 밖에서 빠집니다. 겹침을 64자로 "
+            "줄이면(B) 중복이 사라지고, 정답이 세 번째 출처로 들어갑니다.",
             "en": "Chunks of 512 characters with 384 of overlap share three quarters of their text "
-            "with their neighbours. The same passage of the reasoning chapter, shifted a little, "
-            "takes seven of the eight top places, and the budget pays for the same words again "
-            "and again; the gold chunk, seventh, falls out with the budget. With 64 characters of "
-            "overlap (B) the copies are gone and the gold goes into the prompt.",
+            "with their neighbours. Asked how long BM25 takes to score a few thousand chunks, the "
+            "same passage of the retrieval chapter, shifted a little (0001, 0002), takes the top "
+            "places, and the budget pays for the same words again and again; the chunk with the "
+            "answer (about a millisecond), sixth, falls out with the budget. With 64 characters "
+            "of overlap (B) the copies are gone and the gold goes in as the third source.",
         },
         look_at={
             "ko": "검색 열에서 같은 문서의 연속된 청크 번호, 컨텍스트 표의 '예산 초과'로 제외된 "
@@ -555,7 +560,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             "chunker.overlap": 384,
             "context.dedup": False,
         },
-        question_id="en-rsn-06",
+        question_id="en-ret-02",
         compare={"chunker.overlap": 64},
         page="compare",
         expect={"overlapping_hits": True, "lost_at": "context"},

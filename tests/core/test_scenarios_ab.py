@@ -4,10 +4,15 @@ corpus, in the terms of the lecture's verdict line (``rag_core.evaluation.verdic
 A fails where ``Scenario.fails_at`` says: the gold is lost at that stage (or, out of domain,
 the gate lets the question through), and the card's own ``expect`` holds. B works as
 ``Scenario.works`` says: the gold is retrieved, kept and sent in the prompt, or the question
-is refused — and ``expect_b`` holds. Generation is off: the claims are about the stages before
-it. The context is built twice: with the fallback tokenizer (what the app shows with
-generation off) and, in the slow test, with the default generator's own tokenizer (what it
-shows by default), since the budget scenarios count tokens.
+is refused — and ``expect_b`` holds. Generation is off for those claims: they are about the
+stages before it. The context is built twice: with the fallback tokenizer (what the app shows
+with generation off) and, in the slow test, with the default generator's own tokenizer (what
+it shows by default), since the budget scenarios count tokens.
+
+With generation on (slow: the shipped corpus and the bundled generator, as the Lecture page
+runs them), B must also *work* for the person watching: its answer is marked correct by
+Evaluate's rule (``rag_core.evaluation.answers.answer_mark``: ``correct``, or
+``correct_refusal`` for an out-of-domain question), never cut off by the length cap.
 """
 
 from __future__ import annotations
@@ -98,3 +103,39 @@ def test_every_scenario_holds_with_the_default_generators_tokenizer(s, monkeypat
     generator = models.get_generator(GenerationConfig().model)
     monkeypatch.setattr(models, "fallback_prompt_tokenizer", lambda: generator)
     _check(s)
+
+
+#: Scenarios whose B answer the bundled 0.5B model still gets wrong, with why (strict xfail:
+#: the day it answers, the mark must be removed).
+B_ANSWER_FAILS = {
+    "header-window": "the gold chunk is a slice of a table without its header row: the model "
+    "reads the Llama row's 1.97 GiB (or the slice's first cell) as GPT-3's cache",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "s",
+    [
+        pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=B_ANSWER_FAILS[s.id]))
+        if s.id in B_ANSWER_FAILS
+        else s
+        for s in SCENARIOS
+    ],
+    ids=lambda s: s.id,
+)
+def test_every_baseline_answers_correctly_with_the_bundled_generator(s):
+    """A fails at its named stage and B's answer is marked correct by Evaluate's rule."""
+    from rag_core.evaluation.answers import answer_mark
+
+    corpus = _shipped()
+    q = {x.id: x for x in corpus.questions}[s.question_id]
+    text = s.question_text(q)
+    a = run(s.config(), text, corpus, gold=q, stop_after="context")  # its answer: not the point
+    va = verdict(a, q, seen="context")
+    assert va.failed and va.stage == s.fails_at, (s.id, "A", va)
+    b = run(s.config_b(), text, corpus, gold=q)
+    mark = answer_mark(b, q)
+    want = "correct_refusal" if s.works == "refused" else "correct"
+    assert mark == want, (s.id, "B", mark, b.generation.answer)
+    assert not b.generation.params.get("cut"), (s.id, b.generation.answer)
