@@ -1,7 +1,8 @@
 """RAG Stage Inspector — the Streamlit entrypoint.
 
-Only navigation and the shared sidebar live here; each page is one file under
-``pages/`` and renders a ``Trace`` (see docs/ARCHITECTURE.md). Run with ``make run``.
+Only navigation and the shared sidebar live here (and the start of the lecture gallery's
+background preparation, ``ui.gallery``); each page is one file under ``pages/`` and renders a
+``Trace`` (see docs/ARCHITECTURE.md). Run with ``make run``.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import i18n, sidebar
+from ui import cache, gallery, i18n, sidebar
 from ui.check import text as check_text
 from ui.chunks import text as chunks_text
 from ui.compare import text as compare_text
@@ -141,6 +142,7 @@ def main() -> None:
     nav = st.navigation(pages, position="sidebar")
     missing = _asked_page_missing(pages)
     sidebar.render()
+    gallery.start(lambda: cache.sample_index("sample"), sidebar.start_config()[0])  # once
     if notice := sidebar.page_notice(missing, sidebar.current_lang()):
         st.warning(md(notice))
     nav.run()

@@ -6,7 +6,7 @@ import streamlit as st
 
 from ui import cache, render, sidebar, stream
 from ui.compare import view, widgets
-from ui.html import md, show, style, table
+from ui.html import Markup, md, show, style, table
 from ui.i18n import t
 from ui.state import compare_config, config_diff
 from ui.trace_view import citation_mode_label
@@ -44,6 +44,11 @@ a, b = results["A"].trace, results["B"].trace
 if a is None or b is None:
     st.stop()
 st.markdown(f"**{t('ins.question', lang)}** {md(a.question)}")
+# an answer being made streams here, on the first screen, with its progress and Stop
+tops: dict[str, object] = {}
+if any(r.pending is not None for r in results.values()):
+    for side, col in zip(results, st.columns(2), strict=True):
+        tops[side] = col.empty()
 
 
 # summary: one row per stage fact, differing rows marked -----------------------------
@@ -57,10 +62,10 @@ show(table([t("cmp.stage", lang), "A", "B", ""], rows, row_classes=classes))
 left, right = st.columns(2)
 with left:
     st.markdown("**A**")
-    render.verdict(a, lang)
+    render.verdict(a, lang, pending=results["A"].pending is not None)
 with right:
     st.markdown("**B**")
-    render.verdict(b, lang)
+    render.verdict(b, lang, pending=results["B"].pending is not None)
 
 same = a.index_stamp.chunker_signature == b.index_stamp.chunker_signature
 if not same:
@@ -105,7 +110,13 @@ for col, trace in ((c1, a), (c2, b)):
 
 st.header(t("ins.h.answer", lang))
 c1, c2 = st.columns(2)
-with c1:
-    render.answer_pane(results["A"], lang, key="cmp.claim.a", question=ctx.gold)
-with c2:
-    render.answer_pane(results["B"], lang, key="cmp.claim.b", question=ctx.gold)
+for col, side in ((c1, "A"), (c2, "B")):
+    with col:
+        render.answer_pane(
+            results[side],
+            lang,
+            key=f"cmp.claim.{side.lower()}",
+            question=ctx.gold,
+            top=tops.get(side),
+            top_head=Markup(f"<strong>{side}</strong>"),
+        )

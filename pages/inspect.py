@@ -21,7 +21,7 @@ trace = res.trace
 
 st.markdown(f"**{t('ins.question', lang)}** {md(trace.question)}")
 # the answer on the first screen (section 7 is ~2,700 px down at 1280x800): what the Trace holds
-# now, redrawn below once a streamed answer ends without a rerun
+# now; while it is being made, its stream with progress, estimate and Stop (section 7 says so)
 preview = st.empty()
 state = "pending" if res.pending is not None else "stopped" if res.stopped else "done"
 show(answer_preview(trace, lang, question=ctx.gold, state=state), preview)
@@ -30,7 +30,7 @@ for w in warning_lines(trace, lang):
 if skipped := not_loaded(trace):  # one box for the corpus load, however many it skipped
     with st.expander(t("ins.not_loaded", lang, n=skipped)):
         st.markdown("\n".join(f"- {md(w)}" for w in skipped_lines(ctx.corpus.failed, lang)))
-render.verdict(trace, lang)
+render.verdict(trace, lang, pending=res.pending is not None)
 widgets.flow(trace, lang)
 
 st.download_button(
@@ -85,12 +85,20 @@ render.gate_section(trace, lang, key=keys.K_INS_GATE)
 
 # 6 · context ----------------------------------------------------------------
 st.header(t("ins.h.context", lang), anchor="context")
-widgets.context_section(trace, lang, cache.token_pieces(trace))
+if res.pending is not None and res.pending.converting:  # stages to the gate only, for now
+    st.info(t("stream.context_waits", lang))
+else:
+    widgets.context_section(trace, lang, cache.token_pieces(trace))
 
 # 7 · generation + support ---------------------------------------------------
 st.header(t("ins.h.answer", lang), anchor="answer")
-final = render.answer_pane(  # streamed, with Stop, while it is made
-    res, lang, key=keys.K_INS_CLAIM, question=ctx.gold
+final = render.answer_pane(  # streamed at the top, with Stop, while it is made
+    res,
+    lang,
+    key=keys.K_INS_CLAIM,
+    question=ctx.gold,
+    top=preview,
+    top_head=answer_preview(trace, lang, question=ctx.gold, state="pending"),
 )
 if res.pending is not None:  # the stream ended here: the preview says how
     state = "done" if final is not None else "failed"

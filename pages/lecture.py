@@ -11,7 +11,8 @@ from ui import cache, render, sidebar, stream
 from ui.html import Markup, md, show, style
 from ui.i18n import t
 from ui.lecture import widgets
-from ui.lecture.view import lecture_style, lecture_view, parse_side, parse_step
+from ui.lecture.style import lecture_style
+from ui.lecture.view import Making, lecture_view, parse_side, parse_step
 from ui.state import K_LEC_BIG, K_LEC_SIDE, K_LEC_STEP, compare_config
 
 #: The page keeps Streamlit's chrome small so the panes fill a 1280×720 screen;
@@ -52,23 +53,42 @@ pieces = cache.token_pieces(trace)
 step = parse_step(sidebar.shadow_get(K_LEC_STEP, ""))
 widgets.step_notice(sidebar.shadow_get(K_LEC_STEP, ""), step, lang)
 large = sidebar.shadow_get(K_LEC_BIG, "") == "1"
-selected = widgets.toolbar(
-    trace, lang, step, large, pieces, question=ctx.gold, side=side, compare_b=ctx.compare_b
-)
+selected, slot = widgets.toolbar(
+    trace, lang, step, large, pieces, question=ctx.gold, side=side, compare_b=ctx.compare_b,
+    pending=res.pending is not None or res.stopped,
+)  # fmt: skip
+if res.stopped:
+    with slot.container(horizontal=True, vertical_alignment="center", gap="small"):
+        stream.stopped_pane(res.key, lang, widget="lec.resume", compact=True)
 
-strip, grid = st.container(), st.empty()  # the answer's stream above the panes
-for final in (False, True):
+grid = st.empty()
+
+
+def draw(making: Making | None = None) -> None:
+    """The panes of ``trace``; ``making``: its answer is still being made (pane 3 says so)."""
     with grid.container():
         show(
             lecture_view(
                 trace, lang, step=step, selected=selected, pieces=pieces, large=large,
-                height=GRID_HEIGHT, question=ctx.gold,
+                height=GRID_HEIGHT, question=ctx.gold, making=making,
             )
         )  # fmt: skip
-    if final or res.pending is None:
-        break
-    with strip:  # the answer is being made: its time line and Stop, then the page reruns
-        trace = stream.follow(res.pending, lang, key="lec.stop", show_text=step >= 3) or trace
-if res.stopped:
-    with strip:
-        stream.stopped_pane(res.key, lang, widget="lec.resume")
+
+
+def making(pending: stream.Pending) -> None:
+    """Pane 3 while the answer is made: its estimate, and its text from the answer's step on."""
+    shown = pending.text if step >= 3 else ""
+    draw(Making(t("lec.making", lang, line=stream.pending_text(pending, lang)), shown))
+
+
+if res.pending is None:
+    draw()
+else:
+    making(res.pending)
+    with slot.container(horizontal=True, vertical_alignment="center", gap="small"):
+        final = stream.follow(
+            res.pending, lang, key="lec.stop", show_text=False, on_update=making
+        )  # the time line and Stop in the toolbar; the page reruns at the end
+    if final is not None:
+        trace = final
+        draw()

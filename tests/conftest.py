@@ -9,6 +9,9 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# no background preparation of the lecture gallery in the tests' apps (ui/gallery.py): a test
+# that wants it sets RAG_PREPARE_GALLERY=1 for its own server
+os.environ.setdefault("RAG_PREPARE_GALLERY", "0")
 
 TINY_DOCS = {
     "jeju.md": """---

@@ -94,11 +94,21 @@ def page_trace(ctx: Context, *, staged: bool = False) -> cache.TraceResult:
 
 
 def answer_pane(
-    res: cache.TraceResult, lang: str, *, key: str, question: Question | None = None
+    res: cache.TraceResult,
+    lang: str,
+    *,
+    key: str,
+    question: Question | None = None,
+    top: Any = None,
+    top_head: Markup | None = None,
 ) -> Trace | None:
     """The answer section of a page: streamed with a Stop button while it is being made
     (``ui.stream.follow``), the stopped state, or the Trace's generation and claims (with the
     answer's own mark against ``question``: :func:`answer_and_sources`).
+
+    ``top``: a slot at the top of the page (an ``st.empty``) where an answer being made is
+    streamed — its progress, estimate and Stop where the reader is — while this section says
+    so (``top_head`` heads it there); drawn here once the stream ends without a rerun.
 
     Returns the Trace whose answer it drew (the full one once a stream ended), None when it
     drew no answer (no Trace, stopped, or a stream cancelled or failed)."""
@@ -106,10 +116,23 @@ def answer_pane(
     if trace is None:  # page_trace has said why and stopped the page
         return None
     if res.pending is not None:
-        final = stream.follow(res.pending, lang, key=f"{key}.stop")
+        here = st.container()
+        if top is not None:
+            with here:
+                caption("stream.at_top", lang)
+            with top.container(border=True):
+                if top_head is not None:
+                    show(top_head)
+                final = stream.follow(res.pending, lang, key=f"{key}.stop")
+            here = here.empty()
+        else:
+            final = stream.follow(res.pending, lang, key=f"{key}.stop")
         if final is None:
             return None
-        trace = final
+        with here.container():
+            generation_section(final, lang)
+            answer_and_sources(final, lang, key=key, question=question)
+        return final
     elif res.stopped:
         stream.stopped_pane(res.key, lang, widget=f"{key}.resume")
         return None
@@ -121,8 +144,9 @@ def answer_pane(
 # ------------------------------------------------------------------ verdict
 
 
-def verdict(trace: Trace, lang: str) -> None:
-    """The verdict line: the first stage where gold was lost, and why."""
+def verdict(trace: Trace, lang: str, *, pending: bool = False) -> None:
+    """The verdict line: the first stage where gold was lost, and why. ``pending``: the answer
+    is still being made (the line says so instead of a result that does not exist yet)."""
     gold = trace.gold
     if gold is None:
         show(tag("div", t("ins.verdict.nogold", lang), cls="ri-verdict none"))
@@ -135,6 +159,9 @@ def verdict(trace: Trace, lang: str) -> None:
             loss=tv("loss", gold.lost_at, lang),
         )
         cls = "ri-verdict lost"
+    elif pending:
+        head = t("ins.verdict.pending", lang)
+        cls = "ri-verdict kept"
     elif trace.generation.status == "ok":
         head = t("ins.verdict.used", lang)
         cls = "ri-verdict kept"

@@ -24,6 +24,7 @@ import queue
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,11 +35,11 @@ from rag_core.answer.generation import estimate_seconds
 from rag_core.config import PipelineConfig
 from rag_core.index import CorpusIndex
 from rag_core.pipeline import Cancelled
-from rag_core.types import Question, Trace
+from rag_core.types import Notice, Question, Trace
 
 from . import cache
 from .html import md
-from .i18n import error_text, t
+from .i18n import error_text, notice_text, t
 
 #: Seconds between two writes of a waiting script: the longest a rerun waits to interrupt it.
 TICK = 0.25
@@ -66,6 +67,34 @@ class Pending:
     prompt: dict[str, Any] | None = None
     started: float = field(default_factory=time.perf_counter)
     finished: bool = False
+    #: The generator is being converted (once per machine): ``staged`` holds the stages up to
+    #: the gate only, until the prompt is built with its tokenizer (then the page reruns).
+    converting: bool = False
+    #: The latest ``progress`` message of the run (a core notice) while it converts.
+    progress: Any = None
+
+
+#: Runs of sessions' questions going on now, and when the last one ended (the gallery's
+#: background preparation waits for an idle server: ``ui.gallery``).
+_ACTIVE = {"runs": 0, "since": time.monotonic()}
+_ACTIVE_LOCK = threading.Lock()
+
+
+def _working(delta: int) -> None:
+    with _ACTIVE_LOCK:
+        _ACTIVE["runs"] += delta
+        _ACTIVE["since"] = time.monotonic()
+
+
+def busy() -> bool:
+    """Is a session running a question now?"""
+    return _ACTIVE["runs"] > 0
+
+
+def idle_seconds() -> float:
+    """Seconds since the last session's run ended (0 while one runs)."""
+    with _ACTIVE_LOCK:
+        return 0.0 if _ACTIVE["runs"] else time.monotonic() - _ACTIVE["since"]
 
 
 def _pendings() -> dict[tuple[str, ...], Pending]:
@@ -159,6 +188,7 @@ def _start(
         events.put((kind, value))
 
     def work() -> None:
+        _working(+1)
         try:
             trace = pipeline.run(
                 config,
@@ -181,6 +211,7 @@ def _start(
             result["error"] = f"{type(exc).__name__}: {exc}"
             result["crash"] = traceback.format_exc()
         finally:
+            _working(-1)
             lock.release()
             events.put(("done", None))
 
@@ -189,19 +220,39 @@ def _start(
     try:
         line.empty()
         staged = _wait_for_stages(events, lang)
+        converting = staged == CONVERTING
+        if converting:  # the model-free stages now, while the generator is converted
+            staged = pipeline.run(
+                config, question, corpus, gold=gold, runs=runs or None, stop_after="gate"
+            )
     except BaseException:  # the script was interrupted (a rerun): abandon the run
         cancel.set()
         raise
     backlog = _read_for(events, GRACE) if staged is not None else []
     if staged is None or (backlog and backlog[-1][0] == "done"):
         return _ended(result, time.perf_counter() - t0)  # no model call, a replay, an error
-    pending = Pending(key, staged, events, cancel, result, backlog=backlog, started=t0)
+    pending = Pending(
+        key,
+        staged,  # type: ignore[arg-type]  # a Trace: CONVERTING was replaced above
+        events,
+        cancel,
+        result,
+        backlog=backlog,
+        started=t0,
+        converting=converting,
+    )
     _pendings()[key] = pending
-    return cache.TraceResult(staged, pending=pending, key=key)
+    return cache.TraceResult(pending.staged, pending=pending, key=key)
 
 
-def _wait_for_stages(events: queue.Queue[tuple[str, Any]], lang: str) -> Trace | None:
-    """Draw progress until the ``stages`` Trace (returned) or the run's end (None)."""
+#: What :func:`_wait_for_stages` returns when the run first converts the generator.
+CONVERTING = "converting"
+
+
+def _wait_for_stages(events: queue.Queue[tuple[str, Any]], lang: str) -> Trace | str | None:
+    """Draw progress until the ``stages`` Trace (returned), the run's end (None) or the news
+    that the generator is converted first (:data:`CONVERTING`: a minute or more, so the page
+    draws the stages that need no model meanwhile)."""
     progress = cache.Progress(st.empty(), t("ins.running", lang), lang)
     line = st.empty()
     phase: tuple[str, float] | None = None
@@ -220,6 +271,8 @@ def _wait_for_stages(events: queue.Queue[tuple[str, Any]], lang: str) -> Trace |
             if kind == "progress":
                 progress(*value)
             elif kind == "preparing":
+                if value.get("once"):
+                    return CONVERTING
                 phase = (
                     "stream.converting" if value.get("once") else "stream.loading",
                     time.perf_counter(),
@@ -258,13 +311,26 @@ def _tick(slot: Any, text: str, since: float) -> None:
         slot.empty()
 
 
-def follow(pending: Pending, lang: str, *, key: str, show_text: bool = True) -> Trace | None:
+#: Seconds between two calls of ``follow``'s ``on_update`` while text streams in.
+UPDATE_EVERY = 0.5
+
+
+def follow(
+    pending: Pending,
+    lang: str,
+    *,
+    key: str,
+    show_text: bool = True,
+    on_update: Callable[[Pending], None] | None = None,
+) -> Trace | None:
     """Stream ``pending``'s answer here with a Stop button (widget ``key``); at the end, rerun
     the page when the full Trace was kept (it is drawn from the cache), else return it. None:
     the run was cancelled or failed (said here).
 
     ``show_text=False``: only the time line and Stop (a lecture step before the answer's: no
-    spoiler)."""
+    spoiler, or the text is drawn elsewhere). ``on_update(pending)``: told when the prompt's
+    size is known and, at most every :data:`UPDATE_EVERY` seconds, when text arrived (a page
+    that draws the answer in a pane of its own)."""
     line = st.empty()
     st.button(
         t("stream.stop", lang),
@@ -276,6 +342,7 @@ def follow(pending: Pending, lang: str, *, key: str, show_text: bool = True) -> 
     box = st.empty()
     if pending.text and show_text:
         box.markdown(md(pending.text) + " ▌")
+    told, stale = 0.0, on_update is not None
     while True:
         try:
             kind, value = (
@@ -283,16 +350,26 @@ def follow(pending: Pending, lang: str, *, key: str, show_text: bool = True) -> 
             )
         except queue.Empty:
             _prompt_line(line, pending, lang)
-            continue
+            kind, value = "", None
         if kind == "done":
             break
+        if kind == "stages" and pending.converting:  # converted: draw the prompt's stages
+            pending.staged, pending.converting = value, False
+            st.rerun()
+        if kind == "progress":
+            pending.progress = value[0]
         if kind == "prompt":
             pending.prompt = {**value, "since": time.perf_counter()}
             _prompt_line(line, pending, lang)
+            told, stale = 0.0, on_update is not None  # say the estimate at once
         elif kind == "text":
             pending.text += value
+            stale = on_update is not None
             if show_text:
                 box.markdown(md(pending.text) + " ▌")
+        if on_update is not None and stale and time.perf_counter() - told >= UPDATE_EVERY:
+            on_update(pending)
+            told, stale = time.perf_counter(), False
     pending.finished = True
     _pendings().pop(pending.key, None)
     trace = pending.result.get("trace")
@@ -308,21 +385,35 @@ def follow(pending: Pending, lang: str, *, key: str, show_text: bool = True) -> 
 
 
 def _prompt_line(slot: Any, pending: Pending, lang: str) -> None:
-    """The line above a streaming answer: the prompt's size and time estimate, and the seconds
-    so far (while the model reads the prompt, before its first word)."""
+    """The line above a streaming answer (:func:`pending_text`)."""
+    slot.caption(md(pending_text(pending, lang)))
+
+
+def pending_text(pending: Pending, lang: str) -> str:
+    """What an answer being made has come to: the prompt's size and time estimate, and the
+    seconds so far (while the model reads the prompt, before its first word); before the
+    prompt is sent, the seconds since the run started."""
+    if pending.converting:
+        said = t("stream.converting", lang, s=time.perf_counter() - pending.started)
+        if isinstance(pending.progress, Notice):
+            said += " · " + notice_text(pending.progress, lang)
+        return said
     if pending.prompt is None:
-        slot.caption(md(t("stream.starting", lang, s=time.perf_counter() - pending.started)))
-        return
+        return t("stream.starting", lang, s=time.perf_counter() - pending.started)
     p = pending.prompt
     extra = {"dtype": str(p["dtype"])} if p.get("dtype") else {}
     head = estimate_text(int(p["tokens"]), str(p["model_id"]), lang, **extra)
     so_far = t("stream.elapsed", lang, s=time.perf_counter() - p["since"])
-    slot.caption(md(f"{head} · {so_far}"))
+    return f"{head} · {so_far}"
 
 
-def stopped_pane(key: tuple[str, ...], lang: str, *, widget: str) -> None:
-    """The answer pane of a stopped generation: what happened, and a button to generate."""
-    st.info(t("stream.stopped", lang))
+def stopped_pane(key: tuple[str, ...], lang: str, *, widget: str, compact: bool = False) -> None:
+    """The answer pane of a stopped generation: what happened, and a button to generate
+    (``compact``: one caption, for a toolbar row)."""
+    if compact:
+        st.caption(t("stream.stopped", lang))
+    else:
+        st.info(t("stream.stopped", lang))
     st.button(
         t("stream.resume", lang),
         key=widget,

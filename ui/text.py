@@ -581,6 +581,18 @@ TEXT: dict[str, tuple[str, str]] = {
     "verdict.invalid-citation": ("없는 출처 인용", "invalid citation"),
     "verdict.contradicted": ("출처와 모순", "contradicted"),
     "verdict.not-a-claim": ("주장 아님", "not a claim"),
+    # ---- whether a scenario's answers are prepared (ui.gallery: Scenarios and Lecture)
+    "gallery.ready": ("준비됨: 몇 초 안에 열립니다.", "Prepared: opens in seconds."),
+    "gallery.unready": (
+        "준비 안 됨: 처음 열 때 답변을 만듭니다 ({sides}).",
+        "Not prepared: its answers are made when it first opens ({sides}).",
+    ),
+    "gallery.running": (
+        "지금 백그라운드에서 준비하는 중입니다 ({sides}).",
+        "Being prepared in the background now ({sides}).",
+    ),
+    "gallery.side_est": ("{side} 약 {seconds}초", "{side} about {seconds} s"),
+    "gallery.side_no_est": ("{side} 예상 시간 없음", "{side} no estimate yet"),
     # ---- the answer's own mark (rag_core.evaluation.answers.answer_mark), apart from support
     "mark.head": ("답변 판정: {mark}", "Answer: {mark}"),
     "mark.help": (
@@ -873,6 +885,10 @@ TEXT: dict[str, tuple[str, str]] = {
     "ins.verdict.prompt": (
         "정답 근거가 프롬프트까지 도달했습니다 (생성된 답변은 없음).",
         "The gold evidence reached the prompt (no answer was generated to check).",
+    ),
+    "ins.verdict.pending": (
+        "정답 근거가 프롬프트까지 도달했습니다. 답변은 지금 만드는 중입니다.",
+        "The gold evidence reached the prompt; the answer is being made now.",
     ),
     "ins.verdict.needle": ("정답 근거 {i}: {loss} — {why}", "Needle {i}: {loss} — {why}"),
     # ---- Trace pieces shared by Inspect, Compare and Lecture: headings

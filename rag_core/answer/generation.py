@@ -254,6 +254,36 @@ def _locally(request: _Request, generator: Any, params: dict[str, Any]) -> Gener
     )
 
 
+def is_stored(
+    context: ContextStage,
+    cfg: GenerationConfig,
+    generator: Any,
+    cache_dir: str | Path | None = None,
+) -> bool:
+    """Would :func:`generate` replay the answer to ``context`` from the generation cache (no
+    model call)? False when there is nothing to send, for an endpoint generator (its replies are
+    keyed by the server) and for ids that are not this generator's."""
+    params: dict[str, Any] = {"max_new_tokens": cfg.max_new_tokens, "citations": cfg.citations}
+    if _nothing_to_send(context, cfg, params) is not None or getattr(
+        generator, "is_endpoint", False
+    ):
+        return False
+    params["dtype"] = generator_dtype(generator)
+    if _wrong_ids(context, generator, params) is not None:
+        return False
+    mode, sources, _ = _citation_mode(context, cfg, generator, params)
+    key = cache_key(
+        generator.model_id,
+        generator.file_sha256,
+        context.ids_sha256 or "",
+        cfg.max_new_tokens,
+        mode,
+        sources,
+        params["dtype"],
+    )
+    return generation_store(cache_dir).get(key) is not None
+
+
 def _citation_mode(
     context: ContextStage, cfg: GenerationConfig, generator: Any, params: dict[str, Any]
 ) -> tuple[str, list[int], list[Notice]]:

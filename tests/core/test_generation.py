@@ -170,3 +170,18 @@ def test_a_made_answer_says_its_speed_and_a_replay_says_so_as_notices(tmp_path):
     replayed = generate(ctx, cfg, generator=gen, cache_dir=tmp_path / "other")
     assert replayed.cached and replayed.params["cut"] is True  # a replay still says it
     assert _codes(replayed.notice) == [GENERATION_REPLAYED, GENERATION_MAX_TOKENS]
+
+
+def test_is_stored_says_whether_generate_would_replay_without_calling_the_model(tmp_path):
+    from rag_core.answer.generation import is_stored
+
+    gen = FakeGenerator()
+    ctx = context(gen)
+    cfg = GenerationConfig(model="fake", max_new_tokens=64, citations="free")
+    assert not is_stored(ctx, cfg, gen, tmp_path)
+    generate(ctx, cfg, generator=gen, cache_dir=tmp_path)
+    assert is_stored(ctx, cfg, gen, tmp_path) and gen.calls == 1
+    assert not is_stored(
+        ctx, GenerationConfig(model="fake", max_new_tokens=65, citations="free"), gen, tmp_path
+    )
+    assert not is_stored(ctx, GenerationConfig(model="none"), gen, tmp_path)  # nothing to send

@@ -59,7 +59,7 @@ def _open(entry, scenario: str):
 
 def test_nothing_is_told_before_its_step(entry, fake_model):
     at = _open(entry, "rerank-wrong-paragraph")
-    claim_pickers = lambda: [s for s in at.selectbox if s.key == "lec.claim.w"]  # noqa: E731
+    claim_pickers = lambda: [s for s in at.selectbox if s.key.startswith("lec.claim.w")]  # noqa: E731
     seen = []
     for step in range(1, 5):
         body = html(at)
@@ -105,6 +105,41 @@ def test_the_toggle_switches_to_the_working_baseline_and_back(entry, fake_model)
     seg = next(w for w in at.get("button_group") if w.key == "lec.side.w")
     seg.set_value("a").run()
     assert "side" not in at.query_params and _verdict(html(at)) == ("lost", "rerank")
+
+
+class Counts(CharGenerator):
+    """Answers with its prompt's length: each side's prompt gives its own claim."""
+
+    file_sha256 = "c" * 64
+
+    def generate_ids(self, ids, max_new_tokens):
+        answer = f"The prompt holds {len(ids)} characters [1]."
+        return answer, [ord(c) for c in answer] + [0], 0.1
+
+
+def test_the_claim_picker_follows_the_side_shown(entry, fake_model, monkeypatch):
+    import rag_core.models as models
+
+    monkeypatch.setattr(models, "get_generator", lambda name, *a, **k: Counts())
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=counts")  # Traces of its own
+    at = _open(entry, "rerank-wrong-paragraph")
+    at.button(key="lec.all").click().run()
+    ok(at)
+
+    def picker():
+        (box,) = [s for s in at.selectbox if s.key.startswith("lec.claim.w")]
+        return box.key, list(box.options), box.index
+
+    key_a, labels_a, value_a = picker()
+    assert value_a == 0 and "characters" in labels_a[0]
+    seg = next(w for w in at.get("button_group") if w.key == "lec.side.w")
+    seg.set_value("b").run()
+    ok(at)
+    key_b, labels_b, value_b = picker()
+    assert key_b != key_a and labels_b != labels_a and value_b == 0
+    body = html(at)
+    number_b = re.search(r"holds (\d+) characters", labels_b[0]).group(1)
+    assert f"holds {number_b} characters" in body.split('class="ri-lec-grid"')[1]
 
 
 @pytest.mark.slow  # the scenario loads MiniLM

@@ -12,9 +12,10 @@ from streamlit.testing.v1 import AppTest
 
 
 def _script(action: str) -> None:
-    """The AppTest script: ``action`` is ``follow`` (stream to the end), ``stop`` (press Stop
-    after the stages), ``moved`` (the session asks for another Trace meanwhile) or ``end`` (a
-    run that ends before the grace period: no streaming)."""
+    """The AppTest script: ``action`` is ``follow`` (stream to the end), ``convert`` (the same
+    after a one-time conversion), ``stop`` (press Stop after the stages), ``moved`` (the
+    session asks for another Trace meanwhile) or ``end`` (a run that ends before the grace
+    period: no streaming)."""
     import threading
     import time
 
@@ -30,8 +31,10 @@ def _script(action: str) -> None:
     def fake_run(
         config, question, corpus, *, gold=None, runs=None, progress=None, listener=None, **kw
     ):
+        if kw.get("stop_after") == "gate":  # the model-free stages, drawn while converting
+            return "GATE"
         progress("chunking", 0.1)
-        listener("preparing", {"model": "m", "once": True})
+        listener("preparing", {"model": "m", "once": action == "convert"})
         if action == "end":
             return "FULL"
         listener("stages", "STAGED")
@@ -48,6 +51,7 @@ def _script(action: str) -> None:
     try:
         cfg = PipelineConfig()
         res = stream.staged_trace(None, f"fake:{action}", cfg, "q?", None, "en")
+        st.session_state.setdefault("drawn", []).append(res.trace)  # each run's first drawing
         out: dict[str, object] = {"first": res.trace, "pending": res.pending is not None}
         if res.pending is not None:
             if action == "stop":
@@ -83,6 +87,14 @@ def test_stages_first_then_the_answer_streams_and_the_full_trace_is_kept():
     # follow() reran the script once the full Trace was kept: the second run finds it cached
     assert out["first"] == "FULL" and out["again"] == ("FULL", False, True)
     assert out["stored"] == "FULL" and not out["locked"]
+
+
+def test_while_the_generator_converts_the_stages_to_the_gate_are_drawn_first():
+    """A one-time conversion: the page draws the model-free stages (``stop_after="gate"``) at
+    once, reruns with the prompt's stages when the model is ready, then with the answer."""
+    at = _run("convert")
+    assert at.session_state["drawn"] == ["GATE", "STAGED", "FULL"]
+    assert at.session_state["out"]["stored"] == "FULL"
 
 
 def test_a_run_that_ends_at_once_is_drawn_once_complete():

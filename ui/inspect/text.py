@@ -40,11 +40,20 @@ TEXT: dict[str, tuple[str, str]] = {
     "ins.preview.head": ("⑦ 답변:", "⑦ Answer:"),
     "ins.preview.link": ("답변과 근거 보기 ↓", "the answer and its evidence ↓"),
     "ins.preview.pending": (
-        "만드는 중입니다. 아래 ⑦에 실시간으로 나옵니다.",
-        "being made; it streams into ⑦ below.",
+        "만드는 중입니다. 여기에 실시간으로 나옵니다.",
+        "being made; it streams in here.",
     ),
     "ins.preview.stopped": ("생성을 중지했습니다.", "generation stopped."),
     # ---- stages first, answer second (ui/stream.py; Inspect, Compare, Lecture)
+    "stream.at_top": (
+        "답변을 만드는 중입니다. 진행 상황, 예상 시간, 중지 버튼은 페이지 맨 위에 있습니다 ↑",
+        "The answer is being made: its progress, estimate and Stop are at the top of the page ↑",
+    ),
+    "stream.context_waits": (
+        "프롬프트는 생성 모델의 토크나이저로 잽니다. 모델 변환이 끝나면 이 단계와 답변이 나옵니다.",
+        "The prompt is measured with the generator's own tokenizer: this stage and the answer "
+        "appear once the model's conversion ends.",
+    ),
     "stream.waiting": (
         "다른 세션이 같은 질문을 실행하고 있습니다: {s:.0f} 초",
         "another session is running this question: {s:.0f} s",

@@ -69,6 +69,8 @@ def answer_preview(
         body = span(text, "ri-muted")
         if trace.gate.refused:  # a refusal is judged whether or not a model ran
             body = answer_mark_chip(trace, question, lang, short=True) + " " + body
+    if state == "pending":  # it streams right here: no link to section 7
+        link = Markup("")
     return tag(
         "div",
         head + " " + body + " " + link,

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from ..html import CSS, Markup, esc
-from .view import LECTURE_CSS
+from .style import LECTURE_CSS
 
 CHROMIUM = "/usr/bin/chromium"
 #: Flags for headless Chromium in a container (the browser tests launch it with them too).

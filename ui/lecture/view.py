@@ -420,6 +420,28 @@ MARK_EM, CLAIM_LINE_EM, LEGEND_LINE_EM = 1.9, 1.5, 1.45
 CLAIM_GAP_PX, DETAIL_PX, SRC_BOX_PX = 6, 11, 20
 
 
+@dataclass(frozen=True)
+class Making:
+    """An answer still being made, as pane 3 shows it: ``line`` says so (the prompt's size,
+    the time estimate and the seconds so far; its Stop is in the toolbar) and ``text`` is what
+    the model wrote so far."""
+
+    line: str
+    text: str = ""
+
+
+def making_pane(making: Making, large: bool = False) -> Markup:
+    """Pane 3 while its answer is made: the line, then the text so far (its head when it is
+    longer than the pane; no verdict, no mark: nothing is judged yet)."""
+    room = fit.box("answer", large)
+    used = _em_lines(making.line, room, 0.85, FACTS_LINE_EM) + 1.0
+    n = fit.fit_text(making.text, room.width, int((room.height - used) // TEXT_LINE_EM) - 1)
+    body = div(making.line, "ri-lec-note ri-lec-making")
+    if making.text:
+        body += marked_text(making.text[:n] + " ▌", [])
+    return body
+
+
 def answer_pane(
     trace: Trace,
     lang: str,
@@ -428,10 +450,14 @@ def answer_pane(
     judged: bool = True,
     question: Question | None = None,
     large: bool = False,
+    making: Making | None = None,
 ) -> Markup:
     """Pane 3: the generator's facts and the answer; once ``judged`` (the claims' step), its own
     mark (does it answer the question?) and every claim coloured by its support verdict. An
-    answer longer than the pane at 1280×720 ends in a marker with the characters left out."""
+    answer longer than the pane at 1280×720 ends in a marker with the characters left out.
+    ``making``: the answer is still being made (:func:`making_pane`)."""
+    if making is not None:
+        return making_pane(making, large)
     g = trace.generation
     kind, text = generation_status(trace, lang)
     mark = answer_mark_chip(trace, question, lang) if judged else Markup("")
@@ -607,10 +633,12 @@ def lecture_view(
     large: bool = False,
     height: str = "100vh",
     question: Question | None = None,
+    making: Making | None = None,
 ) -> Markup:
     """The verdict line and the four panes side by side (``height`` tall); panes after ``step``
     show only their question. ``question``: the set question asked (its gold and whether it
-    can be answered), None for free text."""
+    can be answered), None for free text; ``making``: the answer is still being made (pane 3
+    says so, pane 4 waits for it)."""
     if not 1 <= step <= STEPS:
         raise ValueError(f"step = {step!r} is not valid; valid choices: 1 to {STEPS}")
     judged = step >= JUDGED_STEP
@@ -624,8 +652,13 @@ def lecture_view(
             judged=judged,
             question=question,
             large=large,
+            making=making,
         ),
-        "claims": lambda: claims_pane(trace, lang, selected, large=large),
+        "claims": lambda: (
+            div(t("lec.claims_wait", lang), "ri-lec-note")
+            if making is not None
+            else claims_pane(trace, lang, selected, large=large)
+        ),
     }
     panes = []
     for i, name in enumerate(PANES, start=1):
@@ -664,72 +697,3 @@ def lecture_view(
         style=f"height:{height}",
         attrs={"data-step": step},
     )
-
-
-LECTURE_CSS = """
-.ri-lec{display:flex;flex-direction:column;gap:6px;box-sizing:border-box;min-height:0;
-  font-size:clamp(13px,calc(0.78vw + 3px),18px)}
-.ri-lec *{box-sizing:border-box}
-.ri-lec-verdict{border-radius:6px;padding:3px 10px;border:1px solid #d0d7de;font-weight:600;
-  line-height:1.35;flex:0 0 auto}
-.ri-lec-verdict.lost{background:#ffebe9;border-color:#ff8182;color:#82071e}
-.ri-lec-verdict.ok{background:#ddf4ff;border-color:#54aeff;color:#0a3069}
-.ri-lec-verdict.open{background:#fff8c5;border-color:#d4a72c;color:#4d2d00}
-.ri-lec-verdict.none{background:#f6f8fa;color:#57606a;font-weight:400}
-.ri-lec-top{flex:0 0 auto;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;font-size:1.0em}
-.ri-lec-label{font-weight:700}
-.ri-lec-question{font-weight:600;color:#0969da}
-.ri-lec-grid{flex:1 1 auto;min-height:0;display:grid;
-  grid-template-columns:1.35fr 1.1fr 0.95fr 1.05fr;gap:8px}
-.ri-lec-pane{display:flex;flex-direction:column;min-height:0;min-width:0;border:1px solid #d0d7de;
-  border-radius:8px;background:#fff}
-.ri-lec-pane.hidden{background:#f6f8fa;border-style:dashed}
-.ri-lec-h{flex:0 0 auto;margin:0;padding:4px 8px;font-size:1.0em;font-weight:700;
-  border-bottom:1px solid #d0d7de;background:#f6f8fa;border-radius:8px 8px 0 0;line-height:1.4}
-.ri-lec-body{flex:1 1 auto;min-height:0;overflow:auto;padding:6px 8px}
-.ri-lec-hidden{height:100%;display:flex;flex-direction:column;align-items:center;
-  justify-content:center;color:#57606a;text-align:center;gap:6px}
-.ri-lec-q{font-size:3em;font-weight:700;color:#8c959f}
-.ri-lec-facts{font-size:0.85em;margin-bottom:4px}
-.ri-lec-warn{color:#82071e;background:#ffebe9;border-radius:4px;padding:2px 6px;margin:2px 0;
-  font-size:0.9em}
-.ri-lec-note{color:#57606a;background:#f6f8fa;border-radius:4px;padding:6px}
-.ri-lec-note.warning,.ri-lec-note.error{background:#ffebe9;color:#82071e}
-.ri-lec .ri-tokens{max-height:none;overflow:visible;border:0;padding:0;font-size:0.8em;
-  line-height:1.6}
-.ri-lec .ri-text{font-size:1em}
-.ri-lec .ri-legend{font-size:0.8em;margin-bottom:4px;line-height:1.8}
-.ri-lec-claim{margin:3px 0;line-height:1.5}
-.ri-lec-detail{margin-top:6px;border-top:1px solid #d0d7de;padding-top:4px}
-.ri-lec-minor{opacity:0.75;font-size:0.9em}
-.ri-lf-table{border-collapse:collapse;width:100%;table-layout:fixed;font-size:0.85em;
-  margin-bottom:6px}
-.ri-lf-table th{font-weight:600;text-align:center;border-bottom:2px solid #d0d7de;padding:1px 2px;
-  overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.ri-lf-table th:first-child,.ri-lf-table td:first-child{width:1.8em}
-.ri-lf-table td{text-align:center;padding:1px 2px;border-bottom:1px solid #eaeef2;
-  white-space:nowrap}
-.ri-lf{display:inline-block;min-width:2.2em;border-radius:4px;padding:0 3px;background:#ddf4ff;
-  font-weight:600}
-.ri-lf-gold{background:#fff4c2;outline:2px solid #d4a72c;color:#1f2328}
-.ri-lf-drop{background:#f6f8fa;color:#8c959f;text-decoration:line-through;font-weight:400}
-.ri-lf-gold.ri-lf-drop{outline-color:#cf222e;background:#ffebe9;color:#82071e}
-.ri-lf-fates{font-size:0.82em}
-.ri-lf-fates .ri-mono{font-size:0.95em}
-.ri-lf-fate{padding:0 4px;border-bottom:1px solid #eaeef2;line-height:1.6;overflow:hidden;
-  display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;line-clamp:2}
-.ri-lf-fate .ri-chip{margin:0 2px;line-height:1.3}
-.ri-lec-more{display:block;color:#57606a;font-style:italic;font-size:0.9em;padding:1px 4px;
-  line-height:1.25}
-.ri-lf-fate.ri-goldrow{background:#fff4c2}
-.ri-lf-fate.ri-dimrow{color:#8c959f}
-.ri-lf-code{display:inline-block;min-width:2em;font-weight:700}
-.ri-lec.ri-lec-big{font-size:clamp(17px,calc(1vw + 4px),24px)}
-.ri-lec .ri-chip{font-size:0.88em}
-.ri-lec .ri-src-h{font-size:0.85em}
-"""
-
-
-def lecture_style() -> Markup:
-    """The lecture stylesheet as one ``<style>`` tag (contains no document text)."""
-    return Markup(f"<style>{LECTURE_CSS}</style>")

@@ -5,19 +5,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import streamlit as st
 
-from rag_core.scenarios import scenario_runs
+from rag_core.scenarios import scenario, scenario_runs
 from rag_core.types import Question, Trace
 
-from .. import cache, sidebar
+from .. import cache, gallery, sidebar
 from ..html import md
 from ..i18n import t
-from ..state import K_LEC_BIG, K_LEC_SIDE, K_LEC_STEP
+from ..scenarios.keys import K_SCN_LOADED
+from ..state import K_LEC_BIG, K_LEC_SIDE, K_LEC_STEP, overrides_text
 from ..trace_view import claim_label
 from . import slides
-from .keys import K_LEC_BIG_W, K_LEC_CLAIM_W, K_LEC_SIDE_W
+from .keys import K_LEC_BIG_W, K_LEC_SIDE_W, claim_key
 from .view import JUDGED_STEP, SIDES, STEPS, lecture_view, selected_claim, step_honoured
 
 
@@ -60,6 +62,20 @@ def side_toggle(side: str, compare_b: str, lang: str) -> None:
     )
 
 
+def _readiness(compare_b: str, lang: str) -> str | None:
+    """What the background preparation says of the loaded scenario when a side of it is not
+    prepared (None when both are, or no scenario of the gallery is shown)."""
+    loaded = st.session_state.get(K_SCN_LOADED)
+    try:
+        s = scenario(str(loaded))
+    except ValueError:
+        return None
+    if s.compare is None or overrides_text(s.compare) != compare_b:  # another B than its own
+        return None
+    said = gallery.readiness_text(s, lang)
+    return said[1] if said is not None and said[0] != "ready" else None
+
+
 def toolbar(
     trace: Trace,
     lang: str,
@@ -70,16 +86,19 @@ def toolbar(
     question: Question | None = None,
     side: str = "a",
     compare_b: str = "",
-) -> int | None:
+    pending: bool = False,
+) -> tuple[int | None, Any]:
     """Back / next / all, the step, the A/B toggle (with a B), the claim picker (from the
-    claims' step on: its labels carry verdicts), the size toggle and the export; returns the
-    selected claim (None without claims or before their step)."""
+    claims' step on: its labels carry verdicts; one per side and answer), the size toggle and
+    the export; returns the selected claim (None without claims or before their step) and,
+    when the answer is ``pending`` (or stopped), a slot at the row's end for its time line and
+    Stop (None otherwise)."""
     st.session_state[K_LEC_BIG_W] = large
-    selected = selected_claim(trace, st.session_state.get(K_LEC_CLAIM_W, 0))
-    if (
-        st.session_state.get(K_LEC_CLAIM_W) != selected
-    ):  # another question's claim index: start at the first
-        st.session_state.pop(K_LEC_CLAIM_W, None)
+    claim_w = claim_key(side, trace.generation.answer)
+    selected = selected_claim(trace, st.session_state.get(claim_w, 0))
+    if st.session_state.get(claim_w) != selected:  # out of range: start at the first
+        st.session_state.pop(claim_w, None)
+    slot = None
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
         st.button(
             t("lec.back", lang),
@@ -110,6 +129,8 @@ def toolbar(
         st.markdown(f"**{t('lec.step', lang, n=step, total=STEPS)}**", width="content")
         if compare_b:
             side_toggle(side, compare_b, lang)
+            if said := _readiness(compare_b, lang):  # a side whose answers are not made yet
+                st.caption(md("⏳ " + said), width="content")
         if step < JUDGED_STEP:
             selected = None  # no claim (nor its verdict) before the claims' step
         if selected is not None:
@@ -117,7 +138,7 @@ def toolbar(
             selected = st.selectbox(
                 t("lec.claim", lang),
                 list(range(len(sup.claims))),
-                key=K_LEC_CLAIM_W,
+                key=claim_w,
                 index=selected,
                 format_func=lambda i: claim_label(sup, i, lang, limit=36),
                 label_visibility="collapsed",
@@ -128,7 +149,9 @@ def toolbar(
             export(trace, lang, step, selected, pieces, large, question)
         with st.popover(t("lec.prepare", lang), icon=":material/bolt:"):
             prepare_scenarios(lang)
-    return selected
+        if pending:  # the answer's time line and Stop (or Generate): in the row, not above
+            slot = st.empty()
+    return selected, slot
 
 
 def prepare_scenarios(lang: str) -> None:

@@ -6,9 +6,10 @@ import streamlit as st
 
 from rag_core.scenarios import Scenario
 
-from .. import cache, sidebar
+from .. import cache, gallery, sidebar
 from ..chunks.keys import K_CHUNKS_DOC_W
 from ..compare.keys import K_COMPARE_B_WIDGET
+from ..html import md
 from ..i18n import t
 from ..lecture.keys import K_LEC_CLAIM_W
 from ..state import K_COMPARE_B, overrides_text
@@ -24,7 +25,8 @@ def load(s: Scenario, page: str) -> None:
     sidebar.load_view(s.config(base), values)
     st.session_state[K_COMPARE_B_WIDGET] = values[K_COMPARE_B]
     st.session_state.pop(K_CHUNKS_DOC_W, None)
-    st.session_state.pop(K_LEC_CLAIM_W, None)
+    for key in [k for k in st.session_state if str(k).startswith(K_LEC_CLAIM_W)]:
+        st.session_state.pop(key, None)  # the claim pickers of the scenario shown before
     st.session_state[K_SCN_LOADED] = s.id
     sidebar.request_page(page)
 
@@ -62,5 +64,8 @@ def card(s: Scenario, lang: str, loaded: object) -> None:
         icon=":material/co_present:",
         type="tertiary",
     )
+    if said := gallery.readiness_text(s, lang):
+        kind, text = said
+        st.caption(md(("✓ " if kind == "ready" else "⏳ ") + text))
     if loaded == s.id:
         st.success(t("scn.loaded", lang))
