@@ -386,8 +386,8 @@ CSS = """
 .ri-nonum{color:#fff;background:#cf222e;border-radius:3px;padding:0 2px}
 .ri-suspect{text-decoration:underline wavy #cf222e;text-decoration-thickness:2px;
   text-underline-offset:3px}
-.ri-ev{background:#aceebb}
-.ri-ev-sel{background:#4ac26b;color:#fff}
+.ri-ev{border-radius:3px;padding:0 1px}
+.ri-ev-best{outline:2px solid #1f2328}
 .ri-src{border:1px solid #d0d7de;border-radius:6px;padding:6px 8px;margin-bottom:6px}
 .ri-src.dropped{opacity:0.55}
 .ri-src-h{font-size:0.78rem;color:#57606a;margin-bottom:2px}

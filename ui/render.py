@@ -41,6 +41,7 @@ from .trace_view import (
     claim_label,
     claim_marks,
     claim_reason,
+    evidence_marks,
     fmt,
     generation_status,
     gold_ids,
@@ -795,7 +796,7 @@ def answer_and_sources(
 
 
 def _sources_panel(trace: Trace, lang: str, selected: int | None) -> None:
-    ctx, sup = trace.context, trace.support
+    ctx = trace.context
     needles = trace.gold.needles if trace.gold else ()
     for s in ctx.sources:
         if s.status == "dropped" or s.n is None:
@@ -806,24 +807,9 @@ def _sources_panel(trace: Trace, lang: str, selected: int | None) -> None:
                 j = s.quote.find(nd.text)
                 if j >= 0:
                     marks.append(Mark(j, j + len(nd.text), "ri-gold", t("ins.gold_needle", lang)))
-        if selected is not None:
-            claim = sup.claims[selected]
-            best = max((e.score for e in claim.evidence), default=None)
-            for e in claim.evidence:
-                if e.n != s.n:
-                    continue
-                cls = "ri-ev-sel" if e.score == best else "ri-ev"
-                # evidence offsets are document offsets; the quote starts at s.start; a window
-                # of several sentences marks each of them
-                for a, b in e.spans or ((e.start, e.end),):
-                    marks.append(
-                        Mark(
-                            a - s.start,
-                            b - s.start,
-                            cls,
-                            t("ins.evidence_of", lang, n=selected + 1),
-                        )
-                    )
+        # only the selected claim's evidence, in its colour (evidence offsets are document
+        # offsets; the quote starts at s.start)
+        marks += evidence_marks(trace, selected, s.n, s.start, lang)
         head = tag(
             "div",
             f"[{s.n}] {s.title} › {s.section}  {s.locator} · {tv('source', s.status, lang)}",

@@ -14,6 +14,7 @@ from rag_core.evaluation.answers import answer_mark
 from rag_core.types import (
     Chunk,
     Claim,
+    Evidence,
     GenerationStage,
     NeedleLoss,
     Question,
@@ -196,6 +197,45 @@ def claim_marks(answer: str, support: SupportStage, selected: int | None) -> lis
                 marks.append(Mark(j, j + len(num), "ri-nonum", "number in no source"))
         if c.suspect and c.suspect != ((c.start, c.end),):
             marks += [Mark(a, b, "ri-suspect", "suspect words") for a, b in c.suspect]
+    return marks
+
+
+def support_threshold(support: SupportStage, config: Mapping[str, Any]) -> float | None:
+    """The ``support.min_p`` the claims were judged with (the stage's params, else the Trace's
+    config; None when neither says)."""
+    value = (support.params or {}).get("min_p", config.get("support", {}).get("min_p"))
+    return float(value) if isinstance(value, int | float) else None
+
+
+def is_evidence(e: Evidence, min_p: float | None) -> bool:
+    """Is this window evidence for its claim: one that backs it (``p_supported ≥ min_p``) or
+    one that contradicts it? A source's best window that does neither is only a candidate the
+    checker looked at (its score is in the evidence table), and is not painted."""
+    return e.contradiction is not None or (min_p is not None and e.score >= min_p)
+
+
+def evidence_marks(
+    trace: Trace, selected: int | None, n: int, offset: int, lang: str
+) -> list[Mark]:
+    """Marks on source ``[n]``'s quote (which starts at document offset ``offset``) for the
+    evidence windows of claim ``selected``, each sentence in the claim's verdict colour, the
+    best one outlined; nothing for a window that is not evidence (:func:`is_evidence`)."""
+    sup = trace.support
+    if selected is None or not 0 <= selected < len(sup.claims):
+        return []
+    claim = sup.claims[selected]
+    min_p = support_threshold(sup, trace.config)
+    windows = [e for e in claim.evidence if is_evidence(e, min_p)]
+    best = max((e.score for e in windows), default=None)
+    marks: list[Mark] = []
+    for e in windows:
+        if e.n != n:
+            continue
+        cls = f"ri-ev ri-v-{claim.verdict}" + (" ri-ev-best" if e.score == best else "")
+        for a, b in e.spans or ((e.start, e.end),):  # each sentence of a window
+            marks.append(
+                Mark(a - offset, b - offset, cls, t("ins.evidence_of", lang, n=selected + 1))
+            )
     return marks
 
 

@@ -227,7 +227,7 @@ def test_lecture_from_a_scenario_card_fits_and_exports(server_gen, browser, tmp_
     page.locator(".st-key-scn-irrelevant-sources-lecture button").click()
     page.locator("[data-pane=claims]").wait_for(timeout=WAIT_MS)
     wait_idle(page)
-    assert "/lecture" in page.url and "step=1" in page.url and "qid=ko-19" in page.url
+    assert "/lecture" in page.url and "step=1" in page.url and "qid=en-inf-01" in page.url
     assert _shown(page) == ["1", "0", "0", "0"]
     for expected in (["1", "1", "0", "0"], ["1", "1", "1", "0"], ["1", "1", "1", "1"]):
         page.get_by_role("button", name="Next stage").click()

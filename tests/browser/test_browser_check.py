@@ -46,7 +46,7 @@ def test_check_page_colours_pasted_claims_and_marks_their_evidence(server, brows
     # the supported claim's evidence sentence is marked in context [1]
     page.get_by_text("3. [supported]", exact=False).click()
     wait_idle(page)
-    ev = main.locator(".ri-src .ri-ev-sel").first
+    ev = main.locator(".ri-src .ri-ev-best").first
     ev.wait_for(timeout=WAIT_MS)
     assert "1,200 m long" in ev.inner_text()
     # text from the answer and the contexts stays text

@@ -37,7 +37,7 @@ def test_pasted_answer_is_checked_claim_by_claim(entry):
     assert "<b>Bold</b>" not in body and "&lt;b&gt;Bold&lt;/b&gt;" in body  # context escaped
     at.radio(key=keys.K_CLAIM).set_value(2).run()  # the supported claim: its evidence is marked
     body = html(at)
-    assert "ri-ev-sel" in body
+    assert "ri-ev-best" in body and "ri-ev ri-v-supported" in body
 
 
 def test_the_page_says_what_judged_the_claims_and_how_good_it_measured(entry):

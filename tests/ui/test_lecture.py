@@ -325,7 +325,7 @@ def test_scenario_card_opens_the_lecture_view_at_step_one(entry, no_generation):
     ok(at)
     at.button(key="scn.irrelevant-sources.lecture").click().run()
     ok(at)
-    assert at.query_params["qid"] == "ko-19" and "ph" not in at.query_params
+    assert at.query_params["qid"] == "en-inf-01" and "ph" not in at.query_params
     assert at.query_params["step"] == "1"
     assert at.query_params["gate.max_kept"] == "3"
     assert _shown(at) == ["1", "0", "0", "0"]

@@ -26,7 +26,7 @@ from rag_core.answer.support import flags
 from rag_core.config import PipelineConfig, SupportConfig
 from rag_core.types import Claim, Notice, SupportStage
 from ui.html import Mark
-from ui.trace_view import signal_text
+from ui.trace_view import is_evidence, signal_text, support_threshold
 
 #: The caps on one row the page states (``rag_core.answer.checkfile``).
 LIMITS = {
@@ -107,16 +107,20 @@ def counts(stage: SupportStage) -> Counts:
 
 
 def evidence_marks(stage: SupportStage, selected: int | None, n: int) -> list[Mark]:
-    """Marks on context ``n`` for every sentence of the selected claim's evidence window."""
+    """Marks on context ``n`` for every sentence of the selected claim's evidence windows, in
+    the claim's verdict colour, the best outlined; a window that neither backs nor contradicts
+    the claim is not painted (``ui.trace_view.is_evidence``)."""
     if selected is None or not (0 <= selected < len(stage.claims)):
         return []
     claim = stage.claims[selected]
-    best = max((e.score for e in claim.evidence), default=None)
+    min_p = support_threshold(stage, {})
+    windows = [e for e in claim.evidence if is_evidence(e, min_p)]
+    best = max((e.score for e in windows), default=None)
     out = []
-    for e in claim.evidence:
+    for e in windows:
         if e.n != n:
             continue
-        cls = "ri-ev-sel" if e.score == best else "ri-ev"
+        cls = f"ri-ev ri-v-{claim.verdict}" + (" ri-ev-best" if e.score == best else "")
         out += [Mark(a, b, cls, f"p {e.score:.2f}") for a, b in e.spans or ((e.start, e.end),)]
     return out
 

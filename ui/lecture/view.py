@@ -31,6 +31,8 @@ from ..trace_view import (
     fmt,
     generation_status,
     gold_ids,
+    is_evidence,
+    support_threshold,
     verdict_legend,
 )
 from . import fit
@@ -540,6 +542,7 @@ def claims_pane(trace: Trace, lang: str, selected: int | None, *, large: bool = 
         detail += div(reason, "ri-muted")
         left -= _em_lines(reason, room, 1.0, FACTS_LINE_EM * 1.15)
     ranked = sorted(claim.evidence, key=lambda e: -e.score)
+    min_p, painted = support_threshold(sup, trace.config), 0
     if not ranked:
         detail += div(t("ins.no_evidence", lang), "ri-muted")
     left -= MORE_EM
@@ -558,7 +561,12 @@ def claims_pane(trace: Trace, lang: str, selected: int | None, *, large: bool = 
         sentence = e.sentence[:n] + ("…" if n < len(e.sentence) else "")
         left -= box_em + fit.text_lines(sentence, width, size=size) * TEXT_LINE_EM * size
         head_span = span(h_text, "ri-src-h")
-        body = marked_text(sentence, [Mark(0, len(sentence), "ri-ev-sel" if j == 0 else "ri-ev")])
+        paint = []  # only evidence is painted, in the claim's colour (the best one outlined)
+        if is_evidence(e, min_p):
+            best = " ri-ev-best" if not painted else ""
+            paint = [Mark(0, len(sentence), f"ri-ev ri-v-{claim.verdict}{best}")]
+            painted += 1
+        body = marked_text(sentence, paint)
         detail += div(head_span + body, "ri-src" + ("" if j == 0 else " ri-lec-minor"))
     return out + div(detail, "ri-lec-detail")
 
