@@ -31,6 +31,7 @@ if skipped := not_loaded(trace):  # one box for the corpus load, however many it
     with st.expander(t("ins.not_loaded", lang, n=skipped)):
         st.markdown("\n".join(f"- {md(w)}" for w in skipped_lines(ctx.corpus.failed, lang)))
 render.verdict(trace, lang, pending=res.pending is not None)
+st.caption(md(t("ins.next", lang)))  # what to do next, on the first screen
 widgets.flow(trace, lang)
 
 st.download_button(

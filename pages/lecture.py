@@ -19,11 +19,11 @@ from ui.state import K_LEC_BIG, K_LEC_SIDE, K_LEC_STEP, compare_config
 #: the grid is as tall as the window less the chrome above it.
 PAGE_CSS = Markup(
     "<style>"
-    "[data-testid=stMainBlockContainer]{padding:3.3rem 1rem 0.4rem 1rem;max-width:none}"
+    "[data-testid=stMainBlockContainer]{padding:3.9rem 1rem 0.4rem 1rem;max-width:none}"
     "[data-testid=stMainBlockContainer] [data-testid=stVerticalBlock]{gap:0.45rem}"
     "</style>"
 )
-GRID_HEIGHT = "calc(100vh - 7.6rem)"
+GRID_HEIGHT = "calc(100vh - 8.2rem)"  # the toolbar clears Streamlit's 3.75rem header
 
 ctx = sidebar.context(__file__)
 lang = ctx.lang

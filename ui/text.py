@@ -63,7 +63,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "side.ngram_max": ("n-gram 최대", "n-gram max"),
     "side.dense_model": ("임베딩 모델", "Embedding model"),
     "side.rerank": ("재순위", "Reranker"),
-    "side.shortlist": ("shortlist (재순위 대상 수)", "Shortlist (candidates reranked)"),
+    "side.shortlist": ("재순위 후보 수", "Shortlist (candidates reranked)"),
     "side.rerank_model": ("cross-encoder 모델", "Cross-encoder model"),
     "side.gate": ("게이트 (거절 임계값)", "Gate (refusal threshold)"),
     "side.off": ("끔", "off"),
@@ -371,7 +371,7 @@ TEXT: dict[str, tuple[str, str]] = {
         "shows as unavailable.",
     ),
     "help.rerank": (
-        "상위 shortlist 후보의 순서를 바꿉니다. 나머지는 순서를 유지합니다.",
+        "상위 재순위 후보의 순서를 바꿉니다. 나머지는 순서를 유지합니다.",
         "Reorders the top shortlist candidates; the rest keep their order.",
     ),
     "help.shortlist": (

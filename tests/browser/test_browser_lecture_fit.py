@@ -29,7 +29,7 @@ from ui.lecture.view import lecture_view
 pytestmark = MARKS
 
 #: The page's grid height (pages/lecture.py: the window less Streamlit's chrome above it).
-GRID = "calc(100vh - 7.6rem)"
+GRID = "calc(100vh - 8.2rem)"
 
 #: Per pane: its name, the body's content height and its box height (CSS pixels).
 MEASURE = """() => [...document.querySelectorAll('[data-pane]')].map(p => {

@@ -38,7 +38,7 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "chk.all_chunks": ("모든 청크", "all chunks"),
     "chk.window_line": ("인코더 창 {window}", "encoder window {window}"),
-    "chk.tokens_axis": ("청크 text의 토큰 수", "tokens of chunk text"),
+    "chk.tokens_axis": ("청크 본문의 토큰 수", "tokens of chunk text"),
     "chk.count_axis": ("청크 수", "chunks"),
     "chk.no_tokens": ("토큰 수를 셀 토크나이저가 없습니다.", "No tokenizer to count tokens."),
     "chk.chunk": ("청크", "chunk"),

@@ -119,11 +119,11 @@ TEXT: dict[str, tuple[str, str]] = {
         "한 질문의 표현들은 평균해 하나로) "
         "확률 1/2의 이항분포로 정확한 "
         "양측 p를 구합니다. "
-        "p가 크면 평균이 달라 보여도 '이 질의들로는 구별할 수 없음'입니다.",
+        "p가 크면 평균이 달라 보여도 '이 질문들로는 구별할 수 없음'입니다.",
         "Sign test: only the questions where the two configs differ count (ties dropped; a "
         "question's phrasings are averaged into one); the exact "
         "two-sided p comes "
-        "from Binomial(n, 1/2). A large p reads 'not distinguishable on these queries', whatever "
+        "from Binomial(n, 1/2). A large p reads 'not distinguishable on these questions', whatever "
         "the means say.",
     ),
     "ev.curve_metric": ("지표", "Metric"),

@@ -32,7 +32,7 @@ from ..state import (
 )
 
 KS: tuple[int, ...] = (1, 2, 3, 4, 5, 8, 10, 15, 20, 30, 50, 100)
-DEFAULT_KS: list[int] = [1, 4, 8, 20]
+DEFAULT_KS: list[int] = [1, 4, 8, 10, 20]
 PHRASINGS: tuple[str, ...] = ("all", "0", "1", "question")
 GAINS: tuple[str, ...] = ("binary", "linear", "exp")
 #: How B is given: not at all, a chunker preset, override lines, config JSON, an app address.

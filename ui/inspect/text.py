@@ -21,7 +21,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "ins.tokenizer": ("토크나이저 {name}", "tokenizer {name}"),
     "ins.prompt_tokens": ("프롬프트 토큰 ({n}개)", "Prompt as tokens ({n})"),
     "ins.actual_input": (
-        "actual_input_text — 실제로 보낸 id를 다시 디코드한 글",
+        "실제 입력 — 실제로 보낸 id를 다시 디코드한 글",
         "actual_input_text — the decode of the ids really sent",
     ),
     "ins.actual_input_help": (
@@ -35,6 +35,14 @@ TEXT: dict[str, tuple[str, str]] = {
     "ins.not_loaded": (
         "이 코퍼스에서 읽지 못한 파일·행 {n}개",
         "{n} files or rows of this corpus were not loaded",
+    ),
+    "ins.next": (
+        "다음: 아래 단계마다 정답 근거 ★를 따라가 보세요(위 판정이 어디서 잃었는지 말합니다). "
+        "사이드바에서 설정 하나를 바꾸면 바뀐 단계가 다시 그려지고, '시나리오'에는 실패마다 "
+        "준비된 설정이 있습니다.",
+        "Next: follow the gold ★ through the stages below (the verdict above says where it was "
+        "lost). Change one knob in the sidebar to see which stages change, or open Scenarios for "
+        "a failure set up for you.",
     ),
     # ---- the answer preview at the top (ui.inspect.view.answer_preview)
     "ins.preview.head": ("⑦ 답변:", "⑦ Answer:"),

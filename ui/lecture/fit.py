@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 #: The content box of a pane's body at 1280×720 on the Lecture page, in ems: normal text
-#: 38.5 × (27.4, 22.1, 18.9, 21.0) and large text 28.5 × (21.0, 16.9, 14.4, 16.1) measured; the
-#: heights keep an em for a verdict line that wraps once.
-HEIGHT_EM = {False: 37.5, True: 27.5}
+#: 38.5 × (27.4, 22.1, 18.9, 21.0) and large text 28.5 × (21.0, 16.9, 14.4, 16.1) measured with
+#: the grid 7.6rem shorter than the window; the heights keep an em for a verdict line that wraps
+#: once, less the 0.6rem (9.6 px) the grid lost when the toolbar moved below Streamlit's header.
+HEIGHT_EM = {False: 36.7, True: 26.9}
 WIDTH_EM = {
     "candidates": {False: 27.4, True: 21.0},
     "prompt": {False: 22.1, True: 16.9},

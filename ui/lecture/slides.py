@@ -41,6 +41,8 @@ def slide_html(view: Markup, lang: str, title: str) -> str:
         "html,body{margin:0;padding:0;background:#fff;color:#1f2328;"
         "font-family:'Source Sans Pro','Noto Sans CJK KR','Noto Sans KR',sans-serif}"
         "body{padding:10px;box-sizing:border-box;height:100vh}"
+        # a slide has no tooltip to read a cut question in: the question line wraps
+        ".ri-lec-top{white-space:normal;overflow:visible}"
     )
     return (
         f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
