@@ -88,6 +88,8 @@ class Run:
     #: (seconds from the request, text) of every text element as it arrived, over every run
     #: in between (``st.rerun``) too: when a page showed what
     seen: list[tuple[float, str]] = field(default_factory=list)
+    #: Every widget id of the final run, in order (a keyed widget's id ends with its key).
+    ids: list[str] = field(default_factory=list)
 
 
 class Session:
@@ -153,6 +155,7 @@ class Session:
         widgets: dict[str, tuple[str, str]] = {}
         screen: dict[str, WidgetState] = {}
         seen: list[tuple[float, str]] = []
+        ids: list[str] = []
         deadline = t0 + timeout_s
         while True:
             raw = await asyncio.wait_for(self.ws.recv(), max(1.0, deadline - time.perf_counter()))
@@ -166,7 +169,7 @@ class Session:
             elif kind == "navigation" and fwd.navigation.page_script_hash:
                 self.pages[page] = fwd.navigation.page_script_hash
             elif kind == "new_session":
-                texts, widgets, screen = [], {}, {}
+                texts, widgets, screen, ids = [], {}, {}, []
             elif kind == "delta" and fwd.delta.WhichOneof("type") == "new_element":
                 el = fwd.delta.new_element
                 etype = el.WhichOneof("type")
@@ -176,6 +179,7 @@ class Session:
                     seen.append((time.perf_counter() - t0, body.body))
                 elif body is not None and hasattr(body, "id") and getattr(body, "id", ""):
                     widgets[getattr(body, "label", "")] = (etype, body.id)
+                    ids.append(body.id)
                     if fwd.delta.fragment_id:
                         self.fragments[body.id] = fwd.delta.fragment_id
                     state = widget_state(etype, body, self.screen.get(body.id))
@@ -184,7 +188,7 @@ class Session:
             elif kind == "script_finished" and fwd.script_finished in done:
                 partial = fwd.script_finished == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
                 self.screen = {**self.screen, **screen} if partial else screen
-                return Run(fwd.script_finished, time.perf_counter() - t0, texts, widgets, seen)
+                return Run(fwd.script_finished, time.perf_counter() - t0, texts, widgets, seen, ids)
 
     def set_text(self, widget_id: str, value: str) -> None:
         """Remember a text widget's value; it travels with every later run, as the browser's

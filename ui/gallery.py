@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -136,16 +137,28 @@ class Preparer:
         return True
 
     def run(self) -> None:
-        """The thread's body: survey, then prepare each unready side when the server idles."""
+        """The thread's body: survey, then prepare each unready side when the server idles
+        (each step is one ``gallery:`` line in the server's log)."""
         _lowest_priority()
         _wait_idle()
         self.survey()
         todo = [r for r in self.runs if not self.states[(r.scenario.id, r.side)].ready]
+        _say(f"{len(self.runs) - len(todo)} of {len(self.runs)} sides prepared already")
         while todo:
             _wait_idle()
+            t0 = time.monotonic()
             if self.prepare_one(todo[0]):
-                todo.pop(0)
+                r = todo.pop(0)
+                _say(f"{r.scenario.id} {r.side} in {time.monotonic() - t0:.1f} s")
+            else:
+                _say(f"{todo[0].scenario.id} {todo[0].side} gave way to a session's run")
         self.finished = time.monotonic()
+        _say(f"every side prepared in {self.finished - self.started:.1f} s")
+
+
+def _say(line: str) -> None:
+    """One line of the preparer's progress in the server's log (stderr)."""
+    print(f"gallery: {line}", file=sys.stderr, flush=True)
 
 
 def _lowest_priority() -> None:
