@@ -96,3 +96,15 @@ def test_an_answer_is_previewed_with_its_mark_and_first_characters(
     assert "ri-mark" not in pending
     with pytest.raises(ValueError, match="valid choices: done, pending, stopped, failed"):
         answer_preview(trace, "en", state="later")
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_stage_that_lost_the_gold_has_a_red_chip(entry, monkeypatch, lang):
+    """char n-grams, three kept: en-inf-01's gold is lost at the gate (not refused)."""
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=none")
+    query = {"lang": lang, "qset": "en", "qid": "en-inf-01"}
+    at = make_app(entry, {**query, "retrieval.analyzer": "char", "gate.max_kept": "3"}, "inspect")
+    assert not at.exception, [e.value for e in at.exception]
+    flow = next(h.value for h in at.html if 'class="ri-flow"' in h.value)
+    assert f'class="ri-chip lost" title="{tv("loss", "gate", lang)}"' in flow
+    assert flow.count("ri-chip lost") == 1  # the stages that kept it stay green

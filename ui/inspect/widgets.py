@@ -18,7 +18,8 @@ STAGES = ("chunking", "retrieval", "fusion", "rerank", "gate", "context", "gener
 
 
 def flow(trace: Trace, lang: str) -> None:
-    """One chip per stage: status, milliseconds, and where the gold ranks."""
+    """One chip per stage: status, milliseconds, and where the gold ranks; the stage that lost
+    the gold is red, whatever its own status."""
     ranks = trace.gold.stage_ranks if trace.gold else {}
     tm = trace.timings_ms
     statuses: dict[str, str] = {
@@ -33,9 +34,12 @@ def flow(trace: Trace, lang: str) -> None:
         "generation": trace.generation.status,
         "support": trace.support.status,
     }
+    lost = trace.gold.lost_at if trace.gold is not None else None
+    if lost in ("corpus", "chunking"):
+        lost = "chunking"
     chips = []
     for stage in STAGES:
-        status = statuses[stage]
+        status = "lost" if stage == lost else statuses[stage]  # where the gold was lost: red
         label = tv("stage", stage, lang)
         ms = tm.get(stage)
         text = label + (f" · {ms:.0f} ms" if ms is not None and ms >= 1 else "")
@@ -45,7 +49,8 @@ def flow(trace: Trace, lang: str) -> None:
                 text += " · ★" + _rank_text(best_rank(values), False)
             elif stage in ranks:
                 text += " · ★" + _rank_text(best_rank(ranks[stage]), stage == "context")
-        chips.append(span(text, f"ri-chip {status}", tv("status", status, lang)))
+        why = tv("loss", trace.gold.lost_at, lang) if stage == lost and trace.gold else None
+        chips.append(span(text, f"ri-chip {status}", why or tv("status", status, lang)))
         chips.append(span("→", "ri-arrow"))
     show(tag("div", join(chips[:-1]), cls="ri-flow"))
 
