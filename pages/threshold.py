@@ -28,7 +28,7 @@ lang, ss, qsets = ctx.lang, st.session_state, ctx.question_sets
 measure.page_head(ctx, "page.threshold", "thr.intro")
 
 # ------------------------------------------------------------------ settings
-qset, phrasings, metric, use_labels = sections.settings(list(qsets), lang)
+qset, phrasings, metric, use_labels = sections.settings(qsets, lang)
 config = ctx.config
 methods = ", ".join(config.retrieval.methods)
 st.caption(

@@ -970,6 +970,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "ev.col.text": ("질의 글", "query text"),
     # ---- the measuring pages: question sets, phrasings and settings they share: phrasings
     "ev.phrasings.all": ("두 표현 모두", "both phrasings"),
+    "ev.phrasings.single": ("질문당 질의 하나", "one query per question"),
     "ev.phrasings.0": ("첫째 표현", "first phrasing"),
     "ev.phrasings.1": ("둘째 표현", "second phrasing"),
     "ev.phrasings.question": ("질문 필드", "question field"),

@@ -17,6 +17,7 @@ from rag_core.evaluation.metrics import parse_metric_key
 from rag_core.evaluation.run import TAG_GROUPS, tag_group
 from rag_core.evaluation.stats import BOOTSTRAP_RESAMPLES, PairedComparison, format_p
 from rag_core.formats.trec import format_qrels, format_run
+from rag_core.types import Question
 
 from ..compare.keys import K_COMPARE_B_WIDGET
 from ..html import Markup, span
@@ -34,6 +35,14 @@ from ..state import (
 KS: tuple[int, ...] = (1, 2, 3, 4, 5, 8, 10, 15, 20, 30, 50, 100)
 DEFAULT_KS: list[int] = [1, 4, 8, 10, 20]
 PHRASINGS: tuple[str, ...] = ("all", "0", "1", "question")
+
+
+def has_phrasings(questions: Sequence[Question]) -> bool:
+    """Does some question of the set come in more than one wording (a phrasing choice to
+    make)? A BEIR or TREC set has one query per question."""
+    return any(len(q.phrasings) > 1 for q in questions)
+
+
 GAINS: tuple[str, ...] = ("binary", "linear", "exp")
 #: How B is given: not at all, a chunker preset, override lines, config JSON, an app address.
 B_MODES: tuple[str, ...] = ("none", "preset", "overrides", "json", "url")

@@ -61,15 +61,16 @@ def settings(
     # the cut-offs wide enough for the four default chips and the toggle's label whole at 1280 px
     c1, c2, c3, c4 = st.columns([2, 3, 4, 3])
     c1.selectbox(t("side.qset", lang), list(qsets), key=K_EV_QSET, **_KEEP)
-    c2.radio(
-        t("ev.phrasings", lang),
-        view.PHRASINGS,
-        key=K_EV_PHRASINGS,
-        horizontal=True,
-        **_KEEP,
-        format_func=lambda p: t(f"ev.phrasings.{p}", lang),
-        help=t("help.ev.phrasings", lang),
-    )
+    if view.has_phrasings(qsets.get(ss[K_EV_QSET], ())):  # a BEIR/TREC set has one wording
+        c2.radio(
+            t("ev.phrasings", lang),
+            view.PHRASINGS,
+            key=K_EV_PHRASINGS,
+            horizontal=True,
+            **_KEEP,
+            format_func=lambda p: t(f"ev.phrasings.{p}", lang),
+            help=t("help.ev.phrasings", lang),
+        )
     c3.multiselect(t("ev.ks", lang), view.KS, key=K_EV_KS, **_KEEP, help=t("help.ev.ks", lang))
     c4.toggle(
         t("ev.labels", lang), value=True, key=K_EV_LABELS, **_KEEP, help=t("help.ev.labels", lang)
@@ -107,7 +108,12 @@ def summary(res: Mapping[str, Any], sides: Mapping[str, Any], lang: str) -> None
         questions=a.n_questions,
         queries=a.n_queries,
         labels=used,
-        phrasings=t(f"ev.phrasings.{res['phrasings']}", lang),
+        phrasings=t(
+            "ev.phrasings.single"
+            if a.n_queries == a.n_questions
+            else f"ev.phrasings.{res['phrasings']}",
+            lang,
+        ),
         seconds=view.seconds_text(list(sides), res["seconds"], lang),
     )
     st.caption(md(facts))

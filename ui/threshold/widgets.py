@@ -24,7 +24,7 @@ from rag_core.formats.spreadsheet import rows_csv
 from rag_core.types import dumps
 
 from .. import measure
-from ..evaluate.view import PHRASINGS, pick_qset
+from ..evaluate.view import PHRASINGS, has_phrasings, pick_qset
 from ..html import md
 from ..i18n import t
 from ..state import K_QSET, Context
@@ -44,20 +44,23 @@ _KEEP: dict[str, Any] = {"persist_state": "session"}
 _DL: dict[str, Any] = {"icon": ":material/download:", "on_click": "ignore"}
 
 
-def settings(names: Sequence[str], lang: str) -> tuple[str, str, str, bool]:
-    """Question set, phrasings, metric and labels toggle; returns their values."""
+def settings(qsets: Mapping[str, Any], lang: str) -> tuple[str, str, str, bool]:
+    """Question set, phrasings (only for a set whose questions have several), metric and
+    labels toggle; returns their values."""
     ss = st.session_state
-    ss[K_THR_QSET] = pick_qset(ss.get(K_THR_QSET), ss.get(K_QSET), list(names))
+    names = list(qsets)
+    ss[K_THR_QSET] = pick_qset(ss.get(K_THR_QSET), ss.get(K_QSET), names)
     c1, c2, c3, c4 = st.columns([2, 3, 3, 3])  # the toggle's label whole at 1280 px
-    c1.selectbox(t("side.qset", lang), list(names), key=K_THR_QSET, **_KEEP)
-    c2.radio(
-        t("ev.phrasings", lang),
-        PHRASINGS,
-        key=K_THR_PHRASINGS,
-        horizontal=True,
-        **_KEEP,
-        format_func=lambda p: t(f"ev.phrasings.{p}", lang),
-    )
+    c1.selectbox(t("side.qset", lang), names, key=K_THR_QSET, **_KEEP)
+    if has_phrasings(qsets.get(ss[K_THR_QSET], ())):  # a BEIR/TREC set has one wording
+        c2.radio(
+            t("ev.phrasings", lang),
+            PHRASINGS,
+            key=K_THR_PHRASINGS,
+            horizontal=True,
+            **_KEEP,
+            format_func=lambda p: t(f"ev.phrasings.{p}", lang),
+        )
     c3.radio(
         t("thr.metric", lang),
         METRIC_CHOICES,
