@@ -78,7 +78,8 @@ def draw(making: Making | None = None) -> None:
 def making(pending: stream.Pending) -> None:
     """Pane 3 while the answer is made: its estimate, and its text from the answer's step on."""
     shown = pending.text if step >= 3 else ""
-    draw(Making(t("lec.making", lang, line=stream.pending_text(pending, lang)), shown))
+    line = stream.pending_text(pending, lang, elapsed=False)  # the seconds tick in the toolbar
+    draw(Making(t("lec.making", lang, line=line), shown))
 
 
 if res.pending is None:
@@ -87,7 +88,7 @@ else:
     making(res.pending)
     with slot.container(horizontal=True, vertical_alignment="center", gap="small"):
         final = stream.follow(
-            res.pending, lang, key="lec.stop", show_text=False, on_update=making
+            res.pending, lang, key="lec.stop", show_text=False, on_update=making, compact=True
         )  # the time line and Stop in the toolbar; the page reruns at the end
     if final is not None:
         trace = final

@@ -199,7 +199,8 @@ def gold_path(trace: Trace, lang: str) -> None:
     cols += [_stage_column(s, lang) for s in stages]
     rows = []
     for i, n in enumerate(gold.needles):
-        row: list[object] = [tag("span", snippet(n.text, 60), title=n.doc_id)]
+        said = snippet(n.text, 60) if n.text.strip() else t("ins.needle_doc", lang, doc=n.doc_id)
+        row: list[object] = [tag("span", said, title=n.doc_id)]  # a qrels needle: its document
         row.append(_cell(gold.in_corpus[i], lang))
         row.append(_cell(bool(gold.chunk_ids[i]), lang, _chunks_n(len(gold.chunk_ids[i]), lang)))
         for s in stages:

@@ -138,6 +138,10 @@ def staged_trace(
 ) -> cache.TraceResult:
     """The Trace to draw now: cached, stopped, or the ``stages`` Trace of a run whose answer is
     still being made (``TraceResult.pending``; hand it to :func:`follow`)."""
+    # One slot on every path, holding whatever this call draws while it waits: the page's
+    # later elements keep their places from run to run, so a rerun that follows a running
+    # answer never leaves the previous run's panes on screen beside its own while it streams.
+    holder = st.empty()
     key = cache.trace_key(corpus_key, config, question, gold)
     store = cache.trace_store()
     hit = store.get(key)
@@ -150,6 +154,23 @@ def staged_trace(
         return cache.TraceResult(
             running.staged, pending=running, key=key
         )  # the same answer, followed again
+    with holder.container():
+        res = _acquire_and_start(store, key, corpus, config, question, gold, lang, runs)
+    holder.empty()
+    return res
+
+
+def _acquire_and_start(
+    store: cache.TraceLRU,
+    key: tuple[str, ...],
+    corpus: CorpusIndex,
+    config: PipelineConfig,
+    question: str,
+    gold: Question | None,
+    lang: str,
+    runs: Any,
+) -> cache.TraceResult:
+    """Wait for the Trace's build lock (another session may be building it), then start."""
     lock = store.building(key)
     line = st.empty()
     waited = time.perf_counter()
@@ -322,6 +343,7 @@ def follow(
     key: str,
     show_text: bool = True,
     on_update: Callable[[Pending], None] | None = None,
+    compact: bool = False,
 ) -> Trace | None:
     """Stream ``pending``'s answer here with a Stop button (widget ``key``); at the end, rerun
     the page when the full Trace was kept (it is drawn from the cache), else return it. None:
@@ -330,7 +352,8 @@ def follow(
     ``show_text=False``: only the time line and Stop (a lecture step before the answer's: no
     spoiler, or the text is drawn elsewhere). ``on_update(pending)``: told when the prompt's
     size is known and, at most every :data:`UPDATE_EVERY` seconds, when text arrived (a page
-    that draws the answer in a pane of its own)."""
+    that draws the answer in a pane of its own). ``compact``: the time line is the seconds so
+    far only, one short line beside Stop (a toolbar row; the estimate is said elsewhere)."""
     line = st.empty()
     st.button(
         t("stream.stop", lang),
@@ -349,7 +372,7 @@ def follow(
                 pending.backlog.pop(0) if pending.backlog else pending.events.get(timeout=TICK)
             )
         except queue.Empty:
-            _prompt_line(line, pending, lang)
+            _prompt_line(line, pending, lang, compact)
             kind, value = "", None
         if kind == "done":
             break
@@ -360,7 +383,7 @@ def follow(
             pending.progress = value[0]
         if kind == "prompt":
             pending.prompt = {**value, "since": time.perf_counter()}
-            _prompt_line(line, pending, lang)
+            _prompt_line(line, pending, lang, compact)
             told, stale = 0.0, on_update is not None  # say the estimate at once
         elif kind == "text":
             pending.text += value
@@ -384,15 +407,21 @@ def follow(
     return trace
 
 
-def _prompt_line(slot: Any, pending: Pending, lang: str) -> None:
-    """The line above a streaming answer (:func:`pending_text`)."""
+def _prompt_line(slot: Any, pending: Pending, lang: str, compact: bool = False) -> None:
+    """The line above a streaming answer (:func:`pending_text`); ``compact``: the seconds so
+    far only, as wide as its text."""
+    if compact:
+        since = (pending.prompt or {}).get("since", pending.started)
+        slot.caption(md(t("stream.elapsed", lang, s=time.perf_counter() - since)), width="content")
+        return
     slot.caption(md(pending_text(pending, lang)))
 
 
-def pending_text(pending: Pending, lang: str) -> str:
+def pending_text(pending: Pending, lang: str, *, elapsed: bool = True) -> str:
     """What an answer being made has come to: the prompt's size and time estimate, and the
     seconds so far (while the model reads the prompt, before its first word); before the
-    prompt is sent, the seconds since the run started."""
+    prompt is sent, the seconds since the run started. ``elapsed=False``: the estimate alone
+    (a line that is not redrawn every tick)."""
     if pending.converting:
         said = t("stream.converting", lang, s=time.perf_counter() - pending.started)
         if isinstance(pending.progress, Notice):
@@ -403,6 +432,8 @@ def pending_text(pending: Pending, lang: str) -> str:
     p = pending.prompt
     extra = {"dtype": str(p["dtype"])} if p.get("dtype") else {}
     head = estimate_text(int(p["tokens"]), str(p["model_id"]), lang, **extra)
+    if not elapsed:
+        return head
     so_far = t("stream.elapsed", lang, s=time.perf_counter() - p["since"])
     return f"{head} · {so_far}"
 

@@ -890,6 +890,7 @@ TEXT: dict[str, tuple[str, str]] = {
         "정답 근거가 프롬프트까지 도달했습니다. 답변은 지금 만드는 중입니다.",
         "The gold evidence reached the prompt; the answer is being made now.",
     ),
+    "ins.needle_doc": ("문서 전체: {doc}", "whole document: {doc}"),
     "ins.verdict.needle": ("정답 근거 {i}: {loss} — {why}", "Needle {i}: {loss} — {why}"),
     # ---- Trace pieces shared by Inspect, Compare and Lecture: headings
     "ins.h.chunking": ("① 청킹", "① Chunking"),

@@ -58,13 +58,21 @@ def rate_cell(r: dict[str, Any] | None, lang: str) -> list[Any]:
 def funnel_figure(summary: dict[str, Any], lang: str) -> go.Figure:
     """From "asked" to "answered correctly": answerable queries left after each stage's losses."""
     steps = summary["funnel"]
+    ends = ("asked", "answered_correctly")
+
+    def label(s: dict[str, Any]) -> str:
+        """A bar holds the questions still in play: its label says what the stage took away
+        ("−3 not retrieved"), never the loss's name alone beside the survivors."""
+        name = t(f"ans.stage.{s['stage']}", lang)
+        return name if s["stage"] in ends else t("ans.funnel.after", lang, n=s["lost"], loss=name)
+
     fig = go.Figure(
         go.Funnel(
-            y=[t(f"ans.stage.{s['stage']}", lang) for s in steps],
+            y=[label(s) for s in steps],
             x=[s["remaining"] for s in steps],
             customdata=[s["lost"] for s in steps],
-            texttemplate="%{value}",
-            hovertemplate="%{y}: %{value} (−%{customdata})<extra></extra>",
+            texttemplate=t("ans.funnel.left", lang),
+            hovertemplate="%{y}: %{value}<extra></extra>",
             marker={"color": ["#0969da"] + ["#8c959f"] * len(LOSS_STAGES) + ["#1a7f37"]},
         )
     )

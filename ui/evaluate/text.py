@@ -345,6 +345,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "ans.h.compare": ("A 대 B (질문별 짝지은 비교)", "A vs B (paired per question)"),
     "ans.h.rows": ("질문별 답변", "Answers per question"),
     # ---- the answers section: loss stages
+    "ans.funnel.after": ("−{n} {loss}", "−{n} {loss}"),
+    "ans.funnel.left": ("%{value}개 남음", "%{value} left"),
     "ans.stage.asked": ("질문함", "asked"),
     "ans.stage.corpus": ("코퍼스에 없음", "not in corpus"),
     "ans.stage.chunking": ("청킹이 훼손", "destroyed by chunking"),
