@@ -90,3 +90,32 @@ def test_without_a_preparer_nothing_is_said(monkeypatch):
     assert gallery.readiness_text(SCENARIOS[0], "en") is None
     monkeypatch.setenv(gallery.ENV, "0")
     assert gallery.start(lambda: pytest.fail("no corpus loaded"), PipelineConfig()) is None
+
+
+def test_scenarios_and_lecture_mark_an_unprepared_side_with_its_estimate(entry, monkeypatch):
+    import threading
+
+    from helpers.app import make_app, ok, plain
+    from helpers.paths import ROOT
+
+    class Known:
+        lock = threading.Lock()
+        states = {
+            (s.id, side): gallery.Readiness(side == "A" or s.id != "budget-cut", 41.6)
+            for s in SCENARIOS
+            for side in "AB"
+        }
+
+    monkeypatch.setenv("RAG_APP_SET", "generation.model=none")
+    monkeypatch.setattr(gallery, "_PREPARER", {"preparer": Known()})
+    at = make_app(entry, {"lang": "en"}, page="scenarios")
+    ok(at)
+    captions = [plain(c.value) for c in at.caption]
+    assert sum(t("gallery.ready", "en") in c for c in captions) == len(SCENARIOS) - 1
+    unready = t("gallery.unready", "en", sides=t("gallery.side_est", "en", side="B", seconds="42"))
+    assert any(unready in c for c in captions)
+    at.button(key="scn.budget-cut.lecture").click().run()
+    at.switch_page(str(ROOT / "pages" / "lecture.py"))
+    at.run()
+    ok(at)
+    assert any(t("lec.unready", "en", sides="B ≈ 42 s") in plain(c.value) for c in at.caption)

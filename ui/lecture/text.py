@@ -6,6 +6,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "lec.no_candidates": ("후보가 없습니다.", "No candidates."),
     "lec.tokens_elided": (" … 토큰 {n}개 생략 … ", " … {n} tokens not shown … "),
     "lec.no_claims": ("답변에서 주장을 찾지 못했습니다.", "No claims were found in the answer."),
+    "lec.unready": ("준비 안 됨: {sides}", "not prepared: {sides}"),
     "lec.claims_wait": (
         "답변이 끝나면 주장마다 출처가 뒷받침하는지 판정합니다.",
         "Once the answer is complete, each claim is checked against the sources.",

@@ -63,8 +63,8 @@ def side_toggle(side: str, compare_b: str, lang: str) -> None:
 
 
 def _readiness(compare_b: str, lang: str) -> str | None:
-    """What the background preparation says of the loaded scenario when a side of it is not
-    prepared (None when both are, or no scenario of the gallery is shown)."""
+    """A short line for the toolbar when a side of the loaded scenario is not prepared (its
+    estimate; None when both are, or no scenario of the gallery is shown)."""
     loaded = st.session_state.get(K_SCN_LOADED)
     try:
         s = scenario(str(loaded))
@@ -72,8 +72,15 @@ def _readiness(compare_b: str, lang: str) -> str | None:
         return None
     if s.compare is None or overrides_text(s.compare) != compare_b:  # another B than its own
         return None
-    said = gallery.readiness_text(s, lang)
-    return said[1] if said is not None and said[0] != "ready" else None
+    waiting = []
+    for side in ("A", "B"):
+        state = gallery.status(s.id, side)
+        if state is None:
+            return None
+        if not state.ready:
+            est = "…" if state.seconds is None else f"≈ {state.seconds:.0f} s"
+            waiting.append(f"{side} {est}")
+    return t("lec.unready", lang, sides=", ".join(waiting)) if waiting else None
 
 
 def toolbar(
