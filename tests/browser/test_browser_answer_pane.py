@@ -106,13 +106,18 @@ def test_lecture_stream_claim_picker_and_evidence(fresh, browser, tmp_path):
     page.wait_for_selector(".ri-mark", timeout=GEN_MS)  # A's answer, judged
     wait_idle(page)
     _shot(page, "lecture-a-en.png")
-    picker = page.locator("[class*=st-key-lec-claim-w] [data-baseweb=select]")
+    picker = page.locator("[class*=st-key-lec-claim-w]")
     a_label = picker.first.inner_text() if picker.count() else ""  # a refusal has no claim
     page.get_by_text("B · baseline", exact=False).first.click()
-    page.wait_for_selector(".ri-mark", timeout=GEN_MS)  # B's answer, judged
+    page.wait_for_url(re.compile(r"side=b"), timeout=WAIT_MS)
+    page.locator(".st-key-lec-stop button").first.wait_for(timeout=WAIT_MS)  # B is being made
+    picker = page.locator("[class*=st-key-lec-claim-w-b]")
+    try:
+        picker.first.wait_for(timeout=GEN_MS)  # B's answer, judged: its own picker
+    finally:
+        _shot(page, "lecture-b-wait-en.png")
     wait_idle(page)
-    picker = page.locator("[class*=st-key-lec-claim-w] [data-baseweb=select]")
-    picker.first.wait_for(timeout=WAIT_MS)
+    picker = page.locator("[class*=st-key-lec-claim-w]")
     assert picker.count() == 1  # B's own picker only
     b_label = picker.first.inner_text()
     b_claims = page.locator("[data-pane=claims] .ri-lec-claim").first.inner_text()
