@@ -71,7 +71,7 @@ async def first_page(base: str, lang: str) -> tuple[float | None, float, list[st
 def generation_seconds(texts: list[str]) -> float | None:
     """The generation time the answer's caption states (None: no answer made in this run)."""
     for text in texts:
-        m = GEN_SECONDS.search(text)
+        m = GEN_SECONDS.search(text.replace("\\", ""))  # Markdown escapes ("94\\.75")
         if m:
             return float(m.group(1) or m.group(2))
     return None

@@ -30,9 +30,12 @@ from typing import Any
 
 import streamlit as st
 
-from rag_core import pipeline  # pipeline.run read at call time (a test swaps it)
+from rag_core import (
+    models,
+    pipeline,  # pipeline.run read at call time (a test swaps it)
+)
 from rag_core.answer.generation import estimate_seconds
-from rag_core.config import PipelineConfig
+from rag_core.config import PipelineConfig, is_endpoint_model
 from rag_core.index import CorpusIndex
 from rag_core.pipeline import Cancelled
 from rag_core.types import Notice, Question, Trace
@@ -72,6 +75,8 @@ class Pending:
     converting: bool = False
     #: The latest ``progress`` message of the run (a core notice) while it converts.
     progress: Any = None
+    #: ``converting`` is a one-time conversion (else a load of the converted model).
+    once: bool = False
 
 
 #: Runs of sessions' questions going on now, and when the last one ended (the gallery's
@@ -240,8 +245,9 @@ def _start(
     t0 = time.perf_counter()
     try:
         line.empty()
-        staged = _wait_for_stages(events, lang)
-        converting = staged == CONVERTING
+        staged = _wait_for_stages(events, lang, config.generation.dtype)
+        once = staged == CONVERTING
+        converting = staged in (CONVERTING, LOADING)
         if converting:  # the model-free stages now, while the generator is converted
             staged = pipeline.run(
                 config, question, corpus, gold=gold, runs=runs or None, stop_after="gate"
@@ -261,6 +267,7 @@ def _start(
         backlog=backlog,
         started=t0,
         converting=converting,
+        once=once,
     )
     _pendings()[key] = pending
     return cache.TraceResult(pending.staged, pending=pending, key=key)
@@ -268,11 +275,24 @@ def _start(
 
 #: What :func:`_wait_for_stages` returns when the run first converts the generator.
 CONVERTING = "converting"
+#: … and when it loads a generator not in memory yet (seconds: the same early stages).
+LOADING = "loading"
 
 
-def _wait_for_stages(events: queue.Queue[tuple[str, Any]], lang: str) -> Trace | str | None:
+def _loaded(model: Any, dtype: str) -> bool:
+    """Is this generator in memory already (an endpoint or a name that loads nothing: yes)?"""
+    name = str(model or "")
+    if name == models.NO_GENERATOR or is_endpoint_model(name):
+        return True
+    return models.is_loaded(name, dtype)
+
+
+def _wait_for_stages(
+    events: queue.Queue[tuple[str, Any]], lang: str, config_dtype: str = "auto"
+) -> Trace | str | None:
     """Draw progress until the ``stages`` Trace (returned), the run's end (None) or the news
-    that the generator is converted first (:data:`CONVERTING`: a minute or more, so the page
+    that the generator is converted or loaded first (:data:`CONVERTING`: seconds to a minute
+    or more, so the page
     draws the stages that need no model meanwhile)."""
     progress = cache.Progress(st.empty(), t("ins.running", lang), lang)
     line = st.empty()
@@ -293,7 +313,9 @@ def _wait_for_stages(events: queue.Queue[tuple[str, Any]], lang: str) -> Trace |
                 progress(*value)
             elif kind == "preparing":
                 if value.get("once"):
-                    return CONVERTING
+                    return CONVERTING  # a minute or more: the stages up to the gate first
+                if not _loaded(value.get("model"), config_dtype):
+                    return LOADING  # seconds: the same
                 phase = (
                     "stream.converting" if value.get("once") else "stream.loading",
                     time.perf_counter(),
@@ -423,7 +445,8 @@ def pending_text(pending: Pending, lang: str, *, elapsed: bool = True) -> str:
     prompt is sent, the seconds since the run started. ``elapsed=False``: the estimate alone
     (a line that is not redrawn every tick)."""
     if pending.converting:
-        said = t("stream.converting", lang, s=time.perf_counter() - pending.started)
+        key = "stream.converting" if pending.once else "stream.loading"
+        said = t(key, lang, s=time.perf_counter() - pending.started)
         if isinstance(pending.progress, Notice):
             said += " · " + notice_text(pending.progress, lang)
         return said

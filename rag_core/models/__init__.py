@@ -333,6 +333,16 @@ def get_generator(
     return _once("generator", key, lambda: _load_hf_generator(name, dt, progress))
 
 
+def is_loaded(name: str, dtype: str = "auto") -> bool:
+    """Is generator ``name`` in ``dtype`` already loaded in this process (its next use costs no
+    load)? Never loads anything; an invalid ``dtype`` is simply not loaded."""
+    try:
+        dt = resolve_dtype(dtype)
+    except ValueError:
+        return False
+    return ("generator", f"{str(name).strip()}@{dt}") in _LOADED
+
+
 def prepared(name: str) -> bool:
     """False when loading generator ``name`` first converts a bundled GGUF (the one-time work
     behind its first answer on a machine); True for every other name (nothing to convert)."""
@@ -533,6 +543,7 @@ __all__ = [
     "get_embedder",
     "get_endpoint_generator",
     "get_generator",
+    "is_loaded",
     "l2_normalise",
     "prepared",
 ]

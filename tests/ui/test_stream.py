@@ -34,7 +34,8 @@ def _script(action: str) -> None:
         if kw.get("stop_after") == "gate":  # the model-free stages, drawn while converting
             return "GATE"
         progress("chunking", 0.1)
-        listener("preparing", {"model": "m", "once": action == "convert"})
+        # "none" counts as loaded: only "convert" draws the stages to the gate first
+        listener("preparing", {"model": "none", "once": action == "convert"})
         if action == "end":
             return "FULL"
         listener("stages", "STAGED")
