@@ -48,6 +48,13 @@ def _shot(page, name: str) -> None:
         page.screenshot(path=str(path))
 
 
+def _picked(container) -> str:
+    """The option a selectbox shows (its text, or its search input's value)."""
+    return container.evaluate(
+        "e => ((e.querySelector('input') || {}).value || '') + ' ' + e.textContent"
+    ).strip()
+
+
 def _first_screen(locator, height: int = 720) -> bool:
     box = locator.bounding_box()
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
@@ -107,7 +114,7 @@ def test_lecture_stream_claim_picker_and_evidence(fresh, browser, tmp_path):
     wait_idle(page)
     _shot(page, "lecture-a-en.png")
     picker = page.locator("[class*=st-key-lec-claim-w]")
-    a_label = picker.first.inner_text() if picker.count() else ""  # a refusal has no claim
+    a_label = _picked(picker.first) if picker.count() else ""  # a refusal has no claim
     page.get_by_text("B · baseline", exact=False).first.click()
     page.wait_for_url(re.compile(r"side=b"), timeout=WAIT_MS)
     page.locator(".st-key-lec-stop button").first.wait_for(timeout=WAIT_MS)  # B is being made
@@ -119,7 +126,7 @@ def test_lecture_stream_claim_picker_and_evidence(fresh, browser, tmp_path):
     wait_idle(page)
     picker = page.locator("[class*=st-key-lec-claim-w]")
     assert picker.count() == 1  # B's own picker only
-    b_label = picker.first.inner_text()
+    b_label = _picked(picker.first)
     b_claims = page.locator("[data-pane=claims] .ri-lec-claim").first.inner_text()
     assert b_label != a_label, (a_label, b_label)
     assert b_label.split("] ", 1)[-1][:20] in b_claims, (b_label, b_claims)
