@@ -89,8 +89,8 @@ def init_session() -> None:
     ss[K_SHADOW] = {k: view[k] for k in SHADOW_KEYS if k in view}
     ss[K_CFG] = config
     ss[K_PROBLEMS] = [*unread, *problems, *errors, *view_notices(params, view, values)]
-    asked = ("qset", "qid", "ph", "q", "doc", "step", "side")
-    ss[K_URL_ASKED] = {name: params[name] for name in asked if name in params}
+    remembered = ("qset", "qid", "ph", "q", "doc", "step", "side")
+    ss[K_URL_ASKED] = {name: params[name] for name in remembered if name in params}
     ss[K_INIT] = True
 
 
