@@ -238,8 +238,8 @@ def pairs(old: Any) -> None:
 
     path = ROOT / "sample_corpus" / "calibration" / "support_pairs.jsonl"
     corpus, e5, head = load_corpus_index(), get_embedder("e5-small"), load_head()
-    agree = {"head": 0, "head, lexical": 0, "previous": 0}
-    n = 0
+    agree: dict[tuple[str, str], int] = {}
+    n: dict[str, int] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         r = json.loads(line) if line.strip() else None
         if not r or r.get("claim") is None:
@@ -254,15 +254,19 @@ def pairs(old: Any) -> None:
             "head, lexical": check_support(answer, ctx, cfg, embedder=e5, question=q),
             "previous": old.check_support(answer, ctx, OLD_CFG, embedder=e5, question=q),
         }
-        n += 1
+        lang = "ko" if r["qid"].startswith(("ko", "man-ko")) else "en"
+        n[lang] = n.get(lang, 0) + 1
         for name, st in stages.items():
             c = next((c for c in st.claims if c.start <= max(at, 0) < c.end), None)
             cut = head.min_p if name != "previous" else OLD_CFG.min_p
             ok = c is not None and c.p_supported is not None and (c.p_supported >= cut)
-            agree[name] += ok == bool(r["label"])
-    print(f"\n### Calibration pairs ({n}, sample corpus, e5)\n")
-    for name, k in agree.items():
-        print(f"- {name}: agreement {k}/{n}")
+            agree[name, lang] = agree.get((name, lang), 0) + (ok == bool(r["label"]))
+    total = sum(n.values())
+    print(f"\n### Calibration pairs ({total}: {n.get('en', 0)} English, {n.get('ko', 0)} Korean)\n")
+    for name in ("head", "head, lexical", "previous"):
+        en, ko = agree.get((name, "en"), 0), agree.get((name, "ko"), 0)
+        print(f"- {name}: agreement {en + ko}/{total} (English {en}/{n.get('en', 0)}, Korean "
+              f"{ko}/{n.get('ko', 0)})")  # fmt: skip
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -8,9 +8,11 @@ neither. For every wrong answer it asks whether the support check flags it (some
 ``unsupported``, ``contradicted``, citing no source, or naming a passage that does not back it)
 or paints every claim good — with the learned head (what the pipeline's Trace holds) and with
 the previous checker (``bench/support.py``'s :data:`OLD_REF`) on the very same answer and
-sources.
+sources. Then every scenario card's A and B (the lecture gallery, generation on; answers the
+gallery prepared are replayed from the cache): each claim's verdict under both checkers, so a
+card that shows an unsupported claim can be seen to keep showing it, in English and Korean.
 
-Run: ``nice -n 5 .venv/bin/python bench/support_own.py``.
+Run: ``nice -n 5 .venv/bin/python bench/support_own.py [--cards-only]``.
 """
 
 from __future__ import annotations
@@ -38,12 +40,44 @@ from rag_core.pipeline import run  # noqa: E402
 QUESTIONS = ROOT / "sample_corpus" / "questions"
 
 
+def cards(corpus, old) -> None:  # type: ignore[no-untyped-def]
+    """Each scenario side's claim verdicts, previous checker → head."""
+    from rag_core.scenarios import scenario_runs
+
+    questions = {q.id: q for q in corpus.questions}
+    print("\n| card | side | previous | head |\n|---|---|---|---|")
+    changed = 0
+    for r in scenario_runs():
+        q = questions[r.scenario.question_id or ""]
+        trace = run(r.config, r.scenario.question_text(q), corpus, gold=q)
+        answer = trace.generation.answer or ""
+        if not answer:
+            print(f"| {r.scenario.id} | {r.side} | (no answer) | (no answer) |")
+            continue
+        emb = get_embedder(corpus.dense_choice(r.config.retrieval.dense_model)[0])
+        o = old.check_support(answer, trace.context, r.config.support, embedder=emb,
+                              question=q.text)  # fmt: skip
+        before = ", ".join(c.verdict for c in o.claims)
+        after = ", ".join(c.verdict for c in trace.support.claims)
+        changed += before != after
+        print(f"| {r.scenario.id} | {r.side} | {before} | {after} |")
+    print(f"\n{changed} sides with other verdicts")
+
+
 def main() -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cards-only", action="store_true")
+    args = ap.parse_args()
     items = [json.loads(x) for x in EVAL_SET.read_text(encoding="utf-8").splitlines() if x]
     questions = {q.id: q for name in ("en", "ko", "manual")
                  for q in load_questions(QUESTIONS / f"{name}.jsonl")}  # fmt: skip
     corpus = load_corpus_index()
     old = load_old()
+    if args.cards_only:
+        cards(corpus, old)
+        return
     rows = []
     for it in items:
         if it["expect"] != "answer":
@@ -76,6 +110,7 @@ def main() -> None:
           f"{len(wrong)}")  # fmt: skip
     print(f"right answers flagged: previous {sum(bool(r[2]) for r in right)}/{len(right)}, head "
           f"{sum(bool(r[3]) for r in right)}/{len(right)}")  # fmt: skip
+    cards(corpus, old)
 
 
 if __name__ == "__main__":
