@@ -24,6 +24,7 @@ __all__ = [
     "CHROMIUM",
     "CHROMIUM_ARGS",
     "CHROMIUM_MISSING",
+    "GRADE_SHOWN_JS",
     "IDLE",
     "MARKS",
     "SERVERS",
@@ -34,6 +35,12 @@ __all__ = [
 ]
 IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
 WAIT_MS = 240_000
+
+#: Whether the grade radio shows the grade whose option starts with ``arg``.
+GRADE_SHOWN_JS = """want => [...document.querySelectorAll('[data-testid=stRadio]')]
+  .filter(r => r.innerText.startsWith('Grade'))
+  .some(r => [...r.querySelectorAll('input[type=radio]')]
+    .some(i => i.checked && i.closest('label').innerText.trim().startsWith(want)))"""
 
 # `make test` sets RAG_REQUIRE_BROWSER=1 (its setup installs chromium): a missing
 # browser is then a failure, not a silent skip.

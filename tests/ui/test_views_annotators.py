@@ -96,11 +96,11 @@ def test_keys_after_a_question_change_stay_queued(store):
 def test_enter_without_a_name_or_a_span_is_refused_with_a_message(store):
     s = state(**{K.K_LAB_ANNOTATOR: " ", K.K_LAB_KEYS: presses_of("Enter", "2")})
     apply(s, presses.press_label_keys(s, store, DOCS, CANDIDATES, QSETS, "q2"))
-    assert s[K.K_LAB_KEYS_MSG] == Msg("lab.keys.refused", {"n": 1})
+    assert s[K.K_LAB_KEYS_MSG] == (Msg("lab.keys.refused", {"n": 1}),)
     assert s[K.K_LAB_GRADE] == 2 and s[K.K_LAB_KEYS_ACK] == 2 and store.version() == 0
     s = state(**{K.K_LAB_KEYS: presses_of("Enter"), K.K_LAB_SPAN: ("en", "q1", "d1", 5, 99)})
     apply(s, presses.press_label_keys(s, store, DOCS, CANDIDATES, QSETS, "q2"))
-    assert s[K.K_LAB_KEYS_MSG] == Msg("lab.keys.refused", {"n": 1})
+    assert s[K.K_LAB_KEYS_MSG] == (Msg("lab.keys.refused", {"n": 1}),)
 
 
 def test_a_stale_save_stops_the_batch_and_says_how_many_keys_it_refused(store):
@@ -108,15 +108,26 @@ def test_a_stale_save_stops_the_batch_and_says_how_many_keys_it_refused(store):
     s = state(**{K.K_LAB_KEYS: presses_of("Enter", "2", "Enter"), K.K_LAB_SEEN: (SPAN, None)})
     apply(s, presses.press_label_keys(s, store, DOCS, CANDIDATES, QSETS, "q2"))
     assert s[K.K_LAB_STALE] == (SPAN, 1, "")  # the page asks about the stale edit
-    assert s[K.K_LAB_KEYS_MSG] == Msg("lab.keys.refused", {"n": 2})
+    assert s[K.K_LAB_KEYS_MSG] == (Msg("lab.keys.refused", {"n": 2}),)
     assert s[K.K_LAB_KEYS_ACK] == 3 and len(store.history()) == 1
 
 
 def test_a_full_component_queue_is_said(store):
     s = state(**{K.K_LAB_KEYS: {"keys": [], "refused": 3}})
     apply(s, presses.press_label_keys(s, store, DOCS, CANDIDATES, QSETS, "q2"))
-    assert s[K.K_LAB_KEYS_MSG] == Msg("lab.keys.full", {"n": 3})
+    assert s[K.K_LAB_KEYS_MSG] == (Msg("lab.keys.full", {"n": 3}),)
     assert s[K.K_LAB_KEYS_REFUSED] == 3
+    # the component counts its refusals of the session: the next batch says the rise only, and
+    # a refusal of that batch is said beside it, neither hiding the other
+    s[K.K_LAB_KEYS] = {"keys": presses_of("Enter")["keys"], "refused": 5}
+    s[K.K_LAB_SPAN] = None
+    apply(s, presses.press_label_keys(s, store, DOCS, CANDIDATES, QSETS, "q2"))
+    assert s[K.K_LAB_KEYS_MSG] == (
+        Msg("lab.keys.full", {"n": 3}),
+        Msg("lab.keys.full", {"n": 5 - 3}),
+        Msg("lab.keys.refused", {"n": 1}),
+    )
+    assert s[K.K_LAB_KEYS_REFUSED] == 5
 
 
 def test_malformed_component_values_handle_nothing(store):

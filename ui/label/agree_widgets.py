@@ -26,9 +26,13 @@ from . import keys as K
 from . import presses
 from .view import Msg, apply, say
 
-#: The keyboard queue (and the annotator's memory): a v1 component served from this package.
+#: The keyboard queue: a v1 component served from this package. The annotator's memory is the
+#: same page under another name: the queue's key listener looks for the queue's frames by name.
 _KEYQUEUE = components.declare_component(
     "label_key_queue", path=str(Path(__file__).parent / "keyqueue")
+)
+_MEMORY = components.declare_component(
+    "label_annotator_memory", path=str(Path(__file__).parent / "keyqueue")
 )
 
 VIEWS = ("label", "agreement", "adjudicate")
@@ -51,9 +55,10 @@ def key_queue(keys: Sequence[str], on_change: Callable[[], None], lang: str) -> 
         default=None,
         on_change=on_change,
     )
-    said = ss.pop(K.K_LAB_KEYS_MSG, None)
-    if said is not None:
-        st.warning(md(say(said, lang)))
+    said = ss.get(K.K_LAB_KEYS_MSG)
+    if isinstance(said, tuple) and said:
+        st.warning(md(" · ".join(say(m, lang) for m in said)))
+    ss.pop(K.K_LAB_KEYS_MSG, None)  # once shown: a run stopped before this shows it next time
 
 
 def remember_annotator(annotator: str) -> None:
@@ -65,7 +70,7 @@ def remember_annotator(annotator: str) -> None:
         if isinstance(name, str) and name.strip() and not st.session_state.get(K.K_LAB_ANNOTATOR):
             st.session_state[K.K_LAB_ANNOTATOR] = name.strip()[:200]
 
-    _KEYQUEUE(
+    _MEMORY(
         mode="remember", annotator=annotator, key=K.K_LAB_REMEMBER, default=None, on_change=restore
     )
 

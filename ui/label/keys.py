@@ -45,7 +45,8 @@ K_LAB_SAVE_NEXT = "label.save_next"
 #: Prefix of the grade-key buttons (``label.grade_key.0`` …, shortcuts 0–3).
 K_LAB_GRADE_KEY = "label.grade_key"
 #: The key component's value (the presses not handled yet), the last press handled, the
-#: component's refusals seen, and the message about presses refused.
+#: component's refusals seen (its count of the session), and the messages about presses refused
+#: not shown yet (a tuple).
 K_LAB_KEYS = "label.keys"
 K_LAB_KEYS_ACK = "label.keys.ack"
 K_LAB_KEYS_REFUSED = "label.keys.refused"

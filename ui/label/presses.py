@@ -78,12 +78,23 @@ def _merge(d: Draft, change: Change) -> None:
 
 
 def _refusals(state: State, d: Draft) -> None:
-    """Presses the component refused (its queue was full) are said once."""
+    """Presses the component refused (its queue was full) are said once: the component counts
+    its refusals of the session; the ones it counted since the last batch are said."""
     value = state.get(K_LAB_KEYS)
     refused = value.get("refused") if isinstance(value, Mapping) else 0
-    if isinstance(refused, int) and refused > int(state.get(K_LAB_KEYS_REFUSED) or 0):
-        d.set(K_LAB_KEYS_MSG, Msg("lab.keys.full", {"n": refused}))
-    d.set(K_LAB_KEYS_REFUSED, refused if isinstance(refused, int) else 0)
+    if not isinstance(refused, int) or isinstance(refused, bool) or refused < 0:
+        return
+    seen = int(state.get(K_LAB_KEYS_REFUSED) or 0)
+    if refused > seen:
+        said(d, Msg("lab.keys.full", {"n": refused - seen}))
+    d.set(K_LAB_KEYS_REFUSED, refused)
+
+
+def said(d: Draft, msg: Msg) -> None:
+    """Add ``msg`` to the key messages the page has not shown yet (``label.keys.msg``, a tuple:
+    a batch's refusal never hides an earlier one's)."""
+    before = d.get(K_LAB_KEYS_MSG)
+    d.set(K_LAB_KEYS_MSG, (*(before if isinstance(before, tuple) else ()), msg))
 
 
 def span_shown(state: State, docs: Mapping[str, Document]) -> SpanKey | None:
@@ -139,7 +150,7 @@ def press_label_keys(
                 key = _next_span(d, store, key, candidates, now)
         ack = seq
     if refused:
-        d.set(K_LAB_KEYS_MSG, Msg("lab.keys.refused", {"n": refused}))
+        said(d, Msg("lab.keys.refused", {"n": refused}))
     d.set(K_LAB_KEYS_ACK, ack)
     return d.change()
 
@@ -183,4 +194,5 @@ __all__ = [
     "pending",
     "press_adjudication_keys",
     "press_label_keys",
+    "said",
 ]
