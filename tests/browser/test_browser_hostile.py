@@ -7,7 +7,7 @@ tests/test_browser.py).
   carries a document-supplied address.
 * a model path in the address is refused with one message, the same
   whether the path exists or not.
-* two tabs: a stale "Change label" asks before overwriting.
+* one annotator in two tabs: a stale "Change label" asks before overwriting.
 * 4 sessions × 5 saves, interleaved: every stored event equals what
   its session showed, and every save showed its confirmation.
 """
@@ -206,11 +206,13 @@ def _grade(page, g: int) -> None:
 def test_two_tabs_a_stale_change_asks_before_overwriting(hserver, browser, data_dir):
     store = LabelStore(data_dir / "labels.sqlite3")
     qid = "en-eval-06"
-    ca, a = _label_page(browser, hserver, "tab-a", qid)
+    # one annotator in two tabs (each annotator has labels of their own: another name in tab B
+    # would label beside A, not over A)
+    ca, a = _label_page(browser, hserver, "two-tabs", qid)
     a.get_by_role("button", name="Save label").click()
     a.get_by_text("Saved: characters", exact=False).wait_for(timeout=WAIT_MS)
     wait_idle(a)
-    cb, b = _label_page(browser, hserver, "tab-b", qid)  # B shows grade 1
+    cb, b = _label_page(browser, hserver, "two-tabs", qid)  # B shows grade 1
     _grade(b, 3)
     _grade(a, 2)
     a.get_by_role("button", name="Change label").click()
@@ -224,7 +226,7 @@ def test_two_tabs_a_stale_change_asks_before_overwriting(hserver, browser, data_
     assert [x.grade for x in mine] == [2]  # not overwritten
     b.get_by_role("button", name="Overwrite").click()
     b.get_by_text("Label changed: grade 3.", exact=False).wait_for(timeout=WAIT_MS)
-    assert [(x.grade, x.annotator) for x in store.current("en", qid)] == [(3, "tab-b")]
+    assert [(x.grade, x.annotator) for x in store.current("en", qid)] == [(3, "two-tabs")]
     assert [e.kind for e in store.history("en", qid)] == ["add", "change", "change"]
     ca.close()
     cb.close()

@@ -26,7 +26,7 @@ from ui import cache
 from ui.lecture import slides
 from ui.lecture.view import lecture_view
 
-pytestmark = MARKS
+pytestmark = [*MARKS, pytest.mark.usefixtures("page_words")]
 
 #: The page's grid height (pages/lecture.py: the window less Streamlit's chrome above it).
 GRID = "calc(100vh - 8.2rem)"

@@ -281,7 +281,7 @@ def adjudication_section(
     st.text_input(t("lab.adj.note", lang), key=K.K_LAB_ADJ_NOTE, max_chars=500)
     if not adjudicator:
         st.warning(t("lab.need_annotator", lang))
-    buttons = [("a", t("lab.adj.take", lang, who=ab[0])), ("b", t("lab.adj.take", lang, who=ab[1]))]
+    buttons = [(k, t("lab.adj.take", lang, who=md(who))) for k, who in zip("ab", ab, strict=True)]
     buttons += [(str(g), t("lab.adj.grade", lang, grade=g)) for g in GRADES]
     buttons += [("u", t("lab.adj.undo", lang))]
     for col, (k, label) in zip(st.columns(len(buttons)), buttons, strict=True):

@@ -483,7 +483,7 @@ def export_section(
             lang,
             labels=len(resolved.labels),
             questions=questions,
-            state=measure.state_name(state, lang),
+            state=md(measure.state_name(state, lang)),
         )
     )
 
