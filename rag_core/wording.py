@@ -308,7 +308,6 @@ ENGLISH: dict[str, str] = {
     "support.kind.empty": "empty",
     "support.judge_unavailable": "the judge {model!r} is unavailable: {reason}",
     "support.judge.no_generator": "generation is off, so there is no generator to judge",
-    "support.judge.no_probability": "it gives no P(yes) (a judge needs p_yes)",
     "support.bad_row": "{file}:{line}: {problem}",
     "support.row.not_json": "not a JSON value ({error})",
     "support.row.not_object": "a row must be a JSON object, not {kind}",

@@ -422,12 +422,10 @@ def cacheable(trace: Trace) -> bool:
     """A Trace may be kept for the next visit unless a server failed to answer: a Qdrant
     server or a generator endpoint that was down (or too slow) may be up on the next run,
     and a cached "Connection refused" would hide it."""
-    lists = getattr(getattr(trace, "retrieval", None), "lists", ())  # a test's stand-in has none
-    gen = getattr(trace, "generation", None)
-    code = getattr(getattr(gen, "notice", None), "code", "")
-    endpoint_down = code == "generation.endpoint_failed"
+    said = trace.generation.notice
+    endpoint_down = said is not None and said.code == "generation.endpoint_failed"
     return not endpoint_down and not any(
-        lst.method == "qdrant" and lst.status == "unavailable" for lst in lists
+        lst.method == "qdrant" and lst.status == "unavailable" for lst in trace.retrieval.lists
     )
 
 

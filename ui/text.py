@@ -1170,9 +1170,6 @@ KOREAN: dict[str, str] = {
     "support.kind.empty": "비어 있음",
     "support.judge_unavailable": "판정 모델 {model!r}을(를) 쓸 수 없습니다: {reason}",
     "support.judge.no_generator": "생성이 꺼져 있어 판정할 생성 모델이 없습니다",
-    "support.judge.no_probability": (
-        "이 모델은 P(yes)를 주지 않습니다 (판정에는 p_yes가 필요합니다)"
-    ),
     "support.bad_row": "{file}:{line}: {problem}",
     "support.row.not_json": "JSON 값이 아닙니다 ({error})",
     "support.row.not_object": "행은 JSON 객체여야 합니다 ({kind} 아님)",

@@ -46,7 +46,7 @@ from rag_core.config import SupportConfig
 from rag_core.corpus.decoding import LoadError, decode
 from rag_core.formats.guard import AT, JSON_INVALID_COLUMN, json_line
 from rag_core.models import ModelUnavailable
-from rag_core.models.generators import Generator
+from rag_core.models.generators import Generator, TextGenerator
 from rag_core.retrieval.dense import choose_dense_model
 from rag_core.types import ContextStage, Notice, Source, SupportStage
 from rag_core.wording import NoticeError, declare, english, notice
@@ -85,7 +85,6 @@ MAX_QUESTION_CHARS = 2_000
 #: ``support.judge`` is on but no judge can be had (``reason``: a notice or text).
 SUPPORT_JUDGE_UNAVAILABLE = declare("support.judge_unavailable", "model", "reason")
 JUDGE_NO_GENERATOR = declare("support.judge.no_generator")
-JUDGE_NO_PROBABILITY = declare("support.judge.no_probability")
 
 
 @dataclass(frozen=True)
@@ -271,9 +270,9 @@ def embedder_for(contexts: Sequence[str]) -> Any:
         return None
 
 
-def judge_for(model: str, dtype: str = "auto") -> tuple[Any, Notice | None]:
-    """The judge ``support.judge`` asks: generator ``model`` when it can give ``P(yes)``
-    (``p_yes(system, user)``), else ``None`` and the ``support.judge_unavailable`` notice."""
+def judge_for(model: str, dtype: str = "auto") -> tuple[Generator | None, Notice | None]:
+    """The judge ``support.judge`` asks: generator ``model`` (its ``p_yes(system, user)``), else
+    ``None`` and the ``support.judge_unavailable`` notice."""
     if model == "none":
         return None, notice(
             SUPPORT_JUDGE_UNAVAILABLE, model=model, reason=notice(JUDGE_NO_GENERATOR)
@@ -282,14 +281,7 @@ def judge_for(model: str, dtype: str = "auto") -> tuple[Any, Notice | None]:
         gen = models.get_generator(model, dtype=dtype)
     except ModelUnavailable as exc:
         return None, notice(SUPPORT_JUDGE_UNAVAILABLE, model=exc.name, reason=exc.notice)
-    return judge_or_notice(gen, model)
-
-
-def judge_or_notice(gen: Any, model: str) -> tuple[Any, Notice | None]:
-    """``(gen, None)`` when ``gen`` can judge (has ``p_yes``), else ``None`` and why not."""
-    if callable(getattr(gen, "p_yes", None)):
-        return gen, None
-    return None, notice(SUPPORT_JUDGE_UNAVAILABLE, model=model, reason=notice(JUDGE_NO_PROBABILITY))
+    return gen, None
 
 
 def answer_reading(
@@ -313,7 +305,7 @@ def answer_reading(
 
 
 def check_row(
-    row: Row, cfg: SupportConfig, *, embedder: Any = None, judge: Any = None
+    row: Row, cfg: SupportConfig, *, embedder: Any = None, judge: TextGenerator | None = None
 ) -> SupportStage:
     """The support stage of one row (read by the bundled generator when ``support.readings``)."""
     context = context_stage(row.contexts)
@@ -366,7 +358,7 @@ def check_file(
     path: str | Path,
     cfg: SupportConfig,
     *,
-    judge: Any = None,
+    judge: TextGenerator | None = None,
     embedder: Any = "auto",
 ) -> Iterator[dict[str, Any] | RowError]:
     """Each row's output object (or its :class:`RowError`), in file order. ``embedder="auto"``

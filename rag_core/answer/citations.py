@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rag_core.config import CITATION_MODES
+from rag_core.models.generators import LocalGenerator
 
 from .prompt import REFUSAL_TEXT
 
@@ -394,7 +395,7 @@ _VOCABS: weakref.WeakKeyDictionary[Any, CitationVocab] = weakref.WeakKeyDictiona
 _VOCABS_LOCK = threading.Lock()
 
 
-def citation_vocab(generator: Any) -> CitationVocab:
+def citation_vocab(generator: LocalGenerator) -> CitationVocab:
     """The :class:`CitationVocab` of ``generator``'s Hugging Face tokenizer (built once)."""
     with _VOCABS_LOCK:
         vocab = _VOCABS.get(generator)
@@ -405,7 +406,7 @@ def citation_vocab(generator: Any) -> CitationVocab:
 
 
 def citation_processor(
-    generator: Any,
+    generator: LocalGenerator,
     sources: Sequence[int],
     prompt_length: int,
     max_new_tokens: int,

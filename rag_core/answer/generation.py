@@ -38,7 +38,14 @@ from typing import Any
 
 from rag_core.config import GenerationConfig
 from rag_core.hashing import ids_sha256
-from rag_core.models import ModelUnavailable, cache_root, get_generator
+from rag_core.models import (
+    AnyGenerator,
+    EndpointGenerator,
+    LocalGenerator,
+    ModelUnavailable,
+    cache_root,
+    get_generator,
+)
 from rag_core.models.errors import Cancelled
 from rag_core.models.store import JsonStore, shared_store
 from rag_core.models.timing import rates
@@ -124,22 +131,16 @@ def cache_key(
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
-def supports_enforced(generator: Any) -> bool:
-    """Can ``generator`` constrain its decoding (a local transformers model that takes
-    logits processors)?"""
-    return bool(getattr(generator, "takes_logits_processors", False))
-
-
-def generator_dtype(generator: Any) -> str:
+def generator_dtype(generator: AnyGenerator) -> str:
     """The dtype a loaded generator computes in (``float32`` for one that does not say)."""
-    return str(getattr(generator, "dtype", None) or "float32")
+    return generator.dtype or "float32"
 
 
 def generate(
     context: ContextStage,
     cfg: GenerationConfig,
     *,
-    generator: Any = None,
+    generator: AnyGenerator | None = None,
     cache_dir: str | Path | None = None,
     use_cache: bool = True,
     on_text: Callable[[str], None] | None = None,
@@ -178,7 +179,7 @@ def generate(
         except ModelUnavailable as exc:
             return _stage("unavailable", cfg.model, exc.notice, params=params)
     request = _Request(context, cfg, cache_dir, use_cache, on_text, cancelled)
-    if getattr(generator, "is_endpoint", False):  # a server: rag_core.answer.remote
+    if isinstance(generator, EndpointGenerator):  # a server: rag_core.answer.remote
         return _by_endpoint(request, generator, params)
     return _locally(request, generator, params)
 
@@ -195,7 +196,9 @@ class _Request:
     cancelled: Callable[[], bool] | None
 
 
-def _by_endpoint(request: _Request, generator: Any, params: dict[str, Any]) -> GenerationStage:
+def _by_endpoint(
+    request: _Request, generator: EndpointGenerator, params: dict[str, Any]
+) -> GenerationStage:
     """Have a server make the answer (``rag_core.answer.remote``); raise Cancelled once closed."""
     cancelled = request.cancelled
     stage = generate_remote(
@@ -214,7 +217,9 @@ def _by_endpoint(request: _Request, generator: Any, params: dict[str, Any]) -> G
     return stage
 
 
-def _locally(request: _Request, generator: Any, params: dict[str, Any]) -> GenerationStage:
+def _locally(
+    request: _Request, generator: LocalGenerator, params: dict[str, Any]
+) -> GenerationStage:
     """Check the ids are this local model's, then replay from the cache or generate and store."""
     context, cfg = request.context, request.cfg
     params["dtype"] = generator_dtype(generator)
@@ -257,15 +262,15 @@ def _locally(request: _Request, generator: Any, params: dict[str, Any]) -> Gener
 def is_stored(
     context: ContextStage,
     cfg: GenerationConfig,
-    generator: Any,
+    generator: AnyGenerator,
     cache_dir: str | Path | None = None,
 ) -> bool:
     """Would :func:`generate` replay the answer to ``context`` from the generation cache (no
     model call)? False when there is nothing to send, for an endpoint generator (its replies are
     keyed by the server) and for ids that are not this generator's."""
     params: dict[str, Any] = {"max_new_tokens": cfg.max_new_tokens, "citations": cfg.citations}
-    if _nothing_to_send(context, cfg, params) is not None or getattr(
-        generator, "is_endpoint", False
+    if _nothing_to_send(context, cfg, params) is not None or isinstance(
+        generator, EndpointGenerator
     ):
         return False
     params["dtype"] = generator_dtype(generator)
@@ -285,13 +290,13 @@ def is_stored(
 
 
 def _citation_mode(
-    context: ContextStage, cfg: GenerationConfig, generator: Any, params: dict[str, Any]
+    context: ContextStage, cfg: GenerationConfig, generator: LocalGenerator, params: dict[str, Any]
 ) -> tuple[str, list[int], list[Notice]]:
     """The citation mode actually used (``free`` when the generator cannot enforce), the source
     numbers a citation may use and the notes saying so; records both in ``params``."""
     notes: list[Notice] = []
     mode = cfg.citations
-    if mode == "enforced" and not supports_enforced(generator):
+    if mode == "enforced" and not generator.takes_logits_processors:
         mode = "free"
         params["citations"] = "free"
         notes.append(_no_enforcing(generator))
@@ -301,7 +306,7 @@ def _citation_mode(
     return mode, sources, notes
 
 
-def _no_enforcing(generator: Any) -> Notice:
+def _no_enforcing(generator: LocalGenerator) -> Notice:
     """The note of a generator that cannot constrain its decoding (citations fall back to free)."""
     return notice(GENERATION_NOT_ENFORCED, model=generator.model_id)
 
@@ -326,7 +331,7 @@ def _nothing_to_send(
 
 
 def _wrong_ids(
-    context: ContextStage, generator: Any, params: dict[str, Any]
+    context: ContextStage, generator: LocalGenerator, params: dict[str, Any]
 ) -> GenerationStage | None:
     """An ``error`` stage when the context was not measured with this model's tokenizer or its
     ids were altered, else None."""
@@ -347,7 +352,7 @@ TIMING_KEYS = ("prefill_seconds", "decode_seconds", "prefill_tokens_per_s", "dec
 def _replay(
     store: JsonStore,
     key: str,
-    generator: Any,
+    generator: LocalGenerator,
     ids: list[int],
     params: dict[str, Any],
     notes: list[Notice],
@@ -384,7 +389,7 @@ def _replay(
 def _fresh(
     store: JsonStore,
     key: str,
-    generator: Any,
+    generator: LocalGenerator,
     ids: list[int],
     cfg: GenerationConfig,
     mode: str,
@@ -398,12 +403,12 @@ def _fresh(
     """Generate now (timing prefill and decode where the generator can), store, and report
     (``refusal``: what the enforced grammar lets the answer be instead of cited sentences)."""
     kwargs: dict[str, Any] = {}
-    if on_text is not None and supports_enforced(generator):
+    if on_text is not None and generator.takes_logits_processors:
         kwargs["on_text"] = on_text
     timing: dict[str, Any] = {}
-    if getattr(generator, "measures_first_token", False):
+    if generator.measures_first_token:
         kwargs["timing"] = timing
-    if cancelled is not None and getattr(generator, "takes_cancelled", False):
+    if cancelled is not None and generator.takes_cancelled:
         kwargs["cancelled"] = cancelled
     processor = None
     try:
@@ -423,7 +428,7 @@ def _fresh(
             rates(len(ids), len(new_ids), timing["prefill_seconds"], timing["decode_seconds"])
         )
         timing = {k: round(v, 4) if isinstance(v, float) else v for k, v in timing.items()}
-    stopped = bool(new_ids) and new_ids[-1] in getattr(generator, "eos_ids", ())
+    stopped = bool(new_ids) and new_ids[-1] in generator.eos_ids
     # enforced: the grammar closes a sentence near the cap, so "stopped" proves nothing there
     cut = processor.cut if processor is not None else not stopped
     store.put(

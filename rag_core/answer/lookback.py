@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from rag_core.answer.prompt import RenderedPrompt
+from rag_core.models.generators import LocalGenerator
 from rag_core.models.readings import Readings, Segments
 
 #: The question line when an answer has none (a summary, an overview of a record).
@@ -137,7 +138,7 @@ def layout_of(tokenizer: Any, rendered: RenderedPrompt) -> Layout:
     return Layout(rendered, tuple(ids), Segments(sources, question, len(ids)))
 
 
-def read_answer(generator: Any, layout: Layout, answer: str) -> AnswerReading:
+def read_answer(generator: LocalGenerator, layout: Layout, answer: str) -> AnswerReading:
     """The generator's readings of ``answer`` after the prompt of ``layout``.
 
     Raises:
@@ -147,7 +148,7 @@ def read_answer(generator: Any, layout: Layout, answer: str) -> AnswerReading:
     if not answer_ids:
         raise ValueError("an empty answer has no readings")
     readings = generator.read(list(layout.ids), answer_ids, layout.segments)
-    return AnswerReading(readings, tuple(tuple(s) for s in spans), len(layout.segments.sources))
+    return AnswerReading(readings, tuple((a, b) for a, b in spans), len(layout.segments.sources))
 
 
 def lookback_ratios(r: Readings, n_sources: int) -> np.ndarray:
@@ -205,7 +206,7 @@ def claim_readings(reading: AnswerReading, start: int, end: int) -> ClaimReading
 
 
 def read_for(
-    reader: Any, question: str, quotes: Sequence[str], answer: str
+    reader: LocalGenerator, question: str, quotes: Sequence[str], answer: str
 ) -> AnswerReading | None:
     """The readings of ``answer`` to ``question`` over ``quotes`` in the reading layout
     (:func:`prompt_layout`), or None when the answer has no token or a quote is empty."""

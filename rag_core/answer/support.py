@@ -85,6 +85,7 @@ from rag_core.answer.support_head import (
     sigmoid,
 )
 from rag_core.config import SupportConfig
+from rag_core.models.generators import TextGenerator
 from rag_core.types import Claim, ContextStage, Evidence, Notice, Source, SupportStage
 from rag_core.wording import declare, english, joined, listed, notice
 
@@ -323,7 +324,7 @@ class Judging:
     head: SupportHead
     emb_name: str
     min_p: float
-    judge: Any
+    judge: TextGenerator | None
     reading: AnswerReading | None
 
 
@@ -397,13 +398,13 @@ def judge_prompt(claim: str, source_text: str) -> str:
     )
 
 
-def judge_support(judge: Any, claim: str, source_text: str) -> float:
-    """``P(yes)`` of ``judge`` (any object with ``p_yes(system, user)``) for "does the source
+def judge_support(judge: TextGenerator, claim: str, source_text: str) -> float:
+    """``P(yes)`` of ``judge`` (a generator's ``p_yes(system, user)``) for "does the source
     support the claim?"."""
     return float(judge.p_yes(JUDGE_SYSTEM, judge_prompt(claim, source_text)))
 
 
-def apply_judge(ev: Evidence, claim: str, judge: Any, head: SupportHead) -> Evidence:
+def apply_judge(ev: Evidence, claim: str, judge: TextGenerator, head: SupportHead) -> Evidence:
     """``ev`` with the judge's ``P(yes)`` on its window stacked on ``p_supported``."""
     j = judge_support(judge, claim, ev.sentence)
     p = head.with_judge(ev.p_supported if ev.p_supported is not None else ev.score, j)
@@ -571,7 +572,7 @@ def check_support(
     cfg: SupportConfig,
     *,
     embedder: Any = None,
-    judge: Any = None,
+    judge: TextGenerator | None = None,
     question: str = "",
     reading: AnswerReading | None = None,
     head: SupportHead | None = None,
@@ -583,7 +584,7 @@ def check_support(
         context: The context stage whose sources ``[n]`` the answer cites.
         cfg: ``min_p`` (the one threshold on ``p_supported``) and ``judge``.
         embedder: The corpus's embedder, for the cosine feature (None: the head without it).
-        judge: Anything with ``p_yes(system, user) -> float``, asked when ``cfg.judge`` is on.
+        judge: A generator (its ``p_yes(system, user)``), asked when ``cfg.judge`` is on.
         question: The question; terms a claim merely repeats from it carry no evidence, and the
             share of its terms a window states is a feature.
         reading: The local generator's readings of ``answer`` after these sources, in their

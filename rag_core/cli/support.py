@@ -7,12 +7,15 @@ import json
 import sys
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..config import GenerationConfig, SupportConfig
 from ..formats.output import OutputError, open_output
 from ..wording import english
 from .common import UsageError, inputs_of
+
+if TYPE_CHECKING:  # the models package loads when the command runs, not for --help
+    from ..models.generators import TextGenerator
 
 
 def add_arguments(s: argparse.ArgumentParser) -> None:
@@ -60,7 +63,9 @@ def cmd_support(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
-def _check_rows(args: argparse.Namespace, cfg: SupportConfig, judge: Any, out: Any) -> int:
+def _check_rows(
+    args: argparse.Namespace, cfg: SupportConfig, judge: TextGenerator | None, out: Any
+) -> int:
     """Check every row of ``args.file``: JSON lines to ``out`` (and stdout), summaries or JSON
     on stdout, one stderr line per bad row; the number of bad rows."""
     from ..answer import checkfile  # loaded by cmd_support already; numpy, scipy

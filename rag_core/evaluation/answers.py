@@ -46,7 +46,7 @@ from ..answer.support import is_refusal, quantities_in, quantity_in, strip_citat
 from ..config import PipelineConfig, is_endpoint_model
 from ..formats.questions import queries_of
 from ..index import CorpusIndex
-from ..models import ModelUnavailable
+from ..models import ModelUnavailable, TextGenerator
 from ..pipeline import run
 from ..pipeline.answering import endpoint_generator
 from ..types import Needle, Notice, Question, Trace, to_jsonable
@@ -777,7 +777,7 @@ def assemble(
     questions: Sequence[Question],
     corpus: CorpusIndex,
     rows: Sequence[AnswerRow],
-    generator: Any,
+    generator: TextGenerator | None,
     *,
     phrasings: str = "question",
     status: str = "complete",
@@ -787,7 +787,7 @@ def assemble(
     ``notices``: what went wrong on the way (``warnings`` is their English)."""
     if status not in ("complete", "partial"):
         raise ValueError(f"status = {status!r} is not valid; valid choices: complete, partial")
-    sha = getattr(generator, "file_sha256", None)
+    sha = generator.file_sha256 if generator is not None else None
     planned = sum(len(queries_of(q, phrasings)) for q in questions)
     return AnswerEvaluation(
         status=status,
@@ -796,7 +796,7 @@ def assemble(
         n_planned=planned,
         rows=tuple(rows),
         summary=summarise(rows),
-        model=getattr(generator, "model_id", config.generation.model),
+        model=generator.model_id if generator is not None else config.generation.model,
         model_sha256=sha,
         corpus_fingerprint=corpus.fingerprint,
         warnings=tuple(map(english, notices)),

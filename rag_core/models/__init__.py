@@ -53,9 +53,20 @@ from .errors import (
     MODEL_PACKAGE_NOT_INSTALLED,
     ModelUnavailable,
 )
-from .generators import FallbackPromptTokenizer, Generator, PromptTokenizer
+from .generators import (
+    FallbackPromptTokenizer,
+    Generator,
+    LocalGenerator,
+    PromptTokenizer,
+    TextGenerator,
+)
 
 ensure_offline()
+
+#: A loaded generator: one in this process (``Generator``, or a test's fake of its protocol)
+#: or an ``openai:MODEL`` endpoint; code that needs either's own methods tells them apart
+#: with ``isinstance(g, EndpointGenerator)``.
+AnyGenerator = LocalGenerator | EndpointGenerator
 
 #: What a generator's load is doing (a ``Progress`` message).
 PROGRESS_LOADING = declare("progress.loading", "model", "dtype")
@@ -522,6 +533,7 @@ def describe_models() -> list[dict[str, Any]]:
 
 
 __all__ = [
+    "AnyGenerator",
     "CATALOGUE",
     "DEFAULT_EMBEDDER",
     "DEFAULT_GENERATOR",
@@ -531,9 +543,11 @@ __all__ = [
     "Embedder",
     "FallbackPromptTokenizer",
     "Generator",
+    "LocalGenerator",
     "ModelUnavailable",
     "Progress",
     "PromptTokenizer",
+    "TextGenerator",
     "Timeouts",
     "cache_root",
     "clear_loaded",

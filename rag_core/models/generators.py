@@ -45,6 +45,78 @@ class PromptTokenizer(Protocol):
     def decode(self, ids: Sequence[int], *, skip_special_tokens: bool = False) -> str: ...
 
 
+class TextGenerator(PromptTokenizer, Protocol):
+    """What the answer path asks of every generator — the local :class:`Generator`, an
+    ``openai:MODEL`` endpoint's ``EndpointGenerator``, the tests' fakes: its prompt tokenizer,
+    the ids that key its caches, and the judge's ``P(yes)``."""
+
+    @property
+    def model_id(self) -> str: ...
+
+    @property
+    def file_sha256(self) -> str | None: ...
+
+    @property
+    def dtype(self) -> str | None:
+        """What it computes in (``float32``, ``bfloat16``); None: it does not say (a server)."""
+
+    @property
+    def exact(self) -> bool:
+        """Does the context count the very ids it is given (its tokenizer is known)?"""
+
+    @property
+    def template_label(self) -> str: ...
+
+    def p_yes(self, system: str, user: str) -> float:
+        """``P(yes)`` of the reply to one ``system``/``user`` turn (the judge's question)."""
+
+
+class LocalGenerator(TextGenerator, Protocol):
+    """An in-process generator (:class:`Generator`, the tests' fakes): greedy decoding from
+    exactly the given ids, and what that decoding takes."""
+
+    @property
+    def tokenizer(self) -> Any:
+        """Its Hugging Face tokenizer (what enforced citations classify)."""
+
+    @property
+    def eos_ids(self) -> Sequence[int]: ...
+
+    @property
+    def takes_logits_processors(self) -> bool:
+        """Does :meth:`generate_ids` apply ``logits_processors`` (and stream ``on_text``)?"""
+
+    @property
+    def measures_first_token(self) -> bool:
+        """Does :meth:`generate_ids` fill a ``timing`` dict (prefill and decode seconds)?"""
+
+    @property
+    def takes_cancelled(self) -> bool:
+        """Does :meth:`generate_ids` ask ``cancelled()`` while it runs?"""
+
+    def generate_ids(
+        self,
+        ids: Sequence[int],
+        max_new_tokens: int,
+        *,
+        logits_processors: Sequence[Any] = (),
+        on_text: Any = None,
+        timing: dict[str, float] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> tuple[str, list[int], float]: ...
+
+    def prompt_ids(self, system: str, user: str) -> list[int]: ...
+
+    def yes_probability(self, ids: Sequence[int]) -> float: ...
+
+    def read(self, prompt_ids: Sequence[int], answer_ids: Sequence[int], segments: Any) -> Any:
+        """What it attends to while reading an answer (``rag_core.models.readings``)."""
+
+    def read_many(
+        self, prompt_ids: Sequence[int], answers: Sequence[Sequence[int]], segments: Any
+    ) -> list[Any]: ...
+
+
 class _TokenizerMixin:
     """Shared tokenising code over a Hugging Face fast tokenizer ``self.tokenizer``.
 
@@ -138,6 +210,7 @@ class Generator(_TokenizerMixin):
     """
 
     is_fallback = False
+    exact = True
     #: ``generate_ids`` applies ``logits_processors`` (a local transformers model can
     #: constrain its decoding; a remote one could not).
     takes_logits_processors = True

@@ -8,7 +8,7 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from .. import models  # models.get_* read at call time: the one place a model is swapped
-from ..answer.checkfile import SUPPORT_JUDGE_UNAVAILABLE, answer_reading, judge_or_notice
+from ..answer.checkfile import SUPPORT_JUDGE_UNAVAILABLE, answer_reading
 from ..answer.context import build_context
 from ..answer.gate import GATE_REFUSED_NO_CANDIDATES
 from ..answer.generation import GENERATION_OFF, generate
@@ -16,7 +16,7 @@ from ..answer.remote import approximate_counts
 from ..answer.support import SUPPORT_SKIPPED_NO_ANSWER, check_support
 from ..config import PipelineConfig, is_endpoint_model
 from ..index import CorpusIndex, Progress
-from ..models import ModelUnavailable
+from ..models import AnyGenerator, EndpointGenerator, ModelUnavailable, PromptTokenizer
 from ..models.endpoint import EndpointError
 from ..models.errors import MODEL_UNAVAILABLE
 from ..types import Chunk, ContextStage, GateStage, GenerationStage, Notice, SupportStage
@@ -84,7 +84,7 @@ class Prepared:
     (``model_load`` when a generator is named, then ``context``; none when skipped)."""
 
     context: ContextStage
-    generator: Any = None
+    generator: AnyGenerator | None = None
     problem: Notice | None = None
     skipped: AnswerStages | None = None
     ms: Mapping[str, float] = field(default_factory=dict)
@@ -124,7 +124,7 @@ def context_stage(
         return Prepared(skipped.context, skipped=skipped)
 
     ms: dict[str, float] = {}
-    generator: Any = None
+    generator: AnyGenerator | None = None
     gen_problem: Notice | None = None
     if config.generation.model != "none":
         (generator, gen_problem), ms["model_load"] = timed(
@@ -145,7 +145,7 @@ def _context(
     gate: GateStage,
     table: Mapping[str, Chunk],
     corpus: CorpusIndex,
-    generator: Any,
+    generator: AnyGenerator | None,
 ) -> tuple[ContextStage, Notice | None]:
     """The context stage itself: the budgeted prompt of the kept candidates, and why the
     generator cannot be used when its endpoint's tokenizer failed on this prompt."""
@@ -164,7 +164,7 @@ def _context(
         # the stated fallback, and the generator is unavailable, named by its endpoint
         context = approximate_counts(build(tokenizer=models.fallback_prompt_tokenizer()))
         return context, exc.at(config.generation.endpoint)
-    if generator is not None and getattr(generator, "exact", True) is False:
+    if generator is not None and not generator.exact:
         context = approximate_counts(context)  # an endpoint whose tokenizer is unknown
     return context, None
 
@@ -188,15 +188,15 @@ def answer_stages(
     return Answered(generation, support, {"generation": generation_ms, "support": support_ms})
 
 
-def _context_tokenizer(generator: Any) -> Any:
+def _context_tokenizer(generator: AnyGenerator | None) -> PromptTokenizer:
     """What measures the prompt: the generator (in-process, or an endpoint whose tokenizer is
     known), else the stated fallback."""
-    if generator is not None and getattr(generator, "exact", True):
+    if generator is not None and generator.exact:
         return generator
     return models.fallback_prompt_tokenizer()
 
 
-def endpoint_generator(config: PipelineConfig, name: str | None = None) -> Any:
+def endpoint_generator(config: PipelineConfig, name: str | None = None) -> EndpointGenerator:
     """The endpoint generator ``config.generation`` describes (``name`` defaults to its model).
 
     Raises:
@@ -214,7 +214,7 @@ def endpoint_generator(config: PipelineConfig, name: str | None = None) -> Any:
 
 def _load_generator(
     config: PipelineConfig, progress: Progress | None, listener: Listener | None = None
-) -> tuple[Any, Notice | None]:
+) -> tuple[AnyGenerator | None, Notice | None]:
     """The configured generator (None when missing; ``generation.model`` is not ``none``) and,
     when missing, why.
 
@@ -225,7 +225,7 @@ def _load_generator(
         listener("preparing", {"model": name, "once": not models.prepared(name)})
     if progress:
         progress(notice(PROGRESS_LOADING_GENERATOR, model=name), 0.0)
-    generator: Any = None
+    generator: AnyGenerator | None = None
     problem: Notice | None = None
     g = config.generation
     try:
@@ -241,7 +241,7 @@ def _load_generator(
 def _generation(
     config: PipelineConfig,
     context: ContextStage,
-    generator: Any,
+    generator: AnyGenerator | None,
     problem: Notice | None,
     progress: Progress | None,
     listener: Listener | None,
@@ -263,7 +263,7 @@ def _generation(
             {
                 "tokens": len(context.input_ids),
                 "model_id": generator.model_id,
-                "dtype": getattr(generator, "dtype", None),
+                "dtype": generator.dtype,
             },
         )
         on_text = partial(listener, "text")
@@ -277,7 +277,7 @@ def _support(
     question: str,
     context: ContextStage,
     generation: GenerationStage,
-    generator: Any,
+    generator: AnyGenerator | None,
     corpus: CorpusIndex,
 ) -> SupportStage:
     """The support check of an answer with the corpus's own embedder (e5 for a corpus with
@@ -288,11 +288,8 @@ def _support(
         embedder = models.get_embedder(corpus.dense_choice(config.retrieval.dense_model)[0])
     except ModelUnavailable:
         embedder = None
-    judge, no_judge = (
-        judge_or_notice(generator, config.generation.model)
-        if config.support.judge
-        else (None, None)
-    )
+    judge = generator if config.support.judge else None
+    no_judge: Notice | None = None
     reading = answer_reading(config.support, question, context.sources, generation.answer)
     check = partial(
         check_support,

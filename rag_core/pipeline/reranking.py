@@ -6,9 +6,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from .. import models  # models.get_* read at call time: the one place a model is swapped
 from ..config import PipelineConfig, is_endpoint_model
 from ..index import CorpusIndex
-from ..models import ModelUnavailable
+from ..models import DEFAULT_GENERATOR, AnyGenerator, ModelUnavailable
 from ..rerank import RERANK_LABELS, rerank
 from ..retrieval.dense import DenseIndex
 from ..types import Chunk, Hit, RerankStage
@@ -49,7 +50,7 @@ def rerank_stage(
             shortlist=rc.shortlist,
             mmr_lambda=rc.mmr_lambda,
             model=rc.model,
-            generator=_judge(config) if rc.method == "llm-judge" else config.generation.model,
+            generator=_judge(config) if rc.method == "llm-judge" else None,
             dense_index=dense_index,
             corpus=corpus,
             chunker=config.chunker,
@@ -73,11 +74,17 @@ def rerank_stage(
     )
 
 
-def _judge(config: PipelineConfig) -> Any:
-    """The LLM judge's generator: the endpoint one for ``openai:MODEL``, else the name."""
-    if is_endpoint_model(config.generation.model):
+def _judge(config: PipelineConfig) -> AnyGenerator:
+    """The LLM judge: the endpoint's generator for ``openai:MODEL``, else the configured local
+    one (the bundled Qwen when generation is off: the judge needs a model).
+
+    Raises:
+        ModelUnavailable: The model is missing (the stage is then ``unavailable``).
+    """
+    name = config.generation.model
+    if is_endpoint_model(name):
         return endpoint_generator(config)
-    return config.generation.model
+    return models.get_generator(DEFAULT_GENERATOR if name == "none" else name)
 
 
 def _dense_vectoriser(

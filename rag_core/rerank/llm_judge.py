@@ -31,7 +31,15 @@ from pathlib import Path
 from typing import Any
 
 from rag_core.hashing import ids_sha256, sha256_text
-from rag_core.models import DEFAULT_GENERATOR, ModelUnavailable, cache_root, get_generator
+from rag_core.models import (
+    DEFAULT_GENERATOR,
+    AnyGenerator,
+    EndpointGenerator,
+    LocalGenerator,
+    ModelUnavailable,
+    cache_root,
+    get_generator,
+)
 from rag_core.models.endpoint import EndpointError
 from rag_core.models.store import JsonStore, shared_store
 from rag_core.rerank import Reranked, register_reranker
@@ -65,14 +73,20 @@ def _store(cache_dir: str | Path | None) -> JsonStore:
 
 
 def judge_scores(
-    generator: Any, question: str, passages: Sequence[str], *, cache_dir: str | Path | None = None
+    generator: AnyGenerator,
+    question: str,
+    passages: Sequence[str],
+    *,
+    cache_dir: str | Path | None = None,
 ) -> tuple[list[float], int]:
     """``P(yes)`` per passage and how many came from the cache."""
-    score = _endpoint_score if getattr(generator, "is_endpoint", False) else _local_score
     store = _store(cache_dir)
     out, hits = [], 0
     for p in passages:
-        key, compute = score(generator, question, p)
+        if isinstance(generator, EndpointGenerator):
+            key, compute = _endpoint_score(generator, question, p)
+        else:
+            key, compute = _local_score(generator, question, p)
         cached = store.get(key)
         if cached is not None:
             out.append(float(cached))
@@ -88,17 +102,17 @@ def _key(parts: list[Any]) -> str:
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
 
 
-def _local_score(generator: Any, question: str, passage: str) -> tuple[str, Any]:
+def _local_score(generator: LocalGenerator, question: str, passage: str) -> tuple[str, Any]:
     """The cache key of one passage's ``P(yes)`` from a local model, and how to compute it."""
     ids = generator.prompt_ids(JUDGE_SYSTEM, judge_prompt(question, passage))
     # float32 keys are those written before dtypes existed; others name their dtype
-    dtype = getattr(generator, "dtype", "float32")
+    dtype = generator.dtype
     precision = [] if dtype == "float32" else [f"dtype={dtype}"]
     key = _key([generator.model_id, generator.file_sha256, ids_sha256(ids), *precision])
     return key, lambda: generator.yes_probability(ids)
 
 
-def _endpoint_score(generator: Any, question: str, passage: str) -> tuple[str, Any]:
+def _endpoint_score(generator: EndpointGenerator, question: str, passage: str) -> tuple[str, Any]:
     """The cache key of one passage's ``P(yes)`` from an endpoint's logprobs (module
     docstring), and how to compute it, which raises ``ModelUnavailable``
     (``rerank.endpoint_judge``) when the server fails or returns no logprobs."""
@@ -128,22 +142,18 @@ def rerank_llm_judge(
     hits: Sequence[Hit],
     chunks: Mapping[str, Chunk],
     *,
-    generator: Any = None,
+    generator: AnyGenerator | None = None,
     cache_dir: str | Path | None = None,
     **_: Any,
 ) -> Reranked:
     """Order the shortlist by the judge's ``P(yes)``; ties keep retrieval order.
 
     Args:
-        generator: A loaded generator (an endpoint one too) or its name (default the
-            bundled Qwen); ``none`` is refused (the judge needs a model).
+        generator: A loaded generator (an endpoint one too); None: the bundled Qwen.
         cache_dir: Folder of ``judge.sqlite`` (default: the user cache).
     """
-    if generator is None or isinstance(generator, str):
-        name = generator or DEFAULT_GENERATOR
-        if name == "none":
-            name = DEFAULT_GENERATOR
-        generator = get_generator(name)
+    if generator is None:
+        generator = get_generator(DEFAULT_GENERATOR)
     passages = [c.content for c in hit_chunks(hits, chunks)]
     scores, cached = judge_scores(generator, query, passages, cache_dir=cache_dir)
     return by_score(

@@ -135,6 +135,7 @@ class FakeJudge:
 
     model_id = "judge-fake"
     file_sha256 = None
+    dtype = "float32"
 
     def __init__(self) -> None:
         self.calls = 0

@@ -11,12 +11,10 @@ from helpers.fakes import FakeGenerator
 
 import rag_core.models as models
 from rag_core.answer.checkfile import (
-    JUDGE_NO_PROBABILITY,
     ROW_NO_ANSWER,
     ROW_NOT_JSON,
     ROW_NOT_OBJECT,
     SUPPORT_BAD_ROW,
-    SUPPORT_JUDGE_UNAVAILABLE,
     RowError,
     parse_lines,
 )
@@ -24,7 +22,7 @@ from rag_core.answer.support import SUPPORT_NO_CLAIMS, SUPPORT_SUMMARY, check_su
 from rag_core.config import SupportConfig, preset
 from rag_core.models import ModelUnavailable
 from rag_core.pipeline import run
-from rag_core.types import ContextStage, Notice, Source
+from rag_core.types import ContextStage, Source
 from rag_core.wording import english
 
 ANSWER = "Error E17 means the door latch did not close [1]."
@@ -92,23 +90,6 @@ def test_the_pipeline_asks_the_generator_as_judge_only_when_support_judge_is_on(
     t_yes = _trace(tiny_corpus, judge=True)
     assert yes.judged > 0 and t_yes.support.claims[0].verdict == "supported"
     assert t_yes.support.notice is not None and t_yes.support.notice.code == SUPPORT_SUMMARY
-
-
-def test_a_generator_without_p_yes_judges_nothing_and_the_stage_says_so(
-    tiny_corpus, swap_generator
-):
-    swap_generator(FakeGenerator(ANSWER))  # no p_yes
-    t = _trace(tiny_corpus, judge=True)
-    sup = t.support
-    assert sup.status == "ok" and sup.params["judge"] is False
-    assert sup.claims[0].verdict == "supported"  # judged without it
-    assert sup.notice == Notice(
-        SUPPORT_JUDGE_UNAVAILABLE,
-        {"model": "fake", "reason": Notice(JUDGE_NO_PROBABILITY, {})},
-    )
-    assert (
-        sup.message == "the judge 'fake' is unavailable: it gives no P(yes) (a judge needs p_yes)"
-    )
 
 
 def _ctx(text: str) -> ContextStage:

@@ -16,16 +16,23 @@ from rag_core.types import Chunk, ContextStage, Document, Hit
 class CharGenerator:
     """A fake generator with char-level token ids (``ord``) and a toy template.
 
-    Subclasses set ``file_sha256`` and write ``generate_ids``; everything a
-    prompt needs (template, encode, offsets, decode) is here once.
+    Subclasses set ``file_sha256`` and write ``generate_ids``; everything else of
+    ``rag_core.models.LocalGenerator`` (template, encode, offsets, decode, capabilities, a judge
+    with no opinion) is here once.
     """
 
     name = "fake"
     model_id = "fake-gen"
     file_sha256 = "0" * 64
+    dtype: str | None = None
     template_label = "toy template"
     is_fallback = False
+    exact = True
     eos_ids = (0,)
+    tokenizer = None  # no Hugging Face tokenizer: it cannot enforce citations
+    takes_logits_processors = False
+    measures_first_token = False
+    takes_cancelled = False
 
     def prompt_text(self, system: str, user: str) -> str:
         return f"<s>{system}</s><u>{user}</u><a>"
@@ -38,6 +45,22 @@ class CharGenerator:
 
     def decode(self, ids, *, skip_special_tokens: bool = False) -> str:
         return "".join(chr(i) for i in ids)
+
+    def prompt_ids(self, system: str, user: str) -> list[int]:
+        return self.encode(self.prompt_text(system, user))
+
+    def p_yes(self, system: str, user: str) -> float:
+        """No opinion: what a real generator answers when neither yes nor no is likely."""
+        return 0.5
+
+    def yes_probability(self, ids) -> float:
+        return 0.5
+
+    def read(self, prompt_ids, answer_ids, segments):
+        raise NotImplementedError("a char-level fake has no attention to read")
+
+    def read_many(self, prompt_ids, answers, segments):
+        raise NotImplementedError("a char-level fake has no attention to read")
 
 
 # A one-document prompt for the generation and citation tests.

@@ -6,12 +6,16 @@ import threading
 import time
 
 from rag_core.config import PipelineConfig
+from rag_core.pipeline import run
 from ui import cache
 
 
 def test_concurrent_sessions_share_one_pipeline_run(tiny_corpus):
     calls: list[str] = []
-    trace = object()
+    light = PipelineConfig().with_overrides(
+        {"retrieval.methods": "bm25", "generation.model": "none"}
+    )
+    trace = run(light, "how tall is the tank?", tiny_corpus, stop_after="gate")
 
     def runner(config, question, corpus, **kw):
         calls.append(question)

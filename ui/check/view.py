@@ -24,6 +24,7 @@ from rag_core.answer.checkfile import (
 )
 from rag_core.answer.support import flags
 from rag_core.config import PipelineConfig, SupportConfig
+from rag_core.models.generators import TextGenerator
 from rag_core.types import Claim, Notice, SupportStage
 from ui.html import Mark
 from ui.trace_view import is_evidence, signal_text, support_threshold
@@ -76,14 +77,16 @@ def uploaded_rows(data: bytes, name: str) -> tuple[list[Row], list[RowError]]:
     return rows, errors
 
 
-def check(row: Row, cfg: SupportConfig, embedder: Any = "auto", judge: Any = None) -> SupportStage:
+def check(
+    row: Row, cfg: SupportConfig, embedder: Any = "auto", judge: TextGenerator | None = None
+) -> SupportStage:
     """The support stage of ``row`` with the embedder its contexts' language gets (and
     ``judge``, asked when ``cfg.judge`` is on)."""
     emb = embedder_for(row.contexts) if embedder == "auto" else embedder
     return check_row(row, cfg, embedder=emb, judge=judge)
 
 
-def judge(config: PipelineConfig) -> tuple[Any, Notice | None]:
+def judge(config: PipelineConfig) -> tuple[TextGenerator | None, Notice | None]:
     """The sidebar's generator as the judge (``support.judge``), or why there is none."""
     return judge_for(config.generation.model, config.generation.dtype)
 

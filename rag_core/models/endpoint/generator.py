@@ -75,9 +75,6 @@ class EndpointGenerator:
     """
 
     is_fallback = False
-    is_endpoint = True
-    takes_logits_processors = False
-    measures_first_token = False
 
     def __init__(
         self,
@@ -93,8 +90,8 @@ class EndpointGenerator:
         self.model_id = name
         self.served_model = name[len(PREFIX) :]
         self.client = client
-        self.dtype = None
-        self.file_sha256 = None
+        self.dtype: str | None = None
+        self.file_sha256: str | None = None
         self._local = local_tokenizer
         self._server = server_tokenizer
         self.tokenizer_source = (
