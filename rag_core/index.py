@@ -67,7 +67,7 @@ def no_document(name: str, failed: Sequence[FailedDocument], shown: int = 3) -> 
     """The refusal of a corpus without a loadable document, naming its first failures."""
     if not failed:
         return refused(NO_DOCUMENT, name=name)
-    parts = [notice(AT, where=f.path, problem=f.said) for f in failed[:shown]]
+    parts = [notice(AT, where=f.path, problem=f.notice) for f in failed[:shown]]
     if len(failed) > shown:
         parts.append(notice(MORE_FAILED, n=len(failed) - shown))
     return refused(NO_DOCUMENT_FAILED, name=name, n=len(failed), failed=joined(parts))

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
+from .wording import Notice, english
+
 StageStatus = Literal["ok", "skipped", "unavailable", "error"]
 
 
@@ -55,18 +57,15 @@ def dumps(obj: Any, **kwargs: Any) -> str:
 # ------------------------------------------------------------------ notices
 
 
-@dataclass(frozen=True)
-class Notice:
-    """A message from the core: a stable ``code`` and the ``params`` its wording needs.
+def _english(n: Notice | None) -> str:
+    """``n`` in English, "" for none."""
+    return english(n) if n is not None else ""
 
-    The core never writes the sentence: the pages word a notice in Korean or
-    English (``ui.i18n.notice_text``), the CLI and the JSON ``message`` fields in
-    English (``rag_core.wording.english``), so no caller has to recognise a message
-    by its text. Codes are declared with their params in ``rag_core.wording``.
-    """
 
-    code: str
-    params: Mapping[str, Any] = field(default_factory=dict)
+def _derive(obj: Any, name: str, text: Any) -> None:
+    """Set field ``name`` (``init=False``: the English of the contract's notices) on frozen
+    ``obj``."""
+    object.__setattr__(obj, name, text)
 
 
 # ---------------------------------------------------------------- documents
@@ -105,13 +104,11 @@ class FailedDocument:
     """A file (or row) that could not be loaded, and why (``reason``: ``notice`` in English)."""
 
     path: str
-    reason: str
-    notice: Notice | None = None  # the ``load.*`` code of ``reason``
+    reason: str = field(init=False, default="")
+    notice: Notice  # the ``load.*`` code of ``reason``
 
-    @property
-    def said(self) -> Notice | str:
-        """Why, as its notice (a failure made without a code: its English ``reason``)."""
-        return self.notice if self.notice is not None else self.reason
+    def __post_init__(self) -> None:
+        _derive(self, "reason", english(self.notice))
 
 
 @dataclass(frozen=True)
@@ -129,8 +126,11 @@ class LoadedFile:
     n_documents: int = 0
     n_failed: int = 0
     seconds: float = 0.0
-    notes: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(init=False, default=())
     notices: tuple[Notice, ...] = ()  # the ``load.note.*`` codes of ``notes``
+
+    def __post_init__(self) -> None:
+        _derive(self, "notes", tuple(map(english, self.notices)))
 
 
 @dataclass(frozen=True)
@@ -299,8 +299,12 @@ class Hit:
     prev_rank: int | None = None
     retrieval_score: float | None = None
     tied: bool = False
-    note: str = ""
+    note: str = field(init=False, default="")
     notice: Notice | None = None
+
+    def __post_init__(self) -> None:
+        if self.notice is not None:
+            _derive(self, "note", english(self.notice))
 
 
 @dataclass(frozen=True)
@@ -343,15 +347,16 @@ class RetrieverList:
     hits: tuple[Hit, ...]
     n_candidates: int
     status: StageStatus = "ok"
-    message: str = ""
-    #: The code and params of ``message`` (``rag_core.wording``); None for none or
-    #: text the core does not word by code yet.
+    message: str = field(init=False, default="")  # ``notice`` in English
     notice: Notice | None = None
     model: str | None = None
     analyzer_view: AnalyzerView | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
     #: Why this embedder (dense lists): the code and params of ``params["model_choice"]``.
     choice: Notice | None = None
+
+    def __post_init__(self) -> None:
+        _derive(self, "message", _english(self.notice))
 
 
 @dataclass(frozen=True)
@@ -379,12 +384,13 @@ class RerankStage:
     status: StageStatus
     hits: tuple[Hit, ...]
     shortlist: int
-    message: str = ""
-    #: The code and params of ``message`` (``rag_core.wording``); None for none or
-    #: text the core does not word by code yet.
+    message: str = field(init=False, default="")  # ``notice`` in English
     notice: Notice | None = None
     model: str | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _derive(self, "message", _english(self.notice))
 
 
 @dataclass(frozen=True)
@@ -397,11 +403,12 @@ class GateStage:
     kept: tuple[Hit, ...]
     rejected: tuple[Hit, ...]
     refused: bool
-    reason: str = ""
-    #: The code and params of ``reason`` (``rag_core.wording``); None for none or
-    #: text the core does not word by code yet.
+    reason: str = field(init=False, default="")  # ``notice`` in English
     notice: Notice | None = None
     status: StageStatus = "ok"
+
+    def __post_init__(self) -> None:
+        _derive(self, "reason", _english(self.notice))
 
 
 # ----------------------------------------------------------------- context
@@ -449,13 +456,18 @@ class ContextStage:
     prompt_sha256: str | None = None
     ids_sha256: str | None = None
     tokenizer: str | None = None
-    message: str = ""
-    #: The code and params of ``message`` (``rag_core.wording``) when it is one sentence
-    #: (skipped, error); None for none or when ``notices`` hold its parts.
+    #: ``notices`` in English joined by "; ", else ``notice`` in English.
+    message: str = field(init=False, default="")
+    #: Why, when it is one sentence (skipped, error); None for none or when ``notices`` hold
+    #: its parts.
     notice: Notice | None = None
-    #: The parts of an ``ok`` stage's ``message``, in order (the summary, then what a cut
-    #: removed, then a fallback tokenizer's caveat); ``message`` joins their English by "; ".
+    #: The parts of an ``ok`` stage's message, in order (the summary, then what a cut
+    #: removed, then a fallback tokenizer's caveat).
     notices: tuple[Notice, ...] = ()
+
+    def __post_init__(self) -> None:
+        said = "; ".join(map(english, self.notices)) if self.notices else _english(self.notice)
+        _derive(self, "message", said)
 
 
 # -------------------------------------------------------------- generation
@@ -474,10 +486,11 @@ class GenerationStage:
     model_sha256: str | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
     cached: bool = False
-    message: str = ""
-    #: The code and params of ``message`` (``rag_core.wording``); None for none or
-    #: text the core does not word by code yet.
+    message: str = field(init=False, default="")  # ``notice`` in English
     notice: Notice | None = None
+
+    def __post_init__(self) -> None:
+        _derive(self, "message", _english(self.notice))
 
 
 # ----------------------------------------------------------------- support
@@ -529,7 +542,8 @@ class Claim:
     evidence: tuple[Evidence, ...]
     numbers: tuple[str, ...] = ()
     numbers_in_no_source: tuple[str, ...] = ()
-    reason: str = ""  # ``notice`` in English (the CLI's and the JSON's wording)
+    #: ``notice`` in English (the CLI's and the JSON's wording).
+    reason: str = field(init=False, default="")
     p_supported: float | None = None  # the best source's P(supported); None for not-a-claim
     #: Why the claim got its verdict (``support.why.*``, rag_core/answer/support.py).
     notice: Notice | None = None
@@ -537,16 +551,20 @@ class Claim:
     #: generator's readings mark as most likely made up (empty without readings).
     suspect: tuple[tuple[int, int], ...] = ()
 
+    def __post_init__(self) -> None:
+        _derive(self, "reason", _english(self.notice))
+
 
 @dataclass(frozen=True)
 class SupportStage:
     status: StageStatus
     claims: tuple[Claim, ...] = ()
     params: Mapping[str, Any] = field(default_factory=dict)
-    message: str = ""
-    #: The code and params of ``message`` (``rag_core.wording``); None for none or
-    #: text the core does not word by code yet.
+    message: str = field(init=False, default="")  # ``notice`` in English
     notice: Notice | None = None
+
+    def __post_init__(self) -> None:
+        _derive(self, "message", _english(self.notice))
 
 
 @dataclass(frozen=True)
@@ -592,9 +610,13 @@ class GoldView:
     lost_at: str  # first stage where gold was lost, or "" when it reached the answer
     explanation: str = ""
     needle_losses: tuple[str, ...] = ()  # per needle: stage code where it was lost, "" if not
-    needle_reasons: tuple[str, ...] = ()  # per needle: the English reason behind the code
+    #: per needle: ``needle_notices`` in English ("" where it reached the answer)
+    needle_reasons: tuple[str, ...] = field(init=False, default=())
     #: per needle: the code and params of its reason (None where it reached the answer)
     needle_notices: tuple[Notice | None, ...] = ()
+
+    def __post_init__(self) -> None:
+        _derive(self, "needle_reasons", tuple(map(_english, self.needle_notices)))
 
 
 @dataclass(frozen=True)
@@ -614,10 +636,14 @@ class Trace:
     chunks: Mapping[str, Chunk]
     timings_ms: Mapping[str, float]
     gold: GoldView | None = None
-    #: In English: the question's warnings, the corpus load's lines, the gate's warning.
-    warnings: tuple[str, ...] = ()
-    #: ``warnings`` as codes, one for one (a corpus load's line is ``load.not_loaded``).
+    #: ``notices`` in English, one for one.
+    warnings: tuple[str, ...] = field(init=False, default=())
+    #: The question's warnings, the corpus load's lines (``load.not_loaded``), the gate's
+    #: warning.
     notices: tuple[Notice, ...] = ()
+
+    def __post_init__(self) -> None:
+        _derive(self, "warnings", tuple(map(english, self.notices)))
 
     def to_dict(self) -> dict[str, Any]:
         return to_jsonable(self)

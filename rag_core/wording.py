@@ -16,10 +16,25 @@ page's ``text.py``), with the same fields (tested); the pages say this English t
 from __future__ import annotations
 
 import string
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from .types import Notice
+
+@dataclass(frozen=True)
+class Notice:
+    """A message from the core: a stable ``code`` and the ``params`` its wording needs.
+
+    The core never writes the sentence: the pages word a notice in Korean or English
+    (``ui.i18n.notice_text``), the CLI and the contracts' English fields (``message``,
+    ``reason``, ``note``…, derived from their notices in ``rag_core.types``) use
+    :func:`english`, so no caller has to recognise a message by its text. Codes are declared
+    with their params here (:func:`declare`). ``rag_core.types`` re-exports it.
+    """
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
 
 #: Every declared code and the params its wording takes.
 CODES: dict[str, frozenset[str]] = {}

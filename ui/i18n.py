@@ -28,9 +28,18 @@ import string
 import threading
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
-from rag_core.types import FailedDocument, Notice
+from rag_core.types import (
+    ContextStage,
+    FailedDocument,
+    GateStage,
+    GenerationStage,
+    Hit,
+    Notice,
+    RerankStage,
+    RetrieverList,
+    SupportStage,
+)
 from rag_core.wording import ENGLISH, unworded
 
 from . import text as shared
@@ -142,29 +151,25 @@ def error_text(exc: BaseException, lang: str) -> str:
 
 
 def failure_text(failed: FailedDocument, lang: str) -> str:
-    """Why a file or row was not loaded, in ``lang``: its ``notice`` worded (a failure made
-    before loaders gave codes shows its English ``reason``)."""
-    said = failed.said
-    return notice_text(said, lang) if isinstance(said, Notice) else said
+    """Why a file or row was not loaded, in ``lang``: its ``notice`` worded."""
+    return notice_text(failed.notice, lang)
 
 
-def said(stage: Any, lang: str) -> str:
-    """What a stage says: its ``notices`` (the context stage's parts, joined by "; ") or its
-    ``notice`` worded in ``lang``, else its ``message`` (``reason`` for the gate) as the core
-    wrote it (the support stage's claim text is not coded yet)."""
-    if getattr(stage, "notices", ()):
+#: What a stage (or a hit) says: its ``notice`` (the context stage: ``notices`` too).
+Saying = RetrieverList | RerankStage | GateStage | ContextStage | GenerationStage | SupportStage
+
+
+def said(stage: Saying, lang: str) -> str:
+    """What a stage says in ``lang``: the context stage's ``notices`` (its parts, joined by
+    "; ") or the stage's ``notice`` worded; "" when it says nothing."""
+    if isinstance(stage, ContextStage) and stage.notices:
         return "; ".join(notice_text(n, lang) for n in stage.notices)
-    if getattr(stage, "notice", None) is not None:
-        return notice_text(stage.notice, lang)
-    return str(getattr(stage, "message", None) or getattr(stage, "reason", "") or "")
+    return notice_text(stage.notice, lang) if stage.notice is not None else ""
 
 
-def note_text(hit: Any, lang: str) -> str:
-    """A hit's note in ``lang``: its ``notice`` worded (the gate's why), else its ``note``
-    as the core wrote it (a reranker's score label, an imported run's remark)."""
-    if getattr(hit, "notice", None) is not None:
-        return notice_text(hit.notice, lang)
-    return str(hit.note)
+def note_text(hit: Hit, lang: str) -> str:
+    """A hit's note in ``lang`` (the gate's why, a reranker's score, an imported run's remark)."""
+    return notice_text(hit.notice, lang) if hit.notice is not None else ""
 
 
 def tv(prefix: str, value: str, lang: str) -> str:

@@ -44,7 +44,7 @@ from rag_core.hashing import ids_sha256, sha256_text
 from rag_core.models.generators import PromptTokenizer
 from rag_core.text import containment, sentence_cut, sentence_spans, shingles
 from rag_core.types import Chunk, ContextStage, Document, Hit, Notice, Source
-from rag_core.wording import declare, english, notice
+from rag_core.wording import declare, notice
 
 from . import prompt
 
@@ -486,7 +486,6 @@ def _sent(
         full_ids=tuple(full_ids),
         prompt_sha256=sha256_text(final.prompt),
         ids_sha256=ids_sha256(input_ids),
-        message="; ".join(map(english, notices)),
         notices=tuple(notices),
     )
 
@@ -537,8 +536,7 @@ def build_context(
         return stage(
             status="skipped",
             sources=tuple(gate_sources),
-            message=english(n := notice(CONTEXT_NO_CANDIDATES)),
-            notice=n,
+            notice=notice(CONTEXT_NO_CANDIDATES),
         )
     cands, dup_sources = job.dedup(hits)
     full = job.render(job.arrange(cands))
@@ -556,10 +554,7 @@ def build_context(
                 user_text=base.user,
                 prompt_text=base.prompt,
                 tokens_before=len(full_ids),
-                message=english(
-                    n := notice(CONTEXT_TOO_LONG, tokens=len(base_ids), budget=cfg.budget_tokens)
-                ),
-                notice=n,
+                notice=notice(CONTEXT_TOO_LONG, tokens=len(base_ids), budget=cfg.budget_tokens),
             )
         fit = job.pack(cands, base, full, len(full_ids))
 

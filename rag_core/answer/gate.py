@@ -20,7 +20,7 @@ from typing import Literal
 
 from ..config import GateConfig
 from ..types import GateStage, Hit, Notice
-from ..wording import declare, english, notice
+from ..wording import declare, notice
 
 #: The gate's notices (``GateStage.notice``): why it refused, or that its rule was not applied.
 GATE_REFUSED_NO_CANDIDATES = declare("gate.refused.no_candidates")
@@ -119,7 +119,7 @@ def apply_gate(hits: Sequence[Hit], cfg: GateConfig) -> GateStage:
 
     kept = tuple(h for h, v in zip(hits, verdicts, strict=True) if v == "kept")
     rejected = tuple(
-        replace(h, note=english(n), notice=n)
+        replace(h, notice=n)
         for h, v, value in zip(hits, verdicts, values, strict=True)
         if v != "kept"
         for n in (why(v, value),)
@@ -142,7 +142,6 @@ def apply_gate(hits: Sequence[Hit], cfg: GateConfig) -> GateStage:
         kept=kept,
         rejected=rejected,
         refused=refused,
-        reason=english(reason) if reason is not None else "",
         notice=reason,
         status="ok",
     )

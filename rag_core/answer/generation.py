@@ -50,7 +50,7 @@ from rag_core.models.errors import Cancelled
 from rag_core.models.store import JsonStore, shared_store
 from rag_core.models.timing import rates
 from rag_core.types import ContextStage, GenerationStage, Notice
-from rag_core.wording import declare, english, joined, notice
+from rag_core.wording import declare, joined, notice
 
 from .citations import GRAMMAR_VERSION, citation_processor
 from .prompt import REFUSAL_TEXT, refusal_of
@@ -86,8 +86,8 @@ GENERATION_NOT_ENFORCED = declare("generation.citations_not_enforced", "model")
 
 
 def _stage(status: str, model: str | None, why: Notice, **fields: Any) -> GenerationStage:
-    """A stage that made no answer, saying why (``message`` is the notice's English)."""
-    return GenerationStage(status, model, message=english(why), notice=why, **fields)  # type: ignore[arg-type]
+    """A stage that made no answer, saying why."""
+    return GenerationStage(status, model, notice=why, **fields)  # type: ignore[arg-type]
 
 
 DECODING = "greedy"
@@ -381,7 +381,6 @@ def _replay(
             "replay_ms": round((time.perf_counter() - t0) * 1000, 2),
         },
         cached=True,
-        message=english(said),
         notice=said,
     )
 
@@ -457,7 +456,6 @@ def _fresh(
         model_sha256=generator.file_sha256,
         params={**params, **timing, "cut": cut},
         cached=False,
-        message=english(said),
         notice=said,
     )
 

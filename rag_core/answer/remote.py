@@ -111,9 +111,7 @@ def _stored_note(rec: dict[str, Any]) -> Notice | None:
 
 def _failed(generator: EndpointGenerator, cause: Notice, params: dict[str, Any]) -> GenerationStage:
     why = notice(GENERATION_ENDPOINT_FAILED, endpoint=generator.client.url, cause=cause)
-    return GenerationStage(
-        "unavailable", generator.model_id, message=english(why), notice=why, params=params
-    )
+    return GenerationStage("unavailable", generator.model_id, notice=why, params=params)
 
 
 @dataclass(frozen=True)
@@ -288,9 +286,7 @@ def _wrong_tokenizer(
 ) -> GenerationStage:
     """The error stage of a context measured with another tokenizer than the exact server's."""
     why = notice(GENERATION_WRONG_TOKENIZER, tokenizer=context.tokenizer, model=generator.model_id)
-    return GenerationStage(
-        "error", generator.model_id, message=english(why), notice=why, params=params
-    )
+    return GenerationStage("error", generator.model_id, notice=why, params=params)
 
 
 def _prompt_hash(context: ContextStage, ids: list[int] | None) -> str:
@@ -330,9 +326,7 @@ def _crashed(
     (named by its endpoint all the same)."""
     crash = notice(GENERATION_FAILED, kind=type(exc).__name__, error=str(exc)[:200])
     why = notice(GENERATION_ENDPOINT_FAILED, endpoint=generator.client.url, cause=crash)
-    return GenerationStage(
-        "error", generator.model_id, message=english(why), notice=why, params=params
-    )
+    return GenerationStage("error", generator.model_id, notice=why, params=params)
 
 
 def _reply_record(
@@ -411,7 +405,6 @@ def _stage(
         output_tokens=rec.get("output_tokens"),
         params=out,
         cached=cached,
-        message=english(why),
         notice=why,
     )
 
@@ -440,7 +433,7 @@ def approximate_counts(context: ContextStage) -> ContextStage:
         else n
         for n in context.notices
     )
-    return replace(context, notices=notices, message="; ".join(map(english, notices)))
+    return replace(context, notices=notices)
 
 
 __all__ = [

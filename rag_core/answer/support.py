@@ -87,7 +87,7 @@ from rag_core.answer.support_head import (
 from rag_core.config import SupportConfig
 from rag_core.models.generators import TextGenerator
 from rag_core.types import Claim, ContextStage, Evidence, Notice, Source, SupportStage
-from rag_core.wording import declare, english, joined, listed, notice
+from rag_core.wording import declare, joined, listed, notice
 
 #: What the support stage says (``SupportStage.notice``; English in ``rag_core.wording``).
 SUPPORT_SKIPPED_NO_ANSWER = declare("support.skipped.no_answer")
@@ -496,7 +496,6 @@ def not_a_claim(answer: str, a: int, b: int, kind: str) -> Claim:
         citations=citations_in(answer[a:b]),
         verdict="not-a-claim",
         evidence=(),
-        reason=english(why),
         notice=why,
     )
 
@@ -534,7 +533,6 @@ def judge_claim(
         numbers_in_no_source=tuple(
             w for w, v, u in c.quantities if not quantity_in(v, u, all_numbers)
         ),
-        reason=english(why),
         notice=why,
         p_supported=max((e.score for e in evidence), default=0.0),
     )
@@ -555,7 +553,7 @@ def _summary(claims: Sequence[Claim]) -> Notice:
 
 
 def _stage(claims: tuple[Claim, ...], params: dict[str, Any], said: Notice) -> SupportStage:
-    return SupportStage("ok", claims, params, english(said), notice=said)
+    return SupportStage("ok", claims, params, notice=said)
 
 
 # ------------------------------------------------------------------- check
@@ -605,7 +603,7 @@ def check_support(
     }
     if answer is None or not answer.strip():
         said = notice(SUPPORT_SKIPPED_NO_ANSWER)
-        return SupportStage("skipped", params=params, message=english(said), notice=said)
+        return SupportStage("skipped", params=params, notice=said)
     sources = [s for s in context.sources if s.n is not None]
     spans = split_claims(answer)
     kinds = [non_claim_kind(answer[a:b]) for a, b in spans]

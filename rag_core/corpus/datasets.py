@@ -375,7 +375,7 @@ def load_qrels_folder(
 
 def _first_failure(report: LoadReport) -> Notice | str:
     """`` (<why the first file or row failed>)``, or nothing."""
-    return notice(WHY, reason=report.failed[0].said) if report.failed else ""
+    return notice(WHY, reason=report.failed[0].notice) if report.failed else ""
 
 
 #: Compression methods the standard library unpacks (PPMd, 98, and others are not).

@@ -571,13 +571,18 @@ class AnswerEvaluation:
     model_sha256: str | None
     corpus_fingerprint: str
     reason: str = ""
-    message: str = ""
+    message: str = field(init=False, default="")  # ``notice`` in English
     retrieval: dict[str, Any] | None = None
-    warnings: tuple[str, ...] = field(default=())
-    #: ``message`` as a code (why there is no generator), for the pages; not in the JSON.
+    #: ``notices`` in English, one for one.
+    warnings: tuple[str, ...] = field(init=False, default=())
+    #: Why there is no generator, for the pages; not in the JSON.
     notice: Notice | None = None
-    #: ``warnings`` as codes, one for one (``answers.generation_problem``); not in the JSON.
+    #: What went wrong on the way (``answers.generation_problem``); not in the JSON.
     notices: tuple[Notice, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", english(self.notice) if self.notice else "")
+        object.__setattr__(self, "warnings", tuple(map(english, self.notices)))
 
     def to_dict(self) -> dict[str, Any]:
         """Deterministic JSON form (no timing, no cache flag)."""
@@ -766,7 +771,6 @@ def _retrieval_only(
         model_sha256=None,
         corpus_fingerprint=corpus.fingerprint,
         reason="generator_unavailable",
-        message=english(problem),
         retrieval=retrieval,
         notice=problem,
     )
@@ -799,7 +803,6 @@ def assemble(
         model=generator.model_id if generator is not None else config.generation.model,
         model_sha256=sha,
         corpus_fingerprint=corpus.fingerprint,
-        warnings=tuple(map(english, notices)),
         notices=tuple(notices),
     )
 

@@ -110,7 +110,6 @@ def gold_view(
         lost_at=lost_at,
         explanation=explanation,
         needle_losses=tuple(losses),
-        needle_reasons=tuple(english(w) if w is not None else "" for w in whys),
         needle_notices=tuple(whys),
     )
 

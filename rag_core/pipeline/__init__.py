@@ -27,7 +27,7 @@ from ..index import CorpusIndex, Progress
 from ..models.errors import Cancelled as Cancelled  # re-exported: rag_core.pipeline.Cancelled
 from ..retrieval.runs import ExternalRun
 from ..types import Chunk, GateStage, Needle, Notice, Question, Stages, Trace
-from ..wording import declare, english, notice
+from ..wording import declare, notice
 from .answering import (
     AnswerStages,
     Listener,
@@ -216,7 +216,7 @@ def _run_planned(
         rerank_stage, config, question, found.stage.hits, corpus, found.dense_index, table
     )
     gate, timings["gate"] = timed(apply_gate, rerank.hits, config.gate)
-    notices, warnings = _warnings(notices, gate, plan.load_notices)
+    notices = _warnings(notices, gate, plan.load_notices)
 
     def finish(answer: AnswerStages, ms: Mapping[str, float]) -> Trace:
         stages = Stages(
@@ -227,9 +227,7 @@ def _run_planned(
             generation=answer.generation,
             support=answer.support,
         )
-        return _trace(
-            plan, question, found, table, stages, ms, gold=gold, warnings=warnings, notices=notices
-        )
+        return _trace(plan, question, found, table, stages, ms, gold=gold, notices=notices)
 
     if stop_after == "gate":
         return finish(plan.stop_gate, timings)
@@ -261,7 +259,6 @@ def _trace(
     timings: Mapping[str, float],
     *,
     gold: Question | Sequence[Needle] | None,
-    warnings: tuple[str, ...],
     notices: tuple[Notice, ...],
 ) -> Trace:
     """The Trace of a run's stages: the gold at every stage, the chunk table (``found.extra``:
@@ -283,20 +280,19 @@ def _trace(
         chunks=chunks,
         timings_ms=rounded_ms({**timings, "total": sum(timings.values())}),
         gold=gview,
-        warnings=warnings,
         notices=notices,
     )
 
 
 def _warnings(
     notices: tuple[Notice, ...], gate: GateStage, load_notices: tuple[Notice, ...]
-) -> tuple[tuple[Notice, ...], tuple[str, ...]]:
-    """A Trace's ``notices`` (the question's, the corpus load's lines, then a gate rule that
-    could not apply) and the same as ``warnings`` in English."""
+) -> tuple[Notice, ...]:
+    """A Trace's ``notices``: the question's, the corpus load's lines, then a gate rule that
+    could not apply."""
     said = (*notices, *load_notices)
     if gate.notice is not None and not gate.refused:
         said = (*said, gate.notice)
-    return said, tuple(map(english, said))
+    return said
 
 
 def final_ranking(trace: Trace) -> list[str]:

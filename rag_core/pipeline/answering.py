@@ -20,7 +20,7 @@ from ..models import AnyGenerator, EndpointGenerator, ModelUnavailable, PromptTo
 from ..models.endpoint import EndpointError
 from ..models.errors import MODEL_UNAVAILABLE
 from ..types import Chunk, ContextStage, GateStage, GenerationStage, Notice, SupportStage
-from ..wording import declare, english, notice
+from ..wording import declare, notice
 from .timing import timed
 
 #: Why a stage was not run (``<Stage>.notice``); ``gate`` is the gate's own notice.
@@ -39,24 +39,17 @@ Listener = Callable[[str, Any], None]
 
 def skipped_context(config: PipelineConfig, reason: Notice) -> ContextStage:
     c = config.context
-    return ContextStage(
-        "skipped", c.policy, c.ordering, c.budget_tokens, (), message=english(reason), notice=reason
-    )
+    return ContextStage("skipped", c.policy, c.ordering, c.budget_tokens, (), notice=reason)
 
 
 def skipped_generation(
     config: PipelineConfig, reason: Notice, status: str = "skipped"
 ) -> GenerationStage:
-    return GenerationStage(
-        status,  # type: ignore[arg-type]
-        config.generation.model,
-        message=english(reason),
-        notice=reason,
-    )
+    return GenerationStage(status, config.generation.model, notice=reason)  # type: ignore[arg-type]
 
 
 def skipped_support(reason: Notice) -> SupportStage:
-    return SupportStage("skipped", message=english(reason), notice=reason)
+    return SupportStage("skipped", notice=reason)
 
 
 class AnswerStages(NamedTuple):
@@ -309,5 +302,5 @@ def _support(
             reason=exc.at(config.generation.endpoint),
         )
     if no_judge is not None:  # judged without it: say so instead of the summary
-        support = replace(support, message=english(no_judge), notice=no_judge)
+        support = replace(support, notice=no_judge)
     return support

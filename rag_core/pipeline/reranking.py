@@ -59,18 +59,15 @@ def rerank_stage(
     except ModelUnavailable as exc:
         kept = tuple(replace(h, prev_rank=h.rank, retrieval_score=h.score) for h in hits)
         why = notice(RERANK_MODEL_UNAVAILABLE, model=exc.name, reason=exc.notice)
-        return RerankStage(
-            rc.method, label, "unavailable", kept, rc.shortlist, message=str(exc), notice=why
-        )
+        return RerankStage(rc.method, label, "unavailable", kept, rc.shortlist, notice=why)
     return RerankStage(
         method=rc.method,
         label=info.get("label", label),
         status="ok",
         hits=out,
         shortlist=min(rc.shortlist, len(hits)),
-        message=info.get("message", ""),
         model=info.get("model"),
-        params={k: v for k, v in info.items() if k not in ("label", "message", "model")},
+        params={k: v for k, v in info.items() if k not in ("label", "model")},
     )
 
 

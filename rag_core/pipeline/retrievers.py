@@ -35,7 +35,7 @@ from ..retrieval.qdrant import (
 from ..retrieval.runs import ExternalRun, resolve_hits
 from ..retrieval.sparse.analyzers import auto_segments
 from ..types import AnalyzerView, Chunk, Chunking, Hit, Notice, RetrieverList
-from ..wording import declare, english, notice
+from ..wording import declare, notice
 from .plan import RunPlan
 
 #: Why a retriever list is empty or unavailable (``RetrieverList.notice``).
@@ -108,7 +108,6 @@ def sparse_list(req: Request) -> Retrieved:
             analyzer,
             hits,
             found.n_candidates,
-            message=english(empty) if empty else "",
             notice=empty,
             analyzer_view=view,
             params=route.params,
@@ -133,7 +132,6 @@ def dense_list(req: Request) -> Retrieved:
             (),
             0,
             status="unavailable",
-            message=str(exc),
             notice=notice(RETRIEVER_MODEL_UNAVAILABLE, model=exc.name, reason=exc.notice),
             model=plan.dense_model,
             params={"model_choice": plan.dense_reason},
@@ -213,7 +211,6 @@ def qdrant_list(config: PipelineConfig, question: str, chunking: Chunking) -> Re
             (),
             0,
             status=status,  # type: ignore[arg-type]
-            message=str(exc),
             notice=why,
             model=rcfg.qdrant_model,
         )
@@ -245,7 +242,6 @@ def qdrant_list(config: PipelineConfig, question: str, chunking: Chunking) -> Re
         tuple(hits),
         facts.points,
         status=ok,
-        message=english(said) if said is not None else "",
         notice=said,
         model=embedder.model_id,
         params=params,
@@ -292,8 +288,7 @@ def run_list(
             (),
             0,
             status="unavailable",
-            message=english(n := notice(RUN_NOT_LOADED, tag=tag, loaded=loaded)),
-            notice=n,
+            notice=notice(RUN_NOT_LOADED, tag=tag, loaded=loaded),
         ), {}
     run_hits = run_.for_query(query_id)
     if run_hits is None:
@@ -309,7 +304,6 @@ def run_list(
             (),
             0,
             status="unavailable",
-            message=english(why),
             notice=why,
             params={"source": run_.source},
         ), {}
@@ -330,7 +324,6 @@ def run_list(
         None,
         hits,
         len(run_hits),
-        message=english(empty) if empty else "",
         notice=empty,
         params=params,
     ), more

@@ -30,7 +30,7 @@ from typing import Any
 
 from rag_core.registry import Registry
 from rag_core.types import Chunk, Hit, Notice
-from rag_core.wording import declare, english, notice
+from rag_core.wording import declare, notice
 
 #: The note of a hit below the shortlist (``Hit.notice``; ``Hit.note`` is its English).
 RERANK_BEYOND_SHORTLIST = declare("rerank.beyond_shortlist")
@@ -165,7 +165,6 @@ def _moved(hit: Hit, rank: int, score: float, tied: bool, why: Notice | None) ->
         prev_rank=hit.rank,
         retrieval_score=hit.score,
         tied=tied,
-        note=hit.note if why is None else english(why),
         notice=hit.notice if why is None else why,
     )
 

@@ -270,7 +270,6 @@ def resolve_hits(
                 doc_id=chunk.doc_id,
                 rank=rank,
                 score=rh.score,
-                note=english(why) if why is not None else "",
                 notice=why,
             )
         )

@@ -43,7 +43,7 @@ def test_generated_then_replayed_from_cache(tmp_path):
 
 def test_skipped_stages_carry_nulls_not_zeros(tmp_path):
     gen = FakeGenerator()
-    refused = ContextStage("skipped", "pack", "rank", 1024, (), message="gate refused")
+    refused = ContextStage("skipped", "pack", "rank", 1024, ())
     for stage in (
         generate(refused, GenerationConfig(model="fake"), generator=gen, cache_dir=tmp_path),
         generate(context(gen), GenerationConfig(model="none"), generator=gen, cache_dir=tmp_path),

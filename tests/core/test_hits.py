@@ -14,9 +14,11 @@ import pytest
 
 from rag_core.answer.gate import apply_gate
 from rag_core.config import GateConfig
-from rag_core.rerank import rerank, tie_flags
+from rag_core.rerank import RERANK_BEYOND_SHORTLIST, rerank, tie_flags
 from rag_core.types import Chunk, Hit, Notice, to_jsonable
 from rag_core.wording import english
+
+KEPT = Notice(RERANK_BEYOND_SHORTLIST, {})  # any coded note the gate must replace
 
 # ------------------------------------------------- stages against the one-by-one rule
 
@@ -41,7 +43,6 @@ def _by_hand(hits, order, scores, notes, shortlist):
             prev_rank=h.rank,
             retrieval_score=h.score,
             tied=t,
-            note=english(why) if why is not None else h.note,
             notice=why if why is not None else h.notice,
         )
         for pos, (h, s, t, why) in enumerate(
@@ -56,7 +57,6 @@ def _by_hand(hits, order, scores, notes, shortlist):
             prev_rank=h.rank,
             retrieval_score=h.score,
             tied=False,
-            note="beyond the shortlist: not reranked",
             notice=beyond,
         )
         for i, h in enumerate(rest, 1)
@@ -93,14 +93,14 @@ def test_rerank_equals_the_one_by_one_rule(method, shortlist):
 )
 def test_gate_keeps_hits_as_given_and_notes_each_rejected_one(cfg):
     tup = tuple(
-        Hit(f"c{i}", "d", i + 1, 3.0 - i, distance=0.1 * (i + 1), note="kept?") for i in range(5)
+        Hit(f"c{i}", "d", i + 1, 3.0 - i, distance=0.1 * (i + 1), notice=KEPT) for i in range(5)
     )
     got = apply_gate(tup, cfg)
     assert got.kept == tuple(h for h in tup if h.chunk_id in {k.chunk_id for k in got.kept})
     assert len(got.kept) + len(got.rejected) == len(tup)
     kept_ids = {h.chunk_id for h in got.kept}
     for h in got.rejected:
-        assert h.chunk_id not in kept_ids and h.note != "kept?"
+        assert h.chunk_id not in kept_ids and h.notice != KEPT and h.note == english(h.notice)
 
 
 def test_a_trace_pickles_and_serialises_as_a_trace_of_tuples(tiny_corpus):

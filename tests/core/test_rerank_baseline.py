@@ -11,7 +11,9 @@ from rag_core.config import RERANK_METHODS
 from rag_core.rerank import RERANK_LABELS, RERANKERS, Reranked, rerank, rerank_methods
 from rag_core.rerank.mmr import mmr_order, tfidf_vectoriser
 from rag_core.rerank.overlap import overlap_fraction, query_words
-from rag_core.types import Chunk, Hit
+from rag_core.retrieval.runs import RUN_TEXT_UNAVAILABLE
+from rag_core.types import Chunk, Hit, Notice
+from rag_core.wording import english
 
 
 def chunk(doc_id: str, ordinal: int, content: str) -> Chunk:
@@ -83,7 +85,8 @@ def test_none_equals_an_identity_reranker_through_the_generic_path(monkeypatch, 
     monkeypatch.setitem(RERANKERS._entries, "identity-test", identity)
     cs = [chunk("a", 0, "x"), chunk("b", 0, "y"), chunk("c", 0, "z")]
     hits = ranked(cs, [2.0, 2.0, 1.0])
-    hits[2] = Hit(chunk_id=cs[2].chunk_id, doc_id="c", rank=3, score=1.0, note="from run x")
+    from_run = Notice(RUN_TEXT_UNAVAILABLE, {})
+    hits[2] = Hit(chunk_id=cs[2].chunk_id, doc_id="c", rank=3, score=1.0, notice=from_run)
     fast, fast_info = rerank("none", "q", hits, table(cs), shortlist=shortlist)
     slow, slow_info = rerank("identity-test", "q", hits, table(cs), shortlist=shortlist)
     assert list(fast) == list(slow)  # every Hit field: rank, score, prev_rank, tied, note, ...
@@ -267,7 +270,6 @@ def test_rerank_notes_are_notices_and_the_note_is_their_english():
     from rag_core.rerank import RERANK_BEYOND_SHORTLIST
     from rag_core.rerank.overlap import RERANK_OVERLAP, RERANK_OVERLAP_NONE
     from rag_core.types import Notice
-    from rag_core.wording import english
     from ui.i18n import note_text
 
     cs = [chunk("a", i, text) for i, text in enumerate(["x", "kv cache", "y"])]
@@ -281,6 +283,7 @@ def test_rerank_notes_are_notices_and_the_note_is_their_english():
     assert out[2].note == "beyond the shortlist: not reranked"
     assert note_text(out[2], "ko") != out[2].note and note_text(out[2], "en") == out[2].note
     # a reranker without notes (MMR) keeps each hit's own note and notice
-    noted = [Hit(c.chunk_id, c.doc_id, i, 1.0, note="from a run") for i, c in enumerate(cs, 1)]
+    from_run = Notice(RUN_TEXT_UNAVAILABLE, {})
+    noted = [Hit(c.chunk_id, c.doc_id, i, 1.0, notice=from_run) for i, c in enumerate(cs, 1)]
     again, _ = rerank("mmr", "kv cache", noted, table(cs), shortlist=3)
-    assert {(h.note, h.notice) for h in again} == {("from a run", None)}
+    assert all((h.note, h.notice) == (english(from_run), from_run) for h in again)

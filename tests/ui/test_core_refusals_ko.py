@@ -12,7 +12,7 @@ from helpers.latin import latin_sentences
 
 from rag_core.formats.questions import KNOWN, load_questions, parse_questions, queries_of
 from rag_core.index import CorpusIndex
-from rag_core.types import FailedDocument, LoadReport, Question
+from rag_core.types import FailedDocument, LoadReport, Notice, Question
 from rag_core.wording import NoticeError
 from ui.i18n import error_text
 
@@ -109,7 +109,10 @@ def test_a_phrasing_choice_out_of_range():
 def test_a_corpus_without_a_loadable_document_is_refused_in_either_language(n_bad):
     """The refusal names the first three failures and counts the rest; its English is the
     CLI's line, its notice the pages' (Korean) wording."""
-    failed = tuple(FailedDocument(f"f{i}.bin", f"reason {i}") for i in range(n_bad))
+    failed = tuple(
+        FailedDocument(f"f{i}.bin", Notice("load.csv.error", {"error": f"reason {i}"}))
+        for i in range(n_bad)
+    )
     with pytest.raises(NoticeError) as info:
         CorpusIndex(LoadReport((), failed), name="mine")
     shown = "; ".join(f"f{i}.bin: reason {i}" for i in range(min(n_bad, 3)))

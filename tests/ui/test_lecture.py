@@ -17,7 +17,7 @@ from helpers.app import PAYLOAD_LINES, html, make_app, ok, write_payload_docs
 
 from rag_core.config import PipelineConfig
 from rag_core.pipeline import run
-from rag_core.types import Claim, Evidence, GenerationStage, SupportStage
+from rag_core.types import Claim, Evidence, GenerationStage, Notice, SupportStage
 from ui.i18n import t, tv
 from ui.lecture import slides
 from ui.lecture import view as lecture
@@ -210,7 +210,15 @@ def payload_trace(tmp_path):
     )
     claims = (
         Claim(answer[:k].strip(), 0, k - 1, (src.n,), "supported", (ev,)),
-        Claim(answer[k:], k, len(answer), (src.n,), "unsupported", (ev,), reason=PAYLOAD_LINES[1]),
+        Claim(
+            answer[k:],
+            k,
+            len(answer),
+            (src.n,),
+            "unsupported",
+            (ev,),
+            notice=Notice("support.why.not_a_claim", {"kind": PAYLOAD_LINES[1]}),
+        ),
     )
     return replace(
         trace,
@@ -357,7 +365,7 @@ def test_a_claim_index_from_another_question_falls_back_to_the_first(payload_tra
     assert lecture.selected_claim(payload_trace, 1) == 1
     assert lecture.selected_claim(payload_trace, 7) == 0
     assert lecture.selected_claim(payload_trace, "x") == 0
-    no_claims = replace(payload_trace, support=SupportStage("skipped", message="off"))
+    no_claims = replace(payload_trace, support=SupportStage("skipped"))
     assert lecture.selected_claim(no_claims, 1) is None
 
 

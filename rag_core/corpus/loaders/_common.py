@@ -14,7 +14,7 @@ from typing import Any
 
 from ...formats import guard
 from ...types import FailedDocument, Notice
-from ...wording import declare, english, notice
+from ...wording import declare, notice
 from ..decoding import LoadError
 
 MB = 1024 * 1024
@@ -52,8 +52,8 @@ def fail_at(where: str | Notice, code: str, **params: Any) -> LoadError:
 
 
 def failed_document(path: str, why: Notice) -> FailedDocument:
-    """A :class:`FailedDocument` whose reason is ``why`` in English."""
-    return FailedDocument(path, english(why), why)
+    """A :class:`FailedDocument` that failed for ``why``."""
+    return FailedDocument(path, why)
 
 
 class Budget:

@@ -62,7 +62,7 @@ def _unsupported_reason(ext: str) -> Notice:
 
 def load_notices(report: LoadReport) -> tuple[Notice, ...]:
     """``not loaded: <path>: <why>`` (``load.not_loaded``) for every failed file or row."""
-    return tuple(notice(NOT_LOADED, where=f.path, why=f.said) for f in report.failed)
+    return tuple(notice(NOT_LOADED, where=f.path, why=f.notice) for f in report.failed)
 
 
 def load_warnings(report: LoadReport) -> tuple[str, ...]:
@@ -204,7 +204,6 @@ def _load(
         len(docs),
         len(failed),
         round(budget.elapsed, 4),
-        tuple(map(english, notes)),
         notes,
     )
     return docs, failed, info
