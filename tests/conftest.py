@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from helpers.paths import entry_point
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -61,7 +62,7 @@ def no_reader_unless_slow(request, monkeypatch):
 def page_words() -> None:
     """Every page's words registered with ``ui.i18n`` as the app registers them (``app.WORDS``;
     the shared ``ui/i18n.py`` imports no page). Autouse for ``tests/ui``."""
-    import app  # noqa: F401  (importing the entry point registers them)
+    entry_point()  # loading the entry point registers them
 
 
 @pytest.fixture()

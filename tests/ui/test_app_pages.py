@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 from helpers.app import STAGE_HEADINGS_EN, make_app, ok, plain, rows_of
-from helpers.paths import ROOT
+from helpers.paths import ROOT, entry_point
 
 from rag_core.config import PipelineConfig
 from rag_core.scenarios import SCENARIOS, scenario
@@ -31,9 +31,7 @@ make = make_app
 
 
 def registered_pages() -> list[str]:
-    import app as _app
-
-    return [name for _, name in _app.PAGES]
+    return [name for _, name in entry_point().PAGES]
 
 
 # ------------------------------------------------------------------------ pages

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from helpers.app import STAGE_HEADINGS_EN, make_app, plain
-from helpers.paths import ROOT
+from helpers.paths import entry_point
 from streamlit.testing.v1 import AppTest
 
 from rag_core import modelnames
@@ -110,14 +110,7 @@ KNOWN = {"h-inspect": "inspect", "h-chunks": "chunks"}
     ],
 )
 def test_unknown_page_of_a_request(asked_hash, asked_name, missing):
-    import importlib.util
-
-    # by path: another module named ``app`` (bench/app.py) may be first on sys.path
-    spec = importlib.util.spec_from_file_location("rag_inspector_app", ROOT / "app.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    assert module.unknown_page(asked_hash, asked_name, "main", KNOWN) == missing
+    assert entry_point().unknown_page(asked_hash, asked_name, "main", KNOWN) == missing
 
 
 @pytest.mark.parametrize(
