@@ -62,6 +62,7 @@ from rag_core.answer.support_head import (  # noqa: E402
     HEAD_PATH,
     LEXICAL,
     READING,
+    SIGNS,
     VARIANTS,
     Linear,
     SupportHead,
@@ -361,21 +362,14 @@ def best_rows(mats: Sequence[list[np.ndarray]], head: Linear | None) -> np.ndarr
     return np.stack(out)
 
 
-#: The sign each lexical weight must have (more coverage never lowers p, a missing number never
-#: raises it); a feature whose fitted weight has the other sign is an artefact of few examples
-#: and is left out (weight 0) and the head refitted without it.
-SIGNS = {
-    "coverage": 1, "coverage_source": 1, "cosine_z": 1, "entity_novelty": -1,
-    "numbers_missing": -1, "number_conflict": -1, "numbers_found": 1, "negation_mismatch": -1,
-    "log_novel": -1, "negated_only": -1, "question_coverage": 1, "reading": -1,
-}  # fmt: skip
 
 
 def fit_head(
     mats: Sequence[list[np.ndarray]], y: np.ndarray, c: float, names: Sequence[str]
 ) -> Linear:
     """Alternate "best window under the current weights" and "refit" :data:`ROUNDS` times; a
-    feature whose weight breaks :data:`SIGNS` is dropped (weight 0) and the head refitted."""
+    feature whose weight breaks its sign (:data:`~rag_core.answer.support_head.SIGNS`) is
+    dropped (weight 0) and the head refitted."""
     head = None
     dropped: set[int] = set()
     for _ in range(ROUNDS):

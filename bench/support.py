@@ -60,20 +60,23 @@ BOOT = 1000
 
 
 def load_old() -> Any:
-    """The checker of :data:`OLD_REF` as the package ``rag_support_old`` (its four modules from
-    git, their ``rag_core.answer.<m>`` imports pointed at each other)."""
+    """The checker of :data:`OLD_REF` as the package ``rag_support_old`` (its four modules and
+    the contracts from git, their ``rag_core`` imports of each other pointed at each other)."""
     pkg = Path(tempfile.mkdtemp(prefix="rag_support_old_")) / "rag_support_old"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("", encoding="utf-8")
-    for m in (*OLD_MODULES, "support_model.json"):
+    for m in (*OLD_MODULES, "support_model.json", "types"):
         name = m if m.endswith(".json") else f"{m}.py"
+        where = "rag_core/types.py" if m == "types" else f"rag_core/answer/{name}"
         text = subprocess.run(
-            ["git", "-C", str(ROOT), "show", f"{OLD_REF}:rag_core/answer/{name}"],
+            ["git", "-C", str(ROOT), "show", f"{OLD_REF}:{where}"],
             check=True, capture_output=True, text=True,
         ).stdout  # fmt: skip
         for other in OLD_MODULES:
             text = text.replace(f"rag_core.answer.{other} ", f"rag_support_old.{other} ")
             text = text.replace(f"rag_core.answer.{other}\n", f"rag_support_old.{other}\n")
+        # its contracts too (a Claim then took its English reason as an argument)
+        text = text.replace("from rag_core.types import", "from rag_support_old.types import")
         (pkg / name).write_text(text, encoding="utf-8")
     sys.path.insert(0, str(pkg.parent))
     return importlib.import_module("rag_support_old.support")
@@ -109,7 +112,8 @@ def prediction(stage: Any, flag_of: Any) -> tuple[bool, list[tuple[int, int]], f
     """(flagged, spans of the flagging claims, lowest p_supported of a judged claim)."""
     bad = [c for c in stage.claims if flag_of(c)]
     ps = [c.p_supported for c in stage.claims if c.verdict != "not-a-claim"]
-    spans = [s for c in bad for s in (c.suspect or ((c.start, c.end),))]
+    # the previous checker's Claim has no suspect words: its whole red claims count
+    spans = [s for c in bad for s in (getattr(c, "suspect", ()) or ((c.start, c.end),))]
     return bool(bad), spans, min((p for p in ps if p is not None),
                                                           default=1.0)  # fmt: skip
 

@@ -58,6 +58,25 @@ READING = (
     "logprob_min",  # lowest log-probability of a token of the claim
     "low_prob",  # share of the claim's tokens with probability < 0.1
 )
+#: The sign a feature's weight must have for its meaning to hold (more coverage never lowers
+#: ``p_supported``, a missing number never raises it); features not named are free. Within one
+#: source only the window features vary, so these signs also make the evidence window the one
+#: that states the claim. ``bench/fit_support.py`` drops a feature whose fitted weight breaks its
+#: sign and refits.
+SIGNS = {
+    "coverage": 1,
+    "coverage_source": 1,
+    "cosine_z": 1,
+    "entity_novelty": -1,
+    "numbers_missing": -1,
+    "number_conflict": -1,
+    "numbers_found": 1,
+    "negation_mismatch": -1,
+    "log_novel": -1,
+    "negated_only": -1,
+    "question_coverage": 1,
+    "reading": -1,
+}
 #: The variants of :meth:`SupportHead.head`, by (readings, cosine).
 VARIANTS = {
     (True, True): "readings",

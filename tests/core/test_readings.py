@@ -244,3 +244,18 @@ def test_the_config_default_is_the_committed_heads_threshold() -> None:
     from rag_core.config import SupportConfig
 
     assert SupportConfig().min_p == load_head().min_p
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS.values()))
+def test_every_committed_heads_weights_keep_their_features_meaning(variant: str) -> None:
+    """A weight against its feature's sign (``SIGNS``) would let a window that states less of
+    the claim score higher than the sentence the claim copies, and be shown as its evidence."""
+    from rag_core.answer.support_head import SIGNS, load_head
+
+    head = load_head().heads[variant]
+    broken = [
+        (f, round(w, 3))
+        for f, w in zip(head.features, head.weights, strict=True)
+        if w * SIGNS.get(f, 0) < 0
+    ]
+    assert broken == []
