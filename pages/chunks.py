@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import cache, render, sidebar
-from ui.chunks import view, widgets
+from ui.chunks import keys, view, widgets
 from ui.html import md, show, style, table, tag
 from ui.i18n import t
 
@@ -61,7 +61,7 @@ show(view.whole_map(v, lang))
 st.subheader(t("chk.h.histogram", lang))
 fig = view.token_histogram(chunking, v, lang)
 if fig is not None:
-    st.plotly_chart(fig, key="chk.hist", config={"displayModeBar": False})
+    st.plotly_chart(fig, key=keys.K_CHUNKS_HIST, config={"displayModeBar": False})
 else:
     st.caption(t("chk.no_tokens", lang))
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, render, sidebar, stream
-from ui.compare import view, widgets
+from ui import cache, render, sidebar, stage_charts, stream
+from ui.compare import keys, view, widgets
 from ui.html import Markup, md, show, style, table
 from ui.i18n import t
 from ui.state import compare_config, config_diff
@@ -93,8 +93,8 @@ with c2:
     render.fusion_table(b, lang, mark=view.only_in(b.retrieval.hits, a.retrieval.hits, same))
 
 for stage, section, key in (
-    ("rerank", render.rerank_section, "cmp.bump"),
-    ("gate", render.gate_section, "cmp.gate"),
+    ("rerank", stage_charts.rerank_section, keys.K_CMP_BUMP),
+    ("gate", stage_charts.gate_section, keys.K_CMP_GATE),
 ):
     st.header(t(f"ins.h.{stage}", lang))
     c1, c2 = st.columns(2)
@@ -115,7 +115,7 @@ for col, side in ((c1, "A"), (c2, "B")):
         render.answer_pane(
             results[side],
             lang,
-            key=f"cmp.claim.{side.lower()}",
+            key=f"{keys.K_CMP_CLAIM}.{side.lower()}",
             question=ctx.gold,
             top=tops.get(side),
             top_head=Markup(f"<strong>{side}</strong>"),

@@ -10,8 +10,7 @@ import streamlit as st
 from rag_core.evaluation.metrics import CUT_METRICS
 from rag_core.evaluation.run import compare_configs, ranking_config
 from ui import measure, sidebar
-from ui.evaluate import keys, view
-from ui.evaluate import widgets as sections
+from ui.evaluate import keys, view, widgets
 from ui.html import md, show, span, table, tag
 from ui.i18n import t
 from ui.state import diff_text, overrides_text, query_from_config
@@ -21,14 +20,14 @@ lang, ss, qsets = ctx.lang, st.session_state, ctx.question_sets
 measure.page_head(ctx, "page.evaluate", "ev.intro")
 
 # ------------------------------------------------------------------ settings
-qset, phrasings, ks, use_labels, gain = sections.settings(qsets, ctx.dataset_qrels, lang)
+qset, phrasings, ks, use_labels, gain = widgets.settings(qsets, ctx.dataset_qrels, lang)
 
 # ------------------------------------------------------------------ configurations
 config_a = ctx.config
 diff_a = query_from_config(config_a)
 a_text = span(overrides_text(diff_a), "ri-mono") if diff_a else t("ev.default", lang)
 show(tag("div", tag("strong", t("ev.config_a", lang)) + " " + a_text))
-config_b, diff = sections.b_config(config_a, lang)
+config_b, diff = widgets.b_config(config_a, lang)
 
 # ------------------------------------------------------------------ run
 store = measure.open_store(lang, quiet=True) if use_labels else None
@@ -53,7 +52,7 @@ if st.button(
     icon=":material/play_arrow:",
 ):
     store_key = (store_path, version)
-    done = sections.evaluate_sides(ctx, jsons, qset, phrasings, ks, store_key, labels, lang, gain)
+    done = widgets.evaluate_sides(ctx, jsons, qset, phrasings, ks, store_key, labels, lang, gain)
     if done is not None:
         evals, seconds = done
         a, b = evals["A"], evals.get("B")
@@ -94,7 +93,7 @@ sides = {"A": a} if b is None else {"A": a, "B": b}
 
 # ------------------------------------------------------------------ summary
 st.header(t("ev.h.summary", lang))
-sections.summary(res, sides, lang)
+widgets.summary(res, sides, lang)
 
 # ------------------------------------------------------------------ metrics
 st.header(t("ev.h.metrics", lang))
@@ -102,7 +101,7 @@ head, rows, classes = view.metrics_table(a, sides, cmp, lang)
 show(table(head, rows, row_classes=classes))
 st.caption(view.metrics_help(a, lang))
 if cmp:
-    sections.reading(a, cmp, ks, lang)
+    widgets.reading(a, cmp, ks, lang)
 
 # ------------------------------------------------------------------ curve
 st.header(t("ev.h.curve", lang))
@@ -119,7 +118,7 @@ name = (
 )
 st.plotly_chart(
     view.curve_figure(sides, name, a.ks, lang),
-    key="eval.curve.fig",
+    key=keys.K_EV_CURVE_FIG,
     config={"displayModeBar": False},
 )
 
@@ -138,11 +137,11 @@ st.caption(t("ev.breakdown_help", lang))
 
 # ------------------------------------------------------------------ per question
 st.header(t("ev.h.questions", lang))
-sections.questions(res, lang)
+widgets.questions(res, lang)
 
 # ------------------------------------------------------------------ downloads
 st.header(t("ev.h.downloads", lang))
-sections.downloads(res, sides, lang)
+widgets.downloads(res, sides, lang)
 st.caption(t("ev.dl_help", lang))
 
 # ------------------------------------------------------------------ per gold state

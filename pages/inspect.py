@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, measure, render, sidebar
+from ui import cache, measure, render, sidebar, stage_charts
 from ui.html import md, show, style
 from ui.i18n import t
 from ui.inspect import keys, widgets
@@ -78,11 +78,11 @@ render.fusion_table(trace, lang)
 
 # 4 · rerank -----------------------------------------------------------------
 st.header(t("ins.h.rerank", lang), anchor="rerank")
-render.rerank_section(trace, lang, key=keys.K_INS_BUMP)
+stage_charts.rerank_section(trace, lang, key=keys.K_INS_BUMP)
 
 # 5 · gate -------------------------------------------------------------------
 st.header(t("ins.h.gate", lang), anchor="gate")
-render.gate_section(trace, lang, key=keys.K_INS_GATE)
+stage_charts.gate_section(trace, lang, key=keys.K_INS_GATE)
 
 # 6 · context ----------------------------------------------------------------
 st.header(t("ins.h.context", lang), anchor="context")

@@ -14,11 +14,8 @@ from rag_core.evaluation.run import ranking_config
 from ui import measure, sidebar
 from ui.html import md, show, style
 from ui.i18n import t
-from ui.label import agree_widgets as aw
+from ui.label import agree_widgets, origins, presses, saving, spans, view, widgets
 from ui.label import keys as K
-from ui.label import origins, presses, saving, spans
-from ui.label import view as vm
-from ui.label import widgets as lr
 
 ctx = sidebar.context(__file__)
 lang, ss, docs = ctx.lang, st.session_state, ctx.corpus.docs
@@ -30,24 +27,24 @@ qsets = ctx.question_sets
 if not qsets:
     st.info(t("lab.no_sets", lang))
     st.stop()
-store, annotator = lr.store_section(lang, sidebar.ROOT)
+store, annotator = widgets.store_section(lang, sidebar.ROOT)
 if store is None:
     st.stop()
-view = aw.page_view(lang)
-if view == "agreement":
-    aw.agreement_section(store, qsets, lang)
+page = agree_widgets.page_view(lang)
+if page == "agreement":
+    agree_widgets.agreement_section(store, qsets, lang)
     st.header(t("lab.h.io", lang))
-    lr.export_section(ctx, store, qsets, ss[K.K_LAB_QSET], lang)  # any state: no longer blind
+    widgets.export_section(ctx, store, qsets, ss[K.K_LAB_QSET], lang)  # any state: no longer blind
     st.stop()
-if view == "adjudicate":
-    aw.adjudication_section(store, qsets, docs, annotator, lang)
+if page == "adjudicate":
+    agree_widgets.adjudication_section(store, qsets, docs, annotator, lang)
     st.stop()
 
 # ------------------------------------------------------------------ question
-vm.apply(ss, vm.follow_sidebar(ss, qsets, ctx.gold))
+view.apply(ss, view.follow_sidebar(ss, qsets, ctx.gold))
 qset = ss[K.K_LAB_QSET]
-qv = vm.question_view(store, qset, qsets[qset], ss[K.K_LAB_QID], docs, annotator)
-lr.question_widgets(qv, qsets, lang)
+qv = view.question_view(store, qset, qsets[qset], ss[K.K_LAB_QID], docs, annotator)
+widgets.question_widgets(qv, qsets, lang)
 
 
 @st.fragment
@@ -57,20 +54,20 @@ def annotate(qset: str, qid: str, judged_before: bool) -> None:
     pool from its cache), and the exports and counts are never behind the store."""
     if (ss[K.K_LAB_QSET], ss[K.K_LAB_QID]) != (qset, qid):
         st.rerun()  # save-and-next moved past the last candidate: the whole page follows
-    qv = vm.question_view(store, qset, qsets[qset], qid, docs, annotator)
+    qv = view.question_view(store, qset, qsets[qset], qid, docs, annotator)
     if bool(qv.labels) != judged_before:
         st.rerun()  # the question's first label (or its last undone): the progress changes
     q = qv.question
-    st.caption(md(lr.line(qv.facts, lang)))
-    review = aw.review_section(store, qset, q.id, bool(qv.labels), docs, lang)
+    st.caption(md(widgets.line(qv.facts, lang)))
+    review = agree_widgets.review_section(store, qset, q.id, bool(qv.labels), docs, lang)
     st.subheader(t("lab.h.gold", lang))
     gold = origins.gold_rows(qv.gold, qv.labels, docs)
-    lr.table_or_info(lr.gold_table(gold, lang), gold, t("lab.no_gold", lang))
+    widgets.table_or_info(widgets.gold_table(gold, lang), gold, t("lab.no_gold", lang))
     st.caption(t("lab.gold_help", lang))
 
     # -------------------------------------------------------------- pool
     st.header(t("lab.h.pool", lang))
-    req = lr.pool_settings(lang, tuple(ctx.runs))
+    req = widgets.pool_settings(lang, tuple(ctx.runs))
     chunking = ctx.corpus.chunking(ctx.config.chunker)
     result = None
     if not req.retrievers:
@@ -94,58 +91,59 @@ def annotate(qset: str, qid: str, judged_before: bool) -> None:
                 lang,
             )
     pv = origins.pool_view(result, chunking, qv.gold, qv.labels, docs)
-    lr.pool_section(pv, lang)
+    widgets.pool_section(pv, lang)
 
     # -------------------------------------------------------------- document + span, grade, save
     st.header(t("lab.h.span", lang))
     pick = spans.pick_span(ss, qset, q.id, pv.candidates, docs, chunking, qv.labels)
-    vm.apply(ss, pick.change)
+    view.apply(ss, pick.change)
     left, right = st.columns([3, 2])
     with left:
-        lr.span_widgets(pick, pv, docs, lang)
+        widgets.span_widgets(pick, pv, docs, lang)
         whole = st.toggle(t("lab.whole", lang), key=K.K_LAB_WHOLE)
         st.caption(t("lab.mouse", lang))
         marks = spans.excerpt_marks(pick, qv.gold, qv.labels)
-        lr.selectable_excerpt(pick, marks, whole, docs, lang)
-        show(lr.legend(lang))
+        widgets.selectable_excerpt(pick, marks, whole, docs, lang)
+        show(widgets.legend(lang))
     with right:
-        lr.span_facts(pick, lang)
+        widgets.span_facts(pick, lang)
         span_key = (qset, q.id, pick.doc.doc_id, pick.start, pick.end)
-        undo_this, undo_mine = lr.save_widgets(
+        undo_this, undo_mine = widgets.save_widgets(
             pick, store, span_key, annotator, lang, pv, qsets, qv.next_id
         )
-        aw.key_queue(  # after the widgets the keys change: see ui/label/keyqueue/index.html
+        # after the widgets the keys change: see ui/label/keyqueue/index.html
+        agree_widgets.key_queue(
             presses.LABEL_KEYS,
-            lambda: vm.apply(
+            lambda: view.apply(
                 ss,
                 presses.press_label_keys(ss, store, docs, pv.candidates, qsets, qv.next_id),
             ),
             lang,
         )
         edit = saving.edit_of(ss, store, span_key, pick.existing)
-        vm.apply(ss, edit.change)
-        if lr.stale_question(edit, lang):
-            lr.done(
+        view.apply(ss, edit.change)
+        if widgets.stale_question(edit, lang):
+            widgets.done(
                 saving.overwrite(store, span_key, pick.doc, pick.existing, edit, annotator), lang
             )
         if undo_this or undo_mine:
-            lr.done(saving.undo(store, pick.existing, undo_this, annotator), lang)
-    vm.apply(ss, saving.remember_seen(ss, span_key, pick.existing))
+            widgets.done(saving.undo(store, pick.existing, undo_this, annotator), lang)
+    view.apply(ss, saving.remember_seen(ss, span_key, pick.existing))
 
     # -------------------------------------------------------------- labels, progress, files
-    lr.labels_section(store, qset, q.id, qv.labels, lang, annotator, review)
+    widgets.labels_section(store, qset, q.id, qv.labels, lang, annotator, review)
     st.header(t("lab.h.progress", lang))
-    show(lr.progress_table(vm.set_progress(store, qsets, annotator), lang))
+    show(widgets.progress_table(view.set_progress(store, qsets, annotator), lang))
     st.caption(t("lab.progress_help", lang))
-    stale = vm.stale_warning(store.current(), docs)
+    stale = view.stale_warning(store.current(), docs)
     if stale is not None:
-        st.warning(md(vm.say(stale, lang)))
+        st.warning(md(view.say(stale, lang)))
     st.header(t("lab.h.io", lang))
     c1, c2 = st.columns(2)
     with c1:
-        lr.export_section(ctx, store, qsets, qset, lang, own=annotator)
+        widgets.export_section(ctx, store, qsets, qset, lang, own=annotator)
     with c2:
-        lr.import_section(store, docs, lang)
+        widgets.import_section(store, docs, lang)
 
 
 annotate(qset, qv.question.id, bool(qv.labels))

@@ -10,7 +10,7 @@ import streamlit as st
 from ui import cache, render, sidebar, stream
 from ui.html import Markup, md, show, style
 from ui.i18n import t
-from ui.lecture import widgets
+from ui.lecture import keys, widgets
 from ui.lecture.style import lecture_style
 from ui.lecture.view import Making, lecture_view, parse_side, parse_step
 from ui.state import K_LEC_BIG, K_LEC_SIDE, K_LEC_STEP, compare_config
@@ -59,7 +59,7 @@ selected, slot = widgets.toolbar(
 )  # fmt: skip
 if res.stopped:
     with slot.container(horizontal=True, vertical_alignment="center", gap="small"):
-        stream.stopped_pane(res.key, lang, widget="lec.resume", compact=True)
+        stream.stopped_pane(res.key, lang, widget=keys.K_LEC_RESUME, compact=True)
 
 grid = st.empty()
 
@@ -88,7 +88,7 @@ else:
     making(res.pending)
     with slot.container(horizontal=True, vertical_alignment="center", gap="small"):
         final = stream.follow(
-            res.pending, lang, key="lec.stop", show_text=False, on_update=making, compact=True
+            res.pending, lang, key=keys.K_LEC_STOP, show_text=False, on_update=making, compact=True
         )  # the time line and Stop in the toolbar; the page reruns at the end
     if final is not None:
         trace = final

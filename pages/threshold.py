@@ -20,15 +20,14 @@ from rag_core.evaluation.sweep import (
 from ui import measure, sidebar, state
 from ui.html import md, show, table
 from ui.i18n import t
-from ui.threshold import keys, view
-from ui.threshold import widgets as sections
+from ui.threshold import keys, view, widgets
 
 ctx = sidebar.context(__file__)
 lang, ss, qsets = ctx.lang, st.session_state, ctx.question_sets
 measure.page_head(ctx, "page.threshold", "thr.intro")
 
 # ------------------------------------------------------------------ settings
-qset, phrasings, metric, use_labels = sections.settings(qsets, lang)
+qset, phrasings, metric, use_labels = widgets.settings(qsets, lang)
 config = ctx.config
 methods = ", ".join(config.retrieval.methods)
 st.caption(
@@ -55,14 +54,16 @@ def _add_dense() -> None:
 if not any(m == "dense" for m, _ in config.retrieval.method_specs):
     c1, c2 = st.columns([3, 1])
     c1.info(t("thr.no_dense", lang))
-    c2.button(t("thr.add_dense", lang), key="thr.add_dense", on_click=_add_dense, width="stretch")
+    c2.button(
+        t("thr.add_dense", lang), key=keys.K_THR_ADD_DENSE, on_click=_add_dense, width="stretch"
+    )
 
-data = sections.collect(ctx, qset, phrasings, metric, use_labels, lang)
+data = widgets.collect(ctx, qset, phrasings, metric, use_labels, lang)
 if data is None:
     st.stop()
 is_distance = data.metric == "distance"
 what = t("thr.what.distance" if is_distance else "thr.what.score", lang)
-sections.facts(data, what, lang)
+widgets.facts(data, what, lang)
 if not data.n_answerable or not data.n_unanswerable:
     st.warning(t("thr.one_group", lang))
 rng = value_range(data)
@@ -73,10 +74,10 @@ if rng is None:
 # ------------------------------------------------------------------ sliders
 s = view.slider_for(*rng, is_distance)
 cuts_default = default_thresholds(data)
-threshold, max_kept = sections.sliders(data, s, midpoint_threshold(data), cuts_default, lang)
+threshold, max_kept = widgets.sliders(data, s, midpoint_threshold(data), cuts_default, lang)
 counts = counts_at(data, threshold, max_kept)
 labels_out = {o: t(f"thr.out.{o}", lang) for o in OUTCOMES}
-sections.outcome_counts(counts, labels_out, lang)
+widgets.outcome_counts(counts, labels_out, lang)
 
 
 def _apply() -> None:
@@ -85,7 +86,9 @@ def _apply() -> None:
     ss[keys.K_THR_APPLIED] = True
 
 
-st.button(t("thr.apply", lang), key="thr.apply", on_click=_apply, help=t("help.thr.apply", lang))
+st.button(
+    t("thr.apply", lang), key=keys.K_THR_APPLY, on_click=_apply, help=t("help.thr.apply", lang)
+)
 if ss.pop(keys.K_THR_APPLIED, False):
     st.success(t("thr.applied", lang))
 chart = {"config": {"displayModeBar": False}}
@@ -93,7 +96,7 @@ chart = {"config": {"displayModeBar": False}}
 # ------------------------------------------------------------------ distributions
 st.header(t("thr.h.hist", lang))
 d = distribution(data)
-st.plotly_chart(view.histogram(d, s, threshold, what, lang), key="thr.hist", **chart)
+st.plotly_chart(view.histogram(d, s, threshold, what, lang), key=keys.K_THR_HIST, **chart)
 st.caption(md(" · ".join(view.distribution_facts(d, s.decimals, lang))))
 
 # ------------------------------------------------------------------ sweep
@@ -112,12 +115,14 @@ head, rows, classes = view.sweep_table(rep, threshold, s.decimals, labels_out, l
 show(table(head, rows, row_classes=classes))
 st.caption(t("thr.sweep_help", lang, m=max_kept))
 st.info(t("thr.monotone", lang))
-st.plotly_chart(view.sweep_chart(rep, threshold, labels_out, what, lang), key="thr.sweep", **chart)
+st.plotly_chart(
+    view.sweep_chart(rep, threshold, labels_out, what, lang), key=keys.K_THR_SWEEP, **chart
+)
 
 # ------------------------------------------------------------------ risk–coverage
 st.header(t("thr.h.rc", lang))
 rc_now = operating_point(data, threshold, max_kept)
-st.plotly_chart(view.risk_coverage_chart(rep, rc_now, lang), key="thr.rc", **chart)
+st.plotly_chart(view.risk_coverage_chart(rep, rc_now, lang), key=keys.K_THR_RC, **chart)
 st.caption(t("thr.rc.help", lang))
 st.markdown(
     md(
@@ -129,9 +134,9 @@ st.markdown(
         )
     )
 )
-sections.operating_point_download(rc_now, qset, lang)
+widgets.operating_point_download(rc_now, qset, lang)
 
 # ------------------------------------------------------------------ per query, downloads
 with st.expander(t("thr.h.queries", lang)):
-    sections.per_query(data, threshold, max_kept, s.decimals, labels_out, lang)
-sections.downloads(rep, qset, lang)
+    widgets.per_query(data, threshold, max_kept, s.decimals, labels_out, lang)
+widgets.downloads(rep, qset, lang)

@@ -38,3 +38,4 @@ K_EV_ST_PRESETS = "eval.st.presets"
 K_EV_ST_METRIC = "eval.st.metric"
 K_EV_ST_RUN = "eval.st.run"
 K_EV_ST_RESULT = "eval.st.result"
+K_EV_CURVE_FIG = "eval.curve.fig"  # the metric@k curve (a chart)

@@ -26,22 +26,21 @@ from .. import measure
 from ..html import CSS, Mark, Markup, div, join, marked_text, md, show, snippet, span, table
 from ..i18n import error_text, t
 from ..state import Context
-from . import agree_widgets, files, origins, saving, spans
+from . import agree_widgets, files, origins, saving, spans, view
 from . import keys as K
-from . import view as vm
 from .origins import GoldRow, PoolView
 from .spans import MarkSpec, SpanPick, excerpt_window
 from .view import Msg, SetProgress, say
 
 
-def do(transition: Callable[..., vm.Change], *args: Any) -> None:
+def do(transition: Callable[..., view.Change], *args: Any) -> None:
     """Widget callback: apply a view-model transition to the session state."""
-    vm.apply(st.session_state, transition(st.session_state, *args))
+    view.apply(st.session_state, transition(st.session_state, *args))
 
 
-def done(outcome: vm.Outcome, lang: str) -> None:
+def done(outcome: view.Outcome, lang: str) -> None:
     """Apply an action's outcome: its state change, then its error or a rerun."""
-    vm.apply(st.session_state, outcome.change)
+    view.apply(st.session_state, outcome.change)
     if outcome.error is not None:
         st.error(md(say(outcome.error, lang)))
     elif outcome.rerun:
@@ -78,32 +77,32 @@ def gold_table(rows: Sequence[GoldRow], lang: str) -> Markup:
     return table([t(c, lang) for c in cols], cells, empty=t("lab.no_gold", lang))
 
 
-def pool_table(view: PoolView, lang: str) -> Markup:
+def pool_table(pool: PoolView, lang: str) -> Markup:
     """The pooled candidates; ranks and runs only when the pool is in rank order."""
     cols = [
         "#",
-        *([t("lab.col.best", lang), t("lab.col.runs", lang)] if view.by_rank else []),
+        *([t("lab.col.best", lang), t("lab.col.runs", lang)] if pool.by_rank else []),
         t("ins.doc", lang),
         t("lab.col.span", lang),
         t("lab.col.judged", lang),
         t("ins.snippet", lang),
     ]
     rows = []
-    for r in view.rows:
+    for r in pool.rows:
         marks = [_origin(o, lang) for o in r.origins]
         marks += [span(t("lab.judged_grade", lang, grade=0), "ri-chip ri-g0")] * r.zeros
         c = r.chunk
         rows.append(
             [
                 r.position,
-                *([r.best_rank, span(r.runs, "ri-mono")] if view.by_rank else []),
+                *([r.best_rank, span(r.runs, "ri-mono")] if pool.by_rank else []),
                 span(f"{c.doc_id} #{c.ordinal}", "ri-mono"),
                 f"{c.start}–{c.end}",
                 join(marks, " ") if marks else span(t("lab.not_judged", lang), "ri-muted"),
                 snippet(c.content, 150),
             ]
         )
-    classes = ["ri-goldrow" if r.gold else None for r in view.rows]
+    classes = ["ri-goldrow" if r.gold else None for r in pool.rows]
     return table(cols, rows, row_classes=classes, empty=t("lab.pool.empty", lang))
 
 
@@ -120,16 +119,16 @@ def line(messages: Sequence[Msg], lang: str) -> str:
     return " · ".join(say(m, lang) for m in messages)
 
 
-def pool_section(view: PoolView, lang: str) -> None:
+def pool_section(pool: PoolView, lang: str) -> None:
     """Warnings of retrievers that could not run, the pool's facts and table (if it ran)."""
-    if view.facts is None:
+    if pool.facts is None:
         return
-    for m in view.warnings:
+    for m in pool.warnings:
         st.warning(md(say(m, lang)))
-    st.caption(say(view.facts, lang))
-    with st.container(height=min(420, 60 + 40 * len(view.rows)) if view.rows else "content"):
-        table_or_info(pool_table(view, lang), view.rows, t("lab.pool.empty", lang))
-    if not view.by_rank:
+    st.caption(say(pool.facts, lang))
+    with st.container(height=min(420, 60 + 40 * len(pool.rows)) if pool.rows else "content"):
+        table_or_info(pool_table(pool, lang), pool.rows, t("lab.pool.empty", lang))
+    if not pool.by_rank:
         st.caption(t("lab.pool.blind", lang))
 
 
@@ -265,17 +264,17 @@ def store_section(lang: str, root: Any) -> tuple[LabelStore | None, str]:
     c1, c2 = st.columns([3, 2])
     with c1:
         st.markdown(t("lab.store", lang, path=md(measure.store_shown())))
-        if vm.inside(measure.store_path(), root):
+        if view.inside(measure.store_path(), root):
             st.warning(t("lab.store_in_tree", lang))
         with st.expander(t("lab.store_change", lang)):
-            vm.apply(ss, vm.store_box(ss, Path(measure.store_shown())))
+            view.apply(ss, view.store_box(ss, Path(measure.store_shown())))
             st.text_input(
                 t("lab.store_path", lang), key=K.K_LAB_STORE_W, help=t("help.lab.store_path", lang)
             )
             if st.button(t("lab.store_use", lang), key=K.K_LAB_STORE_USE):
-                done(vm.use_store(ss), lang)
+                done(view.use_store(ss), lang)
     with c2:
-        agree_widgets.remember_annotator(vm.annotator(ss))
+        agree_widgets.remember_annotator(view.annotator(ss))
     c2.text_input(
         t("lab.annotator", lang),
         key=K.K_LAB_ANNOTATOR,
@@ -283,13 +282,13 @@ def store_section(lang: str, root: Any) -> tuple[LabelStore | None, str]:
         placeholder=t("lab.annotator_ph", lang),
         help=t("help.lab.annotator", lang),
     )
-    return store, vm.annotator(ss)
+    return store, view.annotator(ss)
 
 
 def pool_settings(lang: str, run_tags: Sequence[str] = ()) -> origins.PoolRequest:
     """Retrievers (ours, and ``run:TAG`` for each imported run), depth, order and seed."""
     ss = st.session_state
-    vm.apply(ss, origins.pool_defaults(ss))
+    view.apply(ss, origins.pool_defaults(ss))
     specs = [*origins.POOL_SPECS, *(f"run:{tag}" for tag in run_tags)]
     ss[K.K_LAB_POOL_RETRIEVERS] = [x for x in ss[K.K_LAB_POOL_RETRIEVERS] if x in specs]
     c1, c2, c3, c4 = st.columns([3, 2, 2, 1])
@@ -397,7 +396,7 @@ def labels_section(
     st.header(t("lab.h.labels", lang))
     table_or_info(labels_table(labels, lang), labels, t("lab.none_yet", lang))
     if labels:
-        options = vm.label_options(labels)
+        options = view.label_options(labels)
         c1, c2 = st.columns([3, 1])
         c1.selectbox(
             t("lab.pick", lang), list(options), key=K.K_LAB_PICK, format_func=options.__getitem__
@@ -542,21 +541,21 @@ def import_section(store: LabelStore, docs: Mapping[str, Document], lang: str) -
 
 
 def question_widgets(
-    qv: vm.QuestionView, qsets: Mapping[str, Sequence[Question]], lang: str
+    qv: view.QuestionView, qsets: Mapping[str, Sequence[Question]], lang: str
 ) -> None:
     """Set and question pickers, progress and "next not judged", the question (its facts, which
     change with every save, are drawn in the page's fragment)."""
     q, qset = qv.question, st.session_state[K.K_LAB_QSET]
     c1, c2 = st.columns([1, 3])
     c1.selectbox(
-        t("side.qset", lang), list(qsets), key=K.K_LAB_QSET, on_change=do, args=(vm.follow, qsets)
+        t("side.qset", lang), list(qsets), key=K.K_LAB_QSET, on_change=do, args=(view.follow, qsets)
     )
     c2.selectbox(
         t("side.qid", lang),
         list(qv.options),
         key=K.K_LAB_QID,
         on_change=do,
-        args=(vm.follow, qsets),
+        args=(view.follow, qsets),
         format_func=qv.options.__getitem__,
         help=t("help.lab.qid", lang),
     )
@@ -569,7 +568,7 @@ def question_widgets(
         key=K.K_LAB_NEXT,
         disabled=qv.next_id is None,
         on_click=do,
-        args=(vm.follow, qsets, qv.next_id),
+        args=(view.follow, qsets, qv.next_id),
         width="stretch",
     )
     st.markdown(f"**{md(q.id)}** · {md(q.question)}")
@@ -580,7 +579,7 @@ def question_widgets(
 def save_widgets(
     pick: SpanPick,
     store: LabelStore,
-    key: vm.SpanKey,
+    key: view.SpanKey,
     annotator: str,
     lang: str,
     pool: PoolView,
@@ -666,7 +665,7 @@ def stale_question(edit: saving.Edit, lang: str) -> bool:
     s2.button(
         t("lab.stale_keep", lang),
         key=K.K_LAB_STALE_KEEP,
-        on_click=vm.apply,
+        on_click=view.apply,
         args=(st.session_state, saving.keep_current(*edit.keep)),
     )
     return overwrite

@@ -12,3 +12,7 @@ def claim_key(side: str, answer: str | None) -> str:
     side keeps its own claim, and a new answer starts at its first)."""
     digest = hashlib.sha1((answer or "").encode("utf-8")).hexdigest()[:10]
     return f"{K_LEC_CLAIM_W}.{side}.{digest}"
+
+
+K_LEC_STOP = "lec.stop"  # the toolbar's Stop of a running answer
+K_LEC_RESUME = "lec.resume"  # the stopped answer's "make it again"

@@ -11,3 +11,10 @@ K_THR_OFF = "thr.off"
 K_THR_APPLIED = "thr.applied"
 K_THR_RANGE = "thr.range"
 K_THR_Q_FILTER = "thr.q.filter"
+#: The buttons (add a dense list, apply the threshold) and the charts (histogram, sweep,
+#: risk-coverage).
+K_THR_ADD_DENSE = "thr.add_dense"
+K_THR_APPLY = "thr.apply"
+K_THR_HIST = "thr.hist"
+K_THR_SWEEP = "thr.sweep"
+K_THR_RC = "thr.rc"
