@@ -38,6 +38,7 @@ LECTURE_CSS = """
   line-height:1.6}
 .ri-lec .ri-text{font-size:1em}
 .ri-lec .ri-legend{font-size:0.8em;margin-bottom:4px;line-height:1.8}
+.ri-lec-quality{font-size:0.75em;color:#57606a;margin-bottom:4px}
 .ri-lec-claim{margin:3px 0;line-height:1.5}
 .ri-lec-detail{margin-top:6px;border-top:1px solid #d0d7de;padding-top:4px}
 .ri-lec-minor{opacity:0.75;font-size:0.9em}

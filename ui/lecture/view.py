@@ -32,6 +32,7 @@ from ..trace_view import (
     generation_status,
     gold_ids,
     is_evidence,
+    support_quality,
     support_threshold,
     verdict_legend,
 )
@@ -418,7 +419,7 @@ def selected_claim(trace: Trace, value: object) -> int | None:
 
 #: Heights in ems of the lecture font: the answer's mark chip, a claim line (1.5) and its
 #: margins, the selected claim's rule, an evidence box's border, padding and margin (pixels).
-MARK_EM, CLAIM_LINE_EM, LEGEND_LINE_EM = 1.9, 1.5, 1.45
+MARK_EM, CLAIM_LINE_EM, LEGEND_LINE_EM, QUALITY_LINE_EM = 1.9, 1.5, 1.45, 1.15
 CLAIM_GAP_PX, DETAIL_PX, SRC_BOX_PX = 6, 11, 20
 
 
@@ -503,7 +504,10 @@ def claims_pane(trace: Trace, lang: str, selected: int | None, *, large: bool = 
         return div(t("lec.no_claims", lang), "ri-lec-note")
     room = fit.box("claims", large)
     legend_text = " ".join(tv("verdict", v, lang) for v in VERDICTS) + " " + t("ins.nonum", lang)
+    legend_text += " " + t("ins.suspect", lang)
+    quality = support_quality(sup, lang)  # what judged the claims and how often it is right
     left = room.height - _em_lines(legend_text, room, 0.8, LEGEND_LINE_EM) - 0.3
+    left -= _em_lines(quality, room, 0.75, QUALITY_LINE_EM) + 0.3
     claims_room = left * (0.5 if selected is not None else 1.0) - MORE_EM
     items = []
     shown = 0
@@ -520,7 +524,7 @@ def claims_pane(trace: Trace, lang: str, selected: int | None, *, large: bool = 
     if shown < len(sup.claims):
         items.append(div(t("lec.more.claims", lang, n=len(sup.claims) - shown), "ri-lec-more"))
         left -= MORE_EM
-    out = verdict_legend(lang) + div(join(items), "ri-lec-claims")
+    out = verdict_legend(lang) + div(quality, "ri-lec-quality") + div(join(items), "ri-lec-claims")
     if selected is None:
         return out
     claim = sup.claims[selected]
