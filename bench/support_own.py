@@ -56,7 +56,7 @@ def cards(corpus, old) -> None:  # type: ignore[no-untyped-def]
             continue
         emb = get_embedder(corpus.dense_choice(r.config.retrieval.dense_model)[0])
         o = old.check_support(answer, trace.context, r.config.support, embedder=emb,
-                              question=q.text)  # fmt: skip
+                              question=q.question)  # fmt: skip
         before = ", ".join(c.verdict for c in o.claims)
         after = ", ".join(c.verdict for c in trace.support.claims)
         changed += before != after
@@ -84,7 +84,7 @@ def main() -> None:
             continue
         q = questions[it["id"]]
         cfg = PipelineConfig().with_overrides(it.get("overrides", {}))
-        trace = run(cfg, q.text, corpus)
+        trace = run(cfg, q.question, corpus)
         answer = trace.generation.answer or ""
         if not answer or is_refusal(answer):
             rows.append((it["id"], "refused", None, None, answer))
@@ -92,7 +92,7 @@ def main() -> None:
         right = has_key(answer, it["keys"])
         emb_name = corpus.dense_choice(cfg.retrieval.dense_model)[0]
         o = old.check_support(answer, trace.context, cfg.support, embedder=get_embedder(emb_name),
-                              question=q.text)  # fmt: skip
+                              question=q.question)  # fmt: skip
         old_flag = any(c.verdict in old.FLAG_VERDICTS for c in o.claims)
         new_flag = any(flags(c) for c in trace.support.claims)
         rows.append((it["id"], "right" if right else "wrong", old_flag, new_flag, answer))
