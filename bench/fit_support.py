@@ -362,8 +362,6 @@ def best_rows(mats: Sequence[list[np.ndarray]], head: Linear | None) -> np.ndarr
     return np.stack(out)
 
 
-
-
 def fit_head(
     mats: Sequence[list[np.ndarray]], y: np.ndarray, c: float, names: Sequence[str]
 ) -> Linear:
