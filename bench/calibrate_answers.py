@@ -1,4 +1,4 @@
-"""Calibrate :data:`rag_core.evaluation.answers.MIN_TERM_RECALL` on hand-labelled generated answers.
+"""Calibrate :data:`rag_core.evaluation.answer_marks.MIN_TERM_RECALL` on hand-labelled answers.
 
 The labelled data is ``sample_corpus/calibration/answer_labels.jsonl``, one
 row per generated answer: ``qid``, ``set`` (question set file stem),
@@ -7,7 +7,7 @@ row per generated answer: ``qid``, ``set`` (question set file stem),
 judged by a person reading the needle), ``labeler``, ``note``, ``origin``
 (where the answer came from).
 
-Every answer is re-scored with :func:`rag_core.evaluation.answers.answered_correctly`
+Every answer is re-scored with :func:`rag_core.evaluation.answer_marks.answered_correctly`
 itself for ``min_term_recall`` in 0.10–0.90 (step 0.05). Each value is
 scored by agreement (share of rows where rule = label) and Cohen's kappa
 (Cohen 1960; checked against ``sklearn.metrics.cohen_kappa_score`` in the
@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rag_core.evaluation.answers import MIN_TERM_RECALL, answered_correctly
+from rag_core.evaluation.answer_marks import MIN_TERM_RECALL, answered_correctly
 from rag_core.formats.questions import load_questions
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -593,7 +593,7 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "gallery.side_est": ("{side} 약 {seconds}초", "{side} about {seconds} s"),
     "gallery.side_no_est": ("{side} 예상 시간 없음", "{side} no estimate yet"),
-    # ---- the answer's own mark (rag_core.evaluation.answers.answer_mark), apart from support
+    # ---- the answer's own mark (rag_core.evaluation.answer_marks.answer_mark), apart from support
     "mark.head": ("답변 판정: {mark}", "Answer: {mark}"),
     "mark.help": (
         "답변이 질문에 답하는지를 정답 근거와 맞춰 본 판정입니다 (답변 평가의 '정답' 규칙). "

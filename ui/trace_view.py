@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from rag_core.evaluation.answers import answer_mark
+from rag_core.evaluation.answer_marks import answer_mark
 from rag_core.types import (
     Chunk,
     Claim,
@@ -261,7 +261,7 @@ def claim_label(support: SupportStage, i: int, lang: str, limit: int = 70) -> st
 def answer_mark_chip(
     trace: Trace, question: Question | None, lang: str, *, short: bool = False
 ) -> Markup:
-    """The answer's own mark (:func:`rag_core.evaluation.answers.answer_mark`) as a chip: green
+    """The answer's own mark (:func:`rag_core.evaluation.answer_marks.answer_mark`) as a chip: green
     only when it answers the question (or rightly refuses), whatever its claims' support.
     ``short``: the mark alone, without its "Answer:" head (beside a heading that says it)."""
     mark = answer_mark(trace, question)

@@ -7,8 +7,8 @@ the candidates only, a gold that the budget will cut is still ``kept``. Everythi
 from the Trace and the question's gold: the loss stage of
 :func:`rag_core.gold.diagnosis.gold_view` (``trace.gold``), the gate's refusal, the
 context's cut question, and for an out-of-domain question the answer-evaluation rule
-:func:`rag_core.evaluation.answers.refused`. Whether the answer itself answers the question
-is a separate mark (:func:`rag_core.evaluation.answers.answer_mark`).
+:func:`rag_core.evaluation.answer_marks.refused`. Whether the answer itself answers the question
+is a separate mark (:func:`rag_core.evaluation.answer_marks.answer_mark`).
 
 Also the scenarios' yardstick: a scenario's configuration A must give a
 :data:`FAILURES` verdict and its baseline B a :data:`SUCCESSES` one
@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..types import Notice, Question, Trace
-from .answers import refused
+from .answer_marks import refused
 
 #: What a viewer has seen, in pipeline order: the candidates (chunking → gate), the prompt
 #: (context), the answer.

@@ -13,6 +13,7 @@ from helpers.fakes import CharGenerator, FakeGenerator
 from helpers.paths import ROOT
 
 from rag_core.config import preset
+from rag_core.evaluation import answer_marks as M
 from rag_core.evaluation import answers as A
 from rag_core.evaluation.stats import (
     holm,
@@ -33,10 +34,10 @@ from ui.i18n import notice_text
 
 def test_number_rule_needs_the_key_number_with_its_unit():
     needle = [Needle("d", "성산일출봉은 해발 182m의 응회구로")]
-    assert A.answered_correctly("해발 182m입니다 [1].", needle, "성산일출봉의 높이는?").correct
-    assert A.answered_correctly("182 미터입니다.", needle, "성산일출봉의 높이는?").correct
-    assert not A.answered_correctly("182종이 산다.", needle, "성산일출봉의 높이는?").correct
-    j = A.answered_correctly("해발 180m입니다.", needle, "성산일출봉의 높이는?")
+    assert M.answered_correctly("해발 182m입니다 [1].", needle, "성산일출봉의 높이는?").correct
+    assert M.answered_correctly("182 미터입니다.", needle, "성산일출봉의 높이는?").correct
+    assert not M.answered_correctly("182종이 산다.", needle, "성산일출봉의 높이는?").correct
+    j = M.answered_correctly("해발 180m입니다.", needle, "성산일출봉의 높이는?")
     assert (j.correct, j.rule, j.key_numbers, j.matched_numbers) == (
         False,
         ("number",),
@@ -48,8 +49,8 @@ def test_number_rule_needs_the_key_number_with_its_unit():
 def test_numbers_the_question_already_states_are_not_key_numbers():
     needle = [Needle("d", "a margin of two points needs 2,401 of them at 95%")]
     q = "How many test examples are needed for a 95% margin of two points?"
-    assert A.answered_correctly("You need 2401 examples.", needle, q).correct
-    j = A.answered_correctly("A 95% margin needs many examples.", needle, q)
+    assert M.answered_correctly("You need 2401 examples.", needle, q).correct
+    j = M.answered_correctly("A 95% margin needs many examples.", needle, q)
     assert not j.correct and j.key_numbers == (("2,401",),)
 
 
@@ -57,11 +58,11 @@ def test_term_rule_threshold_and_refusal():
     needle = [Needle("d", "clean the fluff filter, take out part of the load")]
     q = "What are the owner checks?"
     # needle terms: clean fluff filter take out part load -> 7 terms
-    half = A.answered_correctly("Clean the fluff filter and take it out.", needle, q)
+    half = M.answered_correctly("Clean the fluff filter and take it out.", needle, q)
     assert half.term_recall == (round(5 / 7, 4),) and half.correct
-    assert not A.answered_correctly("Clean it.", needle, q).correct  # 1/7 < 0.65
-    assert A.answered_correctly("Clean it.", needle, q, min_term_recall=0.1).correct  # 1/7 ≥ 0.1
-    refusal = A.answered_correctly(
+    assert not M.answered_correctly("Clean it.", needle, q).correct  # 1/7 < 0.65
+    assert M.answered_correctly("Clean it.", needle, q, min_term_recall=0.1).correct  # 1/7 ≥ 0.1
+    refusal = M.answered_correctly(
         "The sources do not contain the answer.", needle, q, min_term_recall=0.0
     )
     assert not refusal.correct
@@ -73,8 +74,8 @@ def test_every_needle_must_be_satisfied():
         Needle("d", "the break-even moves to about nine months"),
     ]
     q = "When does it break even?"
-    assert not A.answered_correctly("It breaks even at about nine months.", needles, q).correct
-    assert A.answered_correctly(
+    assert not M.answered_correctly("It breaks even at about nine months.", needles, q).correct
+    assert M.answered_correctly(
         "In 135 days; at half traffic about nine months.", needles, q
     ).correct
 
@@ -83,9 +84,9 @@ def test_rule_rejects_bad_arguments():
     with pytest.raises(
         ValueError, match=re.escape("answered_correctly needs at least one gold needle")
     ):
-        A.answered_correctly("x", [], "q")
+        M.answered_correctly("x", [], "q")
     with pytest.raises(ValueError, match=re.escape("min_term_recall must lie in [0, 1]; got 1.5")):
-        A.answered_correctly("x", [Needle("d", "y")], "q", min_term_recall=1.5)
+        M.answered_correctly("x", [Needle("d", "y")], "q", min_term_recall=1.5)
 
 
 def test_committed_labels_agree_with_the_rule():
@@ -97,7 +98,7 @@ def test_committed_labels_agree_with_the_rule():
 
     rows = cal.load_rows()
     assert len(rows) >= 20 and {r["labeler"] for r, _q in rows} == {"helper"}
-    agree, kappa, _pred = cal.agreement(rows, A.MIN_TERM_RECALL)
+    agree, kappa, _pred = cal.agreement(rows, M.MIN_TERM_RECALL)
     from sklearn.metrics import cohen_kappa_score
 
     gold = [bool(r["label"]) for r, _q in rows]
@@ -192,7 +193,7 @@ def test_outcomes_loss_stages_sum_to_failures_and_replay_is_identical(tiny_corpu
     assert rows["q2"].loss_stage == "unused" and rows["q3"].loss_stage == "unused"
     s = first.summary
     failed = [r for r in first.rows if r.answerable and not r.correct]
-    assert all(r.loss_stage in A.LOSS_STAGES for r in failed)
+    assert all(r.loss_stage in M.LOSS_STAGES for r in failed)
     assert sum(s["loss_stages"].values()) == s["n_failed"] == len(failed) == 3
     assert s["funnel"][0] == {"stage": "asked", "lost": 0, "remaining": 4}
     assert s["funnel"][-1]["remaining"] == 1

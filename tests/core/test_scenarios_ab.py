@@ -11,7 +11,7 @@ it shows by default), since the budget scenarios count tokens.
 
 With generation on (slow: the shipped corpus and the bundled generator, as the Lecture page
 runs them), B must also *work* for the person watching: its answer is marked correct by
-Evaluate's rule (``rag_core.evaluation.answers.answer_mark``: ``correct``, or
+Evaluate's rule (``rag_core.evaluation.answer_marks.answer_mark``: ``correct``, or
 ``correct_refusal`` for an out-of-domain question), never cut off by the length cap.
 """
 
@@ -126,7 +126,7 @@ B_ANSWER_FAILS = {
 )
 def test_every_baseline_answers_correctly_with_the_bundled_generator(s):
     """A fails at its named stage and B's answer is marked correct by Evaluate's rule."""
-    from rag_core.evaluation.answers import answer_mark
+    from rag_core.evaluation.answer_marks import answer_mark
 
     corpus = _shipped()
     q = {x.id: x for x in corpus.questions}[s.question_id]

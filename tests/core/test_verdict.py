@@ -9,7 +9,7 @@ import pytest
 from helpers.fakes import CharGenerator
 
 from rag_core.config import PipelineConfig
-from rag_core.evaluation.answers import ANSWER_MARKS, answer_mark
+from rag_core.evaluation.answer_marks import ANSWER_MARKS, answer_mark
 from rag_core.evaluation.verdict import FAILURES, KINDS, SEEN, SUCCESSES, verdict
 from rag_core.models import ModelUnavailable
 from rag_core.pipeline import run
@@ -168,7 +168,7 @@ def test_the_answer_mark_is_the_answered_correctly_rule(tiny_corpus, answering, 
 def test_an_answer_the_length_cap_cut_is_cut_off_never_correct(tiny_corpus, answering, monkeypatch):
     """The right words, but the model was still writing at ``max_new_tokens`` (no end of
     sequence): "cut off", and Evaluate's row does not count it correct either."""
-    from rag_core.evaluation.answers import answer_row
+    from rag_core.evaluation.answer_marks import answer_row
 
     answering("Error E17 means the door latch did not close [1]")
     monkeypatch.setattr(Answers, "eos_ids", (-1,))  # its last token is no end-of-sequence

@@ -197,7 +197,7 @@ def test_every_verdict_has_words_and_a_look(lang):
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_every_answer_mark_has_words_and_green_is_kept_for_a_right_answer(lang):
-    from rag_core.evaluation.answers import ANSWER_MARKS
+    from rag_core.evaluation.answer_marks import ANSWER_MARKS
     from ui.html import CSS
 
     for mark in ANSWER_MARKS:

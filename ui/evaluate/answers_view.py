@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import plotly.graph_objects as go
 
-from rag_core.evaluation.answers import LOSS_STAGES
+from rag_core.evaluation.answer_marks import LOSS_STAGES
 from rag_core.evaluation.stats import format_p
 
 from ..html import span
