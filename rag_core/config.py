@@ -17,14 +17,13 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from functools import lru_cache
 from typing import Any, get_type_hints
 from urllib.parse import urlsplit
 
-from .types import Notice
-from .wording import NoticeError, declare, english, notice
+from .wording import NoticeError, declare, notice
 
 #: Bumped whenever a change alters what an index holds (see ``IndexStamp``).
 PIPELINE_VERSION = "1"
@@ -116,9 +115,6 @@ CONFIG_UNKNOWN_KEYS = declare("config.unknown_keys", "keys", "valid")
 CONFIG_NOT_JSON = declare("config.not_json", "msg", "line", "column", "pos")
 CONFIG_UNKNOWN_KEY_SECTION = declare("config.unknown_key_section", "key", "sections")
 CONFIG_UNKNOWN_KEY = declare("config.unknown_key", "key", "valid")
-CONFIG_OVERRIDES_NOT_TEXT = declare("config.overrides_not_text", "kind")
-CONFIG_ITEM_NOT_PAIR = declare("config.item_not_pair", "item")
-CONFIG_ITEM_NOT_KEY_VALUE = declare("config.item_not_key_value", "item")
 CONFIG_UNKNOWN_PRESET = declare("config.unknown_preset", "name", "choices")
 
 
@@ -691,63 +687,6 @@ def _config_json(config: PipelineConfig) -> str:
     out = asdict(config)
     out["retrieval"]["methods"] = list(config.retrieval.methods)
     return json.dumps(out, ensure_ascii=False)
-
-
-def split_override(item: str) -> tuple[str, str] | None:
-    """``"section.key=value"`` → ``(key, value)``, both stripped; None without ``=`` or a key."""
-    key, sep, value = item.partition("=")
-    if not sep or not key.strip():
-        return None
-    return key.strip(), value.strip()
-
-
-def parse_overrides(text: str) -> tuple[dict[str, str], list[str]]:
-    """Parse ``key=value`` items separated by newlines or ``;`` (a text box, a URL's ``b=``).
-
-    Blank items and ``#`` comments are skipped. Returns the overrides (later
-    keys win) and one message per item without ``=`` (in English; see
-    :func:`parse_overrides_noticed` for them as notices). Apply them with
-    :meth:`PipelineConfig.with_overrides`.
-
-    Raises:
-        ConfigError: ``text`` is not a string.
-    """
-    out, problems = parse_overrides_noticed(text)
-    return out, [english(n) for n in problems]
-
-
-def parse_overrides_noticed(text: str) -> tuple[dict[str, str], list[Notice]]:
-    """:func:`parse_overrides` with one ``config.item_not_key_value`` notice per item
-    without ``=`` (for a page to word in its language)."""
-    if not isinstance(text, str):
-        raise _fail(CONFIG_OVERRIDES_NOT_TEXT, kind=type(text).__name__)
-    out: dict[str, str] = {}
-    problems: list[Notice] = []
-    for raw in text.replace(";", "\n").splitlines():
-        item = raw.split("#", 1)[0].strip()
-        if not item:
-            continue
-        pair = split_override(item)
-        if pair is None:
-            problems.append(notice(CONFIG_ITEM_NOT_KEY_VALUE, item=item))
-            continue
-        out[pair[0]] = pair[1]
-    return out, problems
-
-
-def override_items(items: Iterable[str]) -> dict[str, str]:
-    """The CLI's repeated ``--set key=value`` items as overrides (later keys win).
-
-    Raises:
-        ConfigError: an item without ``=`` or without a key.
-    """
-    out: dict[str, str] = {}
-    for item in items:
-        pair = split_override(item)
-        if pair is None:
-            raise _fail(CONFIG_ITEM_NOT_PAIR, item=item)
-        out[pair[0]] = pair[1]
-    return out
 
 
 def parse_value(key: str, raw: Any, hint: Any) -> Any:

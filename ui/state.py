@@ -42,10 +42,10 @@ from rag_core.config import (
     ChunkerConfig,
     ConfigError,
     PipelineConfig,
-    parse_overrides_noticed,
     url_bounded,
 )
 from rag_core.modelnames import restrict_noticed
+from rag_core.overrides import parse_overrides_noticed
 from rag_core.types import Notice
 from rag_core.wording import NoticeError, notice
 

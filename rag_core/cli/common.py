@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ..config import PRESETS, PipelineConfig, override_items, preset
+from ..config import PRESETS, PipelineConfig, preset
 from ..corpus import SAMPLE_CORPUS
 from ..formats.output import OutputError, write_text
+from ..overrides import override_items
 from ..types import dumps
 
 EXIT_USAGE = 2

@@ -15,11 +15,9 @@ from rag_core.config import (
     ConfigError,
     PipelineConfig,
     RetrievalConfig,
-    override_items,
-    parse_overrides,
-    parse_overrides_noticed,
     preset,
 )
+from rag_core.overrides import override_items, parse_overrides, parse_overrides_noticed
 from rag_core.types import Notice
 from rag_core.wording import english
 

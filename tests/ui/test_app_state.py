@@ -13,7 +13,8 @@ from html.parser import HTMLParser
 import pytest
 from helpers.paths import ROOT
 
-from rag_core.config import PRESETS, PipelineConfig, parse_overrides, preset
+from rag_core.config import PRESETS, PipelineConfig, preset
+from rag_core.overrides import parse_overrides
 from rag_core.scenarios import EXPECT_KEYS, SCENARIOS, Scenario, scenario
 from ui import state
 from ui.html import (

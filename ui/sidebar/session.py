@@ -11,8 +11,9 @@ from typing import Any
 
 import streamlit as st
 
-from rag_core.config import PipelineConfig, parse_overrides_noticed
+from rag_core.config import PipelineConfig
 from rag_core.modelnames import shared_mode, shared_restrict_noticed
+from rag_core.overrides import parse_overrides_noticed
 
 from ..i18n import error_text, notice_text
 from ..state import (
