@@ -27,7 +27,7 @@ import streamlit as st
 from rag_core.config import PipelineConfig
 from rag_core.evaluation.pooling import pool_question
 from rag_core.evaluation.run import evaluate_config
-from rag_core.evaluation.sweep import collect as collect_
+from rag_core.evaluation.sweep_collect import collect as collect_
 from rag_core.gold.labels import Label
 from rag_core.gold.merge import gold_for
 from rag_core.gold.states import DEFAULT, GoldState, StateLabels, parse_state
@@ -250,9 +250,8 @@ def collect(
     _labels: Sequence[Label],
     _runs: Mapping[str, ExternalRun] | None = None,
 ) -> SweepData:
-    """``rag_core.evaluation.sweep.collect`` for one ranking config (cached; progress on a miss;
-    ``_runs``
-    keyed by ``corpus_key``)."""
+    """``rag_core.evaluation.sweep_collect.collect`` for one ranking config (cached; progress on
+    a miss; ``_runs`` keyed by ``corpus_key``)."""
     bar = _Bar(_label)
     try:
         return collect_(

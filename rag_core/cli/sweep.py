@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..evaluation import sweep
+from ..evaluation import sweep, sweep_collect
 from ..evaluation.sweep import METRIC_CHOICES
 from ..formats.questions import load_questions
 from ..formats.ranges import parse_range
@@ -64,7 +64,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     max_kept = _max_kept(args.max_kept)
     thresholds = parse_range(args.thresholds) if args.thresholds else None
     labels = LabelStore(args.store).current() if args.use_labels else ()
-    data = sweep.collect(
+    data = sweep_collect.collect(
         cfg,
         questions,
         corpus,

@@ -538,7 +538,7 @@ def ranking_config(config: PipelineConfig) -> PipelineConfig:
     """``config`` with every section after rerank reset to its default.
 
     The ranked candidates that :func:`evaluate_config` scores and that
-    :func:`rag_core.evaluation.sweep.collect` replays depend only on the chunker,
+    :func:`rag_core.evaluation.sweep_collect.collect` replays depend only on the chunker,
     retrieval, fusion and rerank sections (both stop at the gate, and the
     sweep clears the gate), so two configs with equal ``ranking_config``
     give equal results — a sound cache key.

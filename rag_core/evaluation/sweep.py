@@ -2,8 +2,8 @@
 
 Two steps, so that a slider costs microseconds:
 
-1. :func:`collect` runs every query (each phrasing, or one) once through the
-   pipeline up to the gate — with the gate *open* (no threshold, no
+1. :func:`rag_core.evaluation.sweep_collect.collect` runs every query (each phrasing, or one)
+   once through the pipeline up to the gate — with the gate *open* (no threshold, no
    max-kept) — and records each query's ranked candidates: the value the
    gate would compare (cosine distance ``1 − cos`` when dense retrieval ran,
    else the final score) and whether the candidate is a gold chunk (its
@@ -30,26 +30,19 @@ queries, 2 bluffs is "between 1.8% and 21%", not "6.7%".
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from statistics import median
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..answer.gate import gate_verdicts
-from ..config import GateConfig
-from ..formats.questions import queries_of
 from ..formats.ranges import parse_range
-from ..types import Hit, Notice, Question
-from ..wording import declare, notice
-from .run import merge_labels, run_queries
+from ..types import Notice
+from ..wording import declare
 from .stats import risk_coverage, wilson_interval
 
 if TYPE_CHECKING:
-    from ..config import PipelineConfig
-    from ..gold.labels import Label
-    from ..index import CorpusIndex
-    from ..retrieval.runs import ExternalRun
+    pass
 
 Metric = Literal["distance", "score"]
 METRIC_CHOICES: tuple[str, ...] = ("auto", "distance", "score")
@@ -69,11 +62,11 @@ DEFAULT_DISTANCE_RANGE = "0.45:0.8:0.025"
 DISTANCE_STEPS = (0.005, 0.01, 0.02, 0.025, 0.05, 0.1)
 MAX_DEFAULT_CUTS = 21
 DEFAULT_MAX_KEPT = 4
-#: Notice codes of :func:`collect`. ``sweep.no_distance``: dense retrieval was asked
-#: for but gave no cosine distances (``reason``: its lists' messages, or the notice
-#: ``sweep.no_distance.unknown``), so scores are swept. ``sweep.final_score``: thresholds
-#: apply to the final score; ``which`` (a notice) names it: the fused or the retriever's
-#: score, after rerank ``method`` or not.
+#: Notice codes of :func:`~rag_core.evaluation.sweep_collect.collect`. ``sweep.no_distance``: dense
+#: retrieval was asked for but gave no cosine distances (``reason``: its lists' messages, or the
+#: notice ``sweep.no_distance.unknown``), so scores are swept. ``sweep.final_score``: thresholds
+#: apply to the final score; ``which`` (a notice) names it: the fused or the retriever's score,
+#: after rerank ``method`` or not.
 NOTICE_NO_DISTANCE = declare("sweep.no_distance", "reason")
 NOTICE_NO_DISTANCE_UNKNOWN = declare("sweep.no_distance.unknown")
 NOTICE_FINAL_SCORE = declare("sweep.final_score", "which")
@@ -493,184 +486,6 @@ def report(
     )
 
 
-# ------------------------------------------------------------------ collect
-
-
-def collect(
-    config: PipelineConfig,
-    questions: Sequence[Question],
-    corpus: CorpusIndex,
-    *,
-    phrasings: str = "all",
-    labels: Sequence[Label] = (),
-    question_set: str | None = None,
-    metric: str = "auto",
-    progress: Callable[[int, int], None] | None = None,
-    runs: Mapping[str, ExternalRun] | None = None,
-) -> SweepData:
-    """Run every query with the gate open and record its ranked candidates.
-
-    Args:
-        config: a ``PipelineConfig``; its gate (``max_distance``,
-            ``min_score``, ``max_kept``) is cleared, everything else is used
-            as is (``retrieval.k`` is the candidate depth).
-        questions: a question set with answerable and/or unanswerable questions.
-        corpus: a ``CorpusIndex``.
-        phrasings: ``all`` | ``question`` | an index (see ``queries_of``).
-        labels: current manual labels (``LabelStore.current()``), merged
-            with the shipped needles by :func:`rag_core.gold.merge.gold_for`.
-        question_set: only labels of this set count (None: any set).
-        metric: ``auto`` (distance when every candidate carries a cosine
-            distance, else score), ``distance`` or ``score``.
-        progress: ``(done, total)`` callback.
-        runs: imported runs by tag for ``run:TAG`` retrievers (read at each query id).
-    """
-    if metric not in METRIC_CHOICES:
-        raise ValueError(
-            f"metric = {metric!r} is not valid; valid choices: {', '.join(METRIC_CHOICES)}"
-        )
-    if not questions:
-        raise ValueError("the question set is empty: nothing to sweep")
-    t0 = time.perf_counter()
-    cfg = replace(config, gate=GateConfig())
-    chunking = corpus.chunking(cfg.chunker)
-    merged = merge_labels(questions, labels, corpus.docs, question_set)
-    jobs = [(q, qid, text) for q in merged for qid, text in queries_of(q, phrasings)]
-    raw, dense_messages = _ranked(cfg, jobs, corpus, runs, progress)
-    have_distance = any(hits for *_, hits, _ in raw) and all(
-        h.distance is not None for *_, hits, _ in raw for h in hits
-    )
-    chosen = _chosen_metric(metric, have_distance)
-    warnings = _sweep_notices(cfg, chosen, have_distance, dense_messages)
-    queries = [_query_candidates(row, chosen) for row in raw]
-    return SweepData(
-        metric=chosen,
-        higher_is_better=chosen == "score",
-        queries=tuple(queries),
-        n_answerable=sum(1 for q in queries if q.answerable),
-        n_unanswerable=sum(1 for q in queries if not q.answerable),
-        depth=cfg.retrieval.k,
-        phrasings=phrasings,
-        chunker_signature=chunking.signature,
-        config=cfg.to_dict(),
-        seconds=time.perf_counter() - t0,
-        warnings=tuple(warnings),
-    )
-
-
-#: One swept query: its question, query id and text, ranked hits and gold chunk ids.
-_Row = tuple[Question, str, str, Sequence[Hit], frozenset[str]]
-
-
-def _ranked(
-    cfg: PipelineConfig,
-    jobs: Sequence[tuple[Question, str, str]],
-    corpus: CorpusIndex,
-    runs: Mapping[str, ExternalRun] | None,
-    progress: Callable[[int, int], None] | None,
-) -> tuple[list[_Row], set[str]]:
-    """Every job's reranked candidates with the gate open, and the messages of dense lists
-    that did not run."""
-    raw: list[_Row] = []
-    dense_messages: set[str] = set()
-    for qr in run_queries(cfg, jobs, corpus, runs=runs, progress=progress):
-        for lst in qr.trace.retrieval.lists:
-            if lst.method == "dense" and lst.status != "ok":
-                dense_messages.add(lst.message or f"dense retrieval {lst.status}")
-        # a gold chunk holds a gold span of the question (labels merged)
-        gold_ids = frozenset(qr.grades)
-        raw.append((qr.question, qr.query_id, qr.text, qr.trace.rerank.hits, gold_ids))
-    return raw, dense_messages
-
-
-def _chosen_metric(metric: str, have_distance: bool) -> Metric:
-    """``auto`` → distance when every candidate carries one, else score; ``distance`` needs
-    distances."""
-    if metric == "auto":
-        return "distance" if have_distance else "score"
-    if metric == "distance" and not have_distance:
-        raise ValueError(
-            "metric = 'distance' needs dense retrieval: the candidates carry no cosine distance "
-            "(add dense to retrieval.methods, or use metric = 'score')"
-        )
-    return metric  # type: ignore[return-value]
-
-
-def _sweep_notices(
-    cfg: PipelineConfig, chosen: Metric, have_distance: bool, dense_messages: set[str]
-) -> list[Notice]:
-    """What the sweep says: dense asked for but no distances; thresholds on the final score."""
-    warnings: list[Notice] = []
-    wants_dense = any(m == "dense" for m, _ in cfg.retrieval.method_specs)
-    if wants_dense and not have_distance:
-        messages = "; ".join(sorted(dense_messages))
-        reason: str | Notice = messages or notice(NOTICE_NO_DISTANCE_UNKNOWN)
-        warnings.append(notice(NOTICE_NO_DISTANCE, reason=reason))
-    if chosen == "score":
-        fused = len(cfg.retrieval.method_specs) > 1
-        method = cfg.rerank.method
-        if method == "none":
-            which = notice(SCORE_FUSED if fused else SCORE_SINGLE)
-        else:
-            which = notice(SCORE_FUSED_RERANKED if fused else SCORE_SINGLE_RERANKED, method=method)
-        warnings.append(notice(NOTICE_FINAL_SCORE, which=which))
-    return warnings
-
-
-def _query_candidates(row: _Row, chosen: Metric) -> QueryCandidates:
-    """One query's ranked candidates with the swept value (distance or score) and gold marks."""
-    q, qid, text, hits, gold_ids = row
-    cands = tuple(
-        Candidate(
-            chunk_id=h.chunk_id,
-            doc_id=h.doc_id,
-            rank=r,
-            value=float(h.distance if chosen == "distance" else h.score),  # type: ignore[arg-type]
-            gold=h.chunk_id in gold_ids,
-        )
-        for r, h in enumerate(hits, 1)
-    )
-    return QueryCandidates(
-        query_id=qid,
-        question_id=q.id,
-        text=text,
-        answerable=q.answerable,
-        candidates=cands,
-        gold_in_chunking=bool(gold_ids),
-        lang=q.lang,
-        tags=q.tags,
-    )
-
-
-__all__ = [
-    "BestDistribution",
-    "Candidate",
-    "DEFAULT_DISTANCE_RANGE",
-    "DEFAULT_MAX_KEPT",
-    "GateCounts",
-    "METRIC_CHOICES",
-    "OUTCOMES",
-    "QueryCandidates",
-    "QueryOutcome",
-    "Rate",
-    "SweepData",
-    "SweepReport",
-    "best_value",
-    "classify",
-    "collect",
-    "counts_at",
-    "default_thresholds",
-    "distribution",
-    "kept_candidates",
-    "midpoint_threshold",
-    "outcomes",
-    "rate",
-    "report",
-    "sweep_table",
-    "value_range",
-]
-
-
 # ------------------------------------------------------------------- risk–coverage
 
 
@@ -710,4 +525,30 @@ def operating_point(
     }
 
 
+__all__ = [
+    "BestDistribution",
+    "Candidate",
+    "DEFAULT_DISTANCE_RANGE",
+    "DEFAULT_MAX_KEPT",
+    "GateCounts",
+    "METRIC_CHOICES",
+    "OUTCOMES",
+    "QueryCandidates",
+    "QueryOutcome",
+    "Rate",
+    "SweepData",
+    "SweepReport",
+    "best_value",
+    "classify",
+    "counts_at",
+    "default_thresholds",
+    "distribution",
+    "kept_candidates",
+    "midpoint_threshold",
+    "outcomes",
+    "rate",
+    "report",
+    "sweep_table",
+    "value_range",
+]
 __all__ += ["operating_point", "risk_coverage_at"]

@@ -285,7 +285,7 @@ def sweep_args(env, thresholds: str, *options: str) -> list[str]:
 
 def test_sweep_json_matches_the_library(env, capsys):
     from rag_core.config import PipelineConfig
-    from rag_core.evaluation import sweep
+    from rag_core.evaluation import sweep, sweep_collect
     from rag_core.formats.questions import load_questions
     from rag_core.index import load_corpus_index
     from rag_core.types import to_jsonable
@@ -296,7 +296,7 @@ def test_sweep_json_matches_the_library(env, capsys):
     assert got["metric"] == "score" and got["max_kept"] == 2
     assert got["thresholds"] == [0.0, 1.5, 3.0, 4.5, 6.0]
     corpus = load_corpus_index(env["corpus"])
-    data = sweep.collect(PipelineConfig(), load_questions(env["questions"]), corpus)
+    data = sweep_collect.collect(PipelineConfig(), load_questions(env["questions"]), corpus)
     expected = to_jsonable(sweep.report(data, (0.0, 1.5, 3.0, 4.5, 6.0), 2))
     assert got["rows"] == expected["rows"]
     assert got["no_threshold"] == expected["no_threshold"]

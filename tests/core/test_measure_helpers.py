@@ -16,7 +16,7 @@ from helpers.paths import ROOT
 from helpers.sweep import data_of as _data
 
 from rag_core.config import PipelineConfig
-from rag_core.evaluation import sweep
+from rag_core.evaluation import sweep, sweep_collect
 from rag_core.evaluation.aggregate import per_query_rows
 from rag_core.evaluation.run import (
     compare_configs,
@@ -241,7 +241,7 @@ def test_report_dict_equals_the_cli_on_the_sample_corpus():
 
 
 def test_value_range_spans_every_candidate(tiny_corpus):
-    data = sweep.collect(PipelineConfig(), QUESTIONS, tiny_corpus)
+    data = sweep_collect.collect(PipelineConfig(), QUESTIONS, tiny_corpus)
     values = [c.value for q in data.queries for c in q.candidates]
     assert sweep.value_range(data) == (min(values), max(values))
     lo, hi = sweep.value_range(data)

@@ -10,7 +10,7 @@ import pytest
 from rag_core.cli import main
 from rag_core.config import PipelineConfig
 from rag_core.evaluation.run import evaluate_config
-from rag_core.evaluation.sweep import collect
+from rag_core.evaluation.sweep_collect import collect
 from rag_core.pipeline import run
 from rag_core.retrieval.runs import check_queries, parse_run_bytes, parse_trec_run
 from rag_core.types import Needle, Question

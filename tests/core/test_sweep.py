@@ -13,7 +13,7 @@ from helpers.sweep import data_of, query
 
 from rag_core.answer.gate import apply_gate
 from rag_core.config import GateConfig, PipelineConfig
-from rag_core.evaluation import sweep
+from rag_core.evaluation import sweep, sweep_collect
 from rag_core.evaluation.stats import wilson_interval
 from rag_core.formats.ranges import parse_range
 from rag_core.types import Hit, Needle, Notice, Question, dumps
@@ -312,7 +312,7 @@ def test_collect_on_tiny_corpus_matches_pipeline(tiny_corpus):
     from rag_core.pipeline import run
 
     cfg = PipelineConfig().with_overrides({"gate.min_score": "3", "gate.max_kept": "1"})
-    data = sweep.collect(cfg, QUESTIONS, tiny_corpus)
+    data = sweep_collect.collect(cfg, QUESTIONS, tiny_corpus)
     assert data.metric == "score" and data.higher_is_better
     assert [q.query_id for q in data.queries] == ["h", "e#0", "e#1", "out"]
     assert (data.n_answerable, data.n_unanswerable) == (3, 1)
@@ -367,8 +367,10 @@ def test_collect_with_labels_changes_gold(tiny_corpus):
         "add",
     )
     cfg = PipelineConfig().with_overrides({"chunker.strategy": "blind", "chunker.target": "64"})
-    plain = sweep.collect(cfg, QUESTIONS[:1], tiny_corpus, phrasings="question")
-    labeled = sweep.collect(cfg, QUESTIONS[:1], tiny_corpus, phrasings="question", labels=[lab])
+    plain = sweep_collect.collect(cfg, QUESTIONS[:1], tiny_corpus, phrasings="question")
+    labeled = sweep_collect.collect(
+        cfg, QUESTIONS[:1], tiny_corpus, phrasings="question", labels=[lab]
+    )
     chunks = tiny_corpus.chunking(cfg.chunker).chunks
     holding = {c.chunk_id for c in chunks if c.start <= s and s + len(phrase) <= c.end}
     for a, b in zip(plain.queries[0].candidates, labeled.queries[0].candidates, strict=True):
@@ -380,11 +382,11 @@ def test_collect_errors(tiny_corpus):
         ValueError,
         match=re.escape("metric = 'cosine' is not valid; valid choices: auto, distance, score"),
     ):
-        sweep.collect(PipelineConfig(), QUESTIONS, tiny_corpus, metric="cosine")
+        sweep_collect.collect(PipelineConfig(), QUESTIONS, tiny_corpus, metric="cosine")
     with pytest.raises(ValueError, match=re.escape("metric = 'distance' needs dense retrieval")):
-        sweep.collect(PipelineConfig(), QUESTIONS, tiny_corpus, metric="distance")
+        sweep_collect.collect(PipelineConfig(), QUESTIONS, tiny_corpus, metric="distance")
     with pytest.raises(ValueError, match=re.escape("the question set is empty: nothing to sweep")):
-        sweep.collect(PipelineConfig(), (), tiny_corpus)
+        sweep_collect.collect(PipelineConfig(), (), tiny_corpus)
 
 
 @pytest.fixture(scope="module")
@@ -399,7 +401,7 @@ def sample_manual():
         pytest.skip("sample corpus question set not present")
     questions = load_questions(path)
     corpus = load_corpus_index(SAMPLE_CORPUS, questions=[])
-    return questions, corpus, sweep.collect(PipelineConfig(), questions, corpus)
+    return questions, corpus, sweep_collect.collect(PipelineConfig(), questions, corpus)
 
 
 def test_sample_manual_set_sparse(sample_manual):

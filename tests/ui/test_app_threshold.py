@@ -15,7 +15,7 @@ from helpers.paths import ROOT
 from streamlit.testing.v1 import AppTest
 
 from rag_core.config import PipelineConfig
-from rag_core.evaluation import sweep
+from rag_core.evaluation import sweep, sweep_collect
 from rag_core.formats.questions import load_questions
 from rag_core.index import load_corpus_index
 
@@ -27,7 +27,7 @@ SETS = {
 
 @pytest.fixture(scope="module")
 def data_en():
-    return sweep.collect(PipelineConfig(), SETS["en"], load_corpus_index())
+    return sweep_collect.collect(PipelineConfig(), SETS["en"], load_corpus_index())
 
 
 @pytest.fixture(autouse=True)
@@ -166,7 +166,7 @@ def test_another_set_gives_its_own_counts(entry):
     at = make(entry, {"lang": "en"})
     at.selectbox(key="thr.qset").set_value("ko").run()
     ok(at)
-    data = sweep.collect(PipelineConfig(), SETS["ko"], load_corpus_index())
+    data = sweep_collect.collect(PipelineConfig(), SETS["ko"], load_corpus_index())
     assert counts_on_page(at) == expected(
         data, at.slider(key="thr.t.score").value, at.slider(key="thr.m").value
     )
@@ -182,6 +182,8 @@ def test_dense_distances_on_the_sample_set(entry):
     assert at.session_state["thr.qset"] == "en"
     slider = at.slider(key="thr.t.distance")
     assert slider.step == 0.005
-    data = sweep.collect(PipelineConfig().with_overrides(cfg), SETS["en"], load_corpus_index())
+    data = sweep_collect.collect(
+        PipelineConfig().with_overrides(cfg), SETS["en"], load_corpus_index()
+    )
     assert data.metric == "distance"
     assert counts_on_page(at) == expected(data, slider.value, at.slider(key="thr.m").value)
