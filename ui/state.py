@@ -464,6 +464,16 @@ def overrides_text(overrides: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> 
     return "; ".join(f"{k}={format_value(v) if not isinstance(v, str) else v}" for k, v in items)
 
 
+def config_changes(config: Mapping[str, Any]) -> str:
+    """A Trace's configuration (``Trace.config``) as the ``key=value`` items that differ from
+    ``PipelineConfig()`` ("" when none, or when it no longer loads)."""
+    try:
+        cfg = PipelineConfig.from_dict(config)
+    except (ValueError, TypeError, KeyError):
+        return ""
+    return overrides_text(query_from_config(cfg))
+
+
 def config_from_url(
     url: str, base: PipelineConfig | None = None, *, lang: str = "en"
 ) -> tuple[PipelineConfig, list[str]]:

@@ -14,13 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag_core.config import PipelineConfig
 from rag_core.evaluation.verdict import Verdict, verdict
 from rag_core.types import Hit, Question, Trace
 
 from ..html import Mark, Markup, div, join, marked_text, snippet, span, tag
 from ..i18n import note_text, notice_text, said, t, tv
-from ..state import overrides_text, query_from_config
+from ..state import config_changes
 from ..trace_view import (
     VERDICTS,
     answer_mark_chip,
@@ -578,16 +577,6 @@ def claims_pane(trace: Trace, lang: str, selected: int | None, *, large: bool = 
 # --------------------------------------------------------------------- view
 
 
-def config_changes(trace: Trace) -> str:
-    """The Trace's configuration as ``key=value`` items that differ from ``PipelineConfig()`` (""
-    when none)."""
-    try:
-        config = PipelineConfig.from_dict(trace.config)
-    except (ValueError, TypeError, KeyError):
-        return ""
-    return overrides_text(query_from_config(config))
-
-
 def lecture_verdict(trace: Trace, question: Question | None, step: int) -> Verdict:
     """The verdict as far as step ``step`` has shown (:data:`STEP_SEEN`)."""
     if not 1 <= step <= STEPS:
@@ -698,7 +687,7 @@ def lecture_view(
         top += " " + span(
             t("lec.should_refuse", lang), "ri-chip lost", t("lec.should_refuse_help", lang)
         )
-    changed = config_changes(trace)
+    changed = config_changes(trace.config)
     if changed:
         top += span(" · " + t("lec.config", lang, changes=changed), "ri-muted")
     head_line = div(top, "ri-lec-top", title=trace.question + (f" · {changed}" if changed else ""))
