@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from rag_core.answer.support_head import SIGNS
 from rag_core.evaluation.answer_marks import answer_mark
 from rag_core.types import (
     Chunk,
@@ -282,14 +283,22 @@ SIGNAL_KEYS = (
 )  # fmt: skip
 
 
+def signal_word(name: str, value: float, lang: str) -> str:
+    """What signal ``name`` saw, in ``lang``. A feature whose weight has a fixed sign
+    (``support_head.SIGNS``) says which way it was ("names not in the source" when it lowered
+    ``p_supported``, "its names are in the source" when it raised it); the others are named."""
+    if name in SIGNS:
+        return t(f"signal.{name}.{'up' if value >= 0 else 'down'}", lang)
+    return t(f"signal.{name}", lang) if name in SIGNAL_KEYS else name
+
+
 def signal_text(signals: Sequence[tuple[str, float]], lang: str) -> str:
-    """``↑ words of the claim in the window (+1.20) · ↓ …``: what moved ``p_supported`` most
+    """``↑ the claim's words are in the window (+1.20) · ↓ …``: what moved ``p_supported`` most
     (``Evidence.signals``), in ``lang``; ↑ raised it, ↓ lowered it."""
-    parts = []
-    for name, value in signals:
-        word = t(f"signal.{name}", lang) if name in SIGNAL_KEYS else name
-        parts.append(f"{'↑' if value >= 0 else '↓'} {word} ({value:+.2f})")
-    return " · ".join(parts)
+    return " · ".join(
+        f"{'↑' if value >= 0 else '↓'} {signal_word(name, value, lang)} ({value:+.2f})"
+        for name, value in signals
+    )
 
 
 def support_quality(support: SupportStage, lang: str) -> str:

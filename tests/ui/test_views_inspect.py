@@ -52,3 +52,21 @@ def test_citations_fell_back_reads_the_config_and_the_stage_not_the_message(tmp_
     assert not citations_fell_back(enforced, kept)
     skipped = GenerationStage("skipped", None, params={"citations": "free"})
     assert not citations_fell_back(enforced, skipped)
+
+
+def test_a_signal_says_what_it_saw_in_the_direction_it_moved_p():
+    """A feature with a fixed sign says which way it was: the same signal reads "names not in
+    the source" when it lowered p_supported and "its names are in the source" when it raised
+    it; a free feature is named, the arrow saying which way it moved p."""
+    from rag_core.answer.support_head import SIGNS
+    from ui.trace_view import signal_text
+
+    assert signal_text([("entity_novelty", -0.5)], "en") == "↓ names not in the source (-0.50)"
+    assert signal_text([("entity_novelty", 0.2)], "en") == "↑ its names are in the source (+0.20)"
+    assert signal_text([("reading", -1.1), ("log_terms", 0.3)], "en") == (
+        "↓ the model's reading looks made up (-1.10) · ↑ claim length (+0.30)"
+    )
+    for name in SIGNS:
+        for lang in ("ko", "en"):
+            up, down = signal_text([(name, 1.0)], lang), signal_text([(name, -1.0)], lang)
+            assert up[2:-8] != down[2:-8] and name not in (up[2:-8], down[2:-8]), (name, lang)
