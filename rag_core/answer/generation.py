@@ -228,15 +228,7 @@ def _locally(
         return wrong
     mode, sources, notes = _citation_mode(context, cfg, generator, params)
     ids = list(context.input_ids)
-    key = cache_key(
-        generator.model_id,
-        generator.file_sha256,
-        context.ids_sha256 or "",
-        cfg.max_new_tokens,
-        mode,
-        sources,
-        params["dtype"],
-    )
+    key = _answer_key(generator, context, cfg, mode, sources, params["dtype"])
     store = generation_store(request.cache_dir)
     if request.use_cache:
         replayed = _replay(store, key, generator, ids, params, notes)
@@ -259,6 +251,27 @@ def _locally(
     )
 
 
+def _answer_key(
+    generator: LocalGenerator,
+    context: ContextStage,
+    cfg: GenerationConfig,
+    mode: str,
+    sources: Sequence[int],
+    dtype: str,
+) -> str:
+    """The generation cache's key of this generator's answer to ``context`` (:func:`cache_key`);
+    :func:`generate` stores under it and :func:`is_stored` looks it up."""
+    return cache_key(
+        generator.model_id,
+        generator.file_sha256,
+        context.ids_sha256 or "",
+        cfg.max_new_tokens,
+        mode,
+        sources,
+        dtype,
+    )
+
+
 def is_stored(
     context: ContextStage,
     cfg: GenerationConfig,
@@ -277,15 +290,7 @@ def is_stored(
     if _wrong_ids(context, generator, params) is not None:
         return False
     mode, sources, _ = _citation_mode(context, cfg, generator, params)
-    key = cache_key(
-        generator.model_id,
-        generator.file_sha256,
-        context.ids_sha256 or "",
-        cfg.max_new_tokens,
-        mode,
-        sources,
-        params["dtype"],
-    )
+    key = _answer_key(generator, context, cfg, mode, sources, params["dtype"])
     return generation_store(cache_dir).get(key) is not None
 
 
