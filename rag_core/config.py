@@ -15,15 +15,28 @@ everywhere.
 from __future__ import annotations
 
 import json
-import math
-import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from functools import lru_cache
 from typing import Any, get_type_hints
-from urllib.parse import urlsplit
 
-from .wording import NoticeError, declare, notice
+from .config_checks import (
+    CONFIG_NOT_A_BOOL,
+    CONFIG_NOT_A_CHOICE,
+    CONFIG_NOT_A_NUMBER,
+    CONFIG_NOT_AN_INTEGER,
+    ENDPOINT_PREFIX,
+    boolean,
+    check_endpoint_url,
+    check_key_env,
+    choice,
+    fail,
+    float_range,
+    int_range,
+    is_endpoint_model,
+    model_name,
+)
+from .wording import declare
 
 #: Bumped whenever a change alters what an index holds (see ``IndexStamp``).
 PIPELINE_VERSION = "1"
@@ -73,18 +86,6 @@ PRESET_LABELS: dict[str, str] = {
 }
 
 
-CONFIG_NOT_A_CHOICE = declare("config.not_a_choice", "key", "value", "choices")
-CONFIG_NOT_AN_INTEGER = declare("config.not_an_integer", "key", "value")
-CONFIG_NOT_A_NUMBER = declare("config.not_a_number", "key", "value")
-CONFIG_NOT_FINITE = declare("config.not_finite", "key", "value")
-CONFIG_OUT_OF_RANGE = declare("config.out_of_range", "key", "value", "bound")
-CONFIG_BOUND_AT_LEAST = declare("config.bound.at_least", "low")
-CONFIG_BOUND_ABOVE = declare("config.bound.above", "low")
-CONFIG_BOUND_BETWEEN = declare("config.bound.between", "low", "high")
-CONFIG_BOUND_AT_LEAST_AT_MOST = declare("config.bound.at_least_at_most", "low", "high")
-CONFIG_BOUND_ABOVE_AT_MOST = declare("config.bound.above_at_most", "low", "high")
-CONFIG_NOT_A_BOOL = declare("config.not_a_bool", "key", "value")
-CONFIG_NOT_A_MODEL_NAME = declare("config.not_a_model_name", "key", "value")
 CONFIG_NOT_A_STRING = declare("config.not_a_string", "key", "value")
 CONFIG_EMPTY_NAME = declare("config.empty_name", "key", "value")
 CONFIG_OVERLAP_TOO_BIG = declare("config.overlap_too_big", "overlap", "target")
@@ -97,13 +98,6 @@ CONFIG_QDRANT_BOTH = declare("config.qdrant_both")
 CONFIG_QDRANT_BAD_URL = declare("config.qdrant_bad_url", "url")
 CONFIG_CROSS_ENCODER_NO_MODEL = declare("config.cross_encoder_no_model")
 CONFIG_BUDGET_BELOW_RESERVED = declare("config.budget_below_reserved", "budget", "reserved")
-CONFIG_ENDPOINT_EMPTY = declare("config.endpoint_empty", "key")
-CONFIG_ENDPOINT_CREDENTIALS = declare("config.endpoint_credentials", "key")
-CONFIG_ENDPOINT_SCHEME = declare("config.endpoint_scheme", "key", "url")
-CONFIG_ENDPOINT_QUERY = declare("config.endpoint_query", "key")
-CONFIG_ENDPOINT_PORT = declare("config.endpoint_port", "key")
-CONFIG_KEY_ENV_NOT_TEXT = declare("config.key_env_not_text")
-CONFIG_KEY_ENV_NOT_NAME = declare("config.key_env_not_name")
 CONFIG_ENDPOINT_NO_MODEL_NAME = declare("config.endpoint_no_model_name", "model")
 CONFIG_ENDPOINT_NEEDED = declare("config.endpoint_needed", "model")
 CONFIG_TOKENIZER_NOT_TEXT = declare("config.tokenizer_not_text")
@@ -116,58 +110,6 @@ CONFIG_NOT_JSON = declare("config.not_json", "msg", "line", "column", "pos")
 CONFIG_UNKNOWN_KEY_SECTION = declare("config.unknown_key_section", "key", "sections")
 CONFIG_UNKNOWN_KEY = declare("config.unknown_key", "key", "valid")
 CONFIG_UNKNOWN_PRESET = declare("config.unknown_preset", "name", "choices")
-
-
-class ConfigError(NoticeError):
-    """A bad configuration value, key or override; ``notice`` says why (code + params), the
-    exception's text is its English (``rag_core.wording.english``)."""
-
-
-def _fail(code: str, **params: Any) -> ConfigError:
-    """The :class:`ConfigError` of a declared ``code`` with ``params`` (to ``raise``)."""
-    return ConfigError(notice(code, **params))
-
-
-def _choice(path: str, value: Any, choices: tuple[str, ...]) -> None:
-    if value not in choices:
-        raise _fail(CONFIG_NOT_A_CHOICE, key=path, value=value, choices=", ".join(choices))
-
-
-def _int_range(path: str, value: Any, low: int, high: int | None = None) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(CONFIG_NOT_AN_INTEGER, key=path, value=value)
-    if value < low or (high is not None and value > high):
-        bound = (
-            notice(CONFIG_BOUND_AT_LEAST, low=low)
-            if high is None
-            else notice(CONFIG_BOUND_BETWEEN, low=low, high=high)
-        )
-        raise _fail(CONFIG_OUT_OF_RANGE, key=path, value=value, bound=bound)
-
-
-def _float_range(
-    path: str, value: Any, low: float, high: float | None = None, *, low_open: bool = False
-) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise _fail(CONFIG_NOT_FINITE, key=path, value=value)
-    too_low = value <= low if low_open else value < low
-    if too_low or (high is not None and value > high):
-        if high is None:
-            bound = notice(CONFIG_BOUND_ABOVE if low_open else CONFIG_BOUND_AT_LEAST, low=low)
-        else:
-            code = CONFIG_BOUND_ABOVE_AT_MOST if low_open else CONFIG_BOUND_AT_LEAST_AT_MOST
-            bound = notice(code, low=low, high=high)
-        raise _fail(CONFIG_OUT_OF_RANGE, key=path, value=value, bound=bound)
-
-
-def _bool(path: str, value: Any) -> None:
-    if not isinstance(value, bool):
-        raise _fail(CONFIG_NOT_A_BOOL, key=path, value=value)
-
-
-def _name(path: str, value: Any) -> None:
-    if not isinstance(value, str) or not value.strip():
-        raise _fail(CONFIG_NOT_A_MODEL_NAME, key=path, value=value)
 
 
 @dataclass(frozen=True)
@@ -185,13 +127,13 @@ class ChunkerConfig:
     min_chars: int = 40
 
     def __post_init__(self) -> None:
-        _choice("chunker.strategy", self.strategy, CHUNK_STRATEGIES)
-        _int_range("chunker.target", self.target, 16, 100_000)
-        _int_range("chunker.overlap", self.overlap, 0)
+        choice("chunker.strategy", self.strategy, CHUNK_STRATEGIES)
+        int_range("chunker.target", self.target, 16, 100_000)
+        int_range("chunker.overlap", self.overlap, 0)
         if self.overlap >= self.target:
-            raise _fail(CONFIG_OVERLAP_TOO_BIG, overlap=self.overlap, target=self.target)
-        _bool("chunker.header", self.header)
-        _int_range("chunker.min_chars", self.min_chars, 0, 100_000)
+            raise fail(CONFIG_OVERLAP_TOO_BIG, overlap=self.overlap, target=self.target)
+        boolean("chunker.header", self.header)
+        int_range("chunker.min_chars", self.min_chars, 0, 100_000)
 
     @property
     def signature(self) -> str:
@@ -249,47 +191,47 @@ class RetrievalConfig:
         elif isinstance(methods, list):
             object.__setattr__(self, "methods", tuple(methods))
         if not self.methods:
-            raise _fail(CONFIG_METHODS_EMPTY, choices=", ".join(RETRIEVAL_METHODS))
+            raise fail(CONFIG_METHODS_EMPTY, choices=", ".join(RETRIEVAL_METHODS))
         for spec in self.methods:
             method, _, analyzer = str(spec).partition(":")
             if method in EXTERNAL_METHODS:
                 if not analyzer or any(ch.isspace() or ch == "," for ch in analyzer):
-                    raise _fail(CONFIG_BAD_RUN_SPEC, spec=spec)
+                    raise fail(CONFIG_BAD_RUN_SPEC, spec=spec)
                 continue
-            _choice("retrieval.methods", method, RETRIEVAL_METHODS + EXTERNAL_METHODS)
+            choice("retrieval.methods", method, RETRIEVAL_METHODS + EXTERNAL_METHODS)
             if analyzer:
                 if method in VECTOR_METHODS:
-                    raise _fail(CONFIG_ANALYZER_NOT_TAKEN, spec=spec, method=method)
-                _choice(f"retrieval.methods ({spec})", analyzer, ANALYZERS)
+                    raise fail(CONFIG_ANALYZER_NOT_TAKEN, spec=spec, method=method)
+                choice(f"retrieval.methods ({spec})", analyzer, ANALYZERS)
         if len(set(self.method_specs)) != len(self.method_specs):
-            raise _fail(CONFIG_METHOD_TWICE, methods=list(self.methods))
-        _choice("retrieval.analyzer", self.analyzer, ANALYZERS)
-        _int_range("retrieval.k", self.k, 1, 10_000)
-        _choice("retrieval.bm25_variant", self.bm25_variant, BM25_VARIANTS)
-        _float_range("retrieval.k1", self.k1, 0.0)
-        _float_range("retrieval.b", self.b, 0.0, 1.0)
-        _float_range("retrieval.delta", self.delta, 0.0)
-        _float_range("retrieval.epsilon", self.epsilon, 0.0)
-        _int_range("retrieval.ngram_min", self.ngram_min, 1, 10)
-        _int_range("retrieval.ngram_max", self.ngram_max, 1, 10)
+            raise fail(CONFIG_METHOD_TWICE, methods=list(self.methods))
+        choice("retrieval.analyzer", self.analyzer, ANALYZERS)
+        int_range("retrieval.k", self.k, 1, 10_000)
+        choice("retrieval.bm25_variant", self.bm25_variant, BM25_VARIANTS)
+        float_range("retrieval.k1", self.k1, 0.0)
+        float_range("retrieval.b", self.b, 0.0, 1.0)
+        float_range("retrieval.delta", self.delta, 0.0)
+        float_range("retrieval.epsilon", self.epsilon, 0.0)
+        int_range("retrieval.ngram_min", self.ngram_min, 1, 10)
+        int_range("retrieval.ngram_max", self.ngram_max, 1, 10)
         if self.ngram_max < self.ngram_min:
-            raise _fail(CONFIG_NGRAM_ORDER, low=self.ngram_min, high=self.ngram_max)
-        _name("retrieval.dense_model", self.dense_model)
+            raise fail(CONFIG_NGRAM_ORDER, low=self.ngram_min, high=self.ngram_max)
+        model_name("retrieval.dense_model", self.dense_model)
         self._check_qdrant()
 
     def _check_qdrant(self) -> None:
         for key in ("qdrant_url", "qdrant_path"):
             if not isinstance(getattr(self, key), str):
-                raise _fail(CONFIG_NOT_A_STRING, key=f"retrieval.{key}", value=getattr(self, key))
+                raise fail(CONFIG_NOT_A_STRING, key=f"retrieval.{key}", value=getattr(self, key))
         if self.qdrant_url and self.qdrant_path:
-            raise _fail(CONFIG_QDRANT_BOTH)
+            raise fail(CONFIG_QDRANT_BOTH)
         if self.qdrant_url and not self.qdrant_url.startswith(("http://", "https://")):
-            raise _fail(CONFIG_QDRANT_BAD_URL, url=self.qdrant_url)
+            raise fail(CONFIG_QDRANT_BAD_URL, url=self.qdrant_url)
         for key in ("qdrant_collection", "qdrant_text_field", "qdrant_doc_field"):
             value = getattr(self, key)
             if not isinstance(value, str) or not value.strip():
-                raise _fail(CONFIG_EMPTY_NAME, key=f"retrieval.{key}", value=value)
-        _name("retrieval.qdrant_model", self.qdrant_model)
+                raise fail(CONFIG_EMPTY_NAME, key=f"retrieval.{key}", value=value)
+        model_name("retrieval.qdrant_model", self.qdrant_model)
 
     @property
     def method_specs(self) -> tuple[tuple[str, str | None], ...]:
@@ -318,9 +260,9 @@ class FusionConfig:
     alpha: float = 0.5
 
     def __post_init__(self) -> None:
-        _choice("fusion.method", self.method, FUSION_METHODS)
-        _int_range("fusion.rrf_k", self.rrf_k, 0, 100_000)
-        _float_range("fusion.alpha", self.alpha, 0.0, 1.0)
+        choice("fusion.method", self.method, FUSION_METHODS)
+        int_range("fusion.rrf_k", self.rrf_k, 0, 100_000)
+        float_range("fusion.alpha", self.alpha, 0.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -333,13 +275,13 @@ class RerankConfig:
     model: str = ""
 
     def __post_init__(self) -> None:
-        _choice("rerank.method", self.method, RERANK_METHODS)
-        _int_range("rerank.shortlist", self.shortlist, 1, 1000)
-        _float_range("rerank.mmr_lambda", self.mmr_lambda, 0.0, 1.0)
+        choice("rerank.method", self.method, RERANK_METHODS)
+        int_range("rerank.shortlist", self.shortlist, 1, 1000)
+        float_range("rerank.mmr_lambda", self.mmr_lambda, 0.0, 1.0)
         if not isinstance(self.model, str):
-            raise _fail(CONFIG_NOT_A_STRING, key="rerank.model", value=self.model)
+            raise fail(CONFIG_NOT_A_STRING, key="rerank.model", value=self.model)
         if self.method == "cross-encoder" and not self.model.strip():
-            raise _fail(CONFIG_CROSS_ENCODER_NO_MODEL)
+            raise fail(CONFIG_CROSS_ENCODER_NO_MODEL)
 
 
 @dataclass(frozen=True)
@@ -358,11 +300,11 @@ class GateConfig:
 
     def __post_init__(self) -> None:
         if self.max_distance is not None:
-            _float_range("gate.max_distance", self.max_distance, 0.0, 2.0)
+            float_range("gate.max_distance", self.max_distance, 0.0, 2.0)
         if self.min_score is not None:
-            _float_range("gate.min_score", self.min_score, -1e9)
+            float_range("gate.min_score", self.min_score, -1e9)
         if self.max_kept is not None:
-            _int_range("gate.max_kept", self.max_kept, 1, 10_000)
+            int_range("gate.max_kept", self.max_kept, 1, 10_000)
 
 
 #: The most a shared link (an address's query string) may set for the sizes that cost time:
@@ -413,71 +355,24 @@ class ContextConfig:
     instructions: str = "strict"
 
     def __post_init__(self) -> None:
-        _int_range("context.budget_tokens", self.budget_tokens, 1, 1_000_000)
+        int_range("context.budget_tokens", self.budget_tokens, 1, 1_000_000)
         if self.budget_tokens < RESERVED_INSTRUCTION_TOKENS:
-            raise _fail(
+            raise fail(
                 CONFIG_BUDGET_BELOW_RESERVED,
                 budget=self.budget_tokens,
                 reserved=RESERVED_INSTRUCTION_TOKENS,
             )
-        _choice("context.policy", self.policy, CONTEXT_POLICIES)
-        _choice("context.ordering", self.ordering, CONTEXT_ORDERINGS)
-        _bool("context.dedup", self.dedup)
-        _float_range("context.dedup_threshold", self.dedup_threshold, 0.0, 1.0, low_open=True)
-        _int_range("context.max_source_chars", self.max_source_chars, 50, 1_000_000)
-        _choice("context.instructions", self.instructions, CONTEXT_INSTRUCTIONS)
+        choice("context.policy", self.policy, CONTEXT_POLICIES)
+        choice("context.ordering", self.ordering, CONTEXT_ORDERINGS)
+        boolean("context.dedup", self.dedup)
+        float_range("context.dedup_threshold", self.dedup_threshold, 0.0, 1.0, low_open=True)
+        int_range("context.max_source_chars", self.max_source_chars, 50, 1_000_000)
+        choice("context.instructions", self.instructions, CONTEXT_INSTRUCTIONS)
 
 
 #: How enforced citations reach an endpoint's constrained decoding
 #: (``rag_core.answer.endpoint_grammar``).
 ENDPOINT_GRAMMARS = ("auto", "gbnf", "guided_regex", "structured_outputs", "none")
-
-#: The prefix of an endpoint generator's name: ``openai:MODEL`` (``rag_core.models.endpoint``).
-ENDPOINT_PREFIX = "openai:"
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-
-
-def is_endpoint_model(name: Any) -> bool:
-    """Whether a generator name is an endpoint model (``openai:MODEL``)."""
-    return isinstance(name, str) and name.startswith(ENDPOINT_PREFIX)
-
-
-def check_endpoint_url(url: Any, key: str = "generation.endpoint") -> str:
-    """``url`` without a trailing slash, after checking it is a plain ``http(s)://host[:port]/…``.
-
-    Raises:
-        ConfigError: Another scheme, no host, credentials in the URL (keys belong in
-            ``generation.api_key_env``), a query string, a fragment or a bad port.
-    """
-    if not isinstance(url, str) or not url.strip():
-        raise _fail(CONFIG_ENDPOINT_EMPTY, key=key)
-    text = url.strip()
-    parts = urlsplit(text)
-    if parts.username is not None or parts.password is not None or "@" in parts.netloc:
-        raise _fail(CONFIG_ENDPOINT_CREDENTIALS, key=key)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise _fail(CONFIG_ENDPOINT_SCHEME, key=key, url=text)
-    if parts.query or parts.fragment:
-        raise _fail(CONFIG_ENDPOINT_QUERY, key=key)
-    try:
-        parts.port  # noqa: B018 - raises on a bad port
-    except ValueError:
-        raise _fail(CONFIG_ENDPOINT_PORT, key=key) from None
-    return text.rstrip("/")
-
-
-def check_key_env(name: Any) -> str:
-    """``name`` stripped when it is a valid environment variable name (or empty: no key).
-
-    Raises:
-        ConfigError: Not a name (a key pasted here by mistake is refused without echoing it).
-    """
-    if not isinstance(name, str):
-        raise _fail(CONFIG_KEY_ENV_NOT_TEXT)
-    text = name.strip()
-    if text and not _ENV_NAME.match(text):
-        raise _fail(CONFIG_KEY_ENV_NOT_NAME)
-    return text
 
 
 @dataclass(frozen=True)
@@ -509,25 +404,25 @@ class GenerationConfig:
     endpoint_grammar: str = "auto"
 
     def __post_init__(self) -> None:
-        _name("generation.model", self.model)
-        _int_range("generation.max_new_tokens", self.max_new_tokens, 1, 2048)
-        _choice("generation.citations", self.citations, CITATION_MODES)
-        _choice("generation.dtype", self.dtype, GENERATION_DTYPES)
-        _choice("generation.endpoint_grammar", self.endpoint_grammar, ENDPOINT_GRAMMARS)
+        model_name("generation.model", self.model)
+        int_range("generation.max_new_tokens", self.max_new_tokens, 1, 2048)
+        choice("generation.citations", self.citations, CITATION_MODES)
+        choice("generation.dtype", self.dtype, GENERATION_DTYPES)
+        choice("generation.endpoint_grammar", self.endpoint_grammar, ENDPOINT_GRAMMARS)
         self._check_endpoint()
 
     def _check_endpoint(self) -> None:
         if is_endpoint_model(self.model) and not self.model[len(ENDPOINT_PREFIX) :].strip():
-            raise _fail(CONFIG_ENDPOINT_NO_MODEL_NAME, model=self.model)
+            raise fail(CONFIG_ENDPOINT_NO_MODEL_NAME, model=self.model)
         if self.endpoint:
             check_endpoint_url(self.endpoint)
         elif is_endpoint_model(self.model):
-            raise _fail(CONFIG_ENDPOINT_NEEDED, model=self.model)
+            raise fail(CONFIG_ENDPOINT_NEEDED, model=self.model)
         check_key_env(self.api_key_env)
         if not isinstance(self.tokenizer, str):
-            raise _fail(CONFIG_TOKENIZER_NOT_TEXT)
+            raise fail(CONFIG_TOKENIZER_NOT_TEXT)
         for key in ("connect_timeout_s", "first_token_timeout_s", "total_timeout_s"):
-            _float_range(f"generation.{key}", getattr(self, key), 0.0, 3600.0, low_open=True)
+            float_range(f"generation.{key}", getattr(self, key), 0.0, 3600.0, low_open=True)
 
 
 @dataclass(frozen=True)
@@ -552,12 +447,12 @@ class SupportConfig:
     judge_threshold: float = 0.5  # unused since min_p
 
     def __post_init__(self) -> None:
-        _float_range("support.min_p", self.min_p, 0.0, 1.0)
-        _bool("support.judge", self.judge)
-        _bool("support.readings", self.readings)
-        _float_range("support.min_overlap", self.min_overlap, 0.0, 1.0)
-        _float_range("support.min_cosine", self.min_cosine, -1.0, 1.0)
-        _float_range("support.judge_threshold", self.judge_threshold, 0.0, 1.0)
+        float_range("support.min_p", self.min_p, 0.0, 1.0)
+        boolean("support.judge", self.judge)
+        boolean("support.readings", self.readings)
+        float_range("support.min_overlap", self.min_overlap, 0.0, 1.0)
+        float_range("support.min_cosine", self.min_cosine, -1.0, 1.0)
+        float_range("support.judge_threshold", self.judge_threshold, 0.0, 1.0)
 
 
 SECTIONS: dict[str, type] = {
@@ -588,7 +483,7 @@ class PipelineConfig:
     def __post_init__(self) -> None:
         for name, cls in SECTIONS.items():
             if not isinstance(getattr(self, name), cls):
-                raise _fail(CONFIG_SECTION_TYPE, name=name, kind=cls.__name__)
+                raise fail(CONFIG_SECTION_TYPE, name=name, kind=cls.__name__)
 
     # -- serialisation -------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -602,21 +497,21 @@ class PipelineConfig:
     def from_dict(cls, data: Any) -> PipelineConfig:
         """Build from a nested dict; unknown sections or keys are errors."""
         if not isinstance(data, dict):
-            raise _fail(CONFIG_NOT_AN_OBJECT, kind=type(data).__name__)
+            raise fail(CONFIG_NOT_AN_OBJECT, kind=type(data).__name__)
         unknown = sorted(set(data) - set(SECTIONS))
         if unknown:
-            raise _fail(
+            raise fail(
                 CONFIG_UNKNOWN_SECTIONS, names=", ".join(unknown), sections=", ".join(SECTIONS)
             )
         parts = {}
         for name, sec_cls in SECTIONS.items():
             values = data.get(name, {})
             if not isinstance(values, dict):
-                raise _fail(CONFIG_SECTION_NOT_OBJECT, name=name, value=values)
+                raise fail(CONFIG_SECTION_NOT_OBJECT, name=name, value=values)
             valid = [f.name for f in fields(sec_cls)]
             bad = sorted(set(values) - set(valid))
             if bad:
-                raise _fail(
+                raise fail(
                     CONFIG_UNKNOWN_KEYS,
                     keys=", ".join(f"{name}.{b}" for b in bad),
                     valid=", ".join(f"{name}.{v}" for v in valid),
@@ -629,7 +524,7 @@ class PipelineConfig:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise _fail(
+            raise fail(
                 CONFIG_NOT_JSON, msg=exc.msg, line=exc.lineno, column=exc.colno, pos=exc.pos
             ) from None
         return cls.from_dict(data)
@@ -651,7 +546,7 @@ class PipelineConfig:
             name = rest.pop(PRESET_KEY)
             letter = str(name).strip().upper()
             if letter not in PRESETS:
-                raise _fail(
+                raise fail(
                     CONFIG_NOT_A_CHOICE, key=PRESET_KEY, value=name, choices=", ".join(PRESETS)
                 )
             base = preset(letter, self)
@@ -661,11 +556,11 @@ class PipelineConfig:
         for key, raw in rest.items():
             section, _, name = key.partition(".")
             if section not in SECTIONS or not name:
-                raise _fail(CONFIG_UNKNOWN_KEY_SECTION, key=key, sections=", ".join(SECTIONS))
+                raise fail(CONFIG_UNKNOWN_KEY_SECTION, key=key, sections=", ".join(SECTIONS))
             hints = get_type_hints(SECTIONS[section])
             if name not in hints:
                 valid = ", ".join(f"{section}.{f.name}" for f in fields(SECTIONS[section]))
-                raise _fail(CONFIG_UNKNOWN_KEY, key=key, valid=valid)
+                raise fail(CONFIG_UNKNOWN_KEY, key=key, valid=valid)
             sections[section][name] = parse_value(key, raw, hints[name])
         return PipelineConfig(**{n: SECTIONS[n](**v) for n, v in sections.items()})
 
@@ -705,17 +600,17 @@ def parse_value(key: str, raw: Any, hint: Any) -> Any:
             return True
         if text.lower() in ("false", "0", "no", "off"):
             return False
-        raise _fail(CONFIG_NOT_A_BOOL, key=key, value=raw)
+        raise fail(CONFIG_NOT_A_BOOL, key=key, value=raw)
     if hint is int or hint_s.startswith("int"):
         try:
             return int(text)
         except ValueError:
-            raise _fail(CONFIG_NOT_AN_INTEGER, key=key, value=raw) from None
+            raise fail(CONFIG_NOT_AN_INTEGER, key=key, value=raw) from None
     if hint is float or hint_s.startswith("float"):
         try:
             return float(text)
         except ValueError:
-            raise _fail(CONFIG_NOT_A_NUMBER, key=key, value=raw) from None
+            raise fail(CONFIG_NOT_A_NUMBER, key=key, value=raw) from None
     return text
 
 
@@ -723,7 +618,7 @@ def preset(name: str, base: PipelineConfig | None = None) -> PipelineConfig:
     """The chunking presets A–F (target 512), on top of ``base``."""
     key = name.strip().upper()
     if key not in PRESETS:
-        raise _fail(CONFIG_UNKNOWN_PRESET, name=name, choices=", ".join(PRESETS))
+        raise fail(CONFIG_UNKNOWN_PRESET, name=name, choices=", ".join(PRESETS))
     base = base or PipelineConfig()
     chunker = ChunkerConfig(target=512, **PRESETS[key])
     return replace(base, chunker=chunker)

@@ -50,7 +50,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from .config import ENDPOINT_PREFIX
+from .config_checks import ENDPOINT_PREFIX
 from .types import Notice
 from .wording import NoticeError, declare, english, notice
 

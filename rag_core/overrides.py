@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .config import ConfigError
+from .config_checks import ConfigError
 from .types import Notice
 from .wording import declare, english, notice
 

@@ -29,7 +29,8 @@ from typing import Any
 from rag_core import models
 from rag_core import pipeline as pl
 from rag_core.answer.generation import estimate_seconds, generator_dtype, is_stored
-from rag_core.config import PipelineConfig, is_endpoint_model
+from rag_core.config import PipelineConfig
+from rag_core.config_checks import is_endpoint_model
 from rag_core.index import CorpusIndex
 from rag_core.scenarios import Scenario, ScenarioRun, scenario_runs
 from rag_core.types import Question

@@ -40,10 +40,10 @@ from rag_core.config import (
     SECTIONS,
     VECTOR_METHODS,
     ChunkerConfig,
-    ConfigError,
     PipelineConfig,
     url_bounded,
 )
+from rag_core.config_checks import ConfigError
 from rag_core.modelnames import restrict_noticed
 from rag_core.overrides import parse_overrides_noticed
 from rag_core.types import Notice

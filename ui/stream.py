@@ -35,7 +35,8 @@ from rag_core import (
     pipeline,  # pipeline.run read at call time (a test swaps it)
 )
 from rag_core.answer.generation import estimate_seconds
-from rag_core.config import PipelineConfig, is_endpoint_model
+from rag_core.config import PipelineConfig
+from rag_core.config_checks import is_endpoint_model
 from rag_core.index import CorpusIndex
 from rag_core.pipeline import Cancelled
 from rag_core.types import Notice, Question, Trace

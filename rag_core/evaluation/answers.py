@@ -43,7 +43,8 @@ from functools import partial
 from typing import Any
 
 from .. import models  # models.get_* read at call time: the one place a model is swapped
-from ..config import PipelineConfig, is_endpoint_model
+from ..config import PipelineConfig
+from ..config_checks import is_endpoint_model
 from ..formats.questions import queries_of
 from ..index import CorpusIndex
 from ..models import ModelUnavailable, TextGenerator

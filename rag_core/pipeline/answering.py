@@ -14,7 +14,8 @@ from ..answer.gate import GATE_REFUSED_NO_CANDIDATES
 from ..answer.generation import GENERATION_OFF, generate
 from ..answer.remote import approximate_counts
 from ..answer.support import SUPPORT_SKIPPED_NO_ANSWER, check_support
-from ..config import PipelineConfig, is_endpoint_model
+from ..config import PipelineConfig
+from ..config_checks import is_endpoint_model
 from ..index import CorpusIndex, Progress
 from ..models import AnyGenerator, EndpointGenerator, ModelUnavailable, PromptTokenizer
 from ..models.endpoint import EndpointError

@@ -7,7 +7,8 @@ from dataclasses import replace
 from typing import Any
 
 from .. import models  # models.get_* read at call time: the one place a model is swapped
-from ..config import PipelineConfig, is_endpoint_model
+from ..config import PipelineConfig
+from ..config_checks import is_endpoint_model
 from ..index import CorpusIndex
 from ..models import DEFAULT_GENERATOR, AnyGenerator, ModelUnavailable
 from ..rerank import RERANK_LABELS, rerank

@@ -12,11 +12,11 @@ from rag_core.config import (
     PRESETS,
     RESERVED_INSTRUCTION_TOKENS,
     ChunkerConfig,
-    ConfigError,
     PipelineConfig,
     RetrievalConfig,
     preset,
 )
+from rag_core.config_checks import ConfigError
 from rag_core.overrides import override_items, parse_overrides, parse_overrides_noticed
 from rag_core.types import Notice
 from rag_core.wording import english

@@ -24,6 +24,7 @@ LAYERS: list[tuple[str, dict[str, tuple[str, ...]]]] = [
             "ground": (
                 "rag_core.types",
                 "rag_core.config",
+                "rag_core.config_checks",
                 "rag_core.overrides",
                 "rag_core.registry",
                 "rag_core.hashing",

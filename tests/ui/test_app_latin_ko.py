@@ -140,7 +140,8 @@ def test_bad_config_values_are_said_in_the_page_language(entry, monkeypatch, dat
     """A bad value in the address (and an item of ``RAG_APP_SET`` that is not key=value) is
     one warning each, worded from its code: Korean on a Korean page, on an English page the
     very text of the error (what the CLI prints)."""
-    from rag_core.config import ANALYZERS, ConfigError, PipelineConfig
+    from rag_core.config import ANALYZERS, PipelineConfig
+    from rag_core.config_checks import ConfigError
     from rag_core.overrides import parse_overrides_noticed
     from ui.i18n import notice_text
 

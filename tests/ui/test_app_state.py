@@ -455,7 +455,7 @@ def test_md_escapes_every_markdown_directive():
 
 
 def test_a_bad_preset_in_the_widgets_is_a_config_error_worded_in_both_languages():
-    from rag_core.config import ConfigError
+    from rag_core.config_checks import ConfigError
     from ui.i18n import error_text
     from ui.state import K_PRESET, config_from_widgets
 

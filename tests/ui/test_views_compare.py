@@ -145,7 +145,7 @@ def test_view_models_do_not_import_streamlit():
 
 
 def test_compare_box_problems_are_worded_in_the_page_language():
-    from rag_core.config import ConfigError
+    from rag_core.config_checks import ConfigError
     from ui.i18n import notice_text
 
     a = PipelineConfig()

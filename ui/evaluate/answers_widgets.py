@@ -14,7 +14,7 @@ from typing import Any
 import streamlit as st
 
 from rag_core import models  # models.get_* read at call time: the one place a model is swapped
-from rag_core.config import is_endpoint_model
+from rag_core.config_checks import is_endpoint_model
 from rag_core.evaluation.answers import assemble, compare_answers, evaluate_answers
 from rag_core.models import ModelUnavailable
 

@@ -10,9 +10,9 @@ from rag_core.config import (
     CITATION_MODES,
     ENDPOINT_GRAMMARS,
     GENERATION_DTYPES,
-    ConfigError,
     GenerationConfig,
 )
+from rag_core.config_checks import ConfigError
 from rag_core.modelnames import endpoint_key_env, refusal_notice, shared_mode
 from rag_core.models.dtype import machine_dtype
 from rag_core.models.endpoint import EndpointError, list_models
@@ -44,7 +44,7 @@ def _list_endpoint_models() -> None:
     except EndpointError as exc:
         ss[K_ENDPOINT_PROBLEM] = exc.notice
         return
-    except ConfigError as exc:  # a bad URL (rag_core.config.check_endpoint_url): worded on show
+    except ConfigError as exc:  # a bad URL (config_checks.check_endpoint_url): worded on show
         ss[K_ENDPOINT_PROBLEM] = exc.notice
         return
     except ValueError as exc:

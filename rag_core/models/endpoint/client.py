@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from ...config import check_endpoint_url, check_key_env
+from ...config_checks import check_endpoint_url, check_key_env
 from ...formats.guard import JSON_INVALID_COLUMN, json_line
 from ...modelnames import key_env_usable
 from ...types import Notice

@@ -18,8 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...config import ENDPOINT_PREFIX as PREFIX
-from ...config import is_endpoint_model
+from ...config_checks import ENDPOINT_PREFIX as PREFIX
+from ...config_checks import is_endpoint_model
 from ...wording import declare, notice
 from ..generators import PLAIN_TEMPLATE
 from .client import (
