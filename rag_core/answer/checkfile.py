@@ -40,7 +40,14 @@ from typing import Any
 
 from rag_core import models  # models.get_* read at call time (tests swap them)
 from rag_core.answer.claims import split_claims
-from rag_core.answer.lookback import AnswerReading, read_for, reader_name
+from rag_core.answer.lookback import (
+    AnswerReading,
+    Layout,
+    generation_layout,
+    read_for,
+    read_own,
+    reader_name,
+)
 from rag_core.answer.support import check_support, flagged, flags
 from rag_core.config import SupportConfig
 from rag_core.corpus.decoding import LoadError, decode
@@ -284,13 +291,9 @@ def judge_for(model: str, dtype: str = "auto") -> tuple[Generator | None, Notice
     return gen, None
 
 
-def answer_reading(
-    cfg: SupportConfig, question: str, sources: Sequence[Source], answer: str
-) -> AnswerReading | None:
-    """The bundled reader's readings of ``answer`` over the numbered ``sources``
-    (:func:`rag_core.answer.lookback.read_for`), or None when ``support.readings`` is off, the
-    reader is not installed or turned off (``RAG_INSPECTOR_READER=none``) or there is nothing
-    to read."""
+def _reader(cfg: SupportConfig) -> Generator | None:
+    """The loaded reader, or None when ``support.readings`` is off, the reader is not installed
+    or turned off (``RAG_INSPECTOR_READER=none``) or is not a local transformers model."""
     name = reader_name()
     if not cfg.readings or name is None:
         return None
@@ -298,8 +301,41 @@ def answer_reading(
         reader = models.get_generator(name)
     except ModelUnavailable:
         return None
-    if not isinstance(reader, Generator):  # only a local transformers model can be read
+    return reader if isinstance(reader, Generator) else None
+
+
+def own_layout(
+    cfg: SupportConfig, generator: object, context: ContextStage, question: str
+) -> Layout | None:
+    """The layout under which the reader reads the answer ``generator`` is about to write from
+    ``context``'s prompt: that prompt's own (:func:`rag_core.answer.lookback.generation_layout`)
+    when ``generator`` is the reader itself — its generation pass then records the readings —
+    else None (the answer is read afterwards under the reading layout)."""
+    name = reader_name()
+    if not isinstance(generator, Generator) or name is None or generator.name != name:
         return None
+    if _reader(cfg) is not generator:
+        return None
+    return generation_layout(generator, context, question)
+
+
+def answer_reading(
+    cfg: SupportConfig,
+    question: str,
+    sources: Sequence[Source],
+    answer: str,
+    layout: Layout | None = None,
+) -> AnswerReading | None:
+    """The bundled reader's readings of ``answer`` over the numbered ``sources``: under
+    ``layout`` when given (:func:`own_layout`: the generation already recorded them, so this is
+    a cache read), else under the reading layout
+    (:func:`rag_core.answer.lookback.read_for`); None when there is no reader
+    (:func:`_reader`) or nothing to read."""
+    reader = _reader(cfg)
+    if reader is None:
+        return None
+    if layout is not None:
+        return read_own(reader, layout, answer) if answer.strip() else None
     quotes = [s.quote for s in sources if s.n is not None]
     return read_for(reader, question, quotes, answer)
 

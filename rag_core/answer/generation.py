@@ -47,6 +47,8 @@ from rag_core.models import (
     get_generator,
 )
 from rag_core.models.errors import Cancelled
+from rag_core.models.generators import Generator
+from rag_core.models.readings import Segments
 from rag_core.models.store import JsonStore, shared_store
 from rag_core.models.timing import rates
 from rag_core.types import ContextStage, GenerationStage, Notice
@@ -145,6 +147,7 @@ def generate(
     use_cache: bool = True,
     on_text: Callable[[str], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    read: Segments | None = None,
 ) -> GenerationStage:
     """Generate an answer from ``context.input_ids`` (see module docstring).
 
@@ -164,6 +167,9 @@ def generate(
             the prompt's forward pass: ``rag_core.models.generators.interruptible``) and an
             endpoint generator (``openai:MODEL``, ``rag_core.answer.remote``) closes the
             request. Nothing of a cancelled generation is stored.
+        read: Where the sources and the question lie in ``context.input_ids``: a fresh local
+            generation also reads its answer on the way (``Generator.generate_ids``'s
+            ``segments``), for the support check (:func:`rag_core.answer.checkfile.own_layout`).
     """
     params: dict[str, Any] = {
         "max_new_tokens": cfg.max_new_tokens,
@@ -178,7 +184,7 @@ def generate(
             generator = get_generator(cfg.model, dtype=cfg.dtype)
         except ModelUnavailable as exc:
             return _stage("unavailable", cfg.model, exc.notice, params=params)
-    request = _Request(context, cfg, cache_dir, use_cache, on_text, cancelled)
+    request = _Request(context, cfg, cache_dir, use_cache, on_text, cancelled, read)
     if isinstance(generator, EndpointGenerator):  # a server: rag_core.answer.remote
         return _by_endpoint(request, generator, params)
     return _locally(request, generator, params)
@@ -194,6 +200,7 @@ class _Request:
     use_cache: bool
     on_text: Callable[[str], None] | None
     cancelled: Callable[[], bool] | None
+    read: Segments | None = None
 
 
 def _by_endpoint(
@@ -248,6 +255,7 @@ def _locally(
         request.on_text,
         refusal,
         request.cancelled,
+        request.read,
     )
 
 
@@ -403,6 +411,7 @@ def _fresh(
     on_text: Callable[[str], None] | None,
     refusal: str = REFUSAL_TEXT,
     cancelled: Callable[[], bool] | None = None,
+    read: Segments | None = None,
 ) -> GenerationStage:
     """Generate now (timing prefill and decode where the generator can), store, and report
     (``refusal``: what the enforced grammar lets the answer be instead of cited sentences)."""
@@ -414,6 +423,8 @@ def _fresh(
         kwargs["timing"] = timing
     if cancelled is not None and generator.takes_cancelled:
         kwargs["cancelled"] = cancelled
+    if read is not None and isinstance(generator, Generator):  # reads its answer as it writes
+        kwargs["segments"] = read
     processor = None
     try:
         if mode == "enforced":

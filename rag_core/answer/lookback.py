@@ -28,9 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from rag_core.answer.prompt import RenderedPrompt
-from rag_core.models.generators import LocalGenerator
+from rag_core.answer.prompt import RenderedPrompt, render_prompt
+from rag_core.models.generators import Generator, LocalGenerator
 from rag_core.models.readings import Readings, Segments
+from rag_core.types import ContextStage
 
 #: The question line when an answer has none (a summary, an overview of a record).
 NO_QUESTION = "Write about the sources."
@@ -138,6 +139,30 @@ def layout_of(tokenizer: Any, rendered: RenderedPrompt) -> Layout:
     return Layout(rendered, tuple(ids), Segments(sources, question, len(ids)))
 
 
+def generation_layout(
+    generator: LocalGenerator, context: ContextStage, question: str
+) -> Layout | None:
+    """The layout of the prompt the pipeline sends (``context.input_ids``), found by rendering
+    it again over the included sources; None when that does not give exactly those ids (a
+    hard cut, a cut question, a template that rewrote the text).
+
+    The bundled generator's own answer is read under this layout, by the pass that wrote it
+    (:meth:`rag_core.models.generators.Generator.generate_ids` with ``segments``); every
+    other answer under :func:`prompt_layout`."""
+    included = sorted((s for s in context.sources if s.n is not None), key=lambda s: s.n or 0)
+    try:
+        rendered = render_prompt(
+            generator,
+            context.system_text,
+            question,
+            [(s.title, s.section, s.quote) for s in included],
+        )
+    except ValueError:
+        return None
+    layout = layout_of(generator, rendered)
+    return layout if layout.ids == tuple(context.input_ids) else None
+
+
 def read_answer(generator: LocalGenerator, layout: Layout, answer: str) -> AnswerReading:
     """The generator's readings of ``answer`` after the prompt of ``layout``.
 
@@ -149,6 +174,16 @@ def read_answer(generator: LocalGenerator, layout: Layout, answer: str) -> Answe
         raise ValueError("an empty answer has no readings")
     readings = generator.read(list(layout.ids), answer_ids, layout.segments)
     return AnswerReading(readings, tuple((a, b) for a, b in spans), len(layout.segments.sources))
+
+
+def read_own(generator: Generator, layout: Layout, answer: str) -> AnswerReading:
+    """The readings ``generator`` took of ``answer`` while it wrote it from ``layout``'s prompt
+    (:meth:`rag_core.models.generators.Generator.own_reading`: its own tokens, no second
+    pass), else :func:`read_answer` (one teacher-forced pass)."""
+    own = generator.own_reading(layout.ids, answer, layout.segments)
+    if own is None:
+        return read_answer(generator, layout, answer)
+    return AnswerReading(own[0], own[1], len(layout.segments.sources))
 
 
 def lookback_ratios(r: Readings, n_sources: int) -> np.ndarray:

@@ -162,6 +162,19 @@ class _TokenizerMixin:
             return self.tokenizer.decode(list(ids), skip_special_tokens=skip_special_tokens)
 
 
+class RawScores:
+    """A logits processor that changes nothing and keeps a copy of each step's scores as the
+    model gave them (later processors, such as the enforced-citation grammar, may change the
+    scores in place; ``generate(output_logits=True)`` would then keep the changed ones)."""
+
+    def __init__(self) -> None:
+        self.steps: list[Any] = []
+
+    def __call__(self, input_ids: Any, scores: Any) -> Any:
+        self.steps.append(scores[:1].float().clone())
+        return scores
+
+
 def CallbackStreamer(tokenizer: Any, on_text: Any) -> Any:
     """A transformers ``TextStreamer`` that hands each finished piece of text to ``on_text``.
 
@@ -292,6 +305,7 @@ class Generator(_TokenizerMixin):
         on_text: Any = None,
         timing: dict[str, float] | None = None,
         cancelled: Callable[[], bool] | None = None,
+        segments: readings.Segments | None = None,
     ) -> tuple[str, list[int], float]:
         """Greedy decoding from exactly ``ids``.
 
@@ -309,6 +323,10 @@ class Generator(_TokenizerMixin):
             cancelled: Asked before each decoder layer runs, in the prompt's forward pass
                 and at every new token (:func:`interruptible`); once it is true the call
                 raises :class:`~rag_core.models.errors.Cancelled` within a layer's time.
+            segments: Where the sources and the question lie in ``ids``: the pass that writes
+                the answer also reads it (:func:`rag_core.models.readings.recording`), and
+                the readings are stored where :meth:`read` of the answer's text finds them
+                (:meth:`_keep_reading`), so the support check needs no second pass.
 
         Returns:
             ``(text, new_ids, seconds)``: the new tokens decoded without
@@ -329,15 +347,23 @@ class Generator(_TokenizerMixin):
         input_ids = torch.tensor([list(ids)], dtype=torch.long)
         mask = torch.ones_like(input_ids)
         extra: dict[str, Any] = {}
-        if logits_processors:
+        # RawScores first, so it sees each step's scores before any processor changes them
+        raw = RawScores() if segments is not None else None
+        processors = [*([raw] if raw is not None else []), *logits_processors]
+        if processors:
             from transformers import LogitsProcessorList  # heavy, optional: loaded on use
 
-            extra["logits_processor"] = LogitsProcessorList(list(logits_processors))
+            extra["logits_processor"] = LogitsProcessorList(processors)
         text_streamer = CallbackStreamer(self.tokenizer, on_text) if on_text is not None else None
         clock = FirstTokenClock(text_streamer) if timing is not None else None
         if clock is not None or text_streamer is not None:
             extra["streamer"] = clock if clock is not None else text_streamer
-        with self._lock, torch.inference_mode(), interruptible(self.model, cancelled):
+        with (
+            self._lock,
+            torch.inference_mode(),
+            interruptible(self.model, cancelled),
+            self._reading(len(ids), max_new_tokens, segments) as rec,
+        ):
             t0 = time.perf_counter()
             if clock is not None:
                 clock.start(t0)
@@ -357,7 +383,74 @@ class Generator(_TokenizerMixin):
         if clock is not None and timing is not None:
             timing.update(clock.split(t0 + seconds))
         new_ids = [int(i) for i in out[0, input_ids.shape[1] :].tolist()]
-        return self.decode(new_ids, skip_special_tokens=True).strip(), new_ids, seconds
+        text = self.decode(new_ids, skip_special_tokens=True).strip()
+        if rec is not None and raw is not None and segments is not None and new_ids:
+            reading = readings.from_generation(rec, new_ids, raw.steps)
+            self._keep_reading(list(ids), new_ids, text, reading, segments)
+        return text, new_ids, seconds
+
+    @contextmanager
+    def _reading(
+        self, prompt_len: int, rows: int, segments: readings.Segments | None
+    ) -> Iterator[Any]:
+        """:func:`rag_core.models.readings.recording` when ``segments`` are given, else
+        nothing (yields None)."""
+        if segments is None:
+            yield None
+            return
+        with readings.recording(self.model, prompt_len, rows, segments) as rec:
+            yield rec
+
+    @property
+    def _model_key(self) -> str:
+        """What names this model in the readings cache (id, weights, dtype)."""
+        return f"{self.model_id}|{self.file_sha256}|{self.dtype}"
+
+    def _keep_reading(
+        self,
+        prompt_ids: list[int],
+        new_ids: list[int],
+        answer: str,
+        reading: readings.Readings,
+        segments: readings.Segments,
+    ) -> bool:
+        """Store the generation's own ``reading`` of ``answer`` (the text of ``new_ids``) with
+        each token's span in it, where :meth:`own_reading` finds it; False when the spans
+        cannot be placed (the decoded text is not the answer)."""
+        spans = self.token_spans(new_ids, answer)
+        if spans is None:
+            return False
+        key = readings.own_key(self._model_key, prompt_ids, answer, segments)
+        readings.store(key, reading, spans)
+        return True
+
+    def own_reading(
+        self, prompt_ids: Sequence[int], answer: str, segments: readings.Segments
+    ) -> tuple[readings.Readings, tuple[tuple[int, int], ...]] | None:
+        """The reading a generation from ``prompt_ids`` took of its own ``answer`` (stored by
+        :meth:`generate_ids` with ``segments``) and its tokens' spans, or None."""
+        return readings.load_own(readings.own_key(self._model_key, prompt_ids, answer, segments))
+
+    def token_spans(self, ids: Sequence[int], text: str) -> list[tuple[int, int]] | None:
+        """Each of ``ids``' character span in ``text`` — ``ids`` decoded without special tokens
+        and stripped, as :meth:`generate_ids` returns its answer — found by decoding every
+        prefix (a token ending inside a character, shown as U+FFFD, gets an empty span and
+        the next token the character; a special token an empty span); None when the decoded
+        ids are not ``text``."""
+        ends = []
+        for k in range(1, len(ids) + 1):
+            part = self.decode(ids[:k], skip_special_tokens=True)
+            ends.append(len(part.rstrip("\ufffd")))
+        full = self.decode(ids, skip_special_tokens=True)
+        if full.strip() != text:
+            return None
+        lead = len(full) - len(full.lstrip())
+        spans, start = [], 0
+        for end in ends:
+            end = max(start, end)
+            spans.append((min(max(start - lead, 0), len(text)), min(max(end - lead, 0), len(text))))
+            start = end
+        return spans
 
     def next_token_probs(self, ids: Sequence[int]) -> Any:
         """Softmax of the next-token logits after ``ids`` (a 1-D torch tensor)."""
@@ -397,8 +490,7 @@ class Generator(_TokenizerMixin):
     ) -> list[Any]:
         """:meth:`read` of several answers to one prompt, the prompt run once
         (:func:`rag_core.models.readings.read_many`); each reading cached on disk."""
-        model_key = f"{self.model_id}|{self.file_sha256}|{self.dtype}"
-        keys = [readings.cache_key(model_key, prompt_ids, a, segments) for a in answers]
+        keys = [readings.cache_key(self._model_key, prompt_ids, a, segments) for a in answers]
         got = [readings.load_cached(k) for k in keys]
         todo = [i for i, r in enumerate(got) if r is None]
         if todo:

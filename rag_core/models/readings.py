@@ -100,6 +100,12 @@ class Readings:
     def tokens(self) -> int:
         return int(self.mass.shape[0])
 
+    def prefix(self, n: int) -> Readings:
+        """The readings of the first ``n`` tokens (exact: a token's reading depends only on
+        what comes before it)."""
+        hidden = self.hidden[:n] if self.hidden is not None else None
+        return Readings(self.mass[:n], self.counts[:n], self.logprob[:n], self.entropy[:n], hidden)
+
 
 class _Recorder:
     """Collects the reduced attention of the rows ``[first, first + rows)`` while a pass runs."""
@@ -287,6 +293,42 @@ def read_many(
     return out_all
 
 
+@contextmanager
+def recording(model: Any, prompt_len: int, rows: int, segments: Segments) -> Iterator[_Recorder]:
+    """While inside, every forward pass of ``model`` from position 0 on — a whole
+    ``generate`` call: the prompt's pass, then one pass per new token — records the readings of
+    the first ``rows`` new tokens, so the model's own answer is read by the pass that wrote it
+    (:func:`from_generation`) instead of a second one. The caller holds the model's lock.
+
+    Raises:
+        ValueError: ``segments.answer_start`` is not ``prompt_len``.
+    """
+    if segments.answer_start != prompt_len or prompt_len < 1 or rows < 1:
+        raise ValueError(
+            f"segments.answer_start = {segments.answer_start} must equal the prompt's "
+            f"{prompt_len} tokens (and rows = {rows} must be >= 1)"
+        )
+    rec = _Recorder(segments, prompt_len - 1, rows, len(decoder_layers(model)))
+    with _recording(model, rec, start=0):
+        yield rec
+
+
+def from_generation(rec: _Recorder, new_ids: Sequence[int], logits: Sequence[Any]) -> Readings:
+    """The :class:`Readings` of the ``new_ids`` a recorded generation made (:func:`recording`),
+    with ``logits`` the raw scores of each step (``Generator``'s ``RawScores``); the same
+    numbers as :func:`read` of those ids after the prompt, up to rounding (tested)."""
+    import torch
+
+    n = len(new_ids)
+    got = {int(m.shape[0]) for m in rec.mass if m is not None}
+    if n < 1 or got != {n}:
+        raise ValueError(f"the recording holds {sorted(got)} rows for {n} new tokens")
+    rec.rows = n
+    rec.hidden = {i: h[:n] for i, h in rec.hidden.items()}
+    steps = torch.cat([s[:1].float() for s in logits[:n]])  # (n, vocab)
+    return _finish(rec, rec.first + 1 + n, steps, new_ids)
+
+
 def _finish(rec: _Recorder, length: int, logits: Any, answer_ids: Sequence[int]) -> Readings:
     """Log-probabilities and entropies from ``logits`` (row ``r`` predicts answer token ``r``),
     stacked with what ``rec`` collected."""
@@ -343,6 +385,13 @@ def cache_key(
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
+def own_key(model_key: str, prompt_ids: Sequence[int], answer: str, segments: Segments) -> str:
+    """sha256 naming a generation's reading of its own answer, by the answer's *text*: the ids
+    a model generates need not be the ids its text encodes to ("Hall"+"asan" against
+    "H"+"alla"+"san"), so a later lookup knows only the text."""
+    return cache_key(f"{model_key}|own|{answer}", prompt_ids, (), segments)
+
+
 def cache_path(key: str) -> Any:
     """``<cache>/readings/<key[:2]>/<key>.npz``."""
     from ._files import cache_root
@@ -365,8 +414,23 @@ def load_cached(key: str) -> Readings | None:
         return None
 
 
-def store(key: str, r: Readings) -> None:
-    """Write ``r`` under ``key`` (float16 attention and hidden states; atomic)."""
+def load_own(key: str) -> tuple[Readings, tuple[tuple[int, int], ...]] | None:
+    """A generation's stored reading of its own answer (:func:`own_key`) and each token's
+    character span in that answer, or None."""
+    r = load_cached(key)
+    if r is None:
+        return None
+    try:
+        with np.load(cache_path(key)) as z:
+            spans = tuple((int(a), int(b)) for a, b in z["spans"].reshape(-1, 2))
+    except (OSError, ValueError, KeyError):
+        return None
+    return (r, spans) if len(spans) == r.tokens else None
+
+
+def store(key: str, r: Readings, spans: Sequence[tuple[int, int]] | None = None) -> None:
+    """Write ``r`` under ``key`` (float16 attention and hidden states; atomic), with each
+    token's character span when given (:func:`load_own`)."""
     import io
 
     from ._files import atomic_write_bytes
@@ -380,6 +444,7 @@ def store(key: str, r: Readings) -> None:
         logprob=r.logprob,
         entropy=r.entropy,
         hidden=hidden.astype(np.float16),
+        spans=np.asarray(list(spans or ()), dtype=np.int32).reshape(-1, 2),
     )
     path = cache_path(key)
     path.parent.mkdir(parents=True, exist_ok=True)

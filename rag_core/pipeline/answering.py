@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, NamedTuple
 
 from .. import models  # models.get_* read at call time: the one place a model is swapped
-from ..answer.checkfile import SUPPORT_JUDGE_UNAVAILABLE, answer_reading
+from ..answer.checkfile import SUPPORT_JUDGE_UNAVAILABLE, answer_reading, own_layout
 from ..answer.context import build_context
 from ..answer.gate import GATE_REFUSED_NO_CANDIDATES
 from ..answer.generation import GENERATION_OFF, generate
+from ..answer.lookback import Layout
 from ..answer.remote import approximate_counts
-from ..answer.support import SUPPORT_SKIPPED_NO_ANSWER, check_support
+from ..answer.support import SUPPORT_SKIPPED_NO_ANSWER, check_support, prepare_sources
 from ..config import PipelineConfig
 from ..config_checks import is_endpoint_model
 from ..index import CorpusIndex, Progress
@@ -175,11 +178,54 @@ def answer_stages(
     """Generation from the prepared context, then the support check of its answer
     (``cancelled``: see :func:`rag_core.answer.generation.generate`)."""
     context, generator = prepared.context, prepared.generator
-    generation, generation_ms = timed(
-        _generation, config, context, generator, prepared.problem, progress, listener, cancelled
+    # the reader's own answer is read by the pass that writes it, under the prompt it was given
+    layout = own_layout(config.support, generator, context, question)
+    # the sources' side of the support check is made while the answer is written (a cancelled
+    # generation does not wait for it)
+    pool = ThreadPoolExecutor(1)
+    warm = pool.submit(_warm_support, config, context, generator, corpus)
+    try:
+        generation, generation_ms = timed(
+            _generation,
+            config,
+            context,
+            generator,
+            prepared.problem,
+            progress,
+            listener,
+            cancelled,
+            layout,
+        )
+        wait([warm])
+    finally:
+        pool.shutdown(wait=False)
+    support, support_ms = timed(
+        _support, config, question, context, generation, generator, corpus, layout
     )
-    support, support_ms = timed(_support, config, question, context, generation, generator, corpus)
     return Answered(generation, support, {"generation": generation_ms, "support": support_ms})
+
+
+def _support_embedder(config: PipelineConfig, corpus: CorpusIndex) -> Any:
+    """The corpus's own embedder (e5 for a corpus with Korean documents), None when missing."""
+    try:
+        return models.get_embedder(corpus.dense_choice(config.retrieval.dense_model)[0])
+    except ModelUnavailable:
+        return None
+
+
+def _warm_support(
+    config: PipelineConfig,
+    context: ContextStage,
+    generator: AnyGenerator | None,
+    corpus: CorpusIndex,
+) -> None:
+    """:func:`rag_core.answer.support.prepare_sources` when an answer is coming (a warm-up:
+    whatever fails here is left for the support check itself to meet and report)."""
+    if generator is None or config.generation.model == "none" or context.status != "ok":
+        return
+    # only a cache warm-up: whatever fails here, the check itself meets and reports
+    with suppress(Exception):
+        prepare_sources(context, _support_embedder(config, corpus))
 
 
 def _context_tokenizer(generator: AnyGenerator | None) -> PromptTokenizer:
@@ -240,6 +286,7 @@ def _generation(
     progress: Progress | None,
     listener: Listener | None,
     cancelled: Callable[[], bool] | None = None,
+    layout: Layout | None = None,
 ) -> GenerationStage:
     """The generation stage: off, unavailable (with ``problem``), or the model's answer (the
     listener is told of the prompt first and then of each new piece of text)."""
@@ -262,7 +309,12 @@ def _generation(
         )
         on_text = partial(listener, "text")
     return generate(
-        context, config.generation, generator=generator, on_text=on_text, cancelled=cancelled
+        context,
+        config.generation,
+        generator=generator,
+        on_text=on_text,
+        cancelled=cancelled,
+        read=layout.segments if layout is not None else None,
     )
 
 
@@ -273,18 +325,18 @@ def _support(
     generation: GenerationStage,
     generator: AnyGenerator | None,
     corpus: CorpusIndex,
+    layout: Layout | None = None,
 ) -> SupportStage:
     """The support check of an answer with the corpus's own embedder (e5 for a corpus with
-    Korean documents) and, when ``support.judge`` is on, the generator as judge; else skipped."""
+    Korean documents) and, when ``support.judge`` is on, the generator as judge; else skipped.
+    ``layout``: the generation prompt's, when the reader wrote the answer (its readings are
+    already recorded), else None."""
     if generation.status != "ok" or generation.answer is None:
         return skipped_support(notice(SUPPORT_SKIPPED_GENERATION, status=generation.status))
-    try:
-        embedder = models.get_embedder(corpus.dense_choice(config.retrieval.dense_model)[0])
-    except ModelUnavailable:
-        embedder = None
+    embedder = _support_embedder(config, corpus)
     judge = generator if config.support.judge else None
     no_judge: Notice | None = None
-    reading = answer_reading(config.support, question, context.sources, generation.answer)
+    reading = answer_reading(config.support, question, context.sources, generation.answer, layout)
     check = partial(
         check_support,
         generation.answer,

@@ -14,6 +14,7 @@ from rag_core.answer.generation import (
     GENERATION_SPEED,
     cache_key,
     generate,
+    generation_store,
 )
 from rag_core.config import ContextConfig, GenerationConfig
 from rag_core.hashing import ids_sha256
@@ -185,3 +186,49 @@ def test_is_stored_says_whether_generate_would_replay_without_calling_the_model(
         ctx, GenerationConfig(model="fake", max_new_tokens=65, citations="free"), gen, tmp_path
     )
     assert not is_stored(ctx, GenerationConfig(model="none"), gen, tmp_path)  # nothing to send
+
+
+@pytest.mark.slow
+def test_the_bundled_generator_reads_its_answer_while_writing_it(tmp_path, monkeypatch):
+    """With ``read`` segments the generation pass records the answer's readings (enforced
+    citations: the grammar edits scores in place, the recording keeps the model's own); they
+    equal a second teacher-forced pass up to bfloat16 rounding, and the support check then
+    reads them from the cache without a pass of its own."""
+    import numpy as np
+
+    from rag_core.answer.checkfile import answer_reading
+    from rag_core.answer.lookback import generation_layout
+    from rag_core.config import SupportConfig
+    from rag_core.models import get_generator
+    from rag_core.models import readings as R
+
+    monkeypatch.setattr(R, "cache_path", lambda key: tmp_path / "readings" / f"{key}.npz")
+    gen = get_generator("qwen2.5-coder-0.5b")
+    ctx = context(gen)
+    layout = generation_layout(gen, ctx, "How high is Hallasan?")
+    assert layout is not None and layout.ids == ctx.input_ids
+    assert len(layout.segments.sources) == sum(s.n is not None for s in ctx.sources) >= 1
+    cfg = GenerationConfig(max_new_tokens=24, citations="enforced")
+    stage = generate(ctx, cfg, generator=gen, cache_dir=tmp_path, read=layout.segments)
+    assert stage.status == "ok" and stage.answer
+    own_spans = gen.own_reading(ctx.input_ids, stage.answer, layout.segments)
+    assert own_spans is not None
+    own, spans = own_spans
+    # its own tokens (which need not be how its text encodes), each placed in the answer
+    (stored,) = generation_store(tmp_path).recent(5)
+    new_ids = stored["new_ids"]
+    assert own.tokens == len(spans) == len(new_ids)
+    assert "".join(stage.answer[a:b] for a, b in spans) == stage.answer
+    with gen._lock:
+        second = R.read_many(gen.model, list(ctx.input_ids), [new_ids], layout.segments)[0]
+    np.testing.assert_allclose(own.mass, second.mass, atol=0.1)
+    np.testing.assert_allclose(own.logprob, second.logprob, atol=0.5)
+    assert np.isfinite(own.entropy).all() and (own.counts == second.counts).all()
+
+    passes: list[int] = []
+    real = R.read_many
+    monkeypatch.setattr(R, "read_many", lambda *a, **k: passes.append(1) or real(*a, **k))
+    reading = answer_reading(SupportConfig(), "", ctx.sources, stage.answer, layout)
+    assert reading is not None and passes == []
+    np.testing.assert_array_equal(reading.readings.mass, own.mass)
+    assert reading.spans == spans

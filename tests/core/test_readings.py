@@ -106,6 +106,45 @@ def test_read_many_equals_separate_reads(tiny: object) -> None:
         assert (got.counts == one.counts).all()
 
 
+def test_a_recorded_generation_reads_what_a_second_pass_would(tiny: object) -> None:
+    """The model's own generation pass records its answer's readings: equal to :func:`read`
+    of the generated ids (eager attention sums, log-probabilities, entropies, hidden states)."""
+    with torch.inference_mode(), R.recording(tiny, len(PROMPT), 8, SEG) as rec:
+        out = tiny.generate(  # type: ignore[attr-defined]
+            input_ids=torch.tensor([PROMPT]),
+            attention_mask=torch.ones(1, len(PROMPT), dtype=torch.long),
+            max_new_tokens=8,
+            min_new_tokens=8,
+            do_sample=False,
+            pad_token_id=0,
+            return_dict_in_generate=True,
+            output_logits=True,
+        )
+    new = out.sequences[0, len(PROMPT) :].tolist()
+    assert len(new) == 8
+    got = R.from_generation(rec, new, out.logits)
+    ref = R.read(tiny, PROMPT, new, SEG)
+    np.testing.assert_allclose(got.mass, eager_sums(tiny, PROMPT, new, SEG), atol=1e-5)
+    np.testing.assert_allclose(got.logprob, ref.logprob, atol=1e-4)
+    np.testing.assert_allclose(got.entropy, ref.entropy, atol=1e-4)
+    assert (got.counts == ref.counts).all()
+    assert got.hidden is not None and ref.hidden is not None
+    np.testing.assert_allclose(got.hidden, ref.hidden, atol=1e-4)
+    part = got.prefix(3)
+    assert part.mass.shape[0] == part.logprob.shape[0] == part.counts.shape[0] == 3
+    np.testing.assert_array_equal(part.mass, got.mass[:3])
+    assert tiny.config._attn_implementation == "sdpa"  # type: ignore[attr-defined]  # restored
+
+
+def test_a_recording_needs_the_prompts_segments(tiny: object) -> None:
+    bad = R.Segments(SEG.sources, SEG.question, answer_start=5)
+    with (
+        pytest.raises(ValueError, match=r"answer_start = 5 must equal the prompt's 20 tokens"),
+        R.recording(tiny, len(PROMPT), 4, bad),
+    ):
+        pass
+
+
 def test_recorder_keeps_only_reduced_rows(tiny: object) -> None:
     """What the recorder holds per layer is (answer rows, heads, segments), never (H, T, T)."""
     rec = R._Recorder(SEG, len(PROMPT) - 1, len(ANSWER), 3)
