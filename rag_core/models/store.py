@@ -1,4 +1,4 @@
-"""A small persistent key → JSON store in SQLite (generation and judge caches).
+"""A small persistent key → JSON store in SQLite (generation, judge and Kiwi-term caches).
 
 Writes are single transactions (atomic; safe across threads and processes
 with a fresh connection per call and a WAL journal).
@@ -10,6 +10,7 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,28 @@ class JsonStore:
         text = json.dumps(value, ensure_ascii=False)
         with closing(self._connect()) as con, con:
             con.execute("INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", [key, text])
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, Any]:
+        """The stored values of those ``keys`` that are present (one query per 500 keys)."""
+        out: dict[str, Any] = {}
+        unique = list(dict.fromkeys(keys))
+        with closing(self._connect()) as con:
+            for i in range(0, len(unique), 500):
+                part = unique[i : i + 500]
+                marks = ",".join("?" * len(part))
+                query = f"SELECT key, value FROM kv WHERE key IN ({marks})"
+                for key, text in con.execute(query, part):
+                    try:
+                        out[key] = json.loads(text)
+                    except ValueError:
+                        continue
+        return out
+
+    def put_many(self, items: Mapping[str, Any]) -> None:
+        """:meth:`put` of every item, in one transaction."""
+        rows = [(k, json.dumps(v, ensure_ascii=False)) for k, v in items.items()]
+        with closing(self._connect()) as con, con:
+            con.executemany("INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", rows)
 
     def recent(self, n: int) -> list[Any]:
         """The ``n`` values written last, newest first (a replaced key counts as written anew)."""

@@ -164,3 +164,47 @@ def test_kiwi_never_gets_a_spaceless_run_longer_than_the_guard(monkeypatch):
     assert terms[0] == ["짧은", "글"] and len(terms[1]) == -(-len(line) // guard.MAX_RUN)
     seen.clear()
     assert analyzers.get_analyzer("kiwi")("한라산의 높이") == ["한라"] and seen == ["한라산의 높이"]
+
+
+def test_kiwi_analyses_are_stored_once_per_machine_and_reused(tmp_path, monkeypatch):
+    """A piece analysed once is read back from ``<cache>/kiwi_terms.sqlite`` (the same terms)
+    without asking Kiwi again; a new piece is analysed and stored."""
+    from rag_core.models.store import shared_store
+    from rag_core.retrieval.sparse import analyzers
+
+    monkeypatch.setenv("RAG_INSPECTOR_CACHE", str(tmp_path))
+    texts = ["한라산의 높이는 1,947 미터이다", "제주도의 연평균 기온"]
+    first = analyzers.kiwi_terms_many(texts)
+    assert first[0] and first[1]
+    store = shared_store(tmp_path / "kiwi_terms.sqlite")
+    assert len(store.get_many([analyzers._kiwi_terms_key(t) for t in texts])) == 2
+
+    def no_kiwi() -> None:
+        raise AssertionError("Kiwi was asked for a stored analysis")
+
+    monkeypatch.setattr(analyzers, "kiwi_instance", no_kiwi)
+    assert analyzers.kiwi_terms_many(texts) == first
+    monkeypatch.undo()
+    monkeypatch.setenv("RAG_INSPECTOR_CACHE", str(tmp_path))
+    assert analyzers.kiwi_terms_many(["바람이 분다"]) == [analyzers.kiwi_terms("바람이 분다")]
+    assert store.get(analyzers._kiwi_terms_key("바람이 분다")) is not None
+
+
+def test_a_stand_in_kiwi_is_never_stored(tmp_path, monkeypatch):
+    from rag_core.models.store import shared_store
+    from rag_core.retrieval.sparse import analyzers
+
+    class Token:
+        form, tag = "가짜", "NNG"
+
+    class FakeKiwi:
+        def tokenize(self, texts):
+            return [[Token()] for _ in texts]
+
+    monkeypatch.setenv("RAG_INSPECTOR_CACHE", str(tmp_path))
+    monkeypatch.setattr(analyzers, "_KIWI", FakeKiwi())
+    assert analyzers.kiwi_terms_many(["한라산"]) == [["가짜"]]
+    assert (
+        shared_store(tmp_path / "kiwi_terms.sqlite").get_many([analyzers._kiwi_terms_key("한라산")])
+        == {}
+    )

@@ -66,3 +66,12 @@ def test_opening_waits_for_another_connection_that_holds_the_file(tmp_path):
     store.put("a", [1, 2])
     assert store.get("a") == [1, 2]
     assert waited >= 0.3  # it waited for the holder rather than failing at once
+
+
+def test_get_many_and_put_many(tmp_path):
+    store = JsonStore(tmp_path / "s.sqlite")
+    items = {f"k{i}": [i, "값"] for i in range(1_203)}  # more than one 500-key query
+    store.put_many(items)
+    assert store.get_many([*items, "absent", "k1"]) == items
+    assert store.get("k7") == [7, "값"]
+    assert store.get_many([]) == {}

