@@ -625,7 +625,11 @@ def check_support(
         named = [notice(KIND_WORDS[k]) for k in sorted({k or "" for k in kinds})]
         said = notice(SUPPORT_NO_CLAIMS, kinds=listed(named) if named else notice(KIND_EMPTY))
         return _stage(claims, params, said)
-    qterms = {an: terms(question, an) for an in ("kiwi", "unicode")} if question else {}
+    # the question's terms under the analysers its claims need (an English answer loads no Kiwi)
+    needed = {
+        analyzer_for(answer[a:b]) for (a, b), k in zip(spans, kinds, strict=True) if k is None
+    }
+    qterms = {an: terms(question, an) for an in needed} if question else {}
     views_by: dict[str, list[SourceView]] = {}
     judged = [
         claim_view(answer, a, b, qterms.get(analyzer_for(answer[a:b])))
