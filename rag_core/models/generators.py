@@ -325,8 +325,8 @@ class Generator(_TokenizerMixin):
                 raises :class:`~rag_core.models.errors.Cancelled` within a layer's time.
             segments: Where the sources and the question lie in ``ids``: the pass that writes
                 the answer also reads it (:func:`rag_core.models.readings.recording`), and
-                the readings are stored where :meth:`read` of the answer's text finds them
-                (:meth:`_keep_reading`), so the support check needs no second pass.
+                the readings are stored where :meth:`own_reading` of the answer's text finds
+                them (:meth:`_keep_reading`), so the support check needs no second pass.
 
         Returns:
             ``(text, new_ids, seconds)``: the new tokens decoded without

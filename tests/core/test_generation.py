@@ -232,3 +232,21 @@ def test_the_bundled_generator_reads_its_answer_while_writing_it(tmp_path, monke
     assert reading is not None and passes == []
     np.testing.assert_array_equal(reading.readings.mass, own.mass)
     assert reading.spans == spans
+
+
+@pytest.mark.slow
+def test_token_spans_place_every_generated_token_in_the_answer():
+    """Byte-level pieces that end inside a Hangul syllable get an empty span and the next piece
+    the syllable; a leading space and a closing special token are dropped like the answer's."""
+    from rag_core.models import get_generator
+
+    gen = get_generator("qwen2.5-coder-0.5b")
+    for text in ("한라산은 1,947 m 높이다 [1]", "Hallasan rises 1,947 m [1]", "뷁 쀍 똠방각하"):
+        ids = [*gen.encode(" " + text), *gen.eos_ids[:1]]
+        spans = gen.token_spans(ids, text)
+        assert spans is not None and len(spans) == len(ids)
+        assert "".join(text[a:b] for a, b in spans) == text
+        assert all(a <= b for a, b in spans) and spans[-1][0] == spans[-1][1] == len(text)
+    rare = gen.encode(" 뷁 쀍")  # rare syllables: byte pieces that end inside a character
+    assert (2, 2) in (gen.token_spans(rare, "뷁 쀍") or []) and len(rare) > len("뷁 쀍")
+    assert gen.token_spans(gen.encode("a b"), "a c") is None
