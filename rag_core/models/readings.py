@@ -116,9 +116,15 @@ class _Recorder:
         self.rows = rows
         self.mass: list[Any] = [None] * layers
         self.hidden: dict[int, Any] = {}
+        self._hot: Any = None  # the last one-hot segment matrix (:meth:`_one_hot`)
 
     def take(self, layer: int, query: Any, key: Any, scaling: float) -> None:
-        """Reduce layer ``layer``'s attention of the recorded rows to sums per segment."""
+        """Reduce layer ``layer``'s attention of the recorded rows to sums per segment.
+
+        Row ``r`` at position ``p`` attends to keys ``0..p``, so the keys after the last
+        recorded row are never needed and the causal mask only touches the last rows' corner;
+        the sums per segment are one product with the keys' one-hot segment matrix.
+        """
         import torch
 
         q_len, k_len = query.shape[2], key.shape[2]
@@ -127,20 +133,26 @@ class _Recorder:
         if hi <= lo:
             return
         q = query[0, :, lo - q_pos0 : hi - q_pos0].float()  # (H, R, D)
-        k = key[0].float()  # (KVH, K, D)
+        k = key[0, :, :hi].float()  # (KVH, hi, D)
         if k.shape[0] != q.shape[0]:
             k = k.repeat_interleave(q.shape[0] // k.shape[0], dim=0)
-        scores = torch.matmul(q, k.transpose(1, 2)) * scaling  # (H, R, K)
-        pos = torch.arange(lo, hi).unsqueeze(1)
-        scores = scores.masked_fill(torch.arange(k_len).unsqueeze(0) > pos, float("-inf"))
-        probs = torch.softmax(scores, dim=-1)
-        seg = torch.from_numpy(self.segments.key_segment(k_len))
-        n_seg = len(self.segments.names)
-        sums = torch.zeros(probs.shape[0], probs.shape[1], n_seg)
-        sums.index_add_(2, seg, probs)
+        scores = torch.matmul(q, k.transpose(1, 2)).mul_(scaling)  # (H, R, hi)
+        if hi - lo > 1:  # row r (position lo + r) must not see key lo + 1 + j for j >= r
+            corner = torch.ones(hi - lo, hi - lo - 1, dtype=torch.bool).triu_()
+            scores[:, :, lo + 1 :].masked_fill_(corner, float("-inf"))
+        sums = torch.matmul(torch.softmax(scores, dim=-1), self._one_hot(hi))  # (H, R, S)
         part = sums.permute(1, 0, 2).numpy()  # (R, H, S)
         prev = self.mass[layer]
         self.mass[layer] = part if prev is None else np.concatenate([prev, part])
+
+    def _one_hot(self, length: int) -> Any:
+        """``(length, segments)`` float32: 1 where key ``i`` lies in segment ``s``."""
+        import torch
+
+        if self._hot is None or self._hot.shape[0] != length:
+            seg = torch.from_numpy(self.segments.key_segment(length))
+            self._hot = torch.nn.functional.one_hot(seg, len(self.segments.names)).float()
+        return self._hot
 
 
 def _attention(
@@ -259,9 +271,12 @@ def read_many(
     answers: Sequence[Sequence[int]],
     segments: Segments,
 ) -> list[Readings]:
-    """:func:`read` of several answers to one prompt: the prompt (all but its last token) is run
-    once into a key-value cache, and each answer continues from a copy of it — the same numbers
-    as separate passes, up to rounding (tested)."""
+    """:func:`read` of several answers to one prompt.
+
+    One answer is read in one pass over ``prompt + answer``. Several answers share the prompt:
+    it (all but its last token) is run once into a key-value cache, and each answer continues
+    from a copy of it — the same numbers as separate passes, up to rounding (tested).
+    """
     import copy
 
     import torch
@@ -273,23 +288,28 @@ def read_many(
     out_all = []
     with torch.inference_mode():
         cache = None
-        if first > 0:
+        if first > 0 and len(answers) > 1:
             cache = model(
                 input_ids=torch.tensor([list(prompt_ids[:first])]),
                 use_cache=True,
                 logits_to_keep=1,
             ).past_key_values
-        for answer_ids in answers:
+        for j, answer_ids in enumerate(answers):
             rec = _Recorder(segments, first, len(answer_ids), n_layers)
-            ids = [prompt_ids[first], *answer_ids]
-            with _recording(model, rec, start=first):
+            if cache is None:  # one pass over prompt + answer
+                ids, start, past = [*prompt_ids, *answer_ids], 0, None
+            else:  # the last answer may grow the cache itself; the others take a copy
+                ids, start = [prompt_ids[first], *answer_ids], first
+                past = cache if j == len(answers) - 1 else copy.deepcopy(cache)
+            with _recording(model, rec, start=start):
                 out = model(
                     input_ids=torch.tensor([ids]),
-                    cache=copy.deepcopy(cache) if cache is not None else None,
-                    use_cache=cache is not None,
-                    logits_to_keep=len(ids),
+                    cache=past,
+                    use_cache=past is not None,
+                    logits_to_keep=len(answer_ids) + 1,
                 )
-            out_all.append(_finish(rec, first + len(ids), out.logits[0, :-1], answer_ids))
+            length = first + 1 + len(answer_ids)
+            out_all.append(_finish(rec, length, out.logits[0, :-1], answer_ids))
     return out_all
 
 
@@ -334,10 +354,12 @@ def _finish(rec: _Recorder, length: int, logits: Any, answer_ids: Sequence[int])
     stacked with what ``rec`` collected."""
     import torch
 
-    logp = torch.log_softmax(logits.float(), dim=-1)
+    x = logits.float()
+    lse = torch.logsumexp(x, dim=-1)  # log Σ exp x
     target = torch.tensor(list(answer_ids)).unsqueeze(1)
-    logprob = logp.gather(1, target).squeeze(1).numpy()
-    entropy = (-(logp.exp() * logp).sum(dim=1)).numpy()
+    logprob = (x.gather(1, target).squeeze(1) - lse).numpy()
+    # H = -Σ p log p = lse - Σ p x, with p = exp(x - lse)
+    entropy = (lse - torch.linalg.vecdot((x - lse.unsqueeze(1)).exp_(), x)).numpy()
     return _readings(rec, length, logprob, entropy)
 
 
