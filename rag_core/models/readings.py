@@ -132,15 +132,19 @@ class _Recorder:
         lo, hi = max(self.first, q_pos0), min(self.first + self.rows, k_len)
         if hi <= lo:
             return
-        q = query[0, :, lo - q_pos0 : hi - q_pos0].float()  # (H, R, D)
+        heads, kv_heads = query.shape[1], key.shape[1]
+        rows = hi - lo
+        # query heads grouped by the key-value head they share (as repeat_interleave orders them)
+        q = query[0, :, lo - q_pos0 : hi - q_pos0].float().reshape(kv_heads, -1, query.shape[3])
         k = key[0, :, :hi].float()  # (KVH, hi, D)
-        if k.shape[0] != q.shape[0]:
-            k = k.repeat_interleave(q.shape[0] // k.shape[0], dim=0)
-        scores = torch.matmul(q, k.transpose(1, 2)).mul_(scaling)  # (H, R, hi)
-        if hi - lo > 1:  # row r (position lo + r) must not see key lo + 1 + j for j >= r
-            corner = torch.ones(hi - lo, hi - lo - 1, dtype=torch.bool).triu_()
+        scores = torch.matmul(q, k.transpose(1, 2)).view(heads, rows, hi).mul_(scaling)
+        if rows > 1:  # row r (position lo + r) must not see key lo + 1 + j for j >= r
+            corner = torch.ones(rows, rows - 1, dtype=torch.bool).triu_()
             scores[:, :, lo + 1 :].masked_fill_(corner, float("-inf"))
-        sums = torch.matmul(torch.softmax(scores, dim=-1), self._one_hot(hi))  # (H, R, S)
+        # softmax, summed per segment: exp(s - max) by segment over its total (every key has one)
+        scores.sub_(scores.amax(-1, keepdim=True)).exp_()
+        sums = torch.matmul(scores, self._one_hot(hi))  # (H, R, S)
+        sums.div_(sums.sum(-1, keepdim=True))
         part = sums.permute(1, 0, 2).numpy()  # (R, H, S)
         prev = self.mass[layer]
         self.mass[layer] = part if prev is None else np.concatenate([prev, part])
