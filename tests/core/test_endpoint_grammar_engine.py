@@ -120,7 +120,7 @@ def _greedy(model, tokenizer, compiled, ids: list[int], max_new: int = 64) -> tu
     step_ids, past = torch.tensor([ids]), None
     with torch.no_grad():
         for _ in range(max_new):
-            result = model(input_ids=step_ids, past_key_values=past, use_cache=True)
+            result = model(input_ids=step_ids, cache=past, use_cache=True)
             past, logits = result.past_key_values, result.logits[:, -1, :]
             matcher.fill_next_token_bitmask(bitmask)
             xg.apply_token_bitmask_inplace(logits, bitmask)
