@@ -145,9 +145,17 @@ class CitationVocab:
 
     @classmethod
     def from_tokenizer(cls, tokenizer: Any, eos_ids: Collection[int]) -> CitationVocab:
-        """Decode every id of a Hugging Face tokenizer on its own (a few seconds for 150k ids)."""
-        n = len(tokenizer)
-        pieces = tokenizer.batch_decode([[i] for i in range(n)], skip_special_tokens=False)
+        """Decode every id of a Hugging Face tokenizer on its own.
+
+        A fast tokenizer without clean-up decodes in its Rust backend: the same strings as
+        ``batch_decode`` without its per-id Python conversion (0.17 s against 1.5 s for
+        Qwen2.5's 151,936 ids)."""
+        ids = [[i] for i in range(len(tokenizer))]
+        backend = getattr(tokenizer, "backend_tokenizer", None)  # transformers' fast tokenizers
+        if backend is not None and not getattr(tokenizer, "clean_up_tokenization_spaces", True):
+            pieces = backend.decode_batch(ids, skip_special_tokens=False)
+        else:
+            pieces = tokenizer.batch_decode(ids, skip_special_tokens=False)
         return cls.from_pieces(pieces, eos_ids)
 
 

