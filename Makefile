@@ -38,7 +38,7 @@ browser:
 	  else echo "chromium missing: run 'sudo apt-get install chromium chromium-driver fonts-noto-cjk'"; fi; }
 
 run: $(STAMP) prepare
-	$(PY) -m streamlit run app.py --server.headless true --server.port $(PORT)
+	$(PY) -m streamlit run serve.py --server.headless true --server.port $(PORT)
 
 # Lint first: ruff (rules + format) and mypy, versions pinned in requirements-dev.txt.
 lint: $(STAMP)

@@ -12,7 +12,8 @@ CPU priority, keeps its Trace in the app's Trace cache, and marks it prepared. A
 starts a run meanwhile cancels it within one layer of the model (``run(cancelled=)``); it is
 retried at the next idle moment.
 
-Started by ``app.py`` unless ``RAG_PREPARE_GALLERY=0`` (tests, benches that time a cold start).
+Started by the server's warm-up (``ui.warm``) or else by ``app.py``'s first run, unless
+``RAG_PREPARE_GALLERY=0`` (tests, benches that time a cold start).
 """
 
 from __future__ import annotations

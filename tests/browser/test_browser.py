@@ -5,10 +5,10 @@ documents full of script payloads and renders Inspect and Chunks, asserting
 nothing ran; one smoke test screenshots Inspect and checks the stage
 headings are on screen; one opens a Qdrant collection (embedded local mode)
 of the sample corpus and finds its list beside BM25's. These serve the real
-``app.py`` with ``streamlit run`` on a free port (generation off, to stay
-fast). The lecture tests (also ``slow``) serve the default configuration, real
-generator included, and measure the four panes against 1280×720 and 1920×1080
-screens.
+``serve.py`` (``app.py`` with its start-up warm-up, as ``make run``) on a free port
+(generation off, to stay fast). The lecture tests (also ``slow``) serve the default
+configuration, real generator included, and measure the four panes against 1280×720 and
+1920×1080 screens.
 """
 
 from __future__ import annotations
@@ -78,6 +78,29 @@ def test_script_payloads_in_documents_and_question_never_run(server, browser, tm
     assert page.evaluate("typeof window.__xss") == "undefined"
     assert dialogs == []
     page.close()
+
+
+def test_the_server_warms_at_start_and_then_serves_the_stages_at_once(tmp_path, browser):
+    """``serve.py``'s start-up hook says its line before anyone asks; the first page then finds
+    the stages built (the log line is the warm-up's, not a page's)."""
+    import time
+
+    from helpers.browser import serve
+
+    from ui.warm import READY
+
+    log = tmp_path / "streamlit.log"
+    with serve(log) as url:
+        deadline = time.monotonic() + 120
+        while READY not in log.read_text(errors="replace"):
+            assert time.monotonic() < deadline, log.read_text(errors="replace")[-2000:]
+            time.sleep(0.2)
+        line = next(x for x in log.read_text().splitlines() if READY in x)
+        assert "the sample corpus's stages" in line and "generator" not in line, line
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(f"{url}/inspect?lang=en")
+        page.get_by_role("heading", name="② Retrieval").wait_for(timeout=WAIT_MS)
+        page.close()
 
 
 def test_smoke_inspect_shows_every_stage(server, browser, tmp_path):

@@ -66,7 +66,7 @@ SERVERS: dict[str, subprocess.Popen] = {}
 
 @contextmanager
 def serve(log: Path, app_set: str | None = "generation.model=none", **env: str) -> Iterator[str]:
-    """``streamlit run app.py`` on a free port; yields the base URL.
+    """``streamlit run serve.py`` (as ``make run``) on a free port; yields the base URL.
 
     ``app_set``: the RAG_APP_SET overrides (default: generation off), None for
     the app's defaults; ``env``: more environment variables for the server.
@@ -83,7 +83,7 @@ def serve(log: Path, app_set: str | None = "generation.model=none", **env: str) 
                 "-m",
                 "streamlit",
                 "run",
-                "app.py",
+                "serve.py",  # what `make run` serves: app.py with its start-up warm-up
                 "--server.headless",
                 "true",
                 "--server.port",
