@@ -8,8 +8,9 @@ it enforces citations, its classified vocabulary; then it starts the lecture gal
 (``ui.gallery``) and prints one line saying what is ready and how long it took. A session that
 asks before then waits for the same load (the model cache's lock), never for a second one.
 
-On a fresh server this is about 7 s on two cores (1.6 s of stages, 5.3 s of model load); a
-question asked after the line is printed waits for no load (``bench/first_screen.py``).
+On a fresh server this takes 7.6–7.9 s on two cores (1.5–1.6 s of stages, 6.0–6.3 s for the
+generator); a question asked after the line is printed waits for no load
+(``bench/first_screen.py``).
 ``RAG_WARM=0`` turns it off.
 """
 
