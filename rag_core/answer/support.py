@@ -145,9 +145,10 @@ FLAG_VERDICTS = ("unsupported", "contradicted", "invalid-citation")
 #: The head's measured figures a support stage carries (``params["quality"]``, shown on the
 #: support pane): response F1, AUROC and how often in 10 a red claim is wrong.
 QUALITY_KEYS = ("measured_on", "F1", "AUROC", "red_wrong_in_10")
-#: Without readings, a window that states none of the claim's own terms (only the question's,
-#: say) says nothing for it: its ``p_supported`` is at most this, "no evidence either way" (a
-#: judge's confident yes can still lift it; with readings the model decides).
+#: A window that states none of the claim's own terms (only the question's, say) says nothing
+#: for it: its ``p_supported`` is at most this, "no evidence either way" (a judge's confident
+#: yes can still lift it). The readings do not lift it: they are the claim's, the same for
+#: every source, and say that some source grounds it, not that this one does.
 NO_TERMS_P = 0.5
 #: How many of a claim's strongest signals its evidence keeps (``Evidence.signals``).
 SIGNALS_KEPT = 3
@@ -359,16 +360,16 @@ def best_evidence(
     tail = list(extra or ())
     best: tuple[float, int, list[float], tuple[str, ...], Notice | None] | None = None
     veto: tuple[float, int, list[float], tuple[str, ...], Notice | None] | None = None
+    rank = (-1.0, -1.0)  # the best window's (p, uncapped p): among capped windows, the closest
     states_all = False  # some window states every number of the claim
     for i, w in enumerate(sv.windows):
         z = how.head.cosine_z(float(cos[i]), how.emb_name) if cos is not None else 0.0
         f, missing, why = window_features(c, sv, w, z)
-        p = sigmoid(head.score(f + tail))
-        if extra is None and f[0] == 0.0 and c.answer_terms:
-            p = min(p, NO_TERMS_P)  # the lexical head on a window sharing none of the claim's terms
+        raw = sigmoid(head.score(f + tail))
+        p = min(raw, NO_TERMS_P) if f[0] == 0.0 and c.answer_terms else raw
         states_all = states_all or f[NUMBERS_FOUND] == 1.0
-        if best is None or p > best[0]:
-            best = (p, i, f, missing, why)
+        if (p, raw) > rank:
+            best, rank = (p, i, f, missing, why), (p, raw)
         if why is not None and f[0] >= CONFLICT_COVERAGE and (veto is None or f[0] > veto[2][0]):
             veto = (p, i, f, missing, why)
     if best is None:

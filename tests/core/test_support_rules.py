@@ -158,3 +158,37 @@ def test_a_claim_naming_a_passage_that_does_not_back_it_flags() -> None:
     assert not flags(claim("supported-elsewhere", "The pool is 3 m deep [2]."))
     assert flags(claim("invalid-citation", "The pool is 3 m deep [7]."))
     assert not flags(claim("uncited", "The pool is 3 m deep."))
+
+
+@pytest.mark.parametrize("read", [False, True])
+def test_a_source_sharing_none_of_the_claims_terms_is_not_its_evidence(read: bool) -> None:
+    """Even when the answer's readings say the claim is grounded (they are the claim's, the same
+    for every source), a source stating none of its own terms backs it with p at most
+    ``NO_TERMS_P``; of its windows, the one the head rates closest is shown."""
+    from rag_core.answer.evidence import terms
+    from rag_core.answer.support import NO_TERMS_P, Judging, best_evidence
+    from rag_core.answer.support_head import READING, load_head
+
+    q = terms("When did the haenyeo culture enter UNESCO's list?", "unicode")
+    answer = "The haenyeo culture entered UNESCO's representative list [1]."
+    c = claim_view(answer, 0, len(answer), q)
+    other = source_view(
+        src(1, "The wind goddess visits in spring. A shrine rite entered UNESCO's list in 2009."),
+        c.analyzer,
+        None,
+    )
+    stating = source_view(
+        src(2, "The haenyeo culture entered UNESCO's representative list in 2016."),
+        c.analyzer,
+        None,
+    )
+    how = Judging(load_head(), "", 0.5, None, None)
+    strong = [-6.0, 1.0, 0.0, 0.0, 0.0] if read else None  # the probe reads "grounded"
+    assert strong is None or len(strong) == len(READING)
+    ev, f = best_evidence(c, other, None, how, strong)
+    assert f[0] == 0.0 and ev.p_supported <= NO_TERMS_P
+    if not read:  # the closer window (the question's terms), not the first one; the reading
+        # head gives the question's terms no weight, so its windows tie there
+        assert "shrine rite" in ev.sentence
+    ev2, f2 = best_evidence(c, stating, None, how, strong)
+    assert f2[0] == 1.0 and ev2.p_supported > NO_TERMS_P
