@@ -78,6 +78,7 @@ ROUNDS = 3
 C_GRID = (0.01, 0.03, 0.1, 0.3, 1.0)
 SHARES = (0.17, 0.30, 0.46)
 COS = LEXICAL.index("cosine_z")
+TERMS = LEXICAL.index("log_terms")  # > 0: the claim has terms of its own
 
 
 @dataclass
@@ -390,9 +391,21 @@ def fit_head(
 
 
 def predict(mats: Sequence[list[np.ndarray]], head: Linear) -> np.ndarray:
+    """Each item's ``p_supported`` as the support stage computes it: the best window's, where a
+    window sharing none of the claim's terms (coverage 0, the claim has terms) is capped at
+    :data:`~rag_core.answer.support.NO_TERMS_P` and the capped windows rank by their raw p."""
+    from rag_core.answer.support import NO_TERMS_P
     from rag_core.answer.support_head import sigmoid
 
-    return np.asarray([sigmoid(head.score(x)) for x in best_rows(mats, head)])
+    out = []
+    for per_source in mats:
+        allw = np.vstack(per_source)
+        raw = np.asarray([sigmoid(head.score(x)) for x in allw])
+        capped = np.where(
+            (allw[:, 0] == 0.0) & (allw[:, TERMS] > 0.0), np.minimum(raw, NO_TERMS_P), raw
+        )
+        out.append(max(zip(capped, raw, strict=True))[0])
+    return np.asarray(out)
 
 
 # ------------------------------------------------------------------- scoring

@@ -1,24 +1,26 @@
-"""The server's warm-up: what the first question would wait for, done as the server starts.
+"""The server's warm-up: what the first question would wait for, done before the server serves.
 
 ``serve.py`` (what ``make run`` starts) hands :func:`lifespan` to Streamlit's ASGI app
-(``st.App``). Its one background thread builds the bundled corpus's index and the start
-configuration's model-free stages (on a neutral query per language, so no question's own
-result is computed ahead of the user), loads the start configuration's generator and, when
-it enforces citations, its classified vocabulary; then it starts the lecture gallery's preparer
-(``ui.gallery``) and prints one line saying what is ready and how long it took. A session that
-asks before then waits for the same load (the model cache's lock), never for a second one.
+(``st.App``). Before the server answers its first request, the hook builds the bundled
+corpus's index and the start configuration's model-free stages (on a neutral query per
+language, so no question's own result is computed ahead of the user), loads the start
+configuration's generator and, when it enforces citations, its classified vocabulary; it
+starts the lecture gallery's preparer (``ui.gallery``, in the background) and prints one line
+saying what is ready and how long it took. Streamlit's "You can now view" line comes before
+it: a browser opened then waits on the listening socket and is served once the line is out.
 
-On a fresh server this takes 7.6–7.9 s on two cores (1.5–1.6 s of stages, 6.0–6.3 s for the
-generator); a question asked after the line is printed waits for no load
-(``bench/first_screen.py``).
-``RAG_WARM=0`` turns it off.
+The hook waits rather than warming beside the first page: on two cores a page opened while
+the warm-up ran shared the cores with it (stages 4.1–4.3 s, the first English answer 2.9× its
+generation time), while the warm-up alone takes 7.6–7.9 s (1.5–1.6 s of stages, 6.0–6.3 s for
+the generator), after which the stages show in about 1 s and the answer takes 1.1–1.2× its
+generation (``bench/first_screen.py``). ``RAG_WARM=0`` turns it off.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
-import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -26,6 +28,8 @@ from typing import Any
 
 #: ``RAG_WARM=0`` turns the warm-up off.
 ENV = "RAG_WARM"
+#: The line the warm-up starts with.
+STARTING = "warming up before serving: the sample corpus's stages, then the start generator ..."
 #: The line the warm-up ends with (``bench/first_screen.py`` waits for it).
 READY = "warm-up done"
 #: A query in each language of the bundled corpus: its analyzers and indexes are built, while
@@ -35,9 +39,8 @@ QUERIES = ("retrieval", "검색")
 
 def warm(say: Callable[[str], None] = print) -> str:
     """Warm this process for the start configuration (``ui.sidebar.start_config``): the
-    sample corpus's stages first (a page opened at once needs them first; loading the model
-    first delayed them from 4 s to 6 s), then its generator; returns the line it says. A
-    missing model is said, not raised: its page says it again."""
+    sample corpus's stages, then its generator unless it still needs its one-time conversion;
+    returns the line it says. A missing model is said, not raised: its page says it again."""
     t0 = time.perf_counter()
     from rag_core import models, pipeline
     from rag_core.answer.citations import citation_vocab
@@ -53,7 +56,11 @@ def warm(say: Callable[[str], None] = print) -> str:
     done = [f"the sample corpus's stages {time.perf_counter() - t0:.1f} s"]
     t1 = time.perf_counter()
     name, g = config.generation.model, config.generation
-    if name != models.NO_GENERATOR and not is_endpoint_model(name):
+    if name != models.NO_GENERATOR and not is_endpoint_model(name) and not models.prepared(name):
+        # a one-time conversion takes minutes: the server must not wait for it, the page
+        # shows its stages while it runs (``make run``'s setup does it beforehand)
+        done.append(f"generator {name} not converted yet: the first question converts it")
+    elif name != models.NO_GENERATOR and not is_endpoint_model(name):
         try:
             generator = models.get_generator(name, dtype=g.dtype)
         except models.ModelUnavailable as exc:
@@ -77,7 +84,9 @@ def _warm_quietly() -> None:
 
 @asynccontextmanager
 async def lifespan(_app: Any) -> AsyncIterator[None]:
-    """Streamlit's start-up hook: start the warm-up thread (unless ``RAG_WARM=0``) and serve."""
+    """Streamlit's start-up hook: warm up (unless ``RAG_WARM=0``; in a worker thread, so the
+    event loop stays free), then serve."""
     if os.environ.get(ENV, "1") != "0":
-        threading.Thread(target=_warm_quietly, name="rag-warm", daemon=True).start()
+        print(STARTING, file=sys.stderr, flush=True)
+        await asyncio.to_thread(_warm_quietly)
     yield

@@ -80,22 +80,18 @@ def test_script_payloads_in_documents_and_question_never_run(server, browser, tm
     page.close()
 
 
-def test_the_server_warms_at_start_and_then_serves_the_stages_at_once(tmp_path, browser):
-    """``serve.py``'s start-up hook says its line before anyone asks; the first page then finds
-    the stages built (the log line is the warm-up's, not a page's)."""
-    import time
-
+def test_the_server_warms_before_it_serves_and_then_shows_the_stages(tmp_path, browser):
+    """``serve.py``'s start-up hook says its line before the server answers anyone (its health
+    check included); the first page then finds the stages built."""
     from helpers.browser import serve
 
-    from ui.warm import READY
+    from ui.warm import READY, STARTING
 
     log = tmp_path / "streamlit.log"
     with serve(log) as url:
-        deadline = time.monotonic() + 120
-        while READY not in log.read_text(errors="replace"):
-            assert time.monotonic() < deadline, log.read_text(errors="replace")[-2000:]
-            time.sleep(0.2)
-        line = next(x for x in log.read_text().splitlines() if READY in x)
+        text = log.read_text(errors="replace")
+        assert STARTING in text and READY in text, text[-2000:]
+        line = next(x for x in text.splitlines() if READY in x)
         assert "the sample corpus's stages" in line and "generator" not in line, line
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(f"{url}/inspect?lang=en")
