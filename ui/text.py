@@ -9,7 +9,6 @@ Each page's own words are in ``ui/<page>/text.py``; ``ui.i18n`` merges them all.
 # key: (Korean, English)
 TEXT: dict[str, tuple[str, str]] = {
     # ---- app, navigation and page titles
-    "app.title": ("RAG 단계 검사기", "RAG Stage Inspector"),
     "nav.diagnose": ("진단", "Diagnose"),
     "nav.measure": ("측정", "Measure"),
     "page.inspect": ("검사", "Inspect"),
@@ -250,7 +249,6 @@ TEXT: dict[str, tuple[str, str]] = {
     # ---- the sidebar: uploads
     "side.upload.none": ("파일을 올리면 그 문서로 색인합니다.", "Upload files to index them."),
     "side.upload.ok": ("문서 {n}개를 색인했습니다.", "Indexed {n} documents."),
-    "side.upload.failed": ("읽지 못한 파일 {n}개", "{n} files could not be loaded"),
     "side.upload.empty": (
         "올린 파일에서 읽을 수 있는 문서가 없어, 이전 코퍼스를 그대로 씁니다.",
         "No loadable document in the uploaded files; the previous corpus stays in use.",

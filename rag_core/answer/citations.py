@@ -49,7 +49,6 @@ from .prompt import REFUSAL_TEXT
 
 __all__ = [
     "CITATION_MODES",
-    "ENFORCED_LABEL",
     "CitationLogitsProcessor",
     "CitationVocab",
     "MAX_CITES",
@@ -65,8 +64,6 @@ __all__ = [
 GRAMMAR_VERSION = 3
 #: The most citations one sentence may carry (each a different source).
 MAX_CITES = 3
-#: What the UI calls the enforced mode.
-ENFORCED_LABEL = "citations enforced by constrained decoding"
 
 #: A sentence end, as :func:`rag_core.text.sentence_spans` reads one.
 _END = re.compile(r"[.!?。！？]+[\"'”’)]*(?=\s|$)|\n")

@@ -153,10 +153,6 @@ _TENS = {
     "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
     "eighty": 80, "ninety": 90,
 }  # fmt: skip
-_ORDINALS = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-    "eighth": 8, "ninth": 9, "tenth": 10,
-}  # fmt: skip
 #: English number words: ``twenty-five``, ``twenty five``, ``three``, ``a dozen``, then an
 #: optional ``hundred/thousand/million/billion`` (kept as the unit).
 NUMBER_WORDS = re.compile(

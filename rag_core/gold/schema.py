@@ -23,7 +23,6 @@ SCHEMA_VERSION = 2
 
 #: The tracks an event belongs to: an annotator's own state, or the adjudicated one.
 OWN, ADJUDICATED = "own", "adjudicated"
-TRACKS: tuple[str, ...] = (OWN, ADJUDICATED)
 
 #: Schema 1 as it was written (a new store runs it, then the step to 2: the statements a
 #: schema-1 store gets).
@@ -221,7 +220,6 @@ __all__ = [
     "NewEvent",
     "OWN",
     "SCHEMA_VERSION",
-    "TRACKS",
     "create",
     "event_of",
     "insert",

@@ -151,12 +151,6 @@ def _once(role: str, name: str, load: Callable[[], Any]) -> Any:
     return _LOADED[key]
 
 
-def clear_loaded() -> None:
-    """Forget every loaded model (tests; frees memory once no caller holds them)."""
-    with _LOCKS_GUARD:
-        _LOADED.clear()
-
-
 def _check_name(role: str, name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"{role} name {name!r} must be a non-empty model name, hub id or path")
@@ -550,7 +544,6 @@ __all__ = [
     "TextGenerator",
     "Timeouts",
     "cache_root",
-    "clear_loaded",
     "describe_models",
     "fallback_prompt_tokenizer",
     "get_cross_encoder",

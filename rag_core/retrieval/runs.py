@@ -47,7 +47,7 @@ from ..formats.trec import (
     run_lines,
 )
 from ..types import Chunk, Chunking, Document, Hit, Notice, RetrieverList
-from ..wording import NoticeError, declare, english, notice, refused
+from ..wording import NoticeError, declare, notice, refused
 
 #: Prefix of an imported run in ``retrieval.methods`` and of its list's name.
 RUN_METHOD = "run"
@@ -56,8 +56,6 @@ RUN_METHOD = "run"
 RUN_WHOLE_DOCUMENT = declare("run.whole_document")
 RUN_TEXT_UNAVAILABLE = declare("run.text_unavailable")
 RUN_OWN_TEXT = declare("run.own_text")
-#: The note of a hit without text (kept out of the prompt), in English.
-NO_TEXT = english(notice(RUN_TEXT_UNAVAILABLE))
 #: A tag must be usable in a TREC run line and a config method spec.
 _TAG = re.compile(r"^[^\s,:]+$")
 MAX_RUN_BYTES = 200 * 1024 * 1024
@@ -345,7 +343,6 @@ def export_trec(lists: Sequence[RetrieverList], query_id: str) -> str:
 
 
 __all__ = [
-    "NO_TEXT",
     "RUN_METHOD",
     "ExternalRun",
     "RunHit",

@@ -39,7 +39,6 @@ TEXT: dict[str, tuple[str, str]] = {
         "JSONL: {id, question, contexts, answer} (passages/response and Ragas fields too)",
     ),
     "chk2.bad_rows": ("읽지 못한 행 {n}개:", "{n} rows could not be read:"),
-    "chk2.no_rows": ("검사할 행이 없습니다.", "No row to check."),
     "chk2.pick_row": ("행", "Row"),
     "chk2.need": (
         "답변과 출처를 하나 이상 입력하세요.",

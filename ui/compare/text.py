@@ -11,7 +11,6 @@ TEXT: dict[str, tuple[str, str]] = {
         "stage is shown side by side with the differences marked.",
     ),
     "cmp.bad_line": ("B에 적용하지 못한 줄: {error}", "Could not apply to B: {error}"),
-    "cmp.running": ("설정 {side} 실행 중", "Running configuration {side}"),
     "cmp.no_trace": (
         "설정 {side}를 실행할 수 없습니다: {error}",
         "Configuration {side} could not run: {error}",

@@ -12,10 +12,6 @@ TEXT: dict[str, tuple[str, str]] = {
         "Once the answer is complete, each claim is checked against the sources.",
     ),
     "lec.making": ("답변을 만드는 중 · {line}", "Answer being made · {line}"),
-    "lec.making_start": (
-        "답변을 만드는 중 · 시작 {s:.0f} 초",
-        "Answer being made · starting, {s:.0f} s",
-    ),
     "lec.claim_head": (
         "주장 {i}: {verdict} · 인용 {cites}",
         "Claim {i}: {verdict} · citations {cites}",
