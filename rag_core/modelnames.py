@@ -93,7 +93,8 @@ WHERE_SERVERS = declare("modelnames.where.servers", "variable", "urls")
 WHERE_ENDPOINTS = declare("modelnames.where.endpoints", "variable", "listed")
 WHERE_KEY_PAIRED = declare("modelnames.where.key_paired", "variable")
 WHERE_UNSET = declare("modelnames.where.unset", "variable")
-#: A typed place a shared server does not open (:func:`place_refusal`); ``what`` a notice.
+#: A typed place a shared server does not open (:func:`place_refusal_notice`); ``what`` a
+#: notice.
 PLACE_REFUSED = declare("modelnames.place_refused", "mode", "what", "where")
 PLACE_DATASET = declare("modelnames.place.dataset")
 PLACE_LABELS = declare("modelnames.place.labels")
@@ -341,12 +342,6 @@ def shared_mode(env: Mapping[str, str] | None = None) -> bool:
     return value == "shared"
 
 
-def place_refusal(kind: str, text: str, env: Mapping[str, str] | None = None) -> str | None:
-    """:func:`place_refusal_notice` in English."""
-    why = place_refusal_notice(kind, text, env)
-    return english(why) if why is not None else None
-
-
 def place_refusal_notice(
     kind: str, text: str, env: Mapping[str, str] | None = None
 ) -> Notice | None:
@@ -393,14 +388,6 @@ def place_path(kind: str, text: str, env: Mapping[str, str] | None = None) -> st
         return resolved
     where = notice(WHERE_PATH_INSIDE if root is not None else WHERE_UNSET, variable=variable)
     raise NoticeError(notice(PLACE_REFUSED, mode=MODE_ENV, what=what, where=where))
-
-
-def shared_restrict(
-    values: Mapping[str, Any], base: Mapping[str, Any], env: Mapping[str, str] | None = None
-) -> tuple[dict[str, Any], list[str]]:
-    """:func:`shared_restrict_noticed` with its messages in English."""
-    out, problems = shared_restrict_noticed(values, base, env)
-    return out, [english(n) for n in problems]
 
 
 def _shared_notice(key: str, why: Notice) -> Notice:
@@ -452,24 +439,13 @@ def shared_restrict_noticed(
     return out, problems
 
 
-def restrict(
-    overrides: Mapping[str, Any],
-    env: Mapping[str, str] | None = None,
-    base: Mapping[str, Any] | None = None,
-) -> tuple[dict[str, Any], list[str]]:
-    """``overrides`` without the model names a visitor may not set, and one message (English)
-    per refused key."""
-    kept, problems = restrict_noticed(overrides, env, base)
-    return kept, [english(n) for n in problems]
-
-
 def restrict_noticed(
     overrides: Mapping[str, Any],
     env: Mapping[str, str] | None = None,
     base: Mapping[str, Any] | None = None,
 ) -> tuple[dict[str, Any], list[Notice]]:
-    """:func:`restrict` with one notice per refused key (for a page to word); paths come back
-    resolved once inside their roots (what is opened).
+    """``overrides`` without the model names a visitor may not set, and one notice per refused
+    key (for a page to word); paths come back resolved once inside their roots (what is opened).
 
     ``base`` (flat keys) is the config the overrides apply to: its endpoint is the one in use
     when the overrides name none. A key variable is kept only when it is the one the endpoint

@@ -170,7 +170,6 @@ ENGLISH: dict[str, str] = {
         "agreement needs two or more annotators with labels; found {n} ({names})"
     ),
     "agree.states.few_states": "comparing gold states needs two or more states; got {n}",
-    "agree.states.few_configs": "comparing gold states needs two or more configurations; got {n}",
     "agree.states.metric": "metric {metric} is not reported; choices: {choices}",
     "label.state.invalid": "gold state {value} is not one of: {choices}",
     "label.state.unknown_annotator": "no labels of annotator {name} (annotators: {known})",

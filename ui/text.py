@@ -1408,7 +1408,6 @@ KOREAN: dict[str, str] = {
         "일치도에는 라벨이 있는 라벨러가 둘 이상 필요합니다. 찾은 라벨러: {n}명 ({names})"
     ),
     "agree.states.few_states": "정답 상태 비교에는 상태가 둘 이상 필요합니다. 받은 수: {n}",
-    "agree.states.few_configs": "정답 상태 비교에는 설정이 둘 이상 필요합니다. 받은 수: {n}",
     "agree.states.metric": "지표 {metric}은(는) 보고되지 않았습니다. 선택지: {choices}",
     "label.state.invalid": "정답 상태 {value}은(는) 다음 중 하나여야 합니다: {choices}",
     "label.state.unknown_annotator": "라벨러 {name}의 라벨이 없습니다 (라벨러: {known})",

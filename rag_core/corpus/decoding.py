@@ -28,7 +28,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ..types import Notice
-from ..wording import NoticeError, declare, english, notice
+from ..wording import NoticeError, declare, notice
 
 #: How many leading bytes are checked for NUL bytes (binary detection).
 BINARY_PROBE = 8192
@@ -46,9 +46,6 @@ LOAD_BINARY = declare("load.binary")
 LOAD_UNDECODABLE = declare("load.undecodable")
 NOTE_RIVAL_ENCODING = declare("load.note.rival_encoding", "encoding")
 NOTE_DETECTOR = declare("load.note.detector", "encoding")
-#: The two refusals' English (what a load report's reason says).
-UNDECODABLE = english(notice(LOAD_UNDECODABLE))
-BINARY = english(notice(LOAD_BINARY))
 
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),

@@ -22,7 +22,6 @@ from .metrics import (
     METRICS,
     cuts_and_keys,
     evaluate_checked,
-    parse_metric_key,
     unit_recall,
 )
 from .stats import (
@@ -259,32 +258,11 @@ def per_query_rows(result: EvalResult) -> list[dict[str, object]]:
     ]
 
 
-def means_table(result: EvalResult) -> list[dict[str, object]]:
-    """One row per metric: key, name, k, mean, low, high, n (``None`` where not judged)."""
-    rows: list[dict[str, object]] = []
-    for key in result.metrics:
-        name, k = parse_metric_key(key)
-        m = result.means[key]
-        rows.append(
-            {
-                "metric": key,
-                "name": name,
-                "k": k,
-                "mean": m.mean if m else None,
-                "low": m.low if m else None,
-                "high": m.high if m else None,
-                "n": m.n if m else 0,
-            }
-        )
-    return rows
-
-
 __all__ = [
     "EvalResult",
     "breakdown",
     "compare_results",
     "curve",
     "evaluate_queries",
-    "means_table",
     "per_query_rows",
 ]

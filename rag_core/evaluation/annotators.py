@@ -7,25 +7,22 @@ configurations under each gold state (one annotator's labels, another's, the adj
 ones) and reports, for one metric: each configuration's mean under each state, the
 configurations' ranking under each state, Kendall's τ-b between every two states' rankings
 (:func:`kendall_tau_b`), and whether the paired sign test's verdict between two chosen
-configurations is the same under every state. :func:`evaluate_states` runs the evaluations.
+configurations is the same under every state.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from ..config import PipelineConfig
-from ..gold.labels import Label
 from ..wording import declare, refused
 from .aggregate import compare_results
-from .run import ConfigEvaluation, evaluate_config
+from .run import ConfigEvaluation
 from .stats import PairedComparison
 
 STATES_FEW = declare("agree.states.few_states", "n")
-CONFIGS_FEW = declare("agree.states.few_configs", "n")
 STATES_METRIC = declare("agree.states.metric", "metric", "choices")
 
 
@@ -137,46 +134,8 @@ def compare_states(
     )
 
 
-def evaluate_states(
-    configs: Mapping[str, PipelineConfig],
-    questions: Sequence[object],
-    corpus: object,
-    labels: Mapping[str, Sequence[Label]],
-    *,
-    metric: str,
-    pair: tuple[str, str] | None = None,
-    question_set: str | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    **options: object,
-) -> tuple[dict[str, dict[str, ConfigEvaluation]], StatesComparison]:
-    """Evaluate every configuration under every state's labels (state → its labels), then
-    :func:`compare_states`. ``options`` go to :func:`~rag_core.evaluation.run.evaluate_config`
-    (``ks``, ``phrasings``, ``runs`` …)."""
-    if len(configs) < 2:
-        raise refused(CONFIGS_FEW, n=len(configs))
-    total = len(configs) * len(labels)
-    done = 0
-    evaluations: dict[str, dict[str, ConfigEvaluation]] = {}
-    for state, state_labels in labels.items():
-        evaluations[state] = {}
-        for name, cfg in configs.items():
-            evaluations[state][name] = evaluate_config(
-                cfg,
-                questions,  # type: ignore[arg-type]
-                corpus,  # type: ignore[arg-type]
-                labels=state_labels,
-                question_set=question_set,
-                **options,  # type: ignore[arg-type]
-            )
-            done += 1
-            if progress is not None:
-                progress(done, total)
-    return evaluations, compare_states(evaluations, metric, pair=pair)
-
-
 __all__ = [
     "StatesComparison",
     "compare_states",
-    "evaluate_states",
     "kendall_tau_b",
 ]

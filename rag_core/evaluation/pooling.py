@@ -57,10 +57,6 @@ class PoolEntry:
     best_rank: int
     ranks: tuple[tuple[str, int], ...]
 
-    @property
-    def n_runs(self) -> int:
-        return len(self.ranks)
-
 
 @dataclass(frozen=True)
 class Pool:

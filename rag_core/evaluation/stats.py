@@ -352,13 +352,6 @@ def _shared_bootstrap(
     return out
 
 
-def interval_label(m: MeanWithInterval) -> str:
-    """The method of an interval in a few words: ``Wilson`` or ``bootstrap ×2000``, with
-    ``per question`` when phrasings were averaged."""
-    name = "Wilson" if m.method == "wilson" else f"bootstrap ×{m.n_resamples}"
-    return f"{name}, per question" if m.unit == "question" else name
-
-
 # --------------------------------------------------------------- paired tests
 
 
@@ -501,7 +494,6 @@ __all__ = [
     "bootstrap_interval",
     "cluster_means",
     "format_p",
-    "interval_label",
     "is_binary",
     "metric_intervals",
     "mean_with_interval",

@@ -302,11 +302,6 @@ def read_qrels(path: str | Path, fmt: QrelsFormat = "auto", *, unescape: bool = 
     return parse_qrels(lines, source, unescape=unescape)
 
 
-def read_beir_qrels(path: str | Path) -> Qrels:
-    """Read a BEIR ``qrels.tsv`` file."""
-    return read_qrels(path, "beir")
-
-
 def read_run(path: str | Path, *, unescape: bool = False) -> Run:
     """Read a TREC run file into ``{qid: {docid: score}}``."""
     source, lines = _lines(path)
@@ -382,7 +377,6 @@ __all__ = [
     "parse_beir_qrels",
     "parse_qrels",
     "parse_run",
-    "read_beir_qrels",
     "read_qrels",
     "read_run",
     "run_lines",

@@ -178,11 +178,6 @@ def tie_flags(scores: Sequence[float]) -> list[bool]:
     ][: len(scores)]
 
 
-def rerank_methods() -> tuple[str, ...]:
-    """Registered rerank method names."""
-    return RERANKERS.names()
-
-
 # Built-in rerankers register themselves on import (registry order: keep these lines in order).
 # isort: off
 from rag_core.rerank import overlap as _overlap  # noqa: E402,F401
@@ -197,7 +192,6 @@ __all__ = [
     "Reranked",
     "register_reranker",
     "rerank",
-    "rerank_methods",
 ]
 
 # Model-backed rerankers (their models load lazily, on first use), in registry order.

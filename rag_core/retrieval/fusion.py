@@ -244,15 +244,9 @@ def fuse(
     )
 
 
-def fusion_methods() -> tuple[str, ...]:
-    """Registered fusion method names."""
-    return FUSERS.names()
-
-
 __all__ = [
     "FUSERS",
     "fuse",
-    "fusion_methods",
     "minmax_normalise",
     "rrf_contributions",
     "zscore_normalise",

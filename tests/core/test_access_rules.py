@@ -23,7 +23,6 @@ from rag_core.modelnames import (
     key_env_usable,
     place_path,
     resolve_inside,
-    restrict,
     restrict_noticed,
     shared_restrict_noticed,
 )
@@ -105,7 +104,7 @@ def test_model_and_qdrant_paths_from_the_address_come_back_resolved_inside_their
     root, _ = world
     real = os.path.realpath(root)
     env = {modelnames.MODELS_ENV: str(root), modelnames.QDRANT_PATH_ENV: str(root)}
-    kept, problems = restrict(
+    kept, problems = restrict_noticed(
         {"retrieval.dense_model": "sub", "retrieval.qdrant_path": "sub/q"}, env
     )
     assert problems == []

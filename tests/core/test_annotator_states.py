@@ -13,7 +13,7 @@ from helpers.paths import ROOT
 from scipy.stats import kendalltau
 
 from rag_core.config import PipelineConfig, RetrievalConfig, preset
-from rag_core.evaluation.annotators import compare_states, evaluate_states, kendall_tau_b
+from rag_core.evaluation.annotators import compare_states, kendall_tau_b
 from rag_core.evaluation.run import evaluate_config
 from rag_core.formats.questions import load_questions
 from rag_core.gold.store import LabelStore
@@ -56,16 +56,16 @@ def states_run(sample_corpus, tmp_path_factory):
     snap = store.snapshot("en")
     labels = {f"annotator:{w}": snap.resolve(f"annotator:{w}").labels for w in (A, B)}
     labels["adjudicated"] = snap.resolve("adjudicated").labels
-    evaluations, cmp = evaluate_states(
-        configs,
-        EN,
-        sample_corpus,
-        labels,
-        metric="ndcg@8",
-        pair=("A", "C"),
-        question_set="en",
-        ks=(1, 4, 8),
-    )
+    evaluations = {
+        state: {
+            name: evaluate_config(
+                cfg, EN, sample_corpus, labels=state_labels, question_set="en", ks=(1, 4, 8)
+            )
+            for name, cfg in configs.items()
+        }
+        for state, state_labels in labels.items()
+    }
+    cmp = compare_states(evaluations, "ndcg@8", pair=("A", "C"))
     return configs, labels, evaluations, cmp
 
 

@@ -368,7 +368,12 @@ def test_concurrent_requests_each_get_their_own_answer():
 
 
 def test_from_the_address_an_endpoint_is_accepted_only_when_listed():
-    from rag_core.modelnames import ENDPOINTS_ENV, restrict
+    from rag_core.modelnames import ENDPOINTS_ENV, restrict_noticed
+    from rag_core.wording import english
+
+    def restrict(asked, env):
+        kept, problems = restrict_noticed(asked, env=env)
+        return kept, [english(p) for p in problems]
 
     asked = {
         "generation.model": "openai:tiny",

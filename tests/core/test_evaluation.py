@@ -14,7 +14,6 @@ from rag_core.evaluation.aggregate import (
     compare_results,
     curve,
     evaluate_queries,
-    means_table,
     per_query_rows,
 )
 from rag_core.evaluation.metrics import evaluate_ranking
@@ -74,15 +73,6 @@ def test_query_missing_from_rankings_is_an_empty_ranking_and_extras_are_not_judg
 def test_nothing_judged_gives_none_means():
     r = evaluate_queries({"q": ["A"]}, {"q": {}}, [1])
     assert r.n_queries == 0 and set(r.means.values()) == {None}
-    assert means_table(r)[0] == {
-        "metric": "hit@1",
-        "name": "hit",
-        "k": 1,
-        "mean": None,
-        "low": None,
-        "high": None,
-        "n": 0,
-    }
 
 
 def test_bootstrap_interval_option_and_bad_method():

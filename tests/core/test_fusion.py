@@ -8,7 +8,7 @@ import re
 import pytest
 
 from rag_core.config import FUSION_METHODS
-from rag_core.retrieval.fusion import fuse, fusion_methods, minmax_normalise, zscore_normalise
+from rag_core.retrieval.fusion import FUSERS, fuse, minmax_normalise, zscore_normalise
 from rag_core.types import Hit
 
 
@@ -35,7 +35,7 @@ def by_id(result):
 
 
 def test_registry_matches_config():
-    assert fusion_methods() == FUSION_METHODS
+    assert FUSERS.names() == FUSION_METHODS
 
 
 def test_rrf_values_as_formulas():

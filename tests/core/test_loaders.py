@@ -11,7 +11,7 @@ import pytest
 from helpers.loaders import only_doc, only_reason
 from helpers.paths import DATASETS
 
-from rag_core.corpus.decoding import BINARY, UNDECODABLE
+from rag_core.corpus.decoding import LOAD_BINARY, LOAD_UNDECODABLE
 from rag_core.corpus.loaders import (
     DEFAULT_MAX_BYTES,
     MB,
@@ -26,6 +26,11 @@ from rag_core.corpus.loaders import (
     markdown_blocks,
     parse_front_matter,
 )
+from rag_core.wording import english, notice
+
+#: The two refusals' English (what a load report's reason says).
+UNDECODABLE = english(notice(LOAD_UNDECODABLE))
+BINARY = english(notice(LOAD_BINARY))
 
 
 def block_texts(doc):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from rag_core.config import RERANK_METHODS
-from rag_core.rerank import RERANK_LABELS, RERANKERS, Reranked, rerank, rerank_methods
+from rag_core.rerank import RERANK_LABELS, RERANKERS, Reranked, rerank
 from rag_core.rerank.mmr import mmr_order, tfidf_vectoriser
 from rag_core.rerank.overlap import overlap_fraction, query_words
 from rag_core.retrieval.runs import RUN_TEXT_UNAVAILABLE
@@ -48,9 +48,9 @@ def order(out: list[Hit], chunks: list[Chunk]) -> list[int]:
 
 
 def test_registered_names_are_config_choices():
-    assert set(rerank_methods()) <= set(RERANK_METHODS)
-    assert rerank_methods()[:3] == ("none", "overlap", "mmr")
-    assert all(RERANK_LABELS[name] for name in rerank_methods())
+    assert set(RERANKERS.names()) <= set(RERANK_METHODS)
+    assert RERANKERS.names()[:3] == ("none", "overlap", "mmr")
+    assert all(RERANK_LABELS[name] for name in RERANKERS.names())
 
 
 def test_unknown_method():

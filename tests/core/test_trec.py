@@ -15,7 +15,6 @@ from rag_core.formats.trec import (
     parse_qrels,
     parse_run,
     rank_by_score,
-    read_beir_qrels,
     read_qrels,
     read_run,
     unescape_id,
@@ -120,7 +119,7 @@ def test_beir_qrels_with_spaces(tmp_path):
         encoding="utf-8",
     )
     expected = {"0_fin": {"finance - 가이드.pdf - 4": 1}, "1_fin": {"doc 2": 0}}
-    assert read_beir_qrels(path) == expected
+    assert read_qrels(path, "beir") == expected
     assert read_qrels(path) == expected  # sniffed
 
 

@@ -12,11 +12,24 @@ from helpers.datasets import write_beir
 from helpers.openai_server import FakeOpenAI
 
 from rag_core import modelnames
-from rag_core.modelnames import place_refusal, shared_mode, shared_restrict
+from rag_core.modelnames import place_refusal_notice, shared_mode, shared_restrict_noticed
+from rag_core.wording import english
 from ui.label import view as vm
 from ui.label.keys import K_LAB_STORE_PATH, K_LAB_STORE_W
 
 PROBES = ("/etc", "/etc/passwd", "/no/such/folder", "../../etc", "~/.ssh")
+
+
+def place_refusal(kind, text, env):
+    """Why a visitor may not open ``text`` as a ``kind`` place, in English; None when allowed."""
+    why = place_refusal_notice(kind, text, env)
+    return english(why) if why is not None else None
+
+
+def shared_restrict(values, base, env):
+    """:func:`shared_restrict_noticed` with its messages in English."""
+    out, problems = shared_restrict_noticed(values, base, env)
+    return out, [english(n) for n in problems]
 
 
 @pytest.fixture(autouse=True)

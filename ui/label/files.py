@@ -74,11 +74,6 @@ def state_slug(state: GoldState) -> str:
     return re.sub(r"[^\w.-]", "_", raw)[:80]
 
 
-def qrels_queries(text: str) -> int:
-    """How many query ids a qrels text has (first column)."""
-    return len({line.split()[0] for line in text.splitlines()})
-
-
 def import_labels(
     store: LabelStore, name: str, data: bytes, docs: Mapping[str, Document] | None
 ) -> Outcome:
