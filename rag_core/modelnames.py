@@ -93,8 +93,7 @@ WHERE_SERVERS = declare("modelnames.where.servers", "variable", "urls")
 WHERE_ENDPOINTS = declare("modelnames.where.endpoints", "variable", "listed")
 WHERE_KEY_PAIRED = declare("modelnames.where.key_paired", "variable")
 WHERE_UNSET = declare("modelnames.where.unset", "variable")
-#: A typed place a shared server does not open (:func:`place_refusal_notice`); ``what`` a
-#: notice.
+#: A typed place a shared server does not open (:func:`place_path`); ``what`` a notice.
 PLACE_REFUSED = declare("modelnames.place_refused", "mode", "what", "where")
 PLACE_DATASET = declare("modelnames.place.dataset")
 PLACE_LABELS = declare("modelnames.place.labels")
@@ -340,18 +339,6 @@ def shared_mode(env: Mapping[str, str] | None = None) -> bool:
     """Whether the app runs for visitors (``$RAG_INSPECTOR_MODE`` is ``shared``)."""
     value = (os.environ if env is None else env).get(MODE_ENV, "").strip().lower()
     return value == "shared"
-
-
-def place_refusal_notice(
-    kind: str, text: str, env: Mapping[str, str] | None = None
-) -> Notice | None:
-    """Why a visitor may not open ``text`` as a ``kind`` place (:func:`place_path`'s refusal);
-    None when allowed."""
-    try:
-        place_path(kind, text, env)
-    except NoticeError as exc:
-        return exc.notice
-    return None
 
 
 def place_root(kind: str, env: Mapping[str, str] | None = None) -> tuple[str | None, str]:

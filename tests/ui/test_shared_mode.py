@@ -12,8 +12,8 @@ from helpers.datasets import write_beir
 from helpers.openai_server import FakeOpenAI
 
 from rag_core import modelnames
-from rag_core.modelnames import place_refusal_notice, shared_mode, shared_restrict_noticed
-from rag_core.wording import english
+from rag_core.modelnames import place_path, shared_mode, shared_restrict_noticed
+from rag_core.wording import NoticeError, english
 from ui.label import view as vm
 from ui.label.keys import K_LAB_STORE_PATH, K_LAB_STORE_W
 
@@ -22,8 +22,11 @@ PROBES = ("/etc", "/etc/passwd", "/no/such/folder", "../../etc", "~/.ssh")
 
 def place_refusal(kind, text, env):
     """Why a visitor may not open ``text`` as a ``kind`` place, in English; None when allowed."""
-    why = place_refusal_notice(kind, text, env)
-    return english(why) if why is not None else None
+    try:
+        place_path(kind, text, env)
+    except NoticeError as exc:
+        return english(exc.notice)
+    return None
 
 
 def shared_restrict(values, base, env):

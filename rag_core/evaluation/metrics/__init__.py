@@ -57,19 +57,9 @@ Ranking = Sequence[str]
 Qrels = Mapping[str, int]
 
 
-def metric_key(name: str, k: int | None = None) -> str:
-    """Output key of a metric: ``ndcg@10`` for a cut metric, ``rr`` for an uncut one."""
-    METRICS.get(name)
-    if name in CUT_METRICS:
-        check_k(k, required=True)
-        return f"{name}@{k}"
-    if k is not None:
-        raise ValueError(f"metric {name!r} is reported without a cutoff; got k={k!r}")
-    return name
-
-
 def parse_metric_key(key: str) -> tuple[str, int | None]:
-    """Inverse of :func:`metric_key`: ``"recall@20"`` → ``("recall", 20)``."""
+    """A metric's output key (``ndcg@10`` for a cut metric, ``rr`` for an uncut one) split:
+    ``"recall@20"`` → ``("recall", 20)``."""
     name, sep, cut = key.partition("@")
     if not sep:
         METRICS.get(name)
@@ -360,7 +350,6 @@ __all__ = [
     "first_relevant_rank",
     "hit",
     "mean_or_none",
-    "metric_key",
     "metric_keys",
     "ndcg",
     "parse_metric_key",
