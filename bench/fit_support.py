@@ -26,6 +26,8 @@ tuned to the train mix; the figures at each share are printed.
 
 Run: ``nice -n 5 .venv/bin/python bench/fit_support.py [--items PKL] [--limit N]``; writes the
 JSON, ``docs/support_reliability.svg`` and the out-of-fold dump ``bench/support.py`` reads.
+``--quality-only`` fits nothing: it re-measures the committed head's quality line (what the
+support pane states) on every dev row that has been read.
 """
 
 from __future__ import annotations
@@ -651,6 +653,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     ap.add_argument("--no-new", action="store_true", help="fit on the --items pickle as it is")
     ap.add_argument("--out", default=str(HEAD_PATH))
+    ap.add_argument(
+        "--quality-only",
+        action="store_true",
+        help="fit nothing: measure the head in --out on every read dev row and rewrite only "
+        "its quality line",
+    )
     args = ap.parse_args(argv)
     if not (DATASETS / "ragtruth_train").is_dir():
         print(f"no RAGTruth train rows under {DATASETS}: nothing to fit")
@@ -664,6 +672,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.items and len(items) != len(have):
         Path(args.items).write_bytes(pickle.dumps(items))
     rr = attach_readings(items)
+    if args.quality_only:
+        out = Path(args.out)
+        model = json.loads(out.read_text(encoding="utf-8"))
+        model["quality"] = dev_quality([it for it in items if it.split == "dev"], from_dict(model))
+        out.write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
+        print(f"quality of {out}: {json.dumps(model['quality'])}")
+        return
     train = [it for it in items if it.split in ("train", "pairs")]
     dev = [it for it in items if it.split == "dev"]
     read_train = [it for it in train if it.reading is not None]
