@@ -1,17 +1,18 @@
 """The server's warm-up: what the first question would wait for, done before the server serves.
 
 ``serve.py`` (what ``make run`` starts) hands :func:`lifespan` to Streamlit's ASGI app
-(``st.App``). Before the server answers its first request, the hook builds the bundled
-corpus's index and the start configuration's model-free stages (on a neutral query per
-language, so no question's own result is computed ahead of the user), loads the start
-configuration's generator and, when it enforces citations, its classified vocabulary; it
-starts the lecture gallery's preparer (``ui.gallery``, in the background) and prints one line
-saying what is ready and how long it took. Streamlit's "You can now view" line comes before
+(``st.App``). Before the server answers its first request (waiting at most :data:`WAIT_S`: a
+stalled load must not keep it shut), the hook builds the bundled corpus's index and the start
+configuration's model-free stages (on a neutral query per language, so no question's own
+result is computed ahead of the user), loads the start configuration's generator and, when it
+enforces citations, its classified vocabulary; it starts the lecture gallery's preparer
+(``ui.gallery``, in the background) and prints one line saying what is ready and how long it
+took. Streamlit's "You can now view" line comes before
 it: a browser opened then waits on the listening socket and is served once the line is out.
 
 The hook waits rather than warming beside the first page: on two cores a page opened while
 the warm-up ran shared the cores with it (stages 4.1–4.3 s, the first English answer 2.9× its
-generation time), while the warm-up alone takes 7.6–7.9 s (1.5–1.6 s of stages, 6.0–6.3 s for
+generation time), while the warm-up alone takes 7.6–8.6 s (1.5–1.7 s of stages, 6.0–6.9 s for
 the generator), after which the stages show in about 1 s and the answer takes 1.1–1.2× its
 generation (``bench/first_screen.py``). ``RAG_WARM=0`` turns it off.
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -30,6 +32,12 @@ from typing import Any
 ENV = "RAG_WARM"
 #: The line the warm-up starts with.
 STARTING = "warming up before serving: the sample corpus's stages, then the start generator ..."
+#: The longest the server waits for the warm-up before it serves anyway (seconds).
+WAIT_S = 120.0
+#: Said when it does.
+STILL_WARMING = (
+    "warm-up still running after {s:.0f} s: serving now (a first question may wait for it)"
+)
 #: The line the warm-up ends with (``bench/first_screen.py`` waits for it).
 READY = "warm-up done"
 #: A query in each language of the bundled corpus: its analyzers and indexes are built, while
@@ -85,8 +93,12 @@ def _warm_quietly() -> None:
 @asynccontextmanager
 async def lifespan(_app: Any) -> AsyncIterator[None]:
     """Streamlit's start-up hook: warm up (unless ``RAG_WARM=0``; in a worker thread, so the
-    event loop stays free), then serve."""
+    event loop stays free) for at most :data:`WAIT_S`, then serve."""
     if os.environ.get(ENV, "1") != "0":
         print(STARTING, file=sys.stderr, flush=True)
-        await asyncio.to_thread(_warm_quietly)
+        thread = threading.Thread(target=_warm_quietly, name="rag-warm", daemon=True)
+        thread.start()
+        await asyncio.to_thread(thread.join, WAIT_S)
+        if thread.is_alive():  # a stalled load must not keep the server shut: serve, it goes on
+            print(STILL_WARMING.format(s=WAIT_S), file=sys.stderr, flush=True)
     yield

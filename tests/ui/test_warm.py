@@ -76,6 +76,24 @@ def test_the_start_up_hook_warms_before_it_serves_unless_turned_off(monkeypatch,
     assert seen == [warmed]
 
 
+def test_a_stalled_warm_up_does_not_keep_the_server_shut(monkeypatch, capsys):
+    release = threading.Event()
+    monkeypatch.setattr(warm, "_warm_quietly", lambda: release.wait(10))
+    monkeypatch.setattr(warm, "WAIT_S", 0.2)
+    monkeypatch.setenv(warm.ENV, "1")
+    served: list[bool] = []
+
+    async def serve_once() -> None:
+        async with warm.lifespan(None):
+            served.append(True)
+
+    t0 = time.perf_counter()
+    asyncio.run(serve_once())
+    release.set()
+    assert served == [True] and time.perf_counter() - t0 < 5
+    assert "warm-up still running after 0 s: serving now" in capsys.readouterr().err
+
+
 def test_a_failing_warm_up_is_said_and_never_raised(monkeypatch, capsys):
     def broken(say):
         raise RuntimeError("disk gone")
