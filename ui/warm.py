@@ -7,14 +7,14 @@ configuration's model-free stages (on a neutral query per language, so no questi
 result is computed ahead of the user), loads the start configuration's generator and, when it
 enforces citations, its classified vocabulary; it starts the lecture gallery's preparer
 (``ui.gallery``, in the background) and prints one line saying what is ready and how long it
-took. Streamlit's "You can now view" line comes before
-it: a browser opened then waits on the listening socket and is served once the line is out.
+took. Streamlit's "You can now view" line comes before it: a browser opened then waits on the
+listening socket and is served once the line is out.
 
-The hook waits rather than warming beside the first page: on two cores a page opened while
-the warm-up ran shared the cores with it (stages 4.1–4.3 s, the first English answer 2.9× its
-generation time), while the warm-up alone takes 7.6–8.6 s (1.5–1.7 s of stages, 6.0–6.9 s for
-the generator), after which the stages show in about 1 s and the answer takes 1.1–1.2× its
-generation (``bench/first_screen.py``). ``RAG_WARM=0`` turns it off.
+The hook waits rather than warming beside the first page: a page opened while the warm-up
+ran (or without one) drew its stages at about 4 s and waited for the model load, its English
+answer 2.8–2.9× its generation time; the warm-up alone takes 7.6–8.6 s on two cores (1.5–1.7 s
+of stages, 6.0–6.9 s for the generator), after which the stages show in 0.9 s and the answer
+takes 1.1–1.25× its generation (``bench/first_screen.py``). ``RAG_WARM=0`` turns it off.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ WAIT_S = 120.0
 STILL_WARMING = (
     "warm-up still running after {s:.0f} s: serving now (a first question may wait for it)"
 )
-#: The line the warm-up ends with (``bench/first_screen.py`` waits for it).
+#: The line the warm-up ends with (``bench/first_screen.py`` prints it).
 READY = "warm-up done"
 #: A query in each language of the bundled corpus: its analyzers and indexes are built, while
 #: no sample question's own retrieval is computed ahead of the user.
@@ -64,11 +64,12 @@ def warm(say: Callable[[str], None] = print) -> str:
     done = [f"the sample corpus's stages {time.perf_counter() - t0:.1f} s"]
     t1 = time.perf_counter()
     name, g = config.generation.model, config.generation
-    if name != models.NO_GENERATOR and not is_endpoint_model(name) and not models.prepared(name):
+    local = name != models.NO_GENERATOR and not is_endpoint_model(name)
+    if local and not models.prepared(name):
         # a one-time conversion takes minutes: the server must not wait for it, the page
         # shows its stages while it runs (``make run``'s setup does it beforehand)
         done.append(f"generator {name} not converted yet: the first question converts it")
-    elif name != models.NO_GENERATOR and not is_endpoint_model(name):
+    elif local:
         try:
             generator = models.get_generator(name, dtype=g.dtype)
         except models.ModelUnavailable as exc:
