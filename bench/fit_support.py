@@ -13,9 +13,12 @@ without one are left out of the reading variants and counted).
 **Stages** (:mod:`rag_core.answer.support_head`): (1) the token probe, an L2 logistic
 regression over each answer token's 336 lookback ratios, log-probability and entropy, fitted on
 the tokens (label: inside a human-marked span); a claim's out-of-fold ``reading`` (its highest
-token score) is the feature stage 2 sees (stacking); (2) the head, an L2 logistic regression
-over the lexical features of each source's best window plus the reading features, alternating
-"each claim's best source and window under the current weights" and "refit" three times.
+token score) is the feature stage 2 sees (stacking), and beside it the hidden-state probe, an
+L2 logistic regression over each claim's mean hidden state of two middle layers (label: the
+claim overlaps a human span), whose out-of-fold score is the feature ``hidden``; (2) the head,
+an L2 logistic regression over the lexical features of each source's best window plus the
+reading features, alternating "each claim's best source and window under the current weights"
+and "refit" three times.
 Regularisation ``C`` is chosen on the grouped folds.
 
 **Threshold without the train prior.** The train answers are 46 % hallucinated (three weak
@@ -25,7 +28,7 @@ weight ``π/π₀`` for a hallucinated response, ``(1−π)/(1−π₀)`` for a 
 tuned to the train mix; the figures at each share are printed.
 
 Run: ``nice -n 5 .venv/bin/python bench/fit_support.py [--items PKL] [--limit N]``; writes the
-JSON, ``docs/support_reliability.svg`` and the out-of-fold dump ``bench/support.py`` reads.
+JSON and the out-of-fold dump ``bench/support.py`` reads.
 ``--quality-only`` fits nothing: it re-measures the committed head's quality line (what the
 support pane states) on every dev row that has been read.
 """
@@ -73,7 +76,6 @@ from rag_core.answer.support_head import (  # noqa: E402
 from rag_core.types import Source  # noqa: E402
 
 PAIRS = ROOT / "sample_corpus" / "calibration" / "support_pairs.jsonl"
-SVG = ROOT / "docs" / "support_reliability.svg"
 OOF_DUMP = Path(os.environ.get("RAG_SUPPORT_OOF", "/tmp/rag_support_oof.json"))
 FOLDS = 5
 ROUNDS = 3
@@ -338,8 +340,12 @@ def claim_scores(
     return np.asarray(out)
 
 
-def source_rows(it: Item, r: float | None, stats: dict, use_cos: bool) -> list[np.ndarray]:
-    """Per source: (windows, features) of the head's inputs for this item."""
+def source_rows(
+    it: Item, r: float | None, stats: dict, use_cos: bool, hidden: float = 0.0
+) -> list[np.ndarray]:
+    """Per source: (windows, features) of the head's inputs for this item (``r`` and
+    ``hidden``: its token probe's and hidden-state probe's scores; no reading features when
+    ``r`` is None)."""
     out = []
     mu, sd = stats.get(it.emb) or stats["default"]
     for s, (f, c) in enumerate(zip(it.lex, it.cos, strict=True)):
@@ -349,7 +355,7 @@ def source_rows(it: Item, r: float | None, stats: dict, use_cos: bool) -> list[n
             rd = it.reading
             assert rd is not None
             share = float(rd.source_share[s]) if s < len(rd.source_share) else 0.0
-            extra = [r, share, rd.logprob_mean, rd.logprob_min, rd.low_prob]
+            extra = [r, share, rd.logprob_mean, rd.logprob_min, rd.low_prob, hidden]
             m = np.hstack([m, np.tile(extra, (len(m), 1))])
         out.append(m)
     return out
@@ -556,15 +562,28 @@ class Fitted:
 
 
 def fit_variant(
-    train: Sequence[Item], r_oof: np.ndarray | None, stats: dict, use_cos: bool, name: str
+    train: Sequence[Item],
+    r_oof: np.ndarray | None,
+    stats: dict,
+    use_cos: bool,
+    name: str,
+    h_oof: np.ndarray | None = None,
 ) -> Fitted:
-    """Choose C on the grouped folds (claim log-loss), then OOF p and the final head."""
+    """Choose C on the grouped folds (claim log-loss), then OOF p and the final head
+    (``r_oof``/``h_oof``: each item's token probe and hidden-state probe scores, out of fold
+    for the RAGTruth rows)."""
     from sklearn.metrics import log_loss
 
     reads = r_oof is not None
     names = LEXICAL + (READING if reads else ())
     mats = [
-        source_rows(it, float(r_oof[i]) if reads else None, stats, use_cos)
+        source_rows(
+            it,
+            float(r_oof[i]) if r_oof is not None else None,
+            stats,
+            use_cos,
+            float(h_oof[i]) if h_oof is not None else 0.0,
+        )
         for i, it in enumerate(train)
     ]
     y = np.asarray([it.label for it in train])
@@ -626,6 +645,32 @@ def choose_probe(
             tok = probe.z(it.reading.token_x) @ probe.weights + probe.intercept  # type: ignore[union-attr]
             r[i], it.extra["tok"] = float(np.max(tok)), tok
     return c, r, probe
+
+
+def choose_hidden(items: Sequence[Item]) -> tuple[float, np.ndarray, Linear]:
+    """The hidden-state probe's C (out-of-fold claim AUROC, folds grouped by ``source_id``),
+    each item's score (out of fold for the RAGTruth train rows, the final probe's for the
+    others) and the probe fitted on every train claim (label: overlaps a human span)."""
+    rag = np.asarray([i for i, it in enumerate(items) if it.split == "train"])
+    H = np.vstack([it.reading.hidden for it in items]).astype(np.float64)  # type: ignore[union-attr]
+    y = np.asarray([1 - it.label for it in items])
+    names = [f"hidden_{j}" for j in range(H.shape[1])]
+    best = None
+    for c in (0.0003, 0.001, 0.003):
+        oof = np.zeros(len(items))
+        for tr, te in folds([items[i] for i in rag]):
+            m = fit_linear(H[rag[tr]], y[rag[tr]], c, names)
+            oof[rag[te]] = m.z(H[rag[te]]) @ m.weights + m.intercept
+        a = auroc(oof[rag], y[rag] == 1)
+        print(f"  hidden probe C={c}: OOF claim AUROC {a:.3f}", file=sys.stderr, flush=True)
+        if best is None or a > best[0]:
+            best = (a, c, oof)
+    assert best is not None
+    _a, c, scores = best
+    probe = fit_linear(H[rag], y[rag], c, names)
+    others = np.setdiff1d(np.arange(len(items)), rag)
+    scores[others] = probe.z(H[others]) @ probe.weights + probe.intercept
+    return c, scores, probe
 
 
 def choose_token_cut(items: Sequence[Item], p: np.ndarray, min_p: float) -> float:
@@ -690,8 +735,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     stats = cosine_stats(train)
     c_probe, r_oof, probe = choose_probe(read_train, rr)
+    c_hidden, h_oof, hidden_probe = choose_hidden(read_train)
     fitted = {
-        VARIANTS[(True, cos)]: fit_variant(read_train, r_oof, stats, cos, VARIANTS[(True, cos)])
+        VARIANTS[(True, cos)]: fit_variant(
+            read_train, r_oof, stats, cos, VARIANTS[(True, cos)], h_oof
+        )
         for cos in (True, False)
     } | {
         VARIANTS[(False, cos)]: fit_variant(train, None, stats, cos, VARIANTS[(False, cos)])
@@ -709,6 +757,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         min_p,
         {},
         token_cut,
+        hidden_probe,
     )
     report(items, read_train, train, dev, fitted, head)
     quality = dev_quality(dev, head)
@@ -716,6 +765,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "quality": quality,
         "fit": {
             "probe_C": c_probe,
+            "hidden_probe_C": c_hidden,
             **{f"{k}_C": f.c for k, f in fitted.items()},
             "train_claims": len(train),
             "train_claims_read": len(read_train),
@@ -736,8 +786,9 @@ def apply(
     for it in items:
         reads = readings and it.reading is not None
         r = head.reading(it.reading.token_x) if reads else None  # type: ignore[union-attr]
+        hidden = head.hidden(it.reading.hidden) if reads else 0.0  # type: ignore[union-attr]
         h = head.head(readings=reads, cosine=True)
-        out.append(predict([source_rows(it, r, stats, True)], h)[0])
+        out.append(predict([source_rows(it, r, stats, True, hidden)], h)[0])
     return np.asarray(out)
 
 

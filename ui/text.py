@@ -862,6 +862,14 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "signal.reading.up": ("모델의 읽기가 출처에 기댐", "the model's reading looks grounded"),
     "signal.reading.down": ("모델의 읽기가 지어낸 듯함", "the model's reading looks made up"),
+    "signal.hidden.up": (
+        "모델의 은닉 상태가 출처에 기댐",
+        "the model's hidden state looks grounded",
+    ),
+    "signal.hidden.down": (
+        "모델의 은닉 상태가 지어낸 듯함",
+        "the model's hidden state looks made up",
+    ),
     "signal.source_share": ("모델이 이 출처를 본 몫", "model's attention on this source"),
     "signal.logprob_mean": ("모델이 본 주장의 개연성", "claim is likely to the model"),
     "signal.logprob_min": ("가장 뜻밖의 토큰", "most surprising token"),

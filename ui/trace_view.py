@@ -279,7 +279,7 @@ SIGNAL_KEYS = (
     "coverage", "coverage_source", "cosine_z", "entity_novelty", "numbers_missing",
     "number_conflict", "numbers_found", "negation_mismatch", "log_terms", "log_novel",
     "negated_only", "question_coverage", "reading", "source_share", "logprob_mean",
-    "logprob_min", "low_prob",
+    "logprob_min", "low_prob", "hidden",
 )  # fmt: skip
 
 

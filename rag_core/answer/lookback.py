@@ -15,7 +15,11 @@ tokens into the numbers the support head reads (:mod:`rag_core.answer.support_he
 - ``source_share`` ``(sources,)``: of the attention the claim's tokens put on source quotes,
   the share on each source (mean over layers, heads and tokens);
 - ``logprob_mean``, ``logprob_min``, ``entropy_mean``, ``low_prob``: the model's own
-  probability of the claim's tokens (``low_prob``: share of tokens with ``p < 0.1``).
+  probability of the claim's tokens (``low_prob``: share of tokens with ``p < 0.1``);
+- ``hidden`` ``(kept layers · width,)``: the mean over the claim's tokens of the hidden state
+  of the layers :data:`~rag_core.models.readings.HIDDEN_AT` keeps (at the position that
+  predicts each token) — what the head's hidden-state probe scores (Azaria and Mitchell, 2023,
+  "The Internal State of an LLM Knows When It's Lying", probe a middle layer the same way).
 """
 
 from __future__ import annotations
@@ -92,6 +96,9 @@ class ClaimReading:
     entropy_mean: float
     low_prob: float
     tokens: int
+    #: Mean hidden state over the claim's tokens, the kept layers flattened (None when the
+    #: readings hold none).
+    hidden: np.ndarray | None = None
 
 
 def token_range(offsets: Sequence[tuple[int, int]], start: int, end: int) -> tuple[int, int]:
@@ -237,6 +244,7 @@ def claim_readings(reading: AnswerReading, start: int, end: int) -> ClaimReading
         entropy_mean=float(r.entropy[rows].mean()),
         low_prob=float((lp < math.log(LOW_PROB)).mean()),
         tokens=int(rows.size),
+        hidden=r.hidden[rows].mean(axis=0).reshape(-1) if r.hidden is not None else None,
     )
 
 

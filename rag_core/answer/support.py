@@ -340,10 +340,11 @@ class Judging:
     reading: AnswerReading | None
 
 
-def reading_features(cr: ClaimReading, r: float, k: int) -> list[float]:
-    """:data:`~rag_core.answer.support_head.READING` of a claim against source ``k`` (0-based)."""
+def reading_features(cr: ClaimReading, r: float, k: int, hidden: float) -> list[float]:
+    """:data:`~rag_core.answer.support_head.READING` of a claim against source ``k`` (0-based):
+    ``r`` its token probe's reading, ``hidden`` its hidden-state probe's score."""
     share = float(cr.source_share[k]) if k < len(cr.source_share) else 0.0
-    return [r, share, cr.logprob_mean, cr.logprob_min, cr.low_prob]
+    return [r, share, cr.logprob_mean, cr.logprob_min, cr.low_prob, hidden]
 
 
 def best_evidence(
@@ -523,9 +524,10 @@ def judge_claim(
     when given, the verdict: one :class:`Claim`."""
     cr = claim_readings(how.reading, c.start, c.end) if how.reading is not None else None
     r = how.head.reading(cr.token_x) if cr is not None else 0.0
+    hidden = how.head.hidden(cr.hidden) if cr is not None else 0.0
     evidence = []
     for k, sv in enumerate(views):
-        extra = reading_features(cr, r, k) if cr is not None else None
+        extra = reading_features(cr, r, k, hidden) if cr is not None else None
         ev, _f = best_evidence(c, sv, cvec, how, extra)
         if how.judge is not None:
             ev = apply_judge(ev, c.text, how.judge, how.head)

@@ -10,10 +10,16 @@ Two linear stages over standardised features (``z = (x − mean) / scale``), fit
    log-probability and entropy (:func:`rag_core.answer.lookback.token_features`); a claim's
    ``reading`` is the highest score among its tokens (:meth:`SupportHead.reading`) — where the
    model, reading the answer, least looked at the sources.
+   **Hidden-state probe** (:attr:`SupportHead.hidden_probe`): a logistic score of "this claim
+   overlaps a human-marked hallucination" over the claim's mean hidden state of two middle
+   layers (:attr:`rag_core.answer.lookback.ClaimReading.hidden`; a linear probe as in Azaria
+   and Mitchell, 2023, "The Internal State of an LLM Knows When It's Lying") — the claim's
+   ``hidden`` (:meth:`SupportHead.hidden`).
 2. **Head** (:attr:`SupportHead.heads`): ``p = σ(b + Σ wᵢ zᵢ)`` over the lexical features of the
    source's best evidence window (:data:`LEXICAL`) and, when the generator read the answer, the
    reading features (:data:`READING`): the probe's ``reading``, the claim's attention share on
-   this source and the model's own probability of the claim's tokens.
+   this source, the model's own probability of the claim's tokens and the hidden-state probe's
+   ``hidden``.
 
 Variants (:func:`SupportHead.head`): with or without the readings (no local generator) and with
 or without the cosine (no embedder), each fitted on its own. With a judge, its probability
@@ -57,6 +63,7 @@ READING = (
     "logprob_mean",  # mean log-probability of the claim's tokens
     "logprob_min",  # lowest log-probability of a token of the claim
     "low_prob",  # share of the claim's tokens with probability < 0.1
+    "hidden",  # the hidden-state probe's score of the claim (stage 1)
 )
 #: The sign a feature's weight must have for its meaning to hold (more coverage never lowers
 #: ``p_supported``, a missing number never raises it); features not named are free. Within one
@@ -76,6 +83,7 @@ SIGNS = {
     "negated_only": -1,
     "question_coverage": 1,
     "reading": -1,
+    "hidden": -1,
 }
 #: The variants of :meth:`SupportHead.head`, by (readings, cosine).
 VARIANTS = {
@@ -163,6 +171,9 @@ class SupportHead:
     quality: Mapping[str, Any]
     #: A red claim's token is suspect from this probe score on (:meth:`suspect`).
     token_cut: float = 0.0
+    #: The claim-level probe over the mean hidden state (:meth:`hidden`); None in a head
+    #: without it (its reading heads then see the probe's neutral 0).
+    hidden_probe: Linear | None = None
 
     def token_scores(self, token_x: np.ndarray) -> np.ndarray:
         """The probe's score (a logit of "inside a hallucination") of each token row."""
@@ -171,6 +182,22 @@ class SupportHead:
     def reading(self, token_x: np.ndarray) -> float:
         """A claim's ``reading``: the probe's highest score among its tokens' features."""
         return float(np.max(self.token_scores(token_x)))
+
+    def hidden(self, pooled: np.ndarray | None) -> float:
+        """A claim's ``hidden``: the hidden-state probe's score (a logit of "overlaps a
+        hallucination") of its mean hidden state; 0 without a probe or a hidden state.
+
+        Raises:
+            ValueError: ``pooled`` is not as wide as the probe (another reader model).
+        """
+        if self.hidden_probe is None or pooled is None:
+            return 0.0
+        if pooled.shape != self.hidden_probe.mean.shape:
+            raise ValueError(
+                f"support head: the hidden-state probe reads {self.hidden_probe.mean.size} "
+                f"numbers, the reader gave {pooled.size}; read with the model it was fitted on"
+            )
+        return self.hidden_probe.score(pooled)
 
     def suspect(
         self, token_x: np.ndarray, spans: Sequence[tuple[int, int]]
@@ -212,7 +239,7 @@ class SupportHead:
             "min_p": self.min_p,
             "token_cut": round(self.token_cut, 4),
             "quality": dict(self.quality),
-        }
+        } | ({"hidden_probe": self.hidden_probe.to_dict()} if self.hidden_probe else {})
 
 
 def from_dict(d: Mapping[str, Any]) -> SupportHead:
@@ -240,6 +267,7 @@ def from_dict(d: Mapping[str, Any]) -> SupportHead:
         min_p=float(d["min_p"]),
         quality=dict(d.get("quality") or {}),
         token_cut=float(d.get("token_cut", 0.0)),
+        hidden_probe=linear_from_dict(d["hidden_probe"]) if d.get("hidden_probe") else None,
     )
 
 

@@ -127,7 +127,7 @@ class QAGenerator(CharGenerator):
 ANSWERS = {
     "What does error E17 mean?": "Error E17 means the door latch did not close [1].",
     "What does error E21 mean?": "The sources do not contain the answer.",
-    "What grows with every generated token?": "The model grows by 7 tokens [1].",
+    "What grows with every generated token?": "The model shrinks by 7 layers [1].",
     "What does the KV cache reuse during decode?": "It reuses the keys [1].",
     "What does error E99 mean?": "Error E99 means the door is open [1].",
 }

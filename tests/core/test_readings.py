@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -190,8 +191,9 @@ def synthetic(n_src: int = 2) -> AnswerReading:
         dtype=np.float32,
     )
     counts = np.array([[4, 2, 3, 10, 0], [4, 2, 3, 10, 1], [4, 2, 3, 10, 2]])
+    hidden = np.arange(3 * 2 * 4, dtype=np.float32).reshape(3, 2, 4)  # (tokens, layers, width)
     r = R.Readings(mass, counts, np.log(np.array([0.9, 0.05, 0.5], np.float32)),
-                   np.array([1.0, 2.0, 3.0], np.float32), None)  # fmt: skip
+                   np.array([1.0, 2.0, 3.0], np.float32), hidden)  # fmt: skip
     return AnswerReading(r, ((0, 4), (4, 9), (9, 12)), n_src)
 
 
@@ -218,6 +220,10 @@ def test_claim_readings_pool_over_the_claims_tokens() -> None:
     assert c.logprob_mean == pytest.approx((math.log(0.05) + math.log(0.5)) / 2, rel=1e-5)
     assert c.logprob_min == pytest.approx(math.log(0.05), rel=1e-5)
     assert c.low_prob == 0.5
+    assert c.hidden is not None  # the mean of tokens 1 and 2, the two layers side by side
+    h = ar.readings.hidden
+    assert h is not None
+    np.testing.assert_allclose(c.hidden, ((h[1] + h[2]) / 2).reshape(-1))
     assert claim_readings(ar, 20, 30) is None
 
 
@@ -264,6 +270,22 @@ def test_reading_is_the_highest_token_score_and_suspect_words_pass_the_cut() -> 
     spans = ((0, 3), (4, 8), (8, 12), (13, 20))
     assert head.suspect(x, spans) == ((4, 12),)  # tokens 2 and 3 pass 1.0, merged
     assert from_dict(json.loads(json.dumps(head.to_dict()))).token_cut == 1.0
+
+
+def test_hidden_is_the_hidden_state_probes_logit_and_survives_json() -> None:
+    heads = {name: linear(LEXICAL + (READING if reads else ()), i)
+             for i, ((reads, _c), name) in enumerate(VARIANTS.items())}  # fmt: skip
+    mean, scale = np.array([0.0, 1.0, 2.0]), np.array([1.0, 2.0, 4.0])
+    hp = Linear(("h0", "h1", "h2"), mean, scale, np.array([1.0, -2.0, 0.5]), -0.25)
+    head = SupportHead(linear(("a",), 3), heads, {"default": (0.0, 1.0)}, (0.0, 1.0, 1.0), 0.7,
+                       {}, 0.0, hp)  # fmt: skip
+    pooled = np.array([2.0, 3.0, 6.0])
+    assert head.hidden(pooled) == pytest.approx(-0.25 + 2.0 * 1 + (2 / 2) * -2 + (4 / 4) * 0.5)
+    back = from_dict(json.loads(json.dumps(head.to_dict())))
+    assert back.hidden(pooled) == pytest.approx(head.hidden(pooled), abs=1e-5)
+    assert head.hidden(None) == 0.0 and replace(head, hidden_probe=None).hidden(pooled) == 0.0
+    with pytest.raises(ValueError, match="reads 3 numbers, the reader gave 2"):
+        head.hidden(np.zeros(2))
 
 
 def test_head_json_is_validated() -> None:

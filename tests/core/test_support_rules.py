@@ -183,7 +183,7 @@ def test_a_source_sharing_none_of_the_claims_terms_is_not_its_evidence(read: boo
         None,
     )
     how = Judging(load_head(), "", 0.5, None, None)
-    strong = [-6.0, 1.0, 0.0, 0.0, 0.0] if read else None  # the probe reads "grounded"
+    strong = [-6.0, 1.0, 0.0, 0.0, 0.0, -6.0] if read else None  # the probes read "grounded"
     assert strong is None or len(strong) == len(READING)
     ev, f = best_evidence(c, other, None, how, strong)
     assert f[0] == 0.0 and ev.p_supported <= NO_TERMS_P
