@@ -172,7 +172,7 @@ class SupportHead:
     #: A red claim's token is suspect from this probe score on (:meth:`suspect`).
     token_cut: float = 0.0
     #: The claim-level probe over the mean hidden state (:meth:`hidden`); None in a head
-    #: without it (its reading heads then see the probe's neutral 0).
+    #: without it.
     hidden_probe: Linear | None = None
 
     def token_scores(self, token_x: np.ndarray) -> np.ndarray:
@@ -185,18 +185,16 @@ class SupportHead:
 
     def hidden(self, pooled: np.ndarray | None) -> float:
         """A claim's ``hidden``: the hidden-state probe's score (a logit of "overlaps a
-        hallucination") of its mean hidden state; 0 without a probe or a hidden state.
-
-        Raises:
-            ValueError: ``pooled`` is not as wide as the probe (another reader model).
-        """
-        if self.hidden_probe is None or pooled is None:
-            return 0.0
-        if pooled.shape != self.hidden_probe.mean.shape:
-            raise ValueError(
-                f"support head: the hidden-state probe reads {self.hidden_probe.mean.size} "
-                f"numbers, the reader gave {pooled.size}; read with the model it was fitted on"
-            )
+        hallucination") of its mean hidden state. Without a probe, without a hidden state or
+        with one of another width (``RAG_INSPECTOR_READER`` naming another model) it is the
+        reading head's mean for the feature, which moves no claim's ``p_supported``."""
+        if (
+            self.hidden_probe is None
+            or pooled is None
+            or pooled.shape != self.hidden_probe.mean.shape
+        ):
+            head = self.heads[VARIANTS[(True, True)]]
+            return float(head.mean[head.features.index("hidden")])
         return self.hidden_probe.score(pooled)
 
     def suspect(

@@ -283,9 +283,10 @@ def test_hidden_is_the_hidden_state_probes_logit_and_survives_json() -> None:
     assert head.hidden(pooled) == pytest.approx(-0.25 + 2.0 * 1 + (2 / 2) * -2 + (4 / 4) * 0.5)
     back = from_dict(json.loads(json.dumps(head.to_dict())))
     assert back.hidden(pooled) == pytest.approx(head.hidden(pooled), abs=1e-5)
-    assert head.hidden(None) == 0.0 and replace(head, hidden_probe=None).hidden(pooled) == 0.0
-    with pytest.raises(ValueError, match="reads 3 numbers, the reader gave 2"):
-        head.hidden(np.zeros(2))
+    # no probe, no hidden state or another model's width: the head's mean, which moves nothing
+    neutral = heads["readings"].mean[READING.index("hidden") + len(LEXICAL)]
+    for h, x in ((head, None), (replace(head, hidden_probe=None), pooled), (head, np.zeros(2))):
+        assert h.hidden(x) == neutral
 
 
 def test_head_json_is_validated() -> None:
