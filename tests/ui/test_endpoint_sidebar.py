@@ -79,10 +79,15 @@ def test_a_shared_link_to_an_unlisted_endpoint_is_refused_on_screen(
 
 
 @pytest.mark.parametrize(("choice", "field"), [("gbnf", "grammar"), ("none", None)])
-def test_the_grammar_picked_in_the_sidebar_is_the_field_sent(entry, monkeypatch, choice, field):
+def test_the_grammar_picked_in_the_sidebar_is_the_field_sent(
+    entry, monkeypatch, tmp_path, choice, field
+):
     """Enforced citations through an endpoint: the sidebar's constrained-decoding choice is
     what the completion request carries (``none`` sends no grammar field at all)."""
     monkeypatch.setenv("RAG_APP_SET", "generation.model=none;generation.citations=enforced")
+    # a fresh generation cache: the key holds the server's URL, and a port an earlier run's
+    # fake server had (in the user cache) would replay its answer without any request
+    monkeypatch.setenv("RAG_INSPECTOR_CACHE", str(tmp_path / "cache"))
     with FakeOpenAI(models=("tiny",), tokenize="vllm") as srv:
         at = make_app(entry, {"lang": "en"}, page="inspect")
         at.text_input(key="generation.endpoint").set_value(srv.url).run()
@@ -92,9 +97,8 @@ def test_the_grammar_picked_in_the_sidebar_is_the_field_sent(entry, monkeypatch,
         at.button(key="side.endpoint.list_button").click().run()
         assert at.selectbox(key="generation.model").value == "openai:tiny"
         assert not at.exception, [e.value for e in at.exception]
-        # the request comes from the page's worker thread; this test once saw none in a
-        # clean-clone run and did not repeat it in 8 runs (3 of them beside 3 busy processes):
-        # wait for it a while, and if it never comes, say what the server and the page saw
+        # the request comes from the page's worker thread: wait for it a while, and if it
+        # never comes, say what the server and the page saw
         deadline = time.monotonic() + 20
         while (
             not (sent := [r["body"] for r in srv.requests if r["path"].endswith("completions")])
