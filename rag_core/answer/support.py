@@ -15,7 +15,10 @@
    generator read the answer (:mod:`rag_core.answer.lookback`), what its attention and its
    probabilities say about the claim; with ``support.judge`` on, the judge's ``P(yes)`` is
    stacked on it (it can rescue as well as veto). A source **supports** the claim when
-   ``p_supported ≥ support.min_p``.
+   ``p_supported ≥ support.min_p``. The readings are the claim's, the same for every source, so
+   a source is capped at "no evidence either way" when its window states none of the claim's
+   terms, or when it lacks a number of the claim while another source backs the claim with a
+   window that states them all (:func:`values_stated_elsewhere`).
 4. **Verdict**:
 
    - ``supported``: a cited source supports it;
@@ -513,6 +516,30 @@ def not_a_claim(answer: str, a: int, b: int, kind: str) -> Claim:
     )
 
 
+def values_stated_elsewhere(
+    evidence: Sequence[Evidence], states_values: Sequence[bool], min_p: float
+) -> list[Evidence]:
+    """``evidence`` (one per source, of a claim that states numbers) with every source that
+    lacks one of the claim's numbers capped at :data:`NO_TERMS_P`, when another source backs
+    the claim with a window that states them all (``states_values``: does each source's window).
+
+    The values are the claim's content: "15~17도" is backed by the source whose sentence says
+    15~17도, not by a neighbour on the same topic that the readings (the claim's, the same for
+    every source) lift as high. The backing source keeps ``p_supported ≥ min_p``, so the claim
+    stays supported: the cap changes which sources are its evidence (and so what is painted,
+    and whether a cited source backs it), never whether some source does."""
+    if not any(
+        s and evidence_supports(e, min_p) for e, s in zip(evidence, states_values, strict=True)
+    ):
+        return list(evidence)
+    return [
+        replace(e, score=min(e.score, NO_TERMS_P), p_supported=min(e.score, NO_TERMS_P))
+        if e.missing_numbers
+        else e
+        for e in evidence
+    ]
+
+
 def judge_claim(
     answer: str,
     c: ClaimView,
@@ -525,13 +552,16 @@ def judge_claim(
     cr = claim_readings(how.reading, c.start, c.end) if how.reading is not None else None
     r = how.head.reading(cr.token_x) if cr is not None else 0.0
     hidden = how.head.hidden(cr.hidden) if cr is not None else 0.0
-    evidence = []
-    for k, sv in enumerate(views):
-        extra = reading_features(cr, r, k, hidden) if cr is not None else None
-        ev, _f = best_evidence(c, sv, cvec, how, extra)
-        if how.judge is not None:
-            ev = apply_judge(ev, c.text, how.judge, how.head)
-        evidence.append(ev)
+    extras = [
+        reading_features(cr, r, k, hidden) if cr is not None else None for k in range(len(views))
+    ]
+    found = [best_evidence(c, sv, cvec, how, x) for sv, x in zip(views, extras, strict=True)]
+    evidence = [ev for ev, _f in found]
+    if c.quantities:
+        states = [f[NUMBERS_FOUND] == 1.0 for _ev, f in found]
+        evidence = values_stated_elsewhere(evidence, states, how.min_p)
+    if how.judge is not None:
+        evidence = [apply_judge(ev, c.text, how.judge, how.head) for ev in evidence]
     cites = citations_in(answer[c.start : c.end])
     by_n = {sv.source.n: sv.source for sv in views if sv.source.n is not None}
     verdict, why = _verdict(cites, by_n, evidence, how.min_p)

@@ -192,3 +192,63 @@ def test_a_source_sharing_none_of_the_claims_terms_is_not_its_evidence(read: boo
         assert "shrine rite" in ev.sentence
     ev2, f2 = best_evidence(c, stating, None, how, strong)
     assert f2[0] == 1.0 and ev2.p_supported > NO_TERMS_P
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "stating", "neighbour"),
+    [
+        (
+            "How deep is the lake?",
+            "The lake's average depth is 15 m [2].",
+            "The lake's average depth is 15 m and it covers 3 square kilometres.",
+            (
+                "The lake's average depth has been measured every year since records began, and "
+                "the depth changes with the season."
+            ),
+        ),
+        (
+            "제주의 연평균 기온은?",
+            "제주 해안 저지대의 연평균 기온은 15~17도이다 [2].",
+            "제주 해안 저지대의 연평균 기온은 섭씨 15~17도이다.",
+            (
+                "제주 해안 저지대의 연평균 기온은 해마다 조금씩 오르고 있으며, 기온은 고도에 따라 "
+                "달라진다."
+            ),
+        ),
+    ],
+)
+def test_a_source_lacking_the_claims_numbers_is_not_its_evidence_where_another_states_them(
+    question: str, answer: str, stating: str, neighbour: str
+) -> None:
+    """Readings that call the claim grounded lift every source alike, so a neighbour on the same
+    topic that states none of the claim's values scores as high as the source that states them;
+    where one source backs the claim with a window stating every value, the others are capped at
+    ``NO_TERMS_P`` (not its evidence, never painted). Where no source backs it so, nothing is."""
+    from rag_core.answer.evidence import analyzer_for, terms
+    from rag_core.answer.support import (
+        NO_TERMS_P,
+        NUMBERS_FOUND,
+        Judging,
+        best_evidence,
+        values_stated_elsewhere,
+    )
+    from rag_core.answer.support_head import load_head
+
+    c = claim_view(answer, 0, len(answer), terms(question, analyzer_for(question)))
+    head = load_head()
+    how = Judging(head, "", head.min_p, None, None)
+    strong = [-6.0, 1.0, 0.0, 0.0, 0.0, -6.0]  # the probes read "grounded"
+    found = [
+        best_evidence(c, source_view(src(n, q), c.analyzer, None), None, how, strong)
+        for n, q in ((1, stating), (2, neighbour))
+    ]
+    ev = [e for e, _f in found]
+    states = [f[NUMBERS_FOUND] == 1.0 for _e, f in found]
+    assert states == [True, False] and ev[0].missing_numbers == () and ev[1].missing_numbers
+    assert min(e.score for e in ev) >= head.min_p  # both would back it
+    kept, capped = values_stated_elsewhere(ev, states, head.min_p)
+    assert kept == ev[0]
+    assert capped.score == capped.p_supported == NO_TERMS_P
+    # the stating source below min_p backs nothing, so nothing is capped; nor with it alone
+    assert values_stated_elsewhere(ev, states, 0.999) == ev
+    assert values_stated_elsewhere(ev[1:], states[1:], head.min_p) == ev[1:]
