@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from ..config import PipelineConfig
-from ..evaluation.answers import compare_answers, evaluate_answers
+from ..evaluation.answers import AnswerEvaluation, compare_answers, evaluate_answers
 from ..evaluation.metrics import GAINS
 from ..evaluation.run import compare_configs, evaluate_config
 from ..evaluation.stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, format_p
@@ -135,31 +135,23 @@ def _eval_answers(
             file=sys.stderr,
         )
 
+    def side(cfg: PipelineConfig) -> AnswerEvaluation:
+        return evaluate_answers(
+            cfg,
+            questions,
+            corpus,
+            phrasings=phrasings,
+            progress=progress,
+            should_stop=lambda: stop["asked"],
+            concurrency=args.concurrency,
+        )
+
     previous = signal.signal(signal.SIGINT, on_interrupt)
     t = time.perf_counter()
     try:
-        out: dict[str, Any] = {
-            "a": evaluate_answers(
-                cfg_a,
-                questions,
-                corpus,
-                phrasings=phrasings,
-                progress=progress,
-                should_stop=lambda: stop["asked"],
-                concurrency=args.concurrency,
-            )
-        }
+        out: dict[str, Any] = {"a": side(cfg_a)}
         if args.compare and not stop["asked"]:
-            cfg_b = load_config(args.compare, None, args.set or [])
-            out["b"] = evaluate_answers(
-                cfg_b,
-                questions,
-                corpus,
-                phrasings=phrasings,
-                progress=progress,
-                should_stop=lambda: stop["asked"],
-                concurrency=args.concurrency,
-            )
+            out["b"] = side(load_config(args.compare, None, args.set or []))
             out["comparison"] = compare_answers(out["a"], out["b"])
     finally:
         signal.signal(signal.SIGINT, previous)

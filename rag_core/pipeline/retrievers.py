@@ -34,7 +34,7 @@ from ..retrieval.qdrant import (
 )
 from ..retrieval.runs import ExternalRun, resolve_hits
 from ..retrieval.sparse.analyzers import auto_segments
-from ..types import AnalyzerView, Chunk, Chunking, Hit, Notice, RetrieverList
+from ..types import AnalyzerView, Chunk, Chunking, Hit, Notice, RetrieverList, StageStatus
 from ..wording import declare, notice
 from .plan import RunPlan
 
@@ -125,14 +125,11 @@ def dense_list(req: Request) -> Retrieved:
         dense_index = corpus.dense(config.chunker, plan.dense_model, req.progress)
         dense_cos = dense_index.cosines(req.question)
     except ModelUnavailable as exc:
-        unavailable = RetrieverList(
+        unavailable = _empty_list(
             req.name,
             req.method,
-            None,
-            (),
-            0,
-            status="unavailable",
-            notice=notice(RETRIEVER_MODEL_UNAVAILABLE, model=exc.name, reason=exc.notice),
+            "unavailable",
+            notice(RETRIEVER_MODEL_UNAVAILABLE, model=exc.name, reason=exc.notice),
             model=plan.dense_model,
             params={"model_choice": plan.dense_reason},
             choice=plan.dense_why,
@@ -204,16 +201,7 @@ def qdrant_list(config: PipelineConfig, question: str, chunking: Chunking) -> Re
         else:
             why = notice(RETRIEVER_MODEL_UNAVAILABLE, model=exc.name, reason=exc.notice)
             status = "unavailable"
-        return RetrieverList(
-            name,
-            "qdrant",
-            None,
-            (),
-            0,
-            status=status,  # type: ignore[arg-type]
-            notice=why,
-            model=rcfg.qdrant_model,
-        )
+        return _empty_list(name, "qdrant", status, why, model=rcfg.qdrant_model)  # type: ignore[arg-type]
     params: dict[str, Any] = {
         "where": target.where,
         "distance": facts.distance,
@@ -281,14 +269,8 @@ def run_list(
     run_ = (runs or {}).get(tag)
     if run_ is None:
         loaded = ", ".join(sorted(runs or {})) or "none"
-        return RetrieverList(
-            name,
-            "run",
-            None,
-            (),
-            0,
-            status="unavailable",
-            notice=notice(RUN_NOT_LOADED, tag=tag, loaded=loaded),
+        return _empty_list(
+            name, "run", "unavailable", notice(RUN_NOT_LOADED, tag=tag, loaded=loaded)
         ), {}
     run_hits = run_.for_query(query_id)
     if run_hits is None:
@@ -297,16 +279,7 @@ def run_list(
             if query_id is None
             else notice(RUN_NO_HITS, tag=tag, query_id=query_id)
         )
-        return RetrieverList(
-            name,
-            "run",
-            None,
-            (),
-            0,
-            status="unavailable",
-            notice=why,
-            params={"source": run_.source},
-        ), {}
+        return _empty_list(name, "run", "unavailable", why, params={"source": run_.source}), {}
     hits, more = resolve_hits(
         run_hits, config.retrieval.k, chunking, corpus.docs, corpus.doc_chunk_ids(config.chunker)
     )
@@ -327,6 +300,14 @@ def run_list(
         notice=empty,
         params=params,
     ), more
+
+
+def _empty_list(
+    name: str, method: str, status: StageStatus, why: Notice, **more: Any
+) -> RetrieverList:
+    """A list with no hit and no candidate, of ``status`` (unavailable, error) for reason
+    ``why``; ``more``: its other fields (model, params, choice)."""
+    return RetrieverList(name, method, None, (), 0, status=status, notice=why, **more)
 
 
 def _plan_hits(
