@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from .config_checks import ConfigError
 from .types import Notice
-from .wording import declare, english, notice
+from .wording import declare, notice
 
 CONFIG_OVERRIDES_NOT_TEXT = declare("config.overrides_not_text", "kind")
 CONFIG_ITEM_NOT_PAIR = declare("config.item_not_pair", "item")
@@ -23,24 +23,16 @@ def split_override(item: str) -> tuple[str, str] | None:
     return key.strip(), value.strip()
 
 
-def parse_overrides(text: str) -> tuple[dict[str, str], list[str]]:
+def parse_overrides(text: str) -> tuple[dict[str, str], list[Notice]]:
     """Parse ``key=value`` items separated by newlines or ``;`` (a text box, a URL's ``b=``).
 
     Blank items and ``#`` comments are skipped. Returns the overrides (later
-    keys win) and one message per item without ``=`` (in English; see
-    :func:`parse_overrides_noticed` for them as notices). Apply them with
-    :meth:`PipelineConfig.with_overrides`.
+    keys win) and one ``config.item_not_key_value`` notice per item without ``=`` (for a page
+    to word in its language). Apply them with :meth:`PipelineConfig.with_overrides`.
 
     Raises:
         ConfigError: ``text`` is not a string.
     """
-    out, problems = parse_overrides_noticed(text)
-    return out, [english(n) for n in problems]
-
-
-def parse_overrides_noticed(text: str) -> tuple[dict[str, str], list[Notice]]:
-    """:func:`parse_overrides` with one ``config.item_not_key_value`` notice per item
-    without ``=`` (for a page to word in its language)."""
     if not isinstance(text, str):
         raise ConfigError(notice(CONFIG_OVERRIDES_NOT_TEXT, kind=type(text).__name__))
     out: dict[str, str] = {}

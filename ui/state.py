@@ -45,7 +45,7 @@ from rag_core.config import (
 )
 from rag_core.config_checks import ConfigError
 from rag_core.modelnames import restrict_noticed
-from rag_core.overrides import parse_overrides_noticed
+from rag_core.overrides import parse_overrides
 from rag_core.types import Notice
 from rag_core.wording import NoticeError, notice
 
@@ -418,7 +418,7 @@ def compare_config(
     if len(text) > MAX_LINK_VALUE:  # not read: one line quoting its start
         chars, limit = f"{len(text):,}", f"{MAX_LINK_VALUE:,}"
         return a, [t("url.too_long", lang, param="b", chars=chars, limit=limit, head=cut(text))]
-    parsed, problems = parse_overrides_noticed(text)
+    parsed, problems = parse_overrides(text)
     overrides, refused = restrict_noticed(parsed, base=a.flat())
     errors = [notice_text(cut_notice(n), lang) for n in (*problems, *refused)]
     if not overrides:

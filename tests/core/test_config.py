@@ -17,7 +17,7 @@ from rag_core.config import (
     preset,
 )
 from rag_core.config_checks import ConfigError
-from rag_core.overrides import override_items, parse_overrides, parse_overrides_noticed
+from rag_core.overrides import override_items, parse_overrides
 from rag_core.types import Notice
 from rag_core.wording import english
 
@@ -158,7 +158,9 @@ def test_parse_overrides_splits_lines_and_semicolons_skips_comments():
     text = "retrieval.k = 5; # a comment\n\ngate.max_kept=2  # keep two\nnot a pair;retrieval.k=6"
     overrides, errors = parse_overrides(text)
     assert overrides == {"retrieval.k": "6", "gate.max_kept": "2"}  # the later retrieval.k wins
-    assert errors == ["'not a pair' is not key=value (e.g. retrieval.analyzer=char)"]
+    assert [english(e) for e in errors] == [
+        "'not a pair' is not key=value (e.g. retrieval.analyzer=char)"
+    ]
     with pytest.raises(ValueError, match=re.escape("overrides must be text, not int")):
         parse_overrides(5)
 
@@ -235,11 +237,10 @@ def test_each_kind_of_bad_override_raises_its_code(overrides, code):
     assert str(info.value) == english(info.value.notice)
 
 
-def test_items_without_a_pair_are_notices_whose_english_parse_overrides_gives():
-    overrides, problems = parse_overrides_noticed("retrieval.k=3; nope")
+def test_items_without_a_pair_are_notices():
+    overrides, problems = parse_overrides("retrieval.k=3; nope")
     assert overrides == {"retrieval.k": "3"}
     assert problems == [Notice("config.item_not_key_value", {"item": "nope"})]
-    assert parse_overrides("retrieval.k=3; nope")[1] == [english(p) for p in problems]
 
 
 def test_config_py_raises_no_plain_value_error():

@@ -142,7 +142,7 @@ def test_bad_config_values_are_said_in_the_page_language(entry, monkeypatch, dat
     very text of the error (what the CLI prints)."""
     from rag_core.config import ANALYZERS, PipelineConfig
     from rag_core.config_checks import ConfigError
-    from rag_core.overrides import parse_overrides_noticed
+    from rag_core.overrides import parse_overrides
     from ui.i18n import notice_text
 
     monkeypatch.setenv("RAG_APP_SET", "generation.model=none; oops")
@@ -155,7 +155,7 @@ def test_bad_config_values_are_said_in_the_page_language(entry, monkeypatch, dat
             PipelineConfig().with_overrides({key: value})
         errors.append(info.value)
     expected = [notice_text(e.notice, lang) for e in errors]
-    expected.append(notice_text(parse_overrides_noticed("oops")[1][0], lang))
+    expected.append(notice_text(parse_overrides("oops")[1][0], lang))
     for text in expected:
         assert any(text in w for w in warnings), (text, warnings)
     if lang == "en":

@@ -13,7 +13,7 @@ import streamlit as st
 
 from rag_core.config import PipelineConfig
 from rag_core.modelnames import shared_mode, shared_restrict_noticed
-from rag_core.overrides import parse_overrides_noticed
+from rag_core.overrides import parse_overrides
 
 from ..i18n import error_text, notice_text
 from ..state import (
@@ -54,7 +54,7 @@ def start_config(lang: str = "en") -> tuple[PipelineConfig, list[str]]:
     """``PipelineConfig()`` with the :data:`ENV_SET` overrides applied, and what was wrong
     with them (in ``lang``)."""
     text = os.environ.get(ENV_SET, "")
-    overrides, problems = parse_overrides_noticed(text)
+    overrides, problems = parse_overrides(text)
     errors = [notice_text(n, lang) for n in problems]
     try:
         return PipelineConfig().with_overrides(overrides), errors
