@@ -31,7 +31,7 @@ import operator
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 from urllib.parse import unquote
 
 from ..types import Notice
@@ -160,7 +160,7 @@ def parse_qrels(lines: Iterable[str], source: str = "<qrels>", *, unescape: bool
     qrels: Qrels = {}
     first_seen: dict[tuple[str, str], int] = {}
     for number, line in enumerate(lines, start=1):
-        where = line_where(source, number)
+        where = guard.line(source, number)
         fields = line.split()
         if not fields:
             continue
@@ -197,7 +197,7 @@ def parse_beir_qrels(lines: Iterable[str], source: str = "<qrels.tsv>") -> Qrels
     first_seen: dict[tuple[str, str], int] = {}
     header_seen = False
     for number, line in enumerate(lines, start=1):
-        where = line_where(source, number)
+        where = guard.line(source, number)
         if not line.strip():
             continue
         fields = line.rstrip("\r\n").split("\t")
@@ -216,16 +216,6 @@ def parse_beir_qrels(lines: Iterable[str], source: str = "<qrels.tsv>") -> Qrels
     if not header_seen:
         raise at(source, BEIR_EMPTY)
     return qrels
-
-
-def line_where(source: str, number: int) -> Notice:
-    """How an error names its place: ``"run.txt line 7"`` (``load.line``)."""
-    return guard.line(source, number)
-
-
-def finite_score(raw: Any, where: str | Notice) -> float:
-    """``raw`` as a finite float (a bool is not a number); else ``ValueError`` at ``where``."""
-    return guard.finite_float(raw, where)
 
 
 @dataclass(frozen=True)
@@ -254,7 +244,7 @@ def run_lines(
         fields = line.split()
         if not fields:
             continue
-        where = line_where(source, number)
+        where = guard.line(source, number)
         if len(fields) != 6:
             raise at(where, RUN_FIELDS, found=len(fields), line=repr(line.strip()[:80]))
         qid_raw, _q0, doc_raw, rank_raw, score_raw, tag = fields
@@ -262,7 +252,7 @@ def run_lines(
             rank = int(rank_raw)
         except ValueError:
             raise at(where, RUN_BAD_RANK, value=repr(rank_raw)) from None
-        score = finite_score(score_raw, where)
+        score = guard.finite_float(score_raw, where)
         qid = _id(qid_raw, where, "query_id", unescape)
         doc = _id(doc_raw, where, "doc_id", unescape)
         yield RunLine(number, where, qid, doc, rank, score, tag)
@@ -371,7 +361,6 @@ __all__ = [
     "Run",
     "RunLine",
     "escape_id",
-    "finite_score",
     "format_qrels",
     "format_run",
     "parse_beir_qrels",
@@ -380,7 +369,6 @@ __all__ = [
     "read_qrels",
     "read_run",
     "run_lines",
-    "line_where",
     "sniff_qrels_format",
     "unescape_id",
     "write_qrels",

@@ -137,11 +137,6 @@ def check_text(value: Any, what: str) -> str:
     return value
 
 
-def _int(value: Any, what: str) -> int:
-    """An offset: an integer within SQLite's range (``rag_core.formats.guard.offset``)."""
-    return offset(value, what)
-
-
 def check_grade(grade: Any) -> int:
     """``grade`` as an int in 0–3, else ``ValueError`` (``label.grade_invalid``)."""
     if isinstance(grade, bool) or not isinstance(grade, int) or grade not in GRADES:
@@ -161,8 +156,8 @@ def check_span(
     Without ``doc`` only the shape is checked (``len(text) == end - start``).
     """
     check_name(doc_id, "doc_id")
-    start = _int(start, "start")
-    end = _int(end, "end")
+    start = offset(start, "start")
+    end = offset(end, "end")
     if start < 0:
         raise refused(SPAN_NEGATIVE_START, start=start)
     if start >= end:

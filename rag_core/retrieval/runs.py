@@ -37,13 +37,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..formats import guard
 from ..formats.guard import at, json_line
 from ..formats.trec import (
     NOT_UTF8,
     RUN_LISTED_TWICE,
     escape_id,
-    finite_score,
-    line_where,
     run_lines,
 )
 from ..types import Chunk, Chunking, Document, Hit, Notice, RetrieverList
@@ -157,7 +156,7 @@ def parse_jsonl_run(
     for no, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        where = line_where(source, no)
+        where = guard.line(source, no)
         row = json_line(line, where)  # depth and integer caps before parsing
         if not isinstance(row, dict) or not isinstance(row.get("hits"), list):
             raise at(where, NOT_A_ROW)
@@ -183,7 +182,7 @@ def parse_jsonl_run(
             text = h.get("text")
             if text is not None and not isinstance(text, str):
                 raise at(here, HIT_BAD_TEXT)
-            hits.append(RunHit(ref, finite_score(h.get("score"), here), i + 1, text, kind))
+            hits.append(RunHit(ref, guard.finite_float(h.get("score"), here), i + 1, text, kind))
         queries = per_tag.setdefault(row_tag, {})
         if qid in queries:
             raise at(where, QUERY_TWICE, qid=repr(qid), tag=repr(row_tag))
