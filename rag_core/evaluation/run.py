@@ -29,7 +29,6 @@ from ..config import (
     SupportConfig,
 )
 from ..formats.questions import queries_of
-from ..formats.spreadsheet import rows_csv as rows_csv  # re-exported: the CSV of every export
 from ..gold.merge import gold_for
 from ..gold.relevance import ChunkLookup, grades_for, locate, relevant_chunk_ids
 from ..index import CorpusIndex

@@ -30,10 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..config import PipelineConfig
 from ..pipeline import run
-from .checks import CHECKS as CHECKS  # the expectation vocabulary, re-exported here
 from .checks import EXPECT_KEYS
 from .checks import check_expectation as check_expectation
-from .checks import overlapping_hits as overlapping_hits
 
 if TYPE_CHECKING:
     from ..index import CorpusIndex

@@ -7,7 +7,6 @@ import io
 
 import pytest
 
-from rag_core.evaluation.run import rows_csv as eval_rows_csv
 from rag_core.formats.spreadsheet import FORMULA_STARTS, rows_csv, safe_cell
 
 
@@ -74,7 +73,10 @@ def test_tsv_uses_the_same_rule():
         rows_csv([], delimiter="|")
 
 
-def test_the_evaluate_and_sweep_exports_use_it():
-    # Evaluate's per-query CSV and the sweep's CSV both write through rag_core.evaluation.run
-    assert eval_rows_csv is rows_csv
-    assert eval_rows_csv([{"text": "=1+1"}]) == "text\n'=1+1\n"
+def test_the_evaluate_and_threshold_exports_use_it():
+    # Evaluate's per-query CSV and the sweep's CSV both write through it
+    import ui.evaluate.widgets
+    import ui.threshold.widgets
+
+    assert ui.evaluate.widgets.rows_csv is ui.threshold.widgets.rows_csv is rows_csv
+    assert rows_csv([{"text": "=1+1"}]) == "text\n'=1+1\n"

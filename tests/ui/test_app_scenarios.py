@@ -8,13 +8,8 @@ import pytest
 from rag_core.config import PipelineConfig
 from rag_core.index import CorpusIndex, load_corpus_index
 from rag_core.pipeline import run
-from rag_core.scenarios import (
-    CHECKS,
-    EXPECT_KEYS,
-    SCENARIOS,
-    check_expectation,
-    overlapping_hits,
-)
+from rag_core.scenarios import EXPECT_KEYS, SCENARIOS, check_expectation
+from rag_core.scenarios.checks import CHECKS, overlapping_hits
 from rag_core.types import Document, LoadReport, Needle, Question
 
 OFF = {"generation.model": "none"}
