@@ -508,21 +508,6 @@ __all__ = [
 # ---------------------------------------------------- paired proportions (answers)
 
 
-def mcnemar_exact(b: int, c: int) -> float:
-    """Exact McNemar test on the discordant counts of a paired 2×2 table.
-
-    ``b`` = pairs where only A succeeds, ``c`` = only B succeeds. Under H0
-    (equal success rates) ``b ~ Binomial(b + c, 1/2)``, so the exact test is
-    the sign test on the discordant pairs (McNemar, Psychometrika 12, 1947;
-    the "exact" variant of ``statsmodels.stats.contingency_tables.mcnemar``)::
-
-        p = min(1, 2 · P(X ≤ min(b, c))),  X ~ Binomial(b + c, 1/2)
-
-    computed as :func:`sign_test` (``scipy.stats.binomtest(b, b + c, 0.5).pvalue``).
-    """
-    return sign_test(b, c)
-
-
 @dataclass(frozen=True)
 class PairedProportions:
     """A vs B on the same items, each scored success (1) or failure (0).
@@ -530,6 +515,12 @@ class PairedProportions:
     ``difference = p_A − p_B = (b − c) / n`` with its Wald interval for paired
     proportions; ``p`` the exact McNemar p-value; ``mde`` the minimum
     detectable difference (see :func:`minimum_detectable_effect`).
+
+    Exact McNemar (McNemar, Psychometrika 12, 1947; the "exact" variant of
+    ``statsmodels.stats.contingency_tables.mcnemar``): under H0 (equal success rates)
+    ``b ~ Binomial(b + c, 1/2)``, so it is :func:`sign_test` on the discordant pairs::
+
+        p = min(1, 2 · P(X ≤ min(b, c))),  X ~ Binomial(b + c, 1/2)
     """
 
     n: int
@@ -622,7 +613,7 @@ def paired_proportions(
         difference=d,
         low=low,
         high=high,
-        p=mcnemar_exact(only_a, only_b),
+        p=sign_test(only_a, only_b),
         mde=minimum_detectable_effect(n, only_a + only_b, 1 - confidence),
         confidence=confidence,
     )
@@ -679,7 +670,6 @@ def risk_coverage(
 __all__ += [
     "PairedProportions",
     "holm",
-    "mcnemar_exact",
     "minimum_detectable_effect",
     "paired_difference_interval",
     "paired_proportions",

@@ -17,11 +17,11 @@ from rag_core.evaluation import answer_marks as M
 from rag_core.evaluation import answers as A
 from rag_core.evaluation.stats import (
     holm,
-    mcnemar_exact,
     minimum_detectable_effect,
     paired_difference_interval,
     paired_proportions,
     risk_coverage,
+    sign_test,
     wilson_interval,
 )
 from rag_core.models import ModelUnavailable
@@ -286,16 +286,16 @@ def test_compare_answers_is_paired(tiny_corpus, fake):
 
 
 @pytest.mark.parametrize("b,c", [(0, 0), (3, 9), (10, 2), (7, 7), (1, 20)])
-def test_mcnemar_exact_is_the_sign_test_and_scipy_binomtest(b, c):
+def test_exact_mcnemar_is_the_sign_test_and_scipy_binomtest(b, c):
     from scipy.stats import binomtest
 
     n = b + c
     hand = (
         1.0 if n == 0 else min(1.0, 2 * sum(math.comb(n, i) for i in range(min(b, c) + 1)) / 2**n)
     )
-    assert mcnemar_exact(b, c) == pytest.approx(hand)
+    assert sign_test(b, c) == pytest.approx(hand)
     if n:
-        assert mcnemar_exact(b, c) == pytest.approx(binomtest(b, n, 0.5).pvalue)
+        assert sign_test(b, c) == pytest.approx(binomtest(b, n, 0.5).pvalue)
 
 
 def test_holm_matches_the_step_down_formula():
@@ -322,7 +322,7 @@ def test_paired_difference_interval_and_mde_formulas():
         {"1": True, "2": False, "3": True, "4": True},
     )
     assert (pp.both, pp.only_a, pp.only_b, pp.neither, pp.difference) == (1, 1, 2, 0, (1 - 2) / 4)
-    assert pp.p == pytest.approx(mcnemar_exact(1, 2))
+    assert pp.p == pytest.approx(sign_test(1, 2))
 
 
 def test_risk_coverage_rates():
