@@ -314,13 +314,8 @@ def get_generator(
         )
     dt = resolve_dtype(dtype)
     key = f"{name}@{dt}"
-    bundled = {
-        gguf.QWEN_NAME: gguf.qwen_source,
-        gguf.QWEN15_NAME: gguf.qwen15_source,
-        gguf.SMOLLM_NAME: gguf.smollm_source,
-    }
-    if name in bundled:
-        source = bundled[name]
+    if name in gguf.SOURCES:
+        source = gguf.SOURCES[name]
         return _once(
             "generator",
             key,
@@ -351,7 +346,7 @@ def is_loaded(name: str, dtype: str = "auto") -> bool:
 def prepared(name: str) -> bool:
     """False when loading generator ``name`` first converts a bundled GGUF (the one-time work
     behind its first answer on a machine); True for every other name (nothing to convert)."""
-    if name not in (gguf.QWEN_NAME, gguf.QWEN15_NAME, gguf.SMOLLM_NAME):
+    if name not in gguf.SOURCES:
         return True
     manifest = gguf.read_manifest(gguf.converted_dir(name))
     return manifest is not None and manifest.get("conversion") == gguf.CONVERSION_VERSION
@@ -364,12 +359,8 @@ def _load_tokenizer(name: str) -> Any:
         # lazy: an optional heavy dependency, imported on first use
         from transformers import AutoTokenizer
 
-        bundled = {
-            gguf.QWEN_NAME: gguf.qwen_source,
-            gguf.QWEN15_NAME: gguf.qwen15_source,
-            gguf.SMOLLM_NAME: gguf.smollm_source,
-        }
-        where = str(gguf.prepare(bundled[name](), None)[0]) if name in bundled else name
+        sources = gguf.SOURCES
+        where = str(gguf.prepare(sources[name](), None)[0]) if name in sources else name
         try:
             return AutoTokenizer.from_pretrained(where, local_files_only=not downloads_allowed())
         except Exception as exc:  # noqa: BLE001 - any loader failure means "not available here"
@@ -491,14 +482,8 @@ def describe_models() -> list[dict[str, Any]]:
     for name, info in CATALOGUE.items():
         available, reason, cached = True, "", None
         try:
-            if name == gguf.QWEN_NAME:
-                gguf.qwen_source()
-                cached = gguf.read_manifest(gguf.converted_dir(name)) is not None
-            elif name == gguf.QWEN15_NAME:
-                gguf.qwen15_source()
-                cached = gguf.read_manifest(gguf.converted_dir(name)) is not None
-            elif name == gguf.SMOLLM_NAME:
-                gguf.smollm_source()
+            if name in gguf.SOURCES:
+                gguf.SOURCES[name]()
                 cached = gguf.read_manifest(gguf.converted_dir(name)) is not None
             elif not _package_present(info["module"]):
                 raise ModelUnavailable(

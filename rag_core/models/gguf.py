@@ -36,6 +36,7 @@ import json
 import os
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -166,6 +167,14 @@ def smollm_source() -> GGUFSource:
     if not candidates:
         raise ModelUnavailable(SMOLLM_NAME, notice(MODEL_SMOLLM_MISSING))
     return GGUFSource(SMOLLM_NAME, candidates[0].name, (candidates[0],), None)
+
+
+#: The bundled generators, by name: where each one's GGUF comes from.
+SOURCES: dict[str, Callable[[], GGUFSource]] = {
+    QWEN_NAME: qwen_source,
+    QWEN15_NAME: qwen15_source,
+    SMOLLM_NAME: smollm_source,
+}
 
 
 def model_dir(name: str) -> Path:

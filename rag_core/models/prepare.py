@@ -21,11 +21,7 @@ from . import DEFAULT_GENERATOR, gguf, prepared
 from .errors import ModelUnavailable
 
 #: The bundled generators this step can convert, by name.
-SOURCES = {
-    gguf.QWEN_NAME: gguf.qwen_source,
-    gguf.QWEN15_NAME: gguf.qwen15_source,
-    gguf.SMOLLM_NAME: gguf.smollm_source,
-}
+SOURCES = gguf.SOURCES
 
 
 def prepare_generator(name: str, out: TextIO | None = None) -> bool:
