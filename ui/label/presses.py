@@ -70,13 +70,6 @@ def _view(state: State, d: Draft) -> dict[Any, Any]:
     return out
 
 
-def _merge(d: Draft, change: Change) -> None:
-    for key in change.drop:
-        d.drop(key)
-    for key, value in change.values.items():
-        d.set(key, value)
-
-
 def _refusals(state: State, d: Draft) -> None:
     """Presses the component refused (its queue was full) are said once: the component counts
     its refusals of the session; the ones it counted since the last batch are said."""
@@ -139,7 +132,7 @@ def press_label_keys(
                 refused += 1
             else:
                 change = save_and_next(now, store, key, docs[key[2]], candidates, qsets, next_qid)
-                _merge(d, change)
+                d.merge(change)
                 if change.values.get(K_LAB_FLASH) is None:  # stale or failed: the page asks;
                     refused += len(presses) - i - 1  # the presses after it are not guessed at
                     ack = presses[-1][0]
@@ -181,7 +174,7 @@ def press_adjudication_keys(state: State, act: Callable[[State, str], Change]) -
     ack = int(state.get(K_LAB_KEYS_ACK) or 0)
     for seq, k in pending(state):
         if k in ADJUDICATION_KEYS:
-            _merge(d, act(_view(state, d), k))
+            d.merge(act(_view(state, d), k))
         ack = seq
     d.set(K_LAB_KEYS_ACK, ack)
     return d.change()

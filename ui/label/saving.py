@@ -119,7 +119,7 @@ def save_and_next(
     (:func:`follow`). A refused, failed or unnamed save stays on the span."""
     saved = save(state, store, key, doc)
     d = Draft(state)
-    _merge(d, saved)
+    d.merge(saved)
     if saved.values.get(K_LAB_FLASH) is None:  # stale, failed, or no annotator: nothing moves
         return d.change()
     nxt = next_candidate(d.get(K_LAB_CAND), candidates)
@@ -127,15 +127,8 @@ def save_and_next(
         d.set(K_LAB_CAND, nxt)
         open_picked(d, candidates)
     elif next_qid is not None:
-        _merge(d, follow(state, qsets, next_qid))
+        d.merge(follow(state, qsets, next_qid))
     return d.change()
-
-
-def _merge(d: Draft, change: Change) -> None:
-    for key in change.drop:
-        d.drop(key)
-    for key, value in change.values.items():
-        d.set(key, value)
 
 
 @dataclass(frozen=True)

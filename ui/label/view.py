@@ -125,6 +125,13 @@ class Draft:
         self.values.pop(key, None)
         self.dropped[key] = None
 
+    def merge(self, change: Change) -> None:
+        """Make ``change`` here: its drops, then its values."""
+        for key in change.drop:
+            self.drop(key)
+        for key, value in change.values.items():
+            self.set(key, value)
+
     def change(self) -> Change:
         return Change(dict(self.values), tuple(self.dropped))
 
