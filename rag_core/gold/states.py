@@ -78,7 +78,8 @@ def parse_state(value: str | GoldState | None) -> GoldState:
     raise refused(STATE_INVALID, value=repr(value), choices=choices)
 
 
-def _sort_key(label: Label) -> tuple[str, str, str, int, int]:
+def label_order(label: Label) -> tuple[str, str, str, int, int]:
+    """The order labels are listed in: by question set, question, document and span."""
     return (label.question_set, label.question_id, label.doc_id, label.start, label.end)
 
 
@@ -150,7 +151,7 @@ class StateLabels:
             labels = adjudicated.labels
         else:
             labels = self.merged(wanted.name)
-        return Resolved(tuple(sorted(labels, key=_sort_key)), wanted, adjudicated)
+        return Resolved(tuple(sorted(labels, key=label_order)), wanted, adjudicated)
 
     def choices(self) -> tuple[GoldState, ...]:
         """Every state worth offering: adjudicated (when present), each annotator, the rules."""
@@ -169,5 +170,6 @@ __all__ = [
     "STATE_KINDS",
     "StateLabels",
     "annotator_state",
+    "label_order",
     "parse_state",
 ]

@@ -58,7 +58,7 @@ from .labels import (
 )
 from .merge import qrels_for
 from .schema import ADJUDICATED, OWN, SCHEMA_VERSION, Migration, NewEvent
-from .states import GoldState, Resolved, StateLabels
+from .states import GoldState, Resolved, StateLabels, label_order
 
 #: Seconds a writer waits for another writer's transaction before giving up.
 BUSY_TIMEOUT_S = 30.0
@@ -131,10 +131,6 @@ def default_store_path() -> Path:
     xdg = os.environ.get("XDG_DATA_HOME", "").strip()
     base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
     return base / "rag-inspector" / "labels.sqlite3"
-
-
-def _sort_key(label: Label) -> tuple[str, str, str, int, int]:
-    return (label.question_set, label.question_id, label.doc_id, label.start, label.end)
 
 
 #: ``(track, owner)``: the state an event counts in (see ``rag_core.gold.schema.state_key``).
@@ -313,8 +309,8 @@ class LabelStore:
             else:
                 own.setdefault(owner, []).append(self._label(row))
         return StateLabels(
-            {who: tuple(sorted(labs, key=_sort_key)) for who, labs in sorted(own.items())},
-            tuple(sorted(adjudications, key=_sort_key)),
+            {who: tuple(sorted(labs, key=label_order)) for who, labs in sorted(own.items())},
+            tuple(sorted(adjudications, key=label_order)),
         )
 
     def resolve(
