@@ -25,7 +25,7 @@ st.title(t("page.label", lang))
 st.caption(t("lab.intro", lang))
 qsets = ctx.question_sets
 if not qsets:
-    st.info(t("lab.no_sets", lang))
+    st.info(t("ev.no_sets", lang))
     st.stop()
 store, annotator = widgets.store_section(lang, sidebar.ROOT)
 if store is None:

@@ -17,11 +17,6 @@ TEXT: dict[str, tuple[str, str]] = {
         "you have not "
         "judged stays 'not judged' — never 0.",
     ),
-    "lab.no_sets": (
-        "이 코퍼스에는 질문 세트가 없습니다(올린 파일). 사이드바에서 내장 샘플 코퍼스를 고르세요.",
-        "This corpus has no question sets (uploaded files). Choose the bundled sample corpus in "
-        "the sidebar.",
-    ),
     "lab.store": ("**라벨 저장소:** {path}", "**Label store:** {path}"),
     "lab.store_in_tree": (
         "저장소가 소스 트리 안에 있습니다: 체크아웃이나 정리 명령에 라벨이 휩쓸릴 수 있습니다. "
