@@ -149,10 +149,6 @@ def _annotator(value: str | None) -> str:
     return value if value is not None else os.environ.get("RAG_INSPECTOR_ANNOTATOR", "")
 
 
-def _store(path: str | None):
-    return LabelStore(path)
-
-
 def _corpus_docs(path: str | None) -> dict[str, Any]:
     """``{doc_id: Document}`` of a corpus directory (default: the sample corpus)."""
     report = load_corpus(Path(path) if path else SAMPLE_CORPUS)
@@ -193,7 +189,7 @@ def cmd_labels_add(args: argparse.Namespace) -> int:
     check_span(args.doc_id, args.start, args.end, text, doc)
     check_grade(args.grade)
     question_set = args.question_set or question_set_name(args.questions)
-    store = _store(args.store)
+    store = LabelStore(args.store)
     label = store.add(
         question_set,
         args.question_id,
@@ -218,7 +214,7 @@ def cmd_labels_add(args: argparse.Namespace) -> int:
 
 def cmd_labels_export(args: argparse.Namespace) -> int:
     if args.format == LABEL_EXPORT_FORMATS[0]:
-        store = _store(args.store)
+        store = LabelStore(args.store)
         write_output(
             store.export_jsonl(args.question_set, state=args.state),
             args.output,
@@ -242,7 +238,7 @@ def cmd_labels_export(args: argparse.Namespace) -> int:
             for f in _question_files(args.questions, args.corpus)
         ]
     chunks = corpus.chunking(cfg.chunker).chunks
-    store = _store(args.store)
+    store = LabelStore(args.store)
     labels = store.current(state=args.state)
     qrels: dict[str, dict[str, int]] = {}
     for f, name, questions in sets:
@@ -273,7 +269,7 @@ def cmd_labels_import(args: argparse.Namespace) -> int:
     except UnicodeDecodeError as exc:
         raise UsageError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     docs = _corpus_docs(args.corpus) if args.corpus else None
-    store = _store(args.store)
+    store = LabelStore(args.store)
     rep = store.import_jsonl(text, docs=docs, source=path.name)
     emit(
         rep,
@@ -287,7 +283,7 @@ def cmd_labels_import(args: argparse.Namespace) -> int:
 def cmd_labels_undo(args: argparse.Namespace) -> int:
     if args.label_id is None and args.annotator is None:
         raise UsageError("labels undo: give --label-id or --annotator (whose last event to revert)")
-    event = _store(args.store).undo(label_id=args.label_id, annotator=args.annotator)
+    event = LabelStore(args.store).undo(label_id=args.label_id, annotator=args.annotator)
     emit(
         event,
         args.json,
@@ -299,7 +295,7 @@ def cmd_labels_undo(args: argparse.Namespace) -> int:
 
 
 def cmd_labels_list(args: argparse.Namespace) -> int:
-    store = _store(args.store)
+    store = LabelStore(args.store)
     if args.history:
         events = store.history(args.question_set, args.question_id)
         lines = [
@@ -323,10 +319,10 @@ def cmd_labels_list(args: argparse.Namespace) -> int:
 
 
 def cmd_labels_states(args: argparse.Namespace) -> int:
-    store = _store(args.store)
+    store = LabelStore(args.store)
     snap = store.snapshot(args.question_set)
     resolved = snap.resolve()
-    out = {
+    out: dict[str, Any] = {
         "annotators": {who: len(labs) for who, labs in snap.own.items() if labs},
         "adjudications": len(snap.adjudications),
         "default": resolved.state.spec,
@@ -355,7 +351,7 @@ def cmd_labels_agreement(args: argparse.Namespace) -> int:
 
     if args.resamples < 0:
         raise UsageError(f"--resamples {args.resamples}: must be 0 or more")
-    own = _store(args.store).snapshot(args.question_set).own
+    own = LabelStore(args.store).snapshot(args.question_set).own
     got = agreement(
         own,
         annotators=_annotators(args.annotators),
@@ -370,7 +366,7 @@ def cmd_labels_agreement(args: argparse.Namespace) -> int:
 def cmd_labels_queue(args: argparse.Namespace) -> int:
     from ..gold.units import disagreements, question_annotators, settled_by, units_of
 
-    snap = _store(args.store).snapshot(args.question_set)
+    snap = LabelStore(args.store).snapshot(args.question_set)
     queue = disagreements(units_of(snap.own), question_annotators(snap.own))
     rows: list[dict[str, Any]] = []
     for u in queue:
