@@ -13,7 +13,7 @@ import unicodedata
 from typing import Any
 
 from ...formats import guard
-from ...types import FailedDocument, Notice
+from ...types import Notice
 from ...wording import declare, notice
 from ..decoding import LoadError
 
@@ -49,11 +49,6 @@ def fail(code: str, **params: Any) -> LoadError:
 def fail_at(where: str | Notice, code: str, **params: Any) -> LoadError:
     """``<where>: <problem>``: a row's (or a file's) :class:`LoadError`."""
     return LoadError(notice(AT, where=where, problem=notice(code, **params)))
-
-
-def failed_document(path: str, why: Notice) -> FailedDocument:
-    """A :class:`FailedDocument` that failed for ``why``."""
-    return FailedDocument(path, why)
 
 
 class Budget:

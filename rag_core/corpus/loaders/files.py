@@ -28,7 +28,6 @@ from ._common import (
     TEXT_EXTENSIONS,
     Budget,
     fail,
-    failed_document,
 )
 from .html import parse_html_with_notes
 from .markdown import parse_markdown
@@ -95,7 +94,7 @@ def _finish(
                 if where
                 else notice(DUPLICATE_EARLIER, doc_id=doc.doc_id)
             )
-            failures.append(failed_document(doc.path or doc.doc_id, why))
+            failures.append(FailedDocument(doc.path or doc.doc_id, why))
             continue
         seen[doc.doc_id] = doc
     documents = tuple(sorted(seen.values(), key=lambda d: d.doc_id))
@@ -191,13 +190,13 @@ def _load(
         budget.check()
     except _Refused as exc:
         encoding = exc.encoding
-        docs, failed = [], [failed_document(shown, exc.notice)]
+        docs, failed = [], [FailedDocument(shown, exc.notice)]
     except LoadError as exc:
-        docs, failed = [], [failed_document(shown, exc.notice)]
+        docs, failed = [], [FailedDocument(shown, exc.notice)]
     except OSError as exc:
-        docs, failed = [], [failed_document(shown, _cannot_read(exc))]
+        docs, failed = [], [FailedDocument(shown, _cannot_read(exc))]
     except Exception as exc:  # noqa: BLE001 — the upload boundary: report, never raise
-        docs, failed = [], [failed_document(shown, notice(CRASHED, error=_one_line(exc)))]
+        docs, failed = [], [FailedDocument(shown, notice(CRASHED, error=_one_line(exc)))]
     info = LoadedFile(
         shown,
         encoding,
@@ -282,12 +281,12 @@ def load_file(
     try:
         size = p.stat().st_size
     except OSError as exc:
-        failure = failed_document(str(p), _cannot_read(exc))
+        failure = FailedDocument(str(p), _cannot_read(exc))
         return LoadReport((), (failure,), (LoadedFile(str(p), n_failed=1),))
     if not p.is_file():
         return LoadReport(
             (),
-            (failed_document(str(p), notice(NOT_A_FILE)),),
+            (FailedDocument(str(p), notice(NOT_A_FILE)),),
             (LoadedFile(str(p), n_failed=1),),
         )
     docs, failed, info = _load(p.name, None, str(p), size, max_bytes, p.read_bytes, time_budget_s)

@@ -29,7 +29,6 @@ from ._common import (
     Budget,
     canonicalize,
     fail_at,
-    failed_document,
 )
 from .markdown import markdown_blocks
 
@@ -392,10 +391,10 @@ def parse_rows(
         rows = csv_rows()
     for no, row in rows:
         if isinstance(row, LoadError):
-            failed.append(failed_document(path or name, row.notice))
+            failed.append(FailedDocument(path or name, row.notice))
             continue
         try:
             docs.append(_row_document(row, guard.line(name, no), path))
         except LoadError as exc:
-            failed.append(failed_document(path or name, exc.notice))
+            failed.append(FailedDocument(path or name, exc.notice))
     return docs, failed
