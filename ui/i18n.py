@@ -31,7 +31,6 @@ from types import MappingProxyType
 
 from rag_core.types import (
     ContextStage,
-    FailedDocument,
     GateStage,
     GenerationStage,
     Hit,
@@ -148,11 +147,6 @@ def error_text(exc: BaseException, lang: str) -> str:
     label or label store), any other error's text as it was raised (English)."""
     said = unworded(exc)
     return notice_text(said, lang) if isinstance(said, Notice) else said
-
-
-def failure_text(failed: FailedDocument, lang: str) -> str:
-    """Why a file or row was not loaded, in ``lang``: its ``notice`` worded."""
-    return notice_text(failed.notice, lang)
 
 
 #: What a stage (or a hit) says: its ``notice`` (the context stage: ``notices`` too).

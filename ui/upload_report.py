@@ -12,7 +12,7 @@ import streamlit as st
 from rag_core.types import LoadReport
 
 from .html import md
-from .i18n import failure_text, notice_text, t
+from .i18n import notice_text, t
 
 
 def file_lines(report: LoadReport, lang: str) -> list[str]:
@@ -41,7 +41,7 @@ def render_upload_report(report: LoadReport, lang: str) -> None:
         with st.expander(t("upload.skipped", lang, n=len(report.failed)), expanded=True):
             st.markdown(
                 "\n".join(
-                    f"- **{md(f.path)}** — {md(failure_text(f, lang))}" for f in report.failed
+                    f"- **{md(f.path)}** — {md(notice_text(f.notice, lang))}" for f in report.failed
                 )
             )
     if report.files:

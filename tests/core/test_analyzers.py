@@ -8,15 +8,15 @@ import pytest
 
 from rag_core.config import ANALYZERS
 from rag_core.retrieval.sparse.analyzers import (
+    ANALYZER_FACTORIES,
     analyze_many,
-    analyzer_names,
     char_ngrams,
     get_analyzer,
 )
 
 
 def test_registry_has_exactly_the_config_names():
-    assert analyzer_names() == ANALYZERS
+    assert ANALYZER_FACTORIES.names() == ANALYZERS
 
 
 def test_unknown_analyzer_lists_valid_names():

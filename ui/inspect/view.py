@@ -9,7 +9,7 @@ from rag_core.corpus.loaders.files import NOT_LOADED
 from rag_core.types import FailedDocument, Question, Trace
 
 from ..html import Markup, snippet, span, tag
-from ..i18n import failure_text, notice_text, t
+from ..i18n import notice_text, t
 from ..trace_view import answer_mark_chip, generation_status
 
 
@@ -21,7 +21,7 @@ def not_loaded(trace: Trace) -> int:
 
 def skipped_lines(failed: Iterable[FailedDocument], lang: str) -> list[str]:
     """``<path>: <why>`` for each file or row the corpus load skipped, in ``lang``."""
-    return [f"{f.path}: {failure_text(f, lang)}" for f in failed]
+    return [f"{f.path}: {notice_text(f.notice, lang)}" for f in failed]
 
 
 def warning_lines(trace: Trace, lang: str) -> list[str]:

@@ -20,7 +20,6 @@ from numpy.typing import NDArray
 from rag_core.retrieval.sparse.analyzers import (
     KIWI_CONTENT_TAGS,
     analyze_many,
-    analyzer_names,
     char_ngrams,
     get_analyzer,
 )
@@ -97,7 +96,6 @@ __all__ = [
     "SparseResult",
     "TfidfIndex",
     "analyze_many",
-    "analyzer_names",
     "build_sparse_index",
     "char_ngrams",
     "get_analyzer",

@@ -328,8 +328,3 @@ def analyze_many(
     if name == "auto":
         return auto_terms_many(list(texts))
     return [analyzer(t) for t in texts]
-
-
-def analyzer_names() -> tuple[str, ...]:
-    """Registered analyzer names, in registration order."""
-    return ANALYZER_FACTORIES.names()

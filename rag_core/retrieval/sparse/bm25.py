@@ -30,7 +30,7 @@ from rag_core.retrieval.sparse.postings import (
     term_stats,
     top_k,
 )
-from rag_core.retrieval.sparse.scoring import Bm25Variant, get_variant
+from rag_core.retrieval.sparse.scoring import BM25_VARIANTS, Bm25Variant
 from rag_core.types import TermStat
 
 
@@ -92,7 +92,7 @@ class BM25Index:
             ValueError: Unknown variant (lists the valid ones), bad parameter,
                 no documents.
         """
-        spec = get_variant(variant)
+        spec = BM25_VARIANTS.get(variant)
         _check_params(k1, b, delta, epsilon)
         post = build_postings(token_lists)
         return cls._from_postings(post, spec, float(k1), float(b), float(delta), float(epsilon))
@@ -140,12 +140,12 @@ class BM25Index:
     @property
     def idf_form(self) -> str:
         """The formula in use, in words (shown in the analyzer view)."""
-        return get_variant(self.variant).form
+        return BM25_VARIANTS.get(self.variant).form
 
     @property
     def params(self) -> dict[str, float | str]:
         out: dict[str, float | str] = {"variant": self.variant, "k1": self.k1, "b": self.b}
-        spec = get_variant(self.variant)
+        spec = BM25_VARIANTS.get(self.variant)
         if spec.uses_delta:
             out["delta"] = self.delta
         if self.variant == "okapi":

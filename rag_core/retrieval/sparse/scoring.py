@@ -14,8 +14,8 @@ Lin, "Which BM25 Do You Mean? A Large-Scale Reproducibility Study of Scoring
 Variants", ECIR 2020.
 
 A variant is a :class:`Bm25Variant`: an idf function over the whole df array
-(Okapi's epsilon floor needs every idf) and a tf function, looked up with
-:func:`get_variant`.
+(Okapi's epsilon floor needs every idf) and a tf function, looked up by name in
+:data:`BM25_VARIANTS`.
 """
 
 from __future__ import annotations
@@ -242,11 +242,6 @@ BM25_VARIANTS.add(
         "w(tf) = tf·(k1+1)/(tf + k1·(1 − b + b·|d|/avgdl))",
     ),
 )
-
-
-def get_variant(name: str) -> Bm25Variant:
-    """The BM25 variant registered under ``name`` (``ValueError`` lists the valid names)."""
-    return BM25_VARIANTS.get(name)
 
 
 TFIDF_FORM = "tf-idf (scikit-learn): tf × (ln((1 + N)/(1 + df)) + 1), ‖row‖₂ = 1; score = cos(q, d)"
