@@ -312,16 +312,11 @@ def _citation_mode(
     if mode == "enforced" and not generator.takes_logits_processors:
         mode = "free"
         params["citations"] = "free"
-        notes.append(_no_enforcing(generator))
+        notes.append(notice(GENERATION_NOT_ENFORCED, model=generator.model_id))
     sources = sorted({s.n for s in context.sources if s.n is not None})
     if mode == "enforced":
         params["cite_sources"] = sources
     return mode, sources, notes
-
-
-def _no_enforcing(generator: LocalGenerator) -> Notice:
-    """The note of a generator that cannot constrain its decoding (citations fall back to free)."""
-    return notice(GENERATION_NOT_ENFORCED, model=generator.model_id)
 
 
 def _nothing_to_send(
