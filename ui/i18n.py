@@ -24,7 +24,6 @@ watch for, in a sentence or two.
 
 from __future__ import annotations
 
-import string
 import threading
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -171,8 +170,3 @@ def tv(prefix: str, value: str, lang: str) -> str:
     as they are."""
     key = f"{prefix}.{value}"
     return t(key, lang) if key in TEXT else value
-
-
-def fields_of(text: str) -> set[str]:
-    """The ``{field}`` names a text uses (the tests compare ko and en)."""
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}

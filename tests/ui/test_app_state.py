@@ -16,6 +16,7 @@ from helpers.paths import ROOT
 from rag_core.config import PRESETS, PipelineConfig, preset
 from rag_core.overrides import parse_overrides
 from rag_core.scenarios import EXPECT_KEYS, SCENARIOS, Scenario, scenario
+from rag_core.wording import fields_of
 from ui import state
 from ui.html import (
     ChunkBox,
@@ -30,7 +31,7 @@ from ui.html import (
     table,
     tag,
 )
-from ui.i18n import CATALOGUES, TEXT, fields_of, merge, t, tv
+from ui.i18n import CATALOGUES, TEXT, merge, t, tv
 
 PAYLOADS = (
     "<script>window.__xss = 1</script>",
