@@ -20,7 +20,7 @@ from ui.label import keys as K
 ctx = sidebar.context(__file__)
 lang, ss, docs = ctx.lang, st.session_state, ctx.corpus.docs
 show(style())
-show(measure.style())
+show(style(measure.CSS))
 st.title(t("page.label", lang))
 st.caption(t("lab.intro", lang))
 qsets = ctx.question_sets

@@ -11,7 +11,7 @@ from ui import cache, render, sidebar, stream
 from ui.html import Markup, md, show, style
 from ui.i18n import t
 from ui.lecture import keys, widgets
-from ui.lecture.style import lecture_style
+from ui.lecture.style import LECTURE_CSS
 from ui.lecture.view import Making, lecture_view, parse_side, parse_step
 from ui.state import K_LEC_BIG, K_LEC_SIDE, K_LEC_STEP, compare_config
 
@@ -30,7 +30,7 @@ lang = ctx.lang
 st.set_page_config(
     initial_sidebar_state="collapsed"
 )  # the projector needs the width; the ☰ reopens it
-show(style() + lecture_style() + PAGE_CSS)
+show(style() + style(LECTURE_CSS) + PAGE_CSS)
 
 side = parse_side(sidebar.shadow_get(K_LEC_SIDE, "")) if ctx.compare_b else "a"
 asked_side = sidebar.shadow_get(K_LEC_SIDE, "")

@@ -421,9 +421,10 @@ CSS = """
 """
 
 
-def style() -> Markup:
-    """The stylesheet (one ``<style>`` tag; contains no document text)."""
-    return Markup(f"<style>{CSS}</style>")
+def style(css: str = CSS) -> Markup:
+    """A stylesheet as one ``<style>`` tag: the app's, or ``css`` (a page's constant stylesheet;
+    never document text)."""
+    return Markup(f"<style>{css}</style>")
 
 
 def show(markup: Markup, container: object | None = None) -> None:

@@ -36,8 +36,7 @@ from rag_core.modelnames import shown_place, without_root
 from rag_core.types import Notice
 from rag_core.wording import unworded
 
-from .html import Markup, md, show
-from .html import style as html_style
+from .html import md, show, style
 from .i18n import error_text, notice_text, t
 from .label.keys import K_LAB_GOLD as K_GOLD
 from .label.keys import K_LAB_GOLD_W as K_GOLD_W
@@ -337,15 +336,10 @@ CSS = """
 """
 
 
-def style() -> Markup:
-    """The measuring pages' stylesheet (a constant; no document text)."""
-    return Markup(f"<style>{CSS}</style>")
-
-
 def page_head(ctx: Context, title_key: str, intro_key: str) -> None:
     """A measuring page's styles, title and intro; stops the page when there is no question set."""
-    show(html_style())
     show(style())
+    show(style(CSS))
     st.title(t(title_key, ctx.lang))
     st.caption(t(intro_key, ctx.lang))
     if not ctx.question_sets:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from ..html import Markup
-
 LECTURE_CSS = """
 .ri-lec{display:flex;flex-direction:column;gap:6px;box-sizing:border-box;min-height:0;
   font-size:clamp(13px,calc(0.78vw + 3px),18px)}
@@ -68,8 +66,3 @@ LECTURE_CSS = """
 .ri-lec .ri-chip{font-size:0.88em}
 .ri-lec .ri-src-h{font-size:0.85em}
 """
-
-
-def lecture_style() -> Markup:
-    """The lecture stylesheet as one ``<style>`` tag (contains no document text)."""
-    return Markup(f"<style>{LECTURE_CSS}</style>")
