@@ -1,8 +1,8 @@
 """Writing a person's output file so that nothing is destroyed.
 
 Every exporter writes through :func:`open_output` (or :func:`write_text`, the same for text
-made at once): the CLI's ``--output`` and ``--trec-run``, ``labels export``, ``support
---output``, and :func:`rag_core.formats.trec.write_qrels` / ``write_run``.
+made at once): the CLI's ``--output`` and ``--trec-run``, ``labels export`` and ``support
+--output``.
 
 * An output that is one of the command's inputs (the same file, a hard link to it, or an
   existing file inside an input folder) is refused before anything is opened: ``support

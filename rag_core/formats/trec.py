@@ -38,7 +38,6 @@ from ..types import Notice
 from ..wording import declare, notice, refused
 from . import guard
 from .guard import at
-from .output import write_text
 
 Qrels = dict[str, dict[str, int]]
 Run = dict[str, dict[str, float]]
@@ -340,22 +339,6 @@ def format_run(run: RunLike, tag: str = "rag_core", *, escape: bool = False) -> 
     return "".join(out)
 
 
-def write_qrels(
-    qrels: Mapping[str, Mapping[str, int]], path: str | Path, *, escape: bool = False
-) -> None:
-    """Write TREC qrels (see :func:`format_qrels`) through
-    :func:`~rag_core.formats.output.write_text` (an ``OutputError`` when refused or not written)."""
-    write_text(path, format_qrels(qrels, escape=escape))
-
-
-def write_run(
-    run: RunLike, path: str | Path, tag: str = "rag_core", *, escape: bool = False
-) -> None:
-    """Write a TREC run (see :func:`format_run`) through
-    :func:`~rag_core.formats.output.write_text`."""
-    write_text(path, format_run(run, tag, escape=escape))
-
-
 __all__ = [
     "Qrels",
     "Run",
@@ -371,6 +354,4 @@ __all__ = [
     "run_lines",
     "sniff_qrels_format",
     "unescape_id",
-    "write_qrels",
-    "write_run",
 ]

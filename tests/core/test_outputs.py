@@ -24,7 +24,7 @@ from helpers.paths import ROOT
 
 from rag_core.cli import main
 from rag_core.formats.output import OutputError, open_output, write_text
-from rag_core.formats.trec import write_run
+from rag_core.formats.trec import format_run
 from rag_core.gold.store import LabelStore
 
 ROW = {"id": "a", "question": "q", "contexts": ["Cats purr."], "answer": "Cats purr [1]."}
@@ -117,9 +117,9 @@ def test_a_device_is_written_in_place():
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
 
 
-def test_write_run_into_a_fifo_writes_through_it(tmp_path):
+def test_a_run_written_into_a_fifo_goes_through_it(tmp_path):
     reader = FifoReader(tmp_path / "run.fifo")
-    write_run({"q1": ["d1", "d2"]}, reader.path, tag="t")
+    write_text(reader.path, format_run({"q1": ["d1", "d2"]}, "t"))
     assert reader.text() == "q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n"
     assert_fifo(reader.path)
 

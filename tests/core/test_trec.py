@@ -9,8 +9,10 @@ import pytest
 from helpers.paths import DATASETS
 
 from rag_core.evaluation.metrics import evaluate_run
+from rag_core.formats.output import write_text
 from rag_core.formats.trec import (
     escape_id,
+    format_qrels,
     format_run,
     parse_qrels,
     parse_run,
@@ -18,9 +20,15 @@ from rag_core.formats.trec import (
     read_qrels,
     read_run,
     unescape_id,
-    write_qrels,
-    write_run,
 )
+
+
+def write_qrels(qrels, path, *, escape=False):
+    write_text(path, format_qrels(qrels, escape=escape))
+
+
+def write_run(run, path, tag="rag_core", *, escape=False):
+    write_text(path, format_run(run, tag, escape=escape))
 
 
 def random_qrels_and_run(seed: int):
