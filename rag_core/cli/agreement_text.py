@@ -3,20 +3,7 @@ most (the CLI prints English; the pages word the same figures from ``ui/label/te
 
 from __future__ import annotations
 
-from ..evaluation.agreement import Agreement, Figure
-
-
-def figure_text(fig: Figure, percent: bool = False) -> str:
-    """``0.812 [0.701, 0.893]`` (``percent``: ``8.0% [...]``); ``undefined`` without a value."""
-    if fig.value is None:
-        return "undefined"
-
-    def one(x: float) -> str:
-        return f"{x:.1%}" if percent else f"{x:.3f}"
-
-    if fig.low is None or fig.high is None:
-        return one(fig.value)
-    return f"{one(fig.value)} [{one(fig.low)}, {one(fig.high)}]"
+from ..evaluation.agreement import Agreement, figure_text
 
 
 def agreement_text(ag: Agreement, top: int = 10) -> str:

@@ -57,6 +57,22 @@ class Figure:
     high: float | None = None
 
 
+def figure_text(
+    fig: Figure, percent: bool = False, *, places: int = 3, undefined: str = "undefined"
+) -> str:
+    """``0.812 [0.701, 0.893]`` at ``places`` decimals (``percent``: the same precision as a
+    percentage, ``81.2% [...]``); ``undefined`` without a value."""
+    if fig.value is None:
+        return undefined
+
+    def one(x: float) -> str:
+        return f"{x:.{places - 2}%}" if percent else f"{x:.{places}f}"
+
+    if fig.low is None or fig.high is None:
+        return one(fig.value)
+    return f"{one(fig.value)} [{one(fig.low)}, {one(fig.high)}]"
+
+
 @dataclass(frozen=True)
 class PairAgreement:
     """Annotators ``a`` and ``b`` on the questions both labeled."""
@@ -403,5 +419,6 @@ __all__ = [
     "agreement",
     "alpha_of",
     "coincidences",
+    "figure_text",
     "kappa_of",
 ]

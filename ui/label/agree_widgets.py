@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import streamlit as st
 import streamlit.components.v1 as components
 
-from rag_core.evaluation.agreement import Agreement, Figure, agreement
+from rag_core.evaluation.agreement import Agreement, agreement, figure_text
 from rag_core.gold.labels import GRADES
 from rag_core.gold.store import LabelStore
 from rag_core.types import Document, Question
@@ -152,17 +153,8 @@ def _agreement(store_key: tuple[str, int, str], _store: LabelStore, qset: str) -
     return agreement(own)
 
 
-def figure(fig: Figure, percent: bool = False) -> str:
-    """A figure and its interval, or — when undefined."""
-    if fig.value is None:
-        return "—"
-
-    def one(x: float) -> str:
-        return f"{x:.0%}" if percent else f"{x:.2f}"
-
-    if fig.low is None or fig.high is None:
-        return one(fig.value)
-    return f"{one(fig.value)} [{one(fig.low)}, {one(fig.high)}]"
+#: A figure and its interval at two decimals, or — when undefined.
+figure = partial(figure_text, places=2, undefined="—")
 
 
 def agreement_section(
