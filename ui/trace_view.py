@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from rag_core.answer.support import contradicts
 from rag_core.answer.support_head import SIGNS
 from rag_core.evaluation.answer_marks import answer_mark
 from rag_core.types import (
@@ -210,9 +211,11 @@ def support_threshold(support: SupportStage, config: Mapping[str, Any]) -> float
 
 def is_evidence(e: Evidence, min_p: float | None) -> bool:
     """Is this window evidence for its claim: one that backs it (``p_supported ≥ min_p``) or
-    one that contradicts it? A source's best window that does neither is only a candidate the
-    checker looked at (its score is in the evidence table), and is not painted."""
-    return e.contradiction is not None or (min_p is not None and e.score >= min_p)
+    one that contradicts it (the checker's veto, :func:`~rag_core.answer.support.contradicts`:
+    another value in a window covering most of the claim)? A source's best window that does
+    neither — another number in a window about something else included — is only a candidate
+    the checker looked at (its score is in the evidence table), and is not painted."""
+    return contradicts(e) or (min_p is not None and e.score >= min_p)
 
 
 def evidence_marks(

@@ -6,7 +6,8 @@ converted model and the embedding cache are linked in: ``make test``'s setup pre
   row and pane 3), and no banner states a result that does not exist yet;
 * item 5 — an answer the length cap cut is marked "cut off", never "answers the question";
 * item 4 — the Lecture claim picker follows the side shown (A's claim is gone after the toggle);
-* item 6 — only evidence is painted, in its claim's colour.
+* item 6 — only evidence is painted, in its claim's colour (Lecture; Inspect: a source on the
+  topic that states none of the claim's numbers is not its evidence).
 
 Marked ``slow`` too: a few generations of the 0.5B model (a minute or more each on a loaded
 2-core machine). Screenshots go to ``$RAG_SCREENSHOT_DIR`` when set.
@@ -91,6 +92,24 @@ def test_a_cut_answer_is_marked_cut_off(fresh, browser):
     assert preview.locator(".ri-mark-cut_off").count() == 1, preview.inner_html()
     assert preview.locator(".ri-mark-correct").count() == 0
     _shot(page, "inspect-cut-off-en.png")
+    page.close()
+
+
+def test_inspect_paints_only_the_source_that_states_the_claims_numbers(fresh, browser):
+    """ko-02's answer (15~17도, 0.5~1도 [1]): sources [2] and [3] are on the same topic and the
+    readings rate the claim grounded against every source, but they state none of its numbers
+    (other degrees: 0.6도, 10도) — neither is its evidence, so only [1] is painted."""
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(f"{fresh}/inspect?lang=ko&qid=ko-02")
+    page.locator("[data-preview=done]").wait_for(timeout=GEN_MS)
+    wait_idle(page)
+    painted = page.locator(".ri-src").evaluate_all(
+        "els => els.filter(e => e.querySelector('.ri-ev'))"
+        ".map(e => e.querySelector('.ri-src-h').innerText)"
+    )
+    assert painted and all(h.startswith("[1]") for h in painted), painted
+    page.locator(".ri-ev").first.scroll_into_view_if_needed()
+    _shot(page, "inspect-evidence-ko.png")
     page.close()
 
 

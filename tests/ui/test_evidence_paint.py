@@ -15,9 +15,9 @@ from ui.trace_view import evidence_marks, is_evidence, support_threshold
 MIN_P = 0.83
 
 
-def _ev(n: int, score: float, start: int, conflict: bool = False) -> Evidence:
+def _ev(n: int, score: float, start: int, conflict: bool = False, overlap: float = 0.0) -> Evidence:
     return Evidence(
-        n=n, chunk_id=f"c{n}", sentence="s", start=start, end=start + 10, overlap=0.0,
+        n=n, chunk_id=f"c{n}", sentence="s", start=start, end=start + 10, overlap=overlap,
         cosine=None, score=score, spans=((start, start + 10),),
         contradiction=Notice("support.conflict.value", {"numbers": "1,950"}) if conflict else None,
     )  # fmt: skip
@@ -50,9 +50,16 @@ def test_a_window_under_min_p_is_not_painted_and_evidence_takes_the_claims_colou
 
 
 def test_a_contradicting_window_is_evidence_in_the_contradicted_colour():
-    sup = _support("contradicted", _ev(1, 0.20, 0, conflict=True), _ev(2, 0.30, 50))
+    sup = _support("contradicted", _ev(1, 0.20, 0, conflict=True, overlap=0.8), _ev(2, 0.30, 50))
     assert is_evidence(sup.claims[0].evidence[0], MIN_P)
     assert not is_evidence(sup.claims[0].evidence[1], MIN_P)
+    # another number in a window about something else (overlap under the veto's 0.5) is no
+    # evidence: ko-02's neighbours state 0.6도 and 10도, not the claim's 15~17도
+    other = _ev(2, 0.50, 50, conflict=True, overlap=0.14)
+    assert not is_evidence(other, MIN_P)
+    assert (
+        evidence_marks(_Trace(_support("supported", _ev(1, 0.97, 0), other)), 0, 2, 50, "ko") == []
+    )
     marks = evidence_marks(_Trace(sup), 0, 1, 0, "ko")
     assert [m.cls for m in marks] == ["ri-ev ri-v-contradicted ri-ev-best"]
     assert not is_evidence(replace(sup.claims[0].evidence[1], score=0.9), None)  # no threshold
