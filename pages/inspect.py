@@ -36,8 +36,16 @@ widgets.flow(trace, lang)
 
 st.download_button(
     t("ins.download", lang),
+    # keyed by how far the run got too: the model-free trace drawn while the answer is being
+    # made must not be what a download after the answer gives
     data=cache.trace_json(
-        cache.trace_key(ctx.corpus_key, ctx.config, ctx.question, ctx.gold), trace
+        (
+            *cache.trace_key(ctx.corpus_key, ctx.config, ctx.question, ctx.gold),
+            state,
+            trace.generation.status,
+            trace.support.status,
+        ),
+        trace,
     ),
     file_name="trace.json",
     mime="application/json",

@@ -15,6 +15,7 @@ Marked ``slow`` too: a few generations of the 0.5B model (a minute or more each 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -110,6 +111,13 @@ def test_inspect_paints_only_the_source_that_states_the_claims_numbers(fresh, br
     assert painted and all(h.startswith("[1]") for h in painted), painted
     page.locator(".ri-ev").first.scroll_into_view_if_needed()
     _shot(page, "inspect-evidence-ko.png")
+    # the Trace downloaded now holds the answer and its claims, not the model-free trace drawn
+    # while the answer was being made
+    with page.expect_download() as download:
+        page.get_by_role("button", name=re.compile("Trace JSON")).click()
+    trace = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert trace["generation"]["status"] == "ok" and trace["generation"]["answer"]
+    assert trace["support"]["claims"], trace["support"]
     page.close()
 
 
