@@ -666,7 +666,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "ins.after_rerank": ("재순위 후", "after rerank"),
     "ins.rank": ("순위", "rank"),
     "ins.rerank_facts": (
-        "{label} · shortlist {shortlist} · {status}",
+        "{label} · 재순위 후보 {shortlist}개 · {status}",
         "{label} · shortlist {shortlist} · {status}",
     ),
     "ins.rerank_unavailable": (
@@ -994,13 +994,13 @@ TEXT: dict[str, tuple[str, str]] = {
     "ev.phrasings": ("질의", "Queries"),
     "ev.labels": ("직접 붙인 라벨 쓰기", "Use manual labels"),
     "help.ev.labels": (
-        "켜면 라벨 저장소의 라벨이 needle에 더해지거나 needle을 덮어씁니다. 라벨이 바뀌면 다시 "
-        "계산합니다.",
+        "켜면 라벨 저장소의 라벨이 질문 세트의 정답 근거에 더해지거나 그것을 덮어씁니다. "
+        "라벨이 바뀌면 다시 계산합니다.",
         "On: labels from the store add to or override the shipped needles. A label change "
         "recomputes.",
     ),
     "ev.no_store": (
-        "라벨 저장소({path})를 열 수 없어 질문 세트의 needle만 씁니다.",
+        "라벨 저장소({path})를 열 수 없어 질문 세트의 정답 근거만 씁니다.",
         "The label store ({path}) cannot be opened: only the shipped needles are used.",
     ),
     "ev.col.query": ("질의", "query"),
