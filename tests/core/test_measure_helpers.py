@@ -25,9 +25,9 @@ from rag_core.evaluation.run import (
     question_rows,
     ranking_config,
     report_dict,
-    rows_csv,
     tag_group,
 )
+from rag_core.formats.spreadsheet import rows_csv
 from rag_core.types import Needle, Question, to_jsonable
 
 QUESTIONS = (
