@@ -44,6 +44,11 @@ def test_five_spans_graded_and_saved_with_keys_only(label_server, browser, tmp_p
     # at 1280 px nothing runs off the side, and the editor sits next to the document
     main = page.locator("[data-testid=stMain]")
     assert main.evaluate("m => m.scrollWidth <= m.clientWidth")
+    # the excerpt scrolls to the picked span inside its own box: the page stays at its top
+    assert main.evaluate("m => m.scrollTop") == 0
+    assert page.locator("h1").first.bounding_box()["y"] >= 0
+    frame = page.frame_locator(EXCERPT).first
+    assert frame.locator("#root").evaluate(PICK_SHOWN_JS)
     doc_box = page.locator(EXCERPT).first.bounding_box()
     save_box = page.get_by_role("button", name="Save and next").bounding_box()
     assert save_box["x"] > doc_box["x"] + doc_box["width"]
@@ -72,7 +77,6 @@ def test_five_spans_graded_and_saved_with_keys_only(label_server, browser, tmp_p
     assert {lab.annotator for lab in got} == {"keys"}
 
     # a span chosen with the mouse: drag over 40 characters of the excerpt
-    frame = page.frame_locator(EXCERPT).first
     frame.locator("#root").wait_for(timeout=WAIT_MS)
     ends = frame.locator("#root").evaluate(DRAG_ENDS_JS)  # scrolls the excerpt to its top
     iframe = page.locator(EXCERPT).first
@@ -102,6 +106,14 @@ def test_five_spans_graded_and_saved_with_keys_only(label_server, browser, tmp_p
     full_page_shot(page, tmp_path, "label-keys-1280.png")
     page.close()
 
+
+#: In the component's frame: the picked span lies inside the excerpt's visible box.
+PICK_SHOWN_JS = """root => {
+  const pick = root.querySelector(".ri-pick");
+  if (!pick) return false;
+  const r = root.getBoundingClientRect(), p = pick.getBoundingClientRect();
+  return p.top >= r.top - 1 && p.top < r.bottom;
+}"""
 
 #: In the component's frame, its excerpt scrolled to the top: viewport points just inside the
 #: first and the 40th character of the excerpt's first long text run, and those 40 characters
