@@ -9,10 +9,10 @@ The rule:
 3. Paragraphs are packed into a chunk while the span from the chunk's first
    paragraph start to the new paragraph's end stays ``<= target``.
 4. A paragraph longer than ``target`` closes the open chunk and is split into
-   sentences (:data:`SENTENCE`: non-terminators, then terminators, then
-   whitespace; the terminators are ASCII ``.!?`` and the full-width
-   ``。！？．`` and half-width ``｡``, so Chinese and Japanese text without
-   spaces has sentences too). A sentence still longer than ``target`` is split
+   sentences (:data:`SENTENCE`: up to a run of the full-width ``。！？．`` or
+   half-width ``｡``, so Chinese and Japanese text without spaces has sentences
+   too, or of ASCII ``.!?`` followed by whitespace, so a decimal point does not
+   end one; then whitespace). A sentence still longer than ``target`` is split
    at its line breaks (:data:`LINE`), a line still longer at its spaces
    (:data:`WORD`), and a word still longer is cut every ``target`` characters
    (:func:`~rag_core.chunking.base.hard_pieces`, ``Span.hard_cut``). These
@@ -35,8 +35,11 @@ from .base import CHUNKERS, Span, hard_pieces, sections
 PARAGRAPH = re.compile(r"[^\n]+(?:\n[^\n]+)*")
 #: Sentence terminators: ASCII, full-width (Chinese, Japanese) and the half-width ideographic stop.
 TERMINATORS = ".!?。！？．｡"
-#: A sentence: non-terminators, terminators, trailing whitespace.
-SENTENCE = re.compile(rf"[^{TERMINATORS}]*[{TERMINATORS}]*\s*")
+#: A sentence: the shortest run up to a full-width terminator run, or up to an ASCII one (and
+#: closing quotes or brackets) followed by whitespace or the end — a decimal point ("3.1",
+#: "0.05") is not followed by whitespace and ends nothing, as in :func:`rag_core.text.sentence_spans`
+#: — then trailing whitespace.
+SENTENCE = re.compile(r"[\s\S]*?(?:[。！？．｡]+|[.!?]+[\"'”’)\]]*(?=\s|\Z)|\Z)\s*")
 #: A line with its line break.
 LINE = re.compile(r"[^\n]*\n?")
 #: A word (run of non-whitespace) with the whitespace after it.

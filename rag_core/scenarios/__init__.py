@@ -187,14 +187,17 @@ SCENARIOS: tuple[Scenario, ...] = (
             "C로는 GPT-3의 KV 캐시 크기를 적은 청크가 dense 검색 상위 8개에도 들지 못하니, 헤더는 "
             "분명 도움이 됩니다. 그러나 헤더 토큰이 더해진 512자 청크는 MiniLM 인코더의 창(256 "
             "토큰)을 넘고, 넘친 끝부분은 아무 경고 없이 잘린 채 임베딩됩니다. 그 청크는 상위 3개 "
-            "밖으로 밀립니다. 헤더를 붙인 256자 청크(B)는 창 안에 통째로 들어가고, 정답이 "
-            "1위입니다.",
+            "밖으로 밀립니다. 헤더를 붙인 384자 청크(B)는 창 안에 통째로 들어가고, 정답이 "
+            "1위입니다. B가 고치는 것은 순위이지 읽기가 아닙니다: 그 청크는 표의 두 행뿐이고 열 "
+            "이름이 적힌 머리글 행이 없어, 내장 0.5B 모델은 맞는 값을 고르지 못합니다.",
             "en": "Preset E indexes each chunk with a '[Title > Section]' header. Without it "
             "(preset C) the chunk that gives GPT-3's KV-cache size is not even in dense "
             "retrieval's top 8, so the header does help. But header tokens plus a 512-character "
             "chunk overflow MiniLM's encoder window (256 tokens), whatever spills over is embedded "
             "as if it were not there — silently — and that chunk falls outside the top 3. Header "
-            "chunks of 256 characters (B) fit the window whole, and the gold ranks first.",
+            "chunks of 384 characters (B) fit the window whole, and the gold ranks first. B fixes "
+            "the ranking, not the reading: that chunk holds two table rows without the header row "
+            "that names the columns, and the bundled 0.5B model does not pick the right value.",
         },
         look_at={
             "ko": "청크 페이지의 길이 분포에서 256 선 오른쪽의 청크와 빨간 토큰 수; 비교 요약의 "
@@ -211,7 +214,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             "retrieval.k": 3,
         },
         question_id="en-inf-07",
-        compare={"chunker.target": 256},
+        compare={"chunker.target": 384},
         page="compare",
         expect={"gold_over_window": True, "lost_at": "retrieval"},
         expect_b={"gold_over_window": False, "gold_rank_at_most": {"retrieval:dense:minilm": 1}},

@@ -201,7 +201,7 @@ def reference_boundaries(doc: Document, target: int, overlap: int = 0, header: b
     return _ref_chunks(doc, pieces, overlap, header)
 
 
-_REF_MARKS = ".!?。！？．｡"
+_REF_FULL = "。！？．｡"
 
 
 def _ref_sections(text: str) -> list[tuple[str, list[tuple[int, int]]]]:
@@ -298,13 +298,27 @@ def _ref_units(text: str, s: int, e: int, target: int):
 
 
 def _ref_sentences(text: str, s: int, e: int):
-    """Sentences of ``text[s:e]``: up to a run of end marks and the whitespace after it."""
+    """Sentences of ``text[s:e]``: up to a run of full-width end marks, or of ASCII ones (and
+    closing quotes or brackets) followed by whitespace or the end, and the whitespace after it."""
     i = s
     while i < e:
         j = i
-        while j < e and text[j] not in _REF_MARKS:
-            j += 1
-        while j < e and text[j] in _REF_MARKS:
+        while j < e:
+            if text[j] in _REF_FULL:
+                while j < e and text[j] in _REF_FULL:
+                    j += 1
+                break
+            if text[j] in ".!?":
+                k = j
+                while k < e and text[k] in ".!?":
+                    k += 1
+                while k < e and text[k] in "\"'”’)]":
+                    k += 1
+                if k == e or text[k].isspace():
+                    j = k
+                    break
+                j = k  # "3.1", "0.05": no sentence end
+                continue
             j += 1
         while j < e and text[j].isspace():
             j += 1
@@ -462,6 +476,26 @@ def test_boundaries_long_paragraph_splits_into_sentences_and_a_long_sentence_at_
         "Next paragraph.",
     ]
     assert not any(c.hard_cut for c in chunks)
+
+
+def test_boundaries_never_ends_a_sentence_at_a_decimal_point():
+    # "Llama 3.1" and "0.05" are no sentence ends (no whitespace after the point): a long
+    # paragraph splits after "big." and "it.", and a Markdown table, which has no sentence end,
+    # splits at its rows, never inside a cell
+    para = "Llama 3.1 405B is big. SimCSE used 0.05 and reported it. Then more words follow."
+    rows = ["| Model | size |", "|---|---:|", "| Llama 3.1 405B | 1.97 GiB |", "| GPT-3 | 18 GiB |"]
+    doc = doc_of("## S\n" + para + "\n\n" + "\n".join(rows))
+    chunks = chunk_document(
+        doc, ChunkerConfig(strategy="boundaries", target=40), count_tokens=False
+    )
+    assert [c.content for c in chunks] == [
+        "Llama 3.1 405B is big.",
+        "SimCSE used 0.05 and reported it.",
+        "Then more words follow.",
+        "\n".join(rows[:2]),
+        rows[2],
+        rows[3],
+    ]
 
 
 def test_boundaries_hard_cuts_a_word_longer_than_target():
