@@ -36,9 +36,9 @@ PARAGRAPH = re.compile(r"[^\n]+(?:\n[^\n]+)*")
 #: Sentence terminators: ASCII, full-width (Chinese, Japanese) and the half-width ideographic stop.
 TERMINATORS = ".!?。！？．｡"
 #: A sentence: the shortest run up to a full-width terminator run, or up to an ASCII one (and
-#: closing quotes or brackets) followed by whitespace or the end — a decimal point ("3.1",
-#: "0.05") is not followed by whitespace and ends nothing, as in :func:`rag_core.text.sentence_spans`
-#: — then trailing whitespace.
+#: closing quotes or brackets) followed by whitespace or the end, then trailing whitespace. A
+#: decimal point ("3.1", "0.05") is followed by no whitespace and ends nothing, as in
+#: :func:`rag_core.text.sentence_spans`.
 SENTENCE = re.compile(r"[\s\S]*?(?:[。！？．｡]+|[.!?]+[\"'”’)\]]*(?=\s|\Z)|\Z)\s*")
 #: A line with its line break.
 LINE = re.compile(r"[^\n]*\n?")
