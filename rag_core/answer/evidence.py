@@ -111,6 +111,8 @@ NUMBER = re.compile(
     rf"(\s?(?:{_UNITS}))?"
     r"(?![A-Za-z0-9:]|-\d)",
 )
+#: LaTeX's digit grouping inside math, ``524{,}288`` or ``524\,288``: read as ``524,288``.
+LATEX_GROUPING = re.compile(r"(?<=\d)(?:\{,\}|\\,)(?=\d{3}(?!\d))")
 #: A range of two plain numbers: ``18-19``, ``3–5``, ``10~12``, ``5 to 7`` is left to the words.
 RANGE = re.compile(
     r"(?<![\w.,\-:/#])(\d{1,4})\s?[-–—~]\s?(\d{1,4})(?!\d|[\-–/:.]\d)"
@@ -271,7 +273,7 @@ def quantities_in(text: str) -> list[tuple[str, str, str | None]]:
     ``4,000미터`` and ``4,000종`` have the same value but different units: a claim of 4,000
     metres is not backed by a source counting 4,000 species.
     """
-    found, clean = _word_numbers(strip_citations(text))
+    found, clean = _word_numbers(LATEX_GROUPING.sub(",", strip_citations(text)))
     for m in NUMBER.finditer(clean):
         value = normalise_number(m.group(1), m.group(2), m.group(3))
         found.append((m.start(), m.group(0).strip(), value, _unit(m.group(4))))

@@ -87,6 +87,14 @@ def test_clock_times_are_read_on_a_24_hour_clock() -> None:
     assert quantities_in("I am 5 today") == [("5", "5", None)]
 
 
+def test_latex_digit_grouping_is_a_thousands_separator() -> None:
+    from rag_core.answer.evidence import quantities_in
+
+    # a Markdown source with math: "$2 \\times 32 … = 524{,}288$ bytes" states 524,288
+    tex = r"the product is $2 \times 128 \times 2 = 524{,}288$ bytes, or 1\,048\,576 in all"
+    assert [v for _w, v, _u in quantities_in(tex)] == ["2", "128", "2", "524288", "1048576"]
+
+
 def test_a_positive_claim_on_a_negated_fact_scores_negated_only() -> None:
     from rag_core.answer.support import claim_view, source_view, window_features
     from rag_core.answer.support_head import LEXICAL as FEATURES
