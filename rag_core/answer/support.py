@@ -482,9 +482,11 @@ def _verdict(
     if invalid:
         also = notice(WHY_ALSO_CITED, evidence=_said_all(cited)) if cited else ""
         return "invalid-citation", notice(WHY_INVALID, numbers=bad, sources=len(by_n), cited=also)
-    if valid and others:
+    if valid and others:  # the cited sources fall short of min_p, or each contradicts it
+        vetoes = [e.contradiction for e in cited if contradicts(e)]
+        why_not = vetoes[0] if vetoes and len(vetoes) == len(cited) else rule
         return "supported-elsewhere", notice(
-            WHY_ELSEWHERE, cited=_said_all(cited), rule=rule, others=_said_all(others)
+            WHY_ELSEWHERE, cited=_said_all(cited), rule=why_not, others=_said_all(others)
         )
     if not cites and others:
         return "uncited", notice(WHY_UNCITED, others=_said_all(others))

@@ -252,3 +252,25 @@ def test_a_source_lacking_the_claims_numbers_is_not_its_evidence_where_another_s
     # the stating source below min_p backs nothing, so nothing is capped; nor with it alone
     assert values_stated_elsewhere(ev, states, 0.999) == ev
     assert values_stated_elsewhere(ev[1:], states[1:], head.min_p) == ev[1:]
+
+
+def test_a_cited_source_that_states_another_value_is_named_as_contradicting() -> None:
+    """A cited source that covers the claim and states another value is vetoed whatever its
+    ``p_supported``; when another source backs the claim, the reason says the veto, not a
+    threshold the cited source's p already passes."""
+    from rag_core.answer.support import _verdict
+    from rag_core.types import Evidence
+    from rag_core.wording import english, notice
+
+    conflict = notice("support.conflict.value", numbers="3 m")
+    cited = Evidence(1, "c1", "The pool is 5 m deep.", 0, 21, 1.0, None, 0.92,
+                     ("3 m",), p_supported=0.92, contradiction=conflict)  # fmt: skip
+    other = Evidence(2, "c2", "The pool is 3 m deep.", 0, 21, 1.0, None, 0.9, p_supported=0.9)
+    sources = {1: src(1, cited.sentence), 2: src(2, other.sentence)}
+    verdict, why = _verdict((1,), sources, [cited, other], 0.71)
+    assert verdict == "supported-elsewhere"
+    said = english(why)
+    assert "does not support it (the source states another value than 3 m)" in said, said
+    # a cited source under min_p without a conflict still names the threshold
+    low = Evidence(1, "c1", "A pool.", 0, 7, 0.3, None, 0.4, p_supported=0.4)
+    assert "(needs p_supported ≥ 0.71)" in english(_verdict((1,), sources, [low, other], 0.71)[1])
