@@ -406,7 +406,7 @@ CSS = """
 .ri-trunc{color:#fff;background:#cf222e;font-weight:700;padding:0 4px;border-radius:3px;
   margin:0 2px}
 .ri-legend span{margin-right:8px}
-.ri-legend .ri-claim,.ri-legend .ri-nonum{display:inline-block;white-space:nowrap;line-height:1.35}
+.ri-legend>span{display:inline-block;white-space:nowrap;line-height:1.35}
 .ri-card{border:1px solid #d0d7de;border-radius:8px;padding:10px 12px;height:100%}
 .ri-card h4{margin:0 0 4px 0;font-size:1rem}
 .ri-preview{border:1px solid #d0d7de;border-radius:6px;padding:6px 12px;margin:2px 0 6px 0;

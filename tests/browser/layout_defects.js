@@ -85,6 +85,11 @@
     const lines = td.getClientRects().length && Math.round(td.scrollHeight / (fs * 1.3));
     if (td.clientWidth < 2.6 * fs && lines >= 3 && squeezed++ < 3) out.push(`squeezed: ${name(td)} ${td.clientWidth} px wide`);
   }
+  // (i) a legend chip broken over two lines ("뒷/받침 없음", "✂ 정답을 자/른 경계")
+  let broken = 0;
+  for (const c of document.querySelectorAll('.ri-legend > span')) {
+    if (visible(c) && c.getClientRects().length > 1 && broken++ < 3) out.push(`broken chip: ${name(c)}`);
+  }
   // (e) a Python exception on the page
   for (const x of document.querySelectorAll('[data-testid=stException]')) out.push(`exception: ${name(x)}`);
   // (d) a dialog over the page on arrival (Streamlit's "Page not found")

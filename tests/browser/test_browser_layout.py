@@ -7,9 +7,9 @@ visible element, not clipped by a scrolling ancestor, whose right edge passes th
 (b) text of one column of a row painted over a sibling column, (c) in the Lecture panes
 a clipped scroll container hiding the prompt's budget-cut marker, (f) a Lecture pane whose
 content scrolls inside it, (g) text in the main area cut off by an ellipsis and (h) a table
-column squeezed to a character or two a line; (d) a dialog on
-arrival (``/inspect`` opened Streamlit's "Page not found") and (e) a Python exception. Compare
-and Lecture are opened with a configuration B too. Screenshots go to
+column squeezed to a character or two a line, (i) a legend chip broken over two lines; (d) a
+dialog on arrival (``/inspect`` opened Streamlit's "Page not found") and (e) a Python exception.
+Compare and Lecture are opened with a configuration B too. Screenshots go to
 ``$RAG_LAYOUT_SHOTS`` (else pytest's temporary folder; the path is printed).
 """
 
