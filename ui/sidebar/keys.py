@@ -10,6 +10,7 @@ K_CTX = "_ctx"
 # set by render(), consumed by context(): "the sidebar ran in this script run"
 K_FRESH = "_ctx_fresh"
 K_GOTO = "_goto"  # a page name a callback asks to switch to (scenario buttons)
+K_CARRY = "_carry"  # the view widgets' values over that switch (their widget state is dropped)
 K_HOPPED = "_hopped"  # the legacy-folder hand-over to app.py happened (once per session)
 K_SHADOW = "_shadow"  # page widgets mirrored in the URL (Compare's B, Chunks' document)
 K_LAST_CORPUS = "_last_corpus"

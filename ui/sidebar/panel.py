@@ -27,7 +27,16 @@ from ..state import (
 )
 from .corpus import UPLOAD_NOTE, choose_corpus, upload_line
 from .generation import generation
-from .keys import K_CFG, K_CTX, K_FRESH, K_GOTO, K_HOPPED, K_LANG_SHADOW, K_PROBLEMS
+from .keys import (
+    K_CARRY,
+    K_CFG,
+    K_CTX,
+    K_FRESH,
+    K_GOTO,
+    K_HOPPED,
+    K_LANG_SHADOW,
+    K_PROBLEMS,
+)
 from .knobs import chunker, context_knobs, rerank_gate, support
 from .question import known_query_ids, question_group
 from .retrieval import imported_runs, retrieval
@@ -89,9 +98,11 @@ def render() -> Context:
     ss = st.session_state
     UPLOAD_NOTE.set(None)
     goto = ss.pop(K_GOTO, None)
-    if goto:
+    if goto:  # the switch drops the widgets' state: the corpus, its folder, the question
+        ss[K_CARRY] = {k: ss[k] for k in VIEW_WIDGETS if k in ss}
         st.switch_page(page_path(goto), query_params=st.query_params.to_dict())
     init_session()
+    ss.update(ss.pop(K_CARRY, {}))
     seed(widgets_from_config(ss[K_CFG]))
     for k in VIEW_WIDGETS:  # kept across a language switch, as seed() keeps the config's
         if k in ss:
