@@ -37,4 +37,10 @@ def test_a_beir_query_opened_from_evaluate_stays_on_its_folder(server, browser, 
     assert "corpus=beir" in page.url and "qid=q1" in page.url, page.url
     assert f"Question: {asked}" in page.locator("[data-testid=stMain]").inner_text()
     assert "Loaded 5 documents, 3 judged queries" in side.inner_text()
+    # and back through the navigation: the folder is still the corpus
+    side.get_by_role("link", name="Label").click()
+    page.wait_for_selector("h1:has-text('Label')", timeout=WAIT_MS)
+    wait_idle(page)
+    assert "corpus=beir" in page.url, page.url
+    assert "Loaded 5 documents, 3 judged queries" in side.inner_text()
     page.close()
