@@ -135,6 +135,10 @@ def test_lecture_stream_claim_picker_and_evidence(fresh, browser, tmp_path):
     stop = stop.first
     grid = page.locator(".ri-lec-grid")
     _shot(page, "lecture-pending-en.png")
+    for _ in range(20):  # on a loaded machine the rerun may still be drawing: up to 10 s
+        if _first_screen(stop) and _first_screen(grid):
+            break
+        page.wait_for_timeout(500)
     assert _first_screen(stop) and _first_screen(grid), ("the grid moved", grid.bounding_box())
     assert "Answer being made" in page.locator("[data-pane=answer]").inner_text()
     page.wait_for_selector(".ri-mark", timeout=GEN_MS)  # A's answer, judged
