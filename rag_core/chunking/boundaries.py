@@ -33,8 +33,6 @@ from .base import CHUNKERS, Span, hard_pieces, sections
 
 #: A maximal run of non-empty lines.
 PARAGRAPH = re.compile(r"[^\n]+(?:\n[^\n]+)*")
-#: Sentence terminators: ASCII, full-width (Chinese, Japanese) and the half-width ideographic stop.
-TERMINATORS = ".!?。！？．｡"
 #: A sentence: the shortest run up to a full-width terminator run, or up to an ASCII one (and
 #: closing quotes or brackets) followed by whitespace or the end, then trailing whitespace. A
 #: decimal point ("3.1", "0.05") is followed by no whitespace and ends nothing, as in
