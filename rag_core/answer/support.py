@@ -79,14 +79,7 @@ from rag_core.answer.evidence import (  # noqa: F401  (re-exported)
     windows,
 )
 from rag_core.answer.lookback import AnswerReading, ClaimReading, claim_readings
-from rag_core.answer.support_head import (
-    LEXICAL,
-    READING,
-    Linear,
-    SupportHead,
-    load_head,
-    sigmoid,
-)
+from rag_core.answer.support_head import LEXICAL, READING, Linear, SupportHead, load_head, sigmoid
 from rag_core.config import SupportConfig
 from rag_core.models.generators import TextGenerator
 from rag_core.types import Claim, ContextStage, Evidence, Notice, Source, SupportStage
