@@ -235,18 +235,20 @@ def _eval_summary(out: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _queries(n: int) -> str:
-    return f"{n} query" if n == 1 else f"{n} queries"
+def _units(n: int, unit: str) -> str:
+    """``n`` queries, or ``n`` questions where a question's phrasings were one pair."""
+    return f"{n} {unit}" if n == 1 else f"{n} {'queries' if unit == 'query' else 'questions'}"
 
 
 def paired_reading(c: Any) -> str:
     """One English sentence for a :class:`rag_core.evaluation.stats.PairedComparison`."""
+    these = _units(c.n, c.unit)
     conclusion = {
-        "a_better": f"{c.label_a} is better on these {_queries(c.n)}",
-        "b_better": f"{c.label_b} is better on these {_queries(c.n)}",
-        "not_distinguishable": f"not distinguishable on these {_queries(c.n)}",
+        "a_better": f"{c.label_a} is better on these {these}",
+        "b_better": f"{c.label_b} is better on these {these}",
+        "not_distinguishable": f"not distinguishable on these {these}",
     }[c.verdict]
     return (
-        f"{c.label_a} better on {_queries(c.wins)}, worse on {c.losses}, tied on {c.ties}; "
+        f"{c.label_a} better on {_units(c.wins, c.unit)}, worse on {c.losses}, tied on {c.ties}; "
         f"sign test p {format_p(c.p)}: {conclusion}"
     )

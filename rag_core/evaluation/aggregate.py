@@ -199,6 +199,7 @@ def compare_results(
             cluster_means({q: cast(float, b.per_query[q][key]) for q in common}, clusters),
             label_a=label_a,
             label_b=label_b,
+            unit="question" if clusters else "query",
         )
     if not out:
         raise ValueError("the two results share no metric (different cutoffs?)")

@@ -406,6 +406,8 @@ class PairedComparison:
     alpha: float = ALPHA
     label_a: str = "A"
     label_b: str = "B"
+    #: What one pair is: a query, or a question (its phrasings averaged into one value).
+    unit: Literal["query", "question"] = "query"
 
 
 def format_p(p: float) -> str:
@@ -428,8 +430,10 @@ def paired_compare(
     alpha: float = ALPHA,
     label_a: str = "A",
     label_b: str = "B",
+    unit: Literal["query", "question"] = "query",
 ) -> PairedComparison:
-    """Paired comparison of per-query values of configuration A and B.
+    """Paired comparison of per-query values of configuration A and B (``unit``: what a key
+    of ``a`` and ``b`` stands for, a query or a question whose phrasings were averaged).
 
     Only queries present in both mappings count. A query is a win when
     ``a − b > eps``, a loss when ``a − b < −eps``, otherwise a tie; ties are
@@ -439,6 +443,8 @@ def paired_compare(
     """
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must lie strictly between 0 and 1; got {alpha!r}")
+    if unit not in ("query", "question"):
+        raise ValueError(f"unit = {unit!r} is not valid; valid choices: query, question")
     if not math.isfinite(eps) or eps < 0:
         raise ValueError(f"eps must be a non-negative number; got {eps!r}")
     common = [q for q in a if q in b]
@@ -481,6 +487,7 @@ def paired_compare(
         alpha=alpha,
         label_a=label_a,
         label_b=label_b,
+        unit=unit,
     )
 
 

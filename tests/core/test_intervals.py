@@ -127,3 +127,7 @@ def test_paired_tests_pair_questions_not_phrasings():
     b = evaluate_queries(worse, GOLD, [1], judged=set(RANKINGS), clusters=CLUSTERS)
     c = compare_results(a, b)["hit@1"]
     assert c.n == 3 and (c.wins, c.losses, c.ties) == (2, 0, 1)
+    assert c.unit == "question"  # what the readout counts: questions, not queries
+    flat_a = evaluate_queries(RANKINGS, GOLD, [1], judged=set(RANKINGS))
+    flat_b = evaluate_queries(worse, GOLD, [1], judged=set(RANKINGS))
+    assert compare_results(flat_a, flat_b)["hit@1"].unit == "query"

@@ -98,6 +98,13 @@ def test_paired_reading_words_the_verdict_in_both_languages():
         "not distinguishable on these 1 query"
     )
     assert "구별할 수 없습니다" in view.paired_reading(flat, "ko")
+    # phrasings averaged into one value per question: the readout counts questions
+    qs = paired_compare(*_pair(18, 3, 43), unit="question")
+    assert view.paired_reading(qs, "en").startswith("A vs B: A better on 18 questions, worse")
+    assert view.paired_reading(qs, "en").endswith("A is better on these 64 questions")
+    assert "18개 질문에서 A 우세" in view.paired_reading(qs, "ko")
+    with pytest.raises(ValueError, match="valid choices: query, question"):
+        paired_compare(*_pair(1, 0, 0), unit="phrasing")  # type: ignore[arg-type]
     assert view.significant(c) and not view.significant(flat)
 
 

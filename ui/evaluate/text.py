@@ -372,8 +372,10 @@ TEXT: dict[str, tuple[str, str]] = {
         "not distinguishable on these questions",
     ),
     # ---- paired comparison verdicts (the core's codes)
-    "stats.queries.one": ("{n}개 질의", "{n} query"),
-    "stats.queries.many": ("{n}개 질의", "{n} queries"),
+    "stats.query.one": ("{n}개 질의", "{n} query"),
+    "stats.query.many": ("{n}개 질의", "{n} queries"),
+    "stats.question.one": ("{n}개 질문", "{n} question"),
+    "stats.question.many": ("{n}개 질문", "{n} questions"),
     "stats.reading": (
         "{a} 대 {b}: {wins_q}에서 {a} 우세, {losses}개에서 열세, {ties}개 동률. "
         "부호 검정 p {p}: {conclusion}.",

@@ -177,13 +177,14 @@ def metrics_help(ev: Any, lang: str) -> str:
     )
 
 
-def _queries(n: int, lang: str) -> str:
-    return t("stats.queries.one" if n == 1 else "stats.queries.many", lang, n=n)
+def _units(n: int, unit: str, lang: str) -> str:
+    """``n`` queries, or ``n`` questions where a question's phrasings were one pair."""
+    return t(f"stats.{unit}.{'one' if n == 1 else 'many'}", lang, n=n)
 
 
 def paired_reading(c: PairedComparison, lang: str) -> str:
     """The sign test's verdict in one sentence (wins, losses, ties, p and the conclusion)."""
-    n_q = _queries(c.n, lang)
+    n_q = _units(c.n, c.unit, lang)
     if c.verdict == "not_distinguishable":
         conclusion = t("stats.verdict.not_distinguishable", lang, n_q=n_q)
     else:
@@ -194,7 +195,7 @@ def paired_reading(c: PairedComparison, lang: str) -> str:
         lang,
         a=c.label_a,
         b=c.label_b,
-        wins_q=_queries(c.wins, lang),
+        wins_q=_units(c.wins, c.unit, lang),
         losses=c.losses,
         ties=c.ties,
         p=format_p(c.p),
