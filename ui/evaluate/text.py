@@ -387,7 +387,7 @@ TEXT: dict[str, tuple[str, str]] = {
         "{side} is better on these {n_q}",
     ),
     "stats.verdict.not_distinguishable": (
-        "이 {n_q}로는 두 설정을 구별할 수 없습니다",
+        "이 {n_q}에서는 두 설정을 구별할 수 없습니다",
         "not distinguishable on these {n_q}",
     ),
     # ---- does the conclusion survive the annotator?
