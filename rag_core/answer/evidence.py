@@ -3,17 +3,20 @@
 - **Terms.** Kiwi content morphemes when the text contains Hangul (particles dropped, so
   ``한라산의`` meets ``한라산은``); otherwise lowercase ``\\w+`` words minus :data:`STOPWORDS`,
   each reduced by the Snowball English stemmer (PyStemmer; Porter 2, snowballstem.org), so
-  "injuries" meets "injured".
+  "injuries" meets "injured". A clock time is a number, not words; a phrase naming weekdays
+  ("Monday to Thursday", "weekdays", "평일", "월~금") is the day names it covers
+  (:mod:`rag_core.answer.schedule`).
 - **Numbers.** Digits with thousands commas, decimals and a unit (:data:`NUMBER`; ``1,947`` =
   ``1947``; ``E17`` is one code, ≠ ``E21``; ``4,000미터`` ≠ ``4,000종``), clock times
-  (``17:00`` = ``17:0``), hyphenated ranges (``April 18-19``, ``3–5``: each end is a number),
-  and number words: English ``three``, ``twenty-five``, ``a dozen``; Korean native numerals
-  ``하나 둘 셋 넷 …`` and counters ``한/두/세/네 + 명/개/마리/살…``.
+  (``17:00`` = ``17:0`` = ``5 PM`` = ``오후 5시``), hyphenated ranges (``April 18-19``,
+  ``3–5``: each end is a number), and number words: English ``three``, ``twenty-five``,
+  ``a dozen``; Korean native numerals ``하나 둘 셋 넷 …`` and counters ``한/두/세/네 +
+  명/개/마리/살…``.
 - **Negation.** English ``not no never n't none nothing neither nor without``; Korean
   ``않 없 못 아니``.
 - **Units.** A source's evidence units are its sentences, or, for a structured record (a JSON
   object or array), its facts: one per leaf, read as key path plus value, ``false`` stating
-  the negation (:func:`record_units`).
+  the negation, and a week's hours (one key per weekday) one fact (:func:`record_units`).
 - **Windows.** The evidence unit is a window of 1–3 consecutive units of one source, and
   the whole source when it is short (:data:`SHORT_SOURCE_CHARS`).
 """
@@ -28,6 +31,7 @@ from functools import lru_cache
 from typing import Any
 
 from rag_core.answer.claims import sentences, strip_citations
+from rag_core.answer.schedule import DAY_TERMS, day_spans, is_day_key
 from rag_core.retrieval.sparse.analyzers import kiwi_terms
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -73,11 +77,19 @@ def analyzer_for(text: str) -> str:
 @lru_cache(maxsize=100_000)
 def terms(text: str, analyzer: str) -> frozenset[str]:
     """Distinct terms of ``text`` under ``analyzer`` (``kiwi``, or ``unicode``: stemmed words minus
-    stopwords)."""
+    stopwords). A clock time is a number, compared by its value, not words (``11:00 AM`` adds no
+    ``00`` or ``am``); a phrase naming weekdays is the days it names ("Monday to Wednesday" and
+    "월~수" are ``monday tuesday wednesday``: :mod:`rag_core.answer.schedule`)."""
     text = strip_citations(text)
+    days: set[str] = set()
+    for a, b, ds in day_spans(text):
+        text = _mask(text, a, b)
+        days.update(DAY_TERMS[d] for d in ds)
+    for a, b, _value in clock_times(text):
+        text = _mask(text, a, b)
     if analyzer == "kiwi":
-        return frozenset(stem(t) if t.isascii() else t for t in kiwi_terms(text))
-    return frozenset(stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS)
+        return frozenset({*(stem(t) if t.isascii() else t for t in kiwi_terms(text)), *days})
+    return frozenset({*(stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS), *days})
 
 
 _ENTITY = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)*)")
@@ -122,6 +134,12 @@ RANGE = re.compile(
 TIME = re.compile(
     r"(?<![\d:])(?:([01]?\d|2[0-4]):([0-5]?\d)(?:\s?([AaPp])\.?[Mm]\.?)?|(1[0-2]|0?[1-9])\s?([AaPp])\.?[Mm]\.?)"
     r"(?![\d:A-Za-z])"
+)
+
+#: A Korean clock time: ``오후 6시`` (18:00), ``오전 9시 30분``, ``9시 반``, ``12시`` (not
+#: ``24시간``, a duration).
+KO_TIME = re.compile(
+    r"(?<![\d\uac00-\ud7a3])(?:(오전|오후)\s?)?([01]?\d|2[0-4])시(?!간)(?:\s?([0-5]?\d)분|\s?(반))?"
 )
 
 #: Units written differently that name the same unit.
@@ -204,10 +222,11 @@ def _word_numbers(clean: str) -> tuple[list[tuple[int, str, str, str | None]], s
     """Number words, ranges and times of ``clean`` as ``(pos, written, value, unit)``, and
     ``clean`` with them masked out."""
     found: list[tuple[int, str, str, str | None]] = []
-    for m in TIME.finditer(clean):
-        found.append((m.start(), m.group(0), clock(m), "time"))
-    for m in list(TIME.finditer(clean)):
-        clean = _mask(clean, m.start(), m.end())
+    for a, b, _days in day_spans(clean):  # "seven days a week" names the week: no count
+        clean = _mask(clean, a, b)
+    for a, b, hm in clock_times(clean):
+        found.append((a, clean[a:b], hm, "time"))
+        clean = _mask(clean, a, b)
     for m in RANGE.finditer(clean):
         unit = _unit(m.group(3))  # "3–5 km": both ends in km
         found.append((m.start(1), m.group(1), m.group(1), unit))
@@ -264,6 +283,19 @@ def clock(m: re.Match[str]) -> str:
     elif half == "a" and hour == 12:
         hour = 0
     return f"{hour}:{minute:02d}"
+
+
+def clock_times(text: str) -> list[tuple[int, int, str]]:
+    """``(start, end, H:MM)`` of each clock time in ``text`` (:data:`TIME`, :data:`KO_TIME`), on
+    a 24-hour clock: ``5:00 PM``, ``17:0`` and ``오후 5시`` are all ``17:00``."""
+    out = [(m.start(), m.end(), clock(m)) for m in TIME.finditer(text)]
+    for m in KO_TIME.finditer(text):
+        half, hour_s, minute_s, thirty = m.groups()
+        hour = int(hour_s) + (12 if half == "오후" and int(hour_s) < 12 else 0)
+        hour = 0 if half == "오전" and hour == 12 else hour
+        minute = 30 if thirty else int(minute_s or 0)
+        out.append((m.start(), m.end(), f"{hour}:{minute:02d}"))
+    return sorted(out)
 
 
 def quantities_in(text: str) -> list[tuple[str, str, str | None]]:
@@ -381,6 +413,7 @@ def record_units(quote: str) -> tuple[Unit, ...] | None:
     except (ValueError, RecursionError):
         return None
     units: list[Unit] = []
+    day_leaf: list[bool] = []  # is each unit a leaf keyed by a weekday's name?
     path: list[str | None] = []  # the key of each open object (None for arrays)
     key: tuple[int, str] | None = None  # (offset, name) of the key awaiting its value
     tokens = list(_JSON_TOKEN.finditer(quote))
@@ -398,9 +431,31 @@ def record_units(quote: str) -> tuple[Unit, ...] | None:
             key = (m.start(), tok[1:-1])
         else:
             if tok != "null":
-                units += _leaf_units(quote, m, key, path)
+                leaf = _leaf_units(quote, m, key, path)
+                units += leaf
+                day_leaf += [key is not None and is_day_key(key[1]) and len(leaf) == 1] * len(leaf)
             key = None
-    return tuple(units)
+    return _schedules(units, day_leaf)
+
+
+def _schedules(units: Sequence[Unit], day_leaf: Sequence[bool]) -> tuple[Unit, ...]:
+    """``units`` with each run of weekday leaves (``"hours": {"Monday": "11:0-20:0", …}``) made
+    one unit: a week's schedule is one fact, when the place is open, so a claim about several
+    days ("Monday to Thursday, 11 AM to 8 PM") meets all of them in one window."""
+    out: list[Unit] = []
+    run: list[Unit] = []
+    for unit, is_day in [*zip(units, day_leaf, strict=True), (None, False)]:
+        if is_day and unit is not None:
+            run.append(unit)
+            continue
+        if len(run) > 1:
+            out.append(Unit(run[0].start, run[-1].end, " ".join(["open", *(u.text for u in run)])))
+        else:
+            out += run
+        run = []
+        if unit is not None:
+            out.append(unit)
+    return tuple(out)
 
 
 def _leaf_units(

@@ -1,0 +1,102 @@
+"""Weekdays as a set: the days a phrase names, read the same way in claims and in sources.
+
+People name days in ranges and groups ("Monday to Thursday", "Mon–Fri", "weekdays", "every
+day", "seven days a week"; "월요일부터 금요일까지", "월~금", "평일", "주말", "매일"), while a
+record names them one key per day (``"hours": {"Monday": "11:0-20:0", …}``). Read as the set
+of weekdays it covers, each phrase meets the day names of the source it restates:
+:func:`day_spans` finds the phrases, :data:`DAY_TERMS` names each day with one term in either
+language. A range runs forward through the week and wraps ("Friday to Monday" is four days).
+The count in "seven days a week" / "주 7일" is the whole week, not a quantity of days.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: The term each weekday is read as (Monday = 0), in English and Korean text alike.
+DAY_TERMS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEK = frozenset(range(7))
+
+_EN_FULL = {d: i for i, d in enumerate(DAY_TERMS)}
+_EN_SHORT = {
+    "mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4,
+    "sat": 5, "sun": 6,
+}  # fmt: skip
+_KO = {c: i for i, c in enumerate("월화수목금토일")}
+_KO_KEYS = frozenset({*_KO, *(f"{c}요일" for c in _KO)})
+
+_FULL = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_SHORT = r"(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?"
+#: An English range: full names, or abbreviations on both sides ("Mon-Fri"; "sat" and "sun"
+#: alone are words, so an abbreviation counts only inside a range).
+_EN_RANGE = re.compile(
+    rf"\b(?:from\s+)?({_FULL}|{_SHORT})s?\s*(?:-|–|—|to|through|thru|until|till)\s*"
+    rf"({_FULL}|{_SHORT})s?\b",
+    re.IGNORECASE,
+)
+_EN_DAY = re.compile(rf"\b({_FULL})s?\b", re.IGNORECASE)
+_EN_GROUPS = (
+    (re.compile(r"\bweek\s?days?\b", re.IGNORECASE), frozenset(range(5))),
+    (re.compile(r"\b(?:the\s+)?week\s?ends?\b", re.IGNORECASE), frozenset({5, 6})),
+    (
+        re.compile(
+            r"\b(?:every\s?day(?:\s+of\s+the\s+week)?|daily|all\s+week(?:\s+long)?"
+            r"|(?:seven|7)\s+days\s+a\s+week)\b",
+            re.IGNORECASE,
+        ),
+        _WEEK,
+    ),
+)
+#: A Korean range: ``월요일부터 금요일까지``, ``월~금``, ``월-금요일`` (a bare day letter counts
+#: only beside ``~`` / ``-``, since ``월`` and ``일`` are also "month" and "day").
+_KO_RANGE = re.compile(
+    r"(?<![\uac00-\ud7a3\d])([월화수목금토일])(?:요일)?\s*(?:부터|[~\-–])\s*"
+    r"([월화수목금토일])(?:요일)?(?:\s*까지)?"
+)
+_KO_DAY = re.compile(r"([월화수목금토일])요일")
+_KO_GROUPS = (
+    (re.compile(r"평일"), frozenset(range(5))),
+    (re.compile(r"주말"), frozenset({5, 6})),
+    (re.compile(r"매일|주\s?7일|연중무휴"), _WEEK),
+)
+
+
+def _day(name: str) -> int:
+    """Index (Monday = 0) of an English day name or abbreviation, or a Korean day letter."""
+    key = name.lower().rstrip(".")
+    return _EN_FULL.get(key, _EN_SHORT.get(key, _KO.get(name[:1], -1)))
+
+
+def _through(a: int, b: int) -> frozenset[int]:
+    """The days from ``a`` to ``b`` inclusive, wrapping past Sunday."""
+    return frozenset((a + i) % 7 for i in range((b - a) % 7 + 1))
+
+
+def day_spans(text: str) -> list[tuple[int, int, frozenset[int]]]:
+    """``(start, end, days)`` of each phrase of ``text`` that names weekdays, left to right and
+    not overlapping: ranges first, then groups, then single day names."""
+    found: list[tuple[int, int, frozenset[int]]] = []
+
+    def free(a: int, b: int) -> bool:
+        return all(b <= s or a >= e for s, e, _d in found)
+
+    for pat in (_EN_RANGE, _KO_RANGE):
+        for m in pat.finditer(text):
+            a, b = _day(m.group(1)), _day(m.group(2))
+            if a >= 0 and b >= 0 and free(m.start(), m.end()):
+                found.append((m.start(), m.end(), _through(a, b)))
+    for pat, days in (*_EN_GROUPS, *_KO_GROUPS):
+        for m in pat.finditer(text):
+            if free(m.start(), m.end()):
+                found.append((m.start(), m.end(), days))
+    for pat in (_EN_DAY, _KO_DAY):
+        for m in pat.finditer(text):
+            if free(m.start(), m.end()):
+                found.append((m.start(), m.end(), frozenset({_day(m.group(1))})))
+    return sorted(found)
+
+
+def is_day_key(key: str) -> bool:
+    """Is a record key a weekday's name (``"Monday"``, ``"mon"``, ``"월요일"``)?"""
+    k = key.strip()
+    return k.lower().rstrip(".") in _EN_FULL or k.lower().rstrip(".") in _EN_SHORT or k in _KO_KEYS

@@ -1,0 +1,117 @@
+"""Weekdays and clock times as evidence: ranges, groups, records' weekly hours, Korean times."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rag_core.answer.evidence import quantities_in, quote_units, terms
+from rag_core.answer.schedule import DAY_TERMS, day_spans, is_day_key
+
+WEEK = set(DAY_TERMS)
+
+
+def days(text: str) -> list[set[str]]:
+    return [{DAY_TERMS[d] for d in ds} for _a, _b, ds in day_spans(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("open Monday to Wednesday", [{"monday", "tuesday", "wednesday"}]),
+        ("from Tuesdays through Thursdays", [{"tuesday", "wednesday", "thursday"}]),
+        ("Mon-Fri", [WEEK - {"saturday", "sunday"}]),
+        ("Friday to Monday", [{"friday", "saturday", "sunday", "monday"}]),  # wraps
+        ("weekdays, later on weekends", [WEEK - {"saturday", "sunday"}, {"saturday", "sunday"}]),
+        ("open every day", [WEEK]),
+        ("seven days a week", [WEEK]),
+        ("on Fridays and Saturdays", [{"friday"}, {"saturday"}]),
+        ("월요일부터 금요일까지", [WEEK - {"saturday", "sunday"}]),
+        ("월~수 영업", [{"monday", "tuesday", "wednesday"}]),
+        ("평일과 주말, 매일", [WEEK - {"saturday", "sunday"}, {"saturday", "sunday"}, WEEK]),
+        ("토요일 휴무", [{"saturday"}]),
+    ],
+)
+def test_a_phrase_names_the_set_of_days_it_covers(text: str, want: list[set[str]]) -> None:
+    assert days(text) == want
+
+
+@pytest.mark.parametrize(
+    "text", ["The sun sat low.", "1월~3월에 연다", "7 days later", "a wed dress", "월간 보고서"]
+)
+def test_words_that_only_look_like_days_name_none(text: str) -> None:
+    assert day_spans(text) == []
+
+
+def test_day_phrases_are_read_as_the_day_names_they_cover() -> None:
+    # a claim's range meets a record that names each day
+    assert terms("open Monday to Wednesday", "unicode") == {
+        "open", "monday", "tuesday", "wednesday"
+    }  # fmt: skip
+    assert terms("평일에 운영", "kiwi") >= WEEK - {"saturday", "sunday"}
+    assert terms("Monday", "unicode") == terms("월요일", "kiwi") == {"monday"}
+
+
+def test_a_clock_time_is_a_number_not_words() -> None:
+    assert terms("opens at 11:00 AM and closes at 8 pm", "unicode") == {"open", "close"}
+    assert terms("hours 17:0-21:0", "unicode") == {"hour"}
+
+
+def test_seven_days_a_week_is_no_count_of_days() -> None:
+    assert quantities_in("open seven days a week") == []
+    assert [v for _w, v, _u in quantities_in("returns within seven days")] == ["7"]
+
+
+def test_korean_clock_times_are_read_on_a_24_hour_clock() -> None:
+    got = [v for _w, v, _u in quantities_in("평일 오전 9시부터 오후 6시까지, 토요일 12시 반까지")]
+    assert got == ["9:00", "18:00", "12:30"]
+    assert [v for _w, v, _u in quantities_in("오후 6시 10분")] == ["18:10"]
+    # "24시간" is a duration, not a clock time
+    assert [(v, u) for _w, v, u in quantities_in("24시간 운영")] == [("24", "시간")]
+    # the same time written three ways is one value
+    same = {v for t in ("오후 5시", "5:00 PM", "17:0") for _w, v, _u in quantities_in(t)}
+    assert same == {"17:00"}
+
+
+def test_a_records_weekly_hours_are_one_unit() -> None:
+    record = json.dumps(
+        {
+            "name": "Cafe Rosa",
+            "hours": {"Monday": "16:0-21:0", "Tuesday": "16:0-21:0", "Friday": "16:0-22:0"},
+            "attributes": {"OutdoorSeating": False},
+        }
+    )
+    units = quote_units(record)
+    week = [u for u in units if "Monday" in u.text]
+    assert len(week) == 1
+    assert record[week[0].start : week[0].end] == (
+        '"Monday": "16:0-21:0", "Tuesday": "16:0-21:0", "Friday": "16:0-22:0"'
+    )
+    assert {"open", "monday", "tuesday", "friday"} <= terms(week[0].text, "unicode")
+    assert {v for _w, v, _u in quantities_in(week[0].text)} == {"16:00", "21:00", "22:00"}
+    # the other leaves stay one fact each
+    assert any(u.negated is True and "Outdoor Seating" in u.text for u in units)
+
+
+def test_day_keys() -> None:
+    assert all(is_day_key(k) for k in ("Monday", "sun", "월요일", "금"))
+    assert not any(is_day_key(k) for k in ("Mondays", "name", "hours", "월간"))
+
+
+def test_a_claim_about_several_days_is_backed_by_the_records_hours() -> None:
+    from rag_core.answer.support import check_support
+    from rag_core.config import SupportConfig
+    from rag_core.types import ContextStage, Source
+
+    hours = {d.title(): "16:0-21:0" for d in DAY_TERMS[:5]} | {"Saturday": "16:0-22:0"}
+    quote = json.dumps({"name": "Cafe Rosa", "hours": hours, "stars": 4.5})
+    src = Source(1, "c", "d", "", "", 0, len(quote), "", quote, 0, "included")
+    ctx = ContextStage("ok", "pack", "rank", 4096, (src,))
+    cfg = SupportConfig(readings=False)
+    right = "Cafe Rosa is open from 4 PM to 9 PM on weekdays [1]."
+    wrong = "Cafe Rosa is open from 8 AM to 9 PM on weekdays [1]."
+    got = {c.text: c for c in check_support(f"{right} {wrong}", ctx, cfg).claims}
+    assert got[right].verdict == "supported"
+    assert got[wrong].verdict != "supported"
+    assert got[wrong].numbers_in_no_source == ("8 AM",)
