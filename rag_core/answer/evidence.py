@@ -265,11 +265,26 @@ _ONE_BEFORE = re.compile(
 )
 
 
+#: "one" as an indefinite ("a certain"), not a count: opening a sentence ("One reviewer praised
+#: …"), after "with" / "while" ("with one noting …"), or set against "another" / "the other"
+#: later ("one customer …, while another …"). A source need not write "one" for there to be one
+#: reviewer, so its absence from the source is no evidence against the claim.
+_ONE_OPENS = re.compile(r"(?:^|[.!?:;]\s*|\b(?:with|while)\s+)$", re.I)
+_ONE_CONTRAST = re.compile(r"\b(?:another|the other|others)\b", re.I)
+
+
 def _pronoun_one(clean: str, m: re.Match[str]) -> bool:
-    """Is this bare ``one`` a pronoun (:data:`_ONE_AFTER`, :data:`_ONE_BEFORE`)?"""
+    """Is this bare ``one`` a pronoun or an indefinite (:data:`_ONE_AFTER`, :data:`_ONE_BEFORE`,
+    :data:`_ONE_OPENS`, :data:`_ONE_CONTRAST`)?"""
     if m.group(0).strip().lower() != "one":
         return False
-    return bool(_ONE_AFTER.match(clean, m.end()) or _ONE_BEFORE.search(clean[: m.start()]))
+    before = clean[: m.start()]
+    return bool(
+        _ONE_AFTER.match(clean, m.end())
+        or _ONE_BEFORE.search(before)
+        or _ONE_OPENS.search(before)
+        or _ONE_CONTRAST.search(clean, m.end())
+    )
 
 
 def clock(m: re.Match[str]) -> str:

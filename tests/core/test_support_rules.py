@@ -100,7 +100,12 @@ def test_the_judged_part_drops_the_lead_ins_terms() -> None:
         ("It is one's duty to vote.", []),
         ("It is one of the best parks.", []),
         ("No one knows the answer.", []),
+        ("One reviewer praised the staff.", []),
+        ("The food was good, with one noting the fresh bread.", []),
+        ("One guest liked the view, while another found it loud.", []),
+        ("It has two pools. One is heated.", ["2"]),
         ("The park has one lake.", ["1"]),
+        ("One million people visit.", ["1"]),  # 1 with the unit "million"
         ("It took one hour.", ["1"]),
         ("세 명이 왔다.", ["3"]),
     ],
