@@ -8,7 +8,7 @@
   (:mod:`rag_core.answer.schedule`).
 - **Numbers.** Digits with thousands commas, decimals and a unit (:data:`NUMBER`; ``1,947`` =
   ``1947``; ``E17`` is one code, ≠ ``E21``; ``4,000미터`` ≠ ``4,000종``), clock times
-  (``17:00`` = ``17:0`` = ``5 PM`` = ``오후 5시``), hyphenated ranges (``April 18-19``,
+  (``17:00`` = ``17:0`` = ``5 PM``), hyphenated ranges (``April 18-19``,
   ``3–5``: each end is a number), and number words: English ``three``, ``twenty-five``,
   ``a dozen``; Korean native numerals ``하나 둘 셋 넷 …`` and counters ``한/두/세/네 +
   명/개/마리/살…``.
@@ -134,12 +134,6 @@ RANGE = re.compile(
 TIME = re.compile(
     r"(?<![\d:])(?:([01]?\d|2[0-4]):([0-5]?\d)(?:\s?([AaPp])\.?[Mm]\.?)?|(1[0-2]|0?[1-9])\s?([AaPp])\.?[Mm]\.?)"
     r"(?![\d:A-Za-z])"
-)
-
-#: A Korean clock time: ``오후 6시`` (18:00), ``오전 9시 30분``, ``9시 반``, ``12시`` (not
-#: ``24시간``, a duration).
-KO_TIME = re.compile(
-    r"(?<![\d\uac00-\ud7a3])(?:(오전|오후)\s?)?([01]?\d|2[0-4])시(?!간)(?:\s?([0-5]?\d)분|\s?(반))?"
 )
 
 #: Units written differently that name the same unit.
@@ -301,16 +295,9 @@ def clock(m: re.Match[str]) -> str:
 
 
 def clock_times(text: str) -> list[tuple[int, int, str]]:
-    """``(start, end, H:MM)`` of each clock time in ``text`` (:data:`TIME`, :data:`KO_TIME`), on
-    a 24-hour clock: ``5:00 PM``, ``17:0`` and ``오후 5시`` are all ``17:00``."""
-    out = [(m.start(), m.end(), clock(m)) for m in TIME.finditer(text)]
-    for m in KO_TIME.finditer(text):
-        half, hour_s, minute_s, thirty = m.groups()
-        hour = int(hour_s) + (12 if half == "오후" and int(hour_s) < 12 else 0)
-        hour = 0 if half == "오전" and hour == 12 else hour
-        minute = 30 if thirty else int(minute_s or 0)
-        out.append((m.start(), m.end(), f"{hour}:{minute:02d}"))
-    return sorted(out)
+    """``(start, end, H:MM)`` of each clock time in ``text`` (:data:`TIME`), on a 24-hour clock:
+    ``5:00 PM`` and ``17:0`` are both ``17:00``."""
+    return [(m.start(), m.end(), clock(m)) for m in TIME.finditer(text)]
 
 
 def quantities_in(text: str) -> list[tuple[str, str, str | None]]:

@@ -63,17 +63,6 @@ def test_seven_days_a_week_is_no_count_of_days() -> None:
     assert [v for _w, v, _u in quantities_in("returns within seven days")] == ["7"]
 
 
-def test_korean_clock_times_are_read_on_a_24_hour_clock() -> None:
-    got = [v for _w, v, _u in quantities_in("평일 오전 9시부터 오후 6시까지, 토요일 12시 반까지")]
-    assert got == ["9:00", "18:00", "12:30"]
-    assert [v for _w, v, _u in quantities_in("오후 6시 10분")] == ["18:10"]
-    # "24시간" is a duration, not a clock time
-    assert [(v, u) for _w, v, u in quantities_in("24시간 운영")] == [("24", "시간")]
-    # the same time written three ways is one value
-    same = {v for t in ("오후 5시", "5:00 PM", "17:0") for _w, v, _u in quantities_in(t)}
-    assert same == {"17:00"}
-
-
 def test_a_records_weekly_hours_are_one_unit() -> None:
     record = json.dumps(
         {
