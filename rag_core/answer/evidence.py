@@ -4,8 +4,8 @@
   ``한라산의`` meets ``한라산은``); otherwise lowercase ``\\w+`` words minus :data:`STOPWORDS`,
   each reduced by the Snowball English stemmer (PyStemmer; Porter 2, snowballstem.org), so
   "injuries" meets "injured". A clock time is a number, not words; a phrase naming weekdays
-  ("Monday to Thursday", "weekdays", "평일", "월~금") is the day names it covers
-  (:mod:`rag_core.answer.schedule`).
+  ("Monday to Thursday", "weekdays", "평일", "월~금") is one term for the set of days, which a
+  source naming those days states (:mod:`rag_core.answer.schedule`).
 - **Numbers.** Digits with thousands commas, decimals and a unit (:data:`NUMBER`; ``1,947`` =
   ``1947``; ``E17`` is one code, ≠ ``E21``; ``4,000미터`` ≠ ``4,000종``), clock times
   (``17:00`` = ``17:0`` = ``5 PM``), hyphenated ranges (``April 18-19``,
@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Any
 
 from rag_core.answer.claims import sentences, strip_citations
-from rag_core.answer.schedule import DAY_TERMS, day_spans, is_day_key
+from rag_core.answer.schedule import covered_terms, day_spans, day_term, is_day_key
 from rag_core.retrieval.sparse.analyzers import kiwi_terms
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -75,16 +75,21 @@ def analyzer_for(text: str) -> str:
 
 
 @lru_cache(maxsize=100_000)
-def terms(text: str, analyzer: str) -> frozenset[str]:
+def terms(text: str, analyzer: str, stated: bool = False) -> frozenset[str]:
     """Distinct terms of ``text`` under ``analyzer`` (``kiwi``, or ``unicode``: stemmed words minus
     stopwords). A clock time is a number, compared by its value, not words (``11:00 AM`` adds no
-    ``00`` or ``am``); a phrase naming weekdays is the days it names ("Monday to Wednesday" and
-    "월~수" are ``monday tuesday wednesday``: :mod:`rag_core.answer.schedule`)."""
+    ``00`` or ``am``). A phrase naming weekdays is one term, its :func:`day_term` ("Monday to
+    Wednesday", "월~수": ``days:012``); with ``stated`` (a source's unit) the text states every
+    day it names and every run of them (:func:`covered_terms`; :mod:`rag_core.answer.schedule`)."""
     text = strip_citations(text)
     days: set[str] = set()
+    named: set[int] = set()
     for a, b, ds in day_spans(text):
         text = _mask(text, a, b)
-        days.update(DAY_TERMS[d] for d in ds)
+        named |= ds
+        days.add(day_term(ds))
+    if stated and named:
+        days |= covered_terms(frozenset(named))
     for a, b, _value in clock_times(text):
         text = _mask(text, a, b)
     if analyzer == "kiwi":

@@ -7,6 +7,11 @@ of weekdays it covers, each phrase meets the day names of the source it restates
 :func:`day_spans` finds the phrases, :data:`DAY_TERMS` names each day with one term in either
 language. A range runs forward through the week and wraps ("Friday to Monday" is four days).
 The count in "seven days a week" / "주 7일" is the whole week, not a quantity of days.
+
+A claim reads each phrase as one term (:func:`day_term`: a day's name, or ``days:`` and the
+days' numbers), so "daily" weighs what one word weighs; a source states every day it names and
+every run of consecutive days among them (:func:`covered_terms`), so "Tuesday to Thursday" is
+backed by "weekdays", by "Monday to Friday" and by a record's five day keys.
 """
 
 from __future__ import annotations
@@ -100,3 +105,23 @@ def is_day_key(key: str) -> bool:
     """Is a record key a weekday's name (``"Monday"``, ``"mon"``, ``"월요일"``)?"""
     k = key.strip()
     return k.lower().rstrip(".") in _EN_FULL or k.lower().rstrip(".") in _EN_SHORT or k in _KO_KEYS
+
+
+def day_term(days: frozenset[int]) -> str:
+    """The one term a set of weekdays is read as in a claim: ``"monday"`` for one day,
+    ``"days:01234"`` for Monday to Friday (the days' numbers, Monday = 0)."""
+    if len(days) == 1:
+        return DAY_TERMS[next(iter(days))]
+    return "days:" + "".join(str(d) for d in sorted(days))
+
+
+def covered_terms(days: frozenset[int]) -> frozenset[str]:
+    """Every :func:`day_term` a source naming ``days`` states: each day, and each run of two or
+    more consecutive days among them (wrapping past Sunday: Friday to Monday is one run)."""
+    out = {DAY_TERMS[d] for d in days}
+    for start in days:
+        run = {start}
+        while len(run) < 7 and (start + len(run)) % 7 in days:
+            run.add((start + len(run)) % 7)
+            out.add(day_term(frozenset(run)))
+    return frozenset(out)

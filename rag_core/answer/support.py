@@ -238,7 +238,7 @@ def source_view(src: Source, analyzer: str, embedder: Any) -> SourceView:
     """Sentences, terms, numbers and window vectors of ``src`` (vectors from the cache)."""
     units = quote_units(src.quote)
     texts = [u.text for u in units]
-    st = tuple(terms(t, analyzer) for t in texts)
+    st = tuple(terms(t, analyzer, stated=True) for t in texts)
     sn = tuple(frozenset((v, u) for _w, v, u in quantities_in(t)) for t in texts)
     wins = tuple(windows(src.quote))
     negated = tuple(has_negation(u.text) if u.negated is None else u.negated for u in units)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from rag_core.answer.evidence import quantities_in, quote_units, terms
-from rag_core.answer.schedule import DAY_TERMS, day_spans, is_day_key
+from rag_core.answer.schedule import DAY_TERMS, covered_terms, day_spans, is_day_key
 
 WEEK = set(DAY_TERMS)
 
@@ -44,13 +44,26 @@ def test_words_that_only_look_like_days_name_none(text: str) -> None:
     assert day_spans(text) == []
 
 
-def test_day_phrases_are_read_as_the_day_names_they_cover() -> None:
-    # a claim's range meets a record that names each day
-    assert terms("open Monday to Wednesday", "unicode") == {
-        "open", "monday", "tuesday", "wednesday"
-    }  # fmt: skip
-    assert terms("평일에 운영", "kiwi") >= WEEK - {"saturday", "sunday"}
+def test_a_day_phrase_is_one_term_in_a_claim() -> None:
+    assert terms("open Monday to Wednesday", "unicode") == {"open", "days:012"}
+    assert terms("평일에 운영", "kiwi") == terms("월~금 운영", "kiwi") == {"days:01234", "운영"}
     assert terms("Monday", "unicode") == terms("월요일", "kiwi") == {"monday"}
+    # "daily" weighs what one word weighs, not seven
+    assert terms("take it daily", "unicode") == {"take", "days:0123456"}
+
+
+def test_a_source_states_every_day_and_run_it_names() -> None:
+    stated = terms("open Monday to Friday", "unicode", stated=True)
+    assert {"monday", "friday", "days:01234", "days:123", "days:34"} <= stated
+    assert "days:56" not in stated and "saturday" not in stated
+    # a run wraps past Sunday
+    assert covered_terms(frozenset({5, 6, 0})) == {
+        "saturday", "sunday", "monday", "days:56", "days:06", "days:056"
+    }  # fmt: skip
+    # a claim's phrase meets a source's other phrase for the same days
+    claim = terms("Tuesday to Thursday", "unicode")
+    assert claim <= terms("on weekdays", "unicode", stated=True)
+    assert not claim <= terms("Tuesday and Wednesday", "unicode", stated=True)
 
 
 def test_a_clock_time_is_a_number_not_words() -> None:
@@ -77,7 +90,7 @@ def test_a_records_weekly_hours_are_one_unit() -> None:
     assert record[week[0].start : week[0].end] == (
         '"Monday": "16:0-21:0", "Tuesday": "16:0-21:0", "Friday": "16:0-22:0"'
     )
-    assert {"open", "monday", "tuesday", "friday"} <= terms(week[0].text, "unicode")
+    assert {"open", "monday", "days:01", "friday"} <= terms(week[0].text, "unicode", stated=True)
     assert {v for _w, v, _u in quantities_in(week[0].text)} == {"16:00", "21:00", "22:00"}
     # the other leaves stay one fact each
     assert any(u.negated is True and "Outdoor Seating" in u.text for u in units)
