@@ -101,8 +101,11 @@ _ENTITY = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)*
 
 
 def entity_terms(text: str) -> frozenset[str]:
-    """Stems of capitalised words not at a sentence start (names, places) in English text."""
+    """Stems of capitalised words not at a sentence start (names, places) in English text; the
+    "PM" of a clock time is no name."""
     clean = strip_citations(text)
+    for a, b, _value in clock_times(clean):
+        clean = _mask(clean, a, b)
     out = set()
     for m in _ENTITY.finditer(clean):
         for w in m.group(1).split():

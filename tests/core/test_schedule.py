@@ -71,6 +71,12 @@ def test_a_clock_time_is_a_number_not_words() -> None:
     assert terms("hours 17:0-21:0", "unicode") == {"hour"}
 
 
+def test_the_pm_of_a_clock_time_is_no_name() -> None:
+    from rag_core.answer.evidence import entity_terms
+
+    assert entity_terms("It opens at 4 PM and closes at 10 P.M. at Cafe Rosa.") == {"cafe", "rosa"}
+
+
 def test_seven_days_a_week_is_no_count_of_days() -> None:
     assert quantities_in("open seven days a week") == []
     assert [v for _w, v, _u in quantities_in("returns within seven days")] == ["7"]
