@@ -1,4 +1,4 @@
-"""Weekdays and clock times as evidence: ranges, groups, records' weekly hours, Korean times."""
+"""Weekdays and clock times as evidence: ranges, groups, weekly hours, the PM of a time."""
 
 from __future__ import annotations
 
