@@ -313,6 +313,7 @@ ENGLISH: dict[str, str] = {
     "support.conflict.value": "the source states another value than {numbers}",
     "support.conflict.negation_flip": "one of claim and source is negated, the other not",
     "support.conflict.negated_fact": "the source states it negated",
+    "support.conflict.closed": "the source says it is closed on {days}",
     # what a span that is not a claim is (rag_core/answer/claims.py NON_CLAIM_RULES)
     "support.kind.citation_only": "citation only",
     "support.kind.refusal": "refusal",

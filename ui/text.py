@@ -1197,6 +1197,7 @@ KOREAN: dict[str, str] = {
     "support.conflict.value": "출처가 {numbers}와(과) 다른 값을 말합니다",
     "support.conflict.negation_flip": "주장과 출처 가운데 한쪽만 부정문입니다",
     "support.conflict.negated_fact": "출처는 이를 부정합니다",
+    "support.conflict.closed": "출처는 {days}에 쉰다고 말합니다",
     # what a span that is not a claim is (rag_core/answer/claims.py NON_CLAIM_RULES)
     "support.kind.citation_only": "인용 표시뿐",
     "support.kind.refusal": "답변 거절",

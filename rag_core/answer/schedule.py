@@ -12,11 +12,19 @@ A claim reads each phrase as one term (:func:`day_term`: a day's name, or ``days
 days' numbers), so "daily" weighs what one word weighs; a source states every day it names and
 every run of consecutive days among them (:func:`covered_terms`), so "Tuesday to Thursday" is
 backed by "weekdays", by "Monday to Friday" and by a record's five day keys.
+
+A day can also be named as closed ("closed on Sundays", "Sundays: closed", "일요일에는 쉽니다",
+"일요일 휴무"): :func:`closures` finds the days each closing word applies to within its clause
+and the text of what is closed (the clause and the sentence's first clause, whose subject an
+"…, and closed on Sundays" leaves out), so a claim that the same thing happens on such a day
+can be told apart from one about something else on that day.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 #: The term each weekday is read as (Monday = 0), in English and Korean text alike.
 DAY_TERMS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -113,6 +121,118 @@ def day_term(days: frozenset[int]) -> str:
     if len(days) == 1:
         return DAY_TERMS[next(iter(days))]
     return "days:" + "".join(str(d) for d in sorted(days))
+
+
+#: A closing word: English ``closed``/``shut``; Korean ``쉬다`` (not ``쉽다``, easy: ``쉬운``,
+#: ``쉬워``), ``휴무``/``휴관``/``휴업``/``휴진``, ``문을 닫다``.
+_CLOSED_EN = re.compile(r"\b(?:closed|shut)\b(?!-)", re.IGNORECASE)
+#: A day of one week of the month ("the first Wednesday", "매달 첫째 수요일") is not every such
+#: day: it closes none.
+_NTH = re.compile(
+    r"(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|첫째|둘째|셋째|넷째|다섯째|마지막)\s*$",
+    re.IGNORECASE,
+)
+_CLOSED_KO = re.compile(r"쉬(?:며|고|는|지|었|어요)|쉽니다|쉰다|휴무|휴관|휴업|휴진|문을\s*닫")
+#: Where a clause ends: a sentence mark, ", and"/", but"-style joins, "but"/"while", and
+#: a Korean connective ending (``…하며,`` ``…하고 ``, ``…지만``).
+_CLAUSE = re.compile(
+    r"[.;!?]\s|,\s*(?:and|but|while|except|with)\b|\s(?:but|while|except)\s"
+    r"|(?<=[며고])[,\s]|지만\s?|\n",
+    re.IGNORECASE,
+)
+#: What may stand between an English closing word and its days, and between the days.
+_JOIN = re.compile(r"(?:\s|,|&|/|\b(?:on|every|each|all|and|or)\b)*", re.IGNORECASE)
+#: How far before an English closing word a day phrase may end and still be what is closed
+#: ("Sundays: closed", "Sunday - closed").
+_BEFORE = 3
+
+
+@dataclass(frozen=True)
+class Closure:
+    """Days a text says are closed, and what is closed: the text of the closing clause and of
+    the sentence's first clause (its subject)."""
+
+    days: frozenset[int]
+    scope: str
+
+
+def _clauses(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each clause of ``text`` (:data:`_CLAUSE`)."""
+    out, a = [], 0
+    for m in _CLAUSE.finditer(text):
+        if m.start() > a:
+            out.append((a, m.start()))
+        a = m.end()
+    if a < len(text):
+        out.append((a, len(text)))
+    return out
+
+
+def _days_after(
+    text: str, end: int, spans: list[tuple[int, int, frozenset[int]]]
+) -> list[frozenset[int]]:
+    """The day phrases that follow position ``end`` as a list ("closed on Sundays and Mondays",
+    "closed Sunday, Monday"): each separated from the last only by ``on``/``every``, commas
+    and ``and``/``or``."""
+    out = []
+    for s, e, d in spans:
+        if s < end:
+            continue
+        if not _JOIN.fullmatch(text[end:s]):
+            break
+        out.append(d)
+        end = e
+    return out
+
+
+def closures(text: str) -> list[Closure]:
+    """Each closing word of ``text`` with the days it closes: in English the day phrases right
+    after it ("closed on Sundays and Mondays") or one just before it ("Sundays: closed"); in
+    Korean the day phrases before it in its clause (``일요일과 공휴일에는 … 쉬며``)."""
+    spans = [(s, e, d) for s, e, d in day_spans(text) if not _NTH.search(text[max(0, s - 12) : s])]
+    clauses = _clauses(text)
+    out: list[Closure] = []
+    for pat, english in ((_CLOSED_EN, True), (_CLOSED_KO, False)):
+        for m in pat.finditer(text):
+            a, b = next(((s, e) for s, e in clauses if s <= m.start() < e), (0, len(text)))
+            if english:
+                days = _days_after(text, m.end(), spans)
+                days += [d for s, e, d in spans if 0 <= m.start() - e <= _BEFORE]
+            else:
+                days = [d for s, e, d in spans if a <= s and e <= m.start()]
+            if days:
+                first = text[clauses[0][0] : clauses[0][1]] if clauses else ""
+                scope = text[a:b] if (a, b) == clauses[0] else f"{first} {text[a:b]}"
+                out.append(Closure(frozenset().union(*days), scope))
+    return out
+
+
+def closed_for(
+    claim_days: Sequence[tuple[str, frozenset[int]]],
+    claim_terms: frozenset[str],
+    shut: Sequence[tuple[frozenset[int], frozenset[str]]],
+    share: float,
+) -> tuple[str, ...]:
+    """The claim's day phrases (``(text, days)``) naming a day a closure in ``shut`` (``(days,
+    terms of what is closed)``) closes *for what the claim is about*: at least ``share`` of the
+    claim's other terms are among what is closed ("The line is open on Sundays" against "The
+    line is open Monday to Saturday, and closed on Sundays"; not "The app takes bookings on
+    Sundays")."""
+    if not claim_terms:
+        return ()
+    out = [
+        text
+        for days, scope in shut
+        if len(claim_terms & scope) / len(claim_terms) >= share
+        for text, ds in claim_days
+        if ds & days
+    ]
+    return tuple(dict.fromkeys(out))
+
+
+def is_day_term(term: str) -> bool:
+    """Is ``term`` a :func:`day_term` (one day's name or ``days:…``)?"""
+    return term in DAY_TERMS or term.startswith("days:")
 
 
 def covered_terms(days: frozenset[int]) -> frozenset[str]:

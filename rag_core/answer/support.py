@@ -27,7 +27,7 @@
    - ``supported-elsewhere``: cited sources do not support it, another does;
    - ``uncited``: no citation, but a source supports it;
    - ``contradicted``: no source supports it and its best evidence states another number or
-     date, or the negation (RAGTruth's "conflict");
+     date, the negation, or that the claim's day is a closed day (RAGTruth's "conflict");
    - ``unsupported``: no source supports it ("baseless");
    - ``not-a-claim``: step 1.
 
@@ -78,7 +78,9 @@ from rag_core.answer.evidence import (  # noqa: F401  (re-exported)
     terms,
     windows,
 )
+from rag_core.answer.judge import apply_judge
 from rag_core.answer.lookback import AnswerReading, ClaimReading, claim_readings
+from rag_core.answer.schedule import closed_for, closures, day_spans, is_day_term
 from rag_core.answer.support_head import LEXICAL, READING, Linear, SupportHead, load_head, sigmoid
 from rag_core.config import SupportConfig
 from rag_core.models.generators import TextGenerator
@@ -135,6 +137,7 @@ NEGATED_ONLY_SHARE = 0.5
 CONFLICT_VALUE = declare("support.conflict.value", "numbers")
 NEGATION_FLIP = declare("support.conflict.negation_flip")
 NEGATED_FACT = declare("support.conflict.negated_fact")
+CLOSED_DAY = declare("support.conflict.closed", "days")
 #: Verdicts that flag a response as hallucinated (and ``supported-elsewhere`` when the claim
 #: names the passage in words: :func:`flags`).
 FLAG_VERDICTS = ("unsupported", "contradicted", "invalid-citation")
@@ -200,6 +203,9 @@ class ClaimView:
     entities: frozenset[str]
     quantities: tuple[tuple[str, str, str | None], ...]
     negated: bool
+    #: Each day phrase of a claim that something happens on those days (none in a negated
+    #: claim or one that says they are closed): its text and days (:mod:`.schedule`).
+    days: tuple[tuple[str, frozenset[int]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -216,6 +222,8 @@ class SourceView:
     all_numbers: frozenset[tuple[str, str | None]]
     windows: tuple[Window, ...]
     vectors: np.ndarray | None  # unit vector per window, or None without an embedder
+    #: Per unit: the days it says are closed, with the terms of what is closed.
+    closures: tuple[tuple[tuple[frozenset[int], frozenset[str]], ...], ...] = ()
 
 
 def claim_view(answer: str, a: int, b: int, question_terms: frozenset[str] | None) -> ClaimView:
@@ -229,8 +237,11 @@ def claim_view(answer: str, a: int, b: int, question_terms: frozenset[str] | Non
     q = question_terms or frozenset()
     novel = t - q
     ents = entity_terms(text) if analyzer == "unicode" else frozenset()
+    negated = has_negation(text)
+    shut = frozenset().union(*(x.days for x in closures(text)))
+    days = () if negated else tuple((text[s:e], d) for s, e, d in day_spans(text) if d - shut)
     return ClaimView(
-        a, b, text, analyzer, novel or t, q, ents, tuple(quantities_in(text)), has_negation(text)
+        a, b, text, analyzer, novel or t, q, ents, tuple(quantities_in(text)), negated, days
     )
 
 
@@ -259,6 +270,7 @@ def source_view(src: Source, analyzer: str, embedder: Any) -> SourceView:
         frozenset().union(*sn) if sn else frozenset(),
         wins,
         vectors,
+        tuple(tuple((x.days, terms(x.scope, analyzer)) for x in closures(t)) for t in texts),
     )
 
 
@@ -313,7 +325,19 @@ def window_features(
         why = notice(NEGATION_FLIP)
     elif not c.negated and A and _negated_here(A, sv, w) / len(A) >= NEGATED_ONLY_SHARE:
         why = notice(NEGATED_FACT)
+    elif shut := closed_on(c, sv, w):
+        why = notice(CLOSED_DAY, days=", ".join(shut))
     return f, missing, why
+
+
+def closed_on(c: ClaimView, sv: SourceView, w: Window) -> tuple[str, ...]:
+    """The claim's day phrases that window ``w`` says are closed for what the claim is about
+    (:func:`rag_core.answer.schedule.closed_for`)."""
+    if not c.days or not sv.closures:
+        return ()
+    other = frozenset(t for t in c.answer_terms if not is_day_term(t))
+    shut = [x for i in range(w.first, w.last + 1) for x in sv.closures[i]]
+    return closed_for(c.days, other, shut, CONFLICT_COVERAGE)
 
 
 def _negated_here(A: frozenset[str], sv: SourceView, w: Window) -> int:
@@ -369,6 +393,8 @@ def best_evidence(
             best, rank = (p, i, f, missing, why), (p, raw)
         if why is not None and f[0] >= CONFLICT_COVERAGE and (veto is None or f[0] > veto[2][0]):
             veto = (p, i, f, missing, why)
+    # stating the claim's values does not open a day the source says is closed
+    states_all = states_all and not (veto is not None and veto[4] and veto[4].code == CLOSED_DAY)
     if best is None:
         raise ValueError("a source quote has at least one sentence")
     # a window that mostly covers the claim and states another value (or the negation) is the
@@ -394,30 +420,6 @@ def best_evidence(
         signals=head.contributions(f + tail)[:SIGNALS_KEPT],
     )
     return ev, f
-
-
-JUDGE_SYSTEM = "You check facts. Reply with one word: yes or no."
-
-
-def judge_prompt(claim: str, source_text: str) -> str:
-    """The user turn that asks the judge whether ``source_text`` supports ``claim``."""
-    return (
-        f"Source:\n{source_text}\n\nClaim: {claim}\n\nDoes the source support the claim? Answer "
-        "yes or no."
-    )
-
-
-def judge_support(judge: TextGenerator, claim: str, source_text: str) -> float:
-    """``P(yes)`` of ``judge`` (a generator's ``p_yes(system, user)``) for "does the source
-    support the claim?"."""
-    return float(judge.p_yes(JUDGE_SYSTEM, judge_prompt(claim, source_text)))
-
-
-def apply_judge(ev: Evidence, claim: str, judge: TextGenerator, head: SupportHead) -> Evidence:
-    """``ev`` with the judge's ``P(yes)`` on its window stacked on ``p_supported``."""
-    j = judge_support(judge, claim, ev.sentence)
-    p = head.with_judge(ev.p_supported if ev.p_supported is not None else ev.score, j)
-    return replace(ev, judge=round(j, 4), p_supported=round(p, 4), score=round(p, 4))
 
 
 def _said(e: Evidence) -> Notice:

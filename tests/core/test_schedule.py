@@ -7,7 +7,7 @@ import json
 import pytest
 
 from rag_core.answer.evidence import quantities_in, quote_units, terms
-from rag_core.answer.schedule import DAY_TERMS, covered_terms, day_spans, is_day_key
+from rag_core.answer.schedule import DAY_TERMS, closures, covered_terms, day_spans, is_day_key
 
 WEEK = set(DAY_TERMS)
 
@@ -123,3 +123,79 @@ def test_a_claim_about_several_days_is_backed_by_the_records_hours() -> None:
     assert got[right].verdict == "supported"
     assert got[wrong].verdict != "supported"
     assert got[wrong].numbers_in_no_source == ("8 AM",)
+
+
+@pytest.mark.parametrize(
+    ("text", "closed"),
+    [
+        ("The line is open Monday to Friday, and closed on Sundays and bank holidays.", [{6}]),
+        ("Sundays: closed.", [{6}]),
+        ("It is open Monday to Saturday and closed Sundays and Mondays.", [{0, 6}]),
+        ("일요일과 법정 공휴일에는 전화 상담을 쉬며, 이 기간에는 앱으로 접수합니다.", [{6}]),
+        ("평일에는 운영하고 일요일에는 쉽니다.", [{6}]),
+        ("월요일 휴무", [{0}]),
+        # not a closing of these days
+        ("A closed-book test on Monday.", []),
+        ("매달 첫째 수요일이 정기 휴무일이다.", []),  # one Wednesday a month
+        ("The shop is closed for renovation.", []),
+        ("일요일에는 쉬운 문제만 풉니다.", []),  # 쉽다 (easy), not 쉬다 (rest)
+        ("The museum is open on Sundays.", []),
+        ("Wednesday's game will be closed to the public, the club announced Tuesday.", []),
+    ],
+)
+def test_closures_name_the_days_a_text_says_are_closed(text: str, closed: list[set[int]]) -> None:
+    assert [set(c.days) for c in closures(text)] == closed
+
+
+@pytest.mark.parametrize(
+    ("quote", "wrong", "right"),
+    [
+        (
+            (
+                "Our service line is open Monday to Friday from 8:00 to 20:00 and Saturday from "
+                "9:00 to 17:00, and closed on Sundays and bank holidays. Repair bookings in the "
+                "app are possible at any time."
+            ),
+            "The service line is open on Sundays from 9:00 to 17:00 [1].",
+            "Repair bookings can be made in the app on Sundays [1].",
+        ),
+        (
+            (
+                "상담 전화는 평일 오전 9시부터 오후 6시까지 운영합니다. 일요일과 법정 공휴일에는 "
+                "전화 상담을 쉬며, 이 기간에는 앱의 '서비스 신청' 메뉴로 접수해 주시면 다음 "
+                "영업일에 연락드립니다."
+            ),
+            "일요일에도 전화 상담을 합니다 [1].",
+            "일요일에는 앱의 서비스 신청 메뉴로 접수할 수 있습니다 [1].",
+        ),
+    ],
+)
+def test_a_claim_on_a_day_the_source_says_is_closed_is_contradicted(
+    quote: str, wrong: str, right: str
+) -> None:
+    """Whatever its values: "open on Sundays from 9:00 to 17:00" states the Saturday hours the
+    source gives, and is still contradicted; something else on that day is not."""
+    from rag_core.answer.support import check_support
+    from rag_core.config import SupportConfig
+    from rag_core.types import ContextStage, Source
+    from rag_core.wording import english
+
+    src = Source(1, "c", "d", "", "", 0, len(quote), "", quote, 0, "included")
+    ctx = ContextStage("ok", "pack", "rank", 4096, (src,))
+    got = {
+        c.text: c
+        for c in check_support(f"{wrong} {right}", ctx, SupportConfig(readings=False)).claims
+    }
+    assert got[wrong].verdict == "contradicted", got[wrong]
+    why = got[wrong].evidence[0].contradiction
+    assert why is not None and english(why).startswith("the source says it is closed on ")
+    assert got[right].verdict != "contradicted"
+    # saying it is closed on that day is no conflict
+    shut = (
+        "The service line is closed on Sundays [1]."
+        if wrong.isascii()
+        else "일요일에는 전화 상담을 쉽니다 [1]."
+    )
+    assert (
+        check_support(shut, ctx, SupportConfig(readings=False)).claims[0].verdict != "contradicted"
+    )
