@@ -367,7 +367,7 @@ CSS = """
 .ri-bnd-t.ri-over{background:#cf222e;border-radius:3px;padding:0 2px;opacity:1}
 .ri-header{display:inline-block;font-size:0.72rem;border:1px dashed #8250df;color:#8250df;
   border-radius:3px;padding:0 4px;margin:0 2px;font-style:italic;white-space:normal}
-.ri-claim{border-radius:3px;padding:1px 2px}
+.ri-claim{border-radius:3px;padding:1px 0}
 .ri-v-supported{background:#ddf4ff;border-bottom:2px solid #0969da}
 .ri-v-supported-elsewhere{background:#eef6ff;border-bottom:2px dashed #0969da}
 .ri-v-uncited{background:#fff8c5;border-bottom:2px solid #9a6700}

@@ -85,6 +85,8 @@ def terms(text: str, analyzer: str, stated: bool = False) -> frozenset[str]:
     days: set[str] = set()
     named: set[int] = set()
     for a, b, ds in day_spans(text):
+        while analyzer == "kiwi" and b < len(text) and _HANGUL.match(text[b]):
+            b += 1  # its particles too: a lone "에도" would read as a noun
         text = _mask(text, a, b)
         named |= ds
         days.add(day_term(ds))

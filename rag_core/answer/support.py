@@ -335,7 +335,8 @@ def closed_on(c: ClaimView, sv: SourceView, w: Window) -> tuple[str, ...]:
     (:func:`rag_core.answer.schedule.closed_for`)."""
     if not c.days or not sv.closures:
         return ()
-    other = frozenset(t for t in c.answer_terms if not is_day_term(t))
+    # all its terms: "전화 상담" stays what the claim is about when the question asks it too
+    other = frozenset(t for t in terms(c.text, c.analyzer) if not is_day_term(t))
     shut = [x for i in range(w.first, w.last + 1) for x in sv.closures[i]]
     return closed_for(c.days, other, shut, CONFLICT_COVERAGE)
 

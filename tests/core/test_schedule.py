@@ -182,20 +182,19 @@ def test_a_claim_on_a_day_the_source_says_is_closed_is_contradicted(
 
     src = Source(1, "c", "d", "", "", 0, len(quote), "", quote, 0, "included")
     ctx = ContextStage("ok", "pack", "rank", 4096, (src,))
-    got = {
-        c.text: c
-        for c in check_support(f"{wrong} {right}", ctx, SupportConfig(readings=False)).claims
-    }
-    assert got[wrong].verdict == "contradicted", got[wrong]
-    why = got[wrong].evidence[0].contradiction
-    assert why is not None and english(why).startswith("the source says it is closed on ")
-    assert got[right].verdict != "contradicted"
+    cfg = SupportConfig(readings=False)
+    # with the question too: what it asks ("전화 상담") is still what the claim is about
+    question = "When is the service line open?" if wrong.isascii() else "전화 상담은 언제 하나요?"
+    for q in (None, question):
+        got = {c.text: c for c in check_support(f"{wrong} {right}", ctx, cfg, question=q).claims}
+        assert got[wrong].verdict == "contradicted", (q, got[wrong])
+        why = got[wrong].evidence[0].contradiction
+        assert why is not None and english(why).startswith("the source says it is closed on ")
+        assert got[right].verdict != "contradicted", (q, got[right])
     # saying it is closed on that day is no conflict
     shut = (
-        "The service line is closed on Sundays [1]."
+        "The line is closed on Sundays [1]."
         if wrong.isascii()
         else "일요일에는 전화 상담을 쉽니다 [1]."
     )
-    assert (
-        check_support(shut, ctx, SupportConfig(readings=False)).claims[0].verdict != "contradicted"
-    )
+    assert check_support(shut, ctx, cfg).claims[0].verdict != "contradicted"
