@@ -439,7 +439,7 @@ class SupportConfig:
     (old links and saved configs load) but unused.
     """
 
-    min_p: float = 0.71
+    min_p: float = 0.75
     judge: bool = False
     readings: bool = True
     min_overlap: float = 0.40  # unused since min_p (kept so old configs load)
