@@ -434,6 +434,9 @@ class Source:
     )
     cut_at: int | None = None  # char offset in the document where the quote was cut
     duplicate_of: str | None = None  # chunk id of the kept source it near-duplicates
+    #: Sent before the quote, not part of it: the header and delimiter rows of the Markdown
+    #: table the quote starts inside, below them (``rag_core.text.table_head``).
+    lead: str = ""
 
 
 @dataclass(frozen=True)

@@ -628,7 +628,11 @@ def _sources_panel(trace: Trace, lang: str, selected: int | None) -> None:
             f"[{s.n}] {s.title} › {s.section}  {s.locator} · {tv('source', s.status, lang)}",
             cls="ri-src-h",
         )
-        show(tag("div", head + marked_text(s.quote, marks), cls="ri-src"))
+        # a table's column rows, sent before rows quoted without them (not the quote's words)
+        lead = tag("div", s.lead.rstrip("\n"), cls="ri-src-lead", title=t("ins.lead", lang))
+        show(
+            tag("div", head + (lead if s.lead else "") + marked_text(s.quote, marks), cls="ri-src")
+        )
 
 
 # -------------------------------------------------------------- config diff, chunking

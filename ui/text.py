@@ -875,6 +875,10 @@ TEXT: dict[str, tuple[str, str]] = {
     "signal.logprob_min": ("가장 뜻밖의 토큰", "most surprising token"),
     "signal.low_prob": ("뜻밖의 토큰 비율", "share of surprising tokens"),
     "ins.gold_needle": ("정답 근거", "gold needle"),
+    "ins.lead": (
+        "표의 머리글 행: 열 이름 없이 인용된 행 앞에 함께 보냄 (이 출처의 글이 아님)",
+        "the table's header row, sent before rows quoted without it (not this source's words)",
+    ),
     "ins.evidence_of": ("주장 {n}의 근거", "evidence for claim {n}"),
     "ins.qdrant_score": ("Qdrant 점수 ({distance})", "Qdrant score ({distance})"),
     "ins.text_unavailable": (

@@ -42,7 +42,7 @@ from typing import Any, TypeVar
 from rag_core.config import ContextConfig
 from rag_core.hashing import ids_sha256, sha256_text
 from rag_core.models.generators import PromptTokenizer
-from rag_core.text import containment, sentence_cut, sentence_spans, shingles
+from rag_core.text import containment, sentence_cut, sentence_spans, shingles, table_head
 from rag_core.types import Chunk, ContextStage, Document, Hit, Notice, Source
 from rag_core.wording import declare, notice
 
@@ -101,6 +101,7 @@ class _Cand:
     doc_order: int
     quote: str
     reason: str = ""  # "" | cap | budget
+    lead: str = ""  # the column rows of the table the quote starts inside (Source.lead)
 
     @property
     def locator(self) -> str:
@@ -112,7 +113,7 @@ class _Cand:
 
     def block(self, n: int) -> tuple[str, int]:
         """The source as placed in the prompt and the offset of the quote inside it."""
-        return prompt.source_block(n, self.title, self.chunk.section, self.quote)
+        return prompt.source_block(n, self.title, self.chunk.section, self.quote, self.lead)
 
 
 def _source(
@@ -141,6 +142,7 @@ def _source(
         reason=reason,
         cut_at=cut_at,
         duplicate_of=duplicate_of,
+        lead=c.lead,
     )
 
 
@@ -228,6 +230,7 @@ class _Assembly:
             doc_order=self.doc_index.get(chunk.doc_id, len(self.doc_index)),
             quote=quote,
             reason="cap" if capped else "",
+            lead=table_head(doc.text, chunk.start) if doc is not None else "",
         )
 
     def dropped(self, c: _Cand, reason: str, duplicate_of: str | None = None) -> Source:
@@ -276,7 +279,7 @@ class _Assembly:
             self.tok,
             self.system,
             self.question,
-            [(c.title, c.chunk.section, c.quote) for c in cands],
+            [(c.title, c.chunk.section, c.quote, c.lead) for c in cands],
         )
         return _Render(tuple(cands), r.user, r.prompt, r.blocks, r.question)
 

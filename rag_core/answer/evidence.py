@@ -33,6 +33,7 @@ from typing import Any
 from rag_core.answer.claims import sentences, strip_citations
 from rag_core.answer.schedule import covered_terms, day_spans, day_term, is_day_key
 from rag_core.retrieval.sparse.analyzers import kiwi_terms
+from rag_core.text import table_records
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _WORD = re.compile(r"\w+")
@@ -488,25 +489,33 @@ def _leaf_units(
 
 
 @lru_cache(maxsize=4096)
-def quote_units(quote: str) -> tuple[Unit, ...]:
+def quote_units(quote: str, lead: str = "") -> tuple[Unit, ...]:
     """Evidence units of a source quote (cached by text): the facts of a structured record
     (:func:`record_units`), else its sentences (abbreviation-aware,
-    :func:`rag_core.answer.claims.sentences`)."""
+    :func:`rag_core.answer.claims.sentences`), a Markdown table's row read as the record of
+    its column names and cells (:func:`rag_core.text.table_records`; the columns of rows
+    quoted without their header are ``lead``'s, :attr:`rag_core.types.Source.lead`)."""
     rec = record_units(quote)
     if rec:
         return rec
-    return tuple(Unit(a, b, quote[a:b]) for a, b in sentences(quote))
+    units = [Unit(a, b, quote[a:b]) for a, b in sentences(quote)]
+    rows = [(a - len(lead), b - len(lead), r) for a, b, r in table_records(lead + quote)]
+    rows = [(a, b, r) for a, b, r in rows if a >= 0]
+    if rows:
+        units = [u for u in units if not any(a < u.end and u.start < b for a, b, _r in rows)]
+        units = sorted([*units, *(Unit(a, b, r) for a, b, r in rows)], key=lambda u: u.start)
+    return tuple(units)
 
 
-def quote_sentences(quote: str) -> tuple[tuple[int, int], ...]:
+def quote_sentences(quote: str, lead: str = "") -> tuple[tuple[int, int], ...]:
     """``(start, end)`` of each evidence unit of a source quote."""
-    return tuple((u.start, u.end) for u in quote_units(quote))
+    return tuple((u.start, u.end) for u in quote_units(quote, lead))
 
 
-def windows(quote: str, max_window: int = MAX_WINDOW) -> list[Window]:
+def windows(quote: str, max_window: int = MAX_WINDOW, lead: str = "") -> list[Window]:
     """Every window of 1..``max_window`` consecutive sentences, plus the whole quote when it is
     short (≤ :data:`SHORT_SOURCE_CHARS`) and longer than ``max_window`` sentences."""
-    sents = quote_sentences(quote)
+    sents = quote_sentences(quote, lead)
     out = [
         Window(i, j, sents[i : j + 1])
         for i in range(len(sents))

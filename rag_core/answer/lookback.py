@@ -162,7 +162,7 @@ def generation_layout(
             generator,
             context.system_text,
             question,
-            [(s.title, s.section, s.quote) for s in included],
+            [(s.title, s.section, s.quote, s.lead) for s in included],
         )
     except ValueError:
         return None

@@ -100,14 +100,16 @@ def system_text(instructions: str, refusal: str = REFUSAL_TEXT) -> str:
     return SYSTEM_TEXTS[instructions].replace(REFUSAL_TEXT, refusal)
 
 
-def source_block(n: int, title: str, section: str, quote: str) -> tuple[str, int]:
+def source_block(n: int, title: str, section: str, quote: str, lead: str = "") -> tuple[str, int]:
     """Source ``n`` as placed in the prompt, and the offset of its quote inside the block.
 
     The block is :data:`SOURCE_TAG` (its title :data:`SOURCE_WHERE` when the chunk has a
-    section, attribute-escaped), the quote on its own line, then :data:`SOURCE_END`.
+    section, attribute-escaped), ``lead`` (the column rows of a table the quote starts
+    inside, :func:`rag_core.text.table_head`), the quote on its own line, then
+    :data:`SOURCE_END`.
     """
     where = SOURCE_WHERE.format(title=title, section=section) if section else title
-    head = SOURCE_TAG.format(n=n, where=html.escape(where, quote=True)) + "\n"
+    head = SOURCE_TAG.format(n=n, where=html.escape(where, quote=True)) + "\n" + lead
     return f"{head}{quote}\n{SOURCE_END}\n", len(head)
 
 
@@ -127,10 +129,10 @@ def render_prompt(
     template: PromptTemplate,
     system: str,
     question: str,
-    sources: Sequence[tuple[str, str, str]],
+    sources: Sequence[tuple[str, str, str, str]],
 ) -> RenderedPrompt:
-    """The prompt for ``question`` over ``sources`` (each ``(title, section, quote)``,
-    numbered ``[1]…[n]`` in this order), rendered by ``template``.
+    """The prompt for ``question`` over ``sources`` (each ``(title, section, quote, lead)``,
+    numbered ``[1]…[n]`` in this order; :func:`source_block`), rendered by ``template``.
 
     Raises:
         ValueError: The template rewrote the user text, so the sources cannot be located.
@@ -142,8 +144,8 @@ def render_prompt(
         if SOURCES_HEADING:
             parts.append(SOURCES_HEADING + "\n\n")
             pos = len(parts[0])
-        for n, (title, section, quote) in enumerate(sources, start=1):
-            text, q_off = source_block(n, title, section, quote)
+        for n, (title, section, quote, lead) in enumerate(sources, start=1):
+            text, q_off = source_block(n, title, section, quote, lead)
             spans.append((pos, pos + q_off, pos + q_off + len(quote), pos + len(text)))
             parts.append(text)
             pos += len(text)

@@ -247,11 +247,11 @@ def claim_view(answer: str, a: int, b: int, question_terms: frozenset[str] | Non
 
 def source_view(src: Source, analyzer: str, embedder: Any) -> SourceView:
     """Sentences, terms, numbers and window vectors of ``src`` (vectors from the cache)."""
-    units = quote_units(src.quote)
+    units = quote_units(src.quote, src.lead)
     texts = [u.text for u in units]
     st = tuple(terms(t, analyzer, stated=True) for t in texts)
     sn = tuple(frozenset((v, u) for _w, v, u in quantities_in(t)) for t in texts)
-    wins = tuple(windows(src.quote))
+    wins = tuple(windows(src.quote, lead=src.lead))
     negated = tuple(has_negation(u.text) if u.negated is None else u.negated for u in units)
     positive = [t for t, n in zip(st, negated, strict=True) if not n]
     vectors = None

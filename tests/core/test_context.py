@@ -25,7 +25,7 @@ from rag_core.answer.prompt import (
 from rag_core.config import RESERVED_INSTRUCTION_TOKENS, ContextConfig
 from rag_core.hashing import ids_sha256
 from rag_core.models import fallback_prompt_tokenizer
-from rag_core.text import containment, sentence_spans, shingles
+from rag_core.text import containment, sentence_spans, shingles, table_head
 from rag_core.types import Chunk, Document, Hit
 
 
@@ -117,6 +117,45 @@ def test_sources_quote_content_never_header_with_locator():
         f"#char=0,{len(PARAS[0])}",
     )
     assert TEXT[s1.start : s1.end] == s1.quote
+
+
+TABLE_HEAD = "| Model | per token | 32,768 tokens |\n|---|---:|:---:|\n"
+ROWS = ["| Llama 2 7B | 512 KiB | 16 GiB |\n", "| GPT-3 175B | 4.5 MiB | 144 GiB |\n"]
+TABLE_DOC = "Sizes below.\n\n" + TABLE_HEAD + "".join(ROWS) + "\nAfter the table."
+
+
+def test_table_head_is_the_header_and_delimiter_above_a_row():
+    second = TABLE_DOC.index(ROWS[1])
+    assert table_head(TABLE_DOC, second) == TABLE_HEAD
+    assert table_head(TABLE_DOC, TABLE_DOC.index(ROWS[0])) == TABLE_HEAD
+    # the chunk holds the header itself, starts mid-row, or is not in a table: nothing to add
+    assert table_head(TABLE_DOC, TABLE_DOC.index("| Model")) == ""
+    assert table_head(TABLE_DOC, TABLE_DOC.index("|---")) == ""
+    assert table_head(TABLE_DOC, second + 2) == ""
+    assert table_head(TABLE_DOC, TABLE_DOC.index("After")) == ""
+    assert table_head(TABLE_DOC, 0) == ""
+    # pipes without a delimiter row are no table
+    assert table_head("| a | b |\n| c | d |\n", len("| a | b |\n")) == ""
+
+
+def test_a_source_cut_from_inside_a_table_is_sent_with_its_column_names():
+    start = TABLE_DOC.index(ROWS[1])
+    content = ROWS[1].rstrip("\n")
+    chunk = Chunk("t::1", "t", 1, start, start + len(content), start, content, content)
+    ctx = build_context(
+        "How large is GPT-3's cache at 32,768 tokens?",
+        [Hit("t::1", "t", 1, 1.0)],
+        {"t::1": chunk},
+        {"t": Document("t", "Sizes", TABLE_DOC)},
+        cfg(),
+        tokenizer=TOK,
+    )
+    (src,) = ctx.sources
+    # the quote stays the document's own words; the column rows come before it in the prompt
+    assert (src.quote, src.lead) == (content, TABLE_HEAD)
+    assert TABLE_DOC[src.start : src.end] == src.quote
+    assert f'<source id="1" title="Sizes">\n{TABLE_HEAD}{content}\n</source>' in ctx.prompt_text
+    assert src.tokens == len(f'<source id="1" title="Sizes">\n{TABLE_HEAD}{content}\n</source>\n')
 
 
 def test_system_text_marks_untrusted_asks_citations_and_refusal():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -231,3 +232,15 @@ def test_terms_repeated_from_the_question_are_not_evidence():
     assert check_support("The capital of France is Paris [1].", ctx, CFG).claims[0].evidence[
         0
     ].overlap == round(2 / 3, 4)
+
+
+def test_a_row_quoted_under_its_tables_column_names_supports_what_they_say():
+    head = "| Model | per token | 32,768 tokens |\n|---|---:|---:|\n"
+    row = "| GPT-3 175B | 4.5 MiB | 144 GiB |"
+    src = replace(source(1, P1), quote=row, start=0, end=len(row), lead=head)
+    ctx = ContextStage("ok", "pack", "rank", 1024, (src,))
+    claim = "The KV cache of GPT-3 175B at 32,768 tokens is 144 GiB [1]."
+    with_head = check_support(claim, ctx, CFG).claims[0]
+    assert with_head.numbers_in_no_source == () and with_head.verdict == "supported"
+    bare = check_support(claim, replace(ctx, sources=(replace(src, lead=""),)), CFG).claims[0]
+    assert bare.numbers_in_no_source == ("32,768",) and bare.verdict != "supported"

@@ -134,3 +134,28 @@ def test_a_positive_claim_on_a_negated_record_fact_is_contradicted() -> None:
         "Cafe Rosa has outdoor seating [1].": "contradicted",
         "Cafe Rosa has no outdoor seating [1].": "supported",
     }
+
+
+HEAD = "| Model | per token | 32,768 tokens |\n|---|---:|---:|\n"
+ROWS = "| Llama 2 7B | 512 KiB | 16 GiB |\n| GPT-3 175B | 4.5 MiB | 144 GiB |"
+
+
+def test_a_table_row_is_the_record_of_its_column_names_and_cells() -> None:
+    table = "Sizes below.\n\n" + HEAD + ROWS + "\n\nAfter the table."
+    units = quote_units(table)
+    rows = [u for u in units if u.text.startswith("Model:")]
+    assert [u.text for u in rows] == [
+        "Model: Llama 2 7B; per token: 512 KiB; 32,768 tokens: 16 GiB",
+        "Model: GPT-3 175B; per token: 4.5 MiB; 32,768 tokens: 144 GiB",
+    ]
+    assert table[rows[1].start : rows[1].end] == ROWS.split("\n")[1]
+    assert [u.text for u in units][0] == "Sizes below." and units[-1].text == "After the table."
+    # rows quoted without their header read the columns from the lead (Source.lead)
+    assert quote_units(ROWS, HEAD) == tuple(
+        type(u)(
+            u.start - len("Sizes below.\n\n" + HEAD), u.end - len("Sizes below.\n\n" + HEAD), u.text
+        )
+        for u in rows
+    )
+    # without a header there are no columns to read: the rows stay lines
+    assert [u.text for u in quote_units(ROWS)] == ROWS.split("\n")
