@@ -105,27 +105,8 @@ def test_every_scenario_holds_with_the_default_generators_tokenizer(s, monkeypat
     _check(s)
 
 
-#: Scenarios whose B answer the bundled 0.5B model still gets wrong, with why (strict xfail:
-#: the day it answers, the mark must be removed).
-B_ANSWER_FAILS = {
-    "header-window": "the bundled 0.5B model does not read this Markdown table: B's chunk (the "
-    "Llama 3.1 405B and GPT-3 rows, no header row) gives 512 KiB, the GPT-3 row alone (target "
-    "176) the formula paragraph's 512 KiB; with the header row carried it gives 128 KiB, the "
-    "whole table 1 GiB; only rows rewritten as 'column: value' records give 144 GiB",
-}
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "s",
-    [
-        pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=B_ANSWER_FAILS[s.id]))
-        if s.id in B_ANSWER_FAILS
-        else s
-        for s in SCENARIOS
-    ],
-    ids=lambda s: s.id,
-)
+@pytest.mark.parametrize("s", SCENARIOS, ids=lambda s: s.id)
 def test_every_baseline_answers_correctly_with_the_bundled_generator(s):
     """A fails at its named stage and B's answer is marked correct by Evaluate's rule."""
     from rag_core.evaluation.answer_marks import answer_mark
