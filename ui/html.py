@@ -391,7 +391,7 @@ CSS = """
 .ri-src{border:1px solid #d0d7de;border-radius:6px;padding:6px 8px;margin-bottom:6px}
 .ri-src.dropped{opacity:0.55}
 .ri-src-h{font-size:0.78rem;color:#57606a;margin-bottom:2px}
-.ri-src-lead{white-space:pre-wrap;color:#57606a;font-style:italic}
+.ri-src-lead{white-space:pre-wrap;color:#57606a;font-style:italic;font-size:0.86rem;line-height:1.55}
 .ri-tokens{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:0.74rem;
   line-height:1.9;white-space:pre-wrap;word-break:break-all;border:1px solid #d0d7de;
   border-radius:6px;padding:6px;max-height:420px;overflow:auto}
