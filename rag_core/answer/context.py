@@ -1,8 +1,9 @@
 """Context assembly: kept candidates → numbered sources → the exact ids the model gets.
 
 Each candidate becomes a source ``n`` (cited ``[n]``) that quotes the
-chunk's ``content`` (never its contextual header); the wording and layout of
-the prompt are :mod:`rag_core.answer.prompt`'s.
+chunk's ``content`` (never its contextual header; rows cut from a Markdown table
+are preceded by the table's header row, ``Source.lead``); the wording and layout
+of the prompt are :mod:`rag_core.answer.prompt`'s.
 
 Steps, each recorded per source:
 
