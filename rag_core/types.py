@@ -161,7 +161,9 @@ class Needle:
     """Gold evidence: an exact string of one document that answers a question.
 
     ``start``/``end`` are set for labeled spans; a needle from a question set
-    is found in the document text (it occurs exactly once).
+    is found in the document text (it occurs exactly once). ``key`` (a part of ``text``,
+    "" = all of it) is what a correct answer must state where the evidence says more: the
+    one cell of a table row that the question asks for.
     """
 
     doc_id: str
@@ -172,6 +174,7 @@ class Needle:
     origin: str = (
         "needle"  # needle (shipped) | label (manual) | needle+label (label overrides grade)
     )
+    key: str = ""
 
 
 @dataclass(frozen=True)

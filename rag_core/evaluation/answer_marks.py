@@ -15,7 +15,8 @@ from ..types import Needle, Question, Trace
 
 #: Version of the scoring rules below; part of the result hash.
 #: answers-2: an answer the length cap cut off (:func:`cut_off`) is never correct.
-RULE_VERSION = "answers-2"
+#: answers-3: a needle's ``key`` (the part the answer must state) is read instead of the needle.
+RULE_VERSION = "answers-3"
 
 #: Share of a needle's content terms the answer must state (non-numeric needles).
 #: Calibrated on ``sample_corpus/calibration/answer_labels.jsonl`` with
@@ -74,7 +75,8 @@ def answered_correctly(
 ) -> CorrectnessJudgement:
     """Does ``answer`` state the key content of every gold needle?
 
-    Per needle:
+    Per needle, on its ``key`` (the part of it the answer must state; the whole needle when
+    it has none, :attr:`rag_core.types.Needle.key`):
 
     * **number rule** — the needle's *key numbers* are its numbers and codes
       (:func:`rag_core.answer.support.quantities_in`: ``2,401``, ``6.9``, ``E17``,
@@ -113,7 +115,8 @@ def answered_correctly(
     recalls: list[float | None] = []
     missing: list[tuple[str, ...]] = []
     for needle in needles:
-        nums = [(w, v, u) for w, v, u in quantities_in(needle.text) if v not in q_values]
+        key = needle.key or needle.text
+        nums = [(w, v, u) for w, v, u in quantities_in(key) if v not in q_values]
         if nums:
             hit = tuple(w for w, v, u in nums if quantity_in(v, u, found))
             rules.append("number")
@@ -123,8 +126,8 @@ def answered_correctly(
             recalls.append(None)
             missing.append(())
             continue
-        analyzer = "kiwi" if _HANGUL.search(needle.text) else "unicode"
-        nterms = terms(needle.text, analyzer)
+        analyzer = "kiwi" if _HANGUL.search(key) else "unicode"
+        nterms = terms(key, analyzer)
         novel = nterms - terms(question, analyzer) if question else nterms
         nterms = novel or nterms
         aterms = terms(text, analyzer)

@@ -12,12 +12,15 @@ from .guard import at, json_line, line, nfc
 
 REQUIRED = ("id", "question")
 KNOWN = ("id", "lang", "question", "phrasings", "needles", "answerable", "tags")
+#: A needle's fields; ``key`` (optional) is the part of ``text`` a correct answer must state.
+NEEDLE_KEYS = {"doc_id", "text", "key"}
 
 NOT_OBJECT = declare("qset.not_object", "kind")
 FIELD_MISSING = declare("qset.field_missing", "key")
 UNKNOWN_FIELDS = declare("qset.unknown_fields", "unknown", "known")
 BAD_PHRASINGS = declare("qset.bad_phrasings")
 BAD_NEEDLE = declare("qset.bad_needle", "index")
+BAD_NEEDLE_KEY = declare("qset.bad_needle_key", "index")
 BAD_ANSWERABLE = declare("qset.bad_answerable")
 NO_NEEDLE = declare("qset.no_needle")
 BAD_TAGS = declare("qset.bad_tags")
@@ -57,7 +60,10 @@ def question_from_dict(row: Any, where: str | Notice = "") -> Question:
             or not n["text"].strip()
         ):
             raise _refused(where, BAD_NEEDLE, index=i)
-        needles.append(Needle(doc_id=n["doc_id"], text=nfc(n["text"])))  # as the corpus text
+        text, key = nfc(n["text"]), n.get("key", "")  # as the corpus text
+        if not isinstance(key, str) or (key and nfc(key) not in text) or set(n) - NEEDLE_KEYS:
+            raise _refused(where, BAD_NEEDLE_KEY, index=i)
+        needles.append(Needle(doc_id=n["doc_id"], text=text, key=nfc(key)))
     answerable = row.get("answerable", True)
     if not isinstance(answerable, bool):
         raise _refused(where, BAD_ANSWERABLE)

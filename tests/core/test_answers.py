@@ -54,6 +54,21 @@ def test_numbers_the_question_already_states_are_not_key_numbers():
     assert not j.correct and j.key_numbers == (("2,401",),)
 
 
+def test_a_needles_key_is_what_the_answer_must_state():
+    row = "| 10,000 | ±1.0 | ±0.9 | ±0.6 | ±0.4 |"  # the margins at p = 0.5, 0.7, 0.9, 0.95
+    q = "What is the 95% margin at 90% accuracy with 10,000 test examples?"
+    # without a key, any number of the row passes: the p = 0.5 column's margin too
+    assert M.answered_correctly("It is ±1.0 points.", [Needle("d", row)], q).correct
+    keyed = [Needle("d", row, key="±0.6")]
+    assert not M.answered_correctly("It is ±1.0 points.", keyed, q).correct
+    j = M.answered_correctly("About 0.6 points [1].", keyed, q)
+    assert j.correct and j.key_numbers == (("0.6",),)
+    # a key without numbers is read by the term rule (who, not the year)
+    who = [Needle("d", "1374년 최영 장군이 2만 5천여 명의 대군을 이끌고 건너와", key="최영 장군")]
+    assert not M.answered_correctly("1374년입니다.", who, "목호의 난은 누가 진압했나요?").correct
+    assert M.answered_correctly("최영 장군입니다.", who, "목호의 난은 누가 진압했나요?").correct
+
+
 def test_term_rule_threshold_and_refusal():
     needle = [Needle("d", "clean the fluff filter, take out part of the load")]
     q = "What are the owner checks?"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import time
 
 import pytest
@@ -240,6 +241,17 @@ def test_nfd_needles_and_search_text_find_their_nfc_twin():
     (q,) = parse_questions([json.dumps(row)])
     assert q.needles[0].text in nfc_text and q.question == "한라산의 높이는?"
     assert q.phrasings == ("한라산 높이",)
+
+
+def test_a_needle_key_must_be_part_of_its_text():
+    def row(**needle):
+        return json.dumps({"id": "q", "question": "How high?", "needles": [needle]})
+
+    (q,) = parse_questions([row(doc_id="d", text="rises 1,947 m, 2 m more", key="1,947 m")])
+    assert q.needles[0].key == "1,947 m"
+    for bad in ({"key": "2,100 m"}, {"key": 7}, {"keys": "1,947 m"}):
+        with pytest.raises(ValueError, match=re.escape("line 1: needle 0: 'key' must be a part")):
+            parse_questions([row(doc_id="d", text="rises 1,947 m", **bad)])
 
 
 @pytest.mark.parametrize("grade", ["2000", "1" + "0" * 12, HUGE])
