@@ -78,6 +78,7 @@ def gold_for(
                     end=match.end,
                     grade=match.grade,
                     origin="needle+label",
+                    key=needle.key,  # the same words: a label of the needle's own span
                 )
             )
     for lab in labels:
