@@ -161,9 +161,9 @@ class Needle:
     """Gold evidence: an exact string of one document that answers a question.
 
     ``start``/``end`` are set for labeled spans; a needle from a question set
-    is found in the document text (it occurs exactly once). ``key`` (a part of ``text``,
-    "" = all of it) is what a correct answer must state where the evidence says more: the
-    one cell of a table row that the question asks for.
+    is found in the document text (it occurs exactly once). ``key`` (parts of ``text``,
+    () = all of it) is what a correct answer must state where the evidence says more: the
+    one cell of a table row that the question asks for, the "from" and the "to" of a change.
     """
 
     doc_id: str
@@ -174,7 +174,7 @@ class Needle:
     origin: str = (
         "needle"  # needle (shipped) | label (manual) | needle+label (label overrides grade)
     )
-    key: str = ""
+    key: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

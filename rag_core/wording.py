@@ -863,8 +863,8 @@ ENGLISH: dict[str, str] = {
     "qset.unknown_fields": "unknown field(s) {unknown}; known: {known}",
     "qset.bad_phrasings": "'phrasings' must be a list of non-empty strings",
     "qset.bad_needle": "needle {index} must be an object with non-empty 'doc_id' and 'text'",
-    "qset.bad_needle_key": "needle {index}: 'key' must be a part of its 'text' (the only other "
-    "fields are 'doc_id' and 'text')",
+    "qset.bad_needle_key": "needle {index}: 'key' must be a part of its 'text', or a list of "
+    "such parts (the only other fields are 'doc_id' and 'text')",
     "qset.bad_answerable": "'answerable' must be true or false",
     "qset.no_needle": "an answerable question needs at least one needle",
     "qset.bad_tags": "'tags' must be a list of strings",

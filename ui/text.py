@@ -1726,8 +1726,8 @@ KOREAN: dict[str, str] = {
         "정답 근거 {index} 은(는) 비어 있지 않은 'doc_id' 와 'text' 를 가진 객체여야 합니다"
     ),
     "qset.bad_needle_key": (
-        "정답 근거 {index}: 'key' 는 그 'text' 의 일부여야 합니다 (다른 필드는 'doc_id' 와 "
-        "'text' 뿐입니다)"
+        "정답 근거 {index}: 'key' 는 그 'text' 의 일부이거나 그런 부분들의 목록이어야 합니다 "
+        "(다른 필드는 'doc_id' 와 'text' 뿐입니다)"
     ),
     "qset.bad_answerable": "'answerable' 은 true 나 false 여야 합니다",
     "qset.no_needle": "답할 수 있는 질문에는 정답 근거가 하나 이상 있어야 합니다",

@@ -15,7 +15,7 @@ from ..types import Needle, Question, Trace
 
 #: Version of the scoring rules below; part of the result hash.
 #: answers-2: an answer the length cap cut off (:func:`cut_off`) is never correct.
-#: answers-3: a needle's ``key`` (the part the answer must state) is read instead of the needle.
+#: answers-3: a needle's ``key`` (the parts the answer must state) is read instead of the needle.
 RULE_VERSION = "answers-3"
 
 #: Share of a needle's content terms the answer must state (non-numeric needles).
@@ -55,7 +55,7 @@ _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 @dataclass(frozen=True)
 class CorrectnessJudgement:
-    """Why :func:`answered_correctly` said yes or no, per needle."""
+    """Why :func:`answered_correctly` said yes or no, per needle (per part of a needle's key)."""
 
     correct: bool
     rule: tuple[str, ...]  # per needle: "number" or "terms"
@@ -75,8 +75,8 @@ def answered_correctly(
 ) -> CorrectnessJudgement:
     """Does ``answer`` state the key content of every gold needle?
 
-    Per needle, on its ``key`` (the part of it the answer must state; the whole needle when
-    it has none, :attr:`rag_core.types.Needle.key`):
+    Per needle, on each part of its ``key`` (what the answer must state; the whole needle
+    when it has none, :attr:`rag_core.types.Needle.key`):
 
     * **number rule** — the needle's *key numbers* are its numbers and codes
       (:func:`rag_core.answer.support.quantities_in`: ``2,401``, ``6.9``, ``E17``,
@@ -90,7 +90,7 @@ def answered_correctly(
       terms; satisfied iff ``|needle ∩ answer| / |needle| ≥ min_term_recall``
       (all needle terms when the question repeats every one).
 
-    The answer is correct iff every needle is satisfied (a question with
+    The answer is correct iff every needle (every part of its key) is satisfied (a question with
     several needles needs all of them, as :mod:`rag_core.gold.diagnosis` assumes).
     An empty answer or a refusal (:func:`rag_core.answer.support.is_refusal`) is
     never correct. Citations are removed before matching.
@@ -114,8 +114,7 @@ def answered_correctly(
     matched: list[tuple[str, ...]] = []
     recalls: list[float | None] = []
     missing: list[tuple[str, ...]] = []
-    for needle in needles:
-        key = needle.key or needle.text
+    for key in (part for needle in needles for part in needle.key or (needle.text,)):
         nums = [(w, v, u) for w, v, u in quantities_in(key) if v not in q_values]
         if nums:
             hit = tuple(w for w, v, u in nums if quantity_in(v, u, found))

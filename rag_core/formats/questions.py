@@ -12,7 +12,8 @@ from .guard import at, json_line, line, nfc
 
 REQUIRED = ("id", "question")
 KNOWN = ("id", "lang", "question", "phrasings", "needles", "answerable", "tags")
-#: A needle's fields; ``key`` (optional) is the part of ``text`` a correct answer must state.
+#: A needle's fields; ``key`` (optional: a string or a list of them) is the part(s) of ``text``
+#: a correct answer must state.
 NEEDLE_KEYS = {"doc_id", "text", "key"}
 
 NOT_OBJECT = declare("qset.not_object", "kind")
@@ -60,10 +61,15 @@ def question_from_dict(row: Any, where: str | Notice = "") -> Question:
             or not n["text"].strip()
         ):
             raise _refused(where, BAD_NEEDLE, index=i)
-        text, key = nfc(n["text"]), n.get("key", "")  # as the corpus text
-        if not isinstance(key, str) or (key and nfc(key) not in text) or set(n) - NEEDLE_KEYS:
+        text, key = nfc(n["text"]), n.get("key", [])  # as the corpus text
+        parts = [key] if isinstance(key, str) else key
+        if (
+            not isinstance(parts, list)
+            or not all(isinstance(k, str) and k.strip() and nfc(k) in text for k in parts)
+            or set(n) - NEEDLE_KEYS
+        ):
             raise _refused(where, BAD_NEEDLE_KEY, index=i)
-        needles.append(Needle(doc_id=n["doc_id"], text=text, key=nfc(key)))
+        needles.append(Needle(n["doc_id"], text, key=tuple(nfc(k) for k in parts)))
     answerable = row.get("answerable", True)
     if not isinstance(answerable, bool):
         raise _refused(where, BAD_ANSWERABLE)

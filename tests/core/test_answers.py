@@ -59,14 +59,22 @@ def test_a_needles_key_is_what_the_answer_must_state():
     q = "What is the 95% margin at 90% accuracy with 10,000 test examples?"
     # without a key, any number of the row passes: the p = 0.5 column's margin too
     assert M.answered_correctly("It is ±1.0 points.", [Needle("d", row)], q).correct
-    keyed = [Needle("d", row, key="±0.6")]
+    keyed = [Needle("d", row, key=("±0.6",))]
     assert not M.answered_correctly("It is ±1.0 points.", keyed, q).correct
     j = M.answered_correctly("About 0.6 points [1].", keyed, q)
     assert j.correct and j.key_numbers == (("0.6",),)
     # a key without numbers is read by the term rule (who, not the year)
-    who = [Needle("d", "1374년 최영 장군이 2만 5천여 명의 대군을 이끌고 건너와", key="최영 장군")]
+    who = [
+        Needle("d", "1374년 최영 장군이 2만 5천여 명의 대군을 이끌고 건너와", key=("최영 장군",))
+    ]
     assert not M.answered_correctly("1374년입니다.", who, "목호의 난은 누가 진압했나요?").correct
     assert M.answered_correctly("최영 장군입니다.", who, "목호의 난은 누가 진압했나요?").correct
+    # every part of a key: how much a score improved is its "from" and its "to"
+    change = [Needle("d", "went from 15.6 to 71.0 percent", key=("15.6", "71.0 percent"))]
+    q2 = "How much did it improve on AIME 2024?"
+    assert not M.answered_correctly("It improved by 71.0 percent [1].", change, q2).correct
+    j2 = M.answered_correctly("From 15.6 to 71.0 percent [1].", change, q2)
+    assert j2.correct and j2.rule == ("number", "number")
 
 
 def test_term_rule_threshold_and_refusal():

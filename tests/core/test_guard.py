@@ -248,8 +248,10 @@ def test_a_needle_key_must_be_part_of_its_text():
         return json.dumps({"id": "q", "question": "How high?", "needles": [needle]})
 
     (q,) = parse_questions([row(doc_id="d", text="rises 1,947 m, 2 m more", key="1,947 m")])
-    assert q.needles[0].key == "1,947 m"
-    for bad in ({"key": "2,100 m"}, {"key": 7}, {"keys": "1,947 m"}):
+    assert q.needles[0].key == ("1,947 m",)
+    (q,) = parse_questions([row(doc_id="d", text="from 15.6 to 71.0", key=["15.6", "71.0"])])
+    assert q.needles[0].key == ("15.6", "71.0")
+    for bad in ({"key": "2,100 m"}, {"key": 7}, {"keys": "1,947 m"}, {"key": ["1,947", ""]}):
         with pytest.raises(ValueError, match=re.escape("line 1: needle 0: 'key' must be a part")):
             parse_questions([row(doc_id="d", text="rises 1,947 m", **bad)])
 

@@ -380,9 +380,12 @@ def test_gold_for_merges_needles_and_labels():
     assert gold_for(q, labels, question_set="other") == (needle_a, needle_b)
     # a label of a keyed needle's own span keeps what the answer must state
     keyed = Question(
-        id="q1", lang="en", question=q.question, needles=(Needle("halla", "1,947 m", key="1,947"),)
+        id="q1",
+        lang="en",
+        question=q.question,
+        needles=(Needle("halla", "1,947 m", key=("1,947",)),),
     )
-    assert gold_for(keyed, labels, {"halla": DOC})[0].key == "1,947"
+    assert gold_for(keyed, labels, {"halla": DOC})[0].key == ("1,947",)
 
 
 def test_qrels_for_chunking_matches_brute_force(tiny_corpus):
