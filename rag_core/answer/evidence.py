@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -147,6 +148,24 @@ TIME = re.compile(
     r"(?![\d:A-Za-z])"
 )
 
+_DIGITS = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺−", "0123456789-+-")
+#: Powers of ten: ``2 \times 10^{-4}``, ``2×10⁻⁴``, ``1.5 x 10^9``, ``2e-4``, ``10^{-3}``.
+SCIENTIFIC = re.compile(
+    rf"(?<![\w.,^])(?:({_DIGITS})\s?(?:\\times|\\cdot|×|·|x|\*)\s?)?10"
+    r"(?:\^\s?\{?\s?([-−+]?\d{1,3})\s?\}?|([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3}))"
+    r"|(?<![\w.,])(\d+(?:\.\d+)?)[eE]([-+]?\d{1,3})(?![\w.])"
+)
+_KO_SMALL = {"천": 1000, "백": 100}
+_KO_LARGE = {"만": 10**4, "억": 10**8, "조": 10**12}
+_KO_PART = rf"{_DIGITS}(?:[천백](?:[만억조](?!큼))?|[만억조](?!큼))"
+#: Korean numbers written with myriad units: ``2만 5천`` (25,000), ``1,585만`` (15,850,000),
+#: ``3천만`` (30,000,000), ``1억 2천만``; an optional ``여`` (about) and unit follow.
+KO_SCALED = re.compile(
+    rf"(?<![\w.,])({_KO_PART}(?:\s?{_KO_PART})*)여?(\s?(?:{_UNITS}))?(?![A-Za-z0-9])"
+)
+_KO_PART_RE = re.compile(rf"({_DIGITS})([천백])?([만억조])?")
+
 #: Units written differently that name the same unit.
 UNIT_ALIASES = {
     "미터": "m",
@@ -209,6 +228,31 @@ def normalise_number(letters: str, digits: str, decimals: str | None) -> str:
     return (letters.lower() + num) if letters else num
 
 
+def _plain(value: Decimal) -> str:
+    """``Decimal("2E-4")`` → ``"0.0002"``; ``Decimal("25000.0")`` → ``"25000"``."""
+    text = format(value.normalize(), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def scientific_value(m: re.Match[str]) -> str:
+    """The plain value of a :data:`SCIENTIFIC` match: ``2 \\times 10^{-4}`` → ``0.0002``."""
+    mantissa, exp, sup, e_mantissa, e_exp = m.groups()
+    if e_mantissa is not None:
+        return _plain(Decimal(e_mantissa).scaleb(int(e_exp)))
+    power = (exp or sup).translate(_SUPERSCRIPT).replace(" ", "")
+    return _plain(Decimal((mantissa or "1").replace(",", "")).scaleb(int(power)))
+
+
+def korean_scaled_value(written: str) -> str:
+    """The value of a :data:`KO_SCALED` number: the sum of its parts, each a number times its
+    units (``2만 5천`` = 2·10⁴ + 5·10³ = 25000; ``3천만`` = 3·10³·10⁴)."""
+    total = Decimal(0)
+    for digits, small, large in _KO_PART_RE.findall(written):
+        part = Decimal(digits.replace(",", ""))
+        total += part * _KO_SMALL.get(small, 1) * _KO_LARGE.get(large, 1)
+    return _plain(total)
+
+
 def _unit(raw: str | None) -> str | None:
     u = (raw or "").strip()
     if not u:
@@ -224,14 +268,20 @@ def _mask(text: str, a: int, b: int) -> str:
 
 
 def _word_numbers(clean: str) -> tuple[list[tuple[int, str, str, str | None]], str]:
-    """Number words, ranges and times of ``clean`` as ``(pos, written, value, unit)``, and
-    ``clean`` with them masked out."""
+    """Number words, powers of ten, Korean myriad numbers, ranges and times of ``clean`` as
+    ``(pos, written, value, unit)``, and ``clean`` with them masked out."""
     found: list[tuple[int, str, str, str | None]] = []
     for a, b, _days in day_spans(clean):  # "seven days a week" names the week: no count
         clean = _mask(clean, a, b)
     for a, b, hm in clock_times(clean):
         found.append((a, clean[a:b], hm, "time"))
         clean = _mask(clean, a, b)
+    for m in SCIENTIFIC.finditer(clean):
+        found.append((m.start(), m.group(0).strip(), scientific_value(m), None))
+        clean = _mask(clean, m.start(), m.end())
+    for m in KO_SCALED.finditer(clean):
+        found.append((m.start(), m.group(0), korean_scaled_value(m.group(1)), _unit(m.group(2))))
+        clean = _mask(clean, m.start(), m.end())
     for m in RANGE.finditer(clean):
         unit = _unit(m.group(3))  # "3–5 km": both ends in km
         found.append((m.start(1), m.group(1), m.group(1), unit))
@@ -325,7 +375,7 @@ def quantities_in(text: str) -> list[tuple[str, str, str | None]]:
     return [(w, v, u) for _p, w, v, u in sorted(found, key=lambda x: x[0])]
 
 
-def quantity_in(value: str, unit: str | None, found: set[tuple[str, str | None]]) -> bool:
+def quantity_in(value: str, unit: str | None, found: Set[tuple[str, str | None]]) -> bool:
     """Is ``value unit`` among ``found``? A unit-less number on either side matches any unit."""
     return any(v == value and (unit is None or u is None or u == unit) for v, u in found)
 
@@ -335,7 +385,7 @@ def numbers_in(text: str) -> list[tuple[str, str]]:
     return [(w, v) for w, v, _u in quantities_in(text)]
 
 
-def conflicting(value: str, unit: str | None, found: set[tuple[str, str | None]]) -> bool:
+def conflicting(value: str, unit: str | None, found: Set[tuple[str, str | None]]) -> bool:
     """Does ``found`` state *another* value of the same kind (same unit, or both unit-less plain
     numbers) — a different count, date or amount rather than a number merely absent?"""
     if quantity_in(value, unit, found):

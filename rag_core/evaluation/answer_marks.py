@@ -16,7 +16,9 @@ from ..types import Needle, Question, Trace
 #: Version of the scoring rules below; part of the result hash.
 #: answers-2: an answer the length cap cut off (:func:`cut_off`) is never correct.
 #: answers-3: a needle's ``key`` (the parts the answer must state) is read instead of the needle.
-RULE_VERSION = "answers-3"
+#: answers-4: powers of ten (``2 \times 10^{-4}``) and Korean myriad numbers (``2만 5천``) are
+#: read by their value (:func:`rag_core.answer.evidence.quantities_in`).
+RULE_VERSION = "answers-4"
 
 #: Share of a needle's content terms the answer must state (non-numeric needles).
 #: Calibrated on ``sample_corpus/calibration/answer_labels.jsonl`` with

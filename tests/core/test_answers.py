@@ -54,6 +54,20 @@ def test_numbers_the_question_already_states_are_not_key_numbers():
     assert not j.correct and j.key_numbers == (("2,401",),)
 
 
+def test_a_number_is_read_by_its_value_however_it_is_written():
+    lr = [Needle("d", r"a learning rate around $2 \times 10^{-4}$")]
+    q = "What learning rate is a common starting point for LoRA?"
+    for answer in ("2e-4 [1]", "About 0.0002.", "2×10⁻⁴"):
+        assert M.answered_correctly(answer, lr, q).correct, answer
+    for answer in ("2r [1]", "Use 2 epochs.", "10 percent"):  # a bare mantissa or base is not it
+        assert not M.answered_correctly(answer, lr, q).correct, answer
+    toll = [Needle("d", "2만 5천 명에서 3만 명 정도로 추정되었으며")]
+    q2 = "4·3 사건 희생자는 몇 명으로 추정되나요?"
+    assert M.answered_correctly("3만 명 정도입니다[2]", toll, q2).correct
+    assert M.answered_correctly("약 25,000명입니다.", toll, q2).correct
+    assert not M.answered_correctly("3명입니다.", toll, q2).correct
+
+
 def test_a_needles_key_is_what_the_answer_must_state():
     row = "| 10,000 | ±1.0 | ±0.9 | ±0.6 | ±0.4 |"  # the margins at p = 0.5, 0.7, 0.9, 0.95
     q = "What is the 95% margin at 90% accuracy with 10,000 test examples?"

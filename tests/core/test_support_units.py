@@ -95,6 +95,34 @@ def test_latex_digit_grouping_is_a_thousands_separator() -> None:
     assert [v for _w, v, _u in quantities_in(tex)] == ["2", "128", "2", "524288", "1048576"]
 
 
+def test_powers_of_ten_are_read_as_their_value() -> None:
+    from rag_core.answer.evidence import quantities_in
+
+    def values(text: str) -> list[str]:
+        return [v for _w, v, _u in quantities_in(text)]
+
+    # 2·10⁻⁴ however it is written; the exponent is not a number of its own
+    for text in (r"a rate of $2 \times 10^{-4}$", "a rate of 2×10⁻⁴", "a rate of 2e-4"):
+        assert values(text) == [f"{2 * 10**-4:.4f}"], text
+    assert values("about 1.5 x 10^9 tokens") == [str(int(1.5 * 10**9))]
+    assert values(r"$10^{-3}$") == [f"{10**-3:.3f}"]
+    assert values("a 10 x 10 grid") == ["10", "10"]  # no exponent: two numbers
+
+
+def test_korean_myriad_numbers_are_read_as_their_value() -> None:
+    from rag_core.answer.evidence import quantities_in
+
+    assert quantities_in("2만 5천 명에서 3만 명") == [
+        ("2만 5천 명", str(2 * 10**4 + 5 * 10**3), "명"),
+        ("3만 명", str(3 * 10**4), "명"),
+    ]
+    assert quantities_in("1,585만 명")[0][1:] == (str(1585 * 10**4), "명")
+    assert quantities_in("3천만 원")[0][1:] == (str(3 * 10**3 * 10**4), "원")
+    assert quantities_in("1억 2천만")[0][1] == str(10**8 + 2 * 10**3 * 10**4)
+    assert quantities_in("2만 5천여 명의 대군")[0][1:] == (str(25 * 10**3), "명")
+    assert quantities_in("3개만 있다") == [("3개", "3", "개")]  # 만 "only" after a counter
+
+
 def test_a_positive_claim_on_a_negated_fact_scores_negated_only() -> None:
     from rag_core.answer.support import claim_view, source_view, window_features
     from rag_core.answer.support_head import LEXICAL as FEATURES
