@@ -98,6 +98,22 @@ _OPENER = re.compile(
 )
 #: What a sentence never starts with in English: a lowercase letter, a digit, ``&``, ``(``.
 _NOT_A_START = re.compile(r"[a-z0-9&(,;:]")
+#: A sentence that ends inside Markdown emphasis: ``**E21 — Water did not drain.** Meaning: …``.
+#: A Korean sentence end (``…했다.``, ``…니다.``): never an abbreviation, whatever follows.
+_HANGUL_END = re.compile(r"[\uac00-\ud7a3]\.$")
+_EMPHASIS_END = re.compile(r"[.!?。][*_]{1,3}(?=\s)")
+
+
+def _emphasis_split(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """``(a, b)`` cut after each sentence end closed by Markdown emphasis (:data:`_EMPHASIS_END`),
+    which :func:`~rag_core.text.sentence_spans` reads as no end."""
+    out: list[tuple[int, int]] = []
+    for m in _EMPHASIS_END.finditer(text, a, b):
+        out.append((a, m.end()))
+        a = m.end()
+        while a < b and text[a].isspace():
+            a += 1
+    return [*out, (a, b)] if a < b else out
 
 
 def sentences(text: str) -> list[tuple[int, int]]:
@@ -107,18 +123,22 @@ def sentences(text: str) -> list[tuple[int, int]]:
     A span is joined to the one after it, on the same line, when its last word is a title
     (:data:`_TITLE`), when it ends with initials and no usual sentence opener follows
     (:data:`_INITIALS`, :data:`_OPENER`), or when the next span starts as no English sentence
-    does (:data:`_NOT_A_START`: a lowercase letter, a digit, ``&``).
+    does (:data:`_NOT_A_START`: a lowercase letter, a digit, ``&``) — never after a Korean
+    sentence end (``…했다. 1702년에는 …``); a span is cut where a
+    sentence end is closed by Markdown emphasis (``… in time.** Meaning: …``).
     """
     out: list[tuple[int, int]] = []
-    for a, b in sentence_spans(text):
+    for a, b in (s for span in sentence_spans(text) for s in _emphasis_split(text, *span)):
         if out:
             pa, pb = out[-1]
             gap = text[pb:a]
             tail = text[pa:pb].rsplit(None, 1)[-1]
             initials = _INITIALS.search(tail) and not _OPENER.match(text, a)
+            end = text[pa:pb].rstrip("*_")
             if (
                 "\n" not in gap
-                and text[pb - 1] == "."
+                and end.endswith(".")
+                and not _HANGUL_END.search(end)
                 and (_TITLE.search(tail) or initials or _NOT_A_START.match(text[a]))
             ):
                 out[-1] = (pa, b)

@@ -1,7 +1,8 @@
 """The support checker's rules for what is a claim, what it asserts and what flags a response,
 in English and Korean: talk about the passages is not judged as a fact, lead-ins are not part of
-what a claim asserts, a pronoun "one" is not a number, a negated neighbour is not the claim's
-negation, and a claim citing no source (or naming a passage that does not back it) flags."""
+what a claim asserts, a pronoun "one" is not a number, a negated neighbour (a bold heading too)
+is not the claim's negation, and a claim citing no source (or naming a passage that does not
+back it) flags."""
 
 from __future__ import annotations
 
@@ -123,6 +124,34 @@ def test_a_negated_neighbour_is_not_the_claims_negation() -> None:
     f, _missing, why = window_features(c, sv, both, 0.0)
     assert f[LEXICAL.index("negation_mismatch")] == 0.0
     assert why is None
+
+
+def test_a_bold_heading_is_its_own_sentence_and_its_negation_not_the_claims() -> None:
+    quote = (
+        "**E21 — Water did not drain in time.** Meaning: the drain phase started, but the level"
+        " sensor still showed water above the empty mark after 6 minutes of pumping."
+    )
+    answer = "The drain phase started, but the level sensor still showed water [1]."
+    c = claim_view(answer, 0, len(answer), None)
+    sv = source_view(src(1, quote), c.analyzer, None)
+    assert sv.sentence_negated == (True, False)  # the heading is a sentence of its own
+    meaning = next(w for w in sv.windows if w.first == w.last == 1)
+    f, _missing, why = window_features(c, sv, meaning, 0.0)
+    assert f[LEXICAL.index("negation_mismatch")] == 0.0
+    assert why is None
+    ctx = ContextStage("ok", "pack", "rank", 4096, (src(1, quote),))
+    assert check_support(answer, ctx, CFG).claims[0].verdict != "contradicted"
+
+
+def test_a_korean_sentence_may_open_with_a_number() -> None:
+    from rag_core.answer.claims import sentences
+
+    text = "배는 1653년 좌초했다. 1702년에는 지도를 만들었다. See No. 5 here."
+    assert [text[a:b] for a, b in sentences(text)] == [
+        "배는 1653년 좌초했다.",
+        "1702년에는 지도를 만들었다.",
+        "See No. 5 here.",
+    ]
 
 
 def test_question_coverage_is_the_share_of_question_terms_in_the_window() -> None:
