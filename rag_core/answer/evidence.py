@@ -302,6 +302,8 @@ def _word_numbers(clean: str) -> tuple[list[tuple[int, str, str, str | None]], s
         native, counter_form, counter = m.groups()
         if native is None and counter is None:
             continue  # 한/두/세/네 alone are words, not numbers
+        if counter == "대" and not m.group(0)[-2].isspace():
+            continue  # 세대 (a generation), 열대 (the tropics): words; 세 대 counts
         value = _KO_NATIVE[native] if native else _KO_COUNTER_FORM[counter_form]
         found.append((m.start(), m.group(0), str(value), _unit(counter)))
     for pat in (NUMBER_WORDS, KO_NUMBER_WORDS):

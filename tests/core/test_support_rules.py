@@ -109,6 +109,9 @@ def test_the_judged_part_drops_the_lead_ins_terms() -> None:
         ("One million people visit.", ["1"]),  # 1 with the unit "million"
         ("It took one hour.", ["1"]),
         ("세 명이 왔다.", ["3"]),
+        ("버스 세 대가 다닌다.", ["3"]),
+        ("젊은 세대가 모였다.", []),  # 세대, a generation
+        ("열대 기후다.", []),  # 열대, the tropics
     ],
 )
 def test_one_as_a_pronoun_is_not_a_number(text: str, numbers: list[str]) -> None:
