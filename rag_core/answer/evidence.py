@@ -121,7 +121,7 @@ def entity_terms(text: str) -> frozenset[str]:
 # ------------------------------------------------------------------ numbers
 
 _UNITS = (
-    r"%|km|cm|mm|m|kg|g|ms|s|GB|MB|KB|TB|KiB|MiB|GiB|°C|℃|㎞|㎢|"
+    r"%|km|cm|mm|m|kg|g|ms|s|GB|MB|KB|TB|KiB|MiB|GiB|°C|℃|°F|℉|㎞|㎢|"
     r"킬로미터|센티미터|밀리미터|제곱킬로미터|미터|킬로그램|그램|헥타르|리터|톤|퍼센트|"
     r"시간|년|월|일|분|초|개|명|원|배|종|마리|그루|곳|회|권|호|층|번|가지|차례|세|살|도|"
     r" ?(?:percent|per cent|million|billion|trillion|thousand|hundred|years?|months?|weeks?|days?"
@@ -181,6 +181,7 @@ UNIT_ALIASES = {
     "percent": "%",
     "per cent": "%",
     "℃": "°C",
+    "℉": "°F",
     "도": "°C",
     "살": "세",
     "foot": "feet",

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from rag_core.answer.claims import citations_in, non_claim_kind, split_claims
-from rag_core.answer.evidence import quantities_in, terms, windows
+from rag_core.answer.evidence import quantities_in, quantity_in, terms, windows
 from rag_core.answer.support import check_support, flagged
 from rag_core.answer.support_head import load_head
 from rag_core.config import SupportConfig
@@ -137,6 +137,9 @@ def test_number_words_and_ranges_are_numbers_with_units():
     ko = quantities_in("세 명이 왔고 사과는 셋이다. 세계는 넓다.")
     assert [(v, u) for _w, v, u in ko] == [("3", "명"), ("3", None)]
     assert [v for _w, v, _u in quantities_in("open 17:0-21:0")] == ["17:00", "21:00"]
+    temps = quantities_in("Bake at 400°F (200°C), then 74℉.")
+    assert [(v, u) for _w, v, u in temps] == [("400", "°F"), ("200", "°C"), ("74", "°F")]
+    assert not quantity_in("74", "°F", {("74", "°C")})  # 74 °F is not 74 °C
 
 
 def test_a_number_word_in_the_claim_is_found_as_digits_in_the_source():
