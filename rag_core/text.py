@@ -5,7 +5,8 @@ the support check splits answers into claims with it, the Label page offers its
 sentences as spans to label; the context stage drops near-duplicates by the
 :func:`containment` of their :func:`shingles` and sends a table's column names
 with rows quoted without them (:func:`table_head`); the support check reads each table
-row as a record of its column names and cells (:func:`table_records`).
+row as a record of its column names and cells (:func:`table_records`) and does not read the
+pieces of words a chunk's edge cut in two (:func:`torn_edges`).
 """
 
 from __future__ import annotations
@@ -73,6 +74,27 @@ def containment(a: frozenset[str], b: frozenset[str]) -> float:
     if not a or not b:
         return 0.0
     return len(a & b) / min(len(a), len(b))
+
+
+def torn_edges(text: str, start: int, end: int) -> tuple[int, int]:
+    """How many characters at the start and at the end of ``text[start:end]`` belong to a word
+    the span's edge cuts in two (0 where the edge falls on whitespace or the text's ends).
+
+    A fixed-size chunk cuts "1,380만" into "… 관광객만 1" and ",380만 명 …": neither piece is
+    a number the document states.
+    """
+
+    def cut(a: int, b: int) -> bool:  # the edge between text[a] and text[b] is inside a word
+        return a >= 0 and b < len(text) and not text[a].isspace() and not text[b].isspace()
+
+    head = tail = 0
+    if cut(start - 1, start):
+        while start + head < end and not text[start + head].isspace():
+            head += 1
+    if cut(end - 1, end):
+        while end - tail > start + head and not text[end - tail - 1].isspace():
+            tail += 1
+    return head, tail
 
 
 def table_head(text: str, start: int) -> str:

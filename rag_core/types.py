@@ -440,6 +440,10 @@ class Source:
     #: Sent before the quote, not part of it: the header and delimiter rows of the Markdown
     #: table the quote starts inside, below them (``rag_core.text.table_head``).
     lead: str = ""
+    #: Characters at the quote's start and end that are pieces of a word its chunk's edges cut
+    #: in two ("… 관광객만 1" of "1,380만"): the support check does not read them
+    #: (``rag_core.text.torn_edges``).
+    torn: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True)

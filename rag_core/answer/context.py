@@ -43,7 +43,14 @@ from typing import Any, TypeVar
 from rag_core.config import ContextConfig
 from rag_core.hashing import ids_sha256, sha256_text
 from rag_core.models.generators import PromptTokenizer
-from rag_core.text import containment, sentence_cut, sentence_spans, shingles, table_head
+from rag_core.text import (
+    containment,
+    sentence_cut,
+    sentence_spans,
+    shingles,
+    table_head,
+    torn_edges,
+)
 from rag_core.types import Chunk, ContextStage, Document, Hit, Notice, Source
 from rag_core.wording import declare, notice
 
@@ -103,6 +110,16 @@ class _Cand:
     quote: str
     reason: str = ""  # "" | cap | budget
     lead: str = ""  # the column rows of the table the quote starts inside (Source.lead)
+    #: The document the chunk is a span of ("" when unknown).
+    doc_text: str = field(default="", repr=False, compare=False)
+
+    @property
+    def torn(self) -> tuple[int, int]:
+        """Pieces of words cut at the quote's edges (:attr:`Source.torn`)."""
+        a, b = self.chunk.start, self.chunk.start + len(self.quote)
+        if self.doc_text[a:b] != self.quote:  # not a span of the document as it stands
+            return (0, 0)
+        return torn_edges(self.doc_text, a, b)
 
     @property
     def locator(self) -> str:
@@ -144,6 +161,7 @@ def _source(
         cut_at=cut_at,
         duplicate_of=duplicate_of,
         lead=c.lead,
+        torn=c.torn,
     )
 
 
@@ -232,6 +250,7 @@ class _Assembly:
             quote=quote,
             reason="cap" if capped else "",
             lead=table_head(doc.text, chunk.start) if doc is not None else "",
+            doc_text=doc.text if doc is not None else "",
         )
 
     def dropped(self, c: _Cand, reason: str, duplicate_of: str | None = None) -> Source:

@@ -166,6 +166,8 @@ KO_SCALED = re.compile(
 )
 _KO_PART_RE = re.compile(rf"({_DIGITS})([천백])?([만억조])?")
 
+_UNIT_WORD = re.compile(rf"(?:{_UNITS})", re.IGNORECASE)
+
 #: Units written differently that name the same unit.
 UNIT_ALIASES = {
     "미터": "m",
@@ -376,6 +378,11 @@ def quantities_in(text: str) -> list[tuple[str, str, str | None]]:
         value = normalise_number(m.group(1), m.group(2), m.group(3))
         found.append((m.start(), m.group(0).strip(), value, _unit(m.group(4))))
     return [(w, v, u) for _p, w, v, u in sorted(found, key=lambda x: x[0])]
+
+
+def is_unit(term: str) -> bool:
+    """Is ``term`` a unit a number can carry (``도``, ``km``, ``명``, ``percent``)?"""
+    return bool(_UNIT_WORD.fullmatch(term))
 
 
 def quantity_in(value: str, unit: str | None, found: Set[tuple[str, str | None]]) -> bool:

@@ -69,6 +69,7 @@ from rag_core.answer.evidence import (  # noqa: F401  (re-exported)
     conflicting,
     entity_terms,
     has_negation,
+    is_unit,
     normalise_number,
     numbers_in,
     quantities_in,
@@ -149,6 +150,12 @@ QUALITY_KEYS = ("measured_on", "F1", "AUROC", "red_wrong_in_10")
 #: yes can still lift it). The readings do not lift it: they are the claim's, the same for
 #: every source, and say that some source grounds it, not that this one does.
 NO_TERMS_P = 0.5
+#: A claim with numbers and at most this many words besides the question's, its numbers and
+#: their units is a short answer: it states its values — the numbers the question does not —
+#: about what was asked ("2022년에는 내국인 관광객이 1명을 찾은 해가 되었다"). A source that
+#: does not state each value in a sentence sharing a word with the claim backs it no more than
+#: :data:`NO_TERMS_P` (:func:`values_unstated`), whatever else of the question it repeats.
+VALUE_ANSWER_WORDS = 2
 #: How many of a claim's strongest signals its evidence keeps (``Evidence.signals``).
 SIGNALS_KEPT = 3
 
@@ -206,6 +213,11 @@ class ClaimView:
     #: Each day phrase of a claim that something happens on those days (none in a negated
     #: claim or one that says they are closed): its text and days (:mod:`.schedule`).
     days: tuple[tuple[str, frozenset[int]], ...] = ()
+    #: A short answer's values (:data:`VALUE_ANSWER_WORDS`), as ``(value, unit)``; empty for
+    #: any other claim.
+    values: tuple[tuple[str, str | None], ...] = ()
+    #: The claim's terms other than its numbers and their units: what it states them about.
+    about: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -240,18 +252,38 @@ def claim_view(answer: str, a: int, b: int, question_terms: frozenset[str] | Non
     negated = has_negation(text)
     shut = frozenset().union(*(x.days for x in closures(text)))
     days = () if negated else tuple((text[s:e], d) for s, e, d in day_spans(text) if d - shut)
+    quantities = tuple(quantities_in(text))
+    own = terms(" ".join(w for w, _v, _u in quantities), analyzer)
+    about = frozenset(x for x in t - own if not (quantities and is_unit(x)))
+    short = bool(q) and len(about - q) <= VALUE_ANSWER_WORDS
+    # a number the question states ("WD-8412" of "How often should the WD-8412 be descaled?")
+    # says what is asked about, not the answer
+    values = tuple((v, u) for w, v, u in quantities if not terms(w, analyzer) <= q) if short else ()
     return ClaimView(
-        a, b, text, analyzer, novel or t, q, ents, tuple(quantities_in(text)), negated, days
+        a, b, text, analyzer, novel or t, q, ents, quantities, negated, days, values, about
     )
 
 
+def readable(src: Source) -> str:
+    """``src.quote`` with the pieces of words its chunk's edges cut in two blanked
+    (:attr:`~rag_core.types.Source.torn`: the "1" of a "1,380만" cut after its first digit is no
+    number the document states); the same offsets, and the quote itself when nothing else is
+    left."""
+    a, b = src.torn
+    q = src.quote
+    text = " " * a + q[a : len(q) - b] + " " * b if a or b else q
+    return text if text.strip() else q
+
+
 def source_view(src: Source, analyzer: str, embedder: Any) -> SourceView:
-    """Sentences, terms, numbers and window vectors of ``src`` (vectors from the cache)."""
-    units = quote_units(src.quote, src.lead)
+    """Sentences, terms, numbers and window vectors of ``src`` (vectors from the cache), read
+    from :func:`readable`."""
+    text = readable(src)
+    units = quote_units(text, src.lead)
     texts = [u.text for u in units]
     st = tuple(terms(t, analyzer, stated=True) for t in texts)
     sn = tuple(frozenset((v, u) for _w, v, u in quantities_in(t)) for t in texts)
-    wins = tuple(windows(src.quote, lead=src.lead))
+    wins = tuple(windows(text, lead=src.lead))
     negated = tuple(has_negation(u.text) if u.negated is None else u.negated for u in units)
     positive = [t for t, n in zip(st, negated, strict=True) if not n]
     vectors = None
@@ -330,6 +362,19 @@ def window_features(
     return f, missing, why
 
 
+def values_unstated(c: ClaimView, sv: SourceView) -> bool:
+    """Does ``sv`` lack one of short answer ``c``'s values (:attr:`ClaimView.values`) in every
+    sentence that shares a term with the claim other than its numbers (anywhere, when the claim
+    has no other term)? "2022년에는 내국인 관광객이 1명을 찾은 해가 되었다" is not backed by a
+    source whose only "1명" is in "어른 1명 기준 5,000원"."""
+    if not c.values:
+        return False
+    stated = sv.all_numbers if not c.about else frozenset().union(
+        *(n for t, n in zip(sv.sentence_terms, sv.sentence_numbers, strict=True) if t & c.about)
+    )  # fmt: skip
+    return not all(quantity_in(v, u, stated) for v, u in c.values)
+
+
 def closed_on(c: ClaimView, sv: SourceView, w: Window) -> tuple[str, ...]:
     """The claim's day phrases that window ``w`` says are closed for what the claim is about
     (:func:`rag_core.answer.schedule.closed_for`)."""
@@ -384,11 +429,12 @@ def best_evidence(
     veto: tuple[float, int, list[float], tuple[str, ...], Notice | None] | None = None
     rank = (-1.0, -1.0)  # the best window's (p, uncapped p): among capped windows, the closest
     states_all = False  # some window states every number of the claim
+    unstated = values_unstated(c, sv)
     for i, w in enumerate(sv.windows):
         z = how.head.cosine_z(float(cos[i]), how.emb_name) if cos is not None else 0.0
         f, missing, why = window_features(c, sv, w, z)
         raw = sigmoid(head.score(f + tail))
-        p = min(raw, NO_TERMS_P) if f[0] == 0.0 and c.answer_terms else raw
+        p = min(raw, NO_TERMS_P) if (f[0] == 0.0 and c.answer_terms) or unstated else raw
         states_all = states_all or f[NUMBERS_FOUND] == 1.0
         if (p, raw) > rank:
             best, rank = (p, i, f, missing, why), (p, raw)

@@ -25,7 +25,7 @@ from rag_core.answer.prompt import (
 from rag_core.config import RESERVED_INSTRUCTION_TOKENS, ContextConfig
 from rag_core.hashing import ids_sha256
 from rag_core.models import fallback_prompt_tokenizer
-from rag_core.text import containment, sentence_spans, shingles, table_head
+from rag_core.text import containment, sentence_spans, shingles, table_head, torn_edges
 from rag_core.types import Chunk, Document, Hit
 
 
@@ -156,6 +156,28 @@ def test_a_source_cut_from_inside_a_table_is_sent_with_its_column_names():
     assert TABLE_DOC[src.start : src.end] == src.quote
     assert f'<source id="1" title="Sizes">\n{TABLE_HEAD}{content}\n</source>' in ctx.prompt_text
     assert src.tokens == len(f'<source id="1" title="Sizes">\n{TABLE_HEAD}{content}\n</source>\n')
+
+
+def test_torn_edges_are_the_pieces_of_words_a_span_cuts_in_two():
+    text = "관광객만 1,380만 명 안팎에 이르렀다."
+    cut = text.index(",380")
+    assert torn_edges(text, 0, cut) == (0, len("1"))
+    assert torn_edges(text, cut, len(text)) == (len(",380만"), 0)
+    assert torn_edges(text, 0, len(text)) == (0, 0)  # the text's own ends cut nothing
+    assert torn_edges(text, text.index("명"), text.index(" 안팎")) == (0, 0)  # whole words
+    assert torn_edges("abc", 1, 2) == (1, 0)  # one piece is never counted twice
+
+
+def test_a_fixed_size_chunk_is_sent_with_its_torn_edges():
+    text = "In 2022 there were 13,800,000 visitors. The record stands."
+    end = text.index(",800")
+    chunk = Chunk("d::0", "d", 0, 0, end, 0, text[:end], text[:end])
+    ctx = build_context(
+        "How many visitors?", [Hit("d::0", "d", 0, 1.0)], {"d::0": chunk},
+        {"d": Document("d", "Visitors", text)}, cfg(), tokenizer=TOK,
+    )  # fmt: skip
+    (src,) = ctx.sources
+    assert src.quote == text[:end] and src.torn == (0, len("13"))
 
 
 def test_system_text_marks_untrusted_asks_citations_and_refusal():

@@ -146,6 +146,49 @@ def test_a_bold_heading_is_its_own_sentence_and_its_negation_not_the_claims() ->
     assert check_support(answer, ctx, CFG).claims[0].verdict != "contradicted"
 
 
+VALUES = {
+    "en": (
+        "Parts to order:\n- GS-2210 door gasket with its clamping band\n- MC-6608 control board",
+        "Which part number is the door gasket?",
+        "The door gasket is MC-6608 [1].",
+        "The door gasket is GS-2210 [1].",
+    ),
+    "ko": (
+        "2022년에는 내국인 관광객이 1,380만 명이었다. 입장료는 어른 1명 기준 5,000원이다.",
+        "2022년 제주를 찾은 내국인 관광객은 몇 명이었나요?",
+        "2022년에는 내국인 관광객이 1명이었다 [1].",
+        "2022년에는 내국인 관광객이 1,380만 명이었다 [1].",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(VALUES))
+def test_a_short_answer_needs_its_value_where_the_source_speaks_of_it(lang: str) -> None:
+    """The source states MC-6608 and "1명", but of a motor board and an entry fee: a short answer
+    to the question is not backed by them (p at most NO_TERMS_P); checked without the question,
+    the claim is judged by the head as before."""
+    from rag_core.answer.support import NO_TERMS_P
+
+    quote, question, wrong, right = VALUES[lang]
+    ctx = ContextStage("ok", "pack", "rank", 4096, (src(1, quote),))
+    bad = check_support(wrong, ctx, CFG, question=question).claims[0]
+    assert bad.p_supported <= NO_TERMS_P and bad.verdict != "supported"
+    assert check_support(right, ctx, CFG, question=question).claims[0].verdict == "supported"
+    assert check_support(wrong, ctx, CFG).claims[0].p_supported > NO_TERMS_P
+
+
+def test_the_pieces_of_a_torn_word_are_not_read() -> None:
+    from dataclasses import replace
+
+    quote = "In 2022 there were 1"  # a fixed-size chunk that cut "1,380만 명" after its "1"
+    whole = check_support("In 2022 there were 1 visitor [1].", ContextStage(
+        "ok", "pack", "rank", 4096, (src(1, quote),)), CFG)  # fmt: skip
+    torn = check_support("In 2022 there were 1 visitor [1].", ContextStage(
+        "ok", "pack", "rank", 4096, (replace(src(1, quote), torn=(0, 1)),)), CFG)  # fmt: skip
+    assert whole.claims[0].numbers_in_no_source == ()
+    assert torn.claims[0].numbers_in_no_source == ("1",)
+
+
 def test_a_korean_sentence_may_open_with_a_number() -> None:
     from rag_core.answer.claims import sentences
 
@@ -271,10 +314,15 @@ def test_a_source_lacking_the_claims_numbers_is_not_its_evidence_where_another_s
     )
     from rag_core.answer.support_head import load_head
 
-    c = claim_view(answer, 0, len(answer), terms(question, analyzer_for(question)))
+    # checked without its question (with it, the claim is a short answer whose value the
+    # neighbour lacks: capped by itself, test_a_short_answer_needs_its_value_…)
+    c = claim_view(answer, 0, len(answer), None)
     head = load_head()
     how = Judging(head, "", head.min_p, None, None)
     strong = [-6.0, 1.0, 0.0, 0.0, 0.0, -6.0]  # the probes read "grounded"
+    asked = claim_view(answer, 0, len(answer), terms(question, analyzer_for(question)))
+    alone = source_view(src(2, neighbour), c.analyzer, None)
+    assert best_evidence(asked, alone, None, how, strong)[0].score <= NO_TERMS_P
     found = [
         best_evidence(c, source_view(src(n, q), c.analyzer, None), None, how, strong)
         for n, q in ((1, stating), (2, neighbour))
