@@ -164,7 +164,7 @@ VALUES = {
 
 @pytest.mark.parametrize("lang", sorted(VALUES))
 def test_a_short_answer_needs_its_value_where_the_source_speaks_of_it(lang: str) -> None:
-    """The source states MC-6608 and "1명", but of a motor board and an entry fee: a short answer
+    """The source states MC-6608 and "1명", but of a control board and an entry fee: a short answer
     to the question is not backed by them (p at most NO_TERMS_P); checked without the question,
     the claim is judged by the head as before."""
     from rag_core.answer.support import NO_TERMS_P
