@@ -98,9 +98,9 @@ _OPENER = re.compile(
 )
 #: What a sentence never starts with in English: a lowercase letter, a digit, ``&``, ``(``.
 _NOT_A_START = re.compile(r"[a-z0-9&(,;:]")
-#: A sentence that ends inside Markdown emphasis: ``**E21 — Water did not drain.** Meaning: …``.
 #: A Korean sentence end (``…했다.``, ``…니다.``): never an abbreviation, whatever follows.
 _HANGUL_END = re.compile(r"[\uac00-\ud7a3]\.$")
+#: A sentence that ends inside Markdown emphasis: ``**E21 — Water did not drain.** Meaning: …``.
 _EMPHASIS_END = re.compile(r"[.!?。][*_]{1,3}(?=\s)")
 
 
@@ -124,8 +124,8 @@ def sentences(text: str) -> list[tuple[int, int]]:
     (:data:`_TITLE`), when it ends with initials and no usual sentence opener follows
     (:data:`_INITIALS`, :data:`_OPENER`), or when the next span starts as no English sentence
     does (:data:`_NOT_A_START`: a lowercase letter, a digit, ``&``) — never after a Korean
-    sentence end (``…했다. 1702년에는 …``); a span is cut where a
-    sentence end is closed by Markdown emphasis (``… in time.** Meaning: …``).
+    sentence end (``…했다. 1702년에는 …``); a span is cut where a sentence end is closed by
+    Markdown emphasis (``… in time.** Meaning: …``).
     """
     out: list[tuple[int, int]] = []
     for a, b in (s for span in sentence_spans(text) for s in _emphasis_split(text, *span)):
