@@ -244,18 +244,9 @@ def _start(
 
     threading.Thread(target=work, name="rag-trace", daemon=True).start()
     t0 = time.perf_counter()
-    try:
-        line.empty()
-        staged = _wait_for_stages(events, lang, config.generation.dtype)
-        once = staged == CONVERTING
-        converting = staged in (CONVERTING, LOADING)
-        if converting:  # the model-free stages now, while the generator is converted
-            staged = pipeline.run(
-                config, question, corpus, gold=gold, runs=runs or None, stop_after="gate"
-            )
-    except BaseException:  # the script was interrupted (a rerun): abandon the run
-        cancel.set()
-        raise
+    staged, converting, once = _first_stages(
+        events, cancel, line, config, question, corpus, gold, runs, lang
+    )
     backlog = _read_for(events, GRACE) if staged is not None else []
     if staged is None or (backlog and backlog[-1][0] == "done"):
         return _ended(result, time.perf_counter() - t0)  # no model call, a replay, an error
@@ -272,6 +263,35 @@ def _start(
     )
     _pendings()[key] = pending
     return cache.TraceResult(pending.staged, pending=pending, key=key)
+
+
+def _first_stages(
+    events: queue.Queue[tuple[str, Any]],
+    cancel: threading.Event,
+    line: Any,
+    config: PipelineConfig,
+    question: str,
+    corpus: CorpusIndex,
+    gold: Question | None,
+    runs: Any,
+    lang: str,
+) -> tuple[Trace | str | None, bool, bool]:
+    """The worker's ``stages`` Trace (:func:`_wait_for_stages`), or, while it converts or
+    loads the generator, the model-free stages run here; whether it converts or loads, and
+    whether it converts. A rerun interrupting the wait cancels the worker."""
+    try:
+        line.empty()
+        staged = _wait_for_stages(events, lang, config.generation.dtype)
+        once = staged == CONVERTING
+        converting = staged in (CONVERTING, LOADING)
+        if converting:  # the model-free stages now, while the generator is converted
+            staged = pipeline.run(
+                config, question, corpus, gold=gold, runs=runs or None, stop_after="gate"
+            )
+    except BaseException:  # the script was interrupted (a rerun): abandon the run
+        cancel.set()
+        raise
+    return staged, converting, once
 
 
 #: What :func:`_wait_for_stages` returns when the run first converts the generator.

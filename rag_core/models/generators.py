@@ -337,26 +337,14 @@ class Generator(_TokenizerMixin):
 
         if not ids:
             raise ValueError("cannot generate from an empty prompt (0 input ids)")
-        if (
-            isinstance(max_new_tokens, bool)
-            or not isinstance(max_new_tokens, int)
-            or max_new_tokens < 1
-        ):
+        if type(max_new_tokens) is not int or max_new_tokens < 1:  # a bool is no count
             raise ValueError(f"max_new_tokens = {max_new_tokens!r} must be an integer >= 1")
         input_ids = torch.tensor([list(ids)], dtype=torch.long)
         mask = torch.ones_like(input_ids)
-        extra: dict[str, Any] = {}
         # RawScores first, so it sees each step's scores before any processor changes them
         raw = RawScores() if segments is not None else None
         processors = [*([raw] if raw is not None else []), *logits_processors]
-        if processors:
-            from transformers import LogitsProcessorList  # heavy, optional: loaded on use
-
-            extra["logits_processor"] = LogitsProcessorList(processors)
-        text_streamer = CallbackStreamer(self.tokenizer, on_text) if on_text is not None else None
-        clock = FirstTokenClock(text_streamer) if timing is not None else None
-        if clock is not None or text_streamer is not None:
-            extra["streamer"] = clock if clock is not None else text_streamer
+        extra, clock = self._hooks(processors, on_text, timing)
         with (
             self._lock,
             torch.inference_mode(),
@@ -387,6 +375,23 @@ class Generator(_TokenizerMixin):
             reading = readings.from_generation(rec, new_ids, raw.steps)
             self._keep_reading(list(ids), new_ids, text, reading, segments)
         return text, new_ids, seconds
+
+    def _hooks(
+        self, processors: Sequence[Any], on_text: Any, timing: dict[str, float] | None
+    ) -> tuple[dict[str, Any], FirstTokenClock | None]:
+        """``model.generate``'s extra arguments for :meth:`generate_ids`: the logits
+        processors, and the streamer (the text streamer, behind the first-token clock when
+        ``timing`` is asked for); and that clock."""
+        extra: dict[str, Any] = {}
+        if processors:
+            from transformers import LogitsProcessorList  # heavy, optional: loaded on use
+
+            extra["logits_processor"] = LogitsProcessorList(processors)
+        text_streamer = CallbackStreamer(self.tokenizer, on_text) if on_text is not None else None
+        clock = FirstTokenClock(text_streamer) if timing is not None else None
+        if clock is not None or text_streamer is not None:
+            extra["streamer"] = clock if clock is not None else text_streamer
+        return extra, clock
 
     @contextmanager
     def _reading(

@@ -490,15 +490,9 @@ def claims_pane(trace: Trace, lang: str, selected: int | None, *, large: bool = 
     (down to half the pane when one is selected), then the lesser evidence."""
     sup = trace.support
     if sup.status != "ok":
-        return div(
-            t(
-                "ins.support_status",
-                lang,
-                status=tv("status", sup.status, lang),
-                message=said(sup, lang),
-            ),
-            "ri-lec-note",
-        )
+        status = tv("status", sup.status, lang)
+        note = t("ins.support_status", lang, status=status, message=said(sup, lang))
+        return div(note, "ri-lec-note")
     if not sup.claims:
         return div(t("lec.no_claims", lang), "ri-lec-note")
     room = fit.box("claims", large)
@@ -526,14 +520,17 @@ def claims_pane(trace: Trace, lang: str, selected: int | None, *, large: bool = 
     out = verdict_legend(lang) + div(quality, "ri-lec-quality") + div(join(items), "ri-lec-claims")
     if selected is None:
         return out
+    return out + _claim_detail(trace, selected, lang, room, left)
+
+
+def _claim_detail(trace: Trace, selected: int, lang: str, room: fit.Box, left: float) -> Markup:
+    """The selected claim's verdict, warning and reason, then its evidence, best first, in
+    the ``left`` em of the pane ``room`` (:func:`claims_pane`)."""
+    sup = trace.support
     claim = sup.claims[selected]
-    head = t(
-        "lec.claim_head",
-        lang,
-        i=selected + 1,
-        verdict=tv("verdict", claim.verdict, lang),
-        cites=", ".join(f"[{n}]" for n in claim.citations) or "—",
-    )
+    cites = ", ".join(f"[{n}]" for n in claim.citations) or "—"
+    word = tv("verdict", claim.verdict, lang)
+    head = t("lec.claim_head", lang, i=selected + 1, verdict=word, cites=cites)
     detail = div(head, "ri-lec-facts")
     left -= DETAIL_PX * room.px + _em_lines(head, room, 0.85, FACTS_LINE_EM) + 0.3
     if claim.numbers_in_no_source:
@@ -571,7 +568,7 @@ def claims_pane(trace: Trace, lang: str, selected: int | None, *, large: bool = 
             painted += 1
         body = marked_text(sentence, paint)
         detail += div(head_span + body, "ri-src" + ("" if j == 0 else " ri-lec-minor"))
-    return out + div(detail, "ri-lec-detail")
+    return div(detail, "ri-lec-detail")
 
 
 # --------------------------------------------------------------------- view
