@@ -80,15 +80,7 @@ from rag_core.answer.judge import apply_judge
 from rag_core.answer.lookback import AnswerReading, ClaimReading, claim_readings
 from rag_core.answer.schedule import closed_for, is_day_term
 from rag_core.answer.support_head import LEXICAL, READING, Linear, SupportHead, load_head, sigmoid
-from rag_core.answer.views import (  # noqa: F401  (re-exported: the support API)
-    VALUE_ANSWER_WORDS,
-    ClaimView,
-    SourceView,
-    claim_view,
-    encode_cached,
-    prepare_sources,
-    source_view,
-)
+from rag_core.answer.views import ClaimView, SourceView, claim_view, encode_cached, source_view
 from rag_core.config import SupportConfig
 from rag_core.models.generators import TextGenerator
 from rag_core.types import Claim, ContextStage, Evidence, Notice, Source, SupportStage

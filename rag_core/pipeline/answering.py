@@ -16,7 +16,8 @@ from ..answer.gate import GATE_REFUSED_NO_CANDIDATES
 from ..answer.generation import GENERATION_OFF, generate
 from ..answer.lookback import Layout
 from ..answer.remote import approximate_counts
-from ..answer.support import SUPPORT_SKIPPED_NO_ANSWER, check_support, prepare_sources
+from ..answer.support import SUPPORT_SKIPPED_NO_ANSWER, check_support
+from ..answer.views import prepare_sources
 from ..config import PipelineConfig
 from ..config_checks import is_endpoint_model
 from ..index import CorpusIndex, Progress
@@ -219,7 +220,7 @@ def _warm_support(
     generator: AnyGenerator | None,
     corpus: CorpusIndex,
 ) -> None:
-    """:func:`rag_core.answer.support.prepare_sources` when an answer is coming (a warm-up:
+    """:func:`rag_core.answer.views.prepare_sources` when an answer is coming (a warm-up:
     whatever fails here is left for the support check itself to meet and report)."""
     if generator is None or config.generation.model == "none" or context.status != "ok":
         return
