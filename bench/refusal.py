@@ -10,14 +10,18 @@ language, how well ``P(refusal)`` ranks the unanswerable questions above the ans
 answerability signal is one a refusal rule could use; one at chance can only trade false
 refusals for bluffs, whatever the rule or wording.
 
-Usage: ``.venv/bin/python bench/refusal.py [--model qwen2.5-coder-0.5b] [--limit N]
-[--set KEY=VALUE …]`` (about 4 s a question for the 0.5B on 2 cores)
+``--sample N`` keeps every unanswerable question and N answerable ones drawn at random (seed 0):
+a balanced set for a slow model.
+
+Usage: ``.venv/bin/python bench/refusal.py [--model qwen2.5-coder-0.5b] [--sample N]
+[--set KEY=VALUE …]`` (about 4 s a question for the 0.5B on 2 cores, 10 s for the 1.5B)
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
 import statistics
 import sys
 from pathlib import Path
@@ -50,14 +54,18 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", default=DEFAULT_GENERATOR)
-    ap.add_argument("--limit", type=int, default=0, help="first N questions only (0 = all)")
+    ap.add_argument("--sample", type=int, default=0, help="N answerable questions (0 = all)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     args = ap.parse_args(argv)
     overrides = {"generation.model": args.model, **override_items(args.set)}
     cfg = PipelineConfig().with_overrides(overrides)
     corpus = load_corpus_index(None)
     gen = get_generator(args.model)
-    questions = list(corpus.questions)[: args.limit or None]
+    questions = list(corpus.questions)
+    if args.sample:
+        answerable = [q for q in questions if q.answerable]
+        drawn = {q.id for q in random.Random(0).sample(answerable, args.sample)}
+        questions = [q for q in questions if not q.answerable or q.id in drawn]
     rows: list[tuple[str, bool, float]] = []  # (language, answerable, P(refusal))
     for i, q in enumerate(questions, 1):
         trace = run(cfg, q.question, corpus, gold=q, stop_after="context")
