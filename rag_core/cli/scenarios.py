@@ -8,6 +8,7 @@ import sys
 import time
 from typing import Any
 
+from ..evaluation.answer_marks import answer_mark
 from ..evaluation.verdict import verdict
 from ..index import load_corpus_index
 from ..pipeline import run
@@ -21,7 +22,11 @@ def add_arguments(sc: argparse.ArgumentParser) -> None:
     ssub = sc.add_subparsers(dest="scenarios_command", parser_class=Parser)
     for name, fn, text in (
         ("prepare", cmd_scenarios_prepare, "run every scenario's A and B once to fill the caches"),
-        ("check", cmd_scenarios_check, "each scenario's verdicts, generation off"),
+        (
+            "check",
+            cmd_scenarios_check,
+            "each scenario's verdicts (generation off unless --answers)",
+        ),
     ):
         c = ssub.add_parser(name, help=text)
         c.add_argument(
@@ -32,6 +37,13 @@ def add_arguments(sc: argparse.ArgumentParser) -> None:
         c.add_argument("--set", action="append", metavar="KEY=VALUE", help="on the base config")
         c.add_argument("--json", action="store_true")
         c.set_defaults(fn=fn)
+        if name == "check":
+            c.add_argument(
+                "--answers",
+                action="store_true",
+                help="generate each B's answer with the configured generator and mark it by "
+                "Evaluate's rule (correct, or correct_refusal out of domain)",
+            )
 
 
 def _scenario_runs(args: argparse.Namespace) -> list[Any]:
@@ -69,7 +81,10 @@ def cmd_scenarios_prepare(args: argparse.Namespace) -> int:
 
 def cmd_scenarios_check(args: argparse.Namespace) -> int:
     """Each scenario's A and B with generation off: the lecture verdict of each, and whether A
-    fails where the scenario says and B works (exit 1 when one does not)."""
+    fails where the scenario says and B works (exit 1 when one does not). With ``--answers``,
+    each B is also answered by the configured generator and must be marked ``correct`` (or
+    ``correct_refusal`` out of domain) by Evaluate's rule, as the slow scenario test asks of the
+    default generator."""
     runs = _scenario_runs(args)
     corpus = load_corpus_index()
     questions = {q.id: q for q in corpus.questions}
@@ -77,25 +92,29 @@ def cmd_scenarios_check(args: argparse.Namespace) -> int:
     for r in runs:
         cfg = r.config.with_overrides({"generation.model": "none"})
         q = questions[r.scenario.question_id or ""]
-        v = verdict(run(cfg, r.scenario.question_text(q), corpus, gold=q), q, seen="context")
+        text = r.scenario.question_text(q)
+        v = verdict(run(cfg, text, corpus, gold=q), q, seen="context")
         good = (
             v.failed and v.stage == r.scenario.fails_at
             if r.side == "A"
             else v.kind == r.scenario.works
         )
+        row: dict[str, Any] = {"scenario": r.scenario.id, "side": r.side, "verdict": v.kind}
+        row["stage"] = v.stage
+        said = ""
+        if args.answers and r.side == "B":
+            answered = run(r.config, text, corpus, gold=q)
+            want = "correct_refusal" if r.scenario.works == "refused" else "correct"
+            row["answer"] = answered.generation.answer
+            row["answer_mark"] = answer_mark(answered, q)
+            good = good and row["answer_mark"] == want
+            said = f" · answer {row['answer_mark']}: {row['answer'] or ''!r}"
+        row["as_stated"] = good
         bad += not good
-        rows.append(
-            {
-                "scenario": r.scenario.id,
-                "side": r.side,
-                "verdict": v.kind,
-                "stage": v.stage,
-                "as_stated": good,
-            }
-        )
+        rows.append(row)
         if not args.json:
             mark = "ok " if good else "BAD"
-            print(f"{mark} {r.scenario.id} {r.side}: {v.kind} {v.stage}".rstrip())
+            print(f"{mark} {r.scenario.id} {r.side}: {v.kind} {v.stage or ''}".rstrip() + said)
     if args.json:
         print(json.dumps({"runs": rows, "not_as_stated": bad}, indent=2))
     return 1 if bad else 0
