@@ -99,8 +99,12 @@ def cmd_scenarios_check(args: argparse.Namespace) -> int:
             if r.side == "A"
             else v.kind == r.scenario.works
         )
-        row: dict[str, Any] = {"scenario": r.scenario.id, "side": r.side, "verdict": v.kind}
-        row["stage"] = v.stage
+        row: dict[str, Any] = {
+            "scenario": r.scenario.id,
+            "side": r.side,
+            "verdict": v.kind,
+            "stage": v.stage,
+        }
         said = ""
         if args.answers and r.side == "B":
             answered = run(r.config, text, corpus, gold=q)
