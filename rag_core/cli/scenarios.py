@@ -90,10 +90,11 @@ def cmd_scenarios_check(args: argparse.Namespace) -> int:
     questions = {q.id: q for q in corpus.questions}
     rows, bad = [], 0
     for r in runs:
-        cfg = r.config.with_overrides({"generation.model": "none"})
+        answering = args.answers and r.side == "B"  # B's verdict read off the answered run
+        cfg = r.config if answering else r.config.with_overrides({"generation.model": "none"})
         q = questions[r.scenario.question_id or ""]
-        text = r.scenario.question_text(q)
-        v = verdict(run(cfg, text, corpus, gold=q), q, seen="context")
+        trace = run(cfg, r.scenario.question_text(q), corpus, gold=q)
+        v = verdict(trace, q, seen="context")
         good = (
             v.failed and v.stage == r.scenario.fails_at
             if r.side == "A"
@@ -106,11 +107,10 @@ def cmd_scenarios_check(args: argparse.Namespace) -> int:
             "stage": v.stage,
         }
         said = ""
-        if args.answers and r.side == "B":
-            answered = run(r.config, text, corpus, gold=q)
+        if answering:
             want = "correct_refusal" if r.scenario.works == "refused" else "correct"
-            row["answer"] = answered.generation.answer
-            row["answer_mark"] = answer_mark(answered, q)
+            row["answer"] = trace.generation.answer
+            row["answer_mark"] = answer_mark(trace, q)
             good = good and row["answer_mark"] == want
             said = f" · answer {row['answer_mark']}: {row['answer'] or ''!r}"
         row["as_stated"] = good
